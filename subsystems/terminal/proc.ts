@@ -1,0 +1,94 @@
+/**
+ * What the terminal reads from Linux's /proc: a process's stat line, the members of a session,
+ * and the session kill that leaves nothing behind.
+ *
+ * Why a session and not a process group (feasibility §3): with job control every `&` job gets
+ * its own process group, so a group kill misses background jobs; every process the shell started
+ * keeps the shell's session id unless it called setsid() itself.
+ */
+
+/** The fields of /proc/<pid>/stat the terminal uses (proc(5) numbering in comments). */
+export interface ProcStat {
+  pid: number;
+  /** (2) the executable's name, at most 15 bytes. */
+  comm: string;
+  /** (3) R, S, D, Z, T, ... */
+  state: string;
+  /** (4) */
+  ppid: number;
+  /** (5) process group id */
+  pgrp: number;
+  /** (6) session id */
+  session: number;
+  /** (8) foreground process group of the controlling terminal, -1 when none */
+  tpgid: number;
+}
+
+/** Parses one stat line; null when it is not one (the comm may hold spaces and parentheses). */
+export function parseStat(line: string): ProcStat | null {
+  const open = line.indexOf("(");
+  const close = line.lastIndexOf(")");
+  if (open < 0 || close < open) return null;
+  const rest = line.slice(close + 2).split(" ");
+  if (rest.length < 6) return null;
+  return {
+    pid: Number(line.slice(0, open).trim()),
+    comm: line.slice(open + 1, close),
+    state: rest[0],
+    ppid: Number(rest[1]),
+    pgrp: Number(rest[2]),
+    session: Number(rest[3]),
+    tpgid: Number(rest[5]),
+  };
+}
+
+/** Reads /proc/<pid>/stat; null when the process is gone (or never was). */
+export function readStat(pid: number): ProcStat | null {
+  try {
+    return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every live process whose session id is `sid`. Zombies are left out: they have already died
+ * and hold no resources but a pid, which their parent (or init) reaps.
+ */
+export function sessionMembers(sid: number): ProcStat[] {
+  const found: ProcStat[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = readStat(Number(entry.name));
+    if (stat && stat.session === sid && stat.state !== "Z" && stat.state !== "X") found.push(stat);
+  }
+  return found;
+}
+
+/**
+ * SIGKILLs every live member of session `sid` and waits, polling /proc with a deadline, until
+ * none is left. Returns the pids it signalled. Rejects naming the survivors when the deadline
+ * passes, because a close that leaves a process behind must not report success.
+ */
+export async function killSession(sid: number, deadlineMs = 3000): Promise<number[]> {
+  const signalled = new Set<number>();
+  const end = performance.now() + deadlineMs;
+  for (;;) {
+    const members = sessionMembers(sid);
+    if (members.length === 0) return [...signalled];
+    if (performance.now() > end) {
+      const names = members.map((m) => `${m.pid} (${m.comm})`).join(", ");
+      throw new Error(`terminal session ${sid}: still alive after SIGKILL: ${names}`);
+    }
+    for (const member of members) {
+      // A process may fork between the walk and the kill; the next pass catches its child.
+      try {
+        Deno.kill(member.pid, "SIGKILL");
+        signalled.add(member.pid);
+      } catch {
+        // ESRCH: it died between the walk and the signal.
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * One terminal: a real PTY running the user's shell, and a server-side screen model fed the same
+ * bytes, so an attach or a resume is answered with the current screen and the sequence the byte
+ * stream continues from (spec: terminal_view).
+ *
+ * Transport-independent: output is handed to listeners as (seq, bytes); the viewer set and the
+ * socket layer decide who hears it.
+ */
+import pty from "@lydell/node-pty";
+import xt from "@xterm/headless";
+import serialize from "@xterm/addon-serialize";
+import { killSession } from "./proc.ts";
+import { type TerminalState, TerminalStateTracker } from "./state.ts";
+
+// The packages are CommonJS: a named import fails under Deno (feasibility §3).
+const { Terminal: Xterm } = xt;
+const { SerializeAddon } = serialize;
+
+/** How to open a terminal. */
+export interface ShellTerminalOptions {
+  /** The wire id the kind-4/5 frames carry (u16). */
+  id: number;
+  /** The directory the shell starts in. */
+  cwd: string;
+  cols?: number;
+  rows?: number;
+  /** Defaults to `$SHELL`, else /bin/bash. */
+  shell?: string;
+  /** Merged over this process's environment; TERM is always xterm-256color. */
+  env?: Record<string, string>;
+  /** Lines the screen model keeps above the screen. Default 1000. */
+  scrollback?: number;
+  /** Lines of that scrollback a repaint carries. Default 200: repaints stay a few ms. */
+  repaintScrollback?: number;
+  /** Unparsed bytes at which the PTY is paused until the model catches up. Default 4 MiB. */
+  modelHighWater?: number;
+  /** How often the state tracker samples /proc and termios. Default 250 ms. */
+  pollMs?: number;
+}
+
+/** A repaint: a VT stream that draws the current screen, and the last chunk it reflects. */
+export interface TerminalScreen {
+  cols: number;
+  rows: number;
+  /** The last output sequence the repaint reflects; 0 before any output. */
+  seq: number;
+  screen: string;
+}
+
+/** One output chunk, numbered. */
+export interface OutputChunk {
+  seq: number;
+  bytes: Uint8Array;
+}
+
+// RIS first, so a client can write a repaint into a terminal that already holds a screen
+// (a resume after a pause, or a fresh screen to a viewer that fell behind).
+const RESET = "\x1bc";
+
+/** A seat's shell: a PTY, a screen model, output numbering, state and title. */
+export class ShellTerminal {
+  readonly id: number;
+  readonly shell: string;
+  readonly cwd: string;
+  /** The shell's pid; also its session id, since the PTY child is a session leader. */
+  readonly pid: number;
+  /** Settles when the shell process has exited, with its code (null when a signal ended it). */
+  readonly exited: Promise<{ code: number | null; signal: number | null }>;
+
+  #pty: pty.IPty;
+  #model: InstanceType<typeof Xterm>;
+  #serializer: InstanceType<typeof SerializeAddon>;
+  #tracker: TerminalStateTracker;
+  #cols: number;
+  #rows: number;
+  #seq = 0;
+  #parsedSeq = 0;
+  #unparsed: OutputChunk[] = [];
+  #unparsedBytes = 0;
+  #ptyPaused = false;
+  #highWater: number;
+  #repaintScrollback: number;
+  #title: string | null = null;
+  #alive = true;
+  #closing: Promise<void> | null = null;
+  #outputListeners = new Set<(chunk: OutputChunk) => void>();
+  #changeListeners = new Set<() => void>();
+
+  constructor(options: ShellTerminalOptions) {
+    this.id = options.id;
+    this.cwd = options.cwd;
+    this.shell = options.shell ?? Deno.env.get("SHELL") ?? "/bin/bash";
+    this.#cols = options.cols ?? 80;
+    this.#rows = options.rows ?? 24;
+    checkSize(this.id, this.#cols, this.#rows);
+    this.#highWater = options.modelHighWater ?? 4 * 1024 * 1024;
+    this.#repaintScrollback = options.repaintScrollback ?? 200;
+    this.#model = new Xterm({
+      cols: this.#cols,
+      rows: this.#rows,
+      scrollback: options.scrollback ?? 1000,
+      allowProposedApi: true,
+    });
+    this.#serializer = new SerializeAddon();
+    this.#model.loadAddon(this.#serializer);
+    this.#model.onTitleChange((title) => {
+      this.#title = title;
+      this.#emitChange();
+    });
+    // encoding: null hands us the raw bytes, so a UTF-8 sequence split across reads reaches
+    // the viewers exactly as the shell wrote it (the option is missing from the typings).
+    const spawnOptions = {
+      name: "xterm-256color",
+      cols: this.#cols,
+      rows: this.#rows,
+      cwd: this.cwd,
+      env: { ...Deno.env.toObject(), ...options.env, TERM: "xterm-256color" },
+      encoding: null,
+    };
+    this.#pty = pty.spawn(this.shell, [], spawnOptions as unknown as pty.IPtyForkOptions);
+    this.pid = this.#pty.pid;
+    const fd = (this.#pty as unknown as { fd?: unknown }).fd;
+    this.#tracker = new TerminalStateTracker({
+      pid: this.pid,
+      fd: typeof fd === "number" ? fd : null,
+      pollMs: options.pollMs ?? 250,
+      onChange: () => this.#emitChange(),
+    });
+    this.#pty.onData((data) => this.#onData(data as unknown as Uint8Array));
+    let settle: (value: { code: number | null; signal: number | null }) => void = () => {};
+    this.exited = new Promise((resolve) => settle = resolve);
+    this.#pty.onExit(({ exitCode, signal }) => {
+      this.#alive = false;
+      const code = signal ? null : exitCode;
+      this.#tracker.exited(code, signal ?? null);
+      settle({ code, signal: signal ?? null });
+    });
+  }
+
+  get cols(): number {
+    return this.#cols;
+  }
+  get rows(): number {
+    return this.#rows;
+  }
+  /** Whether the shell process is still running. */
+  get alive(): boolean {
+    return this.#alive;
+  }
+  /** The last output sequence handed to listeners; 0 before any output. */
+  get seq(): number {
+    return this.#seq;
+  }
+  /** The title the shell set with OSC 0 or 2; null until it sets one. */
+  get title(): string | null {
+    return this.#title;
+  }
+  /** What the shell is doing, and how that was detected. */
+  get state(): TerminalState {
+    return this.#tracker.state;
+  }
+
+  /** Hears every output chunk, in order. Returns the unsubscribe. */
+  onOutput(listener: (chunk: OutputChunk) => void): () => void {
+    this.#outputListeners.add(listener);
+    return () => this.#outputListeners.delete(listener);
+  }
+
+  /** Hears every change of state, title, size or liveness. Returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  /** Types into the shell. Throws naming the terminal when the shell has exited. */
+  write(data: string | Uint8Array): void {
+    if (!this.#alive || this.#closing) {
+      throw new Error(`terminal ${this.id}: the shell has exited, input is not delivered`);
+    }
+    // node-pty's write hands anything to a net.Socket, which takes bytes as well as strings.
+    this.#pty.write(data as unknown as string);
+    this.#tracker.soon();
+  }
+
+  /** Resizes the PTY and the screen model together (spec: terminal_resize). */
+  resize(cols: number, rows: number): void {
+    checkSize(this.id, cols, rows);
+    if (cols === this.#cols && rows === this.#rows) return;
+    if (this.#alive) this.#pty.resize(cols, rows);
+    this.#model.resize(cols, rows);
+    this.#cols = cols;
+    this.#rows = rows;
+    this.#emitChange();
+  }
+
+  /**
+   * The current screen as a VT stream (a full reset, then the scrollback tail, the screen, the
+   * alternate buffer when a full-screen program holds it, the modes and the cursor), and the last
+   * sequence it reflects. Chunks after `seq` are in `unparsedAfter(seq)`.
+   */
+  screen(): TerminalScreen {
+    const body = this.#serializer.serialize({ scrollback: this.#repaintScrollback });
+    return { cols: this.#cols, rows: this.#rows, seq: this.#parsedSeq, screen: RESET + body };
+  }
+
+  /** The chunks already handed to listeners that the model has not parsed yet, after `seq`. */
+  unparsedAfter(seq: number): OutputChunk[] {
+    return this.#unparsed.filter((chunk) => seqAfter(chunk.seq, seq));
+  }
+
+  /**
+   * Ends the terminal: SIGHUP to the shell, up to 500 ms for it to go, then SIGKILL to every
+   * process still in the shell's session (background and nohup jobs included), waiting until
+   * /proc shows none. Rejects naming survivors (a process that called setsid() escapes).
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#tracker.stop();
+    // A paused socket never reads the EIO that tells node-pty the shell has gone.
+    if (this.#ptyPaused) this.#pty.resume();
+    if (this.#alive) {
+      try {
+        this.#pty.kill("SIGHUP");
+      } catch {
+        // Already gone between the check and the signal.
+      }
+      await within(this.exited, 500);
+    }
+    await killSession(this.pid);
+    await within(this.exited, 2000);
+    this.#model.dispose();
+    this.#unparsed = [];
+    this.#tracker.closed();
+    this.#outputListeners.clear();
+    this.#changeListeners.clear();
+  }
+
+  #onData(data: Uint8Array): void {
+    // A copy: the model parses later, and the stream may reuse its read buffer.
+    const bytes = new Uint8Array(data);
+    this.#seq = (this.#seq + 1) >>> 0;
+    const chunk = { seq: this.#seq, bytes };
+    this.#unparsed.push(chunk);
+    this.#unparsedBytes += bytes.length;
+    this.#model.write(bytes, () => {
+      const done = this.#unparsed.shift();
+      if (!done) return;
+      this.#parsedSeq = done.seq;
+      this.#unparsedBytes -= done.bytes.length;
+      if (this.#ptyPaused && this.#unparsedBytes < this.#highWater / 2) {
+        this.#ptyPaused = false;
+        this.#pty.resume();
+      }
+    });
+    // The model parses slower than a shell can print; past the bound the PTY waits for it
+    // rather than the model dropping data and repaints going wrong.
+    if (!this.#ptyPaused && this.#unparsedBytes > this.#highWater) {
+      this.#ptyPaused = true;
+      this.#pty.pause();
+    }
+    this.#tracker.sawOutput(bytes);
+    for (const listener of this.#outputListeners) listener(chunk);
+  }
+
+  #emitChange(): void {
+    for (const listener of this.#changeListeners) listener();
+  }
+}
+
+/** True when u32 sequence `a` comes after `b`, across the wrap (serial-number arithmetic). */
+export function seqAfter(a: number, b: number): boolean {
+  const diff = (a - b) >>> 0;
+  return diff !== 0 && diff < 0x80000000;
+}
+
+function checkSize(id: number, cols: number, rows: number): void {
+  const fits = (n: number) => Number.isInteger(n) && n >= 1 && n <= 1000;
+  if (!fits(cols) || !fits(rows)) {
+    throw new RangeError(`terminal ${id}: size ${cols}x${rows} is outside 1..1000 by 1..1000`);
+  }
+}
+
+/** Waits for `promise` up to `ms`, clearing its timer either way. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => timer = setTimeout(resolve, ms));
+  try {
+    await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
