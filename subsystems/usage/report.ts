@@ -1,0 +1,223 @@
+/**
+ * The usage report: the pool's API messages folded into four windows of local time, each
+ * grouped by model and by project with a total row. spec: Subjects > usage.
+ *
+ * Windows are cut in the machine's LOCAL time zone: `today` from local midnight, `week` from
+ * Monday 00:00 (weeks start on Monday), `month` from the 1st at 00:00, `lifetime` everything.
+ * A window has no upper bound, so a line stamped a little in the future still counts.
+ */
+import { z } from "zod";
+import type { PriceTable } from "./prices.ts";
+import type { PoolFile } from "./scan.ts";
+
+const Row = z.object({
+  /** The model id, the project name, the cwd, or "total". */
+  name: z.string(),
+  /** API messages counted (each once, however many lines repeat it). */
+  messages: z.number().int().nonnegative(),
+  input_tokens: z.number().nonnegative(),
+  output_tokens: z.number().nonnegative(),
+  cache_creation_tokens: z.number().nonnegative(),
+  cache_read_tokens: z.number().nonnegative(),
+  /** Notional USD at list price; excludes every token of `unpriced_models`. */
+  cost_usd: z.number().nonnegative(),
+  /** Models in this row with no price (fast mode shows as "<model> (fast)"): their tokens
+   * are counted but not costed, so cost_usd is a floor whenever this is non-empty. */
+  unpriced_models: z.array(z.string()),
+});
+
+const ProjectRow = Row.extend({
+  /** The forge project's path, or the session's cwd; null when the transcript named none
+   * and only the CLI's directory slug is known (then name is the slug). */
+  path: z.string().nullable(),
+  /** Whether name is a forge project's (its path holds the session's cwd). */
+  forge_project: z.boolean(),
+});
+
+const Window = z.object({
+  /** The window's first instant (ISO, UTC) or null for lifetime. */
+  since: z.string().nullable(),
+  by_model: z.array(Row),
+  by_project: z.array(ProjectRow),
+  total: Row,
+});
+
+/** The `usage` subject's snapshot, snake_case as it crosses the wire. */
+export const UsageSnapshotSchema = z.object({
+  today: Window,
+  week: Window,
+  month: Window,
+  lifetime: Window,
+  /** false only when no price table loaded: every cost_usd is then a placeholder zero. */
+  pricing_available: z.boolean(),
+  /** Where the table came from, or null with pricing_available false. */
+  prices: z.object({ source: z.string(), as_of: z.string() }).nullable(),
+  scanned_at: z.string(),
+  week_starts_on: z.literal("monday"),
+});
+export type UsageSnapshot = z.infer<typeof UsageSnapshotSchema>;
+export type UsageRow = z.infer<typeof Row>;
+export type UsageProjectRow = z.infer<typeof ProjectRow>;
+export type UsageWindow = z.infer<typeof Window>;
+
+/** A forge project: its name and the directory that holds its sessions' cwds. */
+export interface ProjectRef {
+  name: string;
+  path: string;
+}
+
+/** Epoch ms of the local-time starts of today, this week (Monday) and this month. */
+export function windowStarts(now: Date): { today: number; week: number; month: number } {
+  const y = now.getFullYear(), m = now.getMonth(), d = now.getDate();
+  const mondayOffset = (now.getDay() + 6) % 7; // getDay: Sunday 0 .. Saturday 6
+  return {
+    today: new Date(y, m, d).getTime(),
+    week: new Date(y, m, d - mondayOffset).getTime(),
+    month: new Date(y, m, 1).getTime(),
+  };
+}
+
+class Acc {
+  messages = 0;
+  input = 0;
+  output = 0;
+  cacheCreation = 0;
+  cacheRead = 0;
+  cost = 0;
+  readonly unpriced = new Set<string>();
+}
+
+interface Group {
+  byModel: Map<string, Acc>;
+  byProject: Map<string, { acc: Acc; path: string | null; forge: boolean }>;
+  total: Acc;
+}
+
+/** Fold the pool into a snapshot. A message seen in several files counts in the first. */
+export function buildSnapshot(
+  files: PoolFile[],
+  opts: { projects: ProjectRef[]; prices: PriceTable | null; now: Date },
+): UsageSnapshot {
+  const starts = windowStarts(opts.now);
+  const groups = [0, 1, 2, 3].map((): Group => ({
+    byModel: new Map(),
+    byProject: new Map(),
+    total: new Acc(),
+  }));
+  const [lifetime, month, week, today] = groups;
+  const resolve = projectResolver(opts.projects);
+  const seen = new Set<string>();
+  for (const file of files) {
+    for (const r of file.records) {
+      if (r.key !== null) {
+        if (seen.has(r.key)) continue;
+        seen.add(r.key);
+      }
+      const cost = opts.prices?.costOf(r.model, r) ?? null;
+      const project = resolve(r.cwd, file.slug);
+      const unpricedName = cost !== null
+        ? null
+        : r.fast && opts.prices?.lookup(r.model)
+        ? `${r.model} (fast)`
+        : r.model;
+      const add = (g: Group) => {
+        let modelAcc = g.byModel.get(r.model);
+        if (!modelAcc) g.byModel.set(r.model, modelAcc = new Acc());
+        let projectEntry = g.byProject.get(project.name);
+        if (!projectEntry) {
+          g.byProject.set(project.name, projectEntry = { acc: new Acc(), ...project });
+        }
+        for (const acc of [modelAcc, projectEntry.acc, g.total]) {
+          acc.messages++;
+          acc.input += r.input;
+          acc.output += r.output;
+          acc.cacheCreation += r.cache_creation;
+          acc.cacheRead += r.cache_read;
+          if (unpricedName === null) acc.cost += cost!;
+          else acc.unpriced.add(unpricedName);
+        }
+      };
+      add(lifetime);
+      if (r.at >= starts.month) add(month);
+      if (r.at >= starts.week) add(week);
+      if (r.at >= starts.today) add(today);
+    }
+  }
+  const window = (g: Group, since: number | null): UsageWindow => ({
+    since: since === null ? null : new Date(since).toISOString(),
+    by_model: sortRows([...g.byModel].map(([name, acc]) => row(name, acc))),
+    by_project: sortRows(
+      [...g.byProject].map(([name, e]) => ({
+        ...row(name, e.acc),
+        path: e.path,
+        forge_project: e.forge,
+      })),
+    ),
+    total: row("total", g.total),
+  });
+  return {
+    today: window(today, starts.today),
+    week: window(week, starts.week),
+    month: window(month, starts.month),
+    lifetime: window(lifetime, null),
+    pricing_available: opts.prices !== null,
+    prices: opts.prices?.source ?? null,
+    scanned_at: opts.now.toISOString(),
+    week_starts_on: "monday",
+  };
+}
+
+function row(name: string, acc: Acc): UsageRow {
+  return {
+    name,
+    messages: acc.messages,
+    input_tokens: acc.input,
+    output_tokens: acc.output,
+    cache_creation_tokens: acc.cacheCreation,
+    cache_read_tokens: acc.cacheRead,
+    cost_usd: acc.cost,
+    unpriced_models: [...acc.unpriced].sort(),
+  };
+}
+
+/** Cost descending (spec), then more tokens first, then name, so the order is stable. */
+function sortRows<T extends UsageRow>(rows: T[]): T[] {
+  const tokens = (r: UsageRow) =>
+    r.input_tokens + r.output_tokens + r.cache_creation_tokens + r.cache_read_tokens;
+  return rows.sort((a, b) =>
+    b.cost_usd - a.cost_usd || tokens(b) - tokens(a) || (a.name < b.name ? -1 : 1)
+  );
+}
+
+/**
+ * A row's project is the forge project whose path holds the session's cwd (the deepest one
+ * when paths nest), else the cwd itself. A transcript naming no cwd is matched by the CLI's
+ * directory slug of each project path, else shown as the slug.
+ */
+export function projectResolver(
+  projects: ProjectRef[],
+): (cwd: string, slug: string) => { name: string; path: string | null; forge: boolean } {
+  const byDepth = projects
+    .map((p) => ({ name: p.name, path: trimSlash(p.path) }))
+    .sort((a, b) => b.path.length - a.path.length);
+  const memo = new Map<string, { name: string; path: string | null; forge: boolean }>();
+  return (cwd, slug) => {
+    const memoKey = cwd || `\0${slug}`;
+    let hit = memo.get(memoKey);
+    if (hit) return hit;
+    const p = cwd
+      ? byDepth.find((p) => cwd === p.path || cwd.startsWith(p.path === "/" ? "/" : p.path + "/"))
+      : byDepth.find((p) => p.path.replace(/[^a-zA-Z0-9]/g, "-") === slug);
+    hit = p
+      ? { name: p.name, path: p.path, forge: true }
+      : cwd
+      ? { name: cwd, path: cwd, forge: false }
+      : { name: slug, path: null, forge: false };
+    memo.set(memoKey, hit);
+    return hit;
+  };
+}
+
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
