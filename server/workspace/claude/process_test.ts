@@ -1,0 +1,110 @@
+// The real CLI against the fake API: one prompt streams deltas and ends in a result, with the
+// scripted usage and the caller's uuid carried through (catalogue 6.3).
+import { deepEqual, match, ok } from "node:assert/strict";
+import { startHarness } from "./testing.ts";
+import { transcriptPath } from "./paths.ts";
+import type { CliFrame, JsonObject } from "./types.ts";
+
+const REPLY = "Hello from the scripted model, in several chunks.";
+
+Deno.test("a prompt streams stream_event deltas, then the assistant frame, then a result", async () => {
+  await using h = await startHarness({
+    replies: [{
+      content: [{ type: "text", text: REPLY }],
+      usage: {
+        input_tokens: 1234,
+        output_tokens: 56,
+        cache_creation_input_tokens: 7,
+        cache_read_input_tokens: 89,
+      },
+      chunk_chars: 8,
+    }],
+  });
+  const { proc, log } = h.spawn({ argv: {} });
+  const uuid = proc.sendUserMessage("say hello", "0b7e1f4a-9c1d-4e2b-8f3a-5d6c7b8a9e01");
+  deepEqual(uuid, "0b7e1f4a-9c1d-4e2b-8f3a-5d6c7b8a9e01");
+  const result = await log.next("result");
+
+  // Frame order for one turn (2.1.332): command_lifecycle queued/started, system/init,
+  // system/status, stream_event message_start .. message_stop with the assistant frame
+  // interleaved after the block's deltas, then result, then command_lifecycle completed.
+  const kinds = log.frames.slice(0, log.frames.indexOf(result) + 1).map(kind);
+  deepEqual(kinds.slice(0, 6), [
+    "command_lifecycle",
+    "command_lifecycle",
+    "system/init",
+    "system/status",
+    "stream_event:message_start",
+    "stream_event:content_block_start",
+  ]);
+  const deltas = log.frames.filter((f) => kind(f) === "stream_event:content_block_delta");
+  deepEqual(deltas.length, Math.ceil(REPLY.length / 8));
+  deepEqual(deltas.map((f) => ((f.event as JsonObject).delta as JsonObject).text).join(""), REPLY);
+  const assistant = log.frames.find((f) => f.type === "assistant")!;
+  deepEqual((assistant.message as JsonObject).content, [{ type: "text", text: REPLY }]);
+  ok(kinds.indexOf("assistant") > kinds.indexOf("stream_event:content_block_delta"));
+  deepEqual(kinds.at(-2), "stream_event:message_stop");
+
+  deepEqual(result.subtype, "success");
+  deepEqual(result.is_error, false);
+  deepEqual(result.result, REPLY);
+  const usage = result.usage as JsonObject;
+  deepEqual(
+    [
+      usage.input_tokens,
+      usage.output_tokens,
+      usage.cache_creation_input_tokens,
+      usage.cache_read_input_tokens,
+    ],
+    [1234, 56, 7, 89],
+  );
+
+  // The caller's uuid: command_lifecycle queued -> started -> completed, status lists it.
+  await log.waitFor(
+    (f) => f.type === "command_lifecycle" && f.state === "completed",
+    "lifecycle completed",
+  );
+  const lifecycle = log.frames.filter((f) => f.type === "command_lifecycle");
+  deepEqual(lifecycle.map((f) => [f.command_uuid, f.state]), [
+    [uuid, "queued"],
+    [uuid, "started"],
+    [uuid, "completed"],
+  ]);
+  const status = log.frames.find((f) => f.type === "system" && f.subtype === "status")!;
+  deepEqual(status.user_message_uuids, [uuid]);
+
+  const exit = await proc.close();
+  deepEqual(exit.code, 0);
+  deepEqual(log.badLines, []);
+
+  // ...and the transcript's user line carries it.
+  const sessionId = String(result.session_id);
+  const lines = (await Deno.readTextFile(transcriptPath(h.configDir, h.cwd, sessionId)))
+    .trim().split("\n").map((l) => JSON.parse(l));
+  const user = lines.find((l) => l.type === "user");
+  deepEqual(user.uuid, uuid);
+  deepEqual(user.message.content, "say hello");
+  // The request the fake saw: one main call with the prompt as the last user text.
+  deepEqual(h.api.mainRequests().length, 1);
+  match(JSON.stringify(h.api.mainRequests()[0].body?.messages), /say hello/);
+});
+
+Deno.test("sendUserMessage refuses a uuid that is not a UUID, and writes nothing", async () => {
+  await using h = await startHarness();
+  const { proc, log } = h.spawn();
+  let threw = "";
+  try {
+    proc.sendUserMessage("x", "not-a-uuid");
+  } catch (e) {
+    threw = (e as Error).message;
+  }
+  match(threw, /not a UUID/);
+  // The CLI prints nothing before the first stdin line, and none was written.
+  const exit = await proc.close();
+  deepEqual([exit.code, log.frames.length, h.api.requests.length], [0, 0, 0]);
+});
+
+function kind(f: CliFrame): string {
+  if (f.type === "stream_event") return `stream_event:${(f.event as JsonObject).type}`;
+  return f.subtype ? `${f.type}/${f.subtype}` : f.type;
+}
