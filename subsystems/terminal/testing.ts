@@ -3,18 +3,20 @@
  * visible text a VT stream draws in a fresh headless xterm.
  */
 import xt from "@xterm/headless";
+import { decodeTerminalOutput, type TerminalOutputFrame } from "./frames.ts";
+import type { ViewerSink } from "./viewers.ts";
 
 const { Terminal: Xterm } = xt;
 
-/** Polls `check` every 10 ms until it returns a value other than undefined/false; rejects after `ms`. */
+/** Polls `check` every 10 ms until it yields a value other than undefined/false; rejects after `ms`. */
 export async function waitFor<T>(
   what: string,
-  check: () => T | undefined | false,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
   ms = 10_000,
 ): Promise<T> {
   const end = performance.now() + ms;
   for (;;) {
-    const got = check();
+    const got = await check();
     if (got !== undefined && got !== false) return got;
     if (performance.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -38,13 +40,15 @@ export function testEnv(home: string): Record<string, string> {
 
 /** The rows a VT stream draws on a fresh `cols`x`rows` xterm, right-trimmed, plus the cursor. */
 export async function visibleText(
-  stream: string | Uint8Array,
+  stream: string | Uint8Array | (string | Uint8Array)[],
   cols: number,
   rows: number,
 ): Promise<{ lines: string[]; cursor: [number, number]; buffer: string }> {
   const term = new Xterm({ cols, rows, allowProposedApi: true });
   try {
-    await new Promise<void>((resolve) => term.write(stream, resolve));
+    for (const piece of Array.isArray(stream) ? stream : [stream]) {
+      await new Promise<void>((resolve) => term.write(piece, resolve));
+    }
     const active = term.buffer.active;
     const lines: string[] = [];
     for (let y = 0; y < rows; y++) {
@@ -59,4 +63,54 @@ export async function visibleText(
 /** Decodes bytes as UTF-8. */
 export function text(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
+}
+
+/** A ViewerSink that records what it is sent, with a buffered amount the test sets. */
+export class RecordingSink implements ViewerSink {
+  json: Record<string, unknown>[] = [];
+  frames: TerminalOutputFrame[] = [];
+  /** What a client would write into its terminal, in order: each screen, then each frame. */
+  stream: (string | Uint8Array)[] = [];
+  cols = 0;
+  rows = 0;
+  pending = 0;
+
+  sendJson(msg: unknown): void {
+    const frame = msg as Record<string, unknown>;
+    this.json.push(frame);
+    if (frame.kind === "terminal_view") {
+      this.stream.push(frame.screen as string);
+      this.cols = frame.cols as number;
+      this.rows = frame.rows as number;
+    }
+  }
+  sendBinary(bytes: Uint8Array): void {
+    const decoded = decodeTerminalOutput(bytes);
+    if (!decoded.ok) throw new Error(decoded.why);
+    this.frames.push(decoded.frame);
+    this.stream.push(decoded.frame.bytes);
+  }
+  buffered(): number {
+    return this.pending;
+  }
+  /** The last sequence this sink can draw: the newest frame's, or the newest screen's. */
+  lastSeq(): number {
+    const view = this.json.findLast((m) => m.kind === "terminal_view");
+    const frame = this.frames.at(-1)?.seq ?? 0;
+    return Math.max(frame, (view?.seq as number | undefined) ?? 0);
+  }
+  /** Everything drawn as text (screens and frames), for "did this appear" checks. */
+  text(): string {
+    return this.stream.map((p) => typeof p === "string" ? p : text(p)).join("");
+  }
+  views(): Record<string, unknown>[] {
+    return this.json.filter((m) => m.kind === "terminal_view");
+  }
+  controls(): Record<string, unknown>[] {
+    return this.json.filter((m) => m.kind === "terminal_control");
+  }
+  /** What this client's screen shows now. */
+  draw(): ReturnType<typeof visibleText> {
+    return visibleText(this.stream, this.cols, this.rows);
+  }
 }
