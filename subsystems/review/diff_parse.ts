@@ -1,0 +1,213 @@
+/**
+ * Parse `git diff --raw -z -p` output into the `diff` row's files, under the caps (spec:
+ * `diff` row): 400 lines and 32 KiB of line text per file, 512 KiB of carried line text over at
+ * most 100 files per read. The raw records (NUL-separated, before an empty record) give each
+ * file's paths, status and modes; the patch sections that follow come in the same order.
+ */
+import type { DiffFile, DiffLine, FileStatus } from "./wire.ts";
+
+/** Per-file line cap. */
+export const FILE_LINE_CAP = 400;
+/** Per-file line-text cap in bytes. */
+export const FILE_BYTE_CAP = 32 * 1024;
+/** Per-read line-text cap in bytes. */
+export const READ_BYTE_CAP = 512 * 1024;
+/** Per-read file cap. */
+export const READ_FILE_CAP = 100;
+
+/** What one read has spent; shared by both layers of a record so the caps are per read. */
+export class DiffBudget {
+  files = 0;
+  bytes = 0;
+  constructor(readonly fileCap = READ_FILE_CAP, readonly byteCap = READ_BYTE_CAP) {}
+}
+
+/** Files parsed for one layer, with which read-level caps bit while parsing them. */
+export interface ParsedFiles {
+  files: DiffFile[];
+  total_files: number;
+  files_capped: boolean;
+  bytes_capped: boolean;
+}
+
+const RAW_STATUS: Record<string, FileStatus> = {
+  A: "added",
+  C: "copied",
+  D: "deleted",
+  M: "modified",
+  R: "renamed",
+  T: "typechange",
+  U: "unmerged",
+};
+
+interface RawEntry {
+  path: string;
+  old_path: string | null;
+  status: FileStatus;
+  submodule: boolean;
+}
+
+const dec = new TextDecoder();
+
+/** Parse one layer's `git diff --raw -z -p` bytes, spending from `budget`. */
+export function parseDiff(bytes: Uint8Array, budget: DiffBudget): ParsedFiles {
+  const { entries, patchAt } = parseRaw(bytes);
+  const sections = splitSections(bytes, patchAt);
+  const out: ParsedFiles = {
+    files: [],
+    total_files: entries.length,
+    files_capped: false,
+    bytes_capped: false,
+  };
+  let s = 0;
+  for (const e of entries) {
+    const mine = [sections[s++]];
+    // A typechange is emitted as a deletion then a creation of the same path.
+    if (e.status === "typechange" && sections[s] && isCreation(bytes, sections[s])) {
+      mine.push(sections[s++]);
+    }
+    if (budget.files >= budget.fileCap) {
+      out.files_capped = true;
+      continue;
+    }
+    budget.files++;
+    const file: DiffFile = {
+      path: e.path,
+      old_path: e.old_path,
+      status: e.status,
+      binary: false,
+      submodule: e.submodule,
+      truncated: false,
+      lines: [],
+    };
+    const cut = new LineCutter(file, budget);
+    for (const sec of mine) if (sec) cut.section(bytes, sec);
+    if (cut.readCapped) out.bytes_capped = true;
+    out.files.push(file);
+  }
+  return out;
+}
+
+/** Accepts lines for one file until a per-file or per-read cap bites. */
+export class LineCutter {
+  #bytes = 0;
+  readCapped = false;
+  constructor(readonly file: DiffFile, readonly budget: DiffBudget) {}
+
+  /** Offer one line; false once the file is cut (the caller may stop offering). */
+  push(line: DiffLine, size: number): boolean {
+    const f = this.file;
+    if (f.truncated) return false;
+    if (f.lines.length >= FILE_LINE_CAP || this.#bytes + size > FILE_BYTE_CAP) {
+      f.truncated = true;
+      return false;
+    }
+    if (this.budget.bytes + size > this.budget.byteCap) {
+      f.truncated = true;
+      this.readCapped = true;
+      return false;
+    }
+    this.#bytes += size;
+    this.budget.bytes += size;
+    f.lines.push(line);
+    return true;
+  }
+
+  /** Parse one patch section's hunks into lines. */
+  section(bytes: Uint8Array, [start, end]: [number, number]): void {
+    let oldNo = 0;
+    let newNo = 0;
+    let inHunk = false;
+    for (let at = start; at < end;) {
+      let nl = bytes.indexOf(10, at);
+      if (nl < 0 || nl > end) nl = end;
+      const c = bytes[at];
+      if (!inHunk) {
+        if (startsWith(bytes, at, BINARY) || startsWith(bytes, at, GIT_BINARY)) {
+          this.file.binary = true;
+        }
+      }
+      if (c === 0x40 && bytes[at + 1] === 0x40) {
+        inHunk = true;
+        const header = dec.decode(bytes.subarray(at, nl));
+        const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(header);
+        oldNo = m ? Number(m[1]) : 0;
+        newNo = m ? Number(m[2]) : 0;
+        if (!this.push({ kind: "hunk", text: header, old_line: oldNo, new_line: newNo }, nl - at)) {
+          return;
+        }
+      } else if (inHunk && (c === 0x20 || c === 0x2b || c === 0x2d)) {
+        const t = dec.decode(bytes.subarray(at + 1, nl));
+        const line: DiffLine = c === 0x20
+          ? { kind: "context", text: t, old_line: oldNo++, new_line: newNo++ }
+          : c === 0x2b
+          ? { kind: "added", text: t, old_line: null, new_line: newNo++ }
+          : { kind: "removed", text: t, old_line: oldNo++, new_line: null };
+        if (!this.push(line, nl - at - 1)) return;
+      }
+      at = nl + 1;
+    }
+  }
+}
+
+const BINARY = new TextEncoder().encode("Binary files ");
+const GIT_BINARY = new TextEncoder().encode("GIT binary patch");
+const DIFF_GIT = new TextEncoder().encode("diff --git ");
+const NEW_FILE = new TextEncoder().encode("new file mode ");
+
+function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/** Read the raw records; `patchAt` is where the patch text begins. */
+function parseRaw(bytes: Uint8Array): { entries: RawEntry[]; patchAt: number } {
+  const entries: RawEntry[] = [];
+  let at = 0;
+  const token = (): string => {
+    let nul = bytes.indexOf(0, at);
+    if (nul < 0) nul = bytes.length;
+    const t = dec.decode(bytes.subarray(at, nul));
+    at = nul + 1;
+    return t;
+  };
+  while (at < bytes.length && bytes[at] === 0x3a) {
+    const parts = token().slice(1).split(" ");
+    const letter = (parts[4] ?? "M")[0];
+    const status = RAW_STATUS[letter] ?? "modified";
+    const submodule = parts[0] === "160000" || parts[1] === "160000";
+    if (letter === "R" || letter === "C") {
+      const oldPath = token();
+      entries.push({ path: token(), old_path: oldPath, status, submodule });
+    } else {
+      entries.push({ path: token(), old_path: null, status, submodule });
+    }
+  }
+  if (at < bytes.length && bytes[at] === 0) at++; // the empty record between raw and patch
+  return { entries, patchAt: at };
+}
+
+/** [start, end) byte ranges of each `diff --git` section. */
+function splitSections(bytes: Uint8Array, from: number): [number, number][] {
+  const starts: number[] = [];
+  for (let at = from; at < bytes.length;) {
+    if (startsWith(bytes, at, DIFF_GIT)) starts.push(at);
+    const nl = bytes.indexOf(10, at);
+    if (nl < 0) break;
+    at = nl + 1;
+  }
+  return starts.map((s, i) => [s, i + 1 < starts.length ? starts[i + 1] : bytes.length]);
+}
+
+/** Whether a section creates its file (its extended header says `new file mode`). */
+function isCreation(bytes: Uint8Array, [start, end]: [number, number]): boolean {
+  for (let at = bytes.indexOf(10, start) + 1; at > 0 && at < end;) {
+    if (startsWith(bytes, at, NEW_FILE)) return true;
+    if (bytes[at] === 0x40 || startsWith(bytes, at, DIFF_GIT)) return false;
+    const nl = bytes.indexOf(10, at);
+    if (nl < 0) return false;
+    at = nl + 1;
+  }
+  return false;
+}

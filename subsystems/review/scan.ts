@@ -1,0 +1,271 @@
+/**
+ * One scan of a working tree gives the `work` row and the `git` row (spec: session table).
+ * Stage one runs in parallel: `status --porcelain=v2 -z`, the worktree numstat against HEAD,
+ * the default-branch refs and the top-level. Stage two, when a base resolved: the chain ahead
+ * (`log --raw --numstat -z`), its count and the range's stats, again in parallel.
+ */
+import { type BaseStore, type BaseTarget } from "./base.ts";
+import { git, text } from "./git.ts";
+import {
+  LOG_FORMAT,
+  parseLog,
+  parsePorcelain,
+  parseRawNumstat,
+  type RawStat,
+  statsBlock,
+  type StatusEntry,
+  toFileStat,
+} from "./parse.ts";
+import type { Ahead, FileStat, GitWorkView, WorkState } from "./wire.ts";
+
+/** git's empty tree: what an unborn branch's uncommitted layer is measured against. */
+export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/** The chain ahead is capped at this walk (spec: "the chain is capped at the scan's walk"). */
+export const CHAIN_CAP = 50;
+
+/** Untracked files are line-counted only up to these bounds; past them they count 0/0. */
+const UNTRACKED_COUNT_FILES = 1000;
+const UNTRACKED_COUNT_FILE_BYTES = 1024 * 1024;
+const UNTRACKED_COUNT_TOTAL_BYTES = 16 * 1024 * 1024;
+
+/** What the scan learned that is not on the wire but that the diff and base reads need. */
+export interface ScanFacts {
+  /** The repository's top level (absolute), null outside a repo. */
+  root: string | null;
+  /** HEAD's commit id, null when unborn or outside a repo. */
+  head: string | null;
+  /** The ref the branch layer is measured against (`refs/remotes/origin/main`), or null. */
+  base_ref: string | null;
+  /** The base target for the base store, null when no default branch resolved. */
+  base: BaseTarget | null;
+  /** True when the branch has commits ahead of `base_ref` (the branch layer exists). */
+  has_branch_layer: boolean;
+  /** True when the walk ahead of `base_ref` failed (the branch layer is scan_failed). */
+  branch_failed: boolean;
+  /** The uncommitted layer's entries, as porcelain v2 gave them. */
+  entries: StatusEntry[];
+}
+
+/** A scan: the two wire rows and the facts behind them. */
+export interface Scan {
+  work: WorkState;
+  git: GitWorkView | null;
+  facts: ScanFacts;
+}
+
+/** Scan knobs. */
+export interface ScanOptions {
+  /** Supplies `base`/`base_error` and receives the scan's kick (never waited on). */
+  baseStore?: BaseStore;
+  /** Chain cap, default {@link CHAIN_CAP}. */
+  chainCap?: number;
+}
+
+const NO_FACTS: ScanFacts = {
+  root: null,
+  head: null,
+  base_ref: null,
+  base: null,
+  has_branch_layer: false,
+  branch_failed: false,
+  entries: [],
+};
+
+/** Scan `cwd`. Never throws: every failure is a gate (`gone`, `not_a_repository`, ...). */
+export async function scanTree(cwd: string, opts: ScanOptions = {}): Promise<Scan> {
+  try {
+    const st = await Deno.stat(cwd);
+    if (!st.isDirectory) return gated("gone");
+  } catch {
+    return gated("gone");
+  }
+  const numstatArgs = (against: string) => [
+    "diff",
+    "--no-ext-diff",
+    "--no-textconv",
+    "-M",
+    "--numstat",
+    "-z",
+    against,
+  ];
+  const [status, top, refs, headNumstat] = await Promise.all([
+    git(cwd, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"]),
+    git(cwd, ["rev-parse", "--show-toplevel"]),
+    git(cwd, ["for-each-ref", "--format=%(refname)%00%(symref)", ...DEFAULT_REFS]),
+    git(cwd, numstatArgs("HEAD")),
+  ]);
+  if (status.code !== 0) {
+    const notRepo = /not a git repository/i.test(status.stderr_line);
+    return gated(notRepo ? "not_a_repository" : "scanner_failed");
+  }
+  if (top.code !== 0 || refs.code !== 0) return gated("scanner_failed");
+  const porcelain = parsePorcelain(text(status.stdout));
+  const root = text(top.stdout).trim();
+  // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
+  const numstat = porcelain.head ? headNumstat : await git(cwd, numstatArgs(EMPTY_TREE));
+  if (numstat.code !== 0) return gated("scanner_failed");
+  const counts = new Map(parseRawNumstat(text(numstat.stdout).split("\0")).map((r) => [r.path, r]));
+  const worktreeFiles = await worktreeStats(root, porcelain.entries, counts);
+
+  const def = resolveDefault(text(refs.stdout));
+  const baseTarget: BaseTarget | null = def
+    ? { cwd, branch: def.branch, remote: "origin", remote_tracking: def.remote }
+    : null;
+  let ahead: Ahead | null | "failed" = null;
+  let baseRef: string | null = null;
+  // On the local default itself there is nothing to be ahead of; on main with origin/main
+  // as the base, the unpushed commits are the branch layer.
+  if (def && porcelain.head && def.ref !== `refs/heads/${porcelain.branch}`) {
+    baseRef = def.ref;
+    ahead = await scanAhead(cwd, def.ref, opts.chainCap ?? CHAIN_CAP);
+  }
+  if (baseTarget) opts.baseStore?.kick(baseTarget);
+  const measured = opts.baseStore?.latest(cwd) ?? { base: null, base_error: null };
+  return {
+    work: { branch: porcelain.branch, changed: porcelain.entries.length, gate: "in_repo" },
+    git: {
+      default_branch: def?.branch ?? null,
+      worktree: worktreeFiles.length ? statsBlock(worktreeFiles) : null,
+      ahead: ahead === "failed" ? null : ahead,
+      base: measured.base,
+      base_error: measured.base_error,
+    },
+    facts: {
+      root,
+      head: porcelain.head,
+      base_ref: baseRef,
+      base: baseTarget,
+      has_branch_layer: ahead !== null && ahead !== "failed",
+      branch_failed: ahead === "failed",
+      entries: porcelain.entries,
+    },
+  };
+}
+
+function gated(gate: WorkState["gate"]): Scan {
+  return { work: { branch: null, changed: null, gate }, git: null, facts: NO_FACTS };
+}
+
+const DEFAULT_REFS = [
+  "refs/remotes/origin/HEAD",
+  "refs/remotes/origin/main",
+  "refs/remotes/origin/master",
+  "refs/heads/main",
+  "refs/heads/master",
+];
+
+/**
+ * The default branch: origin/HEAD's target, else origin/main, origin/master, then the local
+ * main or master. `remote` says the base is remote-tracking (a fetch can check it).
+ */
+export function resolveDefault(
+  out: string,
+): { branch: string; ref: string; remote: boolean } | null {
+  const have = new Map<string, string>();
+  for (const line of out.split("\n")) {
+    if (!line) continue;
+    const [ref, sym] = line.split("\0");
+    have.set(ref, sym ?? "");
+  }
+  const head = have.get("refs/remotes/origin/HEAD");
+  if (head && head.startsWith("refs/remotes/origin/")) {
+    const branch = head.slice("refs/remotes/origin/".length);
+    return { branch, ref: head, remote: true };
+  }
+  for (const b of ["main", "master"]) {
+    const ref = `refs/remotes/origin/${b}`;
+    if (have.has(ref)) return { branch: b, ref, remote: true };
+  }
+  for (const b of ["main", "master"]) {
+    const ref = `refs/heads/${b}`;
+    if (have.has(ref)) return { branch: b, ref, remote: false };
+  }
+  return null;
+}
+
+async function worktreeStats(
+  root: string,
+  entries: StatusEntry[],
+  counts: Map<string, RawStat>,
+): Promise<FileStat[]> {
+  const out: FileStat[] = [];
+  let counted = 0;
+  let budget = UNTRACKED_COUNT_TOTAL_BYTES;
+  for (const e of entries) {
+    if (e.status !== "untracked") {
+      const c = counts.get(e.path);
+      out.push({ path: e.path, added: c?.added ?? 0, removed: c?.removed ?? 0, status: e.status });
+      continue;
+    }
+    let added = 0;
+    if (counted < UNTRACKED_COUNT_FILES && budget > 0) {
+      counted++;
+      const n = await countLines(`${root}/${e.path}`, Math.min(budget, UNTRACKED_COUNT_FILE_BYTES));
+      budget -= n.bytes;
+      added = n.lines;
+    }
+    out.push({ path: e.path, added, removed: 0, status: "untracked" });
+  }
+  return out;
+}
+
+/** Lines in a text file read whole within `limit`; a binary or larger file counts 0. */
+async function countLines(path: string, limit: number): Promise<{ lines: number; bytes: number }> {
+  try {
+    const st = await Deno.lstat(path);
+    if (!st.isFile || st.size > limit) return { lines: 0, bytes: 0 };
+    const bytes = await Deno.readFile(path);
+    if (bytes.subarray(0, 8000).includes(0)) return { lines: 0, bytes: bytes.length };
+    let lines = 0;
+    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
+    if (bytes.length && bytes[bytes.length - 1] !== 10) lines++;
+    return { lines, bytes: bytes.length };
+  } catch {
+    return { lines: 0, bytes: 0 };
+  }
+}
+
+async function scanAhead(
+  cwd: string,
+  baseRef: string,
+  cap: number,
+): Promise<Ahead | null | "failed"> {
+  const [count, log, range] = await Promise.all([
+    git(cwd, ["rev-list", "--count", `${baseRef}..HEAD`]),
+    git(cwd, [
+      "log",
+      "-z",
+      "--raw",
+      "--numstat",
+      "-M",
+      "--no-textconv",
+      `--max-count=${cap}`,
+      LOG_FORMAT,
+      `${baseRef}..HEAD`,
+    ]),
+    git(cwd, [
+      "diff",
+      "--no-ext-diff",
+      "--no-textconv",
+      "-M",
+      "--raw",
+      "--numstat",
+      "-z",
+      `${baseRef}...HEAD`,
+    ]),
+  ]);
+  if (count.code !== 0 || log.code !== 0 || range.code !== 0) return "failed";
+  const commitCount = Number(text(count.stdout).trim());
+  if (!commitCount) return null;
+  return {
+    commit_count: commitCount,
+    commits: parseLog(text(log.stdout)).map((c) => ({
+      sha: c.sha,
+      subject: c.subject,
+      stats: statsBlock(c.files.map(toFileStat)),
+      committed: c.committed,
+    })),
+    stats: statsBlock(parseRawNumstat(text(range.stdout).split("\0")).map(toFileStat)),
+  };
+}
