@@ -1,0 +1,86 @@
+// spec: Binary messages are frames, and a frame's first byte says which kind.
+
+/** The kind tags. Directions: 0 and 5 come from a client; 1, 2, 3 and 4 only from the server. */
+export const BinaryKind = {
+  dictation: 0,
+  browser_frame: 1,
+  browser_audio: 2,
+  gzip_json: 3,
+  terminal_output: 4,
+  terminal_input: 5,
+} as const;
+export type BinaryKind = typeof BinaryKind[keyof typeof BinaryKind];
+
+/** Kinds a client may send; every other kind arriving from a client is refused by its tag. */
+export const CLIENT_BINARY_KINDS: ReadonlySet<number> = new Set([
+  BinaryKind.dictation,
+  BinaryKind.terminal_input,
+]);
+
+/** A dictation frame's payload bound. spec: "a payload past 16 KiB" is dropped. */
+export const MAX_DICTATION_PAYLOAD = 16 * 1024;
+
+/** Why an inbound binary frame was dropped; each becomes one debug record and no answer. */
+export type BinaryRefusal =
+  | { reason: "empty" }
+  | { reason: "wrong_direction"; kind: number }
+  | { reason: "unknown_kind"; kind: number }
+  | { reason: "short_header"; kind: number; bytes: number }
+  | { reason: "oversized"; kind: number; bytes: number };
+
+export type ClientBinary =
+  | { kind: typeof BinaryKind.dictation; samples: Uint8Array }
+  | { kind: typeof BinaryKind.terminal_input; terminal: number; keys: Uint8Array };
+
+/** Decodes one binary frame from a client, or says why it is refused. Never throws. */
+export function decodeClientBinary(bytes: Uint8Array): ClientBinary | BinaryRefusal {
+  if (bytes.length === 0) return { reason: "empty" };
+  const kind = bytes[0];
+  if (!CLIENT_BINARY_KINDS.has(kind)) {
+    const known = Object.values(BinaryKind).includes(kind as BinaryKind);
+    return known ? { reason: "wrong_direction", kind } : { reason: "unknown_kind", kind };
+  }
+  if (kind === BinaryKind.dictation) {
+    const samples = bytes.subarray(1);
+    if (samples.length > MAX_DICTATION_PAYLOAD) {
+      return { reason: "oversized", kind, bytes: samples.length };
+    }
+    if (samples.length % 2 !== 0) return { reason: "short_header", kind, bytes: bytes.length };
+    return { kind, samples };
+  }
+  if (bytes.length < 3) return { reason: "short_header", kind, bytes: bytes.length };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return {
+    kind: BinaryKind.terminal_input,
+    terminal: view.getUint16(1, true),
+    keys: bytes.subarray(3),
+  };
+}
+
+/** Kind 3: one gzipped ServerMessage behind the tag. */
+export function encodeGzipFrame(gzipped: Uint8Array): Uint8Array {
+  const out = new Uint8Array(gzipped.length + 1);
+  out[0] = BinaryKind.gzip_json;
+  out.set(gzipped, 1);
+  return out;
+}
+
+/** Kind 4: u16 LE terminal id, u32 LE sequence, then the shell's own bytes. */
+export function encodeTerminalOutput(terminal: number, seq: number, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(7 + data.length);
+  const view = new DataView(out.buffer);
+  out[0] = BinaryKind.terminal_output;
+  view.setUint16(1, terminal, true);
+  view.setUint32(3, seq >>> 0, true);
+  out.set(data, 7);
+  return out;
+}
+
+/** Kind 5, for clients: u16 LE terminal id, then the keystrokes. */
+export function encodeTerminalInput(terminal: number, keys: Uint8Array): Uint8Array {
+  const out = new Uint8Array(3 + keys.length);
+  out[0] = BinaryKind.terminal_input;
+  new DataView(out.buffer).setUint16(1, terminal, true);
+  out.set(keys, 3);
+  return out;
+}

@@ -1,0 +1,97 @@
+import { z } from "zod";
+import { Slot } from "./slot.ts";
+import { Subject } from "./subject.ts";
+
+// spec: What a client sends. Every message is tagged on `kind`, beside its own fields.
+
+const Json = z.json();
+const replyTo = z.number().int().nonnegative().nullable().optional();
+const msg = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>
+  z.object({ kind: z.literal(kind), ...shape }).strict();
+
+export const SettingsEdit = z.object({
+  area: z.string(),
+  key_path: z.string(),
+  pattern: z.string(),
+  op: z.enum(["set", "add", "remove"]),
+  value: Json.optional(),
+}).strict();
+export type SettingsEdit = z.infer<typeof SettingsEdit>;
+
+export const ClientMessage = z.discriminatedUnion("kind", [
+  msg("ping", {}),
+  msg("subscribe", {
+    what: Subject,
+    answering: z.boolean().optional(),
+    review: z.boolean().optional(),
+  }),
+  msg("unsubscribe", { what: Subject }),
+  msg("showing", { seat: Slot.nullable() }),
+  msg("more", {
+    conversation: Slot,
+    before: z.string().nullable().optional(),
+    turns: z.number().int().positive(),
+  }),
+  msg("seat_range", {
+    slot: Slot,
+    epoch: z.string(),
+    from: z.number().int().nonnegative(),
+    to: z.number().int().nonnegative(),
+  }),
+  msg("command", { command: Json, reply_to: replyTo }),
+  msg("client_perf", { records: z.array(Json) }),
+  msg("settings_edit", {
+    fingerprint: z.string(),
+    id: z.number().int(),
+    edits: z.array(SettingsEdit),
+  }),
+  msg("document_read", { session: Slot, path: z.string(), reviewable: z.boolean() }),
+  msg("answer_document_hand_off", { key: Slot, id: z.string(), answer: Json }),
+  msg("file_content", { session: Slot, path: z.string(), sha: z.string().nullable() }),
+  msg("commit_diff", { session: Slot, sha: z.string(), reply_to: replyTo }),
+  msg("browser_view", {
+    seat: Slot,
+    tab: z.number().int().nonnegative().optional(),
+    reply_to: replyTo,
+  }),
+  msg("browser_view_page", { seat: Slot, target: z.string(), reply_to: replyTo }),
+  msg("browser_detach", {}),
+  msg("browser_resize", {
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    scale: z.number().positive(),
+  }),
+  msg("browser_input", { seq: z.number().int().nonnegative(), event: Json }),
+  msg("browser_control", { take: z.boolean() }),
+  msg("browser_nav", { back: z.boolean() }),
+  msg("browser_file_answer", {
+    id: z.string(),
+    files: z.array(z.object({ name: z.string(), data: z.string() }).strict()),
+  }),
+  msg("browser_tabs", { seat: Slot, reply_to: replyTo }),
+  msg("terminal_view", {
+    seat: Slot,
+    id: z.number().int().nonnegative().optional(),
+    reply_to: replyTo,
+  }),
+  msg("terminal_detach", {}),
+  msg("terminal_resize", {
+    seat: Slot,
+    id: z.number().int().nonnegative(),
+    cols: z.number().int().min(2).max(1000),
+    rows: z.number().int().min(1).max(1000),
+  }),
+  msg("terminal_pause", { paused: z.boolean() }),
+  msg("terminal_control", { seat: Slot, id: z.number().int().nonnegative(), take: z.boolean() }),
+  msg("terminal_close", { seat: Slot, id: z.number().int().nonnegative() }),
+  msg("voice_mode", { key: Slot, on: z.boolean(), explicit: z.boolean() }),
+  msg("voice_preview", { key: Slot, voice: z.string().nullable() }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
+export type ClientKind = ClientMessage["kind"];
+/** One client message of a given kind. */
+export type ClientMessageOf<K extends ClientKind> = Extract<ClientMessage, { kind: K }>;
+
+export const CLIENT_KINDS: readonly ClientKind[] = ClientMessage.options.map((o) =>
+  o.shape.kind.value
+);

@@ -1,0 +1,239 @@
+import { z } from "zod";
+import { Slot } from "./slot.ts";
+
+// spec: How a message is tagged. A Command is externally tagged on the variant's own name:
+// `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. catalogue 1.2-1.4.
+
+const Json = z.json();
+export type Json = z.infer<typeof Json>;
+
+/** The catalogue's SessionLaunchSettings: every field optional, unknown ones refused. */
+export const LaunchSettings = z.object({
+  language: z.string().optional(),
+  settings: z.record(z.string(), Json).optional(),
+  agent_progress_summaries: z.boolean().optional(),
+  charter: z.string().optional(),
+  delegation_preamble: z.string().optional(),
+  extra_args: z.array(z.tuple([z.string(), z.string().nullable()])).optional(),
+  env_overrides: z.record(z.string(), z.string()).optional(),
+}).strict();
+export type LaunchSettings = z.infer<typeof LaunchSettings>;
+
+export const ImageAttachment = z.object({
+  data: z.string(),
+  mime_type: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
+}).strict();
+
+export const PromptSource = z.enum(["you", "cron", "gotify", "slack", "peer", "forge"]);
+export type PromptSource = z.infer<typeof PromptSource>;
+
+export const PermissionMode = z.enum([
+  "default",
+  "acceptEdits",
+  "plan",
+  "dontAsk",
+  "auto",
+  "bypassPermissions",
+]);
+export type PermissionMode = z.infer<typeof PermissionMode>;
+
+const PermissionUpdate = z.record(z.string(), Json);
+export const PermissionAction = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("allow") }),
+  z.object({ kind: z.literal("allow_with_updates"), updates: z.array(PermissionUpdate) }),
+  z.object({ kind: z.literal("allow_with_input") }),
+  z.object({ kind: z.literal("deny") }),
+]);
+export const PermissionOutcome = z.discriminatedUnion("outcome", [
+  z.object({
+    outcome: z.literal("selected"),
+    option_id: z.string(),
+    action: PermissionAction,
+    notes_text: z.string().optional(),
+    edited_input: Json.optional(),
+  }),
+  z.object({ outcome: z.literal("cancelled") }),
+]);
+export type PermissionOutcome = z.infer<typeof PermissionOutcome>;
+
+export const QuestionOutcome = z.discriminatedUnion("outcome", [
+  z.object({
+    outcome: z.literal("answered"),
+    selected_option_ids: z.array(z.string()),
+    annotation: z.object({ preview: z.string().optional(), notes: z.string().optional() })
+      .nullable().optional(),
+  }),
+  z.object({ outcome: z.literal("cancelled") }),
+]);
+export type QuestionOutcome = z.infer<typeof QuestionOutcome>;
+
+const key = { key: Slot };
+const review = { project: z.string(), branch: z.string() };
+const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
+const loose = z.record(z.string(), Json);
+
+/**
+ * Every Command variant this server knows, with its field schema (`null` for a unit variant) and
+ * whether `reply_to` is required. The reply rule is enforced from this one table, both ways, before
+ * the command runs. spec: What a client sends > command.
+ */
+export const COMMANDS = {
+  prompt: { fields: obj({ ...key, text: z.string(), attachments: z.array(ImageAttachment) }) },
+  prompt_under: {
+    fields: obj({
+      ...key,
+      text: z.string(),
+      attachments: z.array(ImageAttachment),
+      uuid: z.string().min(1),
+      source: PromptSource,
+    }),
+  },
+  cancel: { fields: obj(key) },
+  cancel_queued_prompt: { fields: obj({ ...key, uuid: z.string() }) },
+  replay_conversation: { fields: obj(key) },
+  read_call_output: { fields: obj({ ...key, call_id: z.string() }) },
+  set_mode: { fields: obj({ ...key, mode: PermissionMode }) },
+  set_model: { fields: obj({ ...key, model: z.string() }) },
+  new_session: { fields: obj({ ...key, cwd: z.string(), launch_settings: LaunchSettings }) },
+  resume_session: {
+    fields: obj({
+      ...key,
+      session_id: z.string(),
+      cwd: z.string(),
+      launch_settings: LaunchSettings,
+    }),
+  },
+  respond_permission: { fields: obj({ ...key, tool_id: z.string(), outcome: PermissionOutcome }) },
+  respond_question: { fields: obj({ ...key, tool_id: z.string(), outcome: QuestionOutcome }) },
+  respond_slack_post: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
+  respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
+  respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
+  respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: Json }) },
+  set_dictate_override: { fields: obj({ ...key, update: Json }) },
+  reset_dictate_overrides: { fields: obj(key) },
+  set_dictate_device: { fields: obj({ ...key, pick: Json }) },
+  dictate_catalogue_check: { fields: null },
+  dictate_install: { fields: obj({ variant: z.string() }) },
+  dictate_activate: { fields: obj({ role: z.string(), file: z.string() }) },
+  dictate_deactivate: { fields: obj({ role: z.string() }) },
+  dictate_bench: { fields: obj({ target: Json, tier: Json }) },
+  dictate_bench_stop: { fields: null },
+  dictate_read_aloud_start: { fields: obj({}) },
+  dictate_read_aloud_stop: { fields: obj({ keep: z.boolean() }) },
+  dictate_read_aloud_delete: { fields: obj({ id: z.string() }) },
+  dictate_bench_delete: { fields: obj({ target: Json, tier: Json, corpus: z.string() }) },
+  dictate_uninstall: { fields: obj({ file: z.string() }) },
+  dictate_start: { fields: obj(key) },
+  dictate_stream: { fields: obj({ ...key, options: Json, surface: z.string().optional() }) },
+  dictate_stop: { fields: obj({ ...key, submit: z.boolean() }) },
+  voice_bench_start: { fields: null },
+  voice_bench_stop: { fields: null },
+  reconnect_mcp_server: { fields: obj({ ...key, server_name: z.string() }) },
+  toggle_mcp_server: { fields: obj({ ...key, server_name: z.string(), enabled: z.boolean() }) },
+  spawn_project: { fields: obj({ project_name: z.string(), launch_settings: LaunchSettings }) },
+  spawn_session: { fields: obj({ ...key, role: Json, launch_settings: LaunchSettings }) },
+  start_default: {
+    fields: obj({ project_name: z.string().nullable(), launch_settings: LaunchSettings }),
+  },
+  close_session: { fields: obj({ session_key: Slot }) },
+  task_verdict: {
+    fields: obj({
+      project: z.string(),
+      id: z.string(),
+      approve: z.boolean(),
+      words: z.string().nullable(),
+    }),
+  },
+  task_answer: { fields: obj({ project: z.string(), id: z.string(), words: z.string() }) },
+  task_rank: { fields: obj({ project: z.string(), id: z.string(), to: Json }) },
+  task_assign: {
+    fields: obj({ project: z.string(), id: z.string(), owner: z.string().nullable() }),
+  },
+  task_create: {
+    fields: obj({ project: z.string(), subject: z.string(), parent: z.string().nullable() }),
+  },
+  task_move: { fields: obj({ project: z.string(), id: z.string(), to: z.string() }) },
+  deliver_peer_prompt: { fields: loose },
+  spawn_worker: { fields: loose, reply: true },
+  close_worker: { fields: loose },
+  despawn_worker: { fields: loose, reply: true },
+  open_url: { fields: obj({ url: z.string() }) },
+  deliver_worker_prompt: { fields: loose },
+  deliver_worker_prompt_to_lead: { fields: loose },
+  deliver_gotify_message: { fields: loose },
+  save_review_threads: { fields: obj({ ...review, threads: z.array(loose) }) },
+  remove_review_thread: { fields: obj({ ...review, thread_id: z.string() }) },
+  set_review_thread_status: {
+    fields: obj({ ...review, thread_id: z.string(), status: z.string() }),
+  },
+  upsert_review_thread: { fields: obj({ ...review, thread: loose }), reply: true },
+  submit_review: {
+    fields: obj({
+      ...review,
+      summary: z.string().nullable(),
+      thread_ids: z.array(z.string()),
+      origin: Slot,
+    }),
+    reply: true,
+  },
+  biometric_release: { fields: loose, reply: true },
+  biometric_enrol: { fields: loose, reply: true },
+  biometric_rewrite: { fields: loose, reply: true },
+  vault_enrolment_material: { fields: loose, reply: true },
+  vault_lock: { fields: null },
+  plugin_update_all: { fields: null },
+  plugin_check_updates: { fields: null },
+} as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
+
+export type CommandName = keyof typeof COMMANDS;
+type FieldsOf<N extends CommandName> = (typeof COMMANDS)[N]["fields"] extends z.ZodType
+  ? z.infer<(typeof COMMANDS)[N]["fields"]>
+  : null;
+/** A decoded command: its variant name and its field bag (null for a unit variant). */
+export type Command = { [N in CommandName]: { name: N; fields: FieldsOf<N> } }[CommandName];
+
+/** Whether the command's outcome rides a `reply` (and so requires `reply_to`). */
+export function needsReply(name: CommandName): boolean {
+  const spec: { fields: unknown; reply?: boolean } = COMMANDS[name];
+  return spec.reply === true;
+}
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+/**
+ * Decodes the externally tagged payload. Throws a sentence naming what was wrong: an unknown
+ * variant, a unit variant sent with fields (or the reverse), or the field that failed.
+ */
+export function decodeCommand(raw: unknown): Command {
+  let name: string;
+  let bag: unknown = null;
+  if (typeof raw === "string") name = raw;
+  else if (raw && typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 1) {
+    name = Object.keys(raw)[0];
+    bag = (raw as Record<string, unknown>)[name];
+  } else {
+    throw new Error('a command is one variant: its name, or {"<name>": {fields}}');
+  }
+  if (!isCommandName(name)) throw new Error(`unknown command \`${name}\``);
+  const schema: z.ZodType | null = COMMANDS[name].fields;
+  if (schema === null) {
+    if (typeof raw !== "string") {
+      throw new Error(`\`${name}\` is a unit variant: send its name alone`);
+    }
+    return { name, fields: null } as Command;
+  }
+  if (typeof raw === "string") throw new Error(`\`${name}\` needs its fields: {"${name}": {...}}`);
+  const parsed = schema.safeParse(bag);
+  if (!parsed.success) throw new Error(`${name}: ${describeIssues(parsed.error)}`);
+  return { name, fields: parsed.data } as Command;
+}
+
+/** One readable line per failed field: `key.org: expected string`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.slice(0, 4).map((issue) => {
+    const path = issue.path.length ? issue.path.join(".") : "(message)";
+    return `${path}: ${issue.message}`;
+  }).join("; ");
+}

@@ -1,0 +1,13 @@
+/**
+ * forge's wire, and nothing else: schemas and types for every client and server message, the
+ * Command and SessionUpdate enums, the binary frame codecs and the protocol version. It imports
+ * nothing of the server's, so a TypeScript client can import it as its SDK.
+ */
+export * from "./version.ts";
+export * from "./slot.ts";
+export * from "./subject.ts";
+export * from "./command.ts";
+export * from "./update.ts";
+export * from "./client.ts";
+export * from "./server.ts";
+export * from "./binary.ts";

@@ -1,0 +1,149 @@
+import type { Wire } from "../../protocol/mod.ts";
+import type { BuildInfo } from "../build_info.ts";
+import type { ProjectConfig } from "../config/types.ts";
+import { defineSubsystem, type Host } from "../subsystem.ts";
+import { readWork } from "../workspace/work.ts";
+import { LEAD_LABEL } from "../workspace/workspace.ts";
+
+/** Facts the home read needs that are measured once at boot. */
+export interface HomeFacts {
+  build: BuildInfo;
+  cliVersion: () => string | null;
+}
+
+/**
+ * The home subject: the fleet. spec: What a subject carries > home. Seats register their rows
+ * with the workspace; a declared project whose lead nobody started answers as Sleeping.
+ */
+export function homeArea(facts: HomeFacts) {
+  return defineSubsystem({
+    id: "home",
+    note: "the fleet: projects, seats, accounts and app-level facts",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: ["home"],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => ({
+          verbs: {},
+          commands: {},
+          subjects: { home: () => homeSnapshot(host, facts) },
+        }),
+      }),
+  });
+}
+
+export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> {
+  const config = host.config();
+  const ws = host.workspace;
+  const projects = ws.projects();
+  const held = new Map(
+    ws.seats().map((s) => [`${s.slot.org}/${s.slot.project}/${s.slot.label}`, s]),
+  );
+  const projectRows = await Promise.all(projects.map(async (p) => ({
+    project: projectIdentity(
+      p,
+      [...held.values()].filter((s) => s.project.name === p.name).map((s) => s.slot.label),
+    ),
+    work: await readWork(p.path),
+    would_bind: config.orgs.find((o) => o.name === p.org)?.accounts.length !== 0,
+    chip: null,
+  })));
+  const agents: Wire[] = [];
+  for (const p of projects) {
+    const name = `${p.org}/${p.name}/${LEAD_LABEL}`;
+    if (!held.has(name)) agents.push(sleepingRow(p, await readWork(p.path)));
+  }
+  for (const seat of held.values()) {
+    agents.push(seat.homeRow ? await seat.homeRow() : sleepingRow(seat.project, null));
+  }
+  const dictate = config.areas.dictate ?? {};
+  const tts = config.areas.tts ?? {};
+  return {
+    projects: projectRows,
+    fleet: projects.map((p) => {
+      const live = [...held.values()].filter((s) =>
+        s.project.name === p.name && s.sessionId() !== null
+      ).length;
+      return {
+        project: p.name,
+        slots: { live, cap: p.max_workers + 1 },
+        queue: { ready: 0, unowned: 0 },
+        waiting_on_user: 0,
+        rows: 0,
+        misses: [],
+      };
+    }),
+    agents,
+    unseen: ws.unseen(),
+    accounts: {
+      loading: config.accounts.map((a) => ({
+        display_name: a.display_name,
+        state: "ready",
+        last_error: null,
+        retry_after: null,
+      })),
+      all_loaded: true,
+      gateway: {
+        ready: false,
+        port: (config.areas.gateway?.port as number) ?? 8787,
+        bind_error: null,
+      },
+      usage: config.accounts.map((a) => ({ display_name: a.display_name, snapshot: null })),
+      orgs: config.orgs.map((o) => ({
+        org: o.name,
+        accounts: o.accounts,
+        fallback_accounts: o.fallback_accounts,
+      })),
+    },
+    connectors: {
+      gotify: { connected: false },
+      slack: { connected_workspaces: [], load_failed: false },
+    },
+    biometric: { devices: [] },
+    vault: null,
+    dictate: {
+      enabled: dictate.enabled === true,
+      snapshot: null,
+      models_dir: (dictate.models_dir as string | null) ?? null,
+    },
+    voice: { enabled: tts.enabled === true, models_dir: (tts.models_dir as string | null) ?? null },
+    cli_version: { installed: facts.cliVersion(), latest: null },
+    forge_version: facts.build.forge_version,
+    forge_version_short: facts.build.forge_version_short,
+    boot_id: ws.bootId,
+    service_status: null,
+    fatal_error: ws.fatalError,
+  };
+}
+
+function projectIdentity(p: ProjectConfig, sessions: string[]): Wire {
+  return {
+    key: `${p.org}/${p.name}`,
+    name: p.name,
+    org: p.org,
+    path: p.path,
+    display_path: p.display_path,
+    has_model: p.model !== null,
+    sessions,
+  };
+}
+
+function sleepingRow(p: ProjectConfig, work: Wire): Wire {
+  return {
+    slot: { org: p.org, project: p.name, label: LEAD_LABEL },
+    label: LEAD_LABEL,
+    lifecycle: "Sleeping",
+    has_background_work: false,
+    pending: null,
+    pending_depth: 0,
+    pending_seq: null,
+    last_activity: null,
+    reason: null,
+    tree: null,
+    work,
+  };
+}

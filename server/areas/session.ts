@@ -1,0 +1,82 @@
+import { type Slot, slotName, type Subject, type Wire } from "../../protocol/mod.ts";
+import type { Registry } from "../registry.ts";
+import { defineSubsystem, type Host, Refusal } from "../subsystem.ts";
+
+/**
+ * The session subject: one seat's record. spec: What a subject carries > session. The fields a
+ * seat's driver owns come from the seat; the rest (work, diff, terminal...) from the subsystems
+ * that own them; a declared lead nobody started is answered with empty fields.
+ */
+export function sessionArea(registry: () => Registry) {
+  return defineSubsystem({
+    id: "session",
+    note: "one seat's record, conversation and composer",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: ["session"],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => ({
+          verbs: {},
+          commands: {},
+          subjects: {
+            session: async (subject: Subject) => {
+              if (typeof subject !== "object") {
+                throw new Error("session: a seat subject names {org, project, label}");
+              }
+              return await sessionSnapshot(host, registry(), subject.session);
+            },
+          },
+        }),
+      }),
+  });
+}
+
+export async function sessionSnapshot(host: Host, registry: Registry, slot: Slot): Promise<Wire> {
+  const seat = host.workspace.seat(slot);
+  if (!seat) {
+    throw new Refusal(
+      "subscribe",
+      `${slotName(slot)} is not a seat: no project declares it and no session holds it`,
+      slot,
+    );
+  }
+  const base: Record<string, Wire> = {
+    slot,
+    header: {
+      session_id: seat.sessionId(),
+      model: null,
+      available_models: [],
+      effort: null,
+      permission_mode: seat.project.permission_mode,
+      context: { percent: null, max_tokens: null },
+      turn_in_flight: false,
+      seq: host.workspace.stream.nextSeq(slot),
+    },
+    conversation: { turns: [], compaction_count: 0, cursor: null },
+    state: { slot, scan_cwd: seat.cwd, queue: [], voice_listeners: 0 },
+    composer: { machine: null, bind: "right_cmd", mode: "auto", notice: null },
+    pending_asks: [],
+    pending_ask: null,
+    slash_commands: [],
+    subagents: [],
+    background_tasks: [],
+    monitors: [],
+    mcp: null,
+    processes: null,
+    terminal: null,
+    work: null,
+    git: null,
+    pr: null,
+    closes: [],
+    diff: null,
+    file_index: null,
+    reviews: null,
+  };
+  Object.assign(base, await registry.sessionFields(slot));
+  if (seat.sessionFields) Object.assign(base, await seat.sessionFields());
+  return base;
+}

@@ -1,0 +1,281 @@
+import { type AreaSpec, grouped, key, required } from "./spec.ts";
+
+// The core's own config areas. Subsystems add theirs through their manifests (server/registry).
+// Classes: restart = built once at boot; next_session = read when a session or connection opens;
+// live = read on next use; not_read_yet = accepted, nothing consumes it yet. spec: The effective config.
+
+const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "auto", "bypassPermissions"];
+
+const isLoopbackOrIp = (v: unknown) =>
+  typeof v === "string" && !/^[0-9a-fA-F:.]+$/.test(v) && v !== "localhost"
+    ? "must be an IP address (or localhost)"
+    : null;
+
+export const CORE_AREAS: AreaSpec[] = [
+  {
+    id: "server",
+    name: "server",
+    note: "the socket a client reads through",
+    keys: [
+      key.bool("server.enabled", true, "restart", "serve the socket at all"),
+      {
+        ...key.string(
+          "server.bind",
+          "127.0.0.1",
+          "restart",
+          "the address the socket binds; loopback or a private network, never public",
+        ),
+        check: isLoopbackOrIp,
+      },
+      key.number("server.port", 8790, "restart", "the socket's port", [1, 65535]),
+      key.list(
+        "server.allowed_origins",
+        [],
+        "live",
+        "extra browser page origins allowed to open the socket",
+      ),
+      key.number(
+        "server.first_frame_cap_kb",
+        2048,
+        "next_session",
+        "bound on a session snapshot's conversation page, in KiB",
+        [16, 1048576],
+      ),
+      key.number(
+        "server.tool_record_cap_kb",
+        64,
+        "next_session",
+        "bound on one frame's tool_use_result record, in KiB",
+        [1, 1048576],
+      ),
+    ],
+  },
+  {
+    id: "client",
+    name: "client",
+    note: "a client's own look, handed over in the greeting; null means the built-in",
+    keys: [
+      key.enum(
+        "client.mark",
+        [
+          "panes",
+          "klin",
+          "lanes",
+          "f_slab",
+          "split",
+          "spine",
+          "grid",
+          "clamp",
+          "strike",
+          "nest",
+          "chamfer",
+          "tally",
+          "stencil_f",
+        ],
+        null,
+        "next_session",
+        "the mark a client draws",
+      ),
+      key.enum("client.theme", ["dark"], null, "next_session", "the client's theme"),
+      key.enum("client.font", ["system"], null, "next_session", "the client's font"),
+    ],
+  },
+  {
+    id: "documents",
+    name: "documents",
+    note: "the document and file reads a review surface makes",
+    keys: [
+      key.number(
+        "documents.max_size_mib",
+        10,
+        "live",
+        "ceiling on one document or file read, in MiB",
+        [1, 1024],
+      ),
+    ],
+  },
+  {
+    id: "claude",
+    name: "claude",
+    note: "the Claude Code CLI every seat runs",
+    keys: [
+      key.string("claude.path", null, "next_session", "the claude binary; unset finds it on PATH"),
+    ],
+  },
+  {
+    id: "env",
+    name: "env",
+    note: "the base layer of every seat's environment ([env] < account env < project env)",
+    keys: [key.table("env", "next_session", "variables every seat's CLI starts with")],
+  },
+  {
+    id: "accounts",
+    name: "accounts",
+    note: "the accounts seats bind, one [[accounts]] table each",
+    keys: grouped("account", [
+      required(key.string("accounts[].display_name", null, "restart", "the account's unique name")),
+      required(
+        key.enum(
+          "accounts[].provider",
+          ["anthropic", "codex", "openrouter", "zai"],
+          null,
+          "restart",
+          "who serves the account",
+        ),
+      ),
+      key.string("accounts[].token", null, "next_session", "the credential"),
+      key.string(
+        "accounts[].base_url",
+        null,
+        "next_session",
+        "the API's base URL (needed for codex, openrouter, zai)",
+      ),
+      key.string(
+        "accounts[].config_dir",
+        null,
+        "next_session",
+        "the CLAUDE_CONFIG_DIR this account's seats run with",
+      ),
+      key.list("accounts[].models", [], "restart", "canonical model names the account serves"),
+      key.table("accounts[].model_slugs", "restart", "provider slug per model"),
+      key.table("accounts[].env", "next_session", "the account's environment layer"),
+    ]),
+  },
+  {
+    id: "orgs",
+    name: "orgs",
+    note: "organisations and their projects: [[orgs]] with [[orgs.projects]]",
+    keys: [
+      ...grouped("org", [
+        required(key.string("orgs[].name", null, "restart", "the org's unique name")),
+        key.list(
+          "orgs[].accounts",
+          [],
+          "restart",
+          "accounts this org's seats bind, by display_name",
+        ),
+        key.list("orgs[].fallback_accounts", [], "restart", "accounts walked after the primaries"),
+        key.string(
+          "orgs[].browser_profile",
+          null,
+          "next_session",
+          "the browser profile the org's seats use",
+        ),
+      ]),
+      ...grouped("project", [
+        required(
+          key.string("orgs[].projects[].name", null, "restart", "the project's unique name"),
+        ),
+        required(
+          key.string(
+            "orgs[].projects[].path",
+            null,
+            "restart",
+            "the project's directory; ~/ expanded",
+          ),
+        ),
+        key.bool("orgs[].projects[].auto_start", false, "restart", "spawn the lead seat at boot"),
+        key.string(
+          "orgs[].projects[].model",
+          null,
+          "next_session",
+          "the model the project's seats run",
+        ),
+        key.enum(
+          "orgs[].projects[].permission_mode",
+          PERMISSION_MODES,
+          "default",
+          "next_session",
+          "the permission mode a seat starts in",
+        ),
+        key.string(
+          "orgs[].projects[].effort",
+          null,
+          "next_session",
+          "the effort level a seat starts with",
+        ),
+        key.number("orgs[].projects[].max_workers", 2, "live", "cap on worker seats", [0, 64]),
+        key.table(
+          "orgs[].projects[].env",
+          "next_session",
+          "the project's environment layer (narrowest)",
+        ),
+        key.string(
+          "orgs[].projects[].env_file",
+          null,
+          "next_session",
+          "a KEY=value file layered under the inline env",
+        ),
+        key.list(
+          "orgs[].projects[].document_roots",
+          [],
+          "live",
+          "extra directories document_read may serve",
+        ),
+        key.string(
+          "orgs[].projects[].browser_profile",
+          null,
+          "next_session",
+          "overrides the org's browser profile",
+        ),
+      ]),
+    ],
+  },
+  {
+    id: "gateway",
+    name: "gateway",
+    note: "the local API gateway seats are routed through",
+    keys: [
+      key.number("gateway.port", 8787, "restart", "the gateway's port", [1, 65535]),
+      key.number(
+        "gateway.streak_count",
+        5,
+        "not_read_yet",
+        "429s in a row that rotate the account",
+        [1, 1000],
+      ),
+      key.number(
+        "gateway.streak_window_secs",
+        60,
+        "not_read_yet",
+        "the window those 429s count in",
+        [1, 86400],
+      ),
+      key.number(
+        "gateway.no_reset_cooldown_secs",
+        60,
+        "not_read_yet",
+        "cool-down for an account with no reset time",
+        [1, 86400],
+      ),
+    ],
+  },
+  {
+    id: "gotify",
+    name: "gotify",
+    note: "the Gotify connector",
+    keys: [
+      key.string("gotify.url", null, "not_read_yet", "the Gotify server"),
+      key.string("gotify.client_token", null, "not_read_yet", "the client token"),
+    ],
+  },
+  {
+    id: "slack",
+    name: "slack",
+    note: "Slack workspaces, one [[slack]] table each",
+    keys: grouped("slack", [
+      required(
+        key.string("slack[].workspace", null, "not_read_yet", "the workspace's unique label"),
+      ),
+      required(key.string("slack[].token", null, "not_read_yet", "the user token")),
+      key.number("slack[].poll_seconds", 5, "not_read_yet", "poll interval", [1, 3600]),
+      key.number(
+        "slack[].thread_idle_days",
+        14,
+        "not_read_yet",
+        "a thread idle this long is dropped",
+        [1, 365],
+      ),
+    ]),
+  },
+];

@@ -1,0 +1,140 @@
+import type { KeyClass, KeyKind, SettingsKey, Wire } from "../../protocol/mod.ts";
+
+/**
+ * One key of the catalogue. `pattern` names where it lives: `server.port`, `accounts[].token`,
+ * `orgs[].projects[].path`. The catalogue is the one source for load-time validation, the settings
+ * document and the reload summary. DESIGN.md §4 "Config".
+ */
+export interface KeySpec {
+  pattern: string;
+  kind: KeyKind;
+  class: KeyClass;
+  edit: SettingsKey["edit"];
+  /** The built-in value; `null` means unset (the document shows null, the code applies its own). */
+  default: Wire;
+  note: string;
+  /** For `list`: the items' kind. For `table`: the values' kind. */
+  item?: "string" | "number";
+  /** A rule beyond the kind: returns the sentence naming what is wrong, or null. */
+  check?: (value: Wire) => string | null;
+}
+
+/** One area: a top-level table (or array of tables) and its keys. */
+export interface AreaSpec {
+  id: string;
+  name: string;
+  note: string;
+  keys: KeySpec[];
+}
+
+const editKind = (kind: KeyKind): SettingsKey["edit"]["kind"] =>
+  kind === "bool" ? "bool" : kind === "number" ? "number" : kind === "list" ? "list" : "string";
+
+/** Shorthand constructors keep the catalogue readable: one line per key. */
+export const key = {
+  string(
+    pattern: string,
+    def: string | null,
+    klass: KeyClass,
+    note: string,
+    more: Partial<KeySpec> = {},
+  ): KeySpec {
+    return {
+      pattern,
+      kind: "string",
+      class: klass,
+      default: def,
+      note,
+      edit: { kind: "string", required: false },
+      ...more,
+    };
+  },
+  enum(
+    pattern: string,
+    allowed: string[],
+    def: string | null,
+    klass: KeyClass,
+    note: string,
+  ): KeySpec {
+    return {
+      pattern,
+      kind: "string",
+      class: klass,
+      default: def,
+      note,
+      edit: { kind: "enum", allowed, required: false },
+      check: (v) =>
+        typeof v === "string" && !allowed.includes(v)
+          ? `must be one of ${allowed.join(", ")}`
+          : null,
+    };
+  },
+  number(
+    pattern: string,
+    def: number | null,
+    klass: KeyClass,
+    note: string,
+    range?: [number, number],
+  ): KeySpec {
+    return {
+      pattern,
+      kind: "number",
+      class: klass,
+      default: def,
+      note,
+      edit: { kind: "number", required: false },
+      check: range
+        ? (v) =>
+          typeof v === "number" && (v < range[0] || v > range[1] || !Number.isInteger(v))
+            ? `must be a whole number from ${range[0]} to ${range[1]}`
+            : null
+        : undefined,
+    };
+  },
+  bool(pattern: string, def: boolean | null, klass: KeyClass, note: string): KeySpec {
+    return {
+      pattern,
+      kind: "bool",
+      class: klass,
+      default: def,
+      note,
+      edit: { kind: "bool", required: false },
+    };
+  },
+  list(pattern: string, def: string[] | null, klass: KeyClass, note: string): KeySpec {
+    return {
+      pattern,
+      kind: "list",
+      item: "string",
+      class: klass,
+      default: def,
+      note,
+      edit: { kind: "list", required: false },
+    };
+  },
+  table(
+    pattern: string,
+    klass: KeyClass,
+    note: string,
+    item: "string" | "number" = "string",
+  ): KeySpec {
+    return {
+      pattern,
+      kind: "table",
+      item,
+      class: klass,
+      default: {},
+      note,
+      edit: { kind: editKind("table"), required: false },
+    };
+  },
+};
+
+/** Marks a key required (it may not be unset); `group` names the repeated entry it belongs to. */
+export function required(spec: KeySpec): KeySpec {
+  return { ...spec, edit: { ...spec.edit, required: true } };
+}
+
+export function grouped(group: string, specs: KeySpec[]): KeySpec[] {
+  return specs.map((s) => ({ ...s, edit: { ...s.edit, group } }));
+}

@@ -1,0 +1,147 @@
+import type { SettingsDocument, Wire } from "../../protocol/mod.ts";
+import type { Logger } from "../log.ts";
+import { buildDocument } from "./document.ts";
+import { ConfigError, loadConfigFile, loadConfigText, type LoadedConfig } from "./load.ts";
+import type { AreaSpec } from "./spec.ts";
+import type { ForgeConfig } from "./types.ts";
+
+export interface ReloadChange {
+  path: string;
+  class: string;
+  before: Wire | undefined;
+  after: Wire | undefined;
+}
+
+/**
+ * The config in force: the last good load, its settings document (built once per load and
+ * shared by every connection), and the file watch. A reload that fails keeps the last good
+ * config and logs why; one that applies logs what changed by class and tells the listeners.
+ * spec: The effective config.
+ */
+export class ConfigStore {
+  #loaded: LoadedConfig;
+  #document: SettingsDocument;
+  #listeners = new Set<(doc: SettingsDocument, changes: ReloadChange[]) => void>();
+  #watcher: Deno.FsWatcher | null = null;
+  #debounce: ReturnType<typeof setTimeout> | undefined;
+
+  private constructor(
+    loaded: LoadedConfig,
+    readonly areas: AreaSpec[],
+    readonly version: string,
+    readonly log: Logger,
+  ) {
+    this.#loaded = loaded;
+    this.#document = buildDocument(loaded, areas, version);
+  }
+
+  static async open(
+    path: string,
+    areas: AreaSpec[],
+    version: string,
+    log: Logger,
+  ): Promise<ConfigStore> {
+    return new ConfigStore(await loadConfigFile(path, areas), areas, version, log);
+  }
+
+  get loaded(): LoadedConfig {
+    return this.#loaded;
+  }
+  get config(): ForgeConfig {
+    return this.#loaded.config;
+  }
+  get document(): SettingsDocument {
+    return this.#document;
+  }
+
+  /** The writer's validator: the boot loader's own message, or null when the text loads. */
+  validate(text: string): string | null {
+    try {
+      loadConfigText(text, this.#loaded.path, this.areas);
+      return null;
+    } catch (err) {
+      return err instanceof ConfigError ? err.message : String(err);
+    }
+  }
+
+  onReload(fn: (doc: SettingsDocument, changes: ReloadChange[]) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  /** Re-reads the file now. Returns the changes applied, or null when the load failed or nothing moved. */
+  async reload(): Promise<ReloadChange[] | null> {
+    let next: LoadedConfig;
+    try {
+      next = await loadConfigFile(this.#loaded.path, this.areas);
+    } catch (err) {
+      this.log.warn("config_reload_failed", {
+        path: this.#loaded.path,
+        why: (err as Error).message,
+      });
+      return null;
+    }
+    if (next.fingerprint === this.#loaded.fingerprint && next.exists === this.#loaded.exists) {
+      return null;
+    }
+    const doc = buildDocument(next, this.areas, this.version);
+    const changes = diffDocuments(this.#document, doc);
+    this.#loaded = next;
+    this.#document = doc;
+    const byClass: Record<string, string[]> = {};
+    for (const c of changes) (byClass[c.class] ??= []).push(c.path);
+    // The summary names keys and classes, never values: values can be secrets.
+    this.log.info("config_reload", {
+      path: next.path,
+      fingerprint: next.fingerprint,
+      changed: byClass,
+    });
+    for (const fn of this.#listeners) fn(doc, changes);
+    return changes;
+  }
+
+  /** Watches the file's directory (editors replace files by rename), debounced. */
+  watch(): void {
+    const dir = this.#loaded.path.replace(/\/[^/]*$/, "") || ".";
+    const name = this.#loaded.path.slice(dir.length + 1);
+    try {
+      this.#watcher = Deno.watchFs(dir, { recursive: false });
+    } catch (err) {
+      this.log.warn("config_watch_unavailable", { dir, why: (err as Error).message });
+      return;
+    }
+    (async () => {
+      for await (const event of this.#watcher!) {
+        if (!event.paths.some((p) => p.endsWith("/" + name))) continue;
+        clearTimeout(this.#debounce);
+        this.#debounce = setTimeout(() => this.reload(), 50);
+      }
+    })().catch(() => {});
+  }
+
+  close(): void {
+    clearTimeout(this.#debounce);
+    try {
+      this.#watcher?.close();
+    } catch {
+      // Already closed.
+    }
+  }
+}
+
+/** Every key whose value moved, added or went away, by concrete path. */
+export function diffDocuments(before: SettingsDocument, after: SettingsDocument): ReloadChange[] {
+  const index = (doc: SettingsDocument) =>
+    new Map(doc.areas.flatMap((a) => a.keys.map((k) => [k.path, k] as const)));
+  const a = index(before);
+  const b = index(after);
+  const out: ReloadChange[] = [];
+  for (const path of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(path);
+    const y = b.get(path);
+    if (JSON.stringify(x?.value) !== JSON.stringify(y?.value)) {
+      out.push({ path, class: (y ?? x)!.class, before: x?.value, after: y?.value });
+    }
+  }
+  return out;
+}

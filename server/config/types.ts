@@ -1,0 +1,56 @@
+import type { Wire } from "../../protocol/mod.ts";
+
+/** The typed view of a loaded forge.toml, defaults applied. Built by `load.ts`, never mutated. */
+export interface ForgeConfig {
+  server: {
+    enabled: boolean;
+    bind: string;
+    port: number;
+    allowed_origins: string[];
+    first_frame_cap_kb: number;
+    tool_record_cap_kb: number;
+  };
+  client: { mark: string | null; theme: string | null; font: string | null };
+  documents: { max_size_mib: number };
+  claude: { path: string | null };
+  env: Record<string, string>;
+  accounts: AccountConfig[];
+  orgs: OrgConfig[];
+  /** Every area's values with defaults applied, for subsystems reading their own area. */
+  areas: Record<string, Record<string, Wire>>;
+}
+
+export interface AccountConfig {
+  display_name: string;
+  provider: string;
+  token: string | null;
+  base_url: string | null;
+  config_dir: string | null;
+  models: string[];
+  env: Record<string, string>;
+}
+
+export interface OrgConfig {
+  name: string;
+  accounts: string[];
+  fallback_accounts: string[];
+  browser_profile: string | null;
+  projects: ProjectConfig[];
+}
+
+export interface ProjectConfig {
+  org: string;
+  name: string;
+  /** The path as written; `path` is the expanded absolute one. */
+  display_path: string;
+  path: string;
+  auto_start: boolean;
+  model: string | null;
+  permission_mode: string;
+  effort: string | null;
+  max_workers: number;
+  env: Record<string, string>;
+  env_file: string | null;
+  document_roots: string[];
+  browser_profile: string | null;
+}

@@ -1,0 +1,140 @@
+import type { Wire } from "../../protocol/mod.ts";
+import type { AreaSpec, KeySpec } from "./spec.ts";
+
+/** A node of the schema tree built from the catalogue's patterns. */
+type Node = { kind: "table"; children: Map<string, Node | KeySpec> } | {
+  kind: "array";
+  entry: Node & { kind: "table" };
+};
+
+export interface Violation {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Builds the schema tree: `orgs[].projects[].path` makes orgs an array whose entries hold one. */
+export function schemaTree(areas: AreaSpec[]): Node & { kind: "table" } {
+  const root: Node & { kind: "table" } = { kind: "table", children: new Map() };
+  for (const spec of areas.flatMap((a) => a.keys)) {
+    const parts = spec.pattern.split(".");
+    let node: Node & { kind: "table" } = root;
+    parts.forEach((part, i) => {
+      const isArray = part.endsWith("[]");
+      const name = isArray ? part.slice(0, -2) : part;
+      if (i === parts.length - 1) {
+        node.children.set(name, spec);
+        return;
+      }
+      let next = node.children.get(name);
+      if (!next || "pattern" in next) {
+        next = isArray
+          ? { kind: "array", entry: { kind: "table", children: new Map() } }
+          : { kind: "table", children: new Map() };
+        node.children.set(name, next);
+      }
+      node = next.kind === "array" ? next.entry : next;
+    });
+  }
+  return root;
+}
+
+/** Every unknown key and wrong type in a parsed document, with its path. */
+export function validateTree(
+  tree: Record<string, unknown>,
+  schema: Node & { kind: "table" },
+): Violation[] {
+  const out: Violation[] = [];
+  walkTable(tree, schema, [], out);
+  return out;
+}
+
+function walkTable(
+  obj: Record<string, unknown>,
+  node: Node & { kind: "table" },
+  path: (string | number)[],
+  out: Violation[],
+) {
+  for (const [name, value] of Object.entries(obj)) {
+    const here = [...path, name];
+    const child = node.children.get(name);
+    if (!child) {
+      out.push({ path: here, message: `unknown key \`${dotted(here)}\`` });
+    } else if ("pattern" in child) {
+      const why = checkValue(child, value);
+      if (why) out.push({ path: here, message: `\`${dotted(here)}\` ${why}` });
+    } else if (child.kind === "array") {
+      if (!Array.isArray(value)) {
+        out.push({
+          path: here,
+          message: `\`${dotted(here)}\` must be an array of tables ([[${dotted(here)}]])`,
+        });
+        continue;
+      }
+      value.forEach((entry, i) => {
+        if (!isPlainObject(entry)) {
+          out.push({ path: [...here, i], message: `\`${dotted(here)}\` entries must be tables` });
+        } else walkTable(entry, child.entry, [...here, i], out);
+      });
+    } else if (!isPlainObject(value)) {
+      out.push({ path: here, message: `\`${dotted(here)}\` must be a table` });
+    } else {
+      walkTable(value, child, here, out);
+    }
+  }
+}
+
+/** Checks one value against its key's kind and rule; null when it is fine. */
+export function checkValue(spec: KeySpec, value: unknown): string | null {
+  const kindOk = (kind: string, v: unknown) =>
+    kind === "string"
+      ? typeof v === "string"
+      : kind === "number"
+      ? typeof v === "number" && Number.isFinite(v)
+      : typeof v === "boolean";
+  switch (spec.kind) {
+    case "string":
+    case "number":
+      if (!kindOk(spec.kind, value)) return `must be a ${spec.kind}, not ${describe(value)}`;
+      break;
+    case "bool":
+      if (typeof value !== "boolean") return `must be true or false, not ${describe(value)}`;
+      break;
+    case "list":
+    case "set":
+      if (!Array.isArray(value) || !value.every((v) => kindOk(spec.item ?? "string", v))) {
+        return `must be a list of ${spec.item ?? "string"}s`;
+      }
+      break;
+    case "table":
+      if (
+        !isPlainObject(value) ||
+        !Object.values(value).every((v) => kindOk(spec.item ?? "string", v))
+      ) {
+        return `must be a table of ${spec.item ?? "string"} values`;
+      }
+  }
+  return spec.check?.(value as Wire) ?? null;
+}
+
+function describe(v: unknown): string {
+  if (Array.isArray(v)) return "a list";
+  if (isPlainObject(v)) return "a table";
+  if (v instanceof Date) return "a date";
+  return `${
+    typeof v === "boolean"
+      ? "a bool"
+      : typeof v === "number"
+      ? "a number"
+      : typeof v === "string"
+      ? "a string"
+      : typeof v
+  } (${JSON.stringify(v)})`;
+}
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+export function dotted(path: (string | number)[]): string {
+  return path.map((p) => (typeof p === "number" ? `[${p}]` : p)).join(".").replace(/\.\[/g, "[");
+}

@@ -1,0 +1,211 @@
+import {
+  ClientMessage,
+  type ClientMessageOf,
+  decodeClientBinary,
+  decodeCommand,
+  describeIssues,
+  needsReply,
+  type Slot,
+  type Subject,
+  type Wire,
+} from "../protocol/mod.ts";
+import type { Connection } from "./connection.ts";
+import type { Logger } from "./log.ts";
+import type { Registry } from "./registry.ts";
+import { Refusal, type SubjectName } from "./subsystem.ts";
+import type { Workspace } from "./workspace/workspace.ts";
+
+/** spec: the 16 MiB inbound bound (catalogue 3.5: the socket's max message size). */
+export const MAX_INBOUND_BYTES = 16 * 1024 * 1024;
+
+export interface DispatchDeps {
+  registry: Registry;
+  workspace: Workspace;
+  log: Logger;
+}
+
+/**
+ * Handles one inbound message on a connection. Anything thrown becomes one `error` frame naming
+ * what failed; the connection stays open and stack traces never cross. DESIGN.md §1 step 4.
+ */
+export async function dispatchText(
+  conn: Connection,
+  text: string,
+  deps: DispatchDeps,
+): Promise<void> {
+  let what = "client_message";
+  let seat: Slot | null = null;
+  try {
+    if (
+      text.length > MAX_INBOUND_BYTES / 3 &&
+      new TextEncoder().encode(text).length > MAX_INBOUND_BYTES
+    ) {
+      throw new Refusal(
+        "client_message",
+        `a frame of ${
+          new TextEncoder().encode(text).length
+        } bytes is over the 16 MiB inbound bound`,
+      );
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      throw new Refusal("client_message", `not JSON: ${(err as Error).message}`);
+    }
+    const kind = raw && typeof raw === "object" && "kind" in raw
+      ? String((raw as { kind: unknown }).kind)
+      : null;
+    const parsed = ClientMessage.safeParse(raw);
+    if (!parsed.success) {
+      if (kind === null) {
+        throw new Refusal("client_message", "a message is an object tagged on `kind`");
+      }
+      const known = ClientMessage.options.some((o) => o.shape.kind.value === kind);
+      if (!known) throw new Refusal("client_message", `unknown kind \`${kind}\``);
+      throw new Refusal(kind, `${kind}: ${describeIssues(parsed.error)}`);
+    }
+    const message = parsed.data;
+    what = message.kind;
+    seat = seatOf(message);
+    await route(conn, message, deps);
+  } catch (err) {
+    if (conn.ended) return;
+    const refusal = err instanceof Refusal ? err : null;
+    if (!refusal) deps.log.warn("dispatch_failed", { conn: conn.id, what, error: err });
+    conn.send({
+      kind: "error",
+      what: refusal?.what ?? what,
+      why: refusal ? refusal.message : (err as Error).message ?? String(err),
+      seat: refusal?.seat ?? seat,
+      dispatch_id: null,
+    });
+  }
+}
+
+async function route(conn: Connection, message: ClientMessage, deps: DispatchDeps): Promise<void> {
+  switch (message.kind) {
+    case "ping":
+      conn.send({ kind: "pong" }); // spec: answered with no workspace involvement at all.
+      return;
+    case "subscribe":
+      return subscribe(conn, message, deps);
+    case "unsubscribe":
+      conn.subs.remove(message.what);
+      return;
+    case "showing":
+      return showing(conn, message.seat, deps);
+    case "command":
+      return command(conn, message, deps);
+    default: {
+      const found = deps.registry.verb(message.kind);
+      if ("refusal" in found) {
+        throw new Refusal(message.kind, `${message.kind}: ${found.refusal}`, seatOf(message));
+      }
+      await found.handler(message as never, conn);
+    }
+  }
+}
+
+async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, deps: DispatchDeps) {
+  // spec: answering only goes one way: a later subscribe leaving it false does not take it back.
+  if (msg.answering) conn.answering = true;
+  const name: SubjectName = typeof msg.what === "string" ? msg.what : "session";
+  const seat = typeof msg.what === "object" ? msg.what.session : null;
+  const found = deps.registry.subject(name);
+  if ("refusal" in found) {
+    throw new Refusal("subscribe", `${subjectLabel(msg.what)}: ${found.refusal}`, seat);
+  }
+  conn.subs.add(msg.what);
+  try {
+    const data = await found.handler(msg.what, conn, { review: msg.review === true });
+    conn.send({ kind: "snapshot", subject: msg.what, data });
+  } catch (err) {
+    conn.subs.remove(msg.what);
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Refusal("subscribe", why, seat);
+  }
+}
+
+async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) {
+  conn.showing = seat;
+  // spec: showing > once the seat is also watched it spends the mark; a home snapshot may follow.
+  if (
+    seat && conn.subs.count({ session: seat }) > 0 && deps.workspace.spendUnseen(seat) &&
+    conn.subs.count("home") > 0
+  ) {
+    const home = deps.registry.subject("home");
+    if ("handler" in home) {
+      conn.send({
+        kind: "snapshot",
+        subject: "home",
+        data: await home.handler("home", conn, { review: false }),
+      });
+    }
+  }
+}
+
+async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: DispatchDeps) {
+  let decoded;
+  try {
+    decoded = decodeCommand(msg.command);
+  } catch (err) {
+    throw new Refusal("command", (err as Error).message);
+  }
+  // spec: command > reply_to: refused before the command runs, both ways, naming the field.
+  const wantsReply = msg.reply_to !== undefined && msg.reply_to !== null;
+  if (needsReply(decoded.name) && !wantsReply) {
+    throw new Refusal("reply_to", `${decoded.name} requires reply_to: its outcome rides the reply`);
+  }
+  if (!needsReply(decoded.name) && wantsReply) {
+    throw new Refusal("reply_to", `${decoded.name} takes no reply_to: it has no reply to send`);
+  }
+  const found = deps.registry.command(decoded.name);
+  if ("refusal" in found) {
+    if (wantsReply) {
+      conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: found.refusal });
+      return;
+    }
+    throw new Refusal("dispatch", `${decoded.name}: ${found.refusal}`);
+  }
+  try {
+    const body = await found.handler(decoded as never, conn);
+    if (wantsReply) {
+      conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: (body ?? null) as Wire });
+    }
+  } catch (err) {
+    // spec: a refusal of one of the nine arrives in the reply, as the body of the answer.
+    if (wantsReply) {
+      conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: (err as Error).message });
+    } else if (err instanceof Refusal) throw err;
+    else throw new Refusal("dispatch", `${decoded.name}: ${(err as Error).message}`);
+  }
+}
+
+/** Routes a binary frame, or drops it with a debug record: a binary frame has no reply channel. */
+export function dispatchBinary(conn: Connection, bytes: Uint8Array, deps: DispatchDeps): void {
+  const frame = decodeClientBinary(bytes);
+  if ("reason" in frame) {
+    deps.log.debug("binary_frame_refused", { conn: conn.id, ...frame, length: bytes.length });
+    return;
+  }
+  if (!deps.registry.binary(frame, conn)) {
+    deps.log.debug("binary_frame_refused", { conn: conn.id, reason: "no_taker", kind: frame.kind });
+  }
+}
+
+function seatOf(message: ClientMessage): Slot | null {
+  const m = message as Record<string, unknown>;
+  for (const field of ["seat", "session", "conversation", "slot", "key"]) {
+    const v = m[field] as Slot | undefined;
+    if (v && typeof v === "object" && "org" in v) return v;
+  }
+  if (message.kind === "subscribe" && typeof message.what === "object") return message.what.session;
+  return null;
+}
+
+function subjectLabel(what: Subject): string {
+  return typeof what === "string"
+    ? what
+    : `${what.session.org}/${what.session.project}/${what.session.label}`;
+}

@@ -1,0 +1,152 @@
+import type {
+  ClientBinary,
+  ClientKind,
+  CommandName,
+  SessionUpdate,
+  Slot,
+  Wire,
+} from "../protocol/mod.ts";
+import type { AreaSpec } from "./config/spec.ts";
+import type { ForgeConfig } from "./config/types.ts";
+import type {
+  CommandHandler,
+  Handlers,
+  Host,
+  Manifest,
+  Peer,
+  SubjectHandler,
+  SubjectName,
+  VerbHandler,
+} from "./subsystem.ts";
+
+type AnyHandlers = Handlers<ClientKind, CommandName, SubjectName>;
+type Entry = { manifest: Manifest; handlers: AnyHandlers | null; refusal: string | null };
+
+/** Whether a manifest's switch is on in this config (a core area has none and is always on). */
+export function switchedOn(manifest: Manifest, config: ForgeConfig): boolean {
+  if (manifest.switch === null) return true;
+  const [area, ...rest] = manifest.switch.split(".");
+  return config.areas[area]?.[rest.join(".")] === true;
+}
+
+/** Every config area: the core's and each subsystem's, on or off. */
+export function catalogueAreas(core: AreaSpec[], manifests: readonly Manifest[]): AreaSpec[] {
+  return [...core, ...manifests.flatMap((m) => (m.area ? [m.area] : []))];
+}
+
+/**
+ * Loads the enabled subsystems and answers "who handles this?" for every verb, command, subject
+ * and binary kind. An off subsystem is never imported, and its names are answered with a sentence
+ * naming it and the key that turned it off; one that throws at start is reported and the rest
+ * runs. DESIGN.md §3.
+ */
+export class Registry {
+  readonly #entries: Entry[] = [];
+  readonly #verbs = new Map<string, Entry>();
+  readonly #commands = new Map<string, Entry>();
+  readonly #subjects = new Map<string, Entry>();
+  readonly #binary = new Map<number, Entry>();
+
+  constructor(readonly manifests: readonly Manifest[]) {}
+
+  async boot(host: Host): Promise<void> {
+    const config = host.config();
+    for (const manifest of this.manifests) {
+      const entry: Entry = { manifest, handlers: null, refusal: null };
+      if (!switchedOn(manifest, config)) {
+        entry.refusal =
+          `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
+      } else if (manifest.load === null) {
+        entry.refusal = `the ${manifest.id} subsystem is not built yet`;
+      } else {
+        try {
+          const mod = await manifest.load();
+          entry.handlers = await mod.create(host) as AnyHandlers;
+          host.log.info("subsystem_started", { subsystem: manifest.id });
+        } catch (err) {
+          entry.refusal = `the ${manifest.id} subsystem failed to start: ${(err as Error).message}`;
+          host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
+          host.workspace.fatalError = { error: "subsystem_failed", message: entry.refusal };
+        }
+      }
+      this.#entries.push(entry);
+      for (const v of manifest.verbs) this.#verbs.set(v, entry);
+      for (const c of manifest.commands) this.#commands.set(c, entry);
+      for (const s of manifest.subjects) this.#subjects.set(s, entry);
+      for (const b of manifest.binary) this.#binary.set(b, entry);
+    }
+  }
+
+  /** The handler for a client verb, or the sentence refusing it. */
+  verb<K extends ClientKind>(kind: K): { handler: VerbHandler<K> } | { refusal: string } {
+    const entry = this.#verbs.get(kind);
+    if (!entry) return { refusal: `no subsystem handles \`${kind}\`` };
+    if (!entry.handlers) return { refusal: entry.refusal ?? "unavailable" };
+    return { handler: (entry.handlers.verbs as unknown as Record<string, VerbHandler<K>>)[kind] };
+  }
+
+  command<N extends CommandName>(name: N): { handler: CommandHandler<N> } | { refusal: string } {
+    const entry = this.#commands.get(name);
+    if (!entry) return { refusal: `no subsystem handles the command \`${name}\` yet` };
+    if (!entry.handlers) return { refusal: entry.refusal ?? "unavailable" };
+    return {
+      handler: (entry.handlers.commands as unknown as Record<string, CommandHandler<N>>)[name],
+    };
+  }
+
+  subject(name: SubjectName): { handler: SubjectHandler } | { refusal: string } {
+    const entry = this.#subjects.get(name);
+    if (!entry) return { refusal: `no subsystem serves the \`${name}\` subject` };
+    if (!entry.handlers) return { refusal: entry.refusal ?? "unavailable" };
+    return { handler: entry.handlers.subjects[name] };
+  }
+
+  /** Routes a client binary frame; false when no running subsystem takes its kind. */
+  binary(frame: ClientBinary, peer: Peer): boolean {
+    const handlers = this.#binary.get(frame.kind)?.handlers;
+    if (!handlers?.binary) return false;
+    handlers.binary(frame, peer);
+    return true;
+  }
+
+  /** Every running subsystem's contribution to a seat's session snapshot. */
+  async sessionFields(slot: Slot): Promise<Record<string, Wire>> {
+    const out: Record<string, Wire> = {};
+    for (const entry of this.#entries) {
+      if (entry.handlers?.sessionFields) {
+        Object.assign(out, await entry.handlers.sessionFields(slot));
+      }
+    }
+    return out;
+  }
+
+  /** Hands every update to the subsystems that listen; one listener's throw never stops the rest. */
+  onUpdate(update: SessionUpdate, log: (err: unknown, id: string) => void): void {
+    for (const entry of this.#entries) {
+      try {
+        entry.handlers?.onUpdate?.(update);
+      } catch (err) {
+        log(err, entry.manifest.id);
+      }
+    }
+  }
+
+  /** The ids of the subsystems running, off, failed or unbuilt: for the boot record. */
+  states(): { id: string; running: boolean; why: string | null }[] {
+    return this.#entries.map((e) => ({
+      id: e.manifest.id,
+      running: e.handlers !== null,
+      why: e.refusal,
+    }));
+  }
+
+  async stop(): Promise<void> {
+    for (const entry of [...this.#entries].reverse()) {
+      try {
+        await entry.handlers?.stop?.();
+      } catch {
+        // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
+      }
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import { encodeUpdate, type Greeting, PROTOCOL_VERSION, type Wire } from "../protocol/mod.ts";
+import { SUBSYSTEMS } from "../subsystems/mod.ts";
+import { boardArea } from "./areas/board.ts";
+import { homeArea } from "./areas/home.ts";
+import { perfArea } from "./areas/perf.ts";
+import { sessionArea } from "./areas/session.ts";
+import { buildInfo } from "./build_info.ts";
+import { CORE_AREAS } from "./config/core_areas.ts";
+import { ConfigStore } from "./config/store.ts";
+import { Connection } from "./connection.ts";
+import { dispatchBinary, dispatchText } from "./dispatch.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { catalogueAreas, Registry } from "./registry.ts";
+import { keepaliveIdleTimeout, serveSocket } from "./socket.ts";
+import type { Host, Manifest } from "./subsystem.ts";
+import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
+import { findClaude, readCliVersion } from "./workspace/cli.ts";
+import { Workspace } from "./workspace/workspace.ts";
+
+export interface ServerOptions {
+  configPath: string;
+  /** Overrides `[server] port` (tests pass 0 for a free port). */
+  port?: number;
+  timers?: Timers;
+  log?: Logger;
+  /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
+  extra?: readonly Manifest[];
+}
+
+export interface RunningServer {
+  addr: Deno.NetAddr;
+  url: string;
+  workspace: Workspace;
+  config: ConfigStore;
+  registry: Registry;
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots forge: config, workspace, registry, then `/socket`. DESIGN.md §1. Every connection gets
+ * the greeting and the settings frame; every update is routed to the connections that want it;
+ * every applied reload pushes a new settings frame to every connection.
+ */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
+  await Deno.mkdir(configDir, { recursive: true });
+  const log = opts.log ?? createLogger({ file: `${configDir}/forge.log` });
+  const timers = opts.timers ?? DEFAULT_TIMERS;
+  const build = await buildInfo();
+  const connections = new Map<number, Connection>();
+  const registryRef: { current: Registry | null } = { current: null };
+  let cliVersion: string | null = null;
+  const manifests = [
+    homeArea({ build, cliVersion: () => cliVersion }),
+    boardArea,
+    sessionArea(() => registryRef.current!),
+    perfArea(configDir),
+    ...SUBSYSTEMS,
+    ...(opts.extra ?? []),
+  ] as unknown as Manifest[];
+  const store = await ConfigStore.open(
+    opts.configPath,
+    catalogueAreas(CORE_AREAS, manifests),
+    build.forge_version_short,
+    log,
+  );
+  const workspace = new Workspace(log, () => store.config);
+  const stateDir = `${configDir}/state`;
+  await Deno.mkdir(stateDir, { recursive: true });
+  const host: Host = {
+    log,
+    config: () => store.config,
+    stateDir,
+    workspace,
+    emit: (u) => void workspace.emit(u),
+  };
+  const registry = new Registry(manifests);
+  registryRef.current = registry;
+  await registry.boot(host);
+  readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
+
+  workspace.stream.subscribe((numbered) => {
+    registry.onUpdate(
+      numbered.update,
+      (error, id) => log.warn("subsystem_update_failed", { subsystem: id, error }),
+    );
+    const frame = {
+      kind: "update" as const,
+      update: encodeUpdate(numbered.update) as Wire,
+      ...(numbered.seq === null ? {} : { seq: numbered.seq }),
+      span: numbered.span,
+    };
+    for (const conn of connections.values()) {
+      if (numbered.only !== null ? conn.id === numbered.only : conn.subs.wants(numbered)) {
+        conn.send(frame);
+      }
+    }
+  });
+  store.onReload((document) => {
+    for (const conn of connections.values()) conn.send({ kind: "settings", document });
+  });
+  store.watch();
+
+  const greeting = (): Greeting => {
+    const c = store.config;
+    const d = c.areas.dictate ?? {};
+    return {
+      kind: "greeting",
+      version: PROTOCOL_VERSION,
+      forge_version: build.forge_version,
+      forge_version_short: build.forge_version_short,
+      settings: {
+        mark: c.client.mark,
+        theme: c.client.theme,
+        font: c.client.font,
+        dictate: {
+          styling: String(d.styling),
+          structure: String(d.structure),
+          context: String(d.context),
+        },
+      },
+    };
+  };
+
+  let nextId = 1;
+  const abort = new AbortController();
+  const deps = { registry, workspace, log };
+  const listening = Promise.withResolvers<Deno.NetAddr>();
+  const http = serveSocket({
+    hostname: store.config.server.bind,
+    port: opts.port ?? store.config.server.port,
+    signal: abort.signal,
+    onListen: (addr) => listening.resolve(addr),
+  }, {
+    log,
+    idleTimeoutSecs: keepaliveIdleTimeout(timers.pingDeadMs),
+    policy: () => ({
+      bind: store.config.server.bind,
+      port: store.config.server.port,
+      allowed: store.config.server.allowed_origins,
+    }),
+    accept(socket, info) {
+      const conn = new Connection(nextId++, socket, {
+        deflate: info.deflate,
+        timers,
+        log,
+        peer: info.peer,
+      });
+      let chain = Promise.resolve();
+      socket.onopen = () => {
+        connections.set(conn.id, conn);
+        log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
+        conn.send(greeting());
+        conn.send({ kind: "settings", document: store.document });
+      };
+      // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
+      socket.onmessage = (event) => {
+        const data = event.data;
+        chain = chain.then(() =>
+          conn.track(async () => {
+            if (typeof data === "string") await dispatchText(conn, data, deps);
+            else dispatchBinary(conn, new Uint8Array(data as ArrayBuffer), deps);
+          })
+        );
+      };
+      socket.onclose = () => conn.end("closed");
+      socket.onerror = (e) => conn.end("socket_error", (e as ErrorEvent).message);
+      conn.onClose(() => connections.delete(conn.id));
+    },
+  });
+  const addr = await listening.promise;
+  log.info("server_listening", {
+    bind: addr.hostname,
+    port: addr.port,
+    config: store.loaded.path,
+    subsystems: registry.states(),
+  });
+
+  let stopped = false;
+  return {
+    addr,
+    url: `ws://${
+      addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname
+    }:${addr.port}/socket`,
+    workspace,
+    config: store,
+    registry,
+    connections: () => connections.size,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      store.close();
+      for (const conn of connections.values()) conn.end("shutdown");
+      await registry.stop();
+      abort.abort();
+      await http.finished;
+    },
+  };
+}

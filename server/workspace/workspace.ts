@@ -1,0 +1,82 @@
+import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import { slotName } from "../../protocol/mod.ts";
+import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
+import type { Logger } from "../log.ts";
+import { type NumberedUpdate, UpdateStream } from "./stream.ts";
+
+/** The label of a project's lead seat. catalogue 4.2. */
+export const LEAD_LABEL = "lead";
+
+/** What every seat exposes to the rest of the server, whatever drives it. */
+export interface SeatInfo {
+  slot: Slot;
+  project: ProjectConfig;
+  cwd: string;
+  /** The occupant's session id, or null when nothing occupies the seat. */
+  sessionId(): string | null;
+  /** The seat's home `agents` row; absent for a seat nothing drives yet. */
+  homeRow?(): Wire | Promise<Wire>;
+  /** The seat's own session snapshot fields (header, state, conversation...). */
+  sessionFields?(): Record<string, Wire> | Promise<Record<string, Wire>>;
+}
+
+/**
+ * The stateful core every subsystem reads through the Host: the projects the config declares,
+ * the seats, the unseen marks and the update stream. Seats are registered by the session driver.
+ */
+export class Workspace {
+  /** This server run's identity, minted once per process. spec: home > boot_id. */
+  readonly bootId = crypto.randomUUID();
+  readonly stream = new UpdateStream();
+  readonly #seats = new Map<string, SeatInfo>();
+  readonly #unseen = new Map<string, Slot>();
+  fatalError: { error: string; message: string } | null = null;
+
+  constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {}
+
+  projects(): ProjectConfig[] {
+    return this.config().orgs.flatMap((o) => o.projects);
+  }
+
+  project(org: string, name: string): ProjectConfig | undefined {
+    return this.projects().find((p) => p.org === org && p.name === name);
+  }
+
+  /** A seat the workspace holds, or a declared project's lead (which is answered with empty fields). */
+  seat(slot: Slot): SeatInfo | undefined {
+    const held = this.#seats.get(slotName(slot));
+    if (held) return held;
+    const project = slot.label === LEAD_LABEL ? this.project(slot.org, slot.project) : undefined;
+    return project ? { slot, project, cwd: project.path, sessionId: () => null } : undefined;
+  }
+
+  seats(): SeatInfo[] {
+    return [...this.#seats.values()];
+  }
+
+  registerSeat(seat: SeatInfo): void {
+    this.#seats.set(slotName(seat.slot), seat);
+  }
+
+  removeSeat(slot: Slot): void {
+    this.#seats.delete(slotName(slot));
+  }
+
+  emit(update: SessionUpdate, only: number | null = null): NumberedUpdate {
+    return this.stream.emit(update, only);
+  }
+
+  /** spec: home > unseen: seats whose last turn finished while nobody was showing them. */
+  unseen(): Slot[] {
+    return [...this.#unseen.values()];
+  }
+
+  markUnseen(slot: Slot): void {
+    this.#unseen.set(slotName(slot), slot);
+  }
+
+  /** Spends a seat's unseen mark; true when there was one to spend. spec: showing. */
+  spendUnseen(slot: Slot): boolean {
+    return this.#unseen.delete(slotName(slot));
+  }
+}
