@@ -112,7 +112,8 @@ async function addUntracked(
     // The last line of a read cut short is partial: drop it, the file is flagged truncated.
     if (read.partial) lines.pop();
     const cut = new LineCutter(file, budget);
-    cut.push({ kind: "hunk", text: `@@ -0,0 +1,${lines.length} @@`, old_line: 0, new_line: 1 }, 0);
+    const header = `@@ -0,0 +1,${lines.length} @@`;
+    cut.push({ kind: "hunk", text: header, old_line: 0, new_line: 1 }, header.length);
     lines.every((l, i) =>
       cut.push({ kind: "added", text: l.text, old_line: null, new_line: i + 1 }, l.size)
     );
