@@ -17,13 +17,20 @@ export interface ViewerSink {
   buffered(): number;
 }
 
+/** A seat as the frames carry it (the wire's Slot shape). */
+export interface SeatRef {
+  org: string;
+  project: string;
+  label: string;
+}
+
 /** An answer to a viewer's request: done, or refused with a sentence. */
 export type Outcome = { ok: true } | { ok: false; why: string };
 
 /** The terminal_view frame (spec: Server messages > terminal_view). */
 export interface TerminalViewFrame {
   kind: "terminal_view";
-  seat: string;
+  seat: SeatRef;
   id: number;
   cols: number;
   rows: number;
@@ -37,15 +44,15 @@ export interface TerminalViewFrame {
 /** The terminal_control frame (spec: Server messages > terminal_control). */
 export interface TerminalControlFrame {
   kind: "terminal_control";
-  seat: string;
+  seat: SeatRef;
   id: number;
   controller: number | null;
 }
 
 /** Bounds for the viewer set. */
 export interface ViewerSetOptions {
-  /** The seat key the frames name, "org/project/label". */
-  seat: string;
+  /** The seat the frames name. */
+  seat: SeatRef;
   /** A sink buffering more than this many bytes is behind. Default 1 MiB. */
   highWater?: number;
   /** How often a behind viewer's buffer is looked at again. Default 50 ms. */
@@ -62,7 +69,7 @@ interface Viewer {
 
 /** One terminal's viewers. */
 export class ViewerSet {
-  readonly seat: string;
+  readonly seat: SeatRef;
   #terminal: ShellTerminal;
   #viewers = new Map<number, Viewer>();
   #nextId = 1;
@@ -266,6 +273,7 @@ export class ViewerSet {
   }
 
   #name(): string {
-    return `terminal ${this.#terminal.id} of ${this.seat}`;
+    const { org, project, label } = this.seat;
+    return `terminal ${this.#terminal.id} of ${org}/${project}/${label}`;
   }
 }

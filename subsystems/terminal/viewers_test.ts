@@ -2,7 +2,7 @@ import { ShellTerminal } from "./terminal.ts";
 import { ViewerSet } from "./viewers.ts";
 import { RecordingSink, testEnv, waitFor, withTempHome } from "./testing.ts";
 
-const SEAT = "acme/web/lead";
+const SEAT = { org: "acme", project: "web", label: "lead" };
 
 /** A bash in a temp home with its viewer set; closed and disposed after `run`. */
 async function withViewers(
@@ -46,7 +46,10 @@ Deno.test("viewers: two viewers see the same bytes (spec: binary kind 4)", async
     const va = viewers.attach(a);
     const vb = viewers.attach(b);
     const view = a.views()[0];
-    if (view.seat !== SEAT || view.id !== 7 || view.viewer !== va || view.controller !== null) {
+    if (
+      JSON.stringify(view.seat) !== JSON.stringify(SEAT) || view.id !== 7 || view.viewer !== va ||
+      view.controller !== null
+    ) {
       throw new Error(`terminal_view ${JSON.stringify({ ...view, screen: "..." })}`);
     }
     if (b.views()[0].viewers !== 2 || b.views()[0].viewer !== vb) throw new Error("b's view");
@@ -109,7 +112,10 @@ Deno.test("viewers: a take moves control, the previous holder is told, a release
     if (viewers.controller !== vb) throw new Error(`controller ${viewers.controller}`);
     for (const sink of [a, b, c]) {
       const last = sink.controls().at(-1);
-      if (last?.controller !== vb || last.seat !== SEAT || last.id !== 7) {
+      if (
+        last?.controller !== vb || JSON.stringify(last.seat) !== JSON.stringify(SEAT) ||
+        last.id !== 7
+      ) {
         throw new Error(`a viewer did not hear b's take: ${JSON.stringify(sink.controls())}`);
       }
     }
