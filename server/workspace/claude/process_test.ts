@@ -1,6 +1,7 @@
 // The real CLI against the fake API: one prompt streams deltas and ends in a result, with the
 // scripted usage and the caller's uuid carried through (catalogue 6.3).
-import { deepEqual, match, ok } from "node:assert/strict";
+import { deepStrictEqual, match, ok, rejects } from "node:assert/strict";
+import { ClaudeProcess } from "./process.ts";
 import { startHarness } from "./testing.ts";
 import { transcriptPath } from "./paths.ts";
 import type { CliFrame, JsonObject } from "./types.ts";
@@ -22,14 +23,14 @@ Deno.test("a prompt streams stream_event deltas, then the assistant frame, then 
   });
   const { proc, log } = h.spawn({ argv: {} });
   const uuid = proc.sendUserMessage("say hello", "0b7e1f4a-9c1d-4e2b-8f3a-5d6c7b8a9e01");
-  deepEqual(uuid, "0b7e1f4a-9c1d-4e2b-8f3a-5d6c7b8a9e01");
+  deepStrictEqual(uuid, "0b7e1f4a-9c1d-4e2b-8f3a-5d6c7b8a9e01");
   const result = await log.next("result");
 
   // Frame order for one turn (2.1.332): command_lifecycle queued/started, system/init,
   // system/status, stream_event message_start .. message_stop with the assistant frame
   // interleaved after the block's deltas, then result, then command_lifecycle completed.
   const kinds = log.frames.slice(0, log.frames.indexOf(result) + 1).map(kind);
-  deepEqual(kinds.slice(0, 6), [
+  deepStrictEqual(kinds.slice(0, 6), [
     "command_lifecycle",
     "command_lifecycle",
     "system/init",
@@ -38,18 +39,21 @@ Deno.test("a prompt streams stream_event deltas, then the assistant frame, then 
     "stream_event:content_block_start",
   ]);
   const deltas = log.frames.filter((f) => kind(f) === "stream_event:content_block_delta");
-  deepEqual(deltas.length, Math.ceil(REPLY.length / 8));
-  deepEqual(deltas.map((f) => ((f.event as JsonObject).delta as JsonObject).text).join(""), REPLY);
+  deepStrictEqual(deltas.length, Math.ceil(REPLY.length / 8));
+  deepStrictEqual(
+    deltas.map((f) => ((f.event as JsonObject).delta as JsonObject).text).join(""),
+    REPLY,
+  );
   const assistant = log.frames.find((f) => f.type === "assistant")!;
-  deepEqual((assistant.message as JsonObject).content, [{ type: "text", text: REPLY }]);
+  deepStrictEqual((assistant.message as JsonObject).content, [{ type: "text", text: REPLY }]);
   ok(kinds.indexOf("assistant") > kinds.indexOf("stream_event:content_block_delta"));
-  deepEqual(kinds.at(-2), "stream_event:message_stop");
+  deepStrictEqual(kinds.at(-2), "stream_event:message_stop");
 
-  deepEqual(result.subtype, "success");
-  deepEqual(result.is_error, false);
-  deepEqual(result.result, REPLY);
+  deepStrictEqual(result.subtype, "success");
+  deepStrictEqual(result.is_error, false);
+  deepStrictEqual(result.result, REPLY);
   const usage = result.usage as JsonObject;
-  deepEqual(
+  deepStrictEqual(
     [
       usage.input_tokens,
       usage.output_tokens,
@@ -65,27 +69,27 @@ Deno.test("a prompt streams stream_event deltas, then the assistant frame, then 
     "lifecycle completed",
   );
   const lifecycle = log.frames.filter((f) => f.type === "command_lifecycle");
-  deepEqual(lifecycle.map((f) => [f.command_uuid, f.state]), [
+  deepStrictEqual(lifecycle.map((f) => [f.command_uuid, f.state]), [
     [uuid, "queued"],
     [uuid, "started"],
     [uuid, "completed"],
   ]);
   const status = log.frames.find((f) => f.type === "system" && f.subtype === "status")!;
-  deepEqual(status.user_message_uuids, [uuid]);
+  deepStrictEqual(status.user_message_uuids, [uuid]);
 
   const exit = await proc.close();
-  deepEqual(exit.code, 0);
-  deepEqual(log.badLines, []);
+  deepStrictEqual(exit.code, 0);
+  deepStrictEqual(log.badLines, []);
 
   // ...and the transcript's user line carries it.
   const sessionId = String(result.session_id);
   const lines = (await Deno.readTextFile(transcriptPath(h.configDir, h.cwd, sessionId)))
     .trim().split("\n").map((l) => JSON.parse(l));
   const user = lines.find((l) => l.type === "user");
-  deepEqual(user.uuid, uuid);
-  deepEqual(user.message.content, "say hello");
+  deepStrictEqual(user.uuid, uuid);
+  deepStrictEqual(user.message.content, "say hello");
   // The request the fake saw: one main call with the prompt as the last user text.
-  deepEqual(h.api.mainRequests().length, 1);
+  deepStrictEqual(h.api.mainRequests().length, 1);
   match(JSON.stringify(h.api.mainRequests()[0].body?.messages), /say hello/);
 });
 
@@ -101,7 +105,48 @@ Deno.test("sendUserMessage refuses a uuid that is not a UUID, and writes nothing
   match(threw, /not a UUID/);
   // The CLI prints nothing before the first stdin line, and none was written.
   const exit = await proc.close();
-  deepEqual([exit.code, log.frames.length, h.api.requests.length], [0, 0, 0]);
+  deepStrictEqual([exit.code, log.frames.length, h.api.requests.length], [0, 0, 0]);
+});
+
+Deno.test("the driver reports non-JSON stdout lines, keeps reading, and keeps the stderr tail", async () => {
+  // Not the CLI: a shell standing in for a misbehaving child, to exercise the reader and tail.
+  const script = 'echo "not json"; echo \'{"type":"system","subtype":"x"}\'; ' +
+    'head -c 20000 /dev/zero | tr "\\0" e >&2; echo "the end" >&2; exit 3';
+  const proc = ClaudeProcess.spawn({
+    bin: "sh",
+    args: ["-c", script],
+    cwd: ".",
+    env: { PATH: Deno.env.get("PATH") ?? "" },
+  });
+  const events = await Array.fromAsync(proc.events());
+  deepStrictEqual(events.map((e) => e.kind), ["bad_line", "frame"]);
+  deepStrictEqual(events[1], { kind: "frame", frame: { type: "system", subtype: "x" } });
+  const exit = await proc.exited;
+  deepStrictEqual([exit.code, exit.signal, exit.stderrTail.length], [3, null, 8192]);
+  ok(exit.stderrTail.endsWith("eeethe end\n"), exit.stderrTail.slice(-20));
+});
+
+Deno.test("close() SIGKILLs a CLI that does not finish within the grace period, and reaps it", async () => {
+  await using h = await startHarness({
+    replies: [{
+      content: [{ type: "text", text: "y".repeat(200) }],
+      chunk_chars: 2,
+      chunk_delay_ms: 200,
+    }],
+  });
+  const { proc, log } = h.spawn({ closeGraceMs: 500 });
+  proc.sendUserMessage("slow");
+  await log.waitFor(
+    (f) => f.type === "stream_event" && (f.event as JsonObject).type === "content_block_delta",
+    "a delta",
+  );
+  const t0 = performance.now();
+  const exit = await proc.close();
+  const took = performance.now() - t0;
+  // The CLI finishes the running turn after stdin EOF (20 s here), so the grace ran out.
+  deepStrictEqual(exit.signal, "SIGKILL");
+  ok(took >= 450 && took < 2_500, `close took ${took} ms`);
+  await rejects(Deno.stat(`/proc/${proc.pid}`), Deno.errors.NotFound);
 });
 
 function kind(f: CliFrame): string {

@@ -1,0 +1,71 @@
+// spec (catalogue 6.2): the child environment's layers and reserved variables.
+import { deepStrictEqual, strictEqual } from "node:assert/strict";
+import { buildChildEnv, MODEL_SLOT_VARS } from "./env.ts";
+
+const base = { configDir: "/cfg/acct", cwd: "/work/proj" };
+
+Deno.test("buildChildEnv: strips CLAUDECODE and CLAUDE_CODE_ENTRYPOINT, sets config dir, PWD, offline", () => {
+  const { env, warnings } = buildChildEnv({
+    ...base,
+    inherited: {
+      PATH: "/bin",
+      CLAUDECODE: "1",
+      CLAUDE_CODE_ENTRYPOINT: "cli",
+      PWD: "/elsewhere",
+      KEEP: "k",
+    },
+  });
+  deepStrictEqual(env, {
+    PATH: "/bin",
+    KEEP: "k",
+    DISABLE_TELEMETRY: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CONFIG_DIR: "/cfg/acct",
+    PWD: "/work/proj",
+  });
+  deepStrictEqual(warnings, []);
+});
+
+Deno.test("buildChildEnv: [env] < account < project, narrowest wins; layers may set stripped vars", () => {
+  const { env } = buildChildEnv({
+    ...base,
+    inherited: { A: "inherited", B: "inherited" },
+    globalEnv: { A: "global", B: "global", C: "global", CLAUDE_CODE_ENTRYPOINT: "sdk-ts" },
+    accountEnv: { B: "account", C: "account" },
+    projectEnv: { C: "project", DISABLE_TELEMETRY: "0" },
+  });
+  deepStrictEqual([env.A, env.B, env.C], ["global", "account", "project"]);
+  strictEqual(env.CLAUDE_CODE_ENTRYPOINT, "sdk-ts");
+  strictEqual(env.DISABLE_TELEMETRY, "0", "a layer may turn an offline switch back off");
+});
+
+Deno.test("buildChildEnv: reserved variables refused with a warning, model slots, overrides", () => {
+  const { env, warnings } = buildChildEnv({
+    ...base,
+    inherited: { DROP: "x", KEEP: "y" },
+    accountEnv: { CLAUDE_CONFIG_DIR: "/elsewhere" },
+    model: "claude-sonnet-4-5",
+    overrides: { DROP: "", NEW: "n", CLAUDE_CODE_SUBAGENT_MODEL: "claude-haiku-4-5", PWD: "/x" },
+    offline: false,
+  });
+  strictEqual(env.CLAUDE_CONFIG_DIR, "/cfg/acct");
+  strictEqual(env.PWD, "/work/proj");
+  deepStrictEqual(warnings, [
+    "account env: CLAUDE_CONFIG_DIR is set by forge and was ignored",
+    "env_overrides: PWD is set by forge and was ignored",
+  ]);
+  for (const name of MODEL_SLOT_VARS.filter((n) => n !== "CLAUDE_CODE_SUBAGENT_MODEL")) {
+    strictEqual(env[name], "claude-sonnet-4-5", name);
+  }
+  strictEqual(
+    env.CLAUDE_CODE_SUBAGENT_MODEL,
+    "claude-haiku-4-5",
+    "an override beats the model slot",
+  );
+  deepStrictEqual(["DROP" in env, env.NEW, env.KEEP, "DISABLE_TELEMETRY" in env], [
+    false,
+    "n",
+    "y",
+    false,
+  ]);
+});
