@@ -1,0 +1,177 @@
+/**
+ * The settings save path: read forge.toml, check the page's fingerprint, apply the edit batch,
+ * validate and guard the candidate, write a temp file beside the destination in its own mode,
+ * check the fingerprint again, rename. spec: Editing the config.
+ */
+import { basename, dirname, join } from "node:path";
+import { applyEdits, type Edit } from "./edits.ts";
+import { fingerprint } from "./fingerprint.ts";
+
+/** What `saveSettings` needs. Validation and guards are the caller's, as callbacks. */
+export interface SaveOptions {
+  /** The config file; a symlink is followed and its target replaced, the link kept. */
+  path: string;
+  /** The fingerprint of the text the page's document was built from. */
+  fingerprint: string;
+  edits: readonly Edit[];
+  /** The boot loader run on the candidate text: its own error message, or null when it loads. */
+  validate(candidateText: string): string | null;
+  /** Identity-diff guards: a sentence naming what it refuses, or null. */
+  guard?(beforeText: string, afterText: string): string | null;
+  /** Test seam: runs after the temp file exists and before the final fingerprint check. */
+  hooks?: { beforeRename?(): Promise<void> };
+}
+
+/** Why a save wrote nothing: the reasons of `settings_refused`. */
+export type SaveRefusal = "stale" | "invalid" | "refused" | "io";
+
+/** The text now on disk, or the refusal with the loader's/guard's message and the key it names. */
+export type SaveResult =
+  | { ok: true; text: string }
+  | { ok: false; reason: SaveRefusal; message: string; key_path: string | null };
+
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Saves an edit batch. Never throws: every failure is a refusal, and a refusal leaves the file
+ * and its directory as they were (no temp file behind). Saves to one file are serialized in
+ * this process; a writer outside it is caught by the fingerprint check before the rename, so
+ * of two racing saves built on one fingerprint exactly one lands and the other is `stale`.
+ * A batch that changes nothing writes nothing and succeeds.
+ */
+export async function saveSettings(opts: SaveOptions): Promise<SaveResult> {
+  let target: string;
+  try {
+    target = await resolveTarget(opts.path);
+  } catch (e) {
+    return refusal("io", `cannot save ${opts.path}: ${why(e)}`);
+  }
+  const prev = queues.get(target) ?? Promise.resolve();
+  const run = prev.then(() => save(target, opts));
+  const settled = run.catch(() => {});
+  queues.set(target, settled);
+  try {
+    return await run;
+  } catch (e) {
+    return refusal("io", `cannot save ${opts.path}: ${why(e)}`);
+  } finally {
+    if (queues.get(target) === settled) queues.delete(target);
+  }
+}
+
+/** The real file behind `path`; a path that does not exist yet is its own target. */
+async function resolveTarget(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    try {
+      await Deno.lstat(path);
+    } catch {
+      return join(await Deno.realPath(dirname(path)), basename(path));
+    }
+    throw new Error("it is a symlink to nothing");
+  }
+}
+
+/** The file's text, or "" when it does not exist (a missing file means the defaults). */
+async function readOrEmpty(path: string): Promise<{ text: string; mode: number | null }> {
+  try {
+    const info = await Deno.stat(path);
+    return {
+      text: await Deno.readTextFile(path),
+      mode: info.mode === null ? null : info.mode & 0o7777,
+    };
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { text: "", mode: null };
+    throw e;
+  }
+}
+
+async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
+  let before: { text: string; mode: number | null };
+  try {
+    before = await readOrEmpty(target);
+  } catch (e) {
+    return refusal("io", `cannot read ${target}: ${why(e)}`);
+  }
+  const stale = (now: string) =>
+    refusal(
+      "stale",
+      `${target} changed since the page loaded it (fingerprint ${opts.fingerprint}, now ${now})`,
+    );
+  if (fingerprint(before.text) !== opts.fingerprint) return stale(fingerprint(before.text));
+  const applied = applyEdits(before.text, opts.edits);
+  if (!applied.ok) return refusal("invalid", applied.message, applied.key_path);
+  const after = applied.text;
+  const invalid = check(() => opts.validate(after), "the loader");
+  if (invalid !== null) return refusal("invalid", invalid, keyOf(invalid, opts.edits));
+  const refused = opts.guard
+    ? check(() => opts.guard?.(before.text, after) ?? null, "a guard")
+    : null;
+  if (refused !== null) return refusal("refused", refused, keyOf(refused, opts.edits));
+  if (after === before.text) return { ok: true, text: after };
+
+  const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  let created = false;
+  try {
+    // The config holds tokens: a new file is private; an existing one keeps its own mode.
+    const mode = before.mode ?? 0o600;
+    const file = await Deno.open(temp, { write: true, createNew: true, mode });
+    created = true;
+    try {
+      await file.write(new TextEncoder().encode(after));
+      await file.syncData();
+    } finally {
+      file.close();
+    }
+    await Deno.chmod(temp, mode); // creation masked the mode with the umask
+    await opts.hooks?.beforeRename?.();
+    // spec: "read again after the temp file exists and before the rename".
+    const now = fingerprint((await readOrEmpty(target)).text);
+    if (now !== opts.fingerprint) {
+      await removeQuietly(temp);
+      return stale(now);
+    }
+    await Deno.rename(temp, target);
+    return { ok: true, text: after };
+  } catch (e) {
+    if (created) await removeQuietly(temp);
+    return refusal("io", `cannot write ${target}: ${why(e)}`);
+  }
+}
+
+function refusal(reason: SaveRefusal, message: string, key_path: string | null = null): SaveResult {
+  return { ok: false, reason, message, key_path };
+}
+
+function why(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Runs a callback that returns a refusal message; a callback that throws refuses too. */
+function check(run: () => string | null, who: string): string | null {
+  try {
+    return run();
+  } catch (e) {
+    return `${who} failed on the candidate: ${why(e)}`;
+  }
+}
+
+/**
+ * The key a loader or guard message is about: the edit whose key_path it quotes (the longest,
+ * so `accounts.A.models` beats `accounts.A`), else the only edit's, else null.
+ */
+function keyOf(message: string, edits: readonly Edit[]): string | null {
+  const quoted = edits.map((e) => e.key_path).filter((k) => k !== "" && message.includes(k));
+  if (quoted.length) return quoted.reduce((a, b) => (b.length > a.length ? b : a));
+  return edits.length === 1 ? edits[0].key_path : null;
+}
+
+async function removeQuietly(path: string): Promise<void> {
+  try {
+    await Deno.remove(path);
+  } catch {
+    // Already gone; nothing else can be done about a temp file we cannot remove.
+  }
+}
