@@ -2,7 +2,7 @@
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { buildChildEnv, MODEL_SLOT_VARS } from "./env.ts";
 
-const base = { configDir: "/cfg/acct", cwd: "/work/proj" };
+const base = { configDir: "/cfg/acct", cwd: "/srv/proj" };
 
 Deno.test("buildChildEnv: strips CLAUDECODE and CLAUDE_CODE_ENTRYPOINT, sets config dir, PWD, offline", () => {
   const { env, warnings } = buildChildEnv({
@@ -21,7 +21,7 @@ Deno.test("buildChildEnv: strips CLAUDECODE and CLAUDE_CODE_ENTRYPOINT, sets con
     DISABLE_TELEMETRY: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     CLAUDE_CONFIG_DIR: "/cfg/acct",
-    PWD: "/work/proj",
+    PWD: "/srv/proj",
   });
   deepStrictEqual(warnings, []);
 });
@@ -49,7 +49,7 @@ Deno.test("buildChildEnv: reserved variables refused with a warning, model slots
     offline: false,
   });
   strictEqual(env.CLAUDE_CONFIG_DIR, "/cfg/acct");
-  strictEqual(env.PWD, "/work/proj");
+  strictEqual(env.PWD, "/srv/proj");
   deepStrictEqual(warnings, [
     "account env: CLAUDE_CONFIG_DIR is set by forge and was ignored",
     "env_overrides: PWD is set by forge and was ignored",
