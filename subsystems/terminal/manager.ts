@@ -98,7 +98,7 @@ export class TerminalManager {
     try {
       terminal = new ShellTerminal({ ...this.#options.terminal, id: this.#nextId(), cwd });
     } catch (e) {
-      return { ok: false, why: `terminal for ${seat}: could not start a shell in ${cwd}: ${e}` };
+      return { ok: false, why: `terminal for ${seat}: ${(e as Error).message}` };
     }
     const viewers = new ViewerSet(terminal, { ...this.#options.viewers, seat: ref });
     const entry: Entry = {

@@ -66,6 +66,10 @@ Deno.test("manager: the seat's terminal is created on first use and its id is ch
       throw new Error(`first summary ${JSON.stringify(summary)}`);
     }
     if (first.viewers.seat.label !== "lead") throw new Error("the viewer set's seat");
+    const nowhere = await m.open("acme/web/worker-2", `${home}/missing`);
+    if (nowhere.ok || !nowhere.why.includes(`cwd ${home}/missing cannot be used`)) {
+      throw new Error(`a missing cwd: ${JSON.stringify(nowhere)}`);
+    }
   });
 });
 

@@ -93,6 +93,9 @@ export class ShellTerminal {
     this.#cols = options.cols ?? 80;
     this.#rows = options.rows ?? 24;
     checkSize(this.id, this.#cols, this.#rows);
+    // node-pty reports a bad cwd or shell only as a child exiting with 1; say which, up front.
+    checkPath(this.id, "cwd", this.cwd, (info) => info.isDirectory);
+    checkPath(this.id, "shell", this.shell, (info) => info.isFile);
     this.#highWater = options.modelHighWater ?? 4 * 1024 * 1024;
     this.#repaintScrollback = options.repaintScrollback ?? 200;
     this.#model = new Xterm({
@@ -131,9 +134,11 @@ export class ShellTerminal {
     this.exited = new Promise((resolve) => settle = resolve);
     this.#pty.onExit(({ exitCode, signal }) => {
       this.#alive = false;
-      const code = signal ? null : exitCode;
-      this.#tracker.exited(code, signal ?? null);
-      settle({ code, signal: signal ?? null });
+      // node-pty reports signal 0 for a plain exit.
+      const killedBy = signal ? signal : null;
+      const code = killedBy === null ? exitCode : null;
+      this.#tracker.exited(code, killedBy);
+      settle({ code, signal: killedBy });
     });
   }
 
@@ -281,6 +286,24 @@ function checkSize(id: number, cols: number, rows: number): void {
   const fits = (n: number) => Number.isInteger(n) && n >= 1 && n <= 1000;
   if (!fits(cols) || !fits(rows)) {
     throw new RangeError(`terminal ${id}: size ${cols}x${rows} is outside 1..1000 by 1..1000`);
+  }
+}
+
+function checkPath(
+  id: number,
+  what: string,
+  path: string,
+  ok: (info: Deno.FileInfo) => boolean,
+): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(path);
+  } catch (e) {
+    throw new Error(`terminal ${id}: ${what} ${path} cannot be used: ${(e as Error).message}`);
+  }
+  if (!ok(info)) {
+    const kind = what === "cwd" ? "a directory" : "a file";
+    throw new Error(`terminal ${id}: ${what} ${path} is not ${kind}`);
   }
 }
 
