@@ -9,10 +9,10 @@ import type {
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import type {
+  AnyManifest,
   CommandHandler,
   Handlers,
   Host,
-  Manifest,
   Peer,
   SubjectHandler,
   SubjectName,
@@ -20,17 +20,17 @@ import type {
 } from "./subsystem.ts";
 
 type AnyHandlers = Handlers<ClientKind, CommandName, SubjectName>;
-type Entry = { manifest: Manifest; handlers: AnyHandlers | null; refusal: string | null };
+type Entry = { manifest: AnyManifest; handlers: AnyHandlers | null; refusal: string | null };
 
 /** Whether a manifest's switch is on in this config (a core area has none and is always on). */
-export function switchedOn(manifest: Manifest, config: ForgeConfig): boolean {
+export function switchedOn(manifest: AnyManifest, config: ForgeConfig): boolean {
   if (manifest.switch === null) return true;
   const [area, ...rest] = manifest.switch.split(".");
   return config.areas[area]?.[rest.join(".")] === true;
 }
 
 /** Every config area: the core's and each subsystem's, on or off. */
-export function catalogueAreas(core: AreaSpec[], manifests: readonly Manifest[]): AreaSpec[] {
+export function catalogueAreas(core: AreaSpec[], manifests: readonly AnyManifest[]): AreaSpec[] {
   return [...core, ...manifests.flatMap((m) => (m.area ? [m.area] : []))];
 }
 
@@ -47,7 +47,7 @@ export class Registry {
   readonly #subjects = new Map<string, Entry>();
   readonly #binary = new Map<number, Entry>();
 
-  constructor(readonly manifests: readonly Manifest[]) {}
+  constructor(readonly manifests: readonly AnyManifest[]) {}
 
   async boot(host: Host): Promise<void> {
     const config = host.config();
@@ -61,7 +61,7 @@ export class Registry {
       } else {
         try {
           const mod = await manifest.load();
-          entry.handlers = await mod.create(host) as AnyHandlers;
+          entry.handlers = checkHandlers(manifest, await mod.create(host));
           host.log.info("subsystem_started", { subsystem: manifest.id });
         } catch (err) {
           entry.refusal = `the ${manifest.id} subsystem failed to start: ${(err as Error).message}`;
@@ -149,4 +149,24 @@ export class Registry {
       }
     }
   }
+}
+
+/** The type system insists on one handler per declared name; this holds the line at run time too. */
+function checkHandlers(manifest: AnyManifest, made: unknown): AnyHandlers {
+  const h = made as AnyHandlers;
+  const missing = [
+    ...manifest.verbs.filter((v) =>
+      typeof (h.verbs as Record<string, unknown>)?.[v] !== "function"
+    ),
+    ...manifest.commands.filter((c) =>
+      typeof (h.commands as Record<string, unknown>)?.[c] !== "function"
+    ),
+    ...manifest.subjects.filter((s) =>
+      typeof (h.subjects as Record<string, unknown>)?.[s] !== "function"
+    ),
+  ];
+  if (missing.length > 0) {
+    throw new Error(`declares ${missing.join(", ")} but has no handler for them`);
+  }
+  return h;
 }

@@ -12,7 +12,7 @@ import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
 import { keepaliveIdleTimeout, serveSocket } from "./socket.ts";
-import type { Host, Manifest } from "./subsystem.ts";
+import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
 import { findClaude, readCliVersion } from "./workspace/cli.ts";
 import { Workspace } from "./workspace/workspace.ts";
@@ -24,7 +24,7 @@ export interface ServerOptions {
   timers?: Timers;
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
-  extra?: readonly Manifest[];
+  extra?: readonly AnyManifest[];
 }
 
 export interface RunningServer {
@@ -58,7 +58,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     perfArea(configDir),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
-  ] as unknown as Manifest[];
+  ];
   const store = await ConfigStore.open(
     opts.configPath,
     catalogueAreas(CORE_AREAS, manifests),

@@ -106,6 +106,22 @@ export interface Manifest<
     | null;
 }
 
+/**
+ * A manifest with its handler types erased, so lists can hold different subsystems. Every
+ * `Manifest<V, C, S>` is one; the registry checks at load that the handlers cover the names.
+ */
+export interface AnyManifest {
+  id: string;
+  note: string;
+  switch: string | null;
+  area: AreaSpec | null;
+  verbs: readonly ClientKind[];
+  commands: readonly CommandName[];
+  subjects: readonly SubjectName[];
+  binary: readonly number[];
+  load: (() => Promise<{ create: (host: Host) => unknown }>) | null;
+}
+
 /** Declares a subsystem; the generics tie the handler map to the declared names. */
 export function defineSubsystem<
   const V extends ClientKind = never,

@@ -1,4 +1,4 @@
-import type { Manifest } from "../server/subsystem.ts";
+import type { AnyManifest } from "../server/subsystem.ts";
 import { browserManifest } from "./browser/manifest.ts";
 import { dictateManifest } from "./dictate/manifest.ts";
 import { pluginsManifest } from "./plugins/manifest.ts";
@@ -12,7 +12,7 @@ import { voiceManifest } from "./voice/manifest.ts";
  * Every subsystem's manifest. Importing this is cheap: a manifest names what a subsystem adds and
  * how to load it, and the registry imports the implementation only when its switch is on.
  */
-export const SUBSYSTEMS: readonly Manifest[] = [
+export const SUBSYSTEMS: readonly AnyManifest[] = [
   terminalManifest,
   reviewManifest,
   usageManifest,
@@ -21,4 +21,4 @@ export const SUBSYSTEMS: readonly Manifest[] = [
   voiceManifest,
   vaultManifest,
   pluginsManifest,
-] as unknown as readonly Manifest[];
+];

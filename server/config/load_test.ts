@@ -1,0 +1,140 @@
+import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { SUBSYSTEMS } from "../../subsystems/mod.ts";
+import { catalogueAreas } from "../registry.ts";
+import { CORE_AREAS } from "./core_areas.ts";
+import { buildDocument } from "./document.ts";
+import { ConfigError, configPath, loadConfigText } from "./load.ts";
+
+const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
+
+function refusal(text: string): ConfigError {
+  try {
+    loadConfigText(text, "/etc/forge.toml", areas);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error("loaded, but should have been refused");
+}
+
+Deno.test("no file: the built-in defaults, the server on 127.0.0.1:8790", () => {
+  const { config } = loadConfigText("", "/x/forge.toml", areas);
+  assertEquals([config.server.bind, config.server.port, config.server.enabled], [
+    "127.0.0.1",
+    8790,
+    true,
+  ]);
+  assertEquals(config.areas.dictate.styling, "semi_formal");
+  assertEquals(config.areas.dictate.structure, "prose");
+  assertEquals(config.areas.dictate.context, "general");
+  assertEquals(config.documents.max_size_mib, 10);
+  assertEquals(config.orgs, []);
+});
+
+// DESIGN §4: unknown keys are errors at load, with line and key.
+Deno.test("an unknown key is refused with file, line, column and key", () => {
+  const e = refusal(`# header\n[server]\nport = 8790\n  prot = 1\n`);
+  assertEquals(
+    e.message,
+    "forge.toml at /etc/forge.toml is invalid at line 4, column 3 in `server.prot`: unknown key `server.prot`",
+  );
+  assertEquals(e.key, "server.prot");
+});
+
+Deno.test("an unknown key inside a repeated table is placed on its own entry", () => {
+  const text =
+    `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n\n[[orgs]]\nname = "o"\naccounts = ["A"]\n\n` +
+    `[[orgs.projects]]\nname = "p1"\npath = "/a"\n\n[[orgs.projects]]\nname = "p2"\npath = "/b"\nmodle = "x"\n`;
+  const e = refusal(text);
+  assertMatch(e.message, /line 16, column 1 in `orgs\[0\]\.projects\[1\]\.modle`: unknown key/);
+});
+
+Deno.test("a wrong type and a value outside its rule are refused by name", () => {
+  assertMatch(
+    refusal(`[server]\nport = "80"\n`).message,
+    /line 2, column 1 in `server\.port`: `server\.port` must be a number, not a string/,
+  );
+  assertMatch(
+    refusal(`[server]\nport = 70000\n`).message,
+    /must be a whole number from 1 to 65535/,
+  );
+  assertMatch(
+    refusal(`[client]\ntheme = "light"\n`).message,
+    /`client\.theme` must be one of dark/,
+  );
+  assertMatch(refusal(`[server]\nbind = "example.com"\n`).message, /must be an IP address/);
+  assertMatch(refusal(`env = { A = 1 }\n`).message, /`env` must be a table of string values/);
+});
+
+Deno.test("a syntax error names its line and column", () => {
+  assertMatch(refusal(`[server]\nport = = 1\n`).message, /failed to parse at line 2, column \d+/);
+});
+
+Deno.test("cross-key rules: unknown accounts, duplicate names, the gateway port", () => {
+  assertMatch(
+    refusal(`[[orgs]]\nname = "o"\naccounts = ["ghost"]\n`).message,
+    /names account `ghost`, which no \[\[accounts\]\] declares/,
+  );
+  assertMatch(refusal(`[server]\nport = 8787\n`).message, /equals gateway\.port/);
+  assertMatch(
+    refusal(
+      `[[orgs]]\nname="a"\n[[orgs.projects]]\nname="p"\npath="/a"\n[[orgs]]\nname="b"\n[[orgs.projects]]\nname="p"\npath="/b"\n`,
+    ).message,
+    /project `p` is declared twice/,
+  );
+});
+
+Deno.test("config path: --config, then FORGE_CONFIG, then CLAUDE_CONFIG_DIR, then HOME", () => {
+  const env = (vars: Record<string, string>) => (n: string) => vars[n];
+  assertEquals(configPath("/flag.toml", env({ FORGE_CONFIG: "/e.toml" })), "/flag.toml");
+  assertEquals(configPath(null, env({ FORGE_CONFIG: "/e.toml", HOME: "/h" })), "/e.toml");
+  assertEquals(
+    configPath(null, env({ CLAUDE_CONFIG_DIR: "/c", HOME: "/h" })),
+    "/c/forge/forge.toml",
+  );
+  assertEquals(configPath(null, env({ HOME: "/h" })), "/h/.claude/forge/forge.toml");
+});
+
+// spec: The effective config: path with instances, leaf, group, pattern, kind, class, edit.
+Deno.test("the settings document names repeated keys by instance", () => {
+  const text =
+    `[[accounts]]\ndisplay_name = "Sub.space"\nprovider = "anthropic"\ntoken = "t"\n[[orgs]]\nname = "Acme"\naccounts = ["Sub.space"]\n` +
+    `[[orgs.projects]]\nname = "proj"\npath = "~/p"\n`;
+  const doc = buildDocument(loadConfigText(text, "/c/forge.toml", areas), areas, "0.1.0+abc");
+  const keys = doc.areas.flatMap((a) => a.keys);
+  const token = keys.find((k) => k.path === "accounts.Sub.space.token")!;
+  assertEquals([token.leaf, token.group, token.pattern, token.kind, token.value, token.class], [
+    "token",
+    ["Sub.space"],
+    "accounts[].token",
+    "string",
+    "t",
+    "next_session",
+  ]);
+  assertEquals(token.edit, { kind: "string", required: false, group: "account" });
+  const path = keys.find((k) => k.path === "orgs.Acme.projects.proj.path")!;
+  assertEquals([path.group, path.value, path.edit.required], [["Acme", "proj"], "~/p", true]);
+  const theme = keys.find((k) => k.path === "client.theme")!;
+  assertEquals([theme.value, theme.edit], [null, {
+    kind: "enum",
+    allowed: ["dark"],
+    required: false,
+  }]);
+  assertEquals(doc.totals, { keys: keys.length, areas: doc.areas.length });
+  assertMatch(doc.fingerprint, /^[0-9a-f]{16}$/);
+  const switches = keys.filter((k) => k.leaf === "enabled").map((k) => k.path);
+  for (
+    const s of [
+      "terminal.enabled",
+      "review.enabled",
+      "usage.enabled",
+      "browser.enabled",
+      "dictate.enabled",
+      "tts.enabled",
+      "vault.enabled",
+      "plugins.enabled",
+    ]
+  ) {
+    assertEquals(switches.includes(s), true, `${s} missing`);
+  }
+});

@@ -1,0 +1,64 @@
+import { assertEquals, assertMatch } from "./assert.ts";
+import { SAMPLE_CONFIG, testServer } from "./harness.ts";
+
+const lead = { org: "Acme", project: "proj", label: "lead" };
+
+// spec: command > reply_to: required on the reply commands, refused on the rest, before running.
+Deno.test("reply_to is enforced both ways before the command runs", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  c.send({
+    kind: "command",
+    command: {
+      submit_review: {
+        project: "proj",
+        branch: "main",
+        summary: null,
+        thread_ids: [],
+        origin: lead,
+      },
+    },
+  });
+  let e = await c.next();
+  assertEquals([e.kind, e.what], ["error", "reply_to"]);
+  assertEquals(e.why, "submit_review requires reply_to: its outcome rides the reply");
+  c.send({ kind: "command", command: { cancel: { key: lead } }, reply_to: 7 });
+  e = await c.next();
+  assertEquals([e.what, e.why], ["reply_to", "cancel takes no reply_to: it has no reply to send"]);
+  // null and absent mean the same thing.
+  c.send({ kind: "command", command: "vault_lock", reply_to: null });
+  e = await c.next();
+  assertEquals(e.what, "dispatch");
+  assertMatch(String(e.why), /^vault_lock: the vault subsystem is turned off by vault\.enabled/);
+});
+
+Deno.test("a reply command refused by the core answers in its reply body", async () => {
+  await using t = await testServer(SAMPLE_CONFIG + "\n[review]\nenabled = false\n");
+  const c = await t.ready();
+  c.send({
+    kind: "command",
+    command: { upsert_review_thread: { project: "proj", branch: "main", thread: {} } },
+    reply_to: 41,
+  });
+  const r = await c.next();
+  assertEquals(r, {
+    kind: "reply",
+    reply_to: 41,
+    body: "the review subsystem is turned off by review.enabled in forge.toml",
+  });
+});
+
+Deno.test("malformed commands are refused naming the field or the variant", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  c.send({ kind: "command", command: { warp_drive: {} } });
+  assertEquals((await c.next()).why, "unknown command `warp_drive`");
+  c.send({ kind: "command", command: { cancel: { key: { org: "Acme" } } } });
+  assertMatch(String((await c.next()).why), /^cancel: key\.project/);
+  c.send({ kind: "command", command: { vault_lock: {} } });
+  assertEquals((await c.next()).why, "`vault_lock` is a unit variant: send its name alone");
+  c.send({ kind: "command", command: "cancel" });
+  assertEquals((await c.next()).why, '`cancel` needs its fields: {"cancel": {...}}');
+  c.send({ kind: "command", command: { cancel: { key: lead }, prompt: {} } });
+  assertMatch(String((await c.next()).why), /^a command is one variant/);
+});

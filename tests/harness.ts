@@ -1,0 +1,91 @@
+import { memoryLogger } from "../server/log.ts";
+import { type RunningServer, startServer } from "../server/server.ts";
+import type { AnyManifest } from "../server/subsystem.ts";
+import { DEFAULT_TIMERS, type Timers } from "../server/timers.ts";
+import { ForgeClient } from "../tools/client_lib.ts";
+
+export interface TestServer {
+  server: RunningServer;
+  dir: string;
+  configPath: string;
+  log: ReturnType<typeof memoryLogger>;
+  connect(opts?: { origin?: string; deflate?: boolean }): Promise<ForgeClient>;
+  /** Connects and reads past the greeting and the settings frame. */
+  ready(opts?: { origin?: string; deflate?: boolean }): Promise<ForgeClient>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * Starts an in-process server on a free port over a temp config dir; disposing it stops the
+ * server, closes every client it connected and removes the dir. Socket-tier tests use this.
+ */
+export async function testServer(
+  configText: string | null,
+  opts: { timers?: Partial<Timers>; extra?: readonly AnyManifest[] } = {},
+): Promise<TestServer> {
+  const dir = await Deno.makeTempDir({ prefix: "forge-test-" });
+  const configPath = `${dir}/forge.toml`;
+  if (configText !== null) await Deno.writeTextFile(configPath, configText);
+  const log = memoryLogger();
+  const server = await startServer({
+    configPath,
+    port: 0,
+    log,
+    timers: { ...DEFAULT_TIMERS, ...opts.timers },
+    extra: opts.extra,
+  });
+  const clients: ForgeClient[] = [];
+  const connect = async (o: { origin?: string; deflate?: boolean } = {}) => {
+    const c = await ForgeClient.connect(server.url, o);
+    clients.push(c);
+    return c;
+  };
+  return {
+    server,
+    dir,
+    configPath,
+    log,
+    connect,
+    async ready(o = {}) {
+      const c = await connect(o);
+      await c.next((m) => m.kind === "greeting");
+      await c.next((m) => m.kind === "settings");
+      return c;
+    },
+    async [Symbol.asyncDispose]() {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      await server.stop();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Waits until `cond` holds, polling; for state with no event to await (a log record, a count). */
+export async function until(cond: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!cond()) {
+    if (performance.now() > deadline) {
+      throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const SAMPLE_CONFIG = `
+[server]
+bind = "127.0.0.1"
+port = 8790
+
+[[accounts]]
+display_name = "Fake"
+provider = "anthropic"
+models = ["claude-sonnet-4-5"]
+
+[[orgs]]
+name = "Acme"
+accounts = ["Fake"]
+
+[[orgs.projects]]
+name = "proj"
+path = "/nonexistent/forge-test-project"
+`;

@@ -1,0 +1,151 @@
+/**
+ * A WebSocket client written on a raw TCP connection, for the keepalive tests: unlike every real
+ * client it can refuse to answer pings, and it can stop reading (a peer that vanished, or a slow
+ * reader) so the server's bounds can be watched from the far side. RFC 6455 framing, minimal.
+ */
+export interface RawFrame {
+  opcode: number;
+  payload: Uint8Array;
+}
+
+export class RawSocket {
+  readonly frames: RawFrame[] = [];
+  pings = 0;
+  #paused: PromiseWithResolvers<void> | null = null;
+  #closed = Promise.withResolvers<string>();
+  #buf = new Uint8Array(0);
+
+  private constructor(private readonly conn: Deno.TcpConn, private answerPings: boolean) {}
+
+  static async open(
+    port: number,
+    opts: { answerPings: boolean; path?: string },
+  ): Promise<RawSocket> {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    const req =
+      `GET ${
+        opts.path ?? "/socket"
+      } HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
+      `Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    await conn.write(new TextEncoder().encode(req));
+    const sock = new RawSocket(conn, opts.answerPings);
+    await sock.#readHeaders();
+    sock.#loop();
+    return sock;
+  }
+
+  /** Stops reading from the socket until `resume`; the server's writes back up behind it. */
+  pause(): void {
+    this.#paused ??= Promise.withResolvers<void>();
+  }
+
+  resume(): void {
+    this.#paused?.resolve();
+    this.#paused = null;
+  }
+
+  /** Resolves with why the connection ended: `close <code>` or `eof`. */
+  closed(): Promise<string> {
+    return this.#closed.promise;
+  }
+
+  async sendText(text: string): Promise<void> {
+    await this.#send(0x1, new TextEncoder().encode(text));
+  }
+
+  texts(): string[] {
+    return this.frames.filter((f) => f.opcode === 0x1).map((f) =>
+      new TextDecoder().decode(f.payload)
+    );
+  }
+
+  close(): void {
+    try {
+      this.conn.close();
+    } catch {
+      // Already closed.
+    }
+  }
+
+  async #readHeaders(): Promise<void> {
+    while (true) {
+      const text = new TextDecoder().decode(this.#buf);
+      const end = text.indexOf("\r\n\r\n");
+      if (end >= 0) {
+        if (!text.startsWith("HTTP/1.1 101")) {
+          throw new Error(`handshake refused: ${text.split("\r\n")[0]}`);
+        }
+        this.#buf = this.#buf.slice(new TextEncoder().encode(text.slice(0, end + 4)).length);
+        return;
+      }
+      if (!(await this.#fill())) throw new Error("eof during handshake");
+    }
+  }
+
+  async #fill(): Promise<boolean> {
+    const chunk = new Uint8Array(64 * 1024);
+    const n = await this.conn.read(chunk).catch(() => null);
+    if (n === null) return false;
+    const next = new Uint8Array(this.#buf.length + n);
+    next.set(this.#buf);
+    next.set(chunk.subarray(0, n), this.#buf.length);
+    this.#buf = next;
+    return true;
+  }
+
+  async #loop(): Promise<void> {
+    try {
+      while (true) {
+        if (this.#paused) await this.#paused.promise;
+        const frame = this.#parse();
+        if (!frame) {
+          if (!(await this.#fill())) return this.#closed.resolve("eof");
+          continue;
+        }
+        if (frame.opcode === 0x9) {
+          this.pings++;
+          if (this.answerPings) await this.#send(0xa, frame.payload);
+        } else if (frame.opcode === 0x8) {
+          const code = frame.payload.length >= 2
+            ? (frame.payload[0] << 8) | frame.payload[1]
+            : 1005;
+          return this.#closed.resolve(`close ${code}`);
+        } else this.frames.push(frame);
+      }
+    } catch (err) {
+      this.#closed.resolve(`error ${(err as Error).message}`);
+    }
+  }
+
+  #parse(): RawFrame | null {
+    const b = this.#buf;
+    if (b.length < 2) return null;
+    let len = b[1] & 0x7f;
+    let off = 2;
+    if (len === 126) {
+      if (b.length < 4) return null;
+      len = (b[2] << 8) | b[3];
+      off = 4;
+    } else if (len === 127) {
+      if (b.length < 10) return null;
+      len = Number(new DataView(b.buffer, b.byteOffset + 2, 8).getBigUint64(0));
+      off = 10;
+    }
+    if (b.length < off + len) return null;
+    const frame = { opcode: b[0] & 0x0f, payload: b.slice(off, off + len) };
+    this.#buf = b.slice(off + len);
+    return frame;
+  }
+
+  async #send(opcode: number, payload: Uint8Array): Promise<void> {
+    const mask = crypto.getRandomValues(new Uint8Array(4));
+    const head = payload.length < 126
+      ? [0x80 | opcode, 0x80 | payload.length]
+      : [0x80 | opcode, 0x80 | 126, payload.length >> 8, payload.length & 0xff];
+    const out = new Uint8Array(head.length + 4 + payload.length);
+    out.set(head);
+    out.set(mask, head.length);
+    for (let i = 0; i < payload.length; i++) out[head.length + 4 + i] = payload[i] ^ mask[i % 4];
+    await this.conn.write(out);
+  }
+}

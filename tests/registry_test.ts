@@ -1,0 +1,173 @@
+import type { ClientMessageOf } from "../protocol/mod.ts";
+import { key } from "../server/config/spec.ts";
+import { defineSubsystem, type Peer } from "../server/subsystem.ts";
+import { assert, assertEquals } from "./assert.ts";
+import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
+
+// DESIGN §3: a disabled subsystem is never imported, and its verbs answer naming the key.
+Deno.test("an off subsystem is never imported and its verb names the switch", async () => {
+  let imported = false;
+  const fake = defineSubsystem({
+    id: "fake",
+    note: "a test subsystem",
+    switch: "fake.enabled",
+    area: {
+      id: "fake",
+      name: "fake",
+      note: "test",
+      keys: [key.bool("fake.enabled", true, "restart", "on/off")],
+    },
+    verbs: ["voice_preview"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () => {
+      imported = true;
+      return Promise.resolve({
+        create: () => ({ verbs: { voice_preview: () => {} }, commands: {}, subjects: {} }),
+      });
+    },
+  });
+  await using t = await testServer(SAMPLE_CONFIG + "\n[fake]\nenabled = false\n", {
+    extra: [fake],
+  });
+  const c = await t.ready();
+  c.send({
+    kind: "voice_preview",
+    key: { org: "Acme", project: "proj", label: "lead" },
+    voice: null,
+  });
+  const e = await c.next();
+  assertEquals([e.kind, e.what], ["error", "voice_preview"]);
+  assertEquals(
+    e.why,
+    "voice_preview: the fake subsystem is turned off by fake.enabled in forge.toml",
+  );
+  assertEquals(e.seat, { org: "Acme", project: "proj", label: "lead" });
+  assertEquals(imported, false);
+});
+
+// DESIGN §3: one that throws at start is reported and the rest of the server runs.
+Deno.test("a subsystem that throws at start is reported and the rest runs", async () => {
+  const broken = defineSubsystem({
+    id: "broken",
+    note: "throws at start",
+    switch: null,
+    area: null,
+    verbs: ["voice_mode"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => {
+          throw new Error("no speaker attached");
+        },
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
+  const c = await t.ready();
+  c.send({
+    kind: "voice_mode",
+    key: { org: "Acme", project: "proj", label: "lead" },
+    on: true,
+    explicit: true,
+  });
+  const e = await c.next();
+  assertEquals(e.why, "voice_mode: the broken subsystem failed to start: no speaker attached");
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next()).data as { fatal_error: { message: string } };
+  assertEquals(
+    home.fatal_error.message,
+    "the broken subsystem failed to start: no speaker attached",
+  );
+  assert(t.log.records.some((r) => r.event === "subsystem_failed"));
+});
+
+// spec: subscribe > answering: declared once, it stands for the connection.
+Deno.test("a handler sees the connection's answering role, which only goes one way", async () => {
+  const seen: boolean[] = [];
+  const probe = defineSubsystem({
+    id: "probe",
+    note: "reads the peer",
+    switch: null,
+    area: null,
+    verbs: ["voice_preview"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {
+            voice_preview: (_m: ClientMessageOf<"voice_preview">, peer: Peer) => {
+              seen.push(peer.answering);
+              peer.send({ kind: "pong" });
+            },
+          },
+          commands: {},
+          subjects: {},
+        }),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [probe] });
+  const c = await t.ready();
+  const probeOnce = async () => {
+    c.send({
+      kind: "voice_preview",
+      key: { org: "Acme", project: "proj", label: "lead" },
+      voice: null,
+    });
+    await c.next((m) => m.kind === "pong");
+  };
+  await probeOnce();
+  c.send({ kind: "subscribe", what: "home", answering: true });
+  await c.next((m) => m.kind === "snapshot");
+  await probeOnce();
+  c.send({ kind: "subscribe", what: "board", answering: false });
+  await c.next((m) => m.kind === "snapshot");
+  await probeOnce();
+  assertEquals(seen, [false, true, true]);
+});
+
+// spec: "A connection whose own loop stops is ended as well": four write bounds without progress.
+Deno.test("the watchdog ends a connection whose handler never returns", async () => {
+  const stuck = defineSubsystem({
+    id: "stuck",
+    note: "never answers",
+    switch: null,
+    area: null,
+    verbs: ["voice_preview"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: { voice_preview: () => new Promise<void>(() => {}) },
+          commands: {},
+          subjects: {},
+        }),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, {
+    extra: [stuck],
+    timers: { writeBoundMs: 100, sampleMs: 20 },
+  });
+  const c = await t.ready();
+  const started = performance.now();
+  c.send({
+    kind: "voice_preview",
+    key: { org: "Acme", project: "proj", label: "lead" },
+    voice: null,
+  });
+  await c.closed();
+  const took = performance.now() - started;
+  assert(took >= 400, `ended after ${took} ms, before four write bounds`);
+  await until(() =>
+    t.log.records.some((r) =>
+      r.event === "connection_ended" && (r as unknown as { reason: string }).reason === "watchdog"
+    )
+  );
+  await until(() => t.server.connections() === 0);
+});

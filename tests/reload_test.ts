@@ -1,0 +1,44 @@
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
+
+// spec: The effective config: a settings frame is pushed again to every connection after each
+// applied reload; a file that fails to load keeps the last good config.
+Deno.test("an edited forge.toml pushes a new settings document to every connection", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const a = await t.connect();
+  const b = await t.connect();
+  await a.next((m) => m.kind === "greeting");
+  const first = (await a.next((m) => m.kind === "settings")).document as { fingerprint: string };
+  await b.next((m) => m.kind === "settings");
+  await Deno.writeTextFile(
+    t.configPath,
+    SAMPLE_CONFIG.replace("port = 8790", "port = 8791") + '\n[client]\ntheme = "dark"\n',
+  );
+  const pa = (await a.next((m) => m.kind === "settings")).document as {
+    fingerprint: string;
+    areas: { keys: { path: string; value: unknown }[] }[];
+  };
+  const pb = (await b.next((m) => m.kind === "settings")).document as { fingerprint: string };
+  assert(pa.fingerprint !== first.fingerprint);
+  assertEquals(pa.fingerprint, pb.fingerprint);
+  const port = pa.areas.flatMap((x) => x.keys).find((k) => k.path === "server.port");
+  assertEquals(port?.value, 8791);
+  const reload = t.log.records.find((r) => r.event === "config_reload") as unknown as {
+    changed: Record<string, string[]>;
+  };
+  assertEquals(reload.changed, { restart: ["server.port"], next_session: ["client.theme"] });
+});
+
+Deno.test("a reload that fails keeps the last good config and logs why", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  await Deno.writeTextFile(t.configPath, SAMPLE_CONFIG + "\n[server]\nbogus = 1\n");
+  await until(() => t.log.records.some((r) => r.event === "config_reload_failed"));
+  const failed = t.log.records.find((r) => r.event === "config_reload_failed") as unknown as {
+    why: string;
+  };
+  assertMatch(failed.why, /failed to parse|invalid/);
+  assertEquals(t.server.config.config.server.port, 8790);
+  c.send({ kind: "ping" });
+  assertEquals((await c.next()).kind, "pong", "no settings frame for a failed reload");
+});

@@ -1,0 +1,129 @@
+import { gunzipSync } from "node:zlib";
+import { BinaryKind } from "../protocol/mod.ts";
+
+/** One frame as the client received it: parsed JSON for text and kind-3 frames, raw bytes otherwise. */
+export type Frame =
+  | { type: "json"; data: Record<string, unknown>; compressed: boolean }
+  | { type: "binary"; kind: number; bytes: Uint8Array };
+
+/**
+ * forge's protocol client: dials `/socket`, keeps every frame in arrival order (inflating kind-3
+ * frames in its own read path so order is the socket's), and waits for frames by predicate.
+ * People drive the server with it through tools/client.ts; the tests use it as a real client.
+ */
+export class ForgeClient {
+  readonly frames: Frame[] = [];
+  #waiters: { pred: (f: Frame) => boolean; from: number; resolve: (f: Frame) => void }[] = [];
+  #closed = Promise.withResolvers<CloseEvent>();
+  #read = 0;
+
+  private constructor(readonly socket: WebSocket) {
+    socket.binaryType = "arraybuffer";
+    socket.onmessage = (e) => this.#push(decodeFrame(e.data));
+    socket.onclose = (e) => this.#closed.resolve(e);
+  }
+
+  /** Opens a connection; `origin` sets the header a browser would send, `deflate` asks for kind 3. */
+  static async connect(
+    url: string,
+    opts: { origin?: string; deflate?: boolean } = {},
+  ): Promise<ForgeClient> {
+    const target = opts.deflate ? `${url}${url.includes("?") ? "&" : "?"}deflate=1` : url;
+    const socket = opts.origin
+      ? new WebSocket(target, { headers: { origin: opts.origin } } as unknown as string[])
+      : new WebSocket(target);
+    const opened = Promise.withResolvers<void>();
+    socket.onopen = () => opened.resolve();
+    socket.onerror = (e) =>
+      opened.reject(new Error(`connect ${url}: ${(e as ErrorEvent).message}`));
+    const client = new ForgeClient(socket);
+    await opened.promise;
+    return client;
+  }
+
+  send(message: unknown): void {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  sendBinary(bytes: Uint8Array): void {
+    this.socket.send(bytes);
+  }
+
+  /**
+   * The next JSON frame (after the ones already taken) matching `pred`, waiting up to `ms`.
+   * Frames skipped over stay in `frames`; `take` advances a read cursor so tests read in order.
+   */
+  next(
+    pred: (m: Record<string, unknown>) => boolean = () => true,
+    ms = 10_000,
+  ): Promise<Record<string, unknown>> {
+    return this.nextFrame((f) => f.type === "json" && pred(f.data), ms).then((f) =>
+      (f as { data: Record<string, unknown> }).data
+    );
+  }
+
+  nextFrame(pred: (f: Frame) => boolean, ms = 10_000): Promise<Frame> {
+    for (let i = this.#read; i < this.frames.length; i++) {
+      if (pred(this.frames[i])) {
+        this.#read = i + 1;
+        return Promise.resolve(this.frames[i]);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w.resolve !== done);
+        reject(new Error(`no matching frame within ${ms} ms; last frames: ${this.describeTail()}`));
+      }, ms);
+      const done = (f: Frame) => {
+        clearTimeout(timer);
+        resolve(f);
+      };
+      this.#waiters.push({ pred, from: this.frames.length, resolve: done });
+    });
+  }
+
+  /** The kind of the next JSON frame, for tests that assert order. */
+  async nextKind(ms = 10_000): Promise<string> {
+    return String((await this.next(() => true, ms)).kind);
+  }
+
+  closed(): Promise<CloseEvent> {
+    return this.#closed.promise;
+  }
+
+  async close(): Promise<void> {
+    if (this.socket.readyState === WebSocket.CLOSED) return;
+    this.socket.close();
+    await this.#closed.promise;
+  }
+
+  describeTail(n = 5): string {
+    return this.frames.slice(-n).map((f) =>
+      f.type === "json" ? JSON.stringify(f.data).slice(0, 160) : `<binary kind ${f.kind}>`
+    ).join(" | ");
+  }
+
+  #push(frame: Frame): void {
+    this.frames.push(frame);
+    const index = this.frames.length - 1;
+    for (const w of [...this.#waiters]) {
+      if (index >= w.from && index >= this.#read && w.pred(frame)) {
+        this.#waiters.splice(this.#waiters.indexOf(w), 1);
+        this.#read = index + 1;
+        w.resolve(frame);
+        return;
+      }
+    }
+  }
+}
+
+/** Decodes one received WebSocket message into a Frame. */
+export function decodeFrame(data: unknown): Frame {
+  if (typeof data === "string") return { type: "json", data: JSON.parse(data), compressed: false };
+  const bytes = new Uint8Array(data as ArrayBuffer);
+  if (bytes[0] === BinaryKind.gzip_json) {
+    const text = new TextDecoder().decode(gunzipSync(bytes.subarray(1)));
+    return { type: "json", data: JSON.parse(text), compressed: true };
+  }
+  return { type: "binary", kind: bytes[0], bytes };
+}
