@@ -17,9 +17,20 @@ export interface Doc {
   scan: Scan;
 }
 
-/** Parses and scans `text`; throws smol-toml's error when the text is not TOML. */
+/**
+ * Parses and scans `text`; throws smol-toml's error when the text is not TOML, and refuses a
+ * scan that places a key where the parser has none (a writer bug must not write the file).
+ */
 export function load(text: string): Doc {
-  return { text, data: parse(text), scan: scan(text) };
+  const doc = { text, data: parse(text), scan: scan(text) };
+  for (const [at, loc] of doc.scan.keys) {
+    if (getAt(doc.data, JSON.parse(at)) === undefined) {
+      const offset = loc.kind === "row" ? loc.row.start : loc.owner.span.start;
+      const line = text.slice(0, offset).split("\n").length;
+      throw new Error(`the writer's scan disagrees with the parser at line ${line}`);
+    }
+  }
+  return doc;
 }
 
 /** The value at a concrete path, or undefined. */
