@@ -1,0 +1,118 @@
+// spec: session rows `pr, closes` - gh where installed and signed in, else null with the reason
+// logged once; cached with a refetch window; a record read never waits unless the seat has no
+// session. gh is not installed on this machine and the network is not reachable, so the
+// signed-in paths run against a stand-in `gh` executable that answers gh's own JSON shapes.
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { parseCloses, parsePrList, PrLookup } from "./pr.ts";
+import { cleanup, tempDir } from "./test_support.ts";
+
+async function fakeGh(dir: string): Promise<{ gh: string; calls: () => string[] }> {
+  const gh = `${dir}/gh`;
+  const log = `${dir}/gh.log`;
+  await Deno.writeTextFile(
+    gh,
+    `#!/bin/sh
+echo "$*" >> '${log}'
+case "$1 $2" in
+  "--version "*) echo "gh version 2.40.0"; exit 0;;
+  "auth status") [ -f '${dir}/signed_in' ] && exit 0
+    echo "You are not logged into any GitHub hosts. To log in, run: gh auth login" >&2; exit 1;;
+  "pr list") if [ -f '${dir}/has_pr' ]; then
+      echo '[{"number":42,"url":"https://example.invalid/o/r/pull/42","isDraft":true}]'
+    else echo '[]'; fi;;
+  "pr view") echo '{"closingIssuesReferences":[{"id":"x","number":7,"url":"https://example.invalid/o/r/issues/7"}]}';;
+  *) exit 2;;
+esac
+`,
+  );
+  await Deno.chmod(gh, 0o755);
+  const calls = () => {
+    try {
+      return Deno.readTextFileSync(log).trim().split("\n");
+    } catch {
+      return [];
+    }
+  };
+  return { gh, calls };
+}
+
+Deno.test("pr: no gh installed answers none and reports the reason once", async () => {
+  const dir = await tempDir();
+  try {
+    const told: string[] = [];
+    const lookup = new PrLookup({ gh: `${dir}/no-such-gh`, onUnavailable: (r) => told.push(r) });
+    equal(await lookup.availability(dir), "gh is not installed");
+    deepStrictEqual(await lookup.lookup(dir, "feature"), { pr: null, closes: [] });
+    deepStrictEqual(await lookup.read(dir, "feature", false), { pr: null, closes: [] });
+    deepStrictEqual(told, ["gh is not installed"]);
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("pr: gh not signed in answers none with gh's own words, once", async () => {
+  const dir = await tempDir();
+  try {
+    const { gh, calls } = await fakeGh(dir);
+    const told: string[] = [];
+    const lookup = new PrLookup({ gh, onUnavailable: (r) => told.push(r) });
+    deepStrictEqual(await lookup.lookup(dir, "feature"), { pr: null, closes: [] });
+    deepStrictEqual(await lookup.lookup(dir, "feature"), { pr: null, closes: [] });
+    deepStrictEqual(told, [
+      "gh is not signed in: You are not logged into any GitHub hosts. To log in, run: gh auth login",
+    ]);
+    deepStrictEqual(calls(), ["--version", "auth status"]); // the verdict is cached, not re-probed
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("pr: a PR and its closing issues, cached; reads never wait unless the seat has no session", async () => {
+  const dir = await tempDir();
+  try {
+    const { gh, calls } = await fakeGh(dir);
+    await Deno.writeTextFile(`${dir}/signed_in`, "");
+    let now = 0;
+    const lookup = new PrLookup({ gh, now: () => now, refetchMs: 60_000 });
+    // No PR: one network call.
+    deepStrictEqual(await lookup.lookup(dir, "feature"), { pr: null, closes: [] });
+    equal(calls().filter((c) => c.startsWith("pr ")).length, 1);
+    await Deno.writeTextFile(`${dir}/has_pr`, "");
+    // Inside the window a record read serves the cache; a session's read never calls gh.
+    deepStrictEqual(await lookup.read(dir, "feature", true), { pr: null, closes: [] });
+    deepStrictEqual(await lookup.read(dir, "feature", false), { pr: null, closes: [] });
+    equal(lookup.stale(dir, "feature"), false);
+    now += 60_000;
+    equal(lookup.stale(dir, "feature"), true);
+    deepStrictEqual(await lookup.read(dir, "feature", true), { pr: null, closes: [] }); // served as it stands
+    equal(calls().filter((c) => c.startsWith("pr ")).length, 1);
+    // No session: the read looks it up - two calls when it finds a PR.
+    const want = {
+      pr: { number: 42, url: "https://example.invalid/o/r/pull/42", is_draft: true },
+      closes: [{ number: 7, url: "https://example.invalid/o/r/issues/7" }],
+    };
+    deepStrictEqual(await lookup.read(dir, "feature", false), want);
+    deepStrictEqual(calls().filter((c) => c.startsWith("pr ")), [
+      "pr list --head feature --state open --limit 1 --json number,url,isDraft",
+      "pr list --head feature --state open --limit 1 --json number,url,isDraft",
+      "pr view 42 --json closingIssuesReferences",
+    ]);
+    deepStrictEqual(lookup.cached(dir, "feature"), want);
+    deepStrictEqual(await lookup.read(dir, null, false), { pr: null, closes: [] });
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("pr: gh's JSON is parsed strictly", () => {
+  deepStrictEqual(parsePrList("[]"), null);
+  deepStrictEqual(parsePrList('[{"number":1,"url":"u","isDraft":false}]'), {
+    number: 1,
+    url: "u",
+    is_draft: false,
+  });
+  equal(parsePrList("not json"), undefined);
+  equal(parsePrList('{"number":1}'), undefined);
+  deepStrictEqual(parseCloses('{"closingIssuesReferences":[]}'), []);
+  equal(parseCloses("{}"), undefined);
+});
