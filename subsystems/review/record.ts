@@ -1,0 +1,43 @@
+/**
+ * The review part of a session record read (spec: session rows `work`, `git`, `diff`; subscribe's
+ * `review` flag): one scan (or a stored one still inside its window), the base answer the read
+ * is entitled to, and both diff layers under one read budget. An ordinary read never checks the
+ * base; a review-scoped read asks the base store (which waits only for a seat with no session).
+ */
+import type { BaseAnswer, BaseStore } from "./base.ts";
+import { readDiff } from "./diff.ts";
+import { type Scan, scanTree } from "./scan.ts";
+import type { DiffContent, GitWorkView, WorkState } from "./wire.ts";
+
+/** How the record is being read. */
+export interface RecordOptions {
+  baseStore: BaseStore;
+  /** The subscribe's `review` flag: the review page's own read. */
+  review: boolean;
+  /** Whether the seat has a live session (a watch to deliver a kicked check). */
+  hasSession: boolean;
+  /** A stored scan still inside its window; omitted, the tree is scanned now. */
+  scan?: Scan;
+}
+
+/** The rows a record carries from this subsystem, and the scan they came from. */
+export interface ReviewRecord {
+  work: WorkState;
+  git: GitWorkView | null;
+  diff: DiffContent;
+  scan: Scan;
+}
+
+/** Read the `work`, `git` and `diff` rows for `cwd`. Never throws for a git failure. */
+export async function readRecord(cwd: string, opts: RecordOptions): Promise<ReviewRecord> {
+  const scan = opts.scan ?? await scanTree(cwd, { baseStore: opts.baseStore });
+  let base: BaseAnswer = opts.baseStore.ordinaryRead();
+  let git = scan.git;
+  if (opts.review && scan.facts.base_ref && scan.facts.base) {
+    base = await opts.baseStore.reviewRead(scan.facts.base, opts.hasSession);
+    // The git row states the last completed measurement, which this read may just have made.
+    if (git) git = { ...git, ...opts.baseStore.latest(cwd) };
+  }
+  const diff = await readDiff(cwd, scan, base);
+  return { work: scan.work, git, diff, scan };
+}

@@ -1,0 +1,71 @@
+// spec: subscribe's `review` flag - an ordinary record read answers unverified beside a branch
+// layer and checks nothing; a review read of a seat with no session runs the refresh and waits;
+// with a session it answers at once and the kicked check answers the next read.
+import { deepStrictEqual, equal } from "node:assert/strict";
+import { BaseStore } from "./base.ts";
+import { readRecord } from "./record.ts";
+import { cleanup, commitAll, featureTree, initRepo, tempDir, write } from "./test_support.ts";
+
+Deno.test("record: ordinary, review-with-session and review-without-session reads of the base", async () => {
+  const dir = await tempDir();
+  try {
+    const tree = await featureTree(dir);
+    let fetches = 0;
+    const store = new BaseStore({ onMeasured: () => fetches++ });
+    const ordinary = await readRecord(tree, { baseStore: store, review: false, hasSession: true });
+    deepStrictEqual(ordinary.work, { branch: "feature", changed: 5, gate: "in_repo" });
+    equal(ordinary.git!.ahead!.commit_count, 2);
+    deepStrictEqual([ordinary.diff.base, ordinary.diff.base_error], ["unverified", null]);
+    equal(typeof ordinary.diff.branch_ahead === "object", true);
+    await store.settled(tree); // the scan's own kick
+    equal(fetches, 1);
+    // The scan kicked a check; an ordinary read still answers unverified, the git row current.
+    const again = await readRecord(tree, { baseStore: store, review: false, hasSession: true });
+    deepStrictEqual([again.diff.base, again.git!.base], ["unverified", "current"]);
+
+    const fresh = new BaseStore();
+    const session = await readRecord(tree, { baseStore: fresh, review: true, hasSession: true });
+    deepStrictEqual([session.diff.base, session.diff.base_error], ["unverified", null]);
+    await fresh.settled(tree);
+    const next = await readRecord(tree, { baseStore: fresh, review: true, hasSession: true });
+    deepStrictEqual([next.diff.base, next.git!.base], ["current", "current"]);
+
+    const noSession = await readRecord(tree, {
+      baseStore: new BaseStore(),
+      review: true,
+      hasSession: false,
+    });
+    deepStrictEqual([noSession.diff.base, noSession.diff.base_error, noSession.git!.base], [
+      "current",
+      null,
+      "current",
+    ]);
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("record: no branch layer means no base; a stored scan is reused as given", async () => {
+  const dir = await tempDir();
+  try {
+    const repo = await initRepo(`${dir}/r`);
+    await write(`${repo}/a`, "a\n");
+    await commitAll(repo, "one");
+    await write(`${repo}/a`, "b\n");
+    const store = new BaseStore();
+    const r = await readRecord(repo, { baseStore: store, review: true, hasSession: false });
+    deepStrictEqual([r.diff.branch_ahead, r.diff.base, r.diff.base_error], [null, null, null]);
+    equal(r.work.changed, 1);
+    await write(`${repo}/new`, "n\n");
+    const reused = await readRecord(repo, {
+      baseStore: store,
+      review: false,
+      hasSession: true,
+      scan: r.scan,
+    });
+    equal(reused.work.changed, 1);
+    equal(reused.scan, r.scan);
+  } finally {
+    await cleanup(dir);
+  }
+});
