@@ -133,7 +133,8 @@ function section(
 
 /** Splices that append a `[key]` table with `rows` (key, rendered value) at the end of the file. */
 export function appendTableSplices(s: Scan, key: string[], rows: [string, string][]): Splice[] {
-  const text = endOfText(s) + section(s, key, false, rows, { header: "", row: "", blank: true });
+  const blank = s.text.trim() !== "";
+  const text = endOfText(s) + section(s, key, false, rows, { header: "", row: "", blank });
   return [{ start: s.text.length, end: s.text.length, text }];
 }
 
@@ -160,7 +161,7 @@ export function appendEntrySplices(s: Scan, arrayPath: Path, rows: [string, stri
   const indent = {
     header: model?.indent ?? "",
     row: model?.rows[0]?.indent ?? model?.indent ?? "",
-    blank: before === undefined || before.kind === "blank",
+    blank: s.text.trim() !== "" && (before === undefined || before.kind === "blank"),
   };
   let at = s.text.length;
   if (anchorPath.length > 0) {
