@@ -53,10 +53,18 @@ export class Connection implements Peer {
   send(message: ServerMessage): void {
     if (this.#ended) return;
     const text = JSON.stringify(message);
-    const big = this.opts.deflate && text.length >= DEFLATE_THRESHOLD / 3 &&
-      utf8Length(text) >= DEFLATE_THRESHOLD;
+    this.sendEncoded(text, utf8Length(text));
+  }
+
+  /**
+   * Sends a message already serialized (the fan-out encodes a frame once for every connection).
+   * `bytes` is the text's UTF-8 length.
+   */
+  sendEncoded(text: string, bytes: number): void {
+    if (this.#ended) return;
+    const big = this.opts.deflate && bytes >= DEFLATE_THRESHOLD;
     if (!big && this.#outChain === null) {
-      this.#write(text, utf8Length(text));
+      this.#write(text, bytes);
       return;
     }
     this.#outPending++;
@@ -65,7 +73,7 @@ export class Connection implements Peer {
       if (big) {
         const packed = encodeGzipFrame(new Uint8Array(await gzipAsync(text)));
         this.#write(packed, packed.length);
-      } else this.#write(text, utf8Length(text));
+      } else this.#write(text, bytes);
     }).catch((err) => this.end("send_failed", err)).finally(() => {
       if (--this.#outPending === 0) this.#outChain = null;
     });

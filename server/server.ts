@@ -1,4 +1,10 @@
-import { encodeUpdate, type Greeting, PROTOCOL_VERSION, type Wire } from "../protocol/mod.ts";
+import {
+  encodeUpdate,
+  type Greeting,
+  PROTOCOL_VERSION,
+  type SettingsDocument,
+  type Wire,
+} from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { boardArea } from "./areas/board.ts";
 import { homeArea } from "./areas/home.ts";
@@ -7,7 +13,7 @@ import { sessionArea } from "./areas/session.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
-import { Connection } from "./connection.ts";
+import { Connection, utf8Length } from "./connection.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
@@ -91,14 +97,25 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       ...(numbered.seq === null ? {} : { seq: numbered.seq }),
       span: numbered.span,
     };
+    // Encoded once, whatever the number of connections it reaches.
+    let text: string | null = null;
+    let bytes = 0;
     for (const conn of connections.values()) {
-      if (numbered.only !== null ? conn.id === numbered.only : conn.subs.wants(numbered)) {
-        conn.send(frame);
+      if (numbered.only !== null ? conn.id !== numbered.only : !conn.subs.wants(numbered)) continue;
+      if (text === null) {
+        text = JSON.stringify(frame);
+        bytes = utf8Length(text);
       }
+      conn.sendEncoded(text, bytes);
     }
   });
+  // spec: the document is built once per load and shared by every connection: so is its encoding.
+  let settingsFrame = encodeSettings(store.document);
   store.onReload((document) => {
-    for (const conn of connections.values()) conn.send({ kind: "settings", document });
+    settingsFrame = encodeSettings(document);
+    for (const conn of connections.values()) {
+      conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
+    }
   });
   store.watch();
 
@@ -152,7 +169,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         connections.set(conn.id, conn);
         log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
         conn.send(greeting());
-        conn.send({ kind: "settings", document: store.document });
+        conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
       };
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
       socket.onmessage = (event) => {
@@ -197,4 +214,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await http.finished;
     },
   };
+}
+
+function encodeSettings(document: SettingsDocument): { text: string; bytes: number } {
+  const text = JSON.stringify({ kind: "settings", document });
+  return { text, bytes: utf8Length(text) };
 }

@@ -1,0 +1,76 @@
+import { assert, assertEquals } from "./assert.ts";
+import { SAMPLE_CONFIG } from "./harness.ts";
+import { spawnForge } from "./spawned.ts";
+
+// The spawned tier: `deno task start` as a process, talked to as a client would.
+
+Deno.test("deno task start serves /socket: greeting, settings, home; SIGTERM ends it cleanly", async () => {
+  await using forge = await spawnForge(SAMPLE_CONFIG);
+  const c = await forge.connect();
+  assertEquals((await c.next()).kind, "greeting");
+  const settings = await c.next();
+  assertEquals((settings.document as { source: string }).source, forge.configPath);
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next()).data as { projects: { project: { name: string } }[] };
+  assertEquals(home.projects.map((p) => p.project.name), ["proj"]);
+  const status = await forge.stop();
+  assertEquals(status.code, 0);
+  const log = await Deno.readTextFile(`${forge.dir}/forge.log`);
+  assert(log.includes('"event":"server_listening"'));
+});
+
+Deno.test("spawned: a lookalike origin gets 403 and the log names it", async () => {
+  await using forge = await spawnForge(null);
+  const res = await fetch(`http://127.0.0.1:${forge.port}/socket`, {
+    headers: {
+      origin: "http://localhost.evil.com",
+      upgrade: "websocket",
+      connection: "Upgrade",
+      "sec-websocket-version": "13",
+      "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+    },
+  });
+  await res.body?.cancel();
+  assertEquals(res.status, 403);
+  await forge.stop();
+  const log = await Deno.readTextFile(`${forge.dir}/forge.log`);
+  assert(log.includes('"event":"socket_origin_refused","origin":"http://localhost.evil.com"'));
+});
+
+Deno.test("spawned: an edit to forge.toml reaches two connections as a settings push", async () => {
+  await using forge = await spawnForge(SAMPLE_CONFIG);
+  const a = await forge.connect();
+  const b = await forge.connect();
+  for (const c of [a, b]) {
+    await c.next((m) => m.kind === "greeting");
+    await c.next((m) => m.kind === "settings");
+  }
+  await Deno.writeTextFile(forge.configPath, SAMPLE_CONFIG + "\n[documents]\nmax_size_mib = 3\n");
+  for (const c of [a, b]) {
+    const doc = (await c.next((m) => m.kind === "settings", 15_000)).document as {
+      areas: { keys: { path: string; value: unknown }[] }[];
+    };
+    assertEquals(
+      doc.areas.flatMap((x) => x.keys).find((k) => k.path === "documents.max_size_mib")?.value,
+      3,
+    );
+  }
+});
+
+Deno.test("spawned: a config that fails to load stops the boot with the loader's own words", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/forge.toml`, "[server]\nporty = 1\n");
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "start", "--config", `${dir}/forge.toml`],
+      cwd: new URL("..", import.meta.url).pathname,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(out.code, 1);
+    const err = new TextDecoder().decode(out.stderr);
+    assert(err.includes("line 2, column 1 in `server.porty`: unknown key"), err);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

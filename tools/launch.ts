@@ -1,0 +1,60 @@
+import { SUBSYSTEMS } from "../subsystems/mod.ts";
+import { CORE_AREAS } from "../server/config/core_areas.ts";
+import { configPath, loadConfigFile } from "../server/config/load.ts";
+import { catalogueAreas } from "../server/registry.ts";
+import { findClaude } from "../server/workspace/cli.ts";
+import { permissionFlags } from "./permissions.ts";
+
+/**
+ * `deno task start`: reads the config, computes the narrowest Deno permissions that serve it
+ * (tools/permissions.ts), and runs main.ts under them, passing signals through. The launcher
+ * itself needs only read, env, run and sys; the server never runs with -A.
+ */
+const args = [...Deno.args];
+const flag = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0
+    ? args[i + 1] ?? null
+    : args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1) ?? null;
+};
+const path = configPath(flag("--config"), (n) => Deno.env.get(n));
+const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
+let loaded;
+try {
+  loaded = await loadConfigFile(path, areas);
+} catch (err) {
+  console.error(`forge: ${(err as Error).message}`);
+  Deno.exit(1);
+}
+const repoRoot = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const port = flag("--port") !== null ? Number(flag("--port")) : loaded.config.server.port;
+const flags = permissionFlags({
+  config: loaded.config,
+  configPath: path,
+  port,
+  repoRoot,
+  claudeBin: findClaude(loaded.config),
+  home: Deno.env.get("HOME") ?? "/",
+  claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR") ?? null,
+});
+if (flag("--config") === null) args.push("--config", path);
+if (Deno.env.get("FORGE_PRINT_PERMISSIONS")) {
+  console.error(`forge: deno run ${flags.join(" ")} main.ts`);
+}
+const child = new Deno.Command(Deno.execPath(), {
+  args: ["run", "--no-prompt", ...flags, `${repoRoot}/main.ts`, ...args],
+  stdin: "inherit",
+  stdout: "inherit",
+  stderr: "inherit",
+}).spawn();
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  Deno.addSignalListener(signal, () => {
+    try {
+      child.kill(signal);
+    } catch {
+      // The child already ended.
+    }
+  });
+}
+const status = await child.status;
+Deno.exit(status.code);

@@ -1,0 +1,54 @@
+import type { ForgeConfig } from "../server/config/types.ts";
+
+/**
+ * The Deno permission flags forge runs under, computed from its config: network limited to the
+ * socket it binds, files to the config dir, the Claude config dirs and the configured project
+ * paths, subprocesses to the binaries it spawns. README "Permissions" explains each one.
+ */
+export function permissionFlags(opts: {
+  config: ForgeConfig;
+  configPath: string;
+  port: number;
+  repoRoot: string;
+  claudeBin: string | null;
+  home: string;
+  claudeConfigDir: string | null;
+}): string[] {
+  const { config } = opts;
+  const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
+  const projectPaths = config.orgs.flatMap((o) =>
+    o.projects.flatMap((p) => [p.path, ...p.document_roots])
+  );
+  const claudeDirs = [
+    opts.claudeConfigDir ?? `${opts.home}/.claude`,
+    ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
+  ];
+  const terminal = config.areas.terminal?.enabled === true;
+  const read = unique([configDir, ...claudeDirs, ...projectPaths, opts.repoRoot, "/proc", "/tmp"]);
+  const write = unique([configDir, ...claudeDirs, "/tmp"]);
+  const run = unique(["git", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
+  const flags = [
+    `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
+    // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
+    "--allow-env",
+    `--allow-run=${run.join(",")}`,
+    "--allow-sys=hostname,osRelease,uid,gid,homedir,cpus",
+  ];
+  if (terminal) {
+    // node-pty is a native addon: it needs --allow-ffi, and its tty streams need UNSCOPED read and
+    // write (feasibility §3). An addon's native code is outside Deno's sandbox anyway, so with the
+    // terminal on the file fence is advisory; turn [terminal] off to keep it.
+    flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`, "--allow-read", "--allow-write");
+  } else {
+    flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
+  }
+  return flags;
+}
+
+function hostForFlag(bind: string): string {
+  return bind.includes(":") ? `[${bind}]` : bind;
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items.filter((s) => s.length > 0))];
+}
