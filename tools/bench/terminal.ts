@@ -10,7 +10,7 @@
  * screen model's parser; the median run is printed.
  */
 import pty from "@lydell/node-pty";
-import { ShellTerminal } from "../../subsystems/terminal/terminal.ts";
+import { type OutputChunk, ShellTerminal } from "../../subsystems/terminal/terminal.ts";
 import { ViewerSet, type ViewerSink } from "../../subsystems/terminal/viewers.ts";
 
 const args = Deno.args;
@@ -28,6 +28,8 @@ const BURST = `head -c ${MB}M /dev/urandom | base64; echo ${MARK}$((6*7))\r`;
 
 const home = await Deno.makeTempDir({ prefix: "forge-terminal-bench-" });
 const env = { HOME: home, PS1: "$ ", HISTFILE: "/dev/null" };
+
+const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
 
 /** Resolves when `text` appears in the stream fed to the returned function. */
 function watcher(text: string): { feed: (bytes: Uint8Array) => void; seen: Promise<void> } {
@@ -140,6 +142,28 @@ async function terminalBurst(viewerCount: number, burst = BURST) {
   return { ...counted, ms, modelMs, screenMs, screenChars: shot.screen.length };
 }
 
+/** The viewer set's own cost: 75 MB in 1500-byte chunks from a stand-in terminal, no PTY. */
+function fanOutOnly(viewerCount: number): number {
+  let emit: (chunk: OutputChunk) => void = () => {};
+  const standIn = {
+    id: 1,
+    onOutput(listener: (chunk: OutputChunk) => void) {
+      emit = listener;
+      return () => {};
+    },
+    screen: () => ({ cols: 80, rows: 24, seq: 0, screen: "" }),
+    unparsedAfter: () => [],
+  } as unknown as ShellTerminal;
+  const viewers = new ViewerSet(standIn, { seat: SEAT });
+  for (let i = 0; i < viewerCount; i++) viewers.attach(new CountingSink());
+  const bytes = new Uint8Array(1500);
+  const t0 = performance.now();
+  for (let seq = 1; seq <= 50_000; seq++) emit({ seq, bytes });
+  const ms = performance.now() - t0;
+  viewers.dispose();
+  return mbps(75e6, ms);
+}
+
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 }
@@ -208,7 +232,6 @@ async function latency(through: "raw" | "viewer"): Promise<{ p50: number; p99: n
   return { p50: pct(samples, 0.5), p99: pct(samples, 0.99) };
 }
 
-const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
 const median = <T extends { ms: number }>(runs: T[]): T =>
   runs.sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
 async function repeat<T extends { ms: number }>(run: () => Promise<T>): Promise<T> {
@@ -237,6 +260,11 @@ try {
         (n ? `; every viewer got ${r.delivered ? "every byte" : "FEWER BYTES"}` : ""),
     );
   }
+  fanOutOnly(5); // warm-up
+  const fan = [1, 5].map((n) =>
+    `${n} viewer${n === 1 ? "" : "s"} ${fanOutOnly(n).toFixed(0)} MB/s`
+  );
+  console.log(`  viewer fan-out alone (no PTY, no model): ${fan.join(", ")}`);
   for (const through of ["raw", "viewer"] as const) {
     const l = await latency(through);
     console.log(
