@@ -29,7 +29,12 @@ export interface TranscriptRead {
 // The CLI writes a placeholder assistant line with this model for errors it made up itself;
 // it is not an API call and carries no tokens.
 const SYNTHETIC_MODEL = "<synthetic>";
-const CHUNK_BYTES = 4 << 20;
+const USAGE = '"usage"';
+// Reads land in a reused buffer and are decoded a slice at a time: strings this small live in
+// V8's young generation, where a multi-megabyte string would take fresh pages every time.
+const READ_BYTES = 1 << 20;
+const DECODE_BYTES = 64 << 10;
+const spare: Uint8Array[] = [];
 
 /** Builds records from lines; strings that repeat (model, cwd) are shared through `intern`. */
 export class TranscriptParser {
@@ -37,32 +42,52 @@ export class TranscriptParser {
   skipped = 0;
   #cwd = "";
   #carry = "";
+  #carryUsage = false;
   readonly #intern: (s: string) => string;
 
   constructor(intern: (s: string) => string = (s) => s) {
     this.#intern = intern;
   }
 
-  /** Feed the next piece of text; a line cut at the end waits for the next piece. */
+  /** Feed the next piece of text; a line cut at the end waits for the next piece. Linear
+   * in the text however long a line runs: a piece without a newline is only appended. */
   push(text: string): void {
-    const s = this.#carry + text;
-    let pos = 0;
-    let usageAt = s.indexOf('"usage"');
+    const first = text.indexOf("\n");
+    if (first < 0) {
+      this.#carryUsage ||= (this.#carry.slice(-USAGE.length + 1) + text).includes(USAGE);
+      this.#carry += text;
+      return;
+    }
+    if (this.#carry.length > 0) {
+      const head = text.slice(0, first);
+      const usage = this.#carryUsage ||
+        (this.#carry.slice(-USAGE.length + 1) + head).includes(USAGE);
+      const line = this.#carry + head;
+      this.#carry = "";
+      this.#carryUsage = false;
+      this.#line(line, 0, line.length, usage);
+    } else {
+      this.#line(text, 0, first, text.lastIndexOf(USAGE, first) >= 0);
+    }
+    let pos = first + 1;
+    let usageAt = text.indexOf(USAGE, pos);
     for (;;) {
-      const nl = s.indexOf("\n", pos);
+      const nl = text.indexOf("\n", pos);
       if (nl < 0) break;
-      if (usageAt >= 0 && usageAt < pos) usageAt = s.indexOf('"usage"', pos);
-      this.#line(s, pos, nl, usageAt >= 0 && usageAt < nl);
+      if (usageAt >= 0 && usageAt < pos) usageAt = text.indexOf(USAGE, pos);
+      this.#line(text, pos, nl, usageAt >= 0 && usageAt < nl);
       pos = nl + 1;
     }
-    this.#carry = s.slice(pos);
+    this.#carry = text.slice(pos);
+    this.#carryUsage = text.indexOf(USAGE, pos) >= 0;
   }
 
   /** The text ended: a last line without a newline is read as a line. */
   end(): TranscriptRead {
     const s = this.#carry;
     this.#carry = "";
-    if (s.length > 0) this.#line(s, 0, s.length, s.includes('"usage"'));
+    if (s.length > 0) this.#line(s, 0, s.length, this.#carryUsage || s.includes(USAGE));
+    this.#carryUsage = false;
     return { records: this.records, skipped: this.skipped };
   }
 
@@ -114,15 +139,22 @@ export async function readTranscript(
 ): Promise<TranscriptRead> {
   const parser = new TranscriptParser(intern);
   const decoder = new TextDecoder();
-  using file = await Deno.open(path, { read: true });
-  const buf = new Uint8Array(CHUNK_BYTES);
-  for (;;) {
-    const n = await file.read(buf);
-    if (n === null) break;
-    parser.push(decoder.decode(buf.subarray(0, n), { stream: true }));
+  const buf = spare.pop() ?? new Uint8Array(READ_BYTES);
+  try {
+    using file = await Deno.open(path, { read: true });
+    for (;;) {
+      const n = await file.read(buf);
+      if (n === null) break;
+      for (let off = 0; off < n; off += DECODE_BYTES) {
+        const end = Math.min(n, off + DECODE_BYTES);
+        parser.push(decoder.decode(buf.subarray(off, end), { stream: true }));
+      }
+    }
+    parser.push(decoder.decode());
+    return parser.end();
+  } finally {
+    spare.push(buf);
   }
-  parser.push(decoder.decode());
-  return parser.end();
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,0 +1,146 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { UsageScanner, UsageSnapshotSchema } from "./scanner.ts";
+import type { UsageRow } from "./report.ts";
+import { SessionLines, slugFor } from "./sample_lines.ts";
+import { startHarness } from "../../server/workspace/claude/testing.ts";
+
+const NOW = new Date("2026-12-02T12:00:00Z");
+
+async function write(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, text);
+}
+
+function tokens(row: UsageRow): number[] {
+  return [
+    row.messages,
+    row.input_tokens,
+    row.output_tokens,
+    row.cache_creation_tokens,
+    row.cache_read_tokens,
+  ];
+}
+
+Deno.test("spec usage: UsageScanner answers exact totals and reuses unchanged files", async () => {
+  const root = await Deno.makeTempDir({ prefix: "usage_scanner_" });
+  try {
+    const cwd = "/w/acme/app";
+    const s = new SessionLines("s1", cwd).prompt("go", NOW);
+    s.message({
+      id: "msg_1",
+      requestId: "req_1",
+      model: "claude-opus-5-5",
+      at: NOW,
+      input: 2712,
+      output: 11,
+      cacheCreation: 100,
+      cacheCreation1h: 40,
+      cacheRead: 9000,
+      blocks: ["thinking", "text", "tool_use"],
+    });
+    const sub = new SessionLines("s1", cwd, "a947").message({
+      id: "msg_2",
+      requestId: "req_2",
+      model: "claude-haiku-5-5",
+      at: NOW,
+      input: 50,
+      output: 5,
+      cacheCreation: 0,
+      cacheRead: 0,
+    });
+    await write(join(root, "projects", slugFor(cwd), "s1.jsonl"), s.text() + "torn{\n");
+    await write(
+      join(root, "projects", slugFor(cwd), "s1", "subagents", "agent-a947.jsonl"),
+      sub.text(),
+    );
+    const scanner = new UsageScanner({
+      configDirs: [root],
+      projects: [{ name: "acme/app", path: "/w/acme/app" }],
+    });
+    const first = await scanner.scan(NOW);
+    assertEquals([first.files_read, first.files_reused, first.skipped_lines], [2, 0, 1]);
+    assertEquals(first.price_error, null);
+    const snap = UsageSnapshotSchema.parse(first.snapshot);
+    assertEquals(tokens(snap.lifetime.total), [2, 2762, 16, 100, 9000]);
+    assertEquals(snap.today.by_project.map((r) => [r.name, r.messages]), [["acme/app", 2]]);
+    const cost = (2712 * 4 + 11 * 20 + 60 * 5 + 40 * 8 + 9000 * 0.2 + 50 * 0.1 + 5 * 0.5) / 1e6;
+    ok(Math.abs(snap.lifetime.total.cost_usd - cost) < 1e-12, `${snap.lifetime.total.cost_usd}`);
+    assertEquals(snap.lifetime.by_model.map((r) => r.name), [
+      "claude-opus-5-5",
+      "claude-haiku-5-5",
+    ]);
+
+    const again = await scanner.scan(NOW);
+    assertEquals([again.files_read, again.files_reused], [0, 2]);
+    assertEquals(again.snapshot, first.snapshot);
+
+    const bare = await new UsageScanner({ configDirs: [root], projects: [], prices: null }).scan(
+      NOW,
+    );
+    assertEquals(bare.snapshot.pricing_available, false);
+    assertEquals(bare.snapshot.lifetime.by_project[0].name, cwd);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("spec usage: the real CLI's transcripts give exactly the tokens the fake API scripted", async () => {
+  const usage = (i: number, o: number, cc: number, cr: number) => ({
+    input_tokens: i,
+    output_tokens: o,
+    cache_creation_input_tokens: cc,
+    cache_read_input_tokens: cr,
+  });
+  await using h = await startHarness({
+    replies: [
+      {
+        content: [
+          { type: "thinking", thinking: "run it", signature: "sig" },
+          { type: "tool_use", name: "Bash", input: { command: "echo hi", description: "echo" } },
+        ],
+        usage: usage(1201, 31, 4000, 0),
+      },
+      { content: [{ type: "text", text: "done" }], usage: usage(17, 5, 60, 4000) },
+      {
+        content: [
+          { type: "thinking", thinking: "again", signature: "sig2" },
+          { type: "text", text: "second turn" },
+        ],
+        usage: usage(9, 700, 0, 4060),
+      },
+    ],
+  });
+  const { proc, log } = h.spawn({ argv: {} });
+  proc.sendUserMessage("first");
+  await log.next("result");
+  const mark = log.mark();
+  proc.sendUserMessage("second");
+  await log.next("result", undefined, mark);
+  await proc.close();
+
+  const scanner = new UsageScanner({
+    configDirs: [h.configDir],
+    projects: [{ name: "demo/ws", path: h.cwd }],
+  });
+  const { snapshot, skipped_lines, files_read } = await scanner.scan();
+  assertEquals(skipped_lines, 0);
+  assertEquals(files_read, 1);
+  // The CLI wrote each message's usage on one line per content block: 2 + 1 + 2 lines.
+  const dir = join(h.configDir, "projects", slugFor(h.cwd));
+  const [name] = await Array.fromAsync(Deno.readDir(dir), (e) => e.name);
+  const lines = (await Deno.readTextFile(join(dir, name))).trim().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  const assistant = lines.filter((l) => l.type === "assistant");
+  assertEquals(assistant.length, 5);
+  const t = snapshot.lifetime.total;
+  assertEquals(tokens(t), [3, 1201 + 17 + 9, 31 + 5 + 700, 4000 + 60, 4000 + 4060]);
+  assertEquals(snapshot.today.total, t);
+  assertEquals(snapshot.lifetime.by_project.map((r) => [r.name, r.forge_project]), [[
+    "demo/ws",
+    true,
+  ]]);
+  assertEquals(snapshot.lifetime.total.unpriced_models, []);
+  ok(t.cost_usd > 0);
+});
