@@ -1,3 +1,5 @@
+import { decodeTerminalInput } from "./terminal_frames.ts";
+
 // spec: Binary messages are frames, and a frame's first byte says which kind.
 
 /** The kind tags. Directions: 0 and 5 come from a client; 1, 2, 3 and 4 only from the server. */
@@ -62,25 +64,5 @@ export function encodeGzipFrame(gzipped: Uint8Array): Uint8Array {
   const out = new Uint8Array(gzipped.length + 1);
   out[0] = BinaryKind.gzip_json;
   out.set(gzipped, 1);
-  return out;
-}
-
-/** Kind 4: u16 LE terminal id, u32 LE sequence, then the shell's own bytes. */
-export function encodeTerminalOutput(terminal: number, seq: number, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(7 + data.length);
-  const view = new DataView(out.buffer);
-  out[0] = BinaryKind.terminal_output;
-  view.setUint16(1, terminal, true);
-  view.setUint32(3, seq >>> 0, true);
-  out.set(data, 7);
-  return out;
-}
-
-/** Kind 5, for clients: u16 LE terminal id, then the keystrokes. */
-export function encodeTerminalInput(terminal: number, keys: Uint8Array): Uint8Array {
-  const out = new Uint8Array(3 + keys.length);
-  out[0] = BinaryKind.terminal_input;
-  new DataView(out.buffer).setUint16(1, terminal, true);
-  out.set(keys, 3);
   return out;
 }

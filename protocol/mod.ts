@@ -11,3 +11,4 @@ export * from "./update.ts";
 export * from "./client.ts";
 export * from "./server.ts";
 export * from "./binary.ts";
+export * from "./terminal_frames.ts";

@@ -13,9 +13,11 @@ export type Frame =
  */
 export class ForgeClient {
   readonly frames: Frame[] = [];
-  #waiters: { pred: (f: Frame) => boolean; from: number; resolve: (f: Frame) => void }[] = [];
+  #waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
+  #taken = new Set<number>();
   #closed = Promise.withResolvers<CloseEvent>();
-  #read = 0;
+  /** Every frame below this index is taken. */
+  #first = 0;
 
   private constructor(readonly socket: WebSocket) {
     socket.binaryType = "arraybuffer";
@@ -50,8 +52,9 @@ export class ForgeClient {
   }
 
   /**
-   * The next JSON frame (after the ones already taken) matching `pred`, waiting up to `ms`.
-   * Frames skipped over stay in `frames`; `take` advances a read cursor so tests read in order.
+   * The oldest frame not yet taken that matches `pred`, waiting up to `ms` for one to arrive.
+   * Taking a frame leaves the frames before it available: a test can wait for a reply and still
+   * read the update that arrived ahead of it.
    */
   next(
     pred: (m: Record<string, unknown>) => boolean = () => true,
@@ -63,11 +66,8 @@ export class ForgeClient {
   }
 
   nextFrame(pred: (f: Frame) => boolean, ms = 10_000): Promise<Frame> {
-    for (let i = this.#read; i < this.frames.length; i++) {
-      if (pred(this.frames[i])) {
-        this.#read = i + 1;
-        return Promise.resolve(this.frames[i]);
-      }
+    for (let i = this.#first; i < this.frames.length; i++) {
+      if (!this.#taken.has(i) && pred(this.frames[i])) return Promise.resolve(this.#take(i));
     }
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -78,7 +78,7 @@ export class ForgeClient {
         clearTimeout(timer);
         resolve(f);
       };
-      this.#waiters.push({ pred, from: this.frames.length, resolve: done });
+      this.#waiters.push({ pred, resolve: done });
     });
   }
 
@@ -106,14 +106,16 @@ export class ForgeClient {
   #push(frame: Frame): void {
     this.frames.push(frame);
     const index = this.frames.length - 1;
-    for (const w of [...this.#waiters]) {
-      if (index >= w.from && index >= this.#read && w.pred(frame)) {
-        this.#waiters.splice(this.#waiters.indexOf(w), 1);
-        this.#read = index + 1;
-        w.resolve(frame);
-        return;
-      }
-    }
+    const waiter = this.#waiters.find((w) => w.pred(frame));
+    if (!waiter) return;
+    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+    waiter.resolve(this.#take(index));
+  }
+
+  #take(index: number): Frame {
+    this.#taken.add(index);
+    while (this.#taken.has(this.#first)) this.#taken.delete(this.#first++);
+    return this.frames[index];
   }
 }
 

@@ -38,5 +38,5 @@ export const terminalManifest = defineSubsystem({
   commands: [],
   subjects: [],
   binary: [5],
-  load: null,
+  load: () => import("./mod.ts"),
 });

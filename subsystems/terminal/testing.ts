@@ -3,7 +3,7 @@
  * visible text a VT stream draws in a fresh headless xterm.
  */
 import xt from "@xterm/headless";
-import { decodeTerminalOutput, type TerminalOutputFrame } from "./frames.ts";
+import { decodeTerminalOutput, type TerminalOutputFrame } from "../../protocol/terminal_frames.ts";
 import type { ViewerSink } from "./viewers.ts";
 
 const { Terminal: Xterm } = xt;

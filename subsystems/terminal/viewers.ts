@@ -6,7 +6,7 @@
  * backlog: a resume, or a viewer whose sink's buffer went over the bound, gets a fresh
  * terminal_view instead, and the byte stream continues from that screen's sequence.
  */
-import { encodeTerminalOutput } from "./frames.ts";
+import { encodeTerminalOutput } from "../../protocol/terminal_frames.ts";
 import { type OutputChunk, seqAfter, type ShellTerminal } from "./terminal.ts";
 
 /** Where a viewer's frames go; the socket layer implements it per connection. */

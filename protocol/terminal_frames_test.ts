@@ -3,7 +3,7 @@ import {
   decodeTerminalOutput,
   encodeTerminalInput,
   encodeTerminalOutput,
-} from "./frames.ts";
+} from "./terminal_frames.ts";
 
 function assertEq(actual: unknown, expected: unknown, what: string): void {
   const a = JSON.stringify(actual);

@@ -1,0 +1,118 @@
+import { decodeTerminalOutput, encodeTerminalInput } from "../protocol/mod.ts";
+import type { ForgeClient } from "../tools/client_lib.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { testServer } from "./harness.ts";
+
+const seat = { org: "Acme", project: "proj", label: "lead" };
+
+function config(path: string, extra = ""): string {
+  return `[[accounts]]\ndisplay_name = "Fake"\nprovider = "anthropic"\n[[orgs]]\nname = "Acme"\naccounts = ["Fake"]\n` +
+    `[[orgs.projects]]\nname = "proj"\npath = "${path}"\n${extra}`;
+}
+
+/** Everything a client has seen of terminal `id`'s byte stream, as text. */
+function output(c: ForgeClient, id: number): string {
+  return c.frames.flatMap((f) => {
+    if (f.type !== "binary" || f.kind !== 4) return [];
+    const d = decodeTerminalOutput(f.bytes);
+    return d.ok && d.frame.id === id ? [new TextDecoder().decode(d.frame.bytes)] : [];
+  }).join("");
+}
+
+async function waitOutput(c: ForgeClient, id: number, re: RegExp): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!re.test(output(c, id))) {
+    if (performance.now() > deadline) {
+      throw new Error(`no ${re} in terminal output: ${JSON.stringify(output(c, id).slice(-300))}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// spec: terminal_view, terminal_control, kinds 4 and 5; issue 7's "two viewers see the same bytes".
+Deno.test("two viewers share a real shell; only the controller types; a take moves control", async () => {
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(config(project));
+  const a = await t.ready();
+  const b = await t.ready();
+  a.send({ kind: "terminal_view", seat, reply_to: 1 });
+  const replyA = await a.next((m) => m.kind === "reply");
+  const body = replyA.body as { ok: boolean; id: number };
+  assertEquals(body.ok, true);
+  const viewA = await a.next((m) => m.kind === "terminal_view");
+  assertEquals([viewA.seat, viewA.id, viewA.controller], [seat, body.id, null]);
+  b.send({ kind: "terminal_view", seat, id: body.id, reply_to: 2 });
+  assertEquals((await b.next((m) => m.kind === "reply")).body, { ok: true, id: body.id });
+  const viewB = await b.next((m) => m.kind === "terminal_view");
+
+  a.send({ kind: "terminal_control", seat, id: body.id, take: true });
+  const ctlB = await b.next((m) => m.kind === "terminal_control");
+  assertEquals(ctlB.controller, viewA.viewer);
+  a.sendBinary(encodeTerminalInput(body.id, new TextEncoder().encode("echo forge-$((6*7))\r")));
+  await waitOutput(a, body.id, /forge-42/);
+  await waitOutput(b, body.id, /forge-42/);
+
+  b.sendBinary(encodeTerminalInput(body.id, new TextEncoder().encode("echo nope\r")));
+  const refused = await b.next((m) => m.kind === "error");
+  assertEquals(refused.what, "terminal_input");
+
+  b.send({ kind: "terminal_control", seat, id: body.id, take: true });
+  const moved = await a.next((m) => m.kind === "terminal_control" && m.controller === viewB.viewer);
+  assertEquals(moved.id, body.id);
+  b.sendBinary(encodeTerminalInput(body.id, new TextEncoder().encode("echo b-$((2+3))\r")));
+  await waitOutput(a, body.id, /b-5/);
+  assert(!output(a, body.id).includes("nope"), "the watcher's keys never reached the shell");
+  await Deno.remove(project, { recursive: true });
+});
+
+// spec: terminal_close and the session table's `terminal` row / terminal_changed.
+Deno.test("terminal_close ends the shell; the session hears terminal_changed; the next open is fresh", async () => {
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(config(project));
+  const c = await t.ready();
+  c.send({ kind: "subscribe", what: { session: seat } });
+  const snap = (await c.next((m) => m.kind === "snapshot")).data as { terminal: unknown };
+  assertEquals(snap.terminal, null);
+  c.send({ kind: "terminal_view", seat, reply_to: 1 });
+  const id = ((await c.next((m) => m.kind === "reply")).body as { id: number }).id;
+  const opened = await c.next((m) =>
+    m.kind === "update" && "terminal_changed" in (m.update as object)
+  );
+  const summary = (opened.update as {
+    terminal_changed: { terminal: { id: number; cwd: string; alive: boolean } };
+  }).terminal_changed.terminal;
+  assertEquals([summary.id, summary.cwd, summary.alive], [id, project, true]);
+  c.send({ kind: "terminal_close", seat, id });
+  await c.next((m) =>
+    m.kind === "update" &&
+    (m.update as { terminal_changed?: { terminal: unknown } }).terminal_changed?.terminal === null
+  );
+  c.send({ kind: "terminal_view", seat, reply_to: 2 });
+  const again = (await c.next((m) => m.kind === "reply" && m.reply_to === 2)).body as {
+    ok: boolean;
+    id: number;
+  };
+  assertEquals(again.ok, true);
+  assert(again.id !== id, "a fresh shell gets a fresh id");
+  c.send({ kind: "terminal_view", seat, id: 999, reply_to: 3 });
+  const wrong = (await c.next((m) => m.kind === "reply" && m.reply_to === 3)).body as {
+    ok: boolean;
+    why: string;
+  };
+  assertEquals(wrong.ok, false);
+  assertMatch(wrong.why, /999/);
+  await Deno.remove(project, { recursive: true });
+});
+
+Deno.test("with [terminal] off, its verbs answer naming the key", async () => {
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(config(project, "\n[terminal]\nenabled = false\n"));
+  const c = await t.ready();
+  c.send({ kind: "terminal_view", seat });
+  const e = await c.next();
+  assertEquals(
+    e.why,
+    "terminal_view: the terminal subsystem is turned off by terminal.enabled in forge.toml",
+  );
+  await Deno.remove(project, { recursive: true });
+});
