@@ -50,13 +50,9 @@ export function decodeClientBinary(bytes: Uint8Array): ClientBinary | BinaryRefu
     if (samples.length % 2 !== 0) return { reason: "short_header", kind, bytes: bytes.length };
     return { kind, samples };
   }
-  if (bytes.length < 3) return { reason: "short_header", kind, bytes: bytes.length };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return {
-    kind: BinaryKind.terminal_input,
-    terminal: view.getUint16(1, true),
-    keys: bytes.subarray(3),
-  };
+  const input = decodeTerminalInput(bytes);
+  if (!input.ok) return { reason: "short_header", kind, bytes: bytes.length };
+  return { kind: BinaryKind.terminal_input, terminal: input.frame.id, keys: input.frame.bytes };
 }
 
 /** Kind 3: one gzipped ServerMessage behind the tag. */
