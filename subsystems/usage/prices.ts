@@ -61,6 +61,7 @@ const DATE_SUFFIX = /-\d{8}$/;
 export class PriceTable {
   readonly source: PriceSource;
   readonly #models: ReadonlyMap<string, ModelRates>;
+  readonly #derived = new Map<string, ModelRates | null>();
 
   private constructor(source: PriceSource, models: Map<string, ModelRates>) {
     this.source = source;
@@ -92,8 +93,14 @@ export class PriceTable {
   lookup(model: string): ModelRates | null {
     const exact = this.#models.get(model);
     if (exact) return exact;
-    const bare = model.replace(WINDOW_TAG, "");
-    return this.#models.get(bare) ?? this.#models.get(bare.replace(DATE_SUFFIX, "")) ?? null;
+    // Ids not in the table are few and repeat on every message: remember the answer.
+    let found = this.#derived.get(model);
+    if (found === undefined) {
+      const bare = model.replace(WINDOW_TAG, "");
+      found = this.#models.get(bare) ?? this.#models.get(bare.replace(DATE_SUFFIX, "")) ?? null;
+      this.#derived.set(model, found);
+    }
+    return found;
   }
 
   /**

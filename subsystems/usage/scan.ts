@@ -56,8 +56,16 @@ export class PoolScanner {
     this.#configDirs = [...new Set(configDirs)];
   }
 
-  /** Walk the pool, read what changed, and answer every file's records. */
-  async scan(): Promise<PoolScan> {
+  #inflight: Promise<PoolScan> | null = null;
+
+  /** Walk the pool, read what changed, and answer every file's records. A call made while a
+   * scan runs shares that scan's answer rather than reading the same files twice. */
+  scan(): Promise<PoolScan> {
+    this.#inflight ??= this.#scan().finally(() => this.#inflight = null);
+    return this.#inflight;
+  }
+
+  async #scan(): Promise<PoolScan> {
     const unreadable: PoolScan["unreadable"] = [];
     const found = new Map<string, { slug: string; size: number; mtime: number }>();
     const roots = new Set<string>();

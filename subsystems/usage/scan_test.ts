@@ -72,7 +72,8 @@ Deno.test("spec usage: a rescan reads only files whose size or mtime changed", a
     const scanner = new PoolScanner([root]);
     assertEquals((await scanner.scan()).files_read, 3);
 
-    const warm = await scanner.scan();
+    const [warm, joined] = await Promise.all([scanner.scan(), scanner.scan()]);
+    assertEquals(joined === warm, true, "a scan asked for while one runs shares its answer");
     assertEquals([warm.files_read, warm.files_reused], [0, 3]);
     assertEquals(warm.files.flatMap((f) => f.records.map((r) => r.input)), [1, 4, 2]);
 

@@ -2,6 +2,7 @@
  * The usage subsystem's one entry point: scan the pool on the ask and answer the snapshot.
  * spec: Subjects > usage ("Nothing updates this subject ... a subscription is answered once").
  */
+import { join } from "node:path";
 import { PriceTable } from "./prices.ts";
 import { buildSnapshot, type ProjectRef, type UsageSnapshot } from "./report.ts";
 import { type PoolScan, PoolScanner } from "./scan.ts";
@@ -81,4 +82,15 @@ export class UsageScanner {
       files_reused: pool.files_reused,
     };
   }
+}
+
+/**
+ * The CLI's default config dir, as the CLI resolves it: `$CLAUDE_CONFIG_DIR`, else
+ * `$HOME/.claude`; null when neither variable is set. Pass it with the accounts' dirs.
+ */
+export function defaultConfigDir(env: (name: string) => string | undefined): string | null {
+  const configured = env("CLAUDE_CONFIG_DIR");
+  if (configured) return configured;
+  const home = env("HOME");
+  return home ? join(home, ".claude") : null;
 }

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { UsageScanner, UsageSnapshotSchema } from "./scanner.ts";
+import { defaultConfigDir, UsageScanner, UsageSnapshotSchema } from "./scanner.ts";
 import type { UsageRow } from "./report.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
 import { startHarness } from "../../server/workspace/claude/testing.ts";
@@ -143,4 +143,11 @@ Deno.test("spec usage: the real CLI's transcripts give exactly the tokens the fa
   ]]);
   assertEquals(snapshot.lifetime.total.unpriced_models, []);
   ok(t.cost_usd > 0);
+});
+
+Deno.test("scanner: the default config dir is $CLAUDE_CONFIG_DIR, else $HOME/.claude", () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assertEquals(defaultConfigDir(env({ CLAUDE_CONFIG_DIR: "/c", HOME: "/h" })), "/c");
+  assertEquals(defaultConfigDir(env({ HOME: "/h" })), "/h/.claude");
+  assertEquals(defaultConfigDir(env({})), null);
 });

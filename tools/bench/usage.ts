@@ -307,6 +307,10 @@ try {
       warmMs.toFixed(0)
     } ms (${warm.files_read} read, ${warm.files_reused} reused)`,
   );
+  const lines = cold.files.reduce((n, f) => n + f.records.length, 0);
+  console.log(
+    `pool holds ${snap.lifetime.total.messages} API messages on ${lines} assistant lines`,
+  );
 
   // forge's records priced without the long-prompt tier (ccusage's overrides have a 200k
   // tier only): if this matches ccusage, that tier is the whole cost difference.
@@ -367,6 +371,11 @@ try {
       }  ${same}`,
     );
   }
+  console.log(
+    "\nforge minus ccusage: Haiku 5.5 prompts over 100k tokens pay the long-prompt rates in" +
+      " forge's table (ccusage's overrides can only express a 200k tier); 'no tier' is forge" +
+      " without that tier. ccusage lists fast-mode messages as '<model>-fast', merged above.",
+  );
 } finally {
   if (Deno.args.includes("--keep")) console.log(`kept ${tmp}`);
   else await Deno.remove(tmp, { recursive: true });
