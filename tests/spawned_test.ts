@@ -74,3 +74,25 @@ Deno.test("spawned: a config that fails to load stops the boot with the loader's
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("spawned: under the scoped permissions (terminal off) the server reads its project's tree", async () => {
+  const project = await Deno.makeTempDir();
+  try {
+    const git = (...args: string[]) =>
+      new Deno.Command("git", { args: ["-C", project, ...args], stdout: "null", stderr: "null" })
+        .output();
+    await git("init", "-q", "-b", "main");
+    await Deno.writeTextFile(`${project}/a.txt`, "a\n");
+    const config = SAMPLE_CONFIG.replace("/nonexistent/forge-test-project", project) +
+      "\n[terminal]\nenabled = false\n";
+    await using forge = await spawnForge(config);
+    const c = await forge.connect();
+    c.send({ kind: "subscribe", what: "home" });
+    const home = (await c.next((m) => m.kind === "snapshot")).data as {
+      projects: { work: { gate: string; changed: number } }[];
+    };
+    assertEquals([home.projects[0].work.gate, home.projects[0].work.changed], ["in_repo", 1]);
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});

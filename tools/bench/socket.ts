@@ -168,3 +168,39 @@ console.log(`one 3.5 MB frame, emit to parsed (median of ${RUNS})`);
 console.log(`  forge text     ${f(forgePlain)} ms   (${f(forgePlain / barePlain, 2)}x bare)`);
 console.log(`  forge deflate  ${f(forgeGzip)} ms   (${f(forgeGzip / barePlain, 2)}x bare)`);
 console.log(`  bare text      ${f(barePlain)} ms`);
+
+// Which gzip kind 3 uses, by measurement: the frame's JSON through each candidate.
+const { gzip: zgzip } = await import("node:zlib");
+const { promisify } = await import("node:util");
+const { gzipSync: fflateGzip, strToU8 } = await import("fflate");
+const gz = promisify(zgzip);
+const sample = JSON.stringify({
+  kind: "update",
+  update: {
+    chat_appended: {
+      msg: Array.from({ length: 33_000 }, (_, i) => ({ i, text: `row ${i} of a conversation` })),
+    },
+  },
+});
+async function median(run: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
+  }
+  return pct(times.sort((a, b) => a - b), 50);
+}
+const zlibMs = await median(() => gz(sample));
+const streamMs = await median(() =>
+  new Response(new Blob([sample]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer()
+);
+const fflateMs = await median(() => Promise.resolve(fflateGzip(strToU8(sample))));
+console.log(
+  `gzip of a ${
+    f(sample.length / 1e6, 2)
+  } MB frame (median of ${RUNS}; kind 3 uses node:zlib async)`,
+);
+console.log(`  node:zlib async   ${f(zlibMs)} ms`);
+console.log(`  CompressionStream ${f(streamMs)} ms`);
+console.log(`  fflate gzipSync   ${f(fflateMs)} ms`);

@@ -1,0 +1,54 @@
+import { SUBSYSTEMS } from "../subsystems/mod.ts";
+import { assert, assertEquals } from "../tests/assert.ts";
+import { CORE_AREAS } from "../server/config/core_areas.ts";
+import { loadConfigText } from "../server/config/load.ts";
+import { catalogueAreas } from "../server/registry.ts";
+import { permissionFlags } from "./permissions.ts";
+
+const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
+const text =
+  `[server]\nbind = "10.0.0.5"\nport = 9000\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\nconfig_dir = "/srv/claude-a"\n` +
+  `[[orgs]]\nname = "o"\naccounts = ["A"]\n[[orgs.projects]]\nname = "p"\npath = "/srv/p"\ndocument_roots = ["/srv/docs"]\n`;
+
+function flags(extra: string) {
+  const { config } = loadConfigText(text + extra, "/etc/forge/forge.toml", areas);
+  return permissionFlags({
+    config,
+    configPath: "/etc/forge/forge.toml",
+    port: 9000,
+    repoRoot: "/opt/forge",
+    claudeBin: "/opt/claude",
+    home: "/home/u",
+    claudeConfigDir: null,
+  });
+}
+
+// README "Permissions": the network is the bind address alone; files are fenced to the dirs the
+// config names when no native addon makes the fence moot.
+Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
+  const f = flags("[terminal]\nenabled = false\n");
+  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,/opt/claude");
+  const read = f.find((x) => x.startsWith("--allow-read="))!.slice("--allow-read=".length).split(
+    ",",
+  );
+  for (
+    const dir of [
+      "/etc/forge",
+      "/home/u/.claude",
+      "/srv/claude-a",
+      "/srv/p",
+      "/srv/docs",
+      "/opt/forge",
+    ]
+  ) assert(read.includes(dir), dir);
+  assert(!f.includes("--allow-read") && !f.some((x) => x.startsWith("--allow-ffi")));
+  assert(!f.includes("-A") && !f.includes("--allow-all"));
+});
+
+Deno.test("with the terminal on, ffi is scoped to node_modules and files are unscoped for node-pty", () => {
+  const f = flags("");
+  assert(f.includes("--allow-ffi=/opt/forge/node_modules"));
+  assert(f.includes("--allow-read") && f.includes("--allow-write"));
+  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+});
