@@ -3,7 +3,7 @@
  * forge scanner cold and warm, and the same pool through `ccusage` (npm) in the same run.
  *
  *   tools/deno.sh run --allow-all tools/bench/usage.ts [--size-mb 1024] [--ccusage 20.0.24]
- *       [--seed 1] [--keep]
+ *       [--runs 3] [--seed 1] [--keep]
  *
  * The template is captured by running the pinned `claude` CLI against the fake Messages API
  * (three turns: two Bash round trips and a thinking+text reply); every generated session
@@ -14,7 +14,7 @@
 import { join } from "node:path";
 import { PriceTable } from "../../subsystems/usage/prices.ts";
 import { PoolScanner } from "../../subsystems/usage/scan.ts";
-import { buildSnapshot, type UsageRow } from "../../subsystems/usage/report.ts";
+import { buildSnapshot } from "../../subsystems/usage/report.ts";
 import { slugFor } from "../../subsystems/usage/sample_lines.ts";
 import bundled from "../../subsystems/usage/prices.json" with { type: "json" };
 import { startHarness } from "../../server/workspace/claude/testing.ts";
@@ -40,22 +40,15 @@ const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
 async function captureTemplate() {
   const u = (i: number) => ({ input_tokens: i, output_tokens: i, cache_creation_input_tokens: i });
   const tool = (c: string) => ({ type: "tool_use" as const, name: "Bash", input: { command: c } });
+  const text = (t: string) => ({ type: "text" as const, text: t });
+  const think = (t: string) => ({ type: "thinking" as const, thinking: t, signature: "s" });
   await using h = await startHarness({
     replies: [
-      {
-        content: [{ type: "thinking", thinking: "run it", signature: "s1" }, tool("echo a")],
-        usage: u(1),
-      },
-      { content: [{ type: "text", text: "done" }], usage: u(2) },
-      { content: [{ type: "text", text: "again" }, tool("echo b")], usage: u(3) },
-      { content: [{ type: "text", text: "done again" }], usage: u(4) },
-      {
-        content: [{ type: "thinking", thinking: "x", signature: "s2" }, {
-          type: "text",
-          text: "t",
-        }],
-        usage: u(5),
-      },
+      { content: [think("run it"), tool("echo a")], usage: u(1) },
+      { content: [text("done")], usage: u(2) },
+      { content: [text("again"), tool("echo b")], usage: u(3) },
+      { content: [text("done again")], usage: u(4) },
+      { content: [think("x"), text("t")], usage: u(5) },
     ],
   });
   const { proc, log } = h.spawn({ argv: {} });
@@ -99,20 +92,12 @@ function pickModel(): string {
 
 /** One session's text: the header (unless a subagent) then blocks up to `bytes`. Every
  * API message gets fresh ids, so only forks repeat a message across files. */
-function session(
-  t: Template,
-  sid: string,
-  cwd: string,
-  start: number,
-  bytes: number,
-  agent?: string,
-) {
+function session(t: Template, sid: string, cwd: string, at: number, bytes: number, agent = "") {
   const fix = (s: string) => s.replaceAll(t.sid, sid).replaceAll(t.cwd, cwd);
   const parse = (lines: string[]) =>
     lines.map((l) => ({ text: fix(l), obj: JSON.parse(fix(l)) as Obj }));
   const out: string[] = [];
   let size = 0;
-  let at = start;
   const render = (lines: { text: string; obj: Obj }[]) => {
     const ids = new Map<string, Obj>();
     for (const { text, obj } of lines) {
@@ -206,14 +191,15 @@ async function generate(t: Template, root: string): Promise<{ files: number; byt
       const fork = crypto.randomUUID();
       await put(
         join(dir, `${fork}.jsonl`),
-        text.replaceAll(sid, fork) + session(t, fork, cwd, end - 3_600_000, 300_000, undefined),
+        text.replaceAll(sid, fork) + session(t, fork, cwd, end - 3_600_000, 300_000),
       );
     }
   }
   return { files, bytes };
 }
 
-async function runCcusage(pool: string, tmp: string) {
+/** Install ccusage into `tmp` and write its config: forge's table as pricingOverrides. */
+async function installCcusage(tmp: string): Promise<string[]> {
   const prefix = join(tmp, "ccusage");
   const install = await new Deno.Command("npm", {
     args: ["install", "--prefix", prefix, "--no-audit", "--no-fund", `ccusage@${CCUSAGE}`],
@@ -224,9 +210,7 @@ async function runCcusage(pool: string, tmp: string) {
     throw new Error(`npm install ccusage@${CCUSAGE}: ${new TextDecoder().decode(install.stderr)}`);
   }
   const overrides: Obj = {};
-  for (
-    const [model, r] of Object.entries(bundled.models) as [string, Obj & Record<string, number>][]
-  ) {
+  for (const [model, r] of Object.entries(bundled.models) as [string, Record<string, number>][]) {
     overrides[model] = {
       inputCostPerToken: r.input / 1e6,
       outputCostPerToken: r.output / 1e6,
@@ -237,19 +221,16 @@ async function runCcusage(pool: string, tmp: string) {
   }
   const config = join(tmp, "ccusage.json");
   await Deno.writeTextFile(config, JSON.stringify({ defaults: { pricingOverrides: overrides } }));
+  const cli = join(prefix, "node_modules/ccusage/src/cli.js");
+  return [cli, "claude", "daily", "--json", "--breakdown", "--offline", "--config", config];
+}
+
+/** One ccusage run over the pool: wall time (process start to exit), totals, per model. */
+async function runCcusage(args: string[], pool: string) {
   const t0 = performance.now();
   const out = await new Deno.Command("node", {
-    args: [
-      join(prefix, "node_modules/ccusage/src/cli.js"),
-      "claude",
-      "daily",
-      "--json",
-      "--breakdown",
-      "--offline",
-      "--config",
-      config,
-    ],
-    env: { CLAUDE_CONFIG_DIR: pool, TZ: Deno.env.get("TZ") ?? "UTC" },
+    args,
+    env: { CLAUDE_CONFIG_DIR: pool },
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -272,21 +253,11 @@ async function runCcusage(pool: string, tmp: string) {
   return { ms, totals: report.totals, byModel };
 }
 
-const tmp = await Deno.makeTempDir({ prefix: "forge_usage_bench_" });
-try {
-  const pool = join(tmp, "pool");
-  let t0 = performance.now();
-  const template = await captureTemplate();
-  const gen = await generate(template, pool);
-  console.log(
-    `pool: ${(gen.bytes / 2 ** 20).toFixed(0)} MiB in ${gen.files} files from a real ${
-      template.header.length + template.block.length
-    }-line CLI transcript (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-  );
-
+/** `--measure POOL`: one forge process, cold scan then warm scan, answered as JSON. */
+async function measure(pool: string) {
   const prices = PriceTable.bundled();
   const scanner = new PoolScanner([pool]);
-  t0 = performance.now();
+  let t0 = performance.now();
   const cold = await scanner.scan();
   const snap = buildSnapshot(cold.files, { projects: [], prices, now: new Date() });
   const coldMs = performance.now() - t0;
@@ -294,61 +265,108 @@ try {
   const warm = await scanner.scan();
   buildSnapshot(warm.files, { projects: [], prices, now: new Date() });
   const warmMs = performance.now() - t0;
-  const rss = Deno.memoryUsage().rss / 2 ** 20;
-  console.log(
-    `forge cold scan: ${(coldMs / 1000).toFixed(2)} s (${
-      (gen.bytes / 2 ** 20 / (coldMs / 1000)).toFixed(0)
-    } MiB/s, ${cold.files_read} files read, ${cold.skipped_lines} torn lines skipped), rss ${
-      rss.toFixed(0)
-    } MiB`,
-  );
-  console.log(
-    `forge warm scan: ${
-      warmMs.toFixed(0)
-    } ms (${warm.files_read} read, ${warm.files_reused} reused)`,
-  );
-  const lines = cold.files.reduce((n, f) => n + f.records.length, 0);
-  console.log(
-    `pool holds ${snap.lifetime.total.messages} API messages on ${lines} assistant lines`,
-  );
-
   // forge's records priced without the long-prompt tier (ccusage's overrides have a 200k
   // tier only): if this matches ccusage, that tier is the whole cost difference.
   const flat = structuredClone(bundled) as { models: Record<string, Obj> };
   for (const r of Object.values(flat.models)) delete r.long_prompt;
-  const asCcusage = buildSnapshot(cold.files, {
+  const noTier = buildSnapshot(cold.files, {
     projects: [],
     prices: PriceTable.fromJson(flat),
     now: new Date(),
   });
+  return {
+    coldMs,
+    warmMs,
+    rssMiB: Deno.memoryUsage().rss / 2 ** 20,
+    files: [cold.files_read, warm.files_read, warm.files_reused],
+    skipped: cold.skipped_lines,
+    lines: cold.files.reduce((n, f) => n + f.records.length, 0),
+    total: snap.lifetime.total,
+    byModel: snap.lifetime.by_model,
+    noTier: noTier.lifetime.by_model.map((r) => [r.name, r.cost_usd] as const),
+    noTierTotal: noTier.lifetime.total.cost_usd,
+  };
+}
+type Measured = Awaited<ReturnType<typeof measure>>;
 
-  const cc = await runCcusage(pool, tmp);
+async function measureInChild(pool: string): Promise<Measured> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", new URL(import.meta.url).pathname, "--measure", pool],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error("forge measure process failed");
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
+if (Deno.args.includes("--measure")) {
+  console.log(JSON.stringify(await measure(flag("measure", ""))));
+  Deno.exit(0);
+}
+
+const RUNS = Number(flag("runs", "3"));
+const tmp = await Deno.makeTempDir({ prefix: "forge_usage_bench_" });
+try {
+  const pool = join(tmp, "pool");
+  const t0 = performance.now();
+  const template = await captureTemplate();
+  const gen = await generate(template, pool);
+  const ccArgs = await installCcusage(tmp);
+  // Written pages still being flushed would slow whichever tool ran first.
+  await new Deno.Command("sync").output();
   console.log(
-    `ccusage ${CCUSAGE}: ${(cc.ms / 1000).toFixed(2)} s; ratio ccusage / forge cold = ${
-      (cc.ms / coldMs).toFixed(2)
-    }, ccusage / forge warm = ${(cc.ms / warmMs).toFixed(0)}`,
+    `pool: ${(gen.bytes / 2 ** 20).toFixed(0)} MiB in ${gen.files} files from a real ${
+      template.header.length + template.block.length
+    }-line CLI transcript (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
-  const t = snap.lifetime.total;
+  // Alternate the tools, each in its own process, and keep every run's time.
+  const forge: Measured[] = [];
+  const cc: Awaited<ReturnType<typeof runCcusage>>[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    forge.push(await measureInChild(pool));
+    cc.push(await runCcusage(ccArgs, pool));
+  }
+  const f = forge[0], c = cc[0];
+  const secs = (ms: number[]) => ms.map((m) => (m / 1000).toFixed(2)).join(", ");
+  const best = (ms: number[]) => Math.min(...ms);
+  const cold = forge.map((r) => r.coldMs), warm = forge.map((r) => r.warmMs);
+  const ccMs = cc.map((r) => r.ms);
+  console.log(
+    `forge cold scan (s): ${secs(cold)}; best ${
+      (gen.bytes / 2 ** 20 / (best(cold) / 1000)).toFixed(0)
+    } MiB/s; ${f.files[0]} files read, ${f.skipped} torn lines skipped, rss ${
+      f.rssMiB.toFixed(0)
+    } MiB`,
+  );
+  console.log(
+    `forge warm scan (ms): ${warm.map((m) => m.toFixed(0)).join(", ")} (${f.files[1]} read, ${
+      f.files[2]
+    } reused)`,
+  );
+  console.log(`ccusage ${CCUSAGE} (s, process wall time): ${secs(ccMs)}`);
+  console.log(
+    `best of ${RUNS}: ccusage / forge cold = ${(best(ccMs) / best(cold)).toFixed(2)}, ` +
+      `ccusage / forge warm = ${(best(ccMs) / best(warm)).toFixed(0)}`,
+  );
+  console.log(`pool holds ${f.total.messages} API messages on ${f.lines} assistant lines`);
+
+  const t = f.total;
   const pad = (s: string | number, n = 16) => String(s).padStart(n);
   console.log(`\n${"total".padEnd(22)}${pad("forge")}${pad("ccusage")}`);
   for (
-    const [name, f, c] of [
-      ["input_tokens", t.input_tokens, cc.totals.inputTokens],
-      ["output_tokens", t.output_tokens, cc.totals.outputTokens],
-      ["cache_creation_tokens", t.cache_creation_tokens, cc.totals.cacheCreationTokens],
-      ["cache_read_tokens", t.cache_read_tokens, cc.totals.cacheReadTokens],
-      ["cost_usd", t.cost_usd.toFixed(4), cc.totals.totalCost.toFixed(4)],
-      [
-        "cost_usd, no tier",
-        asCcusage.lifetime.total.cost_usd.toFixed(4),
-        cc.totals.totalCost.toFixed(4),
-      ],
+    const [name, mine, theirs] of [
+      ["input_tokens", t.input_tokens, c.totals.inputTokens],
+      ["output_tokens", t.output_tokens, c.totals.outputTokens],
+      ["cache_creation_tokens", t.cache_creation_tokens, c.totals.cacheCreationTokens],
+      ["cache_read_tokens", t.cache_read_tokens, c.totals.cacheReadTokens],
+      ["cost_usd", t.cost_usd.toFixed(4), c.totals.totalCost.toFixed(4)],
+      ["cost_usd, no tier", f.noTierTotal.toFixed(4), c.totals.totalCost.toFixed(4)],
     ] as [string, string | number, string | number][]
-  ) console.log(`${name.padEnd(22)}${pad(f)}${pad(c)}`);
+  ) console.log(`${name.padEnd(22)}${pad(mine)}${pad(theirs)}`);
   console.log(
     `unpriced: forge ${JSON.stringify(t.unpriced_models)}, ccusage ${
-      JSON.stringify(cc.totals.unpricedModels ?? [])
+      JSON.stringify(c.totals.unpricedModels ?? [])
     }`,
   );
   console.log(
@@ -356,19 +374,16 @@ try {
       pad("ccusage $", 14)
     }  tokens equal`,
   );
-  const flatRows = new Map(asCcusage.lifetime.by_model.map((r) => [r.name, r]));
-  for (const r of snap.lifetime.by_model) {
-    const c = cc.byModel.get(r.name);
-    const same = c !== undefined &&
-      [r.input_tokens, r.output_tokens, r.cache_creation_tokens, r.cache_read_tokens].every((
-        v,
-        i,
-      ) => v === c.tokens[i]);
-    const f = flatRows.get(r.name) as UsageRow;
+  const noTier = new Map(f.noTier);
+  for (const r of f.byModel) {
+    const m = c.byModel.get(r.name);
+    const same = m !== undefined &&
+      [r.input_tokens, r.output_tokens, r.cache_creation_tokens, r.cache_read_tokens]
+        .every((v, i) => v === m.tokens[i]);
     console.log(
-      `${r.name.padEnd(20)}${pad(r.cost_usd.toFixed(2), 14)}${pad(f.cost_usd.toFixed(2), 16)}${
-        pad(c ? c.cost.toFixed(2) : "-", 14)
-      }  ${same}`,
+      `${r.name.padEnd(20)}${pad(r.cost_usd.toFixed(2), 14)}${
+        pad((noTier.get(r.name) ?? 0).toFixed(2), 16)
+      }${pad(m ? m.cost.toFixed(2) : "-", 14)}  ${same}`,
     );
   }
   console.log(
