@@ -1,5 +1,6 @@
-import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
+import type { CliFrame, SessionUpdate, Slot } from "../../protocol/mod.ts";
 import { slotName, updateSlot } from "../../protocol/mod.ts";
+import { appendKind, foldRun, joinRun, type RunKeys } from "./stream_fold.ts";
 
 /** An update as it leaves the workspace: its place in its seat's sequence. spec: update {seq, span}. */
 export interface NumberedUpdate {
@@ -13,29 +14,130 @@ export interface NumberedUpdate {
   only: number | null;
 }
 
+/** catalogue 3.6: a held run flushes 16 ms after its last append, and never later than 100 ms
+ * after its first. */
+export const FLUSH_INTERVAL_MS = 16;
+export const FLUSH_CEILING_MS = 100;
+
+/** A run of token appends held for one seat, waiting for its flush. */
+interface Run {
+  slot: Slot;
+  seq: number;
+  first: SessionUpdate;
+  msgs: CliFrame[];
+  keys: RunKeys;
+  deadline: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
 /**
  * The workspace's update stream. Every frame emitted for a seat is numbered on that seat's own
- * counter, so a client that reads 5 then 7 knows one went missing. spec: What a client receives.
+ * counter when it is emitted, so a client that reads 5 then 7 knows one went missing. spec: What
+ * a client receives.
+ *
+ * The batch: a token append (stream_fold.ts) is held rather than published, and a run of them on
+ * one seat crosses as ONE frame - `seq` its oldest number, `span` the run's length - when the
+ * run flushes: 16 ms after its last append, 100 ms after its first, when the seat emits anything
+ * else (so its order holds), or on `flush()`. Nothing else is held: every other frame is
+ * published at once, so only the token stream pays the batch's latency.
  */
 export class UpdateStream {
   #next = new Map<string, number>();
   #listeners = new Set<(u: NumberedUpdate) => void>();
+  #runs = new Map<string, Run>();
+
+  constructor(
+    private readonly timing = { intervalMs: FLUSH_INTERVAL_MS, ceilingMs: FLUSH_CEILING_MS },
+  ) {}
 
   /** The number the seat's next frame will carry (`header.seq`). */
   nextSeq(slot: Slot): number {
     return this.#next.get(slotName(slot)) ?? 0;
   }
 
-  /** Numbers and publishes one update. `only` routes a connection-owned update (a take's news). */
+  /**
+   * Numbers one update and publishes it, or holds it when it is a token append (its listeners
+   * then see it inside the run's folded frame). Returns the update's own number either way.
+   * `only` routes a connection-owned update (a take's news); such an update is never held.
+   */
   emit(update: SessionUpdate, only: number | null = null): NumberedUpdate {
     const slot = updateSlot(update);
-    let seq: number | null = null;
+    if (!slot) return this.#publish({ update, slot, seq: null, span: 1, only });
+    const name = slotName(slot);
+    const seq = this.#next.get(name) ?? 0;
+    this.#next.set(name, seq + 1);
+    const numbered: NumberedUpdate = { update, slot, seq, span: 1, only };
+    const msg = update.name === "chat_appended" && only === null
+      ? update.fields?.msg as CliFrame | undefined
+      : undefined;
+    const kind = msg ? appendKind(msg) : null;
+    const run = this.#runs.get(name);
+    if (msg && kind) {
+      if (run && joinRun(run.keys, kind)) {
+        run.msgs.push(msg);
+        this.#arm(name, run);
+        return numbered;
+      }
+      if (run) this.#flushRun(name, run);
+      const keys: RunKeys = { delta: null, counter: null };
+      joinRun(keys, kind);
+      const fresh: Run = {
+        slot,
+        seq,
+        first: update,
+        msgs: [msg],
+        keys,
+        deadline: performance.now() + this.timing.ceilingMs,
+        timer: undefined,
+      };
+      this.#runs.set(name, fresh);
+      this.#arm(name, fresh);
+      return numbered;
+    }
+    if (run) this.#flushRun(name, run);
+    this.#publish(numbered);
+    return numbered;
+  }
+
+  /** Publishes the held run of one seat, or of every seat: before a snapshot is encoded (spec:
+   * queued updates precede a snapshot) and at shutdown. */
+  flush(slot?: Slot): void {
     if (slot) {
       const name = slotName(slot);
-      seq = this.#next.get(name) ?? 0;
-      this.#next.set(name, seq + 1);
+      const run = this.#runs.get(name);
+      if (run) this.#flushRun(name, run);
+      return;
     }
-    const numbered: NumberedUpdate = { update, slot, seq, span: 1, only };
+    for (const [name, run] of [...this.#runs]) this.#flushRun(name, run);
+  }
+
+  subscribe(fn: (u: NumberedUpdate) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  #arm(name: string, run: Run): void {
+    clearTimeout(run.timer);
+    const wait = Math.max(
+      0,
+      Math.min(this.timing.intervalMs, run.deadline - performance.now()),
+    );
+    run.timer = setTimeout(() => {
+      if (this.#runs.get(name) === run) this.#flushRun(name, run);
+    }, wait);
+  }
+
+  #flushRun(name: string, run: Run): void {
+    clearTimeout(run.timer);
+    this.#runs.delete(name);
+    const fields = run.first.fields ?? {};
+    const update: SessionUpdate = run.msgs.length === 1
+      ? run.first
+      : { name: run.first.name, fields: { ...fields, msg: foldRun(run.msgs) } };
+    this.#publish({ update, slot: run.slot, seq: run.seq, span: run.msgs.length, only: null });
+  }
+
+  #publish(numbered: NumberedUpdate): NumberedUpdate {
     for (const fn of this.#listeners) {
       try {
         fn(numbered);
@@ -44,10 +146,5 @@ export class UpdateStream {
       }
     }
     return numbered;
-  }
-
-  subscribe(fn: (u: NumberedUpdate) => void): () => void {
-    this.#listeners.add(fn);
-    return () => this.#listeners.delete(fn);
   }
 }

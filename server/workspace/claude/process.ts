@@ -31,8 +31,10 @@ export interface ClaudeSpawnOptions {
   controlTimeoutMs?: number;
   /** Bytes of stderr kept for failure reports; default 8 KiB. */
   stderrTailBytes?: number;
-  /** How long `close()` waits after stdin EOF before SIGKILL; default 5 s (catalogue 6.2). */
+  /** How long `close()` waits after stdin EOF before signalling; default 5 s (catalogue 6.2). */
   closeGraceMs?: number;
+  /** How long `close()` waits after SIGTERM before SIGKILL; default 2 s. */
+  termGraceMs?: number;
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -61,6 +63,7 @@ export class ClaudeProcess {
   #iterated = false;
   #closing: Promise<ClaudeExit> | null = null;
   #graceMs: number;
+  #termGraceMs: number;
 
   /** Spawns the CLI. Throws (naming the binary) when it cannot be started. */
   static spawn(opts: ClaudeSpawnOptions): ClaudeProcess {
@@ -86,6 +89,7 @@ export class ClaudeProcess {
     this.#child = child;
     this.pid = child.pid;
     this.#graceMs = opts.closeGraceMs ?? 5_000;
+    this.#termGraceMs = opts.termGraceMs ?? 2_000;
     this.#stdin = new StdinWriter(child.stdin);
     const send = (line: JsonObject) => this.#stdin.send(line);
     this.#control = new ControlChannel(send, opts.controlTimeoutMs);
@@ -215,19 +219,28 @@ export class ClaudeProcess {
   }
 
   /**
-   * Ends stdin (queued lines are written first), waits `closeGraceMs` for the CLI to finish
-   * (it completes a running turn first), then SIGKILLs. Resolves with the exit; idempotent.
+   * Ends stdin (queued lines are written first) and waits `closeGraceMs` for the CLI to finish
+   * (it completes a running turn first); then SIGTERM, which the CLI answers by ending its own
+   * tool processes (a SIGKILL alone would orphan a background Bash), and after `termGraceMs`
+   * SIGKILL. Resolves with the exit; idempotent.
    */
   close(): Promise<ClaudeExit> {
     this.#closing ??= (async () => {
       void this.#stdin.close();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), this.#graceMs));
-      const first = await Promise.race([this.exited, late]);
-      clearTimeout(timer);
-      if (first === "late") this.kill("SIGKILL");
+      if (await this.#exitsWithin(this.#graceMs)) return await this.exited;
+      this.kill("SIGTERM");
+      if (await this.#exitsWithin(this.#termGraceMs)) return await this.exited;
+      this.kill("SIGKILL");
       return await this.exited;
     })();
     return this.#closing;
+  }
+
+  async #exitsWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), ms));
+    const first = await Promise.race([this.exited, late]);
+    clearTimeout(timer);
+    return first !== "late";
   }
 }

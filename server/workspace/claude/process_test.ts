@@ -126,7 +126,7 @@ Deno.test("the driver reports non-JSON stdout lines, keeps reading, and keeps th
   ok(exit.stderrTail.endsWith("eeethe end\n"), exit.stderrTail.slice(-20));
 });
 
-Deno.test("close() SIGKILLs a CLI that does not finish within the grace period, and reaps it", async () => {
+Deno.test("close() SIGTERMs a CLI that does not finish within the grace period, and reaps it", async () => {
   await using h = await startHarness({
     replies: [{
       content: [{ type: "text", text: "y".repeat(200) }],
@@ -143,11 +143,85 @@ Deno.test("close() SIGKILLs a CLI that does not finish within the grace period, 
   const t0 = performance.now();
   const exit = await proc.close();
   const took = performance.now() - t0;
-  // The CLI finishes the running turn after stdin EOF (20 s here), so the grace ran out.
-  deepStrictEqual(exit.signal, "SIGKILL");
+  // The CLI finishes the running turn after stdin EOF (20 s here), so the grace ran out and the
+  // SIGTERM ended it: it exits 143 through its own handler.
+  deepStrictEqual([exit.code, exit.signal], [143, null]);
   ok(took >= 450 && took < 2_500, `close took ${took} ms`);
   await rejects(Deno.stat(`/proc/${proc.pid}`), Deno.errors.NotFound);
 });
+
+Deno.test("close() SIGKILLs a child that ignores SIGTERM", async () => {
+  // Not the CLI: a shell that ignores TERM and never reads stdin, to reach the last step.
+  const proc = ClaudeProcess.spawn({
+    bin: "sh",
+    args: ["-c", "trap '' TERM; while :; do sleep 0.05; done"],
+    cwd: ".",
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    closeGraceMs: 100,
+    termGraceMs: 200,
+  });
+  const t0 = performance.now();
+  const exit = await proc.close();
+  deepStrictEqual(exit.signal, "SIGKILL");
+  ok(performance.now() - t0 >= 280, "it waited out both graces");
+});
+
+Deno.test("close() leaves no tool process behind: a background Bash ends with the CLI", async () => {
+  await using h = await startHarness({
+    replies: [
+      {
+        content: [{
+          type: "tool_use",
+          name: "Bash",
+          input: { command: "sleep 300", description: "bg", run_in_background: true },
+        }],
+      },
+      { content: [{ type: "text", text: "started" }] },
+    ],
+  });
+  const { proc, log } = h.spawn({
+    closeGraceMs: 300,
+    canUseTool: (req) => ({ behavior: "allow", updatedInput: req.input }),
+  });
+  proc.sendUserMessage("start a background sleep");
+  await log.next("result");
+  const sleeper = descendants(proc.pid).find((pid) => cmdline(pid).startsWith("sleep 300"));
+  ok(sleeper, "the background sleep runs under the CLI");
+  // On stdin EOF the CLI waits for its background task, so the grace runs out; SIGTERM makes the
+  // CLI end the task itself (a SIGKILL alone orphans it).
+  await proc.close();
+  await rejects(Deno.stat(`/proc/${sleeper}`), Deno.errors.NotFound);
+});
+
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      parent.set(Number(e.name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch { /* gone */ }
+  }
+  const out: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, ppid] of parent) {
+      if (ppid === pid) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function cmdline(pid: number): string {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ");
+  } catch {
+    return "";
+  }
+}
 
 function kind(f: CliFrame): string {
   if (f.type === "stream_event") return `stream_event:${(f.event as JsonObject).type}`;

@@ -1,0 +1,127 @@
+// The update stream's numbering and its batch. spec: What a client receives > update {seq, span};
+// "Two representations of one conversation cross"; catalogue 3.6 (FLUSH_INTERVAL, FLUSH_CEILING).
+import { assert, assertEquals } from "../../tests/assert.ts";
+import type { CliFrame, SessionUpdate } from "../../protocol/mod.ts";
+import { type NumberedUpdate, UpdateStream } from "./stream.ts";
+
+const key = { org: "Acme", project: "proj", label: "lead" };
+const other = { org: "Acme", project: "proj", label: "w1" };
+
+const chat = (msg: CliFrame, slot = key): SessionUpdate => ({
+  name: "chat_appended",
+  fields: { key: slot, msg },
+});
+const counter = (delta: number, total: number, uuid: string): CliFrame => ({
+  type: "system",
+  subtype: "thinking_tokens",
+  estimated_tokens: total,
+  estimated_tokens_delta: delta,
+  uuid,
+});
+const delta = (text: string, uuid: string, type = "thinking_delta", index = 0): CliFrame => ({
+  type: "stream_event",
+  event: {
+    type: "content_block_delta",
+    index,
+    delta: { type, [type === "text_delta" ? "text" : "thinking"]: text },
+  },
+  parent_tool_use_id: null,
+  api_message_id: "msg_1",
+  uuid,
+});
+
+function collect(stream: UpdateStream): NumberedUpdate[] {
+  const out: NumberedUpdate[] = [];
+  stream.subscribe((u) => out.push(u));
+  return out;
+}
+
+function waitFor(cond: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const tick = () => cond() ? resolve() : setTimeout(tick, 2);
+    tick();
+  });
+}
+
+Deno.test("a run of token appends crosses as ONE frame: oldest seq, span the count, deltas summed, last uuid", async () => {
+  const stream = new UpdateStream();
+  const out = collect(stream);
+  const seqs = [
+    stream.emit(chat(counter(1, 1, "u1"))).seq,
+    stream.emit(chat(delta("let ", "u2"))).seq,
+    stream.emit(chat(counter(2, 3, "u3"))).seq,
+    stream.emit(chat(delta("me think", "u4"))).seq,
+  ];
+  assertEquals(seqs, [0, 1, 2, 3], "every append is numbered when it is emitted");
+  assertEquals(out.length, 0, "held until the flush");
+  await waitFor(() => out.length === 1);
+  const [frame] = out;
+  assertEquals([frame.seq, frame.span], [0, 4]);
+  const msg = (frame.update.fields as { msg: CliFrame }).msg;
+  assertEquals(msg.uuid, "u4");
+  assertEquals(msg.estimated_tokens_delta, 3);
+  assertEquals(msg.estimated_tokens, 3);
+  assertEquals(msg.event, {
+    type: "content_block_delta",
+    index: 0,
+    delta: { type: "thinking_delta", thinking: "let me think" },
+  });
+  assertEquals(stream.nextSeq(key), 4);
+});
+
+Deno.test("any other frame of the seat flushes the run first, so the seat's order holds", () => {
+  const stream = new UpdateStream();
+  const out = collect(stream);
+  stream.emit(chat(delta("a", "u1", "text_delta")));
+  stream.emit(chat(delta("b", "u2", "text_delta")));
+  stream.emit(chat(delta("x", "o1", "text_delta"), other)); // another seat: its own run
+  stream.emit({ name: "notice", fields: { key, severity: "info", text: "n" } });
+  assertEquals(out.map((u) => [u.update.name, u.seq, u.span]), [
+    ["chat_appended", 0, 2],
+    ["notice", 2, 1],
+  ]);
+  const msg = (out[0].update.fields as { msg: CliFrame }).msg;
+  assertEquals((msg.event as { delta: unknown }).delta, { type: "text_delta", text: "ab" });
+  stream.flush();
+  assertEquals(out.map((u) => [u.slot?.label, u.seq, u.span]).at(-1), ["w1", 0, 1]);
+});
+
+Deno.test("appends to different blocks do not fold together; a lone append crosses unchanged", () => {
+  const stream = new UpdateStream();
+  const out = collect(stream);
+  const first = chat(delta("a", "u1", "text_delta", 0));
+  stream.emit(first);
+  stream.emit(chat(delta("b", "u2", "text_delta", 1)));
+  stream.flush();
+  assertEquals(out.map((u) => [u.seq, u.span]), [[0, 1], [1, 1]]);
+  assert(out[0].update === first, "a run of one is the update itself");
+});
+
+Deno.test("the ceiling bounds how long a steady run is held", async () => {
+  const stream = new UpdateStream({ intervalMs: 16, ceilingMs: 40 });
+  const out = collect(stream);
+  const started = performance.now();
+  let i = 0;
+  // Appends every 5 ms keep the quiet window from ever closing; the ceiling flushes anyway.
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      stream.emit(chat(counter(1, ++i, `u${i}`)));
+      if (out.length > 0) return resolve();
+      setTimeout(tick, 5);
+    };
+    tick();
+  });
+  const took = performance.now() - started;
+  assert(took >= 35 && took < 400, `flushed after ${took} ms`);
+  assertEquals(out[0].seq, 0);
+  assert(out[0].span > 1);
+  stream.flush();
+});
+
+Deno.test("keyless and connection-only updates are never held or numbered on a seat", () => {
+  const stream = new UpdateStream();
+  const out = collect(stream);
+  stream.emit({ name: "cli_version_changed", fields: null });
+  stream.emit(chat(counter(1, 1, "u1")), 7);
+  assertEquals(out.map((u) => [u.seq, u.only]), [[null, null], [0, 7]]);
+});
