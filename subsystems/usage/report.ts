@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { PriceTable } from "./prices.ts";
 import type { PoolFile } from "./scan.ts";
+import type { UsageRecord } from "./transcript.ts";
 
 const Row = z.object({
   /** The model id, the project name, the cwd, or "total". */
@@ -85,6 +86,16 @@ class Acc {
   cacheRead = 0;
   cost = 0;
   readonly unpriced = new Set<string>();
+
+  add(r: UsageRecord, cost: number | null, unpricedName: string | null): void {
+    this.messages++;
+    this.input += r.input;
+    this.output += r.output;
+    this.cacheCreation += r.cache_creation;
+    this.cacheRead += r.cache_read;
+    if (unpricedName === null) this.cost += cost!;
+    else this.unpriced.add(unpricedName);
+  }
 }
 
 interface Group {
@@ -105,6 +116,14 @@ export function buildSnapshot(
     total: new Acc(),
   }));
   const [lifetime, month, week, today] = groups;
+  // The windows a message counts in, by which starts it is at or after (bit 1 month, 2 week,
+  // 4 today): a week may begin in the previous month, so the windows do not simply nest.
+  const inWindows = Array.from({ length: 8 }, (_, bits) => [
+    lifetime,
+    ...(bits & 1 ? [month] : []),
+    ...(bits & 2 ? [week] : []),
+    ...(bits & 4 ? [today] : []),
+  ]);
   const resolve = projectResolver(opts.projects);
   const seen = new Set<string>();
   for (const file of files) {
@@ -120,27 +139,22 @@ export function buildSnapshot(
         : r.fast && opts.prices?.lookup(r.model)
         ? `${r.model} (fast)`
         : r.model;
-      const add = (g: Group) => {
+      // Plain calls, no per-record closures or arrays: this loop runs over every message.
+      const counted = inWindows[
+        (r.at >= starts.month ? 1 : 0) | (r.at >= starts.week ? 2 : 0) |
+        (r.at >= starts.today ? 4 : 0)
+      ];
+      for (const g of counted) {
         let modelAcc = g.byModel.get(r.model);
         if (!modelAcc) g.byModel.set(r.model, modelAcc = new Acc());
         let projectEntry = g.byProject.get(project.name);
         if (!projectEntry) {
           g.byProject.set(project.name, projectEntry = { acc: new Acc(), ...project });
         }
-        for (const acc of [modelAcc, projectEntry.acc, g.total]) {
-          acc.messages++;
-          acc.input += r.input;
-          acc.output += r.output;
-          acc.cacheCreation += r.cache_creation;
-          acc.cacheRead += r.cache_read;
-          if (unpricedName === null) acc.cost += cost!;
-          else acc.unpriced.add(unpricedName);
-        }
-      };
-      add(lifetime);
-      if (r.at >= starts.month) add(month);
-      if (r.at >= starts.week) add(week);
-      if (r.at >= starts.today) add(today);
+        modelAcc.add(r, cost, unpricedName);
+        projectEntry.acc.add(r, cost, unpricedName);
+        g.total.add(r, cost, unpricedName);
+      }
     }
   }
   const window = (g: Group, since: number | null): UsageWindow => ({

@@ -27,7 +27,7 @@ const flag = (name: string, dflt: string) => {
 const SIZE = Number(flag("size-mb", "1024")) * 1024 * 1024;
 const CCUSAGE = flag("ccusage", "20.0.24");
 let seed = Number(flag("seed", "1")) >>> 0;
-const rand = () => { // mulberry32: the same pool for the same seed
+const rand = () => { // mulberry32: the same mix of sizes, models and usage for the same seed
   seed = (seed + 0x6d2b79f5) >>> 0;
   let t = seed;
   t = Math.imul(t ^ (t >>> 15), t | 1);
