@@ -14,32 +14,21 @@ import {
   type ParsedFiles,
   parseDiff,
 } from "./diff_parse.ts";
-import { EMPTY_TREE, type Scan } from "./scan.ts";
+import { diffArgs, EMPTY_TREE, PATCH_READ_CAP, type Patches, type Scan } from "./scan.ts";
 import type { DiffContent, DiffFile, LayerState } from "./wire.ts";
-
-const DIFF_ARGS = [
-  "diff",
-  "--no-color",
-  "--no-ext-diff",
-  "--no-textconv",
-  "-M",
-  "--raw",
-  "-z",
-  "-p",
-];
-/** Each layer's patch is read up to this many bytes; past it the layer is scan_failed. */
-const PATCH_READ_CAP = 256 * 1024 * 1024;
 
 /**
  * Read both layers for a scan already taken, spending one budget across them. `base` is what the
  * base store answered for this read (ordinary or review-scoped); it is carried only beside a
- * branch layer, as is `base_error`.
+ * branch layer, as is `base_error`. `patches` from {@link scanWithPatches} spare running each
+ * git diff a second time; a layer without one is diffed here.
  */
 export async function readDiff(
   cwd: string,
   scan: Scan,
   base: BaseAnswer,
   budget = new DiffBudget(),
+  patches?: Patches,
 ): Promise<DiffContent> {
   const gate = scan.work.gate;
   if (gate !== "in_repo") {
@@ -47,13 +36,13 @@ export async function readDiff(
     return { worktree: layer, branch_ahead: null, base: null, base_error: null };
   }
   const f = scan.facts;
+  const layerDiff = (have: Uint8Array | null | undefined, against: string) =>
+    have
+      ? { code: 0, stdout: have }
+      : git(cwd, diffArgs(against, "patch"), { maxBytes: PATCH_READ_CAP });
   const [wt, br] = await Promise.all([
-    f.entries.length
-      ? git(cwd, [...DIFF_ARGS, f.head ?? EMPTY_TREE], { maxBytes: PATCH_READ_CAP })
-      : null,
-    f.base_ref && f.has_branch_layer
-      ? git(cwd, [...DIFF_ARGS, `${f.base_ref}...HEAD`], { maxBytes: PATCH_READ_CAP })
-      : null,
+    f.entries.length ? layerDiff(patches?.worktree, f.head ?? EMPTY_TREE) : null,
+    f.base_ref && f.has_branch_layer ? layerDiff(patches?.branch, `${f.base_ref}...HEAD`) : null,
   ]);
   let worktree: LayerState = "clean";
   if (wt) {
@@ -181,7 +170,7 @@ export async function commitDiff(
   if (!commit.ok) return commit;
   const parent = await git(cwd, ["rev-parse", "--verify", "--quiet", `${commit.id}^1`]);
   const from = parent.code === 0 ? new TextDecoder().decode(parent.stdout).trim() : EMPTY_TREE;
-  const r = await git(cwd, [...DIFF_ARGS, from, commit.id], { maxBytes: PATCH_READ_CAP });
+  const r = await git(cwd, [...diffArgs(from, "patch"), commit.id], { maxBytes: PATCH_READ_CAP });
   if (r.code !== 0) return { ok: true, commit: commit.id, diff: "scan_failed" };
   return { ok: true, commit: commit.id, diff: populated(parseDiff(r.stdout, budget)) };
 }

@@ -1,10 +1,11 @@
 /**
- * Parse `git diff --raw -z -p` output into the `diff` row's files, under the caps (spec:
- * `diff` row): 400 lines and 32 KiB of line text per file, 512 KiB of carried line text over at
- * most 100 files per read. The raw records (NUL-separated, before an empty record) give each
- * file's paths, status and modes; the patch sections that follow come in the same order.
+ * Parse `git diff --raw -z -p` output into the `diff` row's files, under the caps
+ * (spec: `diff` row): 400 lines and 32 KiB of line text per file, 512 KiB of carried line text
+ * over at most 100 files per read. The raw records (NUL-separated, before an empty record) give
+ * each file's paths, status and modes; the patch sections that follow come in the same order.
  */
-import type { DiffFile, DiffLine, FileStatus } from "./wire.ts";
+import { parseRawNumstat, type RawStat, splitHeader } from "./parse.ts";
+import type { DiffFile, DiffLine } from "./wire.ts";
 
 /** Per-file line cap. */
 export const FILE_LINE_CAP = 400;
@@ -30,45 +31,63 @@ export interface ParsedFiles {
   bytes_capped: boolean;
 }
 
-const RAW_STATUS: Record<string, FileStatus> = {
-  A: "added",
-  C: "copied",
-  D: "deleted",
-  M: "modified",
-  R: "renamed",
-  T: "typechange",
-  U: "unmerged",
-};
-
-interface RawEntry {
-  path: string;
-  old_path: string | null;
-  status: FileStatus;
-  submodule: boolean;
-}
-
 const dec = new TextDecoder();
 
-/** Parse one layer's `git diff --raw -z -p` bytes, spending from `budget`. */
-export function parseDiff(bytes: Uint8Array, budget: DiffBudget): ParsedFiles {
-  const { entries, patchAt } = parseRaw(bytes);
+type Section = [number, number];
+
+/**
+ * Pair each raw record of `git diff --raw -z -p` output with its patch sections, in order. A
+ * typechange is emitted as a deletion then a creation of the same path: both are its sections.
+ */
+function eachFile(bytes: Uint8Array, fn: (e: RawStat, sections: Section[]) => void): number {
+  const { header, patchAt } = splitHeader(bytes);
+  const entries = parseRawNumstat(header.split("\0"));
   const sections = splitSections(bytes, patchAt);
-  const out: ParsedFiles = {
-    files: [],
-    total_files: entries.length,
-    files_capped: false,
-    bytes_capped: false,
-  };
   let s = 0;
   for (const e of entries) {
-    const mine = [sections[s++]];
-    // A typechange is emitted as a deletion then a creation of the same path.
+    const mine: Section[] = sections[s] ? [sections[s++]] : [];
     if (e.status === "typechange" && sections[s] && isCreation(bytes, sections[s])) {
       mine.push(sections[s++]);
     }
+    fn(e, mine);
+  }
+  return entries.length;
+}
+
+/**
+ * Per-file added/removed counts read off the patch itself (binary files count 0/0, as numstat's
+ * `-`), so one `git diff -p` serves both the stats and the record's hunks instead of a numstat
+ * run and a patch run.
+ */
+export function patchStats(bytes: Uint8Array): RawStat[] {
+  const out: RawStat[] = [];
+  eachFile(bytes, (e, sections) => {
+    let added = 0;
+    let removed = 0;
+    for (const [start, end] of sections) {
+      let inHunk = false;
+      for (let at = start; at < end;) {
+        let nl = bytes.indexOf(10, at);
+        if (nl < 0 || nl > end) nl = end;
+        const c = bytes[at];
+        if (c === 0x40 && bytes[at + 1] === 0x40) inHunk = true;
+        else if (inHunk && c === 0x2b) added++;
+        else if (inHunk && c === 0x2d) removed++;
+        at = nl + 1;
+      }
+    }
+    out.push({ ...e, added, removed });
+  });
+  return out;
+}
+
+/** Parse one layer's `git diff --raw -z -p` bytes into carried files, spending from `budget`. */
+export function parseDiff(bytes: Uint8Array, budget: DiffBudget): ParsedFiles {
+  const out: ParsedFiles = { files: [], total_files: 0, files_capped: false, bytes_capped: false };
+  out.total_files = eachFile(bytes, (e, sections) => {
     if (budget.files >= budget.fileCap) {
       out.files_capped = true;
-      continue;
+      return;
     }
     budget.files++;
     const file: DiffFile = {
@@ -81,10 +100,10 @@ export function parseDiff(bytes: Uint8Array, budget: DiffBudget): ParsedFiles {
       lines: [],
     };
     const cut = new LineCutter(file, budget);
-    for (const sec of mine) if (sec) cut.section(bytes, sec);
+    for (const sec of sections) cut.section(bytes, sec);
     if (cut.readCapped) out.bytes_capped = true;
     out.files.push(file);
-  }
+  });
   return out;
 }
 
@@ -114,7 +133,7 @@ export class LineCutter {
   }
 
   /** Parse one patch section's hunks into lines. */
-  section(bytes: Uint8Array, [start, end]: [number, number]): void {
+  section(bytes: Uint8Array, [start, end]: Section): void {
     let oldNo = 0;
     let newNo = 0;
     let inHunk = false;
@@ -161,35 +180,8 @@ function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean 
   return true;
 }
 
-/** Read the raw records; `patchAt` is where the patch text begins. */
-function parseRaw(bytes: Uint8Array): { entries: RawEntry[]; patchAt: number } {
-  const entries: RawEntry[] = [];
-  let at = 0;
-  const token = (): string => {
-    let nul = bytes.indexOf(0, at);
-    if (nul < 0) nul = bytes.length;
-    const t = dec.decode(bytes.subarray(at, nul));
-    at = nul + 1;
-    return t;
-  };
-  while (at < bytes.length && bytes[at] === 0x3a) {
-    const parts = token().slice(1).split(" ");
-    const letter = (parts[4] ?? "M")[0];
-    const status = RAW_STATUS[letter] ?? "modified";
-    const submodule = parts[0] === "160000" || parts[1] === "160000";
-    if (letter === "R" || letter === "C") {
-      const oldPath = token();
-      entries.push({ path: token(), old_path: oldPath, status, submodule });
-    } else {
-      entries.push({ path: token(), old_path: null, status, submodule });
-    }
-  }
-  if (at < bytes.length && bytes[at] === 0) at++; // the empty record between raw and patch
-  return { entries, patchAt: at };
-}
-
 /** [start, end) byte ranges of each `diff --git` section. */
-function splitSections(bytes: Uint8Array, from: number): [number, number][] {
+function splitSections(bytes: Uint8Array, from: number): Section[] {
   const starts: number[] = [];
   for (let at = from; at < bytes.length;) {
     if (startsWith(bytes, at, DIFF_GIT)) starts.push(at);
@@ -201,7 +193,7 @@ function splitSections(bytes: Uint8Array, from: number): [number, number][] {
 }
 
 /** Whether a section creates its file (its extended header says `new file mode`). */
-function isCreation(bytes: Uint8Array, [start, end]: [number, number]): boolean {
+function isCreation(bytes: Uint8Array, [start, end]: Section): boolean {
   for (let at = bytes.indexOf(10, start) + 1; at > 0 && at < end;) {
     if (startsWith(bytes, at, NEW_FILE)) return true;
     if (bytes[at] === 0x40 || startsWith(bytes, at, DIFF_GIT)) return false;

@@ -37,7 +37,11 @@ const DEFAULT_MAX = 64 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 10_000;
 const STDERR_KEEP = 4096;
 
-/** The fixed `-c` set every run carries, whatever the user's config says. */
+/**
+ * The fixed `-c` set every run carries, whatever the user's config says. External diff drivers
+ * are refused per command with `--no-ext-diff` (an empty `diff.external` would not disable one:
+ * git tries to run the empty command).
+ */
 const FIXED_CONFIG = [
   "-c",
   "core.quotepath=off",
@@ -49,8 +53,6 @@ const FIXED_CONFIG = [
   "diff.noprefix=false",
   "-c",
   "diff.mnemonicPrefix=false",
-  "-c",
-  "diff.external=",
 ];
 
 const FIXED_ENV: Record<string, string> = {

@@ -149,6 +149,20 @@ export function parseRawNumstat(tokens: string[]): RawStat[] {
   return order;
 }
 
+/**
+ * Split `git diff --raw --numstat -z [-p]` output: the NUL-separated raw and numstat records,
+ * then (with -p) an empty record and the patch text. Every record is non-empty, so the first
+ * pair of NULs is the boundary; without a patch the whole output is the header.
+ */
+export function splitHeader(bytes: Uint8Array): { header: string; patchAt: number } {
+  for (let i = bytes.indexOf(0); i >= 0 && i + 1 < bytes.length; i = bytes.indexOf(0, i + 1)) {
+    if (bytes[i + 1] === 0) {
+      return { header: new TextDecoder().decode(bytes.subarray(0, i)), patchAt: i + 2 };
+    }
+  }
+  return { header: new TextDecoder().decode(bytes), patchAt: bytes.length };
+}
+
 /** One commit of a `log --raw --numstat -z` walk. */
 export interface LogCommit {
   sha: string;

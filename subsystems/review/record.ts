@@ -6,7 +6,7 @@
  */
 import type { BaseAnswer, BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
-import { type Scan, scanTree } from "./scan.ts";
+import { type Patches, type Scan, scanWithPatches } from "./scan.ts";
 import type { DiffContent, GitWorkView, WorkState } from "./wire.ts";
 
 /** How the record is being read. */
@@ -30,7 +30,10 @@ export interface ReviewRecord {
 
 /** Read the `work`, `git` and `diff` rows for `cwd`. Never throws for a git failure. */
 export async function readRecord(cwd: string, opts: RecordOptions): Promise<ReviewRecord> {
-  const scan = opts.scan ?? await scanTree(cwd, { baseStore: opts.baseStore });
+  // A fresh scan keeps its patches so each layer's git diff runs once for the whole record.
+  let scan = opts.scan;
+  let patches: Patches | undefined;
+  if (!scan) ({ scan, patches } = await scanWithPatches(cwd, { baseStore: opts.baseStore }));
   let base: BaseAnswer = opts.baseStore.ordinaryRead();
   let git = scan.git;
   if (opts.review && scan.facts.base_ref && scan.facts.base) {
@@ -38,6 +41,6 @@ export async function readRecord(cwd: string, opts: RecordOptions): Promise<Revi
     // The git row states the last completed measurement, which this read may just have made.
     if (git) git = { ...git, ...opts.baseStore.latest(cwd) };
   }
-  const diff = await readDiff(cwd, scan, base);
+  const diff = await readDiff(cwd, scan, base, undefined, patches);
   return { work: scan.work, git, diff, scan };
 }

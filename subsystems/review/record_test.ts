@@ -3,7 +3,9 @@
 // with a session it answers at once and the kicked check answers the next read.
 import { deepStrictEqual, equal } from "node:assert/strict";
 import { BaseStore } from "./base.ts";
+import { readDiff } from "./diff.ts";
 import { readRecord } from "./record.ts";
+import { scanTree } from "./scan.ts";
 import { cleanup, commitAll, featureTree, initRepo, tempDir, write } from "./test_support.ts";
 
 Deno.test("record: ordinary, review-with-session and review-without-session reads of the base", async () => {
@@ -17,6 +19,9 @@ Deno.test("record: ordinary, review-with-session and review-without-session read
     equal(ordinary.git!.ahead!.commit_count, 2);
     deepStrictEqual([ordinary.diff.base, ordinary.diff.base_error], ["unverified", null]);
     equal(typeof ordinary.diff.branch_ahead === "object", true);
+    // The record reuses the scan's own patches; the diff is the one a separate read takes.
+    const separate = await readDiff(tree, await scanTree(tree), store.ordinaryRead());
+    deepStrictEqual(ordinary.diff, separate);
     await store.settled(tree); // the scan's own kick
     equal(fetches, 1);
     // The scan kicked a check; an ordinary read still answers unverified, the git row current.
@@ -24,7 +29,14 @@ Deno.test("record: ordinary, review-with-session and review-without-session read
     deepStrictEqual([again.diff.base, again.git!.base], ["unverified", "current"]);
 
     const fresh = new BaseStore();
-    const session = await readRecord(tree, { baseStore: fresh, review: true, hasSession: true });
+    // A stored scan taken without the store: nothing has kicked a check before this read.
+    const stored = await scanTree(tree);
+    const session = await readRecord(tree, {
+      baseStore: fresh,
+      review: true,
+      hasSession: true,
+      scan: stored,
+    });
     deepStrictEqual([session.diff.base, session.diff.base_error], ["unverified", null]);
     await fresh.settled(tree);
     const next = await readRecord(tree, { baseStore: fresh, review: true, hasSession: true });

@@ -5,6 +5,7 @@
  * (`log --raw --numstat -z`), its count and the range's stats, again in parallel.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
+import { patchStats } from "./diff_parse.ts";
 import { git, text } from "./git.ts";
 import {
   LOG_FORMAT,
@@ -12,6 +13,7 @@ import {
   parsePorcelain,
   parseRawNumstat,
   type RawStat,
+  splitHeader,
   statsBlock,
   type StatusEntry,
   toFileStat,
@@ -54,6 +56,15 @@ export interface Scan {
   facts: ScanFacts;
 }
 
+/**
+ * The patch text a record read reuses: the scan's own `--raw -z -p` output for each
+ * layer, so the record runs each git diff once. Null when the layer was not diffed.
+ */
+export interface Patches {
+  worktree: Uint8Array | null;
+  branch: Uint8Array | null;
+}
+
 /** Scan knobs. */
 export interface ScanOptions {
   /** Supplies `base`/`base_error` and receives the scan's kick (never waited on). */
@@ -74,26 +85,62 @@ const NO_FACTS: ScanFacts = {
 
 /** Scan `cwd`. Never throws: every failure is a gate (`gone`, `not_a_repository`, ...). */
 export async function scanTree(cwd: string, opts: ScanOptions = {}): Promise<Scan> {
+  return (await scan(cwd, opts, false)).scan;
+}
+
+/** Scan `cwd` keeping each layer's patch text for the record's diff (see {@link Patches}). */
+export function scanWithPatches(
+  cwd: string,
+  opts: ScanOptions = {},
+): Promise<{ scan: Scan; patches: Patches }> {
+  return scan(cwd, opts, true);
+}
+
+/**
+ * The diff every layer runs: raw records for status and paths, then the patch, whose lines the
+ * scan counts itself (see {@link patchStats}); `numstat` asks git for the counts instead.
+ */
+export function diffArgs(against: string, mode: "patch" | "numstat"): string[] {
+  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--raw", "-z"];
+  return [...args, mode === "patch" ? "-p" : "--numstat", against];
+}
+
+/** Patch output is read up to this; a larger one is counted by git's numstat instead. */
+export const PATCH_READ_CAP = 256 * 1024 * 1024;
+
+/** One layer's stats, and its patch when it fitted the read cap. */
+async function diffLayer(
+  cwd: string,
+  against: string,
+): Promise<{ code: number; stats: RawStat[]; patch: Uint8Array | null }> {
+  const r = await git(cwd, diffArgs(against, "patch"), { maxBytes: PATCH_READ_CAP });
+  if (r.code === 0) {
+    return { code: 0, stats: patchStats(r.stdout), patch: r.stdout.length ? r.stdout : null };
+  }
+  if (!r.oversize) return { code: r.code, stats: [], patch: null };
+  const n = await git(cwd, diffArgs(against, "numstat"));
+  return { code: n.code, stats: n.code === 0 ? rawStats(n.stdout) : [], patch: null };
+}
+
+const NO_PATCHES: Patches = { worktree: null, branch: null };
+
+async function scan(
+  cwd: string,
+  opts: ScanOptions,
+  keep: boolean,
+): Promise<{ scan: Scan; patches: Patches }> {
+  const gated = (gate: WorkState["gate"]) => ({ scan: gatedScan(gate), patches: NO_PATCHES });
   try {
     const st = await Deno.stat(cwd);
     if (!st.isDirectory) return gated("gone");
   } catch {
     return gated("gone");
   }
-  const numstatArgs = (against: string) => [
-    "diff",
-    "--no-ext-diff",
-    "--no-textconv",
-    "-M",
-    "--numstat",
-    "-z",
-    against,
-  ];
-  const [status, top, refs, headNumstat] = await Promise.all([
+  const [status, top, refs, headDiff] = await Promise.all([
     git(cwd, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"]),
     git(cwd, ["rev-parse", "--show-toplevel"]),
     git(cwd, ["for-each-ref", "--format=%(refname)%00%(symref)", ...DEFAULT_REFS]),
-    git(cwd, numstatArgs("HEAD")),
+    diffLayer(cwd, "HEAD"),
   ]);
   if (status.code !== 0) {
     const notRepo = /not a git repository/i.test(status.stderr_line);
@@ -103,9 +150,9 @@ export async function scanTree(cwd: string, opts: ScanOptions = {}): Promise<Sca
   const porcelain = parsePorcelain(text(status.stdout));
   const root = text(top.stdout).trim();
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
-  const numstat = porcelain.head ? headNumstat : await git(cwd, numstatArgs(EMPTY_TREE));
-  if (numstat.code !== 0) return gated("scanner_failed");
-  const counts = new Map(parseRawNumstat(text(numstat.stdout).split("\0")).map((r) => [r.path, r]));
+  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE);
+  if (wt.code !== 0) return gated("scanner_failed");
+  const counts = new Map(wt.stats.map((r) => [r.path, r]));
   const worktreeFiles = await worktreeStats(root, porcelain.entries, counts);
 
   const def = resolveDefault(text(refs.stdout));
@@ -114,15 +161,22 @@ export async function scanTree(cwd: string, opts: ScanOptions = {}): Promise<Sca
     : null;
   let ahead: Ahead | null | "failed" = null;
   let baseRef: string | null = null;
+  let branchPatch: Uint8Array | null = null;
   // On the local default itself there is nothing to be ahead of; on main with origin/main
   // as the base, the unpushed commits are the branch layer.
   if (def && porcelain.head && def.ref !== `refs/heads/${porcelain.branch}`) {
     baseRef = def.ref;
-    ahead = await scanAhead(cwd, def.ref, opts.chainCap ?? CHAIN_CAP);
+    const walked = await scanAhead(cwd, def.ref, opts.chainCap ?? CHAIN_CAP);
+    ahead = walked.ahead;
+    branchPatch = walked.patch;
   }
   if (baseTarget) opts.baseStore?.kick(baseTarget);
   const measured = opts.baseStore?.latest(cwd) ?? { base: null, base_error: null };
-  return {
+  const patches: Patches = {
+    worktree: keep ? wt.patch : null,
+    branch: keep && ahead !== null && ahead !== "failed" ? branchPatch : null,
+  };
+  const result: Scan = {
     work: { branch: porcelain.branch, changed: porcelain.entries.length, gate: "in_repo" },
     git: {
       default_branch: def?.branch ?? null,
@@ -141,9 +195,15 @@ export async function scanTree(cwd: string, opts: ScanOptions = {}): Promise<Sca
       entries: porcelain.entries,
     },
   };
+  return { scan: result, patches };
 }
 
-function gated(gate: WorkState["gate"]): Scan {
+/** The raw + numstat records of a diff layer's output (its patch, if any, left aside). */
+function rawStats(bytes: Uint8Array): RawStat[] {
+  return parseRawNumstat(splitHeader(bytes).header.split("\0"));
+}
+
+function gatedScan(gate: WorkState["gate"]): Scan {
   return { work: { branch: null, changed: null, gate }, git: null, facts: NO_FACTS };
 }
 
@@ -230,11 +290,11 @@ async function scanAhead(
   cwd: string,
   baseRef: string,
   cap: number,
-): Promise<Ahead | null | "failed"> {
-  const [count, log, range] = await Promise.all([
-    git(cwd, ["rev-list", "--count", `${baseRef}..HEAD`]),
+): Promise<{ ahead: Ahead | null | "failed"; patch: Uint8Array | null }> {
+  const [log, range] = await Promise.all([
     git(cwd, [
       "log",
+      "--no-ext-diff",
       "-z",
       "--raw",
       "--numstat",
@@ -244,28 +304,29 @@ async function scanAhead(
       LOG_FORMAT,
       `${baseRef}..HEAD`,
     ]),
-    git(cwd, [
-      "diff",
-      "--no-ext-diff",
-      "--no-textconv",
-      "-M",
-      "--raw",
-      "--numstat",
-      "-z",
-      `${baseRef}...HEAD`,
-    ]),
+    diffLayer(cwd, `${baseRef}...HEAD`),
   ]);
-  if (count.code !== 0 || log.code !== 0 || range.code !== 0) return "failed";
-  const commitCount = Number(text(count.stdout).trim());
-  if (!commitCount) return null;
+  if (log.code !== 0 || range.code !== 0) return { ahead: "failed", patch: null };
+  const commits = parseLog(text(log.stdout));
+  let commitCount = commits.length;
+  // The walk is capped: only a chain that reached the cap needs the full count.
+  if (commitCount >= cap) {
+    const count = await git(cwd, ["rev-list", "--count", `${baseRef}..HEAD`]);
+    if (count.code !== 0) return { ahead: "failed", patch: null };
+    commitCount = Number(text(count.stdout).trim());
+  }
+  if (!commitCount) return { ahead: null, patch: null };
   return {
-    commit_count: commitCount,
-    commits: parseLog(text(log.stdout)).map((c) => ({
-      sha: c.sha,
-      subject: c.subject,
-      stats: statsBlock(c.files.map(toFileStat)),
-      committed: c.committed,
-    })),
-    stats: statsBlock(parseRawNumstat(text(range.stdout).split("\0")).map(toFileStat)),
+    ahead: {
+      commit_count: commitCount,
+      commits: commits.map((c) => ({
+        sha: c.sha,
+        subject: c.subject,
+        stats: statsBlock(c.files.map(toFileStat)),
+        committed: c.committed,
+      })),
+      stats: statsBlock(range.stats.map(toFileStat)),
+    },
+    patch: range.patch,
   };
 }
