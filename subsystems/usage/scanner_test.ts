@@ -1,7 +1,9 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defaultConfigDir, UsageScanner, UsageSnapshotSchema } from "./scanner.ts";
-import type { UsageRow } from "./report.ts";
+import { buildSnapshot, type UsageRow } from "./report.ts";
+import { readTranscript } from "./transcript.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
 import { startHarness } from "../../server/workspace/claude/testing.ts";
 
@@ -150,4 +152,42 @@ Deno.test("scanner: the default config dir is $CLAUDE_CONFIG_DIR, else $HOME/.cl
   assertEquals(defaultConfigDir(env({ CLAUDE_CONFIG_DIR: "/c", HOME: "/h" })), "/c");
   assertEquals(defaultConfigDir(env({ HOME: "/h" })), "/h/.claude");
   assertEquals(defaultConfigDir(env({})), null);
+});
+
+Deno.test("spec usage: the committed real CLI transcripts give exactly their scripted usage", async () => {
+  // fixtures/transcripts/README.md: usage per API call, as the fake API was scripted.
+  const scripted: Record<string, number[]> = {
+    "plain_text.jsonl": [1, 120, 9, 0, 0],
+    "tool_bash.jsonl": [2, 300 + 30, 40 + 12, 250, 550],
+    "multi_turn.jsonl": [3, 1000 + 200 + 30, 100 + 50 + 5, 500 + 100, 1500 + 1700],
+  };
+  const fixture = (name: string) => new URL(`../../fixtures/transcripts/${name}`, import.meta.url);
+  for (const [name, expected] of Object.entries(scripted)) {
+    const read = await readTranscript(fileURLToPath(fixture(name)));
+    assertEquals(read.skipped, 0, name);
+    const alone = buildSnapshot([{ path: name, slug: "-home-user-project", ...read }], {
+      projects: [],
+      prices: null,
+      now: new Date(),
+    });
+    assertEquals(tokens(alone.lifetime.total), expected, name);
+  }
+  // The same files as a pool, with a forge project holding the sessions' cwd.
+  const root = await Deno.makeTempDir({ prefix: "usage_fixtures_" });
+  try {
+    const dir = join(root, "projects", "-home-user-project");
+    await Deno.mkdir(dir, { recursive: true });
+    for (const name of Object.keys(scripted)) await Deno.copyFile(fixture(name), join(dir, name));
+    const { snapshot, skipped_lines } = await new UsageScanner({
+      configDirs: [root],
+      projects: [{ name: "user/project", path: "/home/user/project" }],
+    }).scan();
+    assertEquals(skipped_lines, 0);
+    const sum = Object.values(scripted).reduce((a, b) => a.map((v, i) => v + b[i]));
+    assertEquals(tokens(snapshot.lifetime.total), sum);
+    assertEquals(snapshot.lifetime.by_project.map((r) => r.name), ["user/project"]);
+    assertEquals(snapshot.lifetime.total.unpriced_models, []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });
