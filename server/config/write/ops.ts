@@ -23,8 +23,8 @@ export interface Doc {
  */
 export function load(text: string): Doc {
   const doc = { text, data: parse(text), scan: scan(text) };
-  for (const [at, loc] of doc.scan.keys) {
-    if (getAt(doc.data, JSON.parse(at)) === undefined) {
+  for (const loc of doc.scan.keys.values()) {
+    if (getAt(doc.data, loc.kind === "row" ? loc.row.path : loc.path) === undefined) {
       const offset = loc.kind === "row" ? loc.row.start : loc.owner.span.start;
       const line = text.slice(0, offset).split("\n").length;
       throw new Error(`the writer's scan disagrees with the parser at line ${line}`);

@@ -3,6 +3,8 @@
  * key, remove a table or entry with its sub-tables, append an `[[array]]` entry or a `[table]`.
  * Each returns splices over the scanned text; nothing outside them changes.
  *
+ * A removed key leaves its table in place, however the table is written.
+ *
  * Comment ownership (spec: Editing the config, "the writer preserves the file's comments"):
  * a removed key takes only its own lines (its trailing comment, comments inside its value).
  * A removed table or entry takes its header's lead comments (the run directly above it, no
@@ -106,7 +108,16 @@ export function insertKeySplices(
 export function removeKeySplices(s: Scan, path: Path): Splice[] {
   const at = pathKey(path);
   const key = s.keys.get(at);
-  if (key?.kind === "row") return [{ start: key.row.start, end: key.row.end, text: "" }];
+  if (key?.kind === "row") {
+    const { row } = key;
+    const parent = row.key.slice(0, -1);
+    // The last dotted key of a table (`env.A = "1"`) defines that table; the table stays, as
+    // a [table] or an inline one would, so the row becomes `env = {}`.
+    const alone = parent.length > 0 &&
+      !row.block.rows.some((r) => r !== row && under(r.key, parent));
+    const text = alone ? `${row.indent}${renderKey(parent)} = {}${s.newline}` : "";
+    return [{ start: row.start, end: row.end, text }];
+  }
   if (key?.kind === "inline") return removeSplices(s.text, key.owner, key.index);
   const table = s.tables.get(at);
   if (table?.kind === "header") return removeBlocksSplices(s, path);

@@ -46,7 +46,23 @@ export function lineDiff(before: string, after: string): { removed: string[]; ad
 /** A JSON value: what parsed TOML looks like once prototypes and bigints are gone. */
 export type Plain = null | boolean | number | string | Plain[] | { [key: string]: Plain };
 
-/** Parsed TOML as plain JSON (smol-toml's tables have no prototype; deep equality cares). */
+/**
+ * Parsed TOML as plain JSON values (smol-toml's tables have no prototype; deep equality
+ * cares). Copied by hand, not by a JSON round trip: Deno 2.9.6's JSON.parse can read the key
+ * `"\""` as a backslash once a key `"\\"` has been parsed from a two-byte text.
+ */
 export function plain(text: string): { [key: string]: Plain } {
-  return JSON.parse(JSON.stringify(parse(text)));
+  return copy(parse(text)) as { [key: string]: Plain };
+}
+
+function copy(v: unknown): Plain {
+  if (Array.isArray(v)) return v.map(copy);
+  if (typeof v === "bigint") return Number(v);
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === "object" && v !== null) {
+    const out: { [key: string]: Plain } = {};
+    for (const [k, item] of Object.entries(v)) out[k] = copy(item);
+    return out;
+  }
+  return v as Plain;
 }
