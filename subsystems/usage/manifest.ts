@@ -16,5 +16,5 @@ export const usageManifest = defineSubsystem({
   commands: [],
   subjects: ["usage"],
   binary: [],
-  load: null,
+  load: () => import("./mod.ts"),
 });
