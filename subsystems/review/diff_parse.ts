@@ -45,13 +45,26 @@ function eachFile(bytes: Uint8Array, fn: (e: RawStat, sections: Section[]) => vo
   const sections = splitSections(bytes, patchAt);
   let s = 0;
   for (const e of entries) {
-    const mine: Section[] = sections[s] ? [sections[s++]] : [];
+    const mine: Section[] = [];
+    if (sections[s] && belongsTo(bytes, sections[s], e)) mine.push(sections[s++]);
     if (e.status === "typechange" && sections[s] && isCreation(bytes, sections[s])) {
       mine.push(sections[s++]);
     }
     fn(e, mine);
   }
   return entries.length;
+}
+
+/**
+ * Whether a section's `diff --git a/<src> b/<dst>` header names this entry. A header git had to
+ * quote (a path with a tab, newline, quote or backslash) is trusted by order.
+ */
+function belongsTo(bytes: Uint8Array, [start, end]: Section, e: RawStat): boolean {
+  let nl = bytes.indexOf(10, start);
+  if (nl < 0 || nl > end) nl = end;
+  const header = dec.decode(bytes.subarray(start, nl));
+  if (header.includes('"')) return true;
+  return header === `diff --git a/${e.old_path ?? e.path} b/${e.path}`;
 }
 
 /**

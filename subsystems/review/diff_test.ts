@@ -284,3 +284,45 @@ Deno.test("commit_diff: one commit's diff in the layer shape; option-shaped shas
     await cleanup(dir);
   }
 });
+
+Deno.test("diff: a staged rename, spaces, non-ASCII and a tab in paths keep their own lines", async () => {
+  const dir = await tempDir();
+  try {
+    const repo = await initRepo(`${dir}/r`);
+    await write(`${repo}/a.txt`, lines(20, "a"));
+    await write(`${repo}/dir with space/ü file.txt`, "one\n");
+    await commitAll(repo, "base");
+    await g(repo, "mv", "a.txt", "b.txt");
+    await write(`${repo}/b.txt`, lines(20, "a").replace("a 20\n", "a twenty\n"));
+    await g(repo, "add", "b.txt");
+    await write(`${repo}/dir with space/ü file.txt`, "two\n");
+    await write(`${repo}/tab\there.txt`, "tabbed\n");
+    await g(repo, "add", "tab\there.txt");
+    const s = await scanTree(repo);
+    deepStrictEqual(s.facts.entries.map((e) => [e.path, e.old_path, e.status]), [
+      ["b.txt", "a.txt", "renamed"],
+      ["dir with space/ü file.txt", null, "modified"],
+      ["tab\there.txt", null, "added"],
+    ]);
+    deepStrictEqual(s.git!.worktree!.files.map((f) => [f.path, f.added, f.removed, f.status]), [
+      ["b.txt", 1, 1, "renamed"],
+      ["dir with space/ü file.txt", 1, 1, "modified"],
+      ["tab\there.txt", 1, 0, "added"],
+    ]);
+    const wt = layer((await readDiff(repo, s, UNVERIFIED)).worktree);
+    deepStrictEqual(
+      wt.files.map((f) => [
+        f.path,
+        f.old_path,
+        f.lines.filter((l) => l.kind !== "context").map((l) => l.text),
+      ]),
+      [
+        ["b.txt", "a.txt", ["@@ -17,4 +17,4 @@ a 16", "a 20", "a twenty"]],
+        ["dir with space/ü file.txt", null, ["@@ -1 +1 @@", "one", "two"]],
+        ["tab\there.txt", null, ["@@ -0,0 +1 @@", "tabbed"]],
+      ],
+    );
+  } finally {
+    await cleanup(dir);
+  }
+});

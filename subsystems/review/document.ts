@@ -126,9 +126,8 @@ export async function readDocument<S>(session: S, ask: DocumentAsk): Promise<Doc
         return refuse(`${name} is not UTF-8 text`);
       }
     }
-    const treeRel = within(real, realBases[0] ?? tree)
-      ? relative(realBases[0] ?? tree, real)
-      : null;
+    const realTree = await Deno.realPath(tree).catch(() => tree);
+    const treeRel = within(real, realTree) ? relative(realTree, real) : null;
     const mine = scope.threads.value.filter((t) =>
       t.anchor.path === real || t.anchor.path === treeRel
     );
