@@ -271,6 +271,32 @@ Deno.test("add and remove: connectors are [[slack]] entries and the [gotify] tab
   deepEqual(plain(back.text).gotify, { url: "u", client_token: "c" });
 });
 
+Deno.test("remove: a comment right above the next entry is that entry's, not the removed one's", () => {
+  const lead = "# friends: the weekend workspace, polled at the default rate\n";
+  const acme = applyEdits(full, [drop("connectors", "slack.acme")]);
+  if (!acme.ok) throw new Error(acme.message);
+  match(acme.text, /# -+ connectors\n\n# friends: .*\n\[\[slack\]\]\nworkspace = "friends"/);
+  const friends = applyEdits(full, [drop("connectors", "slack.friends")]);
+  if (!friends.ok) throw new Error(friends.message);
+  equal(friends.text.includes(lead), false);
+  match(friends.text, /poll_seconds = 10\n\n\[gotify\]/);
+});
+
+Deno.test("remove: the last dotted key of a table leaves the table, as `env = {}`", () => {
+  const r = applyEdits(full, [
+    drop("projects", "orgs.Personal.projects.dotfiles.env.SHELL_RC", "orgs[].projects[].env.*"),
+  ]);
+  if (!r.ok) throw new Error(r.message);
+  deepEqual(lineDiff(full, r.text), {
+    removed: [
+      "  env.SHELL_RC = '''",
+      "source ~/.bashrc  # literal: no escapes \\here",
+      "[[orgs]]'''",
+    ],
+    added: ["  env = {}"],
+  });
+});
+
 Deno.test("compact layout: dotted keys, inline tables and no blank lines stay that way", () => {
   expectEdit(compact, [
     set("server.enabled", "server.enabled", false),

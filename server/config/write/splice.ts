@@ -57,8 +57,11 @@ export function removeBlocksSplices(s: Scan, prefix: Path): Splice[] {
     let end = tailEnd(s, s.blocks[j]);
     let k = s.items.findIndex((it) => it.start === end);
     while (k >= 0 && k < s.items.length && s.items[k].kind === "blank") k++;
+    const first = itemIndex(s, start);
+    const spaced = first === 0 || s.items[first - 1].kind === "blank";
     if (k >= 0 && k < s.items.length) {
-      end = s.items[k].start; // the blank lines after the run go; those before it stay
+      // One separation stays: the blank lines before the run, else those after it.
+      if (spaced) end = s.items[k].start;
     } else {
       // The run ends the file: drop the blank lines before it instead.
       end = s.text.length;
