@@ -110,11 +110,11 @@ export class Registry {
   }
 
   /** Every running subsystem's contribution to a seat's session snapshot. */
-  async sessionFields(slot: Slot): Promise<Record<string, Wire>> {
+  async sessionFields(slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> {
     const out: Record<string, Wire> = {};
     for (const entry of this.#entries) {
       if (entry.handlers?.sessionFields) {
-        Object.assign(out, await entry.handlers.sessionFields(slot));
+        Object.assign(out, await entry.handlers.sessionFields(slot, opts));
       }
     }
     return out;

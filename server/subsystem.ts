@@ -77,8 +77,14 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
   subjects: { [K in S]: SubjectHandler };
   /** Binary frames of the kinds the manifest declared. */
   binary?: (frame: ClientBinary, peer: Peer) => void;
-  /** Fields this subsystem contributes to a seat's session snapshot (e.g. `terminal`). */
-  sessionFields?: (slot: Slot) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /**
+   * Fields this subsystem contributes to a seat's session snapshot (e.g. `terminal`). `review`
+   * is the subscribe's flag: the review page's own read. spec: subscribe > review.
+   */
+  sessionFields?: (
+    slot: Slot,
+    opts: { review: boolean },
+  ) => Record<string, Wire> | Promise<Record<string, Wire>>;
   /** Sees every update the workspace emits, after it is numbered. */
   onUpdate?: (update: SessionUpdate) => void;
   /** Ends whatever the subsystem runs; called once at shutdown. */

@@ -1,6 +1,6 @@
 import { type Slot, slotName, type Subject, type Wire } from "../../protocol/mod.ts";
 import type { Registry } from "../registry.ts";
-import { defineSubsystem, type Host, Refusal } from "../subsystem.ts";
+import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 
 /**
  * The session subject: one seat's record. spec: What a subject carries > session. The fields a
@@ -23,11 +23,11 @@ export function sessionArea(registry: () => Registry) {
           verbs: {},
           commands: {},
           subjects: {
-            session: async (subject: Subject) => {
+            session: async (subject: Subject, _peer: Peer, opts: { review: boolean }) => {
               if (typeof subject !== "object") {
                 throw new Error("session: a seat subject names {org, project, label}");
               }
-              return await sessionSnapshot(host, registry(), subject.session);
+              return await sessionSnapshot(host, registry(), subject.session, opts);
             },
           },
         }),
@@ -35,7 +35,12 @@ export function sessionArea(registry: () => Registry) {
   });
 }
 
-export async function sessionSnapshot(host: Host, registry: Registry, slot: Slot): Promise<Wire> {
+export async function sessionSnapshot(
+  host: Host,
+  registry: Registry,
+  slot: Slot,
+  opts: { review: boolean } = { review: false },
+): Promise<Wire> {
   const seat = host.workspace.seat(slot);
   if (!seat) {
     throw new Refusal(
@@ -76,7 +81,7 @@ export async function sessionSnapshot(host: Host, registry: Registry, slot: Slot
     file_index: null,
     reviews: null,
   };
-  Object.assign(base, await registry.sessionFields(slot));
+  Object.assign(base, await registry.sessionFields(slot, opts));
   if (seat.sessionFields) Object.assign(base, await seat.sessionFields());
   return base;
 }
