@@ -59,7 +59,9 @@ export function applyEdits(text: string, edits: readonly Edit[]): ApplyResult {
     try {
       doc = applyOne(doc, edit);
     } catch (e) {
-      const message = `settings edit ${edit.op} ${edit.key_path}: ${reason(e)}`;
+      // Deeper errors name the key too; say it once.
+      const why = reason(e).replace(`${edit.key_path}: `, "");
+      const message = `settings edit ${edit.op} ${edit.key_path}: ${why}`;
       return { ok: false, message, key_path: edit.key_path };
     }
   }

@@ -348,6 +348,21 @@ Deno.test("CRLF files stay CRLF: edits and new entries use the file's line endin
   match(r.text, /\r\n {2}\[\[orgs\.projects\]\]\r\n {2}name = "p2"\r\n/);
 });
 
+Deno.test("entries written as an inline array are refused by name, not mangled", () => {
+  const text = 'accounts = [{ display_name = "a", token = "x" }]\n';
+  const cases: Edit[] = [
+    set("accounts.a.token", "accounts[].token", "y"),
+    set("accounts.a.base_url", "accounts[].base_url", "u"),
+    drop("accounts", "accounts.a"),
+    add("accounts", "accounts.b"),
+  ];
+  for (const edit of cases) {
+    const r = applyEdits(text, [edit]);
+    equal(r.ok, false, edit.key_path);
+    if (!r.ok) match(r.message, /cannot edit|written inline|inline array/);
+  }
+});
+
 Deno.test("errors name the key_path and the reason, and apply nothing", () => {
   const cases: [Edit, RegExp][] = [
     [set("accounts.Nobody.token", "accounts[].token", "x"), /accounts\.Nobody\.token: .*no entry/],

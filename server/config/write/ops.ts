@@ -82,7 +82,12 @@ export function setValue(doc: Doc, path: Path, value: TomlValue, where: string):
   if (node) {
     return splice(doc, [{ ...node.span, text: renderValue(value, where) }]);
   }
-  if (old !== undefined) return setValue(removeKey(doc, path), path, value, where);
+  if (old !== undefined) {
+    // A table written as [table] or dotted keys, becoming a value of another shape.
+    const cleared = removeKey(doc, path);
+    if (cleared === doc) throw new Error(`${where}: written in a form the writer cannot edit`);
+    return setValue(cleared, path, value, where);
+  }
   return insert(doc, path, value, where);
 }
 
@@ -92,7 +97,7 @@ function insert(doc: Doc, path: Path, value: TomlValue, where: string): Doc {
     if (!loc) continue;
     const rel = path.slice(i);
     if (!rel.every((p): p is string => typeof p === "string")) {
-      throw new Error(`${where}: the entry it belongs to is not written in the file`);
+      throw new Error(`${where}: its entry is written inline, which the writer cannot edit`);
     }
     if (loc.kind === "root" && (rel.length > 1 || isTable(value))) {
       // A new table at the end of the file rather than a dotted key above every header.

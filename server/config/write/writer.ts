@@ -75,21 +75,18 @@ async function resolveTarget(path: string): Promise<string> {
 }
 
 /** The file's text, or "" when it does not exist (a missing file means the defaults). */
-async function readOrEmpty(path: string): Promise<{ text: string; mode: number | null }> {
+async function readOrEmpty(path: string): Promise<{ text: string; info: Deno.FileInfo | null }> {
   try {
     const info = await Deno.stat(path);
-    return {
-      text: await Deno.readTextFile(path),
-      mode: info.mode === null ? null : info.mode & 0o7777,
-    };
+    return { text: await Deno.readTextFile(path), info };
   } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { text: "", mode: null };
+    if (e instanceof Deno.errors.NotFound) return { text: "", info: null };
     throw e;
   }
 }
 
 async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
-  let before: { text: string; mode: number | null };
+  let before: { text: string; info: Deno.FileInfo | null };
   try {
     before = await readOrEmpty(target);
   } catch (e) {
@@ -116,7 +113,7 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
   let created = false;
   try {
     // The config holds tokens: a new file is private; an existing one keeps its own mode.
-    const mode = before.mode ?? 0o600;
+    const mode = typeof before.info?.mode === "number" ? before.info.mode & 0o7777 : 0o600;
     const file = await Deno.open(temp, { write: true, createNew: true, mode });
     created = true;
     try {
@@ -126,6 +123,7 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
       file.close();
     }
     await Deno.chmod(temp, mode); // creation masked the mode with the umask
+    await keepOwner(temp, before.info);
     await opts.hooks?.beforeRename?.();
     // spec: "read again after the temp file exists and before the rename".
     const now = fingerprint((await readOrEmpty(target)).text);
@@ -166,6 +164,16 @@ function keyOf(message: string, edits: readonly Edit[]): string | null {
   const quoted = edits.map((e) => e.key_path).filter((k) => k !== "" && message.includes(k));
   if (quoted.length) return quoted.reduce((a, b) => (b.length > a.length ? b : a));
   return edits.length === 1 ? edits[0].key_path : null;
+}
+
+/**
+ * Gives the temp file the destination's owner, so a save by root leaves a user's file theirs.
+ * Only root may do that; anyone else writes a file they own, as any editor would.
+ */
+async function keepOwner(temp: string, info: Deno.FileInfo | null): Promise<void> {
+  if (info === null || info.uid === null || info.gid === null || Deno.uid() !== 0) return;
+  const mine = await Deno.stat(temp);
+  if (mine.uid !== info.uid || mine.gid !== info.gid) await Deno.chown(temp, info.uid, info.gid);
 }
 
 async function removeQuietly(path: string): Promise<void> {

@@ -194,6 +194,20 @@ Deno.test("mode: the file keeps its own permission bits", async () => {
   }
 });
 
+Deno.test({
+  name: "owner: a save by root leaves a user's file owned by that user",
+  ignore: Deno.uid() !== 0,
+  fn: async () => {
+    await withConfig(async (_dir, path) => {
+      await Deno.chown(path, 4321, 4322);
+      const r = await saveSettings(opts(path, [setPort(8791)]));
+      equal(r.ok, true);
+      const info = await Deno.stat(path);
+      deepEqual([info.uid, info.gid], [4321, 4322]);
+    });
+  },
+});
+
 Deno.test("symlink: the target is replaced and the link stays a link", async () => {
   await withConfig(async (dir, path) => {
     await Deno.mkdir(join(dir, "conf"));
