@@ -117,7 +117,8 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
     const file = await Deno.open(temp, { write: true, createNew: true, mode });
     created = true;
     try {
-      await file.write(new TextEncoder().encode(after));
+      const bytes = new TextEncoder().encode(after);
+      for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
       await file.syncData();
     } finally {
       file.close();
