@@ -22,5 +22,5 @@ export const reviewManifest = defineSubsystem({
   ],
   subjects: [],
   binary: [],
-  load: null,
+  load: () => import("./mod.ts"),
 });

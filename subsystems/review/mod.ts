@@ -1,0 +1,194 @@
+import {
+  type ClientMessageOf,
+  type Command,
+  type ServerMessage,
+  type Slot,
+  slotName,
+  type Wire,
+} from "../../protocol/mod.ts";
+import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { BaseStore } from "./base.ts";
+import { commitDiff } from "./diff.ts";
+import { readDocument } from "./document.ts";
+import { fileContentMessage } from "./file_content.ts";
+import { parseHandOffAnswer } from "./hand_off.ts";
+import { PrLookup } from "./pr.ts";
+import { readRecord } from "./record.ts";
+import { ThreadStore } from "./threads.ts";
+import { SeatWatch } from "./watch.ts";
+
+type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
+
+/**
+ * The review subsystem: the session record's work, git, pr, closes, diff, file_index and reviews
+ * rows, the document and file reads, commit_diff, and the review thread writes. spec: session
+ * table; document_read; file_content; "What is not here" (commit_diff); command > reply_to.
+ */
+export function create(host: Host) {
+  const watches = new Map<string, SeatWatch>();
+  const baseStore = new BaseStore({
+    onMeasured: (cwd) => watches.forEach((w) => w.cwd === cwd && w.pass()),
+  });
+  let prReason: string | null = null;
+  const pr = new PrLookup({
+    onUnavailable: (reason) => {
+      if (reason === prReason) return;
+      prReason = reason;
+      host.log.info("review_pr_unavailable", { why: reason }); // spec: logged once, not per read
+    },
+  });
+  const threads = new ThreadStore(host.stateDir);
+
+  const seatOf = (slot: Slot, what: string) => {
+    const seat = host.workspace.seat(slot);
+    if (!seat) throw new Refusal(what, `${what}: ${slotName(slot)} is not a seat`, slot);
+    return seat;
+  };
+  const watchOf = (slot: Slot): SeatWatch => {
+    const seat = seatOf(slot, "subscribe");
+    const name = slotName(slot);
+    let w = watches.get(name);
+    if (w && w.cwd !== seat.cwd) {
+      w.stop();
+      w = undefined;
+    }
+    if (!w) {
+      w = new SeatWatch(slot, seat.cwd, {
+        host,
+        baseStore,
+        pr,
+        hasSession: () => host.workspace.seat(slot)?.sessionId() != null,
+      });
+      w.start();
+      watches.set(name, w);
+    }
+    return w;
+  };
+  const maxMib = () => host.config().documents.max_size_mib;
+  const branchOf = async (slot: Slot) => (await readRecordFor(slot, false)).work.branch ?? "HEAD";
+  const readRecordFor = (slot: Slot, review: boolean) => {
+    const seat = seatOf(slot, "subscribe");
+    return readRecord(seat.cwd, { baseStore, review, hasSession: seat.sessionId() !== null });
+  };
+
+  return {
+    verbs: {
+      file_content: async (msg: ClientMessageOf<"file_content">, peer: Peer) => {
+        const seat = seatOf(msg.session, "file_content");
+        // spec: there is no error arm: a read that could not run answers with state failed.
+        const answer = await fileContentMessage(msg.session, seat.cwd, msg.path, msg.sha, maxMib());
+        peer.send({ kind: "file_content", ...answer } as unknown as ServerMessage);
+      },
+      commit_diff: async (msg: ClientMessageOf<"commit_diff">, peer: Peer) => {
+        const seat = seatOf(msg.session, "commit_diff");
+        const result = await commitDiff(seat.cwd, msg.sha);
+        const body = result.ok
+          ? { ok: true, commit: result.commit, diff: result.diff }
+          : { ok: false, why: result.why };
+        if (msg.reply_to != null) {
+          peer.send({ kind: "reply", reply_to: msg.reply_to, body: body as unknown as Wire });
+        } else if (!result.ok) {
+          throw new Refusal("commit_diff", `commit_diff: ${result.why}`, msg.session);
+        } else {peer.send(
+            {
+              kind: "commit_diff",
+              session: msg.session,
+              sha: msg.sha,
+              ...body,
+            } as unknown as ServerMessage,
+          );}
+      },
+      document_read: async (msg: ClientMessageOf<"document_read">, peer: Peer) => {
+        const seat = seatOf(msg.session, "document_read");
+        const read = await readDocument(msg.session, {
+          tree: seat.cwd,
+          roots: seat.project.document_roots,
+          path: msg.path,
+          reviewable: msg.reviewable,
+          maxSizeMib: maxMib(),
+          store: threads,
+          project: seat.project.name,
+          branch: await branchOf(msg.session),
+        });
+        if (!read.ok) throw new Refusal("document_read", read.why, msg.session);
+        peer.send({ kind: "document_read", ...read.message } as unknown as ServerMessage);
+      },
+      answer_document_hand_off: (msg: ClientMessageOf<"answer_document_hand_off">, _peer: Peer) => {
+        const answer = parseHandOffAnswer(msg.answer);
+        if (!answer.ok) throw new Refusal("answer_document_hand_off", answer.why, msg.key);
+        // Hand-offs are parked by the document MCP tool, which is not built yet: no ask waits.
+        throw new Refusal(
+          "answer_document_hand_off",
+          `answer_document_hand_off: no document hand-off ${msg.id} is waiting on ${
+            slotName(msg.key)
+          }`,
+          msg.key,
+        );
+      },
+    },
+    commands: {
+      save_review_threads: async (c: Cmd<"save_review_threads">) => {
+        if (!(await threads.save(c.fields.project, c.fields.branch, c.fields.threads))) {
+          throw new Error(
+            `save_review_threads: the threads of ${c.fields.project}@${c.fields.branch} were not written (a malformed thread, or the store)`,
+          );
+        }
+      },
+      remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
+        if (!(await threads.remove(c.fields.project, c.fields.branch, c.fields.thread_id))) {
+          throw new Error(
+            `remove_review_thread: no thread ${c.fields.thread_id} in ${c.fields.project}@${c.fields.branch}`,
+          );
+        }
+      },
+      set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
+        if (
+          !(await threads.setStatus(
+            c.fields.project,
+            c.fields.branch,
+            c.fields.thread_id,
+            c.fields.status,
+          ))
+        ) {
+          throw new Error(
+            `set_review_thread_status: thread ${c.fields.thread_id} in ${c.fields.project}@${c.fields.branch} was not changed`,
+          );
+        }
+      },
+      upsert_review_thread: async (c: Cmd<"upsert_review_thread">) =>
+        await threads.upsert(c.fields.project, c.fields.branch, c.fields.thread),
+      submit_review: async (c: Cmd<"submit_review">) =>
+        (await threads.submitReview(
+          c.fields.project,
+          c.fields.branch,
+          c.fields.summary,
+          c.fields.thread_ids,
+        )) as unknown as Wire,
+    },
+    subjects: {},
+    sessionFields: async (slot: Slot, opts: { review: boolean }) => {
+      const seat = seatOf(slot, "subscribe");
+      const watch = watchOf(slot);
+      const record = await readRecordFor(slot, opts.review);
+      const answer = await pr.read(seat.cwd, record.work.branch ?? null, seat.sessionId() !== null);
+      const rows = {
+        work: record.work,
+        git: record.git,
+        pr: answer.pr,
+        closes: answer.closes,
+      } as unknown as Record<string, Wire>;
+      watch.held(rows);
+      const reviews = await threads.readScope(seat.project.name, record.work.branch ?? "HEAD");
+      return {
+        ...rows,
+        diff: record.diff as unknown as Wire,
+        file_index: (await watch.index.snapshot()) as unknown as Wire,
+        reviews: reviews as unknown as Wire,
+      };
+    },
+    stop: () => {
+      for (const w of watches.values()) w.stop();
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { testServer } from "./harness.ts";
+
+const seat = { org: "Acme", project: "proj", label: "lead" };
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args: ["-C", cwd, "-c", "user.name=t", "-c", "user.email=t@t.invalid", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+async function repo(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "forge-review-" });
+  await git(dir, "init", "-q", "-b", "main");
+  await Deno.writeTextFile(`${dir}/a.txt`, "one\ntwo\nthree\n");
+  await Deno.writeTextFile(`${dir}/README.md`, "# Title\n\nBody line.\n");
+  await git(dir, "add", ".");
+  await git(dir, "commit", "-q", "-m", "first");
+  return dir;
+}
+
+const config = (path: string) =>
+  `[[accounts]]\ndisplay_name = "F"\nprovider = "anthropic"\n[[orgs]]\nname = "Acme"\naccounts = ["F"]\n` +
+  `[[orgs.projects]]\nname = "proj"\npath = "${path}"\n[terminal]\nenabled = false\n`;
+
+// spec: session table rows work, git, diff, file_index, reviews; work_changed from the watch.
+Deno.test("review: the session record carries the tree, and an edit pushes work_changed", async () => {
+  const dir = await repo();
+  try {
+    await using t = await testServer(config(dir));
+    const c = await t.ready();
+    await Deno.writeTextFile(`${dir}/a.txt`, "one\n2\nthree\nfour\n");
+    c.send({ kind: "subscribe", what: { session: seat } });
+    const data = (await c.next((m) => m.kind === "snapshot")).data as Record<string, unknown>;
+    const work = data.work as { branch: string; changed: number; gate: string };
+    assertEquals([work.branch, work.changed, work.gate], ["main", 1, "in_repo"]);
+    const gitRow = data.git as {
+      default_branch: string;
+      worktree: { files?: { path: string; status: string }[] };
+    };
+    assertEquals(gitRow.default_branch, "main");
+    assert(JSON.stringify(data.diff).includes('"a.txt"'), "the diff names the changed file");
+    assert(JSON.stringify(data.diff).includes('"four"'), "the diff carries the raw added line");
+    assert(JSON.stringify(data.file_index).includes("README.md"));
+    assertEquals(data.reviews, {
+      threads: { outcome: "read", value: [] },
+      reviews: { outcome: "read", value: [] },
+    });
+    await Deno.writeTextFile(`${dir}/b.txt`, "new file\n");
+    const pushed = await c.next(
+      (m) => m.kind === "update" && "work_changed" in (m.update as object),
+      15_000,
+    );
+    const row =
+      (pushed.update as { work_changed: { key: unknown; work: { changed: number } } }).work_changed;
+    assertEquals([row.key, row.work.changed], [seat, 2]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// spec: file_content: no error arm; the revision resolved first, so an option-shaped sha fails.
+Deno.test("review: file_content reads at a revision and refuses injection without an error arm", async () => {
+  const dir = await repo();
+  try {
+    await using t = await testServer(config(dir));
+    const c = await t.ready();
+    c.send({ kind: "file_content", session: seat, path: "a.txt", sha: null });
+    const ok = await c.next();
+    assertEquals([ok.kind, ok.path, ok.content], ["file_content", "a.txt", {
+      state: "read",
+      lines: ["one", "two", "three"],
+      truncated: false,
+    }]);
+    for (const [path, sha] of [["a.txt", "--output=x"], ["../x", null], ["/etc/passwd", null]]) {
+      c.send({ kind: "file_content", session: seat, path, sha });
+      const failed = await c.next();
+      assertEquals([failed.kind, (failed.content as { state: string }).state], [
+        "file_content",
+        "failed",
+      ]);
+    }
+    const leaked = await Deno.stat(`${dir}/x`).then(() => true, () => false);
+    assertEquals(leaked, false, "nothing was written by an option-shaped sha");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// spec: document_read: confined to the tree; refusals are errors naming document_read.
+Deno.test("review: document_read serves the tree's documents and refuses a walk out by name", async () => {
+  const dir = await repo();
+  try {
+    await using t = await testServer(config(dir));
+    const c = await t.ready();
+    c.send({ kind: "document_read", session: seat, path: "README.md", reviewable: true });
+    const doc = await c.next();
+    assertEquals([doc.kind, doc.document_kind, doc.reviewable], [
+      "document_read",
+      "markdown",
+      true,
+    ]);
+    assertEquals(atob(String(doc.bytes)), "# Title\n\nBody line.\n");
+    assertMatch(String(doc.content_hash), /^\d+$/);
+    c.send({
+      kind: "document_read",
+      session: seat,
+      path: "../../../etc/passwd",
+      reviewable: false,
+    });
+    const e = await c.next();
+    assertEquals([e.kind, e.what, e.seat], ["error", "document_read", seat]);
+    assertMatch(String(e.why), /outside/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+// spec: command > reply_to: the review writes answer through the reply.
+Deno.test("review: threads are written through reply commands and read back on the record", async () => {
+  const dir = await repo();
+  try {
+    await using t = await testServer(config(dir));
+    const c = await t.ready();
+    const thread = {
+      id: "t1",
+      anchor: {
+        path: "a.txt",
+        side: "new",
+        line: 2,
+        content_hash: "1",
+        context: ["two"],
+        base_ref: "main",
+      },
+      comments: [{ author: "user", text: "why two?", at: "2026-12-02T10:00:00Z", review_id: null }],
+      status: "open",
+      created_at: "2026-12-02T10:00:00Z",
+      updated_at: "2026-12-02T10:00:00Z",
+      commit: null,
+    };
+    c.send({
+      kind: "command",
+      command: { upsert_review_thread: { project: "proj", branch: "main", thread } },
+      reply_to: 1,
+    });
+    const upserted = await c.next((m) => m.kind === "reply" && m.reply_to === 1);
+    c.send({
+      kind: "command",
+      command: {
+        submit_review: {
+          project: "proj",
+          branch: "main",
+          summary: "looks fine",
+          thread_ids: ["t1"],
+          origin: seat,
+        },
+      },
+      reply_to: 2,
+    });
+    const submitted = await c.next((m) => m.kind === "reply" && m.reply_to === 2);
+    c.send({ kind: "subscribe", what: { session: seat } });
+    const data = (await c.next((m) => m.kind === "snapshot")).data as {
+      reviews: { threads: { value: { id: string }[] }; reviews: { value: unknown[] } };
+    };
+    assertEquals(upserted.body, true);
+    const set = submitted.body as { id: string; number: number; summary: string };
+    assertEquals([set.number, set.summary], [1, "looks fine"]);
+    assertEquals(data.reviews.threads.value.map((x) => x.id), ["t1"]);
+    assertEquals(data.reviews.reviews.value.length, 1);
+    c.send({
+      kind: "command",
+      command: { upsert_review_thread: { project: "proj", branch: "main", thread: { id: "bad" } } },
+      reply_to: 3,
+    });
+    assertEquals(
+      (await c.next((m) => m.kind === "reply" && m.reply_to === 3)).body,
+      false,
+      "a malformed thread is answered false",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
