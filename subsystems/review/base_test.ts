@@ -1,7 +1,7 @@
 // spec: subscribe's `review` flag and the `diff`/`git` rows' base - a four-minute window, a
 // throttled background fetch with an explicit refspec, a seat with no session waits, a local
 // base runs no fetch, base_error is git's own first line.
-import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { deepStrictEqual, match, strictEqual as equal } from "node:assert/strict";
 import { BASE_WINDOW_MS, BaseStore, type BaseTarget } from "./base.ts";
 import { scanTree } from "./scan.ts";
 import { cleanup, cloneOfBare, commitAll, g, initRepo, tempDir, write } from "./test_support.ts";

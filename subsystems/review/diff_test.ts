@@ -1,6 +1,6 @@
 // spec: session table row `diff` - two layers, raw lines, caps flagged; "What is not here":
 // commit_diff on demand.
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { commitDiff, readDiff } from "./diff.ts";
 import { FILE_BYTE_CAP, FILE_LINE_CAP, READ_BYTE_CAP, READ_FILE_CAP } from "./diff_parse.ts";
 import { scanTree } from "./scan.ts";

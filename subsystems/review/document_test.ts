@@ -1,6 +1,6 @@
 // spec: client verb document_read and server message document_read - confinement to the tree
 // and document_roots, refusals by name before any byte is read, kinds, hash, thread resolution.
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { type DocumentAsk, type DocumentRead, readDocument } from "./document.ts";
 import { contentHash } from "./hash.ts";

@@ -1,6 +1,6 @@
 // spec: client verb file_content and server message file_content - resolved revision first,
 // size first, the max_size_mib ceiling answered as truncated lines, failures as state failed.
-import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { deepStrictEqual, match, strictEqual as equal } from "node:assert/strict";
 import { fileContentMessage, readFileContent } from "./file_content.ts";
 import { cleanup, commitAll, exists, g, initRepo, lines, tempDir, write } from "./test_support.ts";
 

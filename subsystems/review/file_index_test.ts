@@ -1,7 +1,7 @@
 // spec: session row file_index and update file_index_changed - gitignore honoured, the root's
 // .git dropped either way, pokes coalesce, a still tree walked at most once per five seconds,
 // a change reported only when the index moved from what readers hold.
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { FileIndexer, listFiles, toIndex } from "./file_index.ts";
 import { cleanup, commitAll, initRepo, tempDir, write } from "./test_support.ts";
 

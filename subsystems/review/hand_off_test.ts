@@ -1,6 +1,6 @@
 // spec: client verb answer_document_hand_off - approve / feedback with review_id and note, or
 // "not_now"; never a bare done; only approval lets the agent proceed.
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { approves, parseHandOffAnswer } from "./hand_off.ts";
 
 Deno.test("hand_off: the three answers parse; approval alone lets the agent proceed", () => {

@@ -2,7 +2,7 @@
 // logged once; cached with a refetch window; a record read never waits unless the seat has no
 // session. gh is not installed on this machine and the network is not reachable, so the
 // signed-in paths run against a stand-in `gh` executable that answers gh's own JSON shapes.
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { parseCloses, parsePrList, PrLookup } from "./pr.ts";
 import { cleanup, tempDir } from "./test_support.ts";
 

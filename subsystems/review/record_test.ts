@@ -1,7 +1,7 @@
 // spec: subscribe's `review` flag - an ordinary record read answers unverified beside a branch
 // layer and checks nothing; a review read of a seat with no session runs the refresh and waits;
 // with a session it answers at once and the kicked check answers the next read.
-import { deepStrictEqual, equal } from "node:assert/strict";
+import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
 import { readRecord } from "./record.ts";

@@ -1,5 +1,5 @@
 // spec: session table rows `work` and `git` - one scan, porcelain v2 + numstat, real repos.
-import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { deepStrictEqual, match, strictEqual as equal } from "node:assert/strict";
 import { scanTree } from "./scan.ts";
 import {
   cleanup,

@@ -1,6 +1,6 @@
 // spec: session row `reviews` (threads and reviews read separately, an unreadable one reported
 // as failed, never as empty) and the five review commands.
-import { deepStrictEqual, equal, match, ok } from "node:assert/strict";
+import { deepStrictEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
 import { cleanup, tempDir } from "./test_support.ts";

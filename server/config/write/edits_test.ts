@@ -1,5 +1,5 @@
 // spec: Editing the config - the writer keeps comments, order and every untouched byte.
-import { deepEqual, equal, match } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, match, strictEqual as equal } from "node:assert/strict";
 import { applyEdits, type Edit } from "./edits.ts";
 import { fixture, lineDiff, type Plain, plain } from "./testing.ts";
 

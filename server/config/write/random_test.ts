@@ -1,7 +1,7 @@
 // spec: Editing the config - hundreds of random edit sequences over the hand-written samples:
 // the text always parses, holds exactly what the edits say, and keeps every comment that
 // belongs to nothing the edits removed or replaced.
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { applyEdits, type Edit } from "./edits.ts";
 import { fixture, type Plain, plain } from "./testing.ts";
 

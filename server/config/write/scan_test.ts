@@ -1,5 +1,9 @@
 // The writer's map of a file: concrete paths by TOML's array-of-tables rules, keys decoded.
-import { deepEqual, equal, notEqual } from "node:assert/strict";
+import {
+  deepStrictEqual as deepEqual,
+  notStrictEqual as notEqual,
+  strictEqual as equal,
+} from "node:assert/strict";
 import { applyEdits } from "./edits.ts";
 import { type Path, pathKey, scan } from "./scan.ts";
 import { fixture, plain } from "./testing.ts";

@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join } from "node:path";
 import { applyEdits, type Edit } from "./edits.ts";
-import { fingerprint } from "./fingerprint.ts";
+import { fingerprint } from "../fingerprint.ts";
 
 /** What `saveSettings` needs. Validation and guards are the caller's, as callbacks. */
 export interface SaveOptions {

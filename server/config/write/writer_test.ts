@@ -1,9 +1,9 @@
 // spec: Editing the config - refusal reasons, temp file and rename, mode, symlink, races.
-import { deepEqual, equal, match } from "node:assert/strict";
+import { deepStrictEqual as deepEqual, match, strictEqual as equal } from "node:assert/strict";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import type { Edit } from "./edits.ts";
-import { fingerprint } from "./fingerprint.ts";
+import { fingerprint } from "../fingerprint.ts";
 import { type SaveOptions, saveSettings } from "./writer.ts";
 import { fixture } from "./testing.ts";
 

@@ -1,4 +1,4 @@
-import { equal, match, notEqual } from "node:assert/strict";
+import { match, notStrictEqual as notEqual, strictEqual as equal } from "node:assert/strict";
 import { fingerprint } from "./fingerprint.ts";
 
 Deno.test("fingerprint: 16 lowercase hex digits of the SHA-256 of the raw text", () => {
