@@ -2,13 +2,16 @@ import {
   encodeUpdate,
   type Greeting,
   PROTOCOL_VERSION,
+  sameSlot,
   type SettingsDocument,
+  type Slot,
   type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { boardArea } from "./areas/board.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
+import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
@@ -62,6 +65,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     boardArea,
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
+    // The seats: who holds and who shows a seat is read off the live connections.
+    seatsArea({
+      holding: (slot: Slot) =>
+        [...connections.values()].filter((c) => c.subs.count({ session: slot }) > 0).length,
+      showing: (slot: Slot) =>
+        [...connections.values()].filter((c) => c.showing && sameSlot(c.showing, slot)).length,
+    }),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];

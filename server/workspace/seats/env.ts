@@ -1,0 +1,24 @@
+import type { Slot } from "../../../protocol/mod.ts";
+import type { ForgeConfig } from "../../config/types.ts";
+import type { Logger } from "../../log.ts";
+import type { Workspace } from "../workspace.ts";
+import type { PidBook } from "./orphans.ts";
+
+/** Who is looking at a seat: the connections holding it (subscribed) and showing it. */
+export interface Watchers {
+  /** Connections subscribed to the seat's session subject. spec: session > processes. */
+  holding(slot: Slot): number;
+  /** Connections whose `showing` names the seat. spec: showing; home > unseen. */
+  showing(slot: Slot): number;
+}
+
+/** What a seat needs from the server around it. */
+export interface SeatEnv {
+  log: Logger;
+  config(): ForgeConfig;
+  workspace: Workspace;
+  watchers: Watchers;
+  pids: PidBook;
+  /** An ask's own sequence, counted per server run. spec: home > boot_id. */
+  nextAskSeq(): number;
+}

@@ -1,0 +1,149 @@
+import type { LaunchSettings } from "../../../protocol/mod.ts";
+import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
+import { buildArgv, buildChildEnv, type PermissionMode } from "../claude/mod.ts";
+import { findClaude } from "../cli.ts";
+
+/** Everything one `claude` launch needs, decided before anything is spawned. */
+export interface LaunchPlan {
+  bin: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** The account the seat binds (its org's first), null when the org names none that exists. */
+  account: AccountConfig | null;
+  model: string | null;
+  permissionMode: PermissionMode;
+  effort: string | null;
+  /** `CLAUDE_CODE_TMPDIR` as the child sees it (else TMPDIR, else /tmp): where task output lands. */
+  tmpBase: string;
+  /** Variables a layer tried to set and forge refused (CLAUDE_CONFIG_DIR, PWD). */
+  warnings: string[];
+}
+
+/** Which occupant the launch starts: a fresh session under a known id, or a resumed one. */
+export type Occupancy = { sessionId: string } | { resume: string };
+
+export interface LaunchInput {
+  config: ForgeConfig;
+  project: ProjectConfig;
+  cwd: string;
+  occupancy: Occupancy;
+  launch?: LaunchSettings;
+  /** The server's own environment; default `Deno.env.toObject()`. */
+  inherited?: Record<string, string>;
+}
+
+/** The config's permission-mode spellings the CLI does not take itself. catalogue 1.4. */
+const MODE_ALIASES: Record<string, PermissionMode> = {
+  ask: "default",
+  accept_edits: "acceptEdits",
+  dont_ask: "dontAsk",
+  bypass_permissions: "bypassPermissions",
+};
+const MODES = new Set(["default", "acceptEdits", "plan", "dontAsk", "auto", "bypassPermissions"]);
+
+/** A config or launch-settings permission mode as the CLI spells it; throws naming a bad one. */
+export function cliMode(mode: string): PermissionMode {
+  if (MODES.has(mode)) return mode as PermissionMode;
+  const alias = MODE_ALIASES[mode];
+  if (alias) return alias;
+  throw new Error(`permission mode \`${mode}\` is not one the CLI takes`);
+}
+
+/**
+ * Plans a seat's launch (catalogue 6.1, 6.2). The binary is `[claude] path`, else
+ * `$FORGE_CLAUDE_BIN`, else PATH's. The account is the project's org's first; its `config_dir`
+ * (else `$CLAUDE_CONFIG_DIR`, else `~/.claude`) is the child's CLAUDE_CONFIG_DIR, its `base_url`
+ * and `token` are ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY under its own `env`. Layers: `[env]` <
+ * account < project (`env_file`, then the inline `env`) < the launch's `env_overrides`. Model,
+ * permission mode and effort come from the launch settings (`model`,
+ * `permissions.defaultMode`, `effortLevel`), else the project. Throws a sentence naming what is
+ * missing: no binary, an unreadable env_file, a mode the CLI does not take.
+ */
+export function planLaunch(input: LaunchInput): LaunchPlan {
+  const { config, project, launch } = input;
+  const bin = findClaude(config);
+  if (!bin) {
+    throw new Error(
+      "no claude binary: [claude] path is unset, $FORGE_CLAUDE_BIN names none and PATH has no claude",
+    );
+  }
+  const inherited = input.inherited ?? Deno.env.toObject();
+  const org = config.orgs.find((o) => o.name === project.org);
+  const account = config.accounts.find((a) => a.display_name === org?.accounts[0]) ?? null;
+  const home = inherited.HOME ?? "";
+  const configDir = account?.config_dir ?? inherited.CLAUDE_CONFIG_DIR ?? `${home}/.claude`;
+  const accountEnv: Record<string, string> = {};
+  if (account?.base_url) accountEnv.ANTHROPIC_BASE_URL = account.base_url;
+  if (account?.token) accountEnv.ANTHROPIC_API_KEY = account.token;
+  Object.assign(accountEnv, account?.env ?? {});
+  const projectEnv = { ...readEnvFile(project.env_file), ...project.env };
+  const settings = launch?.settings ?? {};
+  const model = stringAt(settings, ["model"]) ?? project.model;
+  const permissionMode = cliMode(
+    stringAt(settings, ["permissions", "defaultMode"]) ?? project.permission_mode,
+  );
+  const effort = stringAt(settings, ["effortLevel"]) ?? project.effort;
+  const { env, warnings } = buildChildEnv({
+    inherited,
+    globalEnv: config.env,
+    accountEnv,
+    projectEnv,
+    configDir,
+    model: model ?? undefined,
+    cwd: input.cwd,
+    overrides: launch?.env_overrides,
+  });
+  const args = buildArgv({
+    model: model ?? undefined,
+    permissionMode,
+    effort: effort ?? undefined,
+    extraArgs: launch?.extra_args,
+    ...("resume" in input.occupancy
+      ? { resume: input.occupancy.resume }
+      : { sessionId: input.occupancy.sessionId }),
+  });
+  return {
+    bin,
+    args,
+    cwd: input.cwd,
+    env,
+    account,
+    model,
+    permissionMode,
+    effort,
+    tmpBase: env.CLAUDE_CODE_TMPDIR || env.TMPDIR || "/tmp",
+    warnings,
+  };
+}
+
+/** `KEY=value` lines (catalogue 5: a relative path is ignored; `#` comments, blanks skipped). */
+export function readEnvFile(path: string | null): Record<string, string> {
+  if (!path || !path.startsWith("/")) return {};
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (err) {
+    throw new Error(`env_file ${path} cannot be read: ${(err as Error).message}`);
+  }
+  const out: Record<string, string> = {};
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const eq = line.indexOf("=");
+    if (eq <= 0) continue;
+    const key = line.slice(0, eq).replace(/^export\s+/, "").trim();
+    let value = line.slice(eq + 1).trim();
+    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
+    out[key] = value;
+  }
+  return out;
+}
+
+function stringAt(root: Record<string, unknown>, path: string[]): string | null {
+  let node: unknown = root;
+  for (const part of path) {
+    node = node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined;
+  }
+  return typeof node === "string" && node.length > 0 ? node : null;
+}

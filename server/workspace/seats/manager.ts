@@ -1,0 +1,216 @@
+import type { LaunchSettings, Slot } from "../../../protocol/mod.ts";
+import { slotName } from "../../../protocol/mod.ts";
+import type { ProjectConfig } from "../../config/types.ts";
+import { Refusal } from "../../subsystem.ts";
+import { LEAD_LABEL } from "../workspace.ts";
+import type { SeatEnv, Watchers } from "./env.ts";
+import { PidBook } from "./orphans.ts";
+import { parentTable } from "./procfs.ts";
+import { Seat } from "./seat.ts";
+import type { Workspace } from "../workspace.ts";
+import type { Logger } from "../../log.ts";
+import type { ForgeConfig } from "../../config/types.ts";
+
+/** spec: session > processes: a held seat's tree is walked once a second. */
+export const WALK_INTERVAL_MS = 1_000;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SeatManagerOptions {
+  log: Logger;
+  config(): ForgeConfig;
+  workspace: Workspace;
+  /** forge's state directory; the pid book lives in `<stateDir>/seats`. */
+  stateDir: string;
+  watchers: Watchers;
+}
+
+/**
+ * Every seat this server runs: the projects' leads (label `lead`) and any other label a
+ * `spawn_session` names. At boot it ends what a dead run left behind (orphans.ts), then spawns
+ * each `auto_start` project's lead. A seat is registered with the workspace on first use and
+ * answers the home row and session fields itself. Shutdown closes every seat at once.
+ */
+export class SeatManager {
+  readonly #seats = new Map<string, Seat>();
+  readonly #env: SeatEnv;
+  readonly #pids: PidBook;
+  #walker: ReturnType<typeof setInterval> | undefined;
+  #askSeq = 0;
+  #stopped = false;
+
+  constructor(private readonly opts: SeatManagerOptions) {
+    this.#pids = new PidBook(`${opts.stateDir}/seats`, opts.log);
+    this.#env = {
+      log: opts.log,
+      config: opts.config,
+      workspace: opts.workspace,
+      watchers: opts.watchers,
+      pids: this.#pids,
+      nextAskSeq: () => ++this.#askSeq,
+    };
+  }
+
+  /** Reaps a dead run's leftovers, starts the process walk and the auto_start leads. */
+  async boot(): Promise<void> {
+    const reaped = await this.#pids.reap();
+    if (reaped.length > 0) this.opts.log.warn("seat_orphans_reaped", { pids: reaped });
+    this.#walker = setInterval(() => this.#walk(), WALK_INTERVAL_MS);
+    for (const project of this.opts.workspace.projects()) {
+      if (!project.auto_start) continue;
+      const seat = this.#ensure(leadSlot(project));
+      void seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd: project.path });
+    }
+  }
+
+  seat(slot: Slot): Seat | undefined {
+    return this.#seats.get(slotName(slot));
+  }
+
+  seats(): Seat[] {
+    return [...this.#seats.values()];
+  }
+
+  /** The seat a session command addresses; refused by name when no seat by that name exists. */
+  get(command: string, slot: Slot): Seat {
+    const seat = this.#seats.get(slotName(slot));
+    if (seat) return seat;
+    if (this.opts.workspace.seat(slot)) {
+      throw new Refusal(
+        "dispatch",
+        `${command}: ${slotName(slot)}: the seat has no session (nothing occupies it)`,
+        slot,
+      );
+    }
+    throw new Refusal("dispatch", `${command}: ${slotName(slot)} is not a seat`, slot);
+  }
+
+  /** spawn_project: wakes a project's lead (a no-op while it is starting or running). */
+  spawnProject(name: string, launch: LaunchSettings): void {
+    const project = this.opts.workspace.projects().find((p) => p.name === name);
+    if (!project) throw new Refusal("dispatch", `spawn_project: no project is named \`${name}\``);
+    this.#wake(leadSlot(project), project, launch);
+  }
+
+  /** spawn_session: starts a lead (`"lead"`) or a worker (`{worker: {label}}`) for a project row. */
+  spawnSession(key: Slot, role: unknown, launch: LaunchSettings): void {
+    const project = this.#project("spawn_session", key);
+    const worker = typeof role === "object" && role !== null && "worker" in role
+      ? (role as { worker: { label?: unknown } }).worker
+      : null;
+    if (role === "lead") {
+      if (key.label !== LEAD_LABEL) {
+        throw new Refusal(
+          "dispatch",
+          `spawn_session: a lead's label is \`lead\`, not \`${key.label}\``,
+          key,
+        );
+      }
+    } else if (!worker || worker.label !== key.label) {
+      throw new Refusal(
+        "dispatch",
+        `spawn_session: role is "lead" or {"worker": {"label": "${key.label}"}} for ${
+          slotName(key)
+        }`,
+        key,
+      );
+    }
+    this.#wake(key, project, launch);
+  }
+
+  /** new_session: a fresh occupant in `cwd` (the current one, if any, is closed first). */
+  async newSession(key: Slot, cwd: string, launch: LaunchSettings): Promise<void> {
+    const project = this.#project("new_session", key);
+    await this.#mustBeDir("new_session", key, cwd);
+    const seat = this.#ensure(key, project);
+    void seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd, launch });
+  }
+
+  /** resume_session: puts an existing session id on the seat (`--resume`). */
+  async resumeSession(
+    key: Slot,
+    sessionId: string,
+    cwd: string,
+    launch: LaunchSettings,
+  ): Promise<void> {
+    const project = this.#project("resume_session", key);
+    if (!UUID_RE.test(sessionId)) {
+      throw new Refusal("dispatch", `resume_session: \`${sessionId}\` is not a session id`, key);
+    }
+    await this.#mustBeDir("resume_session", key, cwd);
+    const seat = this.#ensure(key, project);
+    void seat.start({ occupancy: { resume: sessionId }, cwd, launch });
+  }
+
+  /** close_session: releases the seat; a worker's seat is forgotten once its process is gone. */
+  async closeSession(key: Slot): Promise<void> {
+    const seat = this.get("close_session", key);
+    await seat.release();
+    if (key.label !== LEAD_LABEL && !seat.occupied) {
+      this.#seats.delete(slotName(key));
+      this.opts.workspace.removeSeat(key);
+    }
+  }
+
+  /** Closes every seat at once (each: EOF, 5 s, SIGTERM, 2 s, SIGKILL) and stops the walk. */
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearInterval(this.#walker);
+    await Promise.all(this.seats().map((s) => s.shutdown()));
+    await this.#pids.flushed();
+  }
+
+  #wake(slot: Slot, project: ProjectConfig, launch: LaunchSettings): void {
+    const seat = this.#ensure(slot, project);
+    if (seat.occupied) return;
+    void seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd: project.path, launch });
+  }
+
+  #ensure(slot: Slot, project?: ProjectConfig): Seat {
+    const name = slotName(slot);
+    let seat = this.#seats.get(name);
+    if (seat) return seat;
+    const owner = project ?? this.opts.workspace.project(slot.org, slot.project)!;
+    seat = new Seat(slot, owner, owner.path, this.#env);
+    this.#seats.set(name, seat);
+    this.opts.workspace.registerSeat(seat);
+    return seat;
+  }
+
+  #project(command: string, key: Slot): ProjectConfig {
+    const project = this.opts.workspace.project(key.org, key.project);
+    if (!project) {
+      throw new Refusal(
+        "dispatch",
+        `${command}: ${slotName(key)}: no project ${key.org}/${key.project} is declared`,
+        key,
+      );
+    }
+    return project;
+  }
+
+  async #mustBeDir(command: string, key: Slot, cwd: string): Promise<void> {
+    try {
+      if ((await Deno.stat(cwd)).isDirectory) return;
+    } catch { /* refused below */ }
+    throw new Refusal("dispatch", `${command}: ${slotName(key)}: ${cwd} is not a directory`, key);
+  }
+
+  #walk(): void {
+    const held = this.seats().filter((s) => s.occupied && this.opts.watchers.holding(s.slot) > 0);
+    if (held.length === 0) return;
+    const table = parentTable();
+    for (const seat of held) {
+      try {
+        seat.walk(table);
+      } catch (err) {
+        this.opts.log.warn("seat_walk_failed", { seat: seat.name, error: err });
+      }
+    }
+  }
+}
+
+function leadSlot(project: ProjectConfig): Slot {
+  return { org: project.org, project: project.name, label: LEAD_LABEL };
+}

@@ -1,0 +1,108 @@
+import type { Logger } from "../../log.ts";
+import { descendants, parentTable, startTime } from "./procfs.ts";
+
+/** One CLI process this server started, as the book records it. */
+interface PidRecord {
+  pid: number;
+  /** /proc start time: a pid the kernel reused for something else does not match. */
+  start: string;
+  seat: string;
+}
+
+/**
+ * The book of CLI processes this server runs, kept on disk (`<state>/seats/pids.json`) so the
+ * next boot can tell whether a run that died without its shutdown left any behind. A clean
+ * shutdown leaves the book empty; at boot every recorded pid that is still the same process
+ * (same start time) is ended - its own tool processes first, then it: SIGTERM, which the CLI
+ * answers by ending its tasks, then SIGKILL. Writes are serialised and atomic (temp + rename);
+ * a book that cannot be read or written is logged and never stops a seat.
+ */
+export class PidBook {
+  #records = new Map<number, PidRecord>();
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly dir: string, private readonly log: Logger) {}
+
+  get path(): string {
+    return `${this.dir}/pids.json`;
+  }
+
+  /** Ends what a previous run left behind, then starts an empty book. Returns the pids ended. */
+  async reap(): Promise<number[]> {
+    let left: PidRecord[] = [];
+    try {
+      left = JSON.parse(await Deno.readTextFile(this.path));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) {
+        this.log.warn("seat_pid_book_unreadable", { path: this.path, error: err });
+      }
+    }
+    const reaped: number[] = [];
+    for (const rec of Array.isArray(left) ? left : []) {
+      if (typeof rec?.pid !== "number" || startTime(rec.pid) !== rec.start) continue;
+      const done = await this.#end(rec);
+      if (done) reaped.push(rec.pid);
+    }
+    await this.#write();
+    return reaped;
+  }
+
+  add(pid: number, seat: string): void {
+    const start = startTime(pid);
+    if (start === null) return; // already gone: nothing to leave behind
+    this.#records.set(pid, { pid, start, seat });
+    void this.#write();
+  }
+
+  remove(pid: number): void {
+    if (this.#records.delete(pid)) void this.#write();
+  }
+
+  /** Resolves once every queued write has landed. */
+  flushed(): Promise<void> {
+    return this.#writing;
+  }
+
+  async #end(rec: PidRecord): Promise<boolean> {
+    const kids = descendants(parentTable(), rec.pid).reverse();
+    try {
+      for (const pid of kids) signal(pid, "SIGKILL");
+      signal(rec.pid, "SIGTERM");
+      for (let i = 0; i < 40 && startTime(rec.pid) === rec.start; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (startTime(rec.pid) === rec.start) signal(rec.pid, "SIGKILL");
+      this.log.warn("seat_orphan_reaped", { pid: rec.pid, seat: rec.seat, children: kids.length });
+      return true;
+    } catch (err) {
+      this.log.error("seat_orphan_unreaped", { pid: rec.pid, seat: rec.seat, error: err });
+      return false;
+    }
+  }
+
+  #write(): Promise<void> {
+    const text = JSON.stringify([...this.#records.values()]);
+    this.#writing = this.#writing.then(async () => {
+      try {
+        await Deno.mkdir(this.dir, { recursive: true });
+        const tmp = `${this.path}.tmp`;
+        await Deno.writeTextFile(tmp, text);
+        await Deno.rename(tmp, this.path);
+      } catch (err) {
+        this.log.warn("seat_pid_book_unwritable", { path: this.path, error: err });
+      }
+    });
+    return this.#writing;
+  }
+}
+
+/** Sends a signal, treating a process already gone as done. Throws when not permitted. */
+function signal(pid: number, sig: Deno.Signal): void {
+  try {
+    Deno.kill(pid, sig);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return;
+    if ((err as Error).message?.includes("ESRCH")) return;
+    throw err;
+  }
+}

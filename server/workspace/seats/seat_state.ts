@@ -1,0 +1,179 @@
+import type { CliFrame, PromptSource, Wire, WireObject } from "../../../protocol/mod.ts";
+import type { JsonObject } from "../claude/mod.ts";
+import { TaskBook } from "./tasks.ts";
+
+/** A derived update: its variant and fields, without the seat's `key` (the seat adds it). */
+export interface Derived {
+  name: string;
+  fields: Record<string, Wire>;
+}
+
+/** One prompt still waiting in the CLI's queue. spec: session > state.queue. */
+export interface QueueRow {
+  uuid: string;
+  source: PromptSource;
+  text: string;
+}
+
+/** `command_lifecycle` states that take a prompt out of the queue. */
+const SETTLED = new Set(["started", "completed", "cancelled", "discarded", "refused"]);
+
+/**
+ * What one occupant of a seat has told forge so far, and how each CLI frame moves it: the
+ * header (model, permission mode, context, turn in flight), the queue, the advertised commands
+ * and agents, the tasks, the composer's machine turn. `apply` returns the updates a frame
+ * implies beyond its own `chat_appended` (spec: session subject table; catalogue 2.3).
+ */
+export class SeatState {
+  sessionId: string | null = null;
+  model: string | null = null;
+  availableModels: Wire[] = [];
+  effort: string | null = null;
+  permissionMode: string | null = null;
+  context: { percent: number | null; max_tokens: number | null } = {
+    percent: null,
+    max_tokens: null,
+  };
+  /** Tokens the last context reading counted (the probe's gate). */
+  contextTokens = 0;
+  turnInFlight = false;
+  compacting = false;
+  queue: QueueRow[] = [];
+  slashCommands: WireObject[] = [];
+  subagents: WireObject[] = [];
+  mcp: Wire = null;
+  processes: Wire = null;
+  readonly tasks = new TaskBook();
+
+  /** Takes the `initialize` answer: models, commands, agents, permission mode. */
+  initialize(res: JsonObject, launchModel: string | null): Derived[] {
+    const models = Array.isArray(res.models) ? res.models as JsonObject[] : [];
+    this.availableModels = models.map((m) => ({
+      value: String(m.value ?? ""),
+      resolved_model: typeof m.resolvedModel === "string" ? m.resolvedModel : null,
+      display_name: typeof m.displayName === "string" ? m.displayName : null,
+      description: typeof m.description === "string" ? m.description : null,
+    }));
+    const fallback = models.find((m) => m.value === "default")?.resolvedModel;
+    this.model = launchModel ?? (typeof fallback === "string" ? fallback : null);
+    if (typeof res.current_permission_mode === "string") {
+      this.permissionMode = res.current_permission_mode;
+    }
+    const out: Derived[] = [];
+    const commands = Array.isArray(res.commands) ? res.commands as JsonObject[] : [];
+    this.slashCommands = commands.map((c) => ({
+      name: String(c.name ?? ""),
+      description: typeof c.description === "string" ? c.description : "",
+      argument_hint: typeof c.argumentHint === "string" ? c.argumentHint : "",
+    }));
+    out.push({ name: "slash_commands_changed", fields: { commands: this.slashCommands } });
+    const agents = Array.isArray(res.agents) ? res.agents as JsonObject[] : [];
+    this.subagents = agents.map((a) => ({
+      name: String(a.name ?? ""),
+      description: typeof a.description === "string" ? a.description : "",
+    }));
+    out.push({ name: "subagents_changed", fields: { subagents: this.subagents } });
+    return out;
+  }
+
+  /** Moves the state by one CLI frame; returns the updates it implies. */
+  apply(frame: CliFrame): Derived[] {
+    const out: Derived[] = [];
+    if (this.tasks.apply(frame)) out.push(this.#tasksChanged());
+    switch (frame.type) {
+      case "command_lifecycle": {
+        const uuid = typeof frame.command_uuid === "string" ? frame.command_uuid : null;
+        const state = typeof frame.state === "string" ? frame.state : null;
+        if (!uuid || !state) break;
+        if (state === "started") this.turnInFlight = true;
+        if (SETTLED.has(state)) this.queue = this.queue.filter((q) => q.uuid !== uuid);
+        out.push({ name: "prompt_lifecycle", fields: { uuid, state } });
+        break;
+      }
+      case "system":
+        this.#system(frame, out);
+        break;
+      case "result":
+        this.turnInFlight = false;
+        this.compacting = false;
+        if (this.tasks.endTurn()) out.push(this.#tasksChanged());
+        out.push(turnEnding(frame));
+        break;
+    }
+    return out;
+  }
+
+  #system(frame: CliFrame, out: Derived[]): void {
+    switch (frame.subtype) {
+      case "init": {
+        this.turnInFlight = true;
+        if (typeof frame.model === "string") this.model = frame.model;
+        if (typeof frame.permissionMode === "string") this.permissionMode = frame.permissionMode;
+        if (typeof frame.session_id === "string") this.sessionId = frame.session_id;
+        const names = strings(frame.slash_commands);
+        if (names && !sameNames(this.slashCommands, names)) {
+          this.slashCommands = byNames(this.slashCommands, names, { argument_hint: "" });
+          out.push({ name: "slash_commands_changed", fields: { commands: this.slashCommands } });
+        }
+        const agents = strings(frame.agents);
+        if (agents && !sameNames(this.subagents, agents)) {
+          this.subagents = byNames(this.subagents, agents, {});
+          out.push({ name: "subagents_changed", fields: { subagents: this.subagents } });
+        }
+        break;
+      }
+      case "status":
+        if (typeof frame.permissionMode === "string") this.permissionMode = frame.permissionMode;
+        this.compacting = frame.status === "compacting";
+        break;
+    }
+  }
+
+  #tasksChanged(): Derived {
+    return { name: "background_tasks_changed", fields: { tasks: this.tasks.wire() } };
+  }
+
+  header(seq: number): WireObject {
+    return {
+      session_id: this.sessionId,
+      model: this.model,
+      available_models: this.availableModels,
+      effort: this.effort,
+      permission_mode: this.permissionMode,
+      context: this.context,
+      turn_in_flight: this.turnInFlight,
+      seq,
+    };
+  }
+}
+
+/** catalogue 2.3: a result ends the turn as `turn_complete`, `turn_cancelled` or `turn_error`. */
+function turnEnding(result: CliFrame): Derived {
+  const reason = typeof result.terminal_reason === "string" ? result.terminal_reason : null;
+  if (result.subtype === "error_during_execution" && reason?.startsWith("aborted")) {
+    return { name: "turn_cancelled", fields: {} };
+  }
+  if (result.is_error === true || result.subtype !== "success") {
+    const message = typeof result.result === "string"
+      ? result.result
+      : String(result.subtype ?? "error");
+    return { name: "turn_error", fields: { message, class: null, terminal_reason: reason } };
+  }
+  return { name: "turn_complete", fields: { terminal_reason: reason } };
+}
+
+function strings(v: unknown): string[] | null {
+  return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : null;
+}
+
+function sameNames(rows: WireObject[], names: string[]): boolean {
+  if (rows.length !== names.length) return false;
+  const have = new Set(rows.map((r) => r.name));
+  return names.every((n) => have.has(n));
+}
+
+/** Rows for `names`, keeping what an earlier, richer list said about each. */
+function byNames(rows: WireObject[], names: string[], extra: WireObject): WireObject[] {
+  const known = new Map(rows.map((r) => [r.name, r]));
+  return names.map((name) => known.get(name) ?? { name, description: "", ...extra });
+}

@@ -1,0 +1,134 @@
+import type { CliFrame, Wire, WireObject } from "../../../protocol/mod.ts";
+
+/** One live task, as `background_tasks` carries it. spec: session > background_tasks. */
+export interface TaskRow {
+  task_id: string;
+  task_type: string;
+  /** The line the row leads with. */
+  description: string;
+  /** Whether the CLI backgrounded it (else a long foreground call it announced). */
+  is_backgrounded: boolean;
+  /** The command its own call carried, when the call was a Bash. */
+  command: string | null;
+  /** The call that began it. */
+  tool_use_id: string | null;
+}
+
+const TERMINAL = new Set(["completed", "failed", "killed", "stopped", "cancelled", "error"]);
+/** How many tool calls (their command) and ended tasks (their output file) are remembered. */
+const REMEMBERED = 512;
+
+/**
+ * A seat's task registry, fed by the CLI's own frames: `task_started` adds a row,
+ * `task_notification` or a terminal `task_updated` ends it, a foreground call also ends with the
+ * turn it ran in, and the CLI's `background_tasks_changed` list drops backgrounded rows it no
+ * longer carries. Ended tasks keep their `output_file` for `read_call_output`.
+ */
+export class TaskBook {
+  #rows = new Map<string, TaskRow>();
+  #commands = new Map<string, string>();
+  #outputs = new Map<string, string>();
+
+  rows(): TaskRow[] {
+    return [...this.#rows.values()];
+  }
+
+  wire(): Wire[] {
+    return this.rows() as unknown as WireObject[];
+  }
+
+  get hasBackgroundWork(): boolean {
+    return this.#rows.size > 0;
+  }
+
+  /** Feeds one frame; true when the rows changed. */
+  apply(frame: CliFrame): boolean {
+    if (frame.type === "assistant") {
+      this.#noteCalls(frame);
+      return false;
+    }
+    if (frame.type !== "system") return false;
+    const taskId = typeof frame.task_id === "string" ? frame.task_id : null;
+    switch (frame.subtype) {
+      case "task_started": {
+        if (!taskId) return false;
+        const toolUseId = typeof frame.tool_use_id === "string" ? frame.tool_use_id : null;
+        this.#rows.set(taskId, {
+          task_id: taskId,
+          task_type: String(frame.task_type ?? "unknown"),
+          description: String(frame.description ?? ""),
+          is_backgrounded: frame.is_backgrounded === true,
+          command: toolUseId ? this.#commands.get(toolUseId) ?? null : null,
+          tool_use_id: toolUseId,
+        });
+        return true;
+      }
+      case "task_updated": {
+        const patch = frame.patch as { status?: unknown } | undefined;
+        if (!taskId || !TERMINAL.has(String(patch?.status))) return false;
+        return this.#rows.delete(taskId);
+      }
+      case "task_notification": {
+        if (!taskId) return false;
+        if (typeof frame.output_file === "string") {
+          this.#remember(this.#outputs, taskId, frame.output_file);
+          if (typeof frame.tool_use_id === "string") {
+            this.#remember(this.#outputs, frame.tool_use_id, frame.output_file);
+          }
+        }
+        return this.#rows.delete(taskId);
+      }
+      case "background_tasks_changed": {
+        if (!Array.isArray(frame.tasks)) return false;
+        const listed = new Set(
+          frame.tasks.map((t) => (t as { task_id?: unknown } | null)?.task_id),
+        );
+        let changed = false;
+        for (const row of this.#rows.values()) {
+          if (row.is_backgrounded && !listed.has(row.task_id)) {
+            changed = this.#rows.delete(row.task_id) || changed;
+          }
+        }
+        return changed;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** The turn ended: the foreground calls it announced end with it. True when rows changed. */
+  endTurn(): boolean {
+    let changed = false;
+    for (const row of this.#rows.values()) {
+      if (!row.is_backgrounded) changed = this.#rows.delete(row.task_id) || changed;
+    }
+    return changed;
+  }
+
+  /** The task a call began (by its tool_use id, or the task id itself), live or ended. */
+  lookup(callId: string): { taskId: string | null; outputFile: string | null } {
+    const live = this.#rows.get(callId) ??
+      [...this.#rows.values()].find((r) => r.tool_use_id === callId);
+    const outputFile = this.#outputs.get(callId) ?? null;
+    return { taskId: live?.task_id ?? null, outputFile };
+  }
+
+  #noteCalls(frame: CliFrame): void {
+    const content = (frame.message as { content?: unknown } | undefined)?.content;
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      const b = block as { type?: unknown; id?: unknown; input?: { command?: unknown } };
+      if (
+        b?.type === "tool_use" && typeof b.id === "string" && typeof b.input?.command === "string"
+      ) {
+        this.#remember(this.#commands, b.id, b.input.command);
+      }
+    }
+  }
+
+  #remember(map: Map<string, string>, key: string, value: string): void {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
+  }
+}

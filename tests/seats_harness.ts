@@ -1,0 +1,242 @@
+import type { Slot } from "../protocol/mod.ts";
+import { ForgeClient } from "../tools/client_lib.ts";
+
+/**
+ * The seat tests' world: a temp dir holding each project's working tree, the CLI's config dir,
+ * HOME and tmp dir; the fake Messages API running as its own process with a script from
+ * fixtures/seats/; and a forge.toml built from fixtures/seats/forge.toml that points every seat
+ * at it. A forge can be started on it as a process, the way a person starts one, as often as a
+ * test needs (a restart keeps the config dir and so the state dir). `dispose` ends everything.
+ */
+
+const REPO = new URL("..", import.meta.url).pathname;
+const FIXTURES = `${REPO}fixtures/seats`;
+
+export interface SeatWorld extends AsyncDisposable {
+  dir: string;
+  apiUrl: string;
+  configPath: string;
+  /** The seat of a project's lead. */
+  lead(project: string): Slot;
+  projectDir(project: string): string;
+  /** `deno task start --config <configPath> --port 0`, as a person runs it. */
+  startForge(): Promise<RunningForge>;
+  /** Main-loop requests the fake API has answered so far (its request log). */
+  apiRequests(): Promise<{ kind: string; reply: string }[]>;
+  dispose(): Promise<void>;
+}
+
+export interface RunningForge extends AsyncDisposable {
+  port: number;
+  url: string;
+  stderr(): string;
+  connect(): Promise<ForgeClient>;
+  /** Connects and reads past the greeting and the settings frame. */
+  ready(): Promise<ForgeClient>;
+  /** The pid of the forge process itself (main.ts under the launcher). */
+  serverPid(): number;
+  /** SIGTERM and the exit status. */
+  stop(): Promise<Deno.CommandStatus>;
+}
+
+export async function seatWorld(
+  projects: { name: string; autoStart?: boolean }[],
+  script = `${FIXTURES}/script.json`,
+): Promise<SeatWorld> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-seats-" }));
+  for (const sub of ["home", "claude", "tmp", "forge", ...projects.map((p) => p.name)]) {
+    await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
+  }
+  const api = await startApi(script, `${dir}/api.log`);
+  const template = await Deno.readTextFile(`${FIXTURES}/forge.toml`);
+  const text = template.replaceAll("@API@", api.url).replaceAll("@DIR@", dir) +
+    projects.map((p) =>
+      `\n[[orgs.projects]]\nname = "${p.name}"\npath = "${dir}/${p.name}"\n` +
+      `auto_start = ${p.autoStart ?? true}\n`
+    ).join("");
+  const configPath = `${dir}/forge/forge.toml`;
+  await Deno.writeTextFile(configPath, text);
+  const forges: RunningForge[] = [];
+  const world: SeatWorld = {
+    dir,
+    apiUrl: api.url,
+    configPath,
+    lead: (project) => ({ org: "Acme", project, label: "lead" }),
+    projectDir: (project) => `${dir}/${project}`,
+    async startForge() {
+      const forge = await startForge(configPath, dir);
+      forges.push(forge);
+      return forge;
+    },
+    async apiRequests() {
+      const text = await Deno.readTextFile(`${dir}/api.log`).catch(() => "");
+      return text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    },
+    async dispose() {
+      for (const f of forges) await f.stop();
+      await api.stop();
+      await Deno.remove(dir, { recursive: true });
+    },
+    [Symbol.asyncDispose]() {
+      return world.dispose();
+    },
+  };
+  return world;
+}
+
+/** The fake API as its own process: `main.ts --script FILE`, which prints `LISTENING <port>`. */
+async function startApi(script: string, log: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net=127.0.0.1",
+      "--allow-read",
+      "--allow-write",
+      "fixtures/fake_api/main.ts",
+      "--script",
+      script,
+      "--log",
+      log,
+    ],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const port = await readPort(child.stdout, /LISTENING (\d+)/);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+    },
+  };
+}
+
+async function startForge(configPath: string, dir: string): Promise<RunningForge> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "start", "--config", configPath, "--port", "0"],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+  }).spawn();
+  let err = "";
+  const drained = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
+  })();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const port = await readPort(child.stdout, /LISTENING \S+:(\d+)/).finally(() =>
+    clearTimeout(timer)
+  );
+  const clients: ForgeClient[] = [];
+  let stopped: Promise<Deno.CommandStatus> | null = null;
+  const forge: RunningForge = {
+    port,
+    url: `ws://127.0.0.1:${port}/socket`,
+    stderr: () => err,
+    async connect() {
+      const c = await ForgeClient.connect(forge.url);
+      clients.push(c);
+      return c;
+    },
+    async ready() {
+      const c = await forge.connect();
+      await c.next((m) => m.kind === "greeting");
+      await c.next((m) => m.kind === "settings");
+      return c;
+    },
+    serverPid() {
+      // The launcher runs main.ts as its one child.
+      const launcher = childrenOf(child.pid);
+      const main = launcher.flatMap((pid) => [pid, ...childrenOf(pid)]).find((pid) =>
+        commandOf(pid).includes("main.ts")
+      );
+      if (!main) throw new Error("no main.ts process under the launcher");
+      return main;
+    },
+    stop() {
+      stopped ??= (async () => {
+        await Promise.all(clients.map((c) => c.close().catch(() => {})));
+        try {
+          child.kill("SIGTERM");
+        } catch { /* gone */ }
+        const status = await child.status;
+        await drained;
+        return status;
+      })();
+      return stopped;
+    },
+    async [Symbol.asyncDispose]() {
+      await forge.stop();
+    },
+  };
+  return forge;
+}
+
+async function readPort(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<number> {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`exited before listening: ${out}`);
+    out += value;
+    const m = re.exec(out);
+    if (m) {
+      (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })();
+      return Number(m[1]);
+    }
+  }
+}
+
+/** Direct children of a process, from /proc. */
+export function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) {
+        out.push(Number(e.name));
+      }
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+export function commandOf(pid: number): string {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ");
+  } catch {
+    return "";
+  }
+}
+
+/** Whether a process still exists (a zombie counts: it is not reaped). */
+export function alive(pid: number): boolean {
+  try {
+    Deno.statSync(`/proc/${pid}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The update payload of an `update` frame, by variant name, or null. */
+export function updateOf(m: Record<string, unknown>, name: string): Record<string, unknown> | null {
+  if (m.kind !== "update" || typeof m.update !== "object" || m.update === null) return null;
+  return ((m.update as Record<string, unknown>)[name] as Record<string, unknown>) ?? null;
+}
+
+/** The CLI frame a `chat_appended` update carries, or null. */
+export function chatOf(m: Record<string, unknown>): Record<string, unknown> | null {
+  return (updateOf(m, "chat_appended")?.msg as Record<string, unknown>) ?? null;
+}
+
+/** Sends a command the way a client does. */
+export function command(c: ForgeClient, name: string, fields: Record<string, unknown>): void {
+  c.send({ kind: "command", command: { [name]: fields } });
+}
