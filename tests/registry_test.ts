@@ -4,6 +4,27 @@ import { defineSubsystem, type Peer } from "../server/subsystem.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
 
+/** A one-verb subsystem for these tests: `voice_preview` handled by `handler`. */
+function fakePreview(
+  id: string,
+  handler: (m: ClientMessageOf<"voice_preview">, peer: Peer) => void | Promise<void>,
+) {
+  return defineSubsystem({
+    id,
+    note: "a test subsystem",
+    switch: null,
+    area: null,
+    verbs: ["voice_preview"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({ verbs: { voice_preview: handler }, commands: {}, subjects: {} }),
+      }),
+  });
+}
+
 // DESIGN §3: a disabled subsystem is never imported, and its verbs answer naming the key.
 Deno.test("an off subsystem is never imported and its verb names the switch", async () => {
   let imported = false;
@@ -87,28 +108,9 @@ Deno.test("a subsystem that throws at start is reported and the rest runs", asyn
 // spec: subscribe > answering: declared once, it stands for the connection.
 Deno.test("a handler sees the connection's answering role, which only goes one way", async () => {
   const seen: boolean[] = [];
-  const probe = defineSubsystem({
-    id: "probe",
-    note: "reads the peer",
-    switch: null,
-    area: null,
-    verbs: ["voice_preview"],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: {
-            voice_preview: (_m: ClientMessageOf<"voice_preview">, peer: Peer) => {
-              seen.push(peer.answering);
-              peer.send({ kind: "pong" });
-            },
-          },
-          commands: {},
-          subjects: {},
-        }),
-      }),
+  const probe = fakePreview("probe", (_m, peer) => {
+    seen.push(peer.answering);
+    peer.send({ kind: "pong" });
   });
   await using t = await testServer(SAMPLE_CONFIG, { extra: [probe] });
   const c = await t.ready();
@@ -132,24 +134,7 @@ Deno.test("a handler sees the connection's answering role, which only goes one w
 
 // spec: "A connection whose own loop stops is ended as well": four write bounds without progress.
 Deno.test("the watchdog ends a connection whose handler never returns", async () => {
-  const stuck = defineSubsystem({
-    id: "stuck",
-    note: "never answers",
-    switch: null,
-    area: null,
-    verbs: ["voice_preview"],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: { voice_preview: () => new Promise<void>(() => {}) },
-          commands: {},
-          subjects: {},
-        }),
-      }),
-  });
+  const stuck = fakePreview("stuck", () => new Promise<void>(() => {}));
   await using t = await testServer(SAMPLE_CONFIG, {
     extra: [stuck],
     timers: { writeBoundMs: 100, sampleMs: 20 },

@@ -170,13 +170,7 @@ export function create(host: Host) {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);
       const record = await readRecordFor(slot, opts.review);
-      const answer = await pr.read(seat.cwd, record.work.branch ?? null, seat.sessionId() !== null);
-      const rows = {
-        work: record.work,
-        git: record.git,
-        pr: answer.pr,
-        closes: answer.closes,
-      } as unknown as Record<string, Wire>;
+      const rows = await watch.rows(record.work, record.git);
       watch.held(rows);
       const reviews = await threads.readScope(seat.project.name, record.work.branch ?? "HEAD");
       return {

@@ -4,6 +4,7 @@ import type { BaseStore } from "./base.ts";
 import { FileIndexer } from "./file_index.ts";
 import type { PrLookup } from "./pr.ts";
 import { scanTree } from "./scan.ts";
+import type { GitWorkView, WorkState } from "./wire.ts";
 
 /**
  * One seat's change watch: writes under its tree become one rescan (debounced), pushed as
@@ -55,6 +56,15 @@ export class SeatWatch {
     })().catch(() => {});
   }
 
+  /**
+   * The rows `work_changed` carries (work, git, pr, closes) from a scan's two; the PR is the
+   * lookup's cache for a seat with a session, looked up on the read for one without.
+   */
+  async rows(work: WorkState, git: GitWorkView | null): Promise<Record<string, Wire>> {
+    const answer = await this.deps.pr.read(this.cwd, work.branch ?? null, this.deps.hasSession());
+    return { work, git, pr: answer.pr, closes: answer.closes } as unknown as Record<string, Wire>;
+  }
+
   /** Records what a record read handed a reader, so the next pass compares against it. */
   held(rows: Record<string, Wire>): void {
     this.#told = JSON.stringify(rows);
@@ -85,15 +95,9 @@ export class SeatWatch {
   }
 
   async #pass(): Promise<void> {
-    const { host, baseStore, pr } = this.deps;
+    const { host, baseStore } = this.deps;
     const scan = await scanTree(this.cwd, { baseStore });
-    const answer = await pr.read(this.cwd, scan.work.branch ?? null, this.deps.hasSession());
-    const rows = {
-      work: scan.work,
-      git: scan.git,
-      pr: answer.pr,
-      closes: answer.closes,
-    } as unknown as Record<string, Wire>;
+    const rows = await this.rows(scan.work, scan.git);
     const text = JSON.stringify(rows);
     if (text !== this.#told && !this.#stopped) {
       this.#told = text;

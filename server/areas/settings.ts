@@ -1,0 +1,77 @@
+import type { ClientMessageOf } from "../../protocol/mod.ts";
+import { settingsGuard } from "../config/guards.ts";
+import type { ConfigStore } from "../config/store.ts";
+import { saveSettings } from "../config/write/writer.ts";
+import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
+
+/**
+ * settings_edit: a batch of edits saved through the format-preserving writer, checked against the
+ * boot loader and the identity-diff guards. A save that writes is answered settings_saved and the
+ * reload push follows to every connection; one that writes nothing is answered settings_refused
+ * with its reason. spec: Editing the config.
+ */
+export function settingsArea(store: ConfigStore) {
+  return defineSubsystem({
+    id: "settings",
+    note: "the effective config's edits",
+    switch: null,
+    area: null,
+    verbs: ["settings_edit"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => ({
+          verbs: {
+            settings_edit: async (msg: ClientMessageOf<"settings_edit">, peer: Peer) => {
+              const result = await saveSettings({
+                path: store.loaded.path,
+                fingerprint: msg.fingerprint,
+                edits: msg.edits,
+                validate: (text) => store.validate(text),
+                guard: (before, after) => settingsGuard(before, after, fleetFacts(host)),
+              });
+              if (!result.ok) {
+                host.log.info("settings_refused", {
+                  id: msg.id,
+                  reason: result.reason,
+                  key_path: result.key_path,
+                });
+                peer.send({
+                  kind: "settings_refused",
+                  reason: result.reason,
+                  id: msg.id,
+                  message: result.message,
+                  key_path: result.key_path,
+                });
+                return;
+              }
+              host.log.info("settings_saved", {
+                id: msg.id,
+                keys: msg.edits.map((e) => e.key_path),
+              });
+              peer.send({ kind: "settings_saved", id: msg.id });
+              // The watcher would see the rename too; reloading here puts the push right behind the answer.
+              await store.reload();
+            },
+          },
+          commands: {},
+          subjects: {},
+        }),
+      }),
+  });
+}
+
+function fleetFacts(host: Host) {
+  const live = () => host.workspace.seats().filter((s) => s.sessionId() !== null);
+  return {
+    liveProjects: () => new Set(live().map((s) => s.project.name)),
+    liveAccounts: () =>
+      new Set(
+        live().flatMap((s) =>
+          host.config().orgs.find((o) => o.name === s.project.org)?.accounts.slice(0, 1) ?? []
+        ),
+      ),
+  };
+}
