@@ -13,6 +13,7 @@ import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
+import { settingsArea } from "./areas/settings.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -59,12 +60,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const build = await buildInfo();
   const connections = new Map<number, Connection>();
   const registryRef: { current: Registry | null } = { current: null };
+  const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
   const manifests = [
     homeArea({ build, cliVersion: () => cliVersion }),
     boardArea,
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
+    settingsArea(() => storeRef.current!),
     // The seats: who holds and who shows a seat is read off the live connections.
     seatsArea({
       holding: (slot: Slot) =>
@@ -81,6 +84,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     build.forge_version_short,
     log,
   );
+  storeRef.current = store;
   const workspace = new Workspace(log, () => store.config);
   const stateDir = `${configDir}/state`;
   await Deno.mkdir(stateDir, { recursive: true });

@@ -10,7 +10,7 @@ import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
  * reload push follows to every connection; one that writes nothing is answered settings_refused
  * with its reason. spec: Editing the config.
  */
-export function settingsArea(store: ConfigStore) {
+export function settingsArea(configStore: () => ConfigStore) {
   return defineSubsystem({
     id: "settings",
     note: "the effective config's edits",
@@ -25,6 +25,7 @@ export function settingsArea(store: ConfigStore) {
         create: (host: Host) => ({
           verbs: {
             settings_edit: async (msg: ClientMessageOf<"settings_edit">, peer: Peer) => {
+              const store = configStore();
               const result = await saveSettings({
                 path: store.loaded.path,
                 fingerprint: msg.fingerprint,

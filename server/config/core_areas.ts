@@ -138,6 +138,7 @@ export const CORE_AREAS: AreaSpec[] = [
       ),
       key.list("accounts[].models", [], "restart", "canonical model names the account serves"),
       key.table("accounts[].model_slugs", "restart", "provider slug per model"),
+      key.table("accounts[].model_aliases", "restart", "other names each model answers to", "list"),
       key.table("accounts[].env", "next_session", "the account's environment layer"),
     ]),
   },

@@ -138,3 +138,12 @@ Deno.test("the settings document names repeated keys by instance", () => {
     assertEquals(switches.includes(s), true, `${s} missing`);
   }
 });
+
+// The hand-written samples the settings writer is tested on load under the catalogue.
+Deno.test("the realistic forge.toml samples load under the catalogue", async () => {
+  for (const name of ["full.toml", "compact.toml"]) {
+    const path = new URL(`../../fixtures/forge_toml/${name}`, import.meta.url).pathname;
+    const loaded = loadConfigText(await Deno.readTextFile(path), path, areas);
+    assertEquals(loaded.config.orgs.length > 0, true, name);
+  }
+});

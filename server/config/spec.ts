@@ -14,7 +14,7 @@ export interface KeySpec {
   default: Wire;
   note: string;
   /** For `list`: the items' kind. For `table`: the values' kind. */
-  item?: "string" | "number";
+  item?: "string" | "number" | "list";
   /** A rule beyond the kind: returns the sentence naming what is wrong, or null. */
   check?: (value: Wire) => string | null;
 }
@@ -116,7 +116,7 @@ export const key = {
     pattern: string,
     klass: KeyClass,
     note: string,
-    item: "string" | "number" = "string",
+    item: "string" | "number" | "list" = "string",
   ): KeySpec {
     return {
       pattern,

@@ -85,8 +85,10 @@ function walkTable(
 
 /** Checks one value against its key's kind and rule; null when it is fine. */
 export function checkValue(spec: KeySpec, value: unknown): string | null {
-  const kindOk = (kind: string, v: unknown) =>
-    kind === "string"
+  const kindOk = (kind: string, v: unknown): boolean =>
+    kind === "list"
+      ? Array.isArray(v) && v.every((x) => typeof x === "string")
+      : kind === "string"
       ? typeof v === "string"
       : kind === "number"
       ? typeof v === "number" && Number.isFinite(v)
