@@ -1,85 +1,196 @@
-import type { Slot } from "./slot.ts";
-import type { Subject } from "./subject.ts";
+import { z } from "zod";
+import { Slot } from "./slot.ts";
+import { Subject } from "./subject.ts";
 
-// spec: What a client receives. Every server message is tagged on `kind`. Field bags that carry
-// the core's own state are typed as JSON values (`Wire`), never `any`.
+// spec: What a client receives. Every server message is tagged on `kind`. These schemas are the
+// one source of the server's wire types: the server builds values of the inferred types, and a
+// client (or a test) validates what it receives against `ServerMessage`.
 
-/** Any JSON value. */
+/** Any JSON value: the field bags that carry the core's own state. */
 export type Wire = string | number | boolean | null | Wire[] | { [key: string]: Wire };
 export type WireObject = { [key: string]: Wire };
+const Json = z.json();
+const msg = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>
+  z.object({ kind: z.literal(kind), ...shape }).strict();
 
-export interface Greeting {
-  kind: "greeting";
-  version: number;
-  forge_version: string;
-  forge_version_short: string;
-  settings: {
-    mark: string | null;
-    theme: string | null;
-    font: string | null;
-    dictate: { styling: string; structure: string; context: string };
-  };
-}
+export const Greeting = msg("greeting", {
+  version: z.number().int(),
+  forge_version: z.string(),
+  forge_version_short: z.string(),
+  settings: z.object({
+    mark: z.string().nullable(),
+    theme: z.string().nullable(),
+    font: z.string().nullable(),
+    dictate: z.object({ styling: z.string(), structure: z.string(), context: z.string() }).strict(),
+  }).strict(),
+});
+export type Greeting = z.infer<typeof Greeting>;
 
-/** spec: The effective config. */
-export interface SettingsDocument {
-  version: string;
-  source: string;
-  fingerprint: string;
-  totals: { keys: number; areas: number };
+export const KeyKind = z.enum(["string", "number", "bool", "list", "table", "set"]);
+export type KeyKind = z.infer<typeof KeyKind>;
+export const KeyClass = z.enum(["live", "next_session", "restart", "not_read_yet"]);
+export type KeyClass = z.infer<typeof KeyClass>;
+
+/** One key of the effective config. spec: The effective config. */
+export const SettingsKey = z.object({
+  path: z.string(),
+  leaf: z.string(),
+  group: z.array(z.string()),
+  pattern: z.string(),
+  kind: KeyKind,
+  value: Json,
+  class: KeyClass,
+  edit: z.object({
+    kind: z.enum(["string", "number", "bool", "enum", "list"]),
+    allowed: z.array(z.string()).optional(),
+    required: z.boolean(),
+    group: z.string().optional(),
+  }).strict(),
+}).strict();
+export type SettingsKey = Omit<z.infer<typeof SettingsKey>, "value"> & { value: Wire };
+
+export const SettingsArea = z.object({
+  id: z.string(),
+  name: z.string(),
+  note: z.string(),
+  keys: z.array(SettingsKey),
+}).strict();
+export type SettingsArea = Omit<z.infer<typeof SettingsArea>, "keys"> & { keys: SettingsKey[] };
+
+export const SettingsDocument = z.object({
+  version: z.string(),
+  source: z.string(),
+  fingerprint: z.string().regex(/^[0-9a-f]{16}$/),
+  totals: z.object({ keys: z.number().int(), areas: z.number().int() }).strict(),
+  areas: z.array(SettingsArea),
+}).strict();
+export type SettingsDocument = Omit<z.infer<typeof SettingsDocument>, "areas"> & {
   areas: SettingsArea[];
-}
-export interface SettingsArea {
-  id: string;
-  name: string;
-  note: string;
-  keys: SettingsKey[];
-}
-export type KeyKind = "string" | "number" | "bool" | "list" | "table" | "set";
-export type KeyClass = "live" | "next_session" | "restart" | "not_read_yet";
-export interface SettingsKey {
-  path: string;
-  leaf: string;
-  group: string[];
-  pattern: string;
-  kind: KeyKind;
-  value: Wire;
-  class: KeyClass;
-  edit: {
-    kind: "string" | "number" | "bool" | "enum" | "list";
-    allowed?: string[];
-    required: boolean;
-    group?: string;
-  };
-}
+};
 
-export type RefusalReason = "stale" | "invalid" | "refused" | "io";
+export const RefusalReason = z.enum(["stale", "invalid", "refused", "io"]);
+export type RefusalReason = z.infer<typeof RefusalReason>;
 
 /** The `error` frame: what failed and why, in the core's own words. */
-export interface ErrorFrame {
-  kind: "error";
-  what: string;
-  why: string;
-  seat: Slot | null;
-  dispatch_id: string | null;
-}
+export const ErrorFrame = msg("error", {
+  what: z.string(),
+  why: z.string(),
+  seat: Slot.nullable(),
+  dispatch_id: z.string().nullable(),
+});
+export type ErrorFrame = z.infer<typeof ErrorFrame>;
 
+const slotBag = { seat: Slot, id: z.number().int() };
+
+/** Every message the server sends. */
+export const ServerMessage = z.discriminatedUnion("kind", [
+  Greeting,
+  msg("settings", { document: SettingsDocument }),
+  msg("settings_saved", { id: z.number().int() }),
+  msg("settings_refused", {
+    reason: RefusalReason,
+    id: z.number().int(),
+    message: z.string(),
+    key_path: z.string().nullable(),
+  }),
+  msg("pong", {}),
+  msg("snapshot", { subject: Subject, data: Json }),
+  msg("update", {
+    update: Json,
+    seq: z.number().int().nullable().optional(),
+    span: z.number().int().optional(),
+  }),
+  msg("page", {
+    conversation: Slot,
+    turns: z.array(Json),
+    cursor: z.string().nullable(),
+    cron_names: Json.optional(),
+  }),
+  msg("seat_frames", { slot: Slot, epoch: z.string(), frames: z.array(Json) }),
+  msg("reply", { reply_to: z.number().int(), body: Json }),
+  ErrorFrame,
+  msg("document_read", {
+    session: Slot,
+    path: z.string(),
+    document_kind: Json,
+    bytes: z.string(),
+    reviewable: z.boolean(),
+    content_hash: z.string().regex(/^\d+$/),
+    threads: z.array(Json),
+    reviews: z.array(Json),
+  }),
+  msg("file_content", {
+    session: Slot,
+    path: z.string(),
+    sha: z.string().nullable(),
+    content: Json,
+  }),
+  msg("commit_diff", {
+    session: Slot,
+    sha: z.string(),
+    ok: z.boolean(),
+    commit: z.string().optional(),
+    diff: Json.optional(),
+    why: z.string().optional(),
+  }),
+  msg("terminal_view", {
+    ...slotBag,
+    cols: z.number().int(),
+    rows: z.number().int(),
+    seq: z.number().int(),
+    screen: z.string(),
+    viewers: z.number().int(),
+    viewer: z.number().int(),
+    controller: z.number().int().nullable(),
+  }),
+  msg("terminal_control", { ...slotBag, controller: z.number().int().nullable() }),
+  msg("browser_view", {
+    id: z.number().int(),
+    profile: z.string(),
+    tab: z.number().int(),
+    controller: z.number().int().nullable(),
+    viewers: z.number().int(),
+    viewer: z.number().int(),
+  }),
+  msg("browser_nav_state", {
+    id: z.number().int(),
+    tab: z.number().int(),
+    can_back: z.boolean(),
+    can_forward: z.boolean(),
+  }),
+  msg("browser_tabs", {
+    id: z.number().int(),
+    profile: z.string(),
+    up: z.boolean(),
+    connected: z.boolean(),
+    closing_at_ms: z.number().nullable(),
+    rows: z.array(Json),
+  }),
+  msg("browser_surface_failed", {
+    id: z.number().int(),
+    tab: z.number().int(),
+    reason: z.string(),
+  }),
+  msg("browser_file_dialog", { id: z.string(), tab: z.number().int(), multiple: z.boolean() }),
+  msg("browser_download", {
+    tab: z.number().int().optional(),
+    name: z.string(),
+    data: z.string().nullable(),
+    error: z.string().nullable(),
+    dropped: z.boolean().optional(),
+    lost: z.number().int().optional(),
+  }),
+]);
+/** A server message. The state bags (`data`, `update`, `body`) are JSON values, never `any`. */
 export type ServerMessage =
-  | Greeting
+  | Exclude<
+    z.infer<typeof ServerMessage>,
+    { kind: "settings" | "snapshot" | "update" | "reply" | "page" | "seat_frames" }
+  >
   | { kind: "settings"; document: SettingsDocument }
-  | { kind: "settings_saved"; id: number }
-  | {
-    kind: "settings_refused";
-    reason: RefusalReason;
-    id: number;
-    message: string;
-    key_path: string | null;
-  }
-  | { kind: "pong" }
   | { kind: "snapshot"; subject: Subject; data: Wire }
   | { kind: "update"; update: Wire; seq?: number | null; span?: number }
-  | { kind: "page"; conversation: Slot; turns: Wire[]; cursor: string | null; cron_names?: Wire }
-  | { kind: "seat_frames"; slot: Slot; epoch: string; frames: Wire[] }
   | { kind: "reply"; reply_to: number; body: Wire }
-  | ErrorFrame
-  | { kind: string; [field: string]: Wire | undefined };
+  | { kind: "page"; conversation: Slot; turns: Wire[]; cursor: string | null; cron_names?: Wire }
+  | { kind: "seat_frames"; slot: Slot; epoch: string; frames: Wire[] };
+export type ServerKind = ServerMessage["kind"];

@@ -36,7 +36,8 @@ export async function testServer(
   });
   const clients: ForgeClient[] = [];
   const connect = async (o: { origin?: string; deflate?: boolean } = {}) => {
-    const c = await ForgeClient.connect(server.url, o);
+    // Every frame a test reads is checked against protocol/'s schemas: the wire cannot drift.
+    const c = await ForgeClient.connect(server.url, { ...o, validate: true });
     clients.push(c);
     return c;
   };
@@ -54,8 +55,12 @@ export async function testServer(
     },
     async [Symbol.asyncDispose]() {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      const drift = clients.flatMap((c) => c.schemaErrors);
       await server.stop();
       await Deno.remove(dir, { recursive: true });
+      if (drift.length > 0) {
+        throw new Error(`frames off the protocol schema: ${drift.slice(0, 5).join(" | ")}`);
+      }
     },
   };
 }

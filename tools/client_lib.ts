@@ -1,5 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import { BinaryKind } from "../protocol/mod.ts";
+import { BinaryKind, describeIssues, ServerMessage } from "../protocol/mod.ts";
 
 /** One frame as the client received it: parsed JSON for text and kind-3 frames, raw bytes otherwise. */
 export type Frame =
@@ -13,6 +13,9 @@ export type Frame =
  */
 export class ForgeClient {
   readonly frames: Frame[] = [];
+  /** With `validate`, every JSON frame that does not match protocol/'s ServerMessage schema. */
+  readonly schemaErrors: string[] = [];
+  #validate = false;
   #waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   #taken = new Set<number>();
   #closed = Promise.withResolvers<CloseEvent>();
@@ -28,7 +31,7 @@ export class ForgeClient {
   /** Opens a connection; `origin` sets the header a browser would send, `deflate` asks for kind 3. */
   static async connect(
     url: string,
-    opts: { origin?: string; deflate?: boolean } = {},
+    opts: { origin?: string; deflate?: boolean; validate?: boolean } = {},
   ): Promise<ForgeClient> {
     const target = opts.deflate ? `${url}${url.includes("?") ? "&" : "?"}deflate=1` : url;
     const socket = opts.origin
@@ -39,6 +42,7 @@ export class ForgeClient {
     socket.onerror = (e) =>
       opened.reject(new Error(`connect ${url}: ${(e as ErrorEvent).message}`));
     const client = new ForgeClient(socket);
+    client.#validate = opts.validate === true;
     await opened.promise;
     return client;
   }
@@ -105,6 +109,12 @@ export class ForgeClient {
 
   #push(frame: Frame): void {
     this.frames.push(frame);
+    if (this.#validate && frame.type === "json") {
+      const parsed = ServerMessage.safeParse(frame.data);
+      if (!parsed.success) {
+        this.schemaErrors.push(`${frame.data.kind}: ${describeIssues(parsed.error)}`);
+      }
+    }
     const index = this.frames.length - 1;
     const waiter = this.#waiters.find((w) => w.pred(frame));
     if (!waiter) return;
