@@ -65,7 +65,10 @@ export async function spawnForge(
     configPath,
     stderr: () => err,
     async connect(opts = {}) {
-      const c = await ForgeClient.connect(`ws://127.0.0.1:${port}/socket`, opts);
+      const c = await ForgeClient.connect(`ws://127.0.0.1:${port}/socket`, {
+        ...opts,
+        validate: true,
+      });
       clients.push(c);
       return c;
     },
@@ -73,6 +76,10 @@ export async function spawnForge(
     async [Symbol.asyncDispose]() {
       await stop();
       await Deno.remove(dir, { recursive: true });
+      const drift = clients.flatMap((c) => c.schemaErrors);
+      if (drift.length > 0) {
+        throw new Error(`frames off the protocol schema: ${drift.slice(0, 5).join(" | ")}`);
+      }
     },
   };
 }
