@@ -215,6 +215,26 @@ export function commandOf(pid: number): string {
   }
 }
 
+/** Waits until `cond` holds, polling: for a fact no frame announces (a process ending). */
+export async function until(cond: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!cond()) {
+    if (performance.now() > deadline) {
+      throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A process's working directory, or "" when it is gone. */
+export function cwdOf(pid: number): string {
+  try {
+    return Deno.readLinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return "";
+  }
+}
+
 /** Whether a process still exists (a zombie counts: it is not reaped). */
 export function alive(pid: number): boolean {
   try {

@@ -5,7 +5,7 @@ import { Refusal } from "../../subsystem.ts";
 import { LEAD_LABEL } from "../workspace.ts";
 import type { SeatEnv, Watchers } from "./env.ts";
 import { PidBook } from "./orphans.ts";
-import { parentTable } from "./procfs.ts";
+import { probe, readTable } from "./procfs.ts";
 import { Seat } from "./seat.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Logger } from "../../log.ts";
@@ -36,6 +36,8 @@ export class SeatManager {
   readonly #env: SeatEnv;
   readonly #pids: PidBook;
   #walker: ReturnType<typeof setInterval> | undefined;
+  #walking: Promise<void> | null = null;
+  #walkRefused = false;
   #askSeq = 0;
   #stopped = false;
 
@@ -55,7 +57,7 @@ export class SeatManager {
   async boot(): Promise<void> {
     const reaped = await this.#pids.reap();
     if (reaped.length > 0) this.opts.log.warn("seat_orphans_reaped", { pids: reaped });
-    this.#walker = setInterval(() => this.#walk(), WALK_INTERVAL_MS);
+    this.#walker = setInterval(() => void this.#walk(), WALK_INTERVAL_MS);
     for (const project of this.opts.workspace.projects()) {
       if (!project.auto_start) continue;
       const seat = this.#ensure(leadSlot(project));
@@ -157,6 +159,7 @@ export class SeatManager {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#walker);
+    await this.#walking;
     await Promise.all(this.seats().map((s) => s.shutdown()));
     await this.#pids.flushed();
   }
@@ -197,16 +200,32 @@ export class SeatManager {
     throw new Refusal("dispatch", `${command}: ${slotName(key)}: ${cwd} is not a directory`, key);
   }
 
-  #walk(): void {
+  /** One walk for every held seat; a walk still running when the next tick comes is not doubled. */
+  async #walk(): Promise<void> {
+    if (this.#walking || this.#stopped) return;
     const held = this.seats().filter((s) => s.occupied && this.opts.watchers.holding(s.slot) > 0);
     if (held.length === 0) return;
-    const table = parentTable();
-    for (const seat of held) {
-      try {
-        seat.walk(table);
-      } catch (err) {
-        this.opts.log.warn("seat_walk_failed", { seat: seat.name, error: err });
+    const { promise, resolve } = Promise.withResolvers<void>();
+    this.#walking = promise;
+    try {
+      const table = await readTable();
+      if (!table) {
+        if (!this.#walkRefused) {
+          this.opts.log.warn("seat_process_walk_unavailable", { why: probe().why });
+        }
+        this.#walkRefused = true;
+        return;
       }
+      for (const seat of held) {
+        try {
+          seat.walk(table);
+        } catch (err) {
+          this.opts.log.warn("seat_walk_failed", { seat: seat.name, error: err });
+        }
+      }
+    } finally {
+      this.#walking = null;
+      resolve();
     }
   }
 }

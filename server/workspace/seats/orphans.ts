@@ -1,11 +1,12 @@
 import type { Logger } from "../../log.ts";
-import { descendants, parentTable, startTime } from "./procfs.ts";
+import { descendants, probe, readTable, signal, startTime } from "./procfs.ts";
 
 /** One CLI process this server started, as the book records it. */
 interface PidRecord {
   pid: number;
-  /** /proc start time: a pid the kernel reused for something else does not match. */
-  start: string;
+  /** Its start time (procfs.ts): a pid the kernel reused for something else does not match;
+   * null when no process table could be read, and then it is never signalled. */
+  start: string | null;
   seat: string;
 }
 
@@ -14,8 +15,10 @@ interface PidRecord {
  * next boot can tell whether a run that died without its shutdown left any behind. A clean
  * shutdown leaves the book empty; at boot every recorded pid that is still the same process
  * (same start time) is ended - its own tool processes first, then it: SIGTERM, which the CLI
- * answers by ending its tasks, then SIGKILL. Writes are serialised and atomic (temp + rename);
- * a book that cannot be read or written is logged and never stops a seat.
+ * answers by ending its tasks, then SIGKILL. Without a readable process table (procfs.ts) a pid
+ * cannot be told from its reuse, so it is logged and left alone. Writes are serialised and
+ * atomic (temp + rename); a book that cannot be read or written is logged and never stops a
+ * seat.
  */
 export class PidBook {
   #records = new Map<number, PidRecord>();
@@ -39,7 +42,12 @@ export class PidBook {
     }
     const reaped: number[] = [];
     for (const rec of Array.isArray(left) ? left : []) {
-      if (typeof rec?.pid !== "number" || startTime(rec.pid) !== rec.start) continue;
+      if (typeof rec?.pid !== "number") continue;
+      if (rec.start === null || probe().source === null) {
+        this.log.warn("seat_orphan_unchecked", { pid: rec.pid, seat: rec.seat, why: probe().why });
+        continue;
+      }
+      if (await startTime(rec.pid) !== rec.start) continue;
       const done = await this.#end(rec);
       if (done) reaped.push(rec.pid);
     }
@@ -47,11 +55,14 @@ export class PidBook {
     return reaped;
   }
 
+  /** Records a process this server just started (its start time is read, then written). */
   add(pid: number, seat: string): void {
-    const start = startTime(pid);
-    if (start === null) return; // already gone: nothing to leave behind
-    this.#records.set(pid, { pid, start, seat });
-    void this.#write();
+    const rec: PidRecord = { pid, start: null, seat };
+    this.#records.set(pid, rec);
+    void (async () => {
+      if (probe().source !== null) rec.start = await startTime(pid);
+      if (this.#records.get(pid) === rec) await this.#write();
+    })();
   }
 
   remove(pid: number): void {
@@ -64,14 +75,15 @@ export class PidBook {
   }
 
   async #end(rec: PidRecord): Promise<boolean> {
-    const kids = descendants(parentTable(), rec.pid).reverse();
+    const table = await readTable();
+    const kids = table ? descendants(table, rec.pid).reverse() : [];
     try {
-      for (const pid of kids) signal(pid, "SIGKILL");
-      signal(rec.pid, "SIGTERM");
-      for (let i = 0; i < 40 && startTime(rec.pid) === rec.start; i++) {
+      for (const pid of kids) await signal(pid, "SIGKILL");
+      await signal(rec.pid, "SIGTERM");
+      for (let i = 0; i < 40 && await startTime(rec.pid) === rec.start; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
-      if (startTime(rec.pid) === rec.start) signal(rec.pid, "SIGKILL");
+      if (await startTime(rec.pid) === rec.start) await signal(rec.pid, "SIGKILL");
       this.log.warn("seat_orphan_reaped", { pid: rec.pid, seat: rec.seat, children: kids.length });
       return true;
     } catch (err) {
@@ -93,16 +105,5 @@ export class PidBook {
       }
     });
     return this.#writing;
-  }
-}
-
-/** Sends a signal, treating a process already gone as done. Throws when not permitted. */
-function signal(pid: number, sig: Deno.Signal): void {
-  try {
-    Deno.kill(pid, sig);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return;
-    if ((err as Error).message?.includes("ESRCH")) return;
-    throw err;
   }
 }

@@ -1,66 +1,62 @@
 import type { WireObject } from "../../../protocol/mod.ts";
 
 /**
- * Reading /proc: the parent of every process, a process's start time (to tell a pid from its
- * reuse) and command line, and a process tree as the session subject's `processes` carries it.
- * spec: session > processes. Every read tolerates a process vanishing under it.
+ * The machine's process table, for the session subject's `processes` (spec: session > processes)
+ * and for telling a recorded pid from its reuse (orphans.ts). Read from /proc when this process
+ * may read it - Deno 2.9 asks for --allow-all before it opens anything under /proc - else from
+ * `ps` when --allow-run names it, else not at all: `probe()` says which and why, and a walk that
+ * cannot run is reported once rather than failing a seat. Every read tolerates a process
+ * vanishing under it.
  */
 
-/** One process of a tree. */
-export interface ProcRow {
-  pid: number;
-  ppid: number;
-  command: string;
+export type ProcSource = "proc" | "ps";
+
+/** pid -> parent pid, and each process's command line (read lazily from /proc). */
+export interface ProcTable {
+  parent: Map<number, number>;
+  command(pid: number): string;
 }
 
-/** pid -> parent pid, for every process /proc lists now. */
-export function parentTable(): Map<number, number> {
-  const table = new Map<number, number>();
-  let entries: Iterable<Deno.DirEntry>;
+let detected: { source: ProcSource | null; why: string } | undefined;
+
+/** Which source the table is read from, or null with the reason none can be. */
+export function probe(): { source: ProcSource | null; why: string } {
+  if (detected) return detected;
   try {
-    entries = Deno.readDirSync("/proc");
-  } catch {
-    return table;
+    Deno.readTextFileSync("/proc/self/stat");
+    detected = { source: "proc", why: "/proc is readable" };
+  } catch (procErr) {
+    const ps = Deno.permissions.querySync({ name: "run", command: "ps" }).state === "granted";
+    detected = ps ? { source: "ps", why: "/proc is not readable; ps is allowed" } : {
+      source: null,
+      why: `/proc is not readable (${(procErr as Error).message}) and --allow-run does not name ps`,
+    };
   }
-  for (const entry of entries) {
-    const c = entry.name.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
-    const fields = statFields(Number(entry.name));
-    if (fields) table.set(Number(entry.name), Number(fields[1]));
-  }
-  return table;
+  return detected;
 }
 
-/** The fields of /proc/<pid>/stat after the command (`fields[0]` is the state, [1] the ppid,
- * [19] the start time in clock ticks), or null when the process is gone. */
-export function statFields(pid: number): string[] | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
+/** The whole table now, or null when no source is available. */
+export async function readTable(): Promise<ProcTable | null> {
+  const { source } = probe();
+  if (source === "proc") return procTable();
+  if (source === "ps") return await psTable();
+  return null;
 }
 
-/** The process's start time since boot (clock ticks): with the pid, its identity. */
-export function startTime(pid: number): string | null {
-  return statFields(pid)?.[19] ?? null;
+/** A process's start time (clock ticks from /proc, else `ps`'s lstart): with the pid, its
+ * identity. Null when the process is gone or no source is available. */
+export async function startTime(pid: number): Promise<string | null> {
+  const { source } = probe();
+  if (source === "proc") return statFields(pid)?.[19] ?? null;
+  if (source !== "ps") return null;
+  const out = await run("ps", ["-o", "lstart=", "-p", String(pid)]);
+  return out?.trim() || null;
 }
 
-/** The command line, arguments joined by spaces and cut at `max` characters; "" when gone. */
-export function commandLine(pid: number, max = 200): string {
-  try {
-    const raw = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
-    return raw.replaceAll("\0", " ").trim().slice(0, max);
-  } catch {
-    return "";
-  }
-}
-
-/** Every descendant of `root` in `table`, parents before children. */
-export function descendants(table: Map<number, number>, root: number): number[] {
+/** Every descendant of `root`, parents before children. */
+export function descendants(table: ProcTable, root: number): number[] {
   const children = new Map<number, number[]>();
-  for (const [pid, ppid] of table) {
+  for (const [pid, ppid] of table.parent) {
     const list = children.get(ppid);
     if (list) list.push(pid);
     else children.set(ppid, [pid]);
@@ -76,12 +72,88 @@ export function descendants(table: Map<number, number>, root: number): number[] 
   return out;
 }
 
-/** The tree under (and including) `root` as the `processes` snapshot: `{pid, processes}`. */
-export function processTree(table: Map<number, number>, root: number): WireObject {
-  const rows: ProcRow[] = [root, ...descendants(table, root)].map((pid) => ({
+/** The tree under (and including) `root` as the `processes` snapshot: `{pid, processes}`, each
+ * row `{pid, ppid, command}`. */
+export function processTree(table: ProcTable, root: number): WireObject {
+  const rows = [root, ...descendants(table, root)].map((pid) => ({
     pid,
-    ppid: table.get(pid) ?? 0,
-    command: commandLine(pid),
-  })).filter((r) => r.command !== "" || r.pid === root);
-  return { pid: root, processes: rows as unknown as WireObject[] };
+    ppid: table.parent.get(pid) ?? 0,
+    command: table.command(pid),
+  })).filter((r) => r.pid === root || r.command !== "");
+  return { pid: root, processes: rows };
+}
+
+/** Sends a signal: `Deno.kill` when permitted, else the `kill` binary when --allow-run names it.
+ * A process already gone counts as done; throws when neither way is permitted. */
+export async function signal(pid: number, sig: Deno.Signal): Promise<void> {
+  try {
+    Deno.kill(pid, sig);
+    return;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound || /ESRCH/.test((err as Error).message)) return;
+    if (!(err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied)) {
+      throw err;
+    }
+  }
+  if (Deno.permissions.querySync({ name: "run", command: "kill" }).state !== "granted") {
+    throw new Error(`cannot signal ${pid}: neither Deno.kill nor the kill binary is permitted`);
+  }
+  await run("kill", [`-${sig.replace(/^SIG/, "")}`, String(pid)]);
+}
+
+/** The fields of /proc/<pid>/stat after the command (`[0]` state, `[1]` ppid, `[19]` start
+ * time in clock ticks), or null when the process is gone. */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
+function procTable(): ProcTable {
+  const parent = new Map<number, number>();
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      const c = entry.name.charCodeAt(0);
+      if (c < 48 || c > 57) continue;
+      const fields = statFields(Number(entry.name));
+      if (fields) parent.set(Number(entry.name), Number(fields[1]));
+    }
+  } catch { /* an empty table: nothing walks */ }
+  return {
+    parent,
+    command(pid) {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim()
+          .slice(0, 200);
+      } catch {
+        return "";
+      }
+    },
+  };
+}
+
+async function psTable(): Promise<ProcTable | null> {
+  const out = await run("ps", ["-A", "-o", "pid=,ppid=,args="]);
+  if (out === null) return null;
+  const parent = new Map<number, number>();
+  const commands = new Map<number, string>();
+  for (const line of out.split("\n")) {
+    const m = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    if (!m) continue;
+    parent.set(Number(m[1]), Number(m[2]));
+    commands.set(Number(m[1]), m[3].trim().slice(0, 200));
+  }
+  return { parent, command: (pid) => commands.get(pid) ?? "" };
+}
+
+async function run(bin: string, args: string[]): Promise<string | null> {
+  try {
+    const out = await new Deno.Command(bin, { args, stdout: "piped", stderr: "null" }).output();
+    return new TextDecoder().decode(out.stdout);
+  } catch {
+    return null;
+  }
 }

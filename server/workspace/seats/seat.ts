@@ -18,7 +18,7 @@ import { AskBook } from "./asks.ts";
 import { readCallOutput } from "./call_output.ts";
 import type { SeatEnv } from "./env.ts";
 import { type Occupancy, planLaunch } from "./launch.ts";
-import { processTree } from "./procfs.ts";
+import { processTree, type ProcTable } from "./procfs.ts";
 import { capToolRecord } from "./records.ts";
 import { type Derived, SeatState } from "./seat_state.ts";
 import { FrameWindow } from "./window.ts";
@@ -308,7 +308,7 @@ export class Seat implements SeatInfo {
   }
 
   /** One walk of the process tree under the CLI; `processes_changed` when it moved. */
-  walk(table: Map<number, number>): void {
+  walk(table: ProcTable): void {
     const proc = this.#proc;
     if (!proc || !this.occupied) return;
     const snapshot = processTree(table, proc.pid);
