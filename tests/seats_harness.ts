@@ -1,4 +1,6 @@
 import type { Slot } from "../protocol/mod.ts";
+import { memoryLogger } from "../server/log.ts";
+import { type RunningServer, startServer } from "../server/server.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 
 /**
@@ -21,9 +23,18 @@ export interface SeatWorld extends AsyncDisposable {
   projectDir(project: string): string;
   /** `deno task start --config <configPath> --port 0`, as a person runs it. */
   startForge(): Promise<RunningForge>;
+  /** The server in this process (socket tier): it can read /proc, as the test can. */
+  startInProcess(): Promise<InProcessForge>;
   /** Main-loop requests the fake API has answered so far (its request log). */
   apiRequests(): Promise<{ kind: string; reply: string }[]>;
   dispose(): Promise<void>;
+}
+
+export interface InProcessForge {
+  server: RunningServer;
+  log: ReturnType<typeof memoryLogger>;
+  ready(): Promise<ForgeClient>;
+  stop(): Promise<void>;
 }
 
 export interface RunningForge extends AsyncDisposable {
@@ -56,7 +67,7 @@ export async function seatWorld(
     ).join("");
   const configPath = `${dir}/forge/forge.toml`;
   await Deno.writeTextFile(configPath, text);
-  const forges: RunningForge[] = [];
+  const forges: { stop(): Promise<unknown> }[] = [];
   const world: SeatWorld = {
     dir,
     apiUrl: api.url,
@@ -65,6 +76,32 @@ export async function seatWorld(
     projectDir: (project) => `${dir}/${project}`,
     async startForge() {
       const forge = await startForge(configPath, dir);
+      forges.push(forge);
+      return forge;
+    },
+    async startInProcess() {
+      const log = memoryLogger();
+      const server = await startServer({ configPath, port: 0, log });
+      const clients: ForgeClient[] = [];
+      let stopped: Promise<void> | null = null;
+      const forge: InProcessForge = {
+        server,
+        log,
+        async ready() {
+          const c = await ForgeClient.connect(server.url);
+          clients.push(c);
+          await c.next((m) => m.kind === "greeting");
+          await c.next((m) => m.kind === "settings");
+          return c;
+        },
+        stop() {
+          stopped ??= (async () => {
+            await Promise.all(clients.map((c) => c.close().catch(() => {})));
+            await server.stop();
+          })();
+          return stopped;
+        },
+      };
       forges.push(forge);
       return forge;
     },

@@ -181,7 +181,8 @@ export class Seat implements SeatInfo {
     try {
       ready = await proc.initialize({}, INIT_TIMEOUT_MS);
     } catch (err) {
-      if (gen !== this.#gen) return;
+      // An exit rejects the request too: then the exit itself is the reason, told by #exited.
+      if (gen !== this.#gen || /claude exited/.test((err as Error).message)) return;
       this.#startError = `it did not answer initialize: ${(err as Error).message}`;
       proc.kill("SIGKILL"); // the exit then fails the seat, carrying this reason
       return;
@@ -353,7 +354,11 @@ export class Seat implements SeatInfo {
     const asks = this.#asks.list() as unknown as Wire[];
     const dictate = config.areas.dictate ?? {};
     return {
-      header: this.#state.header(this.env.workspace.stream.nextSeq(this.slot)),
+      // spec: header.session_id is null when no occupant can be named (a failed connection).
+      header: {
+        ...this.#state.header(this.env.workspace.stream.nextSeq(this.slot)),
+        session_id: this.sessionId(),
+      },
       conversation: this.#window.newestTurns(
         undefined,
         config.server.first_frame_cap_kb * 1024,

@@ -1,0 +1,61 @@
+// The pid book: what a run that died without its shutdown leaves behind is ended by the next
+// boot; a pid the kernel reused is left alone. (Needs /proc, so this tier runs with -A.)
+import { assert, assertEquals } from "../../../tests/assert.ts";
+import { memoryLogger } from "../../log.ts";
+import { PidBook } from "./orphans.ts";
+import { descendants, probe, processTree, readTable, startTime } from "./procfs.ts";
+
+Deno.test("a recorded process that outlived its run is ended at the next boot, its children first", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command("sh", { args: ["-c", "sleep 60 & wait"] }).spawn();
+  try {
+    assertEquals(probe().source, "proc");
+    const log = memoryLogger();
+    const first = new PidBook(dir, log);
+    first.add(child.pid, "Acme/proj/lead");
+    await new Promise((r) => setTimeout(r, 50));
+    await first.flushed();
+    const table = (await readTable())!;
+    const kids = descendants(table, child.pid);
+    assertEquals(kids.length, 1, "the sleep runs under the shell");
+    assertEquals(
+      (processTree(table, child.pid).processes as { command: string }[])[1].command,
+      "sleep 60",
+    );
+    // The next boot finds the shell (same pid, same start time) and ends it and its sleep.
+    const reaped = await new PidBook(dir, log).reap();
+    assertEquals(reaped, [child.pid]);
+    const status = await child.status;
+    assert(status.signal === "SIGTERM" || status.code === 143, JSON.stringify(status));
+    // The sleep was killed; as an orphaned zombie it lasts until init collects it.
+    for (let i = 0; i < 100 && await startTime(kids[0]) !== null; i++) {
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    assertEquals(await startTime(kids[0]), null);
+    assert(log.records.some((r) => r.event === "seat_orphan_reaped"));
+    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/pids.json`)), []);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* ended */ }
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a pid whose start time differs is another process: it is not touched", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command("sleep", { args: ["60"] }).spawn();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/pids.json`,
+      JSON.stringify([{ pid: child.pid, start: "1", seat: "Acme/proj/lead" }]),
+    );
+    assertEquals(await new PidBook(dir, memoryLogger()).reap(), []);
+    assert((await startTime(child.pid)) !== null, "still running");
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
