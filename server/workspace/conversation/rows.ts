@@ -36,7 +36,8 @@ const RENAMED: Record<string, string> = {
   toolUseResult: "tool_use_result",
 };
 const RENDERED = new Set(["rendered", "renderedRole", "renderedInHumanTurn"]);
-// A line can only map when one of these occurs in it; the rest are never parsed.
+// A line can only map when one of these occurs in it (the CLI writes compact JSON); the rest are
+// never parsed.
 const MARKERS = ['"type":"user"', '"type":"assistant"', '"type":"system"', '"queued_command"'];
 
 export function isObj(v: unknown): v is Obj {
