@@ -3,7 +3,7 @@
 // conversation, state, pending_asks, background_tasks, mcp, processes); showing; home > unseen;
 // What a client sends > read_call_output; catalogue 1.2 and 6.5 (AskUserQuestion).
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { chatOf, command, seatWorld, updateOf } from "./seats_harness.ts";
+import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 const has = (name: string) => (m: Msg) => updateOf(m, name) !== null;
@@ -15,9 +15,7 @@ Deno.test("seat commands over the socket: reads, questions, a call's output, mod
   const c = await forge.ready();
   c.send({ kind: "subscribe", what: "home" });
   await c.next((m) => m.kind === "snapshot");
-  await c.next(has("connected"), 60_000);
-  c.send({ kind: "subscribe", what: { session: lead }, answering: true });
-  const first = (await c.next((m) => m.kind === "snapshot")).data as Msg;
+  const first = await subscribeSeat(c, lead, true);
   assertEquals((first.header as Msg).session_id !== null, true);
 
   // The read asked for a context reading and an MCP snapshot; a held seat is walked.

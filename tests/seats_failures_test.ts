@@ -3,7 +3,7 @@
 // failed start or an exit mid-turn leave a Failed seat with the exit and the stderr tail.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
-import { chatOf, command, seatWorld, updateOf } from "./seats_harness.ts";
+import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 const has = (name: string) => (m: Msg) => updateOf(m, name) !== null;
@@ -43,14 +43,8 @@ Deno.test("a start the CLI refuses fails with its exit and stderr; stdin takes a
   const c = await forge.ready();
   const alpha = world.lead("alpha");
   const beta = world.lead("beta");
-  c.send({ kind: "subscribe", what: { session: alpha }, answering: true });
-  await c.next((m) => m.kind === "snapshot");
-  c.send({ kind: "subscribe", what: { session: beta }, answering: true });
-  await c.next((m) => m.kind === "snapshot");
-  await c.next(
-    (m) => has("connected")(m) && (updateOf(m, "connected")!.key as Msg).project === "alpha",
-    60_000,
-  );
+  await subscribeSeat(c, alpha, true);
+  await subscribeSeat(c, beta, true);
 
   // No transcript holds this id: the CLI exits 1 before it answers initialize.
   const unknown = crypto.randomUUID();

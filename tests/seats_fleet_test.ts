@@ -10,6 +10,7 @@ import {
   commandOf,
   cwdOf,
   seatWorld,
+  subscribeSeat,
   updateOf,
 } from "./seats_harness.ts";
 
@@ -25,9 +26,10 @@ Deno.test("three seats stream at once; kill -9 of one CLI fails that seat alone"
     const u = m.update as Record<string, { key?: { project: string } }> | undefined;
     return u ? Object.values(u)[0]?.key?.project : undefined;
   };
+  const firstIds: string[] = [];
   for (const seat of seats) {
-    c.send({ kind: "subscribe", what: { session: seat }, answering: true });
-    await c.next((m) => m.kind === "snapshot");
+    const snap = await subscribeSeat(c, seat, true);
+    firstIds.push((snap.header as { session_id: string }).session_id);
   }
   for (const seat of seats) {
     command(c, "prompt", { key: seat, text: "[[script:slow]] count", attachments: [] });
@@ -80,9 +82,11 @@ Deno.test("three seats stream at once; kill -9 of one CLI fails that seat alone"
   // Waking the project again puts a fresh occupant on the seat.
   command(c, "spawn_project", { project_name: "beta", launch_settings: {} });
   const back = updateOf(
-    await c.next((m) => of(m) === "beta" && !!updateOf(m, "connected"), 60_000),
+    await c.next((m) =>
+      of(m) === "beta" && updateOf(m, "connected") !== null &&
+      updateOf(m, "connected")!.session_id !== firstIds[1], 60_000),
     "connected",
   )!;
-  assert(typeof back.session_id === "string");
+  assert(typeof back.session_id === "string", "a fresh occupant, under a new session id");
   assertEquals((await forge.stop()).code, 0);
 });

@@ -293,6 +293,29 @@ export function chatOf(m: Record<string, unknown>): Record<string, unknown> | nu
   return (updateOf(m, "chat_appended")?.msg as Record<string, unknown>) ?? null;
 }
 
+/**
+ * Subscribes to a seat and returns its snapshot once the seat's CLI is connected: a snapshot
+ * whose header lists models was read after `initialize` answered; otherwise the `connected`
+ * update follows it on the same ordered socket.
+ */
+export async function subscribeSeat(
+  c: ForgeClient,
+  slot: Slot,
+  answering = false,
+): Promise<Record<string, unknown>> {
+  c.send({ kind: "subscribe", what: { session: slot }, answering });
+  const snap = (await c.next((m) => m.kind === "snapshot" && m.subject !== "home")).data as {
+    header: { available_models: unknown[] };
+  };
+  if (snap.header.available_models.length === 0) {
+    await c.next((m) => {
+      const u = updateOf(m, "connected");
+      return u !== null && JSON.stringify(u.key) === JSON.stringify(slot);
+    }, 60_000);
+  }
+  return snap;
+}
+
 /** Sends a command the way a client does. */
 export function command(c: ForgeClient, name: string, fields: Record<string, unknown>): void {
   c.send({ kind: "command", command: { [name]: fields } });

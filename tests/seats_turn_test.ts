@@ -135,9 +135,11 @@ Deno.test("a seat's turn: tokens stream folded, asks park for the answerer alone
 
   // --- 4. cancel mid-turn ----------------------------------------------------------------
   command(answerer, "prompt", { key: lead, text: "[[script:slow]] count slowly", attachments: [] });
-  await answerer.next((m) =>
-    chatOf(m)?.type === "stream_event" &&
-    ((chatOf(m)!.event as Msg).type === "content_block_delta"), 30_000);
+  // The slow reply's first delta (frames are taken, so an earlier turn's would match too).
+  await answerer.next((m) => {
+    const delta = (chatOf(m)?.event as Msg | undefined)?.delta as Msg | undefined;
+    return delta?.type === "text_delta" && delta.text === "one ";
+  }, 30_000);
   command(answerer, "cancel", { key: lead });
   const cancelled = chatOf(await answerer.next((m) => chatOf(m)?.type === "result", 30_000))!;
   assertEquals(cancelled.subtype, "error_during_execution");

@@ -41,6 +41,8 @@ export async function sessionSnapshot(
   slot: Slot,
   opts: { review: boolean } = { review: false },
 ): Promise<Wire> {
+  // spec (catalogue 3.4): queued updates precede a snapshot, so a held run goes out first.
+  host.workspace.stream.flush(slot);
   const seat = host.workspace.seat(slot);
   if (!seat) {
     throw new Refusal(

@@ -68,6 +68,8 @@ export class Seat implements SeatInfo {
   #lastProbe = -Infinity;
   #probing = false;
   #mcpAsked = false;
+  /** Resolves once the occupant's last frame was handled and its exit told. */
+  #settled: Promise<void> = Promise.resolve();
 
   constructor(
     readonly slot: Slot,
@@ -102,6 +104,11 @@ export class Seat implements SeatInfo {
   /** Whether a process occupies the seat (spawning or live). */
   get occupied(): boolean {
     return this.#proc !== null && (this.#phase === "spawning" || this.#phase === "live");
+  }
+
+  /** The occupant's held frames, for a pager (`more`, `seat_range`) to read. */
+  get window(): FrameWindow {
+    return this.#window;
   }
 
   get pid(): number | null {
@@ -176,7 +183,9 @@ export class Seat implements SeatInfo {
     this.env.pids.add(proc.pid, this.name);
     this.env.log.info("seat_spawned", { seat: this.name, pid: proc.pid, cwd: this.cwd });
     const consumed = this.#consume(proc, gen);
-    Promise.all([consumed, proc.exited]).then(([, exit]) => this.#exited(proc, gen, exit));
+    this.#settled = Promise.all([consumed, proc.exited]).then(([, exit]) =>
+      this.#exited(proc, gen, exit)
+    );
     let ready: JsonObject;
     try {
       ready = await proc.initialize({}, INIT_TIMEOUT_MS);
@@ -200,6 +209,8 @@ export class Seat implements SeatInfo {
       compaction_count: 0,
     });
     this.#emitAll(derived);
+    // A read that came while the CLI was starting could not ask; it is asked for now.
+    if (this.env.watchers.holding(this.slot) > 0) this.#askForReads();
   }
 
   /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */
@@ -209,14 +220,17 @@ export class Seat implements SeatInfo {
     this.#emit("releasing", {});
     if (this.#state.turnInFlight) proc.interrupt().catch(() => {});
     await proc.close();
+    await this.#settled;
   }
 
   /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (catalogue 6.2); resolves once reaped. */
   async shutdown(): Promise<void> {
     const proc = this.#proc;
-    if (!proc) return;
-    this.#phase = "releasing";
-    await proc.close();
+    if (proc) {
+      this.#phase = "releasing";
+      await proc.close();
+    }
+    await this.#settled;
   }
 
   // ---- commands (catalogue 1.2) --------------------------------------------------------
@@ -266,9 +280,10 @@ export class Seat implements SeatInfo {
       const cancelled = res.cancelled === true;
       if (cancelled) this.#state.queue = this.#state.queue.filter((q) => q.uuid !== uuid);
       this.#emit("prompt_cancel_resolved", { uuid, cancelled });
-    }).catch((err) =>
-      this.#emit("prompt_cancel_resolved", { uuid, cancelled: false, why: err.message })
-    );
+    }).catch((err) => {
+      this.env.log.warn("seat_cancel_queued_failed", { seat: this.name, uuid, error: err });
+      this.#emit("prompt_cancel_resolved", { uuid, cancelled: false });
+    });
   }
 
   setMode(mode: string): void {
@@ -345,12 +360,7 @@ export class Seat implements SeatInfo {
   /** The seat's own session fields; a read with no context reading or MCP snapshot asks. */
   sessionFields(): Record<string, Wire> {
     const config = this.env.config();
-    if (this.#phase === "live") {
-      if (this.#state.context.percent === null && !Number.isFinite(this.#lastProbe)) {
-        this.#probe(true);
-      }
-      if (!this.#mcpAsked) this.#readMcp();
-    }
+    if (this.#phase === "live") this.#askForReads();
     const asks = this.#asks.list() as unknown as Wire[];
     const dictate = config.areas.dictate ?? {};
     return {
@@ -482,6 +492,15 @@ export class Seat implements SeatInfo {
       this.env.log.debug("seat_context_probe_failed", { seat: this.name, error: err })
     )
       .finally(() => this.#probing = false);
+  }
+
+  /** spec: session > header, mcp: a read of a seat with no context reading or MCP snapshot
+   * asks the CLI for them (once each per occupant); the answers land as updates. */
+  #askForReads(): void {
+    if (this.#state.context.percent === null && !Number.isFinite(this.#lastProbe)) {
+      this.#probe(true);
+    }
+    if (!this.#mcpAsked) this.#readMcp();
   }
 
   #readMcp(): void {

@@ -40,6 +40,9 @@ export class FrameWindow {
   #turns: Turn[] = [];
   #bytes = 0;
   #compactions = 0;
+  /** The last page built, reused until the window moves (a subscribe of an idle seat is free). */
+  #page: { version: number; turns: number; cap: number; page: Wire } | null = null;
+  #version = 0;
 
   constructor(
     /** Whether history sits above this window (a resumed session): the page then has a cursor. */
@@ -81,6 +84,7 @@ export class FrameWindow {
       : null;
     const size = bytes ?? JSON.stringify(update.fields ?? null).length;
     const index = this.#base + this.#size;
+    this.#version++;
     this.#entries.push({ seq, update, msg, bytes: size });
     this.#bytes += size;
     if (msg) this.#place(msg, index);
@@ -96,6 +100,16 @@ export class FrameWindow {
    * turn, or null when nothing is above it.
    */
   newestTurns(turns = SUBSCRIBE_TURNS, capBytes = Infinity): Wire {
+    const hit = this.#page;
+    if (hit && hit.version === this.#version && hit.turns === turns && hit.cap === capBytes) {
+      return hit.page;
+    }
+    const page = this.#build(turns, capBytes);
+    this.#page = { version: this.#version, turns, cap: capBytes, page };
+    return page;
+  }
+
+  #build(turns: number, capBytes: number): Wire {
     const out: { key: string | null; messages: Wire[] }[] = [];
     let bytes = 0;
     let oldestStart = -1;
