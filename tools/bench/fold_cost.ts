@@ -39,11 +39,19 @@ async function main() {
   const turns = Number(values.turns);
   const requests = Number(values.requests);
   const latencyTurns = Number(values["latency-turns"]);
-  const api = await startFakeApi(script());
+  // A turn like a working session's: thinking, a Bash call (read-only: it runs unasked), then a
+  // long answer; the latency turns stream a thinking block and text at a steady pace.
+  const api = await startFakeApi(
+    JSON.parse(await Deno.readTextFile(`${REPO}fixtures/seats/bench_script.json`)),
+  );
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-fold-bench-" }));
   try {
     await Deno.mkdir(`${dir}/long`);
-    await Deno.writeTextFile(`${dir}/forge.toml`, config(api.url, dir));
+    const toml = await Deno.readTextFile(`${REPO}fixtures/seats/bench.toml`);
+    await Deno.writeTextFile(
+      `${dir}/forge.toml`,
+      toml.replaceAll("@API@", api.url).replaceAll("@DIR@", dir),
+    );
     console.log(
       `claude ${await cliVersion()}; ${Deno.build.os} ${navigator.hardwareConcurrency} cores`,
     );
@@ -336,64 +344,6 @@ function isChat(m: Record<string, unknown>, type: string): boolean {
 
 function prompt(text: string) {
   return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
-}
-
-/** A turn like a working session's: thinking, a Bash call (read-only: it runs unasked), then a
- * long answer; the latency turns stream a thinking block and text at a steady pace. */
-function script() {
-  const prose = "The change touches the parser and its tests; here is what moved and why. ".repeat(
-    40,
-  );
-  return {
-    named: {
-      turn: [
-        {
-          content: [
-            { type: "thinking" as const, thinking: "Look at the files first. ".repeat(20) },
-            {
-              type: "tool_use" as const,
-              name: "Bash",
-              input: { command: "echo listing", description: "list" },
-            },
-          ],
-        },
-        { content: [{ type: "text" as const, text: prose }], chunk_chars: 24 },
-      ],
-      stream: [{
-        content: [
-          { type: "thinking" as const, thinking: "Weighing the options carefully. ".repeat(12) },
-          { type: "text" as const, text: prose.slice(0, 1200) },
-        ],
-        chunk_chars: 6,
-        chunk_delay_ms: 4,
-      }],
-    },
-  };
-}
-
-function config(apiUrl: string, dir: string): string {
-  return `[env]
-ANTHROPIC_BASE_URL = "${apiUrl}"
-CLAUDE_CODE_MAX_RETRIES = "0"
-HOME = "${dir}"
-
-[[accounts]]
-display_name = "Bench"
-provider = "anthropic"
-token = "sk-bench"
-base_url = "${apiUrl}"
-config_dir = "${dir}/claude"
-models = ["claude-sonnet-4-5"]
-
-[[orgs]]
-name = "Bench"
-accounts = ["Bench"]
-
-[[orgs.projects]]
-name = "long"
-path = "${dir}/long"
-auto_start = true
-`;
 }
 
 async function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {

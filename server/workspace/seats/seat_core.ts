@@ -1,0 +1,378 @@
+import type { CliFrame, LaunchSettings, Slot, Wire } from "../../../protocol/mod.ts";
+import { slotName } from "../../../protocol/mod.ts";
+import type { ProjectConfig } from "../../config/types.ts";
+import { Refusal } from "../../subsystem.ts";
+import { type ClaudeExit, ClaudeProcess, type JsonObject } from "../claude/mod.ts";
+import { AskBook } from "./asks.ts";
+import type { SeatEnv } from "./env.ts";
+import { type Occupancy, planLaunch } from "./launch.ts";
+import { capToolRecord } from "./records.ts";
+import { type Derived, SeatState } from "./seat_state.ts";
+import { FrameWindow } from "./window.ts";
+
+export type Lifecycle = "Sleeping" | "Spawning" | "Idle" | "Running" | "Attention" | "Failed";
+type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
+
+/** How long a fresh CLI has to answer `initialize` (startup is CPU-bound: ~4 s each with four
+ * starting at once on two cores, harness report §10). */
+export const INIT_TIMEOUT_MS = 60_000;
+/** catalogue 3.6 probe bounds: one context reading a minute per seat, none at 500k tokens. */
+const PROBE_MIN_INTERVAL_MS = 60_000;
+const PROBE_TOKEN_GATE = 500_000;
+
+export interface StartOptions {
+  occupancy: Occupancy;
+  cwd: string;
+  launch?: LaunchSettings;
+}
+
+/** A failed seat's reason: the sentence, and the exit it came from when there was one. */
+interface Failure {
+  message: string;
+  code: number | null;
+  signal: string | null;
+  stderr_tail: string;
+}
+
+/**
+ * A seat's life with its `claude` process (seat.ts adds the commands and the reads): starting an
+ * occupant, turning every CLI frame into `chat_appended` plus what the frame implies
+ * (seat_state.ts), parking the CLI's asks (asks.ts), keeping the numbered frames (window.ts),
+ * asking for context and MCP readings, and ending. A process that ends unasked - a failed start,
+ * a crash, a kill - leaves the seat Failed with the exit and the stderr tail, announced as
+ * `connection_failed`; nothing else is touched.
+ */
+export abstract class SeatCore {
+  protected phase: Phase = "sleeping";
+  protected proc: ClaudeProcess | null = null;
+  #gen = 0;
+  protected state = new SeatState();
+  protected frames = new FrameWindow();
+  protected readonly asks: AskBook;
+  protected failure: Failure | null = null;
+  #startError: string | null = null;
+  protected lastActivity: number | null = null;
+  protected tmpBase = "/tmp";
+  #lastProbe = -Infinity;
+  #probing = false;
+  #mcpAsked = false;
+  /** Resolves once the occupant's last frame was handled and its exit told. */
+  #settled: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly slot: Slot,
+    readonly project: ProjectConfig,
+    public cwd: string,
+    protected readonly env: SeatEnv,
+  ) {
+    this.asks = new AskBook(slot, {
+      emit: (name, fields) => this.emit(name, fields),
+      nextSeq: () => env.nextAskSeq(),
+    });
+  }
+
+  get name(): string {
+    return slotName(this.slot);
+  }
+
+  get lifecycle(): Lifecycle {
+    switch (this.phase) {
+      case "sleeping":
+        return "Sleeping";
+      case "spawning":
+        return "Spawning";
+      case "failed":
+        return "Failed";
+      default:
+        if (this.asks.size > 0) return "Attention";
+        return this.state.turnInFlight ? "Running" : "Idle";
+    }
+  }
+
+  /** Whether a process occupies the seat (spawning or live). */
+  get occupied(): boolean {
+    return this.proc !== null && (this.phase === "spawning" || this.phase === "live");
+  }
+
+  /** The occupant's held frames, for a pager (`more`, `seat_range`) to read. */
+  get window(): FrameWindow {
+    return this.frames;
+  }
+
+  get pid(): number | null {
+    return this.proc?.pid ?? null;
+  }
+
+  sessionId(): string | null {
+    return this.occupied ? this.state.sessionId : null;
+  }
+
+  /**
+   * Starts an occupant: a fresh session under a minted id or a resumed one. Emits `spawning`,
+   * then `connected` (or `session_replaced` when a live occupant was replaced) once the CLI
+   * answers `initialize`. Never throws: a launch that cannot happen fails the seat.
+   */
+  async start(opts: StartOptions): Promise<void> {
+    const replacing = this.phase === "live";
+    const old = this.proc;
+    const gen = ++this.#gen;
+    this.proc = null;
+    this.phase = "spawning";
+    this.asks.clear("the session was replaced");
+    if (old) await this.#retire(old);
+    if (gen !== this.#gen) return;
+    this.cwd = opts.cwd;
+    this.failure = null;
+    this.#startError = null;
+    this.state = new SeatState();
+    this.frames = new FrameWindow("resume" in opts.occupancy);
+    this.#lastProbe = -Infinity;
+    this.#mcpAsked = false;
+    const config = this.env.config();
+    const account = config.orgs.find((o) => o.name === this.project.org)?.accounts[0] ?? null;
+    this.emit("spawning", {
+      project_name: this.project.name,
+      cwd: this.cwd,
+      display_name: account ?? this.project.name,
+    });
+    let proc: ClaudeProcess;
+    let model: string | null;
+    try {
+      const plan = planLaunch({
+        config,
+        project: this.project,
+        cwd: this.cwd,
+        occupancy: opts.occupancy,
+        launch: opts.launch,
+      });
+      for (const warning of plan.warnings) {
+        this.env.log.warn("seat_env_refused", { seat: this.name, warning });
+      }
+      proc = ClaudeProcess.spawn({
+        bin: plan.bin,
+        args: plan.args,
+        cwd: plan.cwd,
+        env: plan.env,
+        canUseTool: (req, signal) => this.asks.park(req, signal),
+        onProblem: (what) => this.env.log.warn("seat_cli_problem", { seat: this.name, what }),
+      });
+      model = plan.model;
+      this.tmpBase = plan.tmpBase;
+      this.state.effort = plan.effort;
+      this.state.permissionMode = plan.permissionMode;
+    } catch (err) {
+      this.#fail(`claude could not be started for ${this.name}: ${(err as Error).message}`, null);
+      return;
+    }
+    this.proc = proc;
+    this.state.sessionId = "resume" in opts.occupancy
+      ? opts.occupancy.resume
+      : opts.occupancy.sessionId;
+    this.env.pids.add(proc.pid, this.name);
+    this.env.log.info("seat_spawned", { seat: this.name, pid: proc.pid, cwd: this.cwd });
+    const consumed = this.#consume(proc, gen);
+    this.#settled = Promise.all([consumed, proc.exited]).then(([, exit]) =>
+      this.#exited(proc, gen, exit)
+    );
+    let ready: JsonObject;
+    try {
+      ready = await proc.initialize({}, INIT_TIMEOUT_MS);
+    } catch (err) {
+      // An exit rejects the request too: then the exit itself is the reason, told by #exited.
+      if (gen !== this.#gen || /claude exited/.test((err as Error).message)) return;
+      this.#startError = `it did not answer initialize: ${(err as Error).message}`;
+      proc.kill("SIGKILL"); // the exit then fails the seat, carrying this reason
+      return;
+    }
+    if (gen !== this.#gen || this.proc !== proc) return;
+    const derived = this.state.initialize(ready, model);
+    this.phase = "live";
+    this.emit(replacing ? "session_replaced" : "connected", {
+      session_id: this.state.sessionId,
+      cwd: this.cwd,
+      current_model: this.state.model,
+      available_models: this.state.availableModels,
+      mode: { permission_mode: this.state.permissionMode },
+      history: [],
+      compaction_count: 0,
+    });
+    this.#emitAll(derived);
+    // A read that came while the CLI was starting could not ask; it is asked for now.
+    if (this.env.watchers.holding(this.slot) > 0) this.askForReads();
+  }
+
+  /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */
+  async release(): Promise<void> {
+    const proc = this.live("close_session");
+    this.phase = "releasing";
+    this.emit("releasing", {});
+    if (this.state.turnInFlight) proc.interrupt().catch(() => {});
+    await proc.close();
+    await this.#settled;
+  }
+
+  /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (catalogue 6.2); resolves once reaped. */
+  async shutdown(): Promise<void> {
+    const proc = this.proc;
+    if (proc) {
+      this.phase = "releasing";
+      await proc.close();
+    }
+    await this.#settled;
+  }
+
+  // ---- the process -----------------------------------------------------------------------
+
+  async #consume(proc: ClaudeProcess, gen: number): Promise<void> {
+    for await (const event of proc.events()) {
+      if (gen !== this.#gen) continue; // a replaced occupant's tail: drained, not shown
+      if (event.kind === "bad_line") {
+        this.env.log.warn("seat_bad_line", { seat: this.name, reason: event.reason });
+        continue;
+      }
+      try {
+        this.#frame(event.frame as CliFrame);
+      } catch (err) {
+        this.env.log.error("seat_frame_failed", { seat: this.name, error: err });
+      }
+    }
+  }
+
+  #frame(frame: CliFrame): void {
+    this.lastActivity = Date.now();
+    this.chat(capToolRecord(frame, this.env.config().server.tool_record_cap_kb * 1024));
+    this.#emitAll(this.state.apply(frame));
+    if (frame.type === "result") {
+      // spec: home > unseen; session > header (context asked again where a page shows it).
+      if (this.env.watchers.showing(this.slot) === 0) this.env.workspace.markUnseen(this.slot);
+      else this.#probe(false);
+    }
+    if (frame.type === "system" && frame.subtype === "compact_boundary") this.#probe(true);
+  }
+
+  #exited(proc: ClaudeProcess, gen: number, exit: ClaudeExit): void {
+    this.env.pids.remove(proc.pid);
+    this.env.log.info("seat_exited", {
+      seat: this.name,
+      pid: proc.pid,
+      code: exit.code,
+      signal: exit.signal,
+    });
+    if (gen !== this.#gen || this.proc !== proc) return;
+    this.proc = null;
+    this.asks.clear("the CLI process ended");
+    const hadTree = this.state.processes !== null;
+    this.state.processes = null;
+    if (hadTree) this.emit("processes_changed", { snapshot: null });
+    if (this.phase === "releasing") {
+      this.phase = "sleeping";
+      this.state.turnInFlight = false;
+      return;
+    }
+    const how = `claude exited (code ${exit.code}${exit.signal ? `, signal ${exit.signal}` : ""})`;
+    const when = this.phase === "spawning"
+      ? `before it was ready${this.#startError ? ` (${this.#startError})` : ""}`
+      : this.state.turnInFlight
+      ? "mid-turn"
+      : "while idle";
+    const tail = exit.stderrTail.trim();
+    this.#fail(`${how} ${when}${tail ? `; stderr: ${tail.slice(-500)}` : ""}`, exit);
+  }
+
+  #fail(message: string, exit: ClaudeExit | null): void {
+    this.phase = "failed";
+    this.state.turnInFlight = false;
+    this.failure = {
+      message,
+      code: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stderr_tail: exit?.stderrTail ?? "",
+    };
+    this.env.log.warn("seat_failed", { seat: this.name, message });
+    this.emit("connection_failed", { message, fatal: true });
+  }
+
+  async #retire(proc: ClaudeProcess): Promise<void> {
+    proc.interrupt().catch(() => {});
+    await proc.close();
+  }
+
+  #probe(force: boolean): void {
+    const proc = this.proc;
+    if (!proc || this.phase !== "live" || this.#probing) return;
+    const now = performance.now();
+    if (!force && now - this.#lastProbe < PROBE_MIN_INTERVAL_MS) return;
+    if (this.state.contextTokens >= PROBE_TOKEN_GATE) return;
+    this.#probing = true;
+    this.#lastProbe = now;
+    // 'summary' answers from the last usage and local estimates, without count_tokens calls.
+    proc.request("get_context_usage", { detail: "summary" }, 15_000).then((res) => {
+      if (proc !== this.proc) return;
+      const percent = typeof res.percentage === "number" ? Math.round(res.percentage) : null;
+      const max = typeof res.maxTokens === "number" ? res.maxTokens : null;
+      this.state.context = { percent, max_tokens: max };
+      this.state.contextTokens = typeof res.totalTokens === "number" ? res.totalTokens : 0;
+      this.emit("context_usage_snapshot", { percentage: percent, max_tokens: max });
+    }).catch((err) =>
+      this.env.log.debug("seat_context_probe_failed", { seat: this.name, error: err })
+    )
+      .finally(() => this.#probing = false);
+  }
+
+  /** spec: session > header, mcp: a read of a seat with no context reading or MCP snapshot
+   * asks the CLI for them (once each per occupant); the answers land as updates. */
+  protected askForReads(): void {
+    if (this.state.context.percent === null && !Number.isFinite(this.#lastProbe)) {
+      this.#probe(true);
+    }
+    if (!this.#mcpAsked) this.#readMcp();
+  }
+
+  #readMcp(): void {
+    const proc = this.proc!;
+    this.#mcpAsked = true;
+    proc.mcpStatus().then((res) => {
+      const servers = Array.isArray(res.mcpServers) ? res.mcpServers as Wire[] : [];
+      this.state.mcp = { servers, error: null };
+      this.emit("mcp_snapshot", { servers, error: null });
+    }).catch((err) => {
+      this.state.mcp = { servers: [], error: err.message };
+      this.emit("mcp_snapshot", { servers: [], error: err.message });
+    });
+  }
+
+  // ---- emitting --------------------------------------------------------------------------
+
+  /** Emits one keyed update, numbered on the seat's counter, and keeps it in the window. */
+  protected emit(name: string, fields: Record<string, Wire>): void {
+    const update = { name, fields: { key: this.slot, ...fields } };
+    const numbered = this.env.workspace.emit(update);
+    if (numbered.seq !== null) this.frames.push(numbered.seq, update);
+  }
+
+  #emitAll(derived: Derived[]): void {
+    for (const d of derived) this.emit(d.name, d.fields);
+  }
+
+  protected chat(msg: CliFrame): void {
+    this.emit("chat_appended", { msg });
+  }
+
+  protected notice(text: string): void {
+    this.emit("notice", { severity: "error", text });
+  }
+
+  protected live(command: string): ClaudeProcess {
+    if (this.proc && this.occupied) return this.proc;
+    const why = this.phase === "failed"
+      ? `it failed: ${this.failure?.message ?? "unknown"}`
+      : this.phase === "releasing"
+      ? "it is being released"
+      : "nothing occupies it";
+    throw this.refuse(command, `the seat has no session (${why})`);
+  }
+
+  protected refuse(command: string, why: string): Refusal {
+    return new Refusal("dispatch", `${command}: ${this.name}: ${why}`, this.slot);
+  }
+}
