@@ -68,6 +68,8 @@ export async function seatWorld(
   const configPath = `${dir}/forge/forge.toml`;
   await Deno.writeTextFile(configPath, text);
   const forges: { stop(): Promise<unknown> }[] = [];
+  // Every client validates each frame against protocol/'s schemas; drift fails the test at the end.
+  const clients: ForgeClient[] = [];
   const world: SeatWorld = {
     dir,
     apiUrl: api.url,
@@ -75,28 +77,29 @@ export async function seatWorld(
     lead: (project) => ({ org: "Acme", project, label: "lead" }),
     projectDir: (project) => `${dir}/${project}`,
     async startForge() {
-      const forge = await startForge(configPath, dir);
+      const forge = await startForge(configPath, dir, clients);
       forges.push(forge);
       return forge;
     },
     async startInProcess() {
       const log = memoryLogger();
       const server = await startServer({ configPath, port: 0, log });
-      const clients: ForgeClient[] = [];
+      const mine: ForgeClient[] = [];
       let stopped: Promise<void> | null = null;
       const forge: InProcessForge = {
         server,
         log,
         async ready() {
-          const c = await ForgeClient.connect(server.url);
+          const c = await ForgeClient.connect(server.url, { validate: true });
           clients.push(c);
+          mine.push(c);
           await c.next((m) => m.kind === "greeting");
           await c.next((m) => m.kind === "settings");
           return c;
         },
         stop() {
           stopped ??= (async () => {
-            await Promise.all(clients.map((c) => c.close().catch(() => {})));
+            await Promise.all(mine.map((c) => c.close().catch(() => {})));
             await server.stop();
           })();
           return stopped;
@@ -113,6 +116,10 @@ export async function seatWorld(
       for (const f of forges) await f.stop();
       await api.stop();
       await Deno.remove(dir, { recursive: true });
+      const drift = clients.flatMap((c) => c.schemaErrors);
+      if (drift.length > 0) {
+        throw new Error(`frames off the protocol schema: ${drift.slice(0, 5).join(" | ")}`);
+      }
     },
     [Symbol.asyncDispose]() {
       return world.dispose();
@@ -151,7 +158,11 @@ async function startApi(script: string, log: string) {
   };
 }
 
-async function startForge(configPath: string, dir: string): Promise<RunningForge> {
+async function startForge(
+  configPath: string,
+  dir: string,
+  all: ForgeClient[],
+): Promise<RunningForge> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "--quiet", "start", "--config", configPath, "--port", "0"],
     cwd: REPO,
@@ -174,8 +185,9 @@ async function startForge(configPath: string, dir: string): Promise<RunningForge
     url: `ws://127.0.0.1:${port}/socket`,
     stderr: () => err,
     async connect() {
-      const c = await ForgeClient.connect(forge.url);
+      const c = await ForgeClient.connect(forge.url, { validate: true });
       clients.push(c);
+      all.push(c);
       return c;
     },
     async ready() {
