@@ -1,3 +1,4 @@
+import { encodeTerminalInput } from "../protocol/mod.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG } from "./harness.ts";
 import { spawnForge } from "./spawned.ts";
@@ -92,6 +93,52 @@ Deno.test("spawned: under the scoped permissions (terminal off) the server reads
       projects: { work: { gate: string; changed: number } }[];
     };
     assertEquals([home.projects[0].work.gate, home.projects[0].work.changed], ["in_repo", 1]);
+  } finally {
+    await Deno.remove(project, { recursive: true });
+  }
+});
+
+// Under the launcher's permissions Deno refuses /proc: the terminal's session kill goes through ps
+// and kill, and must still leave nothing behind. spec: terminal_close.
+Deno.test("spawned: terminal_close under the launcher's permissions leaves no process behind", async () => {
+  const project = await Deno.makeTempDir();
+  try {
+    await using forge = await spawnForge(
+      SAMPLE_CONFIG.replace("/nonexistent/forge-test-project", project),
+    );
+    const c = await forge.connect();
+    const seat = { org: "Acme", project: "proj", label: "lead" };
+    c.send({ kind: "terminal_view", seat, reply_to: 1 });
+    const id = ((await c.next((m) => m.kind === "reply")).body as { id: number }).id;
+    c.send({ kind: "terminal_control", seat, id, take: true });
+    await c.next((m) => m.kind === "terminal_control");
+    const marker = 4000 + Math.floor(Math.random() * 1000);
+    c.sendBinary(
+      encodeTerminalInput(
+        id,
+        new TextEncoder().encode(`sleep ${marker}17 & nohup sleep ${marker}18 >/dev/null 2>&1 &\r`),
+      ),
+    );
+    const alive = async () => {
+      const out = await new Deno.Command("ps", { args: ["-eo", "args="], stdout: "piped" })
+        .output();
+      return new TextDecoder().decode(out.stdout).split("\n").filter((l) =>
+        l.includes(`sleep ${marker}1`)
+      ).length;
+    };
+    const deadline = performance.now() + 10_000;
+    while ((await alive()) < 2) {
+      if (performance.now() > deadline) throw new Error("the background sleeps never started");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    c.send({ kind: "terminal_close", seat, id });
+    c.send({ kind: "ping" });
+    await c.next((m) => m.kind === "pong" || m.kind === "error");
+    const end = performance.now() + 5_000;
+    while ((await alive()) > 0 && performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assertEquals(await alive(), 0);
   } finally {
     await Deno.remove(project, { recursive: true });
   }

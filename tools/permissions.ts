@@ -24,9 +24,11 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
-  const read = unique([configDir, ...claudeDirs, ...projectPaths, opts.repoRoot, "/proc", "/tmp"]);
+  const read = unique([configDir, ...claudeDirs, ...projectPaths, opts.repoRoot, "/tmp"]);
   const write = unique([configDir, ...claudeDirs, "/tmp"]);
-  const run = unique(["git", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
+  // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
+  // `ps` and `kill` instead.
+  const run = unique(["git", "ps", "kill", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
   const flags = [
     `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.

@@ -28,7 +28,7 @@ function flags(extra: string) {
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
   const f = flags("[terminal]\nenabled = false\n");
   assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
-  assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,/opt/claude");
+  assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,ps,kill,/opt/claude");
   const read = f.find((x) => x.startsWith("--allow-read="))!.slice("--allow-read=".length).split(
     ",",
   );

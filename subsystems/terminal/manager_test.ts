@@ -98,7 +98,7 @@ Deno.test("manager: every real change is told once, a close tells null and the n
     if (!closed.ok || told.at(-1)![1] !== null || m.get(SEAT) || m.summary(SEAT) !== null) {
       throw new Error("close did not tell null");
     }
-    if (sessionMembers(pid).length) throw new Error("close left processes behind");
+    if ((await sessionMembers(pid)).length) throw new Error("close left processes behind");
     const again = await m.close(SEAT);
     if (again.ok || !again.why.includes("has no terminal open")) throw new Error("second close");
     const fresh = await m.open(SEAT, home);

@@ -42,8 +42,62 @@ export function parseStat(line: string): ProcStat | null {
   };
 }
 
-/** Reads /proc/<pid>/stat; null when the process is gone (or never was). */
-export function readStat(pid: number): ProcStat | null {
+/**
+ * Where process facts come from. Deno 2.9.6 refuses every /proc read without --allow-all, so
+ * under the launcher's scoped permissions the terminal reads `ps` instead (--allow-run=ps); with
+ * /proc readable (tests, -A) it reads /proc directly. Probed once.
+ */
+let source: "proc" | "ps" | undefined;
+function procSource(): "proc" | "ps" {
+  if (source) return source;
+  try {
+    Deno.readTextFileSync("/proc/self/stat");
+    source = "proc";
+  } catch {
+    source = "ps";
+  }
+  return source;
+}
+
+/** For tests: read through `ps` even where /proc is readable. */
+export function useProcSource(which: "proc" | "ps"): void {
+  source = which;
+}
+
+const PS_FIELDS = "pid=,ppid=,pgid=,sid=,tpgid=,stat=,comm=";
+
+/** Parses `ps -o pid=,ppid=,pgid=,sid=,tpgid=,stat=,comm=` lines. */
+export function parsePs(text: string): ProcStat[] {
+  const out: ProcStat[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(-?\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    out.push({
+      pid: Number(m[1]),
+      ppid: Number(m[2]),
+      pgrp: Number(m[3]),
+      session: Number(m[4]),
+      tpgid: Number(m[5]),
+      state: m[6][0],
+      comm: m[7],
+    });
+  }
+  return out;
+}
+
+async function ps(args: string[]): Promise<ProcStat[]> {
+  const out = await new Deno.Command("ps", {
+    args: [...args, "-o", PS_FIELDS],
+    stdout: "piped",
+    stderr: "null",
+  })
+    .output();
+  return parsePs(new TextDecoder().decode(out.stdout));
+}
+
+/** A process's stat; null when the process is gone (or never was). */
+export async function readStat(pid: number): Promise<ProcStat | null> {
+  if (procSource() === "ps") return (await ps(["-p", String(pid)]))[0] ?? null;
   try {
     return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
   } catch {
@@ -55,14 +109,33 @@ export function readStat(pid: number): ProcStat | null {
  * Every live process whose session id is `sid`. Zombies are left out: they have already died
  * and hold no resources but a pid, which their parent (or init) reaps.
  */
-export function sessionMembers(sid: number): ProcStat[] {
+export async function sessionMembers(sid: number): Promise<ProcStat[]> {
+  const live = (stat: ProcStat | null) =>
+    stat !== null && stat.session === sid && stat.state !== "Z" && stat.state !== "X";
+  if (procSource() === "ps") return (await ps(["-e"])).filter(live);
   const found: ProcStat[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    const stat = readStat(Number(entry.name));
-    if (stat && stat.session === sid && stat.state !== "Z" && stat.state !== "X") found.push(stat);
+    const stat = await readStat(Number(entry.name));
+    if (live(stat)) found.push(stat!);
   }
   return found;
+}
+
+/** SIGKILL through Deno.kill, else the `kill` binary (a scoped --allow-run names it). */
+async function kill(pid: number): Promise<void> {
+  try {
+    Deno.kill(pid, "SIGKILL");
+  } catch (err) {
+    if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
+      await new Deno.Command("kill", {
+        args: ["-KILL", String(pid)],
+        stdout: "null",
+        stderr: "null",
+      }).output();
+    }
+    // Anything else is ESRCH: it died between the walk and the signal.
+  }
 }
 
 /**
@@ -74,7 +147,7 @@ export async function killSession(sid: number, deadlineMs = 3000): Promise<numbe
   const signalled = new Set<number>();
   const end = performance.now() + deadlineMs;
   for (;;) {
-    const members = sessionMembers(sid);
+    const members = await sessionMembers(sid);
     if (members.length === 0) return [...signalled];
     if (performance.now() > end) {
       const names = members.map((m) => `${m.pid} (${m.comm})`).join(", ");
@@ -82,12 +155,8 @@ export async function killSession(sid: number, deadlineMs = 3000): Promise<numbe
     }
     for (const member of members) {
       // A process may fork between the walk and the kill; the next pass catches its child.
-      try {
-        Deno.kill(member.pid, "SIGKILL");
-        signalled.add(member.pid);
-      } catch {
-        // ESRCH: it died between the walk and the signal.
-      }
+      await kill(member.pid);
+      signalled.add(member.pid);
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -59,6 +59,7 @@ export class TerminalStateTracker {
   #options: TrackerOptions;
   #state: TerminalState = { kind: "opened", source: "spawn" };
   #interval: ReturnType<typeof setInterval> | undefined;
+  #polling = false;
   #soon: ReturnType<typeof setTimeout> | undefined;
   #useTermios: boolean;
   #lastLine = "";
@@ -94,10 +95,19 @@ export class TerminalStateTracker {
   }
 
   /** Samples now. */
-  poll(): void {
-    if (this.#interval === undefined) return;
-    const stat = readStat(this.#options.pid);
-    if (!stat) return;
+  async poll(): Promise<void> {
+    if (this.#interval === undefined || this.#polling) return;
+    this.#polling = true;
+    try {
+      await this.#poll();
+    } finally {
+      this.#polling = false;
+    }
+  }
+
+  async #poll(): Promise<void> {
+    const stat = await readStat(this.#options.pid);
+    if (!stat || this.#interval === undefined) return;
     const foreground = stat.tpgid > 0 && stat.tpgid !== this.#options.pid;
     const flags = this.#useTermios && this.#options.fd !== null
       ? readTermios(this.#options.fd)
@@ -107,7 +117,7 @@ export class TerminalStateTracker {
     } else if (!flags && foreground && PASSWORD_LINE.test(this.#lastLine)) {
       this.#set({ kind: "password", source: "prompt_text" });
     } else if (foreground) {
-      const command = readStat(stat.tpgid)?.comm ?? "";
+      const command = (await readStat(stat.tpgid))?.comm ?? "";
       this.#set({ kind: "running", source: "foreground_pgrp", command });
     } else if (this.#state.kind !== "opened") {
       // "opened" stays until something has run: the shell at its first prompt is still new.

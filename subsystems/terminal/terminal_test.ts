@@ -1,5 +1,5 @@
 import { type OutputChunk, ShellTerminal } from "./terminal.ts";
-import { readStat, sessionMembers } from "./proc.ts";
+import { readStat, sessionMembers, useProcSource } from "./proc.ts";
 import type { TerminalState } from "./state.ts";
 import { testEnv, text, visibleText, waitFor, withTempHome } from "./testing.ts";
 
@@ -114,19 +114,42 @@ Deno.test("terminal: close kills the whole session, background and nohup jobs in
       term.write("sleep 1001 & nohup sleep 1002 >/dev/null 2>&1 & echo jobs-$((1+1))\r");
       await waitFor("both jobs started", () => output().includes("jobs-2"));
       term.write("sleep 1003\r");
-      pids = await waitFor("three sleeps in the session", () => {
-        const sleeps = sessionMembers(sid).filter((m) => m.comm === "sleep");
+      pids = await waitFor("three sleeps in the session", async () => {
+        const sleeps = (await sessionMembers(sid)).filter((m) => m.comm === "sleep");
         return sleeps.length === 3 && sleeps.map((m) => m.pid);
       });
     } finally {
       await term.close();
     }
     for (const pid of [sid, ...pids]) {
-      const stat = readStat(pid);
+      const stat = await readStat(pid);
       if (stat && stat.state !== "Z") throw new Error(`pid ${pid} (${stat.comm}) survived close`);
     }
-    const left = sessionMembers(sid);
+    const left = await sessionMembers(sid);
     if (left.length) throw new Error(`left behind: ${JSON.stringify(left)}`);
     if (term.state.kind !== "closed") throw new Error(`state ${term.state.kind}`);
   });
+});
+
+// Deno refuses /proc without --allow-all, so the launcher's scoped server reads `ps`: the same
+// close must leave nothing behind through that path.
+Deno.test("terminal: through ps (no /proc), close still leaves nothing behind", async () => {
+  useProcSource("ps");
+  try {
+    await withTempHome(async (home) => {
+      const { term, output } = open(home);
+      term.write("sleep 1004 & echo bg-$((2+2))\r");
+      await waitFor("the job started", () => output().includes("bg-4"));
+      const sleeps = await waitFor(
+        "the sleep in the session",
+        async () => (await sessionMembers(term.pid)).filter((m) => m.comm === "sleep").length === 1,
+      );
+      if (!sleeps) throw new Error("no sleep seen through ps");
+      await term.close();
+      const left = await sessionMembers(term.pid);
+      if (left.length) throw new Error(`left behind: ${JSON.stringify(left)}`);
+    });
+  } finally {
+    useProcSource("proc");
+  }
 });
