@@ -78,9 +78,12 @@ export function decodeUpdate(raw: unknown): SessionUpdate {
 
 /** The seat an update belongs to, or null for a keyless (app-level) update. */
 export function updateSlot(update: SessionUpdate): Slot | null {
-  const key = update.fields?.key;
-  const parsed = Slot.safeParse(key);
-  return parsed.success ? parsed.data : null;
+  // A plain shape check rather than a schema parse: this runs once for every update emitted.
+  const key = update.fields?.key as Partial<Slot> | undefined;
+  return key && typeof key.org === "string" && typeof key.project === "string" &&
+      typeof key.label === "string"
+    ? key as Slot
+    : null;
 }
 
 /** Whether a keyed update is something a home row draws. spec: What a client receives > update. */
