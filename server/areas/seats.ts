@@ -1,6 +1,7 @@
 import type { Command, Wire } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
 import { SeatManager, type Watchers } from "../workspace/seats/mod.ts";
+import { CONVERSATION_VERBS, conversationVerbs } from "./conversation.ts";
 
 type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
 
@@ -10,7 +11,8 @@ type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
  * no switch. Every command is fire-and-forget (spec: command): its effect arrives as updates,
  * and a command for a seat with no session is refused naming the seat. `read_call_output` is
  * answered to the asking connection alone, `seq: null`, because it stands nowhere in the
- * sequence (spec: What a client receives > update).
+ * sequence (spec: What a client receives > update). It also answers the conversation verbs,
+ * `more` and `seat_range` (conversation.ts), over the same seats.
  */
 export function seatsArea(watchers: Watchers) {
   return defineSubsystem({
@@ -18,7 +20,7 @@ export function seatsArea(watchers: Watchers) {
     note: "the claude sessions forge supervises, and the commands that drive them",
     switch: null,
     area: null,
-    verbs: [],
+    verbs: CONVERSATION_VERBS,
     commands: [
       "spawn_project",
       "spawn_session",
@@ -51,7 +53,7 @@ export function seatsArea(watchers: Watchers) {
           const f = <N extends Command["name"]>(c: Of<N>) =>
             c.fields as NonNullable<Of<N>["fields"]>;
           return {
-            verbs: {},
+            verbs: conversationVerbs(host),
             subjects: {},
             commands: {
               spawn_project: (c: Of<"spawn_project">) =>

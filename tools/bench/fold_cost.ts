@@ -265,7 +265,7 @@ async function breakdown(server: RunningServer, driver: ForgeClient, turns: numb
   const N = 20;
   const copies = Array.from({ length: N }, () => {
     const w = new FrameWindow();
-    for (const e of held.window.entries()) w.push(e.seq, e.update, e.bytes);
+    for (const e of held.window.entries()) if (e.seq !== null) w.push(e.seq, e.update, e.bytes);
     return w;
   });
   const time = async (fn: (i: number) => unknown) => {
@@ -273,7 +273,7 @@ async function breakdown(server: RunningServer, driver: ForgeClient, turns: numb
     for (let i = 0; i < N; i++) await fn(i);
     return ((performance.now() - t0) / N).toFixed(2);
   };
-  const cold = await time((i) => copies[i].newestTurns());
+  const cold = await time((i) => copies[i].page(null));
   const warm = await time(() => held.sessionFields());
   const others = await time(() => server.registry.sessionFields(seat, { review: false }));
   const snapshot = await sessionSnapshot(

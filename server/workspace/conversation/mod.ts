@@ -3,7 +3,14 @@
  * into turns and paged (spec: `more`, `page`, `seat_range`, `seat_frames`), independent of the
  * transport. The seats layer holds the window above; this answers everything under its floor.
  */
-export { parseRowCursor, rowCursor } from "./cursor.ts";
+export { countCompactions } from "./compactions.ts";
+export {
+  decodeCursor,
+  encodeCursor,
+  parseRowCursor,
+  rowCursor,
+  type WireCursor,
+} from "./cursor.ts";
 export {
   clampTurns,
   cursorAtUuid,
@@ -14,7 +21,11 @@ export {
   page,
   PAGE_BYTES,
   type PageOptions,
+  type PageRow,
+  pageRows,
   type PageTurn,
+  type RowPage,
+  rowsAtUuids,
 } from "./pager.ts";
 export {
   RANGE_MAX_BYTES,

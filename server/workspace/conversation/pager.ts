@@ -24,6 +24,9 @@
  * for in the page and then forward of it, at most `forwardScanBytes`; one further away is not
  * carried.
  *
+ * A cursor at the file's very end (its size) names the row the session will write next: the
+ * page is the file's newest (the floor of a window whose session has written nothing yet).
+ *
  * Where the transcript cannot answer - no file, a cursor naming no row of it, a row past the
  * read cap - the answer IS the empty page (`turns: []`, `cursor: null`). Anything else that
  * fails (an unreadable file) throws, and the caller answers `error {what: "more"}`.
@@ -87,6 +90,19 @@ export function clampTurns(turns: number): number {
   return Number.isFinite(turns) ? Math.min(MAX_TURNS, Math.max(1, Math.floor(turns))) : 1;
 }
 
+/** A carried row of a page with where it starts. */
+export interface PageRow {
+  offset: number;
+  frame: Frame;
+}
+
+/** A page with its rows' offsets: each turn's rows, then the endings it carries (forged). */
+export interface RowPage {
+  turns: { rows: PageRow[]; forged: Frame[] }[];
+  cursor: string | null;
+  cron_names?: Record<string, string>;
+}
+
 /**
  * The page of whole turns ending just above `before` (null: the newest turns), oldest first.
  * See the module note for the rule, the cursor and when the page is empty.
@@ -97,21 +113,45 @@ export async function page(
   turns: number,
   o: PageOptions = {},
 ): Promise<Page> {
+  const got = await pageRows(path, before, turns, o);
+  const out: Page = {
+    turns: got.turns.map((t) => ({
+      key: null,
+      messages: [...t.rows.map((r) => r.frame), ...t.forged],
+    })),
+    cursor: got.cursor,
+  };
+  if (got.cron_names) out.cron_names = got.cron_names;
+  return out;
+}
+
+/** `page`, with every carried row's byte offset (a window seeded from it needs them). */
+export async function pageRows(
+  path: string,
+  before: string | null,
+  turns: number,
+  o: PageOptions = {},
+): Promise<RowPage> {
   using file = await TranscriptFile.open(path, o);
-  if (!file) return { ...EMPTY_PAGE };
+  if (!file) return { turns: [], cursor: null };
   let start = file.size;
   if (before !== null) {
     const offset = parseRowCursor(before);
-    if (offset === null || !(await file.isRowStart(offset))) return { ...EMPTY_PAGE };
+    // The file's end names no row yet: everything above it is the file (a floor where the
+    // session's own rows will start).
+    const end = offset === file.size && offset > file.floor;
+    if (offset === null || !(end || await file.isRowStart(offset))) {
+      return { turns: [], cursor: null };
+    }
     start = offset;
   }
   const got = await gather(file, start, clampTurns(turns), o.pageBytes ?? PAGE_BYTES);
-  if (got.turns.length === 0) return { ...EMPTY_PAGE };
+  if (got.turns.length === 0) return { turns: [], cursor: null };
   const forged = await carryEndings(file, got.turns, start, o);
-  const out: Page = {
+  const out: RowPage = {
     turns: got.turns.map((rows, t) => ({
-      key: null,
-      messages: [...rows.map((r) => r.frame), ...forged[t]],
+      rows: rows.map((r) => ({ offset: r.offset, frame: r.frame })),
+      forged: forged[t],
     })),
     cursor: got.above ? rowCursor(got.turns[0][0].offset) : null,
   };
@@ -234,19 +274,41 @@ function cronNames(
 /**
  * The cursor of the carried row whose frame's uuid is `uuid` (for a queued prompt, its
  * `source_uuid`), searched backwards from the file's end within the read cap; null when the
- * file does not carry it. This is where a walk below the window's floor begins: the uuid of the
- * window's oldest frame that the CLI also writes down (a user or assistant frame).
+ * file does not carry it.
  */
 export async function cursorAtUuid(
   path: string,
   uuid: string,
   o: ReaderOptions = {},
 ): Promise<string | null> {
+  const at = (await rowsAtUuids(path, [uuid], o)).get(uuid);
+  return at === undefined ? null : rowCursor(at);
+}
+
+/**
+ * The byte offsets of the carried rows whose uuids are `uuids`, searched backwards from the
+ * file's end until every one is found or the read cap is reached (one pass for all of them).
+ * This is where a walk below the window's floor begins: the rows of the window's oldest frames
+ * that the CLI also writes down (catalogue 3.6 ANCHOR_CANDIDATES). A uuid not found is absent.
+ */
+export async function rowsAtUuids(
+  path: string,
+  uuids: readonly string[],
+  o: ReaderOptions = {},
+): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  const wanted = new Set(uuids.filter((u) => u !== ""));
+  if (wanted.size === 0) return found;
   using file = await TranscriptFile.open(path, o);
-  if (!file || uuid === "") return null;
+  if (!file) return found;
   for await (const line of file.backward()) {
-    if (!line.text.includes(uuid)) continue;
-    if (lineFrame(line.text)?.uuid === uuid) return rowCursor(line.offset);
+    for (const uuid of wanted) {
+      if (!line.text.includes(uuid)) continue;
+      if (lineFrame(line.text)?.uuid !== uuid) continue;
+      found.set(uuid, line.offset);
+      wanted.delete(uuid);
+    }
+    if (wanted.size === 0) break;
   }
-  return null;
+  return found;
 }

@@ -47,7 +47,8 @@ export async function rangeFromTranscript(
   let start = file.size;
   if (o.before != null) {
     const offset = parseRowCursor(o.before);
-    if (offset === null || !(await file.isRowStart(offset))) return [];
+    const end = offset === file.size && offset > file.floor;
+    if (offset === null || !(end || await file.isRowStart(offset))) return [];
     start = offset;
   }
   const newestFirst: Frame[] = [];

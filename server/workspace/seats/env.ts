@@ -3,6 +3,7 @@ import type { ForgeConfig } from "../../config/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Workspace } from "../workspace.ts";
 import type { PidBook } from "./orphans.ts";
+import type { SessionBook } from "./session_book.ts";
 
 /** Who is looking at a seat: the connections holding it (subscribed) and showing it. */
 export interface Watchers {
@@ -19,6 +20,8 @@ export interface SeatEnv {
   workspace: Workspace;
   watchers: Watchers;
   pids: PidBook;
+  /** Each seat's last session, kept across restarts. */
+  sessions: SessionBook;
   /** An ask's own sequence, counted per server run. spec: home > boot_id. */
   nextAskSeq(): number;
 }

@@ -1,6 +1,6 @@
 import type { LaunchSettings } from "../../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
-import { buildArgv, buildChildEnv, type PermissionMode } from "../claude/mod.ts";
+import { buildArgv, buildChildEnv, type PermissionMode, transcriptPath } from "../claude/mod.ts";
 import { findClaude } from "../cli.ts";
 
 /** Everything one `claude` launch needs, decided before anything is spawned. */
@@ -115,6 +115,17 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     tmpBase: env.CLAUDE_CODE_TMPDIR || env.TMPDIR || "/tmp",
     warnings,
   };
+}
+
+/**
+ * Where the planned CLI writes `sessionId`'s transcript: under the child's `CLAUDE_CONFIG_DIR`,
+ * in the folder named after its working directory as the CLI sees it (the real path).
+ */
+export async function transcriptOf(plan: LaunchPlan, sessionId: string): Promise<string | null> {
+  const configDir = plan.env.CLAUDE_CONFIG_DIR;
+  if (!configDir) return null;
+  const cwd = await Deno.realPath(plan.cwd).catch(() => plan.cwd);
+  return transcriptPath(configDir, cwd, sessionId);
 }
 
 /** `KEY=value` lines (catalogue 5: a relative path is ignored; `#` comments, blanks skipped). */

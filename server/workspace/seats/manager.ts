@@ -7,6 +7,7 @@ import type { SeatEnv, Watchers } from "./env.ts";
 import { PidBook } from "./orphans.ts";
 import { probe, readTable } from "./procfs.ts";
 import { Seat } from "./seat.ts";
+import { SessionBook } from "./session_book.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Logger } from "../../log.ts";
 import type { ForgeConfig } from "../../config/types.ts";
@@ -27,14 +28,20 @@ export interface SeatManagerOptions {
 
 /**
  * Every seat this server runs: the projects' leads (label `lead`) and any other label a
- * `spawn_session` names. At boot it ends what a dead run left behind (orphans.ts), then spawns
- * each `auto_start` project's lead. A seat is registered with the workspace on first use and
- * answers the home row and session fields itself. Shutdown closes every seat at once.
+ * `spawn_session` names. At boot it ends what a dead run left behind (orphans.ts), gives every
+ * seat the session book remembers its last session (session_book.ts: pageable with no process),
+ * then starts each `auto_start` project's lead - resuming its last session when its transcript
+ * is there, so a restart loses none of the conversation. A seat is registered with the workspace
+ * on first use and answers the home row and session fields itself. Every update another
+ * subsystem numbers on a seat's counter reaches its window too (`seat_range` answers any number).
+ * Shutdown closes every seat at once.
  */
 export class SeatManager {
   readonly #seats = new Map<string, Seat>();
   readonly #env: SeatEnv;
   readonly #pids: PidBook;
+  readonly #sessions: SessionBook;
+  #unhear: (() => void) | null = null;
   #walker: ReturnType<typeof setInterval> | undefined;
   #walking: Promise<void> | null = null;
   #walkRefused = false;
@@ -43,12 +50,14 @@ export class SeatManager {
 
   constructor(private readonly opts: SeatManagerOptions) {
     this.#pids = new PidBook(`${opts.stateDir}/seats`, opts.log);
+    this.#sessions = new SessionBook(`${opts.stateDir}/seats`, opts.log);
     this.#env = {
       log: opts.log,
       config: opts.config,
       workspace: opts.workspace,
       watchers: opts.watchers,
       pids: this.#pids,
+      sessions: this.#sessions,
       nextAskSeq: () => ++this.#askSeq,
     };
   }
@@ -57,11 +66,25 @@ export class SeatManager {
   async boot(): Promise<void> {
     const reaped = await this.#pids.reap();
     if (reaped.length > 0) this.opts.log.warn("seat_orphans_reaped", { pids: reaped });
+    this.#unhear = this.opts.workspace.stream.subscribe((n) => {
+      if (n.slot) this.seat(n.slot)?.hear(n);
+    });
+    for (const rec of await this.#sessions.load()) {
+      const project = this.opts.workspace.project(rec.slot.org, rec.slot.project);
+      if (project) this.#ensure(rec.slot, project).remember(rec);
+    }
     this.#walker = setInterval(() => void this.#walk(), WALK_INTERVAL_MS);
     for (const project of this.opts.workspace.projects()) {
       if (!project.auto_start) continue;
-      const seat = this.#ensure(leadSlot(project));
-      void seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd: project.path });
+      const slot = leadSlot(project);
+      const seat = this.#ensure(slot);
+      const last = this.#sessions.get(slot);
+      if (last && await isFile(last.transcript) && await isDir(last.cwd)) {
+        this.opts.log.info("seat_resumed_at_boot", { seat: seat.name, session: last.session_id });
+        void seat.start({ occupancy: { resume: last.session_id }, cwd: last.cwd });
+      } else {
+        void seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd: project.path });
+      }
     }
   }
 
@@ -151,6 +174,7 @@ export class SeatManager {
     if (key.label !== LEAD_LABEL && !seat.occupied) {
       this.#seats.delete(slotName(key));
       this.opts.workspace.removeSeat(key);
+      this.#sessions.delete(key);
     }
   }
 
@@ -161,7 +185,9 @@ export class SeatManager {
     clearInterval(this.#walker);
     await this.#walking;
     await Promise.all(this.seats().map((s) => s.shutdown()));
+    this.#unhear?.();
     await this.#pids.flushed();
+    await this.#sessions.flushed();
   }
 
   #wake(slot: Slot, project: ProjectConfig, launch: LaunchSettings): void {
@@ -227,6 +253,22 @@ export class SeatManager {
       this.#walking = null;
       resolve();
     }
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isDirectory;
+  } catch {
+    return false;
   }
 }
 

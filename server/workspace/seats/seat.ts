@@ -10,6 +10,9 @@ import { readWork } from "../work.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { readCallOutput } from "./call_output.ts";
 import { processTree, type ProcTable } from "./procfs.ts";
+import { Refusal } from "../../subsystem.ts";
+import type { PageBody, RangeFrame } from "./conversation.ts";
+import type { SessionRecord } from "./session_book.ts";
 import { SeatCore } from "./seat_core.ts";
 
 export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.ts";
@@ -144,8 +147,9 @@ export class Seat extends SeatCore implements SeatInfo {
     };
   }
 
-  /** The seat's own session fields; a read with no context reading or MCP snapshot asks. */
-  sessionFields(): Record<string, Wire> {
+  /** The seat's own session fields; a read with no context reading or MCP snapshot asks. The
+   * conversation is the current (or last) occupant's newest page (history.ts). */
+  async sessionFields(): Promise<Record<string, Wire>> {
     const config = this.env.config();
     if (this.phase === "live") this.askForReads();
     const asks = this.asks.list() as unknown as Wire[];
@@ -156,10 +160,7 @@ export class Seat extends SeatCore implements SeatInfo {
         ...this.state.header(this.env.workspace.stream.nextSeq(this.slot)),
         session_id: this.sessionId(),
       },
-      conversation: this.frames.newestTurns(
-        undefined,
-        config.server.first_frame_cap_kb * 1024,
-      ),
+      conversation: await this.history.snapshot(),
       state: {
         slot: this.slot,
         scan_cwd: this.cwd,
@@ -181,6 +182,43 @@ export class Seat extends SeatCore implements SeatInfo {
       processes: this.state.processes,
       failure: this.failure as unknown as Wire,
     };
+  }
+
+  // ---- the conversation (spec: more, seat_range) ------------------------------------------
+
+  /** The session a previous run of the server left on this seat (the session book): its
+   * conversation stays pageable with no process (seeded on the first read). */
+  remember(rec: SessionRecord): void {
+    this.history.remember(rec);
+  }
+
+  /** `more`: a page of the seat's conversation (seats/conversation.ts); refused naming `more`
+   * when the seat has none to page or the cursor is not one it can place. */
+  more(before: string | null, turns: number): Promise<PageBody> {
+    return this.history.more(before, turns);
+  }
+
+  /**
+   * `seat_range`: the frames numbered `from..=to` in the occupant's epoch. Refused naming
+   * `seat_range` (spec: "means read the seat again") when the seat holds no session, when `epoch`
+   * is not the occupant's session id, or when the range is not one of numbers already minted.
+   */
+  async range(epoch: string, from: number, to: number): Promise<RangeFrame[]> {
+    const refuse = (why: string) =>
+      new Refusal("seat_range", `seat_range: ${this.name}: ${why}`, this.slot);
+    const occupant = this.sessionId();
+    if (occupant === null) throw refuse("the seat holds no session; read the seat again");
+    if (epoch !== occupant) {
+      throw refuse(
+        `epoch ${epoch} is not the occupant's session ${occupant}: those numbers belong to another conversation; read the seat again`,
+      );
+    }
+    // spec (catalogue 3.4): a held batch goes out before any answer.
+    this.env.workspace.stream.flush(this.slot);
+    const next = this.env.workspace.stream.nextSeq(this.slot);
+    if (from > to) throw refuse(`from ${from} is after to ${to}`);
+    if (to >= next) throw refuse(`to ${to} is past the seat's last number ${next - 1}`);
+    return await this.history.range(from, to);
   }
 
   #mustAnswer(command: string, answering: boolean): void {

@@ -5,10 +5,13 @@ import { Refusal } from "../../subsystem.ts";
 import { type ClaudeExit, ClaudeProcess, type JsonObject } from "../claude/mod.ts";
 import { AskBook } from "./asks.ts";
 import type { SeatEnv } from "./env.ts";
-import { type Occupancy, planLaunch } from "./launch.ts";
+import type { NumberedUpdate } from "../stream.ts";
+import { SeatHistory } from "./history.ts";
+import { type LaunchPlan, type Occupancy, planLaunch, transcriptOf } from "./launch.ts";
+import { OccupantReads } from "./reads.ts";
 import { capToolRecord } from "./records.ts";
 import { type Derived, SeatState } from "./seat_state.ts";
-import { FrameWindow } from "./window.ts";
+import type { FrameWindow } from "./window.ts";
 
 export type Lifecycle = "Sleeping" | "Spawning" | "Idle" | "Running" | "Attention" | "Failed";
 type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
@@ -16,9 +19,6 @@ type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
 /** How long a fresh CLI has to answer `initialize` (startup is CPU-bound: ~4 s each with four
  * starting at once on two cores, harness report §10). */
 export const INIT_TIMEOUT_MS = 60_000;
-/** catalogue 3.6 probe bounds: one context reading a minute per seat, none at 500k tokens. */
-const PROBE_MIN_INTERVAL_MS = 60_000;
-const PROBE_TOKEN_GATE = 500_000;
 
 export interface StartOptions {
   occupancy: Occupancy;
@@ -47,15 +47,17 @@ export abstract class SeatCore {
   protected proc: ClaudeProcess | null = null;
   #gen = 0;
   protected state = new SeatState();
-  protected frames = new FrameWindow();
+  /** The conversations: the occupant's (window and transcript) and the earlier ones. */
+  protected readonly history: SeatHistory;
+  #emitting = false;
+  /** Set by shutdown: a start still reading its transcript spawns nothing after it. */
+  #stopped = false;
   protected readonly asks: AskBook;
   protected failure: Failure | null = null;
   #startError: string | null = null;
   protected lastActivity: number | null = null;
   protected tmpBase = "/tmp";
-  #lastProbe = -Infinity;
-  #probing = false;
-  #mcpAsked = false;
+  #reads: OccupantReads | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
 
@@ -65,6 +67,7 @@ export abstract class SeatCore {
     public cwd: string,
     protected readonly env: SeatEnv,
   ) {
+    this.history = new SeatHistory(slot, env);
     this.asks = new AskBook(slot, {
       emit: (name, fields) => this.emit(name, fields),
       nextSeq: () => env.nextAskSeq(),
@@ -94,9 +97,9 @@ export abstract class SeatCore {
     return this.proc !== null && (this.phase === "spawning" || this.phase === "live");
   }
 
-  /** The occupant's held frames, for a pager (`more`, `seat_range`) to read. */
+  /** The conversation's held frames (the current or last occupant's). */
   get window(): FrameWindow {
-    return this.frames;
+    return this.history.window;
   }
 
   get pid(): number | null {
@@ -108,9 +111,10 @@ export abstract class SeatCore {
   }
 
   /**
-   * Starts an occupant: a fresh session under a minted id or a resumed one. Emits `spawning`,
-   * then `connected` (or `session_replaced` when a live occupant was replaced) once the CLI
-   * answers `initialize`. Never throws: a launch that cannot happen fails the seat.
+   * Starts an occupant: a fresh session under a minted id or a resumed one, whose conversation
+   * is seeded from its transcript before the CLI runs (history.ts). Emits `spawning`, then
+   * `connected` (or `session_replaced` when a live occupant was replaced) once the CLI answers
+   * `initialize`. Never throws: a launch that cannot happen fails the seat.
    */
   async start(opts: StartOptions): Promise<void> {
     const replacing = this.phase === "live";
@@ -125,10 +129,26 @@ export abstract class SeatCore {
     this.failure = null;
     this.#startError = null;
     this.state = new SeatState();
-    this.frames = new FrameWindow("resume" in opts.occupancy);
-    this.#lastProbe = -Infinity;
-    this.#mcpAsked = false;
+    this.#reads = null;
     const config = this.env.config();
+    const resumed = "resume" in opts.occupancy;
+    const sessionId = "resume" in opts.occupancy ? opts.occupancy.resume : opts.occupancy.sessionId;
+    let plan: LaunchPlan | null = null;
+    let planned: unknown = null;
+    try {
+      plan = planLaunch({
+        config,
+        project: this.project,
+        cwd: this.cwd,
+        occupancy: opts.occupancy,
+        launch: opts.launch,
+      });
+    } catch (err) {
+      planned = err;
+    }
+    const transcript = plan ? await transcriptOf(plan, sessionId) : null;
+    await this.history.begin({ session_id: sessionId, cwd: this.cwd, transcript, resumed });
+    if (gen !== this.#gen || this.#stopped) return;
     const account = config.orgs.find((o) => o.name === this.project.org)?.accounts[0] ?? null;
     this.emit("spawning", {
       project_name: this.project.name,
@@ -138,13 +158,7 @@ export abstract class SeatCore {
     let proc: ClaudeProcess;
     let model: string | null;
     try {
-      const plan = planLaunch({
-        config,
-        project: this.project,
-        cwd: this.cwd,
-        occupancy: opts.occupancy,
-        launch: opts.launch,
-      });
+      if (!plan) throw planned;
       for (const warning of plan.warnings) {
         this.env.log.warn("seat_env_refused", { seat: this.name, warning });
       }
@@ -165,9 +179,14 @@ export abstract class SeatCore {
       return;
     }
     this.proc = proc;
-    this.state.sessionId = "resume" in opts.occupancy
-      ? opts.occupancy.resume
-      : opts.occupancy.sessionId;
+    this.state.sessionId = sessionId;
+    this.#reads = new OccupantReads(proc, {
+      name: this.name,
+      log: this.env.log,
+      state: () => this.state,
+      live: () => this.proc === proc && this.phase === "live",
+      emit: (name, fields) => this.emit(name, fields),
+    });
     this.env.pids.add(proc.pid, this.name);
     this.env.log.info("seat_spawned", { seat: this.name, pid: proc.pid, cwd: this.cwd });
     const consumed = this.#consume(proc, gen);
@@ -194,7 +213,7 @@ export abstract class SeatCore {
       available_models: this.state.availableModels,
       mode: { permission_mode: this.state.permissionMode },
       history: [],
-      compaction_count: 0,
+      compaction_count: this.history.conversation?.compactionCount ?? 0,
     });
     this.#emitAll(derived);
     // A read that came while the CLI was starting could not ask; it is asked for now.
@@ -213,6 +232,7 @@ export abstract class SeatCore {
 
   /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (catalogue 6.2); resolves once reaped. */
   async shutdown(): Promise<void> {
+    this.#stopped = true;
     const proc = this.proc;
     if (proc) {
       this.phase = "releasing";
@@ -245,9 +265,9 @@ export abstract class SeatCore {
     if (frame.type === "result") {
       // spec: home > unseen; session > header (context asked again where a page shows it).
       if (this.env.watchers.showing(this.slot) === 0) this.env.workspace.markUnseen(this.slot);
-      else this.#probe(false);
+      else this.#reads?.probe(false);
     }
-    if (frame.type === "system" && frame.subtype === "compact_boundary") this.#probe(true);
+    if (frame.type === "system" && frame.subtype === "compact_boundary") this.#reads?.probe(true);
   }
 
   #exited(proc: ClaudeProcess, gen: number, exit: ClaudeExit): void {
@@ -297,48 +317,9 @@ export abstract class SeatCore {
     await proc.close();
   }
 
-  #probe(force: boolean): void {
-    const proc = this.proc;
-    if (!proc || this.phase !== "live" || this.#probing) return;
-    const now = performance.now();
-    if (!force && now - this.#lastProbe < PROBE_MIN_INTERVAL_MS) return;
-    if (this.state.contextTokens >= PROBE_TOKEN_GATE) return;
-    this.#probing = true;
-    this.#lastProbe = now;
-    // 'summary' answers from the last usage and local estimates, without count_tokens calls.
-    proc.request("get_context_usage", { detail: "summary" }, 15_000).then((res) => {
-      if (proc !== this.proc) return;
-      const percent = typeof res.percentage === "number" ? Math.round(res.percentage) : null;
-      const max = typeof res.maxTokens === "number" ? res.maxTokens : null;
-      this.state.context = { percent, max_tokens: max };
-      this.state.contextTokens = typeof res.totalTokens === "number" ? res.totalTokens : 0;
-      this.emit("context_usage_snapshot", { percentage: percent, max_tokens: max });
-    }).catch((err) =>
-      this.env.log.debug("seat_context_probe_failed", { seat: this.name, error: err })
-    )
-      .finally(() => this.#probing = false);
-  }
-
-  /** spec: session > header, mcp: a read of a seat with no context reading or MCP snapshot
-   * asks the CLI for them (once each per occupant); the answers land as updates. */
+  /** spec: session > header, mcp: asks the live occupant for the readings it lacks. */
   protected askForReads(): void {
-    if (this.state.context.percent === null && !Number.isFinite(this.#lastProbe)) {
-      this.#probe(true);
-    }
-    if (!this.#mcpAsked) this.#readMcp();
-  }
-
-  #readMcp(): void {
-    const proc = this.proc!;
-    this.#mcpAsked = true;
-    proc.mcpStatus().then((res) => {
-      const servers = Array.isArray(res.mcpServers) ? res.mcpServers as Wire[] : [];
-      this.state.mcp = { servers, error: null };
-      this.emit("mcp_snapshot", { servers, error: null });
-    }).catch((err) => {
-      this.state.mcp = { servers: [], error: err.message };
-      this.emit("mcp_snapshot", { servers: [], error: err.message });
-    });
+    this.#reads?.askForReads();
   }
 
   // ---- emitting --------------------------------------------------------------------------
@@ -346,8 +327,22 @@ export abstract class SeatCore {
   /** Emits one keyed update, numbered on the seat's counter, and keeps it in the window. */
   protected emit(name: string, fields: Record<string, Wire>): void {
     const update = { name, fields: { key: this.slot, ...fields } };
-    const numbered = this.env.workspace.emit(update);
-    if (numbered.seq !== null) this.frames.push(numbered.seq, update);
+    this.#emitting = true;
+    let numbered: NumberedUpdate;
+    try {
+      numbered = this.env.workspace.emit(update);
+    } finally {
+      this.#emitting = false;
+    }
+    if (numbered.seq !== null) this.history.push(numbered.seq, update);
+  }
+
+  /** An update another part of the server numbered on this seat's counter (a subsystem's): the
+   * window holds every number, so `seat_range` can answer it. The seat's own are pushed above. */
+  hear(n: NumberedUpdate): void {
+    if (this.#emitting || n.seq === null || n.only !== null) return;
+    if (n.update.name === "chat_appended") return; // only the seat emits these
+    this.history.push(n.seq, n.update);
   }
 
   #emitAll(derived: Derived[]): void {

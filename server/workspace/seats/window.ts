@@ -1,37 +1,76 @@
 import type { CliFrame, SessionUpdate, Wire } from "../../../protocol/mod.ts";
+import { opensTurn } from "../conversation/turns.ts";
 import { appendKind, foldRun, joinRun, type RunKeys } from "../stream_fold.ts";
 
 /** spec: session > conversation: "the held window's 64 MiB byte ceiling". */
 export const WINDOW_CEILING_BYTES = 64 * 1024 * 1024;
 /** catalogue 3.6 SUBSCRIBE_TURNS: the snapshot's page of newest turns. */
 export const SUBSCRIBE_TURNS = 20;
+/** catalogue 3.6 ANCHOR_CANDIDATES: how many of the front's frames are looked for on disk. */
+export const ANCHOR_CANDIDATES = 8;
 
-/** One numbered update the seat emitted, as the window keeps it. */
+/** One entry of the window: a numbered update the seat emitted, or a seeded transcript row. */
 export interface WindowEntry {
-  seq: number;
+  /** The seat's number for it; null for a row seeded from the transcript (never numbered). */
+  seq: number | null;
   update: SessionUpdate;
   /** The CLI (or forged) frame when the update is a `chat_appended`, else null. */
   msg: CliFrame | null;
   bytes: number;
+  /** A seeded row's byte offset in the transcript; null for a live frame or a forged one. */
+  offset: number | null;
 }
 
+/** A turn as a page carries it. spec: more > "Each turn carries key and messages". */
+export type WireTurn = {
+  key: string | null;
+  messages: Wire[];
+};
+
+/** One transcript turn to seed the window with: its rows (and forged frames, offset null). */
+export interface SeedTurn {
+  frames: { frame: CliFrame; offset: number | null }[];
+}
+
+/** What `page` answers: whole turns, or where the walk goes instead. */
+export type WindowPage =
+  /** `oldest` is the absolute index of the oldest turn's first held entry; `front` says that
+   * turn is the oldest the window holds. */
+  | { kind: "page"; turns: WireTurn[]; oldest: number; front: boolean }
+  /** Nothing in the window is above the cursor: the walk continues below the floor. */
+  | { kind: "below" }
+  /** The cursor's entry dropped off the front, or the window never held it. */
+  | { kind: "gone" };
+
 interface Turn {
-  /** Index (absolute, see `#base`) of the turn's first chat frame. */
+  /** Absolute index (see `#base`) of the turn's first entry. */
   start: number;
-  /** The result's uuid once the turn ended: a live turn's name. spec: more > key. */
+  /** The first result's uuid once the turn ended: a live turn's name. spec: more > key. */
   key: string | null;
   ended: boolean;
+  /** Forged prompts placed in this turn while it ran: the CLI may start one as its own turn. */
+  prompts: Set<string>;
 }
 
 /**
- * A seat's held frames for one occupant, oldest first, bounded by bytes: every update the seat
- * emitted with its number, and the turns its chat frames fall into. A turn ends at a `result`
- * (the trailing `command_lifecycle completed` stays with it); anything else after an ended turn
- * begins the next. Past the ceiling the oldest entries drop off the front, so a page can start
- * inside a turn. The conversation page (`newestTurns`) is what a pager reads; `seat_range` can
- * read `entries` by number.
+ * A seat's held conversation for one occupant, oldest first, bounded by bytes: every numbered
+ * update the seat's stream carried (seat_range reads them by number), after the transcript turns
+ * a resumed conversation was seeded with (unnumbered), folded into turns.
+ *
+ * The turn boundary is the pager's (conversation/turns.ts), so the window and a transcript page
+ * agree on where a turn BEGINS (spec: "where a turn BEGINS is a fact about the session"):
+ * - a turn begins at a prompt (`opensTurn`: a forged prompt frame) that arrives after the open
+ *   turn ended (its `result`); a prompt sent while a turn runs joins it, as the CLI takes it in
+ *   that turn (a `queued_command` in the transcript);
+ * - a prompt sent mid-turn that the CLI runs as its own turn after the result instead opens that
+ *   turn where the CLI starts it (`command_lifecycle` `started` naming it);
+ * - nothing else opens a turn: a backgrounded task's ending and the turn the CLI runs on its own
+ *   for it stay in the ended turn (spec: the ending "opens no turn"), as its transcript row does.
+ * Past the ceiling the oldest entries drop off the front, so the oldest turn can be cut.
  */
 export class FrameWindow {
+  /** This window's name in the cursors it hands out: a cursor of another window is stale. */
+  readonly id = crypto.randomUUID().slice(0, 8);
   #entries: WindowEntry[] = [];
   /** Array index of the oldest live entry: the front is dropped by moving this, then compacted. */
   #head = 0;
@@ -40,20 +79,18 @@ export class FrameWindow {
   #turns: Turn[] = [];
   #bytes = 0;
   #compactions = 0;
-  /** The last page built, reused until the window moves (a subscribe of an idle seat is free). */
-  #page: { version: number; turns: number; cap: number; page: Wire } | null = null;
+  #seeded = 0;
+  /** The newest page built, reused until the window moves (a subscribe of an idle seat is free). */
+  #page: { version: number; turns: number; cap: number; page: WindowPage } | null = null;
   #version = 0;
 
-  constructor(
-    /** Whether history sits above this window (a resumed session): the page then has a cursor. */
-    private readonly historyAbove = false,
-    private readonly ceiling = WINDOW_CEILING_BYTES,
-  ) {}
+  constructor(private readonly ceiling = WINDOW_CEILING_BYTES) {}
 
   get bytes(): number {
     return this.#bytes;
   }
 
+  /** `compact_boundary` frames the window has held (seeded or live). */
   get compactionCount(): number {
     return this.#compactions;
   }
@@ -63,7 +100,12 @@ export class FrameWindow {
     return this.#base > 0;
   }
 
-  /** The live entries, oldest first. */
+  /** Whether a numbered entry has dropped off the front. */
+  get liveDropped(): boolean {
+    return this.#base > this.#seeded;
+  }
+
+  /** The held entries, oldest first. */
   entries(): readonly WindowEntry[] {
     return this.#head === 0 ? this.#entries : this.#entries.slice(this.#head);
   }
@@ -72,9 +114,31 @@ export class FrameWindow {
     return this.#entries.length - this.#head;
   }
 
-  /** Live entries in absolute range [from, to). */
+  /** Held entries in absolute range [from, to). */
   #slice(from: number, to: number): WindowEntry[] {
-    return this.#entries.slice(from - this.#base + this.#head, to - this.#base + this.#head);
+    const lo = Math.max(from, this.#base);
+    return this.#entries.slice(lo - this.#base + this.#head, to - this.#base + this.#head);
+  }
+
+  /** Seeds an empty window with transcript turns (a resumed conversation): unnumbered, each an
+   * ended turn with no key (spec: "key is null on every turn of a transcript-derived
+   * conversation"). */
+  seed(turns: SeedTurn[], wrap: (msg: CliFrame) => SessionUpdate): void {
+    if (this.#size > 0 || this.#base > 0) throw new Error("window: only an empty window is seeded");
+    for (const turn of turns) {
+      if (turn.frames.length === 0) continue;
+      this.#turns.push({ start: this.#size, key: null, ended: true, prompts: new Set() });
+      for (const { frame, offset } of turn.frames) {
+        const update = wrap(frame);
+        const bytes = JSON.stringify(frame).length;
+        if (frame.type === "system" && frame.subtype === "compact_boundary") this.#compactions++;
+        this.#entries.push({ seq: null, update, msg: frame, bytes, offset });
+        this.#bytes += bytes;
+      }
+    }
+    this.#seeded = this.#size;
+    this.#version++;
+    this.#trim();
   }
 
   /** Records one numbered update. `bytes` is its encoded size when the caller knows it. */
@@ -85,35 +149,107 @@ export class FrameWindow {
     const size = bytes ?? JSON.stringify(update.fields ?? null).length;
     const index = this.#base + this.#size;
     this.#version++;
-    this.#entries.push({ seq, update, msg, bytes: size });
+    this.#entries.push({ seq, update, msg, bytes: size, offset: null });
     this.#bytes += size;
     if (msg) this.#place(msg, index);
-    while (this.#bytes > this.ceiling && this.#size > 1) this.#dropFront();
+    this.#trim();
   }
 
   /**
-   * The newest whole turns, oldest first, up to `turns` and within `capBytes` (the newest turn
-   * always, however big): `{turns: [{key, messages}], compaction_count, cursor}`. Consecutive
-   * token appends inside a turn fold into one frame carrying `folded_from` (the run's first
-   * number) and `folded_frames` (its length), except a turn's leading run when the window's front
-   * cut the turn (it is served as itself). `cursor` names the first frame of the page's oldest
-   * turn, or null when nothing is above it.
+   * Whole turns, oldest first: the newest ones (`before` null) or the ones above the turn
+   * holding entry `before`, up to `turns` and within `capBytes` of chat frames (the newest turn
+   * always, however big). Consecutive token appends inside a turn fold into one frame carrying
+   * `folded_from` (the run's first number) and `folded_frames` (its length), except a turn's
+   * leading run when the front cut the turn (it is served as itself).
    */
-  newestTurns(turns = SUBSCRIBE_TURNS, capBytes = Infinity): Wire {
-    const hit = this.#page;
-    if (hit && hit.version === this.#version && hit.turns === turns && hit.cap === capBytes) {
-      return hit.page;
+  page(before: number | null, turns = SUBSCRIBE_TURNS, capBytes = Infinity): WindowPage {
+    if (before === null) {
+      const hit = this.#page;
+      if (hit && hit.version === this.#version && hit.turns === turns && hit.cap === capBytes) {
+        return hit.page;
+      }
+      const built = this.#build(this.#turns.length, turns, capBytes);
+      this.#page = { version: this.#version, turns, cap: capBytes, page: built };
+      return built;
     }
-    const page = this.#build(turns, capBytes);
-    this.#page = { version: this.#version, turns, cap: capBytes, page };
-    return page;
+    if (before < this.#base || before >= this.#base + this.#size) return { kind: "gone" };
+    const t = this.#turnOf(before);
+    return t <= 0 ? { kind: "below" } : this.#build(t, turns, capBytes);
   }
 
-  #build(turns: number, capBytes: number): Wire {
-    const out: { key: string | null; messages: Wire[] }[] = [];
+  /** The uuid of the first frame at or after `index`, inside its turn, that the CLI also writes
+   * to the transcript (a prompt, an assistant message, a tool result): a cursor's anchor. */
+  anchor(index: number): string | null {
+    const t = this.#turnOf(index);
+    const end = t + 1 < this.#turns.length ? this.#turns[t + 1].start : this.#base + this.#size;
+    for (const e of this.#slice(index, end)) {
+      if (e.msg && carried(e.msg)) return e.msg.uuid as string;
+    }
+    return null;
+  }
+
+  /** The front: the transcript offset of the oldest held entry when it is a seeded row, and the
+   * uuids of the oldest held frames the transcript also carries (at most ANCHOR_CANDIDATES). */
+  front(): { offset: number | null; anchors: string[] } {
+    const anchors: string[] = [];
+    const live = this.#head + Math.max(0, this.#seeded - this.#base);
+    let offset: number | null = null;
+    for (let i = this.#head; i < live && offset === null; i++) offset = this.#entries[i].offset;
+    for (let i = live; i < this.#entries.length && anchors.length < ANCHOR_CANDIDATES; i++) {
+      const msg = this.#entries[i].msg;
+      if (msg && carried(msg)) anchors.push(msg.uuid as string);
+    }
+    return { offset, anchors };
+  }
+
+  /** The number of the oldest numbered entry held, or null when none is. */
+  firstSeq(): number | null {
+    for (let i = this.#head; i < this.#entries.length; i++) {
+      const seq = this.#entries[i].seq;
+      if (seq !== null) return seq;
+    }
+    return null;
+  }
+
+  /** The numbered entries with `from <= seq <= to`, oldest first. */
+  bySeq(from: number, to: number): WindowEntry[] {
+    const first = this.firstSeq();
+    if (first === null || to < first) return [];
+    const out: WindowEntry[] = [];
+    const lo = this.#head + Math.max(0, this.#seeded - this.#base);
+    // Numbers are increasing but may skip (an update for one connection alone is not held).
+    let i = lowerBound(this.#entries, lo, from);
+    for (; i < this.#entries.length; i++) {
+      const e = this.#entries[i];
+      if (e.seq === null) continue;
+      if (e.seq > to) break;
+      out.push(e);
+    }
+    return out;
+  }
+
+  /** The index of the turn holding absolute entry `index` (-1 when before every turn). */
+  #turnOf(index: number): number {
+    let lo = 0;
+    let hi = this.#turns.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#turns[mid].start <= index) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** Turns [.., upTo) newest first until `want` or the cap, answered oldest first. */
+  #build(upTo: number, want: number, capBytes: number): WindowPage {
+    const out: WireTurn[] = [];
     let bytes = 0;
-    let oldestStart = -1;
-    for (let t = this.#turns.length - 1; t >= 0 && out.length < turns; t--) {
+    let oldest = -1;
+    let oldestTurn = -1;
+    for (let t = upTo - 1; t >= 0 && out.length < want; t--) {
       const turn = this.#turns[t];
       const end = t + 1 < this.#turns.length ? this.#turns[t + 1].start : this.#base + this.#size;
       const first = Math.max(turn.start, this.#base);
@@ -122,38 +258,37 @@ export class FrameWindow {
       if (out.length > 0 && bytes + size > capBytes) break;
       bytes += size;
       out.unshift({ key: turn.key, messages: foldTurn(chats, turn.start < this.#base) });
-      oldestStart = first;
+      oldest = first;
+      oldestTurn = t;
     }
-    const nothingAbove = !this.historyAbove && this.#base === 0 &&
-      (oldestStart < 0 || this.#turns[0]?.start === oldestStart);
-    const cursorEntry = oldestStart >= 0 ? this.#slice(oldestStart, oldestStart + 1)[0] : undefined;
-    return {
-      turns: out,
-      compaction_count: this.#compactions,
-      cursor: nothingAbove || !cursorEntry ? null : String(cursorEntry.seq),
-    };
+    if (oldest < 0) return { kind: "page", turns: [], oldest: this.#base, front: true };
+    return { kind: "page", turns: out, oldest, front: oldestTurn === 0 };
   }
 
   #place(msg: CliFrame, index: number): void {
     if (msg.type === "system" && msg.subtype === "compact_boundary") this.#compactions++;
-    const open = this.#turns.at(-1);
-    if (open && !open.ended) {
-      if (msg.type === "result") {
-        open.ended = true;
-        open.key = typeof msg.uuid === "string" ? msg.uuid : null;
-      }
-      return;
+    let open = this.#turns.at(-1);
+    if (!open || (open.ended && (opensTurn(msg) || startsQueued(open, msg)))) {
+      open = { start: index, key: null, ended: false, prompts: new Set() };
+      this.#turns.push(open);
+    } else if (!open.ended && isForgedPrompt(msg)) {
+      open.prompts.add(msg.uuid as string);
     }
-    if (open && msg.type === "command_lifecycle" && msg.state === "completed") return;
-    const turn: Turn = { start: index, key: null, ended: msg.type === "result" };
-    if (turn.ended) turn.key = typeof msg.uuid === "string" ? msg.uuid : null;
-    this.#turns.push(turn);
+    if (msg.type === "result" && !open.ended) {
+      open.ended = true;
+      open.key = typeof msg.uuid === "string" ? msg.uuid : null;
+    }
+  }
+
+  #trim(): void {
+    while (this.#bytes > this.ceiling && this.#size > 1) this.#dropFront();
   }
 
   #dropFront(): void {
     const gone = this.#entries[this.#head++];
     this.#bytes -= gone.bytes;
     this.#base++;
+    this.#version++;
     if (this.#head > 1024 && this.#head * 2 > this.#entries.length) {
       this.#entries = this.#entries.slice(this.#head);
       this.#head = 0;
@@ -165,6 +300,34 @@ export class FrameWindow {
     }
     if (goneTurns > 0) this.#turns = this.#turns.slice(goneTurns);
   }
+}
+
+/** A frame the CLI also writes to the transcript under the same uuid. */
+function carried(msg: CliFrame): boolean {
+  return (msg.type === "user" || msg.type === "assistant") && typeof msg.uuid === "string";
+}
+
+/** A prompt forge forged (seat.ts: a send carries its `source`). */
+function isForgedPrompt(msg: CliFrame): boolean {
+  return msg.type === "user" && typeof msg.source === "string" && typeof msg.uuid === "string";
+}
+
+/** The CLI starting, after the turn ended, a prompt that was sent while that turn ran. */
+function startsQueued(open: Turn, msg: CliFrame): boolean {
+  return msg.type === "command_lifecycle" && msg.state === "started" &&
+    typeof msg.command_uuid === "string" && open.prompts.has(msg.command_uuid);
+}
+
+/** The first array index at or after `lo` whose numbered entry's seq is >= `seq`. */
+function lowerBound(entries: WindowEntry[], lo: number, seq: number): number {
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const s = entries[mid].seq;
+    if (s !== null && s < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A turn's frames as a page carries them: runs of token appends folded. */
@@ -185,7 +348,8 @@ function foldTurn(entries: WindowEntry[], cutAtFront: boolean): Wire[] {
     leading = false;
   };
   for (const entry of entries) {
-    const kind = appendKind(entry.msg!);
+    // A seeded row is the transcript's and is never folded (a page keeps the CLI's several).
+    const kind = entry.seq === null ? null : appendKind(entry.msg!);
     if (!kind) {
       flush();
       leading = false;

@@ -1,14 +1,21 @@
 // spec: session > conversation (newest whole turns, the fold by turn with folded_from and
-// folded_frames, the cursor, the byte ceiling); more > key (a live turn is named by its result).
-import { assertEquals } from "../../../tests/assert.ts";
+// folded_frames, the byte ceiling); more > key (a live turn is named by its result); "where a
+// turn BEGINS is a fact about the session" and a backgrounded task's ending "opens no turn".
+import { assert, assertEquals } from "../../../tests/assert.ts";
 import type { CliFrame, SessionUpdate } from "../../../protocol/mod.ts";
-import { FrameWindow } from "./window.ts";
+import { FrameWindow, type WindowPage, type WireTurn } from "./window.ts";
 
 const key = { org: "Acme", project: "proj", label: "lead" };
 const chat = (msg: CliFrame): SessionUpdate => ({ name: "chat_appended", fields: { key, msg } });
 const user = (uuid: string): CliFrame => ({
   type: "user",
   message: { role: "user", content: uuid },
+  uuid,
+});
+const forged = (uuid: string): CliFrame => ({ ...user(uuid), source: "you" });
+const assistant = (uuid: string): CliFrame => ({
+  type: "assistant",
+  message: { role: "assistant", content: [{ type: "text", text: uuid }] },
   uuid,
 });
 const counter = (d: number, uuid: string): CliFrame => ({
@@ -20,6 +27,11 @@ const counter = (d: number, uuid: string): CliFrame => ({
 });
 const result = (uuid: string): CliFrame => ({ type: "result", subtype: "success", uuid });
 const completed: CliFrame = { type: "command_lifecycle", state: "completed" };
+const started = (uuid: string): CliFrame => ({
+  type: "command_lifecycle",
+  state: "started",
+  command_uuid: uuid,
+});
 
 function fill(window: FrameWindow, frames: (CliFrame | SessionUpdate)[], from = 0): number {
   let seq = from;
@@ -28,6 +40,13 @@ function fill(window: FrameWindow, frames: (CliFrame | SessionUpdate)[], from = 
   }
   return seq;
 }
+
+function turnsOf(p: WindowPage): WireTurn[] {
+  if (p.kind !== "page") throw new Error(`expected a page, got ${p.kind}`);
+  return p.turns;
+}
+
+const uuids = (t: WireTurn) => t.messages.map((m) => (m as CliFrame).uuid ?? null);
 
 Deno.test("turns end at a result (its lifecycle stays with it); a page folds token runs by turn", () => {
   const w = new FrameWindow();
@@ -43,12 +62,9 @@ Deno.test("turns end at a result (its lifecycle stays with it); a page folds tok
     user("p2"),
     counter(4, "c4"),
   ]);
-  const page = w.newestTurns() as {
-    turns: { key: string | null; messages: CliFrame[] }[];
-    cursor: unknown;
-  };
-  assertEquals(page.turns.map((t) => t.key), ["r1", null]);
-  assertEquals(page.turns[0].messages, [
+  const turns = turnsOf(w.page(null));
+  assertEquals(turns.map((t) => t.key), ["r1", null]);
+  assertEquals(turns[0].messages, [
     user("p1"),
     {
       ...counter(3, "c3"),
@@ -61,30 +77,98 @@ Deno.test("turns end at a result (its lifecycle stays with it); a page folds tok
     result("r1"),
     completed,
   ]);
-  assertEquals(page.turns[1].messages, [user("p2"), counter(4, "c4")], "a run of one is itself");
-  assertEquals(page.cursor, null, "nothing above a fresh session's first turn");
+  assertEquals(turns[1].messages, [user("p2"), counter(4, "c4")], "a run of one is itself");
+  const page = w.page(null) as { front: boolean; oldest: number };
+  assertEquals([page.front, page.oldest], [true, 0]);
 });
 
-Deno.test("the page keeps the newest turns within its count and bytes; the cursor names the oldest kept", () => {
+Deno.test("the page keeps the newest turns within its count and bytes; a cursor's turn pages above it", () => {
   const w = new FrameWindow();
   let seq = 0;
   for (let t = 0; t < 5; t++) seq = fill(w, [user(`p${t}`), result(`r${t}`)], seq);
-  const two = w.newestTurns(2) as { turns: { key: string }[]; cursor: string | null };
+  const two = w.page(null, 2) as { turns: WireTurn[]; oldest: number; front: boolean };
   assertEquals(two.turns.map((t) => t.key), ["r3", "r4"]);
-  assertEquals(two.cursor, "6");
-  const tight = w.newestTurns(20, 1) as { turns: { key: string }[] };
-  assertEquals(tight.turns.map((t) => t.key), ["r4"], "the newest turn always, however big");
-  const resumed = new FrameWindow(true);
-  fill(resumed, [user("p"), result("r")]);
-  assertEquals(
-    (resumed.newestTurns() as { cursor: unknown }).cursor,
-    "0",
-    "history sits above a resumed session",
-  );
+  assertEquals([two.oldest, two.front], [6, false]);
+  const tight = turnsOf(w.page(null, 20, 1));
+  assertEquals(tight.map((t) => t.key), ["r4"], "the newest turn always, however big");
+  // Walking up from the cursor covers every turn once, then the window says "below".
+  const above = w.page(6, 2) as { turns: WireTurn[]; oldest: number; front: boolean };
+  assertEquals(above.turns.map((t) => t.key), ["r1", "r2"]);
+  const top = w.page(above.oldest, 2) as { turns: WireTurn[]; oldest: number; front: boolean };
+  assertEquals([top.turns.map((t) => t.key), top.front], [["r0"], true]);
+  assertEquals(w.page(top.oldest, 2), { kind: "below" });
+  assertEquals(w.page(7, 20).kind, "page", "a cursor inside a turn pages above that turn");
+  assertEquals(w.page(99, 2), { kind: "gone" }, "an index the window never held");
+  assertEquals(w.anchor(6), "p3", "the anchor is the turn's first frame the transcript carries");
+});
+
+Deno.test("a task's ending and the CLI's own turn for it stay in the ended turn; prompts open turns where the CLI takes them", () => {
+  const w = new FrameWindow();
+  fill(w, [
+    forged("p1"),
+    assistant("a1"),
+    result("r1"),
+    // A backgrounded call's ending: the CLI reports it and runs a turn of its own.
+    { type: "system", subtype: "task_notification", uuid: "n1" },
+    { type: "system", subtype: "init", uuid: "i2" },
+    assistant("a2"),
+    result("r2"),
+    // A prompt sent while a turn runs joins it (the CLI takes it as a queued command) ...
+    forged("p3"),
+    assistant("a3"),
+    forged("p4"),
+    started("p4"),
+    assistant("a4"),
+    result("r3"),
+    // ... unless the CLI runs it as its own turn after the result: that turn opens where it
+    // starts.
+    forged("p5"),
+    assistant("a5"),
+    forged("p6"),
+    result("r5"),
+    completed,
+    started("p6"),
+    assistant("a6"),
+    result("r6"),
+  ]);
+  const turns = turnsOf(w.page(null));
+  assertEquals(turns.map((t) => t.key), ["r1", "r3", "r5", "r6"]);
+  assertEquals(uuids(turns[0]), ["p1", "a1", "r1", "n1", "i2", "a2", "r2"]);
+  assertEquals(uuids(turns[1]), ["p3", "a3", "p4", null, "a4", "r3"]);
+  assertEquals(uuids(turns[2]), ["p5", "a5", "p6", "r5", null]);
+  assertEquals(uuids(turns[3]), [null, "a6", "r6"]);
+  const newest = w.page(null, 1) as { oldest: number };
+  assertEquals([newest.oldest, w.anchor(newest.oldest)], [18, "a6"]);
+});
+
+Deno.test("a seeded window: transcript turns unnumbered with null keys, then live turns; the front and the numbers", () => {
+  const w = new FrameWindow();
+  w.seed([
+    { frames: [{ frame: user("t1"), offset: 100 }, { frame: assistant("t1a"), offset: 200 }] },
+    { frames: [{ frame: user("t2"), offset: 300 }, { frame: assistant("t2a"), offset: 400 }] },
+  ], chat);
+  assertEquals(w.firstSeq(), null);
+  assertEquals(w.front(), { offset: 100, anchors: [] });
+  fill(w, [
+    { name: "spawning", fields: { key } },
+    forged("p1"),
+    assistant("a1"),
+    result("r1"),
+  ], 40);
+  const turns = turnsOf(w.page(null));
+  assertEquals(turns.map((t) => t.key), [null, null, "r1"]);
+  assertEquals(uuids(turns[2]), ["p1", "a1", "r1"]);
+  assertEquals(w.firstSeq(), 40);
+  assertEquals(w.bySeq(41, 42).map((e) => e.seq), [41, 42]);
+  assertEquals(w.bySeq(0, 39), []);
+  assertEquals(w.front(), { offset: 100, anchors: ["p1", "a1"] });
+  assertEquals(w.liveDropped, false);
+  assert(w.page(4, 1).kind === "page", "the seeded turns page from memory");
+  assertEquals(w.page(0, 1), { kind: "below" });
 });
 
 Deno.test("past the byte ceiling the oldest entries drop; a turn cut at the front keeps its leading run", () => {
-  const w = new FrameWindow(false, 600);
+  const w = new FrameWindow(600);
   fill(w, [
     user("p0"),
     result("r0"),
@@ -95,10 +179,12 @@ Deno.test("past the byte ceiling the oldest entries drop; a turn cut at the fron
     counter(1, "d"),
   ]);
   assertEquals(w.trimmed, true);
+  assertEquals(w.liveDropped, true);
   assertEquals(w.bytes <= 600, true);
-  const page = w.newestTurns() as { turns: { messages: CliFrame[] }[]; cursor: unknown };
-  const last = page.turns.at(-1)!.messages;
+  const page = w.page(null) as { turns: WireTurn[]; front: boolean };
+  const last = page.turns.at(-1)!.messages as CliFrame[];
   assertEquals(last.every((m) => m.folded_frames === undefined), true, "served as itself");
-  assertEquals(typeof page.cursor, "string");
-  assertEquals(w.entries()[0].seq > 0, true);
+  assertEquals(page.front, true);
+  assert((w.firstSeq() ?? 0) > 0, "the oldest numbers are gone");
+  assertEquals(w.page(0, 1), { kind: "gone" });
 });

@@ -1,0 +1,319 @@
+import {
+  type CliFrame,
+  encodeUpdate,
+  type SessionUpdate,
+  type Slot,
+  slotName,
+  type Wire,
+} from "../../../protocol/mod.ts";
+import type { Logger } from "../../log.ts";
+import { Refusal } from "../../subsystem.ts";
+import {
+  clampTurns,
+  countCompactions,
+  decodeCursor,
+  encodeCursor,
+  pageRows,
+  parseRowCursor,
+  rangeFromTranscript,
+  rowCursor,
+  rowsAtUuids,
+  type WireCursor,
+} from "../conversation/mod.ts";
+import { capToolRecord } from "./records.ts";
+import { FrameWindow, SUBSCRIBE_TURNS, type WindowPage, type WireTurn } from "./window.ts";
+
+/** The bounds read from `[server]` at each use (both keys are next_session; a page reads now). */
+export interface ConversationCaps {
+  /** `first_frame_cap_kb` in bytes: a page's bound, the snapshot's included. */
+  pageBytes: number;
+  /** `tool_record_cap_kb` in bytes. */
+  recordBytes: number;
+}
+
+/** What `page` carries (beside `conversation`) and the snapshot's `conversation` holds. */
+export interface PageBody {
+  turns: WireTurn[];
+  cursor: string | null;
+  cron_names?: Record<string, string>;
+}
+
+/** One numbered frame of a `seat_frames` answer. */
+export type RangeFrame = {
+  seq: number;
+  update: Wire;
+};
+
+export interface ConversationOptions {
+  slot: Slot;
+  session: string;
+  /** Its transcript (claude/paths.ts); null when it could not be named. */
+  transcript: string | null;
+  /** Seeds the window from the transcript's newest page: a resumed or remembered session. */
+  seed: boolean;
+  caps(): ConversationCaps;
+  /** Another session's transcript, when the seat knows it (a cursor of an earlier occupant). */
+  transcriptOf(session: string): string | null;
+  log: Logger;
+  /** The window's byte ceiling (window.ts; tests lower it). */
+  ceiling?: number;
+}
+
+const EMPTY: PageBody = { turns: [], cursor: null };
+
+/**
+ * One occupant's conversation, the window above (window.ts) and its transcript below
+ * (conversation/): what `more`, `seat_range` and the snapshot's `conversation` read. spec: more,
+ * seat_range, page, seat_frames; session > conversation; "The cursor is a position".
+ *
+ * The FLOOR is the transcript row the window's oldest held entry stands on; rows above it are
+ * read from disk. While nothing has dropped off the front it is exact: the oldest seeded row of a
+ * resumed conversation (null - nothing above - for a fresh session, whose window holds it all).
+ * Once the front drops, it is the seeded row now at the front, or else the smallest offset of the
+ * rows the CLI wrote for the oldest held frames (their uuids, catalogue 3.6 ANCHOR_CANDIDATES), so
+ * no row the window still holds is read again.
+ *
+ * A page the window can answer is whole turns from memory; past the window's oldest turn the
+ * page is read from the transcript above the floor; a cursor of a window that is gone continues
+ * on disk above its turn's anchor row. Frames read from disk pass the tool record bound
+ * (records.ts), as live ones did.
+ */
+export class SeatConversation {
+  readonly window: FrameWindow;
+  #ready: Promise<void> | null = null;
+  /** The oldest seeded row, when rows sit above the seeded turns. */
+  #seedFloor: number | null = null;
+  /** The transcript's size when this occupant began: where the rows it writes start. */
+  #liveBegin = 0;
+  #compactionsAbove = 0;
+  #anchored: { key: string; offset: number | null } | null = null;
+
+  constructor(private readonly o: ConversationOptions) {
+    this.window = new FrameWindow(o.ceiling);
+  }
+
+  get session(): string {
+    return this.o.session;
+  }
+
+  get transcript(): string | null {
+    return this.o.transcript;
+  }
+
+  /** Compactions in the whole conversation: the window's and the transcript's above it. */
+  get compactionCount(): number {
+    return this.window.compactionCount + this.#compactionsAbove;
+  }
+
+  /** Resolves once the window is seeded (once; at once for a fresh session). */
+  ready(): Promise<void> {
+    this.#ready ??= this.o.seed ? this.#seed() : Promise.resolve();
+    return this.#ready;
+  }
+
+  /** The snapshot's `conversation`: the newest page, the compaction count and the cursor. */
+  async snapshot(): Promise<Wire> {
+    const body = await this.more(null, SUBSCRIBE_TURNS);
+    return {
+      ...(body as unknown as Record<string, Wire>),
+      compaction_count: this.compactionCount,
+    };
+  }
+
+  /** `more`: the page above `before` (null: the newest). Refuses a cursor it cannot place. */
+  async more(before: string | null, turns: number): Promise<PageBody> {
+    await this.ready();
+    const n = clampTurns(turns);
+    const cap = this.o.caps().pageBytes;
+    if (before === null) return await this.#fromWindow(this.window.page(null, n, cap), n);
+    const c = decodeCursor(before);
+    if (!c) throw this.#refuse(`\`${before}\` is not a cursor this server hands out`);
+    if (c.session !== this.o.session) {
+      // An earlier occupant's conversation: its own transcript, when the seat knows it.
+      const path = this.o.transcriptOf(c.session);
+      if (!path) return { ...EMPTY };
+      return c.side === "row"
+        ? await this.#fromTranscript(path, c.session, c.offset, n)
+        : await this.#byAnchor(path, c, n);
+    }
+    if (c.side === "row") {
+      return await this.#fromTranscript(this.o.transcript, c.session, c.offset, n);
+    }
+    if (c.window === this.window.id) {
+      const p = this.window.page(c.index, n, cap);
+      if (p.kind === "page") return await this.#fromWindow(p, n);
+      if (p.kind === "below") return await this.#belowFloor(n);
+    }
+    return await this.#byAnchor(this.o.transcript, c, n);
+  }
+
+  /**
+   * `seat_range` for numbers the caller checked (this occupant's, already minted): the window's
+   * entries while it holds the numbers, and below its oldest the transcript's rows just above
+   * where the window's numbered frames begin, numbered to end where the window takes over
+   * (spec: seat_frames). At most `maxFrames` frames, the newest kept.
+   */
+  async range(from: number, to: number, maxFrames = 5000): Promise<RangeFrame[]> {
+    await this.ready();
+    const out: RangeFrame[] = [];
+    const first = this.window.firstSeq();
+    if (first === null || from < first) {
+      const end = first === null ? to : Math.min(to, first - 1);
+      const start = await this.#liveStart();
+      if (start !== null && this.o.transcript) {
+        const rows = await rangeFromTranscript(this.o.transcript, from, end, {
+          before: rowCursor(start),
+          maxRows: maxFrames,
+        });
+        for (const r of rows) {
+          out.push({ seq: r.seq, update: encodeUpdate(this.#wrap(r.msg)) as Wire });
+        }
+      }
+    }
+    if (first !== null && to >= first) {
+      for (const e of this.window.bySeq(Math.max(from, first), to)) {
+        out.push({ seq: e.seq!, update: encodeUpdate(e.update) as Wire });
+      }
+    }
+    return out.length > maxFrames ? out.slice(out.length - maxFrames) : out;
+  }
+
+  // ---- the window, the floor and the disk -------------------------------------------------
+
+  async #seed(): Promise<void> {
+    const path = this.o.transcript;
+    if (!path) return;
+    const caps = this.o.caps();
+    try {
+      this.#liveBegin = await sizeOf(path);
+      const got = await pageRows(path, null, SUBSCRIBE_TURNS, { pageBytes: caps.pageBytes });
+      this.window.seed(
+        got.turns.map((t) => ({
+          frames: [
+            ...t.rows.map((r) => ({ frame: this.#cap(r.frame), offset: r.offset })),
+            ...t.forged.map((frame) => ({ frame, offset: null })),
+          ],
+        })),
+        (msg) => this.#wrap(msg),
+      );
+      this.#seedFloor = got.cursor === null ? null : parseRowCursor(got.cursor);
+      if (this.#seedFloor !== null) {
+        this.#compactionsAbove = await countCompactions(path, this.#seedFloor);
+      }
+    } catch (err) {
+      // The window stays empty; the walk reads the whole transcript from disk instead.
+      this.o.log.warn("seat_conversation_seed_failed", {
+        seat: slotName(this.o.slot),
+        path,
+        error: err,
+      });
+      this.#seedFloor = this.#liveBegin > 0 ? this.#liveBegin : null;
+    }
+  }
+
+  /** A window page as the wire carries it; an empty one reads below the floor instead, so an
+   * empty page always means nothing above (spec: "An empty page carries cursor: null"). */
+  async #fromWindow(p: WindowPage, n: number): Promise<PageBody> {
+    if (p.kind !== "page" || p.turns.length === 0) return await this.#belowFloor(n);
+    const above = !p.front || this.window.trimmed || this.#seedFloor !== null;
+    if (!above) return { turns: p.turns, cursor: null };
+    const cursor: WireCursor = {
+      side: "window",
+      session: this.o.session,
+      window: this.window.id,
+      index: p.oldest,
+      anchor: this.window.anchor(p.oldest),
+    };
+    return { turns: p.turns, cursor: encodeCursor(cursor) };
+  }
+
+  async #belowFloor(n: number): Promise<PageBody> {
+    const floor = await this.#floor();
+    if (floor === null) return { ...EMPTY };
+    return await this.#fromTranscript(this.o.transcript, this.o.session, floor, n);
+  }
+
+  /** A cursor whose window is gone: the page above its turn's anchor row, on disk. */
+  async #byAnchor(
+    path: string | null,
+    c: Extract<WireCursor, { side: "window" }>,
+    n: number,
+  ): Promise<PageBody> {
+    if (c.anchor === null) {
+      throw this.#refuse(
+        "the cursor's window is gone and its turn held no row the transcript carries; read the seat again",
+      );
+    }
+    if (!path) return { ...EMPTY };
+    const at = (await rowsAtUuids(path, [c.anchor])).get(c.anchor);
+    if (at === undefined) return { ...EMPTY }; // a row the file does not carry
+    return await this.#fromTranscript(path, c.session, at, n);
+  }
+
+  async #fromTranscript(
+    path: string | null,
+    session: string,
+    before: number,
+    n: number,
+  ): Promise<PageBody> {
+    if (!path) return { ...EMPTY };
+    const got = await pageRows(path, rowCursor(before), n, { pageBytes: this.o.caps().pageBytes });
+    const turns: WireTurn[] = got.turns.map((t) => ({
+      key: null,
+      messages: [...t.rows.map((r) => this.#cap(r.frame)), ...t.forged] as Wire[],
+    }));
+    const at = got.cursor === null ? null : parseRowCursor(got.cursor);
+    const body: PageBody = {
+      turns,
+      cursor: at === null ? null : encodeCursor({ side: "row", session, offset: at }),
+    };
+    if (got.cron_names) body.cron_names = got.cron_names;
+    return body;
+  }
+
+  /** The floor (see the class note); null when nothing is above the window or it is not found. */
+  async #floor(): Promise<number | null> {
+    if (!this.window.trimmed) return this.#seedFloor;
+    const front = this.window.front();
+    if (front.offset !== null) return front.offset;
+    return await this.#anchorFloor(front.anchors);
+  }
+
+  /** Where the window's numbered frames begin in the transcript (seat_range below the window). */
+  async #liveStart(): Promise<number | null> {
+    if (!this.window.liveDropped) return this.#liveBegin;
+    return await this.#anchorFloor(this.window.front().anchors);
+  }
+
+  async #anchorFloor(anchors: string[]): Promise<number | null> {
+    const key = anchors.join(",");
+    if (this.#anchored?.key === key) return this.#anchored.offset;
+    const path = this.o.transcript;
+    const found = path ? await rowsAtUuids(path, anchors) : new Map<string, number>();
+    const offset = found.size > 0 ? Math.min(...found.values()) : null;
+    this.#anchored = { key, offset };
+    return offset;
+  }
+
+  #cap(frame: CliFrame): CliFrame {
+    return capToolRecord(frame, this.o.caps().recordBytes);
+  }
+
+  #wrap(msg: CliFrame): SessionUpdate {
+    return { name: "chat_appended", fields: { key: this.o.slot, msg: this.#cap(msg) } };
+  }
+
+  #refuse(why: string): Refusal {
+    return new Refusal("more", `more: ${slotName(this.o.slot)}: ${why}`, this.o.slot);
+  }
+}
+
+/** A file's size; 0 when there is none. */
+async function sizeOf(path: string): Promise<number> {
+  try {
+    return (await Deno.stat(path)).size;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return 0;
+    throw err;
+  }
+}
