@@ -144,3 +144,36 @@ export class Refusal extends Error {
     this.name = "Refusal";
   }
 }
+
+/**
+ * A core area that serves one keyless subject and nothing else (home, board): the manifest and
+ * its handler in one call, through the same registry every subsystem uses.
+ */
+export function subjectArea<const S extends SubjectName>(
+  id: string,
+  note: string,
+  subject: S,
+  read: (host: Host, peer: Peer) => Wire | Promise<Wire>,
+) {
+  return defineSubsystem({
+    id,
+    note,
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [subject],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => {
+          const handler: SubjectHandler = async (_s, peer) => await read(host, peer);
+          return {
+            verbs: {},
+            commands: {},
+            subjects: Object.fromEntries([[subject, handler]]) as { [K in S]: SubjectHandler },
+          };
+        },
+      }),
+  });
+}

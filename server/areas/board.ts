@@ -1,29 +1,17 @@
 import type { Wire } from "../../protocol/mod.ts";
-import { defineSubsystem, type Host } from "../subsystem.ts";
+import { type Host, subjectArea } from "../subsystem.ts";
 
 /**
  * The board subject: every project's rows, schedules and connector sets. spec: What a subject
  * carries > board. Tasks, crons and connectors have no producer yet, so each project answers its
  * identity with empty sets: the subject exists and its shape is the spec's.
  */
-export const boardArea = defineSubsystem({
-  id: "board",
-  note: "the task board: rows, schedules and connector sets per project",
-  switch: null,
-  area: null,
-  verbs: [],
-  commands: [],
-  subjects: ["board"],
-  binary: [],
-  load: () =>
-    Promise.resolve({
-      create: (host: Host) => ({
-        verbs: {},
-        commands: {},
-        subjects: { board: () => Promise.resolve(boardSnapshot(host)) },
-      }),
-    }),
-});
+export const boardArea = subjectArea(
+  "board",
+  "the task board: rows, schedules and connector sets per project",
+  "board",
+  (host) => boardSnapshot(host),
+);
 
 function boardSnapshot(host: Host): Wire {
   return {

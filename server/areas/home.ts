@@ -1,7 +1,7 @@
 import type { Wire } from "../../protocol/mod.ts";
 import type { BuildInfo } from "../build_info.ts";
 import type { ProjectConfig } from "../config/types.ts";
-import { defineSubsystem, type Host } from "../subsystem.ts";
+import { type Host, subjectArea } from "../subsystem.ts";
 import { readWork } from "../workspace/work.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 
@@ -16,24 +16,12 @@ export interface HomeFacts {
  * with the workspace; a declared project whose lead nobody started answers as Sleeping.
  */
 export function homeArea(facts: HomeFacts) {
-  return defineSubsystem({
-    id: "home",
-    note: "the fleet: projects, seats, accounts and app-level facts",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: ["home"],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: (host: Host) => ({
-          verbs: {},
-          commands: {},
-          subjects: { home: () => homeSnapshot(host, facts) },
-        }),
-      }),
-  });
+  return subjectArea(
+    "home",
+    "the fleet: projects, seats, accounts and app-level facts",
+    "home",
+    (host) => homeSnapshot(host, facts),
+  );
 }
 
 export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> {
