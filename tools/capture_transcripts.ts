@@ -11,8 +11,8 @@
  */
 import { parseArgs } from "node:util";
 import type { ReplyInput } from "../fixtures/fake_api/mod.ts";
-import { projectSlug, transcriptPath } from "../server/workspace/claude/paths.ts";
-import { type CliHarness, startHarness } from "../server/workspace/claude/testing.ts";
+import { startHarness } from "../server/workspace/claude/testing.ts";
+import { saveTranscript } from "./transcript_scrub.ts";
 
 /** One captured session: its script and the prompts sent, one turn each. */
 interface Scenario {
@@ -104,47 +104,6 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** Placeholders for this machine's paths, longest first so nested paths map as a whole. */
-function scrubber(h: CliHarness): (s: string) => string {
-  const pairs: Array<[string, string]> = [
-    [h.cwd, "/home/user/project"],
-    [h.configDir, "/home/user/.claude"],
-    [h.tmpDir, "/home/user/.cache/claude-tmp"],
-    [h.home, "/home/user"],
-    [h.root, "/home/user/scratch"],
-    [projectSlug(h.cwd), projectSlug("/home/user/project")],
-    [projectSlug(h.root), projectSlug("/home/user/scratch")],
-    [h.api.url, "http://127.0.0.1:8080"],
-    // The environment attachment records the kernel release (osVersion).
-    [Deno.osRelease(), "6.1.0-generic"],
-  ];
-  pairs.sort((a, b) => b[0].length - a[0].length);
-  return (s) => pairs.reduce((acc, [from, to]) => acc.replaceAll(from, to), s);
-}
-
-/** Lines whose bulk is the CLI's own system prompt, tool schemas and listings. */
-const BULKY = new Set(["attachment", "api-request-shape", "api-request-blob"]);
-const MAX_STRING = 300;
-
-function elide(v: unknown): unknown {
-  if (typeof v === "string") return v.length > MAX_STRING ? `<elided ${v.length} chars>` : v;
-  if (Array.isArray(v)) return v.map(elide);
-  if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, elide(x)]));
-  }
-  return v;
-}
-
-/** Keeps every line, but shortens long strings inside bulky line types; other lines stay
- * byte for byte as the CLI wrote them. */
-function compact(jsonl: string): string {
-  return jsonl.split("\n").map((line) => {
-    if (!line) return line;
-    const obj = JSON.parse(line);
-    return BULKY.has(obj.type) ? JSON.stringify(elide(obj)) : line;
-  }).join("\n");
-}
-
 async function capture(s: Scenario, outDir: string): Promise<string> {
   await using h = await startHarness({ replies: s.replies });
   const { proc, log } = h.spawn({
@@ -159,12 +118,7 @@ async function capture(s: Scenario, outDir: string): Promise<string> {
   }
   const exit = await proc.close();
   if (exit.code !== 0) throw new Error(`${s.name}: claude exited ${exit.code}: ${exit.stderrTail}`);
-  const raw = await Deno.readTextFile(transcriptPath(h.configDir, h.cwd, s.sessionId));
-  const scrubbed = compact(scrubber(h)(raw));
-  if (scrubbed.includes(h.root)) throw new Error(`${s.name}: a temp path survived scrubbing`);
-  const out = `${outDir}/${s.name}.jsonl`;
-  await Deno.writeTextFile(out, scrubbed);
-  return out;
+  return await saveTranscript(h, s.sessionId, s.name, outDir);
 }
 
 if (import.meta.main) {

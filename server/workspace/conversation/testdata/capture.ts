@@ -12,8 +12,8 @@
  */
 import { parseArgs } from "node:util";
 import type { ReplyInput } from "../../../../fixtures/fake_api/mod.ts";
-import { projectSlug, transcriptPath } from "../../claude/paths.ts";
-import { type CliHarness, type Spawned, startHarness } from "../../claude/testing.ts";
+import { type Spawned, startHarness } from "../../claude/testing.ts";
+import { saveTranscript } from "../../../../tools/transcript_scrub.ts";
 
 const id = (n: string) => `7a1e0000-0000-4000-8000-${n.padStart(12, "0")}`;
 const say = (text: string): ReplyInput => ({ content: [{ type: "text", text }] });
@@ -114,47 +114,6 @@ export const SCENARIOS: Scenario[] = [{
   expect: '"subtype":"compact_boundary"',
 }];
 
-function scrubber(h: CliHarness): (s: string) => string {
-  const pairs: Array<[string, string]> = [
-    [h.cwd, "/home/user/project"],
-    [h.configDir, "/home/user/.claude"],
-    [h.tmpDir, "/home/user/.cache/claude-tmp"],
-    [h.home, "/home/user"],
-    [h.root, "/home/user/scratch"],
-    [projectSlug(h.cwd), projectSlug("/home/user/project")],
-    [projectSlug(h.root), projectSlug("/home/user/scratch")],
-    [h.api.url, "http://127.0.0.1:8080"],
-    [Deno.osRelease(), "6.1.0-generic"],
-  ];
-  pairs.sort((a, b) => b[0].length - a[0].length);
-  return (s) => pairs.reduce((acc, [from, to]) => acc.replaceAll(from, to), s);
-}
-
-const BULKY = new Set(["attachment", "api-request-shape", "api-request-blob"]);
-
-function elide(v: unknown): unknown {
-  if (typeof v === "string") return v.length > 300 ? `<elided ${v.length} chars>` : v;
-  if (Array.isArray(v)) return v.map(elide);
-  if (v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, elide(x)]));
-  }
-  return v;
-}
-
-/** Bulky line types lose their long strings, except a queued command's prompt (the ending's
- * `<task-notification>` text is what a reader parses); every other line stays byte for byte. */
-function compact(jsonl: string): string {
-  return jsonl.split("\n").map((line) => {
-    if (!line) return line;
-    const row = JSON.parse(line);
-    if (!BULKY.has(row.type)) return line;
-    const prompt = row.attachment?.type === "queued_command" ? row.attachment.prompt : undefined;
-    const out = elide(row) as { attachment?: { prompt?: unknown } };
-    if (prompt !== undefined && out.attachment) out.attachment.prompt = prompt;
-    return JSON.stringify(out);
-  }).join("\n");
-}
-
 async function capture(s: Scenario, outDir: string): Promise<string> {
   await using h = await startHarness({ replies: s.replies });
   const spawned = h.spawn({
@@ -164,13 +123,7 @@ async function capture(s: Scenario, outDir: string): Promise<string> {
   await s.run(spawned);
   const exit = await spawned.proc.close();
   if (exit.code !== 0) throw new Error(`${s.name}: claude exited ${exit.code}`);
-  const raw = await Deno.readTextFile(transcriptPath(h.configDir, h.cwd, s.sessionId));
-  const text = compact(scrubber(h)(raw));
-  if (text.includes(h.root)) throw new Error(`${s.name}: a temp path survived scrubbing`);
-  if (!text.includes(s.expect)) throw new Error(`${s.name}: the transcript lacks ${s.expect}`);
-  const out = `${outDir}/${s.name}.jsonl`;
-  await Deno.writeTextFile(out, text);
-  return out;
+  return await saveTranscript(h, s.sessionId, s.name, outDir, s.expect);
 }
 
 if (import.meta.main) {
