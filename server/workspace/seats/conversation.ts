@@ -282,7 +282,7 @@ export class SeatConversation {
   /** Where the window's numbered frames begin in the transcript (seat_range below the window). */
   async #liveStart(): Promise<number | null> {
     if (!this.window.liveDropped) return this.#liveBegin;
-    return await this.#anchorFloor(this.window.front().anchors);
+    return await this.#anchorFloor(this.window.front(false).anchors);
   }
 
   async #anchorFloor(anchors: string[]): Promise<number | null> {

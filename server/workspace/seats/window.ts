@@ -1,5 +1,5 @@
 import type { CliFrame, SessionUpdate, Wire } from "../../../protocol/mod.ts";
-import { opensTurn } from "../conversation/turns.ts";
+import { opensTurn, toolResultIds, toolUseIds } from "../conversation/turns.ts";
 import { appendKind, foldRun, joinRun, type RunKeys } from "../stream_fold.ts";
 
 /** spec: session > conversation: "the held window's 64 MiB byte ceiling". */
@@ -82,6 +82,7 @@ export class FrameWindow {
   #seeded = 0;
   /** The newest page built, reused until the window moves (a subscribe of an idle seat is free). */
   #page: { version: number; turns: number; cap: number; page: WindowPage } | null = null;
+  #shownAt: { version: number; index: number } | null = null;
   #version = 0;
 
   constructor(private readonly ceiling = WINDOW_CEILING_BYTES) {}
@@ -172,9 +173,10 @@ export class FrameWindow {
       this.#page = { version: this.#version, turns, cap: capBytes, page: built };
       return built;
     }
-    if (before < this.#base || before >= this.#base + this.#size) return { kind: "gone" };
+    if (before < this.#shown() || before >= this.#base + this.#size) return { kind: "gone" };
     const t = this.#turnOf(before);
-    return t <= 0 ? { kind: "below" } : this.#build(t, turns, capBytes);
+    const p = t <= 0 ? null : this.#build(t, turns, capBytes);
+    return p && p.kind === "page" && p.turns.length > 0 ? p : { kind: "below" };
   }
 
   /** The uuid of the first frame at or after `index`, inside its turn, that the CLI also writes
@@ -188,18 +190,48 @@ export class FrameWindow {
     return null;
   }
 
-  /** The front: the transcript offset of the oldest held entry when it is a seeded row, and the
-   * uuids of the oldest held frames the transcript also carries (at most ANCHOR_CANDIDATES). */
-  front(): { offset: number | null; anchors: string[] } {
+  /**
+   * The front pages begin at (`shown`), or the oldest held entry: the transcript offset of the
+   * first seeded row there, else the uuids of the oldest numbered frames from there that the
+   * transcript also carries (at most ANCHOR_CANDIDATES).
+   */
+  front(shown = true): { offset: number | null; anchors: string[] } {
     const anchors: string[] = [];
-    const live = this.#head + Math.max(0, this.#seeded - this.#base);
-    let offset: number | null = null;
-    for (let i = this.#head; i < live && offset === null; i++) offset = this.#entries[i].offset;
-    for (let i = live; i < this.#entries.length && anchors.length < ANCHOR_CANDIDATES; i++) {
-      const msg = this.#entries[i].msg;
-      if (msg && carried(msg)) anchors.push(msg.uuid as string);
+    const from = (shown ? this.#shown() : this.#base) - this.#base + this.#head;
+    for (let i = from; i < this.#entries.length && anchors.length < ANCHOR_CANDIDATES; i++) {
+      const e = this.#entries[i];
+      if (e.seq === null) {
+        if (e.offset !== null) return { offset: e.offset, anchors: [] };
+        continue;
+      }
+      if (e.msg && carried(e.msg)) anchors.push(e.msg.uuid as string);
     }
-    return { offset, anchors };
+    return { offset: null, anchors };
+  }
+
+  /**
+   * The absolute index pages begin at: the front, or - when the front cut a turn - the first of
+   * that turn's entries from which every tool result held has its call held too (spec: "a page
+   * never opens on a tool result without the call that produced it"). The entries before it are
+   * read from the transcript, where their calls are.
+   */
+  #shown(): number {
+    const cut = this.#turns[0];
+    if (!cut || cut.start >= this.#base) return this.#base;
+    if (this.#shownAt?.version === this.#version) return this.#shownAt.index;
+    const end = this.#turns.length > 1 ? this.#turns[1].start : this.#base + this.#size;
+    const waiting = new Set<string>();
+    let at = end;
+    for (let i = end - 1; i >= this.#base; i--) {
+      const msg = this.#entries[i - this.#base + this.#head].msg;
+      if (msg) {
+        for (const id of toolResultIds(msg)) waiting.add(id);
+        for (const id of toolUseIds(msg)) waiting.delete(id);
+      }
+      if (waiting.size === 0) at = i;
+    }
+    this.#shownAt = { version: this.#version, index: at };
+    return at;
   }
 
   /** The number of the oldest numbered entry held, or null when none is. */
@@ -243,6 +275,11 @@ export class FrameWindow {
     return found;
   }
 
+  /** The absolute index just past turn `t`. */
+  #end(t: number): number {
+    return t + 1 < this.#turns.length ? this.#turns[t + 1].start : this.#base + this.#size;
+  }
+
   /** Turns [.., upTo) newest first until `want` or the cap, answered oldest first. */
   #build(upTo: number, want: number, capBytes: number): WindowPage {
     const out: WireTurn[] = [];
@@ -252,7 +289,8 @@ export class FrameWindow {
     for (let t = upTo - 1; t >= 0 && out.length < want; t--) {
       const turn = this.#turns[t];
       const end = t + 1 < this.#turns.length ? this.#turns[t + 1].start : this.#base + this.#size;
-      const first = Math.max(turn.start, this.#base);
+      const first = Math.max(turn.start, this.#shown());
+      if (first >= end) break; // the cut turn is all below the shown front
       const chats = this.#slice(first, end).filter((e) => e.msg);
       const size = chats.reduce((n, e) => n + e.bytes, 0);
       if (out.length > 0 && bytes + size > capBytes) break;
@@ -261,8 +299,9 @@ export class FrameWindow {
       oldest = first;
       oldestTurn = t;
     }
-    if (oldest < 0) return { kind: "page", turns: [], oldest: this.#base, front: true };
-    return { kind: "page", turns: out, oldest, front: oldestTurn === 0 };
+    if (oldest < 0) return { kind: "page", turns: [], oldest: this.#shown(), front: true };
+    const lowest = this.#turns[0].start < this.#shown() && this.#shown() >= this.#end(0) ? 1 : 0;
+    return { kind: "page", turns: out, oldest, front: oldestTurn <= lowest };
   }
 
   #place(msg: CliFrame, index: number): void {

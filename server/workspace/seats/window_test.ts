@@ -161,7 +161,7 @@ Deno.test("a seeded window: transcript turns unnumbered with null keys, then liv
   assertEquals(w.firstSeq(), 40);
   assertEquals(w.bySeq(41, 42).map((e) => e.seq), [41, 42]);
   assertEquals(w.bySeq(0, 39), []);
-  assertEquals(w.front(), { offset: 100, anchors: ["p1", "a1"] });
+  assertEquals(w.front(), { offset: 100, anchors: [] }, "the seeded row at the front");
   assertEquals(w.liveDropped, false);
   assert(w.page(4, 1).kind === "page", "the seeded turns page from memory");
   assertEquals(w.page(0, 1), { kind: "below" });
@@ -187,4 +187,35 @@ Deno.test("past the byte ceiling the oldest entries drop; a turn cut at the fron
   assertEquals(page.front, true);
   assert((w.firstSeq() ?? 0) > 0, "the oldest numbers are gone");
   assertEquals(w.page(0, 1), { kind: "gone" });
+});
+
+Deno.test("a turn cut at the front is shown from where no tool result lacks its call", () => {
+  const call = (uuid: string, id: string): CliFrame => ({
+    type: "assistant",
+    message: { role: "assistant", content: [{ type: "tool_use", id, name: "Bash", input: {} }] },
+    uuid,
+  });
+  const toolResult = (uuid: string, id: string): CliFrame => ({
+    type: "user",
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "x" }] },
+    uuid,
+  });
+  const pad = "x".repeat(300);
+  const w = new FrameWindow(1400);
+  fill(w, [
+    forged("p1"),
+    { ...call("c1", "t1"), pad },
+    { ...toolResult("u1", "t1"), pad },
+    { ...call("c2", "t2"), pad },
+    toolResult("u2", "t2"),
+    assistant("a2"),
+  ]);
+  // The ceiling dropped the prompt and the first call: the page starts at the second call.
+  assert(w.trimmed);
+  const page = w.page(null) as { turns: WireTurn[]; oldest: number; front: boolean };
+  assertEquals(uuids(page.turns[0]), ["c2", "u2", "a2"]);
+  assertEquals(page.front, true);
+  assertEquals(w.front(), { offset: null, anchors: ["c2", "u2", "a2"] });
+  assertEquals(w.front(false).anchors[0], "u1", "the held front, for the numbers");
+  assertEquals(w.page(page.oldest, 5), { kind: "below" });
 });
