@@ -3,9 +3,11 @@
  *
  * 1. CPU per request: forge runs as its own process (`deno run -A main.ts`, so its /proc walks
  *    run) holding one seat with a long real conversation built by real turns; the arm prices a
- *    `subscribe` of that seat (and a `more`, when the server answers one) in the process's own
- *    CPU time (/proc/<pid>/stat utime+stime, what ps reports) against an idle arm of the same
- *    length. Every arm prints the bytes and turns it moved.
+ *    `subscribe` of that seat and a `more` of the turns above the snapshot (from the window, in
+ *    memory) in the process's own CPU time (/proc/<pid>/stat utime+stime, what ps reports)
+ *    against an idle arm of the same length. Then forge restarts, the lead resumes its session
+ *    seeded with its newest turns, and a `more` above them is priced again: read from the
+ *    transcript on disk. Every arm prints the bytes and turns it moved.
  * 2. Latency from a CLI stdout line to a subscribed client, p50/p99, with 1, 10 and 50 clients:
  *    forge runs in this process with the driver's event queue stamped where each stdout line is
  *    parsed; the clients run in a worker thread (the machine's other core) and stamp each frame
@@ -66,16 +68,9 @@ async function main() {
 // ---- 1. CPU per request -------------------------------------------------------------------
 
 async function cpuArms(dir: string, turns: number, requests: number) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${REPO}main.ts`, "--config", `${dir}/forge.toml`, "--port", "0"],
-    cwd: REPO,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const first = await startForge(dir);
+  const { child, c } = first;
   try {
-    const port = await listening(child.stdout);
-    const c = await ForgeClient.connect(`ws://127.0.0.1:${port}/socket`);
-    await c.next((m) => m.kind === "settings");
     c.send({ kind: "subscribe", what: { session: seat }, answering: true });
     await c.next((m) => m.kind === "snapshot");
     const t0 = performance.now();
@@ -87,9 +82,7 @@ async function cpuArms(dir: string, turns: number, requests: number) {
     c.send({ kind: "unsubscribe", what: { session: seat } });
     await settle(c);
 
-    const idleMs = 3_000;
-    const idle = await cpuOver(child.pid, () => new Promise((r) => setTimeout(r, idleMs)));
-    const idleRate = idle.cpuMs / idle.wallMs;
+    const idleRate = await idleArm(child.pid);
     let bytes = 0;
     let shownTurns = 0;
     let cursor: string | null = null;
@@ -106,38 +99,93 @@ async function cpuArms(dir: string, turns: number, requests: number) {
       }
       await settle(c);
     });
-    report("idle", idle.cpuMs, idle.wallMs, 0, 0, 0);
     report("subscribe", sub.cpuMs - idleRate * sub.wallMs, sub.wallMs, requests, bytes, shownTurns);
-
-    c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
-    const probe = await c.next((m) => m.kind === "page" || m.kind === "error");
-    if (probe.kind === "error") {
-      console.log(`more: not served here (${probe.what}: ${probe.why})`);
-    } else {
-      let moreBytes = 0;
-      let moreTurns = 0;
-      const more = await cpuOver(child.pid, async () => {
-        for (let i = 0; i < requests; i++) {
-          c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
-          const page = await c.next((m) => m.kind === "page" || m.kind === "error", 60_000);
-          moreBytes += JSON.stringify(page).length;
-          moreTurns = (page.turns as unknown[] | undefined)?.length ?? 0;
-        }
-      });
-      report(
-        "more",
-        more.cpuMs - idleRate * more.wallMs,
-        more.wallMs,
-        requests,
-        moreBytes,
-        moreTurns,
-      );
-    }
-    await c.close();
+    // Above the window's floor: the turns above the snapshot, from memory.
+    await moreArm("more (window)", child.pid, c, cursor, requests, idleRate);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await first.stop();
   }
+  // A restart: the lead resumes its session, seeded with its newest turns; the page above them
+  // is read from the transcript on disk.
+  const second = await startForge(dir);
+  try {
+    const c2 = second.c;
+    c2.send({ kind: "subscribe", what: { session: seat } });
+    let snap = await c2.next((m) => m.kind === "snapshot", 60_000);
+    const header = (snap.data as { header: { available_models: unknown[] } }).header;
+    if (header.available_models.length === 0) {
+      await c2.next((m) => !!(m.update as { connected?: unknown } | undefined)?.connected, 60_000);
+      c2.send({ kind: "subscribe", what: { session: seat } });
+      snap = await c2.next((m) => m.kind === "snapshot", 60_000);
+    }
+    const conv = (snap.data as { conversation: { cursor: string | null } }).conversation;
+    const idleRate = await idleArm(second.child.pid);
+    await moreArm("more (disk)", second.child.pid, c2, conv.cursor, requests, idleRate);
+  } finally {
+    await second.stop();
+  }
+}
+
+/** forge as its own process (`deno run -A main.ts`, so its /proc walks run), and a client. */
+async function startForge(dir: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${REPO}main.ts`, "--config", `${dir}/forge.toml`, "--port", "0"],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const port = await listening(child.stdout);
+  const c = await ForgeClient.connect(`ws://127.0.0.1:${port}/socket`);
+  await c.next((m) => m.kind === "settings");
+  return {
+    child,
+    c,
+    async stop() {
+      await c.close().catch(() => {});
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+/** The process's own CPU rate while nothing is asked of it. */
+async function idleArm(pid: number): Promise<number> {
+  const idle = await cpuOver(pid, () => new Promise((r) => setTimeout(r, 3_000)));
+  report("idle", idle.cpuMs, idle.wallMs, 0, 0, 0);
+  return idle.cpuMs / idle.wallMs;
+}
+
+/** Prices `more` from one cursor, `requests` times. */
+async function moreArm(
+  arm: string,
+  pid: number,
+  c: ForgeClient,
+  cursor: string | null,
+  requests: number,
+  idleRate: number,
+) {
+  c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
+  const probe = await c.next((m) => m.kind === "page" || m.kind === "error");
+  if (probe.kind === "error") {
+    console.log(`${arm}: refused (${probe.what}: ${probe.why})`);
+    return;
+  }
+  let moreBytes = 0;
+  let moreTurns = 0;
+  let next: unknown = null;
+  const more = await cpuOver(pid, async () => {
+    for (let i = 0; i < requests; i++) {
+      c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
+      const page = await c.next((m) => m.kind === "page" || m.kind === "error", 60_000);
+      moreBytes += JSON.stringify(page).length;
+      moreTurns = (page.turns as unknown[] | undefined)?.length ?? 0;
+      next = page.cursor;
+    }
+  });
+  report(arm, more.cpuMs - idleRate * more.wallMs, more.wallMs, requests, moreBytes, moreTurns);
+  console.log(
+    `  (from cursor ${String(cursor).slice(0, 2)}..., next ${String(next).slice(0, 2)}...)`,
+  );
 }
 
 function report(
@@ -150,7 +198,7 @@ function report(
 ) {
   const per = n > 0 ? `${(cpuMs / n).toFixed(2)} ms CPU per request (idle subtracted), ` : "";
   console.log(
-    `${arm.padEnd(9)} ${per}${cpuMs.toFixed(0)} ms CPU over ${wallMs.toFixed(0)} ms wall; ` +
+    `${arm.padEnd(13)} ${per}${cpuMs.toFixed(0)} ms CPU over ${wallMs.toFixed(0)} ms wall; ` +
       `moved ${(bytes / 1024).toFixed(0)} KiB, ${turns} turns a request`,
   );
 }

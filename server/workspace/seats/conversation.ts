@@ -15,6 +15,8 @@ import {
   encodeCursor,
   pageRows,
   parseRowCursor,
+  RANGE_MAX_BYTES,
+  RANGE_MAX_ROWS,
   rangeFromTranscript,
   rowCursor,
   rowsAtUuids,
@@ -151,31 +153,41 @@ export class SeatConversation {
    * `seat_range` for numbers the caller checked (this occupant's, already minted): the window's
    * entries while it holds the numbers, and below its oldest the transcript's rows just above
    * where the window's numbered frames begin, numbered to end where the window takes over
-   * (spec: seat_frames). At most `maxFrames` frames, the newest kept.
+   * (spec: seat_frames). At most RANGE_MAX_ROWS frames and about RANGE_MAX_BYTES, the newest
+   * kept: a client resumes where the answer ends either way.
    */
-  async range(from: number, to: number, maxFrames = 5000): Promise<RangeFrame[]> {
+  async range(from: number, to: number): Promise<RangeFrame[]> {
     await this.ready();
-    const out: RangeFrame[] = [];
+    const held = this.window.bySeq(from, to);
+    let bytes = 0;
+    let keep = held.length;
+    while (keep > 0 && held.length - keep < RANGE_MAX_ROWS) {
+      if (keep < held.length && bytes + held[keep - 1].bytes > RANGE_MAX_BYTES) break;
+      bytes += held[--keep].bytes;
+    }
+    const out: RangeFrame[] = held.slice(keep).map((e) => ({
+      seq: e.seq!,
+      update: encodeUpdate(e.update) as Wire,
+    }));
     const first = this.window.firstSeq();
-    if (first === null || from < first) {
-      const end = first === null ? to : Math.min(to, first - 1);
-      const start = await this.#liveStart();
-      if (start !== null && this.o.transcript) {
-        const rows = await rangeFromTranscript(this.o.transcript, from, end, {
-          before: rowCursor(start),
-          maxRows: maxFrames,
-        });
-        for (const r of rows) {
-          out.push({ seq: r.seq, update: encodeUpdate(this.#wrap(r.msg)) as Wire });
-        }
-      }
-    }
-    if (first !== null && to >= first) {
-      for (const e of this.window.bySeq(Math.max(from, first), to)) {
-        out.push({ seq: e.seq!, update: encodeUpdate(e.update) as Wire });
-      }
-    }
-    return out.length > maxFrames ? out.slice(out.length - maxFrames) : out;
+    const rows = RANGE_MAX_ROWS - out.length;
+    if (keep > 0 || rows <= 0 || (first !== null && from >= first)) return out;
+    const start = await this.#liveStart();
+    if (start === null || !this.o.transcript) return out;
+    const below = await rangeFromTranscript(
+      this.o.transcript,
+      from,
+      first === null ? to : Math.min(to, first - 1),
+      {
+        before: rowCursor(start),
+        maxRows: rows,
+        maxBytes: Math.max(1, RANGE_MAX_BYTES - bytes),
+      },
+    );
+    return [
+      ...below.map((r) => ({ seq: r.seq, update: encodeUpdate(this.#wrap(r.msg)) as Wire })),
+      ...out,
+    ];
   }
 
   // ---- the window, the floor and the disk -------------------------------------------------

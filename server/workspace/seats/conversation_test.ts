@@ -187,5 +187,12 @@ Deno.test("seat_range: the window's numbers as they were, below them the transcr
     const at = w.uuids.indexOf(firstHeld);
     assertEquals(rows, w.uuids.slice(at - 3, at), "the three rows just above the window");
     assert(enc.encode(JSON.stringify(below)).length < 1 << 20);
+    // A range wholly below the window: the same newest rows, numbered to end at its end.
+    const older = await w.conv.range(first - 12, first - 10);
+    assertEquals(older.map((f) => f.seq), [first - 12, first - 11, first - 10]);
+    assertEquals(
+      older.map((f) => (f.update as { chat_appended: { msg: CliFrame } }).chat_appended.msg.uuid),
+      rows,
+    );
   });
 });
