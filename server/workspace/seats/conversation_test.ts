@@ -162,6 +162,29 @@ Deno.test("a cursor outlives its window: after a restart the walk continues on d
       log: memoryLogger(),
     });
     assertEquals((await walk(other, 3, second.cursor)).uuids, before.uuids);
+    // A transcript that cannot be read is not an empty history: the page fails (the socket
+    // answers an error naming more), where a missing file answers the empty page.
+    const unreadable = new SeatConversation({
+      slot,
+      session: GENERATED_SESSION,
+      transcript: dir, // a directory: opened, then every read fails
+      seed: false,
+      caps: () => ({ pageBytes: 64 << 10, recordBytes: 64 << 10 }),
+      transcriptOf: () => null,
+      log: memoryLogger(),
+    });
+    const failed = await unreadable.more(`t:1@${GENERATED_SESSION}`, 3).catch((e) => e);
+    assert(failed instanceof Error, "an unreadable transcript fails the page");
+    const missing = new SeatConversation({
+      slot,
+      session: GENERATED_SESSION,
+      transcript: `${dir}/none.jsonl`,
+      seed: true,
+      caps: () => ({ pageBytes: 64 << 10, recordBytes: 64 << 10 }),
+      transcriptOf: () => null,
+      log: memoryLogger(),
+    });
+    assertEquals(await missing.more(null, 3), { turns: [], cursor: null });
     const refused = await w.conv.more("w:nonsense", 3).catch((e) => e);
     assert(refused instanceof Refusal && refused.what === "more", "an unknown cursor is refused");
     assertMatch(refused.message, /is not a cursor this server hands out/);

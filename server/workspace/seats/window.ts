@@ -1,6 +1,6 @@
 import type { CliFrame, SessionUpdate, Wire } from "../../../protocol/mod.ts";
 import { opensTurn, toolResultIds, toolUseIds } from "../conversation/turns.ts";
-import { appendKind, foldRun, joinRun, type RunKeys } from "../stream_fold.ts";
+import { foldTurn } from "./window_fold.ts";
 
 /** spec: session > conversation: "the held window's 64 MiB byte ceiling". */
 export const WINDOW_CEILING_BYTES = 64 * 1024 * 1024;
@@ -367,38 +367,4 @@ function lowerBound(entries: WindowEntry[], lo: number, seq: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/** A turn's frames as a page carries them: runs of token appends folded. */
-function foldTurn(entries: WindowEntry[], cutAtFront: boolean): Wire[] {
-  const out: Wire[] = [];
-  let run: WindowEntry[] = [];
-  let keys: RunKeys = { delta: null, counter: null };
-  let leading = cutAtFront;
-  const flush = () => {
-    if (run.length === 1 || (leading && run.length > 0)) {
-      for (const e of run) out.push(e.msg as Wire);
-    } else if (run.length > 1) {
-      const folded = foldRun(run.map((e) => e.msg!));
-      out.push({ ...folded, folded_from: run[0].seq, folded_frames: run.length } as Wire);
-    }
-    run = [];
-    keys = { delta: null, counter: null };
-    leading = false;
-  };
-  for (const entry of entries) {
-    // A seeded row is the transcript's and is never folded (a page keeps the CLI's several).
-    const kind = entry.seq === null ? null : appendKind(entry.msg!);
-    if (!kind) {
-      flush();
-      leading = false;
-      out.push(entry.msg as Wire);
-      continue;
-    }
-    if (run.length > 0 && !joinRun(keys, kind)) flush();
-    if (run.length === 0) joinRun(keys, kind);
-    run.push(entry);
-  }
-  flush();
-  return out;
 }
