@@ -72,8 +72,9 @@ const EMPTY: PageBody = { turns: [], cursor: null };
  * read from disk. While nothing has dropped off the front it is exact: the oldest seeded row of a
  * resumed conversation (null - nothing above - for a fresh session, whose window holds it all).
  * Once the front drops, it is the seeded row now at the front, or else the smallest offset of the
- * rows the CLI wrote for the oldest held frames (their uuids, catalogue 3.6 ANCHOR_CANDIDATES), so
- * no row the window still holds is read again.
+ * rows the CLI wrote for the oldest frames a page shows (their uuids, catalogue 3.6
+ * ANCHOR_CANDIDATES; a turn the ceiling cut is shown from where no tool result lacks its call), so
+ * no row a window page carries is read again.
  *
  * A page the window can answer is whole turns from memory; past the window's oldest turn the
  * page is read from the transcript above the floor; a cursor of a window that is gone continues
