@@ -1,4 +1,5 @@
 import type { Logger } from "../../log.ts";
+import { JsonFile } from "./json_file.ts";
 import { descendants, probe, readTable, signal, startTime } from "./procfs.ts";
 
 /** One CLI process this server started, as the book records it. */
@@ -22,26 +23,24 @@ interface PidRecord {
  */
 export class PidBook {
   #records = new Map<number, PidRecord>();
-  #writing: Promise<void> = Promise.resolve();
+  readonly #file: JsonFile;
 
-  constructor(private readonly dir: string, private readonly log: Logger) {}
+  constructor(dir: string, private readonly log: Logger) {
+    this.#file = new JsonFile(dir, "pids.json", log, {
+      unreadable: "seat_pid_book_unreadable",
+      unwritable: "seat_pid_book_unwritable",
+    });
+  }
 
   get path(): string {
-    return `${this.dir}/pids.json`;
+    return this.#file.path;
   }
 
   /** Ends what a previous run left behind, then starts an empty book. Returns the pids ended. */
   async reap(): Promise<number[]> {
-    let left: PidRecord[] = [];
-    try {
-      left = JSON.parse(await Deno.readTextFile(this.path));
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) {
-        this.log.warn("seat_pid_book_unreadable", { path: this.path, error: err });
-      }
-    }
+    const left = await this.#file.read();
     const reaped: number[] = [];
-    for (const rec of Array.isArray(left) ? left : []) {
+    for (const rec of Array.isArray(left) ? left as PidRecord[] : []) {
       if (typeof rec?.pid !== "number") continue;
       if (rec.start === null || probe().source === null) {
         this.log.warn("seat_orphan_unchecked", { pid: rec.pid, seat: rec.seat, why: probe().why });
@@ -71,7 +70,7 @@ export class PidBook {
 
   /** Resolves once every queued write has landed. */
   flushed(): Promise<void> {
-    return this.#writing;
+    return this.#file.flushed();
   }
 
   async #end(rec: PidRecord): Promise<boolean> {
@@ -93,17 +92,6 @@ export class PidBook {
   }
 
   #write(): Promise<void> {
-    const text = JSON.stringify([...this.#records.values()]);
-    this.#writing = this.#writing.then(async () => {
-      try {
-        await Deno.mkdir(this.dir, { recursive: true });
-        const tmp = `${this.path}.tmp`;
-        await Deno.writeTextFile(tmp, text);
-        await Deno.rename(tmp, this.path);
-      } catch (err) {
-        this.log.warn("seat_pid_book_unwritable", { path: this.path, error: err });
-      }
-    });
-    return this.#writing;
+    return this.#file.write(JSON.stringify([...this.#records.values()]));
   }
 }

@@ -1,5 +1,6 @@
 import { Slot, slotName } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
+import { JsonFile } from "./json_file.ts";
 
 /** A seat's last occupant, as the book keeps it. */
 export interface SessionRecord {
@@ -21,24 +22,22 @@ export interface SessionRecord {
  */
 export class SessionBook {
   #records = new Map<string, SessionRecord>();
-  #writing: Promise<void> = Promise.resolve();
+  readonly #file: JsonFile;
 
-  constructor(private readonly dir: string, private readonly log: Logger) {}
+  constructor(dir: string, private readonly log: Logger) {
+    this.#file = new JsonFile(dir, "sessions.json", log, {
+      unreadable: "seat_session_book_unreadable",
+      unwritable: "seat_session_book_unwritable",
+    });
+  }
 
   get path(): string {
-    return `${this.dir}/sessions.json`;
+    return this.#file.path;
   }
 
   /** Reads the book a previous run left; answers its records (an unreadable book is empty). */
   async load(): Promise<SessionRecord[]> {
-    let raw: unknown = {};
-    try {
-      raw = JSON.parse(await Deno.readTextFile(this.path));
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) {
-        this.log.warn("seat_session_book_unreadable", { path: this.path, error: err });
-      }
-    }
+    const raw = await this.#file.read();
     this.#records.clear();
     if (raw && typeof raw === "object" && !Array.isArray(raw)) {
       for (const value of Object.values(raw as Record<string, unknown>)) {
@@ -67,22 +66,11 @@ export class SessionBook {
 
   /** Resolves once every queued write has landed. */
   flushed(): Promise<void> {
-    return this.#writing;
+    return this.#file.flushed();
   }
 
   #write(): Promise<void> {
-    const text = JSON.stringify(Object.fromEntries(this.#records), null, 1);
-    this.#writing = this.#writing.then(async () => {
-      try {
-        await Deno.mkdir(this.dir, { recursive: true });
-        const tmp = `${this.path}.tmp`;
-        await Deno.writeTextFile(tmp, text);
-        await Deno.rename(tmp, this.path);
-      } catch (err) {
-        this.log.warn("seat_session_book_unwritable", { path: this.path, error: err });
-      }
-    });
-    return this.#writing;
+    return this.#file.write(JSON.stringify(Object.fromEntries(this.#records), null, 1));
   }
 }
 
