@@ -9,7 +9,7 @@ import {
   type Subject,
   type Wire,
 } from "../protocol/mod.ts";
-import type { Connection } from "./connection.ts";
+import { type Connection, utf8Length } from "./connection.ts";
 import type { Logger } from "./log.ts";
 import type { Registry } from "./registry.ts";
 import { Refusal, type SubjectName } from "./subsystem.ts";
@@ -36,15 +36,12 @@ export async function dispatchText(
   let what = "client_message";
   let seat: Slot | null = null;
   try {
-    if (
-      text.length > MAX_INBOUND_BYTES / 3 &&
-      new TextEncoder().encode(text).length > MAX_INBOUND_BYTES
-    ) {
+    // A string can only be over the bound in bytes if it is over a third of it in UTF-16 units.
+    const bytes = text.length > MAX_INBOUND_BYTES / 3 ? utf8Length(text) : text.length;
+    if (bytes > MAX_INBOUND_BYTES) {
       throw new Refusal(
         "client_message",
-        `a frame of ${
-          new TextEncoder().encode(text).length
-        } bytes is over the 16 MiB inbound bound`,
+        `a frame of ${bytes} bytes is over the 16 MiB inbound bound`,
       );
     }
     let raw: unknown;
