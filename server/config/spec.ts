@@ -30,6 +30,26 @@ export interface AreaSpec {
 const editKind = (kind: KeyKind): SettingsKey["edit"]["kind"] =>
   kind === "bool" ? "bool" : kind === "number" ? "number" : kind === "list" ? "list" : "string";
 
+/** The fields every key shares; `more` adds an item kind, a rule or another edit shape. */
+function spec(
+  pattern: string,
+  kind: KeyKind,
+  klass: KeyClass,
+  def: Wire,
+  note: string,
+  more: Partial<KeySpec> = {},
+): KeySpec {
+  return {
+    pattern,
+    kind,
+    class: klass,
+    default: def,
+    note,
+    edit: { kind: editKind(kind), required: false },
+    ...more,
+  };
+}
+
 /** Shorthand constructors keep the catalogue readable: one line per key. */
 export const key = {
   string(
@@ -39,15 +59,7 @@ export const key = {
     note: string,
     more: Partial<KeySpec> = {},
   ): KeySpec {
-    return {
-      pattern,
-      kind: "string",
-      class: klass,
-      default: def,
-      note,
-      edit: { kind: "string", required: false },
-      ...more,
-    };
+    return spec(pattern, "string", klass, def, note, more);
   },
   enum(
     pattern: string,
@@ -56,18 +68,13 @@ export const key = {
     klass: KeyClass,
     note: string,
   ): KeySpec {
-    return {
-      pattern,
-      kind: "string",
-      class: klass,
-      default: def,
-      note,
+    return spec(pattern, "string", klass, def, note, {
       edit: { kind: "enum", allowed, required: false },
       check: (v) =>
         typeof v === "string" && !allowed.includes(v)
           ? `must be one of ${allowed.join(", ")}`
           : null,
-    };
+    });
   },
   number(
     pattern: string,
@@ -76,41 +83,20 @@ export const key = {
     note: string,
     range?: [number, number],
   ): KeySpec {
-    return {
-      pattern,
-      kind: "number",
-      class: klass,
-      default: def,
-      note,
-      edit: { kind: "number", required: false },
+    return spec(pattern, "number", klass, def, note, {
       check: range
         ? (v) =>
           typeof v === "number" && (v < range[0] || v > range[1] || !Number.isInteger(v))
             ? `must be a whole number from ${range[0]} to ${range[1]}`
             : null
         : undefined,
-    };
+    });
   },
   bool(pattern: string, def: boolean | null, klass: KeyClass, note: string): KeySpec {
-    return {
-      pattern,
-      kind: "bool",
-      class: klass,
-      default: def,
-      note,
-      edit: { kind: "bool", required: false },
-    };
+    return spec(pattern, "bool", klass, def, note);
   },
   list(pattern: string, def: string[] | null, klass: KeyClass, note: string): KeySpec {
-    return {
-      pattern,
-      kind: "list",
-      item: "string",
-      class: klass,
-      default: def,
-      note,
-      edit: { kind: "list", required: false },
-    };
+    return spec(pattern, "list", klass, def, note, { item: "string" });
   },
   table(
     pattern: string,
@@ -118,15 +104,7 @@ export const key = {
     note: string,
     item: "string" | "number" | "list" = "string",
   ): KeySpec {
-    return {
-      pattern,
-      kind: "table",
-      item,
-      class: klass,
-      default: {},
-      note,
-      edit: { kind: editKind("table"), required: false },
-    };
+    return spec(pattern, "table", klass, {}, note, { item });
   },
 };
 

@@ -8,6 +8,7 @@
  */
 import { extname, isAbsolute, relative, resolve } from "node:path";
 import { Buffer } from "node:buffer";
+import { concat } from "./git.ts";
 import { contentHash } from "./hash.ts";
 import { DEFAULT_MAX_SIZE_MIB } from "./file_content.ts";
 import type { ReviewAnchor, ReviewSet, ReviewThread, ThreadStore } from "./threads.ts";
@@ -181,13 +182,7 @@ async function readBounded(path: string, limit: number): Promise<Uint8Array> {
     chunks.push(buf.slice(0, n));
     total += n;
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concat(chunks, total);
 }
 
 function message(err: unknown): string {

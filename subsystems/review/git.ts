@@ -157,7 +157,8 @@ export function firstLine(s: string): string {
   return "";
 }
 
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
+/** Joins read chunks into one buffer of `total` bytes (the one chunk itself when alone). */
+export function concat(chunks: Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
   let at = 0;
