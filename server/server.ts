@@ -94,6 +94,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     stateDir,
     workspace,
     emit: (u) => void workspace.emit(u),
+    // Placeholders until the agent-tools bridge (issue 11) lands: each refuses in words.
+    asks: {
+      park: () => {
+        throw new Error("held asks are not built yet");
+      },
+      answer: () => {
+        throw new Error("held asks are not built yet");
+      },
+      restamp: () => {},
+      list: () => [],
+    },
+    deliver: () => Promise.reject(new Error("deliveries are not built yet")),
+    toolsChanged: () => {},
   };
   const registry = new Registry(manifests);
   registryRef.current = registry;

@@ -5,16 +5,19 @@ import type {
   Command,
   CommandName,
   NamedSubject,
+  PromptSource,
   ServerMessage,
   SessionUpdate,
   Slot,
   Subject,
   Wire,
+  WireObject,
 } from "../protocol/mod.ts";
+import type { z } from "zod";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import type { Logger } from "./log.ts";
-import type { Workspace } from "./workspace/workspace.ts";
+import type { SeatInfo, Workspace } from "./workspace/workspace.ts";
 
 /**
  * The contract between the server and a subsystem (DESIGN.md §3). A subsystem is a static
@@ -38,6 +41,134 @@ export interface Peer {
   onClose(fn: () => void): void;
 }
 
+// ---------------------------------------------------------------------------------------------
+// forge's own MCP tools (issue 11). The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
+// `<family>__<verb>` (`settings__set`, `vault__read`). A manifest declares its tools; `create`
+// returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
+// seat may call, validates the input against the zod schema (a bad field is a tool error naming
+// it, never a crash), and runs the handler with the calling seat.
+
+/** Which kind of seat may call a tool. A project's lead is `lead`; every other label a worker. */
+export type ToolRole = "lead" | "worker";
+
+/** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
+export interface ToolSpec {
+  /** `<family>__<verb>`: what the agent calls after `mcp__forge__`. */
+  name: string;
+  /** The family (`settings`, `browser`, ...): a worker's `mcp_families` picks families. */
+  family: string;
+  /** What the model reads: what the tool does and what a person sees while it waits. */
+  description: string;
+  /** The input; rendered as JSON Schema for tools/list, parsed before the handler runs. */
+  input: z.ZodType;
+  /** Who may call it; a seat of another role does not see it in tools/list. */
+  roles: readonly ToolRole[];
+  /**
+   * MCP `readOnlyHint`: the CLI runs such calls beside each other and beside a parked call of
+   * the same message; a call that may park or write must leave it false.
+   */
+  readOnly?: boolean;
+}
+
+/** What a tool handler learns of its call. */
+export interface ToolCall {
+  /** The calling seat (its slot, project, cwd). */
+  seat: SeatInfo;
+  role: ToolRole;
+  /** The CLI's tool_use id (`_meta["claudecode/toolUseId"]`), when it sent one. */
+  toolUseId: string | null;
+  /** Aborts when the CLI cancels the call (an interrupt) or the session ends. */
+  signal: AbortSignal;
+}
+
+/** What goes back to the agent as the tool_result. Throwing a `Refusal` is an error result too. */
+export interface ToolResult {
+  text: string;
+  isError?: boolean;
+}
+
+/** A tool's handler: `input` has already passed the declared schema. */
+export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult>;
+
+// ---------------------------------------------------------------------------------------------
+// Held asks (issue 11): one per-seat registry for every kind that parks a tool call until a
+// person answers. spec: session > pending_asks (held kinds lead, in this order).
+
+/** The held kinds, in the order `pending_asks` leads with them. */
+export const HELD_KINDS = [
+  "slack_post",
+  "browser_hand_off",
+  "document_hand_off",
+  "terminal_hand_off",
+  "vault_ask",
+  "settings_write",
+] as const;
+export type HeldKind = typeof HELD_KINDS[number];
+
+/** How a parked ask ended: in its `*_resolved` update and in the words the agent gets back. */
+export type AskEnding =
+  | "answered"
+  | "declined"
+  | "cancelled"
+  | "session_ended"
+  | "expired"
+  | "abandoned";
+
+export type AskOutcome<A> =
+  | { ending: "answered"; answer: A }
+  | { ending: Exclude<AskEnding, "answered">; note?: string };
+
+/** What a subsystem parks. The registry mints the id unless one is given. */
+export interface HeldAskSpec {
+  kind: HeldKind;
+  id?: string;
+  /** The card a client draws (`pending_asks[].request` and the `*_pending` update's fields). */
+  request: WireObject;
+  /** The call's signal: an abort withdraws the ask with ending `cancelled`. */
+  signal: AbortSignal;
+  /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
+  expiresMs?: number;
+}
+
+export interface HeldAsks {
+  /**
+   * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
+   * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
+   * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
+   * the ending.
+   */
+  park<A>(slot: Slot, spec: HeldAskSpec): { id: string; outcome: Promise<AskOutcome<A>> };
+  /**
+   * Answers a parked ask for a person. Refuses (throws `Refusal`) a connection that never
+   * declared answering, an id no longer waiting, or an id parked on another seat or kind.
+   * `ending` is `answered` for an answer, `declined` for a no.
+   */
+  answer(
+    slot: Slot,
+    kind: HeldKind,
+    id: string,
+    peer: Peer,
+    reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
+  ): void;
+  /** Replaces a parked card's request and re-pushes its `*_pending` (vault `needs_unlock`). */
+  restamp(slot: Slot, id: string, request: WireObject): void;
+  /** The asks parked on a seat, held kinds first, as `pending_asks` carries them. */
+  list(slot: Slot): { kind: string; id: string; request: WireObject }[];
+}
+
+/**
+ * A forged user turn forge hands a seat (spec: "Not every frame on the stream is the CLI's"):
+ * a cron fire, a Gotify or Slack message, a peer's message, forge's own notes.
+ */
+export interface Delivery {
+  text: string;
+  source: PromptSource;
+  /** The prompt's uuid; minted when absent. Cron maps it to its schedule for `cron_names`. */
+  uuid?: string;
+  /** An extra update to emit once the turn is forged (`cron_prompt_appended`, ...). */
+  announce?: SessionUpdate;
+}
+
 /** What the server hands every subsystem. */
 export interface Host {
   readonly log: Logger;
@@ -49,6 +180,15 @@ export interface Host {
   readonly workspace: Workspace;
   /** Emits an update into the stream: numbered on its seat's counter and fanned out. */
   emit(update: SessionUpdate): void;
+  /** The per-seat registry of held asks (issue 11). */
+  readonly asks: HeldAsks;
+  /**
+   * Delivers a forged user turn to a seat, waking a sleeping lead first; rejects with a
+   * sentence when the seat cannot take it (no such project, the launch failed).
+   */
+  deliver(slot: Slot, delivery: Delivery): Promise<void>;
+  /** Tells the seats' CLIs their tool lists changed (`notifications/tools/list_changed`). */
+  toolsChanged(slot?: Slot): void;
 }
 
 export type VerbHandler<K extends ClientKind> = (
@@ -85,6 +225,8 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
     slot: Slot,
     opts: { review: boolean },
   ) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /** One handler per tool the manifest declares (issue 11). */
+  tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */
   onUpdate?: (update: SessionUpdate) => void;
   /** Ends whatever the subsystem runs; called once at shutdown. */
@@ -106,6 +248,8 @@ export interface Manifest<
   commands: readonly C[];
   subjects: readonly S[];
   binary: readonly number[];
+  /** forge's MCP tools this subsystem offers the seats' agents (issue 11); none when absent. */
+  tools?: readonly ToolSpec[];
   /** Imports the implementation; null for a subsystem not built yet. Never called when off. */
   load:
     | (() => Promise<{ create: (host: Host) => Handlers<V, C, S> | Promise<Handlers<V, C, S>> }>)
@@ -125,6 +269,7 @@ export interface AnyManifest {
   commands: readonly CommandName[];
   subjects: readonly SubjectName[];
   binary: readonly number[];
+  tools?: readonly ToolSpec[];
   load: (() => Promise<{ create: (host: Host) => unknown }>) | null;
 }
 
