@@ -257,11 +257,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      // issue 12 §11: shutdown leaves a record, with what it ended.
+      log.info("server_shutdown", { connections: connections.size });
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       abort.abort();
       await http.finished;
+      log.info("server_stopped", {});
     },
   };
 }

@@ -81,3 +81,16 @@ Deno.test("a deeply nested frame is refused without stalling other connections",
   );
   assert(worst < 50, `a bystander's pong took ${worst.toFixed(1)} ms`);
 });
+
+// issue 12 §11: the log records shutdown, with the connections it ended.
+Deno.test("shutdown leaves a log record", async () => {
+  await using t = await testServer(null);
+  await t.ready();
+  await t.server.stop();
+  const events = t.log.records.map((r) => r.event);
+  const shutdown = t.log.records.find((r) => r.event === "server_shutdown") as unknown as {
+    connections: number;
+  };
+  assertEquals(shutdown.connections, 1);
+  assert(events.indexOf("server_stopped") > events.indexOf("server_shutdown"));
+});
