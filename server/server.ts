@@ -8,12 +8,12 @@ import {
   type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
-import { boardArea } from "./areas/board.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
+import { type Board, boardArea } from "./board/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -62,9 +62,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
+  let board: Board | null = null;
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion }),
-    boardArea,
+    homeArea({ build, cliVersion: () => cliVersion, board: () => board }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
     settingsArea(() => storeRef.current!),
@@ -75,6 +75,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       showing: (slot: Slot) =>
         [...connections.values()].filter((c) => c.showing && sameSlot(c.showing, slot)).length,
     }),
+    // After the seats: the cron tick's boot catch-up delivers into them.
+    boardArea((b) => (board = b)),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
