@@ -134,10 +134,10 @@ export class Crons {
     return entry;
   }
 
-  /** Starts the tick: the first one at once, which is the boot catch-up. */
-  start(): void {
+  /** Starts the tick: the first one at once, which is the boot catch-up; resolves after it. */
+  start(): Promise<void> {
     this.#stopped = false;
-    void this.tick();
+    return this.tick();
   }
 
   stop(): Promise<unknown> {

@@ -53,7 +53,7 @@ export function boardArea(
           });
           host.workspace.firedPromptName = (uuid) => board.crons.nameOf(uuid);
           onBoard(board);
-          board.crons.start();
+          void board.crons.start();
           const subject: SubjectHandler = async () => (await board.snapshot()) as unknown as Wire;
           return {
             verbs: {},
