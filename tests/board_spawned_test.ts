@@ -195,6 +195,11 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
     (snap.conversation.cron_names as Record<string, string>)[String(fired.uuid)],
     "minute check",
   );
+  // The fires from before the restart are read back from the transcript (the resumed seat's
+  // seeded window): their rows carry the prompt's own id, and the persisted map still names them.
+  const names2 = snap.conversation.cron_names as Record<string, string>;
+  assertEquals(names2[String(minute.uuid)], "minute check");
+  assertEquals(names2[String(fires.find((f) => f.cron_id !== cron.id)!.uuid)], "once");
   assertEquals((await requestsWith(world, "[missed cron")).length, 1);
   const advanced = (await boardRows(c)).crons[0] as { next_fire: string };
   assert(Date.parse(advanced.next_fire) > Date.now() - 1000, "the next fire is ahead, not behind");
