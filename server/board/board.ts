@@ -21,20 +21,20 @@ const key = (org: string, name: string) => `${org}/${name}`;
  */
 export class Board {
   readonly #books = new Map<string, Promise<TaskBook>>();
-  private constructor(readonly host: Host, readonly clock: TickClock, public crons: Crons) {}
+  private constructor(readonly host: Host, readonly clock: TickClock, readonly crons: Crons) {}
 
   static async open(host: Host, clock: TickClock, deliver: CronDeliver): Promise<Board> {
-    const board: Board = new Board(host, clock, null as unknown as Crons);
-    board.crons = await Crons.open(host.stateDir, {
+    const crons: Crons = await Crons.open(host.stateDir, {
       clock,
       deliver,
       log: host.log,
       changed: (org, project) =>
         host.emit({
           name: "cron_schedules_changed",
-          fields: { key: leadOf({ org, name: project }), crons: board.crons.list(org, project) },
+          fields: { key: leadOf({ org, name: project }), crons: crons.list(org, project) },
         }),
     });
+    const board = new Board(host, clock, crons);
     await Promise.all(host.workspace.projects().map((p) => board.book(p)));
     return board;
   }
