@@ -147,6 +147,27 @@ Deno.test("a send-back's words reach the owner as a forge prompt; an answer reac
   assertEquals(row.status, "in_progress");
 });
 
+Deno.test("a send-back for a worker that is gone reaches the lead, saying whose words they were", async () => {
+  await using w = await boardWorld();
+  const tools = boardTools(w.board);
+  const t: Task = await toolJson(
+    tools.tasks__create({ subject: "x", verify: "user", owner: "w7" }, w.call("alpha", "w7")),
+  );
+  await tools.tasks__update({ id: t.id, status: "completed" }, w.call("alpha", "w7"));
+  const deliver = w.host.deliver;
+  w.host.deliver = (slot, d) =>
+    slot.label === "w7" ? Promise.reject(new Error("w7 has no session")) : deliver(slot, d);
+  await taskCommands(w.host, w.board).task_verdict(
+    cmd("task_verdict", { project: "alpha", id: t.id, approve: false, words: "redo it" }),
+  );
+  assertEquals(w.delivered.map((d) => d.slot.label), ["lead"]);
+  assertMatch(
+    w.delivered[0].delivery.text,
+    /^\[Board\] These words were for w7, who could not take them \(w7 has no session\)/,
+  );
+  assertMatch(w.delivered[0].delivery.text, /redo it$/);
+});
+
 Deno.test("a restart keeps the board exactly; a damaged file is never read as an empty board", async () => {
   await using w = await boardWorld();
   const tools = boardTools(w.board);

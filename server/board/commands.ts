@@ -2,6 +2,7 @@ import type { Command, Slot } from "../../protocol/mod.ts";
 import { type Host, Refusal } from "../subsystem.ts";
 import { type Board, leadOf } from "./board.ts";
 import { BoardError } from "./tasks.ts";
+import { LEAD_LABEL } from "../workspace/workspace.ts";
 
 type Of<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;
 type Fielded<N extends Command["name"]> = { name: N; fields: Of<N> };
@@ -31,16 +32,25 @@ export function taskCommands(host: Host, board: Board) {
       throw err;
     }
   };
+  /**
+   * Hands the words to the seat they are for. A worker that is gone cannot take them, so they go
+   * to the project's lead instead, saying whose they were: the words are never dropped. Only
+   * when the lead cannot take them either is the command refused (the row stays moved).
+   */
   const reach = async (what: string, to: Slot, text: string) => {
-    // The row has moved and stays moved: a delivery that cannot land is said, not undone.
-    await host.deliver(to, { text, source: "forge" }).catch((err) => {
-      throw new Refusal(
-        what,
-        `${what}: the row moved, but the words could not reach ${to.label}: ${
-          (err as Error).message
-        }`,
-      );
-    });
+    try {
+      await host.deliver(to, { text, source: "forge" });
+      return;
+    } catch (err) {
+      if (to.label === LEAD_LABEL) throw undelivered(what, to, err);
+      const lead = { ...to, label: LEAD_LABEL };
+      const why = (err as Error).message;
+      const note =
+        `[Board] These words were for ${to.label}, who could not take them (${why}):\n\n`;
+      await host.deliver(lead, { text: note + text, source: "forge" }).catch((e) => {
+        throw undelivered(what, lead, e);
+      });
+    }
   };
   return {
     task_create: ({ fields: f }: Fielded<"task_create">) =>
@@ -113,4 +123,12 @@ export function answerText(
 ) {
   return `[Board] Task ${task.id} "${task.subject}": the answer to your question "${question}" ` +
     `is:\n\n${words}`;
+}
+
+function undelivered(what: string, to: Slot, err: unknown): Refusal {
+  const why = (err as Error).message ?? String(err);
+  return new Refusal(
+    what,
+    `${what}: the row moved, but the words could not reach ${to.label}: ${why}`,
+  );
 }
