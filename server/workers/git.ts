@@ -63,6 +63,8 @@ export async function addWorktree(
   head: string,
 ): Promise<{ madeBranch: boolean } | { why: string }> {
   const branch = branchOf(label);
+  // A worktree whose directory went away is still registered until pruned; a re-add needs it gone.
+  await git(repo, ["worktree", "prune"]);
   const exists = await branchExists(repo, branch);
   const args = exists
     ? ["worktree", "add", path, branch]

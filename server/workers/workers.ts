@@ -4,7 +4,6 @@ import {
   type McpFamily,
   type Slot,
   slotName,
-  type Wire,
   type WorkerSpawnReply,
   type WorktreeDisposition,
 } from "../../protocol/mod.ts";
@@ -16,7 +15,6 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { WorkerBook, type WorkerRecord } from "./book.ts";
 import {
   addWorktree,
-  branchOf,
   deleteBranch,
   deleteBranchIfMerged,
   headOf,
@@ -25,6 +23,7 @@ import {
   unsavedWork,
 } from "./git.ts";
 import { checkLabel, checkText, findProject, workerPrompt } from "./rules.ts";
+import { bareRecord, statusChanged, type WorkerStatusAction } from "./status.ts";
 
 /** What a spawn asks for, already checked for shape (the tool's or the command's schema). */
 export interface SpawnRequest {
@@ -266,7 +265,7 @@ export class Workers {
     const kept = await deleteBranchIfMerged(project.path, label);
     if (kept) out.branch_cleanup_warning = kept;
     await this.#book.delete(slot);
-    this.#announce("removed", rec ?? this.#bare(slot, worktree), null, disposition);
+    this.#announce("removed", rec ?? bareRecord(slot, worktree), null, disposition);
     return { despawned: out };
   }
 
@@ -288,7 +287,7 @@ export class Workers {
     const disposition = (await isDir(worktree)) ? "intact" : "absent";
     this.#announce(
       "status_changed",
-      { ...(rec ?? this.#bare(slot, worktree)), live: false },
+      { ...(rec ?? bareRecord(slot, worktree)), live: false },
       seat ?? null,
       disposition,
     );
@@ -348,48 +347,19 @@ export class Workers {
     };
   }
 
-  #bare(slot: Slot, worktree: string): WorkerRecord {
-    return {
-      slot,
-      charter: "",
-      kick: null,
-      resume_kick: null,
-      interactive: false,
-      mcp_families: null,
-      worktree,
-      spawned_by: { ...slot, label: LEAD_LABEL },
-      live: false,
-    };
+  #announce(
+    action: WorkerStatusAction,
+    rec: WorkerRecord,
+    seat: Seat | null,
+    worktree: WorktreeDisposition,
+  ): void {
+    this.host.emit(statusChanged(action, rec, seat, worktree));
   }
 
   #startingOf(project: ProjectConfig): Set<string> {
     let set = this.#starting.get(key(project));
     if (!set) this.#starting.set(key(project), set = new Set());
     return set;
-  }
-
-  /** worker_status_changed (catalogue 2.3 row 56): keyless, so it reaches home. */
-  #announce(
-    action: "added" | "removed" | "status_changed",
-    rec: WorkerRecord,
-    seat: Seat | null,
-    worktree: WorktreeDisposition,
-  ): void {
-    const status = {
-      slot: rec.slot,
-      label: rec.slot.label,
-      charter: rec.charter,
-      branch: branchOf(rec.slot.label),
-      worktree: rec.worktree,
-      session_id: seat?.sessionId() ?? null,
-      live: seat?.occupied ?? false,
-      durable: rec.live,
-      spawned_by: rec.spawned_by,
-    };
-    this.host.emit({
-      name: "worker_status_changed",
-      fields: { project_key: rec.slot.project, action, status, worktree } as Record<string, Wire>,
-    });
   }
 }
 

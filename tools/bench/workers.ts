@@ -44,6 +44,9 @@ git("commit", "-q", "-m", "first");
 
 const forge = await world.startInProcess();
 const c: ForgeClient = await forge.ready();
+// `connected` is fleet news: a home subscriber hears every seat's.
+c.send({ kind: "subscribe", what: "home" });
+await c.next((m) => m.kind === "snapshot");
 const lead = world.lead("alpha");
 let id = 1;
 const ask = async (name: string, fields: Record<string, unknown>) => {
@@ -82,7 +85,6 @@ async function workersArm(n: number, run: number): Promise<{ ms: number; rssPer:
 
 async function seatsArm(n: number, run: number): Promise<number> {
   const slots = Array.from({ length: n }, (_, i) => ({ ...lead, label: `s${run}x${i}` }));
-  for (const s of slots) c.send({ kind: "subscribe", what: { session: s } });
   const t0 = performance.now();
   for (const key of slots) send("new_session", { key, cwd: repo, launch_settings: {} });
   for (const key of slots) {
@@ -96,7 +98,6 @@ async function seatsArm(n: number, run: number): Promise<number> {
   const ms = performance.now() - t0;
   for (const key of slots) {
     send("close_session", { session_key: key });
-    c.send({ kind: "unsubscribe", what: { session: key } });
   }
   return ms;
 }
