@@ -120,6 +120,19 @@ export class Registry {
     return out;
   }
 
+  /** Every running subsystem's contribution to the home snapshot; one failing read is left out. */
+  async homeFields(log: (err: unknown, id: string) => void): Promise<Record<string, Wire>> {
+    const out: Record<string, Wire> = {};
+    for (const entry of this.#entries) {
+      try {
+        if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());
+      } catch (err) {
+        log(err, entry.manifest.id);
+      }
+    }
+    return out;
+  }
+
   /** Hands every update to the subsystems that listen; one listener's throw never stops the rest. */
   onUpdate(update: SessionUpdate, log: (err: unknown, id: string) => void): void {
     for (const entry of this.#entries) {

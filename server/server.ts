@@ -63,7 +63,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion }),
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
+    }),
     boardArea,
     sessionArea(() => registryRef.current!),
     perfArea(configDir),

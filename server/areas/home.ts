@@ -9,6 +9,8 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 export interface HomeFacts {
   build: BuildInfo;
   cliVersion: () => string | null;
+  /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
+  subsystemFields?: () => Promise<Record<string, Wire>>;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   }
   const dictate = config.areas.dictate ?? {};
   const tts = config.areas.tts ?? {};
+  const own = (await facts.subsystemFields?.()) ?? {};
   return {
     projects: projectRows,
     fleet: projects.map((p) => {
@@ -105,6 +108,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
+    ...own,
   };
 }
 
