@@ -29,8 +29,9 @@ export function permissionFlags(opts: {
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
   const run = unique(["git", "ps", "kill", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
+  const net = [`${hostForFlag(config.server.bind)}:${opts.port}`, ...vaultNet(config)];
   const flags = [
-    `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
+    `--allow-net=${net.join(",")}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
     "--allow-env",
     `--allow-run=${run.join(",")}`,
@@ -45,6 +46,22 @@ export function permissionFlags(opts: {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * The vault server's host and port, when `[vault]` is on and names one: the only address the
+ * vault's client reaches (a self-hosted server serves attachments itself). README "Permissions".
+ */
+function vaultNet(config: ForgeConfig): string[] {
+  const vault = config.areas.vault;
+  if (vault?.enabled !== true || typeof vault.server_url !== "string") return [];
+  try {
+    const url = new URL(vault.server_url);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    return [`${url.hostname}:${port}`];
+  } catch {
+    return []; // the vault refuses the URL in its own words at use
+  }
 }
 
 function hostForFlag(bind: string): string {

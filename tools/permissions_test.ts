@@ -52,3 +52,18 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
   assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
 });
+
+// README "Permissions": the vault adds its configured server's host and port, and nothing else.
+Deno.test("with the vault on, the network adds the configured vault server alone", () => {
+  const on = flags(
+    `[terminal]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
+  );
+  assertEquals(
+    on.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,vault.example.invalid:443",
+  );
+  const off = flags(
+    `[terminal]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
+  );
+  assertEquals(off.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+});
