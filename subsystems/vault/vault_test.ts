@@ -4,6 +4,7 @@ import type { Peer, ToolResult } from "../../server/subsystem.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { create } from "./mod.ts";
 import { fakeHost, OTHER, peer, SLOT, toolCall } from "./testing.ts";
+import { until } from "../../tests/harness.ts";
 
 // spec: Editing the config > vault (every vault__* call parks as vault_ask_pending with a draft
 // that draws no secret; respond_vault_ask approve / send_back / decline with unlock material;
@@ -324,4 +325,28 @@ Deno.test("no secret reaches the log or any update but the approved call's answe
     ]
   ) assert(!seen.includes(secret), `a secret leaked: ${secret.slice(0, 3)}...`);
   assert(!t.log.records.some((r) => JSON.stringify(r).includes(`"${code}"`)));
+});
+
+Deno.test("the idle bound locks the session and re-stamps a parked card", async () => {
+  await using t = await setup();
+  const first = t.call("vault__read", { item: SEED.login.name, field: "username" });
+  await t.respond(t.lastId(), await t.unlockWith());
+  await first;
+  // Both cards park while the session is open; the bound is a live key, read at the next use
+  // (0.001 minutes is 60 ms), so the approved call arms the short timer.
+  const parked = t.call("vault__read", { item: SEED.login.name, field: "username" });
+  const id = t.lastId();
+  const waiting = t.call("vault__read", { item: SEED.login.name, field: "notes" });
+  const waitingId = t.lastId();
+  (t.config.areas.vault as Record<string, unknown>).idle_lock_minutes = 0.001;
+  await t.respond(id, { approve: { unlock: null } });
+  await parked;
+  await until(() => t.sub.session.locked, 10_000, "the idle lock");
+  assertEquals(t.sub.session.lastLock, "idle");
+  assertEquals(
+    t.pending().filter((u) => u.fields!.id === waitingId).map((u) => u.fields!.needs_unlock),
+    [false, true],
+  );
+  await t.respond(waitingId, "decline");
+  await waiting;
 });
