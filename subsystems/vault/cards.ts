@@ -19,7 +19,12 @@ interface Card {
 export class VaultCards {
   readonly #cards = new Map<string, Card>();
 
-  constructor(private readonly host: Host, private readonly locked: () => boolean) {}
+  constructor(
+    private readonly host: Host,
+    private readonly locked: () => boolean,
+    /** Why no vault can be opened (no server_url or email), or null when one can. */
+    private readonly unusable: () => string | null = () => null,
+  ) {}
 
   /**
    * Parks one call and waits for the person. `run` performs the call once approved; every
@@ -30,6 +35,9 @@ export class VaultCards {
     draft: Omit<VaultAskRequest, "needs_unlock">,
     run: () => Promise<ToolResult>,
   ): Promise<ToolResult> {
+    // A card no answer could approve is not asked: the agent hears why at once.
+    const unusable = this.unusable();
+    if (unusable) return { text: `The vault cannot be used: ${unusable}.`, isError: true };
     const slot = call.seat.slot;
     const request: VaultAskRequest = { ...draft, needs_unlock: this.locked() };
     const parked = this.host.asks.park<VaultAnswer>(slot, {

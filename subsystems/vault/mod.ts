@@ -46,10 +46,14 @@ export function checkServerUrl(url: string): string | null {
  * `biometric` rows. spec: Editing the config > vault.
  */
 export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
-  const configured = () => {
+  const unusable = () => {
     const cfg = vaultConfig(host);
-    return cfg.serverUrl !== null && cfg.email !== null && checkServerUrl(cfg.serverUrl) === null;
+    if (cfg.serverUrl === null || cfg.email === null) {
+      return "[vault] in forge.toml names no server_url and email";
+    }
+    return checkServerUrl(cfg.serverUrl);
   };
+  const configured = () => unusable() === null;
   const session: VaultSession = new VaultSession({
     api: () => {
       const cfg = vaultConfig(host);
@@ -73,7 +77,7 @@ export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
     },
     onKdf: (ms, kdf) => host.log.info("vault_kdf", { ms: Math.round(ms), kdf: kdf.type }),
   });
-  const cards = new VaultCards(host, () => session.locked);
+  const cards = new VaultCards(host, () => session.locked, unusable);
   const store = new EnrolmentStore(`${host.stateDir}/vault/enrolments.json`);
   const problem = vaultConfig(host).serverUrl ? checkServerUrl(vaultConfig(host).serverUrl!) : null;
   if (problem) host.log.warn("vault_config_refused", { why: problem });

@@ -350,3 +350,26 @@ Deno.test("the idle bound locks the session and re-stamps a parked card", async 
   await t.respond(waitingId, "decline");
   await waiting;
 });
+
+Deno.test("a vault with no server_url answers the agent at once instead of parking a card", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-vault-" });
+  try {
+    const h = fakeHost({ server_url: null, email: "a@b.invalid" }, dir);
+    const sub = create(h.host);
+    const res = await sub.tools.vault__read({ item: "x", field: "password" }, toolCall());
+    assertEquals(res, {
+      text: "The vault cannot be used: [vault] in forge.toml names no server_url and email.",
+      isError: true,
+    });
+    assertEquals(h.updates.length, 0);
+    assertEquals((await sub.homeFields()).vault, null);
+    (h.config.areas.vault as Record<string, unknown>).server_url = "http://vault.example.invalid";
+    assertMatch(
+      (await sub.tools.vault__read({ item: "x", field: "password" }, toolCall())).text,
+      /vault.server_url must be https \(plain http only on loopback\)/,
+    );
+    await sub.stop();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
