@@ -57,6 +57,7 @@ export type VaultAskRequest = z.infer<typeof VaultAskRequest>;
 
 /** `vault_enrolment_material`'s reply body: the material, or null while the session is locked. */
 export const EnrolmentMaterial = ReleasedMaterial.nullable();
+export type EnrolmentMaterial = z.infer<typeof EnrolmentMaterial>;
 
 /** `biometric_enrol`'s fields: a device's wrapped blob for one purpose. Reply: true. */
 export const BiometricEnrol = z.object({
@@ -84,6 +85,7 @@ export const HomeVault = z.object({
   lock_reason: z.string().nullable(),
   idle_lock_minutes: z.number(),
 }).nullable();
+export type HomeVault = z.infer<typeof HomeVault>;
 
 /** The home subject's `biometric` row: devices and purposes with their stamps, never a blob. */
 export const HomeBiometric = z.object({
@@ -96,6 +98,8 @@ export const HomeBiometric = z.object({
     })),
   })),
 });
+export type HomeBiometric = z.infer<typeof HomeBiometric>;
 
 /** The slot-less `vault_rotated` update: the session's new refresh token, live sockets only. */
 export const VaultRotated = z.object({ refresh_token: z.string() }).strict();
+export type VaultRotated = z.infer<typeof VaultRotated>;

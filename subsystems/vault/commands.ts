@@ -4,6 +4,7 @@ import {
   BiometricEnrol,
   BiometricRelease,
   BiometricRewrite,
+  type EnrolmentMaterial,
   VaultAnswer,
   VaultEnrolmentMaterial,
 } from "../../protocol/vault.ts";
@@ -113,7 +114,8 @@ export function vaultCommands(
       if (!peer.answering) {
         throw new Refusal(what, `${what}: the material goes only to a connection that answers`);
       }
-      return session.material();
+      const material: EnrolmentMaterial = session.material();
+      return material;
     },
 
     biometric_enrol: async ({ fields }: Cmd<"biometric_enrol">): Promise<Wire> => {

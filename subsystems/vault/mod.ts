@@ -1,4 +1,5 @@
 import type { Wire } from "../../protocol/mod.ts";
+import type { HomeBiometric, HomeVault, VaultRotated } from "../../protocol/vault.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { VaultApi } from "./api.ts";
 import { vaultCalls } from "./calls.ts";
@@ -73,7 +74,8 @@ export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
     onRotated: (refreshToken) => {
       // spec: the slot-less vault_rotated, live sockets only: emitted, never stored.
       host.log.info("vault_rotated", {});
-      host.emit({ name: "vault_rotated", fields: { refresh_token: refreshToken } });
+      const fields: VaultRotated = { refresh_token: refreshToken };
+      host.emit({ name: "vault_rotated", fields });
     },
     onKdf: (ms, kdf) => host.log.info("vault_kdf", { ms: Math.round(ms), kdf: kdf.type }),
   });
@@ -87,16 +89,17 @@ export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
     commands: vaultCommands(host, session, cards, store, configured),
     subjects: {},
     tools: vaultCalls(session, cards),
-    homeFields: async (): Promise<Record<string, Wire>> => ({
-      vault: configured()
+    homeFields: async (): Promise<Record<string, Wire>> => {
+      const vault: HomeVault = configured()
         ? {
           locked: session.locked,
           lock_reason: session.lastLock,
           idle_lock_minutes: vaultConfig(host).idleMinutes,
         }
-        : null,
-      biometric: { devices: await store.listing().catch(() => []) },
-    }),
+        : null;
+      const biometric: HomeBiometric = { devices: await store.listing().catch(() => []) };
+      return { vault, biometric };
+    },
     stop: () => {
       session.stop();
       return Promise.resolve();

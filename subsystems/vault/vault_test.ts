@@ -12,8 +12,8 @@ import { until } from "../../tests/harness.ts";
 // parked; bad input refused by name leaving every card as it was). Subsystem tier: the real
 // session against the fake vault server, a fake Host implementing HeldAsks.
 
-async function setup(opts: { tokenTtl?: number } = {}) {
-  const vault = await startFakeVault({ iterations: 5000, tokenTtl: opts.tokenTtl });
+async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = {}) {
+  const vault = await startFakeVault({ iterations: 5000, tokenTtl: opts.tokenTtl, kdf: opts.kdf });
   const dir = await Deno.makeTempDir({ prefix: "forge-vault-" });
   const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
   const sub = create(h.host);
@@ -372,4 +372,13 @@ Deno.test("a vault with no server_url answers the agent at once instead of parki
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("an Argon2id account unlocks the same way (prelogin names the KDF)", async () => {
+  await using t = await setup({ kdf: "argon2id" });
+  const read = t.call("vault__read", { item: SEED.login.name, field: "password" });
+  await t.respond(t.lastId(), await t.unlockWith());
+  assertEquals(await read, { text: SEED.login.password });
+  const kdf = t.log.records.find((r) => r.event === "vault_kdf") as unknown as { kdf: number };
+  assertEquals(kdf.kdf, 1);
 });
