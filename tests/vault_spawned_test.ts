@@ -94,7 +94,9 @@ Deno.test({
     // 3. Refusals leave the cards parked: a wrong code, a read-only answer, another seat's id.
     const good = await vault.totpNow();
     const bad = String((Number(good) + 500_000) % 1_000_000).padStart(6, "0");
-    secrets.push(bad);
+    // A code is six digits, which a timestamp or a hash might hold by chance: it is looked for
+    // as the JSON string a frame or a log record would carry it as.
+    secrets.push(`"${bad}"`);
     respond(a, alpha, card.id, {
       approve: { unlock: { password: vault.state.password, code: bad } },
     });
@@ -116,7 +118,7 @@ Deno.test({
     // 4. Approval with the password and code: the agent receives the field; the other card is
     // pushed again as an ordinary approve card.
     const code = await vault.totpNow();
-    secrets.push(code);
+    secrets.push(`"${code}"`);
     respond(a, alpha, card.id, { approve: { unlock: { password: vault.state.password, code } } });
     const first = await untilResult(a, 90_000);
     assertEquals(toolResultsOf(first), [{ text: SEED.login.password, isError: false }]);
