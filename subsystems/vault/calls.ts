@@ -118,6 +118,14 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
         item,
         attachment: { name: attachment, size: null },
       };
+      // spec: the card draws "an attachment's name and size": the size is filled in while the
+      // vault is open (metadata only), and stays null while it is locked.
+      const size = () =>
+        session.use(async (ctx) => {
+          const found = pickItem(await ctx.items(), item);
+          const att = found.attachments.find((a) => a.name === attachment || a.id === attachment);
+          return { attachment: { name: attachment, size: att?.size ?? null } };
+        });
       return cards.hold(call, draft, () =>
         runOpen(() =>
           session.use(async (ctx) => {
@@ -142,7 +150,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
               return `base64:${c.toBase64(body)}`;
             }
           })
-        ));
+        ), size);
     },
   };
 }

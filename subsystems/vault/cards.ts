@@ -8,6 +8,8 @@ interface Card {
   request: VaultAskRequest;
   /** Set while an approval's unlock runs: a restamp skips the card being answered. */
   answering: boolean;
+  /** Fills what only the open vault knows (an attachment's size); never a secret. */
+  fill?: () => Promise<Partial<VaultAskRequest>>;
 }
 
 /**
@@ -34,6 +36,7 @@ export class VaultCards {
     call: ToolCall,
     draft: Omit<VaultAskRequest, "needs_unlock">,
     run: () => Promise<ToolResult>,
+    fill?: () => Promise<Partial<VaultAskRequest>>,
   ): Promise<ToolResult> {
     // A card no answer could approve is not asked: the agent hears why at once.
     const unusable = this.unusable();
@@ -45,7 +48,9 @@ export class VaultCards {
       request,
       signal: call.signal,
     });
-    this.#cards.set(parked.id, { slot, request, answering: false });
+    const card: Card = { slot, request, answering: false, fill };
+    this.#cards.set(parked.id, card);
+    this.#fill(parked.id, card);
     let outcome;
     try {
       outcome = await parked.outcome;
@@ -97,6 +102,22 @@ export class VaultCards {
       if (card.answering || card.request.needs_unlock === locked) continue;
       card.request = { ...card.request, needs_unlock: locked };
       this.host.asks.restamp(card.slot, id, card.request);
+      this.#fill(id, card);
     }
+  }
+
+  /** While the vault is open, completes a card's draft and pushes it again if it changed. */
+  #fill(id: string, card: Card): void {
+    if (!card.fill || this.locked()) return;
+    card.fill().then((more) => {
+      const next = { ...card.request, ...more, needs_unlock: this.locked() };
+      if (this.#cards.get(id) !== card || JSON.stringify(next) === JSON.stringify(card.request)) {
+        return;
+      }
+      card.request = next;
+      this.host.asks.restamp(card.slot, id, card.request);
+    }).catch(() => {
+      // The card keeps what the call itself said; the approval's run reports any failure.
+    });
   }
 }
