@@ -226,3 +226,19 @@ Deno.test("extensions: a CLI that is missing answers in words and the inventory 
     assertEquals((await readExtensions(c)).snapshot?.marketplaces.map((m) => m.name), ["mk"]);
   });
 });
+
+Deno.test("extensions: a registry that cannot be read is plugins_inventory_refresh_failed, and the last inventory stays served", async () => {
+  await withDirs(async (cfg, src) => {
+    await writeMarketplace(`${src}/m`, "mk", [{ name: "one", version: "1.0.0" }]);
+    await claudeByHand(cfg, "plugin", "marketplace", "add", `${src}/m`);
+    await claudeByHand(cfg, "plugin", "install", "one@mk");
+    await using t = await testServer(pluginsConfig(cfg));
+    const c = await t.ready();
+    const before = await readExtensions(c);
+    await Deno.writeTextFile(`${cfg}/plugins/installed_plugins.json`, "{ half written");
+    const failed = await nextPlugins(c, "plugins_inventory_refresh_failed");
+    assertMatch(failed.message, /installed_plugins\.json is not valid JSON/);
+    assertEquals(failed.trigger, "manual");
+    assertEquals((await readExtensions(c)).snapshot, before.snapshot);
+  });
+});

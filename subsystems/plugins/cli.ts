@@ -8,6 +8,8 @@ export interface CliTarget {
   configDir: string;
   /** A bound on one call; the CLI's own git clone waits up to 120 s. */
   timeoutMs?: number;
+  /** Kills the call (forge is stopping). */
+  signal?: AbortSignal;
 }
 
 /** One `claude plugin ... --json` call's answer, in the CLI's own words. */
@@ -45,6 +47,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
       `${shown}: no claude binary ([claude] path is unset, $FORGE_CLAUDE_BIN names none and PATH has no claude)`,
     );
   }
+  if (target.signal?.aborted) return failed(`${shown}: not run because forge is stopping`);
   const env = Deno.env.toObject();
   delete env.CLAUDECODE; // a CLI that thinks it runs inside a session refuses some verbs
   Object.assign(env, {
@@ -67,13 +70,17 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
   } catch (err) {
     return failed(`${shown}: ${target.bin} could not be started (${(err as Error).message})`);
   }
-  const timer = setTimeout(() => {
+  const kill = () => {
     try {
       child.kill("SIGKILL");
     } catch { /* already gone */ }
-  }, target.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  };
+  const timer = setTimeout(kill, target.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  target.signal?.addEventListener("abort", kill);
   const out = await child.output();
   clearTimeout(timer);
+  target.signal?.removeEventListener("abort", kill);
+  if (target.signal?.aborted) return failed(`${shown}: stopped because forge is stopping`);
   const stdout = new TextDecoder().decode(out.stdout);
   const stderr = new TextDecoder().decode(out.stderr).trim();
   if (out.signal === "SIGKILL") {

@@ -23,11 +23,12 @@ export function create(host: Host) {
     emit,
     warn: (event, fields) => host.log.warn(event, fields),
   });
+  const stopping = new AbortController();
   const actions = new PluginActions({
     keeper,
     target: () => {
       const dir = configDir();
-      return dir === null ? null : { bin: claudePath(), configDir: dir };
+      return dir === null ? null : { bin: claudePath(), configDir: dir, signal: stopping.signal };
     },
     emit,
     log: (event, fields) => host.log.info(event, fields),
@@ -71,9 +72,10 @@ export function create(host: Host) {
         return await keeper.read();
       },
     },
-    stop: () => {
+    stop: async () => {
       watcher?.stop();
-      return Promise.resolve();
+      stopping.abort(); // a CLI call in flight is killed; its run ends with the words above
+      await actions.settled;
     },
   };
 }
