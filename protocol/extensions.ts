@@ -148,7 +148,11 @@ export type ExtensionsRead = z.infer<typeof ExtensionsRead>;
 /** `cwd_raw` is the directory the CLI ran in (the account's config dir). catalogue §2 rows 48-53. */
 const cwd = { cwd_raw: str };
 
-/** The field bags of the plugins_* updates this server emits (all keyless). */
+/**
+ * The field bags of the plugins_* updates this server emits (all keyless). `lsp` on
+ * plugins_inventory_updated is ours (the original's carried the snapshot alone): the PATH checks
+ * move with the installed set, and the read carries them beside the snapshot.
+ */
 export const PLUGINS_UPDATES = {
   plugins_inventory_updated: z.object({
     ...cwd,

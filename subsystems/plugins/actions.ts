@@ -2,6 +2,7 @@ import type { InstalledPlugin, PluginUpdateRun, PluginUpdateTrigger } from "../.
 import { Refusal } from "../../server/subsystem.ts";
 import { type CliOutcome, type CliTarget, runPluginCli } from "./cli.ts";
 import type { InventoryKeeper, KeeperDeps } from "./inventory.ts";
+import { redactUrls } from "./files.ts";
 import { checkRows, queuedRows, rowAfterUpdate } from "./run_rows.ts";
 import type { Inventory } from "./scan.ts";
 
@@ -137,7 +138,11 @@ export class PluginActions {
 
   async #cli(args: string[]): Promise<CliOutcome> {
     const out = await runPluginCli(this.deps.target()!, args);
-    this.deps.log("plugins_cli", { args: args.join(" "), ok: out.ok, code: out.failureCode });
+    this.deps.log("plugins_cli", {
+      args: redactUrls(args.join(" ")),
+      ok: out.ok,
+      code: out.failureCode,
+    });
     return out;
   }
 

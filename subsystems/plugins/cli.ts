@@ -1,4 +1,4 @@
-import { obj, str } from "./files.ts";
+import { obj, redactUrls, str } from "./files.ts";
 
 /** Where and how the plugin CLI runs: the account's config dir, the pinned binary. */
 export interface CliTarget {
@@ -41,7 +41,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
     oldVersion: null,
     newVersion: null,
   });
-  const shown = `claude plugin ${args.join(" ")}`;
+  const shown = redactUrls(`claude plugin ${args.join(" ")}`);
   if (!target.bin) {
     return failed(
       `${shown}: no claude binary ([claude] path is unset, $FORGE_CLAUDE_BIN names none and PATH has no claude)`,
@@ -97,12 +97,12 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
   }
   if (!bag) {
     const words = stderr.split("\n").filter((l) => l.trim()).at(-1)?.replace(/^✘\s*/, "");
-    return failed(words ? words : `${shown} exited ${out.code} without an answer`);
+    return failed(words ? redactUrls(words) : `${shown} exited ${out.code} without an answer`);
   }
   const ok = bag.outcome === "ok" && out.success;
   return {
     ok,
-    message: str(bag.message) ?? (ok ? "done" : `${shown} failed (exit ${out.code})`),
+    message: redactUrls(str(bag.message) ?? (ok ? "done" : `${shown} failed (exit ${out.code})`)),
     failureCode: str(bag.failureCode),
     updateOutcome: str(bag.updateOutcome),
     oldVersion: str(bag.oldVersion),

@@ -84,3 +84,11 @@ export function resolvesOnPath(command: string, path: string): boolean {
   if (command.includes("/")) return executable(command);
   return path.split(":").some((dir) => dir.length > 0 && executable(`${dir}/${command}`));
 }
+
+/**
+ * Hides the credentials a URL may carry (`https://user:token@host/...` -> `https://***@host/...`):
+ * a marketplace source can embed a token, and neither the log nor a frame may show one.
+ */
+export function redactUrls(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, "$1***@");
+}

@@ -40,7 +40,10 @@ export function create(host: Host) {
     if (watcher === null) {
       // A change while an action runs is read by the action's own closing rescan.
       watcher = new PluginsWatcher(dir, () => {
-        if (!actions.busy) keeper.refresh("manual");
+        if (actions.busy) return;
+        keeper.refresh("manual").catch((err) =>
+          host.log.warn("plugins_rescan_failed", { error: (err as Error).message })
+        );
       });
     }
     watcher.arm();

@@ -7,7 +7,16 @@ import type {
   PluginComponents,
   PluginsInventorySnapshot,
 } from "../../protocol/mod.ts";
-import { isDir, isFile, type Loose, obj, readJson, resolvesOnPath, str } from "./files.ts";
+import {
+  isDir,
+  isFile,
+  type Loose,
+  obj,
+  readJson,
+  redactUrls,
+  resolvesOnPath,
+  str,
+} from "./files.ts";
 import { cloneHead, readPluginDir } from "./plugin_dir.ts";
 
 /** The scan's answer: the snapshot and the PATH checks it cannot carry. spec: extensions. */
@@ -65,7 +74,7 @@ async function readMarket(name: string, raw: Loose, pluginsDir: string): Promise
     source: {
       name,
       source: kind,
-      repo: str(src.repo) ?? str(src.url) ?? str(src.path) ?? null,
+      repo: redactOrNull(str(src.repo) ?? str(src.url) ?? str(src.path)),
       install_location: location || null,
     },
     health: {
@@ -81,6 +90,8 @@ async function readMarket(name: string, raw: Loose, pluginsDir: string): Promise
     kind,
   };
 }
+
+const redactOrNull = (s: string | null) => s === null ? null : redactUrls(s);
 
 /** The plugin's folder inside its marketplace, when the entry names a relative source. */
 function folderIn(market: Market | undefined, entry: Loose | null): string | null {

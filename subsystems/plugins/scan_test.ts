@@ -79,7 +79,10 @@ Deno.test("scan: registry rows, components, versions, enabled state, health and 
       `${P}/known_marketplaces.json`,
       json({
         gm: { source: { source: "git", url: "http://127.0.0.1:1/gm.git" }, installLocation: clone },
-        drifted: { source: { source: "github", repo: "o/r" }, installLocation: outside },
+        drifted: {
+          source: { source: "git", url: "https://me:s3cret@h.invalid/r.git" },
+          installLocation: outside,
+        },
         missing: {
           source: { source: "git", url: "http://x/y.git" },
           installLocation: `${P}/marketplaces/missing`,
@@ -144,7 +147,11 @@ Deno.test("scan: registry rows, components, versions, enabled state, health and 
         ["missing", 0, false, true],
       ],
     );
-    assertEquals(snapshot.marketplaces.find((m) => m.name === "drifted")?.repo, "o/r");
+    // A token in a source URL never reaches a frame.
+    assertEquals(
+      snapshot.marketplaces.find((m) => m.name === "drifted")?.repo,
+      "https://***@h.invalid/r.git",
+    );
     assertEquals(
       snapshot.marketplace.map((o) => o.plugin_id),
       ["full@gm", "nover@gm", "gone@gm"].sort(),
