@@ -72,6 +72,9 @@ export function create(host: Host) {
     subjects: {
       extensions: async () => {
         follow();
+        // A read is a fresh scan (a few ms even at 200 plugins; tools/bench/plugins.ts), so a
+        // root the watch could not follow yet (absent at the last arm) is never served stale.
+        await keeper.refresh("manual");
         return await keeper.read();
       },
     },
