@@ -4,6 +4,7 @@ import { testServer } from "./harness.ts";
 import {
   bumpVersion,
   claudeByHand,
+  claudeIn,
   nextPlugins,
   pluginsConfig,
   readExtensions,
@@ -240,5 +241,40 @@ Deno.test("extensions: a registry that cannot be read is plugins_inventory_refre
     assertMatch(failed.message, /installed_plugins\.json is not valid JSON/);
     assertEquals(failed.trigger, "manual");
     assertEquals((await readExtensions(c)).snapshot, before.snapshot);
+  });
+});
+
+Deno.test("extensions: a project-scope install is its own registry row, and plugin_update moves it at that scope", async () => {
+  await withDirs(async (cfg, src) => {
+    const project = `${src}/project`;
+    await writeMarketplace(`${src}/m`, "mk", [{ name: "scoped", version: "1.0.0" }]);
+    await claudeByHand(cfg, "plugin", "marketplace", "add", `${src}/m`);
+    await claudeIn(cfg, project, "plugin", "install", "scoped@mk", "--scope", "project");
+    await using t = await testServer(pluginsConfig(cfg));
+    const c = await t.ready();
+    const read = await readExtensions(c);
+    assertEquals(
+      read.snapshot?.installed.map((r) => [r.id, r.scope, r.enabled, r.project_path]),
+      [["scoped@mk", "project", true, project]],
+    );
+    await bumpVersion(`${src}/m`, "scoped", "1.5.0");
+    c.send({
+      kind: "command",
+      command: { plugin_update: { plugin_id: "scoped@mk", scope: "user" } },
+    });
+    const err = await c.next((m) => m.kind === "error");
+    assertMatch(String(err.why), /scoped@mk is not installed at scope user/);
+    c.send({
+      kind: "command",
+      command: { plugin_update: { plugin_id: "scoped@mk", scope: "project" } },
+    });
+    const done = await nextPlugins(c, "plugins_update_run_finished");
+    assertEquals(
+      done.run.rows.map((r) => [r.scope, r.status, r.installed_version, r.available_version]),
+      [
+        ["project", "updated", "1.0.0", "1.5.0"],
+      ],
+    );
+    assertEquals(done.snapshot?.installed[0].version, "1.5.0");
   });
 });

@@ -222,13 +222,19 @@ export async function nextPlugins<N extends PluginsUpdateName>(
 }
 
 /** Runs the real CLI by hand under `configDir`, as a person at a shell would. */
-export async function claudeByHand(configDir: string, ...args: string[]): Promise<string> {
+export function claudeByHand(configDir: string, ...args: string[]): Promise<string> {
+  return claudeIn(configDir, configDir, ...args);
+}
+
+/** The same, with the shell in `cwd` (a project, for `--scope project`). */
+export async function claudeIn(configDir: string, cwd: string, ...args: string[]): Promise<string> {
   const bin = Deno.env.get("FORGE_CLAUDE_BIN");
   if (!bin) throw new Error("FORGE_CLAUDE_BIN is unset: run the tests through tools/deno.sh");
   await Deno.mkdir(configDir, { recursive: true });
+  await Deno.mkdir(cwd, { recursive: true });
   const out = await new Deno.Command(bin, {
     args,
-    cwd: configDir,
+    cwd,
     env: {
       CLAUDE_CONFIG_DIR: configDir,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
