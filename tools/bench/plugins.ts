@@ -7,7 +7,8 @@
  *
  * The plugins root is made by the REAL CLI ($FORGE_CLAUDE_BIN): one local directory marketplace
  * whose plugins each carry a skill, a command, an agent, a hook and an MCP server, every one
- * installed with `claude plugin install` (about 0.3 s a call, so 221 calls take a minute or so).
+ * installed with `claude plugin install` into one root grown size by size (0.3-1 s a call, so the
+ * 200 installs take one to four minutes).
  * Arms, alternating run by run: (a) a fresh process that scans once (its wall time, the scan's
  * own time inside it, and the process's peak RSS); (b) `claude plugin list --json` (wall time,
  * peak RSS). Peak RSS is VmHWM read from /proc while the process runs. Then, in this process, the
@@ -25,7 +26,10 @@ const flag = (name: string, dflt: string) => {
 if (Deno.args[0] === "--scan-once") {
   const t0 = performance.now();
   const inv = await scanInventory(Deno.args[1], Deno.env.get("PATH") ?? "");
-  console.log(JSON.stringify({ ms: performance.now() - t0, rows: inv.snapshot.installed.length }));
+  const ms = performance.now() - t0;
+  console.log(
+    JSON.stringify({ ms, rows: inv.snapshot.installed.length, bytes: JSON.stringify(inv).length }),
+  );
   Deno.exit(0);
 }
 
@@ -100,21 +104,31 @@ try {
     }); ${RUNS} runs per arm, interleaved`,
   );
   console.log(
-    "N    | forge scan process: wall ms, scan ms, peak RSS MiB | claude plugin list --json: wall ms, peak RSS MiB | rows (forge/cli)",
+    "N    | forge scan process: wall ms, scan ms, peak RSS MiB | claude plugin list --json: wall ms, peak RSS MiB | installed rows, KiB of JSON (forge/cli)",
   );
-  for (const n of SIZES) {
-    const cfg = `${root}/cfg-${n}`;
-    await Deno.mkdir(cfg, { recursive: true });
-    await cli(cfg, "plugin", "marketplace", "add", `${root}/src`);
-    for (const name of names.slice(0, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
-    const a = { wall: [] as number[], scan: [] as number[], kib: [] as number[], rows: 0 };
-    const b = { wall: [] as number[], kib: [] as number[], rows: 0 };
+  // One plugins root grown size by size: each size installs only the plugins it adds.
+  const cfg = `${root}/cfg`;
+  await Deno.mkdir(cfg, { recursive: true });
+  await cli(cfg, "plugin", "marketplace", "add", `${root}/src`);
+  let have = 0;
+  for (const n of [...SIZES].sort((x, y) => x - y)) {
+    for (const name of names.slice(have, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
+    have = n;
+    const a = {
+      wall: [] as number[],
+      scan: [] as number[],
+      kib: [] as number[],
+      rows: 0,
+      bytes: 0,
+    };
+    const b = { wall: [] as number[], kib: [] as number[], rows: 0, bytes: 0 };
     for (let i = 0; i < RUNS; i++) {
       const fa = await measured(Deno.execPath(), ["run", "-A", self, "--scan-once", cfg], cfg);
       const inner = JSON.parse(fa.stdout);
-      a.wall.push(fa.ms), a.scan.push(inner.ms), a.kib.push(fa.kib), a.rows = inner.rows;
+      a.wall.push(fa.ms), a.scan.push(inner.ms), a.kib.push(fa.kib);
+      [a.rows, a.bytes] = [inner.rows, inner.bytes];
       const fb = await measured(CLAUDE, ["plugin", "list", "--json"], cfg);
-      b.wall.push(fb.ms), b.kib.push(fb.kib);
+      b.wall.push(fb.ms), b.kib.push(fb.kib), b.bytes = fb.stdout.length;
       b.rows = (JSON.parse(fb.stdout) as { id: string }[]).filter((r) =>
         !r.id.endsWith("@builtin")
       ).length;
@@ -122,7 +136,8 @@ try {
     const mib = (xs: number[]) => xs.map((k) => k / 1024);
     console.log(
       `${String(n).padEnd(4)} | ${range(a.wall)}, ${range(a.scan, 1)}, ${range(mib(a.kib), 1)} | ` +
-        `${range(b.wall)}, ${range(mib(b.kib), 1)} | ${a.rows}/${b.rows}`,
+        `${range(b.wall)}, ${range(mib(b.kib), 1)} | ${a.rows}/${b.rows} | ` +
+        `${(a.bytes / 1024).toFixed(1)}/${(b.bytes / 1024).toFixed(1)}`,
     );
     // In this process: the warm scan, and the keeper's rescan when nothing moved.
     let emitted = 0;
@@ -144,13 +159,9 @@ try {
       await keeper.refresh("manual");
       rescan.push(performance.now() - t0);
     }
-    const bytes = JSON.stringify(keeper.current).length;
-    console.log(
-      `     | warm scan in-process ${range(warm, 1)} ms; no-change rescan ${
-        range(rescan, 1)
-      } ms, ` +
-        `${emitted} frames emitted; the inventory is ${(bytes / 1024).toFixed(1)} KiB of JSON`,
-    );
+    const warmLine = `warm scan in-process ${range(warm, 1)} ms`;
+    const rescanLine = `no-change rescan ${range(rescan, 1)} ms, ${emitted} frames emitted`;
+    console.log(`     | ${warmLine}; ${rescanLine}`);
   }
 } finally {
   if (!Deno.args.includes("--keep")) await Deno.remove(root, { recursive: true });
