@@ -180,6 +180,9 @@ Deno.test("extensions: a failed install answers in the CLI's words, refusals in 
       ],
       [{ plugin_update: { plugin_id: "one@mk" } }, /one@mk is not installed/],
       [{ plugin_install: { plugin_id: "noat" } }, /plugin_id must be <plugin>@<marketplace>/],
+      [{ plugin_install: { plugin_id: "--help@mk" } }, /plugin_id must be <plugin>@<marketplace>/],
+      [{ plugin_marketplace_add: { source: "--scope" } }, /a source cannot start with "-"/],
+      [{ plugin_marketplace_add: { source: " " } }, /source is empty/],
       [{ plugin_marketplace_repair: { marketplace: "ghost" } }, /no marketplace named ghost/],
     ];
     for (const [command, why] of refusals) {

@@ -49,6 +49,13 @@ export class PluginActions {
       if (source.trim() === "") {
         throw new Refusal("plugin_marketplace_add", "plugin_marketplace_add: source is empty");
       }
+      if (source.trim().startsWith("-")) {
+        // The CLI would read it as one of its own flags.
+        throw new Refusal(
+          "plugin_marketplace_add",
+          `plugin_marketplace_add: a source cannot start with "-" (\`${source.trim()}\`)`,
+        );
+      }
       return () => this.#cliAction(["marketplace", "add", source.trim()]);
     });
   }
@@ -64,7 +71,8 @@ export class PluginActions {
         );
       }
       const clone = source.install_location ?? "";
-      const ours = source.source !== "directory" &&
+      // Only a clone the CLI keeps under plugins/marketplaces/ is ever deleted.
+      const ours = source.source !== "directory" && !clone.split("/").includes("..") &&
         clone.startsWith(`${target.configDir}/plugins/marketplaces/`);
       return async () => {
         // integrations §2.5: a corrupt clone is not fixed by update alone; deleting it re-clones.
@@ -249,7 +257,7 @@ export class PluginActions {
 
 function marketOf(what: string, pluginId: string): string {
   const at = pluginId.lastIndexOf("@");
-  if (at <= 0 || at === pluginId.length - 1) {
+  if (at <= 0 || at === pluginId.length - 1 || pluginId.startsWith("-")) {
     throw new Refusal(
       what,
       `${what}: plugin_id must be <plugin>@<marketplace>, not \`${pluginId}\``,
