@@ -58,10 +58,11 @@ export class OccupantReads {
     if (this.host.state().context.percent === null && !Number.isFinite(this.#lastProbe)) {
       this.probe(true);
     }
-    if (!this.#mcpAsked) this.#readMcp();
+    if (!this.#mcpAsked) this.readMcp();
   }
 
-  #readMcp(): void {
+  /** Asks for the MCP snapshot now (after an MCP operation): lands as `mcp_snapshot`. */
+  readMcp(): void {
     this.#mcpAsked = true;
     const state = this.host.state();
     this.proc.mcpStatus().then((res) => {

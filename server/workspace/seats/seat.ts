@@ -25,6 +25,11 @@ export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.
 export class Seat extends SeatCore implements SeatInfo {
   // ---- commands (catalogue 1.2) --------------------------------------------------------
 
+  /** Why the seat failed, while it is Failed. */
+  get failureMessage(): string | null {
+    return this.failure?.message ?? null;
+  }
+
   /** prompt / prompt_under: writes the user line and forges the user turn the CLI never echoes. */
   prompt(
     command: string,
@@ -98,6 +103,25 @@ export class Seat extends SeatCore implements SeatInfo {
     this.live("respond_question");
     this.#mustAnswer("respond_question", answering);
     this.asks.answerQuestion(toolId, outcome);
+  }
+
+  /**
+   * reconnect_mcp_server / toggle_mcp_server: the control subtypes `mcp_reconnect {serverName}`
+   * and `mcp_toggle {serverName, enabled}` (catalogue 6.4). Success is read back as a fresh
+   * `mcp_snapshot`; a failure is `mcp_operation_error {error: {server_name, operation, message}}`
+   * (the original's McpOperationError).
+   */
+  mcpOperation(operation: "reconnect" | "toggle", serverName: string, enabled?: boolean): void {
+    const command = operation === "reconnect" ? "reconnect_mcp_server" : "toggle_mcp_server";
+    const proc = this.live(command);
+    const asked = operation === "reconnect"
+      ? proc.request("mcp_reconnect", { serverName })
+      : proc.request("mcp_toggle", { serverName, enabled: enabled === true });
+    asked.then(() => this.occupantReads?.readMcp()).catch((err) =>
+      this.emit("mcp_operation_error", {
+        error: { server_name: serverName, operation, message: err.message },
+      })
+    );
   }
 
   /** read_call_output: the call's output (call_output.ts); answered to the asker alone. */
