@@ -14,6 +14,7 @@ import { Refusal } from "../../subsystem.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SessionRecord } from "./session_book.ts";
 import { SeatCore } from "./seat_core.ts";
+import { SERVER_NAME } from "../mcp/seat_server.ts";
 
 export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.ts";
 
@@ -114,6 +115,13 @@ export class Seat extends SeatCore implements SeatInfo {
   mcpOperation(operation: "reconnect" | "toggle", serverName: string, enabled?: boolean): void {
     const command = operation === "reconnect" ? "reconnect_mcp_server" : "toggle_mcp_server";
     const proc = this.live(command);
+    if (operation === "reconnect" && serverName === SERVER_NAME && this.env.tools) {
+      // forge's own server lives in this process: the CLI refuses to reconnect an sdk server
+      // ("handled in print.ts"), so forge has it list the tools again and reads the status.
+      this.env.tools.changed(this.slot);
+      this.occupantReads?.readMcp();
+      return;
+    }
     const asked = operation === "reconnect"
       ? proc.request("mcp_reconnect", { serverName })
       : proc.request("mcp_toggle", { serverName, enabled: enabled === true });

@@ -280,9 +280,9 @@ export abstract class SeatCore {
       if (this.env.watchers.showing(this.slot) === 0) this.env.workspace.markUnseen(this.slot);
       else this.occupantReads?.probe(false);
     }
-    if (frame.type === "system" && frame.subtype === "compact_boundary") {
-      this.occupantReads?.probe(true);
-    }
+    if (frame.type !== "system") return;
+    if (frame.subtype === "compact_boundary") this.occupantReads?.probe(true);
+    if (frame.subtype === "init") this.occupantReads?.sawInit(frame);
   }
 
   #exited(proc: ClaudeProcess, gen: number, exit: ClaudeExit): void {
