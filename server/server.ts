@@ -157,6 +157,29 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     }
   });
+  // issue 12 §7: a reload that fails is told to every client, not only logged. The settings frame
+  // stays the last good document (spec: The effective config); the failure rides home's
+  // `fatal_error` (spec: What a subject carries > home), pushed as the keyless `fatal_error`
+  // update. When the file loads again the error is cleared and every home holder is sent a
+  // fresh home snapshot, because no update carries a cleared fatal error.
+  store.onFailure((message) => {
+    if (message !== null) {
+      const fatal = { error: "config_invalid", message };
+      workspace.fatalError = fatal;
+      workspace.emit({ name: "fatal_error", fields: fatal });
+      return;
+    }
+    if (workspace.fatalError?.error !== "config_invalid") return;
+    workspace.fatalError = null;
+    const home = registry.subject("home");
+    if (!("handler" in home)) return;
+    for (const conn of connections.values()) {
+      if (conn.subs.count("home") === 0) continue;
+      home.handler("home", conn, { review: false })
+        .then((data) => conn.send({ kind: "snapshot", subject: "home", data }))
+        .catch((error) => log.warn("home_push_failed", { conn: conn.id, error }));
+    }
+  });
   store.watch();
 
   const greeting = (): Greeting => {
@@ -247,11 +270,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      // issue 12 §11: shutdown leaves a record, with what it ended.
+      log.info("server_shutdown", { connections: connections.size });
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       abort.abort();
       await http.finished;
+      log.info("server_stopped", {});
     },
   };
 }
