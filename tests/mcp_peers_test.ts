@@ -25,6 +25,20 @@ Deno.test("agents__send_message wakes a sleeping project's lead; its turn carrie
   assertEquals(JSON.parse(who.text).slot, alpha);
   assertEquals(JSON.parse(who.text).role, "lead");
 
+  const listed = JSON.parse(
+    toolResultsOf(await promptTurn(c, alpha, "[[script:list]] who runs"))[0].text,
+  );
+  assertEquals(
+    listed.map((r: Msg) => [r.slot, r.lifecycle]),
+    [[alpha, "Running"], [beta, "Sleeping"]],
+  );
+  const lost = toolResultsOf(await promptTurn(c, alpha, "[[script:msgbad]] tell nobody"))[0];
+  assertEquals(lost.isError, true);
+  assertMatch(
+    lost.text,
+    /no project Acme\/nowhere is declared; the projects are Acme\/alpha, Acme\/beta/,
+  );
+
   const sent = toolResultsOf(await promptTurn(c, alpha, "[[script:msg]] tell beta"))[0];
   assertEquals(sent.isError, false, sent.text);
   const receipt = JSON.parse(sent.text);
