@@ -120,6 +120,15 @@ export class Registry {
     return out;
   }
 
+  /** Every running subsystem's contribution to the home snapshot. */
+  async homeFields(): Promise<Record<string, Wire>> {
+    const out: Record<string, Wire> = {};
+    for (const entry of this.#entries) {
+      if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());
+    }
+    return out;
+  }
+
   /** Hands every update to the subsystems that listen; one listener's throw never stops the rest. */
   onUpdate(update: SessionUpdate, log: (err: unknown, id: string) => void): void {
     for (const entry of this.#entries) {

@@ -63,7 +63,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion }),
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      subsystems: () => registryRef.current?.homeFields() ?? Promise.resolve({}),
+    }),
     boardArea,
     sessionArea(() => registryRef.current!),
     perfArea(configDir),

@@ -1,4 +1,6 @@
 import type { ForgeConfig } from "../server/config/types.ts";
+import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
+import { modelsDir } from "../subsystems/dictate/paths.ts";
 
 /**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
@@ -24,11 +26,25 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
-  const read = unique([configDir, ...claudeDirs, ...projectPaths, opts.repoRoot, "/tmp"]);
-  const write = unique([configDir, ...claudeDirs, "/tmp"]);
+  const dictate = dictatePermissions(config, opts.home);
+  const read = unique([
+    configDir,
+    ...claudeDirs,
+    ...projectPaths,
+    opts.repoRoot,
+    "/tmp",
+    ...dictate.read,
+  ]);
+  const write = unique([configDir, ...claudeDirs, "/tmp", ...dictate.write]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
-  const run = unique(["git", "ps", "kill", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
+  const run = unique([
+    "git",
+    "ps",
+    "kill",
+    ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
+    ...dictate.run,
+  ]);
   const flags = [
     `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
@@ -36,15 +52,36 @@ export function permissionFlags(opts: {
     `--allow-run=${run.join(",")}`,
     "--allow-sys=hostname,osRelease,uid,gid,homedir,cpus",
   ];
+  // Deno's pointer API (PocketSphinx's argv and its words) needs the UNSCOPED flag; a scoped one
+  // only lets a library open. Dictation therefore widens FFI to all, as the terminal widens files.
+  if (dictate.ffi) flags.push("--allow-ffi");
+  else if (terminal) flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`);
   if (terminal) {
     // node-pty is a native addon: it needs --allow-ffi, and its tty streams need UNSCOPED read and
     // write (feasibility §3). An addon's native code is outside Deno's sandbox anyway, so with the
     // terminal on the file fence is advisory; turn [terminal] off to keep it.
-    flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`, "--allow-read", "--allow-write");
+    flags.push("--allow-read", "--allow-write");
   } else {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * What `[dictate]` adds when it is on: FFI for PocketSphinx's two Debian libraries and the npm
+ * addons (onnxruntime-node for the VAD, whisper.cpp; unscoped, see above), read of the model dirs, write of
+ * `models_dir` (installs), and `parec`/`pactl` only when `server_capture` lets dictate_start record.
+ */
+function dictatePermissions(config: ForgeConfig, home: string) {
+  const area = config.areas.dictate ?? {};
+  if (area.enabled !== true) return { ffi: false, read: [], write: [], run: [] };
+  const models = modelsDir(area.models_dir, home);
+  return {
+    ffi: true,
+    read: [PS_MODEL_DIR, ...(models ? [models] : [])],
+    write: models ? [models] : [],
+    run: area.server_capture === true ? ["parec", "pactl"] : [],
+  };
 }
 
 function hostForFlag(bind: string): string {

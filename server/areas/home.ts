@@ -9,6 +9,8 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 export interface HomeFacts {
   build: BuildInfo;
   cliVersion: () => string | null;
+  /** The running subsystems' own home fields (dictation's `dictate`), laid over the defaults. */
+  subsystems?: () => Promise<Record<string, Wire>>;
 }
 
 /**
@@ -105,6 +107,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
+    ...(await facts.subsystems?.()),
   };
 }
 

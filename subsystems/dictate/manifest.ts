@@ -31,6 +31,12 @@ export const dictateManifest = defineSubsystem({
         "the spoken language; unset autodetects",
       ),
       key.bool("dictate.normalizer", true, "live", "normalize a take's words"),
+      key.bool(
+        "dictate.server_capture",
+        false,
+        "restart",
+        "let dictate_start record from this machine's default input (PulseAudio parec)",
+      ),
       key.number("dictate.max_capture_minutes", 30, "live", "longest take", [1, 240]),
       key.enum(
         "dictate.bind",
@@ -91,5 +97,5 @@ export const dictateManifest = defineSubsystem({
   ],
   subjects: ["dictate_models"],
   binary: [0],
-  load: null,
+  load: () => import("./mod.ts"),
 });
