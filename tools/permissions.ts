@@ -46,7 +46,7 @@ export function permissionFlags(opts: {
     ...dictate.run,
   ]);
   const flags = [
-    `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
+    `--allow-net=${[`${hostForFlag(config.server.bind)}:${opts.port}`, ...dictate.net].join(",")}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
     "--allow-env",
     `--allow-run=${run.join(",")}`,
@@ -70,15 +70,30 @@ export function permissionFlags(opts: {
 /**
  * What `[dictate]` adds when it is on: FFI for PocketSphinx's two Debian libraries and the npm
  * addons (onnxruntime-node for the VAD, whisper.cpp; unscoped, see above), read of the model dirs, write of
- * `models_dir` (installs), and `parec`/`pactl` only when `server_capture` lets dictate_start record.
+ * `models_dir` (installs), read of `import_dir` and a catalogue file (or net to a catalogue URL's
+ * host), and `parec`/`pactl` only when `server_capture` lets dictate_start record.
  */
 function dictatePermissions(config: ForgeConfig, home: string) {
   const area = config.areas.dictate ?? {};
-  if (area.enabled !== true) return { ffi: false, read: [], write: [], run: [] };
+  if (area.enabled !== true) return { ffi: false, read: [], write: [], run: [], net: [] };
   const models = modelsDir(area.models_dir, home);
+  const expand = (p: unknown) =>
+    typeof p !== "string" || p.length === 0
+      ? []
+      : [p.startsWith("~/") ? `${home}${p.slice(1)}` : p];
+  const feed = typeof area.catalogue === "string" ? area.catalogue : "";
+  const url = /^https?:\/\//.test(feed) ? new URL(feed) : null;
   return {
     ffi: true,
-    read: [PS_MODEL_DIR, ...(models ? [models] : [])],
+    net: url
+      ? [url.port ? url.host : `${url.hostname}:${url.protocol === "https:" ? 443 : 80}`]
+      : [],
+    read: [
+      PS_MODEL_DIR,
+      ...(models ? [models] : []),
+      ...expand(area.import_dir),
+      ...(url ? [] : expand(feed)),
+    ],
     write: models ? [models] : [],
     run: area.server_capture === true ? ["parec", "pactl"] : [],
   };

@@ -31,6 +31,18 @@ export const dictateManifest = defineSubsystem({
         "the spoken language; unset autodetects",
       ),
       key.bool("dictate.normalizer", true, "live", "normalize a take's words"),
+      key.string(
+        "dictate.catalogue",
+        null,
+        "live",
+        "a catalogue feed (a file or an http(s) URL); unset uses the built-in rows",
+      ),
+      key.string(
+        "dictate.import_dir",
+        null,
+        "live",
+        "where dictate_install finds a local-file model (e.g. a ggml whisper file)",
+      ),
       key.bool(
         "dictate.server_capture",
         false,

@@ -8,7 +8,8 @@ import {
   type Wire,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
-import { PS_MODEL_DIR } from "./engines/pocketsphinx_ffi.ts";
+import { ModelsPage } from "./models/page.ts";
+import { ModelStore } from "./models/store.ts";
 import { processModelsDir } from "./paths.ts";
 import { SeatPrefs } from "./prefs.ts";
 import { Preflight } from "./preflight.ts";
@@ -25,11 +26,27 @@ type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 export async function create(host: Host) {
   const area = () => host.config().areas.dictate ?? {};
   const prefs = await SeatPrefs.open(`${host.stateDir}/dictate`);
+  const store = await ModelStore.open(processModelsDir(area().models_dir));
+  const boot = ModelsPage.bootModel(store);
   const preflight = new Preflight(
-    { engine: "pocketsphinx", path: PS_MODEL_DIR },
+    boot.model,
     sileroModelPath(),
     () => host.emit({ name: "dictate_availability", fields: null }),
   );
+  if (boot.from === "installed_pick") preflight.dictation.from = "installed_pick";
+  const page = new ModelsPage(store, preflight, {
+    enabled: () => area().enabled === true,
+    catalogue: () => (typeof area().catalogue === "string" ? area().catalogue as string : null),
+    importDir: () => expandHome(area().import_dir),
+    changed: (models) => host.emit({ name: "dictate_models_changed", fields: { models } }),
+  });
+  /** A models-page command runs in the background; its outcome is the page's next read. */
+  const pageCommand = (what: string, run: () => Promise<void>) => {
+    run().catch((err) => {
+      host.log.info("dictate_models_refused", { what, why: (err as Error).message });
+      page.announce();
+    });
+  };
   // The preflight runs in the background: takes accepted meanwhile wait for the model.
   const loading = preflight.start();
   const book = new TakeBook({
@@ -104,11 +121,25 @@ export async function create(host: Host) {
           fields: { key: c.fields.key, pick: c.fields.pick },
         });
       },
-      dictate_catalogue_check: notBuilt("dictate_catalogue_check"),
-      dictate_install: notBuilt("dictate_install"),
-      dictate_activate: notBuilt("dictate_activate"),
-      dictate_deactivate: notBuilt("dictate_deactivate"),
-      dictate_uninstall: notBuilt("dictate_uninstall"),
+      dictate_catalogue_check: () => pageCommand("check", () => page.runCheck()),
+      dictate_install: (c: Cmd<"dictate_install">) => {
+        if (!page.rows.some((r) => r.variant === c.fields.variant)) {
+          throw new Refusal("dictate_install", `dictate_install: no row is ${c.fields.variant}`);
+        }
+        pageCommand("install", () => page.runInstall(c.fields.variant));
+      },
+      dictate_activate: (c: Cmd<"dictate_activate">) =>
+        pageCommand(
+          "activate",
+          inWords("dictate_activate", () => page.planActivate(c.fields.role, c.fields.file)),
+        ),
+      dictate_deactivate: (c: Cmd<"dictate_deactivate">) =>
+        pageCommand(
+          "deactivate",
+          inWords("dictate_deactivate", () => page.planDeactivate(c.fields.role)),
+        ),
+      dictate_uninstall: (c: Cmd<"dictate_uninstall">) =>
+        refuseInWords("dictate_uninstall", () => page.runUninstall(c.fields.file)),
       dictate_bench: notBuilt("dictate_bench"),
       dictate_bench_stop: notBuilt("dictate_bench_stop"),
       dictate_bench_delete: notBuilt("dictate_bench_delete"),
@@ -117,7 +148,7 @@ export async function create(host: Host) {
       dictate_read_aloud_delete: notBuilt("dictate_read_aloud_delete"),
     },
     subjects: {
-      dictate_models: notBuilt("dictate_models") as () => Promise<Wire>,
+      dictate_models: () => Promise.resolve(page.snapshot()),
     },
     binary: (frame: ClientBinary, peer: Peer) => {
       if (frame.kind !== 0) return;
@@ -157,6 +188,33 @@ export async function create(host: Host) {
 }
 
 /** spec: dictate_overrides echoes a seat's overrides after each change (catalogue 2.3 #26). */
+/**
+ * Runs a page command whose refusal is known before it starts (not installed, already in use)
+ * as an error frame in words; once started, the outcome rides dictate_models_changed.
+ */
+async function refuseInWords(what: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    throw new Refusal(what, `${what}: ${(err as Error).message}`);
+  }
+}
+
+/** Runs a plan's checks now, turning its refusal into one in the command's words. */
+function inWords<T>(what: string, plan: () => T): T {
+  try {
+    return plan();
+  } catch (err) {
+    throw new Refusal(what, `${what}: ${(err as Error).message}`);
+  }
+}
+
+function expandHome(dir: unknown): string | null {
+  if (typeof dir !== "string" || dir.length === 0) return null;
+  const home = Deno.env.get("HOME");
+  return home && dir.startsWith("~/") ? `${home}${dir.slice(1)}` : dir;
+}
+
 function overridesUpdate(key: Slot, overrides: DictateOverrides): SessionUpdate {
   return { name: "dictate_overrides", fields: { key, overrides } };
 }
