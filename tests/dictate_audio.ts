@@ -25,13 +25,13 @@ export const EXACT: Record<string, string> = {
 
 const cache = new Map<string, Int16Array>();
 
-export async function flite(text: string): Promise<Int16Array> {
-  const hit = cache.get(text);
+export async function flite(text: string, voice = "rms"): Promise<Int16Array> {
+  const hit = cache.get(`${voice}:${text}`);
   if (hit) return hit;
   const out = await Deno.makeTempFile({ suffix: ".wav" });
   try {
     const run = await new Deno.Command("flite", {
-      args: ["-voice", "rms", "-t", text, "-o", out],
+      args: ["-voice", voice, "-t", text, "-o", out],
       stdout: "null",
       stderr: "piped",
     }).output();
@@ -39,7 +39,7 @@ export async function flite(text: string): Promise<Int16Array> {
     const speech = decodeWav(await Deno.readFile(out), `flite's rendering of "${text}"`);
     const padded = new Int16Array(speech.length + 16_000);
     padded.set(speech, 8_000);
-    cache.set(text, padded);
+    cache.set(`${voice}:${text}`, padded);
     return padded;
   } finally {
     await Deno.remove(out).catch(() => {});

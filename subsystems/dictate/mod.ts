@@ -8,11 +8,14 @@ import {
   type Wire,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
-import { ModelsPage } from "./models/page.ts";
+import { Bench } from "./bench.ts";
+import { ModelsPage, wireTime } from "./models/page.ts";
 import { ModelStore } from "./models/store.ts";
+import { pageCommands } from "./page_commands.ts";
 import { processModelsDir } from "./paths.ts";
 import { SeatPrefs } from "./prefs.ts";
 import { Preflight } from "./preflight.ts";
+import { ReadAloudSet } from "./read_aloud.ts";
 import { TakeBook } from "./takes.ts";
 import { sileroModelPath } from "./vad.ts";
 
@@ -40,12 +43,16 @@ export async function create(host: Host) {
     importDir: () => expandHome(area().import_dir),
     changed: (models) => host.emit({ name: "dictate_models_changed", fields: { models } }),
   });
-  /** A models-page command runs in the background; its outcome is the page's next read. */
-  const pageCommand = (what: string, run: () => Promise<void>) => {
-    run().catch((err) => {
-      host.log.info("dictate_models_refused", { what, why: (err as Error).message });
-      page.announce();
-    });
+  const set = await ReadAloudSet.open(`${host.stateDir}/dictate/read_aloud`);
+  const bench = await Bench.open(`${host.stateDir}/dictate/bench.json`, set, () => page.announce());
+  page.bench = {
+    get bench() {
+      return bench.view();
+    },
+    results: () => bench.results(),
+    get readAloud() {
+      return set.view(wireTime);
+    },
   };
   // The preflight runs in the background: takes accepted meanwhile wait for the model.
   const loading = preflight.start();
@@ -66,6 +73,7 @@ export async function create(host: Host) {
     peer.onClose(() => {
       watched.delete(peer.id);
       book.drop(peer.id);
+      set.cancel(peer.id);
     });
   };
   const seatOrRefuse = (what: string, key: Slot) => {
@@ -73,15 +81,18 @@ export async function create(host: Host) {
       throw new Refusal(what, `${what}: ${key.org}/${key.project}/${key.label} is not a seat`, key);
     }
   };
-  const notBuilt = (what: string) => () => {
-    throw new Refusal(what, `${what}: the dictation models page is not built yet`);
-  };
-
   return {
     verbs: {},
     commands: {
       dictate_stream: (c: Cmd<"dictate_stream">, peer: Peer) => {
         seatOrRefuse("dictate_stream", c.fields.key);
+        if (set.recorder === peer.id) {
+          throw new Refusal(
+            "dictate_stream",
+            "dictate_stream: this connection is recording the read-aloud passage",
+            c.fields.key,
+          );
+        }
         watch(peer);
         book.stream(peer.id, c.fields.key, c.fields.options, c.fields.surface ?? null);
       },
@@ -121,31 +132,16 @@ export async function create(host: Host) {
           fields: { key: c.fields.key, pick: c.fields.pick },
         });
       },
-      dictate_catalogue_check: () => pageCommand("check", () => page.runCheck()),
-      dictate_install: (c: Cmd<"dictate_install">) => {
-        if (!page.rows.some((r) => r.variant === c.fields.variant)) {
-          throw new Refusal("dictate_install", `dictate_install: no row is ${c.fields.variant}`);
-        }
-        pageCommand("install", () => page.runInstall(c.fields.variant));
-      },
-      dictate_activate: (c: Cmd<"dictate_activate">) =>
-        pageCommand(
-          "activate",
-          inWords("dictate_activate", () => page.planActivate(c.fields.role, c.fields.file)),
-        ),
-      dictate_deactivate: (c: Cmd<"dictate_deactivate">) =>
-        pageCommand(
-          "deactivate",
-          inWords("dictate_deactivate", () => page.planDeactivate(c.fields.role)),
-        ),
-      dictate_uninstall: (c: Cmd<"dictate_uninstall">) =>
-        refuseInWords("dictate_uninstall", () => page.runUninstall(c.fields.file)),
-      dictate_bench: notBuilt("dictate_bench"),
-      dictate_bench_stop: notBuilt("dictate_bench_stop"),
-      dictate_bench_delete: notBuilt("dictate_bench_delete"),
-      dictate_read_aloud_start: notBuilt("dictate_read_aloud_start"),
-      dictate_read_aloud_stop: notBuilt("dictate_read_aloud_stop"),
-      dictate_read_aloud_delete: notBuilt("dictate_read_aloud_delete"),
+      ...pageCommands({
+        page,
+        store,
+        bench,
+        set,
+        streaming: (conn) => book.has(conn),
+        watch,
+        failed: (what, err) =>
+          host.log.info("dictate_models_refused", { what, why: (err as Error).message }),
+      }),
     },
     subjects: {
       dictate_models: () => Promise.resolve(page.snapshot()),
@@ -153,7 +149,9 @@ export async function create(host: Host) {
     binary: (frame: ClientBinary, peer: Peer) => {
       if (frame.kind !== 0) return;
       // spec: a frame with no take to hold it is dropped with a debug record and no answer.
-      if (!book.frame(peer.id, dictationSamples(frame.samples))) {
+      const samples = dictationSamples(frame.samples);
+      // A connection recording the read-aloud passage feeds the recording, else its take.
+      if (!set.frame(peer.id, samples) && !book.frame(peer.id, samples)) {
         host.log.debug("binary_frame_refused", { conn: peer.id, reason: "no_take", kind: 0 });
       }
     },
@@ -187,34 +185,13 @@ export async function create(host: Host) {
   };
 }
 
-/** spec: dictate_overrides echoes a seat's overrides after each change (catalogue 2.3 #26). */
-/**
- * Runs a page command whose refusal is known before it starts (not installed, already in use)
- * as an error frame in words; once started, the outcome rides dictate_models_changed.
- */
-async function refuseInWords(what: string, run: () => Promise<void>): Promise<void> {
-  try {
-    await run();
-  } catch (err) {
-    throw new Refusal(what, `${what}: ${(err as Error).message}`);
-  }
-}
-
-/** Runs a plan's checks now, turning its refusal into one in the command's words. */
-function inWords<T>(what: string, plan: () => T): T {
-  try {
-    return plan();
-  } catch (err) {
-    throw new Refusal(what, `${what}: ${(err as Error).message}`);
-  }
-}
-
 function expandHome(dir: unknown): string | null {
   if (typeof dir !== "string" || dir.length === 0) return null;
   const home = Deno.env.get("HOME");
   return home && dir.startsWith("~/") ? `${home}${dir.slice(1)}` : dir;
 }
 
+/** spec: dictate_overrides echoes a seat's overrides after each change (catalogue 2.3 #26). */
 function overridesUpdate(key: Slot, overrides: DictateOverrides): SessionUpdate {
   return { name: "dictate_overrides", fields: { key, overrides } };
 }
