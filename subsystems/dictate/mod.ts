@@ -1,6 +1,7 @@
 import {
   type ClientBinary,
   type Command,
+  type DictateAxes,
   type DictateOverrides,
   dictationSamples,
   type SessionUpdate,
@@ -9,6 +10,7 @@ import {
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { Bench } from "./bench.ts";
+import { MachineCapture } from "./capture.ts";
 import { ModelsPage, wireTime } from "./models/page.ts";
 import { ModelStore } from "./models/store.ts";
 import { pageCommands } from "./page_commands.ts";
@@ -65,6 +67,12 @@ export async function create(host: Host) {
     land: (slot, text, surface) => prefs.land(slot, text, surface),
     log: host.log,
   });
+  const captures = new Map<number, MachineCapture>();
+  const defaults = (): DictateAxes => ({
+    styling: area().styling as DictateAxes["styling"],
+    structure: area().structure as DictateAxes["structure"],
+    context: area().context as DictateAxes["context"],
+  });
   const watched = new Set<number>();
   const watch = (peer: Peer) => {
     if (watched.has(peer.id)) return;
@@ -72,6 +80,8 @@ export async function create(host: Host) {
     // spec: a connection that goes away drops its take rather than submitting it.
     peer.onClose(() => {
       watched.delete(peer.id);
+      captures.get(peer.id)?.stop();
+      captures.delete(peer.id);
       book.drop(peer.id);
       set.cancel(peer.id);
     });
@@ -97,6 +107,8 @@ export async function create(host: Host) {
         book.stream(peer.id, c.fields.key, c.fields.options, c.fields.surface ?? null);
       },
       dictate_stop: (c: Cmd<"dictate_stop">, peer: Peer) => {
+        captures.get(peer.id)?.stop();
+        captures.delete(peer.id);
         let decoding: Promise<void>;
         try {
           decoding = book.stop(peer.id, c.fields.key, c.fields.submit);
@@ -110,13 +122,26 @@ export async function create(host: Host) {
         // The decode runs on while this connection's next messages are handled.
         decoding.catch((error) => host.log.warn("dictate_stop_failed", { error }));
       },
-      dictate_start: (c: Cmd<"dictate_start">) => {
-        seatOrRefuse("dictate_start", c.fields.key);
-        throw new Refusal(
-          "dictate_start",
-          "dictate_start: recording from this machine is not built yet",
-          c.fields.key,
-        );
+      dictate_start: async (c: Cmd<"dictate_start">, peer: Peer) => {
+        const key = c.fields.key;
+        seatOrRefuse("dictate_start", key);
+        // spec: a server-side take's axes are the session's stored overrides.
+        const axes = prefs.axes(key, defaults());
+        const refuse = (message: string) => book.refuse(peer.id, key, message);
+        if (area().server_capture !== true) {
+          return refuse(
+            "recording from this machine is off: set [dictate] server_capture = true",
+          );
+        }
+        watch(peer);
+        try {
+          const device = prefs.device ?? (area().device as string | null) ?? null;
+          const capture = await MachineCapture.start(device, (s) => book.frame(peer.id, s));
+          if (!book.stream(peer.id, key, axes, null)) return capture.stop();
+          captures.set(peer.id, capture);
+        } catch (err) {
+          refuse((err as Error).message);
+        }
       },
       set_dictate_override: async (c: Cmd<"set_dictate_override">) => {
         const overrides = await prefs.override(c.fields.key, c.fields.update);

@@ -65,8 +65,17 @@ export class TakeBook {
 
   constructor(private readonly deps: TakeDeps) {}
 
-  /** Starts a take the client captures; a refusal is the take's own `dictate_ended`. */
-  stream(conn: number, slot: Slot, axes: DictateAxes, surface: DictateSurface | null): void {
+  /** Refuses a take before it starts: a `dictate_ended` refused to that connection alone. */
+  refuse(conn: number, slot: Slot, message: string): void {
+    const generation = ++this.#generation;
+    this.deps.emitTo(conn, takeUpdate.ended(slot, { refused: { message } }, generation));
+  }
+
+  /**
+   * Starts a take (the client's capture, or forge's own for dictate_start); a refusal is the
+   * take's own `dictate_ended`. True when the take is live.
+   */
+  stream(conn: number, slot: Slot, axes: DictateAxes, surface: DictateSurface | null): boolean {
     const generation = ++this.#generation;
     const mine = this.#byConn.get(conn);
     const live = this.#bySeat.get(slotName(slot));
@@ -80,7 +89,7 @@ export class TakeBook {
       : null;
     if (refusal) {
       this.deps.emitTo(conn, takeUpdate.ended(slot, { refused: { message: refusal } }, generation));
-      return;
+      return false;
     }
     const take: Take = {
       conn,
@@ -100,6 +109,7 @@ export class TakeBook {
     this.#bySeat.set(slotName(slot), take);
     this.#byConn.set(conn, take);
     this.deps.emitTo(conn, takeUpdate.started(slot, FLOOR_DB, generation));
+    return true;
   }
 
   /** Whether the connection has a take to feed (a frame without one is dropped by the caller). */
