@@ -73,3 +73,33 @@ Deno.test("spec dictate_stream: a seat that is not there, a stop with no take an
   });
   assertEquals(takeNews(c).includes("dictate_level"), true);
 });
+
+Deno.test("spec dictate_start: with [dictate] server_capture off it is refused in words, to that connection", async () => {
+  await using t = await testServer(DICTATE_CONFIG);
+  const c = await t.ready();
+  command(c, { dictate_start: { key: LEAD } });
+  const ended = await nextUpdate(c, "dictate_ended");
+  assertEquals(ended.outcome, {
+    refused: { message: "recording from this machine is off: set [dictate] server_capture = true" },
+  });
+});
+
+Deno.test("spec set_dictate_device: the pick is echoed as dictate_device_pin to the seat and read on home", async () => {
+  await using t = await testServer(DICTATE_CONFIG);
+  const c = await t.ready();
+  c.send({ kind: "subscribe", what: { session: LEAD } });
+  await c.next((m) => m.kind === "snapshot");
+  command(c, { set_dictate_device: { key: LEAD, pick: { device: "alsa_input.usb-mic" } } });
+  assertEquals((await nextUpdate(c, "dictate_device_pin")).pick, { device: "alsa_input.usb-mic" });
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
+    dictate: { device: unknown; enabled: boolean };
+  };
+  assertEquals(home.dictate, {
+    ...home.dictate,
+    enabled: true,
+    device: { device: "alsa_input.usb-mic" },
+  });
+  command(c, { set_dictate_device: { key: LEAD, pick: "system" } });
+  assertEquals((await nextUpdate(c, "dictate_device_pin")).pick, "system");
+});
