@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RankMove, TaskStatus } from "./board.ts";
 import {
   BenchTarget,
   BenchTier,
@@ -158,14 +159,14 @@ export const COMMANDS = {
     }),
   },
   task_answer: { fields: obj({ project: z.string(), id: z.string(), words: z.string() }) },
-  task_rank: { fields: obj({ project: z.string(), id: z.string(), to: Json }) },
+  task_rank: { fields: obj({ project: z.string(), id: z.string(), to: RankMove }) },
   task_assign: {
     fields: obj({ project: z.string(), id: z.string(), owner: z.string().nullable() }),
   },
   task_create: {
     fields: obj({ project: z.string(), subject: z.string(), parent: z.string().nullable() }),
   },
-  task_move: { fields: obj({ project: z.string(), id: z.string(), to: z.string() }) },
+  task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
   deliver_peer_prompt: { fields: loose },
   spawn_worker: { fields: loose, reply: true },
   close_worker: { fields: loose },
