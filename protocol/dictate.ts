@@ -143,3 +143,42 @@ export function dictationSamples(payload: Uint8Array): Int16Array {
   for (let i = 0; i < out.length; i++) out[i] = view.getInt16(i * 2, true);
   return out;
 }
+
+// ---- the dictate_models subject -----------------------------------------------------------
+
+const Json = z.json();
+const Tagged = z.object({ state: z.string() }).loose();
+
+/**
+ * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
+ * table; the key set is the original's baseline v8 (catalogue §2.4). `speaking` belongs to the
+ * voice issue ([tts]) and is null until it fills it. Nested rows are JSON: their fields are the
+ * ones the table names, documented beside the code that builds them (subsystems/dictate/models).
+ */
+export const DictateModelsSnapshot = z.object({
+  enabled: z.boolean(),
+  models_dir: z.string().nullable(),
+  speaking: Json.nullable(),
+  in_use: z.array(
+    z.object({
+      role: z.string(),
+      file: z.string(),
+      size: z.number().nullable(),
+      sha256: z.string().nullable(),
+      state: Json,
+      facts: Json.nullable(),
+      catalogue: Json.nullable(),
+      from: z.object({ from: z.string() }).strict(),
+      at: Json.nullable(),
+    }).strict(),
+  ),
+  check: Tagged,
+  updates: z.array(Json),
+  rows: z.array(z.object({ variant: z.string(), file: z.string() }).loose()),
+  install: Tagged,
+  activate: Tagged,
+  installed: z.array(Json),
+  bench: Tagged.nullable(),
+  results: z.array(Json),
+  read_aloud: Json.nullable(),
+}).strict();

@@ -1,3 +1,4 @@
+import { DictateModelsSnapshot } from "../protocol/mod.ts";
 import { sha256Hex } from "../subsystems/dictate/digest.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { command, DICTATE_CONFIG, nextUpdate } from "./dictate_support.ts";
@@ -31,7 +32,10 @@ type Page = {
 /** The next dictate_models_changed whose page passes `pred`. */
 async function pageWhere(c: ForgeClient, pred: (p: Page) => boolean): Promise<Page> {
   for (;;) {
-    const page = (await nextUpdate(c, "dictate_models_changed")).models as Page;
+    const models = (await nextUpdate(c, "dictate_models_changed")).models;
+    const shape = DictateModelsSnapshot.safeParse(models);
+    assert(shape.success, JSON.stringify(shape.error?.issues.slice(0, 3)));
+    const page = models as Page;
     if (pred(page)) return page;
   }
 }
