@@ -103,3 +103,26 @@ Deno.test("spec set_dictate_device: the pick is echoed as dictate_device_pin to 
   command(c, { set_dictate_device: { key: LEAD, pick: "system" } });
   assertEquals((await nextUpdate(c, "dictate_device_pin")).pick, "system");
 });
+
+Deno.test("issue 16 §2: takes on two seats decode side by side and each lands on its own connection", async () => {
+  const second =
+    `\n[[orgs.projects]]\nname = "proj2"\npath = "/nonexistent/forge-test-project-2"\n`;
+  await using t = await testServer(DICTATE_CONFIG.replace("\n[dictate]", `${second}\n[dictate]`));
+  const a = await t.ready();
+  const b = await t.ready();
+  const other = { ...LEAD, project: "proj2" };
+  streamTake(a, await pinnedFlite("install the dependencies"), { stop: false });
+  streamTake(b, await pinnedFlite("close the terminal"), { stop: false, slot: other });
+  await nextUpdate(a, "dictate_started");
+  await nextUpdate(b, "dictate_started");
+  command(a, { dictate_stop: { key: LEAD, submit: true } });
+  command(b, { dictate_stop: { key: other, submit: true } });
+  const [ea, eb] = await Promise.all([
+    nextUpdate(a, "dictate_ended"),
+    nextUpdate(b, "dictate_ended"),
+  ]);
+  assertEquals(ea.outcome, { landed: { text: "install the dependencies", truncated: false } });
+  assertEquals(eb.outcome, { landed: { text: "close the terminal", truncated: false } });
+  assertEquals((ea.key as { project: string }).project, "proj");
+  assertEquals((eb.key as { project: string }).project, "proj2");
+});
