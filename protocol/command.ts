@@ -77,6 +77,9 @@ export const QuestionOutcome = z.discriminatedUnion("outcome", [
 ]);
 export type QuestionOutcome = z.infer<typeof QuestionOutcome>;
 
+/** The scopes `claude plugin install/update --scope` takes. */
+export const PluginScope = z.enum(["user", "project", "local"]);
+
 const key = { key: Slot };
 const review = { project: z.string(), branch: z.string() };
 const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
@@ -197,6 +200,12 @@ export const COMMANDS = {
   vault_lock: { fields: null },
   plugin_update_all: { fields: null },
   plugin_check_updates: { fields: null },
+  // The four plugin actions with fields; the spec counts them (63 struct variants) without naming
+  // them, so the names and fields are ours. spec: "What is not here" > the six actions.
+  plugin_install: { fields: obj({ plugin_id: z.string() }) },
+  plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
+  plugin_marketplace_add: { fields: obj({ source: z.string() }) },
+  plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
 } as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -80,7 +80,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       build,
       cliVersion: () => cliVersion,
       board: () => board,
-      subsystems: () => registryRef.current?.homeFields() ?? Promise.resolve({}),
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
     }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),

@@ -15,6 +15,10 @@ export function permissionFlags(opts: {
   claudeBin: string | null;
   home: string;
   claudeConfigDir: string | null;
+  /** `$PATH`'s directories: with plugins on, the LSP checks stat commands there. */
+  pathDirs?: string[];
+  /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
+  pluginSources?: string[];
 }): string[] {
   const { config } = opts;
   const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
@@ -27,12 +31,18 @@ export function permissionFlags(opts: {
   ];
   const terminal = config.areas.terminal?.enabled === true;
   const dictate = dictatePermissions(config, opts.home);
+  // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
+  // scans directory marketplaces where they are. README "Permissions".
+  const plugins = config.areas.plugins?.enabled !== false
+    ? [...(opts.pathDirs ?? []), ...(opts.pluginSources ?? [])]
+    : [];
   const read = unique([
     configDir,
     ...claudeDirs,
     ...projectPaths,
     opts.repoRoot,
     "/tmp",
+    ...plugins,
     ...dictate.read,
   ]);
   const write = unique([configDir, ...claudeDirs, "/tmp", ...dictate.write]);
@@ -45,8 +55,13 @@ export function permissionFlags(opts: {
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     ...dictate.run,
   ]);
+  const net = [
+    `${hostForFlag(config.server.bind)}:${opts.port}`,
+    ...vaultNet(config),
+    ...dictate.net,
+  ];
   const flags = [
-    `--allow-net=${[`${hostForFlag(config.server.bind)}:${opts.port}`, ...dictate.net].join(",")}`,
+    `--allow-net=${net.join(",")}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
     "--allow-env",
     `--allow-run=${run.join(",")}`,
@@ -99,10 +114,49 @@ function dictatePermissions(config: ForgeConfig, home: string) {
   };
 }
 
+/**
+ * The vault server's host and port, when `[vault]` is on and names one: the only address the
+ * vault's client reaches (a self-hosted server serves attachments itself). README "Permissions".
+ */
+function vaultNet(config: ForgeConfig): string[] {
+  const vault = config.areas.vault;
+  if (vault?.enabled !== true || typeof vault.server_url !== "string") return [];
+  try {
+    const url = new URL(vault.server_url);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    return [`${url.hostname}:${port}`];
+  } catch {
+    return []; // the vault refuses the URL in its own words at use
+  }
+}
+
 function hostForFlag(bind: string): string {
   return bind.includes(":") ? `[${bind}]` : bind;
 }
 
 function unique(items: string[]): string[] {
   return [...new Set(items.filter((s) => s.length > 0))];
+}
+
+/**
+ * The directory marketplaces the plugins roots under `configDirs` name in
+ * `plugins/known_marketplaces.json` (source kind `directory`): the CLI reads them in place, so the
+ * scan must too. One added after launch is read once forge restarts; until then its health row
+ * says forge may not read it.
+ */
+export function directoryMarketplaces(configDirs: string[]): string[] {
+  const out: string[] = [];
+  for (const dir of configDirs) {
+    let known: Record<string, { source?: { source?: unknown; path?: unknown } }>;
+    try {
+      known = JSON.parse(Deno.readTextFileSync(`${dir}/plugins/known_marketplaces.json`));
+    } catch {
+      continue;
+    }
+    for (const entry of Object.values(known ?? {})) {
+      const path = entry?.source?.path;
+      if (entry?.source?.source === "directory" && typeof path === "string") out.push(path);
+    }
+  }
+  return unique(out);
 }

@@ -12,8 +12,8 @@ export interface HomeFacts {
   cliVersion: () => string | null;
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
-  /** The running subsystems' own home fields (dictation's `dictate`), laid over the defaults. */
-  subsystems?: () => Promise<Record<string, Wire>>;
+  /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
+  subsystemFields?: () => Promise<Record<string, Wire>>;
 }
 
 /**
@@ -55,6 +55,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   }
   const dictate = config.areas.dictate ?? {};
   const tts = config.areas.tts ?? {};
+  const own = (await facts.subsystemFields?.()) ?? {};
   return {
     projects: projectRows,
     fleet: await Promise.all(projects.map(async (p) => {
@@ -107,7 +108,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
-    ...(await facts.subsystems?.()),
+    ...own,
   };
 }
 
