@@ -104,21 +104,23 @@ Deno.test("workers: a lead spawns two through its tools, each in its own worktre
   assertEquals(await mainCallsWith(world, "Start on the parser.", 1), 1);
   assertEquals(await mainCallsWith(world, "Start on the printer.", 1), 1);
 
-  // A worker's message reaches the lead as a forged turn.
-  command(c, "deliver_worker_prompt_to_lead", {
-    caller: w("w1"),
-    target_lead_key: lead,
+  // The lead's words reach a worker (deliver_worker_prompt); the worker's agent answers with
+  // agents__send_message, which reaches the lead as a forged turn.
+  command(c, "deliver_worker_prompt", {
+    caller: lead,
+    project_key: "alpha",
+    target_label: "w1",
     wrapped: {
       id: "m-1",
       kind: "message",
-      sender_name: "alpha/w1",
+      sender_name: "alpha",
       sender_org: "Acme",
-      body: "The parser is done.",
+      body: "[[script:report]] Report when the parser is done.",
     },
   });
   const forged = await c.next(
     (m) => chatOf(m)?.type === "user" && chatOf(m)?.source === "peer",
-    30_000,
+    60_000,
   );
   assertMatch(
     JSON.stringify(chatOf(forged)!.message),

@@ -104,8 +104,8 @@ export function workerPrompt(
     `You are the worker \`${slot.label}\` of project ${slot.project} (org ${slot.org}), spawned ` +
     `by the project's lead. You run in your own git worktree at ${worktree}, on the branch ` +
     `${branchOf(slot.label)} made from the lead's HEAD: commit your work there. Tell your lead ` +
-    `what you did with agents__send_message (org ${slot.org}, project ${slot.project}, ` +
-    `label lead); the lead merges your branch.`,
+    `what you did with agents__send_message (org ${slot.org}, project ${slot.project}): it ` +
+    `reaches the lead as a message, and the lead merges your branch.`,
     ...withheld.map((f) => WITHHELD[f]),
     "# Your charter",
     charter,
