@@ -61,8 +61,14 @@ export function workersArea(seats: () => SeatManager | null) {
           const workers = new Workers(host, manager);
           manager.workerHooks = {
             spawnSession: (key, launch) => workers.spawnSession(key, launch),
-            closeWorker: (key) =>
-              workers.close(workers.project("close_session", key.project), key.label),
+            closeWorker: async (key) => {
+              if (!workers.record(key)) return false;
+              await workers.close(
+                workers.project("close_session", `${key.org}/${key.project}`),
+                key.label,
+              );
+              return true;
+            },
             closeWorkersOf: (lead) => workers.closeWorkersOf(lead),
           };
           void workers.boot().catch((err) => host.log.warn("workers_boot_failed", { error: err }));

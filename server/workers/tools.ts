@@ -83,7 +83,8 @@ const json = (value: unknown) => Promise.resolve({ text: JSON.stringify(value, n
 
 /** The handlers, over the workers of the calling lead's project. */
 export function workerTools(workers: Workers): Record<string, ToolHandler> {
-  const projectOf = (call: ToolCall) => workers.project("agents", call.seat.slot.project);
+  const projectOf = (call: ToolCall) =>
+    workers.project("agents", `${call.seat.slot.org}/${call.seat.slot.project}`);
   return {
     agents__spawn: async (input, call) => {
       const i = input as {

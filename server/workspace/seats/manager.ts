@@ -26,7 +26,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  */
 export interface WorkerHooks {
   spawnSession(key: Slot, launch: LaunchSettings): Promise<void>;
-  closeWorker(key: Slot): Promise<void>;
+  /** Closes a remembered worker (its record kept); false for a seat that is not one. */
+  closeWorker(key: Slot): Promise<boolean>;
   closeWorkersOf(lead: Slot): Promise<void>;
 }
 
@@ -232,7 +233,7 @@ export class SeatManager {
   async closeSession(key: Slot): Promise<void> {
     const seat = this.get("close_session", key);
     if (key.label === LEAD_LABEL) await this.workerHooks?.closeWorkersOf(key);
-    else if (this.workerHooks) return await this.workerHooks.closeWorker(key);
+    else if (await this.workerHooks?.closeWorker(key)) return;
     await seat.release();
     if (key.label !== LEAD_LABEL && !seat.occupied) {
       this.#seats.delete(slotName(key));
