@@ -6,7 +6,7 @@
 import type { Slot } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { seatWorld, updateOf } from "./seats_harness.ts";
+import { commandOf, cwdOf, seatWorld, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 
@@ -52,7 +52,7 @@ const status = (m: Msg, label: string, live: boolean) => {
     (u.status as Msg).live === live;
 };
 
-Deno.test("workers: a gone worktree is not respawned until asked; close_worker keeps it; spawn_session brings a worker back; bad input leaves nothing behind", async () => {
+Deno.test("workers: a gone worktree is not respawned until asked; close_worker keeps it; spawn_session brings a worker back; bad input leaves nothing behind; a crash is news", async () => {
   await using world = await seatWorld([
     { name: "alpha" },
     { name: "beta", autoStart: false },
@@ -149,5 +149,16 @@ Deno.test("workers: a gone worktree is not respawned until asked; close_worker k
   c.send({ kind: "command", command: { close_worker: { project_key: "alpha", label: "nobody" } } });
   const refused = await c.next((m) => m.kind === "error");
   assertMatch(refused.why as string, /alpha has no worker labelled `nobody`/);
+  // A worker's CLI that dies unasked is news: status_changed, not live, the worktree intact.
+  const pids = [...Deno.readDirSync("/proc")].map((e) => e.name).filter((n) => /^\d+$/.test(n))
+    .map(Number).filter((pid) => cwdOf(pid) === back.worktree && /claude/.test(commandOf(pid)));
+  assert(pids.length > 0, "the worker's CLI runs in its worktree");
+  for (const pid of pids) Deno.kill(pid, "SIGKILL");
+  const crashed = updateOf(
+    await c.next((m) => status(m, "w1", false), 30_000),
+    "worker_status_changed",
+  )!;
+  assertEquals(crashed.worktree, "intact");
+
   await forge.stop();
 });

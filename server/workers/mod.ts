@@ -149,6 +149,7 @@ export function workersArea(seats: () => SeatManager | null) {
                 await deliver("deliver_worker_prompt_to_lead", f.target_lead_key, f.wrapped);
               },
             },
+            onUpdate: (update) => workers.heard(update),
             stop: () => workers.stop(),
           };
         },

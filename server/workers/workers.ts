@@ -2,6 +2,7 @@ import {
   type DespawnResult,
   type LaunchSettings,
   type McpFamily,
+  type SessionUpdate,
   type Slot,
   slotName,
   type WorkerSpawnReply,
@@ -326,6 +327,22 @@ export class Workers {
       );
     }
     await this.#book.set({ ...rec, ...fields });
+  }
+
+  /** A remembered worker's process that ended unasked (a crash, a failed resume) is news too. */
+  heard(update: SessionUpdate): void {
+    if (update.name !== "connection_failed") return;
+    const slot = update.fields?.key as Slot | undefined;
+    const rec = slot && slot.label !== LEAD_LABEL ? this.#book.get(slot) : undefined;
+    if (!rec) return;
+    void isDir(rec.worktree).then((there) =>
+      this.#announce(
+        "status_changed",
+        rec,
+        this.seats.seat(rec.slot) ?? null,
+        there ? "intact" : "absent",
+      )
+    );
   }
 
   stop(): Promise<void> {
