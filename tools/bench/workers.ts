@@ -2,7 +2,8 @@
  * Workers bench (issue 23): spawn-to-connected for 1 and 5 workers, and forge's own RSS per live
  * worker (the CLIs' excluded: they are other processes).
  *
- *   tools/deno.sh run --allow-all tools/bench/workers.ts [--runs 3] [--sizes 1,5]
+ *   tools/deno.sh run --allow-all --v8-flags=--expose-gc tools/bench/workers.ts [--runs 3]
+ *       [--sizes 1,5]
  *
  * forge runs in this process against the fake Messages API (fixtures/workers/script.json) with
  * the real CLI, on a project that is a git repository. Arms are paired and interleaved, per size:
@@ -56,7 +57,13 @@ const ask = async (name: string, fields: Record<string, unknown>) => {
 };
 const send = (name: string, fields: Record<string, unknown>) =>
   c.send({ kind: "command", command: { [name]: fields } });
-const rss = () => Deno.memoryUsage().rss;
+// With --v8-flags=--expose-gc the heap is collected before each reading, so the RSS difference
+// is what the live workers hold rather than garbage waiting for a collection.
+const gc = (globalThis as { gc?: () => void }).gc;
+const rss = () => {
+  gc?.();
+  return Deno.memoryUsage().rss;
+};
 
 async function workersArm(n: number, run: number): Promise<{ ms: number; rssPer: number }> {
   const labels = Array.from({ length: n }, (_, i) => `b${run}x${i}`);
@@ -125,7 +132,11 @@ try {
     console.log(`${n} worker(s), ${RUNS} runs, each arm starting ${n} real CLI(s):`);
     console.log(`  workers (worktree + charter + kick) spawn-to-connected: ${fmt(w, "ms")}`);
     console.log(`  seats (baseline: plain new_session) spawn-to-connected: ${fmt(b, "ms")}`);
-    console.log(`  forge's own RSS per live worker: ${fmt(mem, "KiB", 1024)}`);
+    console.log(
+      `  forge's own RSS per live worker${gc ? " (GC forced)" : " (no --expose-gc: noisy)"}: ${
+        fmt(mem, "KiB", 1024)
+      }`,
+    );
   }
 } finally {
   await c.close();
