@@ -44,7 +44,7 @@ export interface SpawnRequest {
 
 /** What a resumed worker is told when it has no resume kick (mcp_tools.md §4: durable). */
 export const CONTINUE_TEXT =
-  "forge restarted and resumed this session. Continue your charter where you left off.";
+  "forge resumed this session (a restart, or your lead asked). Continue your charter where you left off.";
 
 /**
  * A project's workers (issue 23): seats `<org>/<project>/<label>` running the real CLI in their
@@ -205,7 +205,8 @@ export class Workers {
       }
       throw new Refusal(what, `${what}: ${slotName(slot)} did not start: ${why}`);
     }
-    const kick = resumed ? (req.resumeKick ?? (req.fromBoot ? CONTINUE_TEXT : req.kick)) : req.kick;
+    // mcp_tools.md §4: a resumed worker is given its resume kick, else told to continue.
+    const kick = resumed ? (req.resumeKick ?? CONTINUE_TEXT) : req.kick;
     if (kick) seat.prompt(what, kick, [], crypto.randomUUID(), "forge");
     const rec: WorkerRecord = {
       slot,
