@@ -4,8 +4,20 @@
  */
 import { join } from "node:path";
 import { PriceTable } from "./prices.ts";
-import { buildSnapshot, type ProjectRef, type UsageSnapshot } from "./report.ts";
-import { type PoolScan, PoolScanner } from "./scan.ts";
+import { buildSnapshot, type ProjectRef, type UsageSnapshot, windowStarts } from "./report.ts";
+import { type PoolFile, type PoolScan, PoolScanner } from "./scan.ts";
+
+/** What a report was built from: the pool's files (the scan's own objects), projects, windows. */
+interface Basis {
+  files: PoolFile[];
+  projects: string;
+  windows: string;
+}
+
+function sameBasis(a: Basis, b: Basis): boolean {
+  return a.projects === b.projects && a.windows === b.windows &&
+    a.files.length === b.files.length && a.files.every((f, i) => f === b.files[i]);
+}
 
 export type { ProjectRef, UsageSnapshot } from "./report.ts";
 export { UsageSnapshotSchema } from "./report.ts";
@@ -40,6 +52,7 @@ export class UsageScanner {
   readonly #prices: PriceTable | null;
   readonly #priceError: string | null;
   #projects: ProjectRef[];
+  #last: { basis: Basis; snapshot: UsageSnapshot } | null = null;
 
   constructor(opts: UsageScannerOptions) {
     this.#pool = new PoolScanner(opts.configDirs);
@@ -67,11 +80,18 @@ export class UsageScanner {
   /** Scan now; `now` fixes the windows' local-time boundaries (default: the clock). */
   async scan(now: Date = new Date()): Promise<UsageScanResult> {
     const pool = await this.#pool.scan();
-    const snapshot = buildSnapshot(pool.files, {
-      projects: this.#projects,
-      prices: this.#prices,
-      now,
-    });
+    // A pool whose every file was reused, read for the same projects in the same windows, adds
+    // up to the same report: a rescan with nothing changed costs the stat walk alone.
+    const basis = {
+      files: pool.files,
+      projects: JSON.stringify(this.#projects),
+      windows: JSON.stringify(windowStarts(now)),
+    };
+    const last = this.#last;
+    const snapshot = last && pool.files_read === 0 && sameBasis(last.basis, basis)
+      ? last.snapshot
+      : buildSnapshot(pool.files, { projects: this.#projects, prices: this.#prices, now });
+    this.#last = { basis, snapshot };
     return {
       snapshot,
       skipped_lines: pool.skipped_lines,

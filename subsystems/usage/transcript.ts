@@ -7,7 +7,6 @@
  * which is what catches a torn write. A line failing either check is skipped and counted.
  */
 import type { MessageTokens } from "./prices.ts";
-import { fastLineValue } from "./usage_line.ts";
 
 /** One assistant line's API message, as counted. */
 export interface UsageRecord extends MessageTokens {
@@ -46,8 +45,7 @@ export class TranscriptParser {
   #carryUsage = false;
   readonly #intern: (s: string) => string;
 
-  /** `exact`: parse every usage line whole (the reference the fast reading is tested against). */
-  constructor(intern: (s: string) => string = (s) => s, readonly exact = false) {
+  constructor(intern: (s: string) => string = (s) => s) {
     this.#intern = intern;
   }
 
@@ -98,15 +96,12 @@ export class TranscriptParser {
       if (!looksLikeObject(s, start, end)) this.skipped++;
       return;
     }
-    // The usage-only reading first; any shape it does not know is parsed whole (usage_line.ts).
-    let value: unknown = this.exact ? null : fastLineValue(s, start, end);
-    if (value === null) {
-      try {
-        value = JSON.parse(s.slice(start, end));
-      } catch {
-        this.skipped++;
-        return;
-      }
+    let value: unknown;
+    try {
+      value = JSON.parse(s.slice(start, end));
+    } catch {
+      this.skipped++;
+      return;
     }
     if (!isObject(value)) {
       this.skipped++;
@@ -141,9 +136,8 @@ export class TranscriptParser {
 export async function readTranscript(
   path: string,
   intern?: (s: string) => string,
-  exact = false,
 ): Promise<TranscriptRead> {
-  const parser = new TranscriptParser(intern, exact);
+  const parser = new TranscriptParser(intern);
   const decoder = new TextDecoder();
   const buf = spare.pop() ?? new Uint8Array(READ_BYTES);
   try {
