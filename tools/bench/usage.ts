@@ -20,7 +20,7 @@ import { UsageScanner } from "../../subsystems/usage/scanner.ts";
 import { slugFor } from "../../subsystems/usage/sample_lines.ts";
 import bundled from "../../subsystems/usage/prices.json" with { type: "json" };
 import { startHarness } from "../../server/workspace/claude/testing.ts";
-import type { measure } from "./usage_report.ts";
+import type { measure } from "./arms/usage_report.ts";
 
 type Obj = Record<string, unknown>;
 const flag = (name: string, dflt: string) => {
@@ -308,7 +308,7 @@ async function measureInChild(pool: string) {
       Deno.execPath(),
       "run",
       "--allow-all",
-      new URL("./usage_report.ts", import.meta.url).pathname,
+      new URL("./arms/usage_report.ts", import.meta.url).pathname,
       pool,
     ],
     { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp" },

@@ -4,10 +4,10 @@
  * times and the peak RSS. It imports the usage scanner and nothing else, so the process's own
  * start is what a small program's is.
  *
- *   tools/deno.sh run --allow-all tools/bench/usage_report.ts POOL_CONFIG_DIR
+ *   tools/deno.sh run --allow-all tools/bench/arms/usage_report.ts POOL_CONFIG_DIR
  */
-import { PriceTable } from "../../subsystems/usage/prices.ts";
-import { UsageScanner } from "../../subsystems/usage/scanner.ts";
+import { PriceTable } from "../../../subsystems/usage/prices.ts";
+import { UsageScanner } from "../../../subsystems/usage/scanner.ts";
 
 /**
  * What one forge process does for a usage subscribe - scan the pool and build
