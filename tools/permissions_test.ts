@@ -27,7 +27,11 @@ function flags(extra: string) {
 // config names when no native addon makes the fence moot.
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
   const f = flags("[terminal]\nenabled = false\n");
-  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  // The socket, the gateway's loopback port, and account A's upstream (no base_url: the API's).
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+  );
   assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,ps,kill,/opt/claude");
   const read = f.find((x) => x.startsWith("--allow-read="))!.slice("--allow-read=".length).split(
     ",",
@@ -50,5 +54,22 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   const f = flags("");
   assert(f.includes("--allow-ffi=/opt/forge/node_modules"));
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
-  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+  );
+});
+
+// README "Permissions": the gateway adds its own port and exactly the upstreams the accounts name.
+Deno.test("the gateway's port and each account's upstream host are the only extra net grants", () => {
+  const f = flags(
+    `[gateway]\nport = 8900\n[[accounts]]\ndisplay_name = "B"\nprovider = "openrouter"\n` +
+      `token = "t"\nbase_url = "https://openrouter.example/api"\n[[accounts]]\n` +
+      `display_name = "C"\nprovider = "anthropic"\ntoken = "k"\nbase_url = "http://127.0.0.1:4100"\n`,
+  );
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8900,api.anthropic.com:443,openrouter.example:443," +
+      "127.0.0.1:4100",
+  );
 });

@@ -1,0 +1,373 @@
+import type { AccountKind, AccountsWire, Chip } from "../../protocol/accounts.ts";
+import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import { slotName } from "../../protocol/mod.ts";
+import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
+import type { Logger } from "../log.ts";
+import { apiError, forward } from "./forward.ts";
+import { AccountPool, type PoolAccount } from "./pool.ts";
+import { probeAccount } from "./probe.ts";
+import { readOauthFacts } from "./seat_facts.ts";
+import { resetFrom, usageFrom } from "./usage.ts";
+import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
+
+/** How long a failed account waits before it is probed again. */
+export const REPROBE_MS = 30_000;
+/** A usage-only move is announced at most this often (every response carries one). */
+export const USAGE_ANNOUNCE_MS = 1_000;
+
+/** What a seat's launch needs from the gateway: where the CLI sends its requests, and as whom. */
+export interface GatewayLaunch {
+  /** `http://127.0.0.1:<port>/seat/<route>`: the CLI's ANTHROPIC_BASE_URL. */
+  baseUrl: string;
+  account: AccountConfig;
+  kind: AccountKind;
+}
+
+export interface GatewayOptions {
+  log: Logger;
+  config(): ForgeConfig;
+  emit(update: SessionUpdate): void;
+  /** Overrides `[gateway] port` (tests pass 0 for a free one). */
+  port?: number;
+  home?: string;
+  now?: () => number;
+}
+
+/**
+ * The account gateway: one loopback HTTP listener every seat's CLI uses as its API base URL, and
+ * the account pool behind it. A seat is known by the route in its base URL's path (minted per
+ * seat, never a credential); each request goes to the seat's bound account's upstream with that
+ * account's credential (a `token` account) or the CLI's own (a `config_dir` account), streaming
+ * back untouched. 429 streaks rotate the org's seats, a 401 is `auth_required` on the seat, and
+ * every move of the pool is `accounts_changed`. spec: home > accounts; catalogue 5 `[gateway]`.
+ */
+export class Gateway {
+  readonly pool: AccountPool;
+  #listener: ListenerState = { ready: false, port: 0, bind_error: null };
+  #server: Deno.HttpServer | null = null;
+  readonly #routes = new Map<string, Slot>();
+  readonly #routeOf = new Map<string, string>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Seats already told every account is cooling (told once per episode). */
+  readonly #toldExhausted = new Set<string>();
+  /** The CLI's own `initialize` account facts, per seat. */
+  readonly #cliAccount = new Map<string, Wire>();
+  #usageTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #now: () => number;
+
+  constructor(private readonly opts: GatewayOptions) {
+    this.#now = opts.now ?? Date.now;
+    this.pool = new AccountPool(this.#now);
+  }
+
+  /** Binds the listener (a taken port is a `bind_error`, never a drift) and starts the probes. */
+  async start(): Promise<void> {
+    const config = this.opts.config();
+    const port = this.opts.port ?? Number(config.areas.gateway?.port ?? 8787);
+    this.#listener.port = port;
+    const listening = Promise.withResolvers<void>();
+    try {
+      this.#server = Deno.serve({
+        hostname: "127.0.0.1",
+        port,
+        onListen: (addr) => {
+          this.#listener = { ready: true, port: addr.port, bind_error: null };
+          listening.resolve();
+        },
+        onError: (err) => {
+          this.opts.log.error("gateway_request_failed", { error: err });
+          return apiError(500, "api_error", "forge gateway: the request failed inside forge");
+        },
+      }, (req) => this.#handle(req));
+      await listening.promise;
+      this.opts.log.info("gateway_listening", { port: this.#listener.port });
+    } catch (err) {
+      const why = err instanceof Deno.errors.AddrInUse
+        ? `port ${port} is taken`
+        : (err as Error).message;
+      this.#listener = { ready: false, port, bind_error: `127.0.0.1:${port}: ${why}` };
+      this.opts.log.error("gateway_bind_failed", { port, error: why });
+    }
+    this.sync();
+  }
+
+  /** Takes the config's accounts again (boot and reload): new ones are probed. */
+  sync(): void {
+    for (const account of this.pool.sync(this.opts.config())) void this.#probe(account);
+    this.#announce();
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    if (this.#usageTimer !== null) clearTimeout(this.#usageTimer);
+    await this.#server?.shutdown();
+    this.#server = null;
+    this.#listener = { ...this.#listener, ready: false };
+  }
+
+  listener(): ListenerState {
+    return { ...this.#listener };
+  }
+
+  wire(): AccountsWire {
+    return accountsWire(this.pool, this.opts.config(), this.#listener, this.#now());
+  }
+
+  projectRow(project: ProjectConfig): { would_bind: boolean; chip: Chip | null } {
+    const org = this.opts.config().orgs.find((o) => o.name === project.org);
+    return projectBinding(this.pool, org, this.#now());
+  }
+
+  /**
+   * Binds a seat for its launch and returns its base URL and account; null when the config
+   * declares no accounts (the CLI then talks to whatever its own environment names). Throws a
+   * sentence when the listener is not up, because a CLI pointed at nothing fails illegibly.
+   */
+  launch(slot: Slot, project: ProjectConfig): GatewayLaunch | null {
+    const config = this.opts.config();
+    const org = config.orgs.find((o) => o.name === project.org);
+    if (!org || config.accounts.length === 0) return null;
+    if (!this.#listener.ready) {
+      throw new Error(
+        `the account gateway is not listening (${this.#listener.bind_error ?? "not started"})`,
+      );
+    }
+    const account = this.pool.bind(slot, org);
+    if (!account) return null;
+    const name = slotName(slot);
+    let route = this.#routeOf.get(name);
+    if (!route) {
+      route = crypto.randomUUID().replaceAll("-", "");
+      this.#routeOf.set(name, route);
+      this.#routes.set(route, slot);
+    }
+    this.#toldExhausted.delete(name);
+    this.#announce();
+    return {
+      baseUrl: `http://127.0.0.1:${this.#listener.port}/seat/${route}`,
+      account: account.config,
+      kind: account.kind,
+    };
+  }
+
+  /** The seat's CLI answered `initialize`: its auth facts and the account it runs under. */
+  async connected(slot: Slot, cliAccount: Wire | null): Promise<void> {
+    this.#cliAccount.set(slotName(slot), cliAccount);
+    const account = this.#bound(slot);
+    if (!account) return;
+    this.#identity(slot, account);
+    this.opts.emit({
+      name: "oauth_credentials_snapshot",
+      fields: { key: slot, credentials: await this.#oauth(account) },
+    });
+  }
+
+  /** A seat's `account` session field. */
+  async seatAccount(slot: Slot): Promise<Wire> {
+    const account = this.#bound(slot);
+    if (!account) return null;
+    return {
+      display_name: account.config.display_name,
+      kind: account.kind,
+      cli: this.#cliAccount.get(slotName(slot)) ?? null,
+      credentials: await this.#oauth(account),
+    };
+  }
+
+  #bound(slot: Slot): PoolAccount | undefined {
+    const b = this.pool.binding(slot);
+    return b ? this.pool.get(b.account) : undefined;
+  }
+
+  #oauth(account: PoolAccount) {
+    return account.kind === "config_dir"
+      ? readOauthFacts(account.config.config_dir ?? `${this.opts.home ?? ""}/.claude`)
+      : Promise.resolve(null);
+  }
+
+  #identity(slot: Slot, account: PoolAccount): void {
+    const display_name = account.config.display_name;
+    this.opts.emit({ name: "forge_account_identity", fields: { key: slot, display_name } });
+    this.opts.emit({
+      name: "status_snapshot",
+      fields: {
+        key: slot,
+        account: this.#cliAccount.get(slotName(slot)) ?? null,
+        forge_account: { display_name, kind: account.kind },
+      },
+    });
+  }
+
+  // ---- one request ----------------------------------------------------------------------
+
+  async #handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const m = /^\/seat\/([0-9a-f]{32})(\/.*)?$/.exec(url.pathname);
+    const slot = m ? this.#routes.get(m[1]) : undefined;
+    if (!m || !slot) {
+      return apiError(404, "not_found_error", "forge gateway: no seat is routed here");
+    }
+    const config = this.opts.config();
+    const org = config.orgs.find((o) => o.name === slot.org);
+    const pick = org ? this.pool.pick(slot, org) : null;
+    if (!pick) {
+      return apiError(503, "api_error", `forge gateway: ${slotName(slot)} has no account to use`);
+    }
+    this.#tellMoves(slot, pick.account, pick.movedFrom, pick.exhausted);
+    const body = req.body ? new Uint8Array(await req.arrayBuffer()) : null;
+    const apiPath = `${m[2] ?? "/"}${url.search}`;
+    const out = await forward(
+      pick.account.config,
+      req.method,
+      apiPath,
+      req.headers,
+      body,
+    );
+    this.#answered(slot, pick.account, out.status, out.headers, out.failure);
+    return out.response;
+  }
+
+  #tellMoves(slot: Slot, account: PoolAccount, movedFrom: string | null, exhausted: boolean) {
+    const name = slotName(slot);
+    if (exhausted) {
+      if (this.#toldExhausted.has(name)) return;
+      this.#toldExhausted.add(name);
+      const until = this.pool.accounts().map((a) => a.clock.until ?? 0);
+      const soonest = Math.min(...until.filter((t) => t > this.#now()));
+      this.#notice(
+        slot,
+        "error",
+        `every account of org ${slot.org} is cooling or failed; this request goes to ${account.config.display_name} and gets its answer` +
+          (Number.isFinite(soonest)
+            ? ` (the first cools at ${new Date(soonest).toISOString()})`
+            : ""),
+      );
+      return;
+    }
+    this.#toldExhausted.delete(name);
+    if (movedFrom === null) return;
+    const from = this.pool.get(movedFrom);
+    const why = from
+      ? this.pool.unusable(from) ?? "a primary account can serve again"
+      : "it left the config";
+    this.#notice(
+      slot,
+      "info",
+      `forge moved this seat from account ${movedFrom} to ${account.config.display_name}: ${movedFrom} is ${why}`,
+    );
+    this.opts.log.info("gateway_seat_moved", {
+      seat: name,
+      from: movedFrom,
+      to: account.config.display_name,
+    });
+    this.#identity(slot, account);
+    this.#announce();
+  }
+
+  #answered(
+    slot: Slot,
+    account: PoolAccount,
+    status: number | null,
+    headers: Headers | null,
+    failure: string | null,
+  ) {
+    const now = this.#now();
+    if (failure !== null) {
+      this.#notice(slot, "error", failure);
+      return;
+    }
+    const usage = headers ? usageFrom(headers, now) : null;
+    if (usage) {
+      account.usage = usage;
+      this.#announceUsage();
+    }
+    if (status === 429) {
+      const rules = this.pool.rules(this.opts.config());
+      const until = account.clock.rateLimited(now, resetFrom(headers!, now), rules);
+      if (until !== null) this.#cooling(account, until, rules.streakCount);
+    } else {
+      account.clock.answered();
+    }
+    if (status === 401) {
+      account.lastError = `the upstream refused the credential (HTTP 401) at ${
+        new Date(now).toISOString()
+      }`;
+      this.opts.emit({
+        name: "auth_required",
+        fields: {
+          key: slot,
+          method_name: account.config.display_name,
+          method_description:
+            `account ${account.config.display_name}'s upstream refused its credential (HTTP 401): ` +
+            (account.kind === "token"
+              ? "its token in forge.toml needs replacing"
+              : `log in again with CLAUDE_CONFIG_DIR=${account.config.config_dir ?? "~/.claude"}`),
+        },
+      });
+      this.#announce();
+    }
+  }
+
+  #cooling(account: PoolAccount, until: number, streak: number): void {
+    const name = account.config.display_name;
+    this.opts.log.warn("gateway_account_cooling", { account: name, until, streak });
+    const t = setTimeout(() => {
+      this.#timers.delete(t);
+      if (account.clock.until !== until) return;
+      account.clock.cooled();
+      this.opts.log.info("gateway_account_cooled", { account: name });
+      this.#announce();
+    }, Math.max(0, until - this.#now()));
+    this.#timers.add(t);
+    this.#announce();
+  }
+
+  async #probe(account: PoolAccount): Promise<void> {
+    account.state = "probing";
+    const result = await probeAccount(account.config, this.opts.home ?? Deno.env.get("HOME") ?? "");
+    if (this.pool.get(account.config.display_name) !== account) return;
+    if (result.ok) {
+      account.state = "ready";
+      account.lastError = null;
+      account.retryAt = null;
+      const usage = result.headers ? usageFrom(result.headers, this.#now()) : null;
+      if (usage) account.usage = usage;
+    } else {
+      account.state = "failed";
+      account.lastError = result.why;
+      account.retryAt = this.#now() + REPROBE_MS;
+      this.opts.log.warn("gateway_probe_failed", {
+        account: account.config.display_name,
+        why: result.why,
+      });
+      const t = setTimeout(() => {
+        this.#timers.delete(t);
+        void this.#probe(account);
+      }, REPROBE_MS);
+      this.#timers.add(t);
+    }
+    this.#announce();
+  }
+
+  #notice(slot: Slot, severity: "info" | "error", text: string): void {
+    this.opts.emit({ name: "notice", fields: { key: slot, severity, text } });
+  }
+
+  /** accounts_changed, carrying the pool's state. */
+  #announce(): void {
+    if (this.#usageTimer !== null) {
+      clearTimeout(this.#usageTimer);
+      this.#usageTimer = null;
+    }
+    this.opts.emit({ name: "accounts_changed", fields: { accounts: this.wire() } });
+  }
+
+  #announceUsage(): void {
+    if (this.#usageTimer !== null) return;
+    this.#usageTimer = setTimeout(() => {
+      this.#usageTimer = null;
+      this.#announce();
+    }, USAGE_ANNOUNCE_MS);
+  }
+}
