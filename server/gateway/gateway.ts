@@ -6,7 +6,7 @@ import type { Logger } from "../log.ts";
 import { apiError, forward } from "./forward.ts";
 import { AccountPool, type PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
-import { readOauthFacts } from "./seat_facts.ts";
+import { SeatFacts } from "./seat_facts.ts";
 import { resetFrom, usageFrom } from "./usage.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
 
@@ -50,14 +50,14 @@ export class Gateway {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   /** Seats already told every account is cooling (told once per episode). */
   readonly #toldExhausted = new Set<string>();
-  /** The CLI's own `initialize` account facts, per seat. */
-  readonly #cliAccount = new Map<string, Wire>();
+  readonly #facts: SeatFacts;
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
 
   constructor(private readonly opts: GatewayOptions) {
     this.#now = opts.now ?? Date.now;
     this.pool = new AccountPool(this.#now);
+    this.#facts = new SeatFacts(this.pool, opts.emit, opts.home ?? Deno.env.get("HOME") ?? "");
   }
 
   /** Binds the listener (a taken port is a `bind_error`, never a drift) and starts the probes. */
@@ -152,51 +152,13 @@ export class Gateway {
   }
 
   /** The seat's CLI answered `initialize`: its auth facts and the account it runs under. */
-  async connected(slot: Slot, cliAccount: Wire | null): Promise<void> {
-    this.#cliAccount.set(slotName(slot), cliAccount);
-    const account = this.#bound(slot);
-    if (!account) return;
-    this.#identity(slot, account);
-    this.opts.emit({
-      name: "oauth_credentials_snapshot",
-      fields: { key: slot, credentials: await this.#oauth(account) },
-    });
+  connected(slot: Slot, cliAccount: Wire | null): Promise<void> {
+    return this.#facts.connected(slot, cliAccount);
   }
 
   /** A seat's `account` session field. */
-  async seatAccount(slot: Slot): Promise<Wire> {
-    const account = this.#bound(slot);
-    if (!account) return null;
-    return {
-      display_name: account.config.display_name,
-      kind: account.kind,
-      cli: this.#cliAccount.get(slotName(slot)) ?? null,
-      credentials: await this.#oauth(account),
-    };
-  }
-
-  #bound(slot: Slot): PoolAccount | undefined {
-    const b = this.pool.binding(slot);
-    return b ? this.pool.get(b.account) : undefined;
-  }
-
-  #oauth(account: PoolAccount) {
-    return account.kind === "config_dir"
-      ? readOauthFacts(account.config.config_dir ?? `${this.opts.home ?? ""}/.claude`)
-      : Promise.resolve(null);
-  }
-
-  #identity(slot: Slot, account: PoolAccount): void {
-    const display_name = account.config.display_name;
-    this.opts.emit({ name: "forge_account_identity", fields: { key: slot, display_name } });
-    this.opts.emit({
-      name: "status_snapshot",
-      fields: {
-        key: slot,
-        account: this.#cliAccount.get(slotName(slot)) ?? null,
-        forge_account: { display_name, kind: account.kind },
-      },
-    });
+  seatAccount(slot: Slot): Promise<Wire> {
+    return this.#facts.field(slot);
   }
 
   // ---- one request ----------------------------------------------------------------------
@@ -248,20 +210,21 @@ export class Gateway {
     this.#toldExhausted.delete(name);
     if (movedFrom === null) return;
     const from = this.pool.get(movedFrom);
-    const why = from
-      ? this.pool.unusable(from) ?? "a primary account can serve again"
-      : "it left the config";
+    const unusable = from ? this.pool.unusable(from) : "gone from the config";
+    const why = unusable !== null
+      ? `${movedFrom} is ${unusable}`
+      : `${movedFrom} is a fallback and ${account.config.display_name} can serve again`;
     this.#notice(
       slot,
       "info",
-      `forge moved this seat from account ${movedFrom} to ${account.config.display_name}: ${movedFrom} is ${why}`,
+      `forge moved this seat from account ${movedFrom} to ${account.config.display_name}: ${why}`,
     );
     this.opts.log.info("gateway_seat_moved", {
       seat: name,
       from: movedFrom,
       to: account.config.display_name,
     });
-    this.#identity(slot, account);
+    this.#facts.identity(slot, account);
     this.#announce();
   }
 
