@@ -160,3 +160,63 @@ async function fakes(script: Parameters<typeof startFakeApi>[0]) {
   const api = await startFakeApi(script);
   return Object.assign(api, { [Symbol.asyncDispose]: () => api.close() });
 }
+
+Deno.test("the gateway: a config_dir account forwards the CLI's own login unchanged, and rotates to a token account", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-gateway-" }));
+  for (const sub of ["p", "home", "tmp", "login"]) await Deno.mkdir(`${dir}/${sub}`);
+  // The CLI's own OAuth login, as `claude login` leaves it in the config dir.
+  const expiresAt = Date.now() + 86_400_000;
+  await Deno.writeTextFile(
+    `${dir}/login/.credentials.json`,
+    JSON.stringify({
+      claudeAiOauth: {
+        accessToken: "sk-ant-oat01-gw-login",
+        refreshToken: "sk-ant-ort01-gw-refresh",
+        expiresAt,
+        scopes: ["user:inference"],
+        subscriptionType: "max",
+      },
+    }),
+  );
+  await using apiA = await fakes({ replies: [text("own login"), limited, limited] });
+  await using apiB = await fakes({ replies: [text("token fallback")] });
+  const config = `[server]\nbind = "127.0.0.1"\n` +
+    `[gateway]\nstreak_count = 2\nstreak_window_secs = 30\nno_reset_cooldown_secs = 30\n` +
+    `[env]\nCLAUDE_CODE_MAX_RETRIES = "3"\nCLAUDE_CODE_TMPDIR = "${dir}/tmp"\nHOME = "${dir}/home"\n` +
+    `[[accounts]]\ndisplay_name = "Login"\nprovider = "anthropic"\nbase_url = "${apiA.url}"\n` +
+    `config_dir = "${dir}/login"\nmodels = ["claude-sonnet-4-5"]\n` +
+    account("B", "sk-gw-b", apiB.url, `${dir}/login`) +
+    `[[orgs]]\nname = "Acme"\naccounts = ["Login"]\nfallback_accounts = ["B"]\n` +
+    `[[orgs.projects]]\nname = "p"\npath = "${dir}/p"\nauto_start = true\n`;
+  await using forge = await spawnForge(config, { HOME: `${dir}/home` });
+  const c = await forge.connect();
+  await c.next((m) => m.kind === "settings");
+  await subscribeSeat(c, LEAD, true);
+  const oauth = updateOf(
+    await c.next(has("oauth_credentials_snapshot"), 10_000),
+    "oauth_credentials_snapshot",
+  )!;
+  // The login's facts cross; its tokens never do.
+  assertEquals(oauth.credentials, {
+    subscription_type: "max",
+    scopes: ["user:inference"],
+    expires_at: expiresAt,
+  });
+  const tree = updateOf(await c.next(has("processes_changed"), 10_000), "processes_changed")!
+    .snapshot as { pid: number };
+  const environ = Deno.readTextFileSync(`/proc/${tree.pid}/environ`).split("\0");
+  assert(
+    !environ.some((v) => v.startsWith("ANTHROPIC_AUTH_TOKEN=")),
+    "no placeholder over a login",
+  );
+  assert(environ.includes(`CLAUDE_CONFIG_DIR=${dir}/login`));
+
+  const first = await turn(c, "who answers");
+  assertEquals(chatOf(first.frames.at(-1)!)!.result, "own login");
+  assertEquals(apiA.mainRequests()[0].credential, "bearer sk-ant-oat01-gw-login");
+
+  const second = await turn(c, "rate limit me");
+  assertEquals(chatOf(second.frames.at(-1)!)!.result, "token fallback");
+  assertEquals(apiB.mainRequests()[0].credential, "x-api-key sk-gw-b", "B's token, not the login");
+  await Deno.remove(dir, { recursive: true });
+});

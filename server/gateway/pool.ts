@@ -23,6 +23,13 @@ export interface Binding {
   slot: Slot;
   org: string;
   account: string;
+  /**
+   * The `config_dir` account the seat's CLI was launched under, or null for a `token` launch.
+   * A CLI's own login lives in the config dir it started with, and its environment is fixed at
+   * launch: it can move to any `token` account (the gateway supplies that credential) but to no
+   * other `config_dir` account, whose login it does not hold.
+   */
+  login: string | null;
 }
 
 /** What a request's account lookup found: the account, and whether the seat just moved. */
@@ -120,9 +127,15 @@ export class AccountPool {
     return out;
   }
 
-  /** The account an org's next seat would bind: the first usable one in its walk, else null. */
-  choose(org: OrgConfig): PoolAccount | null {
-    return this.walk(org).find((w) => this.unusable(w.account) === null)?.account ?? null;
+  /**
+   * The account an org's next seat would bind: the first usable one in its walk, else null. With
+   * `login`, only the accounts a running CLI can use: `token` ones, and its own `config_dir` one.
+   */
+  choose(org: OrgConfig, login?: string | null): PoolAccount | null {
+    const fits = (a: PoolAccount) =>
+      login === undefined || a.kind === "token" || a.config.display_name === login;
+    return this.walk(org).find((w) => fits(w.account) && this.unusable(w.account) === null)
+      ?.account ?? null;
   }
 
   /**
@@ -139,6 +152,7 @@ export class AccountPool {
       slot,
       org: org.name,
       account: account.config.display_name,
+      login: account.kind === "config_dir" ? account.config.display_name : null,
     });
     return account;
   }
@@ -165,7 +179,7 @@ export class AccountPool {
         ? { account, movedFrom: null, exhausted: this.unusable(account) !== null }
         : null;
     }
-    const best = this.choose(org);
+    const best = this.choose(org, bound.login);
     if (!best) return { account: current, movedFrom: null, exhausted: true };
     const walk = this.walk(org);
     const onFallback = walk.find((w) => w.account === current)?.fallback ?? true;
