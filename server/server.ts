@@ -109,18 +109,19 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   storeRef.current = store;
   const workspace = new Workspace(log, () => store.config);
+  const stateDir = `${configDir}/state`;
+  await Deno.mkdir(stateDir, { recursive: true });
   // The account gateway is up before any seat launches (auto_start leads start at registry boot).
   const gateway = new Gateway({
     log,
     config: () => store.config,
     emit: (u) => void workspace.emit(u),
     port: opts.gatewayPort,
+    stateDir,
   });
   workspace.gateway = gateway;
   await gateway.start();
   store.onReload(() => gateway.sync());
-  const stateDir = `${configDir}/state`;
-  await Deno.mkdir(stateDir, { recursive: true });
   const host: Host = {
     log,
     config: () => store.config,

@@ -142,6 +142,16 @@ Deno.test("the gateway: credential, streaming, a 429 streak rotates to the fallb
   assertEquals(apiA.mainRequests().at(-1)!.credential, "x-api-key sk-gw-a");
   const after = AccountsWire.parse(await poolNow(c));
   assert(!after.orgs[0].rows.find((r) => r.display_name === "A")!.cooling, "a 401 is no rotation");
+
+  // --- 6. the usage subject attributes each message to the account that answered it ------
+  c.send({ kind: "subscribe", what: "usage" });
+  const usageSnap = (await c.next((m) => m.kind === "snapshot" && m.subject === "usage", 30_000))
+    .data as { lifetime: { by_account: { name: string; messages: number }[] } };
+  const byAccount = Object.fromEntries(
+    usageSnap.lifetime.by_account.map((r) => [r.name, r.messages]),
+  );
+  assertEquals(byAccount.A, 1, JSON.stringify(byAccount));
+  assertEquals(byAccount.B, 1, JSON.stringify(byAccount));
   await Deno.remove(dir, { recursive: true });
 });
 

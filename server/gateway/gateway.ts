@@ -4,6 +4,7 @@ import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import { apiError, forward } from "./forward.ts";
+import { RequestLedger } from "./ledger.ts";
 import { AccountPool, type PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
 import { SeatFacts } from "./seat_facts.ts";
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   /** Overrides `[gateway] port` (tests pass 0 for a free one). */
   port?: number;
   home?: string;
+  /** forge's state dir: the request ledger lives in `gateway/` under it (none when absent). */
+  stateDir?: string;
   now?: () => number;
 }
 
@@ -51,12 +54,16 @@ export class Gateway {
   /** Seats already told every account is cooling (told once per episode). */
   readonly #toldExhausted = new Set<string>();
   readonly #facts: SeatFacts;
+  readonly #ledger: RequestLedger;
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
 
   constructor(private readonly opts: GatewayOptions) {
     this.#now = opts.now ?? Date.now;
     this.pool = new AccountPool(this.#now);
+    this.#ledger = new RequestLedger(
+      opts.stateDir ? `${opts.stateDir}/gateway/requests.jsonl` : null,
+    );
     this.#facts = new SeatFacts(this.pool, opts.emit, opts.home ?? Deno.env.get("HOME") ?? "");
   }
 
@@ -156,6 +163,11 @@ export class Gateway {
     return this.#facts.connected(slot, cliAccount);
   }
 
+  /** Which account answered each API request, by `request-id` (the usage scan's join). */
+  requestAccounts(): Promise<Map<string, string>> {
+    return this.#ledger.read();
+  }
+
   /** A seat's `account` session field. */
   seatAccount(slot: Slot): Promise<Wire> {
     return this.#facts.field(slot);
@@ -240,6 +252,8 @@ export class Gateway {
       this.#notice(slot, "error", failure);
       return;
     }
+    const requestId = headers?.get("request-id");
+    if (requestId) this.#ledger.record(requestId, account.config.display_name);
     const usage = headers ? usageFrom(headers, now) : null;
     if (usage) {
       account.usage = usage;
