@@ -118,6 +118,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     emit: (u) => void workspace.emit(u),
     port: opts.gatewayPort,
     stateDir,
+    occupied: (slot) => (workspace.seat(slot)?.sessionId() ?? null) !== null,
   });
   workspace.gateway = gateway;
   await gateway.start();

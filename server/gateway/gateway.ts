@@ -33,6 +33,8 @@ export interface GatewayOptions {
   home?: string;
   /** forge's state dir: the request ledger lives in `gateway/` under it (none when absent). */
   stateDir?: string;
+  /** Whether a seat has a live occupant: a pool row counts only those seats. Default: all. */
+  occupied?: (slot: Slot) => boolean;
   now?: () => number;
 }
 
@@ -118,7 +120,13 @@ export class Gateway {
   }
 
   wire(): AccountsWire {
-    return accountsWire(this.pool, this.opts.config(), this.#listener, this.#now());
+    return accountsWire(
+      this.pool,
+      this.opts.config(),
+      this.#listener,
+      this.#now(),
+      this.opts.occupied ?? (() => true),
+    );
   }
 
   projectRow(project: ProjectConfig): { would_bind: boolean; chip: Chip | null } {

@@ -211,3 +211,28 @@ Deno.test("gateway: a token account that its upstream refuses fails its probe, i
   assertEquals(x.state, "failed");
   assert(x.last_error!.includes("could not be reached"), x.last_error!);
 });
+
+Deno.test("gateway: a taken port is a bind_error on home and a seat's launch refuses in words", async () => {
+  await using w = await world({});
+  const port = w.gateway.listener().port;
+  const text = `[gateway]\nport = ${port}\n[[accounts]]\ndisplay_name = "A"\n` +
+    `provider = "anthropic"\ntoken = "k"\n[[orgs]]\nname = "Acme"\naccounts = ["A"]\n` +
+    `[[orgs.projects]]\nname = "p"\npath = "/tmp"\n`;
+  const { config } = loadConfigText(text, "/tmp/forge.toml", areas);
+  const second = new Gateway({ log: memoryLogger(), config: () => config, emit: () => {} });
+  await second.start();
+  try {
+    const wire = second.wire().gateway;
+    assertEquals([wire.ready, wire.port], [false, port]);
+    assert(wire.bind_error!.includes(`port ${port} is taken`), wire.bind_error!);
+    let refused = "";
+    try {
+      second.launch(SLOT, config.orgs[0].projects[0]);
+    } catch (err) {
+      refused = (err as Error).message;
+    }
+    assert(refused.startsWith("the account gateway is not listening"), refused);
+  } finally {
+    await second.stop();
+  }
+});

@@ -1,4 +1,5 @@
 import type { AccountsWire, Chip, ChipState } from "../../protocol/accounts.ts";
+import type { Slot } from "../../protocol/mod.ts";
 import type { ForgeConfig, OrgConfig } from "../config/types.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
@@ -15,6 +16,7 @@ export function accountsWire(
   config: ForgeConfig,
   listener: ListenerState,
   now: number,
+  occupied: (slot: Slot) => boolean = () => true,
 ): AccountsWire {
   const accounts = pool.accounts();
   return {
@@ -45,7 +47,7 @@ export function accountsWire(
           cooling_until: cooling ? account.clock.until : null,
           unusable: pool.unusable(account),
           seats: pool.bindings().filter((b) =>
-            b.org === org.name && b.account === account.config.display_name
+            b.org === org.name && b.account === account.config.display_name && occupied(b.slot)
           ).length,
         };
       }),

@@ -86,7 +86,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
   const home = inherited.HOME ?? "";
   const configDir = account?.config_dir ?? inherited.CLAUDE_CONFIG_DIR ?? `${home}/.claude`;
   const accountEnv: Record<string, string> = {};
-  // Through the gateway the account's URL and token stay with forge (spec: issue 22, item 1).
+  // Through the gateway the account's URL and token stay with forge. spec: home > accounts.
   if (account?.base_url && !gateway) accountEnv.ANTHROPIC_BASE_URL = account.base_url;
   if (account?.token && !gateway) accountEnv.ANTHROPIC_API_KEY = account.token;
   Object.assign(accountEnv, account?.env ?? {});
