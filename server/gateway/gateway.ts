@@ -8,7 +8,7 @@ import { RequestLedger } from "./ledger.ts";
 import { AccountPool, type PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
 import { SeatFacts } from "./seat_facts.ts";
-import { resetFrom, usageFrom } from "./usage.ts";
+import { resetFrom, usageFrom, windowAtCap } from "./usage.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
 
 /** How long a failed account waits before it is probed again. */
@@ -57,6 +57,8 @@ export class Gateway {
   readonly #toldExhausted = new Set<string>();
   readonly #facts: SeatFacts;
   readonly #ledger: RequestLedger;
+  /** The reset each at-cap account's announcement is waiting for. */
+  readonly #capAt = new Map<string, number>();
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
 
@@ -264,8 +266,11 @@ export class Gateway {
     if (requestId) this.#ledger.record(requestId, account.config.display_name);
     const usage = headers ? usageFrom(headers, now) : null;
     if (usage) {
+      const wasCapped = this.pool.atCap(account);
       account.usage = usage;
-      this.#announceUsage();
+      if (this.pool.atCap(account) !== wasCapped) this.#announce();
+      else this.#announceUsage();
+      this.#capEnds(account);
     }
     if (status === 429) {
       const rules = this.pool.rules(this.opts.config());
@@ -306,6 +311,24 @@ export class Gateway {
     }, Math.max(0, until - this.#now()));
     this.#timers.add(t);
     this.#announce();
+  }
+
+  /** An at-cap account stops being at its cap when its window resets; nothing else says so. */
+  #capEnds(account: PoolAccount): void {
+    const now = this.#now();
+    const resets = (account.usage?.windows ?? []).filter((w) => windowAtCap(w, now))
+      .map((w) => w.resets_at!);
+    if (resets.length === 0) return;
+    const at = Math.max(...resets);
+    const name = account.config.display_name;
+    if (this.#capAt.get(name) === at) return; // every response repeats the same reset
+    this.#capAt.set(name, at);
+    const t = setTimeout(() => {
+      this.#timers.delete(t);
+      if (this.#capAt.get(name) === at) this.#capAt.delete(name);
+      this.#announce();
+    }, at - now + 1);
+    this.#timers.add(t);
   }
 
   async #probe(account: PoolAccount): Promise<void> {

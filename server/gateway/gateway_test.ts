@@ -236,3 +236,20 @@ Deno.test("gateway: a taken port is a bind_error on home and a seat's launch ref
     await second.stop();
   }
 });
+
+Deno.test("gateway: an account at its cap is announced ready again when the window resets", async () => {
+  const headers = {
+    "anthropic-ratelimit-unified-5h-utilization": "1",
+    "anthropic-ratelimit-unified-5h-reset": "{now+2}",
+  };
+  await using w = await world({ headers });
+  const launch = w.gateway.launch(SLOT, w.project)!;
+  await (await post(launch.baseUrl, MSG)).body?.cancel();
+  const rowA = (u: SessionUpdate) =>
+    AccountsWire.parse(u.fields!.accounts).orgs[0].rows.find((r) => r.display_name === "A")!;
+  await until(() => {
+    const frames = w.updates.filter((u) => u.name === "accounts_changed");
+    const capped = frames.findIndex((u) => rowA(u).at_cap);
+    return capped >= 0 && frames.slice(capped).some((u) => !rowA(u).at_cap);
+  }, "accounts_changed with A at its cap, then not");
+});
