@@ -4,6 +4,7 @@ import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
 import { apiError, forward } from "./forward.ts";
+import { listen } from "./listener.ts";
 import { RequestLedger } from "./ledger.ts";
 import { AccountPool, type PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
@@ -73,32 +74,10 @@ export class Gateway {
 
   /** Binds the listener (a taken port is a `bind_error`, never a drift) and starts the probes. */
   async start(): Promise<void> {
-    const config = this.opts.config();
-    const port = this.opts.port ?? Number(config.areas.gateway?.port ?? 8787);
-    this.#listener.port = port;
-    const listening = Promise.withResolvers<void>();
-    try {
-      this.#server = Deno.serve({
-        hostname: "127.0.0.1",
-        port,
-        onListen: (addr) => {
-          this.#listener = { ready: true, port: addr.port, bind_error: null };
-          listening.resolve();
-        },
-        onError: (err) => {
-          this.opts.log.error("gateway_request_failed", { error: err });
-          return apiError(500, "api_error", "forge gateway: the request failed inside forge");
-        },
-      }, (req) => this.#handle(req));
-      await listening.promise;
-      this.opts.log.info("gateway_listening", { port: this.#listener.port });
-    } catch (err) {
-      const why = err instanceof Deno.errors.AddrInUse
-        ? `port ${port} is taken`
-        : (err as Error).message;
-      this.#listener = { ready: false, port, bind_error: `127.0.0.1:${port}: ${why}` };
-      this.opts.log.error("gateway_bind_failed", { port, error: why });
-    }
+    const port = this.opts.port ?? Number(this.opts.config().areas.gateway?.port ?? 8787);
+    const bound = await listen(port, (req) => this.#handle(req), this.opts.log);
+    this.#server = bound.server;
+    this.#listener = bound.state;
     this.sync();
   }
 
