@@ -59,7 +59,7 @@ Deno.test("the gateway: credential, streaming, a 429 streak rotates to the fallb
   });
   await using apiB = await fakes({ replies: [text("from B")] });
   const config = `[server]\nbind = "127.0.0.1"\n` +
-    `[gateway]\nstreak_count = 2\nstreak_window_secs = 30\nno_reset_cooldown_secs = 3\n` +
+    `[gateway]\nstreak_count = 2\nstreak_window_secs = 30\nno_reset_cooldown_secs = 5\n` +
     `[env]\nCLAUDE_CODE_MAX_RETRIES = "3"\nCLAUDE_CODE_TMPDIR = "${dir}/tmp"\nHOME = "${dir}/home"\n` +
     account("A", "sk-gw-a", apiA.url, dir) + account("B", "sk-gw-b", apiB.url, dir) +
     `[[orgs]]\nname = "Acme"\naccounts = ["A"]\nfallback_accounts = ["B"]\n` +
@@ -130,7 +130,7 @@ Deno.test("the gateway: credential, streaming, a 429 streak rotates to the fallb
     if (!u) return false;
     const row = AccountsWire.parse(u.accounts).orgs[0].rows.find((r) => r.display_name === "A");
     return row !== undefined && !row.cooling;
-  }, 15_000);
+  }, 20_000);
   assert(cooled);
   assertEquals((await homeChip(c)).chip, { account_name: "A", state: "ready" });
 
