@@ -16,7 +16,7 @@ export const AccountState = z.enum(["probing", "ready", "failed"]);
 export type AccountState = z.infer<typeof AccountState>;
 
 /** One rate-limit window the upstream reported in its response headers. */
-export const UsageWindow = z.object({
+export const RateLimitWindow = z.object({
   /** `5h`, `7d`, `7d_opus`... for the unified windows; `requests`, `tokens`, `input_tokens`,
    * `output_tokens` for an API key's. */
   name: z.string(),
@@ -29,17 +29,17 @@ export const UsageWindow = z.object({
   /** The window's own status (`allowed`, `allowed_warning`, `rejected`), when reported. */
   status: z.string().nullable(),
 }).strict();
-export type UsageWindow = z.infer<typeof UsageWindow>;
+export type RateLimitWindow = z.infer<typeof RateLimitWindow>;
 
 /** An account's cached usage: the last rate-limit headers its upstream answered with. */
-export const UsageSnapshot = z.object({
+export const AccountUsage = z.object({
   /** Unix milliseconds of the response the snapshot was read from. */
   observed_at: z.number(),
   /** `anthropic-ratelimit-unified-status`, when the upstream sent it. */
   status: z.string().nullable(),
-  windows: z.array(UsageWindow),
+  windows: z.array(RateLimitWindow),
 }).strict();
-export type UsageSnapshot = z.infer<typeof UsageSnapshot>;
+export type AccountUsage = z.infer<typeof AccountUsage>;
 
 /** The state a chip draws: the account's own, with cooling and at-cap taking precedence. */
 export const ChipState = z.enum(["ready", "probing", "at_cap", "cooling", "failed"]);
@@ -91,7 +91,7 @@ export const AccountsWire = z.object({
   usage: z.array(
     z.object({
       display_name: z.string(),
-      snapshot: UsageSnapshot.nullable(),
+      snapshot: AccountUsage.nullable(),
     }).strict(),
   ),
   orgs: z.array(

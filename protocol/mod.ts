@@ -12,3 +12,4 @@ export * from "./client.ts";
 export * from "./server.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
+export * from "./accounts.ts";

@@ -1,4 +1,4 @@
-import type { AccountKind, AccountState, UsageSnapshot } from "../../protocol/accounts.ts";
+import type { AccountKind, AccountState, AccountUsage } from "../../protocol/accounts.ts";
 import type { Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, OrgConfig } from "../config/types.ts";
@@ -14,7 +14,7 @@ export interface PoolAccount {
   lastError: string | null;
   /** Unix ms of the next probe of a failed account. */
   retryAt: number | null;
-  usage: UsageSnapshot | null;
+  usage: AccountUsage | null;
   clock: RotationClock;
 }
 

@@ -1,4 +1,4 @@
-import type { UsageSnapshot, UsageWindow } from "../../protocol/accounts.ts";
+import type { AccountUsage, RateLimitWindow } from "../../protocol/accounts.ts";
 
 // An account's usage as its upstream reports it on every response: the unified windows an OAuth
 // subscription answers with (`anthropic-ratelimit-unified-<window>-utilization|reset|status`) and
@@ -21,8 +21,8 @@ function num(value: string): number | null {
 }
 
 /** The snapshot a response's headers state, or null when they carry no rate-limit header. */
-export function usageFrom(headers: Headers, now: number): UsageSnapshot | null {
-  const windows = new Map<string, UsageWindow>();
+export function usageFrom(headers: Headers, now: number): AccountUsage | null {
+  const windows = new Map<string, RateLimitWindow>();
   const win = (name: string) => {
     let w = windows.get(name);
     if (!w) {
@@ -63,14 +63,14 @@ export function usageFrom(headers: Headers, now: number): UsageSnapshot | null {
 }
 
 /** A window is at its cap while it is used up and its reset is still ahead. */
-export function windowAtCap(w: UsageWindow, now: number): boolean {
+export function windowAtCap(w: RateLimitWindow, now: number): boolean {
   const full = (w.utilization !== null && w.utilization >= 1) ||
     (w.remaining !== null && w.remaining <= 0) || w.status === "rejected";
   return full && w.resets_at !== null && w.resets_at > now;
 }
 
 /** Whether an account's cached usage says it is at a cap now. */
-export function atCap(snapshot: UsageSnapshot | null, now: number): boolean {
+export function atCap(snapshot: AccountUsage | null, now: number): boolean {
   return snapshot !== null && snapshot.windows.some((w) => windowAtCap(w, now));
 }
 
