@@ -1,4 +1,4 @@
-import type { AccountKind, AccountsWire, Chip } from "../../protocol/accounts.ts";
+import type { AccountKind, AccountsWire, AccountUsage, Chip } from "../../protocol/accounts.ts";
 import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
@@ -6,6 +6,7 @@ import type { Logger } from "../log.ts";
 import { apiError, forward } from "./forward.ts";
 import { listen } from "./listener.ts";
 import { RequestLedger } from "./ledger.ts";
+import { UsageCache } from "./usage_cache.ts";
 import { AccountPool, type PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
 import { SeatFacts } from "./seat_facts.ts";
@@ -58,6 +59,7 @@ export class Gateway {
   readonly #toldExhausted = new Set<string>();
   readonly #facts: SeatFacts;
   readonly #ledger: RequestLedger;
+  readonly #usageCache: UsageCache;
   /** The reset each at-cap account's announcement is waiting for. */
   readonly #capAt = new Map<string, number>();
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
@@ -69,6 +71,7 @@ export class Gateway {
     this.#ledger = new RequestLedger(
       opts.stateDir ? `${opts.stateDir}/gateway/requests.jsonl` : null,
     );
+    this.#usageCache = new UsageCache(opts.stateDir ? `${opts.stateDir}/gateway/usage.json` : null);
     this.#facts = new SeatFacts(this.pool, opts.emit, opts.home ?? Deno.env.get("HOME") ?? "");
   }
 
@@ -83,7 +86,11 @@ export class Gateway {
 
   /** Takes the config's accounts again (boot and reload): new ones are probed. */
   sync(): void {
-    for (const account of this.pool.sync(this.opts.config())) void this.#probe(account);
+    const cached = this.#usageCache.load();
+    for (const account of this.pool.sync(this.opts.config())) {
+      account.usage ??= cached.get(account.config.display_name) ?? null;
+      void this.#probe(account);
+    }
     this.#announce();
   }
 
@@ -91,6 +98,7 @@ export class Gateway {
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     if (this.#usageTimer !== null) clearTimeout(this.#usageTimer);
+    this.#saveUsage();
     await this.#server?.shutdown();
     this.#server = null;
     this.#listener = { ...this.#listener, ready: false };
@@ -347,6 +355,7 @@ export class Gateway {
       clearTimeout(this.#usageTimer);
       this.#usageTimer = null;
     }
+    this.#saveUsage();
     this.opts.emit({ name: "accounts_changed", fields: { accounts: this.wire() } });
   }
 
@@ -356,5 +365,12 @@ export class Gateway {
       this.#usageTimer = null;
       this.#announce();
     }, USAGE_ANNOUNCE_MS);
+  }
+
+  /** The usage cache follows the announcements (at most one write a second). */
+  #saveUsage(): void {
+    const usage = new Map<string, AccountUsage>();
+    for (const a of this.pool.accounts()) if (a.usage) usage.set(a.config.display_name, a.usage);
+    this.#usageCache.save(usage);
   }
 }

@@ -13,7 +13,7 @@ const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 const SLOT: Slot = { org: "Acme", project: "p", label: "lead" };
 
 /** Two accounts on two fakes: A the org's own, B its fallback; short clocks. */
-async function world(a: ScriptInput, b: ScriptInput = {}, extra = "") {
+async function world(a: ScriptInput, b: ScriptInput = {}, extra = "", stateDir?: string) {
   const apiA = await startFakeApi(a);
   const apiB = await startFakeApi(b);
   const text =
@@ -30,6 +30,7 @@ async function world(a: ScriptInput, b: ScriptInput = {}, extra = "") {
     config: () => config,
     emit: (u) => updates.push(u),
     port: 0,
+    stateDir,
   });
   await gateway.start();
   const project = config.orgs[0].projects[0];
@@ -252,4 +253,25 @@ Deno.test("gateway: an account at its cap is announced ready again when the wind
     const capped = frames.findIndex((u) => rowA(u).at_cap);
     return capped >= 0 && frames.slice(capped).some((u) => !rowA(u).at_cap);
   }, "accounts_changed with A at its cap, then not");
+});
+
+Deno.test("gateway: each account's usage is cached across a restart; the request ledger names the account", async () => {
+  const stateDir = await Deno.makeTempDir({ prefix: "forge-gateway-state-" });
+  const headers = {
+    "anthropic-ratelimit-unified-7d-utilization": "0.5",
+    "anthropic-ratelimit-unified-7d-reset": "{now+86400}",
+  };
+  {
+    await using w = await world({ headers }, {}, "", stateDir);
+    const launch = w.gateway.launch(SLOT, w.project)!;
+    await (await post(launch.baseUrl, MSG)).body?.cancel();
+    const ledger = await w.gateway.requestAccounts();
+    const requestId = [...ledger.keys()][0];
+    assert(requestId?.startsWith("req_fake"), String(requestId));
+    assertEquals(ledger.get(requestId!), "A");
+  }
+  await using again = await world({}, {}, "", stateDir);
+  const usage = again.gateway.wire().usage.find((u) => u.display_name === "A")!.snapshot;
+  assertEquals(usage?.windows.map((x) => [x.name, x.utilization]), [["7d", 0.5]]);
+  await Deno.remove(stateDir, { recursive: true });
 });
