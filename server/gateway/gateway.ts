@@ -3,6 +3,7 @@ import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
+import { Alarms } from "./alarms.ts";
 import { apiError, forward } from "./forward.ts";
 import { listen } from "./listener.ts";
 import { RequestLedger } from "./ledger.ts";
@@ -12,6 +13,7 @@ import { probeAccount } from "./probe.ts";
 import { SeatFacts } from "./seat_facts.ts";
 import { resetFrom, usageFrom, windowAtCap } from "./usage.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
+import { exhaustedText, movedText, refusedText } from "./words.ts";
 
 /** How long a failed account waits before it is probed again. */
 export const REPROBE_MS = 30_000;
@@ -54,14 +56,16 @@ export class Gateway {
   #server: Deno.HttpServer | null = null;
   readonly #routes = new Map<string, Slot>();
   readonly #routeOf = new Map<string, string>();
-  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #alarms = new Alarms();
   /** Seats already told every account is cooling (told once per episode). */
   readonly #toldExhausted = new Set<string>();
   readonly #facts: SeatFacts;
   readonly #ledger: RequestLedger;
   readonly #usageCache: UsageCache;
-  /** The reset each at-cap account's announcement is waiting for. */
-  readonly #capAt = new Map<string, number>();
+  /** Probes in flight: stop waits for them, so nothing of the gateway runs after it. */
+  readonly #probes = new Set<Promise<void>>();
+  #stopped = false;
+  readonly #stopping = new AbortController();
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
 
@@ -89,14 +93,16 @@ export class Gateway {
     const cached = this.#usageCache.load();
     for (const account of this.pool.sync(this.opts.config())) {
       account.usage ??= cached.get(account.config.display_name) ?? null;
-      void this.#probe(account);
+      this.#startProbe(account);
     }
     this.#announce();
   }
 
   async stop(): Promise<void> {
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
+    this.#stopped = true;
+    this.#stopping.abort();
+    await Promise.all(this.#probes);
+    this.#alarms.clear();
     if (this.#usageTimer !== null) clearTimeout(this.#usageTimer);
     this.#saveUsage();
     await this.#server?.shutdown();
@@ -206,28 +212,15 @@ export class Gateway {
       this.#toldExhausted.add(name);
       const until = this.pool.accounts().map((a) => a.clock.until ?? 0);
       const soonest = Math.min(...until.filter((t) => t > this.#now()));
-      this.#notice(
-        slot,
-        "error",
-        `every account of org ${slot.org} is cooling or failed; this request goes to ${account.config.display_name} and gets its answer` +
-          (Number.isFinite(soonest)
-            ? ` (the first cools at ${new Date(soonest).toISOString()})`
-            : ""),
-      );
+      const first = Number.isFinite(soonest) ? soonest : null;
+      this.#notice(slot, "error", exhaustedText(slot.org, account.config.display_name, first));
       return;
     }
     this.#toldExhausted.delete(name);
     if (movedFrom === null) return;
     const from = this.pool.get(movedFrom);
     const unusable = from ? this.pool.unusable(from) : "gone from the config";
-    const why = unusable !== null
-      ? `${movedFrom} is ${unusable}`
-      : `${movedFrom} is a fallback and ${account.config.display_name} can serve again`;
-    this.#notice(
-      slot,
-      "info",
-      `forge moved this seat from account ${movedFrom} to ${account.config.display_name}: ${why}`,
-    );
+    this.#notice(slot, "info", movedText(movedFrom, account.config.display_name, unusable));
     this.opts.log.info("gateway_seat_moved", {
       seat: name,
       from: movedFrom,
@@ -275,11 +268,7 @@ export class Gateway {
         fields: {
           key: slot,
           method_name: account.config.display_name,
-          method_description:
-            `account ${account.config.display_name}'s upstream refused its credential (HTTP 401): ` +
-            (account.kind === "token"
-              ? "its token in forge.toml needs replacing"
-              : `log in again with CLAUDE_CONFIG_DIR=${account.config.config_dir ?? "~/.claude"}`),
+          method_description: refusedText(account),
         },
       });
       this.#announce();
@@ -289,14 +278,12 @@ export class Gateway {
   #cooling(account: PoolAccount, until: number, streak: number): void {
     const name = account.config.display_name;
     this.opts.log.warn("gateway_account_cooling", { account: name, until, streak });
-    const t = setTimeout(() => {
-      this.#timers.delete(t);
+    this.#alarms.set(`cool:${name}`, until, this.#now(), () => {
       if (account.clock.until !== until) return;
       account.clock.cooled();
       this.opts.log.info("gateway_account_cooled", { account: name });
       this.#announce();
-    }, Math.max(0, until - this.#now()));
-    this.#timers.add(t);
+    });
     this.#announce();
   }
 
@@ -306,22 +293,25 @@ export class Gateway {
     const resets = (account.usage?.windows ?? []).filter((w) => windowAtCap(w, now))
       .map((w) => w.resets_at!);
     if (resets.length === 0) return;
-    const at = Math.max(...resets);
-    const name = account.config.display_name;
-    if (this.#capAt.get(name) === at) return; // every response repeats the same reset
-    this.#capAt.set(name, at);
-    const t = setTimeout(() => {
-      this.#timers.delete(t);
-      if (this.#capAt.get(name) === at) this.#capAt.delete(name);
-      this.#announce();
-    }, at - now + 1);
-    this.#timers.add(t);
+    // Every response repeats the same reset: the alarm for it is set once.
+    this.#alarms.set(
+      `cap:${account.config.display_name}`,
+      Math.max(...resets) + 1,
+      now,
+      () => this.#announce(),
+    );
+  }
+
+  #startProbe(account: PoolAccount): void {
+    const p = this.#probe(account).finally(() => this.#probes.delete(p));
+    this.#probes.add(p);
   }
 
   async #probe(account: PoolAccount): Promise<void> {
     account.state = "probing";
-    const result = await probeAccount(account.config, this.opts.home ?? Deno.env.get("HOME") ?? "");
-    if (this.pool.get(account.config.display_name) !== account) return;
+    const home = this.opts.home ?? Deno.env.get("HOME") ?? "";
+    const result = await probeAccount(account.config, home, this.#stopping.signal);
+    if (this.#stopped || this.pool.get(account.config.display_name) !== account) return;
     if (result.ok) {
       account.state = "ready";
       account.lastError = null;
@@ -336,11 +326,12 @@ export class Gateway {
         account: account.config.display_name,
         why: result.why,
       });
-      const t = setTimeout(() => {
-        this.#timers.delete(t);
-        void this.#probe(account);
-      }, REPROBE_MS);
-      this.#timers.add(t);
+      this.#alarms.set(
+        `probe:${account.config.display_name}`,
+        account.retryAt,
+        this.#now(),
+        () => this.#startProbe(account),
+      );
     }
     this.#announce();
   }
@@ -351,6 +342,7 @@ export class Gateway {
 
   /** accounts_changed, carrying the pool's state. */
   #announce(): void {
+    if (this.#stopped) return;
     if (this.#usageTimer !== null) {
       clearTimeout(this.#usageTimer);
       this.#usageTimer = null;

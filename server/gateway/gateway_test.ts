@@ -16,8 +16,9 @@ const SLOT: Slot = { org: "Acme", project: "p", label: "lead" };
 async function world(a: ScriptInput, b: ScriptInput = {}, extra = "", stateDir?: string) {
   const apiA = await startFakeApi(a);
   const apiB = await startFakeApi(b);
+  // A 3 s cooldown: long enough that a loaded machine still sees it, short enough to wait out.
   const text =
-    `[gateway]\nstreak_count = 2\nstreak_window_secs = 30\nno_reset_cooldown_secs = 1\n` +
+    `[gateway]\nstreak_count = 2\nstreak_window_secs = 30\nno_reset_cooldown_secs = 3\n` +
     `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\ntoken = "sk-a"\nbase_url = "${apiA.url}"\n` +
     `[[accounts]]\ndisplay_name = "B"\nprovider = "anthropic"\ntoken = "sk-b"\nbase_url = "${apiB.url}"\n` +
     extra +
@@ -59,7 +60,7 @@ function post(baseUrl: string, body: unknown, headers: Record<string, string> = 
 const MSG = { model: "m", max_tokens: 100, tools: [{ name: "t" }], messages: [] };
 
 async function until(cond: () => boolean, what: string) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   while (!cond()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -98,7 +99,7 @@ Deno.test("gateway: SSE passes through event by event, not buffered", async () =
   const slow = {
     content: [{ type: "text" as const, text: "abcdefghij" }],
     chunk_chars: 1,
-    chunk_delay_ms: 60,
+    chunk_delay_ms: 120,
   };
   await using w = await world({ replies: [slow] });
   const launch = w.gateway.launch(SLOT, w.project)!;
@@ -113,9 +114,10 @@ Deno.test("gateway: SSE passes through event by event, not buffered", async () =
     arrivals.push(performance.now());
     text += dec.decode(value, { stream: true });
   }
-  // Ten paced deltas: a buffering gateway would hand them over in one read at the end.
-  assert(arrivals.length >= 10, `only ${arrivals.length} reads`);
-  assert(arrivals.at(-1)! - arrivals[0] >= 9 * 50, "the reads were not spread over the stream");
+  // Ten deltas paced 120 ms apart: a buffering gateway would hand them over in one read at the
+  // end (a loaded machine may still join a neighbouring pair in one read).
+  assert(arrivals.length >= 6, `only ${arrivals.length} reads`);
+  assert(arrivals.at(-1)! - arrivals[0] >= 9 * 100, "the reads were not spread over the stream");
   assertEquals((text.match(/text_delta/g) ?? []).length, 10);
 });
 
@@ -143,7 +145,7 @@ Deno.test("gateway: a 429 streak cools the account and the seat's next request g
   assert(
     w.updates.some((u) => u.name === "forge_account_identity" && u.fields?.display_name === "B"),
   );
-  // no_reset_cooldown_secs = 1: A is ready again and the chip goes back to it.
+  // no_reset_cooldown_secs = 3: A is ready again and the chip goes back to it.
   await until(() => !w.gateway.pool.get("A")!.clock.cooling(Date.now()), "the cooldown");
   await until(
     () => w.gateway.projectRow(w.project).chip?.account_name === "A",
@@ -270,8 +272,10 @@ Deno.test("gateway: each account's usage is cached across a restart; the request
     assert(requestId?.startsWith("req_fake"), String(requestId));
     assertEquals(ledger.get(requestId!), "A");
   }
-  await using again = await world({}, {}, "", stateDir);
-  const usage = again.gateway.wire().usage.find((u) => u.display_name === "A")!.snapshot;
-  assertEquals(usage?.windows.map((x) => [x.name, x.utilization]), [["7d", 0.5]]);
+  {
+    await using again = await world({}, {}, "", stateDir);
+    const usage = again.gateway.wire().usage.find((u) => u.display_name === "A")!.snapshot;
+    assertEquals(usage?.windows.map((x) => [x.name, x.utilization]), [["7d", 0.5]]);
+  }
   await Deno.remove(stateDir, { recursive: true });
 });

@@ -16,7 +16,11 @@ export type ProbeResult =
  * account's credential is the CLI's own, which forge never reads: its probe checks that the
  * directory is there.
  */
-export async function probeAccount(a: AccountConfig, home: string): Promise<ProbeResult> {
+export async function probeAccount(
+  a: AccountConfig,
+  home: string,
+  signal?: AbortSignal,
+): Promise<ProbeResult> {
   if (accountKind(a) === "config_dir") {
     const dir = a.config_dir ?? `${home}/.claude`;
     try {
@@ -40,7 +44,9 @@ export async function probeAccount(a: AccountConfig, home: string): Promise<Prob
   try {
     res = await fetch(`${upstream}/v1/models`, {
       headers,
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)])
+        : AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
   } catch (err) {
     const e = err as Error;
