@@ -6,6 +6,7 @@
 export * from "./version.ts";
 export * from "./slot.ts";
 export * from "./subject.ts";
+export * from "./board.ts";
 export * from "./command.ts";
 export * from "./update.ts";
 export * from "./client.ts";
@@ -13,3 +14,5 @@ export * from "./server.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
 export * from "./accounts.ts";
+export * from "./vault.ts";
+export * from "./extensions.ts";

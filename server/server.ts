@@ -10,12 +10,12 @@ import {
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { accountsArea } from "./areas/accounts.ts";
-import { boardArea } from "./areas/board.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
+import { type Board, boardArea } from "./board/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -71,6 +71,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
+  let board: Board | null = null;
   // Issue 11: the held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
   const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
@@ -80,8 +81,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const seatsRef: { current: SeatManager | null } = { current: null };
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion }),
-    boardArea,
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      board: () => board,
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
+    }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
     accountsArea,
@@ -98,6 +106,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       tools: bridge,
       started: (manager) => (seatsRef.current = manager),
     }),
+    // After the seats: the cron tick's boot catch-up delivers into them.
+    boardArea((b) => (board = b)),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];

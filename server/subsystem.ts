@@ -225,6 +225,11 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
     slot: Slot,
     opts: { review: boolean },
   ) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /**
+   * Fields this subsystem contributes to the home snapshot (the vault's `vault` and `biometric`
+   * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
+   */
+  homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
   /** One handler per tool the manifest declares (issue 11). */
   tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */

@@ -17,6 +17,10 @@ export function permissionFlags(opts: {
   claudeBin: string | null;
   home: string;
   claudeConfigDir: string | null;
+  /** `$PATH`'s directories: with plugins on, the LSP checks stat commands there. */
+  pathDirs?: string[];
+  /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
+  pluginSources?: string[];
 }): string[] {
   const { config } = opts;
   const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
@@ -28,7 +32,19 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
-  const read = unique([configDir, ...claudeDirs, ...projectPaths, opts.repoRoot, "/tmp"]);
+  // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
+  // scans directory marketplaces where they are. README "Permissions".
+  const plugins = config.areas.plugins?.enabled !== false
+    ? [...(opts.pathDirs ?? []), ...(opts.pluginSources ?? [])]
+    : [];
+  const read = unique([
+    configDir,
+    ...claudeDirs,
+    ...projectPaths,
+    opts.repoRoot,
+    "/tmp",
+    ...plugins,
+  ]);
   const write = unique([configDir, ...claudeDirs, "/tmp"]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
@@ -40,6 +56,7 @@ export function permissionFlags(opts: {
     `${hostForFlag(config.server.bind)}:${opts.port}`,
     `127.0.0.1:${gatewayPort}`,
     ...config.accounts.map((a) => upstreamHost(upstreamOf(a))),
+    ...vaultNet(config),
   ]);
   const flags = [
     `--allow-net=${net.join(",")}`,
@@ -69,10 +86,49 @@ function upstreamHost(url: string): string {
   }
 }
 
+/**
+ * The vault server's host and port, when `[vault]` is on and names one: the only address the
+ * vault's client reaches (a self-hosted server serves attachments itself). README "Permissions".
+ */
+function vaultNet(config: ForgeConfig): string[] {
+  const vault = config.areas.vault;
+  if (vault?.enabled !== true || typeof vault.server_url !== "string") return [];
+  try {
+    const url = new URL(vault.server_url);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    return [`${url.hostname}:${port}`];
+  } catch {
+    return []; // the vault refuses the URL in its own words at use
+  }
+}
+
 function hostForFlag(bind: string): string {
   return bind.includes(":") ? `[${bind}]` : bind;
 }
 
 function unique(items: string[]): string[] {
   return [...new Set(items.filter((s) => s.length > 0))];
+}
+
+/**
+ * The directory marketplaces the plugins roots under `configDirs` name in
+ * `plugins/known_marketplaces.json` (source kind `directory`): the CLI reads them in place, so the
+ * scan must too. One added after launch is read once forge restarts; until then its health row
+ * says forge may not read it.
+ */
+export function directoryMarketplaces(configDirs: string[]): string[] {
+  const out: string[] = [];
+  for (const dir of configDirs) {
+    let known: Record<string, { source?: { source?: unknown; path?: unknown } }>;
+    try {
+      known = JSON.parse(Deno.readTextFileSync(`${dir}/plugins/known_marketplaces.json`));
+    } catch {
+      continue;
+    }
+    for (const entry of Object.values(known ?? {})) {
+      const path = entry?.source?.path;
+      if (entry?.source?.source === "directory" && typeof path === "string") out.push(path);
+    }
+  }
+  return unique(out);
 }

@@ -3,7 +3,7 @@ import { assert, assertEquals } from "../tests/assert.ts";
 import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { loadConfigText } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
-import { permissionFlags } from "./permissions.ts";
+import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
 
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 const text =
@@ -72,4 +72,57 @@ Deno.test("the gateway's port and each account's upstream host are the only extr
     "--allow-net=10.0.0.5:9000,127.0.0.1:8900,api.anthropic.com:443,openrouter.example:443," +
       "127.0.0.1:4100",
   );
+});
+
+// README "Permissions": the vault adds its configured server's host and port, and nothing else.
+Deno.test("with the vault on, the network adds the configured vault server alone", () => {
+  const on = flags(
+    `[terminal]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
+  );
+  // (the socket, then the account gateway's port and account A's upstream, then the vault)
+  const base = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
+  assertEquals(on.find((x) => x.startsWith("--allow-net")), `${base},vault.example.invalid:443`);
+  const off = flags(
+    `[terminal]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
+  );
+  assertEquals(off.find((x) => x.startsWith("--allow-net")), base);
+});
+
+// README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
+// scan reads directory marketplaces in place; with plugins off, neither is added.
+Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fence, only when on", async () => {
+  const cfg = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${cfg}/plugins`);
+    await Deno.writeTextFile(
+      `${cfg}/plugins/known_marketplaces.json`,
+      JSON.stringify({
+        here: { source: { source: "directory", path: "/srv/market" } },
+        cloned: { source: { source: "git", url: "http://127.0.0.1:1/x.git" } },
+      }),
+    );
+    const sources = directoryMarketplaces([cfg, `${cfg}/absent`]);
+    assertEquals(sources, ["/srv/market"]);
+    const read = (extra: string) => {
+      const { config } = loadConfigText(text + extra, "/etc/forge/forge.toml", areas);
+      const f = permissionFlags({
+        config,
+        configPath: "/etc/forge/forge.toml",
+        port: 9000,
+        repoRoot: "/opt/forge",
+        claudeBin: "/opt/claude",
+        home: "/home/u",
+        claudeConfigDir: null,
+        pathDirs: ["/usr/local/bin", "/usr/bin"],
+        pluginSources: sources,
+      });
+      return f.find((x) => x.startsWith("--allow-read="))!.split("=")[1].split(",");
+    };
+    const on = read("[terminal]\nenabled = false\n");
+    for (const dir of ["/usr/local/bin", "/usr/bin", "/srv/market"]) assert(on.includes(dir), dir);
+    const off = read("[terminal]\nenabled = false\n[plugins]\nenabled = false\n");
+    for (const dir of ["/usr/local/bin", "/srv/market"]) assert(!off.includes(dir), dir);
+  } finally {
+    await Deno.remove(cfg, { recursive: true });
+  }
 });

@@ -34,6 +34,11 @@ export class Workspace {
   fatalError: { error: string; message: string } | null = null;
   /** The account gateway seats launch through (server/gateway/); null until the server sets it. */
   gateway: Gateway | null = null;
+  /**
+   * The schedule a fired prompt came from, by the prompt's uuid; the board area fills it (the
+   * cron tick mints and records each fire's uuid). spec: page > cron_names.
+   */
+  firedPromptName: (uuid: string) => string | undefined = () => undefined;
 
   constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {}
 
