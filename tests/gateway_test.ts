@@ -3,7 +3,14 @@
 // (in this process) stand in for two accounts' upstreams. spec: home > accounts, projects
 // (would_bind, chip); What a client receives > update (the account pool paragraph); catalogue 2.3
 // (accounts_changed, status_snapshot, forge_account_identity, auth_required), 5 ([gateway]).
-import { AccountsWire, SeatAccount } from "../protocol/accounts.ts";
+import {
+  AccountsWire,
+  AuthRequired,
+  ForgeAccountIdentity,
+  OauthCredentialsSnapshot,
+  SeatAccount,
+  StatusSnapshot,
+} from "../protocol/accounts.ts";
 import { startFakeApi } from "../fixtures/fake_api/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
@@ -111,7 +118,10 @@ Deno.test("the gateway: credential, streaming, a 429 streak rotates to the fallb
     String(n?.text).includes("from account A to B")
   );
   assert(moved, "a notice in the seat's stream says it moved");
-  assert(second.frames.some((m) => updateOf(m, "forge_account_identity")?.display_name === "B"));
+  const identity = second.frames.map((m) => updateOf(m, "forge_account_identity")).find(Boolean)!;
+  assertEquals(ForgeAccountIdentity.parse(identity).display_name, "B");
+  const status = second.frames.map((m) => updateOf(m, "status_snapshot")).find(Boolean)!;
+  assertEquals(StatusSnapshot.parse(status).forge_account, { display_name: "B", kind: "token" });
   const chipped = await homeChip(c);
   assertEquals(chipped.chip, { account_name: "B", state: "ready" });
   assertEquals(chipped.would_bind, true);
@@ -136,7 +146,9 @@ Deno.test("the gateway: credential, streaming, a 429 streak rotates to the fallb
 
   // --- 5. the seat goes back to its primary, whose upstream refuses: auth_required --------
   const third = await turn(c, "who am i");
-  const auth = third.frames.map((m) => updateOf(m, "auth_required")).find(Boolean)!;
+  const auth = AuthRequired.parse(
+    third.frames.map((m) => updateOf(m, "auth_required")).find(Boolean),
+  );
   assertEquals(auth.key, LEAD);
   assertEquals(auth.method_name, "A");
   assertEquals(apiA.mainRequests().at(-1)!.credential, "x-api-key sk-gw-a");
@@ -202,10 +214,10 @@ Deno.test("the gateway: a config_dir account forwards the CLI's own login unchan
   const c = await forge.connect();
   await c.next((m) => m.kind === "settings");
   await subscribeSeat(c, LEAD, true);
-  const oauth = updateOf(
+  const oauth = OauthCredentialsSnapshot.parse(updateOf(
     await c.next(has("oauth_credentials_snapshot"), 10_000),
     "oauth_credentials_snapshot",
-  )!;
+  ));
   // The login's facts cross; its tokens never do.
   assertEquals(oauth.credentials, {
     subscription_type: "max",
