@@ -185,6 +185,11 @@ export class Gateway {
     if (!m || !slot) {
       return apiError(404, "not_found_error", "forge gateway: no seat is routed here");
     }
+    // Only the API itself goes upstream with a credential: a probe of anything else (the CLI's
+    // connectivity check, say) is answered here and never becomes an authenticated request.
+    if (!m[2]?.startsWith("/v1/")) {
+      return apiError(404, "not_found_error", `forge gateway: ${m[2] ?? "/"} is not an API path`);
+    }
     const config = this.opts.config();
     const org = config.orgs.find((o) => o.name === slot.org);
     const pick = org ? this.pool.pick(slot, org) : null;

@@ -93,6 +93,12 @@ Deno.test("gateway: an unknown route is refused without reaching any upstream", 
   assertEquals(res.status, 404);
   assert((await res.json()).error.message.includes("no seat is routed here"));
   assertEquals(w.apiA.requests.filter((r) => r.path === "/v1/messages").length, 0);
+  // A routed seat's non-API path is answered here, never forwarded with the credential.
+  const launch = w.gateway.launch(SLOT, w.project)!;
+  const hello = await fetch(`${launch.baseUrl}/api/hello`);
+  assertEquals(hello.status, 404);
+  await hello.body?.cancel();
+  assertEquals(w.apiA.requests.filter((r) => r.path === "/api/hello").length, 0);
 });
 
 Deno.test("gateway: SSE passes through event by event, not buffered", async () => {
