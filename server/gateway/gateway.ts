@@ -308,7 +308,9 @@ export class Gateway {
   }
 
   #startProbe(account: PoolAccount): void {
-    const p = this.#probe(account).finally(() => this.#probes.delete(p));
+    const p = this.#probe(account)
+      .catch((error) => this.opts.log.error("gateway_probe_crashed", { error }))
+      .finally(() => this.#probes.delete(p));
     this.#probes.add(p);
   }
 
