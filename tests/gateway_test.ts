@@ -152,6 +152,11 @@ Deno.test("the gateway: credential, streaming, a 429 streak rotates to the fallb
   assertEquals(auth.key, LEAD);
   assertEquals(auth.method_name, "A");
   assertEquals(apiA.mainRequests().at(-1)!.credential, "x-api-key sk-gw-a");
+  c.send({ kind: "subscribe", what: "home" });
+  const refusedHome = (await c.next((m) => m.kind === "snapshot" && m.subject === "home"))
+    .data as { agents: Msg[] };
+  const row = refusedHome.agents.find((a) => JSON.stringify(a.slot) === JSON.stringify(LEAD))!;
+  assertEquals(row.lifecycle, "AuthRequired");
   const after = AccountsWire.parse(await poolNow(c));
   assert(!after.orgs[0].rows.find((r) => r.display_name === "A")!.cooling, "a 401 is no rotation");
 

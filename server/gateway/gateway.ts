@@ -57,6 +57,8 @@ export class Gateway {
   readonly #routes = new Map<string, Slot>();
   readonly #routeOf = new Map<string, string>();
   readonly #alarms = new Alarms();
+  /** Seats whose last answer was a 401: home draws them `AuthRequired` until one succeeds. */
+  readonly #refused = new Set<string>();
   /** Seats already told every account is cooling (told once per episode). */
   readonly #toldExhausted = new Set<string>();
   readonly #facts: SeatFacts;
@@ -171,6 +173,11 @@ export class Gateway {
     return this.#ledger.read();
   }
 
+  /** Whether the seat's last answer was its upstream refusing the credential (HTTP 401). */
+  authRequired(slot: Slot): boolean {
+    return this.#refused.has(slotName(slot));
+  }
+
   /** A seat's `account` session field. */
   seatAccount(slot: Slot): Promise<Wire> {
     return this.#facts.field(slot);
@@ -264,7 +271,9 @@ export class Gateway {
     } else {
       account.clock.answered();
     }
+    if (status !== null && status >= 200 && status < 300) this.#refused.delete(slotName(slot));
     if (status === 401) {
+      this.#refused.add(slotName(slot));
       account.lastError = `the upstream refused the credential (HTTP 401) at ${
         new Date(now).toISOString()
       }`;
