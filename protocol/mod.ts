@@ -14,5 +14,6 @@ export * from "./server.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
 export * from "./accounts.ts";
+export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";

@@ -126,3 +126,27 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
     await Deno.remove(cfg, { recursive: true });
   }
 });
+
+Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host; parec only when server_capture says so", () => {
+  const off = "[terminal]\nenabled = false\n";
+  const f = flags(
+    `${off}[dictate]\nenabled = true\nmodels_dir = "~/models"\nimport_dir = "/srv/import"\n` +
+      `catalogue = "https://feeds.example.test/speech.json"\n`,
+  );
+  assert(f.includes("--allow-ffi"));
+  const read = f.find((x) => x.startsWith("--allow-read="))!;
+  for (const dir of ["/usr/share/pocketsphinx/model/en-us", "/home/u/models", "/srv/import"]) {
+    assert(read.includes(dir), dir);
+  }
+  assert(f.find((x) => x.startsWith("--allow-write="))!.includes("/home/u/models"));
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    // (the socket, the account gateway's port and account A's upstream, then the catalogue)
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,feeds.example.test:443",
+  );
+  assert(!f.find((x) => x.startsWith("--allow-run"))!.includes("parec"));
+  const capture = flags(`${off}[dictate]\nenabled = true\nserver_capture = true\n`);
+  assert(capture.find((x) => x.startsWith("--allow-run"))!.endsWith(",parec,pactl"));
+  // Off, dictation adds nothing.
+  assert(!flags(off).some((x) => x.startsWith("--allow-ffi")));
+});
