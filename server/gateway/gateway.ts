@@ -67,6 +67,7 @@ export class Gateway {
   /** Probes in flight: stop waits for them, so nothing of the gateway runs after it. */
   readonly #probes = new Set<Promise<void>>();
   #stopped = false;
+  #binding = false;
   readonly #stopping = new AbortController();
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
@@ -81,17 +82,34 @@ export class Gateway {
     this.#facts = new SeatFacts(this.pool, opts.emit, opts.home ?? Deno.env.get("HOME") ?? "");
   }
 
-  /** Binds the listener (a taken port is a `bind_error`, never a drift) and starts the probes. */
+  /**
+   * Binds the listener (a taken port is a `bind_error`, never a drift) and starts the probes. A
+   * config with no accounts has nothing to route: the listener binds once a reload adds one.
+   */
   async start(): Promise<void> {
-    const port = this.opts.port ?? Number(this.opts.config().areas.gateway?.port ?? 8787);
-    const bound = await listen(port, (req) => this.#handle(req), this.opts.log);
+    this.#listener.port = this.#port();
+    await this.#bind();
+    this.sync();
+  }
+
+  #port(): number {
+    return this.opts.port ?? Number(this.opts.config().areas.gateway?.port ?? 8787);
+  }
+
+  async #bind(): Promise<void> {
+    if (this.#binding || this.#server || this.#stopped) return;
+    if (this.opts.config().accounts.length === 0) return;
+    this.#binding = true;
+    const bound = await listen(this.#port(), (req) => this.#handle(req), this.opts.log);
     this.#server = bound.server;
     this.#listener = bound.state;
-    this.sync();
+    if (this.#stopped) await this.#server?.shutdown();
   }
 
   /** Takes the config's accounts again (boot and reload): new ones are probed. */
   sync(): void {
+    // A reload that adds the first account: the listener binds now, and home hears it.
+    if (!this.#server && !this.#binding) void this.#bind().then(() => this.#announce());
     const cached = this.#usageCache.load();
     for (const account of this.pool.sync(this.opts.config())) {
       account.usage ??= cached.get(account.config.display_name) ?? null;

@@ -285,3 +285,21 @@ Deno.test("gateway: each account's usage is cached across a restart; the request
   }
   await Deno.remove(stateDir, { recursive: true });
 });
+
+Deno.test("gateway: a config with no accounts binds nothing until a reload adds one", async () => {
+  const { config: none } = loadConfigText(`[gateway]\nport = 0\n`, "/tmp/forge.toml", areas);
+  let config = none;
+  const gateway = new Gateway({ log: memoryLogger(), config: () => config, emit: () => {} });
+  await gateway.start();
+  try {
+    assertEquals(gateway.listener(), { ready: false, port: 0, bind_error: null });
+    const text = `[gateway]\nport = 0\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n` +
+      `token = "k"\nbase_url = "http://127.0.0.1:9"\n`;
+    config = loadConfigText(text, "/tmp/forge.toml", areas).config;
+    gateway.sync();
+    await until(() => gateway.listener().ready, "the listener to bind");
+    assert(gateway.listener().port > 0);
+  } finally {
+    await gateway.stop();
+  }
+});
