@@ -9,14 +9,12 @@ import { listen } from "./listener.ts";
 import { RequestLedger } from "./ledger.ts";
 import { UsageCache } from "./usage_cache.ts";
 import { AccountPool, type PoolAccount } from "./pool.ts";
-import { probeAccount } from "./probe.ts";
+import { Prober } from "./prober.ts";
 import { SeatFacts } from "./seat_facts.ts";
 import { resetFrom, usageFrom, windowAtCap } from "./usage.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
 import { exhaustedText, movedText, refusedText } from "./words.ts";
 
-/** How long a failed account waits before it is probed again. */
-export const REPROBE_MS = 30_000;
 /** A usage-only move is announced at most this often (every response carries one). */
 export const USAGE_ANNOUNCE_MS = 1_000;
 
@@ -64,11 +62,9 @@ export class Gateway {
   readonly #facts: SeatFacts;
   readonly #ledger: RequestLedger;
   readonly #usageCache: UsageCache;
-  /** Probes in flight: stop waits for them, so nothing of the gateway runs after it. */
-  readonly #probes = new Set<Promise<void>>();
+  readonly #prober: Prober;
   #stopped = false;
   #binding = false;
-  readonly #stopping = new AbortController();
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
 
@@ -79,7 +75,16 @@ export class Gateway {
       opts.stateDir ? `${opts.stateDir}/gateway/requests.jsonl` : null,
     );
     this.#usageCache = new UsageCache(opts.stateDir ? `${opts.stateDir}/gateway/usage.json` : null);
-    this.#facts = new SeatFacts(this.pool, opts.emit, opts.home ?? Deno.env.get("HOME") ?? "");
+    const home = opts.home ?? Deno.env.get("HOME") ?? "";
+    this.#facts = new SeatFacts(this.pool, opts.emit, home);
+    this.#prober = new Prober({
+      pool: this.pool,
+      alarms: this.#alarms,
+      log: opts.log,
+      home,
+      now: this.#now,
+      announce: () => this.#announce(),
+    });
   }
 
   /**
@@ -113,15 +118,14 @@ export class Gateway {
     const cached = this.#usageCache.load();
     for (const account of this.pool.sync(this.opts.config())) {
       account.usage ??= cached.get(account.config.display_name) ?? null;
-      this.#startProbe(account);
+      this.#prober.start(account);
     }
     this.#announce();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#stopping.abort();
-    await Promise.all(this.#probes);
+    await this.#prober.stop();
     this.#alarms.clear();
     if (this.#usageTimer !== null) clearTimeout(this.#usageTimer);
     this.#saveUsage();
@@ -332,42 +336,6 @@ export class Gateway {
       now,
       () => this.#announce(),
     );
-  }
-
-  #startProbe(account: PoolAccount): void {
-    const p = this.#probe(account)
-      .catch((error) => this.opts.log.error("gateway_probe_crashed", { error }))
-      .finally(() => this.#probes.delete(p));
-    this.#probes.add(p);
-  }
-
-  async #probe(account: PoolAccount): Promise<void> {
-    account.state = "probing";
-    const home = this.opts.home ?? Deno.env.get("HOME") ?? "";
-    const result = await probeAccount(account.config, home, this.#stopping.signal);
-    if (this.#stopped || this.pool.get(account.config.display_name) !== account) return;
-    if (result.ok) {
-      account.state = "ready";
-      account.lastError = null;
-      account.retryAt = null;
-      const usage = result.headers ? usageFrom(result.headers, this.#now()) : null;
-      if (usage) account.usage = usage;
-    } else {
-      account.state = "failed";
-      account.lastError = result.why;
-      account.retryAt = this.#now() + REPROBE_MS;
-      this.opts.log.warn("gateway_probe_failed", {
-        account: account.config.display_name,
-        why: result.why,
-      });
-      this.#alarms.set(
-        `probe:${account.config.display_name}`,
-        account.retryAt,
-        this.#now(),
-        () => this.#startProbe(account),
-      );
-    }
-    this.#announce();
   }
 
   #notice(slot: Slot, severity: "info" | "error", text: string): void {
