@@ -5,11 +5,15 @@
  * passed, read from /proc for its process. The fake API and the gateway each run as their own
  * process (tools/bench/support/gateway_host.ts), the client here.
  *
- *   deno task bench gateway [--runs 15] [--kb 1024]
+ *   deno task bench gateway [--runs=15] [--kb=1024]
  */
+/** `--name N` or `--name=N` (the bench runner passes only dashed arguments on). */
 const arg = (name: string, def: number) => {
+  const inline = Deno.args.find((a) => a.startsWith(`${name}=`));
   const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
+  const raw = inline ? inline.slice(name.length + 1) : i >= 0 ? Deno.args[i + 1] : undefined;
+  const n = Number(raw);
+  return raw !== undefined && Number.isFinite(n) && n > 0 ? n : def;
 };
 const RUNS = arg("--runs", 15);
 const KB = arg("--kb", 1024);
