@@ -9,15 +9,17 @@ import {
   type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
-import { boardArea } from "./areas/board.ts";
+import { accountsArea } from "./areas/accounts.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
+import { type Board, boardArea } from "./board/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
+import { Gateway } from "./gateway/gateway.ts";
 import { Connection, utf8Length } from "./connection.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -35,6 +37,8 @@ export interface ServerOptions {
   configPath: string;
   /** Overrides `[server] port` (tests pass 0 for a free port). */
   port?: number;
+  /** Overrides `[gateway] port` (tests pass 0 for a free port). */
+  gatewayPort?: number;
   timers?: Timers;
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
@@ -45,6 +49,7 @@ export interface RunningServer {
   addr: Deno.NetAddr;
   url: string;
   workspace: Workspace;
+  gateway: Gateway;
   config: ConfigStore;
   registry: Registry;
   connections(): number;
@@ -66,6 +71,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
+  let board: Board | null = null;
   // Issue 11: the held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
   const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
@@ -75,10 +81,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const seatsRef: { current: SeatManager | null } = { current: null };
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion }),
-    boardArea,
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      board: () => board,
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
+    }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
+    accountsArea,
     settingsArea(() => storeRef.current!),
     // The seats: who holds and who shows a seat is read off the live connections.
     seatsArea({
@@ -92,6 +106,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       tools: bridge,
       started: (manager) => (seatsRef.current = manager),
     }),
+    // After the seats: the cron tick's boot catch-up delivers into them.
+    boardArea((b) => (board = b)),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -105,6 +121,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const workspace = new Workspace(log, () => store.config);
   const stateDir = `${configDir}/state`;
   await Deno.mkdir(stateDir, { recursive: true });
+  // The account gateway is up before any seat launches (auto_start leads start at registry boot).
+  const gateway = new Gateway({
+    log,
+    config: () => store.config,
+    emit: (u) => void workspace.emit(u),
+    port: opts.gatewayPort,
+    stateDir,
+    occupied: (slot) => (workspace.seat(slot)?.sessionId() ?? null) !== null,
+  });
+  workspace.gateway = gateway;
+  await gateway.start();
+  store.onReload(() => gateway.sync());
   const host: Host = {
     log,
     config: () => store.config,
@@ -264,6 +292,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname
     }:${addr.port}/socket`,
     workspace,
+    gateway,
     config: store,
     registry,
     connections: () => connections.size,
@@ -275,6 +304,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
+      await gateway.stop();
       abort.abort();
       await http.finished;
       log.info("server_stopped", {});

@@ -1,4 +1,5 @@
 import type { Wire } from "../../protocol/mod.ts";
+import type { Board } from "../board/mod.ts";
 import type { BuildInfo } from "../build_info.ts";
 import type { ProjectConfig } from "../config/types.ts";
 import { type Host, subjectArea } from "../subsystem.ts";
@@ -9,6 +10,10 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 export interface HomeFacts {
   build: BuildInfo;
   cliVersion: () => string | null;
+  /** The running board, whose tasks the fleet row counts; null before it starts. */
+  board: () => Board | null;
+  /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
+  subsystemFields?: () => Promise<Record<string, Wire>>;
 }
 
 /**
@@ -37,8 +42,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
       [...held.values()].filter((s) => s.project.name === p.name).map((s) => s.slot.label),
     ),
     work: await readWork(p.path),
-    would_bind: config.orgs.find((o) => o.name === p.org)?.accounts.length !== 0,
-    chip: null,
+    // spec: home > projects: the account the row's next seat would bind, and its state.
+    ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
   })));
   const agents: Wire[] = [];
   for (const p of projects) {
@@ -50,43 +55,22 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   }
   const dictate = config.areas.dictate ?? {};
   const tts = config.areas.tts ?? {};
+  const own = (await facts.subsystemFields?.()) ?? {};
   return {
     projects: projectRows,
-    fleet: projects.map((p) => {
+    fleet: await Promise.all(projects.map(async (p) => {
       const live = [...held.values()].filter((s) =>
         s.project.name === p.name && s.sessionId() !== null
       ).length;
-      return {
-        project: p.name,
-        slots: { live, cap: p.max_workers + 1 },
-        queue: { ready: 0, unowned: 0 },
-        waiting_on_user: 0,
-        rows: 0,
-        misses: [],
-      };
-    }),
+      // spec: home > fleet: the queue, the rows waiting on the user, the total and the misses
+      // are counted from the project's tasks.
+      const counts = await facts.board()?.fleet(p) ??
+        { queue: { ready: 0, unowned: 0 }, waiting_on_user: 0, rows: 0, misses: [] };
+      return { project: p.name, slots: { live, cap: p.max_workers + 1 }, ...counts };
+    })),
     agents,
     unseen: ws.unseen(),
-    accounts: {
-      loading: config.accounts.map((a) => ({
-        display_name: a.display_name,
-        state: "ready",
-        last_error: null,
-        retry_after: null,
-      })),
-      all_loaded: true,
-      gateway: {
-        ready: false,
-        port: (config.areas.gateway?.port as number) ?? 8787,
-        bind_error: null,
-      },
-      usage: config.accounts.map((a) => ({ display_name: a.display_name, snapshot: null })),
-      orgs: config.orgs.map((o) => ({
-        org: o.name,
-        accounts: o.accounts,
-        fallback_accounts: o.fallback_accounts,
-      })),
-    },
+    accounts: ws.gateway?.wire() ?? null,
     connectors: {
       gotify: { connected: false },
       slack: { connected_workspaces: [], load_failed: false },
@@ -105,6 +89,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
+    ...own,
   };
 }
 

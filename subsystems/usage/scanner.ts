@@ -12,11 +12,24 @@ interface Basis {
   files: PoolFile[];
   projects: string;
   windows: string;
+  /** The gateway's request-id -> account map the report attributed cost by. */
+  accounts: ReadonlyMap<string, string> | null;
 }
 
 function sameBasis(a: Basis, b: Basis): boolean {
   return a.projects === b.projects && a.windows === b.windows &&
-    a.files.length === b.files.length && a.files.every((f, i) => f === b.files[i]);
+    a.files.length === b.files.length && a.files.every((f, i) => f === b.files[i]) &&
+    sameMap(a.accounts, b.accounts);
+}
+
+function sameMap(
+  a: ReadonlyMap<string, string> | null,
+  b: ReadonlyMap<string, string> | null,
+): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
 }
 
 export type { ProjectRef, UsageSnapshot } from "./report.ts";
@@ -78,19 +91,28 @@ export class UsageScanner {
   }
 
   /** Scan now; `now` fixes the windows' local-time boundaries (default: the clock). */
-  async scan(now: Date = new Date()): Promise<UsageScanResult> {
+  async scan(
+    now: Date = new Date(),
+    accounts?: ReadonlyMap<string, string>,
+  ): Promise<UsageScanResult> {
     const pool = await this.#pool.scan();
-    // A pool whose every file was reused, read for the same projects in the same windows, adds
-    // up to the same report: a rescan with nothing changed costs the stat walk alone.
-    const basis = {
+    // A pool whose every file was reused, read for the same projects, windows and request
+    // accounts, adds up to the same report: a rescan with nothing changed costs the walk alone.
+    const basis: Basis = {
       files: pool.files,
       projects: JSON.stringify(this.#projects),
       windows: JSON.stringify(windowStarts(now)),
+      accounts: accounts ?? null,
     };
     const last = this.#last;
     const snapshot = last && pool.files_read === 0 && sameBasis(last.basis, basis)
       ? last.snapshot
-      : buildSnapshot(pool.files, { projects: this.#projects, prices: this.#prices, now });
+      : buildSnapshot(pool.files, {
+        projects: this.#projects,
+        prices: this.#prices,
+        now,
+        accounts,
+      });
     this.#last = { basis, snapshot };
     return {
       snapshot,
