@@ -86,6 +86,12 @@ Deno.test("spec usage: UsageScanner answers exact totals and reuses unchanged fi
     const regrouped = await scanner.scan(NOW);
     assertEquals(regrouped.snapshot.today.by_project.map((r) => r.name), [cwd]);
     scanner.setProjects([{ name: "acme/app", path: "/w/acme/app" }]);
+    // A request attributed to an account for the first time moves the by_account rows.
+    const before = await scanner.scan(NOW, new Map());
+    const same = await scanner.scan(NOW, new Map());
+    ok(same.snapshot === before.snapshot, "an equal account map reuses the report");
+    const attributed = await scanner.scan(NOW, new Map([["req-x", "Main"]]));
+    ok(attributed.snapshot !== before.snapshot, "a new attribution rebuilds the report");
 
     const bare = await new UsageScanner({ configDirs: [root], projects: [], prices: null }).scan(
       NOW,
