@@ -24,6 +24,8 @@ interface QueuedFrame {
  */
 export class Connection implements Peer {
   answering = false;
+  /** Client messages refused on this connection; dispatch logs the first few, the end the count. */
+  refusals = 0;
   showing: Slot | null = null;
   readonly subs = new Subscriptions();
   readonly #closers: (() => void)[] = [];
@@ -137,6 +139,7 @@ export class Connection implements Peer {
       peer: this.opts.peer,
       reason,
       cause,
+      ...(this.refusals > 0 ? { refused: this.refusals } : {}),
     });
   }
 

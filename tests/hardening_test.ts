@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { testServer } from "./harness.ts";
+import { testServer, until } from "./harness.ts";
 import { MAX_INBOUND_DEPTH } from "../server/frame_guard.ts";
+import { REFUSALS_LOGGED } from "../server/dispatch.ts";
 
 // DESIGN §4 "Errors": a refusal is a sentence in the core's own words naming the field; an
 // engine message ("Cannot convert object to primitive value", "Maximum call stack size
@@ -47,13 +48,25 @@ Deno.test("subscribe to an unknown subject lists the subjects there are", async 
 });
 
 // issue 12 §3: a frame nested past the bound is refused before it is built, and the one JS
-// thread keeps answering everyone else meanwhile (before the fix: 3.3 s for 4 M levels).
+// thread keeps answering everyone else meanwhile (before the fix: 3.3 s for 4 M levels, about
+// 0.8 s for the 1 M levels here). The attacker is its own process, so building its frames does
+// not share the server's thread; the window runs from its "ready" (frames built, socket open) to
+// its last refusal, and the bystander pings back to back all through it. Five attacks: the third
+// worst pong must be under 50 ms, so each attack's own stall is judged and one scheduler hiccup
+// on this shared machine is not (an 8 MB frame costs Deno's own receive path 30-75 ms here, in
+// forge and in a bare Deno.serve alike, which is why the frame here is 2 MB).
 Deno.test("a deeply nested frame is refused without stalling other connections", async () => {
   await using t = await testServer(null);
-  const attacker = await t.ready();
   const bystander = await t.ready();
-  const levels = 4_000_000;
-  const deep = `{"kind":"ping","x":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+  const attacker = new Deno.Command(Deno.execPath(), {
+    args: ["eval", ATTACKER, t.server.url],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const lines = attacker.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("ready\n")) out += (await lines.read()).value ?? "";
   let stop = false;
   const gaps: number[] = [];
   const pinging = (async () => {
@@ -64,23 +77,49 @@ Deno.test("a deeply nested frame is refused without stalling other connections",
       gaps.push(performance.now() - sent);
     }
   })();
-  while (gaps.length < 3) await new Promise((r) => setTimeout(r, 5));
-  for (let i = 0; i < 3; i++) {
-    attacker.socket.send(deep);
-    const e = await attacker.next((m) => m.kind === "error", 30_000);
-    assertEquals(e.why, `\`x\` nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`);
-  }
+  const go = attacker.stdin.getWriter();
+  await go.write(new TextEncoder().encode("go\n"));
+  await go.close();
+  for (let r = await lines.read(); !r.done; r = await lines.read()) out += r.value;
   stop = true;
   await pinging;
+  await attacker.status;
+  const answers = out.trim().split("\n").slice(1);
+  const why = `\`x\` nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`;
+  assertEquals(answers, Array(ATTACKS).fill(why));
   gaps.sort((a, b) => a - b);
   const worst = gaps[gaps.length - 1];
   console.log(
-    `pongs ${gaps.length}, median ${gaps[gaps.length >> 1].toFixed(1)} ms, worst ${
+    `pongs ${gaps.length}, median ${gaps[gaps.length >> 1].toFixed(2)} ms, worst ${
       worst.toFixed(1)
     } ms`,
   );
-  assert(worst < 50, `a bystander's pong took ${worst.toFixed(1)} ms`);
+  const third = gaps[gaps.length - 3];
+  assert(third < 50, `bystander pongs took ${gaps.slice(-3).map((g) => g.toFixed(1))} ms`);
 });
+
+const ATTACKS = 5;
+/** Builds a 1 M-level (2 MB) frame, says ready, waits for "go", sends it ATTACKS times. */
+const ATTACKER = `
+const ws = new WebSocket(Deno.args[0]);
+await new Promise((r) => (ws.onopen = r));
+const levels = 1_000_000;
+const deep = '{"kind":"ping","x":' + "[".repeat(levels) + "]".repeat(levels) + "}";
+const errors = [];
+let wake = null;
+ws.onmessage = (e) => {
+  const m = JSON.parse(e.data);
+  if (m.kind === "error") { errors.push(m.why); wake?.(); }
+};
+console.log("ready");
+await Deno.stdin.readable.pipeTo(new WritableStream());
+for (let i = 0; i < ${ATTACKS}; i++) {
+  ws.send(deep);
+  while (errors.length <= i) await new Promise((r) => (wake = r));
+  console.log(errors[i]);
+}
+ws.close();
+`;
 
 // issue 12 §11: the log records shutdown, with the connections it ended.
 Deno.test("shutdown leaves a log record", async () => {
@@ -93,4 +132,22 @@ Deno.test("shutdown leaves a log record", async () => {
   };
   assertEquals(shutdown.connections, 1);
   assert(events.indexOf("server_stopped") > events.indexOf("server_shutdown"));
+});
+
+// issue 12 §4/§11: refusals are logged, but a flood of them cannot roll the log: the first
+// REFUSALS_LOGGED per connection are recorded one by one and the end record counts them all.
+Deno.test("a flood of refused messages logs the first few and counts the rest", async () => {
+  await using t = await testServer(null);
+  const c = await t.ready();
+  for (let i = 0; i < 200; i++) c.socket.send("{nope");
+  c.send({ kind: "ping" });
+  await c.next((m) => m.kind === "pong");
+  await c.close();
+  await until(() => t.log.records.some((r) => r.event === "connection_ended"));
+  const refused = t.log.records.filter((r) => r.event === "client_message_refused");
+  assertEquals(refused.length, REFUSALS_LOGGED);
+  const ended = t.log.records.find((r) => r.event === "connection_ended") as unknown as {
+    refused: number;
+  };
+  assertEquals(ended.refused, 200);
 });

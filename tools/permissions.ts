@@ -1,6 +1,15 @@
 import type { ForgeConfig } from "../server/config/types.ts";
 
 /**
+ * V8 flags the launcher runs the server with (issue 12 §4). After a burst of traffic nothing stays
+ * reachable (the JS heap's used size returns to its boot level) but V8 keeps the young generation
+ * it grew, up to 3 x 16 MiB, committed for the life of the process. A 1 MiB semi-space bounds
+ * that; a scavenge of a 1 MiB space is cheap and forge's per-message garbage is small.
+ * `tools/bench/fuzz.ts` measures the RSS it leaves behind with and without it.
+ */
+export const SERVER_V8_FLAGS = "--max-semi-space-size=1";
+
+/**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
  * socket it binds, files to the config dir, the Claude config dirs and the configured project
  * paths, subprocesses to the binaries it spawns. README "Permissions" explains each one.
