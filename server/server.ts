@@ -21,7 +21,7 @@ import { Connection, utf8Length } from "./connection.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
-import { keepaliveIdleTimeout, serveSocket } from "./socket.ts";
+import { serveSocket } from "./socket.ts";
 import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
 import { findClaude, readCliVersion } from "./workspace/cli.ts";
@@ -191,17 +191,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   let nextId = 1;
-  const abort = new AbortController();
   const deps = { registry, workspace, log };
-  const listening = Promise.withResolvers<Deno.NetAddr>();
-  const http = serveSocket({
+  const http = await serveSocket({
     hostname: store.config.server.bind,
     port: opts.port ?? store.config.server.port,
-    signal: abort.signal,
-    onListen: (addr) => listening.resolve(addr),
   }, {
     log,
-    idleTimeoutSecs: keepaliveIdleTimeout(timers.pingDeadMs),
     policy: () => ({
       bind: store.config.server.bind,
       port: store.config.server.port,
@@ -215,28 +210,26 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         peer: info.peer,
       });
       let chain = Promise.resolve();
-      socket.onopen = () => {
-        connections.set(conn.id, conn);
-        log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
-        conn.send(greeting());
-        conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
-      };
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
-      socket.onmessage = (event) => {
-        const data = event.data;
+      socket.onMessage((data) => {
         chain = chain.then(() =>
           conn.track(async () => {
             if (typeof data === "string") await dispatchText(conn, data, deps);
-            else dispatchBinary(conn, new Uint8Array(data as ArrayBuffer), deps);
+            else dispatchBinary(conn, data, deps);
           })
         );
-      };
-      socket.onclose = () => conn.end("closed");
-      socket.onerror = (e) => conn.end("socket_error", (e as ErrorEvent).message);
+      });
+      socket.onClose((why) =>
+        why.startsWith("socket_error") ? conn.end("socket_error", why) : conn.end("closed")
+      );
       conn.onClose(() => connections.delete(conn.id));
+      connections.set(conn.id, conn);
+      log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
+      conn.send(greeting());
+      conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     },
   });
-  const addr = await listening.promise;
+  const addr = http.addr;
   log.info("server_listening", {
     bind: addr.hostname,
     port: addr.port,
@@ -262,8 +255,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
-      abort.abort();
-      await http.finished;
+      await http.stop();
       log.info("server_stopped", {});
     },
   };

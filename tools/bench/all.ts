@@ -8,14 +8,17 @@ const all = [...Deno.readDirSync(dir)]
   .filter((n) => n.endsWith(".ts") && n !== "all.ts")
   .map((n) => n.slice(0, -3))
   .sort();
-const picked = Deno.args.filter((a) => !a.startsWith("-"));
+// A flag's value follows it (`--messages 1000`): only words not after a flag name benchmarks.
+const picked = Deno.args.filter((a, i) =>
+  !a.startsWith("-") && !(i > 0 && Deno.args[i - 1].startsWith("--") && !a.includes("="))
+);
 for (const name of picked.length ? picked : all) {
   if (!all.includes(name)) {
     console.error(`no benchmark \`${name}\` (have: ${all.join(", ")})`);
     Deno.exit(2);
   }
   console.log(`== ${name}`);
-  const rest = Deno.args.filter((a) => a.startsWith("-"));
+  const rest = Deno.args.filter((a) => !picked.includes(a));
   const status = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${dir}${name}.ts`, ...rest],
     stdout: "inherit",
