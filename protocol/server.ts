@@ -111,7 +111,8 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     conversation: Slot,
     turns: z.array(Json),
     cursor: z.string().nullable(),
-    cron_names: Json.optional(),
+    // spec: page > cron_names: the schedule each fired prompt came from, by the prompt's id.
+    cron_names: z.record(z.string(), z.string()).optional(),
   }),
   msg("seat_frames", { slot: Slot, epoch: z.string(), frames: z.array(Json) }),
   msg("reply", { reply_to: z.number().int(), body: Json }),
@@ -198,6 +199,12 @@ export type ServerMessage =
   | { kind: "snapshot"; subject: Subject; data: Wire }
   | { kind: "update"; update: Wire; seq?: number | null; span?: number }
   | { kind: "reply"; reply_to: number; body: Wire }
-  | { kind: "page"; conversation: Slot; turns: Wire[]; cursor: string | null; cron_names?: Wire }
+  | {
+    kind: "page";
+    conversation: Slot;
+    turns: Wire[];
+    cursor: string | null;
+    cron_names?: Record<string, string>;
+  }
   | { kind: "seat_frames"; slot: Slot; epoch: string; frames: Wire[] };
 export type ServerKind = ServerMessage["kind"];
