@@ -31,6 +31,9 @@ import { ToolBridge } from "./workspace/mcp/bridge.ts";
 import { HeldAskRegistry } from "./workspace/seats/held.ts";
 import type { SeatManager } from "./workspace/seats/manager.ts";
 
+/** Messages (and their UTF-16 units or bytes) one connection may have waiting to be handled. */
+export const INBOUND_QUEUE = { messages: 256, bytes: 32 * 1024 * 1024 };
+
 export interface ServerOptions {
   configPath: string;
   /** Overrides `[server] port` (tests pass 0 for a free port). */
@@ -226,11 +229,42 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       });
       let chain = Promise.resolve();
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
+      // The queue is bounded (issue 12 §4): a client that sends faster than its messages are
+      // handled would otherwise park every one of them in memory; past the bound the socket stops
+      // being read, so TCP holds the client back, and reading resumes once half has drained.
+      const queue = { messages: 0, bytes: 0, paused: false };
       socket.onMessage((data) => {
+        const size = typeof data === "string" ? data.length : data.length;
+        queue.messages++;
+        queue.bytes += size;
+        if (
+          !queue.paused &&
+          (queue.messages > INBOUND_QUEUE.messages || queue.bytes > INBOUND_QUEUE.bytes)
+        ) {
+          queue.paused = true;
+          socket.pause();
+          log.debug("inbound_paused", {
+            conn: conn.id,
+            queued: queue.messages,
+            bytes: queue.bytes,
+          });
+        }
         chain = chain.then(() =>
           conn.track(async () => {
-            if (typeof data === "string") await dispatchText(conn, data, deps);
-            else dispatchBinary(conn, data, deps);
+            try {
+              if (typeof data === "string") await dispatchText(conn, data, deps);
+              else dispatchBinary(conn, data, deps);
+            } finally {
+              queue.messages--;
+              queue.bytes -= size;
+              if (
+                queue.paused && queue.messages <= INBOUND_QUEUE.messages / 2 &&
+                queue.bytes <= INBOUND_QUEUE.bytes / 2
+              ) {
+                queue.paused = false;
+                if (!conn.ended) socket.resume();
+              }
+            }
           })
         );
       });

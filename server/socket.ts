@@ -28,6 +28,9 @@ export interface Transport {
   close(code: number, reason: string): void;
   /** Drops the TCP connection now (RST): nothing queued is sent, nothing is kept. */
   abort(): void;
+  /** Stops reading the peer's frames (TCP backpressure) until `resume`. */
+  pause(): void;
+  resume(): void;
   onMessage(fn: (data: string | Uint8Array) => void): void;
   /** Any inbound frame, a pong included: the keepalive's proof the peer reads. */
   onInbound(fn: () => void): void;
@@ -143,6 +146,8 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     },
     send: (data) => ws.send(data),
     ping: () => ws.ping(),
+    pause: () => ws.pause(),
+    resume: () => ws.resume(),
     close: (code, reason) => ws.close(code, reason),
     abort() {
       // resetAndDestroy sends a RST: the kernel drops its send buffer too. Falls back to destroy.

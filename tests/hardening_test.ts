@@ -1,7 +1,9 @@
+import process from "node:process";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { testServer, until } from "./harness.ts";
 import { MAX_INBOUND_DEPTH } from "../server/frame_guard.ts";
 import { REFUSALS_LOGGED } from "../server/dispatch.ts";
+import { INBOUND_QUEUE } from "../server/server.ts";
 
 // DESIGN §4 "Errors": a refusal is a sentence in the core's own words naming the field; an
 // engine message ("Cannot convert object to primitive value", "Maximum call stack size
@@ -51,10 +53,11 @@ Deno.test("subscribe to an unknown subject lists the subjects there are", async 
 // thread keeps answering everyone else meanwhile (before the fix: 3.3 s for 4 M levels, about
 // 0.8 s for the 1 M levels here). The attacker is its own process, so building its frames does
 // not share the server's thread; the window runs from its "ready" (frames built, socket open) to
-// its last refusal, and the bystander pings back to back all through it. Five attacks: the third
-// worst pong must be under 50 ms, so each attack's own stall is judged and one scheduler hiccup
-// on this shared machine is not (an 8 MB frame costs Deno's own receive path 30-75 ms here, in
-// forge and in a bare Deno.serve alike, which is why the frame here is 2 MB).
+// its last refusal. What the server spends is measured as this process's CPU time over the
+// window (the server's thread and the bystander's few paced pings), which the machine's load
+// cannot inflate: under 50 ms a frame means no connection waits longer than that for it. The
+// bystander's pongs are timed too; wall-clock gaps on a shared 2-core machine also carry the
+// scheduler's, so the assertion on them is their median, and the worst is printed.
 Deno.test("a deeply nested frame is refused without stalling other connections", async () => {
   await using t = await testServer(null);
   const bystander = await t.ready();
@@ -75,27 +78,31 @@ Deno.test("a deeply nested frame is refused without stalling other connections",
       bystander.send({ kind: "ping" });
       await bystander.next((m) => m.kind === "pong");
       gaps.push(performance.now() - sent);
+      await new Promise((r) => setTimeout(r, 2));
     }
   })();
+  const cpuBefore = process.cpuUsage();
   const go = attacker.stdin.getWriter();
   await go.write(new TextEncoder().encode("go\n"));
   await go.close();
   for (let r = await lines.read(); !r.done; r = await lines.read()) out += r.value;
+  const cpu = process.cpuUsage(cpuBefore);
   stop = true;
   await pinging;
   await attacker.status;
   const answers = out.trim().split("\n").slice(1);
   const why = `\`x\` nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`;
   assertEquals(answers, Array(ATTACKS).fill(why));
+  const perFrameMs = (cpu.user + cpu.system) / 1000 / ATTACKS;
   gaps.sort((a, b) => a - b);
-  const worst = gaps[gaps.length - 1];
+  const median = gaps[gaps.length >> 1];
   console.log(
-    `pongs ${gaps.length}, median ${gaps[gaps.length >> 1].toFixed(2)} ms, worst ${
-      worst.toFixed(1)
-    } ms`,
+    `server CPU ${perFrameMs.toFixed(1)} ms a frame; pongs ${gaps.length}, median ${
+      median.toFixed(2)
+    } ms, worst ${gaps[gaps.length - 1].toFixed(1)} ms`,
   );
-  const third = gaps[gaps.length - 3];
-  assert(third < 50, `bystander pongs took ${gaps.slice(-3).map((g) => g.toFixed(1))} ms`);
+  assert(perFrameMs < 50, `the server spent ${perFrameMs.toFixed(1)} ms of CPU a frame`);
+  assert(gaps.length >= ATTACKS && median < 50, `bystander pongs: median ${median} ms`);
 });
 
 const ATTACKS = 5;
@@ -150,4 +157,20 @@ Deno.test("a flood of refused messages logs the first few and counts the rest", 
     refused: number;
   };
   assertEquals(ended.refused, 200);
+});
+
+// issue 12 §4: a client that sends faster than its messages are handled is held back by TCP
+// once its queue is full (the queue is bounded), and every message is still answered, in order.
+Deno.test("a flooding client is held back at the inbound bound and loses nothing", async () => {
+  await using t = await testServer(null);
+  const c = await t.ready();
+  const n = INBOUND_QUEUE.messages * 8;
+  for (let i = 0; i < n; i++) c.send({ kind: "ping" });
+  for (let i = 0; i < n; i++) await c.next((m) => m.kind === "pong");
+  assert(
+    t.log.records.some((r) => r.event === "inbound_paused"),
+    "the socket stopped being read at the bound",
+  );
+  c.send({ kind: "ping" });
+  assertEquals(await c.next(), { kind: "pong" }, "and reading resumed");
 });

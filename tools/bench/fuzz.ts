@@ -10,8 +10,8 @@ import { SERVER_V8_FLAGS } from "../permissions.ts";
  * connections and lets the server idle. It prints the server's RSS (VmRSS of /proc/<pid>/status)
  * at boot, after the traffic and after the idle. The arms alternate: `forge` (main.ts on a temp
  * config with one project, under the launcher's V8 flags) and its baseline `bare` (a bare
- * Deno.serve WebSocket that answers every message with one small frame), so what forge itself
- * keeps is the difference. `--v8-flags X` replaces forge's V8 flags (`--v8-flags none` runs it
+ * Deno.serve WebSocket that answers every message with one small frame; `--baseline bare_ws` the
+ * same on node:http and ws, forge's transport), so what forge itself keeps is the difference. `--v8-flags X` replaces forge's V8 flags (`--v8-flags none` runs it
  * with Deno's defaults, the arm the fix is measured against).
  *
  *   tools/deno.sh run -A tools/bench/fuzz.ts [--messages 100000] [--rounds 2] [--idle-ms 5000]
@@ -27,7 +27,12 @@ const V8_FLAGS = (() => {
   const i = Deno.args.indexOf("--v8-flags");
   return i >= 0 ? Deno.args[i + 1] : SERVER_V8_FLAGS;
 })();
-type Arm = "forge" | "bare";
+type Arm = "forge" | "bare" | "bare_ws";
+/** `--baseline bare_ws` compares against the same bare server on node:http + ws, forge's transport. */
+const BASELINE: Arm = Deno.args.includes("--baseline") &&
+    Deno.args[Deno.args.indexOf("--baseline") + 1] === "bare_ws"
+  ? "bare_ws"
+  : "bare";
 const CONNECTIONS = 8;
 const BATCH = 250;
 const REPO = new URL("../..", import.meta.url).pathname;
@@ -108,6 +113,18 @@ async function rssKiB(pid: number): Promise<number> {
 }
 
 /** The baseline: a bare Deno.serve WebSocket answering each message with one small frame. */
+const BARE_WS = `
+import { createServer } from "node:http";
+import { WebSocketServer } from "npm:ws@8.23.1";
+const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+const server = createServer((_req, res) => res.writeHead(404).end());
+server.on("upgrade", (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => {
+  ws.on("message", (d, bin) => ws.send(!bin && String(d) === '{"kind":"ping"}' ? '{"kind":"pong"}'
+    : '{"kind":"error","what":"client_message","why":"refused","seat":null,"dispatch_id":null}'));
+}));
+server.listen(0, "127.0.0.1", () => console.log("LISTENING 127.0.0.1:" + server.address().port));
+`;
+
 const BARE = `
 Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: (a) => console.log("LISTENING 127.0.0.1:" + a.port) }, (req) => {
   const { socket, response } = Deno.upgradeWebSocket(req);
@@ -122,8 +139,11 @@ async function boot(arm: Arm, dir: string): Promise<{ child: Deno.ChildProcess; 
   await Deno.writeTextFile(`${dir}/forge.toml`, CONFIG.replaceAll("@DIR@", dir));
   const v8 = V8_FLAGS === "none" ? [] : [`--v8-flags=${V8_FLAGS}`];
   const child = new Deno.Command(Deno.execPath(), {
+    cwd: REPO,
     args: arm === "bare"
       ? ["eval", BARE]
+      : arm === "bare_ws"
+      ? ["eval", BARE_WS]
       : ["run", "-A", ...v8, `${REPO}main.ts`, "--config", `${dir}/forge.toml`, "--port", "0"],
     stdout: "piped",
     stderr: "null",
@@ -204,9 +224,10 @@ async function run(name: Arm, round: number) {
   }
 }
 
-const deltas: Record<Arm, number[]> = { forge: [], bare: [] };
+const deltas: Record<string, number[]> = { forge: [], [BASELINE]: [] };
 for (let round = 0; round < ROUNDS; round++) {
-  for (const name of round % 2 === 0 ? ["forge", "bare"] as const : ["bare", "forge"] as const) {
+  const arms: Arm[] = round % 2 === 0 ? ["forge", BASELINE] : [BASELINE, "forge"];
+  for (const name of arms) {
     deltas[name].push(await run(name, round));
   }
 }
