@@ -15,6 +15,7 @@ import { SERVER_V8_FLAGS } from "../permissions.ts";
  * with Deno's defaults, the arm the fix is measured against).
  *
  *   tools/deno.sh run -A tools/bench/fuzz.ts [--messages 100000] [--rounds 2] [--idle-ms 5000]
+ *     [--batch 250] [--baseline bare|bare_ws] [--v8-flags none|FLAGS]
  */
 const arg = (name: string, def: number) => {
   const i = Deno.args.indexOf(name);
@@ -34,7 +35,8 @@ const BASELINE: Arm = Deno.args.includes("--baseline") &&
   ? "bare_ws"
   : "bare";
 const CONNECTIONS = 8;
-const BATCH = 250;
+/** Messages sent before each pacing ping; `--batch 12500` floods each connection's whole share. */
+const BATCH = arg("--batch", 250);
 const REPO = new URL("../..", import.meta.url).pathname;
 
 const CONFIG = `
