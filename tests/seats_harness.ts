@@ -21,8 +21,9 @@ export interface SeatWorld extends AsyncDisposable {
   /** The seat of a project's lead. */
   lead(project: string): Slot;
   projectDir(project: string): string;
-  /** `deno task start --config <configPath> --port 0`, as a person runs it. */
-  startForge(): Promise<RunningForge>;
+  /** `deno task start --config <configPath> --port 0`, as a person runs it; a `port` the test
+   * took earlier (a restart on the same address) is passed as `--port`. */
+  startForge(port?: number): Promise<RunningForge>;
   /** The server in this process (socket tier): it can read /proc, as the test can. */
   startInProcess(): Promise<InProcessForge>;
   /** Main-loop requests the fake API has answered so far (its request log). */
@@ -76,8 +77,8 @@ export async function seatWorld(
     configPath,
     lead: (project) => ({ org: "Acme", project, label: "lead" }),
     projectDir: (project) => `${dir}/${project}`,
-    async startForge() {
-      const forge = await startForge(configPath, dir, clients);
+    async startForge(port = 0) {
+      const forge = await startForge(configPath, dir, clients, port);
       forges.push(forge);
       return forge;
     },
@@ -162,9 +163,10 @@ async function startForge(
   configPath: string,
   dir: string,
   all: ForgeClient[],
+  listenOn = 0,
 ): Promise<RunningForge> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "start", "--config", configPath, "--port", "0"],
+    args: ["task", "--quiet", "start", "--config", configPath, "--port", String(listenOn)],
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",

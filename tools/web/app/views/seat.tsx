@@ -1,0 +1,112 @@
+import type { Wire } from "../../../../protocol/mod.ts";
+import { PermissionMode } from "../../../../protocol/mod.ts";
+import { Chat } from "./chat.tsx";
+import { Composer } from "./composer.tsx";
+import { Dock } from "./dock.tsx";
+import { ReviewPage } from "./review.tsx";
+import { TerminalPage } from "./terminal.tsx";
+import { client, useApp } from "./use.ts";
+
+type Obj = Record<string, Wire>;
+
+/** One seat: its header and pickers, then the conversation, review or terminal tab. */
+export function SeatPage(
+  props: { name: string; tab: "chat" | "review" | "terminal" },
+) {
+  const s = useApp();
+  const seat = s.seat;
+  if (s.seatError) {
+    return <div class="notice" data-testid="seat-error">{s.seatError}</div>;
+  }
+  if (
+    !seat ||
+    seat.nextSeq === null && seat.turns.length === 0 && !seat.record.header
+  ) {
+    return <p class="muted">Reading {props.name}…</p>;
+  }
+  const header = seat.header;
+  const key = seat.slot;
+  const models = (header.available_models ?? []) as Obj[];
+  const base = `#/seat/${props.name}`;
+  const tasks = (seat.record.background_tasks ?? []) as Obj[];
+  return (
+    <div class="seat" data-testid="seat">
+      <header class="page-head seat-head">
+        <h1>{props.name}</h1>
+        <span
+          class={`busy ${header.turn_in_flight ? "on" : ""}`}
+          data-testid="turn-state"
+        >
+          {header.turn_in_flight ? "working" : "idle"}
+        </span>
+        <label>
+          model{" "}
+          <select
+            value={String(header.model ?? "")}
+            onChange={(e) =>
+              client().command("set_model", {
+                key,
+                model: (e.target as HTMLSelectElement).value,
+              })}
+          >
+            {header.model && !models.some((m) => m.value === header.model) && (
+              <option value={String(header.model)}>
+                {String(header.model)}
+              </option>
+            )}
+            {models.map((m) => (
+              <option value={String(m.value)} key={String(m.value)}>
+                {String(m.display_name ?? m.value)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          mode{" "}
+          <select
+            value={String(header.permission_mode ?? "default")}
+            onChange={(e) =>
+              client().command("set_mode", {
+                key,
+                mode: (e.target as HTMLSelectElement).value,
+              })}
+          >
+            {PermissionMode.options.map((m) => <option value={m} key={m}>{m}</option>)}
+          </select>
+        </label>
+        <nav class="tabs">
+          <a href={base} class={props.tab === "chat" ? "on" : ""}>
+            Conversation
+          </a>
+          <a href={`${base}/review`} class={props.tab === "review" ? "on" : ""}>
+            Review
+          </a>
+          <a
+            href={`${base}/terminal`}
+            class={props.tab === "terminal" ? "on" : ""}
+          >
+            Terminal
+          </a>
+        </nav>
+      </header>
+      {tasks.length > 0 && (
+        <div class="tasks" data-testid="background-tasks">
+          {tasks.map((t) => (
+            <span class="chip" key={String(t.task_id ?? t.id)}>
+              ⟳ {String(t.description ?? t.command ?? t.task_id)}
+            </span>
+          ))}
+        </div>
+      )}
+      {props.tab === "chat" && (
+        <>
+          <Chat />
+          <Dock />
+          <Composer />
+        </>
+      )}
+      {props.tab === "review" && <ReviewPage />}
+      {props.tab === "terminal" && <TerminalPage />}
+    </div>
+  );
+}
