@@ -294,6 +294,18 @@ export class ForgeClient {
           to: got.to,
         });
       }
+      if (update.name === "work_changed" && this.#review) {
+        // The diff is read once per record and never pushed (spec: session > diff): a review
+        // page reads the record again when the tree moves.
+        this.#awaiting = "reattach";
+        this.send({
+          kind: "subscribe",
+          what: { session: seat.slot },
+          answering: true,
+          review: true,
+        });
+        this.send({ kind: "unsubscribe", what: { session: seat.slot } });
+      }
       if (update.name === "connected" || update.name === "session_replaced") {
         // A new occupant is a new epoch: read the seat again.
         this.#reread(seat.slot);

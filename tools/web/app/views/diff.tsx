@@ -42,6 +42,7 @@ export function FileDiff(
     });
   const out = [];
   let lastNew = 0;
+  let lastOld = 0;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (l.kind === "hunk") {
@@ -49,12 +50,14 @@ export function FileDiff(
       const hidden = start - 1 - lastNew;
       if (hidden > 0 && props.expandable) {
         if (read) {
+          // Between hunks the old side is offset from the new by what the hunks above changed.
+          const offset = lastOld - lastNew;
           for (let n = lastNew + 1; n < start; n++) {
             out.push(
-              <tr class="ctx expanded" data-testid="expanded" key={`x${n}`}>
+              <tr class="context expanded" data-testid="expanded" key={`x${n}`}>
+                <td>{n + offset}</td>
                 <td>{n}</td>
-                <td>{n}</td>
-                <td>{read[n - 1] ?? ""}</td>
+                <td>{` ${read[n - 1] ?? ""}`}</td>
               </tr>,
             );
           }
@@ -79,6 +82,7 @@ export function FileDiff(
       continue;
     }
     if (l.new_line !== null) lastNew = l.new_line;
+    if (l.old_line !== null) lastOld = l.old_line;
     out.push(
       <tr class={l.kind} key={i}>
         <td>{l.old_line ?? ""}</td>

@@ -67,19 +67,21 @@ export function ReviewPage() {
               </li>
             ))}
           </ul>
-          {shown && (shown.ok === false ? <p class="notice">{String(shown.why)}</p> : (() => {
-            const files = layerFiles(shown.diff);
-            return typeof files === "string"
-              ? <p class="muted">{files}</p>
-              : files.map((f) => (
-                <FileDiff
-                  file={f}
-                  sha={String(shown.commit)}
-                  expandable
-                  key={String(f.path)}
-                />
-              ));
-          })())}
+          <div data-testid="commit-diff">
+            {shown && (shown.ok === false ? <p class="notice">{String(shown.why)}</p> : (() => {
+              const files = layerFiles(shown.diff);
+              return typeof files === "string"
+                ? <p class="muted">{files}</p>
+                : files.map((f) => (
+                  <FileDiff
+                    file={f}
+                    sha={String(shown.commit)}
+                    expandable
+                    key={String(f.path)}
+                  />
+                ));
+            })())}
+          </div>
         </>
       )}
       <h2>Review threads</h2>
@@ -115,8 +117,12 @@ export function ReviewPage() {
 }
 
 function Threads(props: { reviews: Wire | undefined }) {
-  const r = (props.reviews ?? {}) as Obj;
-  const threads = (Array.isArray(r.threads) ? r.threads : []) as Obj[];
+  // Each store is read separately (spec: session > reviews), as {outcome, value}.
+  const read = ((props.reviews ?? {}) as Obj).threads as Obj | undefined;
+  if (read && read.outcome !== "read") {
+    return <p class="notice">The review threads could not be read: {JSON.stringify(read)}</p>;
+  }
+  const threads = (Array.isArray(read?.value) ? read.value : []) as Obj[];
   if (threads.length === 0) {
     return <p class="muted">No threads on this branch.</p>;
   }
