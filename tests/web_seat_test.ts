@@ -15,7 +15,11 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    await using w = await webWorld([{ name: "alpha", autoStart: false }]);
+    await using w = await webWorld([
+      { name: "alpha", autoStart: false },
+      { name: "beta", autoStart: false },
+      { name: "gamma", autoStart: false },
+    ]);
     const { page } = w;
     await page.goto(w.webUrl);
 
@@ -48,6 +52,7 @@ Deno.test({
     await page.getByText("created it").waitFor({ timeout: 30_000 });
     await ask.waitFor({ state: "detached" });
     await Deno.stat(`${w.world.projectDir("alpha")}/allowed.txt`);
+    await page.getByTestId("result").nth(1).waitFor({ timeout: 30_000 });
     assertEquals((await texts(page, "[data-testid=result]")).length, 2);
 
     // The socket drops mid-turn (as a network drops it): the page redials, re-attaches the seat,

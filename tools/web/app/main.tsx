@@ -10,6 +10,8 @@ interface PageConfig {
 }
 
 async function main() {
+  // Marks for the first-draw bench (tools/bench/web_first_draw.ts): where the time goes.
+  performance.mark("forge:script");
   const config: PageConfig = await (await fetch("/config.json")).json();
   // A `?forge=` on the page's own address points one tab at another server.
   const forge = new URLSearchParams(location.search).get("forge") ??

@@ -163,7 +163,7 @@ export class ForgeClient {
     switch (m.kind) {
       case "greeting":
         s.greeting = m;
-        this.stats.greetings++;
+        if (this.stats.greetings++ === 0) performance.mark("forge:greeting");
         this.link.pingable = m.version >= PING_SINCE;
         this.#afterGreeting();
         break;
@@ -228,6 +228,7 @@ export class ForgeClient {
       const home = obj(data);
       const restarted = this.#bootId !== null && home.boot_id !== this.#bootId;
       this.#bootId = typeof home.boot_id === "string" ? home.boot_id : null;
+      if (!s.home) performance.mark("forge:home");
       s.home = home;
       // The seat on screen is re-attached once the home says which server run this is: numbers
       // from a dead run never line up with a live one (spec: home > boot_id).

@@ -1,3 +1,4 @@
+import { useEffect } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { Marks } from "./marks.tsx";
 import { client, useApp } from "./use.ts";
@@ -11,6 +12,12 @@ type Obj = Record<string, Wire>;
 export function Home() {
   const s = useApp();
   const home = s.home;
+  // The first-draw bench's mark: the fleet's rows are on screen (an effect runs after paint).
+  useEffect(() => {
+    if (home && performance.getEntriesByName("forge:home-drawn").length === 0) {
+      performance.mark("forge:home-drawn");
+    }
+  }, [home]);
   if (!home) return <p class="muted">Reading the fleet…</p>;
   const projects = (home.projects ?? []) as Obj[];
   const agents = (home.agents ?? []) as Obj[];
