@@ -55,6 +55,23 @@ Deno.test({
     await page.getByTestId("result").nth(1).waitFor({ timeout: 30_000 });
     assertEquals((await texts(page, "[data-testid=result]")).length, 2);
 
+    // A question ask: two questions of one call, answered front first from the dock.
+    await page.getByTestId("composer").fill("[[script:ask]] pick for me");
+    await page.getByTestId("send").click();
+    const questions = page.getByTestId("ask-question");
+    await questions.nth(1).waitFor({ timeout: 30_000 });
+    await questions.first().getByLabel("Blue").check();
+    await questions.first().getByTestId("answer").click();
+    await page.getByText("Which sizes?").waitFor();
+    await questions.first().getByLabel("Small").check();
+    await questions.first().getByLabel("Large").check();
+    await questions.first().getByTestId("answer").click();
+    await page.getByText("noted").waitFor({ timeout: 30_000 });
+    await questions.first().waitFor({ state: "detached" });
+    const answered = (await texts(page, "[data-testid=tool-out]")).join("\n");
+    assert(answered.includes("Blue") && answered.includes("Small, Large"), answered);
+    await page.getByTestId("result").nth(2).waitFor({ timeout: 30_000 });
+
     // The socket drops mid-turn (as a network drops it): the page redials, re-attaches the seat,
     // and repairs the frames it missed with seat_range; nothing is lost or drawn twice.
     await page.getByTestId("composer").fill("[[script:slow]] again");
@@ -65,7 +82,7 @@ Deno.test({
     );
     await page.getByTestId("stale").waitFor();
     await page.getByTestId("stale").waitFor({ state: "detached", timeout: 30_000 });
-    await page.locator("[data-testid=result]").nth(2).waitFor({ timeout: 30_000 });
+    await page.locator("[data-testid=result]").nth(3).waitFor({ timeout: 30_000 });
     const stats = await page.evaluate(() =>
       (globalThis as unknown as { forgeDebug: { client: { stats: Record<string, number> } } })
         .forgeDebug.client.stats
@@ -73,7 +90,7 @@ Deno.test({
     assertEquals(stats.greetings, 2);
     assert(stats.rangeAsks >= 1, `the gap was repaired with seat_range (${JSON.stringify(stats)})`);
     const afterDrop = await conversation(page);
-    assertEquals(afterDrop.prompts.length, 3);
+    assertEquals(afterDrop.prompts.length, 4);
     assertEquals(afterDrop.answers.filter((a) => a === SLOW_TEXT).length, 2);
 
     // forge restarted under the page: the page says it is stale, comes back, and draws the same
@@ -82,7 +99,7 @@ Deno.test({
     await page.getByTestId("stale").waitFor({ state: "detached", timeout: 60_000 });
     // A sleeping seat's conversation is read from its transcript, which carries the turns' rows
     // (prompts, answers, tool results) and not the stream's result frames.
-    await page.getByTestId("answer").nth(2).waitFor({ timeout: 30_000 });
+    await page.getByTestId("answer").nth(3).waitFor({ timeout: 30_000 });
     const afterRestart = await conversation(page);
     assertEquals({ ...afterRestart, results: 0 }, { ...afterDrop, results: 0 });
   },

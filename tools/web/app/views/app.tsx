@@ -5,6 +5,7 @@ import { Rail } from "./rail.tsx";
 import { SeatPage } from "./seat.tsx";
 import { SettingsPage } from "./settings.tsx";
 import { UsagePage } from "./usage.tsx";
+import { Notices } from "./notices.tsx";
 import { client, useApp } from "./use.ts";
 
 /** The page's address: `#/`, `#/seat/<org>/<project>/<label>[/review|/terminal]`, `#/settings`, `#/usage`. */
@@ -65,6 +66,7 @@ export function App(props: { clientBuild: string }) {
             {state.home && " What is drawn below is from before the drop."}
           </div>
         )}
+        <Notices />
         {route.page === "home" && <Home />}
         {route.page === "seat" && (
           <SeatPage

@@ -9,7 +9,13 @@ type Obj = Record<string, Wire>;
 /** The rail: the pages, every seat with its marks, and the footer naming both builds. */
 export function Rail(props: { clientBuild: string; route: Route }) {
   const s = useApp();
-  const agents = (s.home?.agents ?? []) as Obj[];
+  const name = (a: Obj) => {
+    const slot = a.slot as Obj;
+    return `${slot.org}/${slot.project}/${slot.label}`;
+  };
+  const agents = [...(s.home?.agents ?? []) as Obj[]].sort((a, b) =>
+    name(a).localeCompare(name(b))
+  );
   const unseen = (s.home?.unseen ?? []) as Obj[];
   const greeting = s.greeting;
   const skew = greeting ? skewSentence(greeting, props.clientBuild) : null;

@@ -29,10 +29,26 @@ export function SeatPage(
   const models = (header.available_models ?? []) as Obj[];
   const base = `#/seat/${props.name}`;
   const tasks = (seat.record.background_tasks ?? []) as Obj[];
+  const row = ((s.home?.agents ?? []) as Obj[]).find((a) => {
+    const slot = a.slot as Obj;
+    return slot.org === key.org && slot.project === key.project && slot.label === key.label;
+  });
+  const lifecycle = row ? String(row.lifecycle) : null;
   return (
     <div class="seat" data-testid="seat">
       <header class="page-head seat-head">
         <h1>{props.name}</h1>
+        {lifecycle && <span class={`lifecycle ${lifecycle.toLowerCase()}`}>{lifecycle}</span>}
+        {lifecycle === "Sleeping" && key.label === "lead" && (
+          <button
+            type="button"
+            data-testid="seat-start"
+            onClick={() =>
+              client().command("spawn_project", { project_name: key.project, launch_settings: {} })}
+          >
+            Start
+          </button>
+        )}
         <span
           class={`busy ${header.turn_in_flight ? "on" : ""}`}
           data-testid="turn-state"
