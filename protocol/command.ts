@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RankMove, TaskStatus } from "./board.ts";
 import { Slot } from "./slot.ts";
 
 // spec: How a message is tagged. A Command is externally tagged on the variant's own name:
@@ -66,6 +67,9 @@ export const QuestionOutcome = z.discriminatedUnion("outcome", [
   z.object({ outcome: z.literal("cancelled") }),
 ]);
 export type QuestionOutcome = z.infer<typeof QuestionOutcome>;
+
+/** The scopes `claude plugin install/update --scope` takes. */
+export const PluginScope = z.enum(["user", "project", "local"]);
 
 const key = { key: Slot };
 const review = { project: z.string(), branch: z.string() };
@@ -145,14 +149,14 @@ export const COMMANDS = {
     }),
   },
   task_answer: { fields: obj({ project: z.string(), id: z.string(), words: z.string() }) },
-  task_rank: { fields: obj({ project: z.string(), id: z.string(), to: Json }) },
+  task_rank: { fields: obj({ project: z.string(), id: z.string(), to: RankMove }) },
   task_assign: {
     fields: obj({ project: z.string(), id: z.string(), owner: z.string().nullable() }),
   },
   task_create: {
     fields: obj({ project: z.string(), subject: z.string(), parent: z.string().nullable() }),
   },
-  task_move: { fields: obj({ project: z.string(), id: z.string(), to: z.string() }) },
+  task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
   deliver_peer_prompt: { fields: loose },
   spawn_worker: { fields: loose, reply: true },
   close_worker: { fields: loose },
@@ -183,6 +187,12 @@ export const COMMANDS = {
   vault_lock: { fields: null },
   plugin_update_all: { fields: null },
   plugin_check_updates: { fields: null },
+  // The four plugin actions with fields; the spec counts them (63 struct variants) without naming
+  // them, so the names and fields are ours. spec: "What is not here" > the six actions.
+  plugin_install: { fields: obj({ plugin_id: z.string() }) },
+  plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
+  plugin_marketplace_add: { fields: obj({ source: z.string() }) },
+  plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
 } as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
 
 export type CommandName = keyof typeof COMMANDS;

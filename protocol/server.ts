@@ -46,8 +46,15 @@ export const SettingsKey = z.object({
     required: z.boolean(),
     group: z.string().optional(),
   }).strict(),
+  // Not in the spec (issue 12 §7): on a `restart` key whose file value differs from the one the
+  // running server was built with, the value still in force (null: the key was not there at
+  // boot). Absent otherwise, so a client that does not know the field reads the document as before.
+  in_force: Json.optional(),
 }).strict();
-export type SettingsKey = Omit<z.infer<typeof SettingsKey>, "value"> & { value: Wire };
+export type SettingsKey = Omit<z.infer<typeof SettingsKey>, "value" | "in_force"> & {
+  value: Wire;
+  in_force?: Wire;
+};
 
 export const SettingsArea = z.object({
   id: z.string(),
@@ -104,7 +111,8 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     conversation: Slot,
     turns: z.array(Json),
     cursor: z.string().nullable(),
-    cron_names: Json.optional(),
+    // spec: page > cron_names: the schedule each fired prompt came from, by the prompt's id.
+    cron_names: z.record(z.string(), z.string()).optional(),
   }),
   msg("seat_frames", { slot: Slot, epoch: z.string(), frames: z.array(Json) }),
   msg("reply", { reply_to: z.number().int(), body: Json }),
@@ -191,6 +199,12 @@ export type ServerMessage =
   | { kind: "snapshot"; subject: Subject; data: Wire }
   | { kind: "update"; update: Wire; seq?: number | null; span?: number }
   | { kind: "reply"; reply_to: number; body: Wire }
-  | { kind: "page"; conversation: Slot; turns: Wire[]; cursor: string | null; cron_names?: Wire }
+  | {
+    kind: "page";
+    conversation: Slot;
+    turns: Wire[];
+    cursor: string | null;
+    cron_names?: Record<string, string>;
+  }
   | { kind: "seat_frames"; slot: Slot; epoch: string; frames: Wire[] };
 export type ServerKind = ServerMessage["kind"];

@@ -37,6 +37,12 @@ const FLEET_NEWS = new Set([
   "browser_hand_off_resolved",
   "settings_write_pending",
   "settings_write_resolved",
+  // Issue 11: the document and terminal hand-offs park like the browser's (server/subsystem.ts
+  // HELD_KINDS); the original had neither, so their names follow the browser's pattern.
+  "document_hand_off_pending",
+  "document_hand_off_resolved",
+  "terminal_hand_off_pending",
+  "terminal_hand_off_resolved",
   "vault_ask_pending",
   "vault_ask_resolved",
   "tasks_changed",

@@ -4,12 +4,14 @@ import {
   decodeClientBinary,
   decodeCommand,
   describeIssues,
+  NAMED_SUBJECTS,
   needsReply,
   type Slot,
   type Subject,
   type Wire,
 } from "../protocol/mod.ts";
 import { type Connection, utf8Length } from "./connection.ts";
+import { depthExcess, MAX_INBOUND_DEPTH } from "./frame_guard.ts";
 import type { Logger } from "./log.ts";
 import type { Registry } from "./registry.ts";
 import { Refusal, type SubjectName } from "./subsystem.ts";
@@ -44,22 +46,27 @@ export async function dispatchText(
         `a frame of ${bytes} bytes is over the 16 MiB inbound bound`,
       );
     }
+    // Before JSON.parse builds anything: a deep frame is refused in time linear in its bytes.
+    const deep = depthExcess(text);
+    if (deep) {
+      const where = deep.field === null ? "the frame" : `\`${deep.field}\``;
+      throw new Refusal(
+        deep.field === "command" ? "command" : "client_message",
+        `${where} nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`,
+      );
+    }
     let raw: unknown;
     try {
       raw = JSON.parse(text);
     } catch (err) {
       throw new Refusal("client_message", `not JSON: ${(err as Error).message}`);
     }
-    const kind = raw && typeof raw === "object" && "kind" in raw
-      ? String((raw as { kind: unknown }).kind)
-      : null;
+    const kind = kindOf(raw);
     const parsed = ClientMessage.safeParse(raw);
     if (!parsed.success) {
-      if (kind === null) {
-        throw new Refusal("client_message", "a message is an object tagged on `kind`");
-      }
       const known = ClientMessage.options.some((o) => o.shape.kind.value === kind);
       if (!known) throw new Refusal("client_message", `unknown kind \`${kind}\``);
+      unknownSubject(kind, raw as { what?: unknown });
       throw new Refusal(kind, `${kind}: ${describeIssues(parsed.error)}`);
     }
     const message = parsed.data;
@@ -69,15 +76,75 @@ export async function dispatchText(
   } catch (err) {
     if (conn.ended) return;
     const refusal = err instanceof Refusal ? err : null;
-    if (!refusal) deps.log.warn("dispatch_failed", { conn: conn.id, what, error: err });
+    if (refusal) {
+      // issue 12 §11: a refused client message leaves a record (kind and reason, never the body).
+      deps.log.debug("client_message_refused", {
+        conn: conn.id,
+        what: refusal.what,
+        why: refusal.message.slice(0, 200),
+      });
+    } else deps.log.warn("dispatch_failed", { conn: conn.id, what, error: err });
     conn.send({
       kind: "error",
       what: refusal?.what ?? what,
-      why: refusal ? refusal.message : (err as Error).message ?? String(err),
+      why: refusal ? refusal.message : ownWords(what, err),
       seat: refusal?.seat ?? seat,
       dispatch_id: null,
     });
   }
+}
+
+/** issue 12 §11: a subject that does not exist is answered with the ones that do. */
+function unknownSubject(kind: string, raw: { what?: unknown }): void {
+  if (kind !== "subscribe" && kind !== "unsubscribe") return;
+  const what = raw.what;
+  if (typeof what !== "string" || (NAMED_SUBJECTS as readonly string[]).includes(what)) return;
+  throw new Refusal(
+    kind,
+    `${kind}: there is no subject \`${what.slice(0, 64)}\`; the subjects are ${
+      NAMED_SUBJECTS.join(", ")
+    } and {"session": {"org", "project", "label"}}`,
+  );
+}
+
+/**
+ * The message's `kind`, or a refusal naming the field: `String()` on a client's value could throw
+ * ("Cannot convert object to primitive value") or recurse, and that sentence is the engine's.
+ */
+function kindOf(raw: unknown): string {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw new Refusal("client_message", "a message is a JSON object tagged on `kind`");
+  }
+  const kind = (raw as { kind?: unknown }).kind;
+  if (kind === undefined) {
+    throw new Refusal("client_message", "a message is an object tagged on `kind`");
+  }
+  if (typeof kind !== "string") {
+    throw new Refusal(
+      "client_message",
+      `\`kind\` must be a string naming the message, not ${
+        Array.isArray(kind)
+          ? "a list"
+          : kind === null
+          ? "null"
+          : typeof kind === "object"
+          ? "an object"
+          : `a ${typeof kind}`
+      }`,
+    );
+  }
+  return kind;
+}
+
+/**
+ * A thrown error's words, unless they are the engine's (a TypeError or RangeError from a bug or a
+ * hostile value): those stay in the log and the client hears the core's own sentence.
+ */
+function ownWords(what: string, err: unknown): string {
+  const engine = err instanceof TypeError || err instanceof RangeError ||
+    err instanceof ReferenceError || err instanceof SyntaxError || !(err instanceof Error);
+  if (engine) return `${what} failed inside the server; the log has the cause`;
+  return err.message;
 }
 
 async function route(conn: Connection, message: ClientMessage, deps: DispatchDeps): Promise<void> {
@@ -119,8 +186,9 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
     conn.send({ kind: "snapshot", subject: msg.what, data });
   } catch (err) {
     conn.subs.remove(msg.what);
-    const why = err instanceof Error ? err.message : String(err);
-    throw new Refusal("subscribe", why, seat);
+    if (err instanceof Refusal) throw new Refusal("subscribe", err.message, seat);
+    deps.log.debug("subscribe_failed", { conn: conn.id, subject: msg.what, error: err });
+    throw new Refusal("subscribe", ownWords(`subscribe ${subjectLabel(msg.what)}`, err), seat);
   }
 }
 
@@ -173,9 +241,13 @@ async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: 
   } catch (err) {
     // spec: a refusal of one of the nine arrives in the reply, as the body of the answer.
     if (wantsReply) {
-      conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: (err as Error).message });
+      conn.send({
+        kind: "reply",
+        reply_to: msg.reply_to as number,
+        body: ownWords(decoded.name, err),
+      });
     } else if (err instanceof Refusal) throw err;
-    else throw new Refusal("dispatch", `${decoded.name}: ${(err as Error).message}`);
+    else throw new Refusal("dispatch", `${decoded.name}: ${ownWords(decoded.name, err)}`);
   }
 }
 

@@ -8,6 +8,7 @@ import type {
 } from "../protocol/mod.ts";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
+import { toolDeclarationProblem, type ToolEntry } from "./workspace/mcp/catalog.ts";
 import type {
   AnyManifest,
   CommandHandler,
@@ -51,9 +52,15 @@ export class Registry {
 
   async boot(host: Host): Promise<void> {
     const config = host.config();
+    const toolNames = new Set<string>();
     for (const manifest of this.manifests) {
       const entry: Entry = { manifest, handlers: null, refusal: null };
-      if (!switchedOn(manifest, config)) {
+      const toolProblem = toolDeclarationProblem(manifest.tools ?? [], toolNames);
+      for (const spec of manifest.tools ?? []) toolNames.add(spec.name);
+      if (toolProblem !== null) {
+        entry.refusal = `the ${manifest.id} subsystem failed to start: ${toolProblem}`;
+        host.log.error("subsystem_failed", { subsystem: manifest.id, error: toolProblem });
+      } else if (!switchedOn(manifest, config)) {
         entry.refusal =
           `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
       } else if (manifest.load === null) {
@@ -120,6 +127,22 @@ export class Registry {
     return out;
   }
 
+  /**
+   * forge's MCP tools the seats may call under `config` (issue 11): every tool a running
+   * subsystem declared, unless a reload has since switched that subsystem off.
+   */
+  tools(config: ForgeConfig): ToolEntry[] {
+    const out: ToolEntry[] = [];
+    for (const entry of this.#entries) {
+      const handlers = entry.handlers?.tools;
+      if (!handlers || !switchedOn(entry.manifest, config)) continue;
+      for (const spec of entry.manifest.tools ?? []) {
+        out.push({ spec, handler: handlers[spec.name], subsystem: entry.manifest.id });
+      }
+    }
+    return out;
+  }
+
   /** Hands every update to the subsystems that listen; one listener's throw never stops the rest. */
   onUpdate(update: SessionUpdate, log: (err: unknown, id: string) => void): void {
     for (const entry of this.#entries) {
@@ -164,7 +187,16 @@ function checkHandlers(manifest: AnyManifest, made: unknown): AnyHandlers {
     ...manifest.subjects.filter((s) =>
       typeof (h.subjects as Record<string, unknown>)?.[s] !== "function"
     ),
+    ...(manifest.tools ?? []).map((t) => t.name).filter((t) =>
+      typeof (h.tools as Record<string, unknown> | undefined)?.[t] !== "function"
+    ),
   ];
+  const undeclared = Object.keys(h.tools ?? {}).filter((t) =>
+    !(manifest.tools ?? []).some((spec) => spec.name === t)
+  );
+  if (undeclared.length > 0) {
+    throw new Error(`has handlers for undeclared tools ${undeclared.join(", ")}`);
+  }
   if (missing.length > 0) {
     throw new Error(`declares ${missing.join(", ")} but has no handler for them`);
   }

@@ -3,17 +3,18 @@ import {
   type Greeting,
   PROTOCOL_VERSION,
   sameSlot,
+  type SessionUpdate,
   type SettingsDocument,
   type Slot,
   type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
-import { boardArea } from "./areas/board.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
+import { type Board, boardArea } from "./board/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -26,6 +27,9 @@ import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
 import { findClaude, readCliVersion } from "./workspace/cli.ts";
 import { Workspace } from "./workspace/workspace.ts";
+import { ToolBridge } from "./workspace/mcp/bridge.ts";
+import { HeldAskRegistry } from "./workspace/seats/held.ts";
+import type { SeatManager } from "./workspace/seats/manager.ts";
 
 export interface ServerOptions {
   configPath: string;
@@ -62,19 +66,34 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
+  let board: Board | null = null;
+  // Issue 11: the held asks, forge's MCP bridge and the seats Host.deliver reaches.
+  const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
+  const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
+  const bridge = new ToolBridge(
+    () => registryRef.current?.tools(storeRef.current!.config) ?? [],
+    log,
+  );
+  const seatsRef: { current: SeatManager | null } = { current: null };
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion }),
-    boardArea,
+    homeArea({ build, cliVersion: () => cliVersion, board: () => board }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
     settingsArea(() => storeRef.current!),
     // The seats: who holds and who shows a seat is read off the live connections.
     seatsArea({
-      holding: (slot: Slot) =>
-        [...connections.values()].filter((c) => c.subs.count({ session: slot }) > 0).length,
-      showing: (slot: Slot) =>
-        [...connections.values()].filter((c) => c.showing && sameSlot(c.showing, slot)).length,
+      watchers: {
+        holding: (slot: Slot) =>
+          [...connections.values()].filter((c) => c.subs.count({ session: slot }) > 0).length,
+        showing: (slot: Slot) =>
+          [...connections.values()].filter((c) => c.showing && sameSlot(c.showing, slot)).length,
+      },
+      held: heldRef.current,
+      tools: bridge,
+      started: (manager) => (seatsRef.current = manager),
     }),
+    // After the seats: the cron tick's boot catch-up delivers into them.
+    boardArea((b) => (board = b)),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -94,20 +113,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     stateDir,
     workspace,
     emit: (u) => void workspace.emit(u),
-    // Placeholders until the agent-tools bridge (issue 11) lands: each refuses in words.
-    asks: {
-      park: () => {
-        throw new Error("held asks are not built yet");
-      },
-      answer: () => {
-        throw new Error("held asks are not built yet");
-      },
-      restamp: () => {},
-      list: () => [],
+    asks: heldRef.current,
+    deliver: async (slot, delivery) => {
+      if (!seatsRef.current) throw new Error("the seats are not running");
+      await seatsRef.current.deliver(slot, delivery);
     },
-    deliver: () => Promise.reject(new Error("deliveries are not built yet")),
-    toolsChanged: () => {},
+    toolsChanged: (slot) => bridge.changed(slot),
   };
+  emitRef.current = host.emit;
   const registry = new Registry(manifests);
   registryRef.current = registry;
   await registry.boot(host);
@@ -139,9 +152,34 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // spec: the document is built once per load and shared by every connection: so is its encoding.
   let settingsFrame = encodeSettings(store.document);
   store.onReload((document) => {
+    // A reload that switched a subsystem on or off moves the seats' tools (issue 11).
+    bridge.changed(undefined, true);
     settingsFrame = encodeSettings(document);
     for (const conn of connections.values()) {
       conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
+    }
+  });
+  // issue 12 §7: a reload that fails is told to every client, not only logged. The settings frame
+  // stays the last good document (spec: The effective config); the failure rides home's
+  // `fatal_error` (spec: What a subject carries > home), pushed as the keyless `fatal_error`
+  // update. When the file loads again the error is cleared and every home holder is sent a
+  // fresh home snapshot, because no update carries a cleared fatal error.
+  store.onFailure((message) => {
+    if (message !== null) {
+      const fatal = { error: "config_invalid", message };
+      workspace.fatalError = fatal;
+      workspace.emit({ name: "fatal_error", fields: fatal });
+      return;
+    }
+    if (workspace.fatalError?.error !== "config_invalid") return;
+    workspace.fatalError = null;
+    const home = registry.subject("home");
+    if (!("handler" in home)) return;
+    for (const conn of connections.values()) {
+      if (conn.subs.count("home") === 0) continue;
+      home.handler("home", conn, { review: false })
+        .then((data) => conn.send({ kind: "snapshot", subject: "home", data }))
+        .catch((error) => log.warn("home_push_failed", { conn: conn.id, error }));
     }
   });
   store.watch();
@@ -234,11 +272,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
+      // issue 12 §11: shutdown leaves a record, with what it ended.
+      log.info("server_shutdown", { connections: connections.size });
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       abort.abort();
       await http.finished;
+      log.info("server_stopped", {});
     },
   };
 }

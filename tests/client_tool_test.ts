@@ -31,3 +31,29 @@ Deno.test("deno task client prints every frame as a JSON line, from args or a st
   assertEquals(scripted.map((m) => m.kind), ["greeting", "settings", "pong", "snapshot", "error"]);
   assertEquals(scripted[4].what, "dispatch");
 });
+
+// issue 12 §10/§11: `send` sends its text as typed (malformed input can be tried), `--port` names
+// the server, and a command sent with nothing subscribed prints the home it acts on.
+Deno.test("client: send is raw text, --port dials it, a bare command subscribes home first", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const run = async (args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "client", "--port", String(t.server.addr.port), "--quiet-ms", "400"]
+        .concat(args),
+      cwd: REPO,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+  };
+  const raw = await run(["send", "{not json"]);
+  assertEquals(raw.map((m) => m.kind), ["greeting", "settings", "error"]);
+  assertEquals(raw[2].what, "client_message");
+  const bare = await run([
+    "command",
+    '{"close_session":{"key":{"org":"Acme","project":"proj","label":"lead"}}}',
+  ]);
+  assertEquals(bare.slice(0, 3).map((m) => m.kind), ["greeting", "settings", "snapshot"]);
+  assertEquals(bare[2].subject, "home");
+});

@@ -42,3 +42,35 @@ Deno.test("a reload that fails keeps the last good config and logs why", async (
   c.send({ kind: "ping" });
   assertEquals((await c.next()).kind, "pong", "no settings frame for a failed reload");
 });
+
+// issue 12 §7: a failed reload is surfaced to connected clients on home's `fatal_error` (the
+// settings frame stays the last good document); a good file clears it; and a restart-class key
+// whose edit waits for a restart is marked with the value still in force.
+Deno.test("a failed reload reaches clients as home's fatal_error; a restart key is marked", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: unknown };
+  assertEquals(home.fatal_error, null);
+  await Deno.writeTextFile(t.configPath, SAMPLE_CONFIG + '\n[client]\ntheme = "dark\n');
+  const update = await c.next((m) => m.kind === "update");
+  const fatal = (update.update as { fatal_error: { error: string; message: string } }).fatal_error;
+  assertEquals(fatal.error, "config_invalid");
+  assertMatch(fatal.message, /failed to parse at line \d+, column \d+: a string is not closed/);
+  c.send({ kind: "subscribe", what: "home" });
+  const again = (await c.next((m) => m.kind === "snapshot")).data as {
+    fatal_error: { message: string };
+  };
+  assertEquals(again.fatal_error.message, fatal.message);
+
+  await Deno.writeTextFile(t.configPath, SAMPLE_CONFIG.replace("port = 8790", "port = 8791"));
+  const cleared = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: unknown };
+  assertEquals(cleared.fatal_error, null);
+  const doc = (await c.next((m) => m.kind === "settings")).document as {
+    areas: { keys: { path: string; value: unknown; in_force?: unknown }[] }[];
+  };
+  const keys = doc.areas.flatMap((a) => a.keys);
+  const port = keys.find((k) => k.path === "server.port")!;
+  assertEquals([port.value, port.in_force], [8791, 8790]);
+  assertEquals(keys.find((k) => k.path === "server.bind")!.in_force, undefined);
+});

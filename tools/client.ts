@@ -9,11 +9,16 @@ import { ForgeClient } from "./client_lib.ts";
  *   deno task client subscribe org/project/label
  *   deno task client more org/project/label 10
  *   deno task client command '{"cancel":{"key":{"org":"A","project":"p","label":"lead"}}}'
- *   deno task client send '{"kind":"ping"}'
+ *   deno task client send '{"kind":"ping"}'             # the text as typed, even if not JSON
  *   echo 'subscribe home' | deno task client        # a script: one action per line
  *
- * Flags: --url ws://127.0.0.1:8790/socket, --deflate, --origin O, --quiet-ms N (exit after this
- * long with no frame once the actions are sent; default 1500), --follow (never exit).
+ * A `command` sent before anything was subscribed subscribes `home` first: a command is
+ * fire-and-forget and its effect arrives as updates (spec: "a client subscribes before it acts"),
+ * so without it `close_session` or `spawn_project` would print nothing.
+ *
+ * Flags: --port N (ws://127.0.0.1:N/socket), --url ws://127.0.0.1:8790/socket, --deflate,
+ * --origin O, --quiet-ms N (exit after this long with no frame once the actions are sent;
+ * default 1500), --follow (never exit).
  */
 const args = [...Deno.args];
 const take = (name: string): string | null => {
@@ -28,11 +33,23 @@ const has = (name: string): boolean => {
   if (i >= 0) args.splice(i, 1);
   return i >= 0;
 };
-const url = take("--url") ?? "ws://127.0.0.1:8790/socket";
+const port = take("--port");
+const url = take("--url") ?? `ws://127.0.0.1:${port ?? 8790}/socket`;
 const origin = take("--origin") ?? undefined;
 const quietMs = Number(take("--quiet-ms") ?? 1500);
 const deflate = has("--deflate");
 const follow = has("--follow");
+
+/** What one action sends: a message (JSON-encoded on the way out) or raw text exactly as typed. */
+export type Outbound = { message: unknown } | { raw: string };
+
+/** Turns one action line into what it sends; `send` keeps its text as typed. */
+export function actionToOutbound(line: string): Outbound {
+  const trimmed = line.trim();
+  const verb = trimmed.split(/\s+/, 1)[0];
+  if (verb === "send") return { raw: trimmed.slice(verb.length).trim() };
+  return { message: actionToMessage(trimmed.split(/\s+/)) };
+}
 
 /** Turns one action (words) into the message it sends. */
 export function actionToMessage(words: string[]): unknown {
@@ -54,8 +71,6 @@ export function actionToMessage(words: string[]): unknown {
       };
     case "command":
       return { kind: "command", command: JSON.parse(rest.join(" ")), reply_to: null };
-    case "send":
-      return JSON.parse(rest.join(" "));
     case "ping":
       return { kind: "ping" };
     default:
@@ -63,6 +78,18 @@ export function actionToMessage(words: string[]): unknown {
         `unknown action \`${verb}\` (subscribe, unsubscribe, more, command, send, ping)`,
       );
   }
+}
+
+/** Puts `subscribe home` ahead of the first command when nothing was subscribed before it. */
+export function withHomeBeforeCommands(outbound: Outbound[]): Outbound[] {
+  const kindOf = (o: Outbound) =>
+    "message" in o ? (o.message as { kind?: string }).kind : undefined;
+  const first = outbound.findIndex((o) => kindOf(o) === "command");
+  if (first < 0 || outbound.slice(0, first).some((o) => kindOf(o) === "subscribe")) {
+    return outbound;
+  }
+  const home: Outbound = { message: { kind: "subscribe", what: "home" } };
+  return [...outbound.slice(0, first), home, ...outbound.slice(first)];
 }
 
 function subject(word: string | undefined): Subject {
@@ -84,16 +111,26 @@ function slot(word: string | undefined) {
 }
 
 if (import.meta.main) {
-  let actions: string[][];
-  if (args.length > 0) actions = [args];
+  let lines: string[];
+  if (args.length > 0) lines = [args.join(" ")];
   else {
     const text = await new Response(Deno.stdin.readable).text();
-    actions = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).map((
-      l,
-    ) => l.split(/\s+/));
+    lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   }
-  const messages = actions.map(actionToMessage);
-  const client = await ForgeClient.connect(url, { origin, deflate });
+  let outbound: Outbound[];
+  try {
+    outbound = withHomeBeforeCommands(lines.map(actionToOutbound));
+  } catch (err) {
+    console.error(`forge client: ${(err as Error).message}`);
+    Deno.exit(2);
+  }
+  let client: ForgeClient;
+  try {
+    client = await ForgeClient.connect(url, { origin, deflate });
+  } catch (err) {
+    console.error(`forge client: ${(err as Error).message} (is forge running? --port/--url)`);
+    Deno.exit(1);
+  }
   let last = performance.now();
   let printed = 0;
   const pump = setInterval(() => {
@@ -109,7 +146,10 @@ if (import.meta.main) {
       client.close().then(() => Deno.exit(0));
     }
   }, 20);
-  for (const m of messages) client.send(m);
+  for (const o of outbound) {
+    if ("raw" in o) client.socket.send(o.raw);
+    else client.send(o.message);
+  }
   client.closed().then(() => {
     for (; printed < client.frames.length; printed++) {
       console.log(JSON.stringify(

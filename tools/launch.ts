@@ -3,7 +3,7 @@ import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import { findClaude } from "../server/workspace/cli.ts";
-import { permissionFlags } from "./permissions.ts";
+import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
 
 /**
  * `deno task start`: reads the config, computes the narrowest Deno permissions that serve it
@@ -36,6 +36,11 @@ const flags = permissionFlags({
   claudeBin: findClaude(loaded.config),
   home: Deno.env.get("HOME") ?? "/",
   claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR") ?? null,
+  pathDirs: (Deno.env.get("PATH") ?? "").split(":").filter((d) => d.startsWith("/")),
+  pluginSources: directoryMarketplaces([
+    Deno.env.get("CLAUDE_CONFIG_DIR") ?? `${Deno.env.get("HOME") ?? "/"}/.claude`,
+    ...loaded.config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
+  ]),
 });
 if (flag("--config") === null) args.push("--config", path);
 if (Deno.env.get("FORGE_PRINT_PERMISSIONS")) {

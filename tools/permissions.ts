@@ -13,6 +13,10 @@ export function permissionFlags(opts: {
   claudeBin: string | null;
   home: string;
   claudeConfigDir: string | null;
+  /** `$PATH`'s directories: with plugins on, the LSP checks stat commands there. */
+  pathDirs?: string[];
+  /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
+  pluginSources?: string[];
 }): string[] {
   const { config } = opts;
   const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
@@ -24,7 +28,19 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
-  const read = unique([configDir, ...claudeDirs, ...projectPaths, opts.repoRoot, "/tmp"]);
+  // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
+  // scans directory marketplaces where they are. README "Permissions".
+  const plugins = config.areas.plugins?.enabled !== false
+    ? [...(opts.pathDirs ?? []), ...(opts.pluginSources ?? [])]
+    : [];
+  const read = unique([
+    configDir,
+    ...claudeDirs,
+    ...projectPaths,
+    opts.repoRoot,
+    "/tmp",
+    ...plugins,
+  ]);
   const write = unique([configDir, ...claudeDirs, "/tmp"]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
@@ -53,4 +69,27 @@ function hostForFlag(bind: string): string {
 
 function unique(items: string[]): string[] {
   return [...new Set(items.filter((s) => s.length > 0))];
+}
+
+/**
+ * The directory marketplaces the plugins roots under `configDirs` name in
+ * `plugins/known_marketplaces.json` (source kind `directory`): the CLI reads them in place, so the
+ * scan must too. One added after launch is read once forge restarts; until then its health row
+ * says forge may not read it.
+ */
+export function directoryMarketplaces(configDirs: string[]): string[] {
+  const out: string[] = [];
+  for (const dir of configDirs) {
+    let known: Record<string, { source?: { source?: unknown; path?: unknown } }>;
+    try {
+      known = JSON.parse(Deno.readTextFileSync(`${dir}/plugins/known_marketplaces.json`));
+    } catch {
+      continue;
+    }
+    for (const entry of Object.values(known ?? {})) {
+      const path = entry?.source?.path;
+      if (entry?.source?.source === "directory" && typeof path === "string") out.push(path);
+    }
+  }
+  return unique(out);
 }

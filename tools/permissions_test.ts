@@ -3,7 +3,7 @@ import { assert, assertEquals } from "../tests/assert.ts";
 import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { loadConfigText } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
-import { permissionFlags } from "./permissions.ts";
+import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
 
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 const text =
@@ -51,4 +51,43 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   assert(f.includes("--allow-ffi=/opt/forge/node_modules"));
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
   assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+});
+
+// README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
+// scan reads directory marketplaces in place; with plugins off, neither is added.
+Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fence, only when on", async () => {
+  const cfg = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${cfg}/plugins`);
+    await Deno.writeTextFile(
+      `${cfg}/plugins/known_marketplaces.json`,
+      JSON.stringify({
+        here: { source: { source: "directory", path: "/srv/market" } },
+        cloned: { source: { source: "git", url: "http://127.0.0.1:1/x.git" } },
+      }),
+    );
+    const sources = directoryMarketplaces([cfg, `${cfg}/absent`]);
+    assertEquals(sources, ["/srv/market"]);
+    const read = (extra: string) => {
+      const { config } = loadConfigText(text + extra, "/etc/forge/forge.toml", areas);
+      const f = permissionFlags({
+        config,
+        configPath: "/etc/forge/forge.toml",
+        port: 9000,
+        repoRoot: "/opt/forge",
+        claudeBin: "/opt/claude",
+        home: "/home/u",
+        claudeConfigDir: null,
+        pathDirs: ["/usr/local/bin", "/usr/bin"],
+        pluginSources: sources,
+      });
+      return f.find((x) => x.startsWith("--allow-read="))!.split("=")[1].split(",");
+    };
+    const on = read("[terminal]\nenabled = false\n");
+    for (const dir of ["/usr/local/bin", "/usr/bin", "/srv/market"]) assert(on.includes(dir), dir);
+    const off = read("[terminal]\nenabled = false\n[plugins]\nenabled = false\n");
+    for (const dir of ["/usr/local/bin", "/srv/market"]) assert(!off.includes(dir), dir);
+  } finally {
+    await Deno.remove(cfg, { recursive: true });
+  }
 });

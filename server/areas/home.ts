@@ -1,4 +1,5 @@
 import type { Wire } from "../../protocol/mod.ts";
+import type { Board } from "../board/mod.ts";
 import type { BuildInfo } from "../build_info.ts";
 import type { ProjectConfig } from "../config/types.ts";
 import { type Host, subjectArea } from "../subsystem.ts";
@@ -9,6 +10,8 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 export interface HomeFacts {
   build: BuildInfo;
   cliVersion: () => string | null;
+  /** The running board, whose tasks the fleet row counts; null before it starts. */
+  board: () => Board | null;
 }
 
 /**
@@ -52,19 +55,16 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   const tts = config.areas.tts ?? {};
   return {
     projects: projectRows,
-    fleet: projects.map((p) => {
+    fleet: await Promise.all(projects.map(async (p) => {
       const live = [...held.values()].filter((s) =>
         s.project.name === p.name && s.sessionId() !== null
       ).length;
-      return {
-        project: p.name,
-        slots: { live, cap: p.max_workers + 1 },
-        queue: { ready: 0, unowned: 0 },
-        waiting_on_user: 0,
-        rows: 0,
-        misses: [],
-      };
-    }),
+      // spec: home > fleet: the queue, the rows waiting on the user, the total and the misses
+      // are counted from the project's tasks.
+      const counts = await facts.board()?.fleet(p) ??
+        { queue: { ready: 0, unowned: 0 }, waiting_on_user: 0, rows: 0, misses: [] };
+      return { project: p.name, slots: { live, cap: p.max_workers + 1 }, ...counts };
+    })),
     agents,
     unseen: ws.unseen(),
     accounts: {

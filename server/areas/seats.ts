@@ -1,6 +1,17 @@
 import type { Command, Wire } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
 import { SeatManager, type Watchers } from "../workspace/seats/mod.ts";
+import type { HeldAskRegistry } from "../workspace/seats/held.ts";
+import type { ToolBridge } from "../workspace/mcp/bridge.ts";
+
+/** What the server hands the seats beyond the Host: who watches, the asks, forge's tools. */
+export interface SeatsWiring {
+  watchers: Watchers;
+  held: HeldAskRegistry;
+  tools: ToolBridge | null;
+  /** Told the manager once it exists (Host.deliver reaches the seats through it). */
+  started(manager: SeatManager): void;
+}
 import { CONVERSATION_VERBS, conversationVerbs } from "./conversation.ts";
 
 type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
@@ -14,7 +25,7 @@ type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
  * sequence (spec: What a client receives > update). It also answers the conversation verbs,
  * `more` and `seat_range` (conversation.ts), over the same seats.
  */
-export function seatsArea(watchers: Watchers) {
+export function seatsArea(wiring: SeatsWiring) {
   return defineSubsystem({
     id: "seats",
     note: "the claude sessions forge supervises, and the commands that drive them",
@@ -47,8 +58,11 @@ export function seatsArea(watchers: Watchers) {
             config: host.config,
             workspace: host.workspace,
             stateDir: host.stateDir,
-            watchers,
+            watchers: wiring.watchers,
+            held: wiring.held,
+            tools: wiring.tools,
           });
+          wiring.started(seats);
           await seats.boot();
           const f = <N extends Command["name"]>(c: Of<N>) =>
             c.fields as NonNullable<Of<N>["fields"]>;

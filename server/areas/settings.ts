@@ -3,6 +3,7 @@ import { settingsGuard } from "../config/guards.ts";
 import type { ConfigStore } from "../config/store.ts";
 import { saveSettings } from "../config/write/writer.ts";
 import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
+import { SETTINGS_TOOLS, settingsGet } from "./settings_tools.ts";
 
 /**
  * settings_edit: a batch of edits saved through the format-preserving writer, checked against the
@@ -20,6 +21,7 @@ export function settingsArea(configStore: () => ConfigStore) {
     commands: [],
     subjects: [],
     binary: [],
+    tools: SETTINGS_TOOLS,
     load: () =>
       Promise.resolve({
         create: (host: Host) => ({
@@ -59,6 +61,7 @@ export function settingsArea(configStore: () => ConfigStore) {
           },
           commands: {},
           subjects: {},
+          tools: { settings__get: settingsGet(() => configStore().document) },
         }),
       }),
   });

@@ -18,8 +18,14 @@ type Entry = Record<string, unknown>;
  * naming what it found, or null. The guards live on the server: no client can skip them.
  */
 export function settingsGuard(before: string, after: string, fleet: FleetFacts): string | null {
-  const a = parse(before) as Entry;
-  const b = parse(after) as Entry;
+  // The guards run before the loader: a candidate that does not parse is the loader's to refuse.
+  let a: Entry, b: Entry;
+  try {
+    a = parse(before) as Entry;
+    b = parse(after) as Entry;
+  } catch {
+    return null;
+  }
   const projects = (t: Entry) =>
     list(t.orgs).flatMap((o) => list(o.projects).map((p) => String(p.name)));
   const gone = (x: string[], y: string[]) => x.filter((n) => !y.includes(n));

@@ -1,5 +1,11 @@
 import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { SUBSYSTEMS } from "../../subsystems/mod.ts";
+import { catalogueAreas } from "../registry.ts";
+import { CORE_AREAS } from "./core_areas.ts";
+import { fingerprint } from "./fingerprint.ts";
 import { settingsGuard } from "./guards.ts";
+import { loadConfigText } from "./load.ts";
+import { saveSettings } from "./write/writer.ts";
 
 const base =
   `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n[[accounts]]\ndisplay_name = "B"\nprovider = "anthropic"\n` +
@@ -26,4 +32,39 @@ Deno.test("an org with projects cannot be removed; an account an org binds canno
   const noB = base.replace('[[accounts]]\ndisplay_name = "B"\nprovider = "anthropic"\n', "");
   assertEquals(settingsGuard(base, noB, fleet()), null);
   assertMatch(settingsGuard(base, noB, fleet([], ["B"]))!, /account `B` has live seats/);
+});
+
+// spec: Editing the config ("refused (a guard declined it, naming what it found)"). issue 12 §8:
+// the guards run before the loader, so removing an account an org binds is refused by the guard
+// by name, not answered `invalid` because the org now names an account nobody declares.
+Deno.test("save order: the guard refuses by name before the loader calls the file invalid", async () => {
+  const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
+  const dir = await Deno.makeTempDir({ prefix: "forge-guard-" });
+  try {
+    const path = `${dir}/forge.toml`;
+    await Deno.writeTextFile(path, base);
+    const result = await saveSettings({
+      path,
+      fingerprint: fingerprint(base),
+      edits: [{ area: "accounts", key_path: "accounts.A", pattern: "", op: "remove" }],
+      validate: (text) => {
+        try {
+          loadConfigText(text, path, areas);
+          return null;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+      guard: (before, after) => settingsGuard(before, after, fleet()),
+    });
+    assertEquals(result, {
+      ok: false,
+      reason: "refused",
+      message: "account `A` is bound by org `Acme`; unbind it first",
+      key_path: "accounts.A",
+    });
+    assertEquals(await Deno.readTextFile(path), base);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -66,7 +66,7 @@ export function loadConfigText(text: string, path: string, areas: AreaSpec[]): L
     if (err instanceof TomlError) {
       throw new ConfigError(
         `forge.toml at ${path} failed to parse at line ${err.line}, column ${err.column}: ${
-          err.message.split("\n")[0]
+          parseWords(text, err)
         }`,
       );
     }
@@ -95,16 +95,38 @@ export function loadConfigText(text: string, path: string, areas: AreaSpec[]): L
   };
 }
 
+/**
+ * The parser's sentence in forge's words where it has a better one: an unterminated string is
+ * reported by smol-toml as "control characters are not allowed in strings" (the newline it ran
+ * into), which names neither the string nor the fix.
+ */
+function parseWords(text: string, err: TomlError): string {
+  const first = err.message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+  if (!/control characters are not allowed/.test(first)) return first;
+  const line = text.split("\n")[err.line - 1] ?? "";
+  const at = line.replace(/\r$/, "")[err.column - 1];
+  if (at === undefined) {
+    return 'a string is not closed before the end of its line (close its quote, or use """ ' +
+      "for a string of several lines)";
+  }
+  const code = at.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+  return `a string holds the control character U+${code}; write it as an escape (\\u${code})`;
+}
+
 /** Rules spanning keys: unique names, accounts that exist, distinct ports. */
 function crossRules(
   tree: Record<string, unknown>,
 ): { path: (string | number)[]; message: string }[] {
   const out: { path: (string | number)[]; message: string }[] = [];
   const accounts = arr(tree.accounts).map((a) => String(a.display_name));
-  dupes(accounts).forEach((name) =>
-    out.push({ path: ["accounts"], message: `account \`${name}\` is declared twice` })
+  // A duplicate is placed on its own line: the second entry's name, not the file's first line.
+  dupes(accounts).forEach(([name, i]) =>
+    out.push({
+      path: ["accounts", i, "display_name"],
+      message: `account \`${name}\` is declared twice (display_name is unique)`,
+    })
   );
-  const projectNames: string[] = [];
+  const projectNames: [string, (string | number)[]][] = [];
   arr(tree.orgs).forEach((org, i) => {
     for (const name of [...strs(org.accounts), ...strs(org.fallback_accounts)]) {
       if (!accounts.includes(name)) {
@@ -114,14 +136,16 @@ function crossRules(
         });
       }
     }
-    arr(org.projects).forEach((p) => projectNames.push(String(p.name)));
+    arr(org.projects).forEach((p, j) =>
+      projectNames.push([String(p.name), ["orgs", i, "projects", j, "name"]])
+    );
   });
-  dupes(arr(tree.orgs).map((o) => String(o.name))).forEach((n) =>
-    out.push({ path: ["orgs"], message: `org \`${n}\` is declared twice` })
+  dupes(arr(tree.orgs).map((o) => String(o.name))).forEach(([n, i]) =>
+    out.push({ path: ["orgs", i, "name"], message: `org \`${n}\` is declared twice` })
   );
-  dupes(projectNames).forEach((n) =>
+  dupes(projectNames.map(([n]) => n)).forEach(([n, i]) =>
     out.push({
-      path: ["orgs"],
+      path: projectNames[i][1],
       message: `project \`${n}\` is declared twice (names are unique across orgs)`,
     })
   );
@@ -214,4 +238,6 @@ const strs = (v: unknown): string[] => Array.isArray(v) ? v.map(String) : [];
 const str = (v: unknown): string | null => typeof v === "string" ? v : null;
 const table = (v: unknown): Record<string, string> =>
   isPlainObject(v) ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, String(x)])) : {};
-const dupes = (names: string[]) => names.filter((n, i) => names.indexOf(n) !== i);
+/** Each repeat of a name, with the index of the repeat (the first occurrence is not one). */
+const dupes = (names: string[]): [string, number][] =>
+  names.flatMap((n, i) => (names.indexOf(n) !== i ? [[n, i] as [string, number]] : []));

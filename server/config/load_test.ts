@@ -147,3 +147,56 @@ Deno.test("the realistic forge.toml samples load under the catalogue", async () 
     assertEquals(loaded.config.orgs.length > 0, true, name);
   }
 });
+
+// issue 12 §5: every key the catalogue marks required is enforced at load, with file, line, key.
+Deno.test("a required key left out is refused on its own entry's line", () => {
+  const text =
+    `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n\n[[orgs]]\nname = "o"\n` +
+    `accounts = ["A"]\n\n[[orgs.projects]]\nname = "p1"\npath = "/a"\n\n[[orgs.projects]]\nname = "p2"\n`;
+  const e = refusal(text);
+  assertEquals(
+    e.message,
+    "forge.toml at /etc/forge.toml is invalid at line 13, column 1 in `orgs[0].projects[1].path`: " +
+      "`orgs[0].projects[1].path` is required and missing",
+  );
+  assertEquals(e.key, "orgs[0].projects[1].path");
+  assertMatch(
+    refusal(`[[accounts]]\ndisplay_name = "A"\n`).message,
+    /line 1, column 1 in `accounts\[0\]\.provider`: `accounts\[0\]\.provider` is required/,
+  );
+});
+
+// issue 12 §6: a duplicate name is placed on the duplicate, not at line 1, column 1.
+Deno.test("a duplicate name points at the duplicate's own line", () => {
+  const accounts =
+    `# accounts\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n\n[[accounts]]\n` +
+    `display_name = "A"\nprovider = "anthropic"\n`;
+  assertMatch(
+    refusal(accounts).message,
+    /at line 7, column 1 in `accounts\[1\]\.display_name`: account `A` is declared twice/,
+  );
+  const projects =
+    `[[orgs]]\nname="a"\n[[orgs.projects]]\nname="p"\npath="/a"\n[[orgs]]\nname="b"\n` +
+    `[[orgs.projects]]\nname="p"\npath="/b"\n`;
+  assertMatch(
+    refusal(projects).message,
+    /at line 9, column 1 in `orgs\[1\]\.projects\[0\]\.name`: project `p` is declared twice/,
+  );
+  assertMatch(
+    refusal(`[[orgs]]\nname="a"\n\n[[orgs]]\n  name="a"\n`).message,
+    /at line 5, column 3 in `orgs\[1\]\.name`: org `a` is declared twice/,
+  );
+});
+
+// issue 12 §6: an unterminated string is worded as one, not as the newline the parser ran into.
+Deno.test("an unterminated string is reported as one, at its line", () => {
+  assertEquals(
+    refusal(`[server]\nbind = "127.0.0.1\nport = 1\n`).message,
+    "forge.toml at /etc/forge.toml failed to parse at line 2, column 18: a string is not closed " +
+      'before the end of its line (close its quote, or use """ for a string of several lines)',
+  );
+  assertMatch(
+    refusal(`[client]\ntheme = "da\u0001rk"\n`).message,
+    /a string holds the control character U\+0001; write it as an escape/,
+  );
+});

@@ -21,7 +21,11 @@ export interface ReloadChange {
 export class ConfigStore {
   #loaded: LoadedConfig;
   #document: SettingsDocument;
+  /** The document the server was built from: what a restart-class key still serves. */
+  readonly #boot: SettingsDocument;
+  #failure: string | null = null;
   #listeners = new Set<(doc: SettingsDocument, changes: ReloadChange[]) => void>();
+  #failureListeners = new Set<(message: string | null) => void>();
   #watcher: Deno.FsWatcher | null = null;
   #debounce: ReturnType<typeof setTimeout> | undefined;
 
@@ -33,6 +37,7 @@ export class ConfigStore {
   ) {
     this.#loaded = loaded;
     this.#document = buildDocument(loaded, areas, version);
+    this.#boot = this.#document;
   }
 
   static async open(
@@ -52,6 +57,25 @@ export class ConfigStore {
   }
   get document(): SettingsDocument {
     return this.#document;
+  }
+  /** Why the file on disk does not load right now, or null when the last read loaded. */
+  get failure(): string | null {
+    return this.#failure;
+  }
+
+  /**
+   * Hears every change of `failure`: the loader's message when a reload fails (the last good
+   * config stays in force), and null when a later reload loads again.
+   */
+  onFailure(fn: (message: string | null) => void): () => void {
+    this.#failureListeners.add(fn);
+    return () => this.#failureListeners.delete(fn);
+  }
+
+  #setFailure(message: string | null): void {
+    if (message === this.#failure) return;
+    this.#failure = message;
+    for (const fn of this.#failureListeners) fn(message);
   }
 
   /** The writer's validator: the boot loader's own message, or null when the text loads. */
@@ -75,16 +99,18 @@ export class ConfigStore {
     try {
       next = await loadConfigFile(this.#loaded.path, this.areas);
     } catch (err) {
-      this.log.warn("config_reload_failed", {
-        path: this.#loaded.path,
-        why: (err as Error).message,
-      });
+      const why = err instanceof ConfigError
+        ? err.message
+        : `forge.toml: ${(err as Error).message}`;
+      this.log.warn("config_reload_failed", { path: this.#loaded.path, why });
+      this.#setFailure(why);
       return null;
     }
+    this.#setFailure(null);
     if (next.fingerprint === this.#loaded.fingerprint && next.exists === this.#loaded.exists) {
       return null;
     }
-    const doc = buildDocument(next, this.areas, this.version);
+    const doc = markRestartPending(buildDocument(next, this.areas, this.version), this.#boot);
     const changes = diffDocuments(this.#document, doc);
     this.#loaded = next;
     this.#document = doc;
@@ -127,6 +153,29 @@ export class ConfigStore {
       // Already closed.
     }
   }
+}
+
+/**
+ * Marks each restart-class key whose value differs from the one the server was built with: it
+ * carries `in_force`, the value still serving (null when the key was not there at boot), so a
+ * page can say "restart to apply" while the old port still serves. issue 12 §7.
+ */
+export function markRestartPending(
+  doc: SettingsDocument,
+  boot: SettingsDocument,
+): SettingsDocument {
+  const booted = new Map(boot.areas.flatMap((a) => a.keys.map((k) => [k.path, k.value] as const)));
+  return {
+    ...doc,
+    areas: doc.areas.map((area) => ({
+      ...area,
+      keys: area.keys.map((key) => {
+        if (key.class !== "restart") return key;
+        const was = booted.has(key.path) ? booted.get(key.path)! : null;
+        return JSON.stringify(was) === JSON.stringify(key.value) ? key : { ...key, in_force: was };
+      }),
+    })),
+  };
 }
 
 /** Every key whose value moved, added or went away, by concrete path. */

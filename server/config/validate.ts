@@ -54,6 +54,14 @@ function walkTable(
   path: (string | number)[],
   out: Violation[],
 ) {
+  // issue 12 §5: a key the catalogue marks required is enforced at load, on its own entry, so a
+  // project with no path is refused rather than running in `<cwd>/undefined`.
+  for (const [name, child] of node.children) {
+    if ("pattern" in child && child.edit.required && obj[name] === undefined) {
+      const here = [...path, name];
+      out.push({ path: here, message: `\`${dotted(here)}\` is required and missing` });
+    }
+  }
   for (const [name, value] of Object.entries(obj)) {
     const here = [...path, name];
     const child = node.children.get(name);

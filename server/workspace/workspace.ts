@@ -31,6 +31,11 @@ export class Workspace {
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
   fatalError: { error: string; message: string } | null = null;
+  /**
+   * The schedule a fired prompt came from, by the prompt's uuid; the board area fills it (the
+   * cron tick mints and records each fire's uuid). spec: page > cron_names.
+   */
+  firedPromptName: (uuid: string) => string | undefined = () => undefined;
 
   constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {}
 

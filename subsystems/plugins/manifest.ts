@@ -1,7 +1,10 @@
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
 
-/** The plugin inventory and its update runs. spec: What a subject carries > extensions. */
+/**
+ * The plugin inventory, its six actions over the real `claude plugin` CLI and its update runs.
+ * spec: What a subject carries > extensions; "What is not here" (the six actions).
+ */
 export const pluginsManifest = defineSubsystem({
   id: "plugins",
   note: "Claude Code plugins: inventory, checks and updates",
@@ -16,8 +19,15 @@ export const pluginsManifest = defineSubsystem({
     ],
   },
   verbs: [],
-  commands: ["plugin_update_all", "plugin_check_updates"],
+  commands: [
+    "plugin_update_all",
+    "plugin_check_updates",
+    "plugin_install",
+    "plugin_update",
+    "plugin_marketplace_add",
+    "plugin_marketplace_repair",
+  ],
   subjects: ["extensions"],
   binary: [],
-  load: null,
+  load: () => import("./mod.ts"),
 });

@@ -63,6 +63,8 @@ export class TerminalStateTracker {
   #soon: ReturnType<typeof setTimeout> | undefined;
   #useTermios: boolean;
   #lastLine = "";
+  /** A fork-like foreground leader seen once, waiting for a second sample (see #poll). */
+  #unconfirmed: string | null = null;
   #decoder = new TextDecoder();
 
   constructor(options: TrackerOptions) {
@@ -109,6 +111,7 @@ export class TerminalStateTracker {
     const stat = await readStat(this.#options.pid);
     if (!stat || this.#interval === undefined) return;
     const foreground = stat.tpgid > 0 && stat.tpgid !== this.#options.pid;
+    if (!foreground) this.#unconfirmed = null;
     const flags = this.#useTermios && this.#options.fd !== null
       ? readTermios(this.#options.fd)
       : null;
@@ -118,6 +121,18 @@ export class TerminalStateTracker {
       this.#set({ kind: "password", source: "prompt_text" });
     } else if (foreground) {
       const command = (await readStat(stat.tpgid))?.comm ?? "";
+      // A child the shell forked but has not exec'd yet holds the terminal under the shell's own
+      // name ("bash" before "sleep"). Telling it would flash a command that never ran, so a
+      // leader named like the shell is told only when a second sample still sees it (a real
+      // subshell does; a fork on its way to exec does not).
+      const forkLike = command === stat.comm && this.#state.kind !== "running";
+      const seen = `${stat.tpgid}:${command}`;
+      if (forkLike && this.#unconfirmed !== seen) {
+        this.#unconfirmed = seen;
+        this.soon();
+        return;
+      }
+      this.#unconfirmed = null;
       this.#set({ kind: "running", source: "foreground_pgrp", command });
     } else if (this.#state.kind !== "opened") {
       // "opened" stays until something has run: the shell at its first prompt is still new.

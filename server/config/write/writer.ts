@@ -1,6 +1,6 @@
 /**
  * The settings save path: read forge.toml, check the page's fingerprint, apply the edit batch,
- * validate and guard the candidate, write a temp file beside the destination in its own mode,
+ * guard and validate the candidate, write a temp file beside the destination in its own mode,
  * check the fingerprint again, rename. spec: Editing the config.
  */
 import { basename, dirname, join } from "node:path";
@@ -101,12 +101,15 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
   const applied = applyEdits(before.text, opts.edits);
   if (!applied.ok) return refusal("invalid", applied.message, applied.key_path);
   const after = applied.text;
-  const invalid = check(() => opts.validate(after), "the loader");
-  if (invalid !== null) return refusal("invalid", invalid, keyOf(invalid, opts.edits));
+  // Guards before the loader (issue 12 §8): removing an account an org binds also leaves the org
+  // naming an account nobody declares, which the loader would call `invalid`; the guard's
+  // refusal says what it found, so it speaks first.
   const refused = opts.guard
     ? check(() => opts.guard?.(before.text, after) ?? null, "a guard")
     : null;
   if (refused !== null) return refusal("refused", refused, keyOf(refused, opts.edits));
+  const invalid = check(() => opts.validate(after), "the loader");
+  if (invalid !== null) return refusal("invalid", invalid, keyOf(invalid, opts.edits));
   if (after === before.text) return { ok: true, text: after };
 
   const temp = join(dirname(target), `.${basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`);

@@ -56,6 +56,8 @@ export interface ConversationOptions {
   caps(): ConversationCaps;
   /** Another session's transcript, when the seat knows it (a cursor of an earlier occupant). */
   transcriptOf(session: string): string | null;
+  /** The schedule a fired prompt came from, by its uuid (spec: page > cron_names). */
+  cronName?: (promptUuid: string) => string | undefined;
   log: Logger;
   /** The window's byte ceiling (window.ts; tests lower it). */
   ceiling?: number;
@@ -123,8 +125,15 @@ export class SeatConversation {
     };
   }
 
-  /** `more`: the page above `before` (null: the newest). Refuses a cursor it cannot place. */
+  /**
+   * `more`: the page above `before` (null: the newest), with `cron_names` for the fired prompts
+   * it carries whichever side answered it. Refuses a cursor it cannot place.
+   */
   async more(before: string | null, turns: number): Promise<PageBody> {
+    return withCronNames(await this.#more(before, turns), this.o.cronName);
+  }
+
+  async #more(before: string | null, turns: number): Promise<PageBody> {
     await this.ready();
     const n = clampTurns(turns);
     const cap = this.o.caps().pageBytes;
@@ -280,7 +289,6 @@ export class SeatConversation {
       turns,
       cursor: at === null ? null : encodeCursor({ side: "row", session, offset: at }),
     };
-    if (got.cron_names) body.cron_names = got.cron_names;
     return body;
   }
 
@@ -329,4 +337,21 @@ async function sizeOf(path: string): Promise<number> {
     if (err instanceof Deno.errors.NotFound) return 0;
     throw err;
   }
+}
+
+/**
+ * Names the schedule of every fired prompt a page carries (a user frame whose uuid the cron
+ * tick minted): spec: page > cron_names, absent when the page holds none.
+ */
+function withCronNames(body: PageBody, cronName: ConversationOptions["cronName"]): PageBody {
+  if (!cronName) return body;
+  const names: Record<string, string> = {};
+  for (const turn of body.turns) {
+    for (const m of turn.messages as { type?: unknown; uuid?: unknown }[]) {
+      if (m?.type !== "user" || typeof m.uuid !== "string") continue;
+      const name = cronName(m.uuid);
+      if (name !== undefined) names[m.uuid] = name;
+    }
+  }
+  return Object.keys(names).length > 0 ? { ...body, cron_names: names } : body;
 }

@@ -2,6 +2,8 @@ import type { Slot } from "../../../protocol/mod.ts";
 import type { ForgeConfig } from "../../config/types.ts";
 import type { Logger } from "../../log.ts";
 import type { Workspace } from "../workspace.ts";
+import type { ToolBridge } from "../mcp/bridge.ts";
+import type { HeldAskRegistry } from "./held.ts";
 import type { PidBook } from "./orphans.ts";
 import type { SessionBook } from "./session_book.ts";
 
@@ -24,4 +26,8 @@ export interface SeatEnv {
   sessions: SessionBook;
   /** An ask's own sequence, counted per server run. spec: home > boot_id. */
   nextAskSeq(): number;
+  /** Every seat's held asks (issue 11): ordered with the seat's own permission and questions. */
+  held: HeldAskRegistry;
+  /** forge's MCP server for the seats' CLIs; null runs them without forge's tools. */
+  tools: ToolBridge | null;
 }

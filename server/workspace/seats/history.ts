@@ -110,6 +110,7 @@ export class SeatHistory {
         };
       },
       transcriptOf: (id) => this.#known.get(id) ?? null,
+      cronName: (uuid) => this.env.workspace.firedPromptName(uuid),
       log: this.env.log,
     });
   }

@@ -31,6 +31,8 @@ export interface LaunchInput {
   launch?: LaunchSettings;
   /** The server's own environment; default `Deno.env.toObject()`. */
   inherited?: Record<string, string>;
+  /** forge's own flags (its MCP server, issue 11), rendered before the launch's `extra_args`. */
+  forgeArgs?: ReadonlyArray<readonly [string, string | null]>;
 }
 
 /** The config's permission-mode spellings the CLI does not take itself. catalogue 1.4. */
@@ -98,7 +100,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     model: model ?? undefined,
     permissionMode,
     effort: effort ?? undefined,
-    extraArgs: launch?.extra_args,
+    extraArgs: [...(input.forgeArgs ?? []), ...(launch?.extra_args ?? [])],
     ...("resume" in input.occupancy
       ? { resume: input.occupancy.resume }
       : { sessionId: input.occupancy.sessionId }),

@@ -11,6 +11,9 @@ import { SessionBook } from "./session_book.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Logger } from "../../log.ts";
 import type { ForgeConfig } from "../../config/types.ts";
+import type { Delivery } from "../../subsystem.ts";
+import type { ToolBridge } from "../mcp/bridge.ts";
+import type { HeldAskRegistry } from "./held.ts";
 
 /** spec: session > processes: a held seat's tree is walked once a second. */
 export const WALK_INTERVAL_MS = 1_000;
@@ -24,6 +27,10 @@ export interface SeatManagerOptions {
   /** forge's state directory; the pid book lives in `<stateDir>/seats`. */
   stateDir: string;
   watchers: Watchers;
+  /** Every seat's held asks (issue 11); its counter numbers the permission asks too. */
+  held: HeldAskRegistry;
+  /** forge's MCP server for the seats' CLIs (issue 11); null runs them without forge's tools. */
+  tools: ToolBridge | null;
 }
 
 /**
@@ -45,7 +52,7 @@ export class SeatManager {
   #walker: ReturnType<typeof setInterval> | undefined;
   #walking: Promise<void> | null = null;
   #walkRefused = false;
-  #askSeq = 0;
+  readonly #starting = new Map<string, Promise<void>>();
   #stopped = false;
 
   constructor(private readonly opts: SeatManagerOptions) {
@@ -58,7 +65,9 @@ export class SeatManager {
       watchers: opts.watchers,
       pids: this.#pids,
       sessions: this.#sessions,
-      nextAskSeq: () => ++this.#askSeq,
+      nextAskSeq: () => opts.held.nextSeq(),
+      held: opts.held,
+      tools: opts.tools,
     };
   }
 
@@ -176,6 +185,40 @@ export class SeatManager {
       this.opts.workspace.removeSeat(key);
       this.#sessions.delete(key);
     }
+  }
+
+  /**
+   * Host.deliver: forges a user turn into a seat (spec: "Not every frame on the stream is the
+   * CLI's") as `prompt_under` does, under the delivery's source. A sleeping lead is started
+   * first and the turn goes in once its CLI answered; a worker must be live. Rejects with a
+   * sentence when the seat cannot take it.
+   */
+  async deliver(slot: Slot, delivery: Delivery): Promise<string> {
+    const project = this.opts.workspace.project(slot.org, slot.project);
+    if (!project) throw new Error(`no project ${slot.org}/${slot.project} is declared`);
+    const seat = this.#ensure(slot, project);
+    if (!seat.occupied) {
+      if (slot.label !== LEAD_LABEL) {
+        throw new Error(`${slotName(slot)} has no session to deliver to (a worker must be live)`);
+      }
+      const name = slotName(slot);
+      let starting = this.#starting.get(name);
+      if (!starting) {
+        starting = seat.start({
+          occupancy: { sessionId: crypto.randomUUID() },
+          cwd: project.path,
+        }).finally(() => this.#starting.delete(name));
+        this.#starting.set(name, starting);
+      }
+      await starting;
+      if (!seat.occupied) {
+        throw new Error(`${name} could not be woken: ${seat.failureMessage ?? "it did not start"}`);
+      }
+    }
+    const uuid = delivery.uuid ?? crypto.randomUUID();
+    seat.prompt("deliver", delivery.text, [], uuid, delivery.source);
+    if (delivery.announce) this.opts.workspace.emit(delivery.announce);
+    return uuid;
   }
 
   /** Closes every seat at once (each: EOF, 5 s, SIGTERM, 2 s, SIGKILL) and stops the walk. */

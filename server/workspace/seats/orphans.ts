@@ -23,6 +23,8 @@ interface PidRecord {
  */
 export class PidBook {
   #records = new Map<number, PidRecord>();
+  /** Adds whose start time is still being read: `flushed` waits for them. */
+  readonly #adding = new Set<Promise<void>>();
   readonly #file: JsonFile;
 
   constructor(dir: string, private readonly log: Logger) {
@@ -58,10 +60,12 @@ export class PidBook {
   add(pid: number, seat: string): void {
     const rec: PidRecord = { pid, start: null, seat };
     this.#records.set(pid, rec);
-    void (async () => {
+    const recorded = (async () => {
       if (probe().source !== null) rec.start = await startTime(pid);
       if (this.#records.get(pid) === rec) await this.#write();
     })();
+    this.#adding.add(recorded);
+    void recorded.finally(() => this.#adding.delete(recorded));
   }
 
   remove(pid: number): void {
@@ -69,7 +73,9 @@ export class PidBook {
   }
 
   /** Resolves once every queued write has landed. */
-  flushed(): Promise<void> {
+  async flushed(): Promise<void> {
+    // An add writes only once its start time is read: wait for those before the file's queue.
+    await Promise.all(this.#adding);
     return this.#file.flushed();
   }
 

@@ -125,8 +125,15 @@ export class Seat extends SeatCore implements SeatInfo {
 
   // ---- reads -----------------------------------------------------------------------------
 
+  /** spec: session > pending_asks: the held kinds lead (held.ts), then the CLI's own asks
+   * (permission, question) in arrival order. */
+  pendingAsks(): { kind: string; seq: number; request: WireObject }[] {
+    return [...this.env.held.list(this.slot), ...this.asks.list()];
+  }
+
   async homeRow(): Promise<Wire> {
-    const front = this.asks.list()[0];
+    const asks = this.pendingAsks();
+    const front = asks[0];
     const home = Deno.env.get("HOME");
     return {
       slot: this.slot,
@@ -134,7 +141,7 @@ export class Seat extends SeatCore implements SeatInfo {
       lifecycle: this.lifecycle,
       has_background_work: this.state.tasks.hasBackgroundWork,
       pending: front?.kind ?? null,
-      pending_depth: front ? this.asks.size - 1 : 0,
+      pending_depth: front ? asks.length - 1 : 0,
       pending_seq: front?.seq ?? null,
       last_activity: this.lastActivity === null ? null : systemTime(this.lastActivity),
       reason: this.failure?.message ?? null,
@@ -152,7 +159,7 @@ export class Seat extends SeatCore implements SeatInfo {
   async sessionFields(): Promise<Record<string, Wire>> {
     const config = this.env.config();
     if (this.phase === "live") this.askForReads();
-    const asks = this.asks.list() as unknown as Wire[];
+    const asks = this.pendingAsks() as unknown as Wire[];
     const dictate = config.areas.dictate ?? {};
     return {
       // spec: header.session_id is null when no occupant can be named (a failed connection).
@@ -168,7 +175,11 @@ export class Seat extends SeatCore implements SeatInfo {
         voice_listeners: 0,
       },
       composer: {
-        machine: this.state.compacting ? "compacting" : null,
+        machine: this.env.held.handingOff(this.slot)
+          ? "handoff"
+          : this.state.compacting
+          ? "compacting"
+          : null,
         bind: typeof dictate.bind === "string" ? dictate.bind : "right_cmd",
         mode: typeof dictate.mode === "string" ? dictate.mode : "auto",
         notice: null,

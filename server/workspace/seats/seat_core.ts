@@ -2,7 +2,7 @@ import type { CliFrame, LaunchSettings, Slot, Wire } from "../../../protocol/mod
 import { slotName } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { Refusal } from "../../subsystem.ts";
-import { type ClaudeExit, ClaudeProcess, type JsonObject } from "../claude/mod.ts";
+import type { ClaudeExit, ClaudeProcess, JsonObject } from "../claude/mod.ts";
 import { AskBook } from "./asks.ts";
 import type { SeatEnv } from "./env.ts";
 import type { NumberedUpdate } from "../stream.ts";
@@ -12,6 +12,8 @@ import { OccupantReads } from "./reads.ts";
 import { capToolRecord } from "./records.ts";
 import { type Derived, SeatState } from "./seat_state.ts";
 import type { FrameWindow } from "./window.ts";
+import type { SeatTools } from "../mcp/bridge.ts";
+import { spawnOccupant } from "./occupant.ts";
 
 export type Lifecycle = "Sleeping" | "Spawning" | "Idle" | "Running" | "Attention" | "Failed";
 type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
@@ -58,6 +60,8 @@ export abstract class SeatCore {
   protected lastActivity: number | null = null;
   protected tmpBase = "/tmp";
   #reads: OccupantReads | null = null;
+  /** forge's MCP server for the occupant (issue 11), null without one. */
+  #tools: SeatTools | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
 
@@ -87,9 +91,14 @@ export abstract class SeatCore {
       case "failed":
         return "Failed";
       default:
-        if (this.asks.size > 0) return "Attention";
+        if (this.asks.size > 0 || this.env.held.list(this.slot).length > 0) return "Attention";
         return this.state.turnInFlight ? "Running" : "Idle";
     }
+  }
+
+  /** Why the seat failed, while it is Failed. */
+  get failureMessage(): string | null {
+    return this.failure?.message ?? null;
   }
 
   /** Whether a process occupies the seat (spawning or live). */
@@ -123,6 +132,7 @@ export abstract class SeatCore {
     this.proc = null;
     this.phase = "spawning";
     this.asks.clear("the session was replaced");
+    this.#endTools("the session was replaced");
     if (old) await this.#retire(old);
     if (gen !== this.#gen) return;
     this.cwd = opts.cwd;
@@ -142,6 +152,7 @@ export abstract class SeatCore {
         cwd: this.cwd,
         occupancy: opts.occupancy,
         launch: opts.launch,
+        forgeArgs: this.env.tools?.launchArgs(),
       });
     } catch (err) {
       planned = err;
@@ -162,14 +173,20 @@ export abstract class SeatCore {
       for (const warning of plan.warnings) {
         this.env.log.warn("seat_env_refused", { seat: this.name, warning });
       }
-      proc = ClaudeProcess.spawn({
-        bin: plan.bin,
-        args: plan.args,
-        cwd: plan.cwd,
-        env: plan.env,
-        canUseTool: (req, signal) => this.asks.park(req, signal),
-        onProblem: (what) => this.env.log.warn("seat_cli_problem", { seat: this.name, what }),
-      });
+      const spawned = spawnOccupant(
+        {
+          bin: plan.bin,
+          args: plan.args,
+          cwd: plan.cwd,
+          env: plan.env,
+          canUseTool: (req, signal) => this.asks.park(req, signal),
+          onProblem: (what) => this.env.log.warn("seat_cli_problem", { seat: this.name, what }),
+        },
+        this,
+        this.env.tools,
+      );
+      proc = spawned.proc;
+      this.#tools = spawned.tools;
       model = plan.model;
       this.tmpBase = plan.tmpBase;
       this.state.effort = plan.effort;
@@ -281,6 +298,7 @@ export abstract class SeatCore {
     if (gen !== this.#gen || this.proc !== proc) return;
     this.proc = null;
     this.asks.clear("the CLI process ended");
+    this.#endTools("the CLI process ended");
     const hadTree = this.state.processes !== null;
     this.state.processes = null;
     if (hadTree) this.emit("processes_changed", { snapshot: null });
@@ -310,6 +328,13 @@ export abstract class SeatCore {
     };
     this.env.log.warn("seat_failed", { seat: this.name, message });
     this.emit("connection_failed", { message, fatal: true });
+  }
+
+  /** The occupant's tool calls end `session_ended`, and so do the asks they parked. */
+  #endTools(why: string): void {
+    this.#tools?.detach(why);
+    this.#tools = null;
+    this.env.held.endSeat(this.slot, "session_ended");
   }
 
   async #retire(proc: ClaudeProcess): Promise<void> {

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import { Slot } from "./slot.ts";
+
+// The board's wire shapes: its rows, its schedules and the updates that move them. spec: What a
+// subject carries > board; home > fleet. Where the spec leaves a shape open the original's is
+// used (catalogue 1.2 task commands, 2.3 tasks_changed / cron_schedules_changed /
+// cron_prompt_appended, 7.1 Task and BoardRow), trimmed to what forge stores.
+
+/** catalogue: TaskStatus (tasks.rs 17446ac7). */
+export const TaskStatus = z.enum([
+  "pending",
+  "in_progress",
+  "waiting",
+  "completed",
+  "failed",
+  "canceled",
+]);
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+/** catalogue: RankMove: `"top" | "up" | "down" | {before: id?}` (a null `before` is the bottom). */
+export const RankMove = z.union([
+  z.enum(["top", "up", "down"]),
+  z.object({ before: z.string().nullable() }).strict(),
+]);
+export type RankMove = z.infer<typeof RankMove>;
+
+/** What a waiting row waits on: a person's verification, or a question someone asked. */
+export const WaitingOn = z.object({
+  /** True when the owner finished and the row waits for a person's verdict. */
+  verification: z.boolean(),
+  /** The question asked (null for a verification). */
+  question: z.string().nullable(),
+  /** The label of the seat that asked: the one an answer reaches. */
+  asked_by: z.string().nullable(),
+  since: z.string(),
+}).strict();
+export type WaitingOn = z.infer<typeof WaitingOn>;
+
+/** An estimate of the work, as the agent gave it. */
+export const Estimate = z.object({
+  secs: z.number().int().nonnegative().nullable(),
+  words: z.string().nullable(),
+}).strict();
+
+/** One stored task (catalogue 7.1 Task, with forge's worked-time fields). Times are RFC 3339. */
+export const Task = z.object({
+  id: z.string(),
+  project: z.string(),
+  subject: z.string(),
+  active_form: z.string().nullable(),
+  detail: z.string().nullable(),
+  status: TaskStatus,
+  /** The owning seat's label within the project (`lead` for the project's own agent). */
+  owner: z.string().nullable(),
+  parent: z.string().nullable(),
+  rank: z.number().int(),
+  artifact: z.string().nullable(),
+  estimate: Estimate.nullable(),
+  /** `user`: completing the row waits for a person's verdict. */
+  verify: z.enum(["user", "none"]),
+  waiting_on: WaitingOn.nullable(),
+  attempt: z.number().int().nonnegative(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** When it first went in progress. */
+  started_at: z.string().nullable(),
+  /** Seconds spent in progress before the current run (worked time = this + the running span). */
+  worked_secs: z.number().nonnegative(),
+  /** When the current in-progress run began; null when not in progress. */
+  running_since: z.string().nullable(),
+}).strict();
+export type Task = z.infer<typeof Task>;
+
+/** The marks a board row draws (catalogue 7.1 BoardRow marks), each derived at read time. */
+export const RowMarks = z.object({
+  /** Waiting on a person's verdict. */
+  in_review: z.boolean(),
+  /** Waiting on a question a person has to answer. */
+  waiting_on_user: z.boolean(),
+  /** Owned by a worker whose seat is gone. */
+  stale: z.boolean(),
+  /** Waiting for more than an hour. */
+  waiting_too_long: z.boolean(),
+  /** Worked longer than its estimate. */
+  overdue: z.boolean(),
+  /** In progress and untouched for more than thirty minutes. */
+  no_movement: z.boolean(),
+  /** An epic whose children are all finished while it is not. */
+  to_close: z.boolean(),
+}).strict();
+export type RowMarks = z.infer<typeof RowMarks>;
+
+/** A board row: the task with its worked time, ages and marks, its rollup and its epic. */
+export const BoardRow = z.object({
+  task: Task,
+  marks: RowMarks,
+  worked_secs: z.number().int().nonnegative(),
+  updated_secs_ago: z.number().int().nonnegative(),
+  age_secs: z.number().int().nonnegative(),
+  /** An epic's [finished children, children]; null for a row with no children. */
+  rollup: z.tuple([z.number().int(), z.number().int()]).nullable(),
+  /** The subject of the row's epic (its parent); null for a top-level row. */
+  epic_subject: z.string().nullable(),
+}).strict();
+export type BoardRow = z.infer<typeof BoardRow>;
+
+/** A schedule: recurring (5-field cron, host local time) or one instant (RFC 3339). */
+export const CronSchedule = z.union([
+  z.object({ recurring: z.string() }).strict(),
+  z.object({ once_at: z.string() }).strict(),
+]);
+export type CronSchedule = z.infer<typeof CronSchedule>;
+
+/** A stored schedule (mcp_tools §7 cron__create's answer, plus what forge keeps to fire it). */
+export const CronEntry = z.object({
+  id: z.string(),
+  org: z.string(),
+  project: z.string(),
+  schedule: CronSchedule,
+  prompt: z.string(),
+  description: z.string().nullable(),
+  /** The label that created it. */
+  created_by: z.string(),
+  created_at: z.string(),
+  /** The next instant it fires; a due one fires on the next tick (a server that was down: once). */
+  next_fire: z.string(),
+  last_fired: z.string().nullable(),
+  /** Why the last fire could not be delivered; null once one lands. */
+  last_error: z.string().nullable(),
+}).strict();
+export type CronEntry = z.infer<typeof CronEntry>;
+
+/** A project's connector subscription sets; empty until the Connectors issue fills them. */
+export const BoardConnectors = z.object({
+  gotify: z.array(z.json()),
+  slack: z.array(z.json()),
+}).strict();
+
+/** One project's entry on the board subject. spec: board > projects. */
+export const BoardProject = z.object({
+  project: z.object({ org: z.string(), name: z.string() }).strict(),
+  rows: z.array(BoardRow),
+  crons: z.array(CronEntry),
+  connectors: BoardConnectors,
+  /** Why the project's stored board could not be read (rows then stay empty, writes refused). */
+  error: z.string().nullable(),
+}).strict();
+
+/** The board subject's snapshot. */
+export const BoardSnapshot = z.object({ projects: z.array(BoardProject) }).strict();
+export type BoardSnapshot = z.infer<typeof BoardSnapshot>;
+
+/** `tasks_changed`: the project's whole task list, keyed by its lead (catalogue 2.3 #35). */
+export const TasksChanged = z.object({ key: Slot, tasks: z.array(Task) }).strict();
+/** `cron_schedules_changed`: the project's schedules, keyed by its lead (catalogue 2.3 #36). */
+export const CronSchedulesChanged = z.object({ key: Slot, crons: z.array(CronEntry) }).strict();
+/** `cron_prompt_appended`: a schedule fired into its lead (catalogue 2.3 #59). */
+export const CronPromptAppended = z.object({
+  key: Slot,
+  text: z.string(),
+  uuid: z.string(),
+  cron_id: z.string(),
+  description: z.string().nullable(),
+}).strict();
+
+/** Home's fleet row, counted from the tasks and the seats. spec: home > fleet. */
+export const FleetRow = z.object({
+  project: z.string(),
+  slots: z.object({ live: z.number().int(), cap: z.number().int() }).strict(),
+  queue: z.object({ ready: z.number().int(), unowned: z.number().int() }).strict(),
+  waiting_on_user: z.number().int(),
+  rows: z.number().int(),
+  misses: z.array(z.object({ unaccounted_worker: z.string() }).strict()),
+}).strict();
+export type FleetRow = z.infer<typeof FleetRow>;

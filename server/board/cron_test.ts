@@ -1,0 +1,136 @@
+// The cron store and tick: mcp_tools §7 (5-field expression in host local time or one RFC 3339
+// instant; one-shots removed after firing; a missed fire is marked); spec "Not every frame on the
+// stream is the CLI's" (a fire is a delivery with source cron); page > cron_names.
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
+import { MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
+import { boardWorld } from "./testing.ts";
+
+const min = 60_000;
+
+Deno.test("cron__create input is refused in words naming the field; nothing is stored", async () => {
+  await using w = await boardWorld();
+  const c = w.board.crons;
+  const tries: [Record<string, string>, RegExp][] = [
+    [{ prompt: "x" }, /^schedule, run_once_at: give exactly one/],
+    [{ prompt: "x", schedule: "* * * * *", run_once_at: "2030-01-01T00:00:00Z" }, /exactly one/],
+    [{ prompt: "x", schedule: "61 * * * *" }, /^schedule: `61 \* \* \* \*`.*minute: 61/],
+    [{ prompt: "x", schedule: "* * *" }, /^schedule: .*five/],
+    [{ prompt: "x", schedule: "*/5 * * * * *" }, /^schedule: .*5 parts/],
+    [{ prompt: "x", run_once_at: "tomorrow" }, /^run_once_at: `tomorrow` is not an RFC 3339/],
+    [{ prompt: "x", run_once_at: "2020-01-01T00:00:00Z" }, /^run_once_at: .*in the past/],
+    [{ prompt: " ", schedule: "* * * * *" }, /^prompt: must not be empty/],
+  ];
+  for (const [input, re] of tries) {
+    await assertRejects(() => c.create("Acme", "alpha", "lead", input as never), re);
+  }
+  assertEquals(c.entries, []);
+  assertEquals(w.emitted, []);
+});
+
+Deno.test("a due recurring schedule fires once into the lead, names its prompt, and advances", async () => {
+  await using w = await boardWorld();
+  const c = w.board.crons;
+  const e = await c.create("Acme", "alpha", "lead", {
+    prompt: "check the queue",
+    schedule: "* * * * *",
+    description: "queue check",
+  });
+  assertEquals(w.emitted.map((u) => u.name), ["cron_schedules_changed"]);
+  const due = Date.parse(e.next_fire);
+  assert(due > w.clock.t && due - w.clock.t <= min);
+  w.clock.t = due + 500;
+  await c.tick();
+  assertEquals(w.delivered.length, 1);
+  const d = w.delivered[0];
+  assertEquals([d.slot.label, d.delivery.text, d.delivery.source], [
+    "lead",
+    "check the queue",
+    "cron",
+  ]);
+  assertEquals(c.nameOf(d.delivery.uuid!), "queue check");
+  assertEquals(c.entries[0].next_fire, new Date(due + min).toISOString());
+  assertEquals(c.entries[0].last_fired, new Date(due + 500).toISOString());
+  await c.tick(); // nothing more is due
+  assertEquals(w.delivered.length, 1);
+});
+
+Deno.test("a server down across two due fires fires once on return, and the turn says so", async () => {
+  await using w = await boardWorld();
+  const e = await w.board.crons.create("Acme", "alpha", "lead", {
+    prompt: "standup",
+    schedule: "*/5 * * * *",
+  });
+  const due = Date.parse(e.next_fire);
+  // The restart: a new board reads the stored schedules, the clock is past two occurrences.
+  w.clock.t = due + 5 * min + 30_000;
+  const again = await w.reopen();
+  await again.crons.start();
+  await again.crons.stop();
+  assertEquals(w.delivered.length, 1);
+  const text = w.delivered[0].delivery.text;
+  assertMatch(
+    text,
+    /^\[missed cron c-[0-9a-f]{8}\] .*was due at .* while forge was not running; 2 occurrences fell due, and it fires once now\.\n\nstandup$/s,
+  );
+  assertEquals(again.crons.entries[0].next_fire, new Date(due + 10 * min).toISOString());
+});
+
+Deno.test("a one-shot fires once and is gone, from memory and from disk", async () => {
+  await using w = await boardWorld();
+  const at = new Date(w.clock.t + 90_000).toISOString();
+  await w.board.crons.create("Acme", "alpha", "lead", { prompt: "ping", run_once_at: at });
+  w.clock.t += 90_000;
+  await w.board.crons.tick();
+  await w.board.crons.tick();
+  assertEquals(w.delivered.length, 1);
+  assertEquals(w.board.crons.entries, []);
+  assertEquals((await w.reopen()).crons.entries, []);
+  const last = w.emitted.at(-1)!;
+  assertEquals([last.name, last.fields?.crons], ["cron_schedules_changed", []]);
+});
+
+Deno.test("a fire that cannot be delivered keeps its schedule, says why, and is tried again", async () => {
+  await using w = await boardWorld();
+  const at = new Date(w.clock.t + min).toISOString();
+  await w.board.crons.create("Acme", "alpha", "lead", { prompt: "ping", run_once_at: at });
+  w.clock.t += min;
+  w.failDeliveries = "the lead's launch failed";
+  await w.board.crons.tick();
+  const kept = w.board.crons.entries[0];
+  assertEquals(kept.last_error, "the lead's launch failed");
+  assertEquals(kept.next_fire, new Date(w.clock.t + RETRY_MS).toISOString());
+  w.failDeliveries = null;
+  w.clock.t += RETRY_MS;
+  await w.board.crons.tick();
+  assertEquals(w.delivered.length, 1);
+  assertEquals(w.board.crons.entries, []);
+});
+
+Deno.test("fired prompts keep their schedule's name across a restart", async () => {
+  await using w = await boardWorld();
+  const e = await w.board.crons.create("Acme", "alpha", "lead", {
+    prompt: "p",
+    schedule: "0 * * * *",
+  });
+  w.clock.t = Date.parse(e.next_fire);
+  await w.board.crons.tick();
+  const uuid = w.delivered[0].delivery.uuid!;
+  const again = await w.reopen();
+  assertEquals(again.crons.nameOf(uuid), "0 * * * *");
+  assertEquals(again.crons.nameOf("not-a-fire"), undefined);
+});
+
+Deno.test("the tick sleeps to the earliest fire, never longer than its chunk", async () => {
+  await using w = await boardWorld();
+  await w.board.crons.start();
+  await w.board.crons.create("Acme", "alpha", "lead", {
+    prompt: "p",
+    run_once_at: new Date(w.clock.t + 10_000).toISOString(),
+  });
+  assertEquals(w.clock.armed.map((a) => a.at - w.clock.t), [10_000]);
+  await w.board.crons.create("Acme", "alpha", "lead", { prompt: "q", schedule: "0 0 1 1 *" });
+  assertEquals(w.clock.armed.length, 1);
+  await w.board.crons.delete("Acme", "alpha", w.board.crons.entries[0].id);
+  assertEquals(w.clock.armed.map((a) => a.at - w.clock.t), [MAX_SLEEP_MS]);
+  await assertRejects(() => w.board.crons.delete("Acme", "alpha", "c-none"), /^id: no schedule/);
+});

@@ -1,0 +1,71 @@
+import type { Wire } from "../../protocol/mod.ts";
+import { defineSubsystem, type Host, type SubjectHandler } from "../subsystem.ts";
+import { Board, leadOf } from "./board.ts";
+import { TASK_COMMANDS, taskCommands } from "./commands.ts";
+import { REAL_CLOCK, type TickClock } from "./cron.ts";
+import { BOARD_TOOLS, boardTools } from "./tools.ts";
+
+export { Board, leadOf } from "./board.ts";
+
+/**
+ * The board area: every project's task board and its schedules. A core area (no switch): the
+ * `board` subject (spec: What a subject carries > board), the people's task commands (catalogue
+ * 1.2 #34-39), the agents' `tasks__*` and `cron__*` tools (mcp_tools §7-8) and the cron tick,
+ * whose fires are deliveries into the project's lead (`source: cron`, announced by
+ * `cron_prompt_appended`). It fills the workspace's fired-prompt resolver, so a page names the
+ * schedule each fired prompt came from (spec: page > cron_names). `onBoard` hands the running
+ * board to home, whose fleet row counts its tasks. `clock` is the tests' own.
+ */
+export function boardArea(
+  onBoard: (board: Board | null) => void = () => {},
+  clock: TickClock = REAL_CLOCK,
+) {
+  return defineSubsystem({
+    id: "board",
+    note: "the task board: rows, schedules and connector sets per project; the cron tick",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: TASK_COMMANDS,
+    subjects: ["board"],
+    binary: [],
+    tools: BOARD_TOOLS,
+    load: () =>
+      Promise.resolve({
+        create: async (host: Host) => {
+          const board = await Board.open(host, clock, (entry, text, uuid) => {
+            const lead = leadOf({ org: entry.org, name: entry.project });
+            return host.deliver(lead, {
+              text,
+              source: "cron",
+              uuid,
+              announce: {
+                name: "cron_prompt_appended",
+                fields: {
+                  key: lead,
+                  text,
+                  uuid,
+                  cron_id: entry.id,
+                  description: entry.description,
+                },
+              },
+            });
+          });
+          host.workspace.firedPromptName = (uuid) => board.crons.nameOf(uuid);
+          onBoard(board);
+          void board.crons.start();
+          const subject: SubjectHandler = async () => (await board.snapshot()) as unknown as Wire;
+          return {
+            verbs: {},
+            commands: taskCommands(host, board),
+            subjects: { board: subject },
+            tools: boardTools(board),
+            stop: async () => {
+              await board.crons.stop();
+              onBoard(null);
+            },
+          };
+        },
+      }),
+  });
+}

@@ -1,0 +1,75 @@
+import { Cron } from "croner";
+import type { CronSchedule } from "../../protocol/mod.ts";
+import { BoardError } from "./tasks.ts";
+
+/**
+ * Schedule math, and nothing else: croner (npm) parses a 5-field expression in the host's local
+ * time and names its next fire. It never runs a timer of its own here (no callback is given):
+ * forge's one tick fires what is due (cron.ts), so a restart, a sleep or a clock jump all follow
+ * one rule. mcp_tools §7: exactly one of a 5-field `schedule` or an RFC 3339 `run_once_at`.
+ */
+
+/** RFC 3339 date-time: a date, `T`, a time and an offset (`Z` or `±hh:mm`). */
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** How many missed occurrences the catch-up counts before it stops counting. */
+export const MISSED_COUNT_CAP = 1000;
+
+/** Parses the agent's schedule; throws a BoardError naming the field that is wrong. */
+export function parseSchedule(
+  input: { schedule?: string; run_once_at?: string },
+  now: number,
+): { schedule: CronSchedule; next: number } {
+  const hasExpr = input.schedule !== undefined && input.schedule.trim() !== "";
+  const hasOnce = input.run_once_at !== undefined && input.run_once_at.trim() !== "";
+  if (hasExpr === hasOnce) {
+    throw new BoardError(
+      "schedule, run_once_at: give exactly one - a 5-field cron expression or one RFC 3339 instant",
+    );
+  }
+  if (hasOnce) {
+    const text = input.run_once_at!.trim();
+    const at = RFC3339.test(text) ? Date.parse(text) : NaN;
+    if (Number.isNaN(at)) {
+      throw new BoardError(
+        `run_once_at: \`${text}\` is not an RFC 3339 instant (like 2026-12-02T17:30:00Z)`,
+      );
+    }
+    if (at <= now) throw new BoardError(`run_once_at: \`${text}\` is already in the past`);
+    return { schedule: { once_at: new Date(at).toISOString() }, next: at };
+  }
+  const expr = input.schedule!.trim().replace(/\s+/g, " ");
+  let cron: Cron;
+  try {
+    cron = new Cron(expr, { mode: "5-part" });
+  } catch (err) {
+    const why = (err as Error).message.replace(/^CronPattern: /, "");
+    throw new BoardError(`schedule: \`${expr}\` is not a 5-field cron expression: ${why}`);
+  }
+  const next = cron.nextRun(new Date(now));
+  if (!next) throw new BoardError(`schedule: \`${expr}\` has no upcoming occurrence`);
+  return { schedule: { recurring: expr }, next: next.getTime() };
+}
+
+/** The first fire strictly after `after`; null for a one-shot (it fires once) or no occurrence. */
+export function nextAfter(schedule: CronSchedule, after: number): number | null {
+  if (!("recurring" in schedule)) return null;
+  return new Cron(schedule.recurring, { mode: "5-part" }).nextRun(new Date(after))?.getTime() ??
+    null;
+}
+
+/** How many occurrences fell due from `due` up to `now` (1 when only `due` did), capped. */
+export function occurrencesDue(schedule: CronSchedule, due: number, now: number): number {
+  if (!("recurring" in schedule)) return 1;
+  const cron = new Cron(schedule.recurring, { mode: "5-part" });
+  let n = 1;
+  for (let t = cron.nextRun(new Date(due)); t && t.getTime() <= now; t = cron.nextRun(t)) {
+    if (++n >= MISSED_COUNT_CAP) break;
+  }
+  return n;
+}
+
+/** The words a schedule is drawn with: its expression or its instant. */
+export function scheduleText(schedule: CronSchedule): string {
+  return "recurring" in schedule ? schedule.recurring : `once at ${schedule.once_at}`;
+}

@@ -1,0 +1,135 @@
+import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
+import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
+import { memoryLogger } from "../log.ts";
+import type { Delivery, Host, ToolCall } from "../subsystem.ts";
+import { Workspace } from "../workspace/workspace.ts";
+import { Board } from "./board.ts";
+import type { TickClock } from "./cron.ts";
+
+/** A clock the test moves by hand; armed timers are recorded, never run by themselves. */
+export class HandClock implements TickClock {
+  armed: { fn: () => void; at: number }[] = [];
+  constructor(public t: number) {}
+  now(): number {
+    return this.t;
+  }
+  set(fn: () => void, ms: number): unknown {
+    const timer = { fn, at: this.t + ms };
+    this.armed.push(timer);
+    return timer;
+  }
+  clear(id: unknown): void {
+    this.armed = this.armed.filter((x) => x !== id);
+  }
+}
+
+export function project(name: string, org = "Acme"): ProjectConfig {
+  return {
+    org,
+    name,
+    display_path: `/srv/${name}`,
+    path: `/srv/${name}`,
+    auto_start: false,
+    model: null,
+    permission_mode: "default",
+    effort: null,
+    max_workers: 2,
+    env: {},
+    env_file: null,
+    document_roots: [],
+    browser_profile: null,
+  };
+}
+
+export interface BoardWorld {
+  host: Host;
+  board: Board;
+  clock: HandClock;
+  stateDir: string;
+  emitted: SessionUpdate[];
+  delivered: { slot: Slot; delivery: Delivery }[];
+  /** When set, the next deliveries reject with this sentence. */
+  failDeliveries: string | null;
+  /** A tool call from a seat of the project. */
+  call(projectName: string, label?: string): ToolCall;
+  /** Opens a second board on the same state dir: what a restart reads. */
+  reopen(): Promise<Board>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/**
+ * A board over a temp state dir with a host whose `deliver` records what it was handed (the real
+ * one is the agent-tools bridge's): the unit tier for the store, the commands and the tools.
+ */
+export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(2026, 11, 2, 12)) {
+  const stateDir = await Deno.makeTempDir({ prefix: "forge-board-" });
+  const config = { orgs: [{ name: "Acme", projects }] } as unknown as ForgeConfig;
+  const log = memoryLogger();
+  const workspace = new Workspace(log, () => config);
+  const clock = new HandClock(t0);
+  const emitted: SessionUpdate[] = [];
+  const delivered: BoardWorld["delivered"] = [];
+  const world = {} as BoardWorld;
+  const host: Host = {
+    log,
+    config: () => config,
+    stateDir,
+    workspace,
+    emit: (u) => void emitted.push(u),
+    asks: {
+      park: () => {
+        throw new Error("no asks in the board's tests");
+      },
+      answer: () => {},
+      restamp: () => {},
+      list: () => [],
+    },
+    deliver: (slot, delivery) => {
+      if (world.failDeliveries) return Promise.reject(new Error(world.failDeliveries));
+      delivered.push({ slot, delivery });
+      return Promise.resolve();
+    },
+    toolsChanged: () => {},
+  };
+  const open = () =>
+    Board.open(
+      host,
+      clock,
+      (entry, text, uuid) =>
+        host.deliver({ org: entry.org, project: entry.project, label: "lead" }, {
+          text,
+          source: "cron",
+          uuid,
+        }),
+    );
+  const board = await open();
+  Object.assign(world, {
+    host,
+    board,
+    clock,
+    stateDir,
+    emitted,
+    delivered,
+    failDeliveries: null,
+    call: (projectName: string, label = "lead"): ToolCall => {
+      const p = projects.find((x) => x.name === projectName)!;
+      return {
+        seat: {
+          slot: { org: p.org, project: p.name, label },
+          project: p,
+          cwd: p.path,
+          sessionId: () => "s-1",
+        },
+        role: label === "lead" ? "lead" : "worker",
+        toolUseId: null,
+        signal: new AbortController().signal,
+      };
+    },
+    reopen: open,
+    async [Symbol.asyncDispose]() {
+      await board.crons.stop();
+      await Deno.remove(stateDir, { recursive: true });
+    },
+  });
+  return world;
+}

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import type { Wire, WireObject } from "../../../protocol/mod.ts";
+import type { ToolHandler, ToolRole, ToolSpec } from "../../subsystem.ts";
+import { LEAD_LABEL } from "../workspace.ts";
+
+/** One tool a running subsystem offers: its declaration, its handler and who declared it. */
+export interface ToolEntry {
+  spec: ToolSpec;
+  handler: ToolHandler;
+  subsystem: string;
+}
+
+/** `<family>__<verb>`: lower-case words, the family its own prefix. */
+const TOOL_NAME = /^([a-z][a-z0-9_]*?)__([a-z][a-z0-9_]*)$/;
+
+/** The role a seat's agent has: a project's lead is `lead`, every other label a worker. */
+export function roleOf(label: string): ToolRole {
+  return label === LEAD_LABEL ? "lead" : "worker";
+}
+
+/**
+ * Checks a manifest's tool declarations at boot: each name is `<family>__<verb>` with its own
+ * family first, and appears once across every subsystem. Returns the sentence naming the first
+ * problem, or null.
+ */
+export function toolDeclarationProblem(
+  specs: readonly ToolSpec[],
+  taken: ReadonlySet<string>,
+): string | null {
+  for (const spec of specs) {
+    const m = TOOL_NAME.exec(spec.name);
+    if (!m) return `tool \`${spec.name}\` is not named <family>__<verb>`;
+    if (m[1] !== spec.family) {
+      return `tool \`${spec.name}\` is declared in family \`${spec.family}\`, not \`${m[1]}\``;
+    }
+    if (taken.has(spec.name)) return `tool \`${spec.name}\` is declared twice`;
+    if (spec.roles.length === 0) return `tool \`${spec.name}\` names no role that may call it`;
+  }
+  return null;
+}
+
+/**
+ * The MCP `tools/list` entry of one tool (mcp.md §5, §6.2): the input as JSON Schema, the
+ * read-only hint (such calls run beside a parked one), and `anthropic/alwaysLoad` so the schema
+ * reaches the model without a ToolSearch round trip.
+ */
+export function listEntry(spec: ToolSpec): WireObject {
+  const schema = z.toJSONSchema(spec.input, { io: "input", unrepresentable: "any" }) as Record<
+    string,
+    Wire
+  >;
+  delete schema.$schema;
+  if (schema.type === "object" && !("additionalProperties" in schema)) {
+    schema.additionalProperties = false;
+  }
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema: schema,
+    annotations: { readOnlyHint: spec.readOnly === true },
+    _meta: { "anthropic/alwaysLoad": true },
+  };
+}
+
+/**
+ * Parses a call's arguments against the tool's schema. A failure is a sentence naming each bad
+ * field (`edits.0.key: expected string`), never the engine's own words alone.
+ */
+export function parseInput(
+  spec: ToolSpec,
+  args: unknown,
+): { ok: true; input: unknown } | { ok: false; why: string } {
+  const parsed = spec.input.safeParse(args ?? {});
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const fields = parsed.error.issues.slice(0, 4).map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join(".") : "(the arguments)";
+    return `${where}: ${plainIssue(issue)}`;
+  });
+  return { ok: false, why: `${spec.name} was called with bad input: ${fields.join("; ")}` };
+}
+
+function plainIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return `expected ${issue.expected}`;
+    case "unrecognized_keys":
+      return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+    default:
+      return issue.message.replace(/^Invalid input: /, "");
+  }
+}

@@ -1,0 +1,144 @@
+import type { Logger } from "../../log.ts";
+import { Refusal, type ToolCall, type ToolResult } from "../../subsystem.ts";
+import { isJsonObject, type JsonObject, type JsonValue } from "../claude/mod.ts";
+import type { SeatInfo } from "../workspace.ts";
+import { listEntry, parseInput, roleOf, type ToolEntry } from "./catalog.ts";
+
+/** forge's MCP server as the CLI knows it. */
+export const SERVER_NAME = "forge";
+const SERVER_VERSION = "1.0.0";
+
+/** Why forge aborted a call's signal: the ending its parked ask ends with (held.ts `endingOf`). */
+export class CallEnded extends Error {
+  constructor(readonly ending: "cancelled" | "session_ended", why: string) {
+    super(why);
+    this.name = "CallEnded";
+  }
+}
+
+/**
+ * forge's MCP server for one occupant of one seat, spoken over the CLI's control protocol
+ * (`control_request {subtype: "mcp_message", server_name, message}`, mcp.md §2). Every request is
+ * answered at once except `tools/call`, which stays pending while its handler runs (a parked ask
+ * may take a day): the driver answers each control request on its own, so a pending call blocks
+ * nothing else. `notifications/cancelled {requestId}` - the CLI's only cancel for a call (an
+ * interrupt, its hard timeout) - aborts that call's signal, keyed by the JSON-RPC id.
+ */
+export class SeatToolServer {
+  #calls = new Map<string, AbortController>();
+  /** The tool names the CLI last listed: a reload that changes them announces list_changed. */
+  listed: string[] | null = null;
+  #ended: CallEnded | null = null;
+
+  constructor(
+    private readonly seat: SeatInfo,
+    private readonly tools: () => ToolEntry[],
+    private readonly log: Logger,
+  ) {}
+
+  /** The tools this seat's agent may call now: its role's, from subsystems switched on. */
+  current(): ToolEntry[] {
+    const role = roleOf(this.seat.slot.label);
+    return this.tools().filter((t) => t.spec.roles.includes(role));
+  }
+
+  /** Answers one `mcp_message` control request with its `{mcp_response}` payload. */
+  async handle(request: JsonObject): Promise<JsonObject> {
+    const serverName = request.server_name;
+    if (serverName !== SERVER_NAME) throw new Error(`unknown MCP server: ${String(serverName)}`);
+    const msg = isJsonObject(request.message) ? request.message : {};
+    const method = typeof msg.method === "string" ? msg.method : "";
+    const params = isJsonObject(msg.params) ? msg.params : {};
+    if (!("id" in msg) || msg.id === null) {
+      if (method === "notifications/cancelled") this.#cancel(params);
+      // A notification is acked as the Agent SDK acks it (mcp.md §2.1).
+      return { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } };
+    }
+    const id = msg.id as JsonValue;
+    const ok = (result: JsonObject) => ({ mcp_response: { jsonrpc: "2.0", id, result } });
+    switch (method) {
+      case "initialize":
+        return ok({
+          protocolVersion: typeof params.protocolVersion === "string"
+            ? params.protocolVersion
+            : "2025-06-18",
+          capabilities: { tools: { listChanged: true } },
+          serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
+        });
+      case "tools/list": {
+        const tools = this.current();
+        this.listed = tools.map((t) => t.spec.name).sort();
+        return ok({ tools: tools.map((t) => listEntry(t.spec)) });
+      }
+      case "tools/call":
+        return ok(await this.#call(String(id), params));
+      case "ping":
+        return ok({});
+      default:
+        return {
+          mcp_response: {
+            jsonrpc: "2.0",
+            id,
+            error: { code: -32601, message: `forge's MCP server has no method ${method}` },
+          },
+        };
+    }
+  }
+
+  /** Ends every call still running (the process ended): their asks end `session_ended`. */
+  endAll(why: string): void {
+    this.#ended ??= new CallEnded("session_ended", why);
+    for (const abort of this.#calls.values()) abort.abort(this.#ended);
+    this.#calls.clear();
+  }
+
+  async #call(rpcId: string, params: JsonObject): Promise<JsonObject> {
+    const name = typeof params.name === "string" ? params.name : "";
+    const entry = this.current().find((t) => t.spec.name === name);
+    if (!entry) return failed(`forge offers no tool \`${name}\` to this seat now`);
+    const parsed = parseInput(entry.spec, params.arguments);
+    if (!parsed.ok) return failed(parsed.why);
+    const meta = isJsonObject(params._meta) ? params._meta : {};
+    const abort = new AbortController();
+    if (this.#ended) abort.abort(this.#ended);
+    else this.#calls.set(rpcId, abort);
+    const call: ToolCall = {
+      seat: this.seat,
+      role: roleOf(this.seat.slot.label),
+      toolUseId: typeof meta["claudecode/toolUseId"] === "string"
+        ? meta["claudecode/toolUseId"]
+        : null,
+      signal: abort.signal,
+    };
+    const started = performance.now();
+    try {
+      return answer(await entry.handler(parsed.input, call));
+    } catch (err) {
+      if (err instanceof Refusal) return failed(err.message);
+      this.log.warn("tool_call_failed", { tool: name, subsystem: entry.subsystem, error: err });
+      return failed(`${name} failed: ${(err as Error).message ?? String(err)}`);
+    } finally {
+      if (this.#calls.get(rpcId) === abort) this.#calls.delete(rpcId);
+      this.log.debug("tool_call", { tool: name, ms: Math.round(performance.now() - started) });
+    }
+  }
+
+  #cancel(params: JsonObject): void {
+    const rpcId = String(params.requestId);
+    const abort = this.#calls.get(rpcId);
+    if (!abort) return;
+    this.#calls.delete(rpcId);
+    const reason = typeof params.reason === "string" ? params.reason : "the CLI cancelled the call";
+    abort.abort(new CallEnded("cancelled", reason));
+  }
+}
+
+function answer(result: ToolResult): JsonObject {
+  const out: JsonObject = { content: [{ type: "text", text: result.text }] };
+  if (result.isError) out.isError = true;
+  return out;
+}
+
+function failed(text: string): JsonObject {
+  return answer({ text, isError: true });
+}

@@ -1,0 +1,157 @@
+// Issue 11 "The bridge"; mcp.md §2.1 (the frames), §2.3 (notifications/cancelled names the
+// JSON-RPC id), §5 (alwaysLoad), §6.2 (readOnlyHint).
+import { z } from "zod";
+import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
+import { memoryLogger } from "../../log.ts";
+import { Refusal, type ToolCall } from "../../subsystem.ts";
+import type { JsonObject } from "../claude/mod.ts";
+import type { SeatInfo } from "../workspace.ts";
+import { endingOf } from "../seats/held.ts";
+import type { ToolEntry } from "./catalog.ts";
+import { SeatToolServer } from "./seat_server.ts";
+
+function seat(label: string): SeatInfo {
+  return {
+    slot: { org: "Acme", project: "alpha", label },
+    project: {} as SeatInfo["project"],
+    cwd: "/tmp",
+    sessionId: () => null,
+  };
+}
+
+function tools(park: (call: ToolCall) => Promise<string>): ToolEntry[] {
+  return [
+    {
+      subsystem: "test",
+      spec: {
+        name: "demo__echo",
+        family: "demo",
+        description: "echo",
+        input: z.object({ word: z.string() }).strict(),
+        roles: ["lead", "worker"],
+        readOnly: true,
+      },
+      handler: (input) => Promise.resolve({ text: (input as { word: string }).word }),
+    },
+    {
+      subsystem: "test",
+      spec: {
+        name: "demo__wait",
+        family: "demo",
+        description: "parks",
+        input: z.object({}),
+        roles: ["lead"],
+      },
+      handler: async (_input, call) => ({ text: await park(call) }),
+    },
+    {
+      subsystem: "test",
+      spec: {
+        name: "demo__refuse",
+        family: "demo",
+        description: "refuses",
+        input: z.object({}),
+        roles: ["lead"],
+      },
+      handler: () => Promise.reject(new Refusal("demo__refuse", "demo__refuse: not today")),
+    },
+  ];
+}
+
+const rpc = (id: number | null, method: string, params: JsonObject = {}): JsonObject => ({
+  subtype: "mcp_message",
+  server_name: "forge",
+  message: id === null
+    ? { jsonrpc: "2.0", method, params }
+    : { jsonrpc: "2.0", id, method, params },
+});
+const result = (r: JsonObject) => (r.mcp_response as JsonObject).result as JsonObject;
+const text = (r: JsonObject) => ((result(r).content as JsonObject[])[0].text as string);
+
+Deno.test("initialize, tools/list (role-filtered, alwaysLoad, readOnlyHint), ping, acks", async () => {
+  const lead = new SeatToolServer(
+    seat("lead"),
+    () => tools(() => Promise.resolve("")),
+    memoryLogger(),
+  );
+  const init = result(await lead.handle(rpc(0, "initialize", { protocolVersion: "2025-11-25" })));
+  assertEquals(init.protocolVersion, "2025-11-25");
+  assertEquals(init.capabilities, { tools: { listChanged: true } });
+  assertEquals(
+    await lead.handle(rpc(null, "notifications/initialized")),
+    { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } },
+  );
+  const listed = result(await lead.handle(rpc(1, "tools/list"))).tools as JsonObject[];
+  assertEquals(listed.map((t) => t.name), ["demo__echo", "demo__wait", "demo__refuse"]);
+  assertEquals(listed[0]._meta, { "anthropic/alwaysLoad": true });
+  assertEquals(listed[0].annotations, { readOnlyHint: true });
+  assertEquals(listed[1].annotations, { readOnlyHint: false });
+  assertEquals((listed[0].inputSchema as JsonObject).additionalProperties, false);
+  const worker = new SeatToolServer(
+    seat("w1"),
+    () => tools(() => Promise.resolve("")),
+    memoryLogger(),
+  );
+  const theirs = result(await worker.handle(rpc(1, "tools/list"))).tools as JsonObject[];
+  assertEquals(theirs.map((t) => t.name), ["demo__echo"], "a lead-only tool is not a worker's");
+  assertEquals(result(await lead.handle(rpc(2, "ping"))), {});
+  const unknown = await lead.handle(rpc(3, "resources/list"));
+  assertEquals(((unknown.mcp_response as JsonObject).error as JsonObject).code, -32601);
+});
+
+Deno.test("tools/call: result, bad input naming the field, a refusal, an unknown tool", async () => {
+  const s = new SeatToolServer(
+    seat("lead"),
+    () => tools(() => Promise.resolve("")),
+    memoryLogger(),
+  );
+  assertEquals(
+    text(await s.handle(rpc(2, "tools/call", { name: "demo__echo", arguments: { word: "hi" } }))),
+    "hi",
+  );
+  const bad = await s.handle(rpc(3, "tools/call", { name: "demo__echo", arguments: { word: 3 } }));
+  assertEquals(result(bad).isError, true);
+  assertMatch(text(bad), /demo__echo was called with bad input: word: expected string/);
+  const extra = await s.handle(
+    rpc(4, "tools/call", { name: "demo__echo", arguments: { word: "a", x: 1 } }),
+  );
+  assertMatch(text(extra), /unknown field x/);
+  const refused = await s.handle(rpc(5, "tools/call", { name: "demo__refuse", arguments: {} }));
+  assertEquals([result(refused).isError, text(refused)], [true, "demo__refuse: not today"]);
+  const none = await s.handle(rpc(6, "tools/call", { name: "demo__nope", arguments: {} }));
+  assertMatch(text(none), /forge offers no tool `demo__nope`/);
+});
+
+Deno.test("notifications/cancelled aborts the call it names; endAll ends the rest as session_ended", async () => {
+  const seen: ToolCall[] = [];
+  const park = (call: ToolCall) => {
+    seen.push(call);
+    return new Promise<string>((resolve) =>
+      call.signal.addEventListener("abort", () => resolve(endingOf(call.signal.reason)))
+    );
+  };
+  const s = new SeatToolServer(seat("lead"), () => tools(park), memoryLogger());
+  const first = s.handle(
+    rpc(7, "tools/call", {
+      name: "demo__wait",
+      arguments: {},
+      _meta: { "claudecode/toolUseId": "toolu_1" },
+    }),
+  );
+  const second = s.handle(rpc(8, "tools/call", { name: "demo__wait", arguments: {} }));
+  await Promise.resolve();
+  assertEquals(seen[0].toolUseId, "toolu_1");
+  assertEquals(seen[0].role, "lead");
+  // A quick call answers while two others are parked: nothing queues behind them.
+  assertEquals(
+    text(await s.handle(rpc(9, "tools/call", { name: "demo__echo", arguments: { word: "x" } }))),
+    "x",
+  );
+  await s.handle(
+    rpc(null, "notifications/cancelled", { requestId: 7, reason: "AbortError: remote-cancel" }),
+  );
+  assertEquals(text(await first), "cancelled");
+  assert(!seen[1].signal.aborted, "only the named call was cancelled");
+  s.endAll("the CLI process ended");
+  assertEquals(text(await second), "session_ended");
+});

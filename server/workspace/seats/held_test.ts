@@ -1,0 +1,129 @@
+// Issue 11 "One ask mechanism"; spec: session > pending_asks (held kinds lead, in their order,
+// arrival order within a kind), subscribe > answering, Editing the config
+// (settings_write_pending / settings_write_resolved names the ending).
+import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
+import type { SessionUpdate, Slot } from "../../../protocol/mod.ts";
+import { type Peer, Refusal } from "../../subsystem.ts";
+import { CallEnded } from "../mcp/seat_server.ts";
+import { HeldAskRegistry } from "./held.ts";
+
+const lead: Slot = { org: "Acme", project: "alpha", label: "lead" };
+const other: Slot = { org: "Acme", project: "beta", label: "lead" };
+
+function peer(answering: boolean): Peer {
+  return {
+    id: 1,
+    answering,
+    showing: null,
+    send: () => {},
+    sendBinary: () => {},
+    buffered: () => 0,
+    onClose: () => {},
+  };
+}
+
+function registry() {
+  const emitted: SessionUpdate[] = [];
+  return { held: new HeldAskRegistry((u) => emitted.push(u)), emitted };
+}
+
+Deno.test("held asks: pending_asks leads with the kinds' order, arrival order within one", () => {
+  const { held, emitted } = registry();
+  const signal = new AbortController().signal;
+  const a = held.park(lead, { kind: "settings_write", request: { keys: [] }, signal });
+  const b = held.park(lead, { kind: "document_hand_off", request: { path: "a.md" }, signal });
+  const c = held.park(lead, { kind: "settings_write", request: { keys: [1] }, signal });
+  held.park(other, { kind: "slack_post", request: {}, signal });
+  assertEquals(held.list(lead).map((x) => x.id), [b.id, a.id, c.id]);
+  assertEquals(held.list(lead)[0].request, { path: "a.md", id: b.id });
+  assert(held.handingOff(lead), "a document hand-off holds the machine turn");
+  assert(!held.handingOff(other), "a Slack draft is no hand-off");
+  assertEquals(emitted[0], {
+    name: "settings_write_pending",
+    fields: { key: lead, keys: [], id: a.id },
+  });
+  assertEquals(emitted.at(-1)!.name, "slack_post_pending");
+  const seqs = held.list(lead).map((x) => x.seq);
+  assertEquals(new Set(seqs).size, 3, "every ask has its own seq");
+});
+
+Deno.test("held asks: answered and declined reach the parker and name the ending", async () => {
+  const { held, emitted } = registry();
+  const signal = new AbortController().signal;
+  const a = held.park<{ ok: boolean }>(lead, { kind: "settings_write", request: {}, signal });
+  held.answer(lead, "settings_write", a.id, peer(true), {
+    ending: "answered",
+    answer: { ok: true },
+  });
+  assertEquals(await a.outcome, { ending: "answered", answer: { ok: true } });
+  assertEquals(emitted.at(-1), {
+    name: "settings_write_resolved",
+    fields: { key: lead, id: a.id, ending: "answered" },
+  });
+  const b = held.park(lead, { kind: "settings_write", request: {}, signal });
+  held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
+  assertEquals((await b.outcome).ending, "declined");
+  assertEquals(held.list(lead), []);
+});
+
+Deno.test("held asks: a non-answering connection, an unknown id, another seat are refused by name", () => {
+  const { held } = registry();
+  const signal = new AbortController().signal;
+  const a = held.park(lead, { kind: "settings_write", request: {}, signal });
+  const refusal = (fn: () => void) => {
+    try {
+      fn();
+    } catch (err) {
+      assert(err instanceof Refusal, "a Refusal");
+      return err.message;
+    }
+    throw new Error("not refused");
+  };
+  assertMatch(
+    refusal(() => held.answer(lead, "settings_write", a.id, peer(false), { ending: "declined" })),
+    /respond_settings_write: Acme\/alpha\/lead: this connection did not declare answering/,
+  );
+  assertMatch(
+    refusal(() => held.answer(lead, "settings_write", "nope", peer(true), { ending: "declined" })),
+    /no settings_write ask nope is waiting/,
+  );
+  assertMatch(
+    refusal(() => held.answer(other, "settings_write", a.id, peer(true), { ending: "declined" })),
+    /is parked on Acme\/alpha\/lead, not this seat/,
+  );
+  assertMatch(
+    refusal(() => held.answer(lead, "document_hand_off", a.id, peer(true), { ending: "declined" })),
+    /answer_document_hand_off: .*no document_hand_off ask/,
+  );
+  assertEquals(held.list(lead).length, 1, "every refusal left the ask parked");
+});
+
+Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask by name", async () => {
+  const { held, emitted } = registry();
+  const call = new AbortController();
+  const a = held.park(lead, { kind: "terminal_hand_off", request: {}, signal: call.signal });
+  call.abort(new CallEnded("cancelled", "AbortError: remote-cancel"));
+  assertEquals((await a.outcome).ending, "cancelled");
+  const b = held.park(lead, {
+    kind: "document_hand_off",
+    request: {},
+    signal: new AbortController().signal,
+  });
+  held.endSeat(lead, "session_ended");
+  assertEquals((await b.outcome).ending, "session_ended");
+  const c = held.park(lead, {
+    kind: "slack_post",
+    request: {},
+    signal: new AbortController().signal,
+    expiresMs: 5,
+  });
+  assertEquals((await c.outcome).ending, "expired");
+  assertEquals(
+    emitted.filter((u) => u.name.endsWith("_resolved")).map((u) => u.fields?.ending),
+    ["cancelled", "session_ended", "expired"],
+  );
+  const aborted = new AbortController();
+  aborted.abort(new CallEnded("session_ended", "gone"));
+  const d = held.park(lead, { kind: "settings_write", request: {}, signal: aborted.signal });
+  assertEquals((await d.outcome).ending, "session_ended", "an already-aborted call parks nothing");
+});

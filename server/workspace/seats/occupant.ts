@@ -1,0 +1,30 @@
+import { ClaudeProcess, type ClaudeSpawnOptions } from "../claude/mod.ts";
+import type { SeatTools, ToolBridge } from "../mcp/bridge.ts";
+import { SERVER_NAME } from "../mcp/seat_server.ts";
+import type { SeatInfo } from "../workspace.ts";
+
+/**
+ * Spawns a seat's occupant with forge's MCP server attached (issue 11): `mcp_message` control
+ * requests go to the occupant's tool server (mcp.md §2.6), and the bridge reaches the CLI back
+ * through forge's own `mcp_message` requests. Any other inbound subtype is answered with an
+ * error naming it. Throws as `ClaudeProcess.spawn` does.
+ */
+export function spawnOccupant(
+  opts: Omit<ClaudeSpawnOptions, "onControlRequest">,
+  seat: SeatInfo,
+  bridge: ToolBridge | null,
+): { proc: ClaudeProcess; tools: SeatTools | null } {
+  let tools: SeatTools | null = null;
+  const proc = ClaudeProcess.spawn({
+    ...opts,
+    onControlRequest: (subtype, request) => {
+      if (subtype === "mcp_message" && tools) return tools.server.handle(request);
+      throw new Error(`forge does not answer ${subtype} requests`);
+    },
+  });
+  tools = bridge?.attach(
+    seat,
+    (message) => proc.request("mcp_message", { server_name: SERVER_NAME, message }),
+  ) ?? null;
+  return { proc, tools };
+}

@@ -1,0 +1,206 @@
+// Spawned tier: forge runs as a process, its lead runs the real claude CLI against the fake
+// Messages API (fixtures/board/script.json), scripted to call forge's tasks__* and cron__* tools.
+// spec: What a subject carries > board (hears tasks_changed); page > cron_names and session >
+// conversation (cron_names); "Not every frame on the stream is the CLI's" (a cron fire and a
+// send-back are forged user turns: source cron / forge); catalogue 1.2 task_verdict, task_rank;
+// mcp_tools §7-8; issue 20 "Done when".
+import { decodeUpdate, type Task } from "../protocol/mod.ts";
+import type { ForgeClient } from "../tools/client_lib.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
+import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+
+const SCRIPT = new URL("../fixtures/board/script.json", import.meta.url).pathname;
+type Msg = Record<string, unknown>;
+
+const changed = (m: Msg) => m.kind === "update" && decodeUpdate(m.update).name === "tasks_changed";
+const tasksOf = (m: Msg) => decodeUpdate(m.update).fields!.tasks as Task[];
+
+async function boardRows(c: ForgeClient) {
+  c.send({ kind: "subscribe", what: "board" });
+  const snap = await c.next((m) => m.kind === "snapshot" && m.subject === "board");
+  c.send({ kind: "unsubscribe", what: "board" });
+  return (snap.data as { projects: { rows: { task: Task }[]; crons: Msg[] }[] }).projects[0];
+}
+
+/** Main-loop requests whose last user text contains `needle`. */
+async function requestsWith(world: { apiRequests(): Promise<unknown[]> }, needle: string) {
+  const all = await world.apiRequests() as { kind: string; body: { messages?: Msg[] } }[];
+  return all.filter((r) =>
+    r.kind === "main" && JSON.stringify(r.body.messages?.at(-1) ?? null).includes(needle)
+  );
+}
+
+Deno.test("tasks: the agent creates, updates and completes through its tools; the board sees each; a send-back reaches the owner; rank reorders; a restart keeps the board; bad input refused in words", async () => {
+  await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
+  let forge = await world.startForge();
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  const watcher = await forge.ready();
+  watcher.send({ kind: "subscribe", what: "board" });
+  await watcher.next((m) => m.kind === "snapshot");
+  await subscribeSeat(c, lead, true);
+
+  const turn = await promptTurn(c, lead, "[[script:tasks]] track the parser");
+  assertEquals(toolResultsOf(turn).map((r) => r.isError), [false, false, false]);
+  const seen = [];
+  for (let i = 0; i < 3; i++) seen.push(tasksOf(await watcher.next(changed, 30_000))[0]);
+  assertEquals(seen.map((t) => [t.subject, t.status]), [
+    ["Write the parser", "pending"],
+    ["Write the parser", "in_progress"],
+    ["Write the parser", "completed"],
+  ]);
+  assertEquals([seen[2].owner, seen[2].artifact], ["lead", "src/parser.ts"]);
+
+  // A row awaiting verification, sent back: the words reach its owner as a forge prompt.
+  await promptTurn(c, lead, "[[script:review]] ship the notes");
+  await watcher.next(changed, 30_000);
+  const waiting = tasksOf(await watcher.next(changed, 30_000)).find((t) =>
+    t.subject === "Ship the release notes"
+  )!;
+  assertEquals([waiting.status, waiting.waiting_on?.verification], ["waiting", true]);
+  command(c, "task_verdict", {
+    project: "alpha",
+    id: waiting.id,
+    approve: false,
+    words: "The notes miss the cron section.",
+  });
+  const forged = await c.next((m) => {
+    const f = chatOf(m);
+    return f?.type === "user" && f.source === "forge";
+  }, 30_000);
+  assertMatch(JSON.stringify(chatOf(forged)!.message), /The notes miss the cron section/);
+  await untilResult(c);
+  assertEquals((await requestsWith(world, "The notes miss the cron section")).length, 1);
+  const back = tasksOf(await watcher.next(changed, 30_000)).find((t) => t.id === waiting.id)!;
+  assertEquals([back.status, back.attempt], ["in_progress", 1]);
+
+  // task_rank: the person moves the newest pending row to the top of its queue.
+  await promptTurn(c, lead, "[[script:second]] and the printer");
+  await watcher.next(changed, 30_000);
+  await promptTurn(c, lead, "[[script:second]] and another printer");
+  const two = tasksOf(await watcher.next(changed, 30_000)).filter((t) => t.status === "pending");
+  command(c, "task_rank", { project: "alpha", id: two[1].id, to: "top" });
+  const ranked = tasksOf(await watcher.next(changed, 30_000)).filter((t) => t.status === "pending");
+  assertEquals(ranked.map((t) => t.id), [two[1].id, two[0].id]);
+
+  // Bad input: the schema's words from the bridge, the board's own words from the tool.
+  const bad = toolResultsOf(await promptTurn(c, lead, "[[script:badtask]] try badly"));
+  assertEquals(bad.map((r) => r.isError), [true, true, true]);
+  assertMatch(bad[0].text, /subject: must not be empty/);
+  assertMatch(bad[1].text, /status/);
+  assertMatch(bad[2].text, /no task `t-00000000` on alpha's board/);
+  const badCron = toolResultsOf(await promptTurn(c, lead, "[[script:badcron]] schedule badly"));
+  assertEquals(badCron.map((r) => r.isError), [true, true, true]);
+  assertMatch(badCron[0].text, /^schedule: `61 \* \* \* \*` is not a 5-field cron expression/);
+  assertMatch(badCron[1].text, /^schedule, run_once_at: give exactly one/);
+  assertMatch(badCron[2].text, /^run_once_at: `next tuesday` is not an RFC 3339 instant/);
+
+  // A restart keeps the board exactly.
+  const before = await boardRows(c);
+  await forge.stop();
+  forge = await world.startForge();
+  const after = await boardRows(await forge.ready());
+  assertEquals(after.rows.map((r) => r.task), before.rows.map((r) => r.task));
+});
+
+Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page names it; a server stopped across two fires fires once; a one-shot fires once and is gone", async () => {
+  // The one-shot's instant is written into the script at run time: 25 s from now.
+  const script = JSON.parse(await Deno.readTextFile(SCRIPT));
+  const onceAt = new Date(Date.now() + 25_000).toISOString();
+  script.named.once = [
+    {
+      content: [{
+        type: "tool_use",
+        name: "mcp__forge__cron__create",
+        input: { prompt: "One-shot: say the word.", run_once_at: onceAt, description: "once" },
+      }],
+    },
+    { content: [{ type: "text", text: "Set." }] },
+  ];
+  const path = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(path, JSON.stringify(script));
+  await using world = await seatWorld([{ name: "alpha" }], path);
+  await Deno.remove(path);
+  let forge = await world.startForge();
+  const lead = world.lead("alpha");
+  let c = await forge.ready();
+  await subscribeSeat(c, lead, true);
+
+  const [made, once] = [
+    toolResultsOf(await promptTurn(c, lead, "[[script:cron]] check every minute")),
+    toolResultsOf(await promptTurn(c, lead, "[[script:once]] and once")),
+  ];
+  const cron = JSON.parse(made[0].text);
+  assertEquals([cron.schedule, cron.description], [{ recurring: "* * * * *" }, "minute check"]);
+  assertEquals(JSON.parse(once[0].text).schedule, { once_at: onceAt });
+
+  // The lead goes to sleep; the fire wakes it.
+  command(c, "close_session", { session_key: lead });
+  await c.next((m) => updateOf(m, "releasing") !== null, 30_000);
+  const fires: Msg[] = [];
+  const seenIds = new Set<string>();
+  while (!(seenIds.has(cron.id) && seenIds.has(JSON.parse(once[0].text).id))) {
+    const m = await c.next((f) => updateOf(f, "cron_prompt_appended") !== null, 90_000);
+    const u = updateOf(m, "cron_prompt_appended")!;
+    fires.push(u);
+    seenIds.add(String(u.cron_id));
+  }
+  const minute = fires.find((f) => f.cron_id === cron.id)!;
+  assertEquals([minute.description, minute.text], [
+    "minute check",
+    "[[script:fired]] Minute check: look at the board.",
+  ]);
+  assert((await requestsWith(world, "Minute check: look at the board.")).length >= 1);
+  assert((await requestsWith(world, "One-shot: say the word.")).length === 1);
+
+  // The page carrying the fired turn names its schedule, by the prompt's own id.
+  c.send({ kind: "more", conversation: lead, before: null, turns: 20 });
+  const page = await c.next((m) => m.kind === "page");
+  const names = page.cron_names as Record<string, string>;
+  assertEquals(names[String(minute.uuid)], "minute check");
+
+  // The one-shot is gone after its fire.
+  const board = await boardRows(c);
+  assertEquals(board.crons.map((x) => x.id), [cron.id]);
+
+  // Stopped across two due fires: the stored next fire is set two occurrences back (what a
+  // server down for two minutes leaves), and the start fires it once, saying so.
+  await forge.stop();
+  const file = `${world.dir}/forge/state/board/cron.json`;
+  const stored = JSON.parse(await Deno.readTextFile(file));
+  const minuteStart = Math.floor(Date.now() / 60_000) * 60_000;
+  stored.crons[0].next_fire = new Date(minuteStart - 120_000).toISOString();
+  await Deno.writeTextFile(file, JSON.stringify(stored));
+  forge = await world.startForge();
+  // The catch-up fires at boot, before any client could subscribe: wait for the fake API to hear it.
+  const deadline = Date.now() + 90_000;
+  while ((await requestsWith(world, "[missed cron")).length === 0) {
+    if (Date.now() > deadline) throw new Error("the missed fire never reached the fake API");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  c = await forge.ready();
+  const snap = await subscribeSeat(c, lead, true) as { conversation: Msg };
+  const turns = snap.conversation.turns as { messages: Msg[] }[];
+  const fired = turns.flatMap((t) => t.messages).find((m) =>
+    m.type === "user" && JSON.stringify(m.message).includes("[missed cron")
+  )!;
+  assertMatch(
+    JSON.stringify(fired.message),
+    /\[missed cron c-[0-9a-f]{8}\] .* \d+ occurrences fell due, and it fires once now\./,
+  );
+  assertEquals(fired.source, "cron");
+  // spec: session > conversation carries cron_names for the fired prompt, after a restart too.
+  assertEquals(
+    (snap.conversation.cron_names as Record<string, string>)[String(fired.uuid)],
+    "minute check",
+  );
+  // The fires from before the restart are read back from the transcript (the resumed seat's
+  // seeded window): their rows carry the prompt's own id, and the persisted map still names them.
+  const names2 = snap.conversation.cron_names as Record<string, string>;
+  assertEquals(names2[String(minute.uuid)], "minute check");
+  assertEquals(names2[String(fires.find((f) => f.cron_id !== cron.id)!.uuid)], "once");
+  assertEquals((await requestsWith(world, "[missed cron")).length, 1);
+  const advanced = (await boardRows(c)).crons[0] as { next_fire: string };
+  assert(Date.parse(advanced.next_fire) > Date.now() - 1000, "the next fire is ahead, not behind");
+});

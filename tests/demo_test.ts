@@ -1,0 +1,25 @@
+// Spawned tier. issue 12 §10: `tools/deno.sh task demo` runs forge with the scripted fake model
+// and a demo project, so anyone can watch a seat work without an account. This runs it as the
+// README says (with --port 0 so it cannot collide, and --once so it ends after the first turn).
+import { assert, assertMatch } from "./assert.ts";
+
+const REPO = new URL("..", import.meta.url).pathname;
+
+Deno.test("task demo: a real seat reads the demo project and answers the prompt", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "demo", "--port", "0", "--once"],
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  assert(out.success, `demo failed: ${text}\n${new TextDecoder().decode(out.stderr)}`);
+  assertMatch(text, /demo: lead uses Read \{"file_path":"[^"]*\/hello\/README\.md"\}/);
+  assertMatch(text, /demo: tool result: .*# hello/);
+  assertMatch(text, /demo: lead: This is the demo project/);
+  assertMatch(text, /demo: turn finished: success/);
+  const dir = /config (\S+)\/forge\/forge\.toml/.exec(text)![1];
+  const left = await Deno.stat(dir).then(() => true, () => false);
+  assert(!left, `the demo left ${dir} behind`);
+});

@@ -1,0 +1,49 @@
+// Spawned tier: forge runs as a process; its lead runs the real claude CLI against the fake
+// Messages API, scripted to call forge's own MCP tools (issue 11). The test is a socket client.
+// spec (issue 11 "The bridge", mcp.md §2, §5, §6): every seat's CLI gets forge's sdk server
+// `forge`; its tools are alwaysLoad and pre-allowed (no permission prompt) and answered over the
+// control protocol; bad tool input is a tool error naming the field, and the session goes on.
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { MCP_SCRIPT, promptTurn, toolResultsOf } from "./mcp_harness.ts";
+import { chatOf, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+
+Deno.test("forge's MCP server: settings__get answers the agent with no permission prompt", async () => {
+  await using world = await seatWorld([{ name: "alpha" }], MCP_SCRIPT);
+  const forge = await world.startForge();
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  await subscribeSeat(c, lead, true);
+
+  const frames = await promptTurn(c, lead, "[[script:get]] read the bind address");
+  const init = frames.map(chatOf).find((f) => f?.type === "system" && f.subtype === "init")!;
+  assert(
+    (init.mcp_servers as { name: string; status: string }[]).some((s) =>
+      s.name === "forge" && s.status === "connected"
+    ),
+    `forge's server is connected: ${JSON.stringify(init.mcp_servers)}`,
+  );
+  assert((init.tools as string[]).includes("mcp__forge__settings__get"), "the tool is listed");
+  assert(!frames.some((m) => updateOf(m, "permission_request")), "no permission prompt");
+  const [result] = toolResultsOf(frames);
+  assertEquals(result.isError, false);
+  assertEquals(JSON.parse(result.text), [
+    { path: "server.bind", value: "127.0.0.1", class: "restart" },
+  ]);
+
+  // alwaysLoad: the model received the tool's schema itself, not a ToolSearch placeholder.
+  const requests = await world.apiRequests() as unknown as {
+    kind: string;
+    body: { tools?: { name: string; input_schema?: unknown }[] };
+  }[];
+  const main = requests.filter((r) => r.kind === "main");
+  const listed = main.at(-1)!.body.tools!.find((t) => t.name === "mcp__forge__settings__get");
+  assert(listed?.input_schema, "the schema went to the model");
+
+  // Bad input: a tool error naming the field; the turn ends normally.
+  const bad = await promptTurn(c, lead, "[[script:badget]] read it wrongly");
+  const [refused] = toolResultsOf(bad);
+  assertEquals(refused.isError, true);
+  assertMatch(refused.text, /settings__get was called with bad input: keys: expected array/);
+  const end = chatOf(bad.at(-1)!)!;
+  assertEquals(end.subtype, "success");
+});

@@ -1,0 +1,169 @@
+/**
+ * Plugins bench: the extensions inventory's disk scan against the CLI's own inventory read
+ * (`claude plugin list --json`, what the original spawned), for 1, 20 and 200 installed plugins,
+ * and the cost of a rescan when nothing changed.
+ *
+ *   tools/deno.sh run --allow-all tools/bench/plugins.ts [--sizes 1,20,200] [--runs 7] [--keep]
+ *
+ * The plugins root is made by the REAL CLI ($FORGE_CLAUDE_BIN): one local directory marketplace
+ * whose plugins each carry a skill, a command, an agent, a hook and an MCP server, every one
+ * installed with `claude plugin install` into one root grown size by size (0.3-1 s a call, so the
+ * 200 installs take one to four minutes).
+ * Arms, alternating run by run: (a) a fresh process that scans once (its wall time, the scan's
+ * own time inside it, and the process's peak RSS); (b) `claude plugin list --json` (wall time,
+ * peak RSS). Peak RSS is VmHWM read from /proc while the process runs. Then, in this process, the
+ * scan warm and the InventoryKeeper's no-change rescan (scan + compare, no frame emitted).
+ */
+import { InventoryKeeper } from "../../subsystems/plugins/inventory.ts";
+import { scanInventory } from "../../subsystems/plugins/scan.ts";
+import { writeMarketplace } from "../../tests/plugins_fixture.ts";
+
+const flag = (name: string, dflt: string) => {
+  const i = Deno.args.indexOf(`--${name}`);
+  return i >= 0 ? Deno.args[i + 1] : dflt;
+};
+
+if (Deno.args[0] === "--scan-once") {
+  const t0 = performance.now();
+  const inv = await scanInventory(Deno.args[1], Deno.env.get("PATH") ?? "");
+  const ms = performance.now() - t0;
+  console.log(
+    JSON.stringify({ ms, rows: inv.snapshot.installed.length, bytes: JSON.stringify(inv).length }),
+  );
+  Deno.exit(0);
+}
+
+const CLAUDE = Deno.env.get("FORGE_CLAUDE_BIN");
+if (!CLAUDE) throw new Error("FORGE_CLAUDE_BIN is unset: run through tools/deno.sh");
+const SIZES = flag("sizes", "1,20,200").split(",").map(Number);
+const RUNS = Number(flag("runs", "7"));
+const env = (cfg: string) => ({
+  ...Deno.env.toObject(),
+  CLAUDE_CONFIG_DIR: cfg,
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  DISABLE_TELEMETRY: "1",
+});
+
+/** Runs a process to its end, sampling its peak RSS (VmHWM) from /proc; wall ms, KiB, stdout. */
+async function measured(cmd: string, args: string[], cfg: string) {
+  const t0 = performance.now();
+  const child = new Deno.Command(cmd, {
+    args,
+    env: env(cfg),
+    cwd: cfg,
+    stdout: "piped",
+    stderr: "null",
+  })
+    .spawn();
+  let peak = 0;
+  let done = false;
+  const out = child.output().finally(() => done = true);
+  while (!done) {
+    try {
+      const m = /VmHWM:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${child.pid}/status`));
+      if (m) peak = Math.max(peak, Number(m[1]));
+    } catch { /* exited */ }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const o = await out;
+  if (!o.success) throw new Error(`${cmd} ${args.join(" ")} failed`);
+  return { ms: performance.now() - t0, kib: peak, stdout: new TextDecoder().decode(o.stdout) };
+}
+
+async function cli(cfg: string, ...args: string[]) {
+  const o = await new Deno.Command(CLAUDE!, {
+    args,
+    env: env(cfg),
+    cwd: cfg,
+    stdout: "null",
+    stderr: "piped",
+  })
+    .output();
+  if (!o.success) {
+    throw new Error(`claude ${args.join(" ")}: ${new TextDecoder().decode(o.stderr)}`);
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const range = (xs: number[], d = 0) =>
+  `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)})`;
+
+const root = await Deno.makeTempDir({ prefix: "forge-bench-plugins-" });
+const self = new URL(import.meta.url).pathname;
+try {
+  const maxN = Math.max(...SIZES);
+  const names = Array.from({ length: maxN }, (_, i) => `p${String(i).padStart(3, "0")}`);
+  await writeMarketplace(
+    `${root}/src`,
+    "bench",
+    names.map((name) => ({ name, version: "1.0.0", full: true })),
+  );
+  console.log(
+    `plugins root made by the real CLI (${
+      CLAUDE.split("/").at(-1)
+    }); ${RUNS} runs per arm, interleaved`,
+  );
+  console.log(
+    "N    | forge scan process: wall ms, scan ms, peak RSS MiB | claude plugin list --json: wall ms, peak RSS MiB | installed rows, KiB of JSON (forge/cli)",
+  );
+  // One plugins root grown size by size: each size installs only the plugins it adds.
+  const cfg = `${root}/cfg`;
+  await Deno.mkdir(cfg, { recursive: true });
+  await cli(cfg, "plugin", "marketplace", "add", `${root}/src`);
+  let have = 0;
+  for (const n of [...SIZES].sort((x, y) => x - y)) {
+    for (const name of names.slice(have, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
+    have = n;
+    const a = {
+      wall: [] as number[],
+      scan: [] as number[],
+      kib: [] as number[],
+      rows: 0,
+      bytes: 0,
+    };
+    const b = { wall: [] as number[], kib: [] as number[], rows: 0, bytes: 0 };
+    for (let i = 0; i < RUNS; i++) {
+      const fa = await measured(Deno.execPath(), ["run", "-A", self, "--scan-once", cfg], cfg);
+      const inner = JSON.parse(fa.stdout);
+      a.wall.push(fa.ms), a.scan.push(inner.ms), a.kib.push(fa.kib);
+      [a.rows, a.bytes] = [inner.rows, inner.bytes];
+      const fb = await measured(CLAUDE, ["plugin", "list", "--json"], cfg);
+      b.wall.push(fb.ms), b.kib.push(fb.kib), b.bytes = fb.stdout.length;
+      b.rows = (JSON.parse(fb.stdout) as { id: string }[]).filter((r) =>
+        !r.id.endsWith("@builtin")
+      ).length;
+    }
+    const mib = (xs: number[]) => xs.map((k) => k / 1024);
+    console.log(
+      `${String(n).padEnd(4)} | ${range(a.wall)}, ${range(a.scan, 1)}, ${range(mib(a.kib), 1)} | ` +
+        `${range(b.wall)}, ${range(mib(b.kib), 1)} | ${a.rows}/${b.rows} | ` +
+        `${(a.bytes / 1024).toFixed(1)}/${(b.bytes / 1024).toFixed(1)}`,
+    );
+    // In this process: the warm scan, and the keeper's rescan when nothing moved.
+    let emitted = 0;
+    const keeper = new InventoryKeeper({
+      configDir: () => cfg,
+      claudePath: () => CLAUDE,
+      pathEnv: () => Deno.env.get("PATH") ?? "",
+      emit: () => emitted++,
+      warn: () => {},
+    });
+    await keeper.refresh("manual");
+    const warm: number[] = [];
+    const rescan: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      let t0 = performance.now();
+      await scanInventory(cfg, Deno.env.get("PATH") ?? "");
+      warm.push(performance.now() - t0);
+      t0 = performance.now();
+      await keeper.refresh("manual");
+      rescan.push(performance.now() - t0);
+    }
+    const warmLine = `warm scan in-process ${range(warm, 1)} ms`;
+    const rescanLine = `no-change rescan ${range(rescan, 1)} ms, ${emitted} frames emitted`;
+    console.log(`     | ${warmLine}; ${rescanLine}`);
+  }
+} finally {
+  if (!Deno.args.includes("--keep")) await Deno.remove(root, { recursive: true });
+  else console.log(`kept ${root}`);
+}
