@@ -38,7 +38,12 @@ export class Link {
   #pingable = true;
   #stopped = false;
 
-  constructor(readonly url: string, private readonly events: LinkEvents) {}
+  /** `timing` is the spec's pair unless a test shortens it. */
+  constructor(
+    readonly url: string,
+    private readonly events: LinkEvents,
+    private readonly timing = { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS },
+  ) {}
 
   start(): void {
     this.#dial();
@@ -127,7 +132,7 @@ export class Link {
     clearTimeout(this.#deadline);
     this.#deadline = undefined;
     clearTimeout(this.#quiet);
-    this.#quiet = setTimeout(() => this.#ping(), QUIET_MS);
+    this.#quiet = setTimeout(() => this.#ping(), this.timing.quietMs);
   }
 
   #ping(): void {
@@ -135,6 +140,6 @@ export class Link {
     if (this.#deadline !== undefined || !this.#pingable) return;
     if (!this.send({ kind: "ping" })) return;
     const socket = this.#socket;
-    this.#deadline = setTimeout(() => socket?.close(), DEADLINE_MS);
+    this.#deadline = setTimeout(() => socket?.close(), this.timing.deadlineMs);
   }
 }

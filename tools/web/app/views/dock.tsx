@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { type Ask, genericAnswer } from "../model/asks.ts";
+import { DocumentHandOffCard } from "./hand_off.tsx";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -30,18 +31,25 @@ export function Dock() {
           data-testid={`ask-${a.kind}`}
           key={`${a.kind}:${a.id}:${a.questionIndex}`}
         >
-          {a.kind === "permission" ? <PermissionCard ask={a} /> : a.kind === "question"
-            ? (
-              <QuestionCard
-                ask={a}
-                live={front.get(a.id) === a.questionIndex}
-              />
-            )
-            : <GenericCard ask={a} />}
+          <Card ask={a} live={front.get(a.id) === a.questionIndex} />
         </div>
       ))}
     </div>
   );
+}
+
+/** The card an ask kind draws as: its own where this page has one, else the generic one. */
+function Card(props: { ask: Ask; live: boolean }) {
+  switch (props.ask.kind) {
+    case "permission":
+      return <PermissionCard ask={props.ask} />;
+    case "question":
+      return <QuestionCard ask={props.ask} live={props.live} />;
+    case "document_hand_off":
+      return <DocumentHandOffCard ask={props.ask} />;
+    default:
+      return <GenericCard ask={props.ask} />;
+  }
 }
 
 function PermissionCard(props: { ask: Ask }) {

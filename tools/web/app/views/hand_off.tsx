@@ -1,0 +1,51 @@
+import { useState } from "preact/hooks";
+import type { Wire } from "../../../../protocol/mod.ts";
+import type { Ask } from "../model/asks.ts";
+import { client } from "./use.ts";
+
+/**
+ * A document hand-off: the agent hands the person a document and waits for a verdict, never a
+ * bare done. spec: answer_document_hand_off ({"approve": ...}, {"feedback": ...} or "not_now");
+ * document_read opens it, with `reviewable` as the hand-off asked.
+ */
+export function DocumentHandOffCard(props: { ask: Ask }) {
+  const r = props.ask.request;
+  const [note, setNote] = useState("");
+  const seat = client().state.seat!.slot;
+  const path = typeof r.path === "string" ? r.path : null;
+  const answer = (value: Wire) =>
+    client().send({ kind: "answer_document_hand_off", key: seat, id: props.ask.id, answer: value });
+  const verdict = { review_id: null, note: note.trim() || null };
+  return (
+    <>
+      <div class="ask-title">Read {path ?? "a document"}</div>
+      {typeof r.note === "string" && <div class="muted">{r.note}</div>}
+      {path && (
+        <button
+          type="button"
+          onClick={() =>
+            client().send({
+              kind: "document_read",
+              session: seat,
+              path,
+              reviewable: r.reviewable === true,
+            })}
+        >
+          Open
+        </button>
+      )}
+      <input
+        placeholder="Your note (optional)"
+        value={note}
+        onInput={(e) => setNote((e.target as HTMLInputElement).value)}
+      />
+      <div class="ask-actions">
+        <button type="button" class="opt-allow" onClick={() => answer({ approve: verdict })}>
+          Approve
+        </button>
+        <button type="button" onClick={() => answer({ feedback: verdict })}>Send back</button>
+        <button type="button" class="opt-deny" onClick={() => answer("not_now")}>Not now</button>
+      </div>
+    </>
+  );
+}
