@@ -105,6 +105,22 @@ Deno.test({
     assertEquals(await file.getByTestId("expanded").count(), 1 + 38);
     await w.shot("review-expanded");
 
+    // A review thread: a comment on a changed line, a reply, the review submitted, resolved.
+    await file.getByTestId("comment-5").click();
+    await page.getByTestId("comment-form").locator("textarea").fill("why five?");
+    await page.getByTestId("comment-save").click();
+    const thread = page.getByTestId("thread");
+    await thread.getByText("why five?").waitFor();
+    assert((await thread.textContent())!.includes("notes.txt:5"));
+    await thread.getByPlaceholder("Reply").fill("because the test says so");
+    await thread.getByTestId("reply").click();
+    await thread.getByText("because the test says so").waitFor();
+    await page.getByTestId("submit-review").click();
+    await page.getByTestId("submitted").getByText("Review 1 submitted.").waitFor();
+    await thread.getByTestId("resolve").click();
+    await thread.getByTestId("thread-status").getByText("resolved").waitFor();
+    await w.shot("review-thread");
+
     // The branch's second commit, and its own diff read on demand.
     const commit = page.locator(".commits li", { hasText: "second" }).getByRole("button");
     await commit.click();

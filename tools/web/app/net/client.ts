@@ -40,6 +40,9 @@ export class ForgeClient {
   #heldUsage = false;
   #review = false;
   #saveId = 0;
+  /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
+  #replies = new Map<number, (body: Wire) => void>();
+  #replyId = 100;
 
   constructor(url: string) {
     this.link = new Link(url, {
@@ -138,6 +141,40 @@ export class ForgeClient {
     this.store.changed();
   }
 
+  /**
+   * One of the review writes (spec: command > reply_to: "their outcome rides the reply and no
+   * update carries it"): answers the reply's body, then reads the record again for the threads.
+   */
+  reviewWrite(name: string, fields: Wire): Promise<Wire> {
+    const id = ++this.#replyId;
+    const { promise, resolve } = Promise.withResolvers<Wire>();
+    this.#replies.set(id, resolve);
+    this.command(name, fields, id);
+    return promise.then((body) => {
+      this.rereadRecord();
+      return body;
+    });
+  }
+
+  /**
+   * Reads the seat's record again, keeping its conversation (a rebase). The socket handles one
+   * connection's messages in order, so a read sent after a write sees it.
+   */
+  rereadRecord(): void {
+    if (this.state.seat) this.#rereadRecord(this.state.seat.slot);
+  }
+
+  #rereadRecord(slot: Slot): void {
+    this.#awaiting = "reattach";
+    this.send({
+      kind: "subscribe",
+      what: { session: slot },
+      answering: true,
+      review: this.#review,
+    });
+    this.send({ kind: "unsubscribe", what: { session: slot } });
+  }
+
   // ---- pages that hold a subject ------------------------------------------------------------
 
   holdUsage(on: boolean): void {
@@ -203,9 +240,15 @@ export class ForgeClient {
       case "document_read":
         s.document = m as unknown as Obj;
         break;
+      case "reply": {
+        const waiting = this.#replies.get(m.reply_to);
+        this.#replies.delete(m.reply_to);
+        if (waiting) waiting(m.body);
+        else this.terminal.message(m);
+        break;
+      }
       case "terminal_view":
       case "terminal_control":
-      case "reply":
         this.terminal.message(m);
         break;
       default:
@@ -295,18 +338,9 @@ export class ForgeClient {
           to: got.to,
         });
       }
-      if (update.name === "work_changed" && this.#review) {
-        // The diff is read once per record and never pushed (spec: session > diff): a review
-        // page reads the record again when the tree moves.
-        this.#awaiting = "reattach";
-        this.send({
-          kind: "subscribe",
-          what: { session: seat.slot },
-          answering: true,
-          review: true,
-        });
-        this.send({ kind: "unsubscribe", what: { session: seat.slot } });
-      }
+      // The diff is read once per record and never pushed (spec: session > diff): a review
+      // page reads the record again when the tree moves.
+      if (update.name === "work_changed" && this.#review) this.#rereadRecord(seat.slot);
       if (update.name === "connected" || update.name === "session_replaced") {
         // A new occupant is a new epoch: read the seat again.
         this.#reread(seat.slot);

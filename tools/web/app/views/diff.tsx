@@ -1,4 +1,6 @@
+import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
+import { CommentForm } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -24,9 +26,10 @@ export function layerFiles(layer: Wire | undefined): Obj[] | string {
  * `file_content` and draws the lines the gap spans. spec: file_content.
  */
 export function FileDiff(
-  props: { file: Obj; sha: string | null; expandable: boolean },
+  props: { file: Obj; sha: string | null; expandable: boolean; commentable?: boolean },
 ) {
   const s = useApp();
+  const [commenting, setCommenting] = useState<number | null>(null);
   const file = props.file;
   const path = String(file.path);
   const lines = (file.lines ?? []) as unknown as DiffLine[];
@@ -83,16 +86,47 @@ export function FileDiff(
     }
     if (l.new_line !== null) lastNew = l.new_line;
     if (l.old_line !== null) lastOld = l.old_line;
+    const line = l.new_line;
     out.push(
       <tr class={l.kind} key={i}>
         <td>{l.old_line ?? ""}</td>
-        <td>{l.new_line ?? ""}</td>
+        <td>
+          {props.commentable && line !== null
+            ? (
+              <button
+                type="button"
+                class="line-comment"
+                data-testid={`comment-${line}`}
+                title="Comment on this line"
+                onClick={() => setCommenting(i)}
+              >
+                {line}
+              </button>
+            )
+            : line ?? ""}
+        </td>
         <td>
           {l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " "}
           {l.text}
         </td>
       </tr>,
     );
+    if (commenting === i && line !== null) {
+      const around = lines.slice(Math.max(0, i - 2), i + 3).filter((x) => x.kind !== "hunk");
+      out.push(
+        <tr key={`c${i}`}>
+          <td colSpan={3}>
+            <CommentForm
+              path={path}
+              line={line}
+              text={l.text}
+              context={around.map((x) => x.text)}
+              onDone={() => setCommenting(null)}
+            />
+          </td>
+        </tr>,
+      );
+    }
   }
   return (
     <div class="file" data-testid={`file-${path}`}>

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { FileDiff, layerFiles } from "./diff.tsx";
+import { Threads } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -28,7 +29,9 @@ export function ReviewPage() {
       <h2>Uncommitted changes</h2>
       {typeof worktree === "string"
         ? <p class="muted">{worktree}</p>
-        : worktree.map((f) => <FileDiff file={f} sha={null} expandable key={String(f.path)} />)}
+        : worktree.map((f) => (
+          <FileDiff file={f} sha={null} expandable commentable key={String(f.path)} />
+        ))}
       {branch !== null && (
         <>
           <h2>Ahead of {String(git.default_branch ?? "the base")}</h2>
@@ -85,7 +88,7 @@ export function ReviewPage() {
         </>
       )}
       <h2>Review threads</h2>
-      <Threads reviews={record.reviews} />
+      <Threads />
       <h2>Read a document</h2>
       <form
         onSubmit={(e) => {
@@ -113,28 +116,6 @@ export function ReviewPage() {
         </article>
       )}
     </div>
-  );
-}
-
-function Threads(props: { reviews: Wire | undefined }) {
-  // Each store is read separately (spec: session > reviews), as {outcome, value}.
-  const read = ((props.reviews ?? {}) as Obj).threads as Obj | undefined;
-  if (read && read.outcome !== "read") {
-    return <p class="notice">The review threads could not be read: {JSON.stringify(read)}</p>;
-  }
-  const threads = (Array.isArray(read?.value) ? read.value : []) as Obj[];
-  if (threads.length === 0) {
-    return <p class="muted">No threads on this branch.</p>;
-  }
-  return (
-    <ul class="threads">
-      {threads.map((t) => (
-        <li key={String(t.id)}>
-          <b>{String(t.status ?? "")}</b> {String((t.anchor as Obj | undefined)?.path ?? "")}{" "}
-          {String(((t.comments as Obj[] | undefined) ?? [])[0]?.body ?? "")}
-        </li>
-      ))}
-    </ul>
   );
 }
 
