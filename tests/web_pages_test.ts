@@ -1,12 +1,12 @@
 import { assert, assertMatch } from "./assert.ts";
 import { webWorld } from "./web_harness.ts";
 
-// The terminal, settings and usage pages in a real browser. spec: terminal_view,
+// The terminal, settings, board and usage pages in a real browser. spec: terminal_view,
 // terminal_control, kinds 4 and 5; Editing the config (settings_saved, settings_refused "in the
 // server's words", the reload push); usage.
 
 Deno.test({
-  name: "web: type in the terminal after taking control; save a setting; read usage",
+  name: "web: type in the terminal after taking control; save a setting; file a task; read usage",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -54,6 +54,14 @@ Deno.test({
       `document.querySelector('[data-testid="key-server.port"]:not(.dirty) input')?.value === "9123"`,
     );
     await w.shot("settings");
+
+    // The board on the home: a task filed from the page appears on the project's board.
+    await page.goto(`${w.webUrl}#/`);
+    await page.getByTestId("new-task-term").fill("write the web client's note");
+    await page.getByTestId("new-task-term").press("Enter");
+    const board = page.getByTestId("board-term");
+    await board.getByText("write the web client's note").waitFor({ timeout: 30_000 });
+    assert((await board.textContent())!.includes("unowned"));
 
     // Usage: the windows by model and by project.
     await page.goto(`${w.webUrl}#/usage`);

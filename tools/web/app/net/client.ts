@@ -6,13 +6,20 @@ import type {
   Subject,
   Wire,
 } from "../../../../protocol/mod.ts";
-import { decodeUpdate, isFleetNews, sameSlot, updateSlot } from "../../../../protocol/mod.ts";
+import {
+  decodeUpdate,
+  isBoardNews,
+  isFleetNews,
+  sameSlot,
+  updateSlot,
+} from "../../../../protocol/mod.ts";
 import { SeatModel } from "../model/seat.ts";
 import { Link } from "./link.ts";
 import { Store } from "./store.ts";
 import { TerminalWire } from "./terminal_wire.ts";
 
 type Obj = Record<string, Wire>;
+export type HeldSubject = "usage" | "board";
 const obj = (v: unknown): Obj =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : {};
 
@@ -36,8 +43,9 @@ export class ForgeClient {
   #bootId: string | null = null;
   /** The seat needs its snapshot: `fresh` seeds, `reattach` rebases what is held. */
   #awaiting: "fresh" | "reattach" | null = null;
-  #homeTimer: ReturnType<typeof setTimeout> | undefined;
-  #heldUsage = false;
+  #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
+  /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
+  #held = new Set<HeldSubject>();
   #review = false;
   #saveId = 0;
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
@@ -177,10 +185,18 @@ export class ForgeClient {
 
   // ---- pages that hold a subject ------------------------------------------------------------
 
-  holdUsage(on: boolean): void {
-    if (on === this.#heldUsage) return;
-    this.#heldUsage = on;
-    this.send({ kind: on ? "subscribe" : "unsubscribe", what: "usage" });
+  /** Holds (or lets go of) a keyless subject a page draws: `usage`, `board`. */
+  hold(subject: HeldSubject, on: boolean): void {
+    if (on === this.#held.has(subject)) return;
+    if (on) this.#held.add(subject);
+    else this.#held.delete(subject);
+    this.send({ kind: on ? "subscribe" : "unsubscribe", what: subject });
+  }
+
+  /** Asks a held subject again (usage is a scan on the ask; the board's ages move with time). */
+  reread(subject: HeldSubject | "home"): void {
+    this.send({ kind: "subscribe", what: subject });
+    this.send({ kind: "unsubscribe", what: subject });
   }
 
   /** Saves a batch of edits; the answer lands in `state.saves` under the returned id. */
@@ -260,7 +276,7 @@ export class ForgeClient {
   #afterGreeting(): void {
     // spec: answering is declared on the first subscribe and sticks for the connection.
     this.send({ kind: "subscribe", what: "home", answering: true });
-    if (this.#heldUsage) this.send({ kind: "subscribe", what: "usage" });
+    for (const subject of this.#held) this.send({ kind: "subscribe", what: subject });
     this.#attachSent = false;
     if (this.state.seat) this.#awaiting = "reattach";
   }
@@ -288,8 +304,8 @@ export class ForgeClient {
       }
       return;
     }
-    if (subject === "usage") {
-      s.usage = obj(data);
+    if (subject === "usage" || subject === "board") {
+      s[subject] = obj(data);
       return;
     }
     if (
@@ -346,7 +362,8 @@ export class ForgeClient {
         this.#reread(seat.slot);
       }
     }
-    if (slot === null || isFleetNews(update)) this.#rereadHome();
+    if (slot === null || isFleetNews(update)) this.#soon("home");
+    if (this.#held.has("board") && isBoardNews(update)) this.#soon("board");
   }
 
   #reread(slot: Slot): void {
@@ -360,13 +377,11 @@ export class ForgeClient {
     this.send({ kind: "unsubscribe", what: { session: slot } });
   }
 
-  /** A home move is a read (spec: update > home's two arms): re-ask, coalescing a burst. */
-  #rereadHome(): void {
-    clearTimeout(this.#homeTimer);
-    this.#homeTimer = setTimeout(() => {
-      this.send({ kind: "subscribe", what: "home" });
-      this.send({ kind: "unsubscribe", what: "home" });
-    }, 150);
+  /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
+   * coalescing a burst. */
+  #soon(subject: "home" | "board"): void {
+    clearTimeout(this.#timers[subject]);
+    this.#timers[subject] = setTimeout(() => this.reread(subject), 150);
   }
 
   #error(m: ServerMessage & { kind: "error" }): void {

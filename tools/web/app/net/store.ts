@@ -44,6 +44,7 @@ export interface AppState {
   settings: SettingsDocument | null;
   home: Obj | null;
   usage: Obj | null;
+  board: Obj | null;
   /** The seat on screen, or null. */
   seat: SeatModel | null;
   /** Why the seat on screen could not be read (a seat nobody started). */
@@ -69,6 +70,7 @@ export function initialState(): AppState {
     settings: null,
     home: null,
     usage: null,
+    board: null,
     seat: null,
     seatError: null,
     errors: [],

@@ -47,7 +47,8 @@ export function App(props: { clientBuild: string }) {
     } else {
       c.closeSeat();
     }
-    c.holdUsage(route.page === "usage");
+    c.hold("usage", route.page === "usage");
+    c.hold("board", route.page === "home");
   }, [
     route.page,
     route.page === "seat" ? route.seat : "",

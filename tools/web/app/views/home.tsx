@@ -1,5 +1,6 @@
 import { useEffect } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
+import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks } from "./marks.tsx";
 import { client, useApp } from "./use.ts";
 
@@ -12,6 +13,7 @@ type Obj = Record<string, Wire>;
 export function Home() {
   const s = useApp();
   const home = s.home;
+  useBoardBeat();
   // The first-draw bench's mark: the fleet's rows are on screen (an effect runs after paint).
   useEffect(() => {
     if (home && performance.getEntriesByName("forge:home-drawn").length === 0) {
@@ -68,6 +70,8 @@ export function Home() {
             <ul class="seats">
               {mine.map((a) => <SeatRow agent={a} unseen={unseen} key={seatName(a)} />)}
             </ul>
+            <ProjectBoard org={String(id.org)} project={String(id.name)} />
+            <NewTask project={String(id.name)} />
           </section>
         );
       })}

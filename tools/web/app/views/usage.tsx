@@ -18,10 +18,7 @@ export function UsagePage() {
         <h1>Usage</h1>
         <button
           type="button"
-          onClick={() => {
-            client().holdUsage(false);
-            client().holdUsage(true);
-          }}
+          onClick={() => client().reread("usage")}
         >
           Refresh
         </button>
