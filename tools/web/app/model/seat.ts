@@ -213,6 +213,9 @@ export class SeatModel {
       case "context_usage_snapshot":
         this.header = { ...this.header, context: f as Wire };
         break;
+      case "processes_changed":
+        this.record = { ...this.record, processes: (f.snapshot ?? null) as Wire };
+        break;
       case "terminal_changed":
         this.terminal = f.terminal ? obj(f.terminal) : null;
         break;

@@ -114,6 +114,7 @@ export function SeatPage(
           ))}
         </div>
       )}
+      <Processes tree={seat.record.processes} />
       {props.tab === "chat" && (
         <>
           <Chat />
@@ -124,5 +125,24 @@ export function SeatPage(
       {props.tab === "review" && <ReviewPage />}
       {props.tab === "terminal" && <TerminalPage />}
     </div>
+  );
+}
+
+/** The seat's process tree, walked once a second while a page holds the seat (spec:
+ * session > processes); null until something walked it. */
+function Processes(props: { tree: Wire | undefined }) {
+  const rows = ((props.tree as Obj | null)?.processes ?? []) as Obj[];
+  if (rows.length === 0) return null;
+  return (
+    <details class="processes" data-testid="processes">
+      <summary class="muted">{rows.length} process{rows.length === 1 ? "" : "es"}</summary>
+      <ul>
+        {rows.map((r) => (
+          <li key={String(r.pid)}>
+            <code>{String(r.pid)}</code> {String(r.command)}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
