@@ -86,6 +86,11 @@ Deno.test({
     }
     await start.waitFor();
     assertEquals(await page.getByTestId("turn").count(), total);
+    // Pages this large cross as kind-3 frames (the page dialled deflate=1) and land in order.
+    const inflated = await page.evaluate(
+      "globalThis.forgeDebug.client.link.inflated",
+    ) as number;
+    assert(inflated > 0, "some page crossed gzipped");
     const prompts = await texts(page, "[data-testid=prompt]");
     assert(prompts.length > 0, "the history draws its prompts");
     await w.shot("seat-history-start");

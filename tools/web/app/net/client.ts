@@ -13,8 +13,8 @@ import {
   sameSlot,
   updateSlot,
 } from "../../../../protocol/mod.ts";
-import { SeatModel } from "../model/seat.ts";
 import { Link } from "./link.ts";
+import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
 import { TerminalWire } from "./terminal_wire.ts";
 
@@ -25,8 +25,6 @@ const obj = (v: unknown): Obj =>
 
 /** spec: ping. The oldest protocol this client knows to answer `ping` with `pong`. */
 const PING_SINCE = 29;
-/** How many turns a `more` asks for: the same page the snapshot carries. */
-const PAGE_TURNS = 20;
 
 /**
  * The page's side of the socket: it owns the link, writes the store, and is the one place that
@@ -40,13 +38,11 @@ export class ForgeClient {
   readonly stats = { greetings: 0, rangeAsks: 0 };
   readonly link: Link;
   readonly terminal: TerminalWire;
+  readonly seats = new SeatAttach(this);
   #bootId: string | null = null;
-  /** The seat needs its snapshot: `fresh` seeds, `reattach` rebases what is held. */
-  #awaiting: "fresh" | "reattach" | null = null;
   #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
   /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
   #held = new Set<HeldSubject>();
-  #review = false;
   #saveId = 0;
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
   #replies = new Map<number, (body: Wire) => void>();
@@ -88,67 +84,6 @@ export class ForgeClient {
     });
   }
 
-  // ---- the seat on screen -------------------------------------------------------------------
-
-  /** Shows a seat: subscribes it as an answerer and says so with `showing` (spec: showing). */
-  openSeat(slot: Slot, review = false): void {
-    const current = this.state.seat;
-    if (current && sameSlot(current.slot, slot)) {
-      if (review !== this.#review) {
-        // spec: review "follows the page holding the seat": the page's own read re-states it.
-        this.#review = review;
-        this.#awaiting = "reattach";
-        this.send({
-          kind: "subscribe",
-          what: { session: slot },
-          answering: true,
-          review,
-        });
-        this.send({ kind: "unsubscribe", what: { session: slot } });
-      }
-      return;
-    }
-    this.closeSeat();
-    this.#review = review;
-    this.state.seat = new SeatModel(slot);
-    this.state.seatError = null;
-    this.#awaiting = "fresh";
-    this.send({
-      kind: "subscribe",
-      what: { session: slot },
-      answering: true,
-      review,
-    });
-    this.send({ kind: "showing", seat: slot });
-    this.store.changed();
-  }
-
-  closeSeat(): void {
-    const seat = this.state.seat;
-    if (!seat) return;
-    this.terminal.detach();
-    this.send({ kind: "unsubscribe", what: { session: seat.slot } });
-    this.send({ kind: "showing", seat: null });
-    this.state.seat = null;
-    this.state.document = null;
-    this.#awaiting = null;
-    this.store.changed();
-  }
-
-  /** Asks for the page above the oldest turn held (spec: more, walked to the first row). */
-  walkUp(): void {
-    const seat = this.state.seat;
-    if (!seat || seat.cursor === null || this.state.walking) return;
-    this.state.walking = true;
-    this.send({
-      kind: "more",
-      conversation: seat.slot,
-      before: seat.cursor,
-      turns: PAGE_TURNS,
-    });
-    this.store.changed();
-  }
-
   /**
    * One of the review writes (spec: command > reply_to: "their outcome rides the reply and no
    * update carries it"): answers the reply's body, then reads the record again for the threads.
@@ -159,28 +94,26 @@ export class ForgeClient {
     this.#replies.set(id, resolve);
     this.command(name, fields, id);
     return promise.then((body) => {
-      this.rereadRecord();
+      this.seats.rereadRecord();
       return body;
     });
   }
 
-  /**
-   * Reads the seat's record again, keeping its conversation (a rebase). The socket handles one
-   * connection's messages in order, so a read sent after a write sees it.
-   */
-  rereadRecord(): void {
-    if (this.state.seat) this.#rereadRecord(this.state.seat.slot);
+  // The seat on screen (seat_attach.ts).
+  openSeat(slot: Slot, review = false): void {
+    this.seats.open(slot, review);
   }
 
-  #rereadRecord(slot: Slot): void {
-    this.#awaiting = "reattach";
-    this.send({
-      kind: "subscribe",
-      what: { session: slot },
-      answering: true,
-      review: this.#review,
-    });
-    this.send({ kind: "unsubscribe", what: { session: slot } });
+  closeSeat(): void {
+    this.seats.close();
+  }
+
+  walkUp(): void {
+    this.seats.walkUp();
+  }
+
+  rereadRecord(): void {
+    this.seats.rereadRecord();
   }
 
   // ---- pages that hold a subject ------------------------------------------------------------
@@ -236,13 +169,10 @@ export class ForgeClient {
         this.#update(m.update, m.seq, m.span);
         break;
       case "page":
-        if (s.seat && sameSlot(s.seat.slot, m.conversation)) {
-          s.seat.prepend(m.turns, m.cursor);
-        }
-        s.walking = false;
+        this.seats.page(m);
         break;
       case "seat_frames":
-        if (s.seat && sameSlot(s.seat.slot, m.slot)) s.seat.repaired(m.frames);
+        this.seats.frames(m);
         break;
       case "error":
         this.#error(m);
@@ -277,8 +207,7 @@ export class ForgeClient {
     // spec: answering is declared on the first subscribe and sticks for the connection.
     this.send({ kind: "subscribe", what: "home", answering: true });
     for (const subject of this.#held) this.send({ kind: "subscribe", what: subject });
-    this.#attachSent = false;
-    if (this.state.seat) this.#awaiting = "reattach";
+    this.seats.reconnected();
   }
 
   #snapshot(subject: Subject, data: Wire): void {
@@ -289,50 +218,15 @@ export class ForgeClient {
       this.#bootId = typeof home.boot_id === "string" ? home.boot_id : null;
       if (!s.home) performance.mark("forge:home");
       s.home = home;
-      // The seat on screen is re-attached once the home says which server run this is: numbers
-      // from a dead run never line up with a live one (spec: home > boot_id).
-      if (this.#awaiting === "reattach" && s.seat && !this.#attachSent) {
-        this.#attachSent = true;
-        if (restarted) s.seat.nextSeq = null;
-        this.send({
-          kind: "subscribe",
-          what: { session: s.seat.slot },
-          answering: true,
-          review: this.#review,
-        });
-        this.send({ kind: "showing", seat: s.seat.slot });
-      }
+      this.seats.home(restarted);
       return;
     }
     if (subject === "usage" || subject === "board") {
       s[subject] = obj(data);
       return;
     }
-    if (
-      typeof subject === "object" && s.seat &&
-      sameSlot(subject.session, s.seat.slot)
-    ) {
-      const seat = s.seat;
-      if (this.#awaiting === "reattach" && seat.nextSeq !== null) {
-        const gap = seat.rebase(data);
-        if (gap) {
-          this.stats.rangeAsks++;
-          this.send({
-            kind: "seat_range",
-            slot: seat.slot,
-            epoch: seat.epoch!,
-            ...gap,
-          });
-        }
-      } else {
-        seat.seed(data);
-      }
-      this.#awaiting = null;
-      this.#attachSent = false;
-    }
+    if (typeof subject === "object") this.seats.snapshot(subject.session, data);
   }
-
-  #attachSent = false;
 
   #update(
     raw: Wire,
@@ -342,39 +236,15 @@ export class ForgeClient {
     const update = decodeUpdate(raw);
     const slot = updateSlot(update);
     const seat = this.state.seat;
-    if (slot && seat && sameSlot(slot, seat.slot) && this.#awaiting === null) {
-      const got = seat.accept(raw, seq, span);
-      if (got.kind === "gap") {
-        this.stats.rangeAsks++;
-        this.send({
-          kind: "seat_range",
-          slot: seat.slot,
-          epoch: seat.epoch ?? "",
-          from: got.from,
-          to: got.to,
-        });
-      }
-      // The diff is read once per record and never pushed (spec: session > diff): a review
-      // page reads the record again when the tree moves.
-      if (update.name === "work_changed" && this.#review) this.#rereadRecord(seat.slot);
-      if (update.name === "connected" || update.name === "session_replaced") {
-        // A new occupant is a new epoch: read the seat again.
-        this.#reread(seat.slot);
-      }
+    if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(update, raw, seq, span);
+    // A seat's own words about a press that failed (a mode or model switch, a notice).
+    if (slot && (update.name === "notice" || update.name.endsWith("_failed"))) {
+      const f = update.fields ?? {};
+      const why = String(f.text ?? f.message ?? JSON.stringify(f));
+      this.#note({ kind: "error", what: update.name, why, seat: slot, dispatch_id: null });
     }
     if (slot === null || isFleetNews(update)) this.#soon("home");
     if (this.#held.has("board") && isBoardNews(update)) this.#soon("board");
-  }
-
-  #reread(slot: Slot): void {
-    this.#awaiting = "fresh";
-    this.send({
-      kind: "subscribe",
-      what: { session: slot },
-      answering: true,
-      review: this.#review,
-    });
-    this.send({ kind: "unsubscribe", what: { session: slot } });
   }
 
   /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
@@ -384,19 +254,12 @@ export class ForgeClient {
     this.#timers[subject] = setTimeout(() => this.reread(subject), 150);
   }
 
+  #note(m: ServerMessage & { kind: "error" }): void {
+    this.state.errors = [...this.state.errors.slice(-4), { ...m, at: Date.now() }];
+  }
+
   #error(m: ServerMessage & { kind: "error" }): void {
-    const s = this.state;
-    s.errors = [...s.errors.slice(-4), { ...m, at: Date.now() }];
-    const seat = s.seat;
-    if (!seat || !m.seat || !sameSlot(m.seat, seat.slot)) return;
-    if (m.what === "subscribe") {
-      s.seatError = m.why;
-      this.#awaiting = null;
-    } else if (m.what === "seat_range") {
-      // spec: an error naming seat_range means read the seat again.
-      this.#reread(seat.slot);
-    } else if (m.what === "more") {
-      s.walking = false;
-    }
+    this.#note(m);
+    this.seats.error(m);
   }
 }

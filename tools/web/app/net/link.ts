@@ -37,6 +37,8 @@ export class Link {
   #chain: Promise<void> = Promise.resolve();
   #pingable = true;
   #stopped = false;
+  /** Kind-3 frames inflated so far (the browser tests read it). */
+  inflated = 0;
 
   /** `timing` is the spec's pair unless a test shortens it. */
   constructor(
@@ -121,6 +123,7 @@ export class Link {
     }
     const bytes = new Uint8Array(data as ArrayBuffer);
     if (bytes[0] !== BinaryKind.gzip_json) return this.events.onBinary(bytes);
+    this.inflated++;
     const stream = new Blob([bytes.subarray(1)]).stream().pipeThrough(
       new DecompressionStream("gzip"),
     );
