@@ -47,6 +47,9 @@ Deno.test({
     const ask = page.getByTestId("ask-permission");
     await ask.waitFor({ timeout: 30_000 });
     assert((await ask.textContent())!.includes("touch allowed.txt"));
+    // The rail marks the seat as waiting on you while the ask is parked.
+    const railRow = page.getByTestId(`rail-${LEAD}`);
+    await railRow.locator("[data-mark=needs-you]").waitFor();
     await w.shot("seat-permission-ask");
     await ask.getByTestId("option-allow_once").click();
     await page.getByText("created it").waitFor({ timeout: 30_000 });
@@ -72,6 +75,18 @@ Deno.test({
     assert(answered.includes("Blue") && answered.includes("Small, Large"), answered);
     await page.getByTestId("result").nth(2).waitFor({ timeout: 30_000 });
 
+    // A turn that finishes while nobody shows the seat leaves it unseen; showing it spends the
+    // mark (spec: home > unseen; showing).
+    await page.getByTestId("composer").fill("[[script:slow]] while I look away");
+    await page.getByTestId("send").click();
+    await page.locator(".answer.streaming").waitFor({ timeout: 30_000 });
+    await page.getByRole("link", { name: "Home" }).click();
+    await row.locator("[data-mark=unseen]").waitFor({ timeout: 30_000 });
+    await w.shot("home-unseen");
+    await row.getByRole("link", { name: "lead" }).click();
+    await page.getByTestId("result").nth(3).waitFor({ timeout: 30_000 });
+    await railRow.locator("[data-mark=unseen]").waitFor({ state: "detached", timeout: 30_000 });
+
     // The socket drops mid-turn (as a network drops it): the page redials, re-attaches the seat,
     // and repairs the frames it missed with seat_range; nothing is lost or drawn twice.
     await page.getByTestId("composer").fill("[[script:slow]] again");
@@ -82,7 +97,7 @@ Deno.test({
     );
     await page.getByTestId("stale").waitFor();
     await page.getByTestId("stale").waitFor({ state: "detached", timeout: 30_000 });
-    await page.locator("[data-testid=result]").nth(3).waitFor({ timeout: 30_000 });
+    await page.locator("[data-testid=result]").nth(4).waitFor({ timeout: 30_000 });
     const stats = await page.evaluate(() =>
       (globalThis as unknown as { forgeDebug: { client: { stats: Record<string, number> } } })
         .forgeDebug.client.stats
@@ -90,8 +105,8 @@ Deno.test({
     assertEquals(stats.greetings, 2);
     assert(stats.rangeAsks >= 1, `the gap was repaired with seat_range (${JSON.stringify(stats)})`);
     const afterDrop = await conversation(page);
-    assertEquals(afterDrop.prompts.length, 4);
-    assertEquals(afterDrop.answers.filter((a) => a === SLOW_TEXT).length, 2);
+    assertEquals(afterDrop.prompts.length, 5);
+    assertEquals(afterDrop.answers.filter((a) => a === SLOW_TEXT).length, 3);
 
     // forge restarted under the page: the page says it is stale, comes back, and draws the same
     // conversation - nothing lost, nothing doubled.
@@ -99,7 +114,7 @@ Deno.test({
     await page.getByTestId("stale").waitFor({ state: "detached", timeout: 60_000 });
     // A sleeping seat's conversation is read from its transcript, which carries the turns' rows
     // (prompts, answers, tool results) and not the stream's result frames.
-    await page.getByTestId("answer").nth(3).waitFor({ timeout: 30_000 });
+    await page.getByTestId("answer").nth(4).waitFor({ timeout: 30_000 });
     const afterRestart = await conversation(page);
     assertEquals({ ...afterRestart, results: 0 }, { ...afterDrop, results: 0 });
   },

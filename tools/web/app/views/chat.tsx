@@ -19,9 +19,16 @@ export function Chat() {
   const firstId = seat.turns[0]?.id ?? 0;
 
   // A page prepended above keeps the reader's place: the scroll moves by what was added.
+  const last = seat.turns.at(-1);
+  const lastId = last?.id ?? 0;
+  const lastSeen = useRef(lastId);
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
+    // The reader's own words bring a scrolled-up reader back to the foot; a delivery's do not
+    // (spec: source "tells a reader's words from forge's").
+    if (lastId !== lastSeen.current && last?.messages[0]?.source === "you") atFoot.current = true;
+    lastSeen.current = lastId;
     const a = anchor.current;
     if (a && a.first !== firstId) el.scrollTop += el.scrollHeight - a.height;
     else if (atFoot.current) el.scrollTop = el.scrollHeight;
