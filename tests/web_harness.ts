@@ -45,7 +45,8 @@ export async function webWorld(
     get forge() {
       return forge;
     },
-    webUrl: web.url,
+    // Every frame the page reads is checked against protocol/'s schemas (drift fails the test).
+    webUrl: `${web.url}?validate=1`,
     browser,
     page,
     async restartForge() {
@@ -59,9 +60,15 @@ export async function webWorld(
       return path;
     },
     async [Symbol.asyncDispose]() {
+      const drift = await page.evaluate(
+        "globalThis.forgeDebug?.client.stats.schemaErrors ?? []",
+      ).catch(() => []) as string[];
       await browser.close().catch(() => {});
       await web.stop();
       await world.dispose();
+      if (drift.length > 0) {
+        throw new Error(`the page read frames off the protocol schema: ${drift.slice(0, 3)}`);
+      }
       if (consoleErrors.length > 0) {
         throw new Error(`the page threw: ${consoleErrors.slice(0, 3).join(" | ")}`);
       }

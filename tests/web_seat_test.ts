@@ -103,6 +103,7 @@ Deno.test({
         .forgeDebug.client.stats
     );
     assertEquals(stats.greetings, 2);
+    assertEquals(await page.evaluate("globalThis.forgeDebug.client.validate"), true);
     assert(stats.rangeAsks >= 1, `the gap was repaired with seat_range (${JSON.stringify(stats)})`);
     const afterDrop = await conversation(page);
     assertEquals(afterDrop.prompts.length, 5);

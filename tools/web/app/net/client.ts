@@ -1,16 +1,11 @@
-import type {
-  ClientMessage,
-  ServerMessage,
-  SettingsEdit,
-  Slot,
-  Subject,
-  Wire,
-} from "../../../../protocol/mod.ts";
+import type { ClientMessage, SettingsEdit, Slot, Subject, Wire } from "../../../../protocol/mod.ts";
 import {
   decodeUpdate,
+  describeIssues,
   isBoardNews,
   isFleetNews,
   sameSlot,
+  ServerMessage,
   updateSlot,
 } from "../../../../protocol/mod.ts";
 import { Link } from "./link.ts";
@@ -35,7 +30,9 @@ const PING_SINCE = 29;
 export class ForgeClient {
   readonly store = new Store();
   /** What the connection did, for the browser tests and a person at the console. */
-  readonly stats = { greetings: 0, rangeAsks: 0 };
+  readonly stats = { greetings: 0, rangeAsks: 0, schemaErrors: [] as string[] };
+  /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
+  validate = false;
   readonly link: Link;
   readonly terminal: TerminalWire;
   readonly seats = new SeatAttach(this);
@@ -146,6 +143,12 @@ export class ForgeClient {
 
   #onMessage(m: ServerMessage): void {
     const s = this.state;
+    if (this.validate) {
+      const parsed = ServerMessage.safeParse(m);
+      if (!parsed.success) {
+        this.stats.schemaErrors.push(`${m.kind}: ${describeIssues(parsed.error)}`);
+      }
+    }
     switch (m.kind) {
       case "greeting":
         s.greeting = m;
