@@ -62,6 +62,7 @@ Deno.test({
     const board = page.getByTestId("board-term");
     await board.getByText("write the web client's note").waitFor({ timeout: 30_000 });
     assert((await board.textContent())!.includes("unowned"));
+    assertMatch((await page.getByTestId("usage-glance").textContent())!, /^today \d+ tokens/);
 
     // Usage: the windows by model and by project.
     await page.goto(`${w.webUrl}#/usage`);

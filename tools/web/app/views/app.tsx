@@ -47,7 +47,7 @@ export function App(props: { clientBuild: string }) {
     } else {
       c.closeSeat();
     }
-    c.hold("usage", route.page === "usage");
+    c.hold("usage", route.page === "usage" || route.page === "home");
     c.hold("board", route.page === "home");
   }, [
     route.page,

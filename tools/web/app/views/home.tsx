@@ -30,6 +30,7 @@ export function Home() {
     <div class="home" data-testid="home">
       <header class="page-head">
         <h1>Fleet</h1>
+        <UsageGlance usage={s.usage} />
         <div class="chips">
           {accounts.map((a) => (
             <span
@@ -109,5 +110,23 @@ function SeatRow(props: { agent: Obj; unseen: Obj[] }) {
         </button>
       )}
     </li>
+  );
+}
+
+/** Usage at a glance: today's and this week's totals from the usage subject. */
+function UsageGlance(props: { usage: Obj | null }) {
+  if (!props.usage) return null;
+  const line = (name: string) => {
+    const total = ((props.usage![name] ?? {}) as Obj).total as Obj | undefined;
+    if (!total) return null;
+    const tokens = ["input_tokens", "output_tokens", "cache_creation_tokens", "cache_read_tokens"]
+      .reduce((n, k) => n + (typeof total[k] === "number" ? total[k] as number : 0), 0);
+    const cost = typeof total.cost_usd === "number" ? `$${total.cost_usd.toFixed(2)}` : "";
+    return `${name} ${tokens.toLocaleString()} tokens ${cost}`;
+  };
+  return (
+    <a href="#/usage" class="glance muted" data-testid="usage-glance">
+      {[line("today"), line("week")].filter(Boolean).join(" · ")}
+    </a>
   );
 }
