@@ -76,7 +76,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const seatsRef: { current: SeatManager | null } = { current: null };
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion, board: () => board }),
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      board: () => board,
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
+    }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
     settingsArea(() => storeRef.current!),

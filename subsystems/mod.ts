@@ -1,4 +1,5 @@
 import type { AnyManifest } from "../server/subsystem.ts";
+import { agentsManifest } from "./agents/manifest.ts";
 import { browserManifest } from "./browser/manifest.ts";
 import { dictateManifest } from "./dictate/manifest.ts";
 import { pluginsManifest } from "./plugins/manifest.ts";
@@ -21,4 +22,5 @@ export const SUBSYSTEMS: readonly AnyManifest[] = [
   voiceManifest,
   vaultManifest,
   pluginsManifest,
+  agentsManifest,
 ];

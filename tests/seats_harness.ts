@@ -21,9 +21,12 @@ export interface SeatWorld extends AsyncDisposable {
   /** The seat of a project's lead. */
   lead(project: string): Slot;
   projectDir(project: string): string;
-  /** `deno task start --config <configPath> --port 0`, as a person runs it; a `port` the test
-   * took earlier (a restart on the same address) is passed as `--port`. */
-  startForge(port?: number): Promise<RunningForge>;
+  /**
+   * `deno task start --config <configPath> --port 0`, as a person runs it; `env` adds to the
+   * launcher's environment (the vault test's CA: `DENO_CERT`); a `port` the test took earlier
+   * (a restart on the same address) is passed as `--port`.
+   */
+  startForge(env?: Record<string, string>, port?: number): Promise<RunningForge>;
   /** The server in this process (socket tier): it can read /proc, as the test can. */
   startInProcess(): Promise<InProcessForge>;
   /** Main-loop requests the fake API has answered so far (its request log). */
@@ -77,8 +80,8 @@ export async function seatWorld(
     configPath,
     lead: (project) => ({ org: "Acme", project, label: "lead" }),
     projectDir: (project) => `${dir}/${project}`,
-    async startForge(port = 0) {
-      const forge = await startForge(configPath, dir, clients, port);
+    async startForge(env = {}, port = 0) {
+      const forge = await startForge(configPath, dir, clients, env, port);
       forges.push(forge);
       return forge;
     },
@@ -163,6 +166,7 @@ async function startForge(
   configPath: string,
   dir: string,
   all: ForgeClient[],
+  env: Record<string, string> = {},
   listenOn = 0,
 ): Promise<RunningForge> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -170,7 +174,7 @@ async function startForge(
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",
-    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude`, ...env },
   }).spawn();
   let err = "";
   const drained = (async () => {

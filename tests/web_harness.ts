@@ -51,7 +51,7 @@ export async function webWorld(
     page,
     async restartForge() {
       await forge.stop();
-      forge = await world.startForge(port);
+      forge = await world.startForge({}, port);
     },
     async shot(name) {
       const path = `${shots}/${name}.png`;

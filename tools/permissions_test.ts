@@ -53,6 +53,21 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
 });
 
+// README "Permissions": the vault adds its configured server's host and port, and nothing else.
+Deno.test("with the vault on, the network adds the configured vault server alone", () => {
+  const on = flags(
+    `[terminal]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
+  );
+  assertEquals(
+    on.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,vault.example.invalid:443",
+  );
+  const off = flags(
+    `[terminal]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
+  );
+  assertEquals(off.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+});
+
 // README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
 // scan reads directory marketplaces in place; with plugins off, neither is added.
 Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fence, only when on", async () => {
@@ -90,4 +105,27 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
   } finally {
     await Deno.remove(cfg, { recursive: true });
   }
+});
+
+Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host; parec only when server_capture says so", () => {
+  const off = "[terminal]\nenabled = false\n";
+  const f = flags(
+    `${off}[dictate]\nenabled = true\nmodels_dir = "~/models"\nimport_dir = "/srv/import"\n` +
+      `catalogue = "https://feeds.example.test/speech.json"\n`,
+  );
+  assert(f.includes("--allow-ffi"));
+  const read = f.find((x) => x.startsWith("--allow-read="))!;
+  for (const dir of ["/usr/share/pocketsphinx/model/en-us", "/home/u/models", "/srv/import"]) {
+    assert(read.includes(dir), dir);
+  }
+  assert(f.find((x) => x.startsWith("--allow-write="))!.includes("/home/u/models"));
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,feeds.example.test:443",
+  );
+  assert(!f.find((x) => x.startsWith("--allow-run"))!.includes("parec"));
+  const capture = flags(`${off}[dictate]\nenabled = true\nserver_capture = true\n`);
+  assert(capture.find((x) => x.startsWith("--allow-run"))!.endsWith(",parec,pactl"));
+  // Off, dictation adds nothing.
+  assert(!flags(off).some((x) => x.startsWith("--allow-ffi")));
 });

@@ -12,6 +12,8 @@ export interface HomeFacts {
   cliVersion: () => string | null;
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
+  /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
+  subsystemFields?: () => Promise<Record<string, Wire>>;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   }
   const dictate = config.areas.dictate ?? {};
   const tts = config.areas.tts ?? {};
+  const own = (await facts.subsystemFields?.()) ?? {};
   return {
     projects: projectRows,
     fleet: await Promise.all(projects.map(async (p) => {
@@ -105,6 +108,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
+    ...own,
   };
 }
 

@@ -64,6 +64,8 @@ export class Crons {
   #lock: Promise<unknown> = Promise.resolve();
   #timer: unknown = null;
   #stopped = true;
+  /** Whether the first tick (the boot catch-up) has run. */
+  #ticked = false;
 
   private constructor(
     private readonly file: DurableJson<z.infer<typeof CronFile>>,
@@ -147,22 +149,29 @@ export class Crons {
     return this.#lock;
   }
 
-  /** Fires every due schedule once; resolves when each fire has been delivered or failed. */
+  /**
+   * Fires every due schedule once; resolves when each fire has been delivered or failed. The
+   * next sleep is armed at once, so a slow delivery (a lead waking) never holds back the others.
+   */
   async tick(): Promise<void> {
     const now = this.o.clock.now();
+    const boot = !this.#ticked;
+    this.#ticked = true;
     const due = this.entries.filter((e) =>
       !this.#inflight.has(e.id) && Date.parse(e.next_fire) <= now
     );
-    await Promise.all(due.map((e) => this.#fire(e, now)));
+    const fires = due.map((e) => this.#fire(e, now, boot));
+    this.#arm();
+    await Promise.all(fires);
     this.#arm();
   }
 
-  async #fire(e: CronEntry, now: number): Promise<void> {
+  async #fire(e: CronEntry, now: number, boot: boolean): Promise<void> {
     this.#inflight.add(e.id);
     try {
       const dueAt = Date.parse(e.next_fire);
       const late = now - dueAt > MISSED_GRACE_MS;
-      const text = late ? missedPreface(e, dueAt, now) + e.prompt : e.prompt;
+      const text = late ? missedPreface(e, dueAt, now, boot) + e.prompt : e.prompt;
       const uuid = crypto.randomUUID();
       this.#remember(uuid, e);
       await this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
@@ -246,11 +255,14 @@ export class Crons {
   }
 }
 
-/** The first words of a missed fire: when it was due, and that it fires once for all of them. */
-function missedPreface(e: CronEntry, dueAt: number, now: number): string {
+/**
+ * The first words of a missed fire: when it was due, how many occurrences fell due, why it is
+ * late (forge was down: the boot catch-up; or it could not fire in time), and that it fires once.
+ */
+function missedPreface(e: CronEntry, dueAt: number, now: number, boot: boolean): string {
   const n = occurrencesDue(e.schedule, dueAt, now);
   const count = n === 1 ? "its one occurrence" : `${n} occurrences`;
+  const why = boot ? "while forge was not running" : "and forge could not fire it in time";
   return `[missed cron ${e.id}] This schedule (${scheduleText(e.schedule)}) was due at ` +
-    `${new Date(dueAt).toISOString()} while forge was not running; ${count} fell due, and it ` +
-    `fires once now.\n\n`;
+    `${new Date(dueAt).toISOString()} ${why}; ${count} fell due, and it fires once now.\n\n`;
 }

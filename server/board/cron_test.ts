@@ -120,6 +120,21 @@ Deno.test("fired prompts keep their schedule's name across a restart", async () 
   assertEquals(again.crons.nameOf("not-a-fire"), undefined);
 });
 
+Deno.test("a fire held back while forge runs says it is late, not that forge was down", async () => {
+  await using w = await boardWorld();
+  await w.board.crons.start(); // the boot catch-up: nothing due
+  const e = await w.board.crons.create("Acme", "alpha", "lead", {
+    prompt: "p",
+    schedule: "0 * * * *",
+  });
+  w.clock.t = Date.parse(e.next_fire) + 5 * min;
+  await w.board.crons.tick();
+  assertMatch(
+    w.delivered[0].delivery.text,
+    /and forge could not fire it in time; its one occurrence fell due/,
+  );
+});
+
 Deno.test("the tick sleeps to the earliest fire, never longer than its chunk", async () => {
   await using w = await boardWorld();
   await w.board.crons.start();
