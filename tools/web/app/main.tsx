@@ -14,9 +14,10 @@ async function main() {
   performance.mark("forge:script");
   const config: PageConfig = await (await fetch("/config.json")).json();
   // A `?forge=` on the page's own address points one tab at another server.
-  const forge = new URLSearchParams(location.search).get("forge") ??
-    config.forge;
-  const client = new ForgeClient(forge);
+  const query = new URLSearchParams(location.search);
+  const client = new ForgeClient(query.get("forge") ?? config.forge);
+  // `?validate=1`: every frame is checked against protocol/'s schemas (the browser tests).
+  client.validate = query.get("validate") === "1";
   setClient(client);
   const w = globalThis as unknown as { forgeDebug: unknown };
   // For the browser tests and a person at the console: the socket can be dropped as a network
