@@ -33,7 +33,15 @@ export function SeatPage(
     const slot = a.slot as Obj;
     return slot.org === key.org && slot.project === key.project && slot.label === key.label;
   });
-  const lifecycle = row ? String(row.lifecycle) : null;
+  // The seat's own stream is fresher than the home row a read ago: an ask or a turn in flight
+  // says so at once (the home's rule: asks first, then the turn).
+  const lifecycle = seat.asks.length > 0
+    ? "Attention"
+    : header.turn_in_flight === true
+    ? "Running"
+    : row
+    ? String(row.lifecycle)
+    : null;
   return (
     <div class="seat" data-testid="seat">
       <header class="page-head seat-head">
