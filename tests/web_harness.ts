@@ -27,9 +27,9 @@ export interface WebWorld extends AsyncDisposable {
 
 export async function webWorld(
   projects: { name: string; autoStart?: boolean }[],
-  opts: { viewport?: { width: number; height: number } } = {},
+  opts: { viewport?: { width: number; height: number }; script?: string } = {},
 ): Promise<WebWorld> {
-  const world = await seatWorld(projects);
+  const world = await seatWorld(projects, opts.script);
   let forge = await world.startForge();
   const port = forge.port;
   const web = await startWeb(forge.url);

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
-import { client } from "./use.ts";
+import { client, useApp } from "./use.ts";
 
 /**
  * A document hand-off: the agent hands the person a document and waits for a verdict, never a
@@ -10,6 +10,7 @@ import { client } from "./use.ts";
  */
 export function DocumentHandOffCard(props: { ask: Ask }) {
   const r = props.ask.request;
+  const s = useApp();
   const [note, setNote] = useState("");
   const seat = client().state.seat!.slot;
   const path = typeof r.path === "string" ? r.path : null;
@@ -19,10 +20,11 @@ export function DocumentHandOffCard(props: { ask: Ask }) {
   return (
     <>
       <div class="ask-title">Read {path ?? "a document"}</div>
-      {typeof r.note === "string" && <div class="muted">{r.note}</div>}
+      {typeof r.reason === "string" && <div class="muted">{r.reason}</div>}
       {path && (
         <button
           type="button"
+          data-testid="handoff-open"
           onClick={() =>
             client().send({
               kind: "document_read",
@@ -34,13 +36,25 @@ export function DocumentHandOffCard(props: { ask: Ask }) {
           Open
         </button>
       )}
+      {s.document && s.document.path === path && (
+        <pre class="document" data-testid="handed-document">
+          {new TextDecoder().decode(
+            Uint8Array.from(atob(String(s.document.bytes)), (ch) => ch.charCodeAt(0)),
+          )}
+        </pre>
+      )}
       <input
         placeholder="Your note (optional)"
         value={note}
         onInput={(e) => setNote((e.target as HTMLInputElement).value)}
       />
       <div class="ask-actions">
-        <button type="button" class="opt-allow" onClick={() => answer({ approve: verdict })}>
+        <button
+          type="button"
+          class="opt-allow"
+          data-testid="handoff-approve"
+          onClick={() => answer({ approve: verdict })}
+        >
           Approve
         </button>
         <button type="button" onClick={() => answer({ feedback: verdict })}>Send back</button>
