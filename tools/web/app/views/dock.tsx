@@ -3,6 +3,7 @@ import type { Wire } from "../../../../protocol/mod.ts";
 import { type Ask, genericAnswer } from "../model/asks.ts";
 import { DocumentHandOffCard } from "./hand_off.tsx";
 import { client, useApp } from "./use.ts";
+import { VaultCard } from "./vault_card.tsx";
 
 type Obj = Record<string, Wire>;
 
@@ -47,6 +48,8 @@ function Card(props: { ask: Ask; live: boolean }) {
       return <QuestionCard ask={props.ask} live={props.live} />;
     case "document_hand_off":
       return <DocumentHandOffCard ask={props.ask} />;
+    case "vault_ask":
+      return <VaultCard ask={props.ask} />;
     default:
       return <GenericCard ask={props.ask} />;
   }
