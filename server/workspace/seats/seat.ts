@@ -170,7 +170,10 @@ export class Seat extends SeatCore implements SeatInfo {
     return {
       slot: this.slot,
       label: this.slot.label,
-      lifecycle: this.lifecycle,
+      // catalogue 7.1 lifecycle `AuthRequired`: a live seat whose upstream refused its credential.
+      lifecycle: this.occupied && this.env.workspace.gateway?.authRequired(this.slot)
+        ? "AuthRequired"
+        : this.lifecycle,
       has_background_work: this.state.tasks.hasBackgroundWork,
       pending: front?.kind ?? null,
       pending_depth: front ? asks.length - 1 : 0,
