@@ -72,6 +72,7 @@ export class SeatModel {
     this.held = [];
     this.repairing = null;
     this.#pendingRecord = null;
+    this.#queuedPrompts.clear();
     this.version++;
   }
 
@@ -225,6 +226,14 @@ export class SeatModel {
     this.version++;
   }
 
+  /** Forged prompts the CLI has not started yet, by uuid (drawn in the composer's queue). */
+  #queuedPrompts = new Map<string, CliFrame>();
+
+  #open(frames: CliFrame[]): void {
+    this.turns = [...this.turns, turn(frames)];
+    this.header = { ...this.header, turn_in_flight: true };
+  }
+
   #chat(frame: CliFrame): void {
     if (frame.type === "system" && frame.subtype === "init") {
       this.header = {
@@ -233,13 +242,25 @@ export class SeatModel {
         permission_mode: frame.permissionMode ?? this.header.permission_mode,
       };
     }
-    if (isPrompt(frame) || this.turns.length === 0) {
-      this.turns = [...this.turns, turn([frame])];
-      if (isPrompt(frame)) {
-        this.header = { ...this.header, turn_in_flight: true };
+    if (frame.type === "result") this.header = { ...this.header, turn_in_flight: false };
+    if (isPrompt(frame)) {
+      // A prompt sent while a turn runs waits in the CLI's queue: its turn begins where the CLI
+      // starts it (command_lifecycle `started` naming it), the server's own turn boundary
+      // (spec: "where a turn BEGINS is a fact about the session").
+      if (this.header.turn_in_flight === true && typeof frame.uuid === "string") {
+        this.#queuedPrompts.set(frame.uuid, frame);
+        return;
       }
-      return;
+      return this.#open([frame]);
     }
+    const started = frame.type === "command_lifecycle" && frame.state === "started"
+      ? this.#queuedPrompts.get(String(frame.command_uuid))
+      : undefined;
+    if (started) {
+      this.#queuedPrompts.delete(String(frame.command_uuid));
+      return this.#open([started, frame]);
+    }
+    if (this.turns.length === 0) return this.#open([frame]);
     const last = this.turns.at(-1)!;
     this.turns = [...this.turns.slice(0, -1), {
       id: last.id,

@@ -69,3 +69,34 @@ Deno.test("seat model: asks of a kind the page has never seen are held and resol
   m.accept({ widget_ask_resolved: { key: slot, id: "w1", ending: "answered" } }, 1, 1);
   assertEquals(m.asks, []);
 });
+
+Deno.test("seat model: a prompt sent mid-turn opens its turn where the CLI starts it", () => {
+  const m = new SeatModel(slot);
+  m.seed(snapshot(0));
+  const user = (uuid: string, text: string) => ({
+    chat_appended: {
+      key: slot,
+      msg: { type: "user", message: { content: text }, uuid, source: "you" },
+    },
+  });
+  const frame = (msg: Wire) => ({ chat_appended: { key: slot, msg } });
+  const delta = (text: string) =>
+    frame({
+      type: "stream_event",
+      event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+    });
+  let n = 0;
+  const feed = (u: Wire) => m.accept(u, n++, 1);
+  feed(user("a", "first"));
+  feed(delta("one "));
+  feed(user("b", "second"));
+  feed(delta("two"));
+  feed(frame({ type: "assistant", message: { content: [{ type: "text", text: "one two" }] } }));
+  feed(frame({ type: "result", subtype: "success" }));
+  feed(frame({ type: "command_lifecycle", command_uuid: "b", state: "started" }));
+  feed(frame({ type: "assistant", message: { content: [{ type: "text", text: "hi" }] } }));
+  assertEquals(m.turns.map((t) => t.messages.map((f) => f.type)), [
+    ["user", "stream_event", "stream_event", "assistant", "result"],
+    ["user", "command_lifecycle", "assistant"],
+  ]);
+});
