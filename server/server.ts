@@ -16,6 +16,7 @@ import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
+import { workersArea } from "./workers/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -106,6 +107,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       tools: bridge,
       started: (manager) => (seatsRef.current = manager),
     }),
+    // After the seats: the workers run in seats, and respawn the durable ones at boot.
+    workersArea(() => seatsRef.current),
     // After the seats: the cron tick's boot catch-up delivers into them.
     boardArea((b) => (board = b)),
     ...SUBSYSTEMS,
