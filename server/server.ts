@@ -1,4 +1,5 @@
 import {
+  type ConnectorSets,
   encodeUpdate,
   type Greeting,
   PROTOCOL_VERSION,
@@ -15,6 +16,7 @@ import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
+
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -76,7 +78,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const seatsRef: { current: SeatManager | null } = { current: null };
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion, board: () => board }),
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      board: () => board,
+      subsystems: () => registryRef.current?.homeFields() ?? {},
+    }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
     settingsArea(() => storeRef.current!),
@@ -93,7 +100,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       started: (manager) => (seatsRef.current = manager),
     }),
     // After the seats: the cron tick's boot catch-up delivers into them.
-    boardArea((b) => (board = b)),
+    boardArea((b) => {
+      board = b;
+      // issue 21: the connectors' subscription sets ride each project's board entry.
+      if (b) {
+        b.projectFields = (p) =>
+          (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
+      }
+    }),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];

@@ -225,6 +225,10 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
     slot: Slot,
     opts: { review: boolean },
   ) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /** Fields this subsystem contributes to the home snapshot (issue 21: `connectors`). */
+  homeFields?: () => Record<string, Wire>;
+  /** Fields it contributes to each project's board entry (issue 21: `connectors`). */
+  boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
   /** One handler per tool the manifest declares (issue 11). */
   tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */

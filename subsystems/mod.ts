@@ -1,5 +1,6 @@
 import type { AnyManifest } from "../server/subsystem.ts";
 import { browserManifest } from "./browser/manifest.ts";
+import { connectorsManifest } from "./connectors/manifest.ts";
 import { dictateManifest } from "./dictate/manifest.ts";
 import { pluginsManifest } from "./plugins/manifest.ts";
 import { reviewManifest } from "./review/manifest.ts";
@@ -21,4 +22,5 @@ export const SUBSYSTEMS: readonly AnyManifest[] = [
   voiceManifest,
   vaultManifest,
   pluginsManifest,
+  connectorsManifest,
 ];

@@ -12,6 +12,8 @@ export interface HomeFacts {
   cliVersion: () => string | null;
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
+  /** The running subsystems' own home fields (the connectors'), laid over the defaults. */
+  subsystems?: () => Record<string, Wire>;
 }
 
 /**
@@ -87,9 +89,10 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
         fallback_accounts: o.fallback_accounts,
       })),
     },
+    // The connectors subsystem lays its own over this when it runs (issue 21).
     connectors: {
-      gotify: { connected: false },
-      slack: { connected_workspaces: [], load_failed: false },
+      gotify: { connected: false, configured: false, error: null },
+      slack: { connected_workspaces: [], load_failed: false, load_error: null },
     },
     biometric: { devices: [] },
     vault: null,
@@ -105,6 +108,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
+    ...(facts.subsystems?.() ?? {}),
   };
 }
 

@@ -1,0 +1,2 @@
+import { loadConfig } from "./server/config/load.ts";
+console.log(loadConfig);
