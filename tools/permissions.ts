@@ -46,7 +46,10 @@ export function permissionFlags(opts: {
   // `ps` and `kill` instead.
   const run = unique(["git", "ps", "kill", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
   const flags = [
-    `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
+    `--allow-net=${
+      unique([`${hostForFlag(config.server.bind)}:${opts.port}`, ...connectorHosts(config)])
+        .join(",")
+    }`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
     "--allow-env",
     `--allow-run=${run.join(",")}`,
@@ -61,6 +64,28 @@ export function permissionFlags(opts: {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * The connectors' servers (issue 21): the `[gotify]` URL and each `[[slack]]` workspace's Web API
+ * (Slack's own unless `api_url` names another), as `host:port` - nothing else on the network.
+ */
+export function connectorHosts(config: ForgeConfig): string[] {
+  const urls = [
+    config.areas.gotify?.url,
+    ...(config.slack ?? []).map((w) => w.api_url ?? "https://slack.com/api/"),
+  ];
+  return urls.flatMap((u) => {
+    if (typeof u !== "string") return [];
+    try {
+      const url = new URL(u);
+      const port = url.port ||
+        (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+      return [`${url.hostname}:${port}`];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function hostForFlag(bind: string): string {
