@@ -138,6 +138,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registry = new Registry(manifests);
   registryRef.current = registry;
   await registry.boot(host);
+  // A seat that auto-started during the boot may have listed its tools before the subsystems
+  // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
+  bridge.changed(undefined, true);
   readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
   workspace.stream.subscribe((numbered) => {

@@ -35,6 +35,7 @@ export class SlackWorkspace {
   connected = false;
   error: string | null = null;
   names = new Map<string, string>();
+  namesRead = false;
   #users = new Map<string, string>();
 
   constructor(readonly config: SlackWorkspaceConfig, onRateLimit: (s: number) => void) {
@@ -126,6 +127,11 @@ export class SlackHub {
     try {
       if (ws.me === null) ws.me = String((await ws.api.call("auth.test")).user_id);
       const watched = await this.#watched(ws);
+      if (!ws.namesRead && [...watched.keys()].some((id) => !ws.names.has(id))) {
+        // Names for the turn's words (`#general`); read once per run, a failure costs only names.
+        ws.namesRead = true;
+        await this.#memberOf(ws).catch(() => {});
+      }
       for (const [conversation, takers] of watched) {
         await this.#read(ws, conversation, takers);
         await writeJson(this.opts.marksPath, this.#marks);
