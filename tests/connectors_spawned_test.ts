@@ -178,3 +178,63 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   const home = await homeConnectors(c);
   assertEquals((home.slack as Msg).connected_workspaces, [["acme", true]]);
 });
+
+Deno.test("slack: an unanswered draft expires and nothing is sent; home shows a down Gotify as down, retried until it is back", async () => {
+  await using w = await connectorWorld();
+  await w.gotify.stop();
+  // The test shortens the 600 s a draft waits (catalogue: respond_slack_post) to 2 s.
+  Deno.env.set("FORGE_SLACK_DRAFT_EXPIRY_SECONDS", "2");
+  const forge = await w.world.startForge().finally(() =>
+    Deno.env.delete("FORGE_SLACK_DRAFT_EXPIRY_SECONDS")
+  );
+  const lead = w.world.lead("alpha");
+  const c = await forge.ready();
+  await subscribeSeat(c, lead, true);
+
+  const down = (await homeConnectors(c)).gotify as Msg;
+  assertEquals([down.connected, down.configured], [false, true]);
+  await until(async () => {
+    const g = (await homeConnectors(c)).gotify as Msg;
+    return typeof g.error === "string" && /did not answer/.test(g.error);
+  }, "the reason it is down");
+
+  const draft = (await postTurn(c, lead, "post")).draft as Msg;
+  const frames = await untilResult(c);
+  const resolved = firstUpdate(frames, "slack_draft_resolved")!;
+  assertEquals([resolved.id, resolved.ending], [draft.id, "expired"]);
+  assertEquals(
+    toolResultsOf(frames)[0].text,
+    "nobody answered the draft within 2 s, so nothing was sent",
+  );
+  assert(!(await w.slack.calls()).some((x) => x.method === "chat.postMessage"), "nothing sent");
+
+  // The server comes back on its address: the connector reconnects by itself.
+  await w.gotify.restart();
+  await until(async () => ((await homeConnectors(c)).gotify as Msg).connected === true, "up");
+  assertEquals(((await homeConnectors(c)).gotify as Msg).error, null);
+});
+
+Deno.test("connectors: without [gotify] the tools say so; a subscription store that fails to load is shown on home and never overwritten", async () => {
+  await using w = await connectorWorld({ gotify: false });
+  const store = `${w.world.dir}/forge/state/connectors/subscriptions.json`;
+  await Deno.mkdir(store.replace(/\/[^/]*$/, ""), { recursive: true });
+  await Deno.writeTextFile(store, "{ not json");
+  const forge = await w.world.startForge();
+  const lead = w.world.lead("alpha");
+  const c = await forge.ready();
+  await subscribeSeat(c, lead, true);
+
+  const home = await homeConnectors(c);
+  assertEquals((home.gotify as Msg).configured, false);
+  assertEquals((home.gotify as Msg).connected, false);
+  assertEquals((home.slack as Msg).load_failed, true);
+  assertMatch(String((home.slack as Msg).load_error), /subscriptions\.json is not JSON/);
+
+  const [none] = toolResultsOf(await promptTurn(c, lead, "[[script:nogotify]] subscribe"));
+  assertEquals(none.isError, true);
+  assertMatch(none.text, /no Gotify server configured in forge.toml \[gotify\]/);
+  const [refused] = toolResultsOf(await promptTurn(c, lead, "[[script:ssub]] watch general"));
+  assertEquals(refused.isError, true);
+  assertMatch(refused.text, /the stored subscriptions failed to load/);
+  assertEquals(await Deno.readTextFile(store), "{ not json", "the file is left to be mended");
+});
