@@ -14,4 +14,7 @@ export * from "./client.ts";
 export * from "./server.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
+export * from "./accounts.ts";
+export * from "./dictate.ts";
+export * from "./vault.ts";
 export * from "./extensions.ts";

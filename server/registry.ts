@@ -127,10 +127,16 @@ export class Registry {
     return out;
   }
 
-  /** Every running subsystem's contribution to the home snapshot (issue 21). */
-  homeFields(): Record<string, Wire> {
+  /** Every running subsystem's contribution to the home snapshot; one failing read is left out. */
+  async homeFields(log: (err: unknown, id: string) => void): Promise<Record<string, Wire>> {
     const out: Record<string, Wire> = {};
-    for (const entry of this.#entries) Object.assign(out, entry.handlers?.homeFields?.() ?? {});
+    for (const entry of this.#entries) {
+      try {
+        if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());
+      } catch (err) {
+        log(err, entry.manifest.id);
+      }
+    }
     return out;
   }
 

@@ -10,6 +10,7 @@ import {
   type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
+import { accountsArea } from "./areas/accounts.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
@@ -20,6 +21,7 @@ import { type Board, boardArea } from "./board/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
+import { Gateway } from "./gateway/gateway.ts";
 import { Connection, utf8Length } from "./connection.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -37,6 +39,8 @@ export interface ServerOptions {
   configPath: string;
   /** Overrides `[server] port` (tests pass 0 for a free port). */
   port?: number;
+  /** Overrides `[gateway] port` (tests pass 0 for a free port). */
+  gatewayPort?: number;
   timers?: Timers;
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
@@ -47,6 +51,7 @@ export interface RunningServer {
   addr: Deno.NetAddr;
   url: string;
   workspace: Workspace;
+  gateway: Gateway;
   config: ConfigStore;
   registry: Registry;
   connections(): number;
@@ -82,10 +87,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       build,
       cliVersion: () => cliVersion,
       board: () => board,
-      subsystems: () => registryRef.current?.homeFields() ?? {},
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
     }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
+    accountsArea,
     settingsArea(() => storeRef.current!),
     // The seats: who holds and who shows a seat is read off the live connections.
     seatsArea({
@@ -121,6 +130,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const workspace = new Workspace(log, () => store.config);
   const stateDir = `${configDir}/state`;
   await Deno.mkdir(stateDir, { recursive: true });
+  // The account gateway is up before any seat launches (auto_start leads start at registry boot).
+  const gateway = new Gateway({
+    log,
+    config: () => store.config,
+    emit: (u) => void workspace.emit(u),
+    port: opts.gatewayPort,
+    stateDir,
+    occupied: (slot) => (workspace.seat(slot)?.sessionId() ?? null) !== null,
+  });
+  workspace.gateway = gateway;
+  await gateway.start();
+  store.onReload(() => gateway.sync());
   const host: Host = {
     log,
     config: () => store.config,
@@ -283,6 +304,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname
     }:${addr.port}/socket`,
     workspace,
+    gateway,
     config: store,
     registry,
     connections: () => connections.size,
@@ -294,6 +316,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
+      await gateway.stop();
       abort.abort();
       await http.finished;
       log.info("server_stopped", {});

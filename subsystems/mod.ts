@@ -1,4 +1,5 @@
 import type { AnyManifest } from "../server/subsystem.ts";
+import { agentsManifest } from "./agents/manifest.ts";
 import { browserManifest } from "./browser/manifest.ts";
 import { connectorsManifest } from "./connectors/manifest.ts";
 import { dictateManifest } from "./dictate/manifest.ts";
@@ -22,5 +23,6 @@ export const SUBSYSTEMS: readonly AnyManifest[] = [
   voiceManifest,
   vaultManifest,
   pluginsManifest,
+  agentsManifest,
   connectorsManifest,
 ];

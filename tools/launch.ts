@@ -28,10 +28,12 @@ try {
 }
 const repoRoot = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const port = flag("--port") !== null ? Number(flag("--port")) : loaded.config.server.port;
+const gatewayPort = flag("--gateway-port");
 const flags = permissionFlags({
   config: loaded.config,
   configPath: path,
   port,
+  gatewayPort: gatewayPort !== null ? Number(gatewayPort) : undefined,
   repoRoot,
   claudeBin: findClaude(loaded.config),
   home: Deno.env.get("HOME") ?? "/",

@@ -65,12 +65,16 @@ export class UsageScanner {
   }
 
   /** Scan now; `now` fixes the windows' local-time boundaries (default: the clock). */
-  async scan(now: Date = new Date()): Promise<UsageScanResult> {
+  async scan(
+    now: Date = new Date(),
+    accounts?: ReadonlyMap<string, string>,
+  ): Promise<UsageScanResult> {
     const pool = await this.#pool.scan();
     const snapshot = buildSnapshot(pool.files, {
       projects: this.#projects,
       prices: this.#prices,
       now,
+      accounts,
     });
     return {
       snapshot,
