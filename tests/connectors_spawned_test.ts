@@ -170,7 +170,7 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   assertMatch((await nextDelivery(c, "slack")).text, /after the restart$/);
   const requests = await w.world.apiRequests() as unknown as { body: unknown }[];
   const red = requests.filter((r) =>
-    JSON.stringify((r.body as { messages: unknown[] }).messages?.at(-1) ?? "").includes(
+    JSON.stringify((r.body as { messages?: unknown[] } | null)?.messages?.at(-1) ?? "").includes(
       "the build is red",
     )
   );
