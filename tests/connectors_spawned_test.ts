@@ -15,7 +15,7 @@ import {
   nextUpdate,
 } from "./connectors_harness.ts";
 import { firstUpdate, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, subscribeSeat } from "./seats_harness.ts";
+import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 
@@ -72,6 +72,10 @@ Deno.test("gotify: an agent subscribes, a matching notification is the lead's ne
   assertMatch(bad[1].text, /this seat has no Gotify subscription 00000000-/);
   assertMatch(bad[2].text, /`not-a-uuid` is not a subscription id/);
   assertMatch(bad[4].text, /is not the user's own, so forge will not change it/);
+
+  // The lead goes to sleep; what follows wakes it (issue 21 §1: delivered to the lead, waking it).
+  command(c, "close_session", { session_key: lead });
+  await c.next((m) => updateOf(m, "releasing") !== null, 30_000);
 
   // The Gotify server restarts mid-stream and takes a while to accept streams again: what was
   // sent meanwhile is caught up through /message paging, each once and in order.
@@ -237,4 +241,13 @@ Deno.test("connectors: without [gotify] the tools say so; a subscription store t
   assertEquals(refused.isError, true);
   assertMatch(refused.text, /the stored subscriptions failed to load/);
   assertEquals(await Deno.readTextFile(store), "{ not json", "the file is left to be mended");
+
+  // catalogue 1.2 #47: an app hands a notification to a project's lead itself.
+  const notification = { app: "ops", title: "disk", message: "92% full", priority: 7 };
+  command(c, "deliver_gotify_message", { project: "alpha", notification });
+  const handed = await nextDelivery(c, "gotify");
+  assertEquals(handed.text, "[Gotify - app 'ops', priority 7]\ndisk\n92% full");
+  command(c, "deliver_gotify_message", { project: "nope", notification });
+  const err = await c.next((m) => m.kind === "error");
+  assertMatch(String(err.why), /deliver_gotify_message: no project `nope`/);
 });

@@ -1,5 +1,5 @@
 import type { Slot } from "../../protocol/mod.ts";
-import { type Host, Refusal, type ToolCall } from "../../server/subsystem.ts";
+import { type Delivery, type Host, Refusal, type ToolCall } from "../../server/subsystem.ts";
 import type { GotifyClient } from "./gotify_client.ts";
 import type { SlackHub } from "./slack_hub.ts";
 import type { SubscriptionStore } from "./store.ts";
@@ -47,3 +47,22 @@ export function refuse(tool: string, why: string): Refusal {
 
 /** A subscription id as the tools take it. */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const chains = new WeakMap<Host, Map<string, Promise<void>>>();
+
+/**
+ * Hands a delivery to a seat after the ones before it to the same seat, so two notifications
+ * that arrive while the seat sleeps reach it in the order they came (waking is not instant, and
+ * two wakes racing would swap them). A seat that cannot take one is logged; the next still goes.
+ */
+export function deliverInOrder(c: Connectors, slot: Slot, delivery: Delivery, what: string): void {
+  const byHost = chains.get(c.host) ?? new Map<string, Promise<void>>();
+  chains.set(c.host, byHost);
+  const key = `${slot.org}/${slot.project}/${slot.label}`;
+  const next = (byHost.get(key) ?? Promise.resolve()).then(() => c.host.deliver(slot, delivery))
+    .catch((err) => c.host.log.warn(what, { seat: slot, error: (err as Error).message }));
+  byHost.set(key, next);
+  void next.then(() => {
+    if (byHost.get(key) === next) byHost.delete(key);
+  });
+}

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { GotifyNotification, GotifySubscription } from "../../protocol/mod.ts";
 import type { ToolHandler, ToolSpec } from "../../server/subsystem.ts";
-import { announceSets, type Connectors, ownedBy, ownerSlot, refuse, UUID } from "./context.ts";
+import {
+  announceSets,
+  type Connectors,
+  deliverInOrder,
+  ownedBy,
+  ownerSlot,
+  refuse,
+  UUID,
+} from "./context.ts";
 import type { GotifyMessage } from "./gotify_client.ts";
 
 const ANY: ToolSpec["roles"] = ["lead", "worker"];
@@ -85,14 +93,12 @@ export function deliverNotification(c: Connectors, n: GotifyNotification): void 
   for (const s of seats.values()) {
     const key = ownerSlot(s);
     const uuid = crypto.randomUUID();
-    c.host.deliver(key, {
+    deliverInOrder(c, key, {
       text: gotifyText(n),
       source: "gotify",
       uuid,
       announce: { name: "gotify_notification_appended", fields: { key, notification: n, uuid } },
-    }).catch((err) =>
-      c.host.log.warn("gotify_delivery_failed", { seat: key, error: (err as Error).message })
-    );
+    }, "gotify_delivery_failed");
   }
 }
 

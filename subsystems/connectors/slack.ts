@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { SlackSubscription } from "../../protocol/mod.ts";
 import type { ToolCall, ToolHandler, ToolSpec } from "../../server/subsystem.ts";
-import { announceSets, type Connectors, ownedBy, ownerSlot, refuse, UUID } from "./context.ts";
+import {
+  announceSets,
+  type Connectors,
+  deliverInOrder,
+  ownedBy,
+  ownerSlot,
+  refuse,
+  UUID,
+} from "./context.ts";
 import type { SlackArrival, SlackWorkspace } from "./slack_hub.ts";
 
 const ANY: ToolSpec["roles"] = ["lead", "worker"];
@@ -124,14 +132,12 @@ export function deliverSlack(c: Connectors, a: SlackArrival): void {
     const key = ownerSlot(s);
     const uuid = crypto.randomUUID();
     const prose = slackProse(a);
-    c.host.deliver(key, {
+    deliverInOrder(c, key, {
       text: prose,
       source: "slack",
       uuid,
       announce: { name: "slack_message_appended", fields: { key, prose, uuid } },
-    }).catch((err) =>
-      c.host.log.warn("slack_delivery_failed", { seat: key, error: (err as Error).message })
-    );
+    }, "slack_delivery_failed");
   }
 }
 
