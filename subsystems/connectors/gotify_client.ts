@@ -139,8 +139,15 @@ export class GotifyClient {
       closed.then(() => resolve(false));
     });
     socket.onmessage = (e) => {
-      const parsed = GotifyMessage.safeParse(JSON.parse(String(e.data)));
-      if (parsed.success) queue(() => this.#handle(parsed.data));
+      // A frame that is not a message is logged and skipped: it never throws out of the handler.
+      let parsed;
+      try {
+        parsed = GotifyMessage.safeParse(JSON.parse(String(e.data)));
+      } catch {
+        parsed = null;
+      }
+      if (parsed?.success) queue(() => this.#handle(parsed.data));
+      else this.opts.warn("gotify_frame_unreadable", { bytes: String(e.data).length });
     };
     if (!(await opened)) {
       socket.close();

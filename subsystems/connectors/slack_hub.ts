@@ -133,7 +133,14 @@ export class SlackHub {
         await this.#memberOf(ws).catch(() => {});
       }
       for (const [conversation, takers] of watched) {
-        await this.#read(ws, conversation, takers);
+        // One conversation Slack refuses (left, archived) is logged; the others are still read.
+        await this.#read(ws, conversation, takers).catch((err) =>
+          this.opts.warn("slack_conversation_failed", {
+            workspace: ws.config.workspace,
+            conversation,
+            error: (err as Error).message,
+          })
+        );
         await writeJson(this.opts.marksPath, this.#marks);
       }
       this.#setState(ws, true, null);

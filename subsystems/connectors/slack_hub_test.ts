@@ -1,6 +1,6 @@
 // The Slack poll against the fake Web API (issue 21 §2): a subscribed conversation is read from
 // its mark, a 429's Retry-After is waited out before the next call, threads are followed, the
-// user's own messages are skipped, and the stored marks mean a new hub delivers nothing twice.
+// user's own messages are skipped, a conversation Slack refuses does not stop the others, and the stored marks mean a new hub delivers nothing twice.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
 import type { SlackSubscription } from "../../protocol/mod.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
@@ -22,7 +22,8 @@ const SUB: SlackSubscription = {
   workspace: "acme",
   direct_messages: false,
   mentions: false,
-  conversations: [{ id: "C0GENERAL", mode: "all" }],
+  // C0GONE is a conversation Slack refuses (left or archived): the others are still read.
+  conversations: [{ id: "C0GONE", mode: "all" }, { id: "C0GENERAL", mode: "all" }],
 };
 
 Deno.test("slack poll: reads from the mark, waits out 429 Retry-After, follows threads, once across a restart", async () => {
