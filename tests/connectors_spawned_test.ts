@@ -158,6 +158,16 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   assertEquals(toolResultsOf(await untilResult(c))[0].text, "posted to Slack (3 messages)");
   assertEquals((await posts()).length, 4);
 
+  // An upload is held like a post; approved, the fake has the file in the conversation.
+  await Deno.writeTextFile(`${w.world.projectDir("alpha")}/notes.txt`, "meeting notes");
+  const upload = (await postTurn(c, lead, "upload")).draft as Msg;
+  assertEquals(upload.text, `[file] notes.txt\nfrom ${w.world.projectDir("alpha")}/notes.txt`);
+  command(c, "respond_slack_post", { key: lead, id: upload.id, approved: true });
+  assertEquals(toolResultsOf(await untilResult(c))[0].text, "uploaded");
+  assertEquals((await w.slack.files()).map((f) => [f.name, f.channel, f.content]), [
+    ["notes.txt", "C0GENERAL", "meeting notes"],
+  ]);
+
   // Read-only tools do not park.
   const reads = await promptTurn(c, lead, "[[script:reads]] look around");
   assert(!firstUpdate(reads, "slack_post_pending"), "nothing parked");

@@ -99,7 +99,10 @@ export function permissionFlags(opts: {
 export function connectorHosts(config: ForgeConfig): string[] {
   const urls = [
     config.areas.gotify?.url,
-    ...(config.slack ?? []).map((w) => w.api_url ?? "https://slack.com/api/"),
+    // Slack's own API serves files (downloads and uploads) from files.slack.com.
+    ...(config.slack ?? []).flatMap((w) =>
+      w.api_url ? [w.api_url] : ["https://slack.com/api/", "https://files.slack.com/"]
+    ),
   ];
   return urls.flatMap((u) => {
     if (typeof u !== "string") return [];

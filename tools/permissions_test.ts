@@ -137,7 +137,7 @@ Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Sla
   assertEquals(
     f.find((x) => x.startsWith("--allow-net")),
     "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,push.example.org:443," +
-      "slack.com:443,127.0.0.1:4000",
+      "slack.com:443,files.slack.com:443,127.0.0.1:4000",
   );
   assertEquals(
     flags("").find((x) => x.startsWith("--allow-net")),

@@ -1,6 +1,7 @@
 import { defineSubsystem } from "../../server/subsystem.ts";
 import { GOTIFY_TOOLS } from "./gotify.ts";
 import { SLACK_READ_TOOLS } from "./slack.ts";
+import { SLACK_FILE_TOOLS } from "./slack_files.ts";
 import { SLACK_WRITE_TOOLS } from "./slack_post.ts";
 
 /**
@@ -18,6 +19,6 @@ export const connectorsManifest = defineSubsystem({
   commands: ["respond_slack_post", "deliver_gotify_message"],
   subjects: [],
   binary: [],
-  tools: [...GOTIFY_TOOLS, ...SLACK_READ_TOOLS, ...SLACK_WRITE_TOOLS],
+  tools: [...GOTIFY_TOOLS, ...SLACK_READ_TOOLS, ...SLACK_WRITE_TOOLS, ...SLACK_FILE_TOOLS],
   load: () => import("./mod.ts"),
 });

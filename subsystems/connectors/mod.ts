@@ -5,6 +5,7 @@ import { deliverNotification, gotifyTools, notificationOf } from "./gotify.ts";
 import { GotifyClient } from "./gotify_client.ts";
 import { deliverSlack, slackReadTools } from "./slack.ts";
 import { SlackHub } from "./slack_hub.ts";
+import { slackFileTools } from "./slack_files.ts";
 import { DRAFT_EXPIRY_MS, respondSlackPost, slackWriteTools } from "./slack_post.ts";
 import { SubscriptionStore } from "./store.ts";
 
@@ -95,7 +96,12 @@ export async function create(host: Host) {
     verbs: {},
     commands: { respond_slack_post: respondSlackPost(c), deliver_gotify_message: deliverGotify },
     subjects: {},
-    tools: { ...gotifyTools(c), ...slackReadTools(c), ...slackWriteTools(c, expiry) },
+    tools: {
+      ...gotifyTools(c),
+      ...slackReadTools(c),
+      ...slackWriteTools(c, expiry),
+      ...slackFileTools(c, expiry),
+    },
     homeFields: () => ({ connectors: homeConnectors() }),
     boardFields: (p: { org: string; name: string }) => ({ connectors: store.setsOf(p) }),
     stop: async () => {

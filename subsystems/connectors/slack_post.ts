@@ -85,7 +85,7 @@ export function splitParts(text: string, max = PART_CHARS): string[] {
 }
 
 /** Parks a draft on the calling seat; true once a person approves it, else the words to return. */
-async function approval(
+export async function approval(
   c: Connectors,
   call: ToolCall,
   draft: SlackDraft,
