@@ -171,7 +171,18 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   // Read-only tools do not park.
   const reads = await promptTurn(c, lead, "[[script:reads]] look around");
   assert(!firstUpdate(reads, "slack_post_pending"), "nothing parked");
-  assertEquals(JSON.parse(toolResultsOf(reads)[0].text).real_name, "Alice Example");
+  const [user, marks, list, search, pins] = toolResultsOf(reads).map((r) => JSON.parse(r.text));
+  assertEquals([user.real_name, user.tz], ["Alice Example", "America/New_York"]);
+  assertEquals(marks, [{
+    id: "Bk0DOCS",
+    title: "Runbook",
+    link: "https://example.invalid/runbook",
+  }]);
+  assertEquals(list, [{ id: "C0GENERAL", name: "general", kind: "public", subscribed: true }]);
+  assertEquals(search.map((m: Msg) => [m.conversation_name, m.username, m.text]), [
+    ["general", "alice", "the build is red"],
+  ]);
+  assertEquals(pins, []);
 
   // forge restarts: the delivered message is not delivered again; a new one is, once.
   await forge.stop();
@@ -183,11 +194,11 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   await w.slack.say("C0GENERAL", "U0ALICE", "after the restart");
   assertMatch((await nextDelivery(c, "slack")).text, /after the restart$/);
   const requests = await w.world.apiRequests() as unknown as { body: unknown }[];
-  const red = requests.filter((r) =>
-    JSON.stringify((r.body as { messages?: unknown[] } | null)?.messages?.at(-1) ?? "").includes(
-      "the build is red",
-    )
-  );
+  // The delivered turn's own words (a search's tool_result may quote the message too).
+  const red = requests.filter((r) => {
+    const last = JSON.stringify((r.body as { messages?: unknown[] } | null)?.messages?.at(-1));
+    return last?.includes("alice (U0ALICE): the build is red") === true;
+  });
   assertEquals(red.length, 1, "the first message reached the model once");
   const home = await homeConnectors(c);
   assertEquals((home.slack as Msg).connected_workspaces, [["acme", true]]);
