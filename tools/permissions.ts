@@ -4,6 +4,15 @@ import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts"
 import { modelsDir } from "../subsystems/dictate/paths.ts";
 
 /**
+ * V8 flags the launcher runs the server with (issue 12 §4). After a burst of traffic nothing stays
+ * reachable (the JS heap's used size returns to its boot level) but V8 keeps the young generation
+ * it grew, up to 3 x 16 MiB, committed for the life of the process. A 1 MiB semi-space bounds
+ * that; a scavenge of a 1 MiB space is cheap and forge's per-message garbage is small.
+ * `tools/bench/fuzz.ts` measures the RSS it leaves behind with and without it.
+ */
+export const SERVER_V8_FLAGS = "--max-semi-space-size=1";
+
+/**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
  * socket it binds, the account gateway's loopback port and the upstream hosts the accounts name,
  * files to the config dir, the Claude config dirs and the configured project

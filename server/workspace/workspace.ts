@@ -17,6 +17,11 @@ export interface SeatInfo {
   sessionId(): string | null;
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
   homeRow?(): Wire | Promise<Wire>;
+  /**
+   * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
+   * absent = every family. The always-on families are not listed here.
+   */
+  toolFamilies?(): readonly string[] | null;
   /** The seat's own session snapshot fields (header, state, conversation...). */
   sessionFields?(): Record<string, Wire> | Promise<Record<string, Wire>>;
 }

@@ -117,7 +117,10 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     model: model ?? undefined,
     permissionMode,
     effort: effort ?? undefined,
-    extraArgs: [...(input.forgeArgs ?? []), ...(launch?.extra_args ?? [])],
+    extraArgs: [
+      ...withCharter(input.forgeArgs ?? [], launch?.charter),
+      ...(launch?.extra_args ?? []),
+    ],
     ...("resume" in input.occupancy
       ? { resume: input.occupancy.resume }
       : { sessionId: input.occupancy.sessionId }),
@@ -168,6 +171,21 @@ export function readEnvFile(path: string | null): Record<string, string> {
     out[key] = value;
   }
   return out;
+}
+
+/**
+ * A launch's `charter` (a worker's, issue 23) as its system-prompt addition: joined after forge's
+ * own `append-system-prompt` section, or the flag itself when forge gave none (the CLI takes the
+ * flag once).
+ */
+function withCharter(
+  args: ReadonlyArray<readonly [string, string | null]>,
+  charter: string | undefined,
+): ReadonlyArray<readonly [string, string | null]> {
+  if (!charter?.trim()) return args;
+  const at = args.findIndex(([flag]) => flag === "append-system-prompt");
+  if (at < 0) return [...args, ["append-system-prompt", charter]];
+  return args.map((a, i) => (i === at ? [a[0], `${a[1] ?? ""}\n\n${charter}`] as const : a));
 }
 
 function stringAt(root: Record<string, unknown>, path: string[]): string | null {

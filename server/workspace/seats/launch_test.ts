@@ -177,6 +177,30 @@ Deno.test("readEnvFile: KEY=value lines, comments, export, quotes", async () => 
   }
 });
 
+Deno.test("planLaunch: a worker's charter joins forge's own system-prompt section, one flag (issue 23)", () => {
+  const plan = (forgeArgs: [string, string][]) =>
+    planLaunch({
+      config: config(),
+      project,
+      cwd: "/srv/proj",
+      occupancy: { sessionId: "11111111-1111-4111-8111-111111111111" },
+      launch: { charter: "# Your charter\n\nWrite the parser." },
+      inherited: { PATH: "/bin", HOME: "/home/me" },
+      forgeArgs,
+    }).args;
+  const joined = plan([["append-system-prompt", "# forge's tools"]]);
+  assertEquals(joined.filter((a) => a === "--append-system-prompt").length, 1);
+  assertEquals(
+    joined[joined.indexOf("--append-system-prompt") + 1],
+    "# forge's tools\n\n# Your charter\n\nWrite the parser.",
+  );
+  const alone = plan([]);
+  assertEquals(
+    alone[alone.indexOf("--append-system-prompt") + 1],
+    "# Your charter\n\nWrite the parser.",
+  );
+});
+
 // spec: home > accounts (issue 22): a gateway launch binds the gateway's account and keeps its
 // token and URL with forge.
 Deno.test("planLaunch: through the gateway the CLI gets the seat's route and no token", () => {

@@ -157,6 +157,11 @@ export class Seat extends SeatCore implements SeatInfo {
 
   // ---- reads -----------------------------------------------------------------------------
 
+  /** SeatInfo.toolFamilies: the families a worker was given (issue 23). */
+  toolFamilies(): readonly string[] | null {
+    return this.families;
+  }
+
   /** spec: session > pending_asks: the held kinds lead (held.ts), then the CLI's own asks
    * (permission, question) in arrival order. */
   pendingAsks(): { kind: string; seq: number; request: WireObject }[] {
