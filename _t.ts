@@ -1,2 +1,0 @@
-import { loadConfig } from "./server/config/load.ts";
-console.log(loadConfig);
