@@ -16,3 +16,4 @@ export * from "./terminal_frames.ts";
 export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
+export * from "./voice.ts";

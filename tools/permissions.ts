@@ -1,6 +1,7 @@
 import type { ForgeConfig } from "../server/config/types.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { modelsDir } from "../subsystems/dictate/paths.ts";
+import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 
 /**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
@@ -54,6 +55,7 @@ export function permissionFlags(opts: {
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     ...dictate.run,
+    ...ttsRun(config),
   ]);
   const net = [
     `${hostForFlag(config.server.bind)}:${opts.port}`,
@@ -80,6 +82,18 @@ export function permissionFlags(opts: {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * What `[tts]` adds when it is on: only the binary of the configured speaking engine (flite when
+ * `speaking_model` is unset or names no variant). Another engine picked live is refused in words
+ * until a restart widens this.
+ */
+function ttsRun(config: ForgeConfig): readonly string[] {
+  const area = config.areas.tts ?? {};
+  if (area.enabled !== true) return [];
+  const pin = area.speaking_model;
+  return speakerBinaries(isSpeakerId(pin) ? pin : DEFAULT_SPEAKER);
 }
 
 /**
