@@ -156,13 +156,15 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
   assert((result[0].round_trip_wer as number) < 0.35, String(result[0].round_trip_wer));
 
   // --- a move to another seat pauses without a note; the explicit off sends the stop note --------
+  // Counts are read as "more than before": a note delivered mid-turn is also echoed inside the
+  // CLI's own frames, so one note can show in more than one row.
   await subscribeSeat(listener, beta, true);
   voiceMode(listener, alpha, false, false);
   voiceMode(listener, beta, true, false);
-  await until(() => notes(listener, beta, LISTENING) === 1, 60_000, "beta's listening note");
+  await until(() => notes(listener, beta, LISTENING) > 0, 60_000, "beta's listening note");
   assertEquals(notes(viewer, alpha, STOPPED), 0, "the move sent no stop note");
   voiceMode(listener, beta, false, true);
-  await until(() => notes(listener, beta, STOPPED) === 1, 60_000, "beta's stop note");
+  await until(() => notes(listener, beta, STOPPED) > 0, 60_000, "beta's stop note");
   const deadline = Date.now() + 60_000;
   while ((await apiSaw(STOPPED)) === 0) {
     assert(Date.now() < deadline, "the fake API received the stop note");
@@ -171,15 +173,20 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
 
   // --- a dropped listener connection sends the stop note too --------------------------------------
   const dropper = await forge.ready();
+  const [listened, stopped] = [notes(listener, beta, LISTENING), notes(listener, beta, STOPPED)];
   voiceMode(dropper, beta, true);
-  await until(() => notes(listener, beta, LISTENING) === 2, 60_000, "beta's second listening note");
+  await until(
+    () => notes(listener, beta, LISTENING) > listened,
+    60_000,
+    "beta's next listening note",
+  );
   await dropper.close();
-  await until(() => notes(listener, beta, STOPPED) === 2, 60_000, "the drop's stop note");
+  await until(() => notes(listener, beta, STOPPED) > stopped, 60_000, "the drop's stop note");
   assertEquals(
     notes(viewer, alpha, STOPPED),
     0,
     "alpha still paused: the listener kept its intent",
   );
   await listener.close();
-  await until(() => notes(viewer, alpha, STOPPED) === 1, 60_000, "the paused listener's drop");
+  await until(() => notes(viewer, alpha, STOPPED) > 0, 60_000, "the paused listener's drop");
 });
