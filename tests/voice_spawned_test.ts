@@ -114,6 +114,17 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
     pool.close();
   }
 
+  // --- voice_preview with a listener: one fixed line on the same stream; an unknown voice refused --
+  listener.send({ kind: "voice_preview", key: alpha, voice: "slt" });
+  await until(() => updates(viewer, "voice_audio").length === 4, 30_000, "the preview clip");
+  assertEquals(updates(viewer, "voice_audio")[3].seq, 3);
+  listener.send({ kind: "voice_preview", key: alpha, voice: "nobody" });
+  const unknown = await listener.next((m) => m.kind === "error");
+  assertMatch(
+    String(unknown.why),
+    /voice_preview: flite has no voice "nobody"; its voices are .*rms/,
+  );
+
   // --- a text past the bound is refused in words, nothing rendered -------------------------------
   command(listener, "prompt", { key: alpha, text: "[[script:saylong]] ramble", attachments: [] });
   const long = toolResultsOf(await untilResult(listener));
@@ -189,4 +200,60 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
   );
   await listener.close();
   await until(() => notes(viewer, alpha, STOPPED) > 0, 60_000, "the paused listener's drop");
+});
+
+Deno.test("voice: a missing engine is said in preview_error, home voice and voice__say's answer", async () => {
+  // A PATH holding everything this machine's PATH does except flite: the engine is missing.
+  const bin = await Deno.makeTempDir({ prefix: "forge-path-" });
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
+    for (const e of entries) {
+      if (e.name === "flite") continue;
+      await Deno.symlink(`${dir}/${e.name}`, `${bin}/${e.name}`).catch(() => {});
+    }
+  }
+  await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
+  await Deno.writeTextFile(
+    world.configPath,
+    "\n[tts]\nenabled = true\n[dictate]\nenabled = true\n",
+    {
+      append: true,
+    },
+  );
+  try {
+    const forge = await world.startForge({ PATH: bin });
+    const alpha = world.lead("alpha");
+    const c = await forge.ready();
+    await subscribeSeat(c, alpha, true);
+    voiceMode(c, alpha, true);
+    await until(() => notes(c, alpha, LISTENING) > 0, 60_000, "the listening note");
+    c.send({ kind: "voice_preview", key: alpha, voice: null });
+    const refused = await c.next((m) => m.kind === "error");
+    const missing = "flite is not installed (apt-get install flite)";
+    assertEquals(refused.why, `voice_preview: ${missing}`);
+
+    const reader = await forge.ready();
+    reader.send({ kind: "subscribe", what: "home" });
+    const home = (await reader.next((m) => m.kind === "snapshot" && m.subject === "home"))
+      .data as { voice: Msg };
+    assertEquals(home.voice, { enabled: true, models_dir: null, speaking_model: "flite", missing });
+    reader.send({ kind: "subscribe", what: "dictate_models" });
+    const page = (await reader.next((m) => m.kind === "snapshot" && m.subject === "dictate_models"))
+      .data as { speaking: Msg };
+    assertEquals(page.speaking.preview_error, missing);
+    assertEquals((page.speaking.active as Msg).installed, false);
+    assertEquals(page.speaking.snapshot, {
+      role: "speaking",
+      file: "flite",
+      state: { failed: missing },
+    });
+
+    await untilResult(c);
+    command(c, "prompt", { key: alpha, text: "[[script:say]] tell me", attachments: [] });
+    const said = toolResultsOf(await untilResult(c));
+    assertEquals(said[0], { text: `voice__say: nothing was spoken: ${missing}`, isError: true });
+    assertEquals(updates(c, "voice_audio").length, 0);
+  } finally {
+    await Deno.remove(bin, { recursive: true });
+  }
 });

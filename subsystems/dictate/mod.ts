@@ -62,7 +62,8 @@ export async function create(host: Host) {
   // Issue 17: the speaking bench reads its clips back with this role's active engine.
   if (host.speech) {
     host.speech.dictation = {
-      file: () => preflight.dictation.file.split("/").pop()!,
+      // The file the page's in_use row names (the PocketSphinx pin's is its language model).
+      file: () => (page.snapshot() as { in_use: { file: string }[] }).in_use[0].file,
       transcribe: async (pcm) => {
         await loading;
         const engine = preflight.engine();

@@ -51,16 +51,17 @@ export async function create(host: Host) {
   }
   probing.then(announce);
 
-  /** The engine and voice that speak now, or the sentence why nothing can. */
+  /** The engine and voice that speak now; throws `Unspeakable` saying why nothing can. */
   const active = async (voice: string | null): Promise<{ speaker: Speaker; voice: string }> => {
     await probing;
     const c = choice();
     const probe = await speakers.probe(c.id);
-    if ("missing" in probe) throw new Error(probe.missing);
+    if ("missing" in probe) throw new Unspeakable(probe.missing, "engine");
     const speaker = speakers.get(c.id);
     const v = voice ?? configuredVoice() ?? speaker.defaultVoice;
     if (!probe.voices.includes(v)) {
-      throw new Error(`${c.id} has no voice "${v}"; its voices are ${probe.voices.join(", ")}`);
+      const voices = probe.voices.join(", ");
+      throw new Unspeakable(`${c.id} has no voice "${v}"; its voices are ${voices}`, "voice");
     }
     return { speaker, voice: v };
   };
@@ -111,7 +112,13 @@ export async function create(host: Host) {
         try {
           picked = await active(m.voice);
         } catch (err) {
-          throw new Refusal("voice_preview", `voice_preview: ${(err as Error).message}`, m.key);
+          // An engine that cannot run is the preview's failure; an unknown voice is bad input.
+          const why = (err as Error).message;
+          if (err instanceof Unspeakable && err.part === "engine") {
+            previewError = why;
+            announce();
+          }
+          throw new Refusal("voice_preview", `voice_preview: ${why}`, m.key);
         }
         try {
           await streams.queue(
@@ -216,4 +223,11 @@ export async function create(host: Host) {
       speakers.close();
     },
   };
+}
+
+/** Why nothing can be spoken: the engine cannot run here, or the voice is not one it has. */
+class Unspeakable extends Error {
+  constructor(why: string, readonly part: "engine" | "voice") {
+    super(why);
+  }
 }
