@@ -125,6 +125,20 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
     /voice_preview: flite has no voice "nobody"; its voices are .*rms/,
   );
 
+  // --- a second listener that drops mid-clip changes nothing for the others -----------------------
+  const leaving = await forge.ready();
+  await subscribeSeat(leaving, alpha);
+  voiceMode(leaving, alpha, true);
+  await until(() => updates(viewer, "voice_mode_state").at(-1)?.listeners === 2, 10_000, "two");
+  command(listener, "prompt", { key: alpha, text: "[[script:say]] once more", attachments: [] });
+  await leaving.next((m) => !!updateOf(m, "voice_audio"), 60_000);
+  await leaving.close();
+  await untilResult(listener);
+  await until(() => updates(viewer, "voice_audio").length === 7, 30_000, "all three clips");
+  assertEquals(updates(viewer, "voice_audio").map((u) => u.seq), [0, 1, 2, 3, 4, 5, 6]);
+  await until(() => updates(viewer, "voice_mode_state").at(-1)?.listeners === 1, 10_000, "one");
+  assertEquals(notes(viewer, alpha, STOPPED), 0, "one listener remains: no stop note");
+
   // --- a text past the bound is refused in words, nothing rendered -------------------------------
   command(listener, "prompt", { key: alpha, text: "[[script:saylong]] ramble", attachments: [] });
   const long = toolResultsOf(await untilResult(listener));
