@@ -1,11 +1,11 @@
 import { type ClientMessageOf, type Slot, slotName, type Wire } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal, type ToolCall } from "../../server/subsystem.ts";
+import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { SpeakingBench } from "./bench.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, type Speaker, Speakers } from "./engines/mod.ts";
 import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
 import { VoiceStreams } from "./queue.ts";
 import { type Choice, missingOf, speakingRow } from "./row.ts";
-import { MAX_SAY_CHARS, sentences } from "./split.ts";
+import { sayTool } from "./say.ts";
 
 /** The fixed line a preview speaks. spec: voice_preview. */
 export const PREVIEW_LINE = "This is how I will sound when I tell you what I am doing.";
@@ -167,46 +167,13 @@ export async function create(host: Host) {
     },
     subjects: {},
     tools: {
-      "voice__say": async (input: unknown, call: ToolCall) => {
-        const text = (input as { text: string }).text;
-        const slot = call.seat.slot;
-        if (text.length > MAX_SAY_CHARS) {
-          return {
-            isError: true,
-            text: `voice__say: the text is ${text.length} characters and one call takes at most ` +
-              `${MAX_SAY_CHARS}; nothing was spoken. Say the substance in fewer words.`,
-          };
-        }
-        const clips = sentences(text);
-        if (clips.length === 0) {
-          return { isError: true, text: "voice__say: there are no words to say." };
-        }
-        if (listeners.count(slot) === 0) {
-          return { text: "Nobody is listening on this seat, so nothing was spoken." };
-        }
-        let picked: { speaker: Speaker; voice: string };
-        try {
-          picked = await active(null);
-        } catch (err) {
-          return {
-            isError: true,
-            text: `voice__say: nothing was spoken: ${(err as Error).message}`,
-          };
-        }
-        streams.queue(
-          slot,
-          clips,
-          (t) => picked.speaker.render(t, picked.voice),
-          () => listeners.count(slot) > 0,
-        )
-          .catch((error) => host.log.warn("voice_render_failed", { seat: slotName(slot), error }));
-        const n = listeners.count(slot);
-        return {
-          text: `Queued ${clips.length} clip${clips.length === 1 ? "" : "s"} for ${n} listener${
-            n === 1 ? "" : "s"
-          }; they play in order.`,
-        };
-      },
+      "voice__say": sayTool({
+        listeners: (slot) => listeners.count(slot),
+        active: () => active(null),
+        queue: (slot, clips, render) =>
+          streams.queue(slot, clips, render, () => listeners.count(slot) > 0),
+        log: host.log,
+      }),
     },
     sessionFields: (slot: Slot) => ({ state: { voice_listeners: listeners.count(slot) } }),
     homeFields: () => ({
