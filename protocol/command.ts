@@ -10,6 +10,13 @@ import {
   DictateSurface,
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
+import {
+  CloseWorkerFields,
+  DeliverWorkerPromptFields,
+  DeliverWorkerPromptToLeadFields,
+  DespawnWorkerFields,
+  SpawnWorkerFields,
+} from "./workers.ts";
 
 // spec: How a message is tagged. A Command is externally tagged on the variant's own name:
 // `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. catalogue 1.2-1.4.
@@ -173,12 +180,12 @@ export const COMMANDS = {
   },
   task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
   deliver_peer_prompt: { fields: loose },
-  spawn_worker: { fields: loose, reply: true },
-  close_worker: { fields: loose },
-  despawn_worker: { fields: loose, reply: true },
+  spawn_worker: { fields: SpawnWorkerFields, reply: true },
+  close_worker: { fields: CloseWorkerFields },
+  despawn_worker: { fields: DespawnWorkerFields, reply: true },
   open_url: { fields: obj({ url: z.string() }) },
-  deliver_worker_prompt: { fields: loose },
-  deliver_worker_prompt_to_lead: { fields: loose },
+  deliver_worker_prompt: { fields: DeliverWorkerPromptFields },
+  deliver_worker_prompt_to_lead: { fields: DeliverWorkerPromptToLeadFields },
   deliver_gotify_message: { fields: loose },
   save_review_threads: { fields: obj({ ...review, threads: z.array(loose) }) },
   remove_review_thread: { fields: obj({ ...review, thread_id: z.string() }) },

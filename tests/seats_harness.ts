@@ -86,7 +86,7 @@ export async function seatWorld(
     },
     async startInProcess() {
       const log = memoryLogger();
-      const server = await startServer({ configPath, port: 0, log });
+      const server = await startServer({ configPath, port: 0, gatewayPort: 0, log });
       const mine: ForgeClient[] = [];
       let stopped: Promise<void> | null = null;
       const forge: InProcessForge = {

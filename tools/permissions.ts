@@ -1,17 +1,30 @@
 import type { ForgeConfig } from "../server/config/types.ts";
+import { upstreamOf } from "../server/gateway/upstream.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { modelsDir } from "../subsystems/dictate/paths.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 
 /**
+ * V8 flags the launcher runs the server with (issue 12 §4). After a burst of traffic nothing stays
+ * reachable (the JS heap's used size returns to its boot level) but V8 keeps the young generation
+ * it grew, up to 3 x 16 MiB, committed for the life of the process. A 1 MiB semi-space bounds
+ * that; a scavenge of a 1 MiB space is cheap and forge's per-message garbage is small.
+ * `tools/bench/fuzz.ts` measures the RSS it leaves behind with and without it.
+ */
+export const SERVER_V8_FLAGS = "--max-semi-space-size=1";
+
+/**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
- * socket it binds, files to the config dir, the Claude config dirs and the configured project
+ * socket it binds, the account gateway's loopback port and the upstream hosts the accounts name,
+ * files to the config dir, the Claude config dirs and the configured project
  * paths, subprocesses to the binaries it spawns. README "Permissions" explains each one.
  */
 export function permissionFlags(opts: {
   config: ForgeConfig;
   configPath: string;
   port: number;
+  /** The gateway's port (`--gateway-port`, else `[gateway] port`). */
+  gatewayPort?: number;
   repoRoot: string;
   claudeBin: string | null;
   home: string;
@@ -57,11 +70,16 @@ export function permissionFlags(opts: {
     ...dictate.run,
     ...ttsRun(config),
   ]);
-  const net = [
+  // The gateway listens on loopback and forwards to each account's upstream (a config with no
+  // accounts runs no gateway routes, but the listener still binds).
+  const gatewayPort = opts.gatewayPort ?? Number(config.areas.gateway?.port ?? 8787);
+  const net = unique([
     `${hostForFlag(config.server.bind)}:${opts.port}`,
+    `127.0.0.1:${gatewayPort}`,
+    ...config.accounts.map((a) => upstreamHost(upstreamOf(a))),
     ...vaultNet(config),
     ...dictate.net,
-  ];
+  ]);
   const flags = [
     `--allow-net=${net.join(",")}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
@@ -82,6 +100,16 @@ export function permissionFlags(opts: {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/** `host:port` of an upstream URL, the port made explicit (443 for https, 80 for http). */
+function upstreamHost(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
+  } catch {
+    return "";
+  }
 }
 
 /**

@@ -27,7 +27,11 @@ function flags(extra: string) {
 // config names when no native addon makes the fence moot.
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
   const f = flags("[terminal]\nenabled = false\n");
-  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  // The socket, the gateway's loopback port, and account A's upstream (no base_url: the API's).
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+  );
   assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,ps,kill,/opt/claude");
   const read = f.find((x) => x.startsWith("--allow-read="))!.slice("--allow-read=".length).split(
     ",",
@@ -50,7 +54,24 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   const f = flags("");
   assert(f.includes("--allow-ffi=/opt/forge/node_modules"));
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
-  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+  );
+});
+
+// README "Permissions": the gateway adds its own port and exactly the upstreams the accounts name.
+Deno.test("the gateway's port and each account's upstream host are the only extra net grants", () => {
+  const f = flags(
+    `[gateway]\nport = 8900\n[[accounts]]\ndisplay_name = "B"\nprovider = "openrouter"\n` +
+      `token = "t"\nbase_url = "https://openrouter.example/api"\n[[accounts]]\n` +
+      `display_name = "C"\nprovider = "anthropic"\ntoken = "k"\nbase_url = "http://127.0.0.1:4100"\n`,
+  );
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8900,api.anthropic.com:443,openrouter.example:443," +
+      "127.0.0.1:4100",
+  );
 });
 
 // README "Permissions": the vault adds its configured server's host and port, and nothing else.
@@ -58,14 +79,13 @@ Deno.test("with the vault on, the network adds the configured vault server alone
   const on = flags(
     `[terminal]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
   );
-  assertEquals(
-    on.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,vault.example.invalid:443",
-  );
+  // (the socket, then the account gateway's port and account A's upstream, then the vault)
+  const base = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
+  assertEquals(on.find((x) => x.startsWith("--allow-net")), `${base},vault.example.invalid:443`);
   const off = flags(
     `[terminal]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
   );
-  assertEquals(off.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  assertEquals(off.find((x) => x.startsWith("--allow-net")), base);
 });
 
 // README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
@@ -121,7 +141,8 @@ Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host
   assert(f.find((x) => x.startsWith("--allow-write="))!.includes("/home/u/models"));
   assertEquals(
     f.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,feeds.example.test:443",
+    // (the socket, the account gateway's port and account A's upstream, then the catalogue)
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,feeds.example.test:443",
   );
   assert(!f.find((x) => x.startsWith("--allow-run"))!.includes("parec"));
   const capture = flags(`${off}[dictate]\nenabled = true\nserver_capture = true\n`);

@@ -42,8 +42,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
       [...held.values()].filter((s) => s.project.name === p.name).map((s) => s.slot.label),
     ),
     work: await readWork(p.path),
-    would_bind: config.orgs.find((o) => o.name === p.org)?.accounts.length !== 0,
-    chip: null,
+    // spec: home > projects: the account the row's next seat would bind, and its state.
+    ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
   })));
   const agents: Wire[] = [];
   for (const p of projects) {
@@ -70,26 +70,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     })),
     agents,
     unseen: ws.unseen(),
-    accounts: {
-      loading: config.accounts.map((a) => ({
-        display_name: a.display_name,
-        state: "ready",
-        last_error: null,
-        retry_after: null,
-      })),
-      all_loaded: true,
-      gateway: {
-        ready: false,
-        port: (config.areas.gateway?.port as number) ?? 8787,
-        bind_error: null,
-      },
-      usage: config.accounts.map((a) => ({ display_name: a.display_name, snapshot: null })),
-      orgs: config.orgs.map((o) => ({
-        org: o.name,
-        accounts: o.accounts,
-        fallback_accounts: o.fallback_accounts,
-      })),
-    },
+    accounts: ws.gateway?.wire() ?? null,
     connectors: {
       gotify: { connected: false },
       slack: { connected_workspaces: [], load_failed: false },

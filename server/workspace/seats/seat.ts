@@ -157,6 +157,11 @@ export class Seat extends SeatCore implements SeatInfo {
 
   // ---- reads -----------------------------------------------------------------------------
 
+  /** SeatInfo.toolFamilies: the families a worker was given (issue 23). */
+  toolFamilies(): readonly string[] | null {
+    return this.families;
+  }
+
   /** spec: session > pending_asks: the held kinds lead (held.ts), then the CLI's own asks
    * (permission, question) in arrival order. */
   pendingAsks(): { kind: string; seq: number; request: WireObject }[] {
@@ -170,7 +175,10 @@ export class Seat extends SeatCore implements SeatInfo {
     return {
       slot: this.slot,
       label: this.slot.label,
-      lifecycle: this.lifecycle,
+      // catalogue 7.1 lifecycle `AuthRequired`: a live seat whose upstream refused its credential.
+      lifecycle: this.occupied && this.env.workspace.gateway?.authRequired(this.slot)
+        ? "AuthRequired"
+        : this.lifecycle,
       has_background_work: this.state.tasks.hasBackgroundWork,
       pending: front?.kind ?? null,
       pending_depth: front ? asks.length - 1 : 0,

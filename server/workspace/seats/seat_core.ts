@@ -63,6 +63,8 @@ export abstract class SeatCore {
   protected occupantReads: OccupantReads | null = null;
   /** forge's MCP server for the occupant (issue 11), null without one. */
   #tools: SeatTools | null = null;
+  /** A worker's tool families beyond the always-on ones (issue 23); null = every family. */
+  families: readonly string[] | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
 
@@ -148,6 +150,7 @@ export abstract class SeatCore {
         cwd: this.cwd,
         occupancy: opts.occupancy,
         launch: opts.launch,
+        gateway: this.env.workspace.gateway?.launch(this.slot, this.project),
         forgeArgs: this.env.tools?.launchArgs(),
       });
     } catch (err) {
@@ -156,7 +159,8 @@ export abstract class SeatCore {
     const transcript = plan ? await transcriptOf(plan, sessionId) : null;
     await this.history.begin({ session_id: sessionId, cwd: this.cwd, transcript, resumed });
     if (gen !== this.#gen || this.#stopped) return;
-    const account = config.orgs.find((o) => o.name === this.project.org)?.accounts[0] ?? null;
+    const account = plan?.account?.display_name ??
+      config.orgs.find((o) => o.name === this.project.org)?.accounts[0] ?? null;
     this.emit("spawning", {
       project_name: this.project.name,
       cwd: this.cwd,
@@ -229,6 +233,7 @@ export abstract class SeatCore {
       compaction_count: this.history.conversation?.compactionCount ?? 0,
     });
     this.#emitAll(derived);
+    void this.env.workspace.gateway?.connected(this.slot, (ready.account ?? null) as Wire);
     // A read that came while the CLI was starting could not ask; it is asked for now.
     if (this.env.watchers.holding(this.slot) > 0) this.askForReads();
   }
