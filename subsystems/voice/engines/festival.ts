@@ -57,11 +57,14 @@ export class FestivalSpeaker implements Speaker {
     try {
       await Deno.remove(out);
       const marker = `FORGE-DONE-${n}`;
+      // Loading a voice costs a moment: the process keeps the last one selected.
+      const select = proc.voice === voice ? "" : `(voice_${voice})\n`;
       await proc.send(
-        `(voice_${voice})\n(utt.save.wave (utt.synth (Utterance Text "${scheme(text)}")) ` +
+        `${select}(utt.save.wave (utt.synth (Utterance Text "${scheme(text)}")) ` +
           `"${out}" (quote riff))\n(format t "${marker}\\n")\n(fflush nil)\n`,
         marker,
       );
+      proc.voice = voice;
       let bytes: Uint8Array;
       try {
         bytes = await Deno.readFile(out);
@@ -86,6 +89,8 @@ class Process {
   #stderr = "";
   #buffer = "";
   dead = false;
+  /** The voice the process has selected, once a clip selected one. */
+  voice: string | null = null;
 
   constructor() {
     try {
