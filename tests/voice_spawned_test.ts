@@ -271,3 +271,28 @@ Deno.test("voice: a missing engine is said in preview_error, home voice and voic
     await Deno.remove(bin, { recursive: true });
   }
 });
+
+Deno.test("voice: [tts] speaking_model picks festival, which runs under the launcher's flags", async () => {
+  await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
+  await Deno.writeTextFile(
+    world.configPath,
+    '\n[tts]\nenabled = true\nspeaking_model = "festival"\n',
+    { append: true },
+  );
+  const forge = await world.startForge();
+  const alpha = world.lead("alpha");
+  const c = await forge.ready();
+  await subscribeSeat(c, alpha, true);
+  voiceMode(c, alpha, true);
+  c.send({ kind: "voice_preview", key: alpha, voice: null });
+  const clip = VoiceAudio.parse(
+    updateOf(await c.next((m) => !!updateOf(m, "voice_audio"), 60_000), "voice_audio"),
+  );
+  assertEquals([clip.seq, clip.sample_rate], [0, 32_000], "festival slt-hts renders at 32 kHz");
+  assert(decodePcm(clip.pcm).length > 32_000, "over a second of speech");
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
+    voice: Msg;
+  };
+  assertEquals([home.voice.speaking_model, home.voice.missing], ["festival", null]);
+});
