@@ -1,4 +1,5 @@
 import {
+  type ConnectorSets,
   encodeUpdate,
   type Greeting,
   PROTOCOL_VERSION,
@@ -113,7 +114,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // After the seats: the workers run in seats, and respawn the durable ones at boot.
     workersArea(() => seatsRef.current),
     // After the seats: the cron tick's boot catch-up delivers into them.
-    boardArea((b) => (board = b)),
+    boardArea((b) => {
+      board = b;
+      // issue 21: the connectors' subscription sets ride each project's board entry.
+      if (b) {
+        b.projectFields = (p) =>
+          (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
+      }
+    }),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -157,6 +165,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registry = new Registry(manifests);
   registryRef.current = registry;
   await registry.boot(host);
+  // A seat that auto-started during the boot may have listed its tools before the subsystems
+  // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
+  bridge.changed(undefined, true);
   readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
   workspace.stream.subscribe((numbered) => {

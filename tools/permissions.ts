@@ -79,6 +79,7 @@ export function permissionFlags(opts: {
     ...config.accounts.map((a) => upstreamHost(upstreamOf(a))),
     ...vaultNet(config),
     ...dictate.net,
+    ...connectorHosts(config),
   ]);
   const flags = [
     `--allow-net=${net.join(",")}`,
@@ -100,6 +101,31 @@ export function permissionFlags(opts: {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * The connectors' servers (issue 21): the `[gotify]` URL and each `[[slack]]` workspace's Web API
+ * (Slack's own unless `api_url` names another), as `host:port` - nothing else on the network.
+ */
+export function connectorHosts(config: ForgeConfig): string[] {
+  const urls = [
+    config.areas.gotify?.url,
+    // Slack's own API serves files (downloads and uploads) from files.slack.com.
+    ...(config.slack ?? []).flatMap((w) =>
+      w.api_url ? [w.api_url] : ["https://slack.com/api/", "https://files.slack.com/"]
+    ),
+  ];
+  return urls.flatMap((u) => {
+    if (typeof u !== "string") return [];
+    try {
+      const url = new URL(u);
+      const port = url.port ||
+        (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+      return [`${url.hostname}:${port}`];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** `host:port` of an upstream URL, the port made explicit (443 for https, 80 for http). */
