@@ -21,6 +21,8 @@ import { slugFor } from "../../subsystems/usage/sample_lines.ts";
 import bundled from "../../subsystems/usage/prices.json" with { type: "json" };
 import { startHarness } from "../../server/workspace/claude/testing.ts";
 import type { measure } from "./arms/usage_report.ts";
+import { timedProcess } from "./arms/process.ts";
+import { installCcusage, runCcusage } from "./arms/ccusage.ts";
 
 type Obj = Record<string, unknown>;
 const flag = (name: string, dflt: string) => {
@@ -201,87 +203,6 @@ async function generate(t: Template, root: string): Promise<{ files: number; byt
   return { files, bytes };
 }
 
-/** Install ccusage into `tmp` and write its config: forge's table as pricingOverrides. */
-async function installCcusage(tmp: string): Promise<string[]> {
-  const prefix = join(tmp, "ccusage");
-  const install = await new Deno.Command("npm", {
-    args: ["install", "--prefix", prefix, "--no-audit", "--no-fund", `ccusage@${CCUSAGE}`],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!install.success) {
-    throw new Error(`npm install ccusage@${CCUSAGE}: ${new TextDecoder().decode(install.stderr)}`);
-  }
-  const overrides: Obj = {};
-  for (const [model, r] of Object.entries(bundled.models) as [string, Record<string, number>][]) {
-    overrides[model] = {
-      inputCostPerToken: r.input / 1e6,
-      outputCostPerToken: r.output / 1e6,
-      cacheCreationInputTokenCost: r.cache_write_5m / 1e6,
-      cacheReadInputTokenCost: r.cache_read / 1e6,
-      ...(typeof r.fast_multiplier === "number" ? { fastMultiplier: r.fast_multiplier } : {}),
-    };
-  }
-  const config = join(tmp, "ccusage.json");
-  await Deno.writeTextFile(config, JSON.stringify({ defaults: { pricingOverrides: overrides } }));
-  const cli = join(prefix, "node_modules/ccusage/src/cli.js");
-  return [cli, "claude", "daily", "--json", "--breakdown", "--offline", "--config", config];
-}
-
-/**
- * Runs `cmd` as a whole process under bash's `time`, the page cache dropped first where this
- * machine lets us: wall, user and system seconds of the process and its children.
- */
-async function timedProcess(cmd: string[], env: Record<string, string>) {
-  const cold = await dropCaches();
-  const out = await new Deno.Command("bash", {
-    args: ["-c", 'TIMEFORMAT="@time %R %U %S"; time "$@"', "bash", ...cmd],
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const err = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`${cmd.slice(0, 2).join(" ")} failed: ${err}`);
-  const m = err.match(/@time ([\d.]+) ([\d.]+) ([\d.]+)/);
-  if (!m) throw new Error(`no timing in: ${err.slice(-400)}`);
-  const [wall, user, sys] = [m[1], m[2], m[3]].map(Number);
-  return { wall, cpu: user + sys, cold, stdout: new TextDecoder().decode(out.stdout) };
-}
-
-/** Drops the page cache (root only); false when not permitted, and the run says it was warm. */
-async function dropCaches(): Promise<boolean> {
-  try {
-    await new Deno.Command("sync").output();
-    await Deno.writeTextFile("/proc/sys/vm/drop_caches", "3");
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** One ccusage run over the pool, as a whole process: times, totals, per model. */
-async function runCcusage(args: string[], pool: string) {
-  const run = await timedProcess(["node", ...args], {
-    CLAUDE_CONFIG_DIR: pool,
-    PATH: Deno.env.get("PATH") ?? "",
-  });
-  const report = JSON.parse(run.stdout);
-  const byModel = new Map<string, { cost: number; tokens: number[] }>();
-  for (const day of report.daily) {
-    for (const b of day.modelBreakdowns) {
-      // ccusage reports fast-mode messages as a model of their own, "<model>-fast".
-      const name = String(b.modelName).replace(/-fast$/, "");
-      const m = byModel.get(name) ?? { cost: 0, tokens: [0, 0, 0, 0] };
-      m.cost += b.cost;
-      [b.inputTokens, b.outputTokens, b.cacheCreationTokens, b.cacheReadTokens].forEach((v, i) =>
-        m.tokens[i] += v
-      );
-      byModel.set(name, m);
-    }
-  }
-  return { ...run, totals: report.totals, byModel };
-}
-
 type Measured = Awaited<ReturnType<typeof measure>>;
 
 /**
@@ -328,7 +249,7 @@ try {
   const t0 = performance.now();
   const template = await captureTemplate();
   const gen = await generate(template, pool);
-  const ccArgs = await installCcusage(tmp);
+  const ccArgs = await installCcusage(tmp, CCUSAGE);
   // Written pages still being flushed would slow whichever tool ran first.
   await new Deno.Command("sync").output();
   console.log(

@@ -1,0 +1,35 @@
+/**
+ * Whole-process arms for the benches: a command timed as a process (wall, user and system
+ * seconds of it and its children), on a dropped page cache where this machine allows it.
+ */
+
+/**
+ * Runs `cmd` as a whole process under bash's `time`, the page cache dropped first where this
+ * machine lets us: wall, user and system seconds of the process and its children.
+ */
+export async function timedProcess(cmd: string[], env: Record<string, string>) {
+  const cold = await dropCaches();
+  const out = await new Deno.Command("bash", {
+    args: ["-c", 'TIMEFORMAT="@time %R %U %S"; time "$@"', "bash", ...cmd],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const err = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${cmd.slice(0, 2).join(" ")} failed: ${err}`);
+  const m = err.match(/@time ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (!m) throw new Error(`no timing in: ${err.slice(-400)}`);
+  const [wall, user, sys] = [m[1], m[2], m[3]].map(Number);
+  return { wall, cpu: user + sys, cold, stdout: new TextDecoder().decode(out.stdout) };
+}
+
+/** Drops the page cache (root only); false when not permitted, and the run says it was warm. */
+export async function dropCaches(): Promise<boolean> {
+  try {
+    await new Deno.Command("sync").output();
+    await Deno.writeTextFile("/proc/sys/vm/drop_caches", "3");
+    return true;
+  } catch {
+    return false;
+  }
+}
