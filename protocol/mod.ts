@@ -18,3 +18,4 @@ export * from "./accounts.ts";
 export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
+export * from "./lenient.ts";
