@@ -19,3 +19,5 @@ export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
 export * from "./lenient.ts";
+export * from "./home.ts";
+export * from "./session.ts";
