@@ -7,6 +7,7 @@ export * from "./version.ts";
 export * from "./slot.ts";
 export * from "./subject.ts";
 export * from "./board.ts";
+export * from "./connectors.ts";
 export * from "./workers.ts";
 export * from "./command.ts";
 export * from "./update.ts";

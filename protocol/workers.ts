@@ -52,6 +52,18 @@ export const WrappedPrompt = obj({
 });
 export type WrappedPrompt = z.infer<typeof WrappedPrompt>;
 
+/**
+ * The user turn a wrapped message becomes: an envelope line naming the sender (the system prompt
+ * tells the agent such a turn is forge's delivery, not the person typing), then the body. A
+ * client reads the same line to draw the turn as a delivery row.
+ */
+export function envelopeText(w: WrappedPrompt): string {
+  const head = w.kind === "message"
+    ? `[Message id=${w.id} from agent '${w.sender_name}' (org '${w.sender_org}')]`
+    : `[Notice id=${w.id} from forge about agent '${w.sender_name}' (org '${w.sender_org}')]`;
+  return `${head}\n${w.body}`;
+}
+
 /** `deliver_worker_prompt` (row 45) and `deliver_worker_prompt_to_lead` (row 46). */
 export const DeliverWorkerPromptFields = obj({
   caller: Slot,

@@ -140,6 +140,15 @@ export class Registry {
     return out;
   }
 
+  /** Every running subsystem's contribution to a project's board entry (issue 21). */
+  boardFields(project: { org: string; name: string }): Record<string, Wire> {
+    const out: Record<string, Wire> = {};
+    for (const entry of this.#entries) {
+      Object.assign(out, entry.handlers?.boardFields?.(project) ?? {});
+    }
+    return out;
+  }
+
   /**
    * forge's MCP tools the seats may call under `config` (issue 11): every tool a running
    * subsystem declared, unless a reload has since switched that subsystem off.

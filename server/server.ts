@@ -1,4 +1,5 @@
 import {
+  type ConnectorSets,
   encodeUpdate,
   type Greeting,
   PROTOCOL_VERSION,
@@ -25,7 +26,7 @@ import { Connection, utf8Length } from "./connection.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
-import { keepaliveIdleTimeout, serveSocket } from "./socket.ts";
+import { serveSocket } from "./socket.ts";
 import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
 import { findClaude, readCliVersion } from "./workspace/cli.ts";
@@ -33,6 +34,9 @@ import { Workspace } from "./workspace/workspace.ts";
 import { ToolBridge } from "./workspace/mcp/bridge.ts";
 import { HeldAskRegistry } from "./workspace/seats/held.ts";
 import type { SeatManager } from "./workspace/seats/manager.ts";
+
+/** Messages (and their UTF-16 units or bytes) one connection may have waiting to be handled. */
+export const INBOUND_QUEUE = { messages: 256, bytes: 32 * 1024 * 1024 };
 
 export interface ServerOptions {
   configPath: string;
@@ -110,7 +114,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // After the seats: the workers run in seats, and respawn the durable ones at boot.
     workersArea(() => seatsRef.current),
     // After the seats: the cron tick's boot catch-up delivers into them.
-    boardArea((b) => (board = b)),
+    boardArea((b) => {
+      board = b;
+      // issue 21: the connectors' subscription sets ride each project's board entry.
+      if (b) {
+        b.projectFields = (p) =>
+          (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
+      }
+    }),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -153,6 +164,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registry = new Registry(manifests);
   registryRef.current = registry;
   await registry.boot(host);
+  // A seat that auto-started during the boot may have listed its tools before the subsystems
+  // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
+  bridge.changed(undefined, true);
   readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
   workspace.stream.subscribe((numbered) => {
@@ -235,17 +249,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   let nextId = 1;
-  const abort = new AbortController();
   const deps = { registry, workspace, log };
-  const listening = Promise.withResolvers<Deno.NetAddr>();
-  const http = serveSocket({
+  const http = await serveSocket({
     hostname: store.config.server.bind,
     port: opts.port ?? store.config.server.port,
-    signal: abort.signal,
-    onListen: (addr) => listening.resolve(addr),
   }, {
     log,
-    idleTimeoutSecs: keepaliveIdleTimeout(timers.pingDeadMs),
     policy: () => ({
       bind: store.config.server.bind,
       port: store.config.server.port,
@@ -259,28 +268,57 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         peer: info.peer,
       });
       let chain = Promise.resolve();
-      socket.onopen = () => {
-        connections.set(conn.id, conn);
-        log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
-        conn.send(greeting());
-        conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
-      };
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
-      socket.onmessage = (event) => {
-        const data = event.data;
+      // The queue is bounded (issue 12 §4): a client that sends faster than its messages are
+      // handled would otherwise park every one of them in memory; past the bound the socket stops
+      // being read, so TCP holds the client back, and reading resumes once half has drained.
+      const queue = { messages: 0, bytes: 0, paused: false };
+      socket.onMessage((data) => {
+        const size = typeof data === "string" ? data.length : data.length;
+        queue.messages++;
+        queue.bytes += size;
+        if (
+          !queue.paused &&
+          (queue.messages > INBOUND_QUEUE.messages || queue.bytes > INBOUND_QUEUE.bytes)
+        ) {
+          queue.paused = true;
+          socket.pause();
+          log.debug("inbound_paused", {
+            conn: conn.id,
+            queued: queue.messages,
+            bytes: queue.bytes,
+          });
+        }
         chain = chain.then(() =>
           conn.track(async () => {
-            if (typeof data === "string") await dispatchText(conn, data, deps);
-            else dispatchBinary(conn, new Uint8Array(data as ArrayBuffer), deps);
+            try {
+              if (typeof data === "string") await dispatchText(conn, data, deps);
+              else dispatchBinary(conn, data, deps);
+            } finally {
+              queue.messages--;
+              queue.bytes -= size;
+              if (
+                queue.paused && queue.messages <= INBOUND_QUEUE.messages / 2 &&
+                queue.bytes <= INBOUND_QUEUE.bytes / 2
+              ) {
+                queue.paused = false;
+                if (!conn.ended) socket.resume();
+              }
+            }
           })
         );
-      };
-      socket.onclose = () => conn.end("closed");
-      socket.onerror = (e) => conn.end("socket_error", (e as ErrorEvent).message);
+      });
+      socket.onClose((why) =>
+        why.startsWith("socket_error") ? conn.end("socket_error", why) : conn.end("closed")
+      );
       conn.onClose(() => connections.delete(conn.id));
+      connections.set(conn.id, conn);
+      log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
+      conn.send(greeting());
+      conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     },
   });
-  const addr = await listening.promise;
+  const addr = http.addr;
   log.info("server_listening", {
     bind: addr.hostname,
     port: addr.port,
@@ -308,8 +346,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       await gateway.stop();
-      abort.abort();
-      await http.finished;
+      await http.stop();
       log.info("server_stopped", {});
     },
   };

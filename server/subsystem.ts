@@ -234,6 +234,8 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
    * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
    */
   homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /** Fields it contributes to each project's board entry (issue 21: `connectors`). */
+  boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
   /** One handler per tool the manifest declares (issue 11). */
   tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */

@@ -23,9 +23,10 @@ export interface SeatWorld extends AsyncDisposable {
   projectDir(project: string): string;
   /**
    * `deno task start --config <configPath> --port 0`, as a person runs it; `env` adds to the
-   * launcher's environment (the vault test's CA: `DENO_CERT`).
+   * launcher's environment (the vault test's CA: `DENO_CERT`); a `port` the test took earlier
+   * (a restart on the same address) is passed as `--port`.
    */
-  startForge(env?: Record<string, string>): Promise<RunningForge>;
+  startForge(env?: Record<string, string>, port?: number): Promise<RunningForge>;
   /** The server in this process (socket tier): it can read /proc, as the test can. */
   startInProcess(): Promise<InProcessForge>;
   /** Main-loop requests the fake API has answered so far (its request log). */
@@ -79,8 +80,8 @@ export async function seatWorld(
     configPath,
     lead: (project) => ({ org: "Acme", project, label: "lead" }),
     projectDir: (project) => `${dir}/${project}`,
-    async startForge(env = {}) {
-      const forge = await startForge(configPath, dir, clients, env);
+    async startForge(env = {}, port = 0) {
+      const forge = await startForge(configPath, dir, clients, env, port);
       forges.push(forge);
       return forge;
     },
@@ -166,9 +167,10 @@ async function startForge(
   dir: string,
   all: ForgeClient[],
   env: Record<string, string> = {},
+  listenOn = 0,
 ): Promise<RunningForge> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "start", "--config", configPath, "--port", "0"],
+    args: ["task", "--quiet", "start", "--config", configPath, "--port", String(listenOn)],
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",

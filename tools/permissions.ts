@@ -4,6 +4,15 @@ import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts"
 import { modelsDir } from "../subsystems/dictate/paths.ts";
 
 /**
+ * V8 flags the launcher runs the server with (issue 12 §4). After a burst of traffic nothing stays
+ * reachable (the JS heap's used size returns to its boot level) but V8 keeps the young generation
+ * it grew, up to 3 x 16 MiB, committed for the life of the process. A 1 MiB semi-space bounds
+ * that; a scavenge of a 1 MiB space is cheap and forge's per-message garbage is small.
+ * `tools/bench/fuzz.ts` measures the RSS it leaves behind with and without it.
+ */
+export const SERVER_V8_FLAGS = "--max-semi-space-size=1";
+
+/**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
  * socket it binds, the account gateway's loopback port and the upstream hosts the accounts name,
  * files to the config dir, the Claude config dirs and the configured project
@@ -68,6 +77,7 @@ export function permissionFlags(opts: {
     ...config.accounts.map((a) => upstreamHost(upstreamOf(a))),
     ...vaultNet(config),
     ...dictate.net,
+    ...connectorHosts(config),
   ]);
   const flags = [
     `--allow-net=${net.join(",")}`,
@@ -89,6 +99,31 @@ export function permissionFlags(opts: {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * The connectors' servers (issue 21): the `[gotify]` URL and each `[[slack]]` workspace's Web API
+ * (Slack's own unless `api_url` names another), as `host:port` - nothing else on the network.
+ */
+export function connectorHosts(config: ForgeConfig): string[] {
+  const urls = [
+    config.areas.gotify?.url,
+    // Slack's own API serves files (downloads and uploads) from files.slack.com.
+    ...(config.slack ?? []).flatMap((w) =>
+      w.api_url ? [w.api_url] : ["https://slack.com/api/", "https://files.slack.com/"]
+    ),
+  ];
+  return urls.flatMap((u) => {
+    if (typeof u !== "string") return [];
+    try {
+      const url = new URL(u);
+      const port = url.port ||
+        (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+      return [`${url.hostname}:${port}`];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** `host:port` of an upstream URL, the port made explicit (443 for https, 80 for http). */

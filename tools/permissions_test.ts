@@ -127,6 +127,25 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
   }
 });
 
+// issue 21; README "Permissions": the connectors add the servers the config names, nothing else.
+Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Slack API only", () => {
+  const f = flags(
+    `[gotify]\nurl = "https://push.example.org"\nclient_token = "C1"\n` +
+      `[[slack]]\nworkspace = "acme"\ntoken = "xoxp-1"\n` +
+      `[[slack]]\nworkspace = "lab"\ntoken = "xoxp-2"\napi_url = "http://127.0.0.1:4000/api/"\n`,
+  );
+  assertEquals(
+    f.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,push.example.org:443," +
+      "slack.com:443,files.slack.com:443,127.0.0.1:4000",
+  );
+  assertEquals(
+    flags("").find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+    "no connector configured: nothing of theirs",
+  );
+});
+
 Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host; parec only when server_capture says so", () => {
   const off = "[terminal]\nenabled = false\n";
   const f = flags(

@@ -70,9 +70,10 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     agents,
     unseen: ws.unseen(),
     accounts: ws.gateway?.wire() ?? null,
+    // The connectors subsystem lays its own over this when it runs (issue 21).
     connectors: {
-      gotify: { connected: false },
-      slack: { connected_workspaces: [], load_failed: false },
+      gotify: { connected: false, configured: false, error: null },
+      slack: { connected_workspaces: [], load_failed: false, load_error: null },
     },
     biometric: { devices: [] },
     vault: null,

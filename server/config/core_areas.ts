@@ -267,8 +267,8 @@ export const CORE_AREAS: AreaSpec[] = [
     name: "gotify",
     note: "the Gotify connector",
     keys: [
-      key.string("gotify.url", null, "not_read_yet", "the Gotify server"),
-      key.string("gotify.client_token", null, "not_read_yet", "the client token"),
+      key.string("gotify.url", null, "restart", "the Gotify server"),
+      key.string("gotify.client_token", null, "restart", "the client token"),
     ],
   },
   {
@@ -277,17 +277,20 @@ export const CORE_AREAS: AreaSpec[] = [
     note: "Slack workspaces, one [[slack]] table each",
     keys: grouped("slack", [
       required(
-        key.string("slack[].workspace", null, "not_read_yet", "the workspace's unique label"),
+        key.string("slack[].workspace", null, "restart", "the workspace's unique label"),
       ),
-      required(key.string("slack[].token", null, "not_read_yet", "the user token")),
-      key.number("slack[].poll_seconds", 5, "not_read_yet", "poll interval", [1, 3600]),
+      required(key.string("slack[].token", null, "restart", "the user token")),
+      key.number("slack[].poll_seconds", 5, "restart", "poll interval", [1, 3600]),
       key.number(
         "slack[].thread_idle_days",
         14,
-        "not_read_yet",
+        "restart",
         "a thread idle this long is dropped",
         [1, 365],
       ),
+      // forge's own: the Web API's base URL (https://slack.com/api/ unless set), so a
+      // deployment behind a proxy, or a test's fake, is reached; permissions allow only it.
+      key.string("slack[].api_url", null, "restart", "the Web API's base URL"),
     ]),
   },
 ];

@@ -1,5 +1,6 @@
 import {
   type Command,
+  envelopeText,
   type Slot,
   slotName,
   type Wire,
@@ -15,17 +16,6 @@ import { Workers } from "./workers.ts";
 export { Workers } from "./workers.ts";
 
 type Of<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;
-
-/**
- * The user turn a wrapped message becomes: an envelope line naming the sender (the system prompt
- * tells the agent such a turn is forge's delivery, not the person typing), then the body.
- */
-export function envelopeText(w: WrappedPrompt): string {
-  const head = w.kind === "message"
-    ? `[Message id=${w.id} from agent '${w.sender_name}' (org '${w.sender_org}')]`
-    : `[Notice id=${w.id} from forge about agent '${w.sender_name}' (org '${w.sender_org}')]`;
-  return `${head}\n${w.body}`;
-}
 
 /**
  * The workers area (issue 23): a core area (no switch) over the seats. Commands (catalogue 1.2):

@@ -1,13 +1,14 @@
-import { type Command, type Slot, slotName, type Wire } from "../../protocol/mod.ts";
-import { describeIssues } from "../../protocol/mod.ts";
-import { type Host, Refusal, type ToolHandler, type ToolResult } from "../../server/subsystem.ts";
 import {
-  DeliverPeerPrompt,
+  type Command,
+  describeIssues,
   envelopeText,
-  messageId,
-  senderName,
+  type Slot,
+  slotName,
+  type Wire,
   type WrappedPrompt,
-} from "./envelope.ts";
+} from "../../protocol/mod.ts";
+import { type Host, Refusal, type ToolHandler, type ToolResult } from "../../server/subsystem.ts";
+import { DeliverPeerPrompt, messageId, senderName } from "./envelope.ts";
 
 /**
  * The agents family (issue 11): identity, the seats with their lifecycle, and peer messages.
