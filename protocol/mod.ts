@@ -22,3 +22,4 @@ export * from "./extensions.ts";
 export * from "./lenient.ts";
 export * from "./home.ts";
 export * from "./session.ts";
+export * from "./absent.ts";

@@ -32,6 +32,16 @@ const HOME_OPAQUE = ["accounts", "agents[].last_activity", "agents[].work"];
 
 Deno.test("golden: home, session (idle, mid-turn, ask parked, no session), usage and board", async () => {
   await using world = await seatWorld([{ name: "alpha" }, { name: "beta", autoStart: false }]);
+  // beta is a git repository nobody starts: its record still reads the tree (issue 13 §8).
+  for (
+    const args of [
+      ["init", "-q", "-b", "main"],
+      ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one"],
+    ]
+  ) {
+    const out = await new Deno.Command("git", { args, cwd: world.projectDir("beta") }).output();
+    assert(out.success, `git ${args[0]}`);
+  }
   const forge = await world.startInProcess();
   const lead = world.lead("alpha");
   const c = await forge.ready();
@@ -102,6 +112,8 @@ Deno.test("golden: home, session (idle, mid-turn, ask parked, no session), usage
   c.send({ kind: "subscribe", what: { session: world.lead("beta") } });
   const none = (await c.next((m) => m.kind === "snapshot" && m.subject !== "home")).data as Msg;
   assertEquals((none.header as Msg).session_id, null);
+  assertEquals((none.work as Msg).gate, "in_repo");
+  assert(none.git !== null, "a seat with no session still carries its tree's git view");
   await session("session_no_session", none);
 
   // --- usage and board ----------------------------------------------------------------------

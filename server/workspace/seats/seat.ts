@@ -61,8 +61,30 @@ export class Seat extends SeatCore implements SeatInfo {
       uuid,
       source,
     });
+    // catalogue 2.3 #65: a prompt sent while a turn runs waits in the CLI's queue; said first.
+    if (this.state.turnInFlight) this.emit("prompt_queued_while_busy", {});
     this.state.queue.push({ uuid, source, text });
     this.emit("prompt_queued", { uuid, source, text });
+  }
+
+  /** replay_conversation: the seat's newest page again, as one `history_replayed` (catalogue
+   * 2.3 #3): the frames the snapshot's conversation carries, flattened oldest first. Refused
+   * naming the seat when it holds no conversation. */
+  async replay(): Promise<void> {
+    if (!this.history.conversation) {
+      throw this.refuse(
+        "replay_conversation",
+        "the seat has no session and knows no earlier one to replay",
+      );
+    }
+    const page = await this.history.snapshot() as {
+      turns: { messages: Wire[] }[];
+      compaction_count: number;
+    };
+    this.emit("history_replayed", {
+      history: page.turns.flatMap((t) => t.messages),
+      compaction_count: page.compaction_count,
+    });
   }
 
   /** cancel: the control `interrupt`; a failure is told as a notice. */
