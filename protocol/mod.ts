@@ -23,3 +23,4 @@ export * from "./lenient.ts";
 export * from "./home.ts";
 export * from "./session.ts";
 export * from "./absent.ts";
+export * from "./voice.ts";
