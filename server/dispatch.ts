@@ -70,7 +70,11 @@ export async function dispatchText(
     // issue 13 §1: unknown fields are set aside (logged at debug), as the original's serde does.
     const parsed = parseIgnoringUnknownFields(ClientMessage, raw);
     if (parsed.ignored.length) {
-      deps.log.debug("client_fields_ignored", { conn: conn.id, kind, fields: parsed.ignored });
+      deps.log.debug("client_fields_ignored", {
+        conn: conn.id,
+        kind,
+        fields: parsed.ignored.slice(0, 16),
+      });
     }
     if (!parsed.success) {
       const known = ClientMessage.options.some((o) => o.shape.kind.value === kind);
@@ -230,7 +234,10 @@ async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: 
     const lenient = decodeCommandLenient(msg.command);
     decoded = lenient.command;
     if (lenient.ignored.length) {
-      deps.log.debug("command_fields_ignored", { conn: conn.id, fields: lenient.ignored });
+      deps.log.debug("command_fields_ignored", {
+        conn: conn.id,
+        fields: lenient.ignored.slice(0, 16),
+      });
     }
   } catch (err) {
     throw new Refusal("command", (err as Error).message);
