@@ -1,6 +1,8 @@
 // Spawned tier (issue 13 §9): commands and updates the original's clients use, produced from
 // what the CLI and the workspace know. catalogue 1.2 (start_default, replay_conversation), 2.3
 // (#3 history_replayed, #65 prompt_queued_while_busy).
+import { z } from "zod";
+import { AvailableModel, CurrentModel } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { chatOf, command, seatWorld, updateOf } from "./seats_harness.ts";
 
@@ -21,10 +23,17 @@ Deno.test("start_default wakes the first project's lead; a busy prompt is told; 
   assertMatch(String(refused.why), /^replay_conversation: .*no session/);
 
   command(c, "start_default", { project_name: null, launch_settings: {} });
-  await c.next((m) => {
-    const u = updateOf(m, "connected");
-    return u !== null && (u.key as Msg).project === "alpha";
-  }, 60_000);
+  const connected = updateOf(
+    await c.next((m) => {
+      const u = updateOf(m, "connected");
+      return u !== null && (u.key as Msg).project === "alpha";
+    }, 60_000),
+    "connected",
+  )!;
+  // issue 13 §6: `connected` carries the model as the header does (CurrentModel, AvailableModel).
+  const current = CurrentModel.parse(connected.current_model);
+  assert(current.resolved_id.length > 0, "the CLI's model is named");
+  assert(z.array(AvailableModel).parse(connected.available_models).length > 0);
 
   command(c, "prompt", { key: lead, text: "[[script:slow]] count slowly", attachments: [] });
   await c.next((m) => {
