@@ -5,6 +5,53 @@ import { projectSlug } from "../workspace/claude/paths.ts";
 /** The most rows one project's catalog carries: the newest, so a long-lived project stays cheap. */
 export const CATALOG_CAP = 50;
 
+interface Row {
+  session_id: string;
+  mtime: number;
+}
+
+/** How long one folder's listing is reused while the folder itself is unchanged: a home read
+ * follows every fleet update, and a project with thousands of transcripts costs tens of
+ * milliseconds to stat (tools/bench/home_catalog.ts). A new transcript changes the folder's
+ * mtime and is listed at once; an older one's last_activity is at most this stale. */
+export const CATALOG_TTL_MS = 5_000;
+const cache = new Map<string, { at: number; dirMtime: number; rows: Promise<Row[]> }>();
+
+/** Forgets every reused listing (the bench's fresh arm). */
+export function clearCatalogCache(): void {
+  cache.clear();
+}
+
+/** One folder's transcripts, stat'ed in parallel; reused as CATALOG_TTL_MS says. */
+async function folderRows(folder: string): Promise<Row[]> {
+  const dir = await Deno.stat(folder).catch(() => null);
+  if (!dir) return []; // No folder: nothing has run here under this config directory.
+  const dirMtime = dir.mtime?.getTime() ?? 0;
+  const held = cache.get(folder);
+  if (held && held.dirMtime === dirMtime && Date.now() - held.at < CATALOG_TTL_MS) {
+    return held.rows;
+  }
+  const rows = (async () => {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(folder)) {
+        if (entry.isFile && entry.name.endsWith(".jsonl")) names.push(entry.name);
+      }
+    } catch {
+      return []; // No folder: nothing has run here under this config directory.
+    }
+    const stats = await Promise.all(
+      names.map((n) => Deno.stat(`${folder}/${n}`).catch(() => null)),
+    );
+    return names.flatMap((n, i) =>
+      stats[i] ? [{ session_id: n.slice(0, -6), mtime: stats[i]!.mtime?.getTime() ?? 0 }] : []
+    );
+  })();
+  cache.set(folder, { at: Date.now(), dirMtime, rows });
+  if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  return rows;
+}
+
 /**
  * A project's transcript catalog (home > projects > project.sessions, issue 13 §2): one row per
  * session transcript the CLI wrote for the project's directory, newest first, under every config
@@ -24,20 +71,8 @@ export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Pro
   }
   if (dirs.size === 0) dirs.add(fallback);
   const cwd = await Deno.realPath(p.path).catch(() => p.path);
-  const rows: { session_id: string; mtime: number }[] = [];
-  for (const dir of dirs) {
-    const folder = `${dir}/projects/${projectSlug(cwd)}`;
-    try {
-      for await (const entry of Deno.readDir(folder)) {
-        if (!entry.isFile || !entry.name.endsWith(".jsonl")) continue;
-        const stat = await Deno.stat(`${folder}/${entry.name}`).catch(() => null);
-        if (!stat) continue;
-        rows.push({ session_id: entry.name.slice(0, -6), mtime: stat.mtime?.getTime() ?? 0 });
-      }
-    } catch {
-      // No folder: nothing has run here under this config directory.
-    }
-  }
+  const rows: Row[] = [];
+  for (const dir of dirs) rows.push(...await folderRows(`${dir}/projects/${projectSlug(cwd)}`));
   rows.sort((a, b) => b.mtime - a.mtime);
   return rows.slice(0, CATALOG_CAP).map((r) => ({
     session_id: r.session_id,
