@@ -161,11 +161,22 @@ export const CronPromptAppended = z.object({
   description: z.string().nullable(),
 }).strict();
 
-/** Home's fleet row, counted from the tasks and the seats. spec: home > fleet. */
+/**
+ * Home's fleet row, counted from the tasks and the seats. spec: home > fleet. The original's
+ * spelling where it has one (issue 13 §3): `slots` is the worker cap, `live_workers` the workers
+ * holding a session and `queue` the ready rows, all numbers. v29 asks for "live against the cap"
+ * and "ready and unowned", which the original did not carry: those ride beside them as `live`
+ * (every seat holding a session, the lead included), `cap` (the workers plus the lead) and
+ * `unowned` (ready rows nobody owns), so an older client reads its three numbers unchanged.
+ */
 export const FleetRow = z.object({
   project: z.string(),
-  slots: z.object({ live: z.number().int(), cap: z.number().int() }).strict(),
-  queue: z.object({ ready: z.number().int(), unowned: z.number().int() }).strict(),
+  slots: z.number().int(),
+  live_workers: z.number().int(),
+  queue: z.number().int(),
+  unowned: z.number().int(),
+  live: z.number().int(),
+  cap: z.number().int(),
   waiting_on_user: z.number().int(),
   rows: z.number().int(),
   misses: z.array(z.object({ unaccounted_worker: z.string() }).strict()),

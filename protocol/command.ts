@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseIgnoringUnknownFields } from "./lenient.ts";
 import { RankMove, TaskStatus } from "./board.ts";
 import {
   BenchTarget,
@@ -239,6 +240,11 @@ export function isCommandName(name: string): name is CommandName {
  * variant, a unit variant sent with fields (or the reverse), or the field that failed.
  */
 export function decodeCommand(raw: unknown): Command {
+  return decodeCommandLenient(raw).command;
+}
+
+/** decodeCommand, also naming the unknown fields it ignored (issue 13 §1: serde's default). */
+export function decodeCommandLenient(raw: unknown): { command: Command; ignored: string[] } {
   let name: string;
   let bag: unknown = null;
   if (typeof raw === "string") name = raw;
@@ -254,12 +260,12 @@ export function decodeCommand(raw: unknown): Command {
     if (typeof raw !== "string") {
       throw new Error(`\`${name}\` is a unit variant: send its name alone`);
     }
-    return { name, fields: null } as Command;
+    return { command: { name, fields: null } as Command, ignored: [] };
   }
   if (typeof raw === "string") throw new Error(`\`${name}\` needs its fields: {"${name}": {...}}`);
-  const parsed = schema.safeParse(bag);
+  const parsed = parseIgnoringUnknownFields(schema, bag);
   if (!parsed.success) throw new Error(`${name}: ${describeIssues(parsed.error)}`);
-  return { name, fields: parsed.data } as Command;
+  return { command: { name, fields: parsed.data } as Command, ignored: parsed.ignored };
 }
 
 /** One readable line per failed field: `key.org: expected string`. */

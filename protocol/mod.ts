@@ -19,4 +19,8 @@ export * from "./accounts.ts";
 export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
+export * from "./lenient.ts";
+export * from "./home.ts";
+export * from "./session.ts";
+export * from "./absent.ts";
 export * from "./voice.ts";

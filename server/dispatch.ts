@@ -2,10 +2,11 @@ import {
   ClientMessage,
   type ClientMessageOf,
   decodeClientBinary,
-  decodeCommand,
+  decodeCommandLenient,
   describeIssues,
   NAMED_SUBJECTS,
   needsReply,
+  parseIgnoringUnknownFields,
   type Slot,
   type Subject,
   type Wire,
@@ -66,7 +67,15 @@ export async function dispatchText(
       throw new Refusal("client_message", `not JSON: ${(err as Error).message}`);
     }
     const kind = kindOf(raw);
-    const parsed = ClientMessage.safeParse(raw);
+    // issue 13 §1: unknown fields are set aside (logged at debug), as the original's serde does.
+    const parsed = parseIgnoringUnknownFields(ClientMessage, raw);
+    if (parsed.ignored.length) {
+      deps.log.debug("client_fields_ignored", {
+        conn: conn.id,
+        kind,
+        fields: parsed.ignored.slice(0, 16),
+      });
+    }
     if (!parsed.success) {
       const known = ClientMessage.options.some((o) => o.shape.kind.value === kind);
       if (!known) throw new Refusal("client_message", `unknown kind \`${kind}\``);
@@ -222,7 +231,14 @@ async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) 
 async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: DispatchDeps) {
   let decoded;
   try {
-    decoded = decodeCommand(msg.command);
+    const lenient = decodeCommandLenient(msg.command);
+    decoded = lenient.command;
+    if (lenient.ignored.length) {
+      deps.log.debug("command_fields_ignored", {
+        conn: conn.id,
+        fields: lenient.ignored.slice(0, 16),
+      });
+    }
   } catch (err) {
     throw new Refusal("command", (err as Error).message);
   }

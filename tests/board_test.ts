@@ -57,7 +57,7 @@ Deno.test("board: task commands move the board and home's fleet counts; refusals
   home.send({ kind: "subscribe", what: "home" });
   const snap = await home.next((m) => m.kind === "snapshot");
   const fleet = FleetRow.parse((snap.data as { fleet: unknown[] }).fleet[0]);
-  assertEquals([fleet.rows, fleet.queue, fleet.waiting_on_user], [2, { ready: 2, unowned: 2 }, 0]);
+  assertEquals([fleet.rows, fleet.queue, fleet.unowned, fleet.waiting_on_user], [2, 2, 2, 0]);
 
   person.send({
     kind: "command",

@@ -97,9 +97,10 @@ Deno.test("a subsystem that throws at start is reported and the rest runs", asyn
   const e = await c.next();
   assertEquals(e.why, "voice_mode: the broken subsystem failed to start: no speaker attached");
   c.send({ kind: "subscribe", what: "home" });
-  const home = (await c.next()).data as { fatal_error: { message: string } };
+  // issue 13 §5: home's fatal_error is the message, as the original's client reads it.
+  const home = (await c.next()).data as { fatal_error: string };
   assertEquals(
-    home.fatal_error.message,
+    home.fatal_error,
     "the broken subsystem failed to start: no speaker attached",
   );
   assert(t.log.records.some((r) => r.event === "subsystem_failed"));

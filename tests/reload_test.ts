@@ -53,15 +53,18 @@ Deno.test("a failed reload reaches clients as home's fatal_error; a restart key 
   const home = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: unknown };
   assertEquals(home.fatal_error, null);
   await Deno.writeTextFile(t.configPath, SAMPLE_CONFIG + '\n[client]\ntheme = "dark\n');
-  const update = await c.next((m) => m.kind === "update");
+  // The fatal_error update itself (a home holder also hears cli_version_changed at boot).
+  const update = await c.next((m) =>
+    m.kind === "update" && typeof m.update === "object" && m.update !== null &&
+    "fatal_error" in m.update
+  );
   const fatal = (update.update as { fatal_error: { error: string; message: string } }).fatal_error;
   assertEquals(fatal.error, "config_invalid");
   assertMatch(fatal.message, /failed to parse at line \d+, column \d+: a string is not closed/);
   c.send({ kind: "subscribe", what: "home" });
-  const again = (await c.next((m) => m.kind === "snapshot")).data as {
-    fatal_error: { message: string };
-  };
-  assertEquals(again.fatal_error.message, fatal.message);
+  // issue 13 §5: home's field is the message (a string); the update carries the kind beside it.
+  const again = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: string };
+  assertEquals(again.fatal_error, fatal.message);
 
   await Deno.writeTextFile(t.configPath, SAMPLE_CONFIG.replace("port = 8790", "port = 8791"));
   const cleared = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: unknown };

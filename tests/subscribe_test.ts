@@ -132,3 +132,16 @@ Deno.test("usage while its subsystem is off is refused naming the key", async ()
   assertEquals([e.kind, e.what], ["error", "subscribe"]);
   assertEquals(e.why, "usage: the usage subsystem is turned off by usage.enabled in forge.toml");
 });
+
+// issue 13 §1: an older client's unknown field is ignored (serde's default); a wrong type is not.
+Deno.test("subscribe with an unknown field is answered; a wrong type is refused by name", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  c.send({ kind: "subscribe", what: "home", browser: false });
+  const snap = await c.next();
+  assertEquals([snap.kind, snap.subject], ["snapshot", "home"]);
+  c.send({ kind: "subscribe", what: "home", review: "yes", browser: false });
+  const err = await c.next();
+  assertEquals([err.kind, err.what], ["error", "subscribe"]);
+  assertMatch(String(err.why), /review/);
+});

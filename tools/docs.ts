@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import {
+  ABSENT_UPDATES,
   BinaryKind,
   ClientMessage,
   COMMANDS,
@@ -16,8 +17,10 @@ import {
   needsReply,
   PROTOCOL_VERSION,
   ServerMessage,
+  SessionSnapshot,
   UNIT_UPDATES,
 } from "../protocol/mod.ts";
+import { HomeSnapshot } from "../protocol/mod.ts";
 
 type Schema = {
   type?: string | string[];
@@ -123,6 +126,24 @@ function commands(): string[] {
   return out;
 }
 
+/** The home and session snapshots' top-level fields (issue 13: protocol/home.ts, session.ts). */
+function snapshots(): string[] {
+  return [
+    "### The home snapshot",
+    "",
+    ...fieldRows(jsonSchema(HomeSnapshot)),
+    "",
+    "### The session snapshot",
+    "",
+    ...fieldRows(jsonSchema(SessionSnapshot)),
+    "",
+    "Where a shape differs from the original's wire, the reason is beside the field in",
+    "`protocol/home.ts` and `protocol/session.ts`; `tests/golden_test.ts` checks both, built from a",
+    "live seat, against the shapes recorded in `fixtures/golden/`.",
+    "",
+  ];
+}
+
 /** The whole document. */
 export function render(): string {
   const kinds = Object.entries(BinaryKind).map(([name, n]) => `| ${n} | \`${name}\` |`);
@@ -140,6 +161,7 @@ export function render(): string {
     `\`subscribe\` names one of: ${NAMED_SUBJECTS.map((s) => `\`${s}\``).join(", ")}, or a seat as`,
     '`{"session": Slot}`. A Slot is `{org, project, label}`.',
     "",
+    ...snapshots(),
     "## Binary frames",
     "",
     "The first byte is the kind.",
@@ -152,6 +174,10 @@ export function render(): string {
     "",
     'An `update` frame carries one SessionUpdate, externally tagged: `{"<name>": {fields}}`. The',
     `unit variants cross as the bare name: ${UNIT_UPDATES.map((u) => `\`${u}\``).join(", ")}.`,
+    "",
+    "Updates of the original this server never sends, and why:",
+    "",
+    ...Object.entries(ABSENT_UPDATES).map(([name, why]) => `- \`${name}\`: ${why}`),
     "",
     ...messages(ClientMessage, "What a client sends"),
     ...messages(ServerMessage, "What a client receives"),

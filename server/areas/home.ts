@@ -1,7 +1,9 @@
 import type { Wire } from "../../protocol/mod.ts";
 import type { Board } from "../board/mod.ts";
 import type { BuildInfo } from "../build_info.ts";
-import type { ProjectConfig } from "../config/types.ts";
+import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
+import { fleetRow } from "./fleet_row.ts";
+import { projectCatalog } from "./project_catalog.ts";
 import { type Host, subjectArea } from "../subsystem.ts";
 import { readWork } from "../workspace/work.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
@@ -37,10 +39,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     ws.seats().map((s) => [`${s.slot.org}/${s.slot.project}/${s.slot.label}`, s]),
   );
   const projectRows = await Promise.all(projects.map(async (p) => ({
-    project: projectIdentity(
-      p,
-      [...held.values()].filter((s) => s.project.name === p.name).map((s) => s.slot.label),
-    ),
+    project: projectIdentity(config, p, await projectCatalog(config, p)),
     work: await readWork(p.path),
     // spec: home > projects: the account the row's next seat would bind, and its state.
     ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
@@ -59,14 +58,14 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   return {
     projects: projectRows,
     fleet: await Promise.all(projects.map(async (p) => {
-      const live = [...held.values()].filter((s) =>
-        s.project.name === p.name && s.sessionId() !== null
-      ).length;
+      const mine = [...held.values()].filter((s) =>
+        s.project.name === p.name && s.project.org === p.org && s.sessionId() !== null
+      );
       // spec: home > fleet: the queue, the rows waiting on the user, the total and the misses
       // are counted from the project's tasks.
       const counts = await facts.board()?.fleet(p) ??
         { queue: { ready: 0, unowned: 0 }, waiting_on_user: 0, rows: 0, misses: [] };
-      return { project: p.name, slots: { live, cap: p.max_workers + 1 }, ...counts };
+      return fleetRow(p, mine.map((s) => s.slot.label), counts);
     })),
     agents,
     unseen: ws.unseen(),
@@ -78,10 +77,13 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     },
     biometric: { devices: [] },
     vault: null,
+    // The original's shape with dictation off: an empty snapshot and no device (issue 13 §5);
+    // the dictate subsystem's own home field replaces this when it runs.
     dictate: {
       enabled: dictate.enabled === true,
-      snapshot: null,
+      snapshot: { models: [], failure: null },
       models_dir: (dictate.models_dir as string | null) ?? null,
+      device: null,
     },
     voice: { enabled: tts.enabled === true, models_dir: (tts.models_dir as string | null) ?? null },
     cli_version: { installed: facts.cliVersion(), latest: null },
@@ -89,18 +91,22 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     forge_version_short: facts.build.forge_version_short,
     boot_id: ws.bootId,
     service_status: null,
-    fatal_error: ws.fatalError,
+    // The original's client reads a string here (issue 13 §5); the kind rides the update.
+    fatal_error: ws.fatalError?.message ?? null,
     ...own,
   };
 }
 
-function projectIdentity(p: ProjectConfig, sessions: string[]): Wire {
+function projectIdentity(config: ForgeConfig, p: ProjectConfig, sessions: Wire[]): Wire {
+  const org = config.orgs.find((o) => o.name === p.org);
   return {
     key: `${p.org}/${p.name}`,
     name: p.name,
     org: p.org,
     path: p.path,
     display_path: p.display_path,
+    accounts: org?.accounts ?? [],
+    fallback_accounts: org?.fallback_accounts ?? [],
     has_model: p.model !== null,
     sessions,
   };
@@ -117,6 +123,7 @@ function sleepingRow(p: ProjectConfig, work: Wire): Wire {
     pending_seq: null,
     last_activity: null,
     reason: null,
+    failed_turn: null,
     tree: null,
     work,
   };

@@ -1,5 +1,5 @@
 import type { Command, Wire } from "../../protocol/mod.ts";
-import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
+import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 import { SeatManager, type Watchers } from "../workspace/seats/mod.ts";
 import type { HeldAskRegistry } from "../workspace/seats/held.ts";
 import type { ToolBridge } from "../workspace/mcp/bridge.ts";
@@ -49,6 +49,8 @@ export function seatsArea(wiring: SeatsWiring) {
       "read_call_output",
       "reconnect_mcp_server",
       "toggle_mcp_server",
+      "replay_conversation",
+      "start_default",
     ],
     subjects: [],
     binary: [],
@@ -119,6 +121,16 @@ export function seatsArea(wiring: SeatsWiring) {
               toggle_mcp_server: (c: Of<"toggle_mcp_server">) =>
                 seats.get("toggle_mcp_server", f(c).key)
                   .mcpOperation("toggle", f(c).server_name, f(c).enabled),
+              replay_conversation: (c: Of<"replay_conversation">) =>
+                seats.get("replay_conversation", f(c).key).replay(),
+              // The named project's lead, else the first project the config declares.
+              start_default: (c: Of<"start_default">) => {
+                const name = f(c).project_name ?? host.workspace.projects()[0]?.name;
+                if (!name) {
+                  throw new Refusal("dispatch", "start_default: the config declares no project");
+                }
+                seats.spawnProject(name, f(c).launch_settings);
+              },
               read_call_output: async (c: Of<"read_call_output">, peer: Peer) => {
                 const { key, call_id } = f(c);
                 const output = await seats.get("read_call_output", key).readCallOutput(call_id);

@@ -1,10 +1,10 @@
-import type { BoardSnapshot, ConnectorSets, FleetRow, Slot, Task } from "../../protocol/mod.ts";
+import type { BoardSnapshot, ConnectorSets, Slot, Task } from "../../protocol/mod.ts";
 import type { ProjectConfig } from "../config/types.ts";
 import type { Host } from "../subsystem.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { TaskBook } from "./book.ts";
 import { type CronDeliver, Crons, type TickClock } from "./cron.ts";
-import { boardRows, fleetCounts } from "./rows.ts";
+import { boardRows, type FleetCounts, fleetCounts } from "./rows.ts";
 import { BoardError, type TaskList } from "./tasks.ts";
 
 /** A project's lead seat: where its board's updates are keyed and its schedules fire. */
@@ -100,7 +100,7 @@ export class Board {
   }
 
   /** Home's fleet counts for a project, from its tasks (spec: home > fleet). */
-  async fleet(p: ProjectConfig): Promise<Omit<FleetRow, "project" | "slots">> {
+  async fleet(p: ProjectConfig): Promise<FleetCounts> {
     const book = await this.book(p);
     const live = this.host.workspace.seats()
       .filter((s) =>

@@ -1,4 +1,12 @@
-import type { BoardRow, FleetRow, Task } from "../../protocol/mod.ts";
+import type { BoardRow, Task } from "../../protocol/mod.ts";
+
+/** What the board counts for a project's fleet row (home > fleet; server/areas/fleet_row.ts). */
+export interface FleetCounts {
+  queue: { ready: number; unowned: number };
+  waiting_on_user: number;
+  rows: number;
+  misses: { unaccounted_worker: string }[];
+}
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { FINISHED } from "./tasks.ts";
 
@@ -63,7 +71,7 @@ export function boardRows(tasks: Task[], now: number, heldLabels: ReadonlySet<st
 export function fleetCounts(
   tasks: Task[],
   liveWorkers: readonly string[],
-): Pick<FleetRow, "queue" | "waiting_on_user" | "rows" | "misses"> {
+): FleetCounts {
   const ids = new Set(tasks.map((t) => t.id));
   const hasOpenKids = new Set(
     tasks.filter((t) => t.parent !== null && !FINISHED.has(t.status)).map((t) => t.parent!),

@@ -16,6 +16,10 @@ export function toolCall(req: CanUseToolRequest): WireObject {
     status: "pending",
     content: [],
     raw_input: req.input as Wire,
+    // The original's ToolCall carries these as null while the call waits (issue 13 §8).
+    raw_output: null,
+    output_metadata: null,
+    task_metadata: null,
     locations: locations(req.input),
     meta: { tool_name: req.tool_name, agent_id: str(raw.agent_id) },
   };

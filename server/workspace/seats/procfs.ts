@@ -11,10 +11,13 @@ import type { WireObject } from "../../../protocol/mod.ts";
 
 export type ProcSource = "proc" | "ps";
 
-/** pid -> parent pid, and each process's command line (read lazily from /proc). */
+/** pid -> parent pid, and each process's command line, name and resident bytes (read lazily
+ * from /proc). */
 export interface ProcTable {
   parent: Map<number, number>;
   command(pid: number): string;
+  name(pid: number): string;
+  memoryBytes(pid: number): number;
 }
 
 let detected: { source: ProcSource | null; why: string } | undefined;
@@ -72,15 +75,35 @@ export function descendants(table: ProcTable, root: number): number[] {
   return out;
 }
 
-/** The tree under (and including) `root` as the `processes` snapshot: `{pid, processes}`, each
- * row `{pid, ppid, command}`. */
-export function processTree(table: ProcTable, root: number): WireObject {
+/**
+ * The tree under (and including) `root` as the `processes` snapshot, in the original's
+ * ProcessSnapshot shape (issue 13 §7): `{processes, scanned_at}`, each row `{pid, parent_pid,
+ * name, command, memory_bytes}` and `scanned_at` serde's SystemTime; `pid` beside them names the
+ * root the walk began at (additive: the CLI's own pid, which a client leads the tree with).
+ */
+export function processTree(table: ProcTable, root: number, now = Date.now()): WireObject {
   const rows = [root, ...descendants(table, root)].map((pid) => ({
     pid,
-    ppid: table.parent.get(pid) ?? 0,
+    parent_pid: table.parent.get(pid) ?? 0,
+    name: table.name(pid),
     command: table.command(pid),
+    memory_bytes: table.memoryBytes(pid),
   })).filter((r) => r.pid === root || r.command !== "");
-  return { pid: root, processes: rows };
+  return {
+    pid: root,
+    processes: rows,
+    scanned_at: {
+      secs_since_epoch: Math.floor(now / 1000),
+      nanos_since_epoch: (now % 1000) * 1_000_000,
+    },
+  };
+}
+
+/** What makes a walk news: the tree's shape and commands, not its clock or its memory. */
+export function treeShape(snapshot: unknown): string {
+  const rows = (snapshot as { processes?: { pid: number; parent_pid: number; command: string }[] })
+    ?.processes ?? [];
+  return JSON.stringify(rows.map((r) => [r.pid, r.parent_pid, r.command]));
 }
 
 /** Sends a signal: `Deno.kill` when permitted, else the `kill` binary when --allow-run names it.
@@ -132,21 +155,49 @@ function procTable(): ProcTable {
         return "";
       }
     },
+    name(pid) {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/comm`).trim();
+      } catch {
+        return "";
+      }
+    },
+    memoryBytes(pid) {
+      try {
+        // statm's second field: resident pages.
+        const pages = Number(Deno.readTextFileSync(`/proc/${pid}/statm`).split(" ")[1]);
+        return Number.isFinite(pages) ? pages * PAGE_BYTES : 0;
+      } catch {
+        return 0;
+      }
+    },
   };
 }
 
+/** The page size statm counts in (4 KiB on the Linux targets forge runs on). */
+const PAGE_BYTES = 4096;
+
 async function psTable(): Promise<ProcTable | null> {
-  const out = await run("ps", ["-A", "-o", "pid=,ppid=,args="]);
+  const out = await run("ps", ["-A", "-o", "pid=,ppid=,rss=,comm=,args="]);
   if (out === null) return null;
   const parent = new Map<number, number>();
   const commands = new Map<number, string>();
+  const names = new Map<number, string>();
+  const rss = new Map<number, number>();
   for (const line of out.split("\n")) {
-    const m = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s?(.*)$/.exec(line);
     if (!m) continue;
     parent.set(Number(m[1]), Number(m[2]));
-    commands.set(Number(m[1]), m[3].trim().slice(0, 200));
+    rss.set(Number(m[1]), Number(m[3]) * 1024);
+    names.set(Number(m[1]), m[4]);
+    commands.set(Number(m[1]), m[5].trim().slice(0, 200));
   }
-  return { parent, command: (pid) => commands.get(pid) ?? "" };
+  return {
+    parent,
+    command: (pid) => commands.get(pid) ?? "",
+    name: (pid) => names.get(pid) ?? "",
+    memoryBytes: (pid) => rss.get(pid) ?? 0,
+  };
 }
 
 async function run(bin: string, args: string[]): Promise<string | null> {

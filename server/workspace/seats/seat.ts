@@ -9,7 +9,7 @@ import type { JsonObject } from "../claude/mod.ts";
 import { readWork } from "../work.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { readCallOutput } from "./call_output.ts";
-import { processTree, type ProcTable } from "./procfs.ts";
+import { processTree, type ProcTable, treeShape } from "./procfs.ts";
 import { Refusal } from "../../subsystem.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SessionRecord } from "./session_book.ts";
@@ -61,8 +61,30 @@ export class Seat extends SeatCore implements SeatInfo {
       uuid,
       source,
     });
+    // catalogue 2.3 #65: a prompt sent while a turn runs waits in the CLI's queue; said first.
+    if (this.state.turnInFlight) this.emit("prompt_queued_while_busy", {});
     this.state.queue.push({ uuid, source, text });
     this.emit("prompt_queued", { uuid, source, text });
+  }
+
+  /** replay_conversation: the seat's newest page again, as one `history_replayed` (catalogue
+   * 2.3 #3): the frames the snapshot's conversation carries, flattened oldest first. Refused
+   * naming the seat when it holds no conversation. */
+  async replay(): Promise<void> {
+    if (!this.history.conversation) {
+      throw this.refuse(
+        "replay_conversation",
+        "the seat has no session and knows no earlier one to replay",
+      );
+    }
+    const page = await this.history.snapshot() as {
+      turns: { messages: Wire[] }[];
+      compaction_count: number;
+    };
+    this.emit("history_replayed", {
+      history: page.turns.flatMap((t) => t.messages),
+      compaction_count: page.compaction_count,
+    });
   }
 
   /** cancel: the control `interrupt`; a failure is told as a notice. */
@@ -91,6 +113,8 @@ export class Seat extends SeatCore implements SeatInfo {
   setModel(model: string): void {
     this.live("set_model").setModel(model).then((res) => {
       this.state.model = typeof res.model === "string" ? res.model : model;
+      this.state.requestedModel = model;
+      this.state.modelAuthoritative = typeof res.model === "string";
     }).catch((err) => this.emit("set_model_failed", { model, message: err.message }));
   }
 
@@ -150,7 +174,8 @@ export class Seat extends SeatCore implements SeatInfo {
     const proc = this.proc;
     if (!proc || !this.occupied) return;
     const snapshot = processTree(table, proc.pid);
-    if (JSON.stringify(snapshot) === JSON.stringify(this.state.processes)) return;
+    // A walk is news when the tree moved; its clock and memory ride along, refreshed then.
+    if (treeShape(snapshot) === treeShape(this.state.processes)) return;
     this.state.processes = snapshot;
     this.emit("processes_changed", { snapshot });
   }
@@ -185,6 +210,7 @@ export class Seat extends SeatCore implements SeatInfo {
       pending_seq: front?.seq ?? null,
       last_activity: this.lastActivity === null ? null : systemTime(this.lastActivity),
       reason: this.failure?.message ?? null,
+      failed_turn: this.state.failedTurnAt === null ? null : systemTime(this.state.failedTurnAt),
       tree: this.cwd === this.project.path
         ? null
         : home && this.cwd.startsWith(`${home}/`)
@@ -220,14 +246,18 @@ export class Seat extends SeatCore implements SeatInfo {
           : this.state.compacting
           ? "compacting"
           : null,
+        compacting: this.state.compacting,
+        sign_in: null,
         bind: typeof dictate.bind === "string" ? dictate.bind : "right_cmd",
         mode: typeof dictate.mode === "string" ? dictate.mode : "auto",
         notice: null,
       },
       pending_asks: asks,
       pending_ask: asks[0] ?? null,
+      has_dispatches: this.state.cards.hasDispatches,
       slash_commands: this.state.slashCommands,
       subagents: this.state.subagents,
+      subagent_instances: this.state.cards.wire(),
       background_tasks: this.state.tasks.wire(),
       mcp: this.state.mcp,
       processes: this.state.processes,

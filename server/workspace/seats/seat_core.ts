@@ -226,7 +226,7 @@ export abstract class SeatCore {
     this.emit(replacing ? "session_replaced" : "connected", {
       session_id: this.state.sessionId,
       cwd: this.cwd,
-      current_model: this.state.model,
+      current_model: this.state.currentModel(),
       available_models: this.state.availableModels,
       mode: { permission_mode: this.state.permissionMode },
       history: [],

@@ -1,5 +1,7 @@
 import type { CliFrame, PromptSource, Wire, WireObject } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
+import { availableModel, currentModel } from "./model_wire.ts";
+import { SubagentCards } from "./subagent_cards.ts";
 import { TaskBook } from "./tasks.ts";
 
 /** A derived update: its variant and fields, without the seat's `key` (the seat adds it). */
@@ -27,8 +29,13 @@ const SETTLED = new Set(["started", "completed", "cancelled", "discarded", "refu
 export class SeatState {
   sessionId: string | null = null;
   model: string | null = null;
+  /** The model forge launched with (null: the CLI's default), and whether the CLI named it. */
+  requestedModel: string | null = null;
+  modelAuthoritative = false;
   availableModels: Wire[] = [];
   effort: string | null = null;
+  /** When the last turn ended in turn_error (ms), null once a turn completes. */
+  failedTurnAt: number | null = null;
   permissionMode: string | null = null;
   context: { percent: number | null; max_tokens: number | null } = {
     percent: null,
@@ -44,18 +51,16 @@ export class SeatState {
   mcp: Wire = null;
   processes: Wire = null;
   readonly tasks = new TaskBook();
+  readonly cards = new SubagentCards();
 
   /** Takes the `initialize` answer: models, commands, agents, permission mode. */
   initialize(res: JsonObject, launchModel: string | null): Derived[] {
     const models = Array.isArray(res.models) ? res.models as JsonObject[] : [];
-    this.availableModels = models.map((m) => ({
-      value: String(m.value ?? ""),
-      resolved_model: typeof m.resolvedModel === "string" ? m.resolvedModel : null,
-      display_name: typeof m.displayName === "string" ? m.displayName : null,
-      description: typeof m.description === "string" ? m.description : null,
-    }));
+    this.availableModels = models.map(availableModel);
     const fallback = models.find((m) => m.value === "default")?.resolvedModel;
+    this.requestedModel = launchModel;
     this.model = launchModel ?? (typeof fallback === "string" ? fallback : null);
+    this.modelAuthoritative = launchModel === null && this.model !== null;
     if (typeof res.current_permission_mode === "string") {
       this.permissionMode = res.current_permission_mode;
     }
@@ -64,13 +69,16 @@ export class SeatState {
     this.slashCommands = commands.map((c) => ({
       name: String(c.name ?? ""),
       description: typeof c.description === "string" ? c.description : "",
-      argument_hint: typeof c.argumentHint === "string" ? c.argumentHint : "",
+      // The original's spelling (issue 13 §8): the CLI's argumentHint crosses as input_hint.
+      input_hint: typeof c.argumentHint === "string" ? c.argumentHint : "",
     }));
     out.push({ name: "slash_commands_changed", fields: { commands: this.slashCommands } });
     const agents = Array.isArray(res.agents) ? res.agents as JsonObject[] : [];
     this.subagents = agents.map((a) => ({
       name: String(a.name ?? ""),
       description: typeof a.description === "string" ? a.description : "",
+      // The agent type's own model ("inherit" or an alias), as the CLI advertises it.
+      model: typeof a.model === "string" ? a.model : null,
     }));
     out.push({ name: "subagents_changed", fields: { subagents: this.subagents } });
     return out;
@@ -80,6 +88,16 @@ export class SeatState {
   apply(frame: CliFrame): Derived[] {
     const out: Derived[] = [];
     if (this.tasks.apply(frame)) out.push(this.#tasksChanged());
+    const cards = this.cards.apply(frame);
+    if (cards.flipped) {
+      out.push({
+        name: "dispatches_changed",
+        fields: { has_dispatches: this.cards.hasDispatches },
+      });
+    }
+    if (cards.moved) {
+      out.push({ name: "subagent_cards_changed", fields: { cards: this.cards.wire() } });
+    }
     switch (frame.type) {
       case "command_lifecycle": {
         const uuid = typeof frame.command_uuid === "string" ? frame.command_uuid : null;
@@ -98,6 +116,9 @@ export class SeatState {
         this.compacting = false;
         if (this.tasks.endTurn()) out.push(this.#tasksChanged());
         out.push(turnEnding(frame));
+        // home > agents: why it failed if it did; the failure mark draws from when (issue 13 §4).
+        if (out.at(-1)!.name === "turn_error") this.failedTurnAt = Date.now();
+        if (out.at(-1)!.name === "turn_complete") this.failedTurnAt = null;
         break;
     }
     return out;
@@ -107,17 +128,20 @@ export class SeatState {
     switch (frame.subtype) {
       case "init": {
         this.turnInFlight = true;
-        if (typeof frame.model === "string") this.model = frame.model;
+        if (typeof frame.model === "string") {
+          this.model = frame.model;
+          this.modelAuthoritative = true;
+        }
         if (typeof frame.permissionMode === "string") this.permissionMode = frame.permissionMode;
         if (typeof frame.session_id === "string") this.sessionId = frame.session_id;
         const names = strings(frame.slash_commands);
         if (names && !sameNames(this.slashCommands, names)) {
-          this.slashCommands = byNames(this.slashCommands, names, { argument_hint: "" });
+          this.slashCommands = byNames(this.slashCommands, names, { input_hint: "" });
           out.push({ name: "slash_commands_changed", fields: { commands: this.slashCommands } });
         }
         const agents = strings(frame.agents);
         if (agents && !sameNames(this.subagents, agents)) {
-          this.subagents = byNames(this.subagents, agents, {});
+          this.subagents = byNames(this.subagents, agents, { model: null });
           out.push({ name: "subagents_changed", fields: { subagents: this.subagents } });
         }
         break;
@@ -129,6 +153,16 @@ export class SeatState {
     }
   }
 
+  /** The header's model as the original's CurrentModel (model_wire.ts), null before one is named. */
+  currentModel(): Wire {
+    return currentModel(
+      this.model,
+      this.requestedModel,
+      this.availableModels,
+      this.modelAuthoritative,
+    );
+  }
+
   #tasksChanged(): Derived {
     return { name: "background_tasks_changed", fields: { tasks: this.tasks.wire() } };
   }
@@ -136,7 +170,7 @@ export class SeatState {
   header(seq: number): WireObject {
     return {
       session_id: this.sessionId,
-      model: this.model,
+      model: this.currentModel(),
       available_models: this.availableModels,
       effort: this.effort,
       permission_mode: this.permissionMode,

@@ -34,8 +34,8 @@ Deno.test("initialize, then a turn: lifecycle settles the queue, init moves comm
   });
   assertEquals(names(moved), ["slash_commands_changed"]);
   assertEquals(s.slashCommands, [
-    { name: "compact", description: "Compact", argument_hint: "" },
-    { name: "review", description: "", argument_hint: "" },
+    { name: "compact", description: "Compact", input_hint: "" },
+    { name: "review", description: "", input_hint: "" },
   ]);
   assertEquals([s.model, s.permissionMode], ["m-init", "plan"]);
   assertEquals(

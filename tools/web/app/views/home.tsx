@@ -50,7 +50,8 @@ export function Home() {
           (a.slot as Obj).project === id.name && (a.slot as Obj).org === id.org
         );
         const glance = fleet.find((f) => f.project === id.name);
-        const slots = glance?.slots as Obj | undefined;
+        // The fleet row's v29 pair: every live seat against the cap (protocol/board.ts FleetRow).
+        const slots = glance as Obj | undefined;
         const work = p.work as Obj | null;
         return (
           <section

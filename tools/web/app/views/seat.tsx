@@ -27,6 +27,12 @@ export function SeatPage(
   const header = seat.header;
   const key = seat.slot;
   const models = (header.available_models ?? []) as Obj[];
+  // header.model is the CurrentModel object (protocol/session.ts); an init frame's bare id too.
+  const model = typeof header.model === "string"
+    ? header.model
+    : (((header.model as Obj | null)?.catalog_id ?? (header.model as Obj | null)?.resolved_id) as
+      | string
+      | undefined) ?? null;
   const base = `#/seat/${props.name}`;
   const tasks = (seat.record.background_tasks ?? []) as Obj[];
   const row = ((s.home?.agents ?? []) as Obj[]).find((a) => {
@@ -66,21 +72,21 @@ export function SeatPage(
         <label>
           model{" "}
           <select
-            value={String(header.model ?? "")}
+            value={String(model ?? "")}
             onChange={(e) =>
               client().command("set_model", {
                 key,
                 model: (e.target as HTMLSelectElement).value,
               })}
           >
-            {header.model && !models.some((m) => m.value === header.model) && (
-              <option value={String(header.model)}>
-                {String(header.model)}
+            {model && !models.some((m) => m.id === model) && (
+              <option value={String(model)}>
+                {String(model)}
               </option>
             )}
             {models.map((m) => (
-              <option value={String(m.value)} key={String(m.value)}>
-                {String(m.display_name ?? m.value)}
+              <option value={String(m.id)} key={String(m.id)}>
+                {String(m.display_name ?? m.id)}
               </option>
             ))}
           </select>

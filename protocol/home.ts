@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { AccountsWire, Chip } from "./accounts.ts";
+import { FleetRow } from "./board.ts";
+import { Slot } from "./slot.ts";
+import { HomeBiometric, HomeVault } from "./vault.ts";
+
+/**
+ * The home subject's snapshot: the one schema its golden test validates (tests/golden_test.ts).
+ * spec: What a subject carries > home. Where the spec names a field but not its shape the
+ * original's wire is followed (catalogue 7.1; issue 13), and each deliberate difference is argued
+ * beside its field.
+ */
+
+/** serde's SystemTime: a pair, never a number. */
+export const WireTime = z.object({
+  secs_since_epoch: z.number().int(),
+  nanos_since_epoch: z.number().int(),
+}).strict();
+
+/** What git said about a row's tree. */
+export const WorkState = z.object({
+  branch: z.string().nullable(),
+  changed: z.number().int().nullable(),
+  gate: z.enum(["in_repo", "not_a_repository", "gone", "scanner_failed"]),
+}).strict();
+
+/** One transcript of the project's catalog (issue 13 §2): the original carries the project's
+ * transcripts here, not its seats; a client reads `last_activity` to tell a project nothing ever
+ * ran in from one whose session has gone. `cwd` is the folder the CLI filed it under. */
+export const CatalogRow = z.object({
+  session_id: z.string(),
+  last_activity: WireTime,
+  cwd: z.string(),
+}).strict();
+
+export const HomeProject = z.object({
+  project: z.object({
+    key: z.string(),
+    name: z.string(),
+    org: z.string(),
+    path: z.string(),
+    display_path: z.string(),
+    /** The org's accounts and fallbacks, which a project's seats bind from. */
+    accounts: z.array(z.string()),
+    fallback_accounts: z.array(z.string()),
+    has_model: z.boolean(),
+    /** Newest first, at most 50 (server/areas/project_catalog.ts). */
+    sessions: z.array(CatalogRow),
+  }).strict(),
+  work: WorkState,
+  would_bind: z.boolean(),
+  chip: Chip.nullable(),
+  // Not here: the original's `tasks`, `crons` and `connectors` - spec (#2517) moved them to the
+  // board subject, and the spec wins over the original where it moved a field.
+}).strict();
+
+/** The lifecycles a row names (catalogue 7.1), PascalCase as the original's enum serialises. */
+export const Lifecycle = z.enum([
+  "Sleeping",
+  "Spawning",
+  "Idle",
+  "Running",
+  "Attention",
+  "AuthRequired",
+  "Failed",
+  "LoggedOut",
+]);
+
+/**
+ * One seat's row. `pending_depth` is v29's "how many wait behind it" (the asks behind the front),
+ * and `pending_seq` the front ask's sequence (v29 adds it). `failed_turn` is when the seat's last
+ * turn ended in a turn_error (cleared by a completed turn), which the failure mark draws.
+ *
+ * A declared project whose lead nobody started answers with a `Sleeping` lead row here, where
+ * the original sends none (its project row is the Start). Decided by the spec's home table:
+ * `agents` is "every seat's row", and a declared lead IS a seat - the session subject answers for
+ * it ("a seat nobody has started is an answer rather than a silence"), and a released lead goes
+ * back to Sleeping with its row kept. One rule for both keeps a lead's row from vanishing and
+ * reappearing as it is started and released; an older client reads a lifecycle it knows.
+ */
+export const AgentRow = z.object({
+  slot: Slot,
+  label: z.string(),
+  lifecycle: Lifecycle,
+  has_background_work: z.boolean(),
+  pending: z.string().nullable(),
+  pending_depth: z.number().int(),
+  pending_seq: z.number().int().nullable(),
+  last_activity: WireTime.nullable(),
+  reason: z.string().nullable(),
+  failed_turn: WireTime.nullable(),
+  /** v29: the seat's own directory, home-shortened, only when it differs from its project's. */
+  tree: z.string().nullable(),
+  work: WorkState.nullable(),
+}).strict();
+
+const DictateFailure = z.union([
+  z.object({ hash_mismatch: z.object({}).passthrough() }).strict(),
+  z.object({ cancelled: z.object({}).passthrough() }).strict(),
+  z.object({ other: z.object({ message: z.string() }).passthrough() }).strict(),
+  z.string(),
+]);
+
+/** home > dictate in the original's shape: the snapshot is `{models, failure}` even with
+ * dictation off (then no models), and `device` is the pinned input device or null. */
+export const HomeDictate = z.object({
+  enabled: z.boolean(),
+  snapshot: z.object({
+    models: z.array(z.object({ role: z.string(), file: z.string(), state: z.json() }).strict()),
+    failure: DictateFailure.nullable(),
+  }).strict(),
+  models_dir: z.string().nullable(),
+  device: z.json().nullable(),
+}).strict();
+
+export const HomeSnapshot = z.object({
+  projects: z.array(HomeProject),
+  fleet: z.array(FleetRow),
+  agents: z.array(AgentRow),
+  unseen: z.array(Slot),
+  /** null only in a server built without the gateway (a bare registry). */
+  accounts: AccountsWire.nullable(),
+  connectors: z.object({
+    gotify: z.object({ connected: z.boolean() }).passthrough(),
+    slack: z.object({ connected_workspaces: z.array(z.json()), load_failed: z.boolean() })
+      .passthrough(),
+  }).strict(),
+  biometric: HomeBiometric,
+  vault: HomeVault,
+  dictate: HomeDictate,
+  voice: z.object({ enabled: z.boolean(), models_dir: z.string().nullable() }).strict(),
+  cli_version: z.object({ installed: z.string().nullable(), latest: z.string().nullable() })
+    .strict(),
+  forge_version: z.string(),
+  forge_version_short: z.string(),
+  boot_id: z.string(),
+  /** The statuspage's last answer; this server polls none, so null (protocol/absent.ts). */
+  service_status: z.json().nullable(),
+  /** The original's client reads a string: the message. The kind (`config_invalid`,
+   * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
+  fatal_error: z.string().nullable(),
+  // Not here: the original's `plugins` (the extensions subject carries them, spec) and
+  // `workers` (each worker is its own agents row with `tree`, spec home > agents).
+}).strict();
+export type HomeSnapshot = z.infer<typeof HomeSnapshot>;

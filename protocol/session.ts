@@ -1,0 +1,164 @@
+import { z } from "zod";
+import { SeatAccount } from "./accounts.ts";
+import { WireTime, WorkState } from "./home.ts";
+import { Slot } from "./slot.ts";
+
+/**
+ * The session subject's snapshot: the one schema its golden test validates. spec: What a subject
+ * carries > session. Where the spec names a field but not its shape the original's wire is
+ * followed (catalogue 7.2; issue 13), each deliberate difference argued beside its field. Parts
+ * another module owns in detail (git, diff, reviews, terminal, mcp) are checked here for their
+ * presence and nullability; their own schemas and tests pin the inside.
+ */
+
+/** The original's AvailableModel, plus `resolved_model`: which id the alias runs as today (the
+ * CLI says so, and it is what a header's `resolved_id` matches). */
+export const AvailableModel = z.object({
+  id: z.string(),
+  display_name: z.string(),
+  description: z.string().nullable(),
+  supports_effort: z.boolean(),
+  supported_effort_levels: z.array(z.string()),
+  supports_adaptive_thinking: z.boolean().nullable(),
+  supports_fast_mode: z.boolean().nullable(),
+  supports_auto_mode: z.boolean().nullable(),
+  resolved_model: z.string().nullable(),
+}).strict();
+
+/** The original's CurrentModel (runtime.rs): the header's model and `connected.current_model`. */
+export const CurrentModel = z.object({
+  requested_id: z.string().nullable(),
+  resolved_id: z.string(),
+  display_name_short: z.string(),
+  display_name_long: z.string(),
+  catalog_id: z.string().nullable(),
+  supports_effort: z.boolean(),
+  supported_effort_levels: z.array(z.string()),
+  supports_fast_mode: z.boolean().nullable(),
+  supports_auto_mode: z.boolean().nullable(),
+  supports_adaptive_thinking: z.boolean().nullable(),
+  is_authoritative: z.boolean(),
+}).strict();
+
+export const SessionHeader = z.object({
+  session_id: z.string().nullable(),
+  model: CurrentModel.nullable(),
+  available_models: z.array(AvailableModel),
+  /**
+   * The level forge launched the seat with (launch settings' effortLevel, else the project's
+   * effort). Deliberately null where the original always named one: a seat launched with no
+   * level runs the CLI's own default, which the CLI does not report on any frame forge reads, so
+   * naming one would be a guess drawn as a fact. The original's client narrows null to its
+   * fallback level, so it still draws.
+   */
+  effort: z.string().nullable(),
+  permission_mode: z.string().nullable(),
+  context: z.object({ percent: z.number().nullable(), max_tokens: z.number().nullable() })
+    .strict(),
+  turn_in_flight: z.boolean(),
+  /** v29: the number the seat's next frame will carry. */
+  seq: z.number().int(),
+}).strict();
+
+/** The original's ProcessSnapshot; `pid` beside it (additive) is the root the walk began at. */
+export const ProcessSnapshot = z.object({
+  pid: z.number().int(),
+  processes: z.array(
+    z.object({
+      pid: z.number().int(),
+      parent_pid: z.number().int(),
+      name: z.string(),
+      command: z.string(),
+      memory_bytes: z.number().int(),
+    }).strict(),
+  ),
+  scanned_at: WireTime,
+}).strict();
+
+/** A pending ask, adjacently tagged. A permission's `tool_call` carries the original's null
+ * `raw_output` / `output_metadata` / `task_metadata` while the call waits. */
+export const PendingAsk = z.object({
+  kind: z.string(),
+  seq: z.number().int(),
+  /** The CLI's asks name their call; the held kinds carry their own id inside `request`. */
+  tool_id: z.string().optional(),
+  request: z.record(z.string(), z.json()),
+}).strict();
+
+export const SubagentInstance = z.object({
+  name: z.string(),
+  dispatch_id: z.string(),
+  agent_type: z.string(),
+  running: z.boolean(),
+  failed: z.boolean(),
+  backgrounded: z.boolean(),
+  ended_at_ms: z.number().nullable(),
+  calls: z.number().int(),
+  tail: z.array(z.object({ name: z.string(), title: z.string(), status: z.string() }).strict()),
+  usage: z.object({
+    total_tokens: z.number(),
+    tool_uses: z.number(),
+    duration_ms: z.number(),
+  }).strict().nullable(),
+}).strict();
+
+export const SessionSnapshot = z.object({
+  slot: Slot,
+  header: SessionHeader,
+  conversation: z.object({
+    turns: z.array(z.object({ key: z.json(), messages: z.array(z.json()) }).passthrough()),
+    compaction_count: z.number().int(),
+    cursor: z.string().nullable(),
+  }).passthrough(),
+  state: z.object({
+    slot: Slot,
+    scan_cwd: z.string(),
+    queue: z.array(z.object({ uuid: z.string(), source: z.json(), text: z.string() }).strict()),
+    voice_listeners: z.number().int(),
+    dictate_overrides: z.json().optional(),
+  }).strict(),
+  /**
+   * `machine` is v29's (machine, handoff or compacting); `compacting` the original's flag beside
+   * it. `sign_in` is always null: the original drew an in-app CLI login here, and forge signs
+   * seats in through the gateway's accounts (home > accounts; `auth_required` names a refused
+   * credential), so no seat ever waits on a sign-in the composer could draw.
+   */
+  composer: z.object({
+    machine: z.enum(["machine", "handoff", "compacting"]).nullable(),
+    compacting: z.boolean(),
+    sign_in: z.null(),
+    bind: z.string(),
+    mode: z.string(),
+    notice: z.json().nullable(),
+  }).strict(),
+  pending_asks: z.array(PendingAsk),
+  pending_ask: PendingAsk.nullable(),
+  has_dispatches: z.boolean(),
+  /** `input_hint` is the original's spelling of the CLI's argumentHint. */
+  slash_commands: z.array(
+    z.object({ name: z.string(), description: z.string(), input_hint: z.string() }).strict(),
+  ),
+  /** `model` is the agent type's own ("inherit" or an alias), null when the CLI named none. */
+  subagents: z.array(
+    z.object({ name: z.string(), description: z.string(), model: z.string().nullable() })
+      .strict(),
+  ),
+  subagent_instances: z.array(SubagentInstance),
+  background_tasks: z.array(z.record(z.string(), z.json())),
+  monitors: z.array(z.json()),
+  mcp: z.json().nullable(),
+  processes: ProcessSnapshot.nullable(),
+  terminal: z.json().nullable(),
+  work: WorkState.nullable(),
+  git: z.json().nullable(),
+  pr: z.json().nullable(),
+  closes: z.array(z.json()),
+  diff: z.json().nullable(),
+  file_index: z.json().nullable(),
+  reviews: z.json().nullable(),
+  /** The account the seat runs under (the gateway's; protocol/accounts.ts). */
+  account: SeatAccount.optional(),
+  /** Why the seat failed, null while it has not (v29 session record; home's `reason`). */
+  failure: z.json().nullable().optional(),
+}).strict();
+export type SessionSnapshot = z.infer<typeof SessionSnapshot>;

@@ -1,0 +1,85 @@
+import type { Wire } from "../../protocol/mod.ts";
+import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
+import { projectSlug } from "../workspace/claude/paths.ts";
+
+/** The most rows one project's catalog carries: the newest, so a long-lived project stays cheap. */
+export const CATALOG_CAP = 50;
+
+interface Row {
+  session_id: string;
+  mtime: number;
+}
+
+/** How long one folder's listing is reused while the folder itself is unchanged: a home read
+ * follows every fleet update, and a project with thousands of transcripts costs tens of
+ * milliseconds to stat (tools/bench/home_catalog.ts). A new transcript changes the folder's
+ * mtime and is listed at once; an older one's last_activity is at most this stale. */
+export const CATALOG_TTL_MS = 5_000;
+const cache = new Map<string, { at: number; dirMtime: number; rows: Promise<Row[]> }>();
+
+/** Forgets every reused listing (the bench's fresh arm). */
+export function clearCatalogCache(): void {
+  cache.clear();
+}
+
+/** One folder's transcripts, stat'ed in parallel; reused as CATALOG_TTL_MS says. */
+async function folderRows(folder: string): Promise<Row[]> {
+  const dir = await Deno.stat(folder).catch(() => null);
+  if (!dir) return []; // No folder: nothing has run here under this config directory.
+  const dirMtime = dir.mtime?.getTime() ?? 0;
+  const held = cache.get(folder);
+  if (held && held.dirMtime === dirMtime && Date.now() - held.at < CATALOG_TTL_MS) {
+    return held.rows;
+  }
+  const rows = (async () => {
+    const names: string[] = [];
+    try {
+      for await (const entry of Deno.readDir(folder)) {
+        if (entry.isFile && entry.name.endsWith(".jsonl")) names.push(entry.name);
+      }
+    } catch {
+      return []; // No folder: nothing has run here under this config directory.
+    }
+    const stats = await Promise.all(
+      names.map((n) => Deno.stat(`${folder}/${n}`).catch(() => null)),
+    );
+    return names.flatMap((n, i) =>
+      stats[i] ? [{ session_id: n.slice(0, -6), mtime: stats[i]!.mtime?.getTime() ?? 0 }] : []
+    );
+  })();
+  cache.set(folder, { at: Date.now(), dirMtime, rows });
+  if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  return rows;
+}
+
+/**
+ * A project's transcript catalog (home > projects > project.sessions, issue 13 §2): one row per
+ * session transcript the CLI wrote for the project's directory, newest first, under every config
+ * directory a seat of this project can run with (each of its org's accounts' `config_dir`, else
+ * the inherited `$CLAUDE_CONFIG_DIR`, else `~/.claude`). A row is `{session_id, last_activity,
+ * cwd}`; `last_activity` is the transcript's mtime as serde's SystemTime, which is what tells a
+ * project nothing ever ran in from one whose session has gone.
+ */
+export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Promise<Wire[]> {
+  const home = Deno.env.get("HOME") ?? "";
+  const fallback = Deno.env.get("CLAUDE_CONFIG_DIR") ?? `${home}/.claude`;
+  const org = config.orgs.find((o) => o.name === p.org);
+  const dirs = new Set<string>();
+  for (const name of [...(org?.accounts ?? []), ...(org?.fallback_accounts ?? [])]) {
+    const account = config.accounts.find((a) => a.display_name === name);
+    dirs.add(account?.config_dir ?? fallback);
+  }
+  if (dirs.size === 0) dirs.add(fallback);
+  const cwd = await Deno.realPath(p.path).catch(() => p.path);
+  const rows: Row[] = [];
+  for (const dir of dirs) rows.push(...await folderRows(`${dir}/projects/${projectSlug(cwd)}`));
+  rows.sort((a, b) => b.mtime - a.mtime);
+  return rows.slice(0, CATALOG_CAP).map((r) => ({
+    session_id: r.session_id,
+    last_activity: {
+      secs_since_epoch: Math.floor(r.mtime / 1000),
+      nanos_since_epoch: (r.mtime % 1000) * 1_000_000,
+    },
+    cwd,
+  }));
+}

@@ -1,0 +1,65 @@
+import type { Wire, WireObject } from "../../../protocol/mod.ts";
+import type { JsonObject } from "../claude/mod.ts";
+
+/**
+ * The model facts the session header and `connected` carry, in the original's shapes
+ * (catalogue 2.3 `CurrentModel`, `AvailableModel`; issue 13 §6): the CLI's `initialize` answer
+ * names its catalogue (`models[]`: value, resolvedModel, displayName, supports* flags), and the
+ * header's model is the resolved id matched against that catalogue.
+ */
+
+const bool = (v: unknown): boolean | null => typeof v === "boolean" ? v : null;
+const text = (v: unknown): string | null => typeof v === "string" ? v : null;
+const levels = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+
+/** One catalogue row: the original's `AvailableModel`, plus `resolved_model` (which id the
+ * alias runs as today: the CLI says so, and it is what matches the header's model). */
+export function availableModel(m: JsonObject): WireObject {
+  const id = String(m.value ?? "");
+  return {
+    id,
+    display_name: text(m.displayName) ?? id,
+    description: text(m.description),
+    supports_effort: m.supportsEffort === true,
+    supported_effort_levels: levels(m.supportedEffortLevels),
+    supports_adaptive_thinking: bool(m.supportsAdaptiveThinking),
+    supports_fast_mode: bool(m.supportsFastMode),
+    supports_auto_mode: bool(m.supportsAutoMode),
+    resolved_model: text(m.resolvedModel),
+  };
+}
+
+/**
+ * The original's `CurrentModel` for `resolved` (the id the CLI runs, or the alias forge asked
+ * for): `requested_id` is what forge launched with, `catalog_id` the catalogue row it matches
+ * (by id or by the id that row resolves to), the display names and capabilities that row's.
+ * `is_authoritative` says the CLI itself named the model (its init frame or its catalogue's
+ * default), rather than forge repeating what it asked for. null when nothing names a model.
+ */
+export function currentModel(
+  resolved: string | null,
+  requested: string | null,
+  catalogue: Wire[],
+  authoritative: boolean,
+): Wire {
+  if (resolved === null) return null;
+  const rows = catalogue as WireObject[];
+  const row = rows.find((r) => r.id === resolved) ??
+    rows.find((r) => r.resolved_model === resolved && r.id !== "default") ??
+    rows.find((r) => r.resolved_model === resolved) ?? null;
+  const long = text(row?.display_name) ?? resolved;
+  return {
+    requested_id: requested,
+    resolved_id: resolved,
+    display_name_short: long.replace(/\s*\(.*\)\s*$/, ""),
+    display_name_long: long,
+    catalog_id: text(row?.id),
+    supports_effort: row?.supports_effort === true,
+    supported_effort_levels: (row?.supported_effort_levels ?? []) as Wire,
+    supports_fast_mode: (row?.supports_fast_mode ?? null) as Wire,
+    supports_auto_mode: (row?.supports_auto_mode ?? null) as Wire,
+    supports_adaptive_thinking: (row?.supports_adaptive_thinking ?? null) as Wire,
+    is_authoritative: authoritative,
+  };
+}
