@@ -14,3 +14,4 @@ export * from "./server.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
 export * from "./extensions.ts";
+export * from "./browser_frames.ts";

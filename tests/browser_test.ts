@@ -1,0 +1,154 @@
+// Socket tier with a REAL Chromium (Debian's `chromium`) on loopback test pages. spec:
+// browser_view, browser_control, browser_input, browser_resize, browser_file_answer,
+// browser_download, browser_surface_failed, browser_tabs; binary kind 1; issue 15 "Done when".
+import type { ForgeClient } from "../tools/client_lib.ts";
+import { assert, assertEquals } from "./assert.ts";
+import { browserConfig, framesOf, nextBrowserFrame, pageServer, SEAT } from "./browser_harness.ts";
+import { testServer } from "./harness.ts";
+
+type Row = { number: number; url: string; title: string };
+type Tabs = { up: boolean; rows: Row[]; closing_at_ms: number | null };
+
+/** Opens `url` through open_url and returns the tab number its row took. */
+async function openPage(c: ForgeClient, url: string): Promise<number> {
+  c.send({ kind: "browser_tabs", seat: SEAT, reply_to: 91 });
+  await c.next((m) => m.kind === "reply" && m.reply_to === 91);
+  c.send({ kind: "command", command: { open_url: { url } } });
+  const pushed = await c.next((m) =>
+    m.kind === "browser_tabs" &&
+    (m as unknown as Tabs).rows.some((r) => r.url === url && r.title === "form page")
+  ) as unknown as Tabs;
+  return pushed.rows.find((r) => r.url === url)!.number;
+}
+
+async function attach(c: ForgeClient, tab: number, replyTo: number) {
+  c.send({ kind: "browser_view", seat: SEAT, tab, reply_to: replyTo });
+  const reply = await c.next((m) => m.kind === "reply" && m.reply_to === replyTo);
+  assertEquals(reply.body, { ok: true, profile: "Acme/default", tab });
+  const view = await c.next((m) => m.kind === "browser_view" && m.tab === tab);
+  await c.next((m) => m.kind === "browser_nav_state" && m.tab === tab);
+  return view.viewer as number;
+}
+
+function records(t: { log: { records: Record<string, unknown>[] } }, event: string) {
+  return t.log.records.filter((r) => r.event === event);
+}
+
+Deno.test("two viewers see the frames; a take moves control; only the controller's input lands", async () => {
+  await using page = pageServer();
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(browserConfig(project));
+  const a = await t.ready();
+  const b = await t.ready();
+  const url = `${page.url}/form`;
+  const tab = await openPage(a, url);
+  const va = await attach(a, tab, 1);
+  const key = await nextBrowserFrame(a, (f) => f.key && f.tab === tab);
+  assertEquals([key.format, key.pageWidth, key.pageHeight], [1, 1280, 720]);
+  assertEquals(new TextDecoder().decode(key.bytes.subarray(8, 12)), "WEBP");
+  const vb = await attach(b, tab, 2);
+  await nextBrowserFrame(b, (f) => f.tab === tab);
+  assert(va !== vb, "two viewers, two ids");
+
+  a.send({ kind: "browser_control", take: true });
+  const seen = await b.next((m) => m.kind === "browser_view" && m.controller === va);
+  assertEquals([seen.viewers, seen.viewer], [2, vb]);
+  assertEquals(records(t, "browser_control").at(-1)?.landed, true);
+
+  // A watcher's click is refused and recorded; its typed text by count only.
+  b.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 100, y: 60 } });
+  assertEquals((await b.next((m) => m.kind === "error")).what, "browser_input");
+  b.send({ kind: "browser_input", seq: 2, event: { type: "text", text: "secret" } });
+  await b.next((m) => m.kind === "error");
+  const refused = records(t, "browser_input_refused");
+  assertEquals(refused.map((r) => [r.kind, r.chars]), [["press", undefined], ["text", 6]]);
+  assert(!JSON.stringify(t.log.records).includes("secret"), "typed text never reaches the log");
+
+  // The controller's click and typing change the page: the DOM reports, a new frame follows.
+  const before = framesOf(a).at(-1)!;
+  a.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 100, y: 60 } });
+  await page.event((e) => e.what === "click");
+  const after = await nextBrowserFrame(a, (f) => f.seq > before.seq && !f.key);
+  assert(after.bytes.join() !== before.bytes.join(), "the page repainted after the click");
+  await nextBrowserFrame(b, (f) => f.seq >= after.seq);
+  a.send({ kind: "browser_input", seq: 2, event: { type: "press", x: 150, y: 160 } });
+  a.send({ kind: "browser_input", seq: 3, event: { type: "text", text: "hello" } });
+  a.send({ kind: "browser_input", seq: 3, event: { type: "text", text: "LATE" } });
+  a.send({ kind: "browser_input", seq: 4, event: { type: "key", key: "!" } });
+  await page.event((e) => e.what === "input" && e.value === "hello!");
+  assert(!page.events.some((e) => e.value?.includes("LATE")), "a stale seq never lands");
+
+  // The controller owns the layout: a watcher's size asks nothing, the controller's gives a
+  // key frame at the new size.
+  b.send({ kind: "browser_resize", width: 400, height: 300, scale: 1 });
+  a.send({ kind: "browser_resize", width: 800, height: 600, scale: 1 });
+  const resized = await nextBrowserFrame(a, (f) => f.key && f.width === 800);
+  assertEquals([resized.height, resized.pageWidth, resized.pageHeight], [600, 800, 600]);
+  assert(!framesOf(a).some((f) => f.width === 400), "the watcher's size never applied");
+
+  // A take by the watcher moves the role; the old controller is told.
+  b.send({ kind: "browser_control", take: true });
+  await a.next((m) => m.kind === "browser_view" && m.controller === vb);
+  a.send({ kind: "browser_input", seq: 9, event: { type: "press", x: 100, y: 60 } });
+  assertEquals((await a.next((m) => m.kind === "error")).what, "browser_input");
+  await Deno.remove(project, { recursive: true });
+});
+
+Deno.test("a file chooser answered from the socket uploads the bytes; a download reaches the controller", async () => {
+  await using page = pageServer();
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(browserConfig(project));
+  const a = await t.ready();
+  const b = await t.ready();
+  const tab = await openPage(a, `${page.url}/form`);
+  await attach(a, tab, 1);
+  await attach(b, tab, 2);
+  a.send({ kind: "browser_control", take: true });
+  await a.next((m) => m.kind === "browser_view" && m.controller !== null);
+  a.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 60, y: 232 } });
+  const dialog = await a.next((m) => m.kind === "browser_file_dialog");
+  assertEquals([dialog.tab, dialog.multiple], [tab, false]);
+  const data = btoa("hi there");
+  b.send({ kind: "browser_file_answer", id: dialog.id, files: [{ name: "x.txt", data }] });
+  assertEquals((await b.next((m) => m.kind === "error")).what, "browser_file_answer");
+  a.send({ kind: "browser_file_answer", id: "nope", files: [{ name: "x.txt", data }] });
+  assertEquals((await a.next((m) => m.kind === "error")).what, "browser_file_answer");
+  a.send({ kind: "browser_file_answer", id: dialog.id, files: [{ name: "../hello.txt", data }] });
+  await page.event((e) => e.what === "file" && e.value === "hello.txt:hi there");
+  assert(!b.frames.some((f) => f.type === "json" && f.data.kind === "browser_file_dialog"));
+
+  a.send({ kind: "browser_input", seq: 2, event: { type: "press", x: 40, y: 290 } });
+  const dl = await a.next((m) => m.kind === "browser_download", 20_000);
+  assertEquals([dl.tab, dl.name, dl.error], [tab, "data.txt", null]);
+  assertEquals(atob(dl.data as string), page.download);
+  const left = [...Deno.readDirSync(`${t.dir}/state/browser/Acme/default/downloads`)];
+  assertEquals(left, [], "the server's copy is removed once it crossed");
+  await Deno.remove(project, { recursive: true });
+});
+
+Deno.test("a killed Chromium is said out loud and the next attach starts a new host; the idle clock closes it", async () => {
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(browserConfig(project, "idle_close_secs = 10"));
+  const a = await t.ready();
+  await attach(a, 1, 1);
+  const first = records(t, "browser_host_started")[0];
+  Deno.kill(first.pid as number, "SIGKILL");
+  const failed = await a.next((m) => m.kind === "browser_surface_failed");
+  assertEquals(failed.tab, 1);
+  await attach(a, 1, 2);
+  const second = records(t, "browser_host_started");
+  assertEquals(second.length, 2);
+  assert(second[1].pid !== first.pid, "a new Chromium");
+
+  a.send({ kind: "browser_tabs", seat: SEAT, reply_to: 3 });
+  const listed = (await a.next((m) => m.kind === "reply" && m.reply_to === 3)).body as {
+    tabs: Tabs;
+  };
+  assertEquals(listed.tabs.up, true);
+  assert(typeof listed.tabs.closing_at_ms === "number", "an up host shows its idle deadline");
+  a.send({ kind: "browser_detach" });
+  const down = await a.next((m) => m.kind === "browser_tabs" && m.up === false, 40_000);
+  assertEquals(down.closing_at_ms, null);
+  assertEquals(records(t, "browser_host_idle_closed").length, 1);
+  await Deno.remove(project, { recursive: true });
+});
