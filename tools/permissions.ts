@@ -28,6 +28,12 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
+  // The browser (on unless `browser.enabled = false`) runs Chromium through `setsid` (its own
+  // process group) and speaks CDP to it on an ephemeral loopback port. README "Permissions".
+  const browser = config.areas.browser?.enabled !== false;
+  const chromium = typeof config.areas.browser?.chromium === "string"
+    ? [config.areas.browser.chromium]
+    : (opts.pathDirs ?? []).map((d) => `${d}/chromium`);
   // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
   // scans directory marketplaces where they are. README "Permissions".
   const plugins = config.areas.plugins?.enabled !== false
@@ -40,13 +46,24 @@ export function permissionFlags(opts: {
     opts.repoRoot,
     "/tmp",
     ...plugins,
+    ...(browser ? chromium : []),
   ]);
   const write = unique([configDir, ...claudeDirs, "/tmp"]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
-  const run = unique(["git", "ps", "kill", ...(opts.claudeBin ? [opts.claudeBin] : ["claude"])]);
+  const run = unique([
+    "git",
+    "ps",
+    "kill",
+    ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
+    ...(browser ? ["setsid", ...chromium] : []),
+  ]);
+  const net = [
+    `${hostForFlag(config.server.bind)}:${opts.port}`,
+    ...(browser ? ["127.0.0.1"] : []),
+  ];
   const flags = [
-    `--allow-net=${hostForFlag(config.server.bind)}:${opts.port}`,
+    `--allow-net=${unique(net).join(",")}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
     "--allow-env",
     `--allow-run=${run.join(",")}`,

@@ -26,7 +26,7 @@ function flags(extra: string) {
 // README "Permissions": the network is the bind address alone; files are fenced to the dirs the
 // config names when no native addon makes the fence moot.
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
-  const f = flags("[terminal]\nenabled = false\n");
+  const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
   assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
   assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,ps,kill,/opt/claude");
   const read = f.find((x) => x.startsWith("--allow-read="))!.slice("--allow-read=".length).split(
@@ -50,7 +50,21 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   const f = flags("");
   assert(f.includes("--allow-ffi=/opt/forge/node_modules"));
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
-  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000");
+  assertEquals(f.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000,127.0.0.1");
+});
+
+// README "Permissions": with the browser on, Chromium runs through setsid at its configured path
+// and CDP reaches it on an ephemeral loopback port; off, neither is granted.
+Deno.test("the browser adds setsid, its Chromium and loopback only when on", () => {
+  const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
+  assertEquals(
+    on.find((x) => x.startsWith("--allow-run")),
+    "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium",
+  );
+  assertEquals(on.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000,127.0.0.1");
+  assert(on.find((x) => x.startsWith("--allow-read="))!.split(",").includes("/opt/chromium"));
+  const off = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
+  assert(!off.some((x) => x.includes("setsid") || x.includes("chromium")));
 });
 
 // README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
