@@ -27,6 +27,18 @@ export const FORM_PAGE = `<!doctype html><html><head><title>form page</title></h
 <div id="out" style="position:absolute;left:20px;top:340px;font-size:40px">waiting</div>
 </body></html>`;
 
+/** A page of form controls, a dialog and a link, for the agent's tools. */
+export const WIDGETS_PAGE = `<!doctype html><html><head><title>widgets</title></head><body>
+<select id="color" onchange="fetch('/event?what=select&value='+this.value)">
+  <option value="r">Red</option><option value="g">Green</option></select>
+<label><input id="agree" type="checkbox"
+  onchange="fetch('/event?what=check&value='+this.checked)"> I agree</label>
+<input id="q" onkeydown="if(event.key==='Enter')fetch('/event?what=enter&value='+this.value)">
+<button id="ask" onclick="const r=confirm('sure?');fetch('/event?what=confirm&value='+r)">Ask</button>
+<a id="next" href="/form">next page</a>
+<p id="late"></p><script>setTimeout(()=>{document.getElementById('late').textContent='arrived'},300)</script>
+</body></html>`;
+
 /** A page that paints every animation frame, for the bench. */
 export const ANIMATED_PAGE = `<!doctype html><html><head><title>animated</title></head>
 <body style="margin:0"><canvas id="c" width="1280" height="720"></canvas><script>
@@ -53,7 +65,11 @@ export function pageServer() {
         headers: { "content-type": "application/octet-stream" },
       });
     }
-    const page = url.pathname === "/animated" ? ANIMATED_PAGE : FORM_PAGE;
+    const page = url.pathname === "/animated"
+      ? ANIMATED_PAGE
+      : url.pathname === "/widgets"
+      ? WIDGETS_PAGE
+      : FORM_PAGE;
     return new Response(page, { headers: { "content-type": "text/html" } });
   });
   return {

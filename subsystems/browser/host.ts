@@ -220,6 +220,15 @@ export class BrowserHost {
     if (this.tabs.has(tab.number)) this.#dropTab(tab, "the tab closed");
   }
 
+  /** Closes every tab a seat's session owns: a tab closes with its session (spec: browser_tabs). */
+  async closeSeat(seat: Slot): Promise<void> {
+    const name = slotName(seat);
+    this.current.delete(name);
+    for (const tab of [...this.tabs.values()]) {
+      if (tab.owner && slotName(tab.owner) === name) await this.closeTab(tab);
+    }
+  }
+
   /** The tab carrying a CDP target id (a hand-off's page id), if open. */
   byTarget(targetId: string): Tab | undefined {
     return [...this.tabs.values()].find((t) => t.targetId === targetId);
@@ -247,10 +256,12 @@ export class BrowserHost {
 
   /** Closes Chromium on purpose (idle clock, shutdown). */
   async close(): Promise<void> {
+    await this.#starting?.catch(() => {});
     const child = this.#child;
     if (!child) return;
     this.#closing = true;
-    await this.cdp?.send("Browser.close").catch(() => {});
+    const asked = this.cdp?.send("Browser.close").catch(() => {});
+    await Promise.race([asked, new Promise((r) => setTimeout(r, 2000))]);
     const timer = setTimeout(() => killGroup(child.pid), 3000);
     await child.status;
     clearTimeout(timer);

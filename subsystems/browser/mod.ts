@@ -1,10 +1,13 @@
-import type { ClientMessageOf, Command, Wire } from "../../protocol/mod.ts";
+import type { ClientMessageOf, Command, SessionUpdate, Wire } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { audioFor } from "./audio.ts";
 import { Files } from "./files.ts";
 import { Profiles } from "./profiles.ts";
 import { Surfaces } from "./surface.ts";
 import { browserTools } from "./tools.ts";
+
+/** The seat updates that end a session. */
+const SESSION_ENDS = new Set(["releasing", "connection_failed", "session_replaced"]);
 
 /**
  * The browser host (issue 15): one headless Chromium per profile, driven over CDP by the seats'
@@ -98,6 +101,15 @@ export function create(host: Host) {
     },
     subjects: {},
     tools: browserTools(host, profiles, files),
+    onUpdate: (u: SessionUpdate) => {
+      // spec: browser_tabs ("a tab ... closes with its session"): a session that released,
+      // failed or was replaced lets its tabs go.
+      const key = u.fields?.key;
+      if (!key || !SESSION_ENDS.has(u.name)) return;
+      const key_ = profiles.keyFor(key);
+      const browser = key_ ? profiles.hosts.get(key_) : undefined;
+      if (browser?.up) void browser.closeSeat(key);
+    },
     stop: () => profiles.closeAll(),
   };
 }

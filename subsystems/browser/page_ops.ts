@@ -125,12 +125,15 @@ export async function selectOptions(
     `function (wanted) {
       if (this.tagName !== "SELECT") return null;
       const chosen = [];
+      // A single select always keeps one option selected, so match first, then set.
       for (const o of this.options) {
-        o.selected = wanted.includes(o.value) || wanted.includes(o.label) ||
+        const hit = wanted.includes(o.value) || wanted.includes(o.label) ||
           wanted.includes(o.textContent.trim());
-        if (o.selected) chosen.push(o.value);
-        if (o.selected && !this.multiple) { for (const q of this.options) if (q !== o) q.selected = false; break; }
+        if (this.multiple) o.selected = hit;
+        if (hit) chosen.push(o.value);
+        if (hit && !this.multiple) { this.selectedIndex = o.index; break; }
       }
+      if (chosen.length === 0) return chosen;
       this.dispatchEvent(new Event("input", { bubbles: true }));
       this.dispatchEvent(new Event("change", { bubbles: true }));
       return chosen; }`,

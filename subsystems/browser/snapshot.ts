@@ -39,7 +39,7 @@ export const SNAPSHOT_JS = `(() => {
       const t = el.closest("label").innerText.trim();
       if (t) return t;
     }
-    if (["INPUT", "TEXTAREA"].includes(el.tagName)) return el.getAttribute("placeholder") || el.getAttribute("name") || "";
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(el.tagName)) return el.getAttribute("placeholder") || el.getAttribute("name") || "";
     return (el.innerText || el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 100);
   };
   const visible = (el) => {

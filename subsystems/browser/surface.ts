@@ -225,9 +225,9 @@ export class Surfaces {
     const prev = this.#chains.get(a.tab) ?? Promise.resolve();
     this.#chains.set(
       a.tab,
-      prev.then(() => dispatchGesture(cdp, a.tab.session, g)).catch((err) =>
-        this.host.log.debug("browser_input_failed", { tab: a.tab.number, why: String(err) })
-      ),
+      prev.then(() => a.tab.inputUnlessDialog(dispatchGesture(cdp, a.tab.session, g))).catch((
+        err,
+      ) => this.host.log.debug("browser_input_failed", { tab: a.tab.number, why: String(err) })),
     );
   }
 

@@ -48,6 +48,7 @@ export class Tab {
   #kept: { bytes: Uint8Array; width: number; height: number; pw: number; ph: number } | null = null;
   #casting = false;
   #firstCast = true;
+  #dialogWaiters: (() => void)[] = [];
   /** The last frame-relay time, for the bench's input-to-next-frame read. */
   lastFrameAt = 0;
 
@@ -118,6 +119,7 @@ export class Tab {
     }
     if (method === "Page.javascriptDialogOpening") {
       this.dialog = { kind: String(p.type), message: String(p.message ?? "") };
+      for (const w of this.#dialogWaiters.splice(0)) w();
       this.host.changed();
       return;
     }
@@ -129,6 +131,15 @@ export class Tab {
     if (method === "Page.fileChooserOpened") {
       this.host.fileChooser(this, Number(p.backendNodeId), p.mode === "selectMultiple");
     }
+  }
+
+  /**
+   * Runs an input that may open a page dialog: a modal dialog holds Input.dispatch* unanswered
+   * until it closes, so the input counts as done once the dialog opens.
+   */
+  async inputUnlessDialog(input: Promise<unknown>): Promise<void> {
+    const opened = new Promise<void>((r) => this.#dialogWaiters.push(r));
+    await Promise.race([input, opened]);
   }
 
   /** Reads the page's own title: target info carries the URL in its place while loading. */

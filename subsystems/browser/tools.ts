@@ -112,11 +112,11 @@ export function browserTools(
     browser__snapshot: onPage(async (p) => await snapshot(p)),
     browser__click: onPage(async (p, i) => {
       const at = await centre(p, await find(p, String(i.target)));
-      await clickAt(p.cdp, p.tab.session, at.x, at.y, {
+      await p.tab.inputUnlessDialog(clickAt(p.cdp, p.tab.session, at.x, at.y, {
         button: i.button as string | undefined,
         clicks: i.doubleClick ? 2 : 1,
         modifiers: ((i.modifiers as string[] | undefined) ?? []).map((m) => MOD[m]),
-      });
+      }));
       return await after(p, `Clicked ${i.element ?? i.target}`);
     }),
     browser__hover: onPage(async (p, i) => {
@@ -135,13 +135,15 @@ export function browserTools(
         await onElement(p, el, "function () { this.focus(); }");
         for (const ch of text) await pressKey(p.cdp, p.tab.session, ch);
       } else await fill(p, el, text);
-      if (i.submit) await pressKey(p.cdp, p.tab.session, "Enter");
+      if (i.submit) await p.tab.inputUnlessDialog(pressKey(p.cdp, p.tab.session, "Enter"));
       return await after(p, `Typed ${[...text].length} characters into ${i.element ?? i.target}`);
     }),
     browser__press_key: onPage(async (p, i) => {
       const parts = String(i.key).split("+");
       const key = parts.pop() || "+";
-      await pressKey(p.cdp, p.tab.session, key, parts.map((m) => MOD[m] ?? m.toLowerCase()));
+      await p.tab.inputUnlessDialog(
+        pressKey(p.cdp, p.tab.session, key, parts.map((m) => MOD[m] ?? m.toLowerCase())),
+      );
       return await after(p, `Pressed ${i.key}`);
     }),
     browser__fill_form: onPage(async (p, i) => {
