@@ -39,6 +39,12 @@ export const WIDGETS_PAGE = `<!doctype html><html><head><title>widgets</title></
 <p id="late"></p><script>setTimeout(()=>{document.getElementById('late').textContent='arrived'},300)</script>
 </body></html>`;
 
+/** A still page whose big number counts the clicks: each press repaints it once (the bench). */
+export const COUNTER_PAGE = `<!doctype html><html><head><title>counter</title></head>
+<body style="margin:0;font-size:200px"><div id="n">0</div><script>
+document.addEventListener("mousedown", () => { n.textContent = +n.textContent + 1; });
+</script></body></html>`;
+
 /** A page that paints every animation frame, for the bench. */
 export const ANIMATED_PAGE = `<!doctype html><html><head><title>animated</title></head>
 <body style="margin:0"><canvas id="c" width="1280" height="720"></canvas><script>
@@ -67,6 +73,8 @@ export function pageServer() {
     }
     const page = url.pathname === "/animated"
       ? ANIMATED_PAGE
+      : url.pathname === "/counter"
+      ? COUNTER_PAGE
       : url.pathname === "/widgets"
       ? WIDGETS_PAGE
       : FORM_PAGE;
