@@ -45,6 +45,12 @@ export const COUNTER_PAGE = `<!doctype html><html><head><title>counter</title></
 document.addEventListener("mousedown", () => { n.textContent = +n.textContent + 1; });
 </script></body></html>`;
 
+/** A page that plays a 440 Hz tone from load (Chromium runs with autoplay allowed). */
+export const TONE_PAGE = `<!doctype html><html><head><title>tone</title></head><body>tone<script>
+const ctx = new AudioContext(); const osc = ctx.createOscillator(); const gain = ctx.createGain();
+gain.gain.value = 0.5; osc.frequency.value = 440; osc.connect(gain).connect(ctx.destination);
+osc.start();</script></body></html>`;
+
 /** A page that paints every animation frame, for the bench. */
 export const ANIMATED_PAGE = `<!doctype html><html><head><title>animated</title></head>
 <body style="margin:0"><canvas id="c" width="1280" height="720"></canvas><script>
@@ -73,6 +79,8 @@ export function pageServer() {
     }
     const page = url.pathname === "/animated"
       ? ANIMATED_PAGE
+      : url.pathname === "/tone"
+      ? TONE_PAGE
       : url.pathname === "/counter"
       ? COUNTER_PAGE
       : url.pathname === "/widgets"

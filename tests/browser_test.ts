@@ -10,13 +10,13 @@ type Row = { number: number; url: string; title: string };
 type Tabs = { up: boolean; rows: Row[]; closing_at_ms: number | null };
 
 /** Opens `url` through open_url and returns the tab number its row took. */
-async function openPage(c: ForgeClient, url: string): Promise<number> {
+async function openPage(c: ForgeClient, url: string, title = "form page"): Promise<number> {
   c.send({ kind: "browser_tabs", seat: SEAT, reply_to: 91 });
   await c.next((m) => m.kind === "reply" && m.reply_to === 91);
   c.send({ kind: "command", command: { open_url: { url } } });
   const pushed = await c.next((m) =>
     m.kind === "browser_tabs" &&
-    (m as unknown as Tabs).rows.some((r) => r.url === url && r.title === "form page")
+    (m as unknown as Tabs).rows.some((r) => r.url === url && r.title === title)
   ) as unknown as Tabs;
   return pushed.rows.find((r) => r.url === url)!.number;
 }
@@ -150,5 +150,32 @@ Deno.test("a killed Chromium is said out loud and the next attach starts a new h
   const down = await a.next((m) => m.kind === "browser_tabs" && m.up === false, 40_000);
   assertEquals(down.closing_at_ms, null);
   assertEquals(records(t, "browser_host_idle_closed").length, 1);
+  await Deno.remove(project, { recursive: true });
+});
+
+// spec: binary kind 2 ("The viewed tab's packets go to its controller alone"); issue 15 §6.
+Deno.test("page audio crosses as kind-2 PCM to the controller alone", async () => {
+  await using page = pageServer();
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(browserConfig(project));
+  const a = await t.ready();
+  const b = await t.ready();
+  const tab = await openPage(a, `${page.url}/tone`, "tone");
+  const started = records(t, "browser_host_started")[0];
+  assertEquals(started.audio, "on", "PulseAudio runs here, so the host has sound");
+  await attach(a, tab, 1);
+  await attach(b, tab, 2);
+  a.send({ kind: "browser_control", take: true });
+  const loud = await a.nextFrame((f) => {
+    if (f.type !== "binary" || f.kind !== 2) return false;
+    const v = new DataView(f.bytes.buffer, f.bytes.byteOffset, f.bytes.byteLength);
+    if (v.getUint16(3, true) !== tab || v.getUint32(9, true) !== 16000) return false;
+    let sum = 0;
+    const n = (f.bytes.length - 14) / 2;
+    for (let i = 0; i < n; i++) sum += (v.getInt16(14 + i * 2, true) / 32768) ** 2;
+    return n > 0 && Math.sqrt(sum / n) > 0.1;
+  }, 20_000);
+  assertEquals(loud.type, "binary");
+  assert(!b.frames.some((f) => f.type === "binary" && f.kind === 2), "a watcher hears nothing");
   await Deno.remove(project, { recursive: true });
 });

@@ -29,7 +29,8 @@ export function permissionFlags(opts: {
   ];
   const terminal = config.areas.terminal?.enabled === true;
   // The browser (on unless `browser.enabled = false`) runs Chromium through `setsid` (its own
-  // process group) and speaks CDP to it on an ephemeral loopback port. README "Permissions".
+  // process group), speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio
+  // (pulseaudio, pactl, parec) for page audio. README "Permissions".
   const browser = config.areas.browser?.enabled !== false;
   const chromium = typeof config.areas.browser?.chromium === "string"
     ? [config.areas.browser.chromium]
@@ -56,7 +57,7 @@ export function permissionFlags(opts: {
     "ps",
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
-    ...(browser ? ["setsid", ...chromium] : []),
+    ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   const net = [
     `${hostForFlag(config.server.bind)}:${opts.port}`,

@@ -59,12 +59,12 @@ Deno.test("the browser adds setsid, its Chromium and loopback only when on", () 
   const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
   assertEquals(
     on.find((x) => x.startsWith("--allow-run")),
-    "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium",
+    "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium,pulseaudio,pactl,parec",
   );
   assertEquals(on.find((x) => x.startsWith("--allow-net")), "--allow-net=10.0.0.5:9000,127.0.0.1");
   assert(on.find((x) => x.startsWith("--allow-read="))!.split(",").includes("/opt/chromium"));
   const off = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
-  assert(!off.some((x) => x.includes("setsid") || x.includes("chromium")));
+  assert(!off.some((x) => x.includes("setsid") || x.includes("chromium") || x.includes("pulse")));
 });
 
 // README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the

@@ -1,4 +1,5 @@
 import { type ServerMessage, type Slot, slotName } from "../../protocol/mod.ts";
+import type { HostAudio } from "./audio.ts";
 import { type Cdp, type CdpBody, connectCdp } from "./cdp.ts";
 import { killGroup, launchChromium } from "./launch.ts";
 import { Tab } from "./tab.ts";
@@ -14,8 +15,10 @@ export interface HostEnv {
   /** A page asked for a file; a download finished (files.ts). */
   fileChooser(host: BrowserHost, tab: Tab, backendNodeId: number, multiple: boolean): void;
   downloadEvent(host: BrowserHost, method: string, params: CdpBody): void;
-  /** Extra environment for Chromium (PULSE_SINK), and a note for the state when audio is off. */
-  audio(host: BrowserHost): Promise<{ env: Record<string, string>; note: string | null }>;
+  /** The host's page audio: Chromium's PULSE_SINK, or the sentence saying why there is none. */
+  audio(host: BrowserHost): Promise<HostAudio>;
+  /** One chunk of the host's PCM. */
+  deliverAudio(host: BrowserHost, pcm: Uint8Array): void;
   log(event: string, fields: Record<string, unknown>): void;
 }
 
@@ -37,6 +40,7 @@ export class BrowserHost {
   #closing = false;
   startMs = 0;
   audioNote: string | null = null;
+  #audio: HostAudio | null = null;
 
   constructor(
     private readonly env: HostEnv,
@@ -65,7 +69,14 @@ export class BrowserHost {
     if (chromium.bin === null) throw new Error(chromium.why);
     const audio = await this.env.audio(this);
     this.audioNote = audio.note;
-    const launched = await launchChromium(chromium.bin, `${this.dir}/user-data`, audio.env);
+    let launched;
+    try {
+      launched = await launchChromium(chromium.bin, `${this.dir}/user-data`, audio.env);
+    } catch (err) {
+      audio.stop();
+      throw err;
+    }
+    this.#audio = audio;
     this.#child = launched.child;
     this.startMs = launched.startMs;
     let cdp: Cdp;
@@ -93,7 +104,13 @@ export class BrowserHost {
     for (const t of targets.targetInfos as { type: string; targetId: string }[]) {
       if (t.type === "page") await this.#adopt(t.targetId, null);
     }
-    this.env.log("browser_host_started", { profile: this.key, pid: child.pid, ms: this.startMs });
+    audio.start((pcm) => this.env.deliverAudio(this, pcm));
+    this.env.log("browser_host_started", {
+      profile: this.key,
+      pid: child.pid,
+      ms: this.startMs,
+      audio: this.audioNote ?? "on",
+    });
     this.touch();
   }
 
@@ -176,6 +193,8 @@ export class BrowserHost {
     this.cdp = null;
     killGroup(child.pid);
     void cdp?.close();
+    this.#audio?.stop();
+    this.#audio = null;
     if (!expected) {
       this.env.log("browser_host_died", { profile: this.key, reason });
       for (const tab of this.tabs.values()) this.#surfaceFailed(tab, reason);

@@ -1,6 +1,6 @@
 import type { ClientMessageOf, Command, SessionUpdate, Wire } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
-import { audioFor } from "./audio.ts";
+import { PageAudio } from "./audio.ts";
 import { Files } from "./files.ts";
 import { Profiles } from "./profiles.ts";
 import { Surfaces } from "./surface.ts";
@@ -18,10 +18,12 @@ export function create(host: Host) {
   const profiles = new Profiles(host);
   const surfaces = new Surfaces(host, profiles);
   const files = new Files(host, surfaces);
+  const audio = new PageAudio(host);
   profiles.hooks = {
     fileChooser: (b, tab, node, multiple) => files.opened(b, tab, node, multiple),
     downloadEvent: (b, method, params) => files.downloadEvent(b, method, params),
-    audio: (b) => audioFor(host, b, surfaces),
+    audio: (b) => audio.forHost(b),
+    deliverAudio: (b, pcm) => audio.deliver(b, pcm),
   };
   surfaces.onTake = (a) => files.tookControl(a);
 
@@ -110,6 +112,9 @@ export function create(host: Host) {
       const browser = key_ ? profiles.hosts.get(key_) : undefined;
       if (browser?.up) void browser.closeSeat(key);
     },
-    stop: () => profiles.closeAll(),
+    stop: async () => {
+      await profiles.closeAll();
+      await audio.stop();
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { type Slot, slotName } from "../../protocol/mod.ts";
 import type { Host, Peer } from "../../server/subsystem.ts";
+import type { HostAudio } from "./audio.ts";
 import type { CdpBody } from "./cdp.ts";
 import { BrowserHost } from "./host.ts";
 import { chromiumPath } from "./launch.ts";
@@ -9,7 +10,8 @@ import type { Tab } from "./tab.ts";
 export interface ProfileHooks {
   fileChooser(host: BrowserHost, tab: Tab, backendNodeId: number, multiple: boolean): void;
   downloadEvent(host: BrowserHost, method: string, params: CdpBody): void;
-  audio(host: BrowserHost): Promise<{ env: Record<string, string>; note: string | null }>;
+  audio(host: BrowserHost): Promise<HostAudio>;
+  deliverAudio(host: BrowserHost, pcm: Uint8Array): void;
 }
 
 /** A profile key's directory name: the key with anything but word characters made safe. */
@@ -70,6 +72,7 @@ export class Profiles {
           fileChooser: (b, t, n, m) => hooks().fileChooser(b, t, n, m),
           downloadEvent: (b, m, p) => hooks().downloadEvent(b, m, p),
           audio: (b) => hooks().audio(b),
+          deliverAudio: (b, pcm) => hooks().deliverAudio(b, pcm),
           log: (event, fields) => this.host.log.info(event, fields),
         },
         key,
