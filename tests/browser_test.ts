@@ -2,7 +2,7 @@
 // browser_view, browser_control, browser_input, browser_resize, browser_file_answer,
 // browser_download, browser_surface_failed, browser_tabs; binary kind 1; issue 15 "Done when".
 import type { ForgeClient } from "../tools/client_lib.ts";
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { browserConfig, framesOf, nextBrowserFrame, pageServer, SEAT } from "./browser_harness.ts";
 import { testServer } from "./harness.ts";
 
@@ -68,8 +68,9 @@ Deno.test("two viewers see the frames; a take moves control; only the controller
   const before = framesOf(a).at(-1)!;
   a.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 100, y: 60 } });
   await page.event((e) => e.what === "click");
-  const after = await nextBrowserFrame(a, (f) => f.seq > before.seq && !f.key);
-  assert(after.bytes.join() !== before.bytes.join(), "the page repainted after the click");
+  // The page repainted after the click: a later frame whose pixels differ.
+  const painted = before.bytes.join();
+  const after = await nextBrowserFrame(a, (f) => f.seq > before.seq && f.bytes.join() !== painted);
   await nextBrowserFrame(b, (f) => f.seq >= after.seq);
   a.send({ kind: "browser_input", seq: 2, event: { type: "press", x: 150, y: 160 } });
   a.send({ kind: "browser_input", seq: 3, event: { type: "text", text: "hello" } });
@@ -113,11 +114,22 @@ Deno.test("a file chooser answered from the socket uploads the bytes; a download
   assertEquals((await b.next((m) => m.kind === "error")).what, "browser_file_answer");
   a.send({ kind: "browser_file_answer", id: "nope", files: [{ name: "x.txt", data }] });
   assertEquals((await a.next((m) => m.kind === "error")).what, "browser_file_answer");
-  a.send({ kind: "browser_file_answer", id: dialog.id, files: [{ name: "../hello.txt", data }] });
+  // Past 16 files the whole answer is a dismiss: nothing reaches the page, the id is spent.
+  const many = Array.from({ length: 17 }, (_, i) => ({ name: `f${i}.txt`, data }));
+  a.send({ kind: "browser_file_answer", id: dialog.id, files: many });
+  a.send({ kind: "browser_file_answer", id: dialog.id, files: [{ name: "x.txt", data }] });
+  assertMatch(
+    (await a.next((m) => m.kind === "error")).why as string,
+    /no file chooser of this tab is waiting/,
+  );
+  assertEquals(records(t, "browser_file_dismissed")[0].files, 17);
+  a.send({ kind: "browser_input", seq: 2, event: { type: "press", x: 60, y: 232 } });
+  const again = await a.next((m) => m.kind === "browser_file_dialog");
+  a.send({ kind: "browser_file_answer", id: again.id, files: [{ name: "../hello.txt", data }] });
   await page.event((e) => e.what === "file" && e.value === "hello.txt:hi there");
   assert(!b.frames.some((f) => f.type === "json" && f.data.kind === "browser_file_dialog"));
 
-  a.send({ kind: "browser_input", seq: 2, event: { type: "press", x: 40, y: 290 } });
+  a.send({ kind: "browser_input", seq: 3, event: { type: "press", x: 40, y: 290 } });
   const dl = await a.next((m) => m.kind === "browser_download", 20_000);
   assertEquals([dl.tab, dl.name, dl.error], [tab, "data.txt", null]);
   assertEquals(atob(dl.data as string), page.download);
@@ -177,5 +189,45 @@ Deno.test("page audio crosses as kind-2 PCM to the controller alone", async () =
   }, 20_000);
   assertEquals(loud.type, "binary");
   assert(!b.frames.some((f) => f.type === "binary" && f.kind === 2), "a watcher hears nothing");
+  await Deno.remove(project, { recursive: true });
+});
+
+// spec: browser_view (a refused attach answers {ok:false, why} and is recorded), browser_input
+// and browser_control from a connection with no attach; issue 15 "a missing chromium is said".
+Deno.test("a missing Chromium is said; unattached input and control are refused and recorded", async () => {
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(
+    browserConfig(project, 'chromium = "/nonexistent/chromium"'),
+  );
+  assertEquals(
+    records(t, "browser_state")[0].why,
+    "browser.chromium names /nonexistent/chromium, which is not a file on this machine",
+  );
+  const a = await t.ready();
+  a.send({ kind: "browser_view", seat: SEAT, reply_to: 1 });
+  const reply = await a.next((m) => m.kind === "reply");
+  assertEquals((reply.body as { ok: boolean }).ok, false);
+  assertMatch((reply.body as { why: string }).why, /browser\.chromium names \/nonexistent/);
+  assertEquals(records(t, "browser_attach_refused").length, 1);
+
+  a.send({ kind: "browser_input", seq: 1, event: { type: "move", x: 1, y: 1 } });
+  a.send({ kind: "browser_input", seq: 2, event: { type: "text", text: "pw" } });
+  const e = await a.next((m) => m.kind === "error");
+  assertEquals(e.what, "browser_input");
+  assertEquals(records(t, "browser_input_unattached").map((r) => [r.kind, r.chars]), [["text", 2]]);
+  a.send({ kind: "browser_input", seq: 3, event: { type: "fly" } });
+  assertMatch(
+    (await a.next((m) => m.kind === "error")).why as string,
+    /not a gesture forge knows/,
+  );
+  a.send({ kind: "browser_control", take: true });
+  assertEquals((await a.next((m) => m.kind === "error")).what, "browser_control");
+  const ctl = records(t, "browser_control_unattached")[0];
+  assertEquals([ctl.take, ctl.has_browser], [true, false]);
+  a.sendBinary(new Uint8Array([1, 0, 0, 0]));
+  a.send({ kind: "browser_detach" });
+  a.send({ kind: "ping" });
+  await a.next((m) => m.kind === "pong");
+  assert(!a.frames.some((f) => f.type === "json" && f.data.kind === "browser_view"));
   await Deno.remove(project, { recursive: true });
 });

@@ -134,6 +134,7 @@ export class BrowserHost {
     this.tabs.set(tab.number, tab);
     this.#bySession.set(tab.session, tab);
     await tab.init().catch(() => {});
+    tab.refreshTitle();
     this.env.tabsChanged(this);
     return tab;
   }
@@ -227,9 +228,12 @@ export class BrowserHost {
   /** Opens a new page target and adopts it. */
   async openTab(url: string): Promise<Tab> {
     await this.ensureUp();
-    const { targetId } = await this.cdp!.send("Target.createTarget", { url });
+    // Blank first, then navigate: a page that loaded before forge attached would leave its
+    // load (and so its title) unheard.
+    const { targetId } = await this.cdp!.send("Target.createTarget", { url: "about:blank" });
     const tab = await this.#adopt(String(targetId), null);
     if (!tab) throw new Error("the new tab vanished before forge could attach to it");
+    if (url !== "about:blank") await this.cdp!.send("Page.navigate", { url }, tab.session);
     return tab;
   }
 

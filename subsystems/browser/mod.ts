@@ -26,6 +26,12 @@ export function create(host: Host) {
     deliverAudio: (b, pcm) => audio.deliver(b, pcm),
   };
   surfaces.onTake = (a) => files.tookControl(a);
+  // A missing Chromium is said at boot, not first discovered by a person's attach.
+  const chromium = profiles.chromium();
+  host.log.info("browser_state", {
+    chromium: chromium.bin ?? null,
+    why: chromium.bin === null ? chromium.why : null,
+  });
 
   return {
     verbs: {
