@@ -18,10 +18,12 @@ function flag(name: string): string | null {
 if (import.meta.main) {
   const path = configPath(flag("--config"), (n) => Deno.env.get(n));
   const port = flag("--port");
+  const gatewayPort = flag("--gateway-port");
   try {
     const server = await startServer({
       configPath: path,
       port: port === null ? undefined : Number(port),
+      gatewayPort: gatewayPort === null ? undefined : Number(gatewayPort),
       timers: timersFromEnv(Deno.env.get("FORGE_TEST_TIMERS")),
     });
     console.log(`LISTENING ${server.addr.hostname}:${server.addr.port}`);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ConnectorSets } from "./connectors.ts";
 import { Slot } from "./slot.ts";
 
 // The board's wire shapes: its rows, its schedules and the updates that move them. spec: What a
@@ -130,11 +131,8 @@ export const CronEntry = z.object({
 }).strict();
 export type CronEntry = z.infer<typeof CronEntry>;
 
-/** A project's connector subscription sets; empty until the Connectors issue fills them. */
-export const BoardConnectors = z.object({
-  gotify: z.array(z.json()),
-  slack: z.array(z.json()),
-}).strict();
+/** A project's connector subscription sets (issue 21; spec: board > projects > connectors). */
+export const BoardConnectors = ConnectorSets;
 
 /** One project's entry on the board subject. spec: board > projects. */
 export const BoardProject = z.object({

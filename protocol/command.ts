@@ -1,6 +1,22 @@
 import { z } from "zod";
 import { RankMove, TaskStatus } from "./board.ts";
+import {
+  BenchTarget,
+  BenchTier,
+  DictateAxes,
+  DictateDeviceChoice,
+  DictateOverrideUpdate,
+  DictateRole,
+  DictateSurface,
+} from "./dictate.ts";
 import { Slot } from "./slot.ts";
+import {
+  CloseWorkerFields,
+  DeliverWorkerPromptFields,
+  DeliverWorkerPromptToLeadFields,
+  DespawnWorkerFields,
+  SpawnWorkerFields,
+} from "./workers.ts";
 
 // spec: How a message is tagged. A Command is externally tagged on the variant's own name:
 // `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. catalogue 1.2-1.4.
@@ -111,24 +127,30 @@ export const COMMANDS = {
   respond_question: { fields: obj({ ...key, tool_id: z.string(), outcome: QuestionOutcome }) },
   respond_slack_post: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
+  // Issue 11: the terminal hand-off is answered as the browser's is (the original had none).
+  respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: Json }) },
-  set_dictate_override: { fields: obj({ ...key, update: Json }) },
+  set_dictate_override: { fields: obj({ ...key, update: DictateOverrideUpdate }) },
   reset_dictate_overrides: { fields: obj(key) },
-  set_dictate_device: { fields: obj({ ...key, pick: Json }) },
+  set_dictate_device: { fields: obj({ ...key, pick: DictateDeviceChoice.nullable() }) },
   dictate_catalogue_check: { fields: null },
   dictate_install: { fields: obj({ variant: z.string() }) },
-  dictate_activate: { fields: obj({ role: z.string(), file: z.string() }) },
-  dictate_deactivate: { fields: obj({ role: z.string() }) },
-  dictate_bench: { fields: obj({ target: Json, tier: Json }) },
+  dictate_activate: { fields: obj({ role: DictateRole, file: z.string() }) },
+  dictate_deactivate: { fields: obj({ role: DictateRole }) },
+  dictate_bench: { fields: obj({ target: BenchTarget, tier: BenchTier }) },
   dictate_bench_stop: { fields: null },
   dictate_read_aloud_start: { fields: obj({}) },
   dictate_read_aloud_stop: { fields: obj({ keep: z.boolean() }) },
   dictate_read_aloud_delete: { fields: obj({ id: z.string() }) },
-  dictate_bench_delete: { fields: obj({ target: Json, tier: Json, corpus: z.string() }) },
+  dictate_bench_delete: {
+    fields: obj({ target: BenchTarget, tier: BenchTier, corpus: z.string() }),
+  },
   dictate_uninstall: { fields: obj({ file: z.string() }) },
   dictate_start: { fields: obj(key) },
-  dictate_stream: { fields: obj({ ...key, options: Json, surface: z.string().optional() }) },
+  dictate_stream: {
+    fields: obj({ ...key, options: DictateAxes, surface: DictateSurface.nullable().optional() }),
+  },
   dictate_stop: { fields: obj({ ...key, submit: z.boolean() }) },
   voice_bench_start: { fields: null },
   voice_bench_stop: { fields: null },
@@ -158,12 +180,12 @@ export const COMMANDS = {
   },
   task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
   deliver_peer_prompt: { fields: loose },
-  spawn_worker: { fields: loose, reply: true },
-  close_worker: { fields: loose },
-  despawn_worker: { fields: loose, reply: true },
+  spawn_worker: { fields: SpawnWorkerFields, reply: true },
+  close_worker: { fields: CloseWorkerFields },
+  despawn_worker: { fields: DespawnWorkerFields, reply: true },
   open_url: { fields: obj({ url: z.string() }) },
-  deliver_worker_prompt: { fields: loose },
-  deliver_worker_prompt_to_lead: { fields: loose },
+  deliver_worker_prompt: { fields: DeliverWorkerPromptFields },
+  deliver_worker_prompt_to_lead: { fields: DeliverWorkerPromptToLeadFields },
   deliver_gotify_message: { fields: loose },
   save_review_threads: { fields: obj({ ...review, threads: z.array(loose) }) },
   remove_review_thread: { fields: obj({ ...review, thread_id: z.string() }) },

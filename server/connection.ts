@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { encodeGzipFrame, type ServerMessage, type Slot } from "../protocol/mod.ts";
 import { Subscriptions } from "./fanout.ts";
 import type { Logger } from "./log.ts";
+import type { Transport } from "./socket.ts";
 import type { Peer } from "./subsystem.ts";
 import type { Timers } from "./timers.ts";
 
@@ -24,6 +25,8 @@ interface QueuedFrame {
  */
 export class Connection implements Peer {
   answering = false;
+  /** Client messages refused on this connection; dispatch logs the first few, the end the count. */
+  refusals = 0;
   showing: Slot | null = null;
   readonly subs = new Subscriptions();
   readonly #closers: (() => void)[] = [];
@@ -36,13 +39,20 @@ export class Connection implements Peer {
   #outChain: Promise<void> | null = null;
   #outPending = 0;
   #sampler: ReturnType<typeof setInterval> | undefined;
+  #lastInbound = performance.now();
+  #pinged = false;
 
   constructor(
     readonly id: number,
-    private readonly socket: WebSocket,
+    private readonly socket: Transport,
     private readonly opts: { deflate: boolean; timers: Timers; log: Logger; peer: string },
   ) {
-    this.#sampler = setInterval(() => this.#sample(), opts.timers.sampleMs);
+    const every = Math.max(10, Math.min(opts.timers.sampleMs, opts.timers.pingDeadMs / 4));
+    this.#sampler = setInterval(() => this.#sample(), every);
+    socket.onInbound(() => {
+      this.#lastInbound = performance.now();
+      this.#pinged = false;
+    });
   }
 
   get ended(): boolean {
@@ -94,6 +104,11 @@ export class Connection implements Peer {
     return this.#ended ? 0 : this.socket.bufferedAmount;
   }
 
+  /** Whether the transport still takes frames (false once ended or closing). */
+  get open(): boolean {
+    return !this.#ended && this.socket.open;
+  }
+
   onClose(fn: () => void): void {
     if (this.#ended) fn();
     else this.#closers.push(fn);
@@ -110,19 +125,22 @@ export class Connection implements Peer {
     }
   }
 
-  /** The one teardown path: every ending (close, error, bound, watchdog, shutdown) comes here. */
+  /**
+   * The one teardown path: every ending (close, error, bound, watchdog, keepalive, shutdown)
+   * comes here. Only a shutdown closes politely (1001); every other ending aborts the transport
+   * at once (a RST), because a peer that stopped reading would never take a close frame queued
+   * behind its unread data and the socket, its fd and its buffers would stay (issue 12 §1).
+   */
   end(reason: string, cause?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
     clearInterval(this.#sampler);
     try {
-      if (
-        this.socket.readyState === WebSocket.OPEN || this.socket.readyState === WebSocket.CONNECTING
-      ) {
-        this.socket.close(reason === "shutdown" ? 1001 : 1000, reason.slice(0, 100));
-      }
+      if (reason === "shutdown") {
+        if (this.socket.open) this.socket.close(1001, "shutdown");
+      } else if (reason !== "closed") this.socket.abort();
     } catch {
-      // Already closing: nothing more to do for the socket itself.
+      // Already gone: nothing more to do for the socket itself.
     }
     for (const fn of this.#closers.splice(0)) {
       try {
@@ -137,11 +155,12 @@ export class Connection implements Peer {
       peer: this.opts.peer,
       reason,
       cause,
+      ...(this.refusals > 0 ? { refused: this.refusals } : {}),
     });
   }
 
   #write(data: string | Uint8Array, bytes: number): void {
-    if (this.#ended || this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.#ended || !this.socket.open) return;
     this.socket.send(data);
     this.#queued += bytes;
     this.#frames.push({ end: this.#queued, queuedAt: performance.now() });
@@ -176,6 +195,30 @@ export class Connection implements Peer {
     const busy = this.#inFlight > 0 || this.#frames.length > 0 || this.#outPending > 0;
     if (busy && now - this.#lastProgress > watchdogBounds * writeBoundMs) {
       this.end("watchdog", `no progress for ${watchdogBounds} write bounds`);
+      return;
+    }
+    this.#keepalive(now);
+  }
+
+  /**
+   * spec: Reaching it ("ends a connection whose ping has gone unanswered for 60"). After the dead
+   * bound of inbound quiet the server pings; a further dead bound with nothing inbound (a frame,
+   * a pong) ends the connection. Two bounds from the last inbound frame, so a slow 3.5 MB frame
+   * whose reader answers the ping only once it has read past the frame is not ended early; a
+   * peer that stopped reading altogether is the write bound's to end.
+   */
+  #keepalive(now: number): void {
+    const quiet = now - this.#lastInbound;
+    const { pingDeadMs } = this.opts.timers;
+    if (quiet >= 2 * pingDeadMs) {
+      this.end("keepalive", `no frame for ${pingDeadMs} ms after a ping`);
+    } else if (quiet >= pingDeadMs && !this.#pinged) {
+      this.#pinged = true;
+      try {
+        this.socket.ping();
+      } catch (err) {
+        this.end("send_failed", err);
+      }
     }
   }
 }

@@ -10,8 +10,8 @@ import {
   type Subject,
   type Wire,
 } from "../protocol/mod.ts";
-import { type Connection, utf8Length } from "./connection.ts";
-import { depthExcess, MAX_INBOUND_DEPTH } from "./frame_guard.ts";
+import type { Connection } from "./connection.ts";
+import { MAX_INBOUND_DEPTH, scanFrame } from "./frame_guard.ts";
 import type { Logger } from "./log.ts";
 import type { Registry } from "./registry.ts";
 import { Refusal, type SubjectName } from "./subsystem.ts";
@@ -19,6 +19,9 @@ import type { Workspace } from "./workspace/workspace.ts";
 
 /** spec: the 16 MiB inbound bound (catalogue 3.5: the socket's max message size). */
 export const MAX_INBOUND_BYTES = 16 * 1024 * 1024;
+
+/** Refusals logged one by one per connection; the rest are counted on `connection_ended`. */
+export const REFUSALS_LOGGED = 20;
 
 export interface DispatchDeps {
   registry: Registry;
@@ -38,21 +41,22 @@ export async function dispatchText(
   let what = "client_message";
   let seat: Slot | null = null;
   try {
-    // A string can only be over the bound in bytes if it is over a third of it in UTF-16 units.
-    const bytes = text.length > MAX_INBOUND_BYTES / 3 ? utf8Length(text) : text.length;
+    // One pass before JSON.parse builds anything: a deep frame is refused at its first bracket
+    // past the bound, and an honest frame's UTF-8 size is counted for the 16 MiB bound.
+    const scan = text.length > MAX_INBOUND_BYTES ? null : scanFrame(text);
+    if (scan?.deep) {
+      const where = scan.deep.field === null ? "the frame" : `\`${scan.deep.field}\``;
+      throw new Refusal(
+        scan.deep.field === "command" ? "command" : "client_message",
+        `${where} nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`,
+      );
+    }
+    // A text longer in UTF-16 units than the bound is over it in bytes too: no need to count.
+    const bytes = scan?.bytes ?? text.length;
     if (bytes > MAX_INBOUND_BYTES) {
       throw new Refusal(
         "client_message",
-        `a frame of ${bytes} bytes is over the 16 MiB inbound bound`,
-      );
-    }
-    // Before JSON.parse builds anything: a deep frame is refused in time linear in its bytes.
-    const deep = depthExcess(text);
-    if (deep) {
-      const where = deep.field === null ? "the frame" : `\`${deep.field}\``;
-      throw new Refusal(
-        deep.field === "command" ? "command" : "client_message",
-        `${where} nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`,
+        `a frame of ${scan ? "" : "at least "}${bytes} bytes is over the 16 MiB inbound bound`,
       );
     }
     let raw: unknown;
@@ -78,11 +82,16 @@ export async function dispatchText(
     const refusal = err instanceof Refusal ? err : null;
     if (refusal) {
       // issue 12 §11: a refused client message leaves a record (kind and reason, never the body).
-      deps.log.debug("client_message_refused", {
-        conn: conn.id,
-        what: refusal.what,
-        why: refusal.message.slice(0, 200),
-      });
+      // Only the first few per connection: a client refused 100,000 times would otherwise roll
+      // every other record out of the log. The connection's end record carries the count.
+      if (++conn.refusals <= REFUSALS_LOGGED) {
+        deps.log.debug("client_message_refused", {
+          conn: conn.id,
+          what: refusal.what,
+          why: refusal.message.slice(0, 200),
+          ...(conn.refusals === REFUSALS_LOGGED ? { more: "counted on connection_ended" } : {}),
+        });
+      }
     } else deps.log.warn("dispatch_failed", { conn: conn.id, what, error: err });
     conn.send({
       kind: "error",

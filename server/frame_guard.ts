@@ -22,22 +22,38 @@ const QUOTE = 0x22; // "
 const BACKSLASH = 0x5c; // \
 const COLON = 0x3a; // :
 
+/** What one pass over an inbound frame found: its UTF-8 size, or the field it nested too deep. */
+export type FrameScan = { bytes: number; deep: null } | { bytes: null; deep: DepthExcess };
+
 /**
- * Scans JSON text for nesting deeper than `max`. Returns null when the text stays within it (the
- * text may still be invalid JSON: that is JSON.parse's to say), else which top-level field was
- * nested too deeply. Brackets inside strings do not count.
+ * One pass over a frame's text: it counts the UTF-8 bytes (for the 16 MiB bound) and watches the
+ * nesting, stopping at the first bracket deeper than `max`, so a hostile frame costs a few hundred
+ * characters and an honest one the single pass the size check needed anyway. Brackets inside
+ * strings do not count; the text may still be invalid JSON, which is JSON.parse's to say.
  */
-export function depthExcess(text: string, max = MAX_INBOUND_DEPTH): DepthExcess | null {
+export function scanFrame(text: string, max = MAX_INBOUND_DEPTH): FrameScan {
   let depth = 0;
+  let bytes = text.length;
   let inString = false;
   let stringStart = -1;
   let lastTopString: [number, number] | null = null;
   let field: string | null = null;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      // UTF-16 to UTF-8: two bytes below U+0800, three above, four for a surrogate pair.
+      if (c < 0x800) bytes += 1;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        bytes += 2;
+        i++;
+      } else bytes += 2;
+      continue;
+    }
     if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) {
+      if (c === BACKSLASH) {
+        i++;
+        if (i < text.length && text.charCodeAt(i) >= 0x80) i--; // let the loop count it
+      } else if (c === QUOTE) {
         inString = false;
         if (depth === 1) lastTopString = [stringStart, i + 1];
       }
@@ -49,13 +65,18 @@ export function depthExcess(text: string, max = MAX_INBOUND_DEPTH): DepthExcess 
     } else if (c === COLON && depth === 1 && lastTopString) {
       field = topField(text, lastTopString);
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > max) return { field };
+      if (++depth > max) return { bytes: null, deep: { field } };
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
       if (depth === 1) field = null;
     }
   }
-  return null;
+  return { bytes, deep: null };
+}
+
+/** The nesting half of `scanFrame`: null within the bound, else the field nested too deeply. */
+export function depthExcess(text: string, max = MAX_INBOUND_DEPTH): DepthExcess | null {
+  return scanFrame(text, max).deep;
 }
 
 /** The key a top-level string spells, cut short: it only names the field in a refusal. */

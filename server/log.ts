@@ -16,24 +16,42 @@ export interface Logger {
 
 const ROLL_BYTES = 16 * 1024 * 1024;
 
-/** A line-file with one rolled copy; appends synchronously so a crash keeps what came before it. */
+/**
+ * A line-file with one rolled copy; appends synchronously so a crash keeps what came before it.
+ * The file stays open between appends: a record costs one write, not an open, a write and a close
+ * (a client refused 100,000 times must not spend 300,000 syscalls on its records).
+ */
 export class RolledFile {
   #size = -1;
+  #file: Deno.FsFile | null = null;
+  #encoder = new TextEncoder();
   constructor(readonly path: string, readonly rollBytes = ROLL_BYTES) {}
 
   append(line: string): void {
     try {
       if (this.#size < 0) this.#size = statSize(this.path);
-      const bytes = new TextEncoder().encode(line.endsWith("\n") ? line : line + "\n");
+      const bytes = this.#encoder.encode(line.endsWith("\n") ? line : line + "\n");
       if (this.#size + bytes.length > this.rollBytes && this.#size > 0) {
+        this.#close();
         Deno.renameSync(this.path, this.path + ".1");
         this.#size = 0;
       }
-      Deno.writeFileSync(this.path, bytes, { append: true, create: true });
+      this.#file ??= Deno.openSync(this.path, { append: true, create: true });
+      for (let off = 0; off < bytes.length;) off += this.#file.writeSync(bytes.subarray(off));
       this.#size += bytes.length;
     } catch {
       // A log that cannot be written must never take the server down; stderr still carries it.
+      this.#close();
     }
+  }
+
+  #close(): void {
+    try {
+      this.#file?.close();
+    } catch {
+      // Already closed.
+    }
+    this.#file = null;
   }
 }
 

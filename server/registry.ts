@@ -127,6 +127,28 @@ export class Registry {
     return out;
   }
 
+  /** Every running subsystem's contribution to the home snapshot; one failing read is left out. */
+  async homeFields(log: (err: unknown, id: string) => void): Promise<Record<string, Wire>> {
+    const out: Record<string, Wire> = {};
+    for (const entry of this.#entries) {
+      try {
+        if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());
+      } catch (err) {
+        log(err, entry.manifest.id);
+      }
+    }
+    return out;
+  }
+
+  /** Every running subsystem's contribution to a project's board entry (issue 21). */
+  boardFields(project: { org: string; name: string }): Record<string, Wire> {
+    const out: Record<string, Wire> = {};
+    for (const entry of this.#entries) {
+      Object.assign(out, entry.handlers?.boardFields?.(project) ?? {});
+    }
+    return out;
+  }
+
   /**
    * forge's MCP tools the seats may call under `config` (issue 11): every tool a running
    * subsystem declared, unless a reload has since switched that subsystem off.

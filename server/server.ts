@@ -1,4 +1,5 @@
 import {
+  type ConnectorSets,
   encodeUpdate,
   type Greeting,
   PROTOCOL_VERSION,
@@ -9,20 +10,23 @@ import {
   type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
+import { accountsArea } from "./areas/accounts.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
+import { workersArea } from "./workers/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
+import { Gateway } from "./gateway/gateway.ts";
 import { Connection, utf8Length } from "./connection.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
-import { keepaliveIdleTimeout, serveSocket } from "./socket.ts";
+import { serveSocket } from "./socket.ts";
 import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
 import { findClaude, readCliVersion } from "./workspace/cli.ts";
@@ -31,10 +35,15 @@ import { ToolBridge } from "./workspace/mcp/bridge.ts";
 import { HeldAskRegistry } from "./workspace/seats/held.ts";
 import type { SeatManager } from "./workspace/seats/manager.ts";
 
+/** Messages (and their UTF-16 units or bytes) one connection may have waiting to be handled. */
+export const INBOUND_QUEUE = { messages: 256, bytes: 32 * 1024 * 1024 };
+
 export interface ServerOptions {
   configPath: string;
   /** Overrides `[server] port` (tests pass 0 for a free port). */
   port?: number;
+  /** Overrides `[gateway] port` (tests pass 0 for a free port). */
+  gatewayPort?: number;
   timers?: Timers;
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
@@ -45,6 +54,7 @@ export interface RunningServer {
   addr: Deno.NetAddr;
   url: string;
   workspace: Workspace;
+  gateway: Gateway;
   config: ConfigStore;
   registry: Registry;
   connections(): number;
@@ -76,9 +86,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   );
   const seatsRef: { current: SeatManager | null } = { current: null };
   const manifests = [
-    homeArea({ build, cliVersion: () => cliVersion, board: () => board }),
+    homeArea({
+      build,
+      cliVersion: () => cliVersion,
+      board: () => board,
+      subsystemFields: () =>
+        registryRef.current?.homeFields((error, id) =>
+          log.warn("subsystem_home_failed", { subsystem: id, error })
+        ) ?? Promise.resolve({}),
+    }),
     sessionArea(() => registryRef.current!),
     perfArea(configDir),
+    accountsArea,
     settingsArea(() => storeRef.current!),
     // The seats: who holds and who shows a seat is read off the live connections.
     seatsArea({
@@ -92,8 +111,17 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       tools: bridge,
       started: (manager) => (seatsRef.current = manager),
     }),
+    // After the seats: the workers run in seats, and respawn the durable ones at boot.
+    workersArea(() => seatsRef.current),
     // After the seats: the cron tick's boot catch-up delivers into them.
-    boardArea((b) => (board = b)),
+    boardArea((b) => {
+      board = b;
+      // issue 21: the connectors' subscription sets ride each project's board entry.
+      if (b) {
+        b.projectFields = (p) =>
+          (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
+      }
+    }),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -107,6 +135,18 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const workspace = new Workspace(log, () => store.config);
   const stateDir = `${configDir}/state`;
   await Deno.mkdir(stateDir, { recursive: true });
+  // The account gateway is up before any seat launches (auto_start leads start at registry boot).
+  const gateway = new Gateway({
+    log,
+    config: () => store.config,
+    emit: (u) => void workspace.emit(u),
+    port: opts.gatewayPort,
+    stateDir,
+    occupied: (slot) => (workspace.seat(slot)?.sessionId() ?? null) !== null,
+  });
+  workspace.gateway = gateway;
+  await gateway.start();
+  store.onReload(() => gateway.sync());
   const host: Host = {
     log,
     config: () => store.config,
@@ -124,6 +164,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const registry = new Registry(manifests);
   registryRef.current = registry;
   await registry.boot(host);
+  // A seat that auto-started during the boot may have listed its tools before the subsystems
+  // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
+  bridge.changed(undefined, true);
   readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
   workspace.stream.subscribe((numbered) => {
@@ -206,17 +249,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   let nextId = 1;
-  const abort = new AbortController();
   const deps = { registry, workspace, log };
-  const listening = Promise.withResolvers<Deno.NetAddr>();
-  const http = serveSocket({
+  const http = await serveSocket({
     hostname: store.config.server.bind,
     port: opts.port ?? store.config.server.port,
-    signal: abort.signal,
-    onListen: (addr) => listening.resolve(addr),
   }, {
     log,
-    idleTimeoutSecs: keepaliveIdleTimeout(timers.pingDeadMs),
     policy: () => ({
       bind: store.config.server.bind,
       port: store.config.server.port,
@@ -230,28 +268,57 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         peer: info.peer,
       });
       let chain = Promise.resolve();
-      socket.onopen = () => {
-        connections.set(conn.id, conn);
-        log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
-        conn.send(greeting());
-        conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
-      };
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
-      socket.onmessage = (event) => {
-        const data = event.data;
+      // The queue is bounded (issue 12 §4): a client that sends faster than its messages are
+      // handled would otherwise park every one of them in memory; past the bound the socket stops
+      // being read, so TCP holds the client back, and reading resumes once half has drained.
+      const queue = { messages: 0, bytes: 0, paused: false };
+      socket.onMessage((data) => {
+        const size = typeof data === "string" ? data.length : data.length;
+        queue.messages++;
+        queue.bytes += size;
+        if (
+          !queue.paused &&
+          (queue.messages > INBOUND_QUEUE.messages || queue.bytes > INBOUND_QUEUE.bytes)
+        ) {
+          queue.paused = true;
+          socket.pause();
+          log.debug("inbound_paused", {
+            conn: conn.id,
+            queued: queue.messages,
+            bytes: queue.bytes,
+          });
+        }
         chain = chain.then(() =>
           conn.track(async () => {
-            if (typeof data === "string") await dispatchText(conn, data, deps);
-            else dispatchBinary(conn, new Uint8Array(data as ArrayBuffer), deps);
+            try {
+              if (typeof data === "string") await dispatchText(conn, data, deps);
+              else dispatchBinary(conn, data, deps);
+            } finally {
+              queue.messages--;
+              queue.bytes -= size;
+              if (
+                queue.paused && queue.messages <= INBOUND_QUEUE.messages / 2 &&
+                queue.bytes <= INBOUND_QUEUE.bytes / 2
+              ) {
+                queue.paused = false;
+                if (!conn.ended) socket.resume();
+              }
+            }
           })
         );
-      };
-      socket.onclose = () => conn.end("closed");
-      socket.onerror = (e) => conn.end("socket_error", (e as ErrorEvent).message);
+      });
+      socket.onClose((why) =>
+        why.startsWith("socket_error") ? conn.end("socket_error", why) : conn.end("closed")
+      );
       conn.onClose(() => connections.delete(conn.id));
+      connections.set(conn.id, conn);
+      log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
+      conn.send(greeting());
+      conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     },
   });
-  const addr = await listening.promise;
+  const addr = http.addr;
   log.info("server_listening", {
     bind: addr.hostname,
     port: addr.port,
@@ -266,6 +333,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname
     }:${addr.port}/socket`,
     workspace,
+    gateway,
     config: store,
     registry,
     connections: () => connections.size,
@@ -277,8 +345,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       store.close();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
-      abort.abort();
-      await http.finished;
+      await gateway.stop();
+      await http.stop();
       log.info("server_stopped", {});
     },
   };

@@ -1,67 +1,179 @@
+import { Buffer } from "node:buffer";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
+// @ts-types="npm:@types/ws@8.18.2"
+import { type RawData, type WebSocket as WsSocket, WebSocketServer } from "ws";
 import { checkOrigin, type OriginPolicy } from "./origin.ts";
 import type { Logger } from "./log.ts";
+
+/**
+ * What a connection needs from its WebSocket. `abort` is the reason this is not Deno's own
+ * WebSocket: an ended connection must release its transport at once (issue 12 §1), and
+ * `Deno.upgradeWebSocket`'s socket has only `close()`, which queues a close frame behind the data
+ * a peer that stopped reading never takes, so the fd and megabytes of buffers stay held for as
+ * long as the peer's TCP stack keeps answering window probes (measured: still ESTABLISHED with
+ * 3.7 MB unsent after the close; closing its resource id instead leaves the fd held by the pending
+ * writes). On node:http's upgraded socket, `resetAndDestroy()` sends a RST and frees the fd and
+ * the kernel's send buffer at once.
+ */
+export interface Transport {
+  /** Whether frames can still be sent. */
+  readonly open: boolean;
+  /** Bytes accepted by `send` and not yet handed to the kernel. */
+  readonly bufferedAmount: number;
+  send(data: string | Uint8Array): void;
+  /** A WebSocket ping; the peer's pong counts as inbound traffic. */
+  ping(): void;
+  /** A polite close: a close frame, then the TCP close after the peer's reply. */
+  close(code: number, reason: string): void;
+  /** Drops the TCP connection now (RST): nothing queued is sent, nothing is kept. */
+  abort(): void;
+  /** Stops reading the peer's frames (TCP backpressure) until `resume`. */
+  pause(): void;
+  resume(): void;
+  onMessage(fn: (data: string | Uint8Array) => void): void;
+  /** Any inbound frame, a pong included: the keepalive's proof the peer reads. */
+  onInbound(fn: () => void): void;
+  onClose(fn: (why: string) => void): void;
+}
 
 /** What the listener needs from the rest of the server. */
 export interface SocketDeps {
   log: Logger;
   policy: () => OriginPolicy;
-  /** Seconds of inbound quiet before Deno sends its WebSocket ping (see `keepaliveIdleTimeout`). */
-  idleTimeoutSecs: number;
   /** Takes an upgraded socket; `deflate` is whether the client dialled with `deflate=1`. */
-  accept(socket: WebSocket, info: { peer: string; deflate: boolean }): void;
+  accept(transport: Transport, info: { peer: string; deflate: boolean }): void;
+}
+
+/** The listener; `stop()` closes it and destroys every socket it still holds. */
+export interface SocketServer {
+  addr: Deno.NetAddr;
+  stop(): Promise<void>;
 }
 
 /**
- * Serves `/socket` with `Deno.serve`; every other path is 404. The Origin check runs before the
- * upgrade: a refusal answers 403 before any greeting and logs `socket_origin_refused` with the
+ * Above the 16 MiB inbound bound, so a frame between the two is answered by dispatch with an
+ * error naming the bound (and the connection stays); past this the transport ends it (1009).
+ */
+const MAX_PAYLOAD = 64 * 1024 * 1024;
+
+/**
+ * Serves `/socket` with node:http and `ws`; every other path is 404. The Origin check runs before
+ * the upgrade: a refusal answers 403 before any greeting and logs `socket_origin_refused` with the
  * origin and the peer. spec: The socket > Reaching it.
  */
-export function serveSocket(
-  opts: {
-    hostname: string;
-    port: number;
-    signal: AbortSignal;
-    onListen?: (addr: Deno.NetAddr) => void;
-  },
+export async function serveSocket(
+  opts: { hostname: string; port: number },
   deps: SocketDeps,
-): Deno.HttpServer<Deno.NetAddr> {
-  return Deno.serve({
-    hostname: opts.hostname,
-    port: opts.port,
-    signal: opts.signal,
-    onListen: (addr) => opts.onListen?.(addr),
-    onError: (err) => {
-      deps.log.error("http_error", { error: err });
-      return new Response("internal error", { status: 500 });
-    },
-  }, (req, info) => {
-    const url = new URL(req.url);
-    if (url.pathname !== "/socket") return new Response("not found\n", { status: 404 });
-    // Headers must be read before the upgrade: afterwards the request is closed (feasibility §1).
-    const origin = req.headers.get("origin");
-    const peer = `${info.remoteAddr.hostname}:${info.remoteAddr.port}`;
+): Promise<SocketServer> {
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false, // kind-3 frames are forge's own gzip (spec: binary kind 3)
+    maxPayload: MAX_PAYLOAD,
+  });
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (path !== "/socket") {
+      res.writeHead(404).end("not found\n");
+    } else res.writeHead(426).end("this is a WebSocket endpoint\n");
+  });
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  server.on("clientError", (err: Error, socket: Socket) => {
+    deps.log.debug("http_client_error", { error: err });
+    socket.destroy();
+  });
+  server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    if (url.pathname !== "/socket") return refuse(socket, 404, "not found");
+    const origin = req.headers.origin ?? null;
     const verdict = checkOrigin(origin, deps.policy());
     if (!verdict.ok) {
       deps.log.warn("socket_origin_refused", { origin, peer, why: verdict.why });
-      return new Response("origin refused\n", { status: 403 });
+      return refuse(socket, 403, "origin refused");
     }
-    if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-      return new Response("this is a WebSocket endpoint\n", { status: 426 });
+    if (req.headers.upgrade?.toLowerCase() !== "websocket") {
+      return refuse(socket, 426, "this is a WebSocket endpoint");
     }
-    const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: deps.idleTimeoutSecs });
-    socket.binaryType = "arraybuffer";
-    deps.accept(socket, { peer, deflate: url.searchParams.get("deflate") === "1" });
-    return response;
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      deps.accept(wsTransport(ws, socket), {
+        peer,
+        deflate: url.searchParams.get("deflate") === "1",
+      });
+    });
   });
+  const addr = await new Promise<Deno.NetAddr>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.hostname, () => {
+      const a = server.address();
+      if (a === null || typeof a === "string") return reject(new Error("no address"));
+      resolve({ transport: "tcp", hostname: a.address, port: a.port });
+    });
+  });
+  server.on("error", (err: Error) => deps.log.error("http_error", { error: err }));
+  return {
+    addr,
+    async stop() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      wss.close();
+      await closed;
+    },
+  };
 }
 
-/**
- * Deno's WebSocket has no ping(): its `idleTimeout` pings after half the timeout of inbound quiet
- * and closes after the other half with no frame back. Setting it to twice the spec's dead bound
- * makes "a ping unanswered for 60 s ends the connection" exact, and a slow 3.5 MB frame can never
- * trip it early. The cost: the ping goes out after 60 s of quiet rather than every 15 s, which
- * the spec's clients do not notice because they send their own ping after 15 s of quiet.
- */
-export function keepaliveIdleTimeout(pingDeadMs: number): number {
-  return Math.max(2, Math.round((2 * pingDeadMs) / 1000));
+function refuse(socket: Socket, status: number, text: string): void {
+  const reason = status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Upgrade Required";
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${
+      text.length + 1
+    }\r\nConnection: close\r\n\r\n${text}\n`,
+  );
+}
+
+/** The Transport over one `ws` socket and the TCP socket under it. */
+function wsTransport(ws: WsSocket, tcp: Socket): Transport {
+  return {
+    get open() {
+      return ws.readyState === ws.OPEN;
+    },
+    get bufferedAmount() {
+      return ws.bufferedAmount;
+    },
+    send: (data) => ws.send(data),
+    ping: () => ws.ping(),
+    pause: () => ws.pause(),
+    resume: () => ws.resume(),
+    close: (code, reason) => ws.close(code, reason),
+    abort() {
+      // resetAndDestroy sends a RST: the kernel drops its send buffer too. Falls back to destroy.
+      const reset = (tcp as Socket & { resetAndDestroy?: () => void }).resetAndDestroy;
+      if (typeof reset === "function") reset.call(tcp);
+      else tcp.destroy();
+      ws.terminate();
+    },
+    onMessage(fn) {
+      ws.on("message", (data: RawData, isBinary: boolean) => {
+        const buf = Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.isBuffer(data)
+          ? data
+          : Buffer.from(data);
+        fn(isBinary ? new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength) : buf.toString());
+      });
+    },
+    onInbound(fn) {
+      ws.on("message", fn);
+      ws.on("pong", fn);
+      ws.on("ping", fn);
+    },
+    onClose(fn) {
+      ws.on("close", (code: number) => fn(`close ${code}`));
+      ws.on("error", (err: Error) => fn(`socket_error: ${err.message}`));
+    },
+  };
 }

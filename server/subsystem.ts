@@ -135,7 +135,11 @@ export interface HeldAsks {
    * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
    * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
    * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending.
+   * the ending. Wire (server/workspace/seats/held.ts HELD_WIRE): `<kind>_pending {key,
+   * ...request, id}` and `<kind>_resolved {key, id, ending}` (a Slack post resolves as
+   * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
+   * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
+   * `cancelled` on an interrupt); the ask ends with it.
    */
   park<A>(slot: Slot, spec: HeldAskSpec): { id: string; outcome: Promise<AskOutcome<A>> };
   /**
@@ -225,6 +229,13 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
     slot: Slot,
     opts: { review: boolean },
   ) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /**
+   * Fields this subsystem contributes to the home snapshot (the vault's `vault` and `biometric`
+   * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
+   */
+  homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
+  /** Fields it contributes to each project's board entry (issue 21: `connectors`). */
+  boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
   /** One handler per tool the manifest declares (issue 11). */
   tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */

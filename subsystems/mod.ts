@@ -1,5 +1,7 @@
 import type { AnyManifest } from "../server/subsystem.ts";
+import { agentsManifest } from "./agents/manifest.ts";
 import { browserManifest } from "./browser/manifest.ts";
+import { connectorsManifest } from "./connectors/manifest.ts";
 import { dictateManifest } from "./dictate/manifest.ts";
 import { pluginsManifest } from "./plugins/manifest.ts";
 import { reviewManifest } from "./review/manifest.ts";
@@ -21,4 +23,6 @@ export const SUBSYSTEMS: readonly AnyManifest[] = [
   voiceManifest,
   vaultManifest,
   pluginsManifest,
+  agentsManifest,
+  connectorsManifest,
 ];

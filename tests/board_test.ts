@@ -90,7 +90,12 @@ Deno.test("board: a restart keeps the board exactly", async () => {
   assertEquals(before.projects[0].rows.length, 3);
   await c.close();
   await t.server.stop();
-  const again = await startServer({ configPath: t.configPath, port: 0, log: memoryLogger() });
+  const again = await startServer({
+    configPath: t.configPath,
+    port: 0,
+    gatewayPort: 0,
+    log: memoryLogger(),
+  });
   try {
     const d = await ForgeClient.connect(again.url, { validate: true });
     await d.next((m) => m.kind === "settings");

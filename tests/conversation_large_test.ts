@@ -46,6 +46,7 @@ Deno.test("a remembered seat pages a 64 MB transcript from its snapshot to its f
     const server = await startServer({
       configPath: `${dir}/forge.toml`,
       port: 0,
+      gatewayPort: 0,
       log: memoryLogger(),
     });
     const c = await ForgeClient.connect(server.url, { validate: true });

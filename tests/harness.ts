@@ -30,6 +30,7 @@ export async function testServer(
   const server = await startServer({
     configPath,
     port: 0,
+    gatewayPort: 0,
     log,
     timers: { ...DEFAULT_TIMERS, ...opts.timers },
     extra: opts.extra,

@@ -54,10 +54,13 @@ Deno.test("a slow reader of a 3.5 MB frame is not ended by the keepalive", async
   raw.close();
 });
 
-// spec: "One frame write is bounded too": a peer that stopped reading is torn down.
-Deno.test("a peer that stops reading is ended by the write bound", async () => {
+// spec: "One frame write is bounded too": a peer that stopped reading is torn down. issue 12 §1:
+// torn down means the TCP socket is released (its fd and buffers), within the bound plus a
+// second, not a close frame queued behind megabytes the peer will never read.
+Deno.test("a peer that stops reading is ended by the write bound and its socket released", async () => {
+  const writeBoundMs = 800;
   await using t = await testServer(null, {
-    timers: { writeBoundMs: 800, sampleMs: 50, pingDeadMs: 60_000 },
+    timers: { writeBoundMs, sampleMs: 50, pingDeadMs: 60_000 },
   });
   const raw = await RawSocket.open(t.server.addr.port, { answerPings: true });
   await raw.sendText(JSON.stringify({ kind: "subscribe", what: "home" }));
@@ -69,15 +72,39 @@ Deno.test("a peer that stops reading is ended by the write bound", async () => {
       fields: { severity: "minor", message: String(i).repeat(3_500_000) },
     });
   }
+  const ended = () =>
+    t.log.records.some((r) =>
+      r.event === "connection_ended" &&
+      (r as unknown as { reason: string }).reason === "write_bound"
+    );
+  await until(() => serverSide(t.server.addr.port, raw.localPort) === "held", 5_000, "backlog");
+  await until(ended, 15_000, "the write bound");
+  const at = performance.now();
   await until(
-    () =>
-      t.log.records.some((r) =>
-        r.event === "connection_ended" &&
-        (r as unknown as { reason: string }).reason === "write_bound"
-      ),
-    15_000,
-    "the write bound",
+    () => serverSide(t.server.addr.port, raw.localPort) === "released",
+    writeBoundMs + 1000,
+    "the server's socket to be released",
   );
+  console.log(`released ${(performance.now() - at).toFixed(0)} ms after the write bound fired`);
   await until(() => t.server.connections() === 0);
   raw.close();
 });
+
+/**
+ * The server's end of one loopback connection as /proc/self/net/tcp shows it: "held" while a
+ * process holds its fd (a non-zero inode), "released" once no fd does (the row is gone, or the
+ * kernel keeps an orphan with inode 0).
+ */
+function serverSide(serverPort: number, clientPort: number): "held" | "released" {
+  const hex = (p: number) => `:${p.toString(16).toUpperCase().padStart(4, "0")}`;
+  for (const table of ["/proc/self/net/tcp", "/proc/self/net/tcp6"]) {
+    const rows = Deno.readTextFileSync(table).split("\n").slice(1).map((l) =>
+      l.trim().split(/\s+/)
+    );
+    const row = rows.find((r) =>
+      r.length > 9 && r[1].endsWith(hex(serverPort)) && r[2].endsWith(hex(clientPort))
+    );
+    if (row) return row[9] === "0" ? "released" : "held";
+  }
+  return "released";
+}

@@ -5,7 +5,8 @@
 // control protocol; bad tool input is a tool error naming the field, and the session goes on.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { MCP_SCRIPT, promptTurn, toolResultsOf } from "./mcp_harness.ts";
-import { chatOf, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { chatOf, command, seatWorld, subscribeSeat, until, updateOf } from "./seats_harness.ts";
+import type { Msg } from "./mcp_harness.ts";
 
 Deno.test("forge's MCP server: settings__get answers the agent with no permission prompt", async () => {
   await using world = await seatWorld([{ name: "alpha" }], MCP_SCRIPT);
@@ -46,4 +47,35 @@ Deno.test("forge's MCP server: settings__get answers the agent with no permissio
   assertMatch(refused.text, /settings__get was called with bad input: keys: expected array/);
   const end = chatOf(bad.at(-1)!)!;
   assertEquals(end.subtype, "success");
+
+  // The session's mcp field: forge connected, with its tools (mcp_status, read on attach).
+  const viewer = await forge.ready();
+  const snap = await subscribeSeat(viewer, lead) as { mcp: { servers: Msg[] } | null };
+  const servers = snap.mcp?.servers ??
+    (updateOf(await viewer.next((m) => !!updateOf(m, "mcp_snapshot")), "mcp_snapshot")!
+      .servers as Msg[]);
+  const mine = servers.find((s) => s.name === "forge")!;
+  assertEquals(mine.status, "connected");
+  assert((mine.tools as Msg[]).some((t) => t.name === "settings__get"), "its tools are listed");
+
+  // reconnect_mcp_server reads the snapshot again; an operation the CLI refuses is named.
+  const snapshots = () =>
+    c.frames.flatMap((f) =>
+      f.type === "json" && updateOf(f.data, "mcp_snapshot")
+        ? [updateOf(f.data, "mcp_snapshot")!]
+        : []
+    );
+  const seen = snapshots().length;
+  command(c, "reconnect_mcp_server", { key: lead, server_name: "forge" });
+  await until(() => snapshots().length > seen, 10_000, "a fresh mcp_snapshot");
+  const again = snapshots().at(-1)!;
+  assertEquals((again.servers as Msg[]).find((s) => s.name === "forge")?.status, "connected");
+  command(c, "toggle_mcp_server", { key: lead, server_name: "nope", enabled: false });
+  const failed = updateOf(
+    await c.next((m) => !!updateOf(m, "mcp_operation_error")),
+    "mcp_operation_error",
+  )!;
+  const error = failed.error as Msg;
+  assertEquals([error.server_name, error.operation], ["nope", "toggle"]);
+  assertMatch(String(error.message), /mcp_toggle .* failed: Server not found: nope/);
 });

@@ -34,6 +34,11 @@ export class RawSocket {
     return sock;
   }
 
+  /** This end's port: names the connection in /proc/net/tcp. */
+  get localPort(): number {
+    return this.conn.localAddr.port;
+  }
+
   /** Stops reading from the socket until `resume`; the server's writes back up behind it. */
   pause(): void {
     this.#paused ??= Promise.withResolvers<void>();

@@ -21,8 +21,12 @@ export interface SeatWorld extends AsyncDisposable {
   /** The seat of a project's lead. */
   lead(project: string): Slot;
   projectDir(project: string): string;
-  /** `deno task start --config <configPath> --port 0`, as a person runs it. */
-  startForge(): Promise<RunningForge>;
+  /**
+   * `deno task start --config <configPath> --port 0`, as a person runs it; `env` adds to the
+   * launcher's environment (the vault test's CA: `DENO_CERT`); a `port` the test took earlier
+   * (a restart on the same address) is passed as `--port`.
+   */
+  startForge(env?: Record<string, string>, port?: number): Promise<RunningForge>;
   /** The server in this process (socket tier): it can read /proc, as the test can. */
   startInProcess(): Promise<InProcessForge>;
   /** Main-loop requests the fake API has answered so far (its request log). */
@@ -76,14 +80,14 @@ export async function seatWorld(
     configPath,
     lead: (project) => ({ org: "Acme", project, label: "lead" }),
     projectDir: (project) => `${dir}/${project}`,
-    async startForge() {
-      const forge = await startForge(configPath, dir, clients);
+    async startForge(env = {}, port = 0) {
+      const forge = await startForge(configPath, dir, clients, env, port);
       forges.push(forge);
       return forge;
     },
     async startInProcess() {
       const log = memoryLogger();
-      const server = await startServer({ configPath, port: 0, log });
+      const server = await startServer({ configPath, port: 0, gatewayPort: 0, log });
       const mine: ForgeClient[] = [];
       let stopped: Promise<void> | null = null;
       const forge: InProcessForge = {
@@ -162,13 +166,15 @@ async function startForge(
   configPath: string,
   dir: string,
   all: ForgeClient[],
+  env: Record<string, string> = {},
+  listenOn = 0,
 ): Promise<RunningForge> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "start", "--config", configPath, "--port", "0"],
+    args: ["task", "--quiet", "start", "--config", configPath, "--port", String(listenOn)],
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",
-    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude`, ...env },
   }).spawn();
   let err = "";
   const drained = (async () => {

@@ -23,7 +23,17 @@ export async function spawnForge(
   const configPath = `${dir}/forge.toml`;
   if (configText !== null) await Deno.writeTextFile(configPath, configText);
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "start", "--config", configPath, "--port", "0"],
+    args: [
+      "task",
+      "--quiet",
+      "start",
+      "--config",
+      configPath,
+      "--port",
+      "0",
+      "--gateway-port",
+      "0",
+    ],
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",

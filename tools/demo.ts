@@ -124,6 +124,10 @@ async function startForge(configPath: string): Promise<string> {
       configPath,
       "--port",
       String(port),
+      // The account gateway the seat's CLI talks through takes a free port: one demo never
+      // collides with another forge (or a test) on this machine.
+      "--gateway-port",
+      "0",
     ],
     env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude` },
     stdout: "piped",

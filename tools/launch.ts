@@ -3,7 +3,7 @@ import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import { findClaude } from "../server/workspace/cli.ts";
-import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
+import { directoryMarketplaces, permissionFlags, SERVER_V8_FLAGS } from "./permissions.ts";
 
 /**
  * `deno task start`: reads the config, computes the narrowest Deno permissions that serve it
@@ -28,10 +28,12 @@ try {
 }
 const repoRoot = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const port = flag("--port") !== null ? Number(flag("--port")) : loaded.config.server.port;
+const gatewayPort = flag("--gateway-port");
 const flags = permissionFlags({
   config: loaded.config,
   configPath: path,
   port,
+  gatewayPort: gatewayPort !== null ? Number(gatewayPort) : undefined,
   repoRoot,
   claudeBin: findClaude(loaded.config),
   home: Deno.env.get("HOME") ?? "/",
@@ -47,7 +49,14 @@ if (Deno.env.get("FORGE_PRINT_PERMISSIONS")) {
   console.error(`forge: deno run ${flags.join(" ")} main.ts`);
 }
 const child = new Deno.Command(Deno.execPath(), {
-  args: ["run", "--no-prompt", ...flags, `${repoRoot}/main.ts`, ...args],
+  args: [
+    "run",
+    "--no-prompt",
+    `--v8-flags=${SERVER_V8_FLAGS}`,
+    ...flags,
+    `${repoRoot}/main.ts`,
+    ...args,
+  ],
   stdin: "inherit",
   stdout: "inherit",
   stderr: "inherit",

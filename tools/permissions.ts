@@ -1,14 +1,29 @@
 import type { ForgeConfig } from "../server/config/types.ts";
+import { upstreamOf } from "../server/gateway/upstream.ts";
+import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
+import { modelsDir } from "../subsystems/dictate/paths.ts";
+
+/**
+ * V8 flags the launcher runs the server with (issue 12 §4). After a burst of traffic nothing stays
+ * reachable (the JS heap's used size returns to its boot level) but V8 keeps the young generation
+ * it grew, up to 3 x 16 MiB, committed for the life of the process. A 1 MiB semi-space bounds
+ * that; a scavenge of a 1 MiB space is cheap and forge's per-message garbage is small.
+ * `tools/bench/fuzz.ts` measures the RSS it leaves behind with and without it.
+ */
+export const SERVER_V8_FLAGS = "--max-semi-space-size=1";
 
 /**
  * The Deno permission flags forge runs under, computed from its config: network limited to the
- * socket it binds, files to the config dir, the Claude config dirs and the configured project
+ * socket it binds, the account gateway's loopback port and the upstream hosts the accounts name,
+ * files to the config dir, the Claude config dirs and the configured project
  * paths, subprocesses to the binaries it spawns. README "Permissions" explains each one.
  */
 export function permissionFlags(opts: {
   config: ForgeConfig;
   configPath: string;
   port: number;
+  /** The gateway's port (`--gateway-port`, else `[gateway] port`). */
+  gatewayPort?: number;
   repoRoot: string;
   claudeBin: string | null;
   home: string;
@@ -35,6 +50,7 @@ export function permissionFlags(opts: {
   const chromium = typeof config.areas.browser?.chromium === "string"
     ? [config.areas.browser.chromium]
     : (opts.pathDirs ?? []).map((d) => `${d}/chromium`);
+  const dictate = dictatePermissions(config, opts.home);
   // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
   // scans directory marketplaces where they are. README "Permissions".
   const plugins = config.areas.plugins?.enabled !== false
@@ -48,8 +64,9 @@ export function permissionFlags(opts: {
     "/tmp",
     ...plugins,
     ...(browser ? chromium : []),
+    ...dictate.read,
   ]);
-  const write = unique([configDir, ...claudeDirs, "/tmp"]);
+  const write = unique([configDir, ...claudeDirs, "/tmp", ...dictate.write]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
   const run = unique([
@@ -57,28 +74,124 @@ export function permissionFlags(opts: {
     "ps",
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
+    ...dictate.run,
     ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
-  const net = [
+  // The gateway listens on loopback and forwards to each account's upstream (a config with no
+  // accounts runs no gateway routes, but the listener still binds).
+  const gatewayPort = opts.gatewayPort ?? Number(config.areas.gateway?.port ?? 8787);
+  const net = unique([
     `${hostForFlag(config.server.bind)}:${opts.port}`,
+    `127.0.0.1:${gatewayPort}`,
+    ...config.accounts.map((a) => upstreamHost(upstreamOf(a))),
+    ...vaultNet(config),
+    ...dictate.net,
+    ...connectorHosts(config),
     ...(browser ? ["127.0.0.1"] : []),
-  ];
+  ]);
   const flags = [
-    `--allow-net=${unique(net).join(",")}`,
+    `--allow-net=${net.join(",")}`,
     // The seats' CLI inherits forge's environment, and npm packages read variables of their own.
     "--allow-env",
     `--allow-run=${run.join(",")}`,
     "--allow-sys=hostname,osRelease,uid,gid,homedir,cpus",
   ];
+  // Deno's pointer API (PocketSphinx's argv and its words) needs the UNSCOPED flag; a scoped one
+  // only lets a library open. Dictation therefore widens FFI to all, as the terminal widens files.
+  if (dictate.ffi) flags.push("--allow-ffi");
+  else if (terminal) flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`);
   if (terminal) {
     // node-pty is a native addon: it needs --allow-ffi, and its tty streams need UNSCOPED read and
     // write (feasibility §3). An addon's native code is outside Deno's sandbox anyway, so with the
     // terminal on the file fence is advisory; turn [terminal] off to keep it.
-    flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`, "--allow-read", "--allow-write");
+    flags.push("--allow-read", "--allow-write");
   } else {
     flags.push(`--allow-read=${read.join(",")}`, `--allow-write=${write.join(",")}`);
   }
   return flags;
+}
+
+/**
+ * The connectors' servers (issue 21): the `[gotify]` URL and each `[[slack]]` workspace's Web API
+ * (Slack's own unless `api_url` names another), as `host:port` - nothing else on the network.
+ */
+export function connectorHosts(config: ForgeConfig): string[] {
+  const urls = [
+    config.areas.gotify?.url,
+    // Slack's own API serves files (downloads and uploads) from files.slack.com.
+    ...(config.slack ?? []).flatMap((w) =>
+      w.api_url ? [w.api_url] : ["https://slack.com/api/", "https://files.slack.com/"]
+    ),
+  ];
+  return urls.flatMap((u) => {
+    if (typeof u !== "string") return [];
+    try {
+      const url = new URL(u);
+      const port = url.port ||
+        (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
+      return [`${url.hostname}:${port}`];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** `host:port` of an upstream URL, the port made explicit (443 for https, 80 for http). */
+function upstreamHost(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * What `[dictate]` adds when it is on: FFI for PocketSphinx's two Debian libraries and the npm
+ * addons (onnxruntime-node for the VAD, whisper.cpp; unscoped, see above), read of the model dirs, write of
+ * `models_dir` (installs), read of `import_dir` and a catalogue file (or net to a catalogue URL's
+ * host), and `parec`/`pactl` only when `server_capture` lets dictate_start record.
+ */
+function dictatePermissions(config: ForgeConfig, home: string) {
+  const area = config.areas.dictate ?? {};
+  if (area.enabled !== true) return { ffi: false, read: [], write: [], run: [], net: [] };
+  const models = modelsDir(area.models_dir, home);
+  const expand = (p: unknown) =>
+    typeof p !== "string" || p.length === 0
+      ? []
+      : [p.startsWith("~/") ? `${home}${p.slice(1)}` : p];
+  const feed = typeof area.catalogue === "string" ? area.catalogue : "";
+  const url = /^https?:\/\//.test(feed) ? new URL(feed) : null;
+  return {
+    ffi: true,
+    net: url
+      ? [url.port ? url.host : `${url.hostname}:${url.protocol === "https:" ? 443 : 80}`]
+      : [],
+    read: [
+      PS_MODEL_DIR,
+      ...(models ? [models] : []),
+      ...expand(area.import_dir),
+      ...(url ? [] : expand(feed)),
+    ],
+    write: models ? [models] : [],
+    run: area.server_capture === true ? ["parec", "pactl"] : [],
+  };
+}
+
+/**
+ * The vault server's host and port, when `[vault]` is on and names one: the only address the
+ * vault's client reaches (a self-hosted server serves attachments itself). README "Permissions".
+ */
+function vaultNet(config: ForgeConfig): string[] {
+  const vault = config.areas.vault;
+  if (vault?.enabled !== true || typeof vault.server_url !== "string") return [];
+  try {
+    const url = new URL(vault.server_url);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    return [`${url.hostname}:${port}`];
+  } catch {
+    return []; // the vault refuses the URL in its own words at use
+  }
 }
 
 function hostForFlag(bind: string): string {

@@ -12,6 +12,8 @@ export interface HomeFacts {
   cliVersion: () => string | null;
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
+  /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
+  subsystemFields?: () => Promise<Record<string, Wire>>;
 }
 
 /**
@@ -40,8 +42,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
       [...held.values()].filter((s) => s.project.name === p.name).map((s) => s.slot.label),
     ),
     work: await readWork(p.path),
-    would_bind: config.orgs.find((o) => o.name === p.org)?.accounts.length !== 0,
-    chip: null,
+    // spec: home > projects: the account the row's next seat would bind, and its state.
+    ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
   })));
   const agents: Wire[] = [];
   for (const p of projects) {
@@ -53,6 +55,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   }
   const dictate = config.areas.dictate ?? {};
   const tts = config.areas.tts ?? {};
+  const own = (await facts.subsystemFields?.()) ?? {};
   return {
     projects: projectRows,
     fleet: await Promise.all(projects.map(async (p) => {
@@ -67,29 +70,11 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     })),
     agents,
     unseen: ws.unseen(),
-    accounts: {
-      loading: config.accounts.map((a) => ({
-        display_name: a.display_name,
-        state: "ready",
-        last_error: null,
-        retry_after: null,
-      })),
-      all_loaded: true,
-      gateway: {
-        ready: false,
-        port: (config.areas.gateway?.port as number) ?? 8787,
-        bind_error: null,
-      },
-      usage: config.accounts.map((a) => ({ display_name: a.display_name, snapshot: null })),
-      orgs: config.orgs.map((o) => ({
-        org: o.name,
-        accounts: o.accounts,
-        fallback_accounts: o.fallback_accounts,
-      })),
-    },
+    accounts: ws.gateway?.wire() ?? null,
+    // The connectors subsystem lays its own over this when it runs (issue 21).
     connectors: {
-      gotify: { connected: false },
-      slack: { connected_workspaces: [], load_failed: false },
+      gotify: { connected: false, configured: false, error: null },
+      slack: { connected_workspaces: [], load_failed: false, load_error: null },
     },
     biometric: { devices: [] },
     vault: null,
@@ -105,6 +90,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     boot_id: ws.bootId,
     service_status: null,
     fatal_error: ws.fatalError,
+    ...own,
   };
 }
 

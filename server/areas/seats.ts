@@ -47,6 +47,8 @@ export function seatsArea(wiring: SeatsWiring) {
       "respond_permission",
       "respond_question",
       "read_call_output",
+      "reconnect_mcp_server",
+      "toggle_mcp_server",
     ],
     subjects: [],
     binary: [],
@@ -111,6 +113,12 @@ export function seatsArea(wiring: SeatsWiring) {
               respond_question: (c: Of<"respond_question">, peer: Peer) =>
                 seats.get("respond_question", f(c).key)
                   .respondQuestion(f(c).tool_id, f(c).outcome, peer.answering),
+              reconnect_mcp_server: (c: Of<"reconnect_mcp_server">) =>
+                seats.get("reconnect_mcp_server", f(c).key)
+                  .mcpOperation("reconnect", f(c).server_name),
+              toggle_mcp_server: (c: Of<"toggle_mcp_server">) =>
+                seats.get("toggle_mcp_server", f(c).key)
+                  .mcpOperation("toggle", f(c).server_name, f(c).enabled),
               read_call_output: async (c: Of<"read_call_output">, peer: Peer) => {
                 const { key, call_id } = f(c);
                 const output = await seats.get("read_call_output", key).readCallOutput(call_id);

@@ -83,7 +83,21 @@ export async function sessionSnapshot(
     file_index: null,
     reviews: null,
   };
-  Object.assign(base, await registry.sessionFields(slot, opts));
+  const extra = await registry.sessionFields(slot, opts);
+  // A subsystem may add fields INSIDE the seat's own `composer` and `state` (dictation's notice
+  // and overrides): those merge into the seat's objects rather than replacing them.
+  const inner: Record<string, Wire> = {};
+  for (const field of NESTED) {
+    if (field in extra) inner[field] = extra[field];
+    delete extra[field];
+  }
+  Object.assign(base, extra);
   if (seat.sessionFields) Object.assign(base, await seat.sessionFields());
+  for (const [field, value] of Object.entries(inner)) {
+    base[field] = { ...(base[field] as Record<string, Wire>), ...(value as Record<string, Wire>) };
+  }
   return base;
 }
+
+/** The seat-owned objects a subsystem adds fields into. spec: session > composer, state. */
+const NESTED = ["composer", "state"];

@@ -1,9 +1,10 @@
-import type { ClientMessageOf } from "../../protocol/mod.ts";
+import type { ClientMessageOf, Command } from "../../protocol/mod.ts";
 import { settingsGuard } from "../config/guards.ts";
 import type { ConfigStore } from "../config/store.ts";
 import { saveSettings } from "../config/write/writer.ts";
 import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
 import { SETTINGS_TOOLS, settingsGet } from "./settings_tools.ts";
+import { SETTINGS_WRITE_TOOLS, settingsWriteHandlers } from "./settings_write_tool.ts";
 
 /**
  * settings_edit: a batch of edits saved through the format-preserving writer, checked against the
@@ -18,10 +19,10 @@ export function settingsArea(configStore: () => ConfigStore) {
     switch: null,
     area: null,
     verbs: ["settings_edit"],
-    commands: [],
+    commands: ["respond_settings_write"],
     subjects: [],
     binary: [],
-    tools: SETTINGS_TOOLS,
+    tools: [...SETTINGS_TOOLS, ...SETTINGS_WRITE_TOOLS],
     load: () =>
       Promise.resolve({
         create: (host: Host) => ({
@@ -59,9 +60,31 @@ export function settingsArea(configStore: () => ConfigStore) {
               await store.reload();
             },
           },
-          commands: {},
+          commands: {
+            // spec: Editing the config: the blocked settings__set call waits for this answer.
+            respond_settings_write: (
+              c: Extract<Command, { name: "respond_settings_write" }>,
+              peer: Peer,
+            ) => {
+              const { key, id, approved } = c.fields;
+              host.asks.answer(
+                key,
+                "settings_write",
+                id,
+                peer,
+                approved ? { ending: "answered", answer: true } : { ending: "declined" },
+              );
+            },
+          },
           subjects: {},
-          tools: { settings__get: settingsGet(() => configStore().document) },
+          tools: {
+            settings__get: settingsGet(() => configStore().document),
+            ...settingsWriteHandlers({
+              host,
+              store: configStore,
+              guard: (before, after) => settingsGuard(before, after, fleetFacts(host)),
+            }),
+          },
         }),
       }),
   });

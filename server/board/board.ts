@@ -1,4 +1,4 @@
-import type { BoardSnapshot, FleetRow, Slot, Task } from "../../protocol/mod.ts";
+import type { BoardSnapshot, ConnectorSets, FleetRow, Slot, Task } from "../../protocol/mod.ts";
 import type { ProjectConfig } from "../config/types.ts";
 import type { Host } from "../subsystem.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
@@ -21,6 +21,8 @@ const key = (org: string, name: string) => `${org}/${name}`;
  */
 export class Board {
   readonly #books = new Map<string, Promise<TaskBook>>();
+  /** Other subsystems' fields on each project's entry (the connectors' sets; issue 21). */
+  projectFields: (p: { org: string; name: string }) => { connectors?: ConnectorSets } = () => ({});
   private constructor(readonly host: Host, readonly clock: TickClock, readonly crons: Crons) {}
 
   static async open(host: Host, clock: TickClock, deliver: CronDeliver): Promise<Board> {
@@ -88,8 +90,9 @@ export class Board {
           project: { org: p.org, name: p.name },
           rows: boardRows(book.list.ordered(), now, this.#heldLabels(p)),
           crons: this.crons.list(p.org, p.name),
-          // The Connectors issue fills these; until then every project's sets are empty.
+          // The connectors subsystem fills these (issue 21); without it the sets are empty.
           connectors: { gotify: [], slack: [] },
+          ...this.projectFields({ org: p.org, name: p.name }),
           error: book.error ?? this.crons.error,
         };
       })),

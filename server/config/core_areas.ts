@@ -123,7 +123,12 @@ export const CORE_AREAS: AreaSpec[] = [
           "who serves the account",
         ),
       ),
-      key.string("accounts[].token", null, "next_session", "the credential"),
+      key.string(
+        "accounts[].token",
+        null,
+        "next_session",
+        "the credential; the gateway holds it and no seat's CLI sees it",
+      ),
       key.string(
         "accounts[].base_url",
         null,
@@ -227,26 +232,32 @@ export const CORE_AREAS: AreaSpec[] = [
     name: "gateway",
     note: "the local API gateway seats are routed through",
     keys: [
-      key.number("gateway.port", 8787, "restart", "the gateway's port", [1, 65535]),
+      key.number(
+        "gateway.port",
+        8787,
+        "restart",
+        "the loopback port every seat's CLI sends its API requests to; 0 lets the OS pick one",
+        [0, 65535],
+      ),
       key.number(
         "gateway.streak_count",
         5,
-        "not_read_yet",
-        "429s in a row that rotate the account",
+        "live",
+        "429s from one account, inside the window, that put it in cooldown and move its seats",
         [1, 1000],
       ),
       key.number(
         "gateway.streak_window_secs",
         60,
-        "not_read_yet",
+        "live",
         "the window those 429s count in",
         [1, 86400],
       ),
       key.number(
         "gateway.no_reset_cooldown_secs",
         60,
-        "not_read_yet",
-        "cool-down for an account with no reset time",
+        "live",
+        "how long an account cools when the 429 names no reset time",
         [1, 86400],
       ),
     ],
@@ -256,8 +267,8 @@ export const CORE_AREAS: AreaSpec[] = [
     name: "gotify",
     note: "the Gotify connector",
     keys: [
-      key.string("gotify.url", null, "not_read_yet", "the Gotify server"),
-      key.string("gotify.client_token", null, "not_read_yet", "the client token"),
+      key.string("gotify.url", null, "restart", "the Gotify server"),
+      key.string("gotify.client_token", null, "restart", "the client token"),
     ],
   },
   {
@@ -266,17 +277,20 @@ export const CORE_AREAS: AreaSpec[] = [
     note: "Slack workspaces, one [[slack]] table each",
     keys: grouped("slack", [
       required(
-        key.string("slack[].workspace", null, "not_read_yet", "the workspace's unique label"),
+        key.string("slack[].workspace", null, "restart", "the workspace's unique label"),
       ),
-      required(key.string("slack[].token", null, "not_read_yet", "the user token")),
-      key.number("slack[].poll_seconds", 5, "not_read_yet", "poll interval", [1, 3600]),
+      required(key.string("slack[].token", null, "restart", "the user token")),
+      key.number("slack[].poll_seconds", 5, "restart", "poll interval", [1, 3600]),
       key.number(
         "slack[].thread_idle_days",
         14,
-        "not_read_yet",
+        "restart",
         "a thread idle this long is dropped",
         [1, 365],
       ),
+      // forge's own: the Web API's base URL (https://slack.com/api/ unless set), so a
+      // deployment behind a proxy, or a test's fake, is reached; permissions allow only it.
+      key.string("slack[].api_url", null, "restart", "the Web API's base URL"),
     ]),
   },
 ];

@@ -217,6 +217,13 @@ function view(tree: Record<string, unknown>, areas: AreaSpec[]): ForgeConfig {
     env: table(tree.env),
     accounts,
     orgs,
+    slack: arr(tree.slack).map((w) => ({
+      workspace: String(w.workspace),
+      token: String(w.token),
+      poll_seconds: typeof w.poll_seconds === "number" ? w.poll_seconds : 5,
+      thread_idle_days: typeof w.thread_idle_days === "number" ? w.thread_idle_days : 14,
+      api_url: str(w.api_url),
+    })),
     areas: areaValues,
   };
 }

@@ -16,8 +16,20 @@ export interface ForgeConfig {
   env: Record<string, string>;
   accounts: AccountConfig[];
   orgs: OrgConfig[];
+  /** The `[[slack]]` workspaces (issue 21); absent in a view built before the connectors. */
+  slack?: SlackWorkspaceConfig[];
   /** Every area's values with defaults applied, for subsystems reading their own area. */
   areas: Record<string, Record<string, Wire>>;
+}
+
+/** One `[[slack]]` entry. catalogue 4: slack[].* keys. */
+export interface SlackWorkspaceConfig {
+  workspace: string;
+  token: string;
+  poll_seconds: number;
+  thread_idle_days: number;
+  /** forge's own key: where the Web API answers (Slack's own unless set; a test's fake). */
+  api_url: string | null;
 }
 
 export interface AccountConfig {

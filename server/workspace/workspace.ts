@@ -1,6 +1,7 @@
 import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
+import type { Gateway } from "../gateway/gateway.ts";
 import type { Logger } from "../log.ts";
 import { type NumberedUpdate, UpdateStream } from "./stream.ts";
 
@@ -16,6 +17,11 @@ export interface SeatInfo {
   sessionId(): string | null;
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
   homeRow?(): Wire | Promise<Wire>;
+  /**
+   * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
+   * absent = every family. The always-on families are not listed here.
+   */
+  toolFamilies?(): readonly string[] | null;
   /** The seat's own session snapshot fields (header, state, conversation...). */
   sessionFields?(): Record<string, Wire> | Promise<Record<string, Wire>>;
 }
@@ -31,6 +37,8 @@ export class Workspace {
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
   fatalError: { error: string; message: string } | null = null;
+  /** The account gateway seats launch through (server/gateway/); null until the server sets it. */
+  gateway: Gateway | null = null;
   /**
    * The schedule a fired prompt came from, by the prompt's uuid; the board area fills it (the
    * cron tick mints and records each fire's uuid). spec: page > cron_names.

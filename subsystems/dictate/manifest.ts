@@ -31,6 +31,24 @@ export const dictateManifest = defineSubsystem({
         "the spoken language; unset autodetects",
       ),
       key.bool("dictate.normalizer", true, "live", "normalize a take's words"),
+      key.string(
+        "dictate.catalogue",
+        null,
+        "live",
+        "a catalogue feed (a file or an http(s) URL); unset uses the built-in rows",
+      ),
+      key.string(
+        "dictate.import_dir",
+        null,
+        "live",
+        "where dictate_install finds a local-file model (e.g. a ggml whisper file)",
+      ),
+      key.bool(
+        "dictate.server_capture",
+        false,
+        "restart",
+        "let dictate_start record from this machine's default input (PulseAudio parec)",
+      ),
       key.number("dictate.max_capture_minutes", 30, "live", "longest take", [1, 240]),
       key.enum(
         "dictate.bind",
@@ -91,5 +109,5 @@ export const dictateManifest = defineSubsystem({
   ],
   subjects: ["dictate_models"],
   binary: [0],
-  load: null,
+  load: () => import("./mod.ts"),
 });

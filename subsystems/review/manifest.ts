@@ -1,5 +1,6 @@
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
+import { DOCUMENT_TOOLS } from "./hand_off_tool.ts";
 
 /** The review surface's reads and writes. spec: document_read, file_content, the review writes. */
 export const reviewManifest = defineSubsystem({
@@ -22,5 +23,6 @@ export const reviewManifest = defineSubsystem({
   ],
   subjects: [],
   binary: [],
+  tools: DOCUMENT_TOOLS,
   load: () => import("./mod.ts"),
 });

@@ -12,6 +12,7 @@ import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
 import { fileContentMessage } from "./file_content.ts";
 import { parseHandOffAnswer } from "./hand_off.ts";
+import { documentHandOff } from "./hand_off_tool.ts";
 import { PrLookup } from "./pr.ts";
 import { readRecord } from "./record.ts";
 import { ThreadStore } from "./threads.ts";
@@ -113,16 +114,18 @@ export function create(host: Host) {
         if (!read.ok) throw new Refusal("document_read", read.why, msg.session);
         peer.send({ kind: "document_read", ...read.message } as unknown as ServerMessage);
       },
-      answer_document_hand_off: (msg: ClientMessageOf<"answer_document_hand_off">, _peer: Peer) => {
+      answer_document_hand_off: (msg: ClientMessageOf<"answer_document_hand_off">, peer: Peer) => {
         const answer = parseHandOffAnswer(msg.answer);
         if (!answer.ok) throw new Refusal("answer_document_hand_off", answer.why, msg.key);
-        // Hand-offs are parked by the document MCP tool, which is not built yet: no ask waits.
-        throw new Refusal(
-          "answer_document_hand_off",
-          `answer_document_hand_off: no document hand-off ${msg.id} is waiting on ${
-            slotName(msg.key)
-          }`,
+        // The parked document__hand_off call (hand_off_tool.ts) gets the decision.
+        host.asks.answer(
           msg.key,
+          "document_hand_off",
+          msg.id,
+          peer,
+          answer.answer === "not_now"
+            ? { ending: "declined" }
+            : { ending: "answered", answer: answer.answer },
         );
       },
     },
@@ -166,6 +169,22 @@ export function create(host: Host) {
         )) as unknown as Wire,
     },
     subjects: {},
+    tools: {
+      document__hand_off: documentHandOff(
+        host,
+        async (call, path, reviewable) =>
+          readDocument(call.seat.slot, {
+            tree: call.seat.cwd,
+            roots: call.seat.project.document_roots,
+            path,
+            reviewable,
+            maxSizeMib: maxMib(),
+            store: threads,
+            project: call.seat.project.name,
+            branch: await branchOf(call.seat.slot),
+          }),
+      ),
+    },
     sessionFields: async (slot: Slot, opts: { review: boolean }) => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);

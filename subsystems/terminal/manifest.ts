@@ -1,5 +1,6 @@
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
+import { TERMINAL_TOOLS } from "./tools.ts";
 
 /** A seat's shell, shared by every viewer. spec: terminal_view .. terminal_close, kinds 4 and 5. */
 export const terminalManifest = defineSubsystem({
@@ -35,8 +36,9 @@ export const terminalManifest = defineSubsystem({
     "terminal_control",
     "terminal_close",
   ],
-  commands: [],
+  commands: ["respond_terminal_hand_off"],
   subjects: [],
   binary: [5],
+  tools: TERMINAL_TOOLS,
   load: () => import("./mod.ts"),
 });

@@ -1,6 +1,7 @@
 import {
   type ClientBinary,
   type ClientMessageOf,
+  type Command,
   type ServerMessage,
   type Slot,
   slotName,
@@ -9,6 +10,7 @@ import {
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { TerminalManager } from "./manager.ts";
 import type { ViewerSet } from "./viewers.ts";
+import { terminalTools } from "./tools.ts";
 
 /** What one connection is attached to: one terminal at a time. spec: terminal_view. */
 interface Attachment {
@@ -133,8 +135,22 @@ export function create(host: Host) {
         outcome("terminal_close", msg.seat, await manager.close(slotName(msg.seat), msg.id));
       },
     },
-    commands: {},
+    commands: {
+      // Issue 11: the person is done with (or declines) a terminal__hand_off.
+      respond_terminal_hand_off: (
+        c: Extract<Command, { name: "respond_terminal_hand_off" }>,
+        peer: Peer,
+      ) =>
+        host.asks.answer(
+          c.fields.key,
+          "terminal_hand_off",
+          c.fields.id,
+          peer,
+          c.fields.done ? { ending: "answered", answer: true } : { ending: "declined" },
+        ),
+    },
     subjects: {},
+    tools: terminalTools(host, manager),
     binary: (frame: ClientBinary, peer: Peer) => {
       if (frame.kind !== 5) return;
       const a = attached.get(peer.id);

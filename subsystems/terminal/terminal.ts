@@ -208,6 +208,19 @@ export class ShellTerminal {
     return { cols: this.#cols, rows: this.#rows, seq: this.#parsedSeq, screen: RESET + body };
   }
 
+  /**
+   * The model's last `lines` lines (scrollback and screen) as plain text, trailing blank lines
+   * dropped: what an agent reads of the screen (issue 11, terminal__read).
+   */
+  text(lines: number = this.#rows): string {
+    const buffer = this.#model.buffer.active;
+    const out: string[] = [];
+    for (let i = Math.max(0, buffer.length - lines); i < buffer.length; i++) {
+      out.push(buffer.getLine(i)?.translateToString(true) ?? "");
+    }
+    return out.join("\n").replace(/\n+$/, "");
+  }
+
   /** The chunks already handed to listeners that the model has not parsed yet, after `seq`. */
   unparsedAfter(seq: number): OutputChunk[] {
     return this.#unparsed.filter((chunk) => seqAfter(chunk.seq, seq));

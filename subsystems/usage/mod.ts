@@ -27,7 +27,9 @@ export function create(host: Host) {
           scanner = new UsageScanner({ configDirs: dirs, projects: projects() });
           dirsKey = dirs.join("\n");
         } else scanner.setProjects(projects());
-        const result = await scanner.scan();
+        // Cost per account: the gateway's ledger names the account behind each request-id.
+        const accounts = await host.workspace.gateway?.requestAccounts();
+        const result = await scanner.scan(new Date(), accounts);
         if (result.skipped_lines > 0 || result.unreadable.length > 0 || result.price_error) {
           host.log.warn("usage_scan_skipped", {
             skipped_lines: result.skipped_lines,

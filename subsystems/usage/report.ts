@@ -40,6 +40,10 @@ const Window = z.object({
   since: z.string().nullable(),
   by_model: z.array(Row),
   by_project: z.array(ProjectRow),
+  /** Rows by the forge account that answered each message (the gateway's request ledger);
+   * `unattributed` holds the messages no ledger line names (sent around the gateway, or before
+   * it kept one). */
+  by_account: z.array(Row),
   total: Row,
 });
 
@@ -98,7 +102,11 @@ class Acc {
   }
 }
 
+/** The row for messages the gateway's ledger does not name. */
+export const UNATTRIBUTED = "unattributed";
+
 interface Group {
+  byAccount: Map<string, Acc>;
   byModel: Map<string, Acc>;
   byProject: Map<string, { acc: Acc; path: string | null; forge: boolean }>;
   total: Acc;
@@ -107,10 +115,17 @@ interface Group {
 /** Fold the pool into a snapshot. A message seen in several files counts in the first. */
 export function buildSnapshot(
   files: PoolFile[],
-  opts: { projects: ProjectRef[]; prices: PriceTable | null; now: Date },
+  opts: {
+    projects: ProjectRef[];
+    prices: PriceTable | null;
+    now: Date;
+    /** request-id -> the account that answered it (server/gateway/ledger.ts). */
+    accounts?: ReadonlyMap<string, string>;
+  },
 ): UsageSnapshot {
   const starts = windowStarts(opts.now);
   const groups = [0, 1, 2, 3].map((): Group => ({
+    byAccount: new Map(),
     byModel: new Map(),
     byProject: new Map(),
     total: new Acc(),
@@ -134,6 +149,8 @@ export function buildSnapshot(
       }
       const cost = opts.prices?.costOf(r.model, r) ?? null;
       const project = resolve(r.cwd, file.slug);
+      const account = (r.requestId !== null ? opts.accounts?.get(r.requestId) : undefined) ??
+        UNATTRIBUTED;
       const unpricedName = cost !== null
         ? null
         : r.fast && opts.prices?.lookup(r.model)
@@ -151,6 +168,9 @@ export function buildSnapshot(
         if (!projectEntry) {
           g.byProject.set(project.name, projectEntry = { acc: new Acc(), ...project });
         }
+        let accountAcc = g.byAccount.get(account);
+        if (!accountAcc) g.byAccount.set(account, accountAcc = new Acc());
+        accountAcc.add(r, cost, unpricedName);
         modelAcc.add(r, cost, unpricedName);
         projectEntry.acc.add(r, cost, unpricedName);
         g.total.add(r, cost, unpricedName);
@@ -167,6 +187,7 @@ export function buildSnapshot(
         forge_project: e.forge,
       })),
     ),
+    by_account: sortRows([...g.byAccount].map(([name, acc]) => row(name, acc))),
     total: row("total", g.total),
   });
   return {

@@ -195,3 +195,23 @@ Deno.test("report: windowStarts on a Monday starts the week today", () => {
   assertEquals(new Date(s.today).getHours(), 0);
   assertEquals(new Date(s.month).getDate(), 1);
 });
+
+// spec: usage (issue 22: the usage subject attributes cost per account): the gateway's ledger
+// names the account behind each request-id; a message it does not name is unattributed.
+Deno.test("report: by_account rows from the gateway's request ledger", () => {
+  const s = new SessionLines("a", "/w/app")
+    .message(msg("1", { input: 100 }))
+    .message(msg("2", { input: 200 }))
+    .message(msg("3", { input: 400 }));
+  const accounts = new Map([["req_1", "Main"], ["req_2", "Spare"]]);
+  const snap = buildSnapshot([file("f", s)], { projects: [], prices, now: NOW, accounts });
+  UsageSnapshotSchema.parse(snap);
+  const rows = Object.fromEntries(
+    snap.today.by_account.map((r) => [r.name, [r.messages, r.input_tokens]]),
+  );
+  assertEquals(rows, { Main: [1, 100], Spare: [1, 200], unattributed: [1, 400] });
+  const main = snap.today.by_account.find((r) => r.name === "Main")!;
+  const total = snap.today.by_account.reduce((n, r) => n + r.cost_usd, 0);
+  assertEquals(Math.abs(total - snap.today.total.cost_usd) < 1e-9, true);
+  assertEquals(main.cost_usd > 0, true);
+});

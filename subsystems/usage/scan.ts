@@ -7,7 +7,8 @@
  * records are kept in memory. A file that vanished is forgotten.
  */
 import { join, relative, sep } from "node:path";
-import { readTranscript, type UsageRecord } from "./transcript.ts";
+import type { ReadAnswer, ReadRequest } from "./scan_worker.ts";
+import { readTranscript, type TranscriptRead, type UsageRecord } from "./transcript.ts";
 
 /** One transcript file's contribution to the pool. */
 export interface PoolFile {
@@ -38,6 +39,9 @@ interface Cached {
 }
 
 const READ_CONCURRENCY = 4;
+/** A first scan this large is spread over threads; a small one is not worth a thread's start. */
+const THREADED_BYTES = 16 << 20;
+const MAX_THREADS = 4;
 
 /** Scans a fixed set of config dirs, keeping what it parsed between scans. */
 export class PoolScanner {
@@ -51,9 +55,15 @@ export class PoolScanner {
     return s;
   };
 
-  /** `configDirs`: CLI config dirs (each holding `projects/`); duplicates are scanned once. */
-  constructor(configDirs: string[]) {
+  readonly #threadedBytes: number;
+
+  /**
+   * `configDirs`: CLI config dirs (each holding `projects/`); duplicates are scanned once.
+   * `threadedBytes`: how much a scan must read before it spreads over threads (tests lower it).
+   */
+  constructor(configDirs: string[], opts: { threadedBytes?: number } = {}) {
     this.#configDirs = [...new Set(configDirs)];
+    this.#threadedBytes = opts.threadedBytes ?? THREADED_BYTES;
   }
 
   #inflight: Promise<PoolScan> | null = null;
@@ -94,23 +104,38 @@ export class PoolScanner {
     }
     for (const path of this.#cache.keys()) if (!found.has(path)) this.#cache.delete(path);
 
-    const queue = toRead.values();
-    const worker = async () => {
-      for (const path of queue) {
-        const seen = found.get(path)!;
-        try {
-          const read = await readTranscript(path, this.#intern);
-          const file = { path, slug: seen.slug, ...read };
-          this.#cache.set(path, { size: seen.size, mtime: seen.mtime, file });
-          filesRead++;
-        } catch (err) {
-          this.#cache.delete(path);
-          found.delete(path);
-          unreadable.push(failure(path, err));
-        }
+    const landed = (path: string, read: TranscriptRead | Error) => {
+      const seen = found.get(path)!;
+      if (read instanceof Error) {
+        this.#cache.delete(path);
+        found.delete(path);
+        unreadable.push(failure(path, read));
+        return;
       }
+      for (const r of read.records) {
+        r.model = this.#intern(r.model);
+        r.cwd = this.#intern(r.cwd);
+      }
+      this.#cache.set(path, {
+        size: seen.size,
+        mtime: seen.mtime,
+        file: { path, ...seen, ...read },
+      });
+      filesRead++;
     };
-    await Promise.all(Array.from({ length: READ_CONCURRENCY }, worker));
+    const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
+    const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
+    if (bytes >= this.#threadedBytes && threads > 1) {
+      await readThreaded(toRead, found, threads, landed);
+    } else {
+      const queue = toRead.values();
+      const reader = async () => {
+        for (const path of queue) {
+          landed(path, await readTranscript(path, this.#intern).catch(asError));
+        }
+      };
+      await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
+    }
 
     const files = [...found.keys()].sort().map((p) => this.#cache.get(p)!.file);
     const skipped_files = files.filter((f) => f.skipped > 0).map((f) => ({
@@ -126,6 +151,51 @@ export class PoolScanner {
       files_reused: filesReused,
     };
   }
+}
+
+/**
+ * Reads the files on `threads` worker threads: largest first, dealt round-robin so each thread
+ * gets a like share of the bytes. A thread that fails answers its files as unreadable.
+ */
+async function readThreaded(
+  paths: string[],
+  found: Map<string, { size: number }>,
+  threads: number,
+  landed: (path: string, read: TranscriptRead | Error) => void,
+): Promise<void> {
+  const sorted = [...paths].sort((a, b) => found.get(b)!.size - found.get(a)!.size);
+  const shares = Array.from(
+    { length: threads },
+    (_, t) => sorted.filter((_, i) => i % threads === t),
+  );
+  await Promise.all(
+    shares.filter((s) => s.length > 0).map((share) => {
+      const worker = new Worker(new URL("./scan_worker.ts", import.meta.url), { type: "module" });
+      const pending = new Set(share);
+      return new Promise<void>((resolve) => {
+        const finish = (why: string | null) => {
+          for (const path of pending) landed(path, new Error(why ?? "the reader thread stopped"));
+          worker.terminate();
+          resolve();
+        };
+        worker.onmessage = (e: MessageEvent<ReadAnswer>) => {
+          const answer = e.data;
+          if ("done" in answer) return finish(null);
+          pending.delete(answer.path);
+          landed(answer.path, "read" in answer ? answer.read : new Error(answer.error));
+        };
+        worker.onerror = (e) => {
+          e.preventDefault();
+          finish(`the reader thread failed: ${e.message}`);
+        };
+        worker.postMessage({ paths: share } satisfies ReadRequest);
+      });
+    }),
+  );
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
 }
 
 async function walk(

@@ -112,3 +112,33 @@ Deno.test("scan: a file that cannot be read is reported by path and reason, the 
     assertEquals(scan.files.map((f) => f.path), [p("open.jsonl")]);
   });
 });
+
+Deno.test("usage: a first scan spread over reader threads answers what one thread reads", async () => {
+  await withPool(async (root) => {
+    for (let i = 0; i < 9; i++) {
+      const cwd = `/w/app${i % 3}`;
+      await write(
+        join(root, "projects", slugFor(cwd), `s${i}.jsonl`),
+        session(`s${i}`, cwd, i + 1),
+      );
+    }
+    const threaded = await new PoolScanner([root], { threadedBytes: 0 }).scan();
+    const single = await new PoolScanner([root], { threadedBytes: Infinity }).scan();
+    assertEquals(threaded.files_read, 9);
+    assertEquals(threaded.files, single.files);
+    assertEquals(
+      threaded.files.flatMap((f) => f.records.map((r) => r.input)).sort((a, b) => a - b),
+      [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        7,
+        8,
+        9,
+      ],
+    );
+  });
+});

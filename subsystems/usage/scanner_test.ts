@@ -76,6 +76,22 @@ Deno.test("spec usage: UsageScanner answers exact totals and reuses unchanged fi
     const again = await scanner.scan(NOW);
     assertEquals([again.files_read, again.files_reused], [0, 2]);
     assertEquals(again.snapshot, first.snapshot);
+    // Nothing changed: the report is the one already built (issue 14: a rescan costs the walk).
+    ok(again.snapshot === first.snapshot, "an unchanged pool reuses its report");
+    // A later day moves the windows, and other projects move the grouping: both rebuild.
+    const tomorrow = await scanner.scan(new Date(NOW.getTime() + 86_400_000));
+    ok(tomorrow.snapshot !== first.snapshot, "a new day rebuilds the windows");
+    assertEquals(tomorrow.snapshot.today.total.messages, 0);
+    scanner.setProjects([]);
+    const regrouped = await scanner.scan(NOW);
+    assertEquals(regrouped.snapshot.today.by_project.map((r) => r.name), [cwd]);
+    scanner.setProjects([{ name: "acme/app", path: "/w/acme/app" }]);
+    // A request attributed to an account for the first time moves the by_account rows.
+    const before = await scanner.scan(NOW, new Map());
+    const same = await scanner.scan(NOW, new Map());
+    ok(same.snapshot === before.snapshot, "an equal account map reuses the report");
+    const attributed = await scanner.scan(NOW, new Map([["req-x", "Main"]]));
+    ok(attributed.snapshot !== before.snapshot, "a new attribution rebuilds the report");
 
     const bare = await new UsageScanner({ configDirs: [root], projects: [], prices: null }).scan(
       NOW,

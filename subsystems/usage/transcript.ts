@@ -18,6 +18,9 @@ export interface UsageRecord extends MessageTokens {
   model: string;
   /** The session's working directory; "" when no line of the file named one. */
   cwd: string;
+  /** The API's `request-id` the line carries (`requestId`): the gateway's ledger names the
+   * account that answered it. null when absent. */
+  requestId: string | null;
 }
 
 /** What one file yielded. */
@@ -122,6 +125,7 @@ export class TranscriptParser {
       at: typeof value.timestamp === "string" ? Date.parse(value.timestamp) : NaN,
       model: this.#intern(model),
       cwd: this.#cwd,
+      requestId: typeof value.requestId === "string" ? value.requestId : null,
       input: count(usage.input_tokens),
       output: count(usage.output_tokens),
       cache_creation: count(usage.cache_creation_input_tokens),

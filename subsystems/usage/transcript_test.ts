@@ -46,6 +46,7 @@ Deno.test("spec usage: every assistant line of a message yields its scripted usa
     at: AT.getTime(),
     model: "claude-opus-5-5",
     cwd: "/home/me/demo/ws",
+    requestId: "req_a",
     input: 2712,
     output: 11,
     cache_creation: 1500,

@@ -1,5 +1,6 @@
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
+import { VAULT_TOOLS } from "./tools.ts";
 
 /** The vault: parked vault calls and device enrolment. spec: Editing the config > vault. */
 export const vaultManifest = defineSubsystem({
@@ -34,5 +35,6 @@ export const vaultManifest = defineSubsystem({
   ],
   subjects: [],
   binary: [],
-  load: null,
+  tools: VAULT_TOOLS,
+  load: () => import("./mod.ts"),
 });

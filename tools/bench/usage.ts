@@ -1,6 +1,9 @@
 /**
- * Usage bench: a generated session pool (default 1 GB) built from a REAL CLI transcript, the
- * forge scanner cold and warm, and the same pool through `ccusage` (npm) in the same run.
+ * Usage bench: a generated session pool (default 1 GB) built from a REAL CLI transcript, read by
+ * forge (scan + report, then again with nothing changed) and by `ccusage` (npm), each as a whole
+ * process on a dropped page cache, in paired interleaved arms: medians and ranges of wall and CPU
+ * seconds, the per-pair ratios, forge's peak RSS, and what each arm moved (files, messages, the
+ * token totals compared model by model).
  *
  *   tools/deno.sh run --allow-all tools/bench/usage.ts [--size-mb 1024] [--ccusage 20.0.24]
  *       [--runs 3] [--seed 1] [--keep]
@@ -13,11 +16,11 @@
  */
 import { join } from "node:path";
 import { PriceTable } from "../../subsystems/usage/prices.ts";
-import { PoolScanner } from "../../subsystems/usage/scan.ts";
-import { buildSnapshot } from "../../subsystems/usage/report.ts";
+import { UsageScanner } from "../../subsystems/usage/scanner.ts";
 import { slugFor } from "../../subsystems/usage/sample_lines.ts";
 import bundled from "../../subsystems/usage/prices.json" with { type: "json" };
 import { startHarness } from "../../server/workspace/claude/testing.ts";
+import type { measure } from "./arms/usage_report.ts";
 
 type Obj = Record<string, unknown>;
 const flag = (name: string, dflt: string) => {
@@ -225,18 +228,44 @@ async function installCcusage(tmp: string): Promise<string[]> {
   return [cli, "claude", "daily", "--json", "--breakdown", "--offline", "--config", config];
 }
 
-/** One ccusage run over the pool: wall time (process start to exit), totals, per model. */
-async function runCcusage(args: string[], pool: string) {
-  const t0 = performance.now();
-  const out = await new Deno.Command("node", {
-    args,
-    env: { CLAUDE_CONFIG_DIR: pool },
+/**
+ * Runs `cmd` as a whole process under bash's `time`, the page cache dropped first where this
+ * machine lets us: wall, user and system seconds of the process and its children.
+ */
+async function timedProcess(cmd: string[], env: Record<string, string>) {
+  const cold = await dropCaches();
+  const out = await new Deno.Command("bash", {
+    args: ["-c", 'TIMEFORMAT="@time %R %U %S"; time "$@"', "bash", ...cmd],
+    env,
     stdout: "piped",
     stderr: "piped",
   }).output();
-  const ms = performance.now() - t0;
-  if (!out.success) throw new Error(`ccusage failed: ${new TextDecoder().decode(out.stderr)}`);
-  const report = JSON.parse(new TextDecoder().decode(out.stdout));
+  const err = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${cmd.slice(0, 2).join(" ")} failed: ${err}`);
+  const m = err.match(/@time ([\d.]+) ([\d.]+) ([\d.]+)/);
+  if (!m) throw new Error(`no timing in: ${err.slice(-400)}`);
+  const [wall, user, sys] = [m[1], m[2], m[3]].map(Number);
+  return { wall, cpu: user + sys, cold, stdout: new TextDecoder().decode(out.stdout) };
+}
+
+/** Drops the page cache (root only); false when not permitted, and the run says it was warm. */
+async function dropCaches(): Promise<boolean> {
+  try {
+    await new Deno.Command("sync").output();
+    await Deno.writeTextFile("/proc/sys/vm/drop_caches", "3");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One ccusage run over the pool, as a whole process: times, totals, per model. */
+async function runCcusage(args: string[], pool: string) {
+  const run = await timedProcess(["node", ...args], {
+    CLAUDE_CONFIG_DIR: pool,
+    PATH: Deno.env.get("PATH") ?? "",
+  });
+  const report = JSON.parse(run.stdout);
   const byModel = new Map<string, { cost: number; tokens: number[] }>();
   for (const day of report.daily) {
     for (const b of day.modelBreakdowns) {
@@ -250,57 +279,45 @@ async function runCcusage(args: string[], pool: string) {
       byModel.set(name, m);
     }
   }
-  return { ms, totals: report.totals, byModel };
+  return { ...run, totals: report.totals, byModel };
 }
 
-/** `--measure POOL`: one forge process, cold scan then warm scan, answered as JSON. */
-async function measure(pool: string) {
-  const prices = PriceTable.bundled();
-  const scanner = new PoolScanner([pool]);
-  let t0 = performance.now();
-  const cold = await scanner.scan();
-  const snap = buildSnapshot(cold.files, { projects: [], prices, now: new Date() });
-  const coldMs = performance.now() - t0;
-  t0 = performance.now();
-  const warm = await scanner.scan();
-  buildSnapshot(warm.files, { projects: [], prices, now: new Date() });
-  const warmMs = performance.now() - t0;
-  // forge's records priced without the long-prompt tier (ccusage's overrides have a 200k
-  // tier only): if this matches ccusage, that tier is the whole cost difference.
-  const flat = structuredClone(bundled) as { models: Record<string, Obj> };
-  for (const r of Object.values(flat.models)) delete r.long_prompt;
-  const noTier = buildSnapshot(cold.files, {
-    projects: [],
-    prices: PriceTable.fromJson(flat),
-    now: new Date(),
-  });
-  return {
-    coldMs,
-    warmMs,
-    rssMiB: Deno.memoryUsage().rss / 2 ** 20,
-    files: [cold.files_read, warm.files_read, warm.files_reused],
-    skipped: cold.skipped_lines,
-    lines: cold.files.reduce((n, f) => n + f.records.length, 0),
-    total: snap.lifetime.total,
-    byModel: snap.lifetime.by_model,
-    noTier: noTier.lifetime.by_model.map((r) => [r.name, r.cost_usd] as const),
-    noTierTotal: noTier.lifetime.total.cost_usd,
-  };
-}
 type Measured = Awaited<ReturnType<typeof measure>>;
 
-async function measureInChild(pool: string): Promise<Measured> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", new URL(import.meta.url).pathname, "--measure", pool],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  if (!out.success) throw new Error("forge measure process failed");
-  return JSON.parse(new TextDecoder().decode(out.stdout));
+/**
+ * `--no-tier POOL` (untimed): forge's costs without the long-prompt tier, which ccusage's
+ * overrides cannot express; if these match ccusage, that tier is the whole cost difference.
+ */
+async function noTier(pool: string) {
+  const flat = structuredClone(bundled) as { models: Record<string, Obj> };
+  for (const r of Object.values(flat.models)) delete r.long_prompt;
+  const scan = await new UsageScanner({
+    configDirs: [pool],
+    projects: [],
+    prices: PriceTable.fromJson(flat),
+  }).scan();
+  return {
+    byModel: scan.snapshot.lifetime.by_model.map((r) => [r.name, r.cost_usd] as const),
+    total: scan.snapshot.lifetime.total.cost_usd,
+  };
 }
 
-if (Deno.args.includes("--measure")) {
-  console.log(JSON.stringify(await measure(flag("measure", ""))));
+async function measureInChild(pool: string) {
+  const run = await timedProcess(
+    [
+      Deno.execPath(),
+      "run",
+      "--allow-all",
+      new URL("./arms/usage_report.ts", import.meta.url).pathname,
+      pool,
+    ],
+    { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "/tmp" },
+  );
+  return { ...run, m: JSON.parse(run.stdout) as Measured };
+}
+
+if (Deno.args.includes("--no-tier")) {
+  console.log(JSON.stringify(await noTier(flag("no-tier", ""))));
   Deno.exit(0);
 }
 
@@ -320,36 +337,60 @@ try {
     }-line CLI transcript (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
-  // Alternate the tools, each in its own process, and keep every run's time.
-  const forge: Measured[] = [];
+  // Paired, interleaved arms: forge then ccusage, each a whole process on a cold page cache.
+  const forge: Awaited<ReturnType<typeof measureInChild>>[] = [];
   const cc: Awaited<ReturnType<typeof runCcusage>>[] = [];
   for (let i = 0; i < RUNS; i++) {
     forge.push(await measureInChild(pool));
     cc.push(await runCcusage(ccArgs, pool));
   }
-  const f = forge[0], c = cc[0];
-  const secs = (ms: number[]) => ms.map((m) => (m / 1000).toFixed(2)).join(", ");
-  const best = (ms: number[]) => Math.min(...ms);
-  const cold = forge.map((r) => r.coldMs), warm = forge.map((r) => r.warmMs);
-  const ccMs = cc.map((r) => r.ms);
+  const f = forge[0].m, c = cc[0];
+  const untiered = JSON.parse(
+    new TextDecoder().decode(
+      (await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-all", new URL(import.meta.url).pathname, "--no-tier", pool],
+        stdout: "piped",
+      }).output()).stdout,
+    ),
+  ) as Awaited<ReturnType<typeof noTier>>;
+  const stat = (xs: number[], digits = 2) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const med = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    return `median ${med.toFixed(digits)} (range ${s[0].toFixed(digits)}-${
+      s.at(-1)!.toFixed(digits)
+    })`;
+  };
   console.log(
-    `forge cold scan (s): ${secs(cold)}; best ${
-      (gen.bytes / 2 ** 20 / (best(cold) / 1000)).toFixed(0)
-    } MiB/s; ${f.files[0]} files read, ${f.skipped} torn lines skipped, rss ${
-      f.rssMiB.toFixed(0)
-    } MiB`,
+    `page cache: ${
+      forge.every((r) => r.cold) ? "dropped before every arm" : "WARM (could not drop)"
+    }`,
   );
   console.log(
-    `forge warm scan (ms): ${warm.map((m) => m.toFixed(0)).join(", ")} (${f.files[1]} read, ${
-      f.files[2]
-    } reused)`,
+    `forge process wall (s): ${stat(forge.map((r) => r.wall))}; cpu (s): ${
+      stat(forge.map((r) => r.cpu))
+    }`,
   );
-  console.log(`ccusage ${CCUSAGE} (s, process wall time): ${secs(ccMs)}`);
   console.log(
-    `best of ${RUNS}: ccusage / forge cold = ${(best(ccMs) / best(cold)).toFixed(2)}, ` +
-      `ccusage / forge warm = ${(best(ccMs) / best(warm)).toFixed(0)}`,
+    `ccusage process wall (s): ${stat(cc.map((r) => r.wall))}; cpu (s): ${
+      stat(cc.map((r) => r.cpu))
+    }`,
   );
-  console.log(`pool holds ${f.total.messages} API messages on ${f.lines} assistant lines`);
+  console.log(
+    `pairs, ccusage / forge: wall ${stat(cc.map((r, i) => r.wall / forge[i].wall))}x, cpu ${
+      stat(cc.map((r, i) => r.cpu / forge[i].cpu))
+    }x`,
+  );
+  console.log(
+    `forge in-process: first scan+report (ms) ${
+      stat(forge.map((r) => r.m.coldMs), 0)
+    }; again with nothing changed (ms) ${stat(forge.map((r) => r.m.warmMs), 1)}`,
+  );
+  console.log(
+    `forge peak RSS (MiB): ${stat(forge.map((r) => r.m.peakRssMiB), 0)}; moved: ${
+      f.files[0]
+    } files read, then ${f.files[1]} read / ${f.files[2]} reused, ${f.skipped} torn lines skipped`,
+  );
+  console.log(`pool holds ${f.total.messages} API messages`);
 
   const t = f.total;
   const pad = (s: string | number, n = 16) => String(s).padStart(n);
@@ -361,7 +402,7 @@ try {
       ["cache_creation_tokens", t.cache_creation_tokens, c.totals.cacheCreationTokens],
       ["cache_read_tokens", t.cache_read_tokens, c.totals.cacheReadTokens],
       ["cost_usd", t.cost_usd.toFixed(4), c.totals.totalCost.toFixed(4)],
-      ["cost_usd, no tier", f.noTierTotal.toFixed(4), c.totals.totalCost.toFixed(4)],
+      ["cost_usd, no tier", untiered.total.toFixed(4), c.totals.totalCost.toFixed(4)],
     ] as [string, string | number, string | number][]
   ) console.log(`${name.padEnd(22)}${pad(mine)}${pad(theirs)}`);
   console.log(
@@ -374,7 +415,7 @@ try {
       pad("ccusage $", 14)
     }  tokens equal`,
   );
-  const noTier = new Map(f.noTier);
+  const noTierCost = new Map(untiered.byModel);
   for (const r of f.byModel) {
     const m = c.byModel.get(r.name);
     const same = m !== undefined &&
@@ -382,7 +423,7 @@ try {
         .every((v, i) => v === m.tokens[i]);
     console.log(
       `${r.name.padEnd(20)}${pad(r.cost_usd.toFixed(2), 14)}${
-        pad((noTier.get(r.name) ?? 0).toFixed(2), 16)
+        pad((noTierCost.get(r.name) ?? 0).toFixed(2), 16)
       }${pad(m ? m.cost.toFixed(2) : "-", 14)}  ${same}`,
     );
   }

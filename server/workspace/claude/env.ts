@@ -24,6 +24,13 @@ export interface ChildEnvInput {
   overrides?: Record<string, string>;
   /** Default true: telemetry and non-essential traffic off (layers may turn them back on). */
   offline?: boolean;
+  /**
+   * The account gateway's stamp (server/gateway/), applied after the layers: the CLI's base URL
+   * is the gateway, and no credential variable survives - for a `token` account the gateway holds
+   * the token and the CLI gets only `placeholder`; for a `config_dir` account (`placeholder`
+   * null) the CLI's own login answers.
+   */
+  gateway?: { baseUrl: string; placeholder: string | null };
 }
 
 /** The environment to spawn with (`clearEnv: true`), and what was refused on the way. */
@@ -54,6 +61,14 @@ export const MODEL_SLOT_VARS = [
 
 const RESERVED = new Set(["CLAUDE_CONFIG_DIR", "PWD"]);
 
+/** The variables that carry a credential or an API base; the gateway's stamp owns them. */
+export const GATEWAY_VARS = [
+  "ANTHROPIC_BASE_URL",
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+] as const;
+
 /** Builds the child environment. Pure: reads nothing but its input. */
 export function buildChildEnv(input: ChildEnvInput): ChildEnv {
   const env: Record<string, string> = { ...input.inherited };
@@ -75,6 +90,18 @@ export function buildChildEnv(input: ChildEnvInput): ChildEnv {
     }
   }
   env.CLAUDE_CONFIG_DIR = input.configDir;
+  if (input.gateway) {
+    for (const [layer, vars] of layers) {
+      for (const name of GATEWAY_VARS) {
+        if (vars && name in vars) {
+          warnings.push(`${layer}: ${name} is the gateway's and was ignored`);
+        }
+      }
+    }
+    for (const name of GATEWAY_VARS) delete env[name];
+    env.ANTHROPIC_BASE_URL = input.gateway.baseUrl;
+    if (input.gateway.placeholder) env.ANTHROPIC_AUTH_TOKEN = input.gateway.placeholder;
+  }
   if (input.model) { for (const name of MODEL_SLOT_VARS) env[name] = input.model; }
   for (const [name, value] of Object.entries(input.overrides ?? {})) {
     if (RESERVED.has(name)) {

@@ -69,3 +69,30 @@ Deno.test("buildChildEnv: reserved variables refused with a warning, model slots
     false,
   ]);
 });
+
+// spec: home > accounts (issue 22): through the gateway no credential variable reaches the CLI.
+Deno.test("buildChildEnv: the gateway's stamp owns the base URL and every credential variable", () => {
+  const { env, warnings } = buildChildEnv({
+    ...base,
+    inherited: { ANTHROPIC_API_KEY: "sk-inherited", CLAUDE_CODE_OAUTH_TOKEN: "oat" },
+    globalEnv: { ANTHROPIC_BASE_URL: "http://direct" },
+    accountEnv: { ANTHROPIC_AUTH_TOKEN: "sk-account" },
+    gateway: { baseUrl: "http://127.0.0.1:8787/seat/abc", placeholder: "forge-gateway" },
+  });
+  strictEqual(env.ANTHROPIC_BASE_URL, "http://127.0.0.1:8787/seat/abc");
+  strictEqual(env.ANTHROPIC_AUTH_TOKEN, "forge-gateway");
+  strictEqual(env.ANTHROPIC_API_KEY, undefined);
+  strictEqual(env.CLAUDE_CODE_OAUTH_TOKEN, undefined);
+  deepStrictEqual(warnings, [
+    "env: ANTHROPIC_BASE_URL is the gateway's and was ignored",
+    "account env: ANTHROPIC_AUTH_TOKEN is the gateway's and was ignored",
+  ]);
+  // A config_dir account: no placeholder, so the CLI's own login in its config dir answers.
+  const login = buildChildEnv({
+    ...base,
+    inherited: {},
+    gateway: { baseUrl: "http://127.0.0.1:8787/seat/abc", placeholder: null },
+  }).env;
+  strictEqual(login.ANTHROPIC_AUTH_TOKEN, undefined);
+  strictEqual(login.ANTHROPIC_BASE_URL, "http://127.0.0.1:8787/seat/abc");
+});

@@ -1,8 +1,12 @@
+import { MCP_FAMILIES } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
 import { Refusal, type ToolCall, type ToolResult } from "../../subsystem.ts";
 import { isJsonObject, type JsonObject, type JsonValue } from "../claude/mod.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { listEntry, parseInput, roleOf, type ToolEntry } from "./catalog.ts";
+
+/** The families a worker's `mcp_families` chooses among (mcp_tools.md §2). */
+const SELECTABLE_FAMILIES: ReadonlySet<string> = new Set(MCP_FAMILIES);
 
 /** forge's MCP server as the CLI knows it. */
 export const SERVER_NAME = "forge";
@@ -39,7 +43,13 @@ export class SeatToolServer {
   /** The tools this seat's agent may call now: its role's, from subsystems switched on. */
   current(): ToolEntry[] {
     const role = roleOf(this.seat.slot.label);
-    return this.tools().filter((t) => t.spec.roles.includes(role));
+    // mcp_tools.md §2: a worker's `mcp_families` withholds the selectable families it did not
+    // pick; every other family (agents, browser, forge's own) stays on.
+    const picked = this.seat.toolFamilies?.() ?? null;
+    return this.tools().filter((t) =>
+      t.spec.roles.includes(role) &&
+      (picked === null || !SELECTABLE_FAMILIES.has(t.spec.family) || picked.includes(t.spec.family))
+    );
   }
 
   /** Answers one `mcp_message` control request with its `{mcp_response}` payload. */

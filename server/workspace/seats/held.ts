@@ -1,4 +1,4 @@
-import type { SessionUpdate, Slot, WireObject } from "../../../protocol/mod.ts";
+import type { SessionUpdate, Slot, Wire, WireObject } from "../../../protocol/mod.ts";
 import { sameSlot, slotName } from "../../../protocol/mod.ts";
 import {
   type AskEnding,
@@ -13,11 +13,21 @@ import {
 
 /** Each held kind's updates and the command (or verb) that answers it. spec: session >
  * pending_asks; catalogue 2.3 (`slack_post_pending` is resolved by `slack_draft_resolved`). */
-export const HELD_WIRE: Record<HeldKind, { pending: string; resolved: string; answer: string }> = {
+export const HELD_WIRE: Record<HeldKind, HeldWire> = {
   slack_post: {
     pending: "slack_post_pending",
     resolved: "slack_draft_resolved",
     answer: "respond_slack_post",
+    // catalogue 2.3 #61: `slack_post_pending {key, draft}`, the card under `draft`.
+    pendingFields: (request) => ({ draft: request }),
+    // catalogue 3 SlackDraftEnding: "expired", "abandoned" or {answered: {approved}}; a draft
+    // withdrawn any other way (its call cancelled, the session ended) was abandoned.
+    ending: (ending) =>
+      ending === "answered" || ending === "declined"
+        ? { answered: { approved: ending === "answered" } }
+        : ending === "expired"
+        ? "expired"
+        : "abandoned",
   },
   browser_hand_off: {
     pending: "browser_hand_off_pending",
@@ -45,6 +55,16 @@ export const HELD_WIRE: Record<HeldKind, { pending: string; resolved: string; an
     answer: "respond_settings_write",
   },
 };
+
+/** A held kind's wire names, and how its updates carry the card and the ending when that is
+ * not the default (`{key, ...request}` and the ending's own name). */
+export interface HeldWire {
+  pending: string;
+  resolved: string;
+  answer: string;
+  pendingFields?: (request: WireObject) => WireObject;
+  ending?: (ending: AskEnding) => Wire;
+}
 
 /** The kinds that hold the seat's machine turn: the composer shows `handoff` while one waits. */
 const HAND_OFFS = new Set<HeldKind>(["browser_hand_off", "document_hand_off", "terminal_hand_off"]);
@@ -111,10 +131,7 @@ export class HeldAskRegistry implements HeldAsks {
       },
     };
     this.#asks.set(id, held);
-    this.emit({
-      name: HELD_WIRE[spec.kind].pending,
-      fields: { key: slot, ...held.request },
-    });
+    this.#emitPending(held);
     if (spec.signal.aborted) onAbort();
     else spec.signal.addEventListener("abort", onAbort, { once: true });
     if (spec.expiresMs !== undefined && this.#asks.has(id)) {
@@ -157,7 +174,7 @@ export class HeldAskRegistry implements HeldAsks {
     const held = this.#asks.get(id);
     if (!held || !sameSlot(held.slot, slot)) return;
     held.request = { ...request, id };
-    this.emit({ name: HELD_WIRE[held.kind].pending, fields: { key: slot, ...held.request } });
+    this.#emitPending(held);
   }
 
   list(slot: Slot): HeldCard[] {
@@ -182,13 +199,20 @@ export class HeldAskRegistry implements HeldAsks {
     }
   }
 
+  #emitPending(held: Held): void {
+    const wire = HELD_WIRE[held.kind];
+    const body = wire.pendingFields ? wire.pendingFields(held.request) : held.request;
+    this.emit({ name: wire.pending, fields: { key: held.slot, ...body } });
+  }
+
   #end(id: string, outcome: AskOutcome<unknown>): void {
     const held = this.#asks.get(id);
     if (!held) return;
     this.#asks.delete(id);
+    const wire = HELD_WIRE[held.kind];
     this.emit({
-      name: HELD_WIRE[held.kind].resolved,
-      fields: { key: held.slot, id, ending: outcome.ending },
+      name: wire.resolved,
+      fields: { key: held.slot, id, ending: wire.ending?.(outcome.ending) ?? outcome.ending },
     });
     held.settle(outcome);
   }

@@ -127,3 +127,29 @@ Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask 
   const d = held.park(lead, { kind: "settings_write", request: {}, signal: aborted.signal });
   assertEquals((await d.outcome).ending, "session_ended", "an already-aborted call parks nothing");
 });
+
+// catalogue 2.3 #61-62 and 3 SlackDraftEnding: the draft rides `draft`, the ending is Slack's.
+Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approved} / expired / abandoned", async () => {
+  const { held, emitted } = registry();
+  const signal = new AbortController().signal;
+  const a = held.park(lead, { kind: "slack_post", request: { text: "hi" }, signal });
+  assertEquals(emitted.at(-1), {
+    name: "slack_post_pending",
+    fields: { key: lead, draft: { text: "hi", id: a.id } },
+  });
+  held.answer(lead, "slack_post", a.id, peer(true), { ending: "declined" });
+  await a.outcome;
+  assertEquals(emitted.at(-1)!.fields, {
+    key: lead,
+    id: a.id,
+    ending: { answered: { approved: false } },
+  });
+  const b = held.park(lead, { kind: "slack_post", request: {}, signal, expiresMs: 1 });
+  assertEquals((await b.outcome).ending, "expired");
+  assertEquals(emitted.at(-1)!.fields!.ending, "expired");
+  const stop = new AbortController();
+  const c = held.park(lead, { kind: "slack_post", request: {}, signal: stop.signal });
+  stop.abort();
+  assertEquals((await c.outcome).ending, "cancelled");
+  assertEquals(emitted.at(-1)!.fields!.ending, "abandoned");
+});

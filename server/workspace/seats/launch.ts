@@ -2,6 +2,10 @@ import type { LaunchSettings } from "../../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import { buildArgv, buildChildEnv, type PermissionMode, transcriptPath } from "../claude/mod.ts";
 import { findClaude } from "../cli.ts";
+import type { GatewayLaunch } from "../../gateway/gateway.ts";
+
+/** What a `token` account's CLI holds instead of the token: a name, not a credential. */
+export const GATEWAY_PLACEHOLDER = "forge-gateway";
 
 /** Everything one `claude` launch needs, decided before anything is spawned. */
 export interface LaunchPlan {
@@ -9,7 +13,7 @@ export interface LaunchPlan {
   args: string[];
   cwd: string;
   env: Record<string, string>;
-  /** The account the seat binds (its org's first), null when the org names none that exists. */
+  /** The account the seat binds (the gateway's pick, else its org's first), null when none. */
   account: AccountConfig | null;
   model: string | null;
   permissionMode: PermissionMode;
@@ -31,6 +35,8 @@ export interface LaunchInput {
   launch?: LaunchSettings;
   /** The server's own environment; default `Deno.env.toObject()`. */
   inherited?: Record<string, string>;
+  /** The account gateway's binding for this seat; absent or null: the CLI talks directly. */
+  gateway?: GatewayLaunch | null;
   /** forge's own flags (its MCP server, issue 11), rendered before the launch's `extra_args`. */
   forgeArgs?: ReadonlyArray<readonly [string, string | null]>;
 }
@@ -54,9 +60,11 @@ export function cliMode(mode: string): PermissionMode {
 
 /**
  * Plans a seat's launch (catalogue 6.1, 6.2). The binary is `[claude] path`, else
- * `$FORGE_CLAUDE_BIN`, else PATH's. The account is the project's org's first; its `config_dir`
- * (else `$CLAUDE_CONFIG_DIR`, else `~/.claude`) is the child's CLAUDE_CONFIG_DIR, its `base_url`
- * and `token` are ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY under its own `env`. Layers: `[env]` <
+ * `$FORGE_CLAUDE_BIN`, else PATH's. The account is the gateway's binding (else the project's org's
+ * first); its `config_dir` (else `$CLAUDE_CONFIG_DIR`, else `~/.claude`) is the child's
+ * CLAUDE_CONFIG_DIR. Through the gateway the CLI's base URL is the gateway's seat route and no
+ * credential variable reaches it; without one, `base_url` and `token` are ANTHROPIC_BASE_URL and
+ * ANTHROPIC_API_KEY under the account's own `env`. Layers: `[env]` <
  * account < project (`env_file`, then the inline `env`) < the launch's `env_overrides`. Model,
  * permission mode and effort come from the launch settings (`model`,
  * `permissions.defaultMode`, `effortLevel`), else the project. Throws a sentence naming what is
@@ -72,12 +80,15 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
   }
   const inherited = input.inherited ?? Deno.env.toObject();
   const org = config.orgs.find((o) => o.name === project.org);
-  const account = config.accounts.find((a) => a.display_name === org?.accounts[0]) ?? null;
+  const gateway = input.gateway ?? null;
+  const account = gateway?.account ??
+    config.accounts.find((a) => a.display_name === org?.accounts[0]) ?? null;
   const home = inherited.HOME ?? "";
   const configDir = account?.config_dir ?? inherited.CLAUDE_CONFIG_DIR ?? `${home}/.claude`;
   const accountEnv: Record<string, string> = {};
-  if (account?.base_url) accountEnv.ANTHROPIC_BASE_URL = account.base_url;
-  if (account?.token) accountEnv.ANTHROPIC_API_KEY = account.token;
+  // Through the gateway the account's URL and token stay with forge. spec: home > accounts.
+  if (account?.base_url && !gateway) accountEnv.ANTHROPIC_BASE_URL = account.base_url;
+  if (account?.token && !gateway) accountEnv.ANTHROPIC_API_KEY = account.token;
   Object.assign(accountEnv, account?.env ?? {});
   const projectEnv = { ...readEnvFile(project.env_file), ...project.env };
   const settings = launch?.settings ?? {};
@@ -95,12 +106,21 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     model: model ?? undefined,
     cwd: input.cwd,
     overrides: launch?.env_overrides,
+    gateway: gateway
+      ? {
+        baseUrl: gateway.baseUrl,
+        placeholder: gateway.kind === "token" ? GATEWAY_PLACEHOLDER : null,
+      }
+      : undefined,
   });
   const args = buildArgv({
     model: model ?? undefined,
     permissionMode,
     effort: effort ?? undefined,
-    extraArgs: [...(input.forgeArgs ?? []), ...(launch?.extra_args ?? [])],
+    extraArgs: [
+      ...withCharter(input.forgeArgs ?? [], launch?.charter),
+      ...(launch?.extra_args ?? []),
+    ],
     ...("resume" in input.occupancy
       ? { resume: input.occupancy.resume }
       : { sessionId: input.occupancy.sessionId }),
@@ -151,6 +171,21 @@ export function readEnvFile(path: string | null): Record<string, string> {
     out[key] = value;
   }
   return out;
+}
+
+/**
+ * A launch's `charter` (a worker's, issue 23) as its system-prompt addition: joined after forge's
+ * own `append-system-prompt` section, or the flag itself when forge gave none (the CLI takes the
+ * flag once).
+ */
+function withCharter(
+  args: ReadonlyArray<readonly [string, string | null]>,
+  charter: string | undefined,
+): ReadonlyArray<readonly [string, string | null]> {
+  if (!charter?.trim()) return args;
+  const at = args.findIndex(([flag]) => flag === "append-system-prompt");
+  if (at < 0) return [...args, ["append-system-prompt", charter]];
+  return args.map((a, i) => (i === at ? [a[0], `${a[1] ?? ""}\n\n${charter}`] as const : a));
 }
 
 function stringAt(root: Record<string, unknown>, path: string[]): string | null {

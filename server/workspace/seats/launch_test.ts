@@ -176,3 +176,47 @@ Deno.test("readEnvFile: KEY=value lines, comments, export, quotes", async () => 
     await Deno.remove(path);
   }
 });
+
+Deno.test("planLaunch: a worker's charter joins forge's own system-prompt section, one flag (issue 23)", () => {
+  const plan = (forgeArgs: [string, string][]) =>
+    planLaunch({
+      config: config(),
+      project,
+      cwd: "/srv/proj",
+      occupancy: { sessionId: "11111111-1111-4111-8111-111111111111" },
+      launch: { charter: "# Your charter\n\nWrite the parser." },
+      inherited: { PATH: "/bin", HOME: "/home/me" },
+      forgeArgs,
+    }).args;
+  const joined = plan([["append-system-prompt", "# forge's tools"]]);
+  assertEquals(joined.filter((a) => a === "--append-system-prompt").length, 1);
+  assertEquals(
+    joined[joined.indexOf("--append-system-prompt") + 1],
+    "# forge's tools\n\n# Your charter\n\nWrite the parser.",
+  );
+  const alone = plan([]);
+  assertEquals(
+    alone[alone.indexOf("--append-system-prompt") + 1],
+    "# Your charter\n\nWrite the parser.",
+  );
+});
+
+// spec: home > accounts (issue 22): a gateway launch binds the gateway's account and keeps its
+// token and URL with forge.
+Deno.test("planLaunch: through the gateway the CLI gets the seat's route and no token", () => {
+  const spare = { ...account, display_name: "Spare", token: "sk-spare", config_dir: "/cfg/spare" };
+  const plan = planLaunch({
+    config: config(),
+    project,
+    cwd: "/srv/proj",
+    occupancy: { sessionId: "11111111-2222-3333-4444-555555555555" },
+    inherited: { HOME: "/home/u", ANTHROPIC_API_KEY: "sk-leak" },
+    gateway: { baseUrl: "http://127.0.0.1:8787/seat/r", account: spare, kind: "token" },
+  });
+  assertEquals(plan.account?.display_name, "Spare");
+  assertEquals(plan.env.CLAUDE_CONFIG_DIR, "/cfg/spare");
+  assertEquals(plan.env.ANTHROPIC_BASE_URL, "http://127.0.0.1:8787/seat/r");
+  assertEquals(plan.env.ANTHROPIC_AUTH_TOKEN, "forge-gateway");
+  assert(!Object.values(plan.env).some((v) => v.startsWith("sk-")), "no token in the env");
+  assert(!plan.args.some((a) => a.includes("sk-")), "no token in argv");
+});

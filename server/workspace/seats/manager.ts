@@ -20,6 +20,26 @@ export const WALK_INTERVAL_MS = 1_000;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * What the workers (server/workers/) lend the seat commands: a worker row's `spawn_session`, and
+ * the lead's workers closed before its own `close_session` (spec: close_session).
+ */
+export interface WorkerHooks {
+  spawnSession(key: Slot, launch: LaunchSettings): Promise<void>;
+  /** Closes a remembered worker (its record kept); false for a seat that is not one. */
+  closeWorker(key: Slot): Promise<boolean>;
+  closeWorkersOf(lead: Slot): Promise<void>;
+}
+
+/** A worker's start (server/workers/): its worktree, its occupant, its launch and families. */
+export interface WorkerStart {
+  cwd: string;
+  occupancy: { sessionId: string } | { resume: string };
+  launch: LaunchSettings;
+  /** The tool families it gets beyond the always-on ones; null = all. */
+  families: readonly string[] | null;
+}
+
 export interface SeatManagerOptions {
   log: Logger;
   config(): ForgeConfig;
@@ -54,6 +74,8 @@ export class SeatManager {
   #walkRefused = false;
   readonly #starting = new Map<string, Promise<void>>();
   #stopped = false;
+  /** Set by the workers area once it runs. */
+  workerHooks: WorkerHooks | null = null;
 
   constructor(private readonly opts: SeatManagerOptions) {
     this.#pids = new PidBook(`${opts.stateDir}/seats`, opts.log);
@@ -127,7 +149,7 @@ export class SeatManager {
   }
 
   /** spawn_session: starts a lead (`"lead"`) or a worker (`{worker: {label}}`) for a project row. */
-  spawnSession(key: Slot, role: unknown, launch: LaunchSettings): void {
+  async spawnSession(key: Slot, role: unknown, launch: LaunchSettings): Promise<void> {
     const project = this.#project("spawn_session", key);
     const worker = typeof role === "object" && role !== null && "worker" in role
       ? (role as { worker: { label?: unknown } }).worker
@@ -148,8 +170,38 @@ export class SeatManager {
         }`,
         key,
       );
+    } else if (this.workerHooks) {
+      // A worker runs in its own worktree with its charter: the workers start it.
+      await this.workerHooks.spawnSession(key, launch);
+      return;
     }
     this.#wake(key, project, launch);
+  }
+
+  /**
+   * Starts a worker's occupant in its worktree and resolves once it is live or failed (the
+   * caller reads `occupied`). The seat is made on first use; its tool families are set first.
+   */
+  async startWorker(slot: Slot, project: ProjectConfig, start: WorkerStart): Promise<Seat> {
+    const seat = this.#ensure(slot, project);
+    seat.families = start.families;
+    await seat.start({ occupancy: start.occupancy, cwd: start.cwd, launch: start.launch });
+    return seat;
+  }
+
+  /** The session a seat last held (the session book), if any. */
+  lastSession(slot: Slot): { session_id: string; cwd: string; transcript: string } | undefined {
+    return this.#sessions.get(slot);
+  }
+
+  /** Ends a worker's process (if any) and forgets its seat: its row leaves home. */
+  async forget(slot: Slot): Promise<void> {
+    const seat = this.seat(slot);
+    if (seat?.occupied) await seat.release();
+    else if (seat) await seat.shutdown();
+    this.#seats.delete(slotName(slot));
+    this.opts.workspace.removeSeat(slot);
+    this.#sessions.delete(slot);
   }
 
   /** new_session: a fresh occupant in `cwd` (the current one, if any, is closed first). */
@@ -176,9 +228,12 @@ export class SeatManager {
     void seat.start({ occupancy: { resume: sessionId }, cwd, launch });
   }
 
-  /** close_session: releases the seat; a worker's seat is forgotten once its process is gone. */
+  /** close_session: releases the seat (a lead's workers first); a worker's seat is forgotten
+   * once its process is gone. */
   async closeSession(key: Slot): Promise<void> {
     const seat = this.get("close_session", key);
+    if (key.label === LEAD_LABEL) await this.workerHooks?.closeWorkersOf(key);
+    else if (await this.workerHooks?.closeWorker(key)) return;
     await seat.release();
     if (key.label !== LEAD_LABEL && !seat.occupied) {
       this.#seats.delete(slotName(key));

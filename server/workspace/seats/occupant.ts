@@ -17,6 +17,14 @@ export function spawnOccupant(
   let tools: SeatTools | null = null;
   const proc = ClaudeProcess.spawn({
     ...opts,
+    // forge's tools park their own asks: should the CLI ask anyway (a mode or a rule the
+    // launch did not foresee), they are allowed here rather than shown as a permission prompt.
+    canUseTool: (req, signal) =>
+      req.tool_name.startsWith(`mcp__${SERVER_NAME}__`)
+        ? { behavior: "allow", updatedInput: req.input }
+        : opts.canUseTool
+        ? opts.canUseTool(req, signal)
+        : { behavior: "deny", message: "forge: no permission handler" },
     onControlRequest: (subtype, request) => {
       if (subtype === "mcp_message" && tools) return tools.server.handle(request);
       throw new Error(`forge does not answer ${subtype} requests`);

@@ -27,6 +27,7 @@ export class OccupantReads {
   #lastProbe = -Infinity;
   #probing = false;
   #mcpAsked = false;
+  #lastInit: string | null = null;
 
   constructor(private readonly proc: ClaudeProcess, private readonly host: ReadsHost) {}
 
@@ -58,10 +59,25 @@ export class OccupantReads {
     if (this.host.state().context.percent === null && !Number.isFinite(this.#lastProbe)) {
       this.probe(true);
     }
-    if (!this.#mcpAsked) this.#readMcp();
+    if (!this.#mcpAsked) this.readMcp();
   }
 
-  #readMcp(): void {
+  /**
+   * A turn's `system/init` names the MCP servers' status and the tools: when those moved since
+   * the last snapshot (forge's server finished its handshake, a list_changed), it is read again.
+   */
+  sawInit(frame: { mcp_servers?: unknown; tools?: unknown }): void {
+    const tools = Array.isArray(frame.tools)
+      ? frame.tools.filter((t) => String(t).startsWith("mcp__"))
+      : [];
+    const seen = JSON.stringify([frame.mcp_servers ?? null, tools]);
+    if (this.#lastInit !== null && seen !== this.#lastInit) this.readMcp();
+    else if (this.#lastInit === null && this.#mcpAsked) this.readMcp();
+    this.#lastInit = seen;
+  }
+
+  /** Asks for the MCP snapshot now (after an MCP operation): lands as `mcp_snapshot`. */
+  readMcp(): void {
     this.#mcpAsked = true;
     const state = this.host.state();
     this.proc.mcpStatus().then((res) => {

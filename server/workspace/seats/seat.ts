@@ -14,6 +14,7 @@ import { Refusal } from "../../subsystem.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SessionRecord } from "./session_book.ts";
 import { SeatCore } from "./seat_core.ts";
+import { SERVER_NAME } from "../mcp/seat_server.ts";
 
 export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.ts";
 
@@ -24,6 +25,11 @@ export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.
  */
 export class Seat extends SeatCore implements SeatInfo {
   // ---- commands (catalogue 1.2) --------------------------------------------------------
+
+  /** Why the seat failed, while it is Failed. */
+  get failureMessage(): string | null {
+    return this.failure?.message ?? null;
+  }
 
   /** prompt / prompt_under: writes the user line and forges the user turn the CLI never echoes. */
   prompt(
@@ -100,6 +106,32 @@ export class Seat extends SeatCore implements SeatInfo {
     this.asks.answerQuestion(toolId, outcome);
   }
 
+  /**
+   * reconnect_mcp_server / toggle_mcp_server: the control subtypes `mcp_reconnect {serverName}`
+   * and `mcp_toggle {serverName, enabled}` (catalogue 6.4). Success is read back as a fresh
+   * `mcp_snapshot`; a failure is `mcp_operation_error {error: {server_name, operation, message}}`
+   * (the original's McpOperationError).
+   */
+  mcpOperation(operation: "reconnect" | "toggle", serverName: string, enabled?: boolean): void {
+    const command = operation === "reconnect" ? "reconnect_mcp_server" : "toggle_mcp_server";
+    const proc = this.live(command);
+    if (operation === "reconnect" && serverName === SERVER_NAME && this.env.tools) {
+      // forge's own server lives in this process: the CLI refuses to reconnect an sdk server
+      // ("handled in print.ts"), so forge has it list the tools again and reads the status.
+      this.env.tools.changed(this.slot);
+      this.occupantReads?.readMcp();
+      return;
+    }
+    const asked = operation === "reconnect"
+      ? proc.request("mcp_reconnect", { serverName })
+      : proc.request("mcp_toggle", { serverName, enabled: enabled === true });
+    asked.then(() => this.occupantReads?.readMcp()).catch((err) =>
+      this.emit("mcp_operation_error", {
+        error: { server_name: serverName, operation, message: err.message },
+      })
+    );
+  }
+
   /** read_call_output: the call's output (call_output.ts); answered to the asker alone. */
   readCallOutput(callId: string): Promise<WireObject> {
     this.live("read_call_output");
@@ -125,6 +157,11 @@ export class Seat extends SeatCore implements SeatInfo {
 
   // ---- reads -----------------------------------------------------------------------------
 
+  /** SeatInfo.toolFamilies: the families a worker was given (issue 23). */
+  toolFamilies(): readonly string[] | null {
+    return this.families;
+  }
+
   /** spec: session > pending_asks: the held kinds lead (held.ts), then the CLI's own asks
    * (permission, question) in arrival order. */
   pendingAsks(): { kind: string; seq: number; request: WireObject }[] {
@@ -138,7 +175,10 @@ export class Seat extends SeatCore implements SeatInfo {
     return {
       slot: this.slot,
       label: this.slot.label,
-      lifecycle: this.lifecycle,
+      // catalogue 7.1 lifecycle `AuthRequired`: a live seat whose upstream refused its credential.
+      lifecycle: this.occupied && this.env.workspace.gateway?.authRequired(this.slot)
+        ? "AuthRequired"
+        : this.lifecycle,
       has_background_work: this.state.tasks.hasBackgroundWork,
       pending: front?.kind ?? null,
       pending_depth: front ? asks.length - 1 : 0,

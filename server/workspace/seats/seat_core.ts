@@ -59,9 +59,12 @@ export abstract class SeatCore {
   #startError: string | null = null;
   protected lastActivity: number | null = null;
   protected tmpBase = "/tmp";
-  #reads: OccupantReads | null = null;
+  /** The occupant's context and MCP readings (reads.ts). */
+  protected occupantReads: OccupantReads | null = null;
   /** forge's MCP server for the occupant (issue 11), null without one. */
   #tools: SeatTools | null = null;
+  /** A worker's tool families beyond the always-on ones (issue 23); null = every family. */
+  families: readonly string[] | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
 
@@ -94,11 +97,6 @@ export abstract class SeatCore {
         if (this.asks.size > 0 || this.env.held.list(this.slot).length > 0) return "Attention";
         return this.state.turnInFlight ? "Running" : "Idle";
     }
-  }
-
-  /** Why the seat failed, while it is Failed. */
-  get failureMessage(): string | null {
-    return this.failure?.message ?? null;
   }
 
   /** Whether a process occupies the seat (spawning or live). */
@@ -139,7 +137,7 @@ export abstract class SeatCore {
     this.failure = null;
     this.#startError = null;
     this.state = new SeatState();
-    this.#reads = null;
+    this.occupantReads = null;
     const config = this.env.config();
     const resumed = "resume" in opts.occupancy;
     const sessionId = "resume" in opts.occupancy ? opts.occupancy.resume : opts.occupancy.sessionId;
@@ -152,6 +150,7 @@ export abstract class SeatCore {
         cwd: this.cwd,
         occupancy: opts.occupancy,
         launch: opts.launch,
+        gateway: this.env.workspace.gateway?.launch(this.slot, this.project),
         forgeArgs: this.env.tools?.launchArgs(),
       });
     } catch (err) {
@@ -160,7 +159,8 @@ export abstract class SeatCore {
     const transcript = plan ? await transcriptOf(plan, sessionId) : null;
     await this.history.begin({ session_id: sessionId, cwd: this.cwd, transcript, resumed });
     if (gen !== this.#gen || this.#stopped) return;
-    const account = config.orgs.find((o) => o.name === this.project.org)?.accounts[0] ?? null;
+    const account = plan?.account?.display_name ??
+      config.orgs.find((o) => o.name === this.project.org)?.accounts[0] ?? null;
     this.emit("spawning", {
       project_name: this.project.name,
       cwd: this.cwd,
@@ -197,7 +197,7 @@ export abstract class SeatCore {
     }
     this.proc = proc;
     this.state.sessionId = sessionId;
-    this.#reads = new OccupantReads(proc, {
+    this.occupantReads = new OccupantReads(proc, {
       name: this.name,
       log: this.env.log,
       state: () => this.state,
@@ -233,6 +233,7 @@ export abstract class SeatCore {
       compaction_count: this.history.conversation?.compactionCount ?? 0,
     });
     this.#emitAll(derived);
+    void this.env.workspace.gateway?.connected(this.slot, (ready.account ?? null) as Wire);
     // A read that came while the CLI was starting could not ask; it is asked for now.
     if (this.env.watchers.holding(this.slot) > 0) this.askForReads();
   }
@@ -282,9 +283,11 @@ export abstract class SeatCore {
     if (frame.type === "result") {
       // spec: home > unseen; session > header (context asked again where a page shows it).
       if (this.env.watchers.showing(this.slot) === 0) this.env.workspace.markUnseen(this.slot);
-      else this.#reads?.probe(false);
+      else this.occupantReads?.probe(false);
     }
-    if (frame.type === "system" && frame.subtype === "compact_boundary") this.#reads?.probe(true);
+    if (frame.type !== "system") return;
+    if (frame.subtype === "compact_boundary") this.occupantReads?.probe(true);
+    if (frame.subtype === "init") this.occupantReads?.sawInit(frame);
   }
 
   #exited(proc: ClaudeProcess, gen: number, exit: ClaudeExit): void {
@@ -344,7 +347,7 @@ export abstract class SeatCore {
 
   /** spec: session > header, mcp: asks the live occupant for the readings it lacks. */
   protected askForReads(): void {
-    this.#reads?.askForReads();
+    this.occupantReads?.askForReads();
   }
 
   // ---- emitting --------------------------------------------------------------------------

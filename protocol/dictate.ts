@@ -1,0 +1,184 @@
+import { z } from "zod";
+import type { SessionUpdate } from "./update.ts";
+import { Slot } from "./slot.ts";
+
+// spec: dictate_stream, dictate_stop, the take's updates and DictateOutcome (catalogue 1.3, 2.3);
+// binary kind 0. The shapes the spec leaves open follow the original's serde derives (catalogue
+// §1.3: externally tagged, snake_case), said beside each one.
+
+export const STYLINGS = ["formal", "semi_formal", "casual", "verbatim"] as const;
+export const STRUCTURES = ["prose", "bullets", "as_spoken"] as const;
+export const CONTEXTS = ["general", "code", "email", "chat"] as const;
+
+/** The three prompt axes a take is normalised by. spec: greeting > settings.dictate. */
+export const DictateAxes = z.object({
+  styling: z.enum(STYLINGS),
+  structure: z.enum(STRUCTURES),
+  context: z.enum(CONTEXTS),
+}).strict();
+export type DictateAxes = z.infer<typeof DictateAxes>;
+
+/** A seat's stored overrides: each axis absent when the default holds. catalogue 2.3 #26. */
+export const DictateOverrides = DictateAxes.partial();
+export type DictateOverrides = z.infer<typeof DictateOverrides>;
+
+/** One axis set, or all cleared. Externally tagged like the original's enum (catalogue 1.3). */
+export const DictateOverrideUpdate = z.union([
+  z.object({ styling: z.enum(STYLINGS) }).strict(),
+  z.object({ structure: z.enum(STRUCTURES) }).strict(),
+  z.object({ context: z.enum(CONTEXTS) }).strict(),
+  z.literal("reset"),
+]);
+export type DictateOverrideUpdate = z.infer<typeof DictateOverrideUpdate>;
+
+/** The capture device: the system default or one by id (catalogue 1.3 DictateDeviceChoice). */
+export const DictateDeviceChoice = z.union([
+  z.literal("system"),
+  z.object({ device: z.string().min(1) }).strict(),
+]);
+export type DictateDeviceChoice = z.infer<typeof DictateDeviceChoice>;
+
+/** The page whose own capture began a take. spec: dictate_stream > surface. */
+export const DictateSurface = z.enum(["composer", "review", "files", "doc"]);
+export type DictateSurface = z.infer<typeof DictateSurface>;
+
+/** The roles a model serves. The speaking role is the voice issue's (`[tts]`). */
+export const DictateRole = z.enum(["dictation", "vad"]);
+export type DictateRole = z.infer<typeof DictateRole>;
+
+/** What a bench scores: a model file in a role (catalogue: bench.target{file,pinned,role}). */
+export const BenchTarget = z.object({
+  role: DictateRole,
+  file: z.string().min(1),
+  pinned: z.boolean(),
+}).strict();
+export type BenchTarget = z.infer<typeof BenchTarget>;
+
+/**
+ * Which local recordings a bench runs on. The original's tier names were not read (catalogue is
+ * silent), so ours names the one source of recordings this machine has: the read-aloud set.
+ */
+export const BenchTier = z.enum(["read_aloud"]);
+export type BenchTier = z.infer<typeof BenchTier>;
+
+/** How a take ended. catalogue 1.3 DictateOutcome; `peak_db` is null for digital silence. */
+export type DictateOutcome =
+  | { landed: { text: string; truncated: boolean } }
+  | "empty"
+  | { no_audio: { peak_db: number | null; seconds: number } }
+  | { refused: { message: string } }
+  | "failed"
+  | "cancelled";
+
+export const DictateOutcome = z.union([
+  z.object({ landed: z.object({ text: z.string(), truncated: z.boolean() }).strict() }).strict(),
+  z.literal("empty"),
+  z.object({
+    no_audio: z.object({ peak_db: z.number().nullable(), seconds: z.number().int() }).strict(),
+  }).strict(),
+  z.object({ refused: z.object({ message: z.string() }).strict() }).strict(),
+  z.literal("failed"),
+  z.literal("cancelled"),
+]);
+
+/** The composer's carried landing. spec: session > composer > notice. */
+export interface DictateNotice {
+  text: string;
+  carried: true;
+  surface: DictateSurface | null;
+}
+
+/** The take's own updates, built in one place so their field names never drift. catalogue 2.3. */
+export const takeUpdate = {
+  started: (key: Slot, floor_db: number, generation: number): SessionUpdate => ({
+    name: "dictate_started",
+    fields: { key, floor_db, generation },
+  }),
+  level: (key: Slot, peak_db: number | null): SessionUpdate => ({
+    name: "dictate_level",
+    fields: { key, peak_db },
+  }),
+  transcribing: (key: Slot): SessionUpdate => ({ name: "dictate_transcribing", fields: { key } }),
+  progress: (key: Slot, generation: number, done: number, total: number | null): SessionUpdate => ({
+    name: "dictate_progress",
+    fields: { key, generation, done, total },
+  }),
+  ended: (key: Slot, outcome: DictateOutcome, generation: number): SessionUpdate => ({
+    name: "dictate_ended",
+    fields: { key, outcome, generation },
+  }),
+};
+
+/** The names of the updates that go to the take's own connection alone. */
+export const TAKE_NEWS = [
+  "dictate_started",
+  "dictate_level",
+  "dictate_transcribing",
+  "dictate_progress",
+  "dictate_ended",
+] as const;
+
+// ---- binary kind 0 --------------------------------------------------------------------------
+
+/** spec: kind 0 carries i16 little-endian mono samples at 16 kHz, one frame per 20 ms. */
+export const DICTATION_SAMPLE_RATE = 16_000;
+export const DICTATION_FRAME_SAMPLES = 320;
+
+/** Encodes a kind-0 frame: the tag, then the samples little-endian whatever the host order. */
+export function encodeDictationFrame(samples: Int16Array): Uint8Array {
+  const frame = new Uint8Array(1 + samples.length * 2);
+  const view = new DataView(frame.buffer);
+  frame[0] = 0;
+  for (let i = 0; i < samples.length; i++) view.setInt16(1 + i * 2, samples[i], true);
+  return frame;
+}
+
+/**
+ * The samples of a kind-0 payload (the bytes after the tag, already checked even and within
+ * 16 KiB by `decodeClientBinary`), copied so the result is aligned and owned.
+ */
+export function dictationSamples(payload: Uint8Array): Int16Array {
+  const out = new Int16Array(payload.length >> 1);
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  for (let i = 0; i < out.length; i++) out[i] = view.getInt16(i * 2, true);
+  return out;
+}
+
+// ---- the dictate_models subject -----------------------------------------------------------
+
+const Json = z.json();
+const Tagged = z.object({ state: z.string() }).loose();
+
+/**
+ * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
+ * table; the key set is the original's baseline v8 (catalogue §2.4). `speaking` belongs to the
+ * voice issue ([tts]) and is null until it fills it. Nested rows are JSON: their fields are the
+ * ones the table names, documented beside the code that builds them (subsystems/dictate/models).
+ */
+export const DictateModelsSnapshot = z.object({
+  enabled: z.boolean(),
+  models_dir: z.string().nullable(),
+  speaking: Json.nullable(),
+  in_use: z.array(
+    z.object({
+      role: z.string(),
+      file: z.string(),
+      size: z.number().nullable(),
+      sha256: z.string().nullable(),
+      state: Json,
+      facts: Json.nullable(),
+      catalogue: Json.nullable(),
+      from: z.object({ from: z.string() }).strict(),
+      at: Json.nullable(),
+    }).strict(),
+  ),
+  check: Tagged,
+  updates: z.array(Json),
+  rows: z.array(z.object({ variant: z.string(), file: z.string() }).loose()),
+  install: Tagged,
+  activate: Tagged,
+  installed: z.array(Json),
+  bench: Tagged.nullable(),
+  results: z.array(Json),
+  read_aloud: Json.nullable(),
+}).strict();

@@ -1,0 +1,31 @@
+import type { Slot } from "../../protocol/mod.ts";
+import { defineSubsystem, type Host } from "../subsystem.ts";
+
+/**
+ * The account pool's per-seat field: a session snapshot's `account` - the forge account the
+ * seat's requests go out under, what the CLI said of its own auth at `initialize`, and a
+ * `config_dir` login's facts (never its tokens). spec: session subject; catalogue 2.3
+ * `status_snapshot`, `forge_account_identity`. The pool itself is home's (areas/home.ts) and
+ * lives in server/gateway/.
+ */
+export const accountsArea = defineSubsystem({
+  id: "accounts",
+  note: "which account each seat runs under",
+  switch: null,
+  area: null,
+  verbs: [],
+  commands: [],
+  subjects: [],
+  binary: [],
+  load: () =>
+    Promise.resolve({
+      create: (host: Host) => ({
+        verbs: {},
+        commands: {},
+        subjects: {},
+        sessionFields: async (slot: Slot) => ({
+          account: (await host.workspace.gateway?.seatAccount(slot)) ?? null,
+        }),
+      }),
+    }),
+});

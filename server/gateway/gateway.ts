@@ -1,0 +1,370 @@
+import type { AccountKind, AccountsWire, AccountUsage, Chip } from "../../protocol/accounts.ts";
+import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import { slotName } from "../../protocol/mod.ts";
+import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
+import type { Logger } from "../log.ts";
+import { Alarms } from "./alarms.ts";
+import { apiError, forward } from "./forward.ts";
+import { listen } from "./listener.ts";
+import { RequestLedger } from "./ledger.ts";
+import { UsageCache } from "./usage_cache.ts";
+import { AccountPool, type PoolAccount } from "./pool.ts";
+import { Prober } from "./prober.ts";
+import { SeatFacts } from "./seat_facts.ts";
+import { resetFrom, usageFrom, windowAtCap } from "./usage.ts";
+import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
+import { exhaustedText, movedText, refusedText } from "./words.ts";
+
+/** A usage-only move is announced at most this often (every response carries one). */
+export const USAGE_ANNOUNCE_MS = 1_000;
+
+/** What a seat's launch needs from the gateway: where the CLI sends its requests, and as whom. */
+export interface GatewayLaunch {
+  /** `http://127.0.0.1:<port>/seat/<route>`: the CLI's ANTHROPIC_BASE_URL. */
+  baseUrl: string;
+  account: AccountConfig;
+  kind: AccountKind;
+}
+
+export interface GatewayOptions {
+  log: Logger;
+  config(): ForgeConfig;
+  emit(update: SessionUpdate): void;
+  /** Overrides `[gateway] port` (tests pass 0 for a free one). */
+  port?: number;
+  home?: string;
+  /** forge's state dir: the request ledger lives in `gateway/` under it (none when absent). */
+  stateDir?: string;
+  /** Whether a seat has a live occupant: a pool row counts only those seats. Default: all. */
+  occupied?: (slot: Slot) => boolean;
+  now?: () => number;
+}
+
+/**
+ * The account gateway: one loopback HTTP listener every seat's CLI uses as its API base URL, and
+ * the account pool behind it. A seat is known by the route in its base URL's path (minted per
+ * seat, never a credential); each request goes to the seat's bound account's upstream with that
+ * account's credential (a `token` account) or the CLI's own (a `config_dir` account), streaming
+ * back untouched. 429 streaks rotate the org's seats, a 401 is `auth_required` on the seat, and
+ * every move of the pool is `accounts_changed`. spec: home > accounts; catalogue 5 `[gateway]`.
+ */
+export class Gateway {
+  readonly pool: AccountPool;
+  #listener: ListenerState = { ready: false, port: 0, bind_error: null };
+  #server: Deno.HttpServer | null = null;
+  readonly #routes = new Map<string, Slot>();
+  readonly #routeOf = new Map<string, string>();
+  readonly #alarms = new Alarms();
+  /** Seats whose last answer was a 401: home draws them `AuthRequired` until one succeeds. */
+  readonly #refused = new Set<string>();
+  /** Seats already told every account is cooling (told once per episode). */
+  readonly #toldExhausted = new Set<string>();
+  readonly #facts: SeatFacts;
+  readonly #ledger: RequestLedger;
+  readonly #usageCache: UsageCache;
+  readonly #prober: Prober;
+  #stopped = false;
+  #binding = false;
+  #usageTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #now: () => number;
+
+  constructor(private readonly opts: GatewayOptions) {
+    this.#now = opts.now ?? Date.now;
+    this.pool = new AccountPool(this.#now);
+    this.#ledger = new RequestLedger(
+      opts.stateDir ? `${opts.stateDir}/gateway/requests.jsonl` : null,
+    );
+    this.#usageCache = new UsageCache(opts.stateDir ? `${opts.stateDir}/gateway/usage.json` : null);
+    const home = opts.home ?? Deno.env.get("HOME") ?? "";
+    this.#facts = new SeatFacts(this.pool, opts.emit, home);
+    this.#prober = new Prober({
+      pool: this.pool,
+      alarms: this.#alarms,
+      log: opts.log,
+      home,
+      now: this.#now,
+      announce: () => this.#announce(),
+    });
+  }
+
+  /**
+   * Binds the listener (a taken port is a `bind_error`, never a drift) and starts the probes. A
+   * config with no accounts has nothing to route: the listener binds once a reload adds one.
+   */
+  async start(): Promise<void> {
+    this.#listener.port = this.#port();
+    await this.#bind();
+    this.sync();
+  }
+
+  #port(): number {
+    return this.opts.port ?? Number(this.opts.config().areas.gateway?.port ?? 8787);
+  }
+
+  async #bind(): Promise<void> {
+    if (this.#binding || this.#server || this.#stopped) return;
+    if (this.opts.config().accounts.length === 0) return;
+    this.#binding = true;
+    const bound = await listen(this.#port(), (req) => this.#handle(req), this.opts.log);
+    this.#server = bound.server;
+    this.#listener = bound.state;
+    if (this.#stopped) await this.#server?.shutdown();
+  }
+
+  /** Takes the config's accounts again (boot and reload): new ones are probed. */
+  sync(): void {
+    // A reload that adds the first account: the listener binds now, and home hears it.
+    if (!this.#server && !this.#binding) void this.#bind().then(() => this.#announce());
+    const cached = this.#usageCache.load();
+    for (const account of this.pool.sync(this.opts.config())) {
+      account.usage ??= cached.get(account.config.display_name) ?? null;
+      this.#prober.start(account);
+    }
+    this.#announce();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#prober.stop();
+    this.#alarms.clear();
+    if (this.#usageTimer !== null) clearTimeout(this.#usageTimer);
+    this.#saveUsage();
+    await this.#server?.shutdown();
+    this.#server = null;
+    this.#listener = { ...this.#listener, ready: false };
+  }
+
+  listener(): ListenerState {
+    return { ...this.#listener };
+  }
+
+  wire(): AccountsWire {
+    return accountsWire(
+      this.pool,
+      this.opts.config(),
+      this.#listener,
+      this.#now(),
+      this.opts.occupied ?? (() => true),
+    );
+  }
+
+  projectRow(project: ProjectConfig): { would_bind: boolean; chip: Chip | null } {
+    const org = this.opts.config().orgs.find((o) => o.name === project.org);
+    return projectBinding(this.pool, org, this.#now());
+  }
+
+  /**
+   * Binds a seat for its launch and returns its base URL and account; null when the config
+   * declares no accounts (the CLI then talks to whatever its own environment names). Throws a
+   * sentence when the listener is not up, because a CLI pointed at nothing fails illegibly.
+   */
+  launch(slot: Slot, project: ProjectConfig): GatewayLaunch | null {
+    const config = this.opts.config();
+    const org = config.orgs.find((o) => o.name === project.org);
+    if (!org || config.accounts.length === 0) return null;
+    if (!this.#listener.ready) {
+      throw new Error(
+        `the account gateway is not listening (${this.#listener.bind_error ?? "not started"})`,
+      );
+    }
+    const account = this.pool.bind(slot, org);
+    if (!account) return null;
+    const name = slotName(slot);
+    let route = this.#routeOf.get(name);
+    if (!route) {
+      route = crypto.randomUUID().replaceAll("-", "");
+      this.#routeOf.set(name, route);
+      this.#routes.set(route, slot);
+    }
+    this.#toldExhausted.delete(name);
+    this.#announce();
+    return {
+      baseUrl: `http://127.0.0.1:${this.#listener.port}/seat/${route}`,
+      account: account.config,
+      kind: account.kind,
+    };
+  }
+
+  /** The seat's CLI answered `initialize`: its auth facts and the account it runs under. */
+  connected(slot: Slot, cliAccount: Wire | null): Promise<void> {
+    return this.#facts.connected(slot, cliAccount);
+  }
+
+  /** Which account answered each API request, by `request-id` (the usage scan's join). */
+  requestAccounts(): Promise<Map<string, string>> {
+    return this.#ledger.read();
+  }
+
+  /** Whether the seat's last answer was its upstream refusing the credential (HTTP 401). */
+  authRequired(slot: Slot): boolean {
+    return this.#refused.has(slotName(slot));
+  }
+
+  /** A seat's `account` session field. */
+  seatAccount(slot: Slot): Promise<Wire> {
+    return this.#facts.field(slot);
+  }
+
+  // ---- one request ----------------------------------------------------------------------
+
+  async #handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const m = /^\/seat\/([0-9a-f]{32})(\/.*)?$/.exec(url.pathname);
+    const slot = m ? this.#routes.get(m[1]) : undefined;
+    if (!m || !slot) {
+      return apiError(404, "not_found_error", "forge gateway: no seat is routed here");
+    }
+    // Only the API itself goes upstream with a credential: a probe of anything else (the CLI's
+    // connectivity check, say) is answered here and never becomes an authenticated request.
+    if (!m[2]?.startsWith("/v1/")) {
+      return apiError(404, "not_found_error", `forge gateway: ${m[2] ?? "/"} is not an API path`);
+    }
+    const config = this.opts.config();
+    const org = config.orgs.find((o) => o.name === slot.org);
+    const pick = org ? this.pool.pick(slot, org) : null;
+    if (!pick) {
+      return apiError(503, "api_error", `forge gateway: ${slotName(slot)} has no account to use`);
+    }
+    this.#tellMoves(slot, pick.account, pick.movedFrom, pick.exhausted);
+    const body = req.body ? new Uint8Array(await req.arrayBuffer()) : null;
+    const apiPath = `${m[2] ?? "/"}${url.search}`;
+    const out = await forward(
+      pick.account.config,
+      req.method,
+      apiPath,
+      req.headers,
+      body,
+    );
+    this.#answered(slot, pick.account, out.status, out.headers, out.failure);
+    return out.response;
+  }
+
+  #tellMoves(slot: Slot, account: PoolAccount, movedFrom: string | null, exhausted: boolean) {
+    const name = slotName(slot);
+    if (exhausted) {
+      if (this.#toldExhausted.has(name)) return;
+      this.#toldExhausted.add(name);
+      const until = this.pool.accounts().map((a) => a.clock.until ?? 0);
+      const soonest = Math.min(...until.filter((t) => t > this.#now()));
+      const first = Number.isFinite(soonest) ? soonest : null;
+      this.#notice(slot, "error", exhaustedText(slot.org, account.config.display_name, first));
+      return;
+    }
+    this.#toldExhausted.delete(name);
+    if (movedFrom === null) return;
+    const from = this.pool.get(movedFrom);
+    const unusable = from ? this.pool.unusable(from) : "gone from the config";
+    this.#notice(slot, "info", movedText(movedFrom, account.config.display_name, unusable));
+    this.opts.log.info("gateway_seat_moved", {
+      seat: name,
+      from: movedFrom,
+      to: account.config.display_name,
+    });
+    this.#facts.identity(slot, account);
+    this.#announce();
+  }
+
+  #answered(
+    slot: Slot,
+    account: PoolAccount,
+    status: number | null,
+    headers: Headers | null,
+    failure: string | null,
+  ) {
+    const now = this.#now();
+    if (failure !== null) {
+      this.#notice(slot, "error", failure);
+      return;
+    }
+    const requestId = headers?.get("request-id");
+    if (requestId) this.#ledger.record(requestId, account.config.display_name);
+    const usage = headers ? usageFrom(headers, now) : null;
+    if (usage) {
+      const wasCapped = this.pool.atCap(account);
+      account.usage = usage;
+      if (this.pool.atCap(account) !== wasCapped) this.#announce();
+      else this.#announceUsage();
+      this.#capEnds(account);
+    }
+    if (status === 429) {
+      const rules = this.pool.rules(this.opts.config());
+      const until = account.clock.rateLimited(now, resetFrom(headers!, now), rules);
+      if (until !== null) this.#cooling(account, until, rules.streakCount);
+    } else {
+      account.clock.answered();
+    }
+    if (status !== null && status >= 200 && status < 300) this.#refused.delete(slotName(slot));
+    if (status === 401) {
+      this.#refused.add(slotName(slot));
+      account.lastError = `the upstream refused the credential (HTTP 401) at ${
+        new Date(now).toISOString()
+      }`;
+      this.opts.emit({
+        name: "auth_required",
+        fields: {
+          key: slot,
+          method_name: account.config.display_name,
+          method_description: refusedText(account),
+        },
+      });
+      this.#announce();
+    }
+  }
+
+  #cooling(account: PoolAccount, until: number, streak: number): void {
+    const name = account.config.display_name;
+    this.opts.log.warn("gateway_account_cooling", { account: name, until, streak });
+    this.#alarms.set(`cool:${name}`, until, this.#now(), () => {
+      if (account.clock.until !== until) return;
+      account.clock.cooled();
+      this.opts.log.info("gateway_account_cooled", { account: name });
+      this.#announce();
+    });
+    this.#announce();
+  }
+
+  /** An at-cap account stops being at its cap when its window resets; nothing else says so. */
+  #capEnds(account: PoolAccount): void {
+    const now = this.#now();
+    const resets = (account.usage?.windows ?? []).filter((w) => windowAtCap(w, now))
+      .map((w) => w.resets_at!);
+    if (resets.length === 0) return;
+    // Every response repeats the same reset: the alarm for it is set once.
+    this.#alarms.set(
+      `cap:${account.config.display_name}`,
+      Math.max(...resets) + 1,
+      now,
+      () => this.#announce(),
+    );
+  }
+
+  #notice(slot: Slot, severity: "info" | "error", text: string): void {
+    this.opts.emit({ name: "notice", fields: { key: slot, severity, text } });
+  }
+
+  /** accounts_changed, carrying the pool's state. */
+  #announce(): void {
+    if (this.#stopped) return;
+    if (this.#usageTimer !== null) {
+      clearTimeout(this.#usageTimer);
+      this.#usageTimer = null;
+    }
+    this.#saveUsage();
+    this.opts.emit({ name: "accounts_changed", fields: { accounts: this.wire() } });
+  }
+
+  #announceUsage(): void {
+    if (this.#usageTimer !== null) return;
+    this.#usageTimer = setTimeout(() => {
+      this.#usageTimer = null;
+      this.#announce();
+    }, USAGE_ANNOUNCE_MS);
+  }
+
+  /** The usage cache follows the announcements (at most one write a second). */
+  #saveUsage(): void {
+    const usage = new Map<string, AccountUsage>();
+    for (const a of this.pool.accounts()) if (a.usage) usage.set(a.config.display_name, a.usage);
+    this.#usageCache.save(usage);
+  }
+}

@@ -1,0 +1,64 @@
+import type { AccountConfig } from "../config/types.ts";
+import { accountKind } from "./pool.ts";
+import { credentialHeaders, upstreamOf } from "./upstream.ts";
+
+/** How long a probe may take before it counts as failed. */
+export const PROBE_TIMEOUT_MS = 10_000;
+
+/** A probe's answer: ready (with the response's headers, for usage), or failed in words. */
+export type ProbeResult =
+  | { ok: true; headers: Headers | null }
+  | { ok: false; why: string };
+
+/**
+ * Probes one account. A `token` account asks its upstream's `GET /v1/models` with its credential:
+ * a 2xx is ready, a 401/403 is a refused credential, anything else is named. A `config_dir`
+ * account's credential is the CLI's own, which forge never reads: its probe checks that the
+ * directory is there.
+ */
+export async function probeAccount(
+  a: AccountConfig,
+  home: string,
+  signal?: AbortSignal,
+): Promise<ProbeResult> {
+  if (accountKind(a) === "config_dir") {
+    const dir = a.config_dir ?? `${home}/.claude`;
+    try {
+      const info = await Deno.stat(dir);
+      return info.isDirectory
+        ? { ok: true, headers: null }
+        : { ok: false, why: `config_dir ${dir} is not a directory` };
+    } catch (err) {
+      return {
+        ok: false,
+        why: err instanceof Deno.errors.NotFound
+          ? `config_dir ${dir} does not exist`
+          : `config_dir ${dir} cannot be read: ${(err as Error).message}`,
+      };
+    }
+  }
+  const upstream = upstreamOf(a);
+  const headers = new Headers({ "anthropic-version": "2023-06-01" });
+  for (const [k, v] of Object.entries(credentialHeaders(a))) headers.set(k, v);
+  let res: Response;
+  try {
+    res = await fetch(`${upstream}/v1/models`, {
+      headers,
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)])
+        : AbortSignal.timeout(PROBE_TIMEOUT_MS),
+    });
+  } catch (err) {
+    const e = err as Error;
+    const why = e.name === "TimeoutError"
+      ? `no answer in ${PROBE_TIMEOUT_MS / 1000} s`
+      : e.message.replace(/\s+/g, " ").slice(0, 200);
+    return { ok: false, why: `${upstream} could not be reached: ${why}` };
+  }
+  await res.body?.cancel().catch(() => {});
+  if (res.ok) return { ok: true, headers: res.headers };
+  if (res.status === 401 || res.status === 403) {
+    return { ok: false, why: `${upstream} refused the token (HTTP ${res.status})` };
+  }
+  return { ok: false, why: `${upstream} answered the probe with HTTP ${res.status}` };
+}

@@ -1,0 +1,394 @@
+import {
+  type DespawnResult,
+  type LaunchSettings,
+  type McpFamily,
+  type SessionUpdate,
+  type Slot,
+  slotName,
+  type WorkerSpawnReply,
+  type WorktreeDisposition,
+} from "../../protocol/mod.ts";
+import type { ProjectConfig } from "../config/types.ts";
+import { type Host, Refusal } from "../subsystem.ts";
+import type { SeatManager } from "../workspace/seats/manager.ts";
+import type { Seat } from "../workspace/seats/seat.ts";
+import { LEAD_LABEL } from "../workspace/workspace.ts";
+import { WorkerBook, type WorkerRecord } from "./book.ts";
+import {
+  addWorktree,
+  deleteBranch,
+  deleteBranchIfMerged,
+  headOf,
+  isDir,
+  removeWorktree,
+  unsavedWork,
+} from "./git.ts";
+import { checkLabel, checkText, findProject, workerPrompt } from "./rules.ts";
+import { bareRecord, statusChanged, type WorkerStatusAction } from "./status.ts";
+
+/** What a spawn asks for, already checked for shape (the tool's or the command's schema). */
+export interface SpawnRequest {
+  project: ProjectConfig;
+  label: string;
+  charter: string;
+  spawnedBy: Slot;
+  kick: string | null;
+  resumeKick: string | null;
+  interactive: boolean;
+  families: McpFamily[] | null;
+  /** Resume the label's prior session when there is one. */
+  resume: boolean;
+  fromBoot: boolean;
+  launch?: LaunchSettings;
+}
+
+/** What a resumed worker is told when it has no resume kick (mcp_tools.md §4: durable). */
+export const CONTINUE_TEXT =
+  "forge resumed this session (a restart, or your lead asked). Continue your charter where you left off.";
+
+/**
+ * A project's workers (issue 23): seats `<org>/<project>/<label>` running the real CLI in their
+ * own git worktrees (`<state>/worktrees/<org>/<project>/<label>`, branch `worktree-<label>` from
+ * the lead's HEAD), capped by the project's `max_workers`, remembered in the state dir and
+ * spawned again after a restart. A spawn that fails half way removes what it made; a despawn
+ * keeps unsaved work unless forced; every move is told as `worker_status_changed`.
+ */
+export class Workers {
+  readonly #book: WorkerBook;
+  /** Labels being spawned now, per project: counted against the cap and the one-live rule. */
+  readonly #starting = new Map<string, Set<string>>();
+
+  constructor(private readonly host: Host, private readonly seats: SeatManager) {
+    this.#book = new WorkerBook(`${host.stateDir}/workers`, host.log);
+  }
+
+  /** Spawns again every worker a previous run left live whose worktree is still there. */
+  async boot(): Promise<void> {
+    const records = await this.#book.load();
+    const respawns = [];
+    for (const rec of records) {
+      if (!rec.live) continue;
+      const project = this.host.workspace.project(rec.slot.org, rec.slot.project);
+      if (!project) {
+        this.host.log.warn("worker_project_gone", { worker: slotName(rec.slot) });
+        continue;
+      }
+      if (!(await isDir(rec.worktree))) {
+        // mcp_tools.md §4: not respawned until a spawn with resume_session recreates it.
+        this.host.log.warn("worker_worktree_gone", {
+          worker: slotName(rec.slot),
+          worktree: rec.worktree,
+        });
+        continue;
+      }
+      respawns.push(
+        this.spawn({ ...this.#fromRecord(rec, project), fromBoot: true }).catch((err) =>
+          this.host.log.warn("worker_respawn_failed", {
+            worker: slotName(rec.slot),
+            error: (err as Error).message,
+          })
+        ),
+      );
+    }
+    await Promise.all(respawns);
+  }
+
+  project(what: string, key: string): ProjectConfig {
+    return findProject(what, this.host.workspace.projects(), key);
+  }
+
+  /** The project's live workers (a process occupies the seat). */
+  live(project: ProjectConfig): Seat[] {
+    return this.seats.seats().filter((s) =>
+      s.project.name === project.name && s.project.org === project.org &&
+      s.slot.label !== LEAD_LABEL && s.occupied
+    );
+  }
+
+  /** Whether a process runs the seat now. */
+  isLive(slot: Slot): boolean {
+    return this.seats.seat(slot)?.occupied ?? false;
+  }
+
+  record(slot: Slot): WorkerRecord | undefined {
+    return this.#book.get(slot);
+  }
+
+  /** agents__capacity's numbers. */
+  capacity(project: ProjectConfig) {
+    const live = this.live(project).length + (this.#starting.get(key(project))?.size ?? 0);
+    const cap = project.max_workers;
+    return { project: project.name, cap, live, available: Math.max(0, cap - live) };
+  }
+
+  /**
+   * Spawns (or resumes) a worker and resolves once its CLI answered and its kick went in.
+   * Throws a Refusal naming the broken rule; nothing it made is left behind on a failure.
+   */
+  async spawn(req: SpawnRequest): Promise<WorkerSpawnReply> {
+    const what = "spawn_worker";
+    const { project } = req;
+    const label = checkLabel(what, req.label);
+    const charter = checkText(what, "the charter", req.charter);
+    if (req.resumeKick !== null) checkText(what, "resume_kick", req.resumeKick);
+    if (req.spawnedBy.label !== LEAD_LABEL) {
+      throw new Refusal(what, `${what}: workers cannot spawn other workers; ask your lead`);
+    }
+    if (req.spawnedBy.org !== project.org || req.spawnedBy.project !== project.name) {
+      throw new Refusal(what, `${what}: a lead spawns workers in its own project only`);
+    }
+    const slot: Slot = { org: project.org, project: project.name, label };
+    const name = slotName(slot);
+    const starting = this.#startingOf(project);
+    if (starting.has(label) || this.seats.seat(slot)?.occupied) {
+      throw new Refusal(what, `${what}: ${name} is already live; one live worker per label`);
+    }
+    const cap = this.capacity(project);
+    if (cap.cap === 0) {
+      throw new Refusal(
+        what,
+        `${what}: worker spawns are disabled for ${project.name} (max_workers = 0)`,
+      );
+    }
+    if (cap.available === 0) {
+      throw new Refusal(
+        what,
+        `${what}: ${project.name} already runs ${cap.live} of its ${cap.cap} workers (max_workers); despawn one first`,
+      );
+    }
+    starting.add(label);
+    try {
+      return await this.#start(slot, charter, req);
+    } finally {
+      starting.delete(label);
+    }
+  }
+
+  async #start(slot: Slot, charter: string, req: SpawnRequest): Promise<WorkerSpawnReply> {
+    const what = "spawn_worker";
+    const repo = req.project.path;
+    const worktree = `${this.host.stateDir}/worktrees/${slot.org}/${slot.project}/${slot.label}`;
+    let made: { madeBranch: boolean } | null = null;
+    if (!(await isDir(worktree))) {
+      const head = await headOf(repo);
+      if ("why" in head) throw new Refusal(what, `${what}: ${head.why}`);
+      await Deno.mkdir(worktree.replace(/\/[^/]+$/, ""), { recursive: true });
+      const added = await addWorktree(repo, worktree, slot.label, head.sha);
+      if ("why" in added) throw new Refusal(what, `${what}: ${added.why}`);
+      made = added;
+    }
+    const prior = req.resume ? this.seats.lastSession(slot) : undefined;
+    const resumed = prior !== undefined && prior.cwd === worktree && await isFile(prior.transcript);
+    const sessionId = resumed ? prior.session_id : crypto.randomUUID();
+    const launch: LaunchSettings = {
+      ...req.launch,
+      charter: workerPrompt(slot, worktree, req.families, charter),
+      // mcp_tools.md §4: `interactive` keeps AskUserQuestion; fixed at spawn.
+      extra_args: [
+        ...(req.launch?.extra_args ?? []),
+        ...(req.interactive ? [] : [["disallowedTools", "AskUserQuestion"] as [string, string]]),
+      ],
+    };
+    const seat = await this.seats.startWorker(slot, req.project, {
+      cwd: worktree,
+      occupancy: resumed ? { resume: sessionId } : { sessionId },
+      launch,
+      families: req.families,
+    });
+    if (!seat.occupied) {
+      // A spawn that fails half way removes what it made (issue 23 item 5).
+      const why = seat.failureMessage ?? "its CLI did not start";
+      await this.seats.forget(slot);
+      if (made) {
+        await removeWorktree(repo, worktree);
+        if (made.madeBranch) await deleteBranch(repo, slot.label);
+      }
+      throw new Refusal(what, `${what}: ${slotName(slot)} did not start: ${why}`);
+    }
+    // mcp_tools.md §4: a resumed worker is given its resume kick, else told to continue.
+    const kick = resumed ? (req.resumeKick ?? CONTINUE_TEXT) : req.kick;
+    if (kick) seat.prompt(what, kick, [], crypto.randomUUID(), "forge");
+    const rec: WorkerRecord = {
+      slot,
+      charter,
+      kick: req.kick,
+      resume_kick: req.resumeKick,
+      interactive: req.interactive,
+      mcp_families: req.families,
+      worktree,
+      spawned_by: req.spawnedBy,
+      live: true,
+    };
+    const known = this.#book.get(slot) !== undefined;
+    const durability = await this.#book.set(rec);
+    this.#announce(known ? "status_changed" : "added", rec, seat, "intact");
+    return {
+      session_id: sessionId,
+      tag: `forge:worker:${slot.label}`,
+      mcp_families: req.families,
+      rate_limited_account: null,
+      durability_warning: durability,
+      worktree,
+      session_choice: resumed ? "resumed" : req.resume ? "fresh_without_prior" : "fresh",
+    };
+  }
+
+  /**
+   * Ends a worker and removes its worktree (catalogue 1.2 row 44). Unsaved work blocks unless
+   * `force`; the branch goes only when every commit on it is reachable from another ref.
+   */
+  async despawn(project: ProjectConfig, rawLabel: string, force: boolean): Promise<DespawnResult> {
+    const label = checkLabel("despawn_worker", rawLabel);
+    const slot: Slot = { org: project.org, project: project.name, label };
+    const rec = this.#book.get(slot);
+    const seat = this.seats.seat(slot);
+    if (!rec && !seat) return "not_found";
+    const worktree = rec?.worktree ?? seat!.cwd;
+    const present = worktree !== project.path && await isDir(worktree);
+    const unsaved = present ? await unsavedWork(project.path, worktree, label) : null;
+    if (unsaved && !force) {
+      return {
+        blocked: {
+          reason: `${
+            slotName(slot)
+          }'s worktree ${worktree} holds ${unsaved}; commit and merge it, or despawn with force to discard it`,
+        },
+      };
+    }
+    await this.seats.forget(slot);
+    const out: { worktree_cleanup_warning?: string; branch_cleanup_warning?: string } = {};
+    let disposition: WorktreeDisposition = "absent";
+    if (present) {
+      const failed = await removeWorktree(project.path, worktree);
+      disposition = failed ? "removal_failed" : "removed";
+      if (failed) out.worktree_cleanup_warning = failed;
+      else if (unsaved) out.worktree_cleanup_warning = `forced: discarded ${unsaved}`;
+    }
+    const kept = await deleteBranchIfMerged(project.path, label);
+    if (kept) out.branch_cleanup_warning = kept;
+    await this.#book.delete(slot);
+    this.#announce("removed", rec ?? bareRecord(slot, worktree), null, disposition);
+    return { despawned: out };
+  }
+
+  /** close_worker: ends the worker's process; its worktree, branch and session stay. */
+  async close(project: ProjectConfig, rawLabel: string): Promise<void> {
+    const label = checkLabel("close_worker", rawLabel);
+    const slot: Slot = { org: project.org, project: project.name, label };
+    const rec = this.#book.get(slot);
+    const seat = this.seats.seat(slot);
+    if (!rec && !seat) {
+      throw new Refusal(
+        "close_worker",
+        `close_worker: ${project.name} has no worker labelled \`${label}\``,
+      );
+    }
+    if (seat?.occupied) await seat.release();
+    if (rec) await this.#book.set({ ...rec, live: false });
+    const worktree = rec?.worktree ?? seat!.cwd;
+    const disposition = (await isDir(worktree)) ? "intact" : "absent";
+    this.#announce(
+      "status_changed",
+      { ...(rec ?? bareRecord(slot, worktree)), live: false },
+      seat ?? null,
+      disposition,
+    );
+  }
+
+  /** close_session of a lead: its project's live workers are closed first. */
+  async closeWorkersOf(lead: Slot): Promise<void> {
+    const project = this.host.workspace.project(lead.org, lead.project);
+    if (!project) return;
+    await Promise.all(this.live(project).map((s) => this.close(project, s.slot.label)));
+  }
+
+  /** spawn_session with a worker role: the remembered worker, on its prior session. */
+  async spawnSession(key: Slot, launch: LaunchSettings): Promise<void> {
+    const rec = this.#book.get(key);
+    const project = this.host.workspace.project(key.org, key.project);
+    if (!rec || !project) {
+      throw new Refusal(
+        "spawn_session",
+        `spawn_session: no worker ${
+          slotName(key)
+        } is remembered; a lead spawns one (agents__spawn) or a client sends spawn_worker`,
+        key,
+      );
+    }
+    await this.spawn({ ...this.#fromRecord(rec, project), launch });
+  }
+
+  /** agents__update: replaces stored fields for the next respawn. */
+  async update(slot: Slot, fields: Partial<WorkerRecord>): Promise<void> {
+    const rec = this.#book.get(slot);
+    if (!rec) {
+      throw new Refusal(
+        "agents__update",
+        `agents__update: no worker \`${slot.label}\` is remembered in ${slot.project}`,
+      );
+    }
+    await this.#book.set({ ...rec, ...fields });
+  }
+
+  /** A remembered worker's process that ended unasked (a crash, a failed resume) is news too. */
+  heard(update: SessionUpdate): void {
+    if (update.name !== "connection_failed") return;
+    const slot = update.fields?.key as Slot | undefined;
+    const rec = slot && slot.label !== LEAD_LABEL ? this.#book.get(slot) : undefined;
+    if (!rec) return;
+    void isDir(rec.worktree).then((there) =>
+      this.#announce(
+        "status_changed",
+        rec,
+        this.seats.seat(rec.slot) ?? null,
+        there ? "intact" : "absent",
+      )
+    );
+  }
+
+  stop(): Promise<void> {
+    return this.#book.flushed();
+  }
+
+  #fromRecord(rec: WorkerRecord, project: ProjectConfig): SpawnRequest {
+    return {
+      project,
+      label: rec.slot.label,
+      charter: rec.charter,
+      spawnedBy: rec.spawned_by,
+      kick: rec.kick,
+      resumeKick: rec.resume_kick,
+      interactive: rec.interactive,
+      families: rec.mcp_families,
+      resume: true,
+      fromBoot: false,
+    };
+  }
+
+  #announce(
+    action: WorkerStatusAction,
+    rec: WorkerRecord,
+    seat: Seat | null,
+    worktree: WorktreeDisposition,
+  ): void {
+    this.host.emit(statusChanged(action, rec, seat, worktree));
+  }
+
+  #startingOf(project: ProjectConfig): Set<string> {
+    let set = this.#starting.get(key(project));
+    if (!set) this.#starting.set(key(project), set = new Set());
+    return set;
+  }
+}
+
+function key(p: ProjectConfig): string {
+  return `${p.org}/${p.name}`;
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}

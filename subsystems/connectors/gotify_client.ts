@@ -1,0 +1,246 @@
+import { z } from "zod";
+import { readJson, writeJson } from "./store.ts";
+
+/** A message as Gotify's `/stream` and `/message` carry it (gotify/server model.MessageExternal). */
+export const GotifyMessage = z.object({
+  id: z.number().int(),
+  appid: z.number().int(),
+  message: z.string(),
+  title: z.string().optional().default(""),
+  priority: z.number().int().optional().default(0),
+  date: z.string(),
+}).passthrough();
+export type GotifyMessage = z.infer<typeof GotifyMessage>;
+
+const Paged = z.object({
+  paging: z.object({
+    size: z.number(),
+    since: z.number(),
+    limit: z.number(),
+    next: z.string().optional(),
+  })
+    .passthrough(),
+  messages: z.array(GotifyMessage),
+});
+const Apps = z.array(z.object({ id: z.number().int(), name: z.string() }).passthrough());
+const Cursor = z.object({ last_id: z.number().int().nullable() });
+
+export interface GotifyClientOptions {
+  url: string;
+  token: string;
+  /** Where the id of the last message handled is kept, so a restart neither loses nor repeats. */
+  cursorPath: string;
+  /** Runs once per new message, in id order, with its application's name. */
+  onMessage: (message: GotifyMessage, app: string) => void;
+  onState: () => void;
+  warn: (event: string, fields: Record<string, unknown>) => void;
+  /** Reconnect back-off: first wait and ceiling (the original's 500 ms doubling to 30 s). */
+  backoffMs?: { first: number; max: number };
+  /** How often the liveness probe (`GET /health`) runs while the stream is open. */
+  probeMs?: number;
+}
+
+/**
+ * forge's own Gotify client (integrations §3: no npm client subscribes). It holds `/stream` open
+ * with the client token, and after every (re)connect pages `/message` back to the last id it
+ * handled, so messages sent while it was away arrive once, in order, and none twice. Deno's
+ * WebSocket shows no pings, so a periodic `GET /health` tells a dead server from a quiet one.
+ */
+export class GotifyClient {
+  connected = false;
+  error: string | null = null;
+  #lastId: number | null = null;
+  #apps = new Map<number, string>();
+  #stopped = false;
+  #socket: WebSocket | null = null;
+  #wake: (() => void) | null = null;
+  #running: Promise<void> | null = null;
+  readonly #base: string;
+
+  constructor(private readonly opts: GotifyClientOptions) {
+    this.#base = opts.url.replace(/\/+$/, "");
+  }
+
+  start(): void {
+    this.#running ??= this.#loop();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#socket?.close(1000, "forge stopping");
+    this.#wake?.();
+    await this.#running;
+  }
+
+  /** `GET /application`: the names an agent subscribes by. */
+  async apps(): Promise<string[]> {
+    await this.#refreshApps();
+    return [...this.#apps.values()];
+  }
+
+  /** The newest messages (up to 200), newest first, with their application names. */
+  async recent(): Promise<{ message: GotifyMessage; app: string }[]> {
+    await this.#refreshApps();
+    const page = Paged.parse(await this.#get("/message?limit=200"));
+    return page.messages.map((m) => ({
+      message: m,
+      app: this.#apps.get(m.appid) ?? `#${m.appid}`,
+    }));
+  }
+
+  async #loop(): Promise<void> {
+    const { first, max } = this.opts.backoffMs ?? { first: 500, max: 30_000 };
+    let wait = first;
+    this.#lastId = (await readJson(this.opts.cursorPath, Cursor, { last_id: null })).value.last_id;
+    while (!this.#stopped) {
+      const openedAt = Date.now();
+      try {
+        await this.#session();
+      } catch (err) {
+        this.error = (err as Error).message;
+        this.opts.warn("gotify_connection_failed", { error: this.error });
+      }
+      this.#setConnected(false);
+      if (this.#stopped) break;
+      // A stream that stayed up a while was healthy: start the back-off over (the original's 5 s).
+      if (Date.now() - openedAt > 5_000) wait = first;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        this.#wake = () => (clearTimeout(timer), resolve());
+      });
+      wait = Math.min(wait * 2, max);
+    }
+  }
+
+  /** One connection: open the stream, catch up, hand on what streams, until it closes. */
+  async #session(): Promise<void> {
+    await this.#refreshApps();
+    const ws = `${this.#base.replace(/^http/, "ws")}/stream`;
+    // Deno's WebSocket takes headers, so the token never sits in a URL a log could print.
+    const socket = new (WebSocket as unknown as new (
+      url: string,
+      opts: { headers: Record<string, string> },
+    ) => WebSocket)(ws, { headers: { "X-Gotify-Key": this.opts.token } });
+    this.#socket = socket;
+    let chain: Promise<void> = Promise.resolve();
+    const queue = (fn: () => Promise<void>) => {
+      chain = chain.then(fn).catch((err) => {
+        this.opts.warn("gotify_message_failed", { error: (err as Error).message });
+        socket.close(4000, "catch-up failed");
+      });
+    };
+    const closed = new Promise<string>((resolve) => {
+      socket.onclose = (e) =>
+        resolve(`the stream closed (${e.code}${e.reason ? ` ${e.reason}` : ""})`);
+    });
+    const opened = new Promise<boolean>((resolve) => {
+      socket.onopen = () => resolve(true);
+      socket.onerror = () => resolve(false);
+      closed.then(() => resolve(false));
+    });
+    socket.onmessage = (e) => {
+      // A frame that is not a message is logged and skipped: it never throws out of the handler.
+      let parsed;
+      try {
+        parsed = GotifyMessage.safeParse(JSON.parse(String(e.data)));
+      } catch {
+        parsed = null;
+      }
+      if (parsed?.success) queue(() => this.#handle(parsed.data));
+      else this.opts.warn("gotify_frame_unreadable", { bytes: String(e.data).length });
+    };
+    if (!(await opened)) {
+      socket.close();
+      throw new Error(`could not open ${ws}: ${await closed}`);
+    }
+    // Frames that stream in during the catch-up queue behind it and are skipped if it had them.
+    queue(() => this.#catchUp());
+    await chain;
+    if (socket.readyState === WebSocket.OPEN) {
+      this.error = null;
+      this.#setConnected(true);
+    }
+    const probe = setInterval(() => {
+      this.#get("/health").catch((err) => {
+        this.opts.warn("gotify_probe_failed", { error: (err as Error).message });
+        socket.close(4001, "health probe failed");
+      });
+    }, this.opts.probeMs ?? 15_000);
+    try {
+      const why = await closed;
+      if (!this.#stopped) throw new Error(why);
+    } finally {
+      clearInterval(probe);
+      await chain;
+    }
+  }
+
+  async #catchUp(): Promise<void> {
+    if (this.#lastId === null) {
+      // First run: start from the newest message; what came before forge is not news.
+      const page = Paged.parse(await this.#get("/message?limit=1"));
+      await this.#advance(page.messages[0]?.id ?? 0);
+      return;
+    }
+    const missed: GotifyMessage[] = [];
+    let path = "/message?limit=100";
+    for (;;) {
+      const page = Paged.parse(await this.#get(path));
+      missed.push(...page.messages.filter((m) => m.id > this.#lastId!));
+      const oldest = page.messages.at(-1)?.id ?? 0;
+      if (!page.paging.next || oldest <= this.#lastId) break;
+      path = `/message?limit=100&since=${page.paging.since}`;
+    }
+    for (const m of missed.sort((a, b) => a.id - b.id)) await this.#handle(m);
+  }
+
+  async #handle(m: GotifyMessage): Promise<void> {
+    if (this.#lastId !== null && m.id <= this.#lastId) return;
+    if (!this.#apps.has(m.appid)) await this.#refreshApps().catch(() => {});
+    this.opts.onMessage(m, this.#apps.get(m.appid) ?? `#${m.appid}`);
+    await this.#advance(m.id);
+  }
+
+  async #advance(id: number): Promise<void> {
+    this.#lastId = id;
+    await writeJson(this.opts.cursorPath, { last_id: id });
+  }
+
+  async #refreshApps(): Promise<void> {
+    const apps = Apps.parse(await this.#get("/application"));
+    this.#apps = new Map(apps.map((a) => [a.id, a.name]));
+  }
+
+  async #get(path: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.#base}${path}`, {
+        headers: { "X-Gotify-Key": this.opts.token },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch (err) {
+      throw new Error(`Gotify at ${this.#base} did not answer: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    if (!res.ok) {
+      // Gotify's error body: {error, errorCode, errorDescription}.
+      let why = text.slice(0, 200);
+      try {
+        const body = JSON.parse(text);
+        if (typeof body.errorDescription === "string") why = body.errorDescription;
+      } catch { /* not JSON: the text is the reason */ }
+      throw new Error(`Gotify refused ${path.split("?")[0]} (${res.status}): ${why}`);
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Error(`Gotify answered ${path.split("?")[0]} with something that is not JSON`);
+    }
+  }
+
+  #setConnected(on: boolean): void {
+    if (this.connected === on) return;
+    this.connected = on;
+    this.opts.onState();
+  }
+}

@@ -1,0 +1,112 @@
+import { GotifyNotification } from "../../protocol/mod.ts";
+import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
+import { type Connectors, leadSlot } from "./context.ts";
+import { deliverNotification, gotifyTools, notificationOf } from "./gotify.ts";
+import { GotifyClient } from "./gotify_client.ts";
+import { deliverSlack, slackReadTools } from "./slack.ts";
+import { SlackHub } from "./slack_hub.ts";
+import { slackFileTools } from "./slack_files.ts";
+import { DRAFT_EXPIRY_MS, respondSlackPost, slackWriteTools } from "./slack_post.ts";
+import { SubscriptionStore } from "./store.ts";
+
+/**
+ * Starts the connectors: opens the stored subscriptions, connects Gotify (when `[gotify]` names a
+ * server) and starts each `[[slack]]` workspace's poll. Neither client's failure stops the rest:
+ * a connector that cannot connect shows as down on home and keeps retrying.
+ */
+export async function create(host: Host) {
+  const dir = `${host.stateDir}/connectors`;
+  const store = await SubscriptionStore.open(dir);
+  if (store.loadError) host.log.error("connector_store_failed", { error: store.loadError });
+  const config = host.config();
+  const gotifyArea = config.areas.gotify ?? {};
+  const warn = (event: string, fields: Record<string, unknown>) => host.log.warn(event, fields);
+  // Home re-reads on fleet news; a connector's liveness has no update of its own (spec: home),
+  // so a moved state is logged and read on the next home read.
+  const onState = () => host.log.info("connector_state", { home: homeConnectors() });
+  const c: Connectors = { host, store, gotify: null, slack: null as unknown as SlackHub };
+  const url = gotifyArea.url, token = gotifyArea.client_token;
+  if (typeof url === "string" && typeof token === "string") {
+    c.gotify = new GotifyClient({
+      url,
+      token,
+      cursorPath: `${dir}/gotify_cursor.json`,
+      onMessage: (m, app) => deliverNotification(c, notificationOf(m, app)),
+      onState,
+      warn,
+    });
+    c.gotify.start();
+  }
+  c.slack = new SlackHub(config.slack ?? [], {
+    marksPath: `${dir}/slack_marks.json`,
+    subscriptions: () => store.slack,
+    arrive: (a) => deliverSlack(c, a),
+    onState,
+    warn,
+  });
+  await c.slack.start();
+  // A test (and only a test) shortens the 600 s a draft waits for its person.
+  const expiry = Number(Deno.env.get("FORGE_SLACK_DRAFT_EXPIRY_SECONDS") ?? "") * 1000 ||
+    DRAFT_EXPIRY_MS;
+
+  function homeConnectors() {
+    const configured = typeof url === "string" && typeof token === "string";
+    return {
+      gotify: {
+        connected: c.gotify?.connected ?? false,
+        configured,
+        error: configured ? c.gotify?.error ?? null : "no [gotify] in forge.toml",
+      },
+      slack: {
+        connected_workspaces: [...c.slack.workspaces.values()].map((w) =>
+          [w.config.workspace, w.connected] as [string, boolean]
+        ),
+        load_failed: store.loadError !== null,
+        load_error: store.loadError,
+      },
+    };
+  }
+
+  const deliverGotify: CommandHandler<"deliver_gotify_message"> = (command) => {
+    // catalogue 1.2 #47: {project, team_role?, notification} into the project's lead.
+    const f = command.fields as Record<string, unknown>;
+    const project = host.workspace.projects().find((p) => p.name === f.project);
+    if (!project) {
+      throw new Refusal("dispatch", `deliver_gotify_message: no project \`${String(f.project)}\``);
+    }
+    const parsed = GotifyNotification.safeParse(f.notification);
+    if (!parsed.success) {
+      throw new Refusal(
+        "dispatch",
+        "deliver_gotify_message: notification must be {app, title, message, priority 0-255}",
+      );
+    }
+    const n = parsed.data;
+    const key = leadSlot(project.org, project.name);
+    const uuid = crypto.randomUUID();
+    return host.deliver(key, {
+      text: `[Gotify - app '${n.app}', priority ${n.priority}]\n${n.title}\n${n.message}`,
+      source: "gotify",
+      uuid,
+      announce: { name: "gotify_notification_appended", fields: { key, notification: n, uuid } },
+    });
+  };
+
+  return {
+    verbs: {},
+    commands: { respond_slack_post: respondSlackPost(c), deliver_gotify_message: deliverGotify },
+    subjects: {},
+    tools: {
+      ...gotifyTools(c),
+      ...slackReadTools(c),
+      ...slackWriteTools(c, expiry),
+      ...slackFileTools(c, expiry),
+    },
+    homeFields: () => ({ connectors: homeConnectors() }),
+    boardFields: (p: { org: string; name: string }) => ({ connectors: store.setsOf(p) }),
+    stop: async () => {
+      await c.gotify?.stop();
+      await c.slack.stop();
+    },
+  };
+}

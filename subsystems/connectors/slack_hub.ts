@@ -1,0 +1,273 @@
+import { z } from "zod";
+import type { SlackSubscription } from "../../protocol/mod.ts";
+import type { SlackWorkspaceConfig } from "../../server/config/types.ts";
+import { SlackApi } from "./slack_api.ts";
+import { readJson, writeJson } from "./store.ts";
+
+/** What a poll found: one message for the seats whose subscriptions take it. */
+export interface SlackArrival {
+  workspace: string;
+  conversation: string;
+  conversationName: string | null;
+  ts: string;
+  threadTs: string | null;
+  user: string;
+  userName: string;
+  text: string;
+  /** The subscriptions that take it (several seats may share one message). */
+  takers: SlackSubscription[];
+}
+
+const Marks = z.record(
+  z.string(),
+  z.object({
+    conversations: z.record(z.string(), z.string()),
+    threads: z.record(z.string(), z.object({ last: z.string(), active_at: z.number() })),
+  }),
+);
+type Marks = z.infer<typeof Marks>;
+type Msg = { ts?: string; user?: string; text?: string; thread_ts?: string; reply_count?: number };
+
+/** One workspace: its API, who the token's user is, and whether the last call got through. */
+export class SlackWorkspace {
+  readonly api: SlackApi;
+  me: string | null = null;
+  connected = false;
+  error: string | null = null;
+  names = new Map<string, string>();
+  namesRead = false;
+  #users = new Map<string, string>();
+
+  constructor(readonly config: SlackWorkspaceConfig, onRateLimit: (s: number) => void) {
+    this.api = new SlackApi(config, onRateLimit);
+  }
+
+  async userName(id: string): Promise<string> {
+    if (!this.#users.has(id)) {
+      const info = await this.api.call("users.info", { user: id }).catch(() => null);
+      const user = info?.user as { name?: string } | undefined;
+      this.#users.set(id, user?.name ?? id);
+    }
+    return this.#users.get(id)!;
+  }
+}
+
+/**
+ * Every `[[slack]]` workspace and its poll (issue 21 §2; the original's polling model): every
+ * `poll_seconds` each subscribed conversation is read from its mark (`conversations.history`,
+ * `oldest` exclusive), threads seen there are followed (`conversations.replies`) until idle for
+ * `thread_idle_days`, and the marks are stored, so across restarts each message arrives once.
+ */
+export class SlackHub {
+  readonly workspaces = new Map<string, SlackWorkspace>();
+  #marks: Marks = {};
+  #timers = new Map<string, ReturnType<typeof setTimeout>>();
+  #stopped = false;
+  #running = new Set<Promise<void>>();
+
+  constructor(
+    configs: SlackWorkspaceConfig[],
+    private readonly opts: {
+      marksPath: string;
+      subscriptions: () => readonly SlackSubscription[];
+      arrive: (a: SlackArrival) => void;
+      onState: () => void;
+      warn: (event: string, fields: Record<string, unknown>) => void;
+    },
+  ) {
+    for (const c of configs) {
+      this.workspaces.set(
+        c.workspace,
+        new SlackWorkspace(
+          c,
+          (s) => opts.warn("slack_rate_limited", { workspace: c.workspace, s }),
+        ),
+      );
+    }
+  }
+
+  async start(): Promise<void> {
+    const { value, error } = await readJson(this.opts.marksPath, Marks, {});
+    if (error) this.opts.warn("slack_marks_unreadable", { error });
+    this.#marks = value;
+    for (const ws of this.workspaces.values()) {
+      const tick = () => {
+        if (this.#stopped) return;
+        const run = this.#poll(ws).finally(() => {
+          this.#running.delete(run);
+          if (this.#stopped) return;
+          this.#timers.set(ws.config.workspace, setTimeout(tick, ws.config.poll_seconds * 1000));
+        });
+        this.#running.add(run);
+      };
+      tick();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const t of this.#timers.values()) clearTimeout(t);
+    await Promise.all(this.#running);
+  }
+
+  /** Starts a conversation's mark at its newest message: a new subscription reads from now. */
+  async markNow(ws: SlackWorkspace, conversation: string): Promise<void> {
+    const mine = this.#marksOf(ws.config.workspace);
+    if (mine.conversations[conversation] !== undefined) return;
+    const page = await ws.api.call("conversations.history", { channel: conversation, limit: 1 });
+    mine.conversations[conversation] = (page.messages as Msg[])[0]?.ts ?? "0";
+    await writeJson(this.opts.marksPath, this.#marks);
+  }
+
+  #marksOf(workspace: string) {
+    return (this.#marks[workspace] ??= { conversations: {}, threads: {} });
+  }
+
+  async #poll(ws: SlackWorkspace): Promise<void> {
+    try {
+      if (ws.me === null) ws.me = String((await ws.api.call("auth.test")).user_id);
+      const watched = await this.#watched(ws);
+      if (!ws.namesRead && [...watched.keys()].some((id) => !ws.names.has(id))) {
+        // Names for the turn's words (`#general`); read once per run, a failure costs only names.
+        ws.namesRead = true;
+        await this.#memberOf(ws).catch(() => {});
+      }
+      for (const [conversation, takers] of watched) {
+        // One conversation Slack refuses (left, archived) is logged; the others are still read.
+        await this.#read(ws, conversation, takers).catch((err) =>
+          this.opts.warn("slack_conversation_failed", {
+            workspace: ws.config.workspace,
+            conversation,
+            error: (err as Error).message,
+          })
+        );
+        await writeJson(this.opts.marksPath, this.#marks);
+      }
+      this.#setState(ws, true, null);
+    } catch (err) {
+      this.#setState(ws, false, (err as Error).message);
+      this.opts.warn("slack_poll_failed", { workspace: ws.config.workspace, error: ws.error });
+    }
+  }
+
+  /** Each conversation to read, with the subscriptions (and their mode) that take it. */
+  async #watched(ws: SlackWorkspace) {
+    const subs = this.opts.subscriptions().filter((s) => s.workspace === ws.config.workspace);
+    const out = new Map<string, { sub: SlackSubscription; mode: "all" | "mentions" }[]>();
+    const add = (id: string, sub: SlackSubscription, mode: "all" | "mentions") =>
+      out.set(id, [...(out.get(id) ?? []), { sub, mode }]);
+    for (const s of subs) for (const c of s.conversations) add(c.id, s, c.mode);
+    if (subs.some((s) => s.direct_messages || s.mentions)) {
+      const member = await this.#memberOf(ws);
+      for (const c of member) {
+        for (const s of subs) {
+          if (s.direct_messages && c.im) add(c.id, s, "all");
+          else if (s.mentions && !c.im) add(c.id, s, "mentions");
+        }
+      }
+    }
+    return out;
+  }
+
+  async #memberOf(ws: SlackWorkspace): Promise<{ id: string; im: boolean }[]> {
+    const out: { id: string; im: boolean }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await ws.api.call("users.conversations", {
+        types: "public_channel,private_channel,mpim,im",
+        limit: 200,
+        ...(cursor ? { cursor } : {}),
+      });
+      for (const c of page.channels as Record<string, unknown>[]) {
+        const id = String(c.id);
+        if (typeof c.name === "string") ws.names.set(id, c.name);
+        out.push({ id, im: c.is_im === true || c.is_mpim === true });
+      }
+      cursor = (page.response_metadata as { next_cursor?: string } | undefined)?.next_cursor ||
+        undefined;
+    } while (cursor);
+    return out;
+  }
+
+  async #read(
+    ws: SlackWorkspace,
+    conversation: string,
+    takers: { sub: SlackSubscription; mode: "all" | "mentions" }[],
+  ): Promise<void> {
+    const marks = this.#marksOf(ws.config.workspace);
+    if (marks.conversations[conversation] === undefined) {
+      await this.markNow(ws, conversation);
+      return;
+    }
+    const page = await ws.api.call("conversations.history", {
+      channel: conversation,
+      oldest: marks.conversations[conversation],
+      limit: 200,
+    });
+    const fresh = (page.messages as Msg[]).filter((m) => m.ts).sort(byTs);
+    for (const m of fresh) {
+      await this.#arrive(ws, conversation, m, null, takers);
+      marks.conversations[conversation] = m.ts!;
+      // Follow its thread from here: replies to it arrive until it goes idle.
+      marks.threads[`${conversation}|${m.ts}`] ??= { last: m.ts!, active_at: Date.now() };
+    }
+    const idleMs = ws.config.thread_idle_days * 86_400_000;
+    for (const [key, thread] of Object.entries(marks.threads)) {
+      const [conv, parent] = key.split("|");
+      if (conv !== conversation) continue;
+      if (Date.now() - thread.active_at > idleMs) {
+        delete marks.threads[key];
+        continue;
+      }
+      const replies = await ws.api.call("conversations.replies", {
+        channel: conversation,
+        ts: parent,
+        oldest: thread.last,
+        limit: 200,
+      }).catch(() => ({ messages: [] }));
+      for (const r of (replies.messages as Msg[]).filter((x) => x.ts! > thread.last).sort(byTs)) {
+        if (r.ts === parent) continue;
+        await this.#arrive(ws, conversation, r, parent, takers);
+        thread.last = r.ts!;
+        thread.active_at = Date.now();
+      }
+    }
+  }
+
+  async #arrive(
+    ws: SlackWorkspace,
+    conversation: string,
+    m: Msg,
+    threadTs: string | null,
+    takers: { sub: SlackSubscription; mode: "all" | "mentions" }[],
+  ): Promise<void> {
+    if (!m.user || m.user === ws.me) return; // the user's own words are not news to them
+    const text = m.text ?? "";
+    const mentioned = ws.me !== null && text.includes(`<@${ws.me}>`);
+    const subs = takers.filter((t) => t.mode === "all" || mentioned).map((t) => t.sub);
+    if (subs.length === 0) return;
+    this.opts.arrive({
+      workspace: ws.config.workspace,
+      conversation,
+      conversationName: ws.names.get(conversation) ?? null,
+      ts: m.ts!,
+      threadTs,
+      user: m.user,
+      userName: await ws.userName(m.user),
+      text,
+      takers: subs,
+    });
+  }
+
+  #setState(ws: SlackWorkspace, connected: boolean, error: string | null): void {
+    const moved = ws.connected !== connected;
+    ws.connected = connected;
+    ws.error = error;
+    if (moved) this.opts.onState();
+  }
+}
+
+function byTs(a: Msg, b: Msg): number {
+  // Slack ts values are compared as strings, never as floats (integrations §4).
+  return a.ts! < b.ts! ? -1 : a.ts! > b.ts! ? 1 : 0;
+}

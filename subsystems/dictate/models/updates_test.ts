@@ -1,0 +1,69 @@
+import { assertEquals } from "../../../tests/assert.ts";
+import { type CatalogueRow, POCKETSPHINX_ROW, WHISPER_TINY_EN_ROW } from "./catalogue.ts";
+import { type BenchResult, proposeUpdates } from "./updates.ts";
+
+const row = (variant: string, file: string, languages = ["en"]): CatalogueRow => ({
+  ...WHISPER_TINY_EN_ROW,
+  variant,
+  file,
+  languages,
+});
+const run = (
+  file: string,
+  wer: number,
+  xrt: number,
+  corpus = "c1",
+  tier = "read_aloud",
+): BenchResult => ({
+  at: 1,
+  target: { role: "dictation", file, pinned: false },
+  tier: tier as "read_aloud",
+  corpus: { clips: 3, audio_seconds: 9, sha256: corpus },
+  metrics: {
+    clips: 3,
+    matched: 3,
+    audio_seconds: 9,
+    wall_seconds: 9 / xrt,
+    wer,
+    term_accuracy: 1,
+    xrt_wall: xrt,
+    stages_ms: {},
+  },
+});
+const IN_USE = POCKETSPHINX_ROW.file;
+const verdicts = (rows: CatalogueRow[], results: BenchResult[]) =>
+  Object.fromEntries(
+    proposeUpdates(IN_USE, [POCKETSPHINX_ROW, ...rows], results).candidates.map((
+      c,
+    ) => [c.row, c.verdict]),
+  );
+
+Deno.test("candidate rule: better on both axes, the fastest of those is picked (spec: dictate_models > the candidate rule)", () => {
+  const rows = [row("a", "a.bin"), row("b", "b.bin"), row("slow", "s.bin"), row("worse", "w.bin")];
+  const results = [
+    run(IN_USE, 0.25, 6),
+    run("a.bin", 0.1, 8),
+    run("b.bin", 0.2, 12),
+    run("s.bin", 0.1, 5),
+    run("w.bin", 0.3, 20),
+  ];
+  assertEquals(verdicts(rows, results), {
+    "pocketsphinx-en-us": "in_use",
+    a: "beats_both",
+    b: "picked",
+    slow: "slower",
+    worse: "less_accurate",
+  });
+});
+
+Deno.test("candidate rule: only runs on the same tier and corpus compare; English is required", () => {
+  const rows = [row("other-corpus", "o.bin"), row("german", "g.bin", ["de"])];
+  const results = [run(IN_USE, 0.25, 6), run("o.bin", 0.1, 50, "c2"), run("g.bin", 0.1, 50)];
+  assertEquals(verdicts(rows, results), {
+    "pocketsphinx-en-us": "in_use",
+    "other-corpus": "no_comparable_run",
+    german: "not_english",
+  });
+  // With no run of the model in use there is nothing to beat.
+  assertEquals(verdicts(rows, [run("o.bin", 0.1, 50)])["other-corpus"], "no_comparable_run");
+});

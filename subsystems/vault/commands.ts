@@ -1,0 +1,155 @@
+import type { z } from "zod";
+import type { Command, Wire } from "../../protocol/mod.ts";
+import {
+  BiometricEnrol,
+  BiometricRelease,
+  BiometricRewrite,
+  type EnrolmentMaterial,
+  VaultAnswer,
+  VaultEnrolmentMaterial,
+} from "../../protocol/vault.ts";
+import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import type { VaultCards } from "./cards.ts";
+import type { EnrolmentStore } from "./enrolments.ts";
+import { UnlockRefused, type VaultSession } from "./session.ts";
+
+type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
+
+/** Parses a field bag, refusing with the first problem in forge's words (never zod's dump). */
+function fieldsOf<S extends z.ZodType>(what: string, schema: S, raw: unknown): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue.path.length ? `\`${issue.path.join(".")}\` is` : "the fields are";
+  throw new Refusal(what, `${what}: ${at} not valid (${issue.message.toLowerCase()})`);
+}
+
+/**
+ * The vault's commands. `respond_vault_ask` answers a parked card; the four enrolment commands
+ * answer through `reply`, a refusal as the reply's body (spec: command > reply_to); `vault_lock`
+ * locks the shared session.
+ */
+export function vaultCommands(
+  host: Host,
+  session: VaultSession,
+  cards: VaultCards,
+  store: EnrolmentStore,
+  configured: () => boolean,
+) {
+  const needOpenable = (what: string) => {
+    if (!configured()) {
+      throw new Refusal(
+        what,
+        `${what}: [vault] names no server_url and email, so there is no vault`,
+      );
+    }
+  };
+  return {
+    respond_vault_ask: async ({ fields: cmd }: Cmd<"respond_vault_ask">, peer: Peer) => {
+      const what = "respond_vault_ask";
+      // spec: subscribe > answering: a read-only connection never answers for a person.
+      if (!peer.answering) {
+        throw new Refusal(what, `${what}: this connection did not subscribe as answering`, cmd.key);
+      }
+      const parsed = VaultAnswer.safeParse(cmd.answer);
+      if (!parsed.success) {
+        throw new Refusal(
+          what,
+          `${what}: \`answer\` must be "decline", {"send_back": {"note": ...}} or {"approve": {"unlock": null, {"password", "code"} or {"refresh_token", "user_key"}}}`,
+          cmd.key,
+        );
+      }
+      const answer = parsed.data;
+      let card;
+      try {
+        card = cards.find(cmd.key, cmd.id);
+      } catch (err) {
+        throw new Refusal(what, `${what}: ${(err as Error).message}`, cmd.key);
+      }
+      if (answer === "decline") {
+        host.asks.answer(cmd.key, "vault_ask", cmd.id, peer, { ending: "declined" });
+        return;
+      }
+      if ("approve" in answer) {
+        const material = answer.approve.unlock;
+        if (material && !session.locked) {
+          throw new Refusal(
+            what,
+            `${what}: card ${cmd.id} did not ask for unlock material: the vault is open`,
+            cmd.key,
+          );
+        }
+        if (!material && session.locked) {
+          throw new Refusal(
+            what,
+            `${what}: the vault is locked, so card ${cmd.id} needs the master password and code, or released material`,
+            cmd.key,
+          );
+        }
+        if (material) {
+          needOpenable(what);
+          card.answering = true;
+          try {
+            await session.unlock(
+              "password" in material
+                ? { password: material.password, code: material.code }
+                : material,
+            );
+          } catch (err) {
+            // A wrong password or code is answered in words; the card stays parked as it was.
+            const why = err instanceof UnlockRefused ? err.message : (err as Error).message;
+            host.log.warn("vault_unlock_refused", { seat: cmd.key, id: cmd.id, why });
+            throw new Refusal(what, `${what}: the vault did not unlock: ${why}`, cmd.key);
+          } finally {
+            card.answering = false;
+          }
+        }
+      }
+      host.asks.answer(cmd.key, "vault_ask", cmd.id, peer, { ending: "answered", answer });
+    },
+
+    vault_enrolment_material: ({ fields }: Cmd<"vault_enrolment_material">, peer: Peer): Wire => {
+      const what = "vault_enrolment_material";
+      fieldsOf(what, VaultEnrolmentMaterial, fields ?? {});
+      if (!peer.answering) {
+        throw new Refusal(what, `${what}: the material goes only to a connection that answers`);
+      }
+      const material: EnrolmentMaterial = session.material();
+      return material;
+    },
+
+    biometric_enrol: async ({ fields }: Cmd<"biometric_enrol">): Promise<Wire> => {
+      const what = "biometric_enrol";
+      const f = fieldsOf(what, BiometricEnrol, fields);
+      // spec: enrolling again "is the settings card's enrol, which needs the vault open".
+      if (session.locked) {
+        throw new Refusal(what, `${what}: the vault is locked; enrol while it is open`);
+      }
+      await store.enrol(f.device, f.purpose, f.blob);
+      host.log.info("biometric_enrolled", { device: f.device, purpose: f.purpose });
+      return true;
+    },
+
+    biometric_release: async ({ fields }: Cmd<"biometric_release">): Promise<Wire> => {
+      const what = "biometric_release";
+      const f = fieldsOf(what, BiometricRelease, fields);
+      const blob = await store.release(f.device, f.purpose);
+      if (blob === null) {
+        throw new Refusal(what, `${what}: ${f.device} has no enrolment for ${f.purpose}`);
+      }
+      host.log.info("biometric_released", { device: f.device, purpose: f.purpose });
+      return blob;
+    },
+
+    biometric_rewrite: async ({ fields }: Cmd<"biometric_rewrite">): Promise<Wire> => {
+      const f = fieldsOf("biometric_rewrite", BiometricRewrite, fields);
+      const done = await store.rewrite(f.device, f.purpose, f.blob);
+      host.log.info("biometric_rewrite", { device: f.device, purpose: f.purpose, rewritten: done });
+      return done;
+    },
+
+    vault_lock: () => {
+      session.lock("vault_lock");
+    },
+  };
+}

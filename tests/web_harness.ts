@@ -1,0 +1,121 @@
+import { type Browser, chromium, type Page } from "playwright-core";
+import { type RunningForge, type SeatWorld, seatWorld } from "./seats_harness.ts";
+
+/**
+ * The web client's test world: the seat tests' world (real seats on the fake API), a forge
+ * started on it as a process, the web program (`deno task web`) pointed at that forge, and
+ * Debian's Chromium driven by playwright-core. Screenshots land in `$FORGE_WEB_SHOTS` (the
+ * screenshots task points it at docs/screenshots) or a temp dir named in the test output.
+ */
+
+const REPO = new URL("..", import.meta.url).pathname;
+/** Debian's Chromium; FORGE_CHROMIUM names another binary. */
+export const CHROMIUM = Deno.env.get("FORGE_CHROMIUM") ?? "/usr/bin/chromium";
+
+export interface WebWorld extends AsyncDisposable {
+  world: SeatWorld;
+  forge: RunningForge;
+  /** The web program's own address. */
+  webUrl: string;
+  browser: Browser;
+  page: Page;
+  /** Stops forge and starts it again on the same port (the page is pointed at one address). */
+  restartForge(): Promise<void>;
+  /** Saves a screenshot as `<name>.png`; returns its path. */
+  shot(name: string): Promise<string>;
+}
+
+export async function webWorld(
+  projects: { name: string; autoStart?: boolean }[],
+  opts: { viewport?: { width: number; height: number }; script?: string } = {},
+): Promise<WebWorld> {
+  const world = await seatWorld(projects, opts.script);
+  let forge = await world.startForge();
+  const port = forge.port;
+  const web = await startWeb(forge.url);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+  const consoleErrors: string[] = [];
+  page.on("pageerror", (e) => consoleErrors.push(e.message));
+  const shots = Deno.env.get("FORGE_WEB_SHOTS") ??
+    await Deno.makeTempDir({ prefix: "forge-web-shots-" });
+  await Deno.mkdir(shots, { recursive: true });
+  const w: WebWorld = {
+    world,
+    get forge() {
+      return forge;
+    },
+    // Every frame the page reads is checked against protocol/'s schemas (drift fails the test).
+    webUrl: `${web.url}?validate=1`,
+    browser,
+    page,
+    async restartForge() {
+      await forge.stop();
+      forge = await world.startForge({}, port);
+    },
+    async shot(name) {
+      const path = `${shots}/${name}.png`;
+      await page.screenshot({ path });
+      console.log(`screenshot: ${path}`);
+      return path;
+    },
+    async [Symbol.asyncDispose]() {
+      const drift = await page.evaluate(
+        "globalThis.forgeDebug?.client.stats.schemaErrors ?? []",
+      ).catch(() => []) as string[];
+      await browser.close().catch(() => {});
+      await web.stop();
+      await world.dispose();
+      if (drift.length > 0) {
+        throw new Error(`the page read frames off the protocol schema: ${drift.slice(0, 3)}`);
+      }
+      if (consoleErrors.length > 0) {
+        throw new Error(`the page threw: ${consoleErrors.slice(0, 3).join(" | ")}`);
+      }
+    },
+  };
+  return w;
+}
+
+/** `deno task web --forge URL --port 0`, as a person runs it; reads `WEB <url>` off stdout. */
+export async function startWeb(forgeUrl: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "web", "--forge", forgeUrl, "--port", "0"],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let err = "";
+  const drained = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
+  })();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  let url = "";
+  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the web program exited before listening:\n${err}`);
+    out += value;
+    url = /WEB (\S+)/.exec(out)?.[1] ?? "";
+  }
+  clearTimeout(timer);
+  (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })();
+  return {
+    url,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+      await drained;
+    },
+  };
+}
+
+/** The text of every element matching `selector`, in order. */
+export function texts(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).allTextContents();
+}

@@ -1,0 +1,131 @@
+import { assert, assertEquals } from "./assert.ts";
+import { texts, webWorld } from "./web_harness.ts";
+
+// The web client in a real browser against a spawned forge with a real seat on the fake API.
+// spec: subscribe > answering (this client has a dock); showing; update {seq, span} and
+// seat_range; the ping section's reconnect rules ("re-ask the non-seat subjects ... re-attach
+// only the seat on screen ... re-send Showing").
+
+const SLOW_TEXT =
+  "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen";
+const LEAD = "Acme/alpha/lead";
+
+Deno.test({
+  name: "web: start a seat, stream an answer, allow a permission, survive a drop and a restart",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using w = await webWorld([
+      { name: "alpha", autoStart: false },
+      { name: "beta", autoStart: false },
+      { name: "gamma", autoStart: false },
+    ]);
+    const { page } = w;
+    await page.goto(w.webUrl);
+
+    // Home: the project and its sleeping lead, with the version footer.
+    const row = page.getByTestId(`seat-${LEAD}`);
+    await row.getByText("Sleeping").waitFor();
+    assert((await page.getByTestId("versions").textContent())!.includes("socket 29"));
+    await page.getByTestId("start-alpha").click();
+    await row.locator("[data-mark=lifecycle]", { hasText: "Idle" }).waitFor({ timeout: 60_000 });
+    await w.shot("home");
+
+    // A seat: send a prompt and watch the answer stream in, then finish.
+    await row.getByRole("link", { name: "lead" }).click();
+    await page.getByTestId("composer").fill("[[script:slow]] count for me");
+    await page.getByTestId("send").click();
+    await page.locator(".answer.streaming").waitFor({ timeout: 30_000 });
+    await page.getByTestId("turn-state").getByText("working").waitFor();
+    await w.shot("seat-mid-turn");
+    await page.getByTestId("result").first().waitFor({ timeout: 30_000 });
+    assertEquals(await texts(page, "[data-testid=answer]"), [SLOW_TEXT]);
+
+    // A permission ask in the dock: allow it and see the tool run.
+    await page.getByTestId("composer").fill("[[script:bash]] make the file");
+    await page.getByTestId("send").click();
+    const ask = page.getByTestId("ask-permission");
+    await ask.waitFor({ timeout: 30_000 });
+    assert((await ask.textContent())!.includes("touch allowed.txt"));
+    // The rail marks the seat as waiting on you while the ask is parked.
+    const railRow = page.getByTestId(`rail-${LEAD}`);
+    await railRow.locator("[data-mark=needs-you]").waitFor();
+    await w.shot("seat-permission-ask");
+    await ask.getByTestId("option-allow_once").click();
+    await page.getByText("created it").waitFor({ timeout: 30_000 });
+    await ask.waitFor({ state: "detached" });
+    await Deno.stat(`${w.world.projectDir("alpha")}/allowed.txt`);
+    await page.getByTestId("result").nth(1).waitFor({ timeout: 30_000 });
+    assertEquals((await texts(page, "[data-testid=result]")).length, 2);
+
+    // A question ask: two questions of one call, answered front first from the dock.
+    await page.getByTestId("composer").fill("[[script:ask]] pick for me");
+    await page.getByTestId("send").click();
+    const questions = page.getByTestId("ask-question");
+    await questions.nth(1).waitFor({ timeout: 30_000 });
+    await questions.first().getByLabel("Blue").check();
+    await questions.first().getByTestId("answer").click();
+    await page.getByText("Which sizes?").waitFor();
+    await questions.first().getByLabel("Small").check();
+    await questions.first().getByLabel("Large").check();
+    await questions.first().getByTestId("answer").click();
+    await page.getByText("noted").waitFor({ timeout: 30_000 });
+    await questions.first().waitFor({ state: "detached" });
+    const answered = (await texts(page, "[data-testid=tool-out]")).join("\n");
+    assert(answered.includes("Blue") && answered.includes("Small, Large"), answered);
+    await page.getByTestId("result").nth(2).waitFor({ timeout: 30_000 });
+
+    // A turn that finishes while nobody shows the seat leaves it unseen; showing it spends the
+    // mark (spec: home > unseen; showing).
+    await page.getByTestId("composer").fill("[[script:slow]] while I look away");
+    await page.getByTestId("send").click();
+    await page.locator(".answer.streaming").waitFor({ timeout: 30_000 });
+    await page.getByRole("link", { name: "Home" }).click();
+    await row.locator("[data-mark=unseen]").waitFor({ timeout: 30_000 });
+    await w.shot("home-unseen");
+    await row.getByRole("link", { name: "lead" }).click();
+    await page.getByTestId("result").nth(3).waitFor({ timeout: 30_000 });
+    await railRow.locator("[data-mark=unseen]").waitFor({ state: "detached", timeout: 30_000 });
+
+    // The socket drops mid-turn (as a network drops it): the page redials, re-attaches the seat,
+    // and repairs the frames it missed with seat_range; nothing is lost or drawn twice.
+    await page.getByTestId("composer").fill("[[script:slow]] again");
+    await page.getByTestId("send").click();
+    await page.locator(".answer.streaming").waitFor({ timeout: 30_000 });
+    await page.evaluate(() =>
+      (globalThis as unknown as { forgeDebug: { dropSocket(): void } }).forgeDebug.dropSocket()
+    );
+    await page.getByTestId("stale").waitFor();
+    await page.getByTestId("stale").waitFor({ state: "detached", timeout: 30_000 });
+    await page.locator("[data-testid=result]").nth(4).waitFor({ timeout: 30_000 });
+    const stats = await page.evaluate(() =>
+      (globalThis as unknown as { forgeDebug: { client: { stats: Record<string, number> } } })
+        .forgeDebug.client.stats
+    );
+    assertEquals(stats.greetings, 2);
+    assertEquals(await page.evaluate("globalThis.forgeDebug.client.validate"), true);
+    assert(stats.rangeAsks >= 1, `the gap was repaired with seat_range (${JSON.stringify(stats)})`);
+    const afterDrop = await conversation(page);
+    assertEquals(afterDrop.prompts.length, 5);
+    assertEquals(afterDrop.answers.filter((a) => a === SLOW_TEXT).length, 3);
+
+    // forge restarted under the page: the page says it is stale, comes back, and draws the same
+    // conversation - nothing lost, nothing doubled.
+    await w.restartForge();
+    await page.getByTestId("stale").waitFor({ state: "detached", timeout: 60_000 });
+    // A sleeping seat's conversation is read from its transcript, which carries the turns' rows
+    // (prompts, answers, tool results) and not the stream's result frames.
+    await page.getByTestId("answer").nth(4).waitFor({ timeout: 30_000 });
+    const afterRestart = await conversation(page);
+    assertEquals({ ...afterRestart, results: 0 }, { ...afterDrop, results: 0 });
+  },
+});
+
+async function conversation(page: import("playwright-core").Page) {
+  return {
+    prompts: await texts(page, "[data-testid=prompt]"),
+    answers: await texts(page, "[data-testid=answer]"),
+    tools: await texts(page, "[data-testid=tool-out]"),
+    results: (await texts(page, "[data-testid=result]")).length,
+  };
+}

@@ -1,0 +1,164 @@
+// Spawned tier, the real CLI: the durable side of workers and bad input. mcp_tools.md §4
+// agents__spawn ("a worker whose worktree is gone is not auto-respawned until resume_session
+// recreates it"); catalogue 1.2 rows 32 (spawn_session with a worker role), 41, 42 (close_worker:
+// no worktree cleanup); issue 23 item 5 (refused in words, nothing left behind, a spawn that
+// fails half way removes what it made); spec: command > reply_to (refusals inside the body).
+import type { Slot } from "../protocol/mod.ts";
+import type { ForgeClient } from "../tools/client_lib.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { commandOf, cwdOf, seatWorld, updateOf } from "./seats_harness.ts";
+
+type Msg = Record<string, unknown>;
+
+function git(cwd: string, ...args: string[]): string {
+  const out = new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  if (!out.success) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+function makeRepo(dir: string): void {
+  git(dir, "init", "-q", "-b", "main");
+  Deno.writeTextFileSync(`${dir}/README`, "x\n");
+  git(dir, "add", ".");
+  git(dir, "commit", "-q", "-m", "first");
+}
+
+const exists = (p: string) => {
+  try {
+    Deno.statSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let replyId = 1;
+async function ask(c: ForgeClient, name: string, fields: Msg): Promise<Msg> {
+  const id = replyId++;
+  c.send({ kind: "command", command: { [name]: fields }, reply_to: id });
+  return (await c.next((m) => m.kind === "reply" && m.reply_to === id, 60_000)).body as Msg;
+}
+
+const status = (m: Msg, label: string, live: boolean) => {
+  const u = updateOf(m, "worker_status_changed");
+  return !!u && u.action === "status_changed" && (u.status as Msg).label === label &&
+    (u.status as Msg).live === live;
+};
+
+Deno.test("workers: a gone worktree is not respawned until asked; close_worker keeps it; spawn_session brings a worker back; bad input leaves nothing behind; a crash is news", async () => {
+  await using world = await seatWorld([
+    { name: "alpha" },
+    { name: "beta", autoStart: false },
+    { name: "gamma", autoStart: false },
+    { name: "delta", autoStart: false },
+  ]);
+  for (const p of ["alpha", "beta", "delta"]) makeRepo(world.projectDir(p));
+  const text = Deno.readTextFileSync(world.configPath)
+    .replace(`name = "beta"\n`, `name = "beta"\nmax_workers = 0\n`)
+    .replace(`name = "delta"\n`, `name = "delta"\nenv_file = "/nonexistent-forge-test/x.env"\n`);
+  Deno.writeTextFileSync(world.configPath, text);
+  const trees = `${world.dir}/forge/state/worktrees/Acme`;
+  const lead = world.lead("alpha");
+  const spawn = (project: string, label: string, extra: Msg = {}) =>
+    ask(c, "spawn_worker", {
+      project_key: project,
+      label,
+      charter: "Keep the tests green.",
+      spawned_by: world.lead(project),
+      kick: "Begin.",
+      interactive: false,
+      from_boot_respawn: false,
+      ...extra,
+    });
+
+  let forge = await world.startForge();
+  let c = await forge.ready();
+  const first = (await spawn("alpha", "w1")).Ok as Msg;
+  assertEquals(first.worktree, `${trees}/alpha/w1`);
+
+  // The worktree goes while forge is down: after the restart the worker is not respawned.
+  await forge.stop();
+  Deno.removeSync(first.worktree as string, { recursive: true });
+  forge = await world.startForge();
+  c = await forge.ready();
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot")).data as { agents: Msg[] };
+  const row = home.agents.find((r) => (r.slot as Slot).label === "w1");
+  assert(!row || row.lifecycle === "Sleeping", `w1 was not respawned: ${JSON.stringify(row)}`);
+  assert(!exists(first.worktree as string), "nothing recreated the worktree unasked");
+  // Asked to resume: the worktree is made again on its branch and the session resumed.
+  const back = (await spawn("alpha", "w1", { resume_existing: first.session_id })).Ok as Msg;
+  assertEquals([back.session_choice, back.session_id], ["resumed", first.session_id]);
+  assertEquals(git(back.worktree as string, "rev-parse", "--abbrev-ref", "HEAD"), "worktree-w1");
+  await c.next((m) => status(m, "w1", true), 30_000); // the resume's own news
+
+  // close_worker ends the process and keeps the worktree; spawn_session brings it back.
+  c.send({ kind: "command", command: { close_worker: { project_key: "alpha", label: "w1" } } });
+  const closed = updateOf(
+    await c.next((m) => status(m, "w1", false), 30_000),
+    "worker_status_changed",
+  )!;
+  assertEquals([closed.worktree, (closed.status as Msg).live], ["intact", false]);
+  assert(exists(back.worktree as string), "close_worker keeps the worktree");
+  c.send({
+    kind: "command",
+    command: {
+      spawn_session: {
+        key: { ...lead, label: "w1" },
+        role: { worker: { label: "w1", wrote_row: false } },
+        launch_settings: {},
+      },
+    },
+  });
+  const again = updateOf(
+    await c.next((m) => status(m, "w1", true), 60_000),
+    "worker_status_changed",
+  )!;
+  assertEquals([(again.status as Msg).live, (again.status as Msg).session_id], [
+    true,
+    first.session_id,
+  ]);
+
+  // Bad input: refused in the reply's body, in words, with nothing made.
+  assertMatch((await spawn("beta", "w1")).Err as string, /disabled for beta \(max_workers = 0\)/);
+  assertMatch((await spawn("gamma", "w1")).Err as string, /is not a git repository/);
+  assertMatch((await spawn("alpha", " ")).Err as string, /label is empty/);
+  assertMatch((await spawn("alpha", "w2", { charter: "  " })).Err as string, /charter is empty/);
+  assertMatch(
+    (await spawn("alpha", "w2", { spawned_by: { ...lead, label: "w1" } })).Err as string,
+    /workers cannot spawn other workers/,
+  );
+  assertMatch(
+    (await spawn("alpha", "w1")).Err as string,
+    /already live; one live worker per label/,
+  );
+  // A spawn whose CLI cannot start removes the worktree and the branch it made.
+  const half = (await spawn("delta", "w1")).Err as string;
+  assertMatch(half, /did not start: .*env_file/);
+  assert(!exists(`${trees}/delta/w1`), "no orphan worktree");
+  assertEquals(git(world.projectDir("delta"), "branch", "--list", "worktree-w1"), "");
+  assertEquals(git(world.projectDir("delta"), "worktree", "list").split("\n").length, 1);
+  for (const p of ["beta", "gamma"]) assert(!exists(`${trees}/${p}/w1`), `nothing made for ${p}`);
+  c.send({ kind: "command", command: { close_worker: { project_key: "alpha", label: "nobody" } } });
+  const refused = await c.next((m) => m.kind === "error");
+  assertMatch(refused.why as string, /alpha has no worker labelled `nobody`/);
+  // A worker's CLI that dies unasked is news: status_changed, not live, the worktree intact.
+  const pids = [...Deno.readDirSync("/proc")].map((e) => e.name).filter((n) => /^\d+$/.test(n))
+    .map(Number).filter((pid) => cwdOf(pid) === back.worktree && /claude/.test(commandOf(pid)));
+  assert(pids.length > 0, "the worker's CLI runs in its worktree");
+  for (const pid of pids) Deno.kill(pid, "SIGKILL");
+  const crashed = updateOf(
+    await c.next((m) => status(m, "w1", false), 30_000),
+    "worker_status_changed",
+  )!;
+  assertEquals(crashed.worktree, "intact");
+
+  await forge.stop();
+});

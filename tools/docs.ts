@@ -1,0 +1,176 @@
+/**
+ * `deno task docs`: writes docs/protocol.md from the schemas in protocol/, so a client author
+ * reads the wire from the repository itself. `deno task docs --check` exits non-zero when the
+ * committed file differs from what the schemas say (CI runs it through docs_test.ts).
+ *
+ * Every table is rendered from a schema, never written by hand: the client messages, the server
+ * messages, the Command variants (with the reply rule), the subjects and the binary kinds. A
+ * field's note is its schema's `.describe()` text where the schema carries one.
+ */
+import { z } from "zod";
+import {
+  BinaryKind,
+  ClientMessage,
+  COMMANDS,
+  NAMED_SUBJECTS,
+  needsReply,
+  PROTOCOL_VERSION,
+  ServerMessage,
+  UNIT_UPDATES,
+} from "../protocol/mod.ts";
+
+type Schema = {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  anyOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: Schema | boolean;
+  $ref?: string;
+  description?: string;
+};
+
+/** The JSON Schema of one zod schema, with anything JSON Schema cannot say read as JSON. */
+function jsonSchema(schema: z.ZodType): Schema {
+  return z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Schema;
+}
+
+/** A compact type for a table cell: `string`, `Slot`, `"a" \| "b"`, `[JSON]`, `{...}`. */
+export function typeOf(s: Schema): string {
+  if (s.$ref) return "JSON";
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" \\| ");
+  if (s.anyOf) {
+    const kinds = s.anyOf.map(typeOf);
+    // z.json(): any JSON value.
+    if (
+      ["string", "number", "boolean", "null"].every((k) => kinds.includes(k)) && kinds.length === 6
+    ) {
+      return "JSON";
+    }
+    return kinds.includes("null") && kinds.length === 2
+      ? `${kinds.find((k) => k !== "null")} or null`
+      : kinds.join(" \\| ");
+  }
+  const props = s.properties ? Object.keys(s.properties).sort().join(",") : "";
+  if (props === "label,org,project") return "Slot";
+  if (s.type === "array") return `[${s.items ? typeOf(s.items) : "JSON"}]`;
+  if (s.type === "object") {
+    if (!s.properties) return "{string: JSON}";
+    const entries = Object.entries(s.properties);
+    if (entries.length > 4) return `{${entries.map(([k]) => k).join(", ")}}`;
+    return `{${entries.map(([k, v]) => `${k}: ${typeOf(v)}`).join(", ")}}`;
+  }
+  if (s.type === "integer") return "integer";
+  if (Array.isArray(s.type)) return s.type.join(" \\| ");
+  return s.type ?? "JSON";
+}
+
+/** One row per field of an object schema: name, type, required, note. */
+function fieldRows(s: Schema, skip: string[] = []): string[] {
+  const props = s.properties ?? {};
+  const required = new Set(s.required ?? []);
+  const fields = Object.entries(props).filter(([k]) => !skip.includes(k));
+  if (fields.length === 0) return ["(no fields)"];
+  // The note column appears where a schema carries a description (`.describe()`).
+  const notes = fields.some(([, v]) => v.description);
+  const rows = fields.map(([k, v]) =>
+    `| \`${k}\` | ${typeOf(v)} | ${required.has(k) ? "yes" : "no"} |` +
+    (notes ? ` ${(v.description ?? "").replaceAll("\n", " ")} |` : "")
+  );
+  const head = notes
+    ? ["| field | type | required | note |", "|---|---|---|---|"]
+    : ["| field | type | required |", "|---|---|---|"];
+  return [...head, ...rows];
+}
+
+function messages(union: z.ZodDiscriminatedUnion, heading: string): string[] {
+  const out = [`## ${heading}`, ""];
+  for (const option of union.options as z.ZodObject[]) {
+    const s = jsonSchema(option);
+    const kind = String(s.properties?.kind?.const);
+    out.push(`### \`${kind}\``, "", ...fieldRows(s, ["kind"]), "");
+  }
+  return out;
+}
+
+function commands(): string[] {
+  const out = [
+    "## Commands",
+    "",
+    'A `command` message carries one variant, externally tagged: `{"<name>": {fields}}`, or the',
+    "bare name for a unit variant. `reply_to` is required exactly where the table says so, and",
+    "refused where it says no.",
+    "",
+  ];
+  for (const name of Object.keys(COMMANDS).sort() as (keyof typeof COMMANDS)[]) {
+    const fields: z.ZodType | null = COMMANDS[name].fields;
+    const reply = needsReply(name) ? "required" : "refused";
+    out.push(`### \`${name}\``, "", `reply_to: ${reply}.`, "");
+    if (fields === null) out.push("A unit variant: sent as its name alone.", "");
+    else {
+      const s = jsonSchema(fields);
+      out.push(
+        ...(s.properties
+          ? fieldRows(s)
+          : ["Fields: any JSON object (not yet pinned by a schema)."]),
+        "",
+      );
+    }
+  }
+  return out;
+}
+
+/** The whole document. */
+export function render(): string {
+  const kinds = Object.entries(BinaryKind).map(([name, n]) => `| ${n} | \`${name}\` |`);
+  return [
+    "# forge's wire protocol",
+    "",
+    "<!-- Generated by `tools/deno.sh task docs` from the schemas in protocol/. Do not edit. -->",
+    "",
+    `Protocol version ${PROTOCOL_VERSION}. One WebSocket at \`/socket\`; every text message is a`,
+    "JSON object tagged on `kind`. The schemas in `protocol/` are the source of this page and of",
+    "the server's own types; a TypeScript client can import `protocol/mod.ts` as its SDK.",
+    "",
+    "## Subjects",
+    "",
+    `\`subscribe\` names one of: ${NAMED_SUBJECTS.map((s) => `\`${s}\``).join(", ")}, or a seat as`,
+    '`{"session": Slot}`. A Slot is `{org, project, label}`.',
+    "",
+    "## Binary frames",
+    "",
+    "The first byte is the kind.",
+    "",
+    "| byte | kind |",
+    "|---|---|",
+    ...kinds,
+    "",
+    "## Updates",
+    "",
+    'An `update` frame carries one SessionUpdate, externally tagged: `{"<name>": {fields}}`. The',
+    `unit variants cross as the bare name: ${UNIT_UPDATES.map((u) => `\`${u}\``).join(", ")}.`,
+    "",
+    ...messages(ClientMessage, "What a client sends"),
+    ...messages(ServerMessage, "What a client receives"),
+    ...commands(),
+  ].join("\n");
+}
+
+if (import.meta.main) {
+  const path = new URL("../docs/protocol.md", import.meta.url);
+  const text = render();
+  if (Deno.args.includes("--check")) {
+    const current = await Deno.readTextFile(path).catch(() => "");
+    if (current !== text) {
+      console.error("docs/protocol.md is not current: run `tools/deno.sh task docs`");
+      Deno.exit(1);
+    }
+  } else {
+    await Deno.mkdir(new URL("../docs/", import.meta.url), { recursive: true });
+    await Deno.writeTextFile(path, text);
+    console.log(`wrote docs/protocol.md (${text.length} bytes)`);
+  }
+}

@@ -1,0 +1,93 @@
+import type { SessionUpdate, Wire } from "../../../../protocol/mod.ts";
+import { COMMANDS, isCommandName } from "../../../../protocol/mod.ts";
+
+/**
+ * The asks a seat holds, as the dock draws them. spec: session > pending_asks ("every prompt the
+ * seat is holding"); subscribe > answering. Permission and question asks are the CLI's own; every
+ * other kind a subsystem parks crosses as `<kind>_pending` and ends with a `*_resolved` frame
+ * naming its id, so a kind this page has never seen is still held, drawn from its `request`, and
+ * answered through `respond_<kind>` when the protocol has that command.
+ */
+export interface Ask {
+  kind: string;
+  /** The ask's own id: the tool call's id for the CLI's asks, the parked ask's id otherwise. */
+  id: string;
+  /** A question ask's index within its tool call's batch. */
+  questionIndex: number | null;
+  request: Record<string, Wire>;
+}
+
+type Obj = Record<string, Wire>;
+const obj = (v: unknown): Obj =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : {};
+
+function askOf(kind: string, entry: Obj): Ask {
+  const request = entry.request !== undefined ? obj(entry.request) : withoutKey(entry);
+  const id = entry.tool_id ?? entry.id ?? request.id ?? "";
+  return {
+    kind,
+    id: String(id),
+    questionIndex: typeof request.question_index === "number" ? request.question_index : null,
+    request,
+  };
+}
+
+function withoutKey(fields: Obj): Obj {
+  const { key: _key, ...rest } = fields;
+  return rest;
+}
+
+/** The snapshot's `pending_asks`, oldest first. */
+export function asksFromSnapshot(list: Wire | undefined): Ask[] {
+  if (!Array.isArray(list)) return [];
+  return list.map((e) => askOf(String(obj(e).kind ?? "ask"), obj(e)));
+}
+
+/** Applies one update to the held asks; an update that is not about asks changes nothing. */
+export function applyAskUpdate(asks: Ask[], update: SessionUpdate): Ask[] {
+  const f = (update.fields ?? {}) as Obj;
+  const name = update.name;
+  if (name === "permission_request") return [...asks, askOf("permission", f)];
+  if (name === "question_request") return [...asks, askOf("question", f)];
+  if (name === "pending_interaction_resolved") {
+    return asks.filter((a) =>
+      !(a.id === f.tool_id &&
+        (f.question_index === null || f.question_index === undefined ||
+          a.questionIndex === f.question_index))
+    );
+  }
+  if (name.endsWith("_pending")) {
+    // A restamped card (spec: vault_ask_pending "merges the frame by id") replaces its old copy.
+    const ask = askOf(name.slice(0, -"_pending".length), f);
+    const at = asks.findIndex((a) => a.id === ask.id && a.kind === ask.kind);
+    return at < 0 ? [...asks, ask] : asks.map((a, i) => i === at ? ask : a);
+  }
+  if (name.endsWith("_resolved") && f.id !== undefined) {
+    return asks.filter((a) => a.id !== String(f.id));
+  }
+  return asks;
+}
+
+/** How the dock answers an ask kind it has no drawing of its own for. */
+export interface GenericAnswer {
+  command: string;
+  /** The boolean field the answer sets (`approved`, `done`), drawn as a yes and a no. */
+  field: string;
+}
+
+/**
+ * `respond_<kind>` from the protocol's own command table, when its one answer field is a bool.
+ * Null when the protocol has no such command or its answer is richer than a yes or a no.
+ */
+export function genericAnswer(kind: string): GenericAnswer | null {
+  const name = `respond_${kind}`;
+  if (!isCommandName(name)) return null;
+  const schema = COMMANDS[name].fields as unknown as {
+    shape?: Record<string, unknown>;
+  } | null;
+  const shape = schema?.shape ?? {};
+  const fields = Object.keys(shape).filter((k) => k !== "key" && k !== "id");
+  if (fields.length !== 1) return null;
+  const def = (shape[fields[0]] as { def?: { type?: string } }).def;
+  return def?.type === "boolean" ? { command: name, field: fields[0] } : null;
+}

@@ -1,0 +1,268 @@
+import type { ClientMessage, SettingsEdit, Slot, Subject, Wire } from "../../../../protocol/mod.ts";
+import {
+  decodeUpdate,
+  describeIssues,
+  isBoardNews,
+  isFleetNews,
+  sameSlot,
+  ServerMessage,
+  updateSlot,
+} from "../../../../protocol/mod.ts";
+import { Link } from "./link.ts";
+import { SeatAttach } from "./seat_attach.ts";
+import { Store } from "./store.ts";
+import { TerminalWire } from "./terminal_wire.ts";
+
+type Obj = Record<string, Wire>;
+export type HeldSubject = "usage" | "board";
+const obj = (v: unknown): Obj =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : {};
+
+/** spec: ping. The oldest protocol this client knows to answer `ping` with `pong`. */
+const PING_SINCE = 29;
+
+/**
+ * The page's side of the socket: it owns the link, writes the store, and is the one place that
+ * sends. Reconnect rules (spec: the ping section): re-ask the non-seat subjects held, re-attach
+ * only the seat on screen, re-send `showing`; a re-attached seat repairs its gap with
+ * `seat_range` rather than drawing the snapshot over what it already holds.
+ */
+export class ForgeClient {
+  readonly store = new Store();
+  /** What the connection did, for the browser tests and a person at the console. */
+  readonly stats = { greetings: 0, rangeAsks: 0, schemaErrors: [] as string[] };
+  /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
+  validate = false;
+  readonly link: Link;
+  readonly terminal: TerminalWire;
+  readonly seats = new SeatAttach(this);
+  #bootId: string | null = null;
+  #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
+  /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
+  #held = new Set<HeldSubject>();
+  #saveId = 0;
+  /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
+  #replies = new Map<number, (body: Wire) => void>();
+  #replyId = 100;
+
+  constructor(url: string) {
+    this.link = new Link(url, {
+      onOpen: () => {},
+      onMessage: (m) => this.#onMessage(m),
+      onBinary: (b) => this.terminal.output(b),
+      onState: (link, retryInMs) => {
+        this.store.state.link = link;
+        this.store.state.retryInMs = retryInMs;
+        if (link !== "open") this.terminal.lost();
+        this.store.changed();
+      },
+    });
+    this.terminal = new TerminalWire(this);
+  }
+
+  get state() {
+    return this.store.state;
+  }
+
+  start(): void {
+    this.link.start();
+  }
+
+  send(message: ClientMessage): boolean {
+    return this.link.send(message);
+  }
+
+  command(name: string, fields: Wire | null, replyTo?: number): void {
+    const command = fields === null ? name : { [name]: fields };
+    this.send({
+      kind: "command",
+      command,
+      ...(replyTo === undefined ? {} : { reply_to: replyTo }),
+    });
+  }
+
+  /**
+   * One of the review writes (spec: command > reply_to: "their outcome rides the reply and no
+   * update carries it"): answers the reply's body, then reads the record again for the threads.
+   */
+  reviewWrite(name: string, fields: Wire): Promise<Wire> {
+    const id = ++this.#replyId;
+    const { promise, resolve } = Promise.withResolvers<Wire>();
+    this.#replies.set(id, resolve);
+    this.command(name, fields, id);
+    return promise.then((body) => {
+      this.seats.rereadRecord();
+      return body;
+    });
+  }
+
+  // The seat on screen (seat_attach.ts).
+  openSeat(slot: Slot, review = false): void {
+    this.seats.open(slot, review);
+  }
+
+  closeSeat(): void {
+    this.seats.close();
+  }
+
+  walkUp(): void {
+    this.seats.walkUp();
+  }
+
+  rereadRecord(): void {
+    this.seats.rereadRecord();
+  }
+
+  // ---- pages that hold a subject ------------------------------------------------------------
+
+  /** Holds (or lets go of) a keyless subject a page draws: `usage`, `board`. */
+  hold(subject: HeldSubject, on: boolean): void {
+    if (on === this.#held.has(subject)) return;
+    if (on) this.#held.add(subject);
+    else this.#held.delete(subject);
+    this.send({ kind: on ? "subscribe" : "unsubscribe", what: subject });
+  }
+
+  /** Asks a held subject again (usage is a scan on the ask; the board's ages move with time). */
+  reread(subject: HeldSubject | "home"): void {
+    this.send({ kind: "subscribe", what: subject });
+    this.send({ kind: "unsubscribe", what: subject });
+  }
+
+  /** Saves a batch of edits; the answer lands in `state.saves` under the returned id. */
+  saveSettings(edits: SettingsEdit[]): number {
+    const id = ++this.#saveId;
+    const fingerprint = this.state.settings?.fingerprint ?? "";
+    this.state.saves.set(id, { kind: "pending" });
+    this.send({ kind: "settings_edit", fingerprint, id, edits });
+    this.store.changed();
+    return id;
+  }
+
+  // ---- inbound ------------------------------------------------------------------------------
+
+  #onMessage(m: ServerMessage): void {
+    const s = this.state;
+    if (this.validate) {
+      const parsed = ServerMessage.safeParse(m);
+      if (!parsed.success) {
+        this.stats.schemaErrors.push(`${m.kind}: ${describeIssues(parsed.error)}`);
+      }
+    }
+    switch (m.kind) {
+      case "greeting":
+        s.greeting = m;
+        if (this.stats.greetings++ === 0) performance.mark("forge:greeting");
+        this.link.pingable = m.version >= PING_SINCE;
+        this.#afterGreeting();
+        break;
+      case "settings":
+        s.settings = m.document;
+        break;
+      case "settings_saved":
+        s.saves.set(m.id, { kind: "saved" });
+        break;
+      case "settings_refused":
+        s.saves.set(m.id, { ...m, kind: "refused" });
+        break;
+      case "snapshot":
+        this.#snapshot(m.subject, m.data);
+        break;
+      case "update":
+        this.#update(m.update, m.seq, m.span);
+        break;
+      case "page":
+        this.seats.page(m);
+        break;
+      case "seat_frames":
+        this.seats.frames(m);
+        break;
+      case "error":
+        this.#error(m);
+        break;
+      case "file_content":
+        s.files.set(`${m.path}@${m.sha ?? ""}`, obj(m.content));
+        break;
+      case "commit_diff":
+        s.commits.set(m.sha, m as unknown as Obj);
+        break;
+      case "document_read":
+        s.document = m as unknown as Obj;
+        break;
+      case "reply": {
+        const waiting = this.#replies.get(m.reply_to);
+        this.#replies.delete(m.reply_to);
+        if (waiting) waiting(m.body);
+        else this.terminal.message(m);
+        break;
+      }
+      case "terminal_view":
+      case "terminal_control":
+        this.terminal.message(m);
+        break;
+      default:
+        break;
+    }
+    this.store.changed();
+  }
+
+  #afterGreeting(): void {
+    // spec: answering is declared on the first subscribe and sticks for the connection.
+    this.send({ kind: "subscribe", what: "home", answering: true });
+    for (const subject of this.#held) this.send({ kind: "subscribe", what: subject });
+    this.seats.reconnected();
+  }
+
+  #snapshot(subject: Subject, data: Wire): void {
+    const s = this.state;
+    if (subject === "home") {
+      const home = obj(data);
+      const restarted = this.#bootId !== null && home.boot_id !== this.#bootId;
+      this.#bootId = typeof home.boot_id === "string" ? home.boot_id : null;
+      if (!s.home) performance.mark("forge:home");
+      s.home = home;
+      this.seats.home(restarted);
+      return;
+    }
+    if (subject === "usage" || subject === "board") {
+      s[subject] = obj(data);
+      return;
+    }
+    if (typeof subject === "object") this.seats.snapshot(subject.session, data);
+  }
+
+  #update(
+    raw: Wire,
+    seq: number | null | undefined,
+    span: number | undefined,
+  ): void {
+    const update = decodeUpdate(raw);
+    const slot = updateSlot(update);
+    const seat = this.state.seat;
+    if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(update, raw, seq, span);
+    // A seat's own words about a press that failed (a mode or model switch, a notice).
+    if (slot && (update.name === "notice" || update.name.endsWith("_failed"))) {
+      const f = update.fields ?? {};
+      const why = String(f.text ?? f.message ?? JSON.stringify(f));
+      this.#note({ kind: "error", what: update.name, why, seat: slot, dispatch_id: null });
+    }
+    if (slot === null || isFleetNews(update)) this.#soon("home");
+    if (this.#held.has("board") && isBoardNews(update)) this.#soon("board");
+  }
+
+  /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
+   * coalescing a burst. */
+  #soon(subject: "home" | "board"): void {
+    clearTimeout(this.#timers[subject]);
+    this.#timers[subject] = setTimeout(() => this.reread(subject), 150);
+  }
+
+  #note(m: ServerMessage & { kind: "error" }): void {
+    this.state.errors = [...this.state.errors.slice(-4), { ...m, at: Date.now() }];
+  }
+
+  #error(m: ServerMessage & { kind: "error" }): void {
+    this.#note(m);
+    this.seats.error(m);
+  }
+}

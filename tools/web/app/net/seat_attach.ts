@@ -1,0 +1,183 @@
+import type { ServerMessage, SessionUpdate, Slot, Wire } from "../../../../protocol/mod.ts";
+import { sameSlot } from "../../../../protocol/mod.ts";
+import { SeatModel } from "../model/seat.ts";
+import type { ForgeClient } from "./client.ts";
+
+/** How many turns a `more` asks for: the same page the snapshot carries. */
+const PAGE_TURNS = 20;
+
+/**
+ * The seat on screen and its subscription: attach as an answerer with `showing`, walk its
+ * history with `more`, feed its numbered frames to the model and repair their gaps with
+ * `seat_range`, and re-attach it after a reconnect. spec: subscribe > answering; showing; more;
+ * seat_range; the ping section ("re-attach only the seat they have on screen ... re-send Showing").
+ */
+export class SeatAttach {
+  /** The seat needs its snapshot: `fresh` seeds, `reattach` rebases what is held. */
+  #awaiting: "fresh" | "reattach" | null = null;
+  #attachSent = false;
+  #review = false;
+
+  constructor(private readonly client: ForgeClient) {}
+
+  get #state() {
+    return this.client.state;
+  }
+
+  /** Shows a seat: subscribes it as an answerer and says so with `showing` (spec: showing). */
+  open(slot: Slot, review = false): void {
+    const current = this.#state.seat;
+    if (current && sameSlot(current.slot, slot)) {
+      // spec: review "follows the page holding the seat": the page's own read re-states it.
+      if (review !== this.#review) {
+        this.#review = review;
+        this.#read(slot, "reattach");
+      }
+      return;
+    }
+    this.close();
+    this.#review = review;
+    this.#state.seat = new SeatModel(slot);
+    this.#state.seatError = null;
+    this.#awaiting = "fresh";
+    this.#subscribe(slot);
+    this.client.send({ kind: "showing", seat: slot });
+    this.client.store.changed();
+  }
+
+  close(): void {
+    const seat = this.#state.seat;
+    if (!seat) return;
+    this.client.terminal.detach();
+    this.client.send({ kind: "unsubscribe", what: { session: seat.slot } });
+    this.client.send({ kind: "showing", seat: null });
+    this.#state.seat = null;
+    this.#state.document = null;
+    this.#awaiting = null;
+    this.client.store.changed();
+  }
+
+  /** Asks for the page above the oldest turn held (spec: more, walked to the first row). */
+  walkUp(): void {
+    const seat = this.#state.seat;
+    if (!seat || seat.cursor === null || this.#state.walking) return;
+    this.#state.walking = true;
+    this.client.send({
+      kind: "more",
+      conversation: seat.slot,
+      before: seat.cursor,
+      turns: PAGE_TURNS,
+    });
+    this.client.store.changed();
+  }
+
+  /**
+   * Reads the seat's record again, keeping its conversation (a rebase). The socket handles one
+   * connection's messages in order, so a read sent after a write sees it.
+   */
+  rereadRecord(): void {
+    if (this.#state.seat) this.#read(this.#state.seat.slot, "reattach");
+  }
+
+  /** A new connection: the seat on screen waits for the home to say which server run this is. */
+  reconnected(): void {
+    this.#attachSent = false;
+    if (this.#state.seat) this.#awaiting = "reattach";
+  }
+
+  /**
+   * The home arrived: re-attach the seat on screen (once per connection). Numbers from a dead
+   * server run never line up with a live one, so a restart reseeds (spec: home > boot_id).
+   */
+  home(restarted: boolean): void {
+    const seat = this.#state.seat;
+    if (this.#awaiting !== "reattach" || !seat || this.#attachSent) return;
+    this.#attachSent = true;
+    if (restarted) seat.nextSeq = null;
+    this.#subscribe(seat.slot);
+    this.client.send({ kind: "showing", seat: seat.slot });
+  }
+
+  snapshot(slot: Slot, data: Wire): void {
+    const seat = this.#state.seat;
+    if (!seat || !sameSlot(slot, seat.slot)) return;
+    if (this.#awaiting === "reattach" && seat.nextSeq !== null) {
+      const gap = seat.rebase(data);
+      if (gap) this.#range(seat, gap);
+    } else {
+      seat.seed(data);
+    }
+    this.#awaiting = null;
+    this.#attachSent = false;
+  }
+
+  /** One update for the seat on screen; frames before its snapshot are the snapshot's. */
+  update(update: SessionUpdate, raw: Wire, seq: number | null | undefined, span?: number): void {
+    const seat = this.#state.seat;
+    if (!seat || this.#awaiting !== null) return;
+    const got = seat.accept(raw, seq, span);
+    if (got.kind === "gap") this.#range(seat, got);
+    // The diff is read once per record and never pushed (spec: session > diff): a review
+    // page reads the record again when the tree moves.
+    if (update.name === "work_changed" && this.#review) this.#read(seat.slot, "reattach");
+    // A new occupant is a new epoch: read the seat again.
+    if (update.name === "connected" || update.name === "session_replaced") {
+      this.#read(seat.slot, "fresh");
+    }
+  }
+
+  page(m: ServerMessage & { kind: "page" }): void {
+    const seat = this.#state.seat;
+    if (seat && sameSlot(seat.slot, m.conversation)) seat.prepend(m.turns, m.cursor);
+    this.#state.walking = false;
+  }
+
+  frames(m: ServerMessage & { kind: "seat_frames" }): void {
+    const seat = this.#state.seat;
+    if (seat && sameSlot(seat.slot, m.slot)) seat.repaired(m.frames);
+  }
+
+  error(m: ServerMessage & { kind: "error" }): void {
+    const seat = this.#state.seat;
+    if (!seat || !m.seat || !sameSlot(m.seat, seat.slot)) return;
+    if (m.what === "subscribe") {
+      this.#state.seatError = m.why;
+      this.#awaiting = null;
+    } else if (m.what === "seat_range") {
+      // spec: an error naming seat_range means read the seat again.
+      this.#read(seat.slot, "fresh");
+    } else if (m.what === "more") {
+      this.#state.walking = false;
+    }
+  }
+
+  #range(seat: SeatModel, gap: { from: number; to: number }): void {
+    this.client.stats.rangeAsks++;
+    this.client.send({
+      kind: "seat_range",
+      slot: seat.slot,
+      epoch: seat.epoch ?? "",
+      from: gap.from,
+      to: gap.to,
+    });
+  }
+
+  #subscribe(slot: Slot): void {
+    // spec: answering is declared on every seat subscribe; it sticks for the connection anyway.
+    this.client.send({
+      kind: "subscribe",
+      what: { session: slot },
+      answering: true,
+      review: this.#review,
+    });
+  }
+
+  /** A read of a seat already subscribed: a second entry, then one let go (counted). */
+  #read(slot: Slot, mode: "fresh" | "reattach"): void {
+    this.#awaiting = mode;
+    // Already asked: a home landing before this snapshot must not ask again.
+    this.#attachSent = true;
+    this.#subscribe(slot);
+    this.client.send({ kind: "unsubscribe", what: { session: slot } });
+  }
+}

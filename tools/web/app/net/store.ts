@@ -1,0 +1,106 @@
+import type {
+  ErrorFrame,
+  Greeting,
+  SettingsDocument,
+  Slot,
+  Wire,
+} from "../../../../protocol/mod.ts";
+import type { LinkState } from "./link.ts";
+import type { SeatModel } from "../model/seat.ts";
+
+type Obj = Record<string, Wire>;
+
+/** What a `settings_edit` came back as, by the page's own save id. spec: Editing the config. */
+export type SaveAnswer =
+  | { kind: "pending" }
+  | { kind: "saved" }
+  | {
+    kind: "refused";
+    reason: string;
+    message: string;
+    key_path: string | null;
+  };
+
+/** A terminal this page is attached to. spec: terminal_view, terminal_control. */
+export interface TerminalAttach {
+  seat: Slot;
+  id: number;
+  viewer: number;
+  controller: number | null;
+  cols: number;
+  rows: number;
+  /** The last byte sequence drawn; a chunk at or below it is already on screen. */
+  seq: number;
+}
+
+/**
+ * Everything the page draws, in one place. Views read it and re-draw on `changed`; only the
+ * connection (client.ts) writes it.
+ */
+export interface AppState {
+  link: LinkState;
+  retryInMs: number | null;
+  greeting: Greeting | null;
+  settings: SettingsDocument | null;
+  home: Obj | null;
+  usage: Obj | null;
+  board: Obj | null;
+  /** The seat on screen, or null. */
+  seat: SeatModel | null;
+  /** Why the seat on screen could not be read (a seat nobody started). */
+  seatError: string | null;
+  /** The newest error frames, newest last, for the notice strip. */
+  errors: (ErrorFrame & { at: number })[];
+  saves: Map<number, SaveAnswer>;
+  /** `file_content` answers by `path@sha`. */
+  files: Map<string, Obj>;
+  /** `commit_diff` answers by sha. */
+  commits: Map<string, Obj>;
+  document: Obj | null;
+  terminal: TerminalAttach | null;
+  /** A `more` is out: the walk waits for its page before asking again. */
+  walking: boolean;
+}
+
+export function initialState(): AppState {
+  return {
+    link: "connecting",
+    retryInMs: null,
+    greeting: null,
+    settings: null,
+    home: null,
+    usage: null,
+    board: null,
+    seat: null,
+    seatError: null,
+    errors: [],
+    saves: new Map(),
+    files: new Map(),
+    commits: new Map(),
+    document: null,
+    terminal: null,
+    walking: false,
+  };
+}
+
+/** A tiny observable: views subscribe to `changed` and re-read `state`. */
+export class Store {
+  state: AppState = initialState();
+  #listeners = new Set<() => void>();
+  #scheduled = false;
+
+  listen(fn: () => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  /** Batches a burst of frames into one draw. */
+  changed(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      for (const fn of this.#listeners) fn();
+    });
+  }
+}

@@ -1,0 +1,83 @@
+import { useEffect, useState } from "preact/hooks";
+import { parseSlotName } from "../../../../protocol/mod.ts";
+import { Home } from "./home.tsx";
+import { Rail } from "./rail.tsx";
+import { SeatPage } from "./seat.tsx";
+import { SettingsPage } from "./settings.tsx";
+import { UsagePage } from "./usage.tsx";
+import { Notices } from "./notices.tsx";
+import { client, useApp } from "./use.ts";
+
+/** The page's address: `#/`, `#/seat/<org>/<project>/<label>[/review|/terminal]`, `#/settings`, `#/usage`. */
+export type Route =
+  | { page: "home" }
+  | { page: "seat"; seat: string; tab: "chat" | "review" | "terminal" }
+  | { page: "settings" }
+  | { page: "usage" };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
+  if (parts[0] === "seat" && parts.length >= 4) {
+    const tab = parts[4] === "review" || parts[4] === "terminal" ? parts[4] : "chat";
+    return { page: "seat", seat: parts.slice(1, 4).join("/"), tab };
+  }
+  if (parts[0] === "settings") return { page: "settings" };
+  if (parts[0] === "usage") return { page: "usage" };
+  return { page: "home" };
+}
+
+function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const on = () => setRoute(parseRoute(location.hash));
+    addEventListener("hashchange", on);
+    return () => removeEventListener("hashchange", on);
+  }, []);
+  return route;
+}
+
+export function App(props: { clientBuild: string }) {
+  const state = useApp();
+  const route = useRoute();
+  const c = client();
+  useEffect(() => {
+    if (route.page === "seat") {
+      const slot = parseSlotName(route.seat);
+      if (slot) c.openSeat(slot, route.tab === "review");
+    } else {
+      c.closeSeat();
+    }
+    c.hold("usage", route.page === "usage" || route.page === "home");
+    c.hold("board", route.page === "home");
+  }, [
+    route.page,
+    route.page === "seat" ? route.seat : "",
+    route.page === "seat" && route.tab,
+  ]);
+  const stale = state.link !== "open";
+  return (
+    <div class={`frame${stale ? " stale" : ""}`}>
+      <Rail clientBuild={props.clientBuild} route={route} />
+      <main data-testid="main">
+        {stale && (
+          <div class="banner" data-testid="stale" role="status">
+            {state.link === "connecting" ? "Connecting to forge…" : "Disconnected from forge."}
+            {state.retryInMs !== null &&
+              ` Trying again in ${Math.ceil(state.retryInMs / 1000)} s.`}
+            {state.home && " What is drawn below is from before the drop."}
+          </div>
+        )}
+        <Notices />
+        {route.page === "home" && <Home />}
+        {route.page === "seat" && (
+          <SeatPage
+            tab={route.tab}
+            name={route.seat}
+          />
+        )}
+        {route.page === "settings" && <SettingsPage />}
+        {route.page === "usage" && <UsagePage />}
+      </main>
+    </div>
+  );
+}

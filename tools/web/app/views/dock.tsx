@@ -1,0 +1,207 @@
+import { useState } from "preact/hooks";
+import type { Wire } from "../../../../protocol/mod.ts";
+import { type Ask, genericAnswer } from "../model/asks.ts";
+import { DocumentHandOffCard } from "./hand_off.tsx";
+import { client, useApp } from "./use.ts";
+import { VaultCard } from "./vault_card.tsx";
+
+type Obj = Record<string, Wire>;
+
+/**
+ * The asks dock: every ask the seat holds, oldest first. This client declared `answering`, so it
+ * must draw whatever it is handed (spec: subscribe > answering): permission and question asks have
+ * their own cards; any other kind is drawn from its `request` and answered through the protocol's
+ * `respond_<kind>` command, so a new subsystem's ask appears here without code.
+ */
+export function Dock() {
+  const s = useApp();
+  const asks = s.seat?.asks ?? [];
+  if (asks.length === 0) return null;
+  // A question batch is answered front first: only each call's lowest open question is live.
+  const front = new Map<string, number>();
+  for (const a of asks) {
+    if (a.kind === "question" && a.questionIndex !== null) {
+      front.set(a.id, Math.min(front.get(a.id) ?? Infinity, a.questionIndex));
+    }
+  }
+  return (
+    <div class="dock" data-testid="dock">
+      {asks.map((a) => (
+        <div
+          class={`ask ask-${a.kind}`}
+          data-testid={`ask-${a.kind}`}
+          key={`${a.kind}:${a.id}:${a.questionIndex}`}
+        >
+          <Card ask={a} live={front.get(a.id) === a.questionIndex} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The card an ask kind draws as: its own where this page has one, else the generic one. */
+function Card(props: { ask: Ask; live: boolean }) {
+  switch (props.ask.kind) {
+    case "permission":
+      return <PermissionCard ask={props.ask} />;
+    case "question":
+      return <QuestionCard ask={props.ask} live={props.live} />;
+    case "document_hand_off":
+      return <DocumentHandOffCard ask={props.ask} />;
+    case "vault_ask":
+      return <VaultCard ask={props.ask} />;
+    default:
+      return <GenericCard ask={props.ask} />;
+  }
+}
+
+function PermissionCard(props: { ask: Ask }) {
+  const r = props.ask.request;
+  const call = r.tool_call as Obj;
+  const display = (r.display ?? {}) as Obj;
+  const options = (r.options ?? []) as Obj[];
+  const [notes, setNotes] = useState("");
+  const key = client().state.seat!.slot;
+  const answer = (o: Obj) =>
+    client().command("respond_permission", {
+      key,
+      tool_id: props.ask.id,
+      outcome: {
+        outcome: "selected",
+        option_id: String(o.option_id),
+        action: o.action as Wire,
+        ...(o.kind === "notes" ? { notes_text: notes } : {}),
+      },
+    });
+  return (
+    <>
+      <div class="ask-title">Allow {String(call.title)}?</div>
+      {display.description ? <div class="muted">{String(display.description)}</div> : null}
+      <pre class="ask-input">{JSON.stringify(call.raw_input, null, 2)}</pre>
+      <input
+        placeholder="Notes for Claude (with “Tell Claude…”)"
+        value={notes}
+        onInput={(e) => setNotes((e.target as HTMLInputElement).value)}
+      />
+      <div class="ask-actions">
+        {options.filter((o) => o.kind !== "edit").map((o) => (
+          <button
+            type="button"
+            class={`opt-${o.kind}`}
+            data-testid={`option-${o.option_id}`}
+            key={String(o.option_id)}
+            onClick={() => answer(o)}
+          >
+            {String(o.name)}
+          </button>
+        ))}
+      </div>
+    </>
+  );
+}
+
+function QuestionCard(props: { ask: Ask; live: boolean }) {
+  const r = props.ask.request;
+  const prompt = r.prompt as Obj;
+  const options = (prompt.options ?? []) as Obj[];
+  const multi = prompt.multi_select === true;
+  const [chosen, setChosen] = useState<string[]>([]);
+  const [notes, setNotes] = useState("");
+  const key = client().state.seat!.slot;
+  const toggle = (id: string) =>
+    setChosen(
+      multi ? (chosen.includes(id) ? chosen.filter((c) => c !== id) : [...chosen, id]) : [id],
+    );
+  const submit = () =>
+    client().command("respond_question", {
+      key,
+      tool_id: props.ask.id,
+      outcome: {
+        outcome: "answered",
+        selected_option_ids: chosen,
+        ...(notes.trim() ? { annotation: { notes } } : {}),
+      },
+    });
+  return (
+    <>
+      <div class="ask-title">
+        {String(prompt.header)}: {String(prompt.question)}
+        <span class="muted">
+          ({Number(r.question_index) + 1}/{String(r.total_questions)})
+        </span>
+      </div>
+      <div class="ask-actions">
+        {options.map((o) => (
+          <label class="choice" key={String(o.option_id)}>
+            <input
+              type={multi ? "checkbox" : "radio"}
+              checked={chosen.includes(String(o.option_id))}
+              onChange={() => toggle(String(o.option_id))}
+              disabled={!props.live}
+            />
+            {String(o.label)}
+            {o.description ? <span class="muted">— {String(o.description)}</span> : null}
+          </label>
+        ))}
+      </div>
+      <input
+        placeholder="Other: your own words"
+        value={notes}
+        onInput={(e) => setNotes((e.target as HTMLInputElement).value)}
+      />
+      <button
+        type="button"
+        data-testid="answer"
+        disabled={!props.live}
+        onClick={submit}
+      >
+        Answer
+      </button>
+    </>
+  );
+}
+
+function GenericCard(props: { ask: Ask }) {
+  const a = props.ask;
+  const how = genericAnswer(a.kind);
+  const key = client().state.seat!.slot;
+  const send = (value: boolean) =>
+    client().command(how!.command, { key, id: a.id, [how!.field]: value });
+  return (
+    <>
+      <div class="ask-title">{a.kind.replaceAll("_", " ")}</div>
+      <dl class="ask-fields">
+        {Object.entries(a.request).map(([k, v]) => (
+          <>
+            <dt>{k}</dt>
+            <dd>{typeof v === "string" ? v : JSON.stringify(v)}</dd>
+          </>
+        ))}
+      </dl>
+      {how
+        ? (
+          <div class="ask-actions">
+            <button
+              type="button"
+              data-testid="generic-yes"
+              onClick={() => send(true)}
+            >
+              {how.field === "done" ? "Done" : "Approve"}
+            </button>
+            <button
+              type="button"
+              data-testid="generic-no"
+              onClick={() => send(false)}
+            >
+              {how.field === "done" ? "Not done" : "Decline"}
+            </button>
+          </div>
+        )
+        : (
+          <div class="muted">
+            This client cannot answer a {a.kind} ask yet; another client can.
+          </div>
+        )}
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+import { useState } from "preact/hooks";
+import type { Wire } from "../../../../protocol/mod.ts";
+import { FileDiff, layerFiles } from "./diff.tsx";
+import { Threads } from "./threads.tsx";
+import { client, useApp } from "./use.ts";
+
+type Obj = Record<string, Wire>;
+
+/**
+ * The review tab: the changed files with their raw hunks, a commit's own diff on demand
+ * (commit_diff), the review threads the record carries, and a document read (document_read).
+ * spec: session > diff, git, reviews; commit_diff; file_content; document_read.
+ */
+export function ReviewPage() {
+  const s = useApp();
+  const seat = s.seat!;
+  const record = seat.record;
+  const diff = (record.diff ?? {}) as Obj;
+  const git = (record.git ?? {}) as Obj;
+  const commits = ((git.ahead as Obj | null)?.commits ?? []) as Obj[];
+  const [commit, setCommit] = useState<string | null>(null);
+  const [docPath, setDocPath] = useState("");
+  const worktree = layerFiles(diff.worktree);
+  const branch = diff.branch_ahead === null ? null : layerFiles(diff.branch_ahead);
+  const shown = commit ? s.commits.get(commit) : null;
+  const doc = s.document;
+  return (
+    <div class="review" data-testid="review">
+      <h2>Uncommitted changes</h2>
+      {typeof worktree === "string"
+        ? <p class="muted">{worktree}</p>
+        : worktree.map((f) => (
+          <FileDiff file={f} sha={null} expandable commentable key={String(f.path)} />
+        ))}
+      {branch !== null && (
+        <>
+          <h2>Ahead of {String(git.default_branch ?? "the base")}</h2>
+          {typeof branch === "string" ? <p class="muted">{branch}</p> : branch.map((f) => (
+            <FileDiff
+              file={f}
+              sha={null}
+              expandable={false}
+              key={String(f.path)}
+            />
+          ))}
+          {diff.base_error ? <p class="muted">{String(diff.base_error)}</p> : null}
+        </>
+      )}
+      {commits.length > 0 && (
+        <>
+          <h2>Commits</h2>
+          <ul class="commits">
+            {commits.map((c) => (
+              <li key={String(c.sha)}>
+                <button
+                  type="button"
+                  data-testid={`commit-${c.sha}`}
+                  onClick={() => {
+                    setCommit(String(c.sha));
+                    client().send({
+                      kind: "commit_diff",
+                      session: seat.slot,
+                      sha: String(c.sha),
+                    });
+                  }}
+                >
+                  {String(c.sha)}
+                </button>{" "}
+                {String(c.subject)}
+              </li>
+            ))}
+          </ul>
+          <div data-testid="commit-diff">
+            {shown && (shown.ok === false ? <p class="notice">{String(shown.why)}</p> : (() => {
+              const files = layerFiles(shown.diff);
+              return typeof files === "string"
+                ? <p class="muted">{files}</p>
+                : files.map((f) => (
+                  <FileDiff
+                    file={f}
+                    sha={String(shown.commit)}
+                    expandable
+                    key={String(f.path)}
+                  />
+                ));
+            })())}
+          </div>
+        </>
+      )}
+      <h2>Review threads</h2>
+      <Threads />
+      <h2>Read a document</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          client().send({
+            kind: "document_read",
+            session: seat.slot,
+            path: docPath,
+            reviewable: false,
+          });
+        }}
+      >
+        <input
+          data-testid="doc-path"
+          placeholder="path in the seat's tree, e.g. README.md"
+          value={docPath}
+          onInput={(e) => setDocPath((e.target as HTMLInputElement).value)}
+        />
+        <button type="submit">Read</button>
+      </form>
+      {doc && (
+        <article class="document" data-testid="document">
+          <div class="muted">{String(doc.path)}</div>
+          <pre>{decodeBase64(String(doc.bytes))}</pre>
+        </article>
+      )}
+    </div>
+  );
+}
+
+function decodeBase64(b64: string): string {
+  const bin = atob(b64);
+  const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}

@@ -1,0 +1,146 @@
+import { useState } from "preact/hooks";
+import type { Wire } from "../../../../protocol/mod.ts";
+import { newThread, type Thread, withReply } from "../model/threads.ts";
+import { client, useApp } from "./use.ts";
+
+type Obj = Record<string, Wire>;
+
+/** Where the review writes go: the seat's project and the branch its record names. */
+export function reviewScope(): { project: string; branch: string } {
+  const seat = client().state.seat!;
+  const work = (seat.record.work ?? {}) as Obj;
+  return { project: seat.slot.project, branch: String(work.branch ?? "HEAD") };
+}
+
+/**
+ * A comment on one line of the new side: writes a new thread with `upsert_review_thread`.
+ * spec: command > reply_to ("the three review writes").
+ */
+export function CommentForm(
+  props: { path: string; line: number; text: string; context: string[]; onDone: () => void },
+) {
+  const [words, setWords] = useState("");
+  const save = async () => {
+    const scope = reviewScope();
+    const thread = await newThread(
+      {
+        path: props.path,
+        line: props.line,
+        text: props.text,
+        context: props.context,
+        baseRef: scope.branch,
+      },
+      words.trim(),
+    );
+    const ok = await client().reviewWrite("upsert_review_thread", { ...scope, thread });
+    if (ok === true) props.onDone();
+  };
+  return (
+    <div class="comment-form" data-testid="comment-form">
+      <div class="muted">Comment on {props.path}:{props.line}</div>
+      <textarea value={words} onInput={(e) => setWords((e.target as HTMLTextAreaElement).value)} />
+      <button type="button" data-testid="comment-save" disabled={!words.trim()} onClick={save}>
+        Comment
+      </button>
+      <button type="button" onClick={props.onDone}>Cancel</button>
+    </div>
+  );
+}
+
+/** The threads the record carries, each with a reply box and a resolve, and the review submit. */
+export function Threads() {
+  const s = useApp();
+  const seat = s.seat!;
+  // Each store is read separately (spec: session > reviews), as {outcome, value}.
+  const reviews = (seat.record.reviews ?? {}) as Obj;
+  const read = reviews.threads as Obj | undefined;
+  const [summary, setSummary] = useState("");
+  const [submitted, setSubmitted] = useState<string | null>(null);
+  if (read && read.outcome !== "read") {
+    return <p class="notice">The review threads could not be read: {JSON.stringify(read)}</p>;
+  }
+  const threads = (Array.isArray(read?.value) ? read.value : []) as unknown as Thread[];
+  const open = threads.filter((t) => t.status === "open");
+  const submit = async () => {
+    const body = await client().reviewWrite("submit_review", {
+      ...reviewScope(),
+      summary: summary.trim() || null,
+      thread_ids: open.map((t) => t.id),
+      origin: seat.slot,
+    });
+    const set = body as Obj;
+    setSubmitted(set && typeof set === "object" ? `Review ${set.number} submitted.` : String(body));
+  };
+  return (
+    <div class="threads" data-testid="threads">
+      {threads.length === 0 && <p class="muted">No threads on this branch.</p>}
+      {threads.map((t) => <ThreadView thread={t} key={t.id} />)}
+      <div class="submit-review">
+        <input
+          placeholder="Review summary"
+          value={summary}
+          onInput={(e) => setSummary((e.target as HTMLInputElement).value)}
+        />
+        <button type="button" data-testid="submit-review" onClick={submit}>
+          Submit review ({open.length} open)
+        </button>
+        {submitted && <span data-testid="submitted">{submitted}</span>}
+      </div>
+    </div>
+  );
+}
+
+function ThreadView(props: { thread: Thread }) {
+  const t = props.thread;
+  const [reply, setReply] = useState("");
+  return (
+    <div class={`thread ${t.status}`} data-testid="thread">
+      <div class="thread-head">
+        <b>{t.anchor.path}:{t.anchor.line}</b>{" "}
+        <span class="muted" data-testid="thread-status">{t.status}</span>
+      </div>
+      {t.comments.map((c, i) => (
+        <div class="comment" key={i}>
+          <span class="muted">{typeof c.author === "string" ? c.author : "agent"}:</span> {c.text}
+        </div>
+      ))}
+      <div class="thread-actions">
+        <input
+          placeholder="Reply"
+          value={reply}
+          onInput={(e) => setReply((e.target as HTMLInputElement).value)}
+        />
+        <button
+          type="button"
+          data-testid="reply"
+          disabled={!reply.trim()}
+          onClick={async () => {
+            await client().reviewWrite("upsert_review_thread", {
+              ...reviewScope(),
+              thread: withReply(t, reply.trim()),
+            });
+            setReply("");
+          }}
+        >
+          Reply
+        </button>
+        {t.status !== "resolved" && (
+          <button
+            type="button"
+            data-testid="resolve"
+            onClick={() => {
+              client().command("set_review_thread_status", {
+                ...reviewScope(),
+                thread_id: t.id,
+                status: "resolved",
+              });
+              client().rereadRecord();
+            }}
+          >
+            Resolve
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

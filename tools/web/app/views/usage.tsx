@@ -1,0 +1,104 @@
+import type { Wire } from "../../../../protocol/mod.ts";
+import { client, useApp } from "./use.ts";
+
+type Obj = Record<string, Wire>;
+const WINDOWS = ["today", "week", "month", "lifetime"] as const;
+
+/**
+ * The usage page: each window by model and by project, tokens and notional cost, with the models
+ * no price table covers named. spec: What a subject carries > usage ("Nothing updates this
+ * subject": Refresh asks again).
+ */
+export function UsagePage() {
+  const s = useApp();
+  const u = s.usage;
+  return (
+    <div class="usage" data-testid="usage">
+      <header class="page-head">
+        <h1>Usage</h1>
+        <button
+          type="button"
+          onClick={() => client().reread("usage")}
+        >
+          Refresh
+        </button>
+      </header>
+      {!u ? <p class="muted">Reading the usage pool…</p> : (
+        <>
+          {u.pricing_available === false && (
+            <p class="notice">
+              No price table is loaded: every cost below is a placeholder zero.
+            </p>
+          )}
+          {WINDOWS.map((w) => <Window name={w} data={(u[w] ?? {}) as Obj} key={w} />)}
+        </>
+      )}
+    </div>
+  );
+}
+
+function Window(props: { name: string; data: Obj }) {
+  const by = (k: string) => (props.data[k] ?? []) as Obj[];
+  const total = (props.data.total ?? {}) as Obj;
+  return (
+    <section class="usage-window" data-testid={`usage-${props.name}`}>
+      <h2>
+        {props.name} <span class="muted">{tokens(total)} tokens · {cost(total)}</span>
+      </h2>
+      <div class="usage-cols">
+        <Table title="by model" rows={by("by_model")} />
+        <Table title="by project" rows={by("by_project")} />
+      </div>
+    </section>
+  );
+}
+
+function Table(props: { title: string; rows: Obj[] }) {
+  return (
+    <table class="usage-table">
+      <thead>
+        <tr>
+          <th>{props.title}</th>
+          <th>tokens</th>
+          <th>cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r, i) => (
+          <tr key={i}>
+            <td>
+              {String(r.name ?? "?")}
+              {Array.isArray(r.unpriced_models) &&
+                r.unpriced_models.length > 0 && (
+                <span class="muted" data-testid="unpriced">
+                  (unpriced: {r.unpriced_models.join(", ")})
+                </span>
+              )}
+            </td>
+            <td>{tokens(r)}</td>
+            <td>{cost(r)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const TOKEN_FIELDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_tokens",
+  "cache_read_tokens",
+] as const;
+
+function tokens(r: Obj): string {
+  return TOKEN_FIELDS.reduce(
+    (n, k) => n + (typeof r[k] === "number" ? r[k] as number : 0),
+    0,
+  )
+    .toLocaleString();
+}
+
+function cost(r: Obj): string {
+  return typeof r.cost_usd === "number" ? `$${r.cost_usd.toFixed(2)}` : "—";
+}

@@ -1,0 +1,46 @@
+/**
+ * Bundles the page with `deno bundle` (offline once its esbuild is cached from npm) into
+ * tools/web/dist/, and finds xterm.js's stylesheet in the bundle's own node_modules. Runs on
+ * every start of the web program, so a fresh clone needs no build step of its own.
+ */
+const HERE = new URL(".", import.meta.url).pathname;
+
+export interface Bundle {
+  app: string;
+  xtermCss: string;
+}
+
+export async function bundleApp(): Promise<Bundle> {
+  const out = `${HERE}dist/app.js`;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--config",
+      `${HERE}deno.json`,
+      "--platform",
+      "browser",
+      "--minify",
+      "--sourcemap=linked",
+      "-o",
+      out,
+      `${HERE}app/main.tsx`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (run.code !== 0) {
+    throw new Error(
+      `forge web: bundling the page failed:\n${new TextDecoder().decode(run.stderr)}`,
+    );
+  }
+  const xtermCss = `${HERE}node_modules/@xterm/xterm/css/xterm.css`;
+  try {
+    await Deno.stat(xtermCss);
+  } catch {
+    throw new Error(
+      `forge web: xterm.js's stylesheet is missing at ${xtermCss}`,
+    );
+  }
+  return { app: out, xtermCss };
+}
