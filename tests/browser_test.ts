@@ -17,7 +17,10 @@ async function openPage(c: ForgeClient, url: string, title = "form page"): Promi
   const pushed = await c.next((m) =>
     m.kind === "browser_tabs" &&
     (m as unknown as Tabs).rows.some((r) => r.url === url && r.title === title)
-  ) as unknown as Tabs;
+  ).catch((e) => {
+    const rows = c.frames.filter((f) => f.type === "json" && f.data.kind === "browser_tabs");
+    throw new Error(`${e}\nlast rows: ${JSON.stringify(rows.at(-1))}`);
+  }) as unknown as Tabs;
   return pushed.rows.find((r) => r.url === url)!.number;
 }
 

@@ -49,6 +49,7 @@ export class Tab {
   #casting = false;
   #firstCast = true;
   #dialogWaiters: (() => void)[] = [];
+  #titleAsk = 0;
   /** The last frame-relay time, for the bench's input-to-next-frame read. */
   lastFrameAt = 0;
 
@@ -144,10 +145,14 @@ export class Tab {
 
   /** Reads the page's own title: target info carries the URL in its place while loading. */
   refreshTitle(fallback?: string): void {
+    // Only the newest read lands: an evaluate sent into a document being replaced can answer
+    // after one sent into its successor.
+    const ask = ++this.#titleAsk;
     this.host.cdp.send("Runtime.evaluate", {
       expression: "document.title",
       returnByValue: true,
     }, this.session).then((r) => {
+      if (ask !== this.#titleAsk) return;
       const own = (r.result as { value?: unknown }).value;
       const title = typeof own === "string" && own !== "" ? own : fallback ?? this.title;
       if (title !== this.title) {
