@@ -139,8 +139,13 @@ export class Tab {
    * until it closes, so the input counts as done once the dialog opens.
    */
   async inputUnlessDialog(input: Promise<unknown>): Promise<void> {
-    const opened = new Promise<void>((r) => this.#dialogWaiters.push(r));
-    await Promise.race([input, opened]);
+    let wake = () => {};
+    const opened = new Promise<void>((r) => this.#dialogWaiters.push(wake = r));
+    try {
+      await Promise.race([input, opened]);
+    } finally {
+      this.#dialogWaiters = this.#dialogWaiters.filter((w) => w !== wake);
+    }
   }
 
   /** Reads the page's own title: target info carries the URL in its place while loading. */
