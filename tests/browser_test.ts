@@ -58,6 +58,19 @@ Deno.test("two viewers see the frames; a take moves control; only the controller
   assertEquals([seen.viewers, seen.viewer], [2, vb]);
   assertEquals(records(t, "browser_control").at(-1)?.landed, true);
 
+  // A re-attach to the same tab keeps the viewer and the role; the record says same_surface.
+  const mark = a.frames.length;
+  a.send({ kind: "browser_view", seat: SEAT, tab, reply_to: 3 });
+  await a.next((m) => m.kind === "reply" && m.reply_to === 3);
+  let again = await a.next((m) => m.kind === "browser_view");
+  while (a.frames.findIndex((f) => f.type === "json" && f.data === again) < mark) {
+    again = await a.next((m) => m.kind === "browser_view");
+  }
+  assertEquals([again.viewer, again.controller], [va, va]);
+  const attaches = records(t, "browser_attach");
+  assertEquals(attaches.map((r) => r.same_surface), [false, false, true]);
+  assertEquals([attaches[2].from_tab, attaches[2].tab], [tab, tab]);
+
   // A watcher's click is refused and recorded; its typed text by count only.
   b.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 100, y: 60 } });
   assertEquals((await b.next((m) => m.kind === "error")).what, "browser_input");
@@ -138,6 +151,13 @@ Deno.test("a file chooser answered from the socket uploads the bytes; a download
   assertEquals(atob(dl.data as string), page.download);
   const left = [...Deno.readDirSync(`${t.dir}/state/browser/Acme/default/downloads`)];
   assertEquals(left, [], "the server's copy is removed once it crossed");
+
+  // spec: browser_nav: a watcher's move is refused; the controller's is answered with the state.
+  b.send({ kind: "browser_nav", back: true });
+  assertEquals((await b.next((m) => m.kind === "error")).what, "browser_nav");
+  a.send({ kind: "browser_nav", back: true });
+  const moved = await a.next((m) => m.kind === "browser_nav_state" && m.can_forward === true);
+  assertEquals([moved.tab, moved.can_back], [tab, false]);
   await Deno.remove(project, { recursive: true });
 });
 
