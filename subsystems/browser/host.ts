@@ -267,6 +267,7 @@ export class BrowserHost {
     if (!this.cdp) return;
     if (this.#idle) clearTimeout(this.#idle);
     const ms = this.env.idleMs();
+    const before = this.closingAt;
     this.closingAt = Date.now() + ms;
     this.#idle = setTimeout(() => {
       this.#idle = null;
@@ -274,7 +275,8 @@ export class BrowserHost {
       this.env.log("browser_host_idle_closed", { profile: this.key });
       void this.close();
     }, ms);
-    this.env.tabsChanged(this);
+    // The strip hears a moved deadline, not every gesture that moved it by a few milliseconds.
+    if (before === null || Math.abs(this.closingAt - before) >= 1000) this.env.tabsChanged(this);
   }
 
   /** Closes Chromium on purpose (idle clock, shutdown). */

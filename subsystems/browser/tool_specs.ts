@@ -96,6 +96,7 @@ export const BROWSER_TOOLS: ToolSpec[] = [
     accept: z.boolean(),
     promptText: z.string().optional(),
   }),
+  spec("close", "Close the page (this session's current tab)", {}),
   spec(
     "hand_off",
     "Ask the person to do something themselves in this browser tab (sign in, solve a check). " +

@@ -253,6 +253,9 @@ export function browserTools(
         if (i.action === "new") {
           const t = await browser.openTab(typeof i.url === "string" ? i.url : "about:blank");
           t.owner = call.seat.slot;
+          await settle({ cdp: browser.cdp!, tab: t });
+          t.url = String(await evaluate({ cdp: browser.cdp!, tab: t }, "location.href"));
+          t.title = String(await evaluate({ cdp: browser.cdp!, tab: t }, "document.title"));
           browser.current.set(me, t.number);
         } else if (i.action === "select") browser.current.set(me, pick().number);
         else if (i.action === "close") await browser.closeTab(pick());
@@ -261,6 +264,19 @@ export function browserTools(
       } catch (err) {
         return { text: (err as Error).message, isError: true };
       }
+    },
+    browser__close: (_input, call): Promise<ToolResult> => {
+      const browser = profiles.forSeat(call.seat.slot);
+      const n = browser.current.get(slotName(call.seat.slot));
+      const tab = n === undefined ? undefined : browser.tabs.get(n);
+      if (!tab) return Promise.resolve({ text: "no tab of this session is open", isError: true });
+      if (tab.held) {
+        return Promise.resolve({
+          text: `tab ${tab.number} is held by a hand-off (${tab.held}); it stays open`,
+          isError: true,
+        });
+      }
+      return browser.closeTab(tab).then(() => ({ text: `Closed tab ${tab.number}` }));
     },
     browser__hand_off: (input, call) => handOff(host, profiles, input as In, call),
   };

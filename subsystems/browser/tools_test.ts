@@ -123,6 +123,11 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     handOff.resolve({ ending: "answered", answer: true });
     assertMatch((await waiting).text, /done in tab 2; carry on/);
     assert((await run("snapshot", {})).isError === undefined, "the tab is free again");
+    assertEquals((await run("close", {})).text, "Closed tab 2");
+    assertMatch(
+      (await run("tabs", { action: "list" })).text,
+      /^Tabs: 1: "widgets" [^;]*; \d+ \(current\): "[^"]*" about:blank page=/,
+    );
   } finally {
     await browser.stop();
     await Deno.remove(state, { recursive: true }).catch(() => {});
