@@ -79,10 +79,10 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
   )!;
   assertEquals([pending.reason, pending.tab], ["please sign in", 1]);
   a.send({ kind: "browser_view_page", seat: lead, target: pending.page, reply_to: 5 });
-  const opened = await a.next((m) => m.kind === "reply" && m.reply_to === 5);
+  const opened = await a.next((m) => m.kind === "reply" && m.reply_to === 5, 30_000);
   assertEquals(opened.body, { ok: true, profile: "Acme/default", tab: 1 });
   a.send({ kind: "browser_tabs", seat: lead, reply_to: 6 });
-  const tabs = (await a.next((m) => m.kind === "reply" && m.reply_to === 6)).body as {
+  const tabs = (await a.next((m) => m.kind === "reply" && m.reply_to === 6, 30_000)).body as {
     tabs: { rows: { state: string; owner: unknown }[] };
   };
   assertEquals([tabs.tabs.rows[0].state, tabs.tabs.rows[0].owner], ["held", lead]);

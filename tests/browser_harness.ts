@@ -93,7 +93,7 @@ export function pageServer() {
     events,
     download,
     /** Waits for an event matching `pred` (bounded as a failure, never as a pass). */
-    async event(pred: (e: Record<string, string>) => boolean, ms = 15_000) {
+    async event(pred: (e: Record<string, string>) => boolean, ms = 30_000) {
       const until = performance.now() + ms;
       for (;;) {
         const hit = events.find(pred);
@@ -124,7 +124,7 @@ export function framesOf(c: ForgeClient): BrowserFrame[] {
 export async function nextBrowserFrame(
   c: ForgeClient,
   pred: (f: BrowserFrame) => boolean = () => true,
-  ms = 20_000,
+  ms = 30_000,
 ): Promise<BrowserFrame> {
   const f = await c.nextFrame((f) => {
     if (f.type !== "binary" || f.kind !== 1) return false;

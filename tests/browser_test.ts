@@ -12,24 +12,25 @@ type Tabs = { up: boolean; rows: Row[]; closing_at_ms: number | null };
 /** Opens `url` through open_url and returns the tab number its row took. */
 async function openPage(c: ForgeClient, url: string, title = "form page"): Promise<number> {
   c.send({ kind: "browser_tabs", seat: SEAT, reply_to: 91 });
-  await c.next((m) => m.kind === "reply" && m.reply_to === 91);
+  await c.next((m) => m.kind === "reply" && m.reply_to === 91, 30_000);
   c.send({ kind: "command", command: { open_url: { url } } });
   const pushed = await c.next((m) =>
     m.kind === "browser_tabs" &&
-    (m as unknown as Tabs).rows.some((r) => r.url === url && r.title === title)
-  ).catch((e) => {
-    const rows = c.frames.filter((f) => f.type === "json" && f.data.kind === "browser_tabs");
-    throw new Error(`${e}\nlast rows: ${JSON.stringify(rows.at(-1))}`);
-  }) as unknown as Tabs;
+    (m as unknown as Tabs).rows.some((r) => r.url === url && r.title === title), 30_000).catch(
+      (e) => {
+        const rows = c.frames.filter((f) => f.type === "json" && f.data.kind === "browser_tabs");
+        throw new Error(`${e}\nlast rows: ${JSON.stringify(rows.at(-1))}`);
+      },
+    ) as unknown as Tabs;
   return pushed.rows.find((r) => r.url === url)!.number;
 }
 
 async function attach(c: ForgeClient, tab: number, replyTo: number) {
   c.send({ kind: "browser_view", seat: SEAT, tab, reply_to: replyTo });
-  const reply = await c.next((m) => m.kind === "reply" && m.reply_to === replyTo);
+  const reply = await c.next((m) => m.kind === "reply" && m.reply_to === replyTo, 30_000);
   assertEquals(reply.body, { ok: true, profile: "Acme/default", tab });
-  const view = await c.next((m) => m.kind === "browser_view" && m.tab === tab);
-  await c.next((m) => m.kind === "browser_nav_state" && m.tab === tab);
+  const view = await c.next((m) => m.kind === "browser_view" && m.tab === tab, 30_000);
+  await c.next((m) => m.kind === "browser_nav_state" && m.tab === tab, 30_000);
   return view.viewer as number;
 }
 
@@ -54,17 +55,17 @@ Deno.test("two viewers see the frames; a take moves control; only the controller
   assert(va !== vb, "two viewers, two ids");
 
   a.send({ kind: "browser_control", take: true });
-  const seen = await b.next((m) => m.kind === "browser_view" && m.controller === va);
+  const seen = await b.next((m) => m.kind === "browser_view" && m.controller === va, 30_000);
   assertEquals([seen.viewers, seen.viewer], [2, vb]);
   assertEquals(records(t, "browser_control").at(-1)?.landed, true);
 
   // A re-attach to the same tab keeps the viewer and the role; the record says same_surface.
   const mark = a.frames.length;
   a.send({ kind: "browser_view", seat: SEAT, tab, reply_to: 3 });
-  await a.next((m) => m.kind === "reply" && m.reply_to === 3);
-  let again = await a.next((m) => m.kind === "browser_view");
+  await a.next((m) => m.kind === "reply" && m.reply_to === 3, 30_000);
+  let again = await a.next((m) => m.kind === "browser_view", 30_000);
   while (a.frames.findIndex((f) => f.type === "json" && f.data === again) < mark) {
-    again = await a.next((m) => m.kind === "browser_view");
+    again = await a.next((m) => m.kind === "browser_view", 30_000);
   }
   assertEquals([again.viewer, again.controller], [va, va]);
   const attaches = records(t, "browser_attach");
@@ -73,9 +74,9 @@ Deno.test("two viewers see the frames; a take moves control; only the controller
 
   // A watcher's click is refused and recorded; its typed text by count only.
   b.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 100, y: 60 } });
-  assertEquals((await b.next((m) => m.kind === "error")).what, "browser_input");
+  assertEquals((await b.next((m) => m.kind === "error", 30_000)).what, "browser_input");
   b.send({ kind: "browser_input", seq: 2, event: { type: "text", text: "secret" } });
-  await b.next((m) => m.kind === "error");
+  await b.next((m) => m.kind === "error", 30_000);
   const refused = records(t, "browser_input_refused");
   assertEquals(refused.map((r) => [r.kind, r.chars]), [["press", undefined], ["text", 6]]);
   assert(!JSON.stringify(t.log.records).includes("secret"), "typed text never reaches the log");
@@ -105,9 +106,9 @@ Deno.test("two viewers see the frames; a take moves control; only the controller
 
   // A take by the watcher moves the role; the old controller is told.
   b.send({ kind: "browser_control", take: true });
-  await a.next((m) => m.kind === "browser_view" && m.controller === vb);
+  await a.next((m) => m.kind === "browser_view" && m.controller === vb, 30_000);
   a.send({ kind: "browser_input", seq: 9, event: { type: "press", x: 100, y: 60 } });
-  assertEquals((await a.next((m) => m.kind === "error")).what, "browser_input");
+  assertEquals((await a.next((m) => m.kind === "error", 30_000)).what, "browser_input");
   await Deno.remove(project, { recursive: true });
 });
 
@@ -121,26 +122,26 @@ Deno.test("a file chooser answered from the socket uploads the bytes; a download
   await attach(a, tab, 1);
   await attach(b, tab, 2);
   a.send({ kind: "browser_control", take: true });
-  await a.next((m) => m.kind === "browser_view" && m.controller !== null);
+  await a.next((m) => m.kind === "browser_view" && m.controller !== null, 30_000);
   a.send({ kind: "browser_input", seq: 1, event: { type: "press", x: 60, y: 232 } });
-  const dialog = await a.next((m) => m.kind === "browser_file_dialog");
+  const dialog = await a.next((m) => m.kind === "browser_file_dialog", 30_000);
   assertEquals([dialog.tab, dialog.multiple], [tab, false]);
   const data = btoa("hi there");
   b.send({ kind: "browser_file_answer", id: dialog.id, files: [{ name: "x.txt", data }] });
-  assertEquals((await b.next((m) => m.kind === "error")).what, "browser_file_answer");
+  assertEquals((await b.next((m) => m.kind === "error", 30_000)).what, "browser_file_answer");
   a.send({ kind: "browser_file_answer", id: "nope", files: [{ name: "x.txt", data }] });
-  assertEquals((await a.next((m) => m.kind === "error")).what, "browser_file_answer");
+  assertEquals((await a.next((m) => m.kind === "error", 30_000)).what, "browser_file_answer");
   // Past 16 files the whole answer is a dismiss: nothing reaches the page, the id is spent.
   const many = Array.from({ length: 17 }, (_, i) => ({ name: `f${i}.txt`, data }));
   a.send({ kind: "browser_file_answer", id: dialog.id, files: many });
   a.send({ kind: "browser_file_answer", id: dialog.id, files: [{ name: "x.txt", data }] });
   assertMatch(
-    (await a.next((m) => m.kind === "error")).why as string,
+    (await a.next((m) => m.kind === "error", 30_000)).why as string,
     /no file chooser of this tab is waiting/,
   );
   assertEquals(records(t, "browser_file_dismissed")[0].files, 17);
   a.send({ kind: "browser_input", seq: 2, event: { type: "press", x: 60, y: 232 } });
-  const again = await a.next((m) => m.kind === "browser_file_dialog");
+  const again = await a.next((m) => m.kind === "browser_file_dialog", 30_000);
   a.send({ kind: "browser_file_answer", id: again.id, files: [{ name: "../hello.txt", data }] });
   await page.event((e) => e.what === "file" && e.value === "hello.txt:hi there");
   assert(!b.frames.some((f) => f.type === "json" && f.data.kind === "browser_file_dialog"));
@@ -154,9 +155,12 @@ Deno.test("a file chooser answered from the socket uploads the bytes; a download
 
   // spec: browser_nav: a watcher's move is refused; the controller's is answered with the state.
   b.send({ kind: "browser_nav", back: true });
-  assertEquals((await b.next((m) => m.kind === "error")).what, "browser_nav");
+  assertEquals((await b.next((m) => m.kind === "error", 30_000)).what, "browser_nav");
   a.send({ kind: "browser_nav", back: true });
-  const moved = await a.next((m) => m.kind === "browser_nav_state" && m.can_forward === true);
+  const moved = await a.next(
+    (m) => m.kind === "browser_nav_state" && m.can_forward === true,
+    30_000,
+  );
   assertEquals([moved.tab, moved.can_back], [tab, false]);
   await Deno.remove(project, { recursive: true });
 });
@@ -168,7 +172,7 @@ Deno.test("a killed Chromium is said out loud and the next attach starts a new h
   await attach(a, 1, 1);
   const first = records(t, "browser_host_started")[0];
   Deno.kill(first.pid as number, "SIGKILL");
-  const failed = await a.next((m) => m.kind === "browser_surface_failed");
+  const failed = await a.next((m) => m.kind === "browser_surface_failed", 30_000);
   assertEquals(failed.tab, 1);
   await attach(a, 1, 2);
   const second = records(t, "browser_host_started");
@@ -176,7 +180,7 @@ Deno.test("a killed Chromium is said out loud and the next attach starts a new h
   assert(second[1].pid !== first.pid, "a new Chromium");
 
   a.send({ kind: "browser_tabs", seat: SEAT, reply_to: 3 });
-  const listed = (await a.next((m) => m.kind === "reply" && m.reply_to === 3)).body as {
+  const listed = (await a.next((m) => m.kind === "reply" && m.reply_to === 3, 30_000)).body as {
     tabs: Tabs;
   };
   assertEquals(listed.tabs.up, true);
@@ -228,29 +232,29 @@ Deno.test("a missing Chromium is said; unattached input and control are refused 
   );
   const a = await t.ready();
   a.send({ kind: "browser_view", seat: SEAT, reply_to: 1 });
-  const reply = await a.next((m) => m.kind === "reply");
+  const reply = await a.next((m) => m.kind === "reply", 30_000);
   assertEquals((reply.body as { ok: boolean }).ok, false);
   assertMatch((reply.body as { why: string }).why, /browser\.chromium names \/nonexistent/);
   assertEquals(records(t, "browser_attach_refused").length, 1);
 
   a.send({ kind: "browser_input", seq: 1, event: { type: "move", x: 1, y: 1 } });
   a.send({ kind: "browser_input", seq: 2, event: { type: "text", text: "pw" } });
-  const e = await a.next((m) => m.kind === "error");
+  const e = await a.next((m) => m.kind === "error", 30_000);
   assertEquals(e.what, "browser_input");
   assertEquals(records(t, "browser_input_unattached").map((r) => [r.kind, r.chars]), [["text", 2]]);
   a.send({ kind: "browser_input", seq: 3, event: { type: "fly" } });
   assertMatch(
-    (await a.next((m) => m.kind === "error")).why as string,
+    (await a.next((m) => m.kind === "error", 30_000)).why as string,
     /not a gesture forge knows/,
   );
   a.send({ kind: "browser_control", take: true });
-  assertEquals((await a.next((m) => m.kind === "error")).what, "browser_control");
+  assertEquals((await a.next((m) => m.kind === "error", 30_000)).what, "browser_control");
   const ctl = records(t, "browser_control_unattached")[0];
   assertEquals([ctl.take, ctl.has_browser], [true, false]);
   a.sendBinary(new Uint8Array([1, 0, 0, 0]));
   a.send({ kind: "browser_detach" });
   a.send({ kind: "ping" });
-  await a.next((m) => m.kind === "pong");
+  await a.next((m) => m.kind === "pong", 30_000);
   assert(!a.frames.some((f) => f.type === "json" && f.data.kind === "browser_view"));
   await Deno.remove(project, { recursive: true });
 });
