@@ -104,6 +104,18 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     const other = await run("tabs", { action: "select", index: 1 }, callAs("w1"));
     assertEquals(other.isError, true);
     assertMatch(other.text, /tab 1 is not one of yours/);
+    // A tab closes with its session: the worker's release closes its tab, and its next call
+    // opens a fresh one.
+    const workerTab = Number(/yours are (\d+)/.exec(other.text)![1]);
+    browser.onUpdate!({ name: "releasing", fields: { key: callAs("w1").seat.slot } });
+    const stillListed = (t: string) => new RegExp(`(^Tabs: |; )${workerTab}[ :]`).test(t);
+    let fresh = await run("tabs", { action: "list" }, callAs("w1"));
+    for (const until = performance.now() + 10_000; stillListed(fresh.text);) {
+      assert(performance.now() < until, `tab ${workerTab} never closed: ${fresh.text}`);
+      await new Promise((r) => setTimeout(r, 50));
+      fresh = await run("tabs", { action: "list" }, callAs("w1"));
+    }
+    assert(Number(/Tabs: (\d+)/.exec(fresh.text)![1]) > workerTab, fresh.text);
 
     // The file chooser waits for the agent's upload when no person holds the tab.
     const file = await Deno.makeTempFile();
