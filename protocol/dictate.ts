@@ -151,8 +151,8 @@ const Tagged = z.object({ state: z.string() }).loose();
 
 /**
  * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
- * table; the key set is the original's baseline v8 (catalogue §2.4). `speaking` belongs to the
- * voice issue ([tts]) and is null until it fills it. Nested rows are JSON: their fields are the
+ * table; the key set is the original's baseline v8 (catalogue §2.4). `speaking` and the
+ * speaking bench belong to the voice subsystem ([tts]); null while it is off. Nested rows are JSON: their fields are the
  * ones the table names, documented beside the code that builds them (subsystems/dictate/models).
  */
 export const DictateModelsSnapshot = z.object({
@@ -181,4 +181,7 @@ export const DictateModelsSnapshot = z.object({
   bench: Tagged.nullable(),
   results: z.array(Json),
   read_aloud: Json.nullable(),
+  // spec: speaking_bench, speaking_results (issue 17): the speaking loop's run and its results.
+  speaking_bench: Json.nullable(),
+  speaking_results: z.array(Json),
 }).strict();

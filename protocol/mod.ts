@@ -20,3 +20,4 @@ export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
 export * from "./browser_frames.ts";
+export * from "./voice.ts";

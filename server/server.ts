@@ -159,6 +159,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await seatsRef.current.deliver(slot, delivery);
     },
     toolsChanged: (slot) => bridge.changed(slot),
+    speech: { dictation: null, speaking: null },
   };
   emitRef.current = host.emit;
   const registry = new Registry(manifests);

@@ -173,6 +173,31 @@ export interface Delivery {
   announce?: SessionUpdate;
 }
 
+/**
+ * Issue 17: the two speech roles reach each other through the Host, never by import. Dictation
+ * offers its active engine (the speaking bench reads its clips back with it) and re-announces the
+ * models page; voice offers the speaking fields that page carries. spec: dictate_models >
+ * speaking, speaking_bench, speaking_results. Either is null while its subsystem is off.
+ */
+export interface SpeechRoles {
+  dictation: DictationRole | null;
+  speaking: SpeakingRole | null;
+}
+
+export interface DictationRole {
+  /** The active dictation model's file, as `in_use` names it. */
+  file(): string;
+  /** Reads 16 kHz mono i16 back into words off the event loop; rejects with a sentence. */
+  transcribe(pcm: Int16Array): Promise<string>;
+  /** Re-pushes the models page (`dictate_models_changed`) after a speaking field moved. */
+  announce(): void;
+}
+
+export interface SpeakingRole {
+  /** The speaking role's fields of the dictate_models read. */
+  fields(): { speaking: Wire; speaking_bench: Wire; speaking_results: Wire };
+}
+
 /** What the server hands every subsystem. */
 export interface Host {
   readonly log: Logger;
@@ -193,6 +218,8 @@ export interface Host {
   deliver(slot: Slot, delivery: Delivery): Promise<void>;
   /** Tells the seats' CLIs their tool lists changed (`notifications/tools/list_changed`). */
   toolsChanged(slot?: Slot): void;
+  /** The speech roles' meeting point (issue 17); absent in hosts built without speech. */
+  readonly speech?: SpeechRoles;
 }
 
 export type VerbHandler<K extends ClientKind> = (

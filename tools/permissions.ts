@@ -2,6 +2,7 @@ import type { ForgeConfig } from "../server/config/types.ts";
 import { upstreamOf } from "../server/gateway/upstream.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { modelsDir } from "../subsystems/dictate/paths.ts";
+import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 
 /**
  * V8 flags the launcher runs the server with (issue 12 §4). After a burst of traffic nothing stays
@@ -75,6 +76,7 @@ export function permissionFlags(opts: {
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     ...dictate.run,
+    ...ttsRun(config),
     ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   // The gateway listens on loopback and forwards to each account's upstream (a config with no
@@ -144,6 +146,18 @@ function upstreamHost(url: string): string {
   } catch {
     return "";
   }
+}
+
+/**
+ * What `[tts]` adds when it is on: only the binary of the configured speaking engine (flite when
+ * `speaking_model` is unset or names no variant). Another engine picked live is refused in words
+ * until a restart widens this.
+ */
+function ttsRun(config: ForgeConfig): readonly string[] {
+  const area = config.areas.tts ?? {};
+  if (area.enabled !== true) return [];
+  const pin = area.speaking_model;
+  return speakerBinaries(isSpeakerId(pin) ? pin : DEFAULT_SPEAKER);
 }
 
 /**

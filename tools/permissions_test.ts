@@ -186,3 +186,13 @@ Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host
   // Off, dictation adds nothing.
   assert(!flags(off).some((x) => x.startsWith("--allow-ffi")));
 });
+
+Deno.test("with [tts] on: only the configured speaking engine's binary may run (flite by default)", () => {
+  const off = "[terminal]\nenabled = false\n";
+  const run = (toml: string) => flags(off + toml).find((x) => x.startsWith("--allow-run="))!;
+  assert(!run("").includes("flite"), "off adds nothing");
+  assert(run("[tts]\nenabled = true\n").split(/[=,]/).includes("flite"));
+  const espeak = run('[tts]\nenabled = true\nspeaking_model = "espeak-ng"\n').split(/[=,]/);
+  assert(espeak.includes("espeak-ng") && !espeak.includes("flite"), espeak.join(","));
+  assert(run('[tts]\nenabled = true\nspeaking_model = "nope"\n').split(/[=,]/).includes("flite"));
+});

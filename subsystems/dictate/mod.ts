@@ -44,6 +44,7 @@ export async function create(host: Host) {
     catalogue: () => (typeof area().catalogue === "string" ? area().catalogue as string : null),
     importDir: () => expandHome(area().import_dir),
     changed: (models) => host.emit({ name: "dictate_models_changed", fields: { models } }),
+    speaking: () => host.speech?.speaking?.fields() ?? null,
   });
   const set = await ReadAloudSet.open(`${host.stateDir}/dictate/read_aloud`);
   const bench = await Bench.open(`${host.stateDir}/dictate/bench.json`, set, () => page.announce());
@@ -58,6 +59,20 @@ export async function create(host: Host) {
   };
   // The preflight runs in the background: takes accepted meanwhile wait for the model.
   const loading = preflight.start();
+  // Issue 17: the speaking bench reads its clips back with this role's active engine.
+  if (host.speech) {
+    host.speech.dictation = {
+      // The file the page's in_use row names (the PocketSphinx pin's is its language model).
+      file: () => (page.snapshot() as { in_use: { file: string }[] }).in_use[0].file,
+      transcribe: async (pcm) => {
+        await loading;
+        const engine = preflight.engine();
+        if ("refusal" in engine) throw new Error(engine.refusal);
+        return (await engine.transcribe(pcm)).text;
+      },
+      announce: () => page.announce(),
+    };
+  }
   const book = new TakeBook({
     emitTo: (conn, update) => void host.workspace.emit(update, conn),
     engine: () => preflight.engine(),

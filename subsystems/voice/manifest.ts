@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
 
@@ -21,5 +22,16 @@ export const voiceManifest = defineSubsystem({
   commands: ["voice_bench_start", "voice_bench_stop"],
   subjects: [],
   binary: [],
-  load: null,
+  tools: [{
+    name: "voice__say",
+    family: "voice",
+    description: "Speak an update aloud to the person listening to this session. Pass the " +
+      "substance of the update as plain conversational sentences (no markdown, code or paths); " +
+      "it is split at sentence boundaries and the clips play in order. Returns once the clips " +
+      "are queued. With nobody listening it says so and speaks nothing. At most 2000 characters.",
+    input: z.object({ text: z.string().describe("what to say, in plain sentences") }).strict(),
+    roles: ["lead", "worker"],
+    readOnly: false,
+  }],
+  load: () => import("./mod.ts"),
 });

@@ -57,6 +57,8 @@ export class ModelsPage {
       catalogue: () => string | null;
       importDir: () => string | null;
       changed: (snapshot: Wire) => void;
+      /** The speaking role's fields (issue 17, the voice subsystem's), null while it is off. */
+      speaking?: () => { speaking: Wire; speaking_bench: Wire; speaking_results: Wire } | null;
     },
   ) {}
 
@@ -185,11 +187,12 @@ export class ModelsPage {
     const inUse = [this.#inUse(this.preflight.dictation), this.#inUse(this.preflight.vad)];
     const results = this.bench?.results() ?? [];
     const dictationFile = (inUse[0] as { file: string }).file;
+    const speaking = this.opts.speaking?.() ?? null;
     return {
       enabled: this.opts.enabled(),
       models_dir: this.store.dir,
-      // The speaking role is the voice issue's ([tts]): it fills this from its own engine.
-      speaking: null,
+      // The speaking role is the voice subsystem's ([tts]): it fills these through the Host.
+      speaking: speaking?.speaking ?? null,
       in_use: inUse,
       check: this.check as Wire,
       updates: [proposeUpdates(dictationFile, this.rows, results) as unknown as Wire],
@@ -200,6 +203,8 @@ export class ModelsPage {
       bench: this.bench?.bench ?? null,
       results: results.map((r) => ({ ...r, at: wireTime(r.at) })) as unknown as Wire,
       read_aloud: this.bench?.readAloud ?? null,
+      speaking_bench: speaking?.speaking_bench ?? null,
+      speaking_results: speaking?.speaking_results ?? [],
     };
   }
 

@@ -1,0 +1,165 @@
+import type { Wire } from "../../protocol/mod.ts";
+import type { DictationRole } from "../../server/subsystem.ts";
+import type { Speaker } from "./engines/speaker.ts";
+import { scoringWords, to16k, wordErrors } from "./wer.ts";
+
+/**
+ * The speaking bench (spec: dictate_models > speaking_bench, speaking_results; issue 17 §4): a
+ * fixed set of lines rendered with the active voice and read back with the active dictation
+ * engine. It scores the round trip's word error, first-audio latency (one line is one clip, so a
+ * line's render time is when its audio could start), realtime factor and the process's peak RSS
+ * above the run's baseline. The round trip measures how well the recogniser reads a voice, not
+ * how a person hears it.
+ */
+export const BENCH_LINES = [
+  "I ran the tests and they all passed.",
+  "Push the branch to origin.",
+  "Install the dependencies.",
+  "Explain what this error means.",
+  "Create a new branch called feature search.",
+  "Delete the unused imports.",
+  "Close the terminal.",
+  "Build the project and report any warnings.",
+];
+
+export interface SpeakingResult {
+  at: number;
+  variant: string;
+  file: string;
+  voice: string;
+  dictation_file: string;
+  corpus: { lines: number; words: number; audio_seconds: number; digest: string };
+  round_trip_wer: number;
+  first_audio_ms: number;
+  first_audio_cold_ms: number;
+  rtf: number;
+  peak_rss_bytes: number;
+}
+
+type Run = { state: "running"; clips: number; done: number; variant: string } | {
+  state: "failed";
+  reason: string;
+};
+
+export class SpeakingBench {
+  #run: Run | null = null;
+  #stop = false;
+
+  private constructor(private readonly path: string, private list: SpeakingResult[]) {}
+
+  static async open(path: string): Promise<SpeakingBench> {
+    try {
+      return new SpeakingBench(path, JSON.parse(await Deno.readTextFile(path)));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+      return new SpeakingBench(path, []);
+    }
+  }
+
+  /** `speaking_bench`: the run in flight or its failure; null when none ran since boot. */
+  view(): Wire {
+    return this.#run as Wire;
+  }
+
+  /** `speaking_results`: every finished run, oldest first, with its instant as RFC 3339. */
+  results(): Wire {
+    return this.list.map((r) => ({ ...r, at: new Date(r.at).toISOString() })) as unknown as Wire;
+  }
+
+  get running(): boolean {
+    return this.#run?.state === "running";
+  }
+
+  /** spec voice_bench_stop: ends the run in flight after its current clip; nothing is stored. */
+  stop(): boolean {
+    if (!this.running) return false;
+    this.#stop = true;
+    return true;
+  }
+
+  /** Runs the whole bench; `changed` is called on every step. Never rejects: failure is state. */
+  async run(
+    speaker: Speaker,
+    voice: string,
+    dictation: DictationRole,
+    changed: () => void,
+  ): Promise<void> {
+    this.#stop = false;
+    const run = {
+      state: "running" as const,
+      clips: BENCH_LINES.length,
+      done: 0,
+      variant: speaker.id,
+    };
+    this.#run = run;
+    changed();
+    const baseline = Deno.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => (peak = Math.max(peak, Deno.memoryUsage().rss)), 20);
+    try {
+      const latencies: number[] = [];
+      let renderMs = 0, audioSeconds = 0, errors = 0, words = 0;
+      for (const line of BENCH_LINES) {
+        if (this.#stop) {
+          this.#run = null;
+          return changed();
+        }
+        const t0 = performance.now();
+        const clip = await speaker.render(line, voice);
+        const ms = performance.now() - t0;
+        latencies.push(ms);
+        renderMs += ms;
+        audioSeconds += clip.samples.length / clip.sampleRate;
+        const heard = await dictation.transcribe(to16k(clip.samples, clip.sampleRate));
+        const ref = scoringWords(line);
+        errors += wordErrors(ref, scoringWords(heard));
+        words += ref.length;
+        run.done++;
+        changed();
+      }
+      peak = Math.max(peak, Deno.memoryUsage().rss);
+      const sorted = [...latencies].sort((a, b) => a - b);
+      this.list.push({
+        at: Date.now(),
+        variant: speaker.id,
+        file: speaker.file,
+        voice,
+        dictation_file: dictation.file(),
+        corpus: {
+          lines: BENCH_LINES.length,
+          words,
+          audio_seconds: round(audioSeconds, 2),
+          digest: await corpusDigest(),
+        },
+        round_trip_wer: round(errors / words, 4),
+        first_audio_ms: round(sorted[sorted.length >> 1], 1),
+        first_audio_cold_ms: round(latencies[0], 1),
+        rtf: round(renderMs / 1000 / audioSeconds, 4),
+        peak_rss_bytes: peak - baseline,
+      });
+      await Deno.mkdir(this.path.replace(/\/[^/]*$/, ""), { recursive: true });
+      await Deno.writeTextFile(this.path, JSON.stringify(this.list, null, 1));
+      this.#run = null;
+    } catch (err) {
+      this.#run = {
+        state: "failed",
+        reason: `the speaking bench failed: ${(err as Error).message}`,
+      };
+    } finally {
+      clearInterval(sampler);
+    }
+    changed();
+  }
+}
+
+/** The corpus's identity: SHA-256 of its lines, so only runs on one corpus compare. */
+export async function corpusDigest(): Promise<string> {
+  const bytes = new TextEncoder().encode(BENCH_LINES.join("\n"));
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function round(x: number, places: number): number {
+  const f = 10 ** places;
+  return Math.round(x * f) / f;
+}

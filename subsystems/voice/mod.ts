@@ -1,0 +1,200 @@
+import { type ClientMessageOf, type Slot, slotName, type Wire } from "../../protocol/mod.ts";
+import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { SpeakingBench } from "./bench.ts";
+import { DEFAULT_SPEAKER, isSpeakerId, type Speaker, Speakers } from "./engines/mod.ts";
+import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
+import { VoiceStreams } from "./queue.ts";
+import { type Choice, missingOf, speakingRow } from "./row.ts";
+import { sayTool } from "./say.ts";
+
+/** The fixed line a preview speaks. spec: voice_preview. */
+export const PREVIEW_LINE = "This is how I will sound when I tell you what I am doing.";
+
+/**
+ * Voice: the seat speaks its updates to the connections listening to it. spec: voice_mode,
+ * voice_preview, voice_audio, voice_mode_state, session > state.voice_listeners, home > voice,
+ * dictate_models > speaking, speaking_bench, speaking_results.
+ */
+export async function create(host: Host) {
+  const area = () => host.config().areas.tts ?? {};
+  const speakers = new Speakers();
+  const probing = speakers.probeAll();
+  const listeners = new ListenerSet();
+  const streams = new VoiceStreams((u) => host.emit(u));
+  const bench = await SpeakingBench.open(`${host.stateDir}/voice/speaking_results.json`);
+  let previewError: string | null = null;
+
+  const choice = (): Choice => {
+    const pin = area().speaking_model;
+    if (pin === null || pin === undefined) {
+      return { id: DEFAULT_SPEAKER, from: "compiled_pin", unknown: null };
+    }
+    if (isSpeakerId(pin)) return { id: pin, from: "speaking_model", unknown: null };
+    return { id: DEFAULT_SPEAKER, from: "compiled_pin", unknown: String(pin) };
+  };
+  const configuredVoice = () => (typeof area().voice === "string" ? area().voice as string : null);
+  const row = () =>
+    speakingRow(speakers, choice(), {
+      enabled: area().enabled === true,
+      modelsDir: typeof area().models_dir === "string" ? area().models_dir as string : null,
+      voice: configuredVoice(),
+    }, previewError);
+  const announce = () => host.speech?.dictation?.announce();
+  if (host.speech) {
+    host.speech.speaking = {
+      fields: () => ({
+        speaking: row(),
+        speaking_bench: bench.view(),
+        speaking_results: bench.results(),
+      }),
+    };
+  }
+  probing.then(announce);
+
+  /** The engine and voice that speak now; throws `Unspeakable` saying why nothing can. */
+  const active = async (voice: string | null): Promise<{ speaker: Speaker; voice: string }> => {
+    await probing;
+    const c = choice();
+    const probe = await speakers.probe(c.id);
+    if ("missing" in probe) throw new Unspeakable(probe.missing, "engine");
+    const speaker = speakers.get(c.id);
+    const v = voice ?? configuredVoice() ?? speaker.defaultVoice;
+    if (!probe.voices.includes(v)) {
+      const voices = probe.voices.join(", ");
+      throw new Unspeakable(`${c.id} has no voice "${v}"; its voices are ${voices}`, "voice");
+    }
+    return { speaker, voice: v };
+  };
+
+  const apply = (move: SwitchMove) => {
+    host.emit({ name: "voice_mode_state", fields: { key: move.slot, listeners: move.listeners } });
+    if (!move.note) return;
+    // spec: the note rides a [Voice] envelope as a delivery row, forge's own kind.
+    host.deliver(move.slot, { text: VOICE_NOTES[move.note], source: "forge" }).catch((error) =>
+      host.log.warn("voice_note_failed", { seat: slotName(move.slot), note: move.note, error })
+    );
+  };
+  const watched = new Set<number>();
+  const watch = (peer: Peer) => {
+    if (watched.has(peer.id)) return;
+    watched.add(peer.id);
+    // spec: a closed client or a dropped socket empties the seat's listener set too.
+    peer.onClose(() => {
+      watched.delete(peer.id);
+      for (const move of listeners.drop(peer.id)) apply(move);
+    });
+  };
+  const seatOrRefuse = (what: string, key: Slot) => {
+    if (!host.workspace.seat(key)) {
+      throw new Refusal(what, `${what}: ${slotName(key)} is not a seat`, key);
+    }
+  };
+
+  return {
+    verbs: {
+      voice_mode: (m: ClientMessageOf<"voice_mode">, peer: Peer) => {
+        seatOrRefuse("voice_mode", m.key);
+        watch(peer);
+        apply(listeners.set(m.key, peer.id, m.on, m.explicit));
+      },
+      voice_preview: async (m: ClientMessageOf<"voice_preview">) => {
+        seatOrRefuse("voice_preview", m.key);
+        if (listeners.count(m.key) === 0) {
+          throw new Refusal(
+            "voice_preview",
+            `voice_preview: no client has voice on for ${
+              slotName(m.key)
+            }; turn the speaker on first`,
+            m.key,
+          );
+        }
+        let picked: { speaker: Speaker; voice: string };
+        try {
+          picked = await active(m.voice);
+        } catch (err) {
+          // An engine that cannot run is the preview's failure; an unknown voice is bad input.
+          const why = (err as Error).message;
+          if (err instanceof Unspeakable && err.part === "engine") {
+            previewError = why;
+            announce();
+          }
+          throw new Refusal("voice_preview", `voice_preview: ${why}`, m.key);
+        }
+        try {
+          await streams.queue(
+            m.key,
+            [PREVIEW_LINE],
+            (t) => picked.speaker.render(t, picked.voice),
+            () => true,
+          );
+          previewError = null;
+        } catch (err) {
+          previewError = (err as Error).message;
+          throw new Refusal("voice_preview", `voice_preview: ${previewError}`, m.key);
+        } finally {
+          announce();
+        }
+      },
+    },
+    commands: {
+      voice_bench_start: async () => {
+        if (bench.running) {
+          throw new Refusal(
+            "voice_bench_start",
+            "voice_bench_start: a speaking bench is already running",
+          );
+        }
+        const dictation = host.speech?.dictation;
+        if (!dictation) {
+          throw new Refusal(
+            "voice_bench_start",
+            "voice_bench_start: the round trip reads the clips back with dictation, and [dictate] is off",
+          );
+        }
+        let picked: { speaker: Speaker; voice: string };
+        try {
+          picked = await active(null);
+        } catch (err) {
+          throw new Refusal("voice_bench_start", `voice_bench_start: ${(err as Error).message}`);
+        }
+        void bench.run(picked.speaker, picked.voice, dictation, announce);
+      },
+      voice_bench_stop: () => {
+        if (!bench.stop()) {
+          throw new Refusal("voice_bench_stop", "voice_bench_stop: no speaking bench is running");
+        }
+      },
+    },
+    subjects: {},
+    tools: {
+      "voice__say": sayTool({
+        listeners: (slot) => listeners.count(slot),
+        active: () => active(null),
+        queue: (slot, clips, render) =>
+          streams.queue(slot, clips, render, () => listeners.count(slot) > 0),
+        log: host.log,
+      }),
+    },
+    sessionFields: (slot: Slot) => ({ state: { voice_listeners: listeners.count(slot) } }),
+    homeFields: () => ({
+      voice: {
+        enabled: true,
+        models_dir: typeof area().models_dir === "string" ? area().models_dir as Wire : null,
+        speaking_model: choice().id,
+        // issue 17: a missing engine is said here, never a silent nothing.
+        missing: missingOf(speakers, choice()),
+      },
+    }),
+    stop: async () => {
+      await probing;
+      speakers.close();
+    },
+  };
+}
+
+/** Why nothing can be spoken: the engine cannot run here, or the voice is not one it has. */
+class Unspeakable extends Error {
+  constructor(why: string, readonly part: "engine" | "voice") {
+    super(why);
+  }
+}

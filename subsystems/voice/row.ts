@@ -1,0 +1,63 @@
+import type { Wire } from "../../protocol/mod.ts";
+import { SPEAKER_IDS, type SpeakerId, type Speakers } from "./engines/mod.ts";
+
+/** Which variant runs and where that choice came from. spec: dictate_models > speaking > from. */
+export interface Choice {
+  id: SpeakerId;
+  from: "speaking_model" | "compiled_pin";
+  /** A `[tts] speaking_model` that names no variant: said, and the default runs instead. */
+  unknown: string | null;
+}
+
+/** Why the chosen variant cannot speak here, or null when it can. */
+export function missingOf(speakers: Speakers, choice: Choice): string | null {
+  const p = speakers.probed(choice.id);
+  if (p === null) return null;
+  return "missing" in p ? p.missing : null;
+}
+
+/**
+ * The `speaking` row of the dictate_models read (spec: dictate_models > speaking): enabled,
+ * models_dir, speaking_model, snapshot, active, from, variants, voices, voice, preview_error.
+ * The engines here are packages, not downloaded ONNX files, so a variant's `installed` is whether
+ * its probe found it and `quant`/`size` are null (the original's shape, with nothing to fill).
+ */
+export function speakingRow(
+  speakers: Speakers,
+  choice: Choice,
+  conf: { enabled: boolean; modelsDir: string | null; voice: string | null },
+  previewError: string | null,
+): Wire {
+  const installed = (id: SpeakerId) => {
+    const p = speakers.probed(id);
+    return p !== null && "voices" in p;
+  };
+  const variant = (id: SpeakerId) => ({
+    variant: id,
+    file: speakers.get(id).file,
+    quant: null,
+    size: null,
+    installed: installed(id),
+    active: id === choice.id,
+  });
+  const probe = speakers.probed(choice.id);
+  const missing = missingOf(speakers, choice);
+  const state: Wire = probe === null ? "pending" : missing ? { failed: missing } : "ready";
+  return {
+    enabled: conf.enabled,
+    models_dir: conf.modelsDir,
+    speaking_model: choice.id,
+    snapshot: { role: "speaking", file: speakers.get(choice.id).file, state },
+    active: variant(choice.id),
+    from: choice.from,
+    variants: SPEAKER_IDS.map(variant),
+    voices: probe && "voices" in probe ? probe.voices : [],
+    voice: conf.voice,
+    preview_error: previewError ??
+      (choice.unknown
+        ? `[tts] speaking_model "${choice.unknown}" names no variant (${
+          SPEAKER_IDS.join(", ")
+        }); ${choice.id} runs`
+        : missing),
+  };
+}
