@@ -23,4 +23,5 @@ export * from "./lenient.ts";
 export * from "./home.ts";
 export * from "./session.ts";
 export * from "./absent.ts";
+export * from "./browser_frames.ts";
 export * from "./voice.ts";

@@ -44,6 +44,13 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
+  // The browser (on unless `browser.enabled = false`) runs Chromium through `setsid` (its own
+  // process group), speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio
+  // (pulseaudio, pactl, parec) for page audio. README "Permissions".
+  const browser = config.areas.browser?.enabled !== false;
+  const chromium = typeof config.areas.browser?.chromium === "string"
+    ? [config.areas.browser.chromium]
+    : (opts.pathDirs ?? []).map((d) => `${d}/chromium`);
   const dictate = dictatePermissions(config, opts.home);
   // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
   // scans directory marketplaces where they are. README "Permissions".
@@ -57,6 +64,7 @@ export function permissionFlags(opts: {
     opts.repoRoot,
     "/tmp",
     ...plugins,
+    ...(browser ? chromium : []),
     ...dictate.read,
   ]);
   const write = unique([configDir, ...claudeDirs, "/tmp", ...dictate.write]);
@@ -69,6 +77,7 @@ export function permissionFlags(opts: {
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     ...dictate.run,
     ...ttsRun(config),
+    ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   // The gateway listens on loopback and forwards to each account's upstream (a config with no
   // accounts runs no gateway routes, but the listener still binds).
@@ -80,6 +89,7 @@ export function permissionFlags(opts: {
     ...vaultNet(config),
     ...dictate.net,
     ...connectorHosts(config),
+    ...(browser ? ["127.0.0.1"] : []),
   ]);
   const flags = [
     `--allow-net=${net.join(",")}`,

@@ -26,7 +26,7 @@ function flags(extra: string) {
 // README "Permissions": the network is the bind address alone; files are fenced to the dirs the
 // config names when no native addon makes the fence moot.
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
-  const f = flags("[terminal]\nenabled = false\n");
+  const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
   // The socket, the gateway's loopback port, and account A's upstream (no base_url: the API's).
   assertEquals(
     f.find((x) => x.startsWith("--allow-net")),
@@ -56,14 +56,14 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
   assertEquals(
     f.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,127.0.0.1",
   );
 });
 
 // README "Permissions": the gateway adds its own port and exactly the upstreams the accounts name.
 Deno.test("the gateway's port and each account's upstream host are the only extra net grants", () => {
   const f = flags(
-    `[gateway]\nport = 8900\n[[accounts]]\ndisplay_name = "B"\nprovider = "openrouter"\n` +
+    `[browser]\nenabled = false\n[gateway]\nport = 8900\n[[accounts]]\ndisplay_name = "B"\nprovider = "openrouter"\n` +
       `token = "t"\nbase_url = "https://openrouter.example/api"\n[[accounts]]\n` +
       `display_name = "C"\nprovider = "anthropic"\ntoken = "k"\nbase_url = "http://127.0.0.1:4100"\n`,
   );
@@ -77,15 +77,32 @@ Deno.test("the gateway's port and each account's upstream host are the only extr
 // README "Permissions": the vault adds its configured server's host and port, and nothing else.
 Deno.test("with the vault on, the network adds the configured vault server alone", () => {
   const on = flags(
-    `[terminal]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
+    `[terminal]\nenabled = false\n[browser]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
   );
   // (the socket, then the account gateway's port and account A's upstream, then the vault)
   const base = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
   assertEquals(on.find((x) => x.startsWith("--allow-net")), `${base},vault.example.invalid:443`);
   const off = flags(
-    `[terminal]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
+    `[terminal]\nenabled = false\n[browser]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
   );
   assertEquals(off.find((x) => x.startsWith("--allow-net")), base);
+});
+
+// README "Permissions": with the browser on, Chromium runs through setsid at its configured path
+// and CDP reaches it on an ephemeral loopback port; off, neither is granted.
+Deno.test("the browser adds setsid, its Chromium and loopback only when on", () => {
+  const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
+  assertEquals(
+    on.find((x) => x.startsWith("--allow-run")),
+    "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium,pulseaudio,pactl,parec",
+  );
+  assertEquals(
+    on.find((x) => x.startsWith("--allow-net")),
+    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,127.0.0.1",
+  );
+  assert(on.find((x) => x.startsWith("--allow-read="))!.split(",").includes("/opt/chromium"));
+  const off = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
+  assert(!off.some((x) => x.includes("setsid") || x.includes("chromium") || x.includes("pulse")));
 });
 
 // README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
@@ -130,7 +147,7 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
 // issue 21; README "Permissions": the connectors add the servers the config names, nothing else.
 Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Slack API only", () => {
   const f = flags(
-    `[gotify]\nurl = "https://push.example.org"\nclient_token = "C1"\n` +
+    `[browser]\nenabled = false\n[gotify]\nurl = "https://push.example.org"\nclient_token = "C1"\n` +
       `[[slack]]\nworkspace = "acme"\ntoken = "xoxp-1"\n` +
       `[[slack]]\nworkspace = "lab"\ntoken = "xoxp-2"\napi_url = "http://127.0.0.1:4000/api/"\n`,
   );
@@ -140,14 +157,14 @@ Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Sla
       "slack.com:443,files.slack.com:443,127.0.0.1:4000",
   );
   assertEquals(
-    flags("").find((x) => x.startsWith("--allow-net")),
+    flags("[browser]\nenabled = false\n").find((x) => x.startsWith("--allow-net")),
     "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
     "no connector configured: nothing of theirs",
   );
 });
 
 Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host; parec only when server_capture says so", () => {
-  const off = "[terminal]\nenabled = false\n";
+  const off = "[terminal]\nenabled = false\n[browser]\nenabled = false\n";
   const f = flags(
     `${off}[dictate]\nenabled = true\nmodels_dir = "~/models"\nimport_dir = "/srv/import"\n` +
       `catalogue = "https://feeds.example.test/speech.json"\n`,

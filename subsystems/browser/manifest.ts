@@ -1,5 +1,6 @@
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
+import { BROWSER_TOOLS } from "./tool_specs.ts";
 
 /** The browser host: Chromium driven over CDP, viewed by clients. spec: browser_view .. browser_tabs. */
 export const browserManifest = defineSubsystem({
@@ -41,5 +42,6 @@ export const browserManifest = defineSubsystem({
   commands: ["respond_browser_hand_off", "open_url"],
   subjects: [],
   binary: [],
-  load: null,
+  tools: BROWSER_TOOLS,
+  load: () => import("./mod.ts"),
 });

@@ -1,0 +1,308 @@
+import { encodeBrowserFrame, type ServerMessage, type Slot } from "../../protocol/mod.ts";
+import type { Cdp, CdpBody } from "./cdp.ts";
+import { TabViewers } from "./viewers.ts";
+import { webpSize } from "./webp.ts";
+
+/** The page's layout: CSS pixels and the ratio they draw at. spec: browser_resize. */
+export interface Layout {
+  width: number;
+  height: number;
+  scale: number;
+}
+
+/** What a tab knows of its host. */
+export interface TabHost {
+  cdp: Cdp;
+  profileId: number;
+  profileKey: string;
+  /** A row changed (title, url, state, dialog): push the strip. */
+  changed(): void;
+  /** A page asked for a file. */
+  fileChooser(tab: Tab, backendNodeId: number, multiple: boolean): void;
+}
+
+function b64bytes(s: string): Uint8Array {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/**
+ * One page target of a host: its row (spec: browser_tabs rows), its viewers and role, its frames
+ * (CDP screencast in WebP, relayed byte for byte with a per-tab seq) and its history arrows.
+ */
+export class Tab {
+  owner: Slot | null = null;
+  opener: number | null = null;
+  title = "";
+  url = "about:blank";
+  dialog: { kind: string; message: string } | null = null;
+  /** Calls driving it now; `in_use` while above zero. */
+  calls = 0;
+  /** The hand-off id parked on this tab, if any: `held`. */
+  held: string | null = null;
+  layout: Layout = { width: 1280, height: 720, scale: 1 };
+  readonly viewers: TabViewers;
+  #seq = 0;
+  #kept: { bytes: Uint8Array; width: number; height: number; pw: number; ph: number } | null = null;
+  #casting = false;
+  #firstCast = true;
+  #dialogWaiters: (() => void)[] = [];
+  #titleAsk = 0;
+  /** The last frame-relay time, for the bench's input-to-next-frame read. */
+  lastFrameAt = 0;
+
+  constructor(
+    private readonly host: TabHost,
+    readonly number: number,
+    readonly targetId: string,
+    readonly session: string,
+  ) {
+    this.viewers = new TabViewers((viewer) => ({
+      kind: "browser_view",
+      id: host.profileId,
+      profile: host.profileKey,
+      tab: number,
+      controller: this.viewers.controller,
+      viewers: this.viewers.size,
+      viewer,
+    }));
+  }
+
+  /** Enables the domains a tab needs and lays the page out at its default size. */
+  async init(): Promise<void> {
+    const s = this.session;
+    await Promise.all([
+      this.host.cdp.send("Page.enable", {}, s),
+      this.host.cdp.send("Runtime.enable", {}, s),
+      this.host.cdp.send("Page.setInterceptFileChooserDialog", { enabled: true }, s),
+    ]);
+    await this.#applyLayout(this.layout);
+  }
+
+  get state(): "in_use" | "idle" | "held" {
+    return this.held ? "held" : this.calls > 0 ? "in_use" : "idle";
+  }
+
+  /** The tab's strip row. spec: browser_tabs rows. */
+  row() {
+    return {
+      number: this.number,
+      title: this.title,
+      url: this.url,
+      owner: this.owner,
+      opener: this.opener,
+      state: this.state,
+      dialog: this.dialog,
+    };
+  }
+
+  /** One CDP event of this tab's session. */
+  event(method: string, p: CdpBody): void {
+    if (method === "Page.screencastFrame") return this.#frame(p);
+    if (method === "Page.frameNavigated") {
+      const frame = p.frame as { parentId?: string; url?: string };
+      if (frame.parentId) return;
+      this.url = frame.url ?? this.url;
+      this.host.changed();
+      void this.sendNavState();
+      return;
+    }
+    if (method === "Page.navigatedWithinDocument") {
+      this.url = String(p.url ?? this.url);
+      this.host.changed();
+      void this.sendNavState();
+      return;
+    }
+    if (method === "Page.loadEventFired" || method === "Page.domContentEventFired") {
+      return this.refreshTitle();
+    }
+    if (method === "Page.javascriptDialogOpening") {
+      this.dialog = { kind: String(p.type), message: String(p.message ?? "") };
+      for (const w of this.#dialogWaiters.splice(0)) w();
+      this.host.changed();
+      return;
+    }
+    if (method === "Page.javascriptDialogClosed") {
+      this.dialog = null;
+      this.host.changed();
+      return;
+    }
+    if (method === "Page.fileChooserOpened") {
+      this.host.fileChooser(this, Number(p.backendNodeId), p.mode === "selectMultiple");
+    }
+  }
+
+  /**
+   * Runs an input that may open a page dialog: a modal dialog holds Input.dispatch* unanswered
+   * until it closes, so the input counts as done once the dialog opens.
+   */
+  async inputUnlessDialog(input: Promise<unknown>): Promise<void> {
+    let wake = () => {};
+    const opened = new Promise<void>((r) => this.#dialogWaiters.push(wake = r));
+    try {
+      await Promise.race([input, opened]);
+    } finally {
+      this.#dialogWaiters = this.#dialogWaiters.filter((w) => w !== wake);
+    }
+  }
+
+  /** Reads the page's own title: target info carries the URL in its place while loading. */
+  refreshTitle(fallback?: string): void {
+    // Only the newest read lands: an evaluate sent into a document being replaced can answer
+    // after one sent into its successor.
+    const ask = ++this.#titleAsk;
+    this.host.cdp.send("Runtime.evaluate", {
+      expression: "document.title",
+      returnByValue: true,
+    }, this.session).then((r) => {
+      if (ask !== this.#titleAsk) return;
+      const own = (r.result as { value?: unknown }).value;
+      const title = typeof own === "string" && own !== "" ? own : fallback ?? this.title;
+      if (title !== this.title) {
+        this.title = title;
+        this.host.changed();
+      }
+    }).catch(() => {});
+  }
+
+  #frame(p: CdpBody): void {
+    this.host.cdp.send("Page.screencastFrameAck", { sessionId: p.sessionId }, this.session)
+      .catch(() => {});
+    const bytes = b64bytes(String(p.data));
+    const meta = p.metadata as { deviceWidth: number; deviceHeight: number };
+    const size = webpSize(bytes) ?? { width: 0, height: 0 };
+    this.#kept = {
+      bytes,
+      width: size.width,
+      height: size.height,
+      pw: Math.round(meta.deviceWidth),
+      ph: Math.round(meta.deviceHeight),
+    };
+    const key = this.#firstCast;
+    this.#firstCast = false;
+    this.#relay(key);
+  }
+
+  #relay(key: boolean, only?: number, seq = ++this.#seq): void {
+    const k = this.#kept;
+    if (!k) return;
+    this.lastFrameAt = performance.now();
+    this.viewers.frame(
+      encodeBrowserFrame({
+        profile: this.host.profileId,
+        tab: this.number,
+        seq,
+        width: k.width,
+        height: k.height,
+        format: 1,
+        key,
+        pageWidth: k.pw,
+        pageHeight: k.ph,
+        bytes: k.bytes,
+      }),
+      only,
+    );
+  }
+
+  /** The kept frame to one new viewer at once (marked key), then a fresh key frame to all. */
+  async keyFrameFor(viewer: number): Promise<void> {
+    if (this.#kept) this.#relay(true, viewer, this.#seq);
+    await this.#startCast();
+    await this.captureKeyFrame();
+  }
+
+  /** A full-quality still of the page now, relayed to every viewer as a key frame. */
+  async captureKeyFrame(): Promise<void> {
+    const shot = await this.host.cdp.send("Page.captureScreenshot", {
+      format: "webp",
+      quality: 90,
+    }, this.session).catch(() => null);
+    if (!shot) return;
+    const bytes = b64bytes(String(shot.data));
+    const size = webpSize(bytes) ?? { width: 0, height: 0 };
+    this.#kept = {
+      bytes,
+      width: size.width,
+      height: size.height,
+      pw: this.layout.width,
+      ph: this.layout.height,
+    };
+    this.#relay(true);
+  }
+
+  async #startCast(): Promise<void> {
+    if (this.#casting) return;
+    this.#casting = true;
+    this.#firstCast = true;
+    await this.host.cdp.send("Page.startScreencast", {
+      format: "webp",
+      quality: 60,
+      maxWidth: Math.round(this.layout.width * this.layout.scale),
+      maxHeight: Math.round(this.layout.height * this.layout.scale),
+      everyNthFrame: 1,
+    }, this.session).catch(() => {});
+  }
+
+  /** Stops painting for nobody: a tab with no viewer costs no encoding. */
+  async stopCastIfUnwatched(): Promise<void> {
+    if (!this.#casting || this.viewers.size > 0) return;
+    this.#casting = false;
+    await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
+  }
+
+  /** Lays the page out at `l`; a size it already has asks nothing. Then a key frame at it. */
+  async resize(l: Layout): Promise<void> {
+    const same = l.width === this.layout.width && l.height === this.layout.height &&
+      l.scale === this.layout.scale;
+    if (same) return;
+    await this.#applyLayout(l);
+    if (this.#casting) {
+      this.#casting = false;
+      await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
+      await this.#startCast();
+    }
+    await this.captureKeyFrame();
+  }
+
+  async #applyLayout(l: Layout): Promise<void> {
+    this.layout = l;
+    await this.host.cdp.send("Emulation.setDeviceMetricsOverride", {
+      width: l.width,
+      height: l.height,
+      deviceScaleFactor: l.scale,
+      mobile: false,
+    }, this.session);
+  }
+
+  /** Where the history sits. spec: browser_nav_state. */
+  async navState(): Promise<ServerMessage> {
+    const h = await this.host.cdp.send("Page.getNavigationHistory", {}, this.session)
+      .catch(() => ({ currentIndex: 0, entries: [] }));
+    const index = Number(h.currentIndex ?? 0);
+    const count = (h.entries as unknown[] | undefined)?.length ?? 0;
+    return {
+      kind: "browser_nav_state",
+      id: this.host.profileId,
+      tab: this.number,
+      can_back: index > 0,
+      can_forward: index < count - 1,
+    };
+  }
+
+  async sendNavState(): Promise<void> {
+    if (this.viewers.size === 0) return;
+    this.viewers.sendAll(await this.navState());
+  }
+
+  /** Moves one step through history; false when there is no step that way. */
+  async go(back: boolean): Promise<boolean> {
+    const h = await this.host.cdp.send("Page.getNavigationHistory", {}, this.session);
+    const entries = h.entries as { id: number }[];
+    const to = entries[Number(h.currentIndex) + (back ? -1 : 1)];
+    if (!to) return false;
+    await this.host.cdp.send("Page.navigateToHistoryEntry", { entryId: to.id }, this.session);
+    return true;
+  }
+}

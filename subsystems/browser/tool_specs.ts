@@ -1,0 +1,109 @@
+import { z } from "zod";
+import type { ToolSpec } from "../../server/subsystem.ts";
+
+// forge's browser family (issue 15): @playwright/mcp's core tools under forge's
+// `<family>__<verb>` naming (spec mcp_tools.md §5 lists the original's `browser_*`), built on CDP
+// against the same Chromium people watch. `target` is a `[ref=eN]` from the last snapshot (or a
+// CSS selector); `element` is the human description Playwright asks for, kept for the record.
+
+const target = z.string().min(1).describe("the element's ref from browser__snapshot, e.g. e12");
+const element = z.string().optional().describe("human-readable description of the element");
+const roles = ["lead", "worker"] as const;
+const spec = (
+  verb: string,
+  description: string,
+  shape: z.ZodRawShape,
+  readOnly = false,
+): ToolSpec => ({
+  name: `browser__${verb}`,
+  family: "browser",
+  description,
+  input: z.object(shape).strict(),
+  roles,
+  readOnly,
+});
+
+/** The browser tools' declarations, in @playwright/mcp's order where it has them. */
+export const BROWSER_TOOLS: ToolSpec[] = [
+  spec("navigate", "Navigate to a URL", { url: z.string().describe("The URL to navigate to") }),
+  spec("navigate_back", "Go back to the previous page", {}),
+  spec("navigate_forward", "Go forward to the next page", {}),
+  spec(
+    "snapshot",
+    "Capture accessibility snapshot of the current page, this is better than screenshot",
+    {},
+  ),
+  spec("click", "Perform click on a web page", {
+    target,
+    element,
+    doubleClick: z.boolean().optional(),
+    button: z.enum(["left", "right", "middle"]).optional(),
+    modifiers: z.array(z.enum(["Alt", "Control", "ControlOrMeta", "Meta", "Shift"])).optional(),
+  }),
+  spec("type", "Type text into editable element", {
+    target,
+    element,
+    text: z.string(),
+    submit: z.boolean().optional().describe("Whether to submit entered text (press Enter after)"),
+    slowly: z.boolean().optional().describe("Whether to type one character at a time"),
+  }),
+  spec("press_key", "Press a key on the keyboard", {
+    key: z.string().min(1).describe("Name of the key to press or a character, e.g. ArrowLeft, a"),
+  }),
+  spec("fill_form", "Fill multiple form fields", {
+    fields: z.array(
+      z.object({
+        target,
+        name: z.string(),
+        type: z.enum(["textbox", "checkbox", "radio", "combobox", "slider"]),
+        value: z.string(),
+        element,
+      }).strict(),
+    ).min(1),
+  }),
+  spec("select_option", "Select an option in a dropdown", {
+    target,
+    element,
+    values: z.array(z.string()).min(1),
+  }),
+  spec("hover", "Hover over element on page", { target, element }),
+  spec("wait_for", "Wait for text to appear or disappear or a specified time to pass", {
+    time: z.number().min(0).max(30).optional().describe("The time to wait in seconds"),
+    text: z.string().optional(),
+    textGone: z.string().optional(),
+    expression: z.string().optional().describe("JavaScript polled until it is truthy"),
+  }),
+  spec("take_screenshot", "Take a screenshot of the current page (saved as a file)", {
+    type: z.enum(["png", "jpeg", "webp"]).optional(),
+    fullPage: z.boolean().optional(),
+  }, true),
+  spec("tabs", "List, create, close, or select a browser tab", {
+    action: z.enum(["list", "new", "close", "select"]),
+    index: z.number().int().optional().describe("The tab's number"),
+    url: z.string().optional(),
+  }),
+  spec("evaluate", "Evaluate JavaScript expression on page or element", {
+    function: z.string().describe("() => { /* code */ } or (element) => { /* code */ }"),
+    target: target.optional(),
+    element,
+  }),
+  spec("file_upload", "Upload one or multiple files", {
+    paths: z.array(z.string()).optional().describe(
+      "The absolute paths to the files to upload; omitted cancels the file chooser",
+    ),
+  }),
+  spec("handle_dialog", "Handle a dialog", {
+    accept: z.boolean(),
+    promptText: z.string().optional(),
+  }),
+  spec("close", "Close the page (this session's current tab)", {}),
+  spec(
+    "hand_off",
+    "Ask the person to do something themselves in this browser tab (sign in, solve a check). " +
+      "BLOCKS until they say they are done or decline; the page tools on that tab wait meanwhile.",
+    {
+      reason: z.string().min(1).describe("what the person should do; shown on the prompt"),
+      page: z.string().optional().describe("the page id browser__tabs listed; omit for yours"),
+    },
+  ),
+];
