@@ -146,7 +146,9 @@ Deno.test("spec usage: the real CLI's transcripts give exactly the tokens the fa
   assertEquals(files_read, 1);
   // The CLI wrote each message's usage on one line per content block: 2 + 1 + 2 lines.
   const dir = join(h.configDir, "projects", slugFor(h.cwd));
-  const [name] = await Array.fromAsync(Deno.readDir(dir), (e) => e.name);
+  // The CLI may also make a `memory/` folder here, in its own time: the transcript is the .jsonl.
+  const [name] = (await Array.fromAsync(Deno.readDir(dir)))
+    .filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
   const lines = (await Deno.readTextFile(join(dir, name))).trim().split("\n").map((l) =>
     JSON.parse(l)
   );
