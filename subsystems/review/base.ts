@@ -92,10 +92,15 @@ export class BaseStore {
   /**
    * The review-scoped read. A local base is probed and answers `local`. With a session: the last
    * measurement inside the window (or unverified) at once, and a kicked refresh. Without one:
-   * the refresh runs (unless throttled) and the read waits for it.
+   * the refresh runs (unless throttled) and the read waits for it. `knownTracking`, when given,
+   * is what a still-current stored scan found for the tracking ref, and stands in for the probe.
    */
-  async reviewRead(target: BaseTarget, hasSession: boolean): Promise<BaseAnswer> {
-    if (!(await this.#probeTracking(target))) {
+  async reviewRead(
+    target: BaseTarget,
+    hasSession: boolean,
+    knownTracking?: boolean,
+  ): Promise<BaseAnswer> {
+    if (!(knownTracking ?? await this.#probeTracking(target))) {
       const m = { base: "local" as const, base_error: null, at: this.#now() };
       this.#last.set(target.cwd, m);
       return { base: m.base, base_error: m.base_error };

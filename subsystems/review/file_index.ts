@@ -27,6 +27,11 @@ export interface FileIndexOptions {
   maxEntries?: number;
   /** Clock, for tests. */
   now?: () => number;
+  /**
+   * True while a change watch covers the tree: a still, watched tree is not walked again at
+   * all (every write pokes it), so a read of a warm index runs no walk and no git.
+   */
+  watched?: () => boolean;
 }
 
 /** The walk interval for a still tree (spec: `file_index` row). */
@@ -106,12 +111,14 @@ export class FileIndexer {
   readonly #interval: number;
   readonly #max: number;
   readonly #now: () => number;
+  readonly #watched: () => boolean;
 
   constructor(readonly cwd: string, opts: FileIndexOptions = {}) {
     this.#respect = opts.respectGitignore ?? true;
     this.#interval = opts.stillIntervalMs ?? STILL_INTERVAL_MS;
     this.#max = opts.maxEntries ?? MAX_ENTRIES;
     this.#now = opts.now ?? Date.now;
+    this.#watched = opts.watched ?? (() => false);
   }
 
   /** How many walks have run (observability and tests). */
@@ -145,7 +152,7 @@ export class FileIndexer {
 
   async #refresh(): Promise<void> {
     if (this.#inflight) return await this.#inflight;
-    if (!this.#dirty && this.#now() - this.#walkedAt < this.#interval) return;
+    if (!this.#dirty && (this.#watched() || this.#now() - this.#walkedAt < this.#interval)) return;
     this.#inflight = (async () => {
       this.#dirty = false; // a poke during the walk marks it dirty again
       this.#walks++;

@@ -65,6 +65,16 @@ const FIXED_ENV: Record<string, string> = {
   LC_ALL: "C",
 };
 
+let spawned = 0;
+
+/**
+ * How many git processes this module has started since the process began: the count a test or
+ * bench reads before and after a read to say what that read cost (issue: "a subscribe is cheap").
+ */
+export function gitSpawns(): number {
+  return spawned;
+}
+
 /** Decode git output as UTF-8, replacing invalid bytes rather than throwing. */
 export function text(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
@@ -86,6 +96,7 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
       stdout: "piped",
       stderr: "piped",
     }).spawn();
+    spawned++;
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     return {

@@ -67,8 +67,11 @@ export function create(host: Host) {
   };
   const maxMib = () => host.config().documents.max_size_mib;
   const branchOf = async (slot: Slot) => (await readRecordFor(slot, false)).work.branch ?? "HEAD";
+  // A seat already watched serves its stores; any other is read now.
   const readRecordFor = (slot: Slot, review: boolean) => {
     const seat = seatOf(slot, "subscribe");
+    const w = watches.get(slotName(slot));
+    if (w && w.cwd === seat.cwd) return w.record(review);
     return readRecord(seat.cwd, { baseStore, review, hasSession: seat.sessionId() !== null });
   };
 
@@ -188,7 +191,7 @@ export function create(host: Host) {
     sessionFields: async (slot: Slot, opts: { review: boolean }) => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);
-      const record = await readRecordFor(slot, opts.review);
+      const record = await watch.record(opts.review);
       const rows = await watch.rows(record.work, record.git);
       watch.held(rows);
       const reviews = await threads.readScope(seat.project.name, record.work.branch ?? "HEAD");

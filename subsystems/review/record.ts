@@ -18,6 +18,10 @@ export interface RecordOptions {
   hasSession: boolean;
   /** A stored scan still inside its window; omitted, the tree is scanned now. */
   scan?: Scan;
+  /** The stored scan's own patch text, so its diff runs no git (see {@link Patches}). */
+  patches?: Patches;
+  /** The stored scan's diff, already read: only its base is restated for this read. */
+  diff?: DiffContent;
 }
 
 /** The rows a record carries from this subsystem, and the scan they came from. */
@@ -32,15 +36,30 @@ export interface ReviewRecord {
 export async function readRecord(cwd: string, opts: RecordOptions): Promise<ReviewRecord> {
   // A fresh scan keeps its patches so each layer's git diff runs once for the whole record.
   let scan = opts.scan;
-  let patches: Patches | undefined;
+  let patches = opts.patches;
+  const stored = scan !== undefined;
   if (!scan) ({ scan, patches } = await scanWithPatches(cwd, { baseStore: opts.baseStore }));
   let base: BaseAnswer = opts.baseStore.ordinaryRead();
   let git = scan.git;
   if (opts.review && scan.facts.base_ref && scan.facts.base) {
-    base = await opts.baseStore.reviewRead(scan.facts.base, opts.hasSession);
-    // The git row states the last completed measurement, which this read may just have made.
-    if (git) git = { ...git, ...opts.baseStore.latest(cwd) };
+    // A stored scan of a watched seat already knows whether the tracking ref exists (a ref
+    // change pokes the watch and drops the store), so its probe runs no git.
+    const known = stored && opts.hasSession ? scan.facts.base.remote_tracking : undefined;
+    base = await opts.baseStore.reviewRead(scan.facts.base, opts.hasSession, known);
   }
-  const diff = await readDiff(cwd, scan, base, undefined, patches);
+  // The git row states the last completed measurement, which may have landed after the scan.
+  if (git && (stored || opts.review)) git = { ...git, ...opts.baseStore.latest(cwd) };
+  const diff = opts.diff
+    ? restateBase(opts.diff, base)
+    : await readDiff(cwd, scan, base, undefined, patches);
   return { work: scan.work, git, diff, scan };
+}
+
+/**
+ * A stored diff answered for this read: its layers as read, its base the one this read is
+ * entitled to - carried only beside a branch layer (spec: session row `diff`).
+ */
+export function restateBase(diff: DiffContent, base: BaseAnswer): DiffContent {
+  if (diff.branch_ahead === null) return diff;
+  return { ...diff, base: base.base, base_error: base.base_error };
 }

@@ -3,8 +3,28 @@ import type { Host } from "../../server/subsystem.ts";
 import type { BaseStore } from "./base.ts";
 import { FileIndexer } from "./file_index.ts";
 import type { PrLookup } from "./pr.ts";
-import { scanTree } from "./scan.ts";
-import type { GitWorkView, WorkState } from "./wire.ts";
+import { readRecord, type ReviewRecord } from "./record.ts";
+import { type Patches, type Scan, scanWithPatches } from "./scan.ts";
+import type { DiffContent, GitWorkView, WorkState } from "./wire.ts";
+
+/**
+ * How long a stored scan answers a record read of a seat with a session when its watch saw no
+ * write since (spec: `diff` row - "a stored scan past its window is taken again").
+ */
+export const STORE_WINDOW_MS = 30_000;
+
+/** Patch text a stored scan keeps for its diff; a larger one is diffed again on the read. */
+const KEEP_PATCH_BYTES = 8 * 1024 * 1024;
+
+/** The seat's last scan, and the diff read from it once a reader asked. */
+interface Stored {
+  scan: Scan;
+  patches: Patches | null;
+  diff: DiffContent | null;
+  /** The watch's write count when the scan began: any later write makes it stale. */
+  writes: number;
+  at: number;
+}
 
 /**
  * One seat's change watch: writes under its tree become one rescan (debounced), pushed as
@@ -20,6 +40,8 @@ export class SeatWatch {
   #running: Promise<void> | null = null;
   #again = false;
   #stopped = false;
+  #writes = 0;
+  #stored: Stored | null = null;
 
   constructor(
     readonly slot: Slot,
@@ -29,9 +51,67 @@ export class SeatWatch {
       baseStore: BaseStore;
       pr: PrLookup;
       hasSession: () => boolean;
+      now?: () => number;
     },
   ) {
-    this.index = new FileIndexer(cwd);
+    // A watched tree's index is walked again only when a write poked it.
+    this.index = new FileIndexer(cwd, { watched: () => this.watching });
+  }
+
+  /** True while the change watch runs: only then can a stored scan stand for the tree. */
+  get watching(): boolean {
+    return this.#watcher !== null && !this.#stopped;
+  }
+
+  /**
+   * The record's `work`, `git` and `diff` rows. A seat with a session serves its stores (spec:
+   * subscribe `review` - "every other read of a seat that has a session serves the stores"):
+   * the watch's last scan while no write has landed since and it is inside
+   * {@link STORE_WINDOW_MS}, and the diff read from it once, so a warm read runs no git. Any
+   * other read scans now, and a seat with a session keeps what it read.
+   */
+  async record(review: boolean): Promise<ReviewRecord> {
+    const { baseStore } = this.deps;
+    const hasSession = this.deps.hasSession();
+    const s = hasSession ? this.#warm() : null;
+    if (s) {
+      if (!s.diff) {
+        const first = await readRecord(this.cwd, {
+          baseStore,
+          review: false,
+          hasSession,
+          scan: s.scan,
+          patches: s.patches ?? undefined,
+        });
+        s.diff = first.diff;
+        s.patches = null;
+      }
+      return await readRecord(this.cwd, {
+        baseStore,
+        review,
+        hasSession,
+        scan: s.scan,
+        diff: s.diff,
+      });
+    }
+    const writes = this.#writes;
+    const read = await readRecord(this.cwd, { baseStore, review, hasSession });
+    if (hasSession) this.#keep({ scan: read.scan, patches: null, diff: read.diff, writes });
+    return read;
+  }
+
+  #warm(): Stored | null {
+    const s = this.#stored;
+    const now = (this.deps.now ?? Date.now)();
+    if (!s || !this.watching || s.writes !== this.#writes || now - s.at > STORE_WINDOW_MS) {
+      return null;
+    }
+    return s;
+  }
+
+  #keep(s: Omit<Stored, "at">): void {
+    if (s.writes !== this.#writes) return; // a write landed during the scan: it is already old
+    this.#stored = { ...s, at: (this.deps.now ?? Date.now)() };
   }
 
   /** Starts watching; a tree that cannot be watched (gone, not a directory) is logged, not fatal. */
@@ -53,7 +133,11 @@ export class SeatWatch {
         ) continue;
         this.poke();
       }
-    })().catch(() => {});
+    })().catch(() => {}).finally(() => {
+      // A watch that ended can no longer vouch for the stores: every read scans again.
+      this.#watcher = null;
+      this.#writes++;
+    });
   }
 
   /**
@@ -73,6 +157,7 @@ export class SeatWatch {
   /** Schedules one pass; writes inside the debounce become one. */
   poke(): void {
     if (this.#stopped) return;
+    this.#writes++;
     this.index.poke();
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.pass(), 150);
@@ -96,7 +181,10 @@ export class SeatWatch {
 
   async #pass(): Promise<void> {
     const { host, baseStore } = this.deps;
-    const scan = await scanTree(this.cwd, { baseStore });
+    const writes = this.#writes;
+    const { scan, patches } = await scanWithPatches(this.cwd, { baseStore });
+    const size = (patches.worktree?.length ?? 0) + (patches.branch?.length ?? 0);
+    this.#keep({ scan, patches: size <= KEEP_PATCH_BYTES ? patches : null, diff: null, writes });
     const rows = await this.rows(scan.work, scan.git);
     const text = JSON.stringify(rows);
     if (text !== this.#told && !this.#stopped) {
@@ -114,6 +202,7 @@ export class SeatWatch {
 
   stop(): void {
     this.#stopped = true;
+    this.#stored = null;
     clearTimeout(this.#timer);
     try {
       this.#watcher?.close();
