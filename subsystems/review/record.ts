@@ -6,6 +6,7 @@
  */
 import type { BaseAnswer, BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
+import type { DiffBudget } from "./diff_parse.ts";
 import { type Patches, type Scan, scanWithPatches } from "./scan.ts";
 import type { DiffContent, GitWorkView, WorkState } from "./wire.ts";
 
@@ -22,6 +23,8 @@ export interface RecordOptions {
   patches?: Patches;
   /** The stored scan's diff, already read: only its base is restated for this read. */
   diff?: DiffContent;
+  /** The diff's read budget (default: the spec's caps); a bench raises it to carry every file. */
+  budget?: DiffBudget;
 }
 
 /** The rows a record carries from this subsystem, and the scan they came from. */
@@ -51,7 +54,7 @@ export async function readRecord(cwd: string, opts: RecordOptions): Promise<Revi
   if (git && (stored || opts.review)) git = { ...git, ...opts.baseStore.latest(cwd) };
   const diff = opts.diff
     ? restateBase(opts.diff, base)
-    : await readDiff(cwd, scan, base, undefined, patches);
+    : await readDiff(cwd, scan, base, opts.budget, patches);
   return { work: scan.work, git, diff, scan };
 }
 

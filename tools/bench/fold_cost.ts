@@ -3,17 +3,20 @@
  *
  * 1. CPU per request: forge runs as its own process (`deno run -A main.ts`, so its /proc walks
  *    run) holding one seat with a long real conversation built by real turns; the arm prices a
- *    `subscribe` of that seat and a `more` of the turns above the snapshot (from the window, in
- *    memory) in the process's own CPU time (/proc/<pid>/stat utime+stime, what ps reports)
- *    against an idle arm of the same length. Then forge restarts, the lead resumes its session
+ *    `subscribe` of that seat (its tree a repository with work in it) and a `more` of the turns
+ *    above the snapshot (from the window, in memory) in the process's own CPU time (its threads'
+ *    scheduler ns, /proc/<pid>/task/<tid>/schedstat) in paired arms: an idle window, then the
+ *    requests, `--pairs` times; median and range over the pairs. Then forge restarts, the lead resumes its session
  *    seeded with its newest turns, and a `more` above them is priced again: read from the
  *    transcript on disk. Every arm prints the bytes and turns it moved.
  * 2. Latency from a CLI stdout line to a subscribed client, p50/p99, with 1, 10 and 50 clients:
- *    forge runs in this process with the driver's event queue stamped where each stdout line is
- *    parsed; the clients run in a worker thread (the machine's other core) and stamp each frame
- *    they parse. Frames the batch holds (token appends) are reported apart from the rest.
+ *    forge runs in this process, each stdout line stamped as the driver's pipe reader parses it
+ *    (the same task that read the chunk off the pipe: the lines of one chunk are parsed back to
+ *    back, no other task between); the clients spread over one worker per core and stamp each
+ *    frame they parse. Frames the batch holds (token appends) are reported apart from the rest.
  *
- *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 30] [--latency-turns 4]
+ *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 10] [--pairs 7]
+ *     [--latency-turns 4]
  */
 import { parseArgs } from "node:util";
 import { startFakeApi } from "../../fixtures/fake_api/mod.ts";
@@ -34,10 +37,13 @@ async function main() {
     strict: false,
     options: {
       turns: { type: "string", default: "40" },
-      requests: { type: "string", default: "30" },
+      requests: { type: "string", default: "10" },
       "latency-turns": { type: "string", default: "4" },
+      pairs: { type: "string", default: "7" },
+      runs: { type: "string" },
     },
   });
+  const pairs = Number(values.pairs);
   const turns = Number(values.turns);
   const requests = Number(values.requests);
   const latencyTurns = Number(values["latency-turns"]);
@@ -48,7 +54,6 @@ async function main() {
   );
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-fold-bench-" }));
   try {
-    await Deno.mkdir(`${dir}/long`);
     const toml = await Deno.readTextFile(`${REPO}fixtures/seats/bench.toml`);
     await Deno.writeTextFile(
       `${dir}/forge.toml`,
@@ -57,8 +62,11 @@ async function main() {
     console.log(
       `claude ${await cliVersion()}; ${Deno.build.os} ${navigator.hardwareConcurrency} cores`,
     );
-    await cpuArms(dir, turns, requests);
-    await latencyArms(dir, latencyTurns, turns);
+    // The seat's tree is a repository with work in it, as a working seat's is: the subscribe
+    // carries its work, git, diff and file_index rows.
+    await seatRepo(`${dir}/long`);
+    await cpuArms(dir, turns, requests, pairs);
+    if (latencyTurns > 0) await latencyArms(dir, latencyTurns, turns);
   } finally {
     await api.close();
     await Deno.remove(dir, { recursive: true });
@@ -67,7 +75,7 @@ async function main() {
 
 // ---- 1. CPU per request -------------------------------------------------------------------
 
-async function cpuArms(dir: string, turns: number, requests: number) {
+async function cpuArms(dir: string, turns: number, requests: number, pairs: number) {
   const first = await startForge(dir);
   const { child, c } = first;
   try {
@@ -82,26 +90,25 @@ async function cpuArms(dir: string, turns: number, requests: number) {
     c.send({ kind: "unsubscribe", what: { session: seat } });
     await settle(c);
 
-    const idleRate = await idleArm(child.pid);
-    let bytes = 0;
-    let shownTurns = 0;
     let cursor: string | null = null;
-    const sub = await cpuOver(child.pid, async () => {
-      for (let i = 0; i < requests; i++) {
-        c.send({ kind: "subscribe", what: { session: seat } });
-        const snap = await c.next((m) => m.kind === "snapshot", 60_000);
-        const conv = (snap.data as { conversation: { turns: unknown[]; cursor: string | null } })
-          .conversation;
-        bytes += JSON.stringify(snap).length;
-        shownTurns = conv.turns.length;
-        cursor = conv.cursor;
-        c.send({ kind: "unsubscribe", what: { session: seat } });
-      }
+    await pairedArms("subscribe", child.pid, pairs, requests, async () => {
+      c.send({ kind: "subscribe", what: { session: seat } });
+      const snap = await c.next((m) => m.kind === "snapshot", 60_000);
+      const data = snap.data as {
+        conversation: { turns: unknown[]; cursor: string | null };
+        work?: { gate?: string; changed?: number };
+      };
+      cursor = data.conversation.cursor;
+      c.send({ kind: "unsubscribe", what: { session: seat } });
       await settle(c);
+      return {
+        bytes: JSON.stringify(snap).length,
+        what: `${data.conversation.turns.length} turns, work ${data.work?.gate} ` +
+          `${data.work?.changed} changed`,
+      };
     });
-    report("subscribe", sub.cpuMs - idleRate * sub.wallMs, sub.wallMs, requests, bytes, shownTurns);
     // Above the window's floor: the turns above the snapshot, from memory.
-    await moreArm("more (window)", child.pid, c, cursor, requests, idleRate);
+    await moreArms("more (window)", child.pid, c, cursor, pairs, requests);
   } finally {
     await first.stop();
   }
@@ -119,8 +126,7 @@ async function cpuArms(dir: string, turns: number, requests: number) {
       snap = await c2.next((m) => m.kind === "snapshot", 60_000);
     }
     const conv = (snap.data as { conversation: { cursor: string | null } }).conversation;
-    const idleRate = await idleArm(second.child.pid);
-    await moreArm("more (disk)", second.child.pid, c2, conv.cursor, requests, idleRate);
+    await moreArms("more (disk)", second.child.pid, c2, conv.cursor, pairs, requests);
   } finally {
     await second.stop();
   }
@@ -148,21 +154,14 @@ async function startForge(dir: string) {
   };
 }
 
-/** The process's own CPU rate while nothing is asked of it. */
-async function idleArm(pid: number): Promise<number> {
-  const idle = await cpuOver(pid, () => new Promise((r) => setTimeout(r, 3_000)));
-  report("idle", idle.cpuMs, idle.wallMs, 0, 0, 0);
-  return idle.cpuMs / idle.wallMs;
-}
-
-/** Prices `more` from one cursor, `requests` times. */
-async function moreArm(
+/** Prices `more` from one cursor in paired arms. */
+async function moreArms(
   arm: string,
   pid: number,
   c: ForgeClient,
   cursor: string | null,
+  pairs: number,
   requests: number,
-  idleRate: number,
 ) {
   c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
   const probe = await c.next((m) => m.kind === "page" || m.kind === "error");
@@ -170,51 +169,79 @@ async function moreArm(
     console.log(`${arm}: refused (${probe.what}: ${probe.why})`);
     return;
   }
-  let moreBytes = 0;
-  let moreTurns = 0;
-  let next: unknown = null;
-  const more = await cpuOver(pid, async () => {
-    for (let i = 0; i < requests; i++) {
-      c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
-      const page = await c.next((m) => m.kind === "page" || m.kind === "error", 60_000);
-      moreBytes += JSON.stringify(page).length;
-      moreTurns = (page.turns as unknown[] | undefined)?.length ?? 0;
-      next = page.cursor;
-    }
+  await pairedArms(arm, pid, pairs, requests, async () => {
+    c.send({ kind: "more", conversation: seat, before: cursor, turns: 20 });
+    const page = await c.next((m) => m.kind === "page" || m.kind === "error", 60_000);
+    const n = (page.turns as unknown[] | undefined)?.length ?? 0;
+    return { bytes: JSON.stringify(page).length, what: `${n} turns` };
   });
-  report(arm, more.cpuMs - idleRate * more.wallMs, more.wallMs, requests, moreBytes, moreTurns);
-  console.log(
-    `  (from cursor ${String(cursor).slice(0, 2)}..., next ${String(next).slice(0, 2)}...)`,
-  );
 }
 
-function report(
+/**
+ * Paired, interleaved arms: an idle window of the server, then `requests` requests, `pairs`
+ * times. Each pair prices one request as (CPU of the request arm - the idle arm's CPU rate x the
+ * request arm's wall) / requests; the median and range over the pairs are printed, with what
+ * the last request moved.
+ */
+async function pairedArms(
   arm: string,
-  cpuMs: number,
-  wallMs: number,
-  n: number,
-  bytes: number,
-  turns: number,
+  pid: number,
+  pairs: number,
+  requests: number,
+  once: () => Promise<{ bytes: number; what: string }>,
 ) {
-  const per = n > 0 ? `${(cpuMs / n).toFixed(2)} ms CPU per request (idle subtracted), ` : "";
+  const per: number[] = [];
+  const idleRates: number[] = [];
+  let moved = { bytes: 0, what: "" };
+  let idleMs = 1000;
+  for (let p = 0; p < pairs; p++) {
+    const idle = await cpuOver(pid, () => new Promise((r) => setTimeout(r, idleMs)));
+    const busy = await cpuOver(pid, async () => {
+      for (let i = 0; i < requests; i++) moved = await once();
+    });
+    const rate = idle.cpuNs / idle.wallMs;
+    idleRates.push(rate / 1e6);
+    per.push((busy.cpuNs - rate * busy.wallMs) / 1e6 / requests);
+    idleMs = Math.max(500, busy.wallMs); // the next idle window as long as this busy one
+  }
   console.log(
-    `${arm.padEnd(13)} ${per}${cpuMs.toFixed(0)} ms CPU over ${wallMs.toFixed(0)} ms wall; ` +
-      `moved ${(bytes / 1024).toFixed(0)} KiB, ${turns} turns a request`,
+    `${arm.padEnd(13)} ${stats(per)} ms CPU per request above idle ` +
+      `(${pairs} pairs x ${requests}; idle ${stats(idleRates.map((r) => r * 1000))} ms CPU/s); ` +
+      `moved ${(moved.bytes / 1024).toFixed(0)} KiB a request, ${moved.what}`,
   );
 }
 
-/** The server process's CPU (utime+stime) spent while `work` runs. */
+/** "median (min..max)" of a sample. */
+function stats(xs: number[]): string {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return `${m.toFixed(2)} (${s[0].toFixed(2)}..${s[s.length - 1].toFixed(2)})`;
+}
+
+/** The server process's CPU (ns, every thread) spent while `work` runs. */
 async function cpuOver(pid: number, work: () => Promise<unknown>) {
-  const before = cpuMs(pid);
+  const before = cpuNs(pid);
   const t0 = performance.now();
   await work();
-  return { cpuMs: cpuMs(pid) - before, wallMs: performance.now() - t0 };
+  return { cpuNs: cpuNs(pid) - before, wallMs: performance.now() - t0 };
 }
 
-function cpuMs(pid: number): number {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
+/**
+ * The process's CPU time in nanoseconds: the sum of its threads' scheduler run times
+ * (/proc/<pid>/task/<tid>/schedstat, the scheduler's own ns clock - getrusage grade, not the
+ * 10 ms ticks /proc/<pid>/stat reports). A thread that exits inside a window takes its time
+ * with it, so a window can only read low, never high.
+ */
+function cpuNs(pid: number): number {
+  let sum = 0;
+  for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += Number(Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return sum;
 }
 
 /** Lets the server finish what the last request started (a ping answers after it). */
@@ -253,14 +280,22 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
     driver.send({ kind: "subscribe", what: { session: seat } });
     await driver.next((m) => m.kind === "snapshot");
     for (const clients of [1, 10, 50]) {
-      const worker = new Worker(import.meta.url, { type: "module" });
-      const reply = (kind: string) =>
-        new Promise<{ kind: string; samples?: [string, number][] }>((resolve) => {
-          worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
-        });
-      const ready = reply("ready");
-      worker.postMessage({ kind: "connect", url: server.url, clients, seat });
-      await ready;
+      // The clients spread over one worker per core, none on the server's thread.
+      const spread = Math.min(clients, navigator.hardwareConcurrency);
+      const workers = Array.from({ length: spread }, (_, w) => {
+        const worker = new Worker(import.meta.url, { type: "module" });
+        const reply = (kind: string) =>
+          new Promise<{ kind: string; samples?: [string, number][] }>((resolve) => {
+            worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
+          });
+        const n = Math.floor(clients / spread) + (w < clients % spread ? 1 : 0);
+        return { worker, reply, n };
+      });
+      await Promise.all(workers.map(({ worker, reply, n }) => {
+        const ready = reply("ready");
+        worker.postMessage({ kind: "connect", url: server.url, clients: n, seat });
+        return ready;
+      }));
       readAt.clear();
       readOrder.length = 0;
       readIndex.clear();
@@ -269,14 +304,18 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
         await driver.next((m) => isChat(m, "result"), 60_000);
       }
       await settle(driver);
-      const done = reply("samples");
-      worker.postMessage({ kind: "report" });
-      const { samples } = await done;
-      worker.terminate();
+      const samples = (await Promise.all(workers.map(({ worker, reply }) => {
+        const done = reply("samples");
+        worker.postMessage({ kind: "report" });
+        return done.then((d) => {
+          worker.terminate();
+          return d.samples ?? [];
+        });
+      }))).flat();
       const plain: number[] = [];
       const fromLast: number[] = [];
       const fromFirst: number[] = [];
-      for (const [uuid, at, span] of samples! as unknown as [string, number, number][]) {
+      for (const [uuid, at, span] of samples as unknown as [string, number, number][]) {
         const read = readAt.get(uuid);
         if (read === undefined) continue;
         if (span === 1) {
@@ -384,6 +423,28 @@ function clientWorker() {
 }
 
 // ---- fixtures ---------------------------------------------------------------------------
+
+/** A repository of 40 committed files on a branch off main, 5 of them modified, 1 untracked. */
+async function seatRepo(path: string) {
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command("git", {
+      args: ["-c", "user.name=bench", "-c", "user.email=bench@forge.invalid", ...args],
+      cwd: path,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+  };
+  await Deno.mkdir(`${path}/src`, { recursive: true });
+  await run("init", "-q", "-b", "main");
+  const body = (i: number) => Array.from({ length: 60 }, (_, n) => `line ${n} of ${i}\n`).join("");
+  for (let i = 0; i < 40; i++) await Deno.writeTextFile(`${path}/src/f${i}.ts`, body(i));
+  await run("add", "-A");
+  await run("commit", "-q", "-m", "base");
+  await run("checkout", "-q", "-b", "feature");
+  for (let i = 0; i < 5; i++) await Deno.writeTextFile(`${path}/src/f${i}.ts`, body(i) + "more\n");
+  await Deno.writeTextFile(`${path}/notes.md`, "# notes\n");
+}
 
 function isChat(m: Record<string, unknown>, type: string): boolean {
   const u = m.update as { chat_appended?: { msg?: { type?: string } } } | undefined;
