@@ -1,8 +1,10 @@
 /**
  * One scan of a working tree gives the `work` row and the `git` row (spec: session table).
- * Stage one runs in parallel: `status --porcelain=v2 -z`, the worktree numstat against HEAD,
- * the default-branch refs and the top-level. Stage two, when a base resolved: the chain ahead
- * (`log --raw --numstat -z`), its count and the range's stats, again in parallel.
+ * Stage one runs in parallel: `status --porcelain=v2 -z --branch`, the worktree's one diff
+ * against HEAD (stats and hunks from one patch) and the default-branch refs with their commits
+ * (the top level is the tree itself when it holds `.git`). Stage two, when a base resolved and
+ * HEAD or the base moved since the tree's last walk: the chain ahead (`log --raw --numstat -z`),
+ * its count and the range's one diff, again in parallel.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
 import { patchStats } from "./diff_parse.ts";
@@ -136,19 +138,18 @@ async function scan(
   } catch {
     return gated("gone");
   }
-  const [status, top, refs, headDiff] = await Promise.all([
+  const [status, root, refs, headDiff] = await Promise.all([
     git(cwd, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"]),
-    git(cwd, ["rev-parse", "--show-toplevel"]),
-    git(cwd, ["for-each-ref", "--format=%(refname)%00%(symref)", ...DEFAULT_REFS]),
+    topLevel(cwd),
+    git(cwd, ["for-each-ref", "--format=%(refname)%00%(symref)%00%(objectname)", ...DEFAULT_REFS]),
     diffLayer(cwd, "HEAD"),
   ]);
   if (status.code !== 0) {
     const notRepo = /not a git repository/i.test(status.stderr_line);
     return gated(notRepo ? "not_a_repository" : "scanner_failed");
   }
-  if (top.code !== 0 || refs.code !== 0) return gated("scanner_failed");
+  if (root === null || refs.code !== 0) return gated("scanner_failed");
   const porcelain = parsePorcelain(text(status.stdout));
-  const root = text(top.stdout).trim();
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
   const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE);
   if (wt.code !== 0) return gated("scanner_failed");
@@ -166,7 +167,7 @@ async function scan(
   // as the base, the unpushed commits are the branch layer.
   if (def && porcelain.head && def.ref !== `refs/heads/${porcelain.branch}`) {
     baseRef = def.ref;
-    const walked = await scanAhead(cwd, def.ref, opts.chainCap ?? CHAIN_CAP);
+    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP);
     ahead = walked.ahead;
     branchPatch = walked.patch;
   }
@@ -198,6 +199,58 @@ async function scan(
   return { scan: result, patches };
 }
 
+/**
+ * The tree's top level, where porcelain paths are rooted: the tree itself when it holds `.git`
+ * (a repository or a linked worktree - no git process for the common case), else git's
+ * `rev-parse --show-toplevel`. Null when git could not say.
+ */
+async function topLevel(cwd: string): Promise<string | null> {
+  try {
+    await Deno.lstat(`${cwd}/.git`);
+    return cwd;
+  } catch {
+    const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
+    return top.code === 0 ? text(top.stdout).trim() : null;
+  }
+}
+
+/** The branch layer a tree last walked, keyed by the two commits it is a function of. */
+interface WalkedBranch {
+  key: string;
+  walked: { ahead: Ahead | null | "failed"; patch: Uint8Array | null };
+}
+const walkedBranches = new Map<string, WalkedBranch>();
+const WALKED_KEEP = 64;
+const WALKED_PATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The chain ahead and the range's stats and patch. Both are fixed by HEAD's commit and the
+ * base ref's, so a tree whose two commits have not moved since its last walk reuses that walk
+ * and runs no git for its branch layer (issue: "nothing repeated that the store holds").
+ */
+async function branchLayer(
+  cwd: string,
+  def: { ref: string; oid: string | null },
+  head: string,
+  cap: number,
+): Promise<{ ahead: Ahead | null | "failed"; patch: Uint8Array | null }> {
+  const key = def.oid ? `${head}\0${def.ref}\0${def.oid}\0${cap}` : null;
+  const held = walkedBranches.get(cwd);
+  if (key && held?.key === key && (held.walked.patch !== null || held.walked.ahead === null)) {
+    return held.walked;
+  }
+  const walked = await scanAhead(cwd, def.ref, cap);
+  walkedBranches.delete(cwd);
+  if (key && walked.ahead !== "failed" && (walked.patch?.length ?? 0) <= WALKED_PATCH_BYTES) {
+    walkedBranches.set(cwd, { key, walked });
+    // Oldest out first: a Map keeps insertion order.
+    if (walkedBranches.size > WALKED_KEEP) {
+      walkedBranches.delete(walkedBranches.keys().next().value!);
+    }
+  }
+  return walked;
+}
+
 /** The raw + numstat records of a diff layer's output (its patch, if any, left aside). */
 function rawStats(bytes: Uint8Array): RawStat[] {
   return parseRawNumstat(splitHeader(bytes).header.split("\0"));
@@ -221,25 +274,29 @@ const DEFAULT_REFS = [
  */
 export function resolveDefault(
   out: string,
-): { branch: string; ref: string; remote: boolean } | null {
+): { branch: string; ref: string; remote: boolean; oid: string | null } | null {
   const have = new Map<string, string>();
+  const oids = new Map<string, string>();
   for (const line of out.split("\n")) {
     if (!line) continue;
-    const [ref, sym] = line.split("\0");
+    const [ref, sym, oid] = line.split("\0");
     have.set(ref, sym ?? "");
+    if (oid) oids.set(ref, oid);
   }
   const head = have.get("refs/remotes/origin/HEAD");
   if (head && head.startsWith("refs/remotes/origin/")) {
     const branch = head.slice("refs/remotes/origin/".length);
-    return { branch, ref: head, remote: true };
+    // origin/HEAD's objectname is its target's commit.
+    const oid = oids.get(head) ?? oids.get("refs/remotes/origin/HEAD") ?? null;
+    return { branch, ref: head, remote: true, oid };
   }
   for (const b of ["main", "master"]) {
     const ref = `refs/remotes/origin/${b}`;
-    if (have.has(ref)) return { branch: b, ref, remote: true };
+    if (have.has(ref)) return { branch: b, ref, remote: true, oid: oids.get(ref) ?? null };
   }
   for (const b of ["main", "master"]) {
     const ref = `refs/heads/${b}`;
-    if (have.has(ref)) return { branch: b, ref, remote: false };
+    if (have.has(ref)) return { branch: b, ref, remote: false, oid: oids.get(ref) ?? null };
   }
   return null;
 }
