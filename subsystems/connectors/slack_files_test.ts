@@ -5,7 +5,7 @@ import type { Host, ToolCall } from "../../server/subsystem.ts";
 import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
 import { safeName, slackFileTools } from "./slack_files.ts";
-import { SlackHub } from "./slack_hub.ts";
+import { quietHub } from "./testing.ts";
 
 Deno.test("safeName: one path component, no leading dots", () => {
   assertEquals(safeName("../../etc/passwd"), "passwd");
@@ -17,19 +17,7 @@ Deno.test("safeName: one path component, no leading dots", () => {
 Deno.test("slack__attachment: fetch never overwrites; an upload is held, then shared", async () => {
   const fake = await startFakeSlack();
   const dir = await Deno.makeTempDir({ prefix: "forge-slack-files-" });
-  const hub = new SlackHub([{
-    workspace: "acme",
-    token: fake.token,
-    poll_seconds: 60,
-    thread_idle_days: 14,
-    api_url: fake.apiUrl,
-  }], {
-    marksPath: `${dir}/marks.json`,
-    subscriptions: () => [],
-    arrive: () => {},
-    onState: () => {},
-    warn: () => {},
-  });
+  const hub = quietHub(fake, dir);
   const answers: boolean[] = [true, false];
   const parked: unknown[] = [];
   const host = {

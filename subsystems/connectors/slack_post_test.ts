@@ -4,7 +4,7 @@ import { startFakeSlack } from "../../fixtures/slack/mod.ts";
 import type { Host, ToolCall } from "../../server/subsystem.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
-import { SlackHub } from "./slack_hub.ts";
+import { quietHub } from "./testing.ts";
 import { slackWriteTools, splitParts } from "./slack_post.ts";
 
 Deno.test("splitParts: one part up to 4,000 characters; beyond, numbered parts that each fit", () => {
@@ -24,19 +24,7 @@ Deno.test("splitParts: one part up to 4,000 characters; beyond, numbered parts t
 Deno.test("slack__post: a part that fails midway says which parts were not sent", async () => {
   const fake = await startFakeSlack();
   const dir = await Deno.makeTempDir({ prefix: "forge-slack-" });
-  const hub = new SlackHub([{
-    workspace: "acme",
-    token: fake.token,
-    poll_seconds: 60,
-    thread_idle_days: 14,
-    api_url: fake.apiUrl,
-  }], {
-    marksPath: `${dir}/marks.json`,
-    subscriptions: () => [],
-    arrive: () => {},
-    onState: () => {},
-    warn: () => {},
-  });
+  const hub = quietHub(fake, dir);
   // A person approves every draft at once: the part this test is about is what follows.
   const host = {
     asks: {

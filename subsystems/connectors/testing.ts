@@ -1,0 +1,21 @@
+/**
+ * Test support: a Slack hub on one workspace, `acme`, pointed at the Slack fake, that polls
+ * nothing on its own and reports to no one. The tool tests drive it call by call.
+ */
+import { SlackHub } from "./slack_hub.ts";
+
+export function quietHub(fake: { token: string; apiUrl: string }, dir: string): SlackHub {
+  return new SlackHub([{
+    workspace: "acme",
+    token: fake.token,
+    poll_seconds: 60,
+    thread_idle_days: 14,
+    api_url: fake.apiUrl,
+  }], {
+    marksPath: `${dir}/marks.json`,
+    subscriptions: () => [],
+    arrive: () => {},
+    onState: () => {},
+    warn: () => {},
+  });
+}
