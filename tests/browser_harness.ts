@@ -25,6 +25,7 @@ export const FORM_PAGE = `<!doctype html><html><head><title>form page</title></h
 <a id="dl" href="/download" download="data.txt" style="position:absolute;left:20px;top:280px">
   get file</a>
 <div id="out" style="position:absolute;left:20px;top:340px;font-size:40px">waiting</div>
+<a id="more" href="#more" style="position:absolute;left:20px;top:420px;font-size:30px">more</a>
 </body></html>`;
 
 /** A page of form controls, a dialog and a link, for the agent's tools. */

@@ -154,6 +154,10 @@ Deno.test("a file chooser answered from the socket uploads the bytes; a download
   assertEquals(left, [], "the server's copy is removed once it crossed");
 
   // spec: browser_nav: a watcher's move is refused; the controller's is answered with the state.
+  // The history gets a step of its own first: whether the tab's first blank entry survives the
+  // first navigation is Chromium's timing, so the test never leans on it.
+  a.send({ kind: "browser_input", seq: 4, event: { type: "press", x: 40, y: 436 } });
+  await a.next((m) => m.kind === "browser_nav_state" && m.can_back === true, 30_000);
   b.send({ kind: "browser_nav", back: true });
   assertEquals((await b.next((m) => m.kind === "error", 30_000)).what, "browser_nav");
   a.send({ kind: "browser_nav", back: true });
@@ -161,7 +165,7 @@ Deno.test("a file chooser answered from the socket uploads the bytes; a download
     (m) => m.kind === "browser_nav_state" && m.can_forward === true,
     30_000,
   );
-  assertEquals([moved.tab, moved.can_back], [tab, false]);
+  assertEquals(moved.tab, tab);
   await Deno.remove(project, { recursive: true });
 });
 
