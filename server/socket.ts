@@ -135,8 +135,18 @@ function refuse(socket: Socket, status: number, text: string): void {
   );
 }
 
-/** The Transport over one `ws` socket and the TCP socket under it. */
+/**
+ * The Transport over one `ws` socket and the TCP socket under it. Sends are corked for the rest
+ * of the current turn: the frames one turn emits to a connection (a fan-out of a CLI read, a
+ * burst of updates) leave in one `writev` instead of one syscall each. Measured (issue 14 §2):
+ * without it, 58% of the server thread's samples in the 50-client fan-out were `writev` itself.
+ */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    tcp.uncork();
+  };
   return {
     get open() {
       return ws.readyState === ws.OPEN;
@@ -144,7 +154,14 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     get bufferedAmount() {
       return ws.bufferedAmount;
     },
-    send: (data) => ws.send(data),
+    send(data) {
+      if (!corked) {
+        corked = true;
+        tcp.cork();
+        queueMicrotask(uncork);
+      }
+      ws.send(data);
+    },
     ping: () => ws.ping(),
     pause: () => ws.pause(),
     resume: () => ws.resume(),

@@ -1,206 +1,166 @@
-import { memoryLogger } from "../../server/log.ts";
-import { startServer } from "../../server/server.ts";
-import { ForgeClient } from "../client_lib.ts";
-
 /**
- * The socket's fan-out and big-frame costs, each beside a bare `Deno.serve` WebSocket broadcast
- * measured in the same run, printed as ratios (forge ÷ bare). Clients run in this process, so the
- * numbers include their parsing: the ratio is the honest part.
+ * The socket's fan-out and big-frame costs: forge beside a bare `Deno.serve` WebSocket broadcast
+ * (the baseline) and a bare node:http + `ws` broadcast (the transport forge runs on), in
+ * interleaved arms whose order turns each round (forge, bare, ws / ws, bare, forge, ...). The
+ * clients live in Worker threads, so their parsing is not on the server's thread; latency runs
+ * from the stamp taken when the server accepted the update to the client's parse. Each arm prints
+ * what it moved, so an arm that stopped delivering cannot look fast. issue 14 §1-2.
  *
- *   deno task bench socket [--clients 50] [--updates 2000] [--runs 7]
+ *   deno task bench socket [--clients 50] [--updates 2000] [--rounds 5] [--workers 2] [--runs 5]
  */
+import { type ArmName, target } from "./arms/socket_targets.ts";
+import type { ClientsJob, ClientsReport } from "./arms/socket_clients.ts";
+
 const arg = (name: string, def: number) => {
   const i = Deno.args.indexOf(name);
   return i >= 0 ? Number(Deno.args[i + 1]) : def;
 };
 const CLIENTS = arg("--clients", 50);
 const UPDATES = arg("--updates", 2000);
-const RUNS = arg("--runs", 7);
+const ROUNDS = arg("--rounds", 5);
+const WORKERS = arg("--workers", 2);
+const RUNS = arg("--runs", 5);
 const BIG = 3_500_000;
+const armsArg = Deno.args.indexOf("--arms");
+/** `--arms forge` runs one arm alone (for a profile); ratios print only when both are there. */
+const ARMS =
+  (armsArg >= 0 ? Deno.args[armsArg + 1].split(",") : ["forge", "bare", "bare_ws"]) as ArmName[];
+const SKIP_BIG = Deno.args.includes("--no-big");
+const now = () => performance.timeOrigin + performance.now();
 
-interface Target {
-  url: string;
-  broadcast(message: string): void;
-  stop(): Promise<void>;
-}
-
-async function forgeTarget(): Promise<Target> {
-  const dir = await Deno.makeTempDir({ prefix: "forge-bench-" });
-  const server = await startServer({
-    configPath: `${dir}/forge.toml`,
-    port: 0,
-    log: memoryLogger(),
-  });
-  return {
-    url: server.url,
-    broadcast: (message) =>
-      server.workspace.emit({ name: "service_status", fields: { severity: "minor", message } }),
-    stop: async () => {
-      await server.stop();
-      await Deno.remove(dir, { recursive: true });
-    },
+/** Starts `n` clients in one Worker; resolves `ready` once all are subscribed. */
+function clients(job: ClientsJob, onGot?: (ms: number) => void) {
+  const w = new Worker(new URL("./arms/socket_clients.ts", import.meta.url), { type: "module" });
+  const ready = Promise.withResolvers<void>();
+  const report = Promise.withResolvers<ClientsReport>();
+  w.onmessage = (e) => {
+    if (e.data.ready) ready.resolve();
+    else if (e.data.got !== undefined) onGot?.(e.data.got);
+    else if (e.data.report) report.resolve(e.data.report);
+    else report.reject(new Error(e.data.error));
   };
-}
-
-async function bareTarget(): Promise<Target> {
-  const sockets = new Set<WebSocket>();
-  const ac = new AbortController();
-  const listening = Promise.withResolvers<number>();
-  const http = Deno.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    signal: ac.signal,
-    onListen: (a) => listening.resolve(a.port),
-  }, (req) => {
-    const { socket, response } = Deno.upgradeWebSocket(req);
-    socket.onopen = () => {
-      sockets.add(socket);
-      socket.send(JSON.stringify({ kind: "greeting" }));
-    };
-    socket.onmessage = (e) => {
-      if (String(e.data).includes('"subscribe"')) socket.send(JSON.stringify({ kind: "snapshot" }));
-    };
-    socket.onclose = () => sockets.delete(socket);
-    return response;
-  });
-  const port = await listening.promise;
-  return {
-    url: `ws://127.0.0.1:${port}/socket`,
-    broadcast: (message) => {
-      const text = JSON.stringify({
-        kind: "update",
-        update: { service_status: { severity: "minor", message } },
-        span: 1,
-      });
-      for (const s of sockets) s.send(text);
-    },
-    stop: async () => {
-      for (const s of sockets) s.close();
-      ac.abort();
-      await http.finished;
-    },
+  w.onerror = (e) => {
+    e.preventDefault();
+    ready.reject(new Error(e.message));
+    report.reject(new Error(e.message));
   };
+  w.postMessage(job);
+  return { ready: ready.promise, report: report.promise, stop: () => w.terminate() };
 }
 
-async function subscribed(url: string, deflate = false): Promise<ForgeClient> {
-  const c = await ForgeClient.connect(url, { deflate });
-  c.send({ kind: "subscribe", what: "home" });
-  await c.next((m) => m.kind === "snapshot");
-  return c;
-}
-
-function stamp(update: Record<string, unknown>): number | null {
-  const u = update.update as { service_status?: { message: string } } | undefined;
-  const m = u?.service_status?.message;
-  return m && m.startsWith("t:")
-    ? Number(m.slice(2, m.indexOf("|") > 0 ? m.indexOf("|") : undefined))
-    : null;
-}
-
-async function fanout(make: () => Promise<Target>) {
-  const target = await make();
-  const clients = await Promise.all(Array.from({ length: CLIENTS }, () => subscribed(target.url)));
-  const latencies: number[] = [];
-  let received = 0;
-  const done = Promise.withResolvers<void>();
-  for (const c of clients) {
-    c.socket.addEventListener("message", (e) => {
-      const m = JSON.parse(String(e.data));
-      const t = stamp(m);
-      if (t === null) return;
-      latencies.push(performance.now() - t);
-      if (++received === CLIENTS * UPDATES) done.resolve();
-    });
-  }
-  const started = performance.now();
+async function fanout(arm: ArmName) {
+  const t = await target(arm);
+  const per = Array.from(
+    { length: WORKERS },
+    (_, i) => Math.floor(CLIENTS / WORKERS) + (i < CLIENTS % WORKERS ? 1 : 0),
+  ).filter((n) => n > 0);
+  const groups = per.map((n) =>
+    clients({ url: t.url, clients: n, expect: UPDATES, deflate: false })
+  );
+  await Promise.all(groups.map((g) => g.ready));
+  const started = now();
   for (let i = 0; i < UPDATES; i++) {
-    target.broadcast(`t:${performance.now()}`);
+    t.broadcast(`t:${now()}`);
     if (i % 50 === 49) await new Promise((r) => setTimeout(r, 0));
   }
-  await done.promise;
-  const secs = (performance.now() - started) / 1000;
-  await Promise.all(clients.map((c) => c.close()));
-  await target.stop();
-  latencies.sort((a, b) => a - b);
-  return { rate: (CLIENTS * UPDATES) / secs, p50: pct(latencies, 50), p99: pct(latencies, 99) };
+  const reports = await Promise.all(groups.map((g) => g.report));
+  for (const g of groups) g.stop();
+  await t.stop();
+  const lat = reports.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const last = Math.max(...reports.map((r) => r.last));
+  const frames = reports.reduce((n, r) => n + r.frames, 0);
+  return {
+    rate: frames / ((last - started) / 1000),
+    p50: pct(lat, 50),
+    p99: pct(lat, 99),
+    frames,
+    bytes: reports.reduce((n, r) => n + r.bytes, 0),
+  };
 }
 
-async function bigFrame(make: () => Promise<Target>, deflate: boolean) {
-  const target = await make();
-  const c = await subscribed(target.url, deflate);
-  const times: number[] = [];
+async function bigFrame(arm: ArmName, deflate: boolean) {
+  const t = await target(arm);
+  let got = Promise.withResolvers<number>();
+  const g = clients(
+    { url: t.url, clients: 1, expect: RUNS, deflate, progress: true },
+    (ms) => got.resolve(ms),
+  );
+  await g.ready;
   const pad = "x".repeat(BIG);
+  const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    const got = c.nextFrame((f) => f.type === "json" && stamp(f.data) !== null, 60_000);
-    target.broadcast(`t:${performance.now()}|${pad}`);
-    const f = await got;
-    if (f.type === "json") times.push(performance.now() - (stamp(f.data) as number));
+    t.broadcast(`t:${now()}|${pad}`);
+    times.push(await got.promise);
+    got = Promise.withResolvers<number>();
   }
-  await c.close();
-  await target.stop();
-  times.sort((a, b) => a - b);
-  return pct(times, 50);
+  const report = await g.report;
+  g.stop();
+  await t.stop();
+  return { ms: pct(times.sort((a, b) => a - b), 50), bytes: report.bytes, frames: report.frames };
 }
 
 function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
-
 const f = (n: number, d = 1) => n.toFixed(d);
-const forgeFan = await fanout(forgeTarget);
-const bareFan = await fanout(bareTarget);
-console.log(`fan-out: ${CLIENTS} clients on home x ${UPDATES} updates`);
-console.log(
-  `  forge  ${f(forgeFan.rate, 0)} msg/s   p50 ${f(forgeFan.p50)} ms   p99 ${f(forgeFan.p99)} ms`,
-);
-console.log(
-  `  bare   ${f(bareFan.rate, 0)} msg/s   p50 ${f(bareFan.p50)} ms   p99 ${f(bareFan.p99)} ms`,
-);
-console.log(
-  `  ratio  throughput ${f(forgeFan.rate / bareFan.rate, 2)}x   p50 ${
-    f(forgeFan.p50 / bareFan.p50, 2)
-  }x   p99 ${f(forgeFan.p99 / bareFan.p99, 2)}x`,
-);
-const forgePlain = await bigFrame(forgeTarget, false);
-const forgeGzip = await bigFrame(forgeTarget, true);
-const barePlain = await bigFrame(bareTarget, false);
-console.log(`one 3.5 MB frame, emit to parsed (median of ${RUNS})`);
-console.log(`  forge text     ${f(forgePlain)} ms   (${f(forgePlain / barePlain, 2)}x bare)`);
-console.log(`  forge deflate  ${f(forgeGzip)} ms   (${f(forgeGzip / barePlain, 2)}x bare)`);
-console.log(`  bare text      ${f(barePlain)} ms`);
-
-// Which gzip kind 3 uses, by measurement: the frame's JSON through each candidate.
-const { gzip: zgzip } = await import("node:zlib");
-const { promisify } = await import("node:util");
-const { gzipSync: fflateGzip, strToU8 } = await import("fflate");
-const gz = promisify(zgzip);
-const sample = JSON.stringify({
-  kind: "update",
-  update: {
-    chat_appended: {
-      msg: Array.from({ length: 33_000 }, (_, i) => ({ i, text: `row ${i} of a conversation` })),
-    },
-  },
-});
-async function median(run: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await run();
-    times.push(performance.now() - t0);
-  }
-  return pct(times.sort((a, b) => a - b), 50);
+/** "median (min..max)" of a list. */
+function spread(xs: number[], d = 1): string {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${f(pct(s, 50), d)} (${f(s[0], d)}..${f(s.at(-1)!, d)})`;
 }
-const zlibMs = await median(() => gz(sample));
-const streamMs = await median(() =>
-  new Response(new Blob([sample]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer()
-);
-const fflateMs = await median(() => Promise.resolve(fflateGzip(strToU8(sample))));
+const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+
+type Fan = Awaited<ReturnType<typeof fanout>>;
+const fan = new Map<ArmName, Fan[]>(ARMS.map((a) => [a, []]));
 console.log(
-  `gzip of a ${
-    f(sample.length / 1e6, 2)
-  } MB frame (median of ${RUNS}; kind 3 uses node:zlib async)`,
+  `fan-out: ${CLIENTS} clients on home in ${WORKERS} workers x ${UPDATES} updates, ` +
+    `${ROUNDS} rounds (load ${load()})`,
 );
-console.log(`  node:zlib async   ${f(zlibMs)} ms`);
-console.log(`  CompressionStream ${f(streamMs)} ms`);
-console.log(`  fflate gzipSync   ${f(fflateMs)} ms`);
+for (let r = 0; r < ROUNDS; r++) {
+  for (const arm of r % 2 === 0 ? ARMS : [...ARMS].reverse()) fan.get(arm)!.push(await fanout(arm));
+}
+for (const [arm, rs] of fan) {
+  console.log(
+    `  ${arm.padEnd(8)} ${spread(rs.map((r) => r.rate), 0)} msg/s   p50 ${
+      spread(rs.map((r) => r.p50))
+    } ms   p99 ${spread(rs.map((r) => r.p99))} ms   moved ${rs[0].frames} frames / ${
+      f(rs[0].bytes / 1e6, 2)
+    } MB a round`,
+  );
+}
+const ratio = (a: ArmName, b: ArmName, k: keyof Fan) =>
+  fan.get(a)!.map((x, i) => (x[k] as number) / (fan.get(b)![i][k] as number));
+if (fan.has("forge") && fan.has("bare") && fan.has("bare_ws")) {
+  console.log(
+    `  forge/bare throughput ${spread(ratio("forge", "bare", "rate"), 2)}x   p99 ${
+      spread(ratio("forge", "bare", "p99"), 2)
+    }x;  forge/bare_ws throughput ${spread(ratio("forge", "bare_ws", "rate"), 2)}x`,
+  );
+}
+if (SKIP_BIG) Deno.exit(0);
+
+console.log(`one 3.5 MB frame, accepted to parsed (median of ${RUNS} a round, ${ROUNDS} rounds)`);
+const big = new Map<string, number[]>();
+const moved = new Map<string, number>();
+for (let r = 0; r < ROUNDS; r++) {
+  const order: [ArmName, boolean][] = [["forge", false], ["bare", false], ["forge", true], [
+    "bare",
+    true,
+  ]];
+  for (const [arm, deflate] of r % 2 === 0 ? order : order.reverse()) {
+    const key = `${arm} ${deflate ? "deflate" : "text"}`;
+    const { ms, bytes, frames } = await bigFrame(arm, deflate);
+    if (frames !== RUNS) throw new Error(`${key} delivered ${frames} of ${RUNS} frames`);
+    big.set(key, [...(big.get(key) ?? []), ms]);
+    moved.set(key, bytes / RUNS);
+  }
+}
+for (const [key, ms] of big) {
+  console.log(`  ${key.padEnd(14)} ${spread(ms)} ms   (${f(moved.get(key)! / 1e3, 1)} kB a frame)`);
+}
+const over = (a: string, b: string) => big.get(a)!.map((x, i) => x / big.get(b)![i]);
+console.log(
+  `  forge/bare text ${spread(over("forge text", "bare text"), 2)}x   deflate ${
+    spread(over("forge deflate", "bare deflate"), 2)
+  }x`,
+);

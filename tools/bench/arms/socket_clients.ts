@@ -1,0 +1,96 @@
+/// <reference lib="deno.worker" />
+/**
+ * A Worker holding some of the socket bench's clients, so their parsing runs on a thread of its
+ * own and not on the server's (issue 14 §1). Each client dials, subscribes to home, waits for the
+ * snapshot, then counts every stamped update: latency is the absolute clock at parse minus the
+ * stamp the server took when it accepted the update (`performance.timeOrigin + now()` is one clock
+ * across threads of a process). A kind-3 frame is gunzipped and parsed like text, as a client does.
+ */
+import { gunzipSync } from "node:zlib";
+
+export interface ClientsJob {
+  url: string;
+  clients: number;
+  /** Stamped frames each client waits for before it reports. */
+  expect: number;
+  deflate: boolean;
+  /** Post `{ got: latency }` for every stamped frame (the big-frame arm paces on it). */
+  progress?: boolean;
+}
+
+export interface ClientsReport {
+  latencies: number[];
+  /** Absolute time the last expected frame was parsed. */
+  last: number;
+  frames: number;
+  bytes: number;
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** The stamp `t:<abs ms>` a bench update carries in its message, or null. */
+export function stampOf(m: { update?: { service_status?: { message?: string } } }): number | null {
+  const text = m.update?.service_status?.message;
+  if (!text?.startsWith("t:")) return null;
+  const bar = text.indexOf("|");
+  return Number(text.slice(2, bar > 0 ? bar : undefined));
+}
+
+async function client(job: ClientsJob, report: ClientsReport, ready: () => void): Promise<void> {
+  const ws = new WebSocket(job.deflate ? `${job.url}?deflate=1` : job.url);
+  ws.binaryType = "arraybuffer";
+  let seen = 0;
+  let subscribed = false;
+  const done = Promise.withResolvers<void>();
+  ws.onopen = () => ws.send(JSON.stringify({ kind: "subscribe", what: "home" }));
+  ws.onerror = () => done.reject(new Error(`client of ${job.url} failed`));
+  ws.onmessage = (e) => {
+    let text: string;
+    if (typeof e.data === "string") text = e.data;
+    else {
+      const bytes = new Uint8Array(e.data as ArrayBuffer);
+      if (bytes[0] !== 3) return;
+      text = gunzipSync(bytes.subarray(1)).toString();
+    }
+    const m = JSON.parse(text);
+    if (!subscribed) {
+      if (m.kind === "snapshot") {
+        subscribed = true;
+        ready();
+      }
+      return;
+    }
+    const t = stampOf(m);
+    if (t === null) return;
+    const at = now();
+    report.latencies.push(at - t);
+    if (job.progress) self.postMessage({ got: at - t });
+    report.frames++;
+    report.bytes += typeof e.data === "string" ? text.length : (e.data as ArrayBuffer).byteLength;
+    if (++seen === job.expect) {
+      report.last = Math.max(report.last, at);
+      ws.close();
+      done.resolve();
+    }
+  };
+  await done.promise;
+}
+
+self.onmessage = async (e: MessageEvent<ClientsJob>) => {
+  const job = e.data;
+  const report: ClientsReport = { latencies: [], last: 0, frames: 0, bytes: 0 };
+  let readyCount = 0;
+  const all = Array.from(
+    { length: job.clients },
+    () =>
+      client(job, report, () => {
+        if (++readyCount === job.clients) self.postMessage({ ready: true });
+      }),
+  );
+  try {
+    await Promise.all(all);
+    self.postMessage({ report });
+  } catch (err) {
+    self.postMessage({ error: String(err) });
+  }
+};
