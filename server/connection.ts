@@ -2,6 +2,7 @@ import { gzip } from "node:zlib";
 import { promisify } from "node:util";
 import { encodeGzipFrame, type ServerMessage, type Slot } from "../protocol/mod.ts";
 import { Subscriptions } from "./fanout.ts";
+import { FrameEnds } from "./frame_ends.ts";
 import type { Logger } from "./log.ts";
 import type { Transport } from "./socket.ts";
 import type { Peer } from "./subsystem.ts";
@@ -11,12 +12,6 @@ const gzipAsync = promisify(gzip);
 
 /** spec: kind 3: a ServerMessage body of 64 KiB or more crosses gzipped when the client asked. */
 export const DEFLATE_THRESHOLD = 64 * 1024;
-
-interface QueuedFrame {
-  /** Total bytes queued once this frame is. */
-  end: number;
-  queuedAt: number;
-}
 
 /**
  * One socket's transport: ordered sends (gzip off the JS thread, order kept), the write bound,
@@ -32,7 +27,8 @@ export class Connection implements Peer {
   readonly #closers: (() => void)[] = [];
   #ended = false;
   #queued = 0;
-  #frames: QueuedFrame[] = [];
+  /** Where each queued frame ends; settled on the sampler's beat, never on the send path. */
+  readonly #frames = new FrameEnds();
   #lastCompletion = performance.now();
   #lastProgress = performance.now();
   #inFlight = 0;
@@ -163,18 +159,19 @@ export class Connection implements Peer {
     if (this.#ended || !this.socket.open) return;
     this.socket.send(data);
     this.#queued += bytes;
-    this.#frames.push({ end: this.#queued, queuedAt: performance.now() });
-    this.#settle();
+    this.#frames.push(this.#queued, performance.now());
   }
 
-  /** Pops frames the socket has finished writing; each one is progress. */
+  /**
+   * Pops frames the socket has finished writing; each one is progress. Run on the sampler's beat
+   * (issue 14 §2: no `bufferedAmount` read per send), so a completion is known to within a beat.
+   */
   #settle(): void {
+    if (this.#frames.size === 0) return;
     const written = this.#queued - this.socket.bufferedAmount;
-    const now = performance.now();
-    while (this.#frames.length > 0 && this.#frames[0].end <= written) {
-      this.#frames.shift();
-      this.#lastCompletion = now;
-      this.#lastProgress = now;
+    if (this.#frames.dropThrough(written) > 0) {
+      this.#lastCompletion = performance.now();
+      this.#lastProgress = this.#lastCompletion;
     }
   }
 
@@ -183,7 +180,7 @@ export class Connection implements Peer {
     this.#settle();
     const now = performance.now();
     const { writeBoundMs, watchdogBounds } = this.opts.timers;
-    const head = this.#frames[0];
+    const head = this.#frames.peek();
     if (head) {
       // A frame's write starts when the one before it finished, not when it was queued.
       const started = Math.max(head.queuedAt, this.#lastCompletion);
@@ -192,7 +189,7 @@ export class Connection implements Peer {
         return;
       }
     }
-    const busy = this.#inFlight > 0 || this.#frames.length > 0 || this.#outPending > 0;
+    const busy = this.#inFlight > 0 || this.#frames.size > 0 || this.#outPending > 0;
     if (busy && now - this.#lastProgress > watchdogBounds * writeBoundMs) {
       this.end("watchdog", `no progress for ${watchdogBounds} write bounds`);
       return;
