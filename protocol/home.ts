@@ -128,7 +128,15 @@ export const HomeSnapshot = z.object({
   biometric: HomeBiometric,
   vault: HomeVault,
   dictate: HomeDictate,
-  voice: z.object({ enabled: z.boolean(), models_dir: z.string().nullable() }).strict(),
+  /** spec: whether [tts] is on and where its models land. With the voice subsystem on it adds
+   * the speaking engine it would use and, when that engine cannot run here, why (issue 17: a
+   * missing package is said in the subsystem's own state, never a silent nothing). */
+  voice: z.object({
+    enabled: z.boolean(),
+    models_dir: z.string().nullable(),
+    speaking_model: z.string().optional(),
+    missing: z.string().nullable().optional(),
+  }).strict(),
   cli_version: z.object({ installed: z.string().nullable(), latest: z.string().nullable() })
     .strict(),
   forge_version: z.string(),

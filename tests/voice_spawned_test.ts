@@ -3,7 +3,7 @@
 // speech, read back with the real PocketSphinx. spec: voice_mode, voice_preview, voice_audio,
 // voice_mode_state, session > state.voice_listeners, dictate_models > speaking, speaking_bench,
 // speaking_results.
-import { decodePcm, type Slot, VoiceAudio, VoiceModeState } from "../protocol/mod.ts";
+import { decodePcm, HomeSnapshot, type Slot, VoiceAudio, VoiceModeState } from "../protocol/mod.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { WorkerPool } from "../subsystems/dictate/engines/pool.ts";
 import { scoringWords, wordErrors } from "../subsystems/voice/wer.ts";
@@ -251,6 +251,8 @@ Deno.test("voice: a missing engine is said in preview_error, home voice and voic
     const home = (await reader.next((m) => m.kind === "snapshot" && m.subject === "home"))
       .data as { voice: Msg };
     assertEquals(home.voice, { enabled: true, models_dir: null, speaking_model: "flite", missing });
+    // The row is the wire's own shape: protocol/'s schema takes it (it once refused both fields).
+    assert(HomeSnapshot.shape.voice.safeParse(home.voice).success, "home voice fits its schema");
     reader.send({ kind: "subscribe", what: "dictate_models" });
     const page = (await reader.next((m) => m.kind === "snapshot" && m.subject === "dictate_models"))
       .data as { speaking: Msg };
