@@ -274,6 +274,16 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
     port: 0,
     log: memoryLogger(),
   });
+  // The server's own share: when the fan-out handed a frame to every socket (this listener runs
+  // after the server's, on the same update), so the rest of a latency is the transport and the
+  // clients' threads.
+  const handedAt = new Map<string, number>();
+  server.workspace.stream.subscribe((u) => {
+    const msg = u.update.name === "chat_appended"
+      ? (u.update.fields?.msg as { uuid?: unknown } | undefined)
+      : undefined;
+    if (typeof msg?.uuid === "string" && u.span === 1) handedAt.set(msg.uuid, now());
+  });
   const driver = await ForgeClient.connect(server.url);
   try {
     await driver.next((m) => m.kind === "settings");
@@ -297,6 +307,7 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
         return ready;
       }));
       readAt.clear();
+      handedAt.clear();
       readOrder.length = 0;
       readIndex.clear();
       for (let i = 0; i < turns; i++) {
@@ -326,8 +337,13 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
         const first = readOrder[readIndex.get(uuid)! - (span - 1)];
         fromFirst.push(at - readAt.get(first)!);
       }
+      const handed = [...handedAt].flatMap(([uuid, at]) => {
+        const read = readAt.get(uuid);
+        return read === undefined ? [] : [at - read];
+      });
       console.log(
         `latency ${String(clients).padStart(2)} client(s): single frames ${q(plain)}\n` +
+          `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
           `   folded runs of token appends: from the run's last line ${q(fromLast)}, ` +
           `from its first ${q(fromFirst)}`,
       );
