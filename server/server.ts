@@ -23,6 +23,7 @@ import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
 import { Gateway } from "./gateway/gateway.ts";
 import { Connection, utf8Length } from "./connection.ts";
+import { IdleCollector } from "./idle_gc.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
@@ -73,6 +74,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const timers = opts.timers ?? DEFAULT_TIMERS;
   const build = await buildInfo();
   const connections = new Map<number, Connection>();
+  // issue 12 §4: memory back to the OS once a burst of client traffic is over (idle_gc.ts).
+  const idle = new IdleCollector({
+    quietMs: 2_000,
+    minMessages: 1_000,
+    minBytes: 16 * 1024 * 1024,
+    onCollect: (ms) => log.debug("idle_gc", { ms: Math.round(ms) }),
+  });
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
@@ -276,6 +284,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       const queue = { messages: 0, bytes: 0, paused: false };
       socket.onMessage((data) => {
         const size = typeof data === "string" ? data.length : data.length;
+        idle.saw(size);
         queue.messages++;
         queue.bytes += size;
         if (
@@ -344,6 +353,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       // issue 12 §11: shutdown leaves a record, with what it ended.
       log.info("server_shutdown", { connections: connections.size });
       store.close();
+      idle.stop();
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       await gateway.stop();

@@ -8,6 +8,8 @@
  * A compiled binary has its permissions fixed at compile time, so it cannot narrow them per
  * config the way `deno task start`'s launcher does; the flags below are the launcher's widest set.
  */
+import { SERVER_V8_FLAGS } from "./permissions.ts";
+
 const denort = Deno.env.get("DENORT_BIN");
 if (!denort) {
   console.error(
@@ -42,6 +44,7 @@ const args = [
   "--allow-read",
   "--allow-write",
   "--allow-ffi",
+  `--v8-flags=${SERVER_V8_FLAGS}`,
   "--include",
   `${repo}subsystems`,
   `--env-file=${await stampFile(sha)}`,
