@@ -35,8 +35,9 @@ export class Connection implements Peer {
   #outChain: Promise<void> | null = null;
   #outPending = 0;
   #sampler: ReturnType<typeof setInterval> | undefined;
-  #lastInbound = performance.now();
-  #pinged = false;
+  /** The keepalive's clock (see {@link #keepalive}). */
+  #lastPing = performance.now();
+  #ping: { after: number; deliveredAt: number | null } | null = null;
 
   constructor(
     readonly id: number,
@@ -46,8 +47,7 @@ export class Connection implements Peer {
     const every = Math.max(10, Math.min(opts.timers.sampleMs, opts.timers.pingDeadMs / 4));
     this.#sampler = setInterval(() => this.#sample(), every);
     socket.onInbound(() => {
-      this.#lastInbound = performance.now();
-      this.#pinged = false;
+      this.#ping = null; // any inbound frame, a pong included, answers the outstanding ping
     });
   }
 
@@ -198,24 +198,31 @@ export class Connection implements Peer {
   }
 
   /**
-   * spec: Reaching it ("ends a connection whose ping has gone unanswered for 60"). After the dead
-   * bound of inbound quiet the server pings; a further dead bound with nothing inbound (a frame,
-   * a pong) ends the connection. Two bounds from the last inbound frame, so a slow 3.5 MB frame
-   * whose reader answers the ping only once it has read past the frame is not ended early; a
-   * peer that stopped reading altogether is the write bound's to end.
+   * spec: Reaching it ("The server pings every 15 seconds and ends a connection whose ping has
+   * gone unanswered for 60"): a ping every quarter of the dead bound while none is outstanding;
+   * any inbound frame answers it. The unanswered clock starts when the ping reached the wire,
+   * not when it was queued: a ping queued behind a 3.5 MB frame a slow reader is still taking
+   * cannot be answered before the frame is read, and that reader is the write bound's to judge.
    */
   #keepalive(now: number): void {
-    const quiet = now - this.#lastInbound;
     const { pingDeadMs } = this.opts.timers;
-    if (quiet >= 2 * pingDeadMs) {
-      this.end("keepalive", `no frame for ${pingDeadMs} ms after a ping`);
-    } else if (quiet >= pingDeadMs && !this.#pinged) {
-      this.#pinged = true;
-      try {
-        this.socket.ping();
-      } catch (err) {
-        this.end("send_failed", err);
+    const ping = this.#ping;
+    if (ping) {
+      if (ping.deliveredAt === null && this.#queued - this.socket.bufferedAmount >= ping.after) {
+        ping.deliveredAt = now;
       }
+      if (ping.deliveredAt !== null && now - ping.deliveredAt >= pingDeadMs) {
+        this.end("keepalive", `a ping unanswered for ${pingDeadMs} ms`);
+      }
+      return;
+    }
+    if (now - this.#lastPing < pingDeadMs / 4) return;
+    this.#lastPing = now;
+    this.#ping = { after: this.#queued, deliveredAt: null };
+    try {
+      this.socket.ping();
+    } catch (err) {
+      this.end("send_failed", err);
     }
   }
 }

@@ -14,7 +14,8 @@ Deno.test("a peer that never answers a ping is ended after the dead bound", asyn
   const took = performance.now() - started;
   assert(raw.pings >= 1, "the server pinged first");
   assert(why === "close 1001" || why === "eof", why);
-  assert(took >= 1500 && took < 5000, `ended after ${took} ms`);
+  // The first ping goes a quarter bound in; the connection ends one dead bound after it.
+  assert(took >= 1000 && took < 5000, `ended after ${took} ms`);
   await until(() => t.server.connections() === 0, 5000, "the connection to be torn down");
   raw.close();
 });
