@@ -6,6 +6,7 @@
 export * from "./version.ts";
 export * from "./slot.ts";
 export * from "./subject.ts";
+export * from "./snapshots.ts";
 export * from "./board.ts";
 export * from "./connectors.ts";
 export * from "./workers.ts";

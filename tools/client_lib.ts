@@ -1,5 +1,11 @@
 import { gunzipSync } from "node:zlib";
-import { BinaryKind, describeIssues, ServerMessage } from "../protocol/mod.ts";
+import {
+  BinaryKind,
+  describeIssues,
+  ServerMessage,
+  snapshotSchema,
+  type Subject,
+} from "../protocol/mod.ts";
 
 /** One frame as the client received it: parsed JSON for text and kind-3 frames, raw bytes otherwise. */
 export type Frame =
@@ -113,6 +119,15 @@ export class ForgeClient {
       const parsed = ServerMessage.safeParse(frame.data);
       if (!parsed.success) {
         this.schemaErrors.push(`${frame.data.kind}: ${describeIssues(parsed.error)}`);
+      } else if (frame.data.kind === "snapshot") {
+        // A snapshot's data is JSON on the envelope; its subject's own schema checks the shape.
+        const schema = snapshotSchema(frame.data.subject as Subject);
+        const data = schema?.safeParse(frame.data.data);
+        if (data && !data.success) {
+          this.schemaErrors.push(
+            `snapshot of ${JSON.stringify(frame.data.subject)}: ${describeIssues(data.error)}`,
+          );
+        }
       }
     }
     const index = this.frames.length - 1;

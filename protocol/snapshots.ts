@@ -1,0 +1,29 @@
+import type { z } from "zod";
+import { BoardSnapshot } from "./board.ts";
+import { DictateModelsSnapshot } from "./dictate.ts";
+import { ExtensionsRead } from "./extensions.ts";
+import { HomeSnapshot } from "./home.ts";
+import { SessionSnapshot } from "./session.ts";
+import type { Subject } from "./subject.ts";
+
+/**
+ * The schema of a subject's snapshot `data` (the `snapshot` frame carries it as JSON, since its
+ * shape depends on `subject`). A validating client checks each snapshot against it, so a field a
+ * subsystem adds to a snapshot without declaring it here fails a test, not a client. `usage` is
+ * the one subject whose schema lives with its scanner (subsystems/usage/report.ts): null here.
+ */
+export function snapshotSchema(subject: Subject): z.ZodType | null {
+  if (typeof subject === "object") return SessionSnapshot;
+  switch (subject) {
+    case "home":
+      return HomeSnapshot;
+    case "board":
+      return BoardSnapshot;
+    case "dictate_models":
+      return DictateModelsSnapshot;
+    case "extensions":
+      return ExtensionsRead;
+    case "usage":
+      return null;
+  }
+}
