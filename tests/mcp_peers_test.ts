@@ -45,7 +45,10 @@ Deno.test("agents__send_message wakes a sleeping project's lead; its turn carrie
   assertEquals([receipt.status, receipt.to], ["delivered", beta]);
   assertMatch(receipt.id, /^m-[0-9a-f]{8}$/);
 
-  await watcher.next((m) => !!updateOf(m, "connected"), 60_000);
+  const woke = updateOf(
+    await watcher.next((m) => !!updateOf(m, "connected"), 60_000),
+    "connected",
+  )!;
   const forged = chatOf(
     await watcher.next((m) => chatOf(m)?.type === "user" && chatOf(m)?.source === "peer"),
   )!;
@@ -63,6 +66,19 @@ Deno.test("agents__send_message wakes a sleeping project's lead; its turn carrie
   const turn = await untilResult(watcher);
   const result = chatOf(turn.at(-1)!)!;
   assertMatch(String(result.result), /hello from alpha/, "beta's CLI ran the delivered turn");
+
+  // Closed, beta sleeps again; the next message wakes it on the session it had, not a new one.
+  command(c, "close_session", { session_key: beta });
+  await watcher.next((m) => !!updateOf(m, "releasing"), 60_000);
+  const again = toolResultsOf(await promptTurn(c, alpha, "[[script:msg]] tell beta again"))[0];
+  assertEquals(again.isError, false, again.text);
+  const resumed = updateOf(
+    await watcher.next((m) => !!updateOf(m, "connected"), 60_000),
+    "connected",
+  )!;
+  assertEquals(resumed.session_id, woke.session_id, "the woken lead resumed its last session");
+  await watcher.next((m) => chatOf(m)?.type === "user" && chatOf(m)?.source === "peer");
+  await untilResult(watcher);
 });
 
 Deno.test("a subsystem switched off by a reload is gone from the next turn's tools", async () => {

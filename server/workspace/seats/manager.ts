@@ -259,10 +259,9 @@ export class SeatManager {
       const name = slotName(slot);
       let starting = this.#starting.get(name);
       if (!starting) {
-        starting = seat.start({
-          occupancy: { sessionId: crypto.randomUUID() },
-          cwd: project.path,
-        }).finally(() => this.#starting.delete(name));
+        starting = this.#wakeForDelivery(seat, slot, project.path).finally(() =>
+          this.#starting.delete(name)
+        );
         this.#starting.set(name, starting);
       }
       await starting;
@@ -274,6 +273,21 @@ export class SeatManager {
     seat.prompt("deliver", delivery.text, [], uuid, delivery.source);
     if (delivery.announce) this.opts.workspace.emit(delivery.announce);
     return uuid;
+  }
+
+  /**
+   * Starts a sleeping lead for a delivery: on the session the book remembers, as the boot's
+   * auto-start does, so a cron fire or a peer's message lands in the conversation it belongs to;
+   * a fresh session when there is none, its transcript is gone, or the resume did not come up.
+   */
+  async #wakeForDelivery(seat: Seat, slot: Slot, projectPath: string): Promise<void> {
+    const last = this.#sessions.get(slot);
+    if (last && await isFile(last.transcript) && await isDir(last.cwd)) {
+      this.opts.log.info("seat_woken", { seat: seat.name, session: last.session_id });
+      await seat.start({ occupancy: { resume: last.session_id }, cwd: last.cwd });
+      if (seat.occupied) return;
+    }
+    await seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd: projectPath });
   }
 
   /** Closes every seat at once (each: EOF, 5 s, SIGTERM, 2 s, SIGKILL) and stops the walk. */
