@@ -81,7 +81,11 @@ export class Tab {
     await Promise.all([
       this.host.cdp.send("Page.enable", {}, s),
       this.host.cdp.send("Runtime.enable", {}, s),
-      this.host.cdp.send("Network.enable", {}, s),
+      // Chromium keeps bodies for Network.getResponseBody (200 MB by default); bounded per tab.
+      this.host.cdp.send("Network.enable", {
+        maxTotalBufferSize: 32 * 1024 * 1024,
+        maxResourceBufferSize: 8 * 1024 * 1024,
+      }, s),
       this.host.cdp.send("Log.enable", {}, s),
       this.host.cdp.send("Page.setInterceptFileChooserDialog", { enabled: true }, s),
     ]);
