@@ -8,7 +8,8 @@ import { CORE_AREAS } from "../../server/config/core_areas.ts";
 import { loadConfigText } from "../../server/config/load.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { catalogueAreas } from "../../server/registry.ts";
-import type { Host, ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import type { ServerMessage } from "../../protocol/mod.ts";
+import type { Host, Peer, ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { SUBSYSTEMS } from "../mod.ts";
 import { create } from "./mod.ts";
@@ -17,6 +18,7 @@ async function withTools(
   fn: (
     run: (name: string, input: Record<string, unknown>) => Promise<ToolResult>,
     cwd: string,
+    browser: ReturnType<typeof create>,
   ) => Promise<void>,
 ): Promise<void> {
   const state = await Deno.makeTempDir();
@@ -35,7 +37,7 @@ async function withTools(
     signal: new AbortController().signal,
   };
   try {
-    await fn((name, input) => tools[`browser__${name}`](input, call), state);
+    await fn((name, input) => tools[`browser__${name}`](input, call), state, browser);
   } finally {
     await browser.stop();
     await Deno.remove(state, { recursive: true }).catch(() => {});
@@ -53,7 +55,7 @@ const refused = (r: ToolResult, re: RegExp) => {
 
 Deno.test("find, drag, resize, emulate_media and form_state on a real page", async () => {
   await using page = pageServer();
-  await withTools(async (run, cwd) => {
+  await withTools(async (run, cwd, browser) => {
     ok(await run("navigate", { url: `${page.url}/tools` }));
 
     // find: a case-insensitive substring or a /regex/flags, only the hits, refs live.
@@ -91,6 +93,33 @@ Deno.test("find, drag, resize, emulate_media and form_state on a real page", asy
       ok(await run("evaluate", { function: "() => [innerWidth, innerHeight]" })),
       "[\n 800,\n 600\n]",
     );
+
+    // A person watching lays the tab out (spec browser_resize): the agent's resize is refused.
+    const replies: ServerMessage[] = [];
+    const peer = {
+      id: 1,
+      answering: false,
+      showing: null,
+      send: (m: ServerMessage) => replies.push(m),
+      sendBinary: () => {},
+      buffered: () => 0,
+      onClose: () => {},
+    } as Peer;
+    const seat = { org: "Acme", project: "proj", label: "lead" };
+    const verbs = browser.verbs;
+    await verbs.browser_view({ kind: "browser_view", seat, tab: 1, reply_to: 1 }, peer);
+    assertEquals(replies.find((m) => m.kind === "reply")?.body, {
+      ok: true,
+      profile: "Acme/default",
+      tab: 1,
+    });
+    await verbs.browser_resize({ kind: "browser_resize", width: 900, height: 500, scale: 1 }, peer);
+    refused(
+      await run("resize", { width: 640, height: 480 }),
+      /^tab 1's layout belongs to the person watching it \(900x500\); it stays as they size it$/,
+    );
+    assertEquals(ok(await run("evaluate", { function: "() => innerWidth" })), "900");
+    verbs.browser_detach({ kind: "browser_detach" }, peer);
 
     // emulate_media: the page's own media listener hears dark; null clears; media sets print.
     assertMatch(ok(await run("emulate_media", { colorScheme: "dark" })), /colorScheme=dark/);
