@@ -43,6 +43,8 @@ export interface NetEntry {
  */
 export const CONSOLE_BOUND = 1000;
 export const NET_BOUND = 500;
+/** One console line's text is cut here, so the buffer's worst case stays near 4 MB a tab. */
+export const CONSOLE_TEXT = 4000;
 
 const LEVEL_OF: Record<string, Level> = {
   error: "error",
@@ -133,7 +135,10 @@ export class TabLog {
     }
   }
 
-  #say(type: string, text: string, where: string): void {
+  #say(type: string, whole: string, where: string): void {
+    const text = whole.length > CONSOLE_TEXT
+      ? `${whole.slice(0, CONSOLE_TEXT)}… (${whole.length} characters)`
+      : whole;
     this.console.push({ type, level: LEVEL_OF[type] ?? "info", text, where, nav: this.nav });
     if (this.console.length > CONSOLE_BOUND) this.console.shift();
   }
