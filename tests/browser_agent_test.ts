@@ -22,8 +22,10 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
       named: {
         browse: [
           use("navigate", { url: `${page.url}/form` }),
+          use("find", { text: "PRESS" }),
           use("click", { target: "e1", element: "Press me" }),
           use("type", { target: "e2", text: "from the agent" }),
+          use("click_and_capture", { target: "e1", settleMs: 300 }),
           { content: [{ type: "text", text: "browsed" }] },
         ],
         handoff: [
@@ -54,9 +56,19 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
 
   const frames = await promptTurn(c, lead, "[[script:browse]] press the button");
   const results = toolResultsOf(frames);
-  assertEquals(results.map((r) => r.isError), [false, false, false], JSON.stringify(results));
+  assertEquals(
+    results.map((r) => r.isError),
+    [false, false, false, false, false],
+    JSON.stringify(results),
+  );
   assertMatch(results[0].text, /Navigated to .*\/form[\s\S]*button "Press me" \[ref=e1\]/);
-  assertMatch(results[1].text, /Clicked Press me[\s\S]*text: clicked/);
+  assertMatch(
+    results[1].text,
+    /- 1 of \d+ snapshot lines match text "PRESS":\n- button "Press me"/,
+  );
+  assertMatch(results[2].text, /Clicked Press me[\s\S]*text: clicked/);
+  // The click's own report to the page server, captured with its answer.
+  assertMatch(results[4].text, /1\. \[GET\] .*\/event\?what=click => \[200\] OK\n {3}body: ok/);
   await page.event((e) => e.what === "click");
   await page.event((e) => e.what === "input" && e.value === "from the agent");
   // Both viewers see the agent's page: frames at the page's size, a repaint after the click.

@@ -40,6 +40,42 @@ export const WIDGETS_PAGE = `<!doctype html><html><head><title>widgets</title></
 <p id="late"></p><script>setTimeout(()=>{document.getElementById('late').textContent='arrived'},300)</script>
 </body></html>`;
 
+/**
+ * A page for the agent's finer tools: console lines at each level (lib.js logs at debug), a
+ * button that POSTs to a JSON API, an HTML5 draggable card and its drop zone, a knob dragged with
+ * the plain mouse, a colour-scheme listener, and a form with two invalid fields. Each outcome is
+ * reported to `/event`.
+ */
+export const TOOLS_PAGE =
+  `<!doctype html><html><head><title>tools</title><link rel="icon" href="data:,">
+<script src="/lib.js"></script></head><body style="margin:0">
+<script>console.log("hello", 42); console.warn("careful"); console.error("broken thing");</script>
+<button id="load" style="position:absolute;left:20px;top:20px;width:160px;height:40px"
+  onclick="fetch('/api/data?x=1',{method:'POST',body:'q=7'}).then((r)=>r.json()).then((j)=>{
+  got.textContent='got '+j.items.length})">Load data</button>
+<div id="got" style="position:absolute;left:200px;top:20px">none</div>
+<div id="card" draggable="true" ondragstart="event.dataTransfer.setData('text/plain','card-7')"
+  style="position:absolute;left:20px;top:100px;width:100px;height:60px">Card</div>
+<div id="zone" ondragover="event.preventDefault()" ondrop="event.preventDefault();
+  fetch('/event?what=drop&value='+event.dataTransfer.getData('text/plain'))"
+  style="position:absolute;left:300px;top:100px;width:150px;height:100px">Drop zone</div>
+<div id="knob" style="position:absolute;left:20px;top:250px;width:40px;height:40px">Knob</div>
+<div id="end" style="position:absolute;left:400px;top:300px;width:100px;height:100px">End</div>
+<form id="signup" name="signup" style="position:absolute;left:20px;top:450px">
+<label for="email">Email</label><input id="email" name="email" type="email" required value="nope">
+<input name="pw" type="password" value="secret">
+<select name="plan"><option value="f">Free</option><option value="p" selected>Pro</option></select>
+<label><input type="checkbox" name="tos" required> Terms</label><button>Sign up</button></form>
+<script>
+let down = false, moves = 0;
+knob.addEventListener("mousedown", () => { down = true; moves = 0; });
+document.addEventListener("mousemove", (e) => { if (down && (e.buttons & 1)) moves++; });
+document.addEventListener("mouseup", (e) => { if (!down) return; down = false;
+  fetch("/event?what=mousedrag&value=" + e.clientX + "," + e.clientY + "&moves=" + moves); });
+matchMedia("(prefers-color-scheme: dark)").addEventListener("change",
+  (e) => fetch("/event?what=dark&value=" + e.matches));
+</script></body></html>`;
+
 /** A still page whose big number counts the clicks: each press repaints it once (the bench). */
 export const COUNTER_PAGE = `<!doctype html><html><head><title>counter</title></head>
 <body style="margin:0;font-size:200px"><div id="n">0</div><script>
@@ -73,6 +109,16 @@ export function pageServer() {
       for (const w of waiters.splice(0)) w();
       return new Response("ok");
     }
+    if (url.pathname === "/api/data") {
+      return new Response(JSON.stringify({ items: [1, 2, 3] }), {
+        headers: { "content-type": "application/json" },
+      });
+    }
+    if (url.pathname === "/lib.js") {
+      return new Response('console.debug("lib loaded");', {
+        headers: { "content-type": "text/javascript" },
+      });
+    }
     if (url.pathname === "/download") {
       return new Response(download, {
         headers: { "content-type": "application/octet-stream" },
@@ -86,6 +132,8 @@ export function pageServer() {
       ? COUNTER_PAGE
       : url.pathname === "/widgets"
       ? WIDGETS_PAGE
+      : url.pathname === "/tools"
+      ? TOOLS_PAGE
       : FORM_PAGE;
     return new Response(page, { headers: { "content-type": "text/html" } });
   });

@@ -76,3 +76,60 @@ export const FIND_JS = `function (target) {
   if (byRef && byRef.isConnected) return byRef;
   try { return document.querySelector(target); } catch { return null; }
 }`;
+
+/**
+ * A function (as source) reading form state (forge's browser_form_state, spec mcp_tools.md §5):
+ * each field of each form under `root` (null = every form) with its value, its control text (the
+ * label; a select's chosen option), and the browser's own validity (`validity.valid`, read without
+ * checkValidity so no `invalid` event fires). A password shows its length, never its characters.
+ */
+export const FORM_STATE_JS = `function (root) {
+  const refs = window.__forgeRefs;
+  const refOf = (el) => {
+    if (refs) for (const [r, e] of refs) if (e === el) return " [ref=" + r + "]";
+    return "";
+  };
+  const q = (s) => JSON.stringify(String(s));
+  const labelOf = (el) => {
+    const own = el.getAttribute("aria-label");
+    if (own) return own;
+    if (el.labels && el.labels.length) return [...el.labels].map((l) => l.innerText.trim()).join(" ");
+    return el.getAttribute("placeholder") || "";
+  };
+  const skip = ["BUTTON", "FIELDSET", "OUTPUT", "OBJECT"];
+  const fieldsOf = (c) => (c.tagName === "FORM" ? [...c.elements] :
+    [...c.querySelectorAll("input, select, textarea, [contenteditable]")]).filter((el) =>
+      !skip.includes(el.tagName) && !["button", "submit", "reset", "image"].includes(el.type));
+  const roots = root ? [root] : [...document.forms];
+  if (roots.length === 0) return { refused: "the page has no <form>; pass a container's ref as target" };
+  const out = [];
+  for (const r of roots) {
+    const fields = fieldsOf(r);
+    const bad = fields.filter((f) => f.willValidate && !f.validity.valid).length;
+    const name = r.getAttribute("name") || r.id || r.getAttribute("aria-label") || "";
+    out.push("- " + (r.tagName === "FORM" ? "form" : r.tagName.toLowerCase()) + " " + q(name) +
+      " (" + fields.length + " fields" + (bad ? ", " + bad + " invalid" : "") + ")" + refOf(r) + ":");
+    for (const el of fields) {
+      const kind = el.tagName === "SELECT" ? "select" : el.tagName === "TEXTAREA" ? "textarea" :
+        el.tagName === "INPUT" ? el.type : "contenteditable";
+      let line = "  - " + kind + " " + q(labelOf(el)) + (el.name ? " name=" + el.name : "");
+      if (kind === "checkbox" || kind === "radio") {
+        line += el.checked ? " [checked]" : " [unchecked]";
+        if (el.value !== "on") line += " value=" + q(el.value);
+      } else if (kind === "password") line += " value=(" + el.value.length + " characters)";
+      else if (kind === "select") {
+        const chosen = [...el.selectedOptions];
+        line += " value=" + q(chosen.map((o) => o.value).join(",")) +
+          " text=" + q(chosen.map((o) => o.textContent.trim()).join(", "));
+      } else if (kind === "file") line += " files=" + q([...el.files].map((f) => f.name).join(", "));
+      else if (kind === "contenteditable") line += " text=" + q(el.innerText.slice(0, 200));
+      else line += " value=" + q(String(el.value).slice(0, 200));
+      if (el.required) line += " [required]";
+      if (el.disabled) line += " [disabled]";
+      if (el.readOnly) line += " [readonly]";
+      if (el.willValidate && !el.validity.valid) line += " [invalid: " + el.validationMessage + "]";
+      out.push(line + refOf(el));
+    }
+  }
+  return out.join("\\n");
+}`;

@@ -1,5 +1,6 @@
 import { encodeBrowserFrame, type ServerMessage, type Slot } from "../../protocol/mod.ts";
 import type { Cdp, CdpBody } from "./cdp.ts";
+import { TabLog } from "./tab_log.ts";
 import { TabViewers } from "./viewers.ts";
 import { webpSize } from "./webp.ts";
 
@@ -44,6 +45,9 @@ export class Tab {
   held: string | null = null;
   layout: Layout = { width: 1280, height: 720, scale: 1 };
   readonly viewers: TabViewers;
+  /** Its console and network record (tab_log.ts), for the agent's tools. */
+  readonly log: TabLog;
+  #listeners = new Set<(method: string, p: CdpBody) => void>();
   #seq = 0;
   #kept: { bytes: Uint8Array; width: number; height: number; pw: number; ph: number } | null = null;
   #casting = false;
@@ -59,6 +63,7 @@ export class Tab {
     readonly targetId: string,
     readonly session: string,
   ) {
+    this.log = new TabLog(targetId);
     this.viewers = new TabViewers((viewer) => ({
       kind: "browser_view",
       id: host.profileId,
@@ -76,6 +81,12 @@ export class Tab {
     await Promise.all([
       this.host.cdp.send("Page.enable", {}, s),
       this.host.cdp.send("Runtime.enable", {}, s),
+      // Chromium keeps bodies for Network.getResponseBody (200 MB by default); bounded per tab.
+      this.host.cdp.send("Network.enable", {
+        maxTotalBufferSize: 32 * 1024 * 1024,
+        maxResourceBufferSize: 8 * 1024 * 1024,
+      }, s),
+      this.host.cdp.send("Log.enable", {}, s),
       this.host.cdp.send("Page.setInterceptFileChooserDialog", { enabled: true }, s),
     ]);
     await this.#applyLayout(this.layout);
@@ -98,9 +109,17 @@ export class Tab {
     };
   }
 
+  /** Hears every event of this tab's session until the returned function is called. */
+  listen(fn: (method: string, p: CdpBody) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
   /** One CDP event of this tab's session. */
   event(method: string, p: CdpBody): void {
     if (method === "Page.screencastFrame") return this.#frame(p);
+    this.log.event(method, p);
+    for (const fn of this.#listeners) fn(method, p);
     if (method === "Page.frameNavigated") {
       const frame = p.frame as { parentId?: string; url?: string };
       if (frame.parentId) return;

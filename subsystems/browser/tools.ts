@@ -1,7 +1,6 @@
 import { slotName } from "../../protocol/mod.ts";
-import type { Host, ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import type { Host, ToolHandler, ToolResult } from "../../server/subsystem.ts";
 import type { Files } from "./files.ts";
-import type { BrowserHost } from "./host.ts";
 import { clickAt, pressKey } from "./input.ts";
 import {
   centre,
@@ -9,17 +8,17 @@ import {
   fill,
   find,
   onElement,
-  type Page,
   PageError,
   selectOptions,
   settle,
   snapshot,
 } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
-import type { Tab } from "./tab.ts";
 import { handOff } from "./hand_off.ts";
+import { after, type In, pageTool } from "./page_tool.ts";
+import { moreTools } from "./tools_more.ts";
+import { netTools } from "./tools_net.ts";
 
-type In = Record<string, unknown>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MOD: Record<string, string> = {
   Alt: "alt",
@@ -40,57 +39,7 @@ export function browserTools(
   profiles: Profiles,
   files: Files,
 ): Record<string, ToolHandler> {
-  /** Runs `fn` on the seat's tab; a PageError or a start failure becomes a tool error. */
-  const onPage = (
-    fn: (p: Page & { browser: BrowserHost }, input: In, call: ToolCall) => Promise<string>,
-    opts: { dialogOk?: boolean } = {},
-  ): ToolHandler =>
-  async (input, call) => {
-    let browser: BrowserHost;
-    let tab: Tab;
-    try {
-      browser = profiles.forSeat(call.seat.slot);
-      tab = await browser.tabFor(call.seat.slot);
-    } catch (err) {
-      return { text: `the browser could not start: ${(err as Error).message}`, isError: true };
-    }
-    if (tab.held) {
-      return {
-        text: `tab ${tab.number} is held: a hand-off (${tab.held}) is waiting on the person ` +
-          "in it; drive the page again once it resolves",
-        isError: true,
-      };
-    }
-    if (tab.dialog && !opts.dialogOk) {
-      return {
-        text:
-          `a page dialog is open (${tab.dialog.kind}: ${JSON.stringify(tab.dialog.message)}); ` +
-          "answer it with browser__handle_dialog first",
-        isError: true,
-      };
-    }
-    tab.calls++;
-    browser.touch();
-    try {
-      return { text: await fn({ cdp: browser.cdp!, tab, browser }, input as In, call) };
-    } catch (err) {
-      const why = err instanceof PageError ? err.message : `the page call failed: ${err}`;
-      return { text: why, isError: true };
-    } finally {
-      tab.calls--;
-      browser.touch();
-    }
-  };
-
-  const after = async (p: Page, what: string): Promise<string> => {
-    await settle(p);
-    if (p.tab.dialog) {
-      return `${what}\n- A ${p.tab.dialog.kind} dialog is open: ${
-        JSON.stringify(p.tab.dialog.message)
-      }`;
-    }
-    return `${what}\n${await snapshot(p)}`;
-  };
+  const onPage = pageTool(profiles);
 
   const go = (back: boolean) =>
     onPage(async (p) => {
@@ -279,6 +228,8 @@ export function browserTools(
       return browser.closeTab(tab).then(() => ({ text: `Closed tab ${tab.number}` }));
     },
     browser__hand_off: (input, call) => handOff(host, profiles, input as In, call),
+    ...moreTools(onPage),
+    ...netTools(onPage),
   };
   return handlers;
 }
