@@ -172,6 +172,8 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     up: z.boolean(),
     connected: z.boolean(),
     closing_at_ms: z.number().nullable(),
+    /** forge's addition: why this up host plays no page audio (PulseAudio cannot run), or null. */
+    audio_off: z.string().nullable(),
     rows: z.array(Json),
   }),
   msg("browser_surface_failed", {

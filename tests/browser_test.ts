@@ -4,7 +4,8 @@
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { browserConfig, framesOf, nextBrowserFrame, pageServer, SEAT } from "./browser_harness.ts";
-import { testServer } from "./harness.ts";
+import { pathWithout, testServer } from "./harness.ts";
+import { spawnForge } from "./spawned.ts";
 
 type Row = { number: number; url: string; title: string };
 type Tabs = { up: boolean; rows: Row[]; closing_at_ms: number | null };
@@ -188,6 +189,7 @@ Deno.test("a killed Chromium is said out loud and the next attach starts a new h
     tabs: Tabs;
   };
   assertEquals(listed.tabs.up, true);
+  assertEquals((listed.tabs as { audio_off?: unknown }).audio_off, null, "PulseAudio runs here");
   assert(typeof listed.tabs.closing_at_ms === "number", "an up host shows its idle deadline");
   a.send({ kind: "browser_detach" });
   const down = await a.next((m) => m.kind === "browser_tabs" && m.up === false, 40_000);
@@ -261,4 +263,24 @@ Deno.test("a missing Chromium is said; unattached input and control are refused 
   await a.next((m) => m.kind === "pong", 30_000);
   assert(!a.frames.some((f) => f.type === "json" && f.data.kind === "browser_view"));
   await Deno.remove(project, { recursive: true });
+});
+
+// issue 15 §6: "where PulseAudio cannot run, the host says so in its state rather than silently
+// sending nothing" - forge started with no pulseaudio on its PATH, under the launcher's flags.
+Deno.test("a host whose PulseAudio cannot run says so in its tabs state", async () => {
+  const project = await Deno.makeTempDir();
+  const bin = await pathWithout("pulseaudio", "pactl", "parec");
+  try {
+    await using forge = await spawnForge(browserConfig(project), { PATH: bin });
+    const a = await forge.connect();
+    await attach(a, 1, 1);
+    a.send({ kind: "browser_tabs", seat: SEAT, reply_to: 2 });
+    const reply = await a.next((m) => m.kind === "reply" && m.reply_to === 2, 30_000);
+    const tabs = (reply.body as { tabs: Tabs & { audio_off: string | null } }).tabs;
+    assertEquals(tabs.up, true);
+    assertMatch(String(tabs.audio_off), /^page audio is off: pulseaudio could not start/);
+  } finally {
+    await Deno.remove(project, { recursive: true });
+    await Deno.remove(bin, { recursive: true });
+  }
 });

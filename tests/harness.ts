@@ -95,3 +95,16 @@ accounts = ["Fake"]
 name = "proj"
 path = "/nonexistent/forge-test-project"
 `;
+
+/** A PATH holding everything this machine's PATH does except `names`: a package gone missing. */
+export async function pathWithout(...names: string[]): Promise<string> {
+  const bin = await Deno.makeTempDir({ prefix: "forge-path-" });
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
+    for (const e of entries) {
+      if (names.includes(e.name)) continue;
+      await Deno.symlink(`${dir}/${e.name}`, `${bin}/${e.name}`).catch(() => {});
+    }
+  }
+  return bin;
+}

@@ -9,6 +9,7 @@ import { WorkerPool } from "../subsystems/dictate/engines/pool.ts";
 import { scoringWords, wordErrors } from "../subsystems/voice/wer.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { pathWithout } from "./harness.ts";
 import { type Msg, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { command, seatWorld, subscribeSeat, until, updateOf } from "./seats_harness.ts";
 
@@ -217,15 +218,7 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
 });
 
 Deno.test("voice: a missing engine is said in preview_error, home voice and voice__say's answer", async () => {
-  // A PATH holding everything this machine's PATH does except flite: the engine is missing.
-  const bin = await Deno.makeTempDir({ prefix: "forge-path-" });
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    const entries = await Array.fromAsync(Deno.readDir(dir)).catch(() => []);
-    for (const e of entries) {
-      if (e.name === "flite") continue;
-      await Deno.symlink(`${dir}/${e.name}`, `${bin}/${e.name}`).catch(() => {});
-    }
-  }
+  const bin = await pathWithout("flite"); // the engine is missing
   await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
   await Deno.writeTextFile(
     world.configPath,

@@ -25,6 +25,15 @@ export async function handOff(
         isError: true,
       };
     }
+    // issue 15 §2: each session drives its own tabs only; a person's tab (no owner) may be asked.
+    if (tab.owner && slotName(tab.owner) !== slotName(slot)) {
+      return {
+        text: `tab ${tab.number} (page=${input.page}) belongs to ${
+          slotName(tab.owner)
+        }; a session hands off only its own tabs`,
+        isError: true,
+      };
+    }
   } else {
     try {
       tab = await browser.tabFor(slot);

@@ -293,7 +293,11 @@ export class BrowserHost {
     this.#died(child, "closed");
   }
 
-  /** The strip's list. spec: browser_tabs {profile, id, up, connected, closing_at_ms, rows}. */
+  /**
+   * The strip's list. spec: browser_tabs {profile, id, up, connected, closing_at_ms, rows}; plus
+   * `audio_off`, why an up host has no page audio (issue 15 §6: said in its state, not only
+   * logged), else null.
+   */
   list() {
     return {
       profile: this.key,
@@ -301,6 +305,7 @@ export class BrowserHost {
       up: this.up,
       connected: this.up,
       closing_at_ms: this.up ? this.closingAt : null,
+      audio_off: this.up ? this.audioNote : null,
       rows: [...this.tabs.values()].map((t) => t.row()),
     };
   }

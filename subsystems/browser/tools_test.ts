@@ -125,6 +125,14 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     assertEquals(up.isError, undefined, up.text);
     await page.event((e) => e.what === "file" && e.value.endsWith(":agent bytes"));
 
+    // A hand-off by page id names the caller's own tab: another session's is refused, unparked.
+    const leadPage = /2 \(current\)[^;]* page=(\S+)/.exec(
+      (await run("tabs", { action: "list" })).text,
+    )![1];
+    const foreign = await run("hand_off", { reason: "x", page: leadPage }, callAs("w1"));
+    assertEquals(foreign.isError, true);
+    assertMatch(foreign.text, /belongs to Acme\/proj\/lead; a session hands off only its own tabs/);
+    assertEquals(parked.length, 0, "nothing parked");
     // A hand-off holds the tab: the page tools on it are refused with the reason until it ends.
     const waiting = run("hand_off", { reason: "sign in" });
     await new Promise((r) => setTimeout(r, 0));
