@@ -15,17 +15,10 @@ import {
   nextUpdate,
 } from "./connectors_harness.ts";
 import { firstUpdate, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
+import { until } from "./harness.ts";
 import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
-
-async function until(cond: () => Promise<boolean>, what: string, ms = 30_000) {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 Deno.test("gotify: an agent subscribes, a matching notification is the lead's next turn (source gotify); across a server restart the messages sent meanwhile arrive once", async () => {
   await using w = await connectorWorld();
@@ -36,7 +29,11 @@ Deno.test("gotify: an agent subscribes, a matching notification is the lead's ne
   const board = await forge.ready();
   board.send({ kind: "subscribe", what: "board" });
   await board.next((m) => m.kind === "snapshot" && m.subject === "board");
-  await until(async () => ((await homeConnectors(c)).gotify as Msg).connected === true, "up");
+  await until(
+    async () => ((await homeConnectors(c)).gotify as Msg).connected === true,
+    30_000,
+    "up",
+  );
 
   const turn = await promptTurn(c, lead, "[[script:gsub]] watch ci");
   const [sub] = toolResultsOf(turn);
@@ -218,10 +215,14 @@ Deno.test("slack: an unanswered draft expires and nothing is sent; home shows a 
 
   const down = (await homeConnectors(c)).gotify as Msg;
   assertEquals([down.connected, down.configured], [false, true]);
-  await until(async () => {
-    const g = (await homeConnectors(c)).gotify as Msg;
-    return typeof g.error === "string" && /did not answer/.test(g.error);
-  }, "the reason it is down");
+  await until(
+    async () => {
+      const g = (await homeConnectors(c)).gotify as Msg;
+      return typeof g.error === "string" && /did not answer/.test(g.error);
+    },
+    30_000,
+    "the reason it is down",
+  );
 
   const draft = (await postTurn(c, lead, "post")).draft as Msg;
   const frames = await untilResult(c);
@@ -235,7 +236,11 @@ Deno.test("slack: an unanswered draft expires and nothing is sent; home shows a 
 
   // The server comes back on its address: the connector reconnects by itself.
   await w.gotify.restart();
-  await until(async () => ((await homeConnectors(c)).gotify as Msg).connected === true, "up");
+  await until(
+    async () => ((await homeConnectors(c)).gotify as Msg).connected === true,
+    30_000,
+    "up",
+  );
   assertEquals(((await homeConnectors(c)).gotify as Msg).error, null);
 });
 

@@ -214,21 +214,29 @@ Deno.test("the gateway: a config_dir account forwards the CLI's own login unchan
     `config_dir = "${dir}/login"\nmodels = ["claude-sonnet-4-5"]\n` +
     account("B", "sk-gw-b", apiB.url, `${dir}/login`) +
     `[[orgs]]\nname = "Acme"\naccounts = ["Login"]\nfallback_accounts = ["B"]\n` +
-    `[[orgs.projects]]\nname = "p"\npath = "${dir}/p"\nauto_start = true\n`;
+    `[[orgs.projects]]\nname = "p"\npath = "${dir}/p"\nauto_start = false\n`;
   await using forge = await spawnForge(config, { HOME: `${dir}/home` });
   const c = await forge.connect();
   await c.next((m) => m.kind === "settings");
-  await subscribeSeat(c, LEAD, true);
+  // The seat is woken only once this client holds it: `oauth_credentials_snapshot` is told once,
+  // when the seat connects (catalogue 2.3 #28), so a subscriber must be there to hear it. A
+  // client that comes later reads the same facts off the session snapshot's `account`.
+  c.send({ kind: "subscribe", what: { session: LEAD }, answering: true });
+  await c.next((m) => m.kind === "snapshot" && m.subject !== "home");
+  command(c, "spawn_project", { project_name: "p", launch_settings: {} });
+  await c.next(has("connected"), 60_000);
   const oauth = OauthCredentialsSnapshot.parse(updateOf(
     await c.next(has("oauth_credentials_snapshot"), 10_000),
     "oauth_credentials_snapshot",
   ));
   // The login's facts cross; its tokens never do.
-  assertEquals(oauth.credentials, {
-    subscription_type: "max",
-    scopes: ["user:inference"],
-    expires_at: expiresAt,
-  });
+  const login = { subscription_type: "max", scopes: ["user:inference"], expires_at: expiresAt };
+  assertEquals(oauth.credentials, login);
+  const late = await forge.connect();
+  await late.next((m) => m.kind === "settings");
+  const lateSnap = await subscribeSeat(late, LEAD);
+  assertEquals(SeatAccount.parse(lateSnap.account)!.credentials, login);
+  assert(!JSON.stringify(lateSnap).includes("sk-ant-"), "no token in a late subscriber's read");
   const tree = updateOf(await c.next(has("processes_changed"), 10_000), "processes_changed")!
     .snapshot as { pid: number };
   const environ = Deno.readTextFileSync(`/proc/${tree.pid}/environ`).split("\0");

@@ -66,15 +66,59 @@ export async function testServer(
   };
 }
 
-/** Waits until `cond` holds, polling; for state with no event to await (a log record, a count). */
-export async function until(cond: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
+/**
+ * Waits until `cond` holds, polling; for state with no event to await (a log record, a count, a
+ * fresh read of a subject). The one copy every test uses (seats_harness re-exports it).
+ */
+export async function until(
+  cond: () => boolean | Promise<boolean>,
+  ms = 10_000,
+  what = "condition",
+): Promise<void> {
   const deadline = performance.now() + ms;
-  while (!cond()) {
+  while (!(await cond())) {
     if (performance.now() > deadline) {
       throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     }
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Runs git in `cwd` as a fixed test identity; its stdout, trimmed. Throws with git's own words. */
+export function git(cwd: string, ...args: string[]): string {
+  const out = new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).outputSync();
+  if (!out.success) {
+    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** Whether a path exists (a worktree, a file a test expects gone). */
+export function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let replyId = 1;
+/** Sends a command with `reply_to` (spec: command > reply_to) and answers its reply's body. */
+export async function ask(
+  c: ForgeClient,
+  name: string,
+  fields: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const id = replyId++;
+  c.send({ kind: "command", command: { [name]: fields }, reply_to: id });
+  const reply = await c.next((m) => m.kind === "reply" && m.reply_to === id, 60_000);
+  return reply.body as Record<string, unknown>;
 }
 
 export const SAMPLE_CONFIG = `

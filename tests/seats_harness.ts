@@ -2,6 +2,7 @@ import type { Slot } from "../protocol/mod.ts";
 import { memoryLogger } from "../server/log.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
+export { until } from "./harness.ts";
 
 /**
  * The seat tests' world: a temp dir holding each project's working tree, the CLI's config dir,
@@ -267,17 +268,6 @@ export function commandOf(pid: number): string {
     return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ");
   } catch {
     return "";
-  }
-}
-
-/** Waits until `cond` holds, polling: for a fact no frame announces (a process ending). */
-export async function until(cond: () => boolean, ms = 10_000, what = "condition"): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!cond()) {
-    if (performance.now() > deadline) {
-      throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    }
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

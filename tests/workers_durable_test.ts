@@ -4,46 +4,17 @@
 // no worktree cleanup); issue 23 item 5 (refused in words, nothing left behind, a spawn that
 // fails half way removes what it made); spec: command > reply_to (refusals inside the body).
 import type { Slot } from "../protocol/mod.ts";
-import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { ask, exists, git } from "./harness.ts";
 import { commandOf, cwdOf, seatWorld, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
-
-function git(cwd: string, ...args: string[]): string {
-  const out = new Deno.Command("git", {
-    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).outputSync();
-  if (!out.success) {
-    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  return new TextDecoder().decode(out.stdout).trim();
-}
 
 function makeRepo(dir: string): void {
   git(dir, "init", "-q", "-b", "main");
   Deno.writeTextFileSync(`${dir}/README`, "x\n");
   git(dir, "add", ".");
   git(dir, "commit", "-q", "-m", "first");
-}
-
-const exists = (p: string) => {
-  try {
-    Deno.statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-let replyId = 1;
-async function ask(c: ForgeClient, name: string, fields: Msg): Promise<Msg> {
-  const id = replyId++;
-  c.send({ kind: "command", command: { [name]: fields }, reply_to: id });
-  return (await c.next((m) => m.kind === "reply" && m.reply_to === id, 60_000)).body as Msg;
 }
 
 const status = (m: Msg, label: string, live: boolean) => {

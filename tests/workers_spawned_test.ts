@@ -7,46 +7,18 @@
 import type { Slot } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { ask, exists, git } from "./harness.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 const SCRIPT = new URL("../fixtures/workers/script.json", import.meta.url).pathname;
 type Msg = Record<string, unknown>;
 
-function git(cwd: string, ...args: string[]): string {
-  const out = new Deno.Command("git", {
-    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).outputSync();
-  if (!out.success) {
-    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
-const exists = (p: string) => {
-  try {
-    Deno.statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 async function homeAgents(c: ForgeClient): Promise<Msg[]> {
   c.send({ kind: "subscribe", what: "home" });
   const snap = await c.next((m) => m.kind === "snapshot" && m.subject === "home");
   c.send({ kind: "unsubscribe", what: "home" });
   return (snap.data as { agents: Msg[] }).agents;
-}
-
-let replyId = 1;
-async function ask(c: ForgeClient, name: string, fields: Msg): Promise<unknown> {
-  const id = replyId++;
-  c.send({ kind: "command", command: { [name]: fields }, reply_to: id });
-  return (await c.next((m) => m.kind === "reply" && m.reply_to === id, 60_000)).body;
 }
 
 Deno.test("workers: a lead spawns two through its tools, each in its own worktree and branch; the cap refuses a third; a message reaches the lead; a restart brings both back on their sessions; dirty and clean despawns; spawn/despawn through reply both ways", async () => {
@@ -208,7 +180,7 @@ Deno.test("workers: a lead spawns two through its tools, each in its own worktre
   }) as Msg;
   assertMatch(noProject.Err as string, /no project is named `nope`/);
   assertEquals(
-    await ask(c, "despawn_worker", { project_key: "alpha", label: "w9", force: false }),
+    await ask(c, "despawn_worker", { project_key: "alpha", label: "w9", force: false }) as unknown,
     "not_found",
   );
   c.send({

@@ -2,6 +2,7 @@ import { parse, TomlError } from "smol-toml";
 import type { Wire } from "../../protocol/mod.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { locate } from "./locate.ts";
+import { sectionRules } from "./rules.ts";
 import type { AreaSpec, KeySpec } from "./spec.ts";
 import type { AccountConfig, ForgeConfig, OrgConfig, ProjectConfig } from "./types.ts";
 import { dotted, isPlainObject, schemaTree, validateTree } from "./validate.ts";
@@ -74,6 +75,7 @@ export function loadConfigText(text: string, path: string, areas: AreaSpec[]): L
   }
   const violations = validateTree(tree, schemaTree(areas));
   for (const rule of crossRules(tree)) violations.push(rule);
+  for (const rule of sectionRules(tree)) violations.push(rule);
   if (violations.length > 0) {
     const first = violations[0];
     const at = locate(text, first.path);

@@ -200,3 +200,88 @@ Deno.test("an unterminated string is reported as one, at its line", () => {
     /a string holds the control character U\+0001; write it as an escape/,
   );
 });
+
+// catalogue §5: the rules a section states across its keys, each placed on the key it names.
+const ACCOUNT = `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\nmodels = ["m1"]\n`;
+
+Deno.test("[gotify] present needs its client_token and url", () => {
+  const e = refusal(`${ACCOUNT}\n[gotify]\nurl = "https://push.example"\n`);
+  assertEquals(
+    e.message,
+    "forge.toml at /etc/forge.toml is invalid at line 6, column 1 in `gotify.client_token`: " +
+      "[gotify] is present but names no client_token",
+  );
+  assertEquals(e.key, "gotify.client_token");
+  assertMatch(
+    refusal(`[gotify]\nclient_token = "C0ffee"\n`).message,
+    /line 1, column 1 in `gotify\.url`: \[gotify\] is present but names no url/,
+  );
+});
+
+Deno.test("a [[slack]] workspace label declared twice is refused on the repeat", () => {
+  const text = `[[slack]]\nworkspace = "acme"\ntoken = "xoxp-1"\n\n[[slack]]\n` +
+    `token = "xoxp-2"\n  workspace = "acme"\n`;
+  const e = refusal(text);
+  assertEquals(
+    e.message,
+    "forge.toml at /etc/forge.toml is invalid at line 7, column 3 in `slack[1].workspace`: " +
+      "slack workspace `acme` is declared twice (the label is unique)",
+  );
+});
+
+Deno.test("codex, openrouter and zai accounts need a base_url; openrouter's ends in /api", () => {
+  for (const provider of ["codex", "openrouter", "zai"]) {
+    const text = `${ACCOUNT}\n[[accounts]]\ndisplay_name = "R"\nprovider = "${provider}"\n` +
+      `token = "t"\nmodels = ["m1"]\n`;
+    assertEquals(
+      refusal(text).message,
+      "forge.toml at /etc/forge.toml is invalid at line 6, column 1 in `accounts[1].base_url`: " +
+        `account \`R\` (provider ${provider}) needs a base_url`,
+    );
+  }
+  const wrong = `[[accounts]]\ndisplay_name = "R"\nprovider = "openrouter"\ntoken = "t"\n` +
+    `base_url = "https://openrouter.example/v1"\nmodels = ["m1"]\n`;
+  assertMatch(
+    refusal(wrong).message,
+    /line 5, column 1 in `accounts\[0\]\.base_url`: .*must end in \/api, not "https:\/\/openrouter\.example\/v1"/,
+  );
+  const anthropic = loadConfigText(ACCOUNT, "/c/forge.toml", areas);
+  assertEquals(anthropic.config.accounts[0].base_url, null, "anthropic needs none");
+});
+
+Deno.test("model_slugs and model_aliases keys must be among the account's models", () => {
+  const slugs = `${ACCOUNT}token = "t"\nmodel_slugs = { "m1" = "s1", "m2" = "s2" }\n`;
+  const e = refusal(slugs);
+  assertEquals(
+    e.message,
+    "forge.toml at /etc/forge.toml is invalid at line 6, column 1 in " +
+      "`accounts[0].model_slugs.m2`: account `A`: model_slugs names `m2`, which its models list " +
+      "does not (m1)",
+  );
+  assertEquals(e.key, "accounts[0].model_slugs.m2");
+  assertMatch(
+    refusal(`${ACCOUNT}[accounts.model_aliases]\nm3 = ["x"]\n`).message,
+    /line 6, column 1 in `accounts\[0\]\.model_aliases\.m3`: .*names `m3`/,
+  );
+  assertMatch(
+    refusal(`${ACCOUNT}model_aliases = { m1 = [] }\n`).message,
+    /`accounts\[0\]\.model_aliases\.m1`: account `A`: model_aliases for `m1` is an empty list/,
+  );
+});
+
+// An account with neither token nor config_dir is the CLI's own login in its default dir
+// (README "Accounts"; pool.ts `accountKind`): the catalogue's token row predates config_dir.
+Deno.test("an account with neither token nor config_dir loads as the default login", () => {
+  const { config } = loadConfigText(ACCOUNT, "/c/forge.toml", areas);
+  assertEquals([config.accounts[0].token, config.accounts[0].config_dir], [null, null]);
+});
+
+Deno.test("[vault] enabled with no server_url is refused; disabled it may be partial", () => {
+  assertEquals(
+    refusal(`[vault]\nenabled = true\nemail = "a@b.invalid"\n`).message,
+    "forge.toml at /etc/forge.toml is invalid at line 1, column 1 in `vault.server_url`: " +
+      "[vault] is enabled but names no server_url",
+  );
+  assertMatch(refusal(`[vault]\nenabled = true\nserver_url = ""\n`).message, /no server_url/);
+  loadConfigText(`[vault]\nenabled = false\nemail = "a@b.invalid"\n`, "/c/forge.toml", areas);
+});

@@ -195,6 +195,11 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
           throw refuse("slack__subscribe", (err as Error).message);
         });
       }
+      if (direct_messages || mentions) {
+        await c.slack.markMembers(ws).catch((err) => {
+          throw refuse("slack__subscribe", (err as Error).message);
+        });
+      }
       const { slot } = call.seat;
       const sub: SlackSubscription = {
         id: crypto.randomUUID(),

@@ -119,6 +119,16 @@ export class SlackHub {
     await writeJson(this.opts.marksPath, this.#marks);
   }
 
+  /**
+   * Marks every conversation the user is in (what a direct-message or mention subscription reads)
+   * at its newest message, so the subscription reads from the moment it was made. Left to the
+   * next poll, a message written between the subscribe and that poll was taken as the mark and
+   * never delivered (mcp_tools §10: a new subscription starts its watermark at "now").
+   */
+  async markMembers(ws: SlackWorkspace): Promise<void> {
+    for (const c of await this.#memberOf(ws)) await this.markNow(ws, c.id);
+  }
+
   #marksOf(workspace: string) {
     return (this.#marks[workspace] ??= { conversations: {}, threads: {} });
   }
