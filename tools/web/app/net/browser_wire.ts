@@ -146,8 +146,10 @@ export class BrowserWire {
     this.client.send({ kind: "browser_resize", width, height, scale });
   }
 
-  input(event: BrowserGesture): void {
-    if (this.mine) this.client.send({ kind: "browser_input", seq: ++this.#seq, event });
+  /** Sends a gesture while this page drives; says whether it went (a watcher's goes nowhere). */
+  input(event: BrowserGesture): boolean {
+    if (!this.mine) return false;
+    return this.client.send({ kind: "browser_input", seq: ++this.#seq, event });
   }
 
   /** Answers the page's chooser; an empty list dismisses it (spec: browser_file_answer). */

@@ -17,22 +17,26 @@ export function BrowserPage() {
   const canvas = useRef<HTMLCanvasElement>(null);
   const surface = useRef<Surface | null>(null);
   const linkOpen = s.link === "open";
+  const slot = [seat.slot.org, seat.slot.project, seat.slot.label];
   useEffect(() => {
-    if (!canvas.current || !linkOpen) return;
     const wire = client().browser;
     const view = new Surface(
-      canvas.current,
+      canvas.current!,
       (w, h, scale) => wire.resize(w, h, scale),
       (g) => wire.input(g),
     );
     surface.current = view;
-    wire.open(seat.slot, view);
     return () => {
       wire.close();
       view.dispose();
       surface.current = null;
     };
-  }, [seat.slot.org, seat.slot.project, seat.slot.label, linkOpen]);
+  }, slot);
+  // A socket that came back asks the strip again and re-attaches the tab it viewed; the list of
+  // downloads outlives the drop.
+  useEffect(() => {
+    if (linkOpen && surface.current) client().browser.open(seat.slot, surface.current);
+  }, [...slot, linkOpen]);
   const p = s.browser;
   const v = p?.view ?? null;
   const mine = v !== null && v.controller === v.viewer;

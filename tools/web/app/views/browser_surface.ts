@@ -39,7 +39,8 @@ export class Surface {
     private readonly canvas: HTMLCanvasElement,
     /** The canvas's device-pixel size changed. */
     private readonly onSize: (width: number, height: number, scale: number) => void,
-    private readonly send: (g: BrowserGesture) => void,
+    /** Sends a gesture; false when it went nowhere (a watcher's), so the browser keeps it. */
+    private readonly send: (g: BrowserGesture) => boolean,
   ) {
     this.#observer = new ResizeObserver(() => this.#fit());
     this.#observer.observe(canvas);
@@ -77,6 +78,7 @@ export class Surface {
         this.#page = { w: f.pageWidth, h: f.pageHeight };
         this.canvas.dataset.seq = String(f.seq);
         this.canvas.dataset.page = `${f.pageWidth}x${f.pageHeight}`;
+        this.canvas.dataset.frame = `${bitmap.width}x${bitmap.height}`;
         this.#draw();
       } catch {
         // A frame that does not decode is skipped: the next one supersedes it anyway.
@@ -165,20 +167,18 @@ export class Surface {
     this.#on("wheel", (e) => {
       const p = this.#point(e);
       if (!p) return;
-      e.preventDefault();
-      this.send({ type: "wheel", ...p, dx: e.deltaX, dy: e.deltaY, modifiers: modifiers(e) });
+      const g = { type: "wheel" as const, ...p, dx: e.deltaX, dy: e.deltaY };
+      if (this.send({ ...g, modifiers: modifiers(e) })) e.preventDefault();
     });
     this.#on("keydown", (e) => {
       if (MODIFIER_KEYS.has(e.key) || e.isComposing) return;
       // A paste is left to run: it arrives as the paste event's text below.
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "v") return;
-      e.preventDefault();
-      this.send({ type: "key", key: e.key, modifiers: modifiers(e) });
+      if (this.send({ type: "key", key: e.key, modifiers: modifiers(e) })) e.preventDefault();
     });
     this.#on("paste", (e) => {
       const text = e.clipboardData?.getData("text/plain");
-      e.preventDefault();
-      if (text) this.send({ type: "text", text });
+      if (text && this.send({ type: "text", text })) e.preventDefault();
     });
   }
 }
