@@ -1,5 +1,6 @@
 import type { ClientMessage, SettingsEdit, Slot, Subject, Wire } from "../../../../protocol/mod.ts";
 import {
+  BinaryKind,
   decodeUpdate,
   describeIssues,
   isBoardNews,
@@ -8,6 +9,7 @@ import {
   ServerMessage,
   updateSlot,
 } from "../../../../protocol/mod.ts";
+import { BrowserWire } from "./browser_wire.ts";
 import { Link } from "./link.ts";
 import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
@@ -35,6 +37,7 @@ export class ForgeClient {
   validate = false;
   readonly link: Link;
   readonly terminal: TerminalWire;
+  readonly browser = new BrowserWire(this);
   readonly seats = new SeatAttach(this);
   #bootId: string | null = null;
   #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
@@ -49,11 +52,15 @@ export class ForgeClient {
     this.link = new Link(url, {
       onOpen: () => {},
       onMessage: (m) => this.#onMessage(m),
-      onBinary: (b) => this.terminal.output(b),
+      onBinary: (b) =>
+        b[0] === BinaryKind.browser_frame ? this.browser.frame(b) : this.terminal.output(b),
       onState: (link, retryInMs) => {
         this.store.state.link = link;
         this.store.state.retryInMs = retryInMs;
-        if (link !== "open") this.terminal.lost();
+        if (link !== "open") {
+          this.terminal.lost();
+          this.browser.lost();
+        }
         this.store.changed();
       },
     });
@@ -86,14 +93,20 @@ export class ForgeClient {
    * update carries it"): answers the reply's body, then reads the record again for the threads.
    */
   reviewWrite(name: string, fields: Wire): Promise<Wire> {
+    return this.ask((id) => ({ kind: "command", command: { [name]: fields }, reply_to: id }))
+      .then((body) => {
+        this.seats.rereadRecord();
+        return body;
+      });
+  }
+
+  /** Sends a message that carries `reply_to` and answers the reply's body. */
+  ask(build: (replyTo: number) => ClientMessage): Promise<Wire> {
     const id = ++this.#replyId;
     const { promise, resolve } = Promise.withResolvers<Wire>();
     this.#replies.set(id, resolve);
-    this.command(name, fields, id);
-    return promise.then((body) => {
-      this.seats.rereadRecord();
-      return body;
-    });
+    this.send(build(id));
+    return promise;
   }
 
   // The seat on screen (seat_attach.ts).
@@ -199,6 +212,14 @@ export class ForgeClient {
       case "terminal_view":
       case "terminal_control":
         this.terminal.message(m);
+        break;
+      case "browser_view":
+      case "browser_nav_state":
+      case "browser_tabs":
+      case "browser_surface_failed":
+      case "browser_file_dialog":
+      case "browser_download":
+        this.browser.message(m);
         break;
       default:
         break;

@@ -33,6 +33,48 @@ export interface TerminalAttach {
   seq: number;
 }
 
+/** One row of the browser's tab strip. spec: browser_tabs ({number, title, url, owner, ...}). */
+export interface BrowserRow {
+  number: number;
+  title: string;
+  url: string;
+  state: string;
+}
+
+/** A download as the panel offers it: a save link, or the server's words for why not. */
+export interface BrowserDownload {
+  name: string;
+  /** A `blob:` URL holding the bytes, or null when nothing crossed. */
+  href: string | null;
+  /** Why nothing was saved, in words; null for a download that crossed. */
+  error: string | null;
+  at: number;
+}
+
+/**
+ * The seat's browser panel: the strip's rows, the tab this page views and its viewer state.
+ * spec: browser_tabs, browser_view, browser_nav_state, browser_surface_failed,
+ * browser_file_dialog, browser_download.
+ */
+export interface BrowserPanel {
+  seat: Slot;
+  /** Whether the profile's host runs; null until the strip's first answer. */
+  up: boolean | null;
+  rows: BrowserRow[];
+  /** The tab this page asked to view, or null. */
+  want: number | null;
+  /** The tab's viewer state once the attach landed (browser_view). */
+  view:
+    | { id: number; tab: number; controller: number | null; viewers: number; viewer: number }
+    | null;
+  nav: { can_back: boolean; can_forward: boolean } | null;
+  /** Why the viewed tab's browser stopped, or the attach was refused. */
+  failed: string | null;
+  /** The page's file chooser waiting on this (controlling) page. */
+  dialog: { id: string; tab: number; multiple: boolean } | null;
+  downloads: BrowserDownload[];
+}
+
 /**
  * Everything the page draws, in one place. Views read it and re-draw on `changed`; only the
  * connection (client.ts) writes it.
@@ -58,6 +100,7 @@ export interface AppState {
   commits: Map<string, Obj>;
   document: Obj | null;
   terminal: TerminalAttach | null;
+  browser: BrowserPanel | null;
   /** A `more` is out: the walk waits for its page before asking again. */
   walking: boolean;
 }
@@ -79,6 +122,7 @@ export function initialState(): AppState {
     commits: new Map(),
     document: null,
     terminal: null,
+    browser: null,
     walking: false,
   };
 }

@@ -8,17 +8,24 @@ import { UsagePage } from "./usage.tsx";
 import { Notices } from "./notices.tsx";
 import { client, useApp } from "./use.ts";
 
-/** The page's address: `#/`, `#/seat/<org>/<project>/<label>[/review|/terminal]`, `#/settings`, `#/usage`. */
+/** A seat page's tabs. */
+export type SeatTab = "chat" | "review" | "terminal" | "browser";
+const SEAT_TABS: readonly string[] = ["review", "terminal", "browser"];
+
+/**
+ * The page's address: `#/`, `#/seat/<org>/<project>/<label>[/review|/terminal|/browser]`,
+ * `#/settings`, `#/usage`.
+ */
 export type Route =
   | { page: "home" }
-  | { page: "seat"; seat: string; tab: "chat" | "review" | "terminal" }
+  | { page: "seat"; seat: string; tab: SeatTab }
   | { page: "settings" }
   | { page: "usage" };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   if (parts[0] === "seat" && parts.length >= 4) {
-    const tab = parts[4] === "review" || parts[4] === "terminal" ? parts[4] : "chat";
+    const tab = SEAT_TABS.includes(parts[4]) ? parts[4] as SeatTab : "chat";
     return { page: "seat", seat: parts.slice(1, 4).join("/"), tab };
   }
   if (parts[0] === "settings") return { page: "settings" };

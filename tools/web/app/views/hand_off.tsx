@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
+import { fromBase64 } from "../net/base64.ts";
 import { client, useApp } from "./use.ts";
 
 /**
@@ -38,9 +39,7 @@ export function DocumentHandOffCard(props: { ask: Ask }) {
       )}
       {s.document && s.document.path === path && (
         <pre class="document" data-testid="handed-document">
-          {new TextDecoder().decode(
-            Uint8Array.from(atob(String(s.document.bytes)), (ch) => ch.charCodeAt(0)),
-          )}
+          {new TextDecoder().decode(fromBase64(String(s.document.bytes)))}
         </pre>
       )}
       <input

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
+import { fromBase64 } from "../net/base64.ts";
 import { FileDiff, layerFiles } from "./diff.tsx";
 import { Threads } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
@@ -112,15 +113,9 @@ export function ReviewPage() {
       {doc && (
         <article class="document" data-testid="document">
           <div class="muted">{String(doc.path)}</div>
-          <pre>{decodeBase64(String(doc.bytes))}</pre>
+          <pre>{new TextDecoder().decode(fromBase64(String(doc.bytes)))}</pre>
         </article>
       )}
     </div>
   );
-}
-
-function decodeBase64(b64: string): string {
-  const bin = atob(b64);
-  const bytes = Uint8Array.from(bin, (ch) => ch.charCodeAt(0));
-  return new TextDecoder().decode(bytes);
 }

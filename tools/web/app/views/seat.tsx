@@ -1,18 +1,18 @@
 import type { Wire } from "../../../../protocol/mod.ts";
 import { PermissionMode } from "../../../../protocol/mod.ts";
+import { BrowserPage } from "./browser.tsx";
 import { Chat } from "./chat.tsx";
 import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
 import { ReviewPage } from "./review.tsx";
 import { TerminalPage } from "./terminal.tsx";
+import type { SeatTab } from "./app.tsx";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
 
-/** One seat: its header and pickers, then the conversation, review or terminal tab. */
-export function SeatPage(
-  props: { name: string; tab: "chat" | "review" | "terminal" },
-) {
+/** One seat: its header and pickers, then the conversation, review, terminal or browser tab. */
+export function SeatPage(props: { name: string; tab: SeatTab }) {
   const s = useApp();
   const seat = s.seat;
   if (s.seatError) {
@@ -117,6 +117,9 @@ export function SeatPage(
           >
             Terminal
           </a>
+          <a href={`${base}/browser`} class={props.tab === "browser" ? "on" : ""}>
+            Browser
+          </a>
         </nav>
       </header>
       {tasks.length > 0 && (
@@ -138,6 +141,7 @@ export function SeatPage(
       )}
       {props.tab === "review" && <ReviewPage />}
       {props.tab === "terminal" && <TerminalPage />}
+      {props.tab === "browser" && <BrowserPage />}
     </div>
   );
 }
