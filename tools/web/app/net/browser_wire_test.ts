@@ -51,6 +51,7 @@ const tabs = (rows: { number: number; url: string }[], up = true) => ({
   up,
   connected: true,
   closing_at_ms: null,
+  audio_off: null,
   rows: rows.map((r) => ({ ...r, title: r.url, owner: null, opener: null, state: "idle" })),
 });
 
