@@ -54,6 +54,10 @@ export class Tab {
   #firstCast = true;
   #dialogWaiters: (() => void)[] = [];
   #titleAsk = 0;
+  #layoutChain: Promise<void> = Promise.resolve();
+  #navReads: ReturnType<typeof setTimeout>[] = [];
+  /** The arrows last pushed to the viewers (`back/forward`). */
+  #navSent = "";
   /** The last frame-relay time, for the bench's input-to-next-frame read. */
   lastFrameAt = 0;
 
@@ -125,13 +129,13 @@ export class Tab {
       if (frame.parentId) return;
       this.url = frame.url ?? this.url;
       this.host.changed();
-      void this.sendNavState();
+      this.sendNavState();
       return;
     }
     if (method === "Page.navigatedWithinDocument") {
       this.url = String(p.url ?? this.url);
       this.host.changed();
-      void this.sendNavState();
+      this.sendNavState();
       return;
     }
     if (method === "Page.loadEventFired" || method === "Page.domContentEventFired") {
@@ -226,10 +230,23 @@ export class Tab {
   }
 
   /** The kept frame to one new viewer at once (marked key), then a fresh key frame to all. */
-  async keyFrameFor(viewer: number): Promise<void> {
+  keyFrameFor(viewer: number): Promise<void> {
     if (this.#kept) this.#relay(true, viewer, this.#seq);
-    await this.#startCast();
-    await this.captureKeyFrame();
+    return this.#serial(async () => {
+      await this.#startCast();
+      await this.captureKeyFrame();
+    });
+  }
+
+  /**
+   * Runs layout and cast changes one at a time: two resizes (or a resize and an attach's key
+   * frame) interleaving would restart the cast out of order and leave the page at the size the
+   * slower one asked for, whichever came last.
+   */
+  #serial(work: () => Promise<void>): Promise<void> {
+    const run = this.#layoutChain.then(work);
+    this.#layoutChain = run.catch(() => {});
+    return run;
   }
 
   /** A full-quality still of the page now, relayed to every viewer as a key frame. */
@@ -241,12 +258,15 @@ export class Tab {
     if (!shot) return;
     const bytes = b64bytes(String(shot.data));
     const size = webpSize(bytes) ?? { width: 0, height: 0 };
+    // The header's page size is what the still shows, read off the image: the layout asked for
+    // may not have been laid out yet when the shot was taken.
+    const scale = this.layout.scale || 1;
     this.#kept = {
       bytes,
       width: size.width,
       height: size.height,
-      pw: this.layout.width,
-      ph: this.layout.height,
+      pw: size.width ? Math.round(size.width / scale) : this.layout.width,
+      ph: size.height ? Math.round(size.height / scale) : this.layout.height,
     };
     this.#relay(true);
   }
@@ -272,7 +292,11 @@ export class Tab {
   }
 
   /** Lays the page out at `l`; a size it already has asks nothing. Then a key frame at it. */
-  async resize(l: Layout): Promise<void> {
+  resize(l: Layout): Promise<void> {
+    return this.#serial(() => this.#resizeNow(l));
+  }
+
+  async #resizeNow(l: Layout): Promise<void> {
     const same = l.width === this.layout.width && l.height === this.layout.height &&
       l.scale === this.layout.scale;
     if (same) return;
@@ -310,9 +334,26 @@ export class Tab {
     };
   }
 
-  async sendNavState(): Promise<void> {
-    if (this.viewers.size === 0) return;
-    this.viewers.sendAll(await this.navState());
+  /**
+   * Pushes the history arrows after a navigation, read now and again 100 ms and 500 ms later,
+   * each sent only when it moved: Chromium reports a navigation (frameNavigated,
+   * navigatedWithinDocument) before its history entry is committed, so a read at the event can
+   * still say the old place - and nothing else would ever correct it.
+   */
+  sendNavState(): void {
+    for (const t of this.#navReads.splice(0)) clearTimeout(t);
+    const read = async () => {
+      if (this.viewers.size === 0) return;
+      const state = await this.navState();
+      const key = `${state.kind === "browser_nav_state" && state.can_back}/${
+        state.kind === "browser_nav_state" && state.can_forward
+      }`;
+      if (key === this.#navSent) return;
+      this.#navSent = key;
+      this.viewers.sendAll(state);
+    };
+    void read();
+    for (const ms of [100, 500]) this.#navReads.push(setTimeout(() => void read(), ms));
   }
 
   /** Moves one step through history; false when there is no step that way. */
