@@ -80,8 +80,10 @@ export const ProcessSnapshot = z.object({
 export const PendingAsk = z.object({
   kind: z.string(),
   seq: z.number().int(),
-  /** The CLI's asks name their call; the held kinds carry their own id inside `request`. */
+  /** The CLI's asks name their call. */
   tool_id: z.string().optional(),
+  /** A held kind's ask id (the one its `respond_*` names; also inside `request`). */
+  id: z.string().optional(),
   request: z.record(z.string(), z.json()),
 }).strict();
 

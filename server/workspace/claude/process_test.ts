@@ -103,9 +103,12 @@ Deno.test("sendUserMessage refuses a uuid that is not a UUID, and writes nothing
     threw = (e as Error).message;
   }
   match(threw, /not a UUID/);
-  // The CLI prints nothing before the first stdin line, and none was written.
+  // The CLI prints nothing before the first stdin line, and none was written. (Its exit code is
+  // not the claim: a CLI still booting on a loaded machine outlives close()'s 5 s after EOF and
+  // is ended by its SIGTERM, 143.)
   const exit = await proc.close();
-  deepStrictEqual([exit.code, log.frames.length, h.api.requests.length], [0, 0, 0]);
+  deepStrictEqual([log.frames.length, h.api.requests.length], [0, 0]);
+  ok(exit.code === 0 || exit.code === 143, `exit ${exit.code}`);
 });
 
 Deno.test("the driver reports non-JSON stdout lines, keeps reading, and keeps the stderr tail", async () => {
