@@ -75,6 +75,14 @@ function sendTo(s: BareSocket, text: string): void {
   });
 }
 
+/** Encodes an update once and sends it to every socket, as forge's fan-out does. */
+function broadcastTo(sockets: Set<BareSocket>): (message: string) => void {
+  return (message) => {
+    const text = frameOf(message);
+    for (const s of sockets) sendTo(s, text);
+  };
+}
+
 function onClientText(s: BareSocket, data: unknown): void {
   if (String(data).includes('"subscribe"')) s.send(JSON.stringify({ kind: "snapshot" }));
 }
@@ -106,10 +114,7 @@ async function bareDeno(): Promise<Target> {
   const port = await listening.promise;
   return {
     url: `ws://127.0.0.1:${port}/socket`,
-    broadcast: (message) => {
-      const text = frameOf(message);
-      for (const s of sockets) sendTo(s, text);
-    },
+    broadcast: broadcastTo(sockets),
     stop: async () => {
       ac.abort();
       await http.finished;
@@ -139,10 +144,7 @@ async function bareWs(): Promise<Target> {
   );
   return {
     url: `ws://127.0.0.1:${port}/socket`,
-    broadcast: (message) => {
-      const text = frameOf(message);
-      for (const s of sockets) sendTo(s, text);
-    },
+    broadcast: broadcastTo(sockets),
     stop: async () => {
       for (const c of wss.clients) c.terminate();
       wss.close();
