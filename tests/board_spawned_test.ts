@@ -24,11 +24,27 @@ async function boardRows(c: ForgeClient) {
 }
 
 /** Main-loop requests whose last user text contains `needle`. */
+/** The main requests whose last message is a prompt carrying `needle` in its own text (a tool
+ * result that quotes it - cron__create's answer echoes the prompt - is not a fire). */
 async function requestsWith(world: { apiRequests(): Promise<unknown[]> }, needle: string) {
   const all = await world.apiRequests() as { kind: string; body: { messages?: Msg[] } }[];
-  return all.filter((r) =>
-    r.kind === "main" && JSON.stringify(r.body.messages?.at(-1) ?? null).includes(needle)
-  );
+  const text = (m: Msg | undefined) => {
+    const c = m?.content;
+    if (typeof c === "string") return c;
+    return Array.isArray(c)
+      ? c.map((b: Msg) => (b.type === "text" ? String(b.text) : "")).join("")
+      : "";
+  };
+  return all.filter((r) => r.kind === "main" && text(r.body.messages?.at(-1)).includes(needle));
+}
+
+/** Waits until a main request's last message carries `needle` (bounded as a failure). */
+async function untilRequested(world: { apiRequests(): Promise<unknown[]> }, needle: string) {
+  const deadline = Date.now() + 120_000;
+  while ((await requestsWith(world, needle)).length === 0) {
+    if (Date.now() > deadline) throw new Error(`"${needle}" never reached the fake API`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 Deno.test("tasks: the agent creates, updates and completes through its tools; the board sees each; a send-back reaches the owner; rank reorders; a restart keeps the board; bad input refused in words", async () => {
@@ -136,8 +152,9 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
     "minute check",
     "[[script:fired]] Minute check: look at the board.",
   ]);
-  assert((await requestsWith(world, "Minute check: look at the board.")).length >= 1);
-  assert((await requestsWith(world, "One-shot: say the word.")).length === 1);
+  // A fire is a delivery: the woken lead's CLI asks the model in its own time after it.
+  await untilRequested(world, "Minute check: look at the board.");
+  await untilRequested(world, "One-shot: say the word.");
 
   // The page carrying the fired turn names its schedule, by the prompt's own id.
   c.send({ kind: "more", conversation: lead, before: null, turns: 20 });
@@ -159,11 +176,7 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   await Deno.writeTextFile(file, JSON.stringify(stored));
   forge = await world.startForge();
   // The catch-up fires at boot, before any client could subscribe: wait for the fake API to hear it.
-  const deadline = Date.now() + 90_000;
-  while ((await requestsWith(world, "[missed cron")).length === 0) {
-    if (Date.now() > deadline) throw new Error("the missed fire never reached the fake API");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await untilRequested(world, "[missed cron");
   c = await forge.ready();
   const snap = await subscribeSeat(c, lead, true) as { conversation: Msg };
   const turns = snap.conversation.turns as { messages: Msg[] }[];
@@ -186,6 +199,7 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   assertEquals(names2[String(minute.uuid)], "minute check");
   assertEquals(names2[String(fires.find((f) => f.cron_id !== cron.id)!.uuid)], "once");
   assertEquals((await requestsWith(world, "[missed cron")).length, 1);
+  assertEquals((await requestsWith(world, "One-shot: say the word.")).length, 1, "fired once");
   const advanced = (await boardRows(c)).crons[0] as { next_fire: string };
   assert(Date.parse(advanced.next_fire) > Date.now() - 1000, "the next fire is ahead, not behind");
 });
