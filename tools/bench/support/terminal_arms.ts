@@ -1,0 +1,228 @@
+/**
+ * The two arms of tools/bench/terminal.ts and the check that keeps either from looking fast by
+ * dropping bytes: the PTY read alone (node-pty in this process), and forge's terminal (forge as
+ * its own process) written to real socket viewers that decode kind-4 frames.
+ *
+ * Both arms run the same command in a bash at 80x24: `cat` of a file of base64 lines between
+ * two markers. The PTY turns each "\n" into "\r\n" (onlcr), so what the shell produced between
+ * the markers is known exactly, and every arm's bytes are compared with it.
+ */
+import pty from "@lydell/node-pty";
+
+// Markers hold '-', which base64 never writes; the shell computes their numbers, so the echo
+// of the typed command cannot match them.
+const START = "BENCH-START-2\r\n";
+const END = "BENCH-END-42";
+const enc = new TextEncoder();
+const latin1 = new TextDecoder("latin1");
+
+/** The command each burst types. */
+export function burstCommand(file: string): string {
+  return `echo BENCH-START-$((1+1)); cat ${file}; echo BENCH-END-$((6*7))\r`;
+}
+
+/** The bytes a PTY turns `file`'s content into: "\n" becomes "\r\n". */
+export function expectedBytes(content: Uint8Array): Uint8Array {
+  let lf = 0;
+  for (const b of content) if (b === 0x0a) lf++;
+  const out = new Uint8Array(content.length + lf);
+  let j = 0;
+  for (const b of content) {
+    if (b === 0x0a) out[j++] = 0x0d;
+    out[j++] = b;
+  }
+  return out;
+}
+
+/** Collects a byte stream; resolves `done` once the end marker has arrived. */
+export class StreamCheck {
+  #chunks: Uint8Array[] = [];
+  #tail = "";
+  #seen = Promise.withResolvers<number>();
+  #watches: { text: string; hit: () => void }[] = [];
+  bytes = 0;
+  frames = 0;
+  /** The stream's last characters, for a report when the marker never came. */
+  last = "";
+  /** Sequence gaps seen (a viewer that fell behind is sent a screen, not the bytes). */
+  gaps = 0;
+  #lastSeq = -1;
+
+  /** Resolves with performance.now() at the chunk that carried the end marker. */
+  get done(): Promise<number> {
+    return this.#seen.promise;
+  }
+
+  /**
+   * Takes one chunk; `owned` when nothing else will write into its buffer (a WebSocket message
+   * is), else it is copied. Kept cheap: the readers share this process's thread with the arm.
+   */
+  feed(bytes: Uint8Array, seq?: number, owned = false): void {
+    if (seq !== undefined) {
+      if (this.#lastSeq >= 0 && seq !== ((this.#lastSeq + 1) >>> 0)) this.gaps++;
+      this.#lastSeq = seq;
+    }
+    this.#chunks.push(owned ? bytes : bytes.slice());
+    this.bytes += bytes.length;
+    this.frames++;
+    // Every marker holds '-', which base64 never writes: only around one is text decoded.
+    const tail32 = (b: Uint8Array) =>
+      String.fromCharCode(...b.subarray(Math.max(0, b.length - 32)));
+    if (bytes.indexOf(0x2d) >= 0 || this.#tail.includes("-")) {
+      const text = this.#tail + latin1.decode(bytes);
+      if (text.includes(END)) this.#seen.resolve(performance.now());
+      for (const w of [...this.#watches]) if (text.includes(w.text)) w.hit();
+      this.#tail = text.slice(-32);
+    } else this.#tail = (this.#tail + tail32(bytes)).slice(-32);
+    this.last = this.#tail;
+  }
+
+  /** Resolves when `text` (under 32 characters) next arrives. */
+  watch(text: string): Promise<void> {
+    this.#tail = "";
+    const { promise, resolve } = Promise.withResolvers<void>();
+    const w = {
+      text,
+      hit: () => {
+        this.#watches = this.#watches.filter((x) => x !== w);
+        resolve();
+      },
+    };
+    this.#watches.push(w);
+    return promise;
+  }
+
+  /** Starts a fresh burst: forgets what came before. */
+  reset(): void {
+    this.#chunks = [];
+    this.#tail = "";
+    this.bytes = 0;
+    this.frames = 0;
+    this.gaps = 0;
+    this.#seen = Promise.withResolvers<number>();
+  }
+
+  /** Whether the bytes between the markers are exactly `expected`; else a sentence why not. */
+  verify(expected: Uint8Array): string | null {
+    const all = concat(this.#chunks);
+    const start = indexOf(all, enc.encode(START));
+    const end = indexOf(all, enc.encode(END), start);
+    if (start < 0 || end < 0) return `markers missing (start ${start}, end ${end})`;
+    const body = all.subarray(start + START.length, end);
+    if (body.length !== expected.length) {
+      return `${body.length} bytes between the markers, the shell wrote ${expected.length}`;
+    }
+    for (let i = 0; i < body.length; i++) {
+      if (body[i] !== expected[i]) return `byte ${i} differs`;
+    }
+    return this.gaps ? `${this.gaps} sequence gaps` : null;
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
+  outer: for (let i = Math.max(0, from); i <= hay.length - needle.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** One arm's result: wall time from the typed command to the end marker, and what moved. */
+export interface ArmResult {
+  ms: number;
+  /** Bytes each reader got in the burst (one per viewer for forge). */
+  bytes: number[];
+  frames: number[];
+  /** Null when every reader's bytes equal what the shell wrote; else why not. */
+  wrong: string | null;
+  /** CPU ms of the reading process (forge for the forge arm) and of this one, every thread. */
+  cpu: { reader: number; here: number };
+}
+
+/**
+ * A process's CPU time in ms: the sum of its threads' scheduler run times (/proc/<pid>/task/
+ * <tid>/schedstat, the scheduler's own ns clock rather than 10 ms ticks). A thread that exits
+ * inside a window takes its time with it, so a window can only read low.
+ */
+export function cpuMs(pid: number): number {
+  let sum = 0;
+  for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += Number(Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return sum / 1e6;
+}
+
+/** The PTY read alone: a bash in node-pty, counted and checked as it is read. */
+export async function rawPty(cwd: string, env: Record<string, string>) {
+  const p = pty.spawn("/bin/bash", [], {
+    name: "xterm-256color",
+    cols: 80,
+    rows: 24,
+    cwd,
+    env: { ...Deno.env.toObject(), ...env },
+    encoding: null,
+  } as unknown as pty.IPtyForkOptions);
+  const check = new StreamCheck();
+  p.onData((d) => check.feed(d as unknown as Uint8Array));
+  await ready(check, (s) => p.write(s));
+  return {
+    async burst(file: string, expected: Uint8Array): Promise<ArmResult> {
+      check.reset();
+      const c0 = cpuMs(Deno.pid);
+      const t0 = performance.now();
+      p.write(burstCommand(file));
+      const end = await deadline(
+        check.done,
+        () => `pty: ${check.bytes} bytes, ending ${JSON.stringify(check.last)}`,
+      );
+      const ms = end - t0;
+      const cpu = cpuMs(Deno.pid) - c0;
+      return {
+        ms,
+        bytes: [check.bytes],
+        frames: [check.frames],
+        wrong: check.verify(expected),
+        cpu: { reader: cpu, here: cpu },
+      };
+    },
+    async close(): Promise<void> {
+      const exited = new Promise((resolve) => p.onExit(resolve));
+      p.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** Types a command and waits for its computed answer: the shell is at a prompt. */
+export async function ready(check: StreamCheck, write: (s: string) => void): Promise<void> {
+  const seen = check.watch("ready-4");
+  write("echo ready-$((2+2))\r");
+  await deadline(seen, () => `no prompt: ${JSON.stringify(check.last)}`);
+}
+
+/** `work`, or a rejection saying what was there when 60 s passed without it. */
+export async function deadline<T>(work: Promise<T>, state: () => string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) =>
+    timer = setTimeout(() => reject(new Error(`nothing after 60 s: ${state()}`)), 60_000)
+  );
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
