@@ -2,7 +2,7 @@
  * Terminal bench (issue 14 item 6): a burst of output through forge's terminal to N real socket
  * viewers against the same burst read from a PTY alone, in paired, interleaved arms.
  *
- *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5]
+ *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5] [--late 3] [--keys 200]
  *     [--forge-flags "--cpu-prof --cpu-prof-dir=/tmp/prof"]
  *
  * The burst is `cat` of `--mb` MiB of base64 lines (written once, the same file for every arm)
@@ -10,15 +10,20 @@
  * forge as its own process (`main.ts`), its viewers are WebSocket clients in this process that
  * decode kind-4 frames, and its time ends when the LAST viewer has the end marker. Each arm's
  * bytes between the markers are compared with what the shell wrote ("\n" as "\r\n"): an arm
- * that dropped, reordered or duplicated a byte, or skipped a sequence, fails the bench rather
- * than looking fast. CPU is each process's threads' scheduler time over the arm.
+ * that dropped, reordered or duplicated a byte, skipped a sequence, or sent a viewer a fresh
+ * screen in place of bytes (a viewer that fell behind, spec: binary kind 4) fails the bench
+ * rather than looking fast. CPU is each process's threads' scheduler time over the arm; the
+ * machine's busy share (/proc/stat) says whether the arm was CPU-bound.
  *
- * After each pair a late viewer attaches; its time until it holds the newest sequence (screen
- * plus any tail of frames) is printed, and what it draws must equal a replay of everything the
- * first viewer was sent since it attached.
+ * Before each arm forge is let go still: it parses a burst after relaying it, and the CPU that
+ * costs is printed beside the forge arm as the model catching up. After the pairs: keystroke to
+ * echo at a bash prompt, PTY alone and through forge (a kind-5 frame in, its echo as kind 4), in
+ * interleaved blocks; then `--late` times a viewer attaches the moment a burst has reached the
+ * others: its time until it holds the newest sequence (screen plus any tail of frames) is
+ * printed, and what it draws must equal a replay of everything the first viewer was sent.
  */
 import { parseArgs } from "node:util";
-import { type ArmResult, expectedBytes, rawPty } from "./support/terminal_arms.ts";
+import { type ArmResult, cpuMs, expectedBytes, rawPty, still } from "./support/terminal_arms.ts";
 import { forgeTerminal, Viewer } from "./support/terminal_forge.ts";
 import { drawn, Replay } from "./support/terminal_draw.ts";
 
@@ -29,12 +34,16 @@ const { values } = parseArgs({
     mb: { type: "string", default: "5" },
     pairs: { type: "string", default: "7" },
     viewers: { type: "string", default: "5" },
+    late: { type: "string", default: "3" },
+    keys: { type: "string", default: "200" },
     "forge-flags": { type: "string", default: "" },
   },
 });
 const MB = Number(values.mb);
 const PAIRS = Number(values.pairs);
 const VIEWERS = Number(values.viewers);
+const LATE = Number(values.late);
+const KEYS = Number(values.keys);
 const forgeFlags = String(values["forge-flags"]).split(" ").filter(Boolean);
 
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
@@ -45,30 +54,74 @@ const spread = (xs: number[], digits = 2) => {
   return `${f(s[Math.floor(s.length / 2)])} (${f(s[0])}..${f(s.at(-1)!)})`;
 };
 
-function describe(r: ArmResult): string {
+function describe(r: ArmResult, forge: boolean): string {
   const same = r.bytes.every((b) => b === r.bytes[0]);
   const each = same ? `${mb(r.bytes[0])} MB` : r.bytes.map(mb).join("/") + " MB";
   const frames = `${Math.min(...r.frames)}..${Math.max(...r.frames)} frames`;
-  const cpu = r.bytes.length > 1
+  const cpu = forge
     ? `forge cpu ${r.cpu.reader.toFixed(0)} ms, clients cpu ${r.cpu.here.toFixed(0)} ms`
     : `cpu ${r.cpu.here.toFixed(0)} ms`;
-  return `${r.ms.toFixed(0)} ms, ${r.bytes.length > 1 ? `each of ${r.bytes.length} ` : ""}` +
-    `${each} in ${frames}, ${cpu}${r.wrong ? ` WRONG: ${r.wrong}` : ""}`;
+  const busy = `machine ${(100 * r.machineBusy).toFixed(0)}% busy`;
+  return `${r.ms.toFixed(0)} ms, ${forge ? `each of ${r.bytes.length} viewers ` : ""}` +
+    `${each} in ${frames}, ${cpu}, ${busy}${r.wrong ? ` WRONG: ${r.wrong}` : ""}`;
 }
 
-/** A late viewer: attaches, waits until it holds `seq`, and is compared with the replay. */
-async function lateViewer(url: string, seq: number, replay: Replay) {
-  const t0 = performance.now();
-  const late = await Viewer.attach(url, true);
-  while (late.lastSeq !== seq) {
+/** Waits until `viewer` has been sent nothing for 100 ms (the shell's prompt follows a burst). */
+async function stillStream(viewer: Viewer): Promise<void> {
+  for (let seen = -1; seen !== viewer.frameBytes;) {
+    seen = viewer.frameBytes;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * A late viewer attached the moment a burst has reached the viewers, while forge's model still
+ * trails it: the time until it holds the newest sequence, the tail of frames it got after its
+ * screen, and whether it then draws exactly what the first viewer's replay draws.
+ */
+async function lateViewer(forge: Forge, file: string, expected: Uint8Array, replay: Replay) {
+  await still(forge.pid);
+  let t0 = 0;
+  let late: Viewer | undefined;
+  const burst = await forge.burst(file, expected, async () => {
+    t0 = performance.now();
+    late = await Viewer.attach(forge.url, true);
+  });
+  if (!late) throw new Error("the late viewer never attached");
+  const first = forge.viewers[0];
+  await stillStream(first);
+  await replay.feed(first.drain());
+  while (late.lastSeq !== first.lastSeq) {
     if (performance.now() - t0 > 60_000) throw new Error(`late viewer stuck at ${late.lastSeq}`);
     await new Promise((r) => setTimeout(r, 1));
   }
-  const ms = performance.now() - t0;
+  const ms = late.lastAt - t0;
   await late.close();
-  const want = JSON.stringify(replay.drawn());
-  const exact = JSON.stringify(await drawn(late.drain())) === want;
-  return { ms, tail: late.frameBytes, exact };
+  const exact = JSON.stringify(await drawn(late.drain())) === JSON.stringify(replay.drawn());
+  return { ms, tail: late.frameBytes, exact, wrong: burst.wrong };
+}
+
+type Forge = Awaited<ReturnType<typeof forgeTerminal>>;
+
+/** Keystroke-to-echo, PTY alone and through forge, in four interleaved blocks. */
+async function keystrokes(raw: Awaited<ReturnType<typeof rawPty>>, forge: Forge) {
+  const times = { raw: [] as number[], forge: [] as number[] };
+  for (let block = 0; block < 4; block++) {
+    await still(forge.pid);
+    const arm = block % 2 === 0 ? "raw" : "forge";
+    times[arm].push(...await (arm === "raw" ? raw : forge).echo(Math.ceil(KEYS / 2)));
+  }
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+  for (const arm of ["raw", "forge"] as const) {
+    const xs = times[arm];
+    console.log(
+      `keystroke to echo, ${arm === "raw" ? "pty alone" : "forge, a socket viewer"} ` +
+        `(${xs.length} keys): p50 ${pct(xs, 0.5).toFixed(2)} ms, p99 ${
+          pct(xs, 0.99).toFixed(2)
+        } ms`,
+    );
+  }
 }
 
 const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-terminal-bench-" }));
@@ -95,32 +148,33 @@ try {
     await forge.burst(file, expected);
     const ratios: number[] = [];
     const rates = { raw: [] as number[], forge: [] as number[] };
-    const lates: number[] = [];
     for (let i = 0; i < PAIRS; i++) {
       // ABAB, with the order flipped every other pair so neither arm always runs second.
       const rawFirst = i % 2 === 0;
-      const a = await (rawFirst ? raw : forge).burst(file, expected);
-      const b = await (rawFirst ? forge : raw).burst(file, expected);
+      await still(forge.pid);
+      // After forge's arm, forge is let go still and what that cost is the model catching up.
+      let parse = 0;
+      const forgeArm = async () => {
+        const result = await forge.burst(file, expected);
+        await still(forge.pid);
+        parse = cpuMs(forge.pid) - result.readerCpuAtEnd;
+        return result;
+      };
+      const a = await (rawFirst ? raw.burst(file, expected) : forgeArm());
+      const b = await (rawFirst ? forgeArm() : raw.burst(file, expected));
       const [r, f] = rawFirst ? [a, b] : [b, a];
-      // The shell's prompt follows the marker: wait until the stream is still, then replay it.
-      const first = forge.viewers[0];
-      for (let seen = -1; seen !== first.frameBytes;) {
-        seen = first.frameBytes;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await replay.feed(first.drain());
-      const late = await lateViewer(forge.url, forge.viewers[0].lastSeq, replay);
-      if (r.wrong || f.wrong || !late.exact) failed = true;
+      if (r.wrong || f.wrong) failed = true;
       ratios.push(r.ms / f.ms);
       rates.raw.push(expected.length / 1e3 / r.ms);
       rates.forge.push(expected.length / 1e3 / f.ms);
-      lates.push(late.ms);
       console.log(
-        `  pair ${i + 1} (${rawFirst ? "pty" : "forge"} first): pty ${describe(r)} | ` +
-          `forge ${describe(f)} | ratio ${(r.ms / f.ms).toFixed(2)} | late viewer current in ` +
-          `${late.ms.toFixed(0)} ms (${mb(late.tail)} MB of tail after its screen), ` +
-          `${late.exact ? "draws exactly the replay" : "DIFFERS FROM THE REPLAY"} | load ${load()}`,
+        `  pair ${i + 1} (${rawFirst ? "pty" : "forge"} first): pty ${describe(r, false)} | ` +
+          `forge ${describe(f, true)}, then ${parse.toFixed(0)} ms cpu as the model caught up | ` +
+          `ratio ${(r.ms / f.ms).toFixed(2)} | load ${load()}`,
       );
+      // Outside the timed arms: the replay of what the first viewer was sent.
+      await stillStream(forge.viewers[0]);
+      await replay.feed(forge.viewers[0].drain());
     }
     console.log(
       `pty alone MB/s: ${spread(rates.raw)}; forge to ${VIEWERS} viewers MB/s: ` +
@@ -130,7 +184,17 @@ try {
       `ratio forge/pty (pty ms / forge ms), median (range) over ${PAIRS} pairs: ` +
         `${spread(ratios)}`,
     );
-    console.log(`late viewer current after a burst, ms: ${spread(lates, 0)}`);
+    if (KEYS > 0) await keystrokes(raw, forge);
+    for (let i = 0; i < LATE; i++) {
+      const late = await lateViewer(forge, file, expected, replay);
+      if (late.wrong || !late.exact) failed = true;
+      console.log(
+        `  late viewer attached as a burst ends: current in ${late.ms.toFixed(0)} ms, ` +
+          `${mb(late.tail)} MB of tail after its screen, ` +
+          (late.exact ? "draws exactly the replay" : "DIFFERS FROM THE REPLAY") +
+          (late.wrong ? `; burst WRONG: ${late.wrong}` : ""),
+      );
+    }
   } finally {
     replay.dispose();
     await raw.close();

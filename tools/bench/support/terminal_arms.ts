@@ -44,8 +44,12 @@ export class StreamCheck {
   frames = 0;
   /** The stream's last characters, for a report when the marker never came. */
   last = "";
-  /** Sequence gaps seen (a viewer that fell behind is sent a screen, not the bytes). */
+  /** Called with every chunk first (the keystroke arm waits for its echo here). */
+  tap: ((bytes: Uint8Array) => void) | null = null;
+  /** Sequence gaps seen between frames. */
   gaps = 0;
+  /** Fresh screens sent in place of bytes (spec: a viewer that fell behind gets a screen). */
+  fresh = 0;
   #lastSeq = -1;
 
   /** Resolves with performance.now() at the chunk that carried the end marker. */
@@ -58,6 +62,7 @@ export class StreamCheck {
    * is), else it is copied. Kept cheap: the readers share this process's thread with the arm.
    */
   feed(bytes: Uint8Array, seq?: number, owned = false): void {
+    this.tap?.(bytes);
     if (seq !== undefined) {
       if (this.#lastSeq >= 0 && seq !== ((this.#lastSeq + 1) >>> 0)) this.gaps++;
       this.#lastSeq = seq;
@@ -75,6 +80,16 @@ export class StreamCheck {
       this.#tail = text.slice(-32);
     } else this.#tail = (this.#tail + tail32(bytes)).slice(-32);
     this.last = this.#tail;
+  }
+
+  /**
+   * A fresh screen in place of bytes (the viewer fell behind, spec: binary kind 4): the stream
+   * continues after `seq`; the burst's bytes can no longer be compared, but its end may be drawn.
+   */
+  screen(text: string, seq: number): void {
+    this.fresh++;
+    this.#lastSeq = seq;
+    if (text.includes(END)) this.#seen.resolve(performance.now());
   }
 
   /** Resolves when `text` (under 32 characters) next arrives. */
@@ -99,11 +114,13 @@ export class StreamCheck {
     this.bytes = 0;
     this.frames = 0;
     this.gaps = 0;
+    this.fresh = 0;
     this.#seen = Promise.withResolvers<number>();
   }
 
   /** Whether the bytes between the markers are exactly `expected`; else a sentence why not. */
   verify(expected: Uint8Array): string | null {
+    if (this.fresh) return `fell behind: ${this.fresh} fresh screens in place of bytes`;
     const all = concat(this.#chunks);
     const start = indexOf(all, enc.encode(START));
     const end = indexOf(all, enc.encode(END), start);
@@ -129,10 +146,15 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Where `needle` (which holds a '-') first starts in `hay` at or after `from`; -1 if nowhere. */
 function indexOf(hay: Uint8Array, needle: Uint8Array, from = 0): number {
-  outer: for (let i = Math.max(0, from); i <= hay.length - needle.length; i++) {
-    for (let j = 0; j < needle.length; j++) if (hay[i + j] !== needle[j]) continue outer;
-    return i;
+  // Only around a '-' can a marker start, and base64 writes none: the native scan finds them.
+  const dash = needle.indexOf(0x2d);
+  for (let d = hay.indexOf(0x2d, Math.max(0, from) + dash); d >= 0; d = hay.indexOf(0x2d, d + 1)) {
+    const i = d - dash;
+    let j = 0;
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
   }
   return -1;
 }
@@ -147,6 +169,10 @@ export interface ArmResult {
   wrong: string | null;
   /** CPU ms of the reading process (forge for the forge arm) and of this one, every thread. */
   cpu: { reader: number; here: number };
+  /** The share of both cores the whole machine was busy during the arm (10 ms ticks). */
+  machineBusy: number;
+  /** The reading process's total CPU ms when the arm ended (to price what it did after). */
+  readerCpuAtEnd: number;
 }
 
 /**
@@ -166,6 +192,38 @@ export function cpuMs(pid: number): number {
   return sum / 1e6;
 }
 
+/** The machine's busy and idle jiffies so far (/proc/stat's first line; steal counts as busy). */
+export function machine(): { busy: number; idle: number } {
+  const f = Deno.readTextFileSync("/proc/stat").split("\n")[0].trim().split(/\s+/).map(Number);
+  const idle = f[4] + f[5];
+  const busy = f.slice(1, 9).reduce((a, b) => a + b, 0) - idle;
+  return { busy, idle };
+}
+
+/** The busy share of the machine between two `machine()` readings. */
+export function busyShare(a: { busy: number; idle: number }, b: { busy: number; idle: number }) {
+  const busy = b.busy - a.busy;
+  const all = busy + b.idle - a.idle;
+  return all > 0 ? busy / all : 0;
+}
+
+/**
+ * Waits until `pid` has been still (under 5% of a core over 50 ms): forge parses a burst after
+ * it has relayed it, and that must not run into the next arm. Gives up after 10 s. Returns the
+ * CPU ms the process spent meanwhile (for forge after a burst: the model catching up).
+ */
+export async function still(pid: number): Promise<number> {
+  const end = performance.now() + 10_000;
+  const start = cpuMs(pid);
+  for (let before = start; performance.now() < end;) {
+    await new Promise((r) => setTimeout(r, 50));
+    const now = cpuMs(pid);
+    if (now - before < 2.5) return now - start;
+    before = now;
+  }
+  return cpuMs(pid) - start;
+}
+
 /** The PTY read alone: a bash in node-pty, counted and checked as it is read. */
 export async function rawPty(cwd: string, env: Record<string, string>) {
   const p = pty.spawn("/bin/bash", [], {
@@ -182,6 +240,7 @@ export async function rawPty(cwd: string, env: Record<string, string>) {
   return {
     async burst(file: string, expected: Uint8Array): Promise<ArmResult> {
       check.reset();
+      const m0 = machine();
       const c0 = cpuMs(Deno.pid);
       const t0 = performance.now();
       p.write(burstCommand(file));
@@ -191,7 +250,10 @@ export async function rawPty(cwd: string, env: Record<string, string>) {
       );
       const ms = end - t0;
       const cpu = cpuMs(Deno.pid) - c0;
+      const machineBusy = busyShare(m0, machine());
       return {
+        machineBusy,
+        readerCpuAtEnd: c0 + cpu,
         ms,
         bytes: [check.bytes],
         frames: [check.frames],
@@ -199,12 +261,46 @@ export async function rawPty(cwd: string, env: Record<string, string>) {
         cpu: { reader: cpu, here: cpu },
       };
     },
+    echo: (keys: number) => echoes(check, (s) => p.write(s), keys),
     async close(): Promise<void> {
       const exited = new Promise((resolve) => p.onExit(resolve));
       p.kill("SIGKILL");
       await exited;
     },
   };
+}
+
+/**
+ * Keystroke to echo at a bash prompt: `keys` x's typed one at a time, each timed until the chunk
+ * carrying its echo is read; the line is cleared every 60 keys so readline's redraws stay
+ * one-character echoes. Returns the times in ms.
+ */
+export async function echoes(
+  check: StreamCheck,
+  write: (s: string) => void,
+  keys: number,
+): Promise<number[]> {
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < keys; i++) {
+      if (i % 60 === 59) {
+        const cleared = new Promise<void>((resolve) => check.tap = () => resolve());
+        write("\x15");
+        await deadline(cleared, () => "no answer to ^U");
+      }
+      const echoed = new Promise<void>((resolve) =>
+        check.tap = (b) => b.includes(0x78) && resolve()
+      );
+      const t0 = performance.now();
+      write("x");
+      await deadline(echoed, () => `no echo of key ${i}`);
+      times.push(performance.now() - t0);
+    }
+  } finally {
+    check.tap = null;
+    write("\x15");
+  }
+  return times;
 }
 
 /** Types a command and waits for its computed answer: the shell is at a prompt. */

@@ -11,8 +11,11 @@ import {
 import {
   type ArmResult,
   burstCommand,
+  busyShare,
   cpuMs,
   deadline,
+  echoes,
+  machine,
   ready,
   StreamCheck,
 } from "./terminal_arms.ts";
@@ -54,6 +57,7 @@ export class Viewer {
         if (!d.ok) throw new Error(d.why);
         this.check.feed(d.frame.bytes, d.frame.seq, true);
         this.lastSeq = d.frame.seq;
+        this.lastAt = performance.now();
         this.frameBytes += d.frame.bytes.length;
         this.#history?.push(d.frame.bytes);
         return;
@@ -64,8 +68,10 @@ export class Viewer {
       else if (m.kind === "terminal_control") {
         this.view.promise.then((v) => v.viewer === m.controller && this.#control.resolve());
       } else if (m.kind === "terminal_view") {
-        this.screens++;
+        // The attach's own screen starts the stream; any later one replaced bytes.
+        if (this.screens++ > 0) this.check.screen(m.screen, m.seq);
         this.lastSeq = m.seq;
+        this.lastAt = performance.now();
         this.view.resolve({
           at: performance.now(),
           seq: m.seq,
@@ -100,6 +106,9 @@ export class Viewer {
 
   /** Bytes of frames received (the burst's, or a late viewer's tail after its screen). */
   frameBytes = 0;
+
+  /** performance.now() when the last frame or screen arrived. */
+  lastAt = 0;
 
   /** Takes the person's control, so this viewer's kind-5 frames reach the shell. */
   takeControl(): Promise<void> {
@@ -163,8 +172,17 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
   return {
     url,
     viewers,
-    async burst(file: string, expected: Uint8Array): Promise<ArmResult> {
+    pid: child.pid,
+    /** Keystroke to echo through forge: typed as kind-5 frames, echoed as kind-4 frames. */
+    echo: (keys: number) => echoes(viewers[0].check, (s) => viewers[0].type(s), keys),
+    /** One burst; `ended` runs the moment every viewer has the end marker, before the checks. */
+    async burst(
+      file: string,
+      expected: Uint8Array,
+      ended?: () => Promise<unknown>,
+    ): Promise<ArmResult> {
       viewers.forEach((v) => v.check.reset());
+      const m0 = machine();
       const c0 = { reader: cpuMs(child.pid), here: cpuMs(Deno.pid) };
       const t0 = performance.now();
       viewers[0].type(burstCommand(file));
@@ -178,6 +196,8 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
           ).join("; "),
       );
       const cpu = { reader: cpuMs(child.pid) - c0.reader, here: cpuMs(Deno.pid) - c0.here };
+      const machineBusy = busyShare(m0, machine());
+      await ended?.();
       const wrong = viewers.map((v, i) => {
         const why = v.check.verify(expected);
         return why && `viewer ${i + 1}: ${why}`;
@@ -188,6 +208,8 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
         frames: viewers.map((v) => v.check.frames),
         wrong: wrong.length ? wrong.join("; ") : null,
         cpu,
+        machineBusy,
+        readerCpuAtEnd: c0.reader + cpu.reader,
       };
     },
     close,
