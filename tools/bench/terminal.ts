@@ -61,7 +61,9 @@ function describe(r: ArmResult, forge: boolean): string {
   const cpu = forge
     ? `forge cpu ${r.cpu.reader.toFixed(0)} ms, clients cpu ${r.cpu.here.toFixed(0)} ms`
     : `cpu ${r.cpu.here.toFixed(0)} ms`;
-  const busy = `machine ${(100 * r.machineBusy).toFixed(0)}% busy`;
+  const m = r.machineBusy;
+  const busy = `machine ${(100 * m.busy).toFixed(0)}% busy` +
+    (m.stolenMs > 0 ? ` (${m.stolenMs} ms stolen by the host)` : "");
   return `${r.ms.toFixed(0)} ms, ${forge ? `each of ${r.bytes.length} viewers ` : ""}` +
     `${each} in ${frames}, ${cpu}, ${busy}${r.wrong ? ` WRONG: ${r.wrong}` : ""}`;
 }

@@ -169,8 +169,8 @@ export interface ArmResult {
   wrong: string | null;
   /** CPU ms of the reading process (forge for the forge arm) and of this one, every thread. */
   cpu: { reader: number; here: number };
-  /** The share of both cores the whole machine was busy during the arm (10 ms ticks). */
-  machineBusy: number;
+  /** The share of both cores the machine was busy, and the ms stolen from it (10 ms ticks). */
+  machineBusy: { busy: number; stolenMs: number };
   /** The reading process's total CPU ms when the arm ended (to price what it did after). */
   readerCpuAtEnd: number;
 }
@@ -192,19 +192,28 @@ export function cpuMs(pid: number): number {
   return sum / 1e6;
 }
 
-/** The machine's busy and idle jiffies so far (/proc/stat's first line; steal counts as busy). */
-export function machine(): { busy: number; idle: number } {
+/** The machine's busy, idle and stolen jiffies so far (/proc/stat's first line). */
+export interface Jiffies {
+  busy: number;
+  idle: number;
+  steal: number;
+}
+
+export function machine(): Jiffies {
   const f = Deno.readTextFileSync("/proc/stat").split("\n")[0].trim().split(/\s+/).map(Number);
   const idle = f[4] + f[5];
   const busy = f.slice(1, 9).reduce((a, b) => a + b, 0) - idle;
-  return { busy, idle };
+  return { busy, idle, steal: f[8] };
 }
 
-/** The busy share of the machine between two `machine()` readings. */
-export function busyShare(a: { busy: number; idle: number }, b: { busy: number; idle: number }) {
+/**
+ * Between two readings: the machine's busy share (steal counted busy) and the ms the
+ * hypervisor stole from its vCPUs, which slows an arm without any process here doing more.
+ */
+export function busyShare(a: Jiffies, b: Jiffies): { busy: number; stolenMs: number } {
   const busy = b.busy - a.busy;
   const all = busy + b.idle - a.idle;
-  return all > 0 ? busy / all : 0;
+  return { busy: all > 0 ? busy / all : 0, stolenMs: (b.steal - a.steal) * 10 };
 }
 
 /**
