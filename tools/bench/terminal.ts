@@ -3,7 +3,7 @@
  * viewers against the same burst read from a PTY alone, in paired, interleaved arms.
  *
  *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5] [--late 3] [--keys 200]
- *     [--forge-flags "--cpu-prof --cpu-prof-dir=/tmp/prof"]
+ *     [--forge-flags "--cpu-prof --cpu-prof-dir=prof"]
  *
  * The burst is `cat` of `--mb` MiB of base64 lines (written once, the same file for every arm)
  * in a bash at 80x24. The PTY arm reads it with node-pty in this process; the forge arm runs
