@@ -2,6 +2,7 @@ import { decodeTerminalOutput, encodeTerminalInput } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { testServer } from "./harness.ts";
+import { replay, type ReplayPiece } from "../subsystems/terminal/testing.ts";
 
 const seat = { org: "Acme", project: "proj", label: "lead" };
 
@@ -19,8 +20,8 @@ function output(c: ForgeClient, id: number): string {
   }).join("");
 }
 
-async function waitOutput(c: ForgeClient, id: number, re: RegExp): Promise<void> {
-  const deadline = performance.now() + 10_000;
+async function waitOutput(c: ForgeClient, id: number, re: RegExp, ms = 10_000): Promise<void> {
+  const deadline = performance.now() + ms;
   while (!re.test(output(c, id))) {
     if (performance.now() > deadline) {
       throw new Error(`no ${re} in terminal output: ${JSON.stringify(output(c, id).slice(-300))}`);
@@ -116,3 +117,87 @@ Deno.test("with [terminal] off, its verbs answer naming the key", async () => {
   );
   await Deno.remove(project, { recursive: true });
 });
+
+// Issue 14 item 6: the model trails a burst and the bytes are relayed first, coalesced into
+// fewer frames; none may be lost, reordered or repeated on the way to a socket viewer.
+Deno.test("a multi-MB burst reaches two socket viewers byte for byte (kind 4, by hash)", async () => {
+  const project = await Deno.makeTempDir();
+  await using t = await testServer(config(project));
+  const a = await t.ready();
+  const b = await t.ready();
+  a.send({ kind: "terminal_view", seat, reply_to: 1 });
+  const id = ((await a.next((m) => m.kind === "reply")).body as { id: number }).id;
+  b.send({ kind: "terminal_view", seat, id, reply_to: 2 });
+  await b.next((m) => m.kind === "reply");
+  const view = await a.next((m) => m.kind === "terminal_view");
+  await b.next((m) => m.kind === "terminal_view");
+  a.send({ kind: "terminal_control", seat, id, take: true });
+  await a.next((m) => m.kind === "terminal_control" && m.controller === view.viewer);
+  const N = 500_000;
+  const command = `echo start-$((1+1)); seq 1 ${N}; echo done-$((6*7))\r`;
+  a.sendBinary(encodeTerminalInput(id, new TextEncoder().encode(command)));
+  let want = "";
+  for (let i = 1; i <= N; i++) want += `${i}\r\n`;
+  const wantHash = await sha256(new TextEncoder().encode(want));
+  for (const c of [a, b]) {
+    await waitOutput(c, id, /done-42/, 60_000);
+    const frames = c.frames.flatMap((f) => {
+      if (f.type !== "binary" || f.kind !== 4) return [];
+      const d = decodeTerminalOutput(f.bytes);
+      return d.ok && d.frame.id === id ? [d.frame] : [];
+    });
+    const gaps = frames.filter((f, i) => i > 0 && f.seq !== frames[i - 1].seq + 1);
+    assertEquals(gaps.length, 0, "kind-4 sequences run without a gap or a repeat");
+    assertEquals(
+      c.frames.filter((f) => f.type === "json" && f.data.kind === "terminal_view").length,
+      1,
+    );
+    const all = concat(frames.map((f) => f.bytes));
+    const text = new TextDecoder().decode(all);
+    const start = text.indexOf("start-2\r\n") + "start-2\r\n".length;
+    const end = text.indexOf("done-42");
+    const body = all.subarray(start, end);
+    assertEquals(body.length, want.length, "the bytes between the markers");
+    assertEquals(await sha256(body), wantHash);
+  }
+  // A late viewer, attached while the model may still trail the burst: its screen and the
+  // frames after it draw what a fresh xterm fed the first viewer's whole stream draws.
+  const late = await t.ready();
+  late.send({ kind: "terminal_view", seat, id, reply_to: 3 });
+  const lateView = await late.next((m) => m.kind === "terminal_view");
+  const lastSeq = (c: ForgeClient) =>
+    c.frames.reduce((n, f) => {
+      const d = f.type === "binary" && f.kind === 4 ? decodeTerminalOutput(f.bytes) : null;
+      return d?.ok ? d.frame.seq : n;
+    }, lateView.seq as number);
+  const deadline = performance.now() + 30_000;
+  while (lastSeq(late) !== lastSeq(a)) {
+    if (performance.now() > deadline) throw new Error(`late ${lastSeq(late)}, a ${lastSeq(a)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const stream = (c: ForgeClient): ReplayPiece[] =>
+    c.frames.flatMap((f): ReplayPiece[] => {
+      if (f.type === "json" && f.data.kind === "terminal_view") return [f.data.screen as string];
+      const d = f.type === "binary" && f.kind === 4 ? decodeTerminalOutput(f.bytes) : null;
+      return d?.ok ? [d.frame.bytes] : [];
+    });
+  // Both taken at the same sequence, before anything else can arrive.
+  const [mine, theirs] = [stream(late), stream(a)];
+  assertEquals(await replay(mine, 80, 24), await replay(theirs, 80, 24));
+  await Deno.remove(project, { recursive: true });
+});
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function sha256(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes.slice());
+  return [...new Uint8Array(digest)].map((x) => x.toString(16).padStart(2, "0")).join("");
+}

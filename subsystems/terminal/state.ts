@@ -89,8 +89,17 @@ export class TerminalStateTracker {
   /** Keeps the last output line for the prompt-text fallback. */
   sawOutput(bytes: Uint8Array): void {
     if (!this.#useTermios) {
-      const text = (this.#lastLine + this.#decoder.decode(bytes, { stream: true }))
-        .replace(ESCAPES, "");
+      // Only the text after the chunk's last newline can be the last line: a flood's chunk is
+      // not decoded whole. A newline byte never sits inside a UTF-8 sequence, so the decoder
+      // starts afresh there.
+      const nl = bytes.lastIndexOf(0x0a);
+      let line = this.#lastLine;
+      if (nl >= 0) {
+        line = "";
+        this.#decoder = new TextDecoder();
+      }
+      const tail = bytes.subarray(nl + 1, bytes.length).subarray(-800);
+      const text = (line + this.#decoder.decode(tail, { stream: true })).replace(ESCAPES, "");
       this.#lastLine = text.slice(text.lastIndexOf("\n") + 1).slice(-200);
     }
     this.soon();

@@ -3,18 +3,20 @@
  * bytes, so an attach or a resume is answered with the current screen and the sequence the byte
  * stream continues from (spec: terminal_view).
  *
+ * The read path only copies: reads are gathered into chunks while output floods (coalesce.ts),
+ * each chunk is numbered and relayed, and the model parses behind the stream (model.ts), so
+ * viewers get a burst at the PTY's rate (issue 14 item 6).
+ *
  * Transport-independent: output is handed to listeners as (seq, bytes); the viewer set and the
  * socket layer decide who hears it.
  */
 import pty from "@lydell/node-pty";
-import xt from "@xterm/headless";
-import serialize from "@xterm/addon-serialize";
+import { ScreenModel, seqAfter } from "./model.ts";
+import { ReadCoalescer } from "./coalesce.ts";
 import { killSession } from "./proc.ts";
 import { type TerminalState, TerminalStateTracker } from "./state.ts";
 
-// The packages are CommonJS: a named import fails under Deno (feasibility §3).
-const { Terminal: Xterm } = xt;
-const { SerializeAddon } = serialize;
+export { seqAfter };
 
 /** How to open a terminal. */
 export interface ShellTerminalOptions {
@@ -32,8 +34,12 @@ export interface ShellTerminalOptions {
   scrollback?: number;
   /** Lines of that scrollback a repaint carries. Default 200: repaints stay a few ms. */
   repaintScrollback?: number;
-  /** Unparsed bytes at which the PTY is paused until the model catches up. Default 4 MiB. */
+  /** Unparsed bytes past which the model parses while output still flows. Default 8 MiB. */
+  modelParseAt?: number;
+  /** Unparsed bytes at which the PTY is paused until the model catches up. Default 16 MiB. */
   modelHighWater?: number;
+  /** Quiet time after output before the model parses it. Default 10 ms. */
+  modelQuietMs?: number;
   /** How often the state tracker samples /proc and termios. Default 250 ms. */
   pollMs?: number;
 }
@@ -68,17 +74,13 @@ export class ShellTerminal {
   readonly exited: Promise<{ code: number | null; signal: number | null }>;
 
   #pty: pty.IPty;
-  #model: InstanceType<typeof Xterm>;
-  #serializer: InstanceType<typeof SerializeAddon>;
+  #model: ScreenModel;
+  #reads: ReadCoalescer;
   #tracker: TerminalStateTracker;
   #cols: number;
   #rows: number;
   #seq = 0;
-  #parsedSeq = 0;
-  #unparsed: OutputChunk[] = [];
-  #unparsedBytes = 0;
   #ptyPaused = false;
-  #highWater: number;
   #repaintScrollback: number;
   #title: string | null = null;
   #alive = true;
@@ -96,20 +98,22 @@ export class ShellTerminal {
     // node-pty reports a bad cwd or shell only as a child exiting with 1; say which, up front.
     checkPath(this.id, "cwd", this.cwd, (info) => info.isDirectory);
     checkPath(this.id, "shell", this.shell, (info) => info.isFile);
-    this.#highWater = options.modelHighWater ?? 4 * 1024 * 1024;
     this.#repaintScrollback = options.repaintScrollback ?? 200;
-    this.#model = new Xterm({
+    const highWater = options.modelHighWater ?? 16 * 1024 * 1024;
+    this.#model = new ScreenModel({
       cols: this.#cols,
       rows: this.#rows,
       scrollback: options.scrollback ?? 1000,
-      allowProposedApi: true,
+      parseAt: Math.min(options.modelParseAt ?? 8 * 1024 * 1024, highWater),
+      highWater,
+      quietMs: options.modelQuietMs ?? 10,
+      onTitle: (title) => {
+        this.#title = title;
+        this.#emitChange();
+      },
+      onPressure: (over) => this.#pressure(over),
     });
-    this.#serializer = new SerializeAddon();
-    this.#model.loadAddon(this.#serializer);
-    this.#model.onTitleChange((title) => {
-      this.#title = title;
-      this.#emitChange();
-    });
+    this.#reads = new ReadCoalescer((bytes) => this.#onData(bytes));
     // encoding: null hands us the raw bytes, so a UTF-8 sequence split across reads reaches
     // the viewers exactly as the shell wrote it (the option is missing from the typings).
     const spawnOptions = {
@@ -129,11 +133,13 @@ export class ShellTerminal {
       pollMs: options.pollMs ?? 250,
       onChange: () => this.#emitChange(),
     });
-    this.#pty.onData((data) => this.#onData(data as unknown as Uint8Array));
+    this.#pty.onData((data) => this.#reads.read(data as unknown as Uint8Array));
     let settle: (value: { code: number | null; signal: number | null }) => void = () => {};
     this.exited = new Promise((resolve) => settle = resolve);
     this.#pty.onExit(({ exitCode, signal }) => {
       this.#alive = false;
+      // The shell's last bytes go out before its exit is told.
+      this.#reads.flush();
       // node-pty reports signal 0 for a plain exit.
       const killedBy = signal ? signal : null;
       const code = killedBy === null ? exitCode : null;
@@ -192,6 +198,8 @@ export class ShellTerminal {
     checkSize(this.id, cols, rows);
     if (cols === this.#cols && rows === this.#rows) return;
     if (this.#alive) this.#pty.resize(cols, rows);
+    // The bytes read before the resize were written at the old size: the model parses them so.
+    this.#reads.flush();
     this.#model.resize(cols, rows);
     this.#cols = cols;
     this.#rows = rows;
@@ -199,31 +207,46 @@ export class ShellTerminal {
   }
 
   /**
-   * The current screen as a VT stream (a full reset, then the scrollback tail, the screen, the
-   * alternate buffer when a full-screen program holds it, the modes and the cursor), and the last
-   * sequence it reflects. Chunks after `seq` are in `unparsedAfter(seq)`.
+   * The model's screen as a VT stream (a full reset, then the scrollback tail, the screen, the
+   * alternate buffer when a full-screen program holds it, the modes and the cursor), its size and
+   * the last sequence it reflects. The model trails the stream: the chunks after `seq` are in
+   * `unparsedAfter(seq)`, and the two draw the current screen exactly while `screenExact`.
    */
   screen(): TerminalScreen {
-    const body = this.#serializer.serialize({ scrollback: this.#repaintScrollback });
-    return { cols: this.#cols, rows: this.#rows, seq: this.#parsedSeq, screen: RESET + body };
+    const m = this.#model;
+    const screen = RESET + m.serialize(this.#repaintScrollback);
+    return { cols: m.cols, rows: m.rows, seq: m.parsedSeq, screen };
+  }
+
+  /** False while a resize waits behind unparsed bytes (a screen now would be drawn at the wrong size). */
+  get screenExact(): boolean {
+    return this.#model.exactNow;
+  }
+
+  /** Bytes handed to listeners that the model has not parsed yet. */
+  get unparsedBytes(): number {
+    return this.#model.unparsedBytes;
+  }
+
+  /** Resolves once the model has parsed everything the shell wrote before the call. */
+  settled(): Promise<void> {
+    this.#reads.flush();
+    return this.#model.settled();
   }
 
   /**
    * The model's last `lines` lines (scrollback and screen) as plain text, trailing blank lines
-   * dropped: what an agent reads of the screen (issue 11, terminal__read).
+   * dropped, once it has parsed everything written so far: what an agent reads of the screen
+   * (issue 11, terminal__read).
    */
-  text(lines: number = this.#rows): string {
-    const buffer = this.#model.buffer.active;
-    const out: string[] = [];
-    for (let i = Math.max(0, buffer.length - lines); i < buffer.length; i++) {
-      out.push(buffer.getLine(i)?.translateToString(true) ?? "");
-    }
-    return out.join("\n").replace(/\n+$/, "");
+  async text(lines: number = this.#rows): Promise<string> {
+    await this.settled();
+    return this.#model.text(lines);
   }
 
   /** The chunks already handed to listeners that the model has not parsed yet, after `seq`. */
   unparsedAfter(seq: number): OutputChunk[] {
-    return this.#unparsed.filter((chunk) => seqAfter(chunk.seq, seq));
+    return this.#model.unparsedAfter(seq);
   }
 
   /**
@@ -250,49 +273,37 @@ export class ShellTerminal {
     }
     await killSession(this.pid);
     await within(this.exited, 2000);
+    this.#reads.dispose();
     this.#model.dispose();
-    this.#unparsed = [];
     this.#tracker.closed();
     this.#outputListeners.clear();
     this.#changeListeners.clear();
   }
 
-  #onData(data: Uint8Array): void {
-    // A copy: the model parses later, and the stream may reuse its read buffer.
-    const bytes = new Uint8Array(data);
+  /**
+   * One coalesced chunk: numbered, queued for the model (which only queues: the parse comes
+   * later, model.ts), then relayed. Queued first, so a screen taken inside a listener (a viewer
+   * caught up mid fan-out) is followed by this chunk too and the stream stays gapless.
+   */
+  #onData(bytes: Uint8Array): void {
     this.#seq = (this.#seq + 1) >>> 0;
     const chunk = { seq: this.#seq, bytes };
-    this.#unparsed.push(chunk);
-    this.#unparsedBytes += bytes.length;
-    this.#model.write(bytes, () => {
-      const done = this.#unparsed.shift();
-      if (!done) return;
-      this.#parsedSeq = done.seq;
-      this.#unparsedBytes -= done.bytes.length;
-      if (this.#ptyPaused && this.#unparsedBytes < this.#highWater / 2) {
-        this.#ptyPaused = false;
-        this.#pty.resume();
-      }
-    });
-    // The model parses slower than a shell can print; past the bound the PTY waits for it
-    // rather than the model dropping data and repaints going wrong.
-    if (!this.#ptyPaused && this.#unparsedBytes > this.#highWater) {
-      this.#ptyPaused = true;
-      this.#pty.pause();
-    }
-    this.#tracker.sawOutput(bytes);
+    this.#model.push(chunk);
     for (const listener of this.#outputListeners) listener(chunk);
+    this.#tracker.sawOutput(bytes);
+  }
+
+  /** The model trails by its bound: the PTY waits for it (and the shell's writes block). */
+  #pressure(over: boolean): void {
+    if (over === this.#ptyPaused || this.#closing) return;
+    this.#ptyPaused = over;
+    if (over) this.#pty.pause();
+    else this.#pty.resume();
   }
 
   #emitChange(): void {
     for (const listener of this.#changeListeners) listener();
   }
-}
-
-/** True when u32 sequence `a` comes after `b`, across the wrap (serial-number arithmetic). */
-export function seqAfter(a: number, b: number): boolean {
-  const diff = (a - b) >>> 0;
-  return diff !== 0 && diff < 0x80000000;
 }
 
 function checkSize(id: number, cols: number, rows: number): void {

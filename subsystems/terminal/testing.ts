@@ -60,6 +60,37 @@ export async function visibleText(
   }
 }
 
+/** A piece of a replay: bytes or text to write, or a resize at that point of the stream. */
+export type ReplayPiece = string | Uint8Array | { cols: number; rows: number };
+
+/**
+ * What a stream draws on a fresh `cols`x`rows` xterm, as a repaint carrying `scrollback` lines
+ * must reproduce it: the last `rows + scrollback` lines (right-trimmed), the cursor, the buffer.
+ */
+export async function replay(
+  pieces: ReplayPiece[],
+  cols: number,
+  rows: number,
+  scrollback = 200,
+): Promise<{ lines: string[]; cursor: [number, number]; buffer: string }> {
+  const term = new Xterm({ cols, rows, scrollback: 1000, allowProposedApi: true });
+  try {
+    for (const piece of pieces) {
+      if (typeof piece === "string" || piece instanceof Uint8Array) {
+        await new Promise<void>((resolve) => term.write(piece, resolve));
+      } else term.resize(piece.cols, piece.rows);
+    }
+    const b = term.buffer.active;
+    const lines: string[] = [];
+    for (let y = Math.max(0, b.length - term.rows - scrollback); y < b.length; y++) {
+      lines.push(b.getLine(y)?.translateToString(true) ?? "");
+    }
+    return { lines, cursor: [b.cursorX, b.cursorY], buffer: b.type };
+  } finally {
+    term.dispose();
+  }
+}
+
 /** Decodes bytes as UTF-8. */
 export function text(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);

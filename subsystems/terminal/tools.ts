@@ -97,7 +97,8 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
       const t = await door("terminal__read", call);
       if (refused(t)) return t;
       return {
-        text: t.terminal.text((input as { lines?: number }).lines) || "(the screen is empty)",
+        text: (await t.terminal.text((input as { lines?: number }).lines)) ||
+          "(the screen is empty)",
       };
     },
     terminal__send_keys: async (input, call) => {
@@ -110,7 +111,7 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
         call.signal,
         () => t.terminal.write((input as { keys: string }).keys),
       );
-      return { text: t.terminal.text() || "(the screen is empty)" };
+      return { text: (await t.terminal.text()) || "(the screen is empty)" };
     },
     terminal__hand_off: async (input, call) => {
       const t = await door("terminal__hand_off", call);
@@ -124,7 +125,7 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
           signal: call.signal,
         });
         const outcome = await parked.outcome;
-        const screen = t.terminal.text() || "(the screen is empty)";
+        const screen = (await t.terminal.text()) || "(the screen is empty)";
         if (outcome.ending === "answered") {
           return { text: `The person is done in the terminal. Its screen now:\n${screen}` };
         }

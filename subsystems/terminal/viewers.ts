@@ -57,12 +57,16 @@ export interface ViewerSetOptions {
   highWater?: number;
   /** How often a behind viewer's buffer is looked at again. Default 50 ms. */
   recheckMs?: number;
+  /** Unparsed bytes a screen may be followed by; past it the screen waits. Default 256 KiB. */
+  tailMax?: number;
 }
 
 interface Viewer {
   sink: ViewerSink;
   paused: boolean;
   behind: boolean;
+  /** Waiting for the model to catch up before its screen is sent; written nothing meanwhile. */
+  waiting: boolean;
   /** The last sequence this viewer has been sent, by frame or by screen. */
   lastSent: number;
 }
@@ -76,6 +80,7 @@ export class ViewerSet {
   #controller: number | null = null;
   #highWater: number;
   #recheckMs: number;
+  #tailMax: number;
   #recheck: ReturnType<typeof setInterval> | undefined;
   #unsubscribe: () => void;
 
@@ -84,6 +89,7 @@ export class ViewerSet {
     this.seat = options.seat;
     this.#highWater = options.highWater ?? 1024 * 1024;
     this.#recheckMs = options.recheckMs ?? 50;
+    this.#tailMax = options.tailMax ?? 256 * 1024;
     this.#unsubscribe = terminal.onOutput((chunk) => this.#fanOut(chunk));
   }
 
@@ -103,7 +109,7 @@ export class ViewerSet {
   /** Attaches a sink and sends it the current screen; returns its viewer id. */
   attach(sink: ViewerSink): number {
     const id = this.#nextId++;
-    const viewer = { sink, paused: false, behind: false, lastSent: 0 };
+    const viewer = { sink, paused: false, behind: false, waiting: false, lastSent: 0 };
     this.#viewers.set(id, viewer);
     this.#sendScreen(id, viewer);
     return id;
@@ -195,8 +201,9 @@ export class ViewerSet {
   #fanOut(chunk: OutputChunk): void {
     let frame: Uint8Array | null = null;
     for (const [id, v] of this.#viewers) {
-      if (v.paused) continue;
+      if (v.paused || v.waiting) continue;
       if (v.behind && !this.#caughtUp(id, v)) continue;
+      if (v.waiting) continue; // its fresh screen waits for the model, and will carry this
       if (!seqAfter(chunk.seq, v.lastSent)) continue; // a fresh screen already carried it
       if (v.sink.buffered() > this.#highWater) {
         // spec: a gap means the viewer fell behind; it gets a fresh screen, not the bytes.
@@ -218,12 +225,28 @@ export class ViewerSet {
     return true;
   }
 
-  #sendScreen(id: number, v: Viewer): void {
-    const shot = this.#terminal.screen();
+  /**
+   * Sends a viewer the model's screen and then the chunks the model has not parsed, so the
+   * stream continues with neither gap nor replay. The model trails a flood (model.ts): when the
+   * tail would be over `tailMax` bytes, or a resize waits behind it, the viewer is written
+   * nothing until the model has caught up, and then gets a current screen instead of a replay.
+   */
+  #sendScreen(id: number, v: Viewer, waited = false): void {
+    const t = this.#terminal;
+    if (!t.screenExact || (!waited && t.unparsedBytes > this.#tailMax)) {
+      v.waiting = true;
+      t.settled().then(() => {
+        if (this.#viewers.get(id) !== v || !v.waiting) return;
+        v.waiting = false;
+        if (!v.paused) this.#sendScreen(id, v, true);
+      });
+      return;
+    }
+    const shot = t.screen();
     const frame: TerminalViewFrame = {
       kind: "terminal_view",
       seat: this.seat,
-      id: this.#terminal.id,
+      id: t.id,
       cols: shot.cols,
       rows: shot.rows,
       seq: shot.seq,
@@ -235,8 +258,8 @@ export class ViewerSet {
     v.sink.sendJson(frame);
     v.lastSent = shot.seq;
     // Chunks already out to others that the model has not parsed continue the stream exactly.
-    for (const chunk of this.#terminal.unparsedAfter(shot.seq)) {
-      v.sink.sendBinary(encodeTerminalOutput(this.#terminal.id, chunk.seq, chunk.bytes));
+    for (const chunk of t.unparsedAfter(shot.seq)) {
+      v.sink.sendBinary(encodeTerminalOutput(t.id, chunk.seq, chunk.bytes));
       v.lastSent = chunk.seq;
     }
   }

@@ -1,279 +1,215 @@
 /**
- * Terminal bench: throughput of a large output burst read from the PTY alone, through the
- * terminal (PTY + screen model) to 0, 1 and 5 viewers, as MB/s and as a ratio to the PTY alone;
- * and keystroke-to-echo latency (p50/p99) at a bash prompt, raw and through a viewer.
+ * Terminal bench (issue 14 item 6): a burst of output through forge's terminal to N real socket
+ * viewers against the same burst read from a PTY alone, in paired, interleaved arms.
  *
- *   tools/deno.sh run --allow-all tools/bench/terminal.ts [--mb 50] [--keys 300]
+ *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5] [--late 3] [--keys 200]
+ *     [--forge-flags "--cpu-prof --cpu-prof-dir=prof"]
  *
- * Viewers are counting sinks (buffered() is 0), so the figures are the terminal core's cost,
- * not a socket's. Each burst runs --runs times (default 3) after a 5 MB warm-up that JITs the
- * screen model's parser; the median run is printed.
+ * The burst is `cat` of `--mb` MiB of base64 lines (written once, the same file for every arm)
+ * in a bash at 80x24. The PTY arm reads it with node-pty in this process; the forge arm runs
+ * forge as its own process (`main.ts`), its viewers are WebSocket clients in this process that
+ * decode kind-4 frames, and its time ends when the LAST viewer has the end marker. Each arm's
+ * bytes between the markers are compared with what the shell wrote ("\n" as "\r\n"): an arm
+ * that dropped, reordered or duplicated a byte, skipped a sequence, or sent a viewer a fresh
+ * screen in place of bytes (a viewer that fell behind, spec: binary kind 4) fails the bench
+ * rather than looking fast. CPU is each process's threads' scheduler time over the arm; the
+ * machine's busy share (/proc/stat) says whether the arm was CPU-bound.
+ *
+ * Before each arm forge is let go still: it parses a burst after relaying it, and the CPU that
+ * costs is printed beside the forge arm as the model catching up. After the pairs: keystroke to
+ * echo at a bash prompt, PTY alone and through forge (a kind-5 frame in, its echo as kind 4), in
+ * interleaved blocks; then `--late` times a viewer attaches the moment a burst has reached the
+ * others: its time until it holds the newest sequence (screen plus any tail of frames) is
+ * printed, and what it draws must equal a replay of everything the first viewer was sent.
  */
-import pty from "@lydell/node-pty";
-import { type OutputChunk, ShellTerminal } from "../../subsystems/terminal/terminal.ts";
-import { ViewerSet, type ViewerSink } from "../../subsystems/terminal/viewers.ts";
+import { parseArgs } from "node:util";
+import { type ArmResult, cpuMs, expectedBytes, rawPty, still } from "./support/terminal_arms.ts";
+import { forgeTerminal, Viewer } from "./support/terminal_forge.ts";
+import { drawn, Replay } from "./support/terminal_draw.ts";
 
-const args = Deno.args;
-const flag = (name: string, fallback: number) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : fallback;
+const { values } = parseArgs({
+  args: Deno.args,
+  strict: false,
+  options: {
+    mb: { type: "string", default: "5" },
+    pairs: { type: "string", default: "7" },
+    viewers: { type: "string", default: "5" },
+    late: { type: "string", default: "3" },
+    keys: { type: "string", default: "200" },
+    "forge-flags": { type: "string", default: "" },
+  },
+});
+const MB = Number(values.mb);
+const PAIRS = Number(values.pairs);
+const VIEWERS = Number(values.viewers);
+const LATE = Number(values.late);
+const KEYS = Number(values.keys);
+const forgeFlags = String(values["forge-flags"]).split(" ").filter(Boolean);
+
+const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+const mb = (n: number) => (n / 1e6).toFixed(2);
+const spread = (xs: number[], digits = 2) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const f = (x: number) => x.toFixed(digits);
+  return `${f(s[Math.floor(s.length / 2)])} (${f(s[0])}..${f(s.at(-1)!)})`;
 };
-const MB = flag("mb", 50);
-const KEYS = flag("keys", 300);
-const RUNS = flag("runs", 3);
-const SEAT = { org: "bench", project: "terminal", label: "lead" };
-const MARK = "BENCH-DONE-";
-// The marker's number is computed by the shell, so the echo of the typed command cannot match.
-const BURST = `head -c ${MB}M /dev/urandom | base64; echo ${MARK}$((6*7))\r`;
 
-const home = await Deno.makeTempDir({ prefix: "forge-terminal-bench-" });
-const env = { HOME: home, PS1: "$ ", HISTFILE: "/dev/null" };
-
-const mbps = (bytes: number, ms: number) => bytes / 1e6 / (ms / 1000);
-
-/** Resolves when `text` appears in the stream fed to the returned function. */
-function watcher(text: string): { feed: (bytes: Uint8Array) => void; seen: Promise<void> } {
-  const decoder = new TextDecoder();
-  let tail = "";
-  let done: () => void = () => {};
-  const seen = new Promise<void>((resolve) => done = resolve);
-  return {
-    seen,
-    feed(bytes) {
-      tail = (tail + decoder.decode(bytes, { stream: true })).slice(-text.length - 4096);
-      if (tail.includes(text)) done();
-    },
-  };
+function describe(r: ArmResult, forge: boolean): string {
+  const same = r.bytes.every((b) => b === r.bytes[0]);
+  const each = same ? `${mb(r.bytes[0])} MB` : r.bytes.map(mb).join("/") + " MB";
+  const frames = `${Math.min(...r.frames)}..${Math.max(...r.frames)} frames`;
+  const cpu = forge
+    ? `forge cpu ${r.cpu.reader.toFixed(0)} ms, clients cpu ${r.cpu.here.toFixed(0)} ms`
+    : `cpu ${r.cpu.here.toFixed(0)} ms`;
+  const m = r.machineBusy;
+  const busy = `machine ${(100 * m.busy).toFixed(0)}% busy` +
+    (m.stolenMs > 0 ? ` (${m.stolenMs} ms stolen by the host)` : "");
+  return `${r.ms.toFixed(0)} ms, ${forge ? `each of ${r.bytes.length} viewers ` : ""}` +
+    `${each} in ${frames}, ${cpu}, ${busy}${r.wrong ? ` WRONG: ${r.wrong}` : ""}`;
 }
 
-/** A viewer that only counts what it is sent. */
-class CountingSink implements ViewerSink {
-  bytes = 0;
-  frames = 0;
-  onFrame: ((bytes: Uint8Array) => void) | null = null;
-  sendJson(): void {}
-  sendBinary(bytes: Uint8Array): void {
-    this.bytes += bytes.length - 7;
-    this.frames++;
-    this.onFrame?.(bytes.subarray(7));
-  }
-  buffered(): number {
-    return 0;
+/** Waits until `viewer` has been sent nothing for 100 ms (the shell's prompt follows a burst). */
+async function stillStream(viewer: Viewer): Promise<void> {
+  for (let seen = -1; seen !== viewer.frameBytes;) {
+    seen = viewer.frameBytes;
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** Waits for a fresh bash's first prompt. */
-async function prompt(feedOf: (w: ReturnType<typeof watcher>) => void, write: (s: string) => void) {
-  const w = watcher("ready-4");
-  feedOf(w);
-  write("echo ready-$((2+2))\r");
-  await w.seen;
-}
-
-async function rawBurst(): Promise<{ bytes: number; ms: number; chunks: number }> {
-  const p = pty.spawn("/bin/bash", [], {
-    name: "xterm-256color",
-    cols: 80,
-    rows: 24,
-    cwd: home,
-    env: { ...Deno.env.toObject(), ...env },
-    encoding: null,
-  } as unknown as pty.IPtyForkOptions);
-  let current: ReturnType<typeof watcher> | null = null;
-  let bytes = 0;
-  let chunks = 0;
-  p.onData((d) => {
-    const b = d as unknown as Uint8Array;
-    bytes += b.length;
-    chunks++;
-    current?.feed(b);
+/**
+ * A late viewer attached the moment a burst has reached the viewers, while forge's model still
+ * trails it: the time until it holds the newest sequence, the tail of frames it got after its
+ * screen, and whether it then draws exactly what the first viewer's replay draws.
+ */
+async function lateViewer(forge: Forge, file: string, expected: Uint8Array, replay: Replay) {
+  await still(forge.pid);
+  let t0 = 0;
+  let late: Viewer | undefined;
+  const burst = await forge.burst(file, expected, async () => {
+    t0 = performance.now();
+    late = await Viewer.attach(forge.url, true);
   });
-  await prompt((w) => current = w, (s) => p.write(s));
-  const w = watcher(`${MARK}42`);
-  current = w;
-  bytes = 0;
-  chunks = 0;
-  const t0 = performance.now();
-  p.write(BURST);
-  await w.seen;
-  const ms = performance.now() - t0;
-  const counted = { bytes, chunks };
-  const exited = new Promise((resolve) => p.onExit(resolve));
-  p.kill("SIGKILL");
-  await exited;
-  return { ...counted, ms };
-}
-
-async function terminalBurst(viewerCount: number, burst = BURST) {
-  const term = new ShellTerminal({ id: 1, cwd: home, shell: "/bin/bash", env });
-  const viewers = new ViewerSet(term, { seat: SEAT });
-  const sinks = Array.from({ length: viewerCount }, () => new CountingSink());
-  sinks.forEach((s) => viewers.attach(s));
-  let current: ReturnType<typeof watcher> | null = null;
-  let bytes = 0;
-  let chunks = 0;
-  term.onOutput((chunk) => {
-    bytes += chunk.bytes.length;
-    chunks++;
-    current?.feed(chunk.bytes);
-  });
-  await prompt((w) => current = w, (s) => term.write(s));
-  const w = watcher(`${MARK}42`);
-  current = w;
-  bytes = 0;
-  chunks = 0;
-  sinks.forEach((s) => s.bytes = 0);
-  const t0 = performance.now();
-  term.write(burst);
-  await w.seen;
-  const ms = performance.now() - t0;
-  // Read at the marker: the viewer set hears each chunk before this listener does, and the
-  // shell's later prompt and its exit on close must not count.
-  const counted = { bytes, chunks, delivered: sinks.every((s) => s.bytes === bytes) };
-  // The model may still be parsing its bounded backlog; a repaint waits for nothing, but the
-  // figure says how far behind it ran.
-  while (term.screen().seq !== term.seq) await new Promise((r) => setTimeout(r, 5));
-  const modelMs = performance.now() - t0;
-  const s0 = performance.now();
-  const shot = term.screen();
-  const screenMs = performance.now() - s0;
-  viewers.dispose();
-  await term.close();
-  return { ...counted, ms, modelMs, screenMs, screenChars: shot.screen.length };
-}
-
-/** The viewer set's own cost: 75 MB in 1500-byte chunks from a stand-in terminal, no PTY. */
-function fanOutOnly(viewerCount: number): number {
-  let emit: (chunk: OutputChunk) => void = () => {};
-  const standIn = {
-    id: 1,
-    onOutput(listener: (chunk: OutputChunk) => void) {
-      emit = listener;
-      return () => {};
-    },
-    screen: () => ({ cols: 80, rows: 24, seq: 0, screen: "" }),
-    unparsedAfter: () => [],
-  } as unknown as ShellTerminal;
-  const viewers = new ViewerSet(standIn, { seat: SEAT });
-  for (let i = 0; i < viewerCount; i++) viewers.attach(new CountingSink());
-  const bytes = new Uint8Array(1500);
-  const t0 = performance.now();
-  for (let seq = 1; seq <= 50_000; seq++) emit({ seq, bytes });
-  const ms = performance.now() - t0;
-  viewers.dispose();
-  return mbps(75e6, ms);
-}
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
-async function latency(through: "raw" | "viewer"): Promise<{ p50: number; p99: number }> {
-  const samples: number[] = [];
-  // Called with each chunk; a keystroke's sample ends at the chunk carrying its echo.
-  let next: ((bytes: Uint8Array) => void) | null = null;
-  let write: (s: string) => void;
-  let stop: () => Promise<void>;
-  let feedTo: ((b: Uint8Array) => void) | null = null;
-  if (through === "raw") {
-    const p = pty.spawn("/bin/bash", [], {
-      name: "xterm-256color",
-      cwd: home,
-      env: { ...Deno.env.toObject(), ...env },
-      encoding: null,
-    } as unknown as pty.IPtyForkOptions);
-    p.onData((d) => {
-      feedTo?.(d as unknown as Uint8Array);
-      next?.(d as unknown as Uint8Array);
-    });
-    write = (s) => p.write(s);
-    stop = async () => {
-      const exited = new Promise((resolve) => p.onExit(resolve));
-      p.kill("SIGKILL");
-      await exited;
-    };
-  } else {
-    const term = new ShellTerminal({ id: 2, cwd: home, shell: "/bin/bash", env });
-    const viewers = new ViewerSet(term, { seat: SEAT });
-    const sink = new CountingSink();
-    const me = viewers.attach(sink);
-    viewers.control(me, true);
-    sink.onFrame = (b) => {
-      feedTo?.(b);
-      next?.(b);
-    };
-    write = (s) => {
-      const r = viewers.input(me, s);
-      if (!r.ok) throw new Error(r.why);
-    };
-    stop = async () => {
-      viewers.dispose();
-      await term.close();
-    };
+  if (!late) throw new Error("the late viewer never attached");
+  const first = forge.viewers[0];
+  await stillStream(first);
+  await replay.feed(first.drain());
+  while (late.lastSeq !== first.lastSeq) {
+    if (performance.now() - t0 > 60_000) throw new Error(`late viewer stuck at ${late.lastSeq}`);
+    await new Promise((r) => setTimeout(r, 1));
   }
-  await prompt((w) => feedTo = w.feed, write);
-  feedTo = null;
-  for (let i = 0; i < KEYS; i++) {
-    if (i % 60 === 59) {
-      // Clear the line now and then so readline's redraws stay one-character echoes.
-      const cleared = new Promise<void>((resolve) => next = () => resolve());
-      write("\x15");
-      await cleared;
-    }
-    const echoed = new Promise<void>((resolve) => next = (b) => b.includes(0x78) && resolve());
-    const t0 = performance.now();
-    write("x");
-    await echoed;
-    samples.push(performance.now() - t0);
-  }
-  next = null;
-  await stop();
-  samples.sort((a, b) => a - b);
-  return { p50: pct(samples, 0.5), p99: pct(samples, 0.99) };
+  const ms = late.lastAt - t0;
+  await late.close();
+  const exact = JSON.stringify(await drawn(late.drain())) === JSON.stringify(replay.drawn());
+  return { ms, tail: late.frameBytes, exact, wrong: burst.wrong };
 }
 
-const median = <T extends { ms: number }>(runs: T[]): T =>
-  runs.sort((a, b) => a.ms - b.ms)[Math.floor(runs.length / 2)];
-async function repeat<T extends { ms: number }>(run: () => Promise<T>): Promise<T> {
-  const runs: T[] = [];
-  for (let i = 0; i < RUNS; i++) runs.push(await run());
-  return median(runs);
+type Forge = Awaited<ReturnType<typeof forgeTerminal>>;
+
+/** Keystroke-to-echo, PTY alone and through forge, in four interleaved blocks. */
+async function keystrokes(raw: Awaited<ReturnType<typeof rawPty>>, forge: Forge) {
+  const times = { raw: [] as number[], forge: [] as number[] };
+  for (let block = 0; block < 4; block++) {
+    await still(forge.pid);
+    const arm = block % 2 === 0 ? "raw" : "forge";
+    times[arm].push(...await (arm === "raw" ? raw : forge).echo(Math.ceil(KEYS / 2)));
+  }
+  const pct = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+  for (const arm of ["raw", "forge"] as const) {
+    const xs = times[arm];
+    console.log(
+      `keystroke to echo, ${arm === "raw" ? "pty alone" : "forge, a socket viewer"} ` +
+        `(${xs.length} keys): p50 ${pct(xs, 0.5).toFixed(2)} ms, p99 ${
+          pct(xs, 0.99).toFixed(2)
+        } ms`,
+    );
+  }
 }
+
+const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-terminal-bench-" }));
+let failed = false;
 try {
-  console.log(`burst: head -c ${MB}M /dev/urandom | base64 at 80x24, median of ${RUNS}`);
-  await terminalBurst(1, `head -c 5M /dev/urandom | base64; echo ${MARK}$((6*7))\r`);
-  const raw = await repeat(rawBurst);
-  const rawRate = mbps(raw.bytes, raw.ms);
-  const avg = (bytes: number, chunks: number) => `${(bytes / chunks).toFixed(0)} B/chunk`;
+  const file = `${dir}/burst.txt`;
+  const make = `head -c ${MB}M /dev/urandom | base64 > ${file}`;
+  await new Deno.Command("bash", { args: ["-c", make] }).output();
+  const expected = expectedBytes(await Deno.readFile(file));
   console.log(
-    `  pty alone           ${(raw.bytes / 1e6).toFixed(1)} MB in ${raw.ms.toFixed(0)} ms = ` +
-      `${rawRate.toFixed(1)} MB/s (${avg(raw.bytes, raw.chunks)})`,
+    `burst: cat of ${MB} MiB of base64 lines = ${mb(expected.length)} MB through the PTY at ` +
+      `80x24; ${VIEWERS} viewers; ${PAIRS} pairs; load before ${load()}`,
   );
-  for (const n of [0, 1, 5]) {
-    const r = await repeat(() => terminalBurst(n));
-    const rate = mbps(r.bytes, r.ms);
+  const raw = await rawPty(dir, { PS1: "$ ", HISTFILE: "/dev/null" });
+  const forge = await forgeTerminal(dir, VIEWERS, forgeFlags).catch(async (e) => {
+    await raw.close();
+    throw e;
+  });
+  // What the first viewer was sent since it attached, fed outside the timed arms.
+  const replay = new Replay();
+  try {
+    // One unmeasured burst each: JIT warm-up for node-pty's reader and the screen model's parser.
+    await raw.burst(file, expected);
+    await forge.burst(file, expected);
+    const ratios: number[] = [];
+    const rates = { raw: [] as number[], forge: [] as number[] };
+    for (let i = 0; i < PAIRS; i++) {
+      // ABAB, with the order flipped every other pair so neither arm always runs second.
+      const rawFirst = i % 2 === 0;
+      await still(forge.pid);
+      // After forge's arm, forge is let go still and what that cost is the model catching up.
+      let parse = 0;
+      const forgeArm = async () => {
+        const result = await forge.burst(file, expected);
+        await still(forge.pid);
+        parse = cpuMs(forge.pid) - result.readerCpuAtEnd;
+        return result;
+      };
+      const a = await (rawFirst ? raw.burst(file, expected) : forgeArm());
+      const b = await (rawFirst ? forgeArm() : raw.burst(file, expected));
+      const [r, f] = rawFirst ? [a, b] : [b, a];
+      if (r.wrong || f.wrong) failed = true;
+      ratios.push(r.ms / f.ms);
+      rates.raw.push(expected.length / 1e3 / r.ms);
+      rates.forge.push(expected.length / 1e3 / f.ms);
+      console.log(
+        `  pair ${i + 1} (${rawFirst ? "pty" : "forge"} first): pty ${describe(r, false)} | ` +
+          `forge ${describe(f, true)}, then ${parse.toFixed(0)} ms cpu as the model caught up | ` +
+          `ratio ${(r.ms / f.ms).toFixed(2)} | load ${load()}`,
+      );
+      // Outside the timed arms: the replay of what the first viewer was sent.
+      await stillStream(forge.viewers[0]);
+      await replay.feed(forge.viewers[0].drain());
+    }
     console.log(
-      `  terminal, ${n} viewer${n === 1 ? " " : "s"} ${(r.bytes / 1e6).toFixed(1)} MB in ` +
-        `${r.ms.toFixed(0)} ms = ${rate.toFixed(1)} MB/s, ratio ${(rate / rawRate).toFixed(2)} ` +
-        `(${avg(r.bytes, r.chunks)}); model caught up at ${r.modelMs.toFixed(0)} ms; ` +
-        `screen() ${r.screenMs.toFixed(1)} ms (${r.screenChars} chars)` +
-        (n ? `; every viewer got ${r.delivered ? "every byte" : "FEWER BYTES"}` : ""),
+      `pty alone MB/s: ${spread(rates.raw)}; forge to ${VIEWERS} viewers MB/s: ` +
+        `${spread(rates.forge)}`,
     );
-  }
-  fanOutOnly(5); // warm-up
-  const fan = [1, 5].map((n) =>
-    `${n} viewer${n === 1 ? "" : "s"} ${fanOutOnly(n).toFixed(0)} MB/s`
-  );
-  console.log(`  viewer fan-out alone (no PTY, no model): ${fan.join(", ")}`);
-  for (const through of ["raw", "viewer"] as const) {
-    const l = await latency(through);
     console.log(
-      `keystroke-to-echo (${
-        through === "raw" ? "pty alone" : "terminal + viewer"
-      }, ${KEYS} keys at ` +
-        `a bash prompt): p50 ${l.p50.toFixed(2)} ms, p99 ${l.p99.toFixed(2)} ms`,
+      `ratio forge/pty (pty ms / forge ms), median (range) over ${PAIRS} pairs: ` +
+        `${spread(ratios)}`,
     );
+    if (KEYS > 0) await keystrokes(raw, forge);
+    for (let i = 0; i < LATE; i++) {
+      const late = await lateViewer(forge, file, expected, replay);
+      if (late.wrong || !late.exact) failed = true;
+      console.log(
+        `  late viewer attached as a burst ends: current in ${late.ms.toFixed(0)} ms, ` +
+          `${mb(late.tail)} MB of tail after its screen, ` +
+          (late.exact ? "draws exactly the replay" : "DIFFERS FROM THE REPLAY") +
+          (late.wrong ? `; burst WRONG: ${late.wrong}` : ""),
+      );
+    }
+  } finally {
+    replay.dispose();
+    await raw.close();
+    await forge.close();
   }
 } finally {
-  await Deno.remove(home, { recursive: true });
+  await Deno.remove(dir, { recursive: true });
+}
+console.log(`load after ${load()}`);
+if (failed) {
+  console.error(
+    "terminal bench: an arm moved other bytes than the shell wrote, or a late " +
+      "viewer's repaint differed (see WRONG / DIFFERS above)",
+  );
+  Deno.exit(1);
 }
