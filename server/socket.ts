@@ -57,6 +57,11 @@ export interface SocketServer {
  */
 const MAX_PAYLOAD = 64 * 1024 * 1024;
 
+/** A frame this large is written at once, never held for the turn's end (see wsTransport). */
+const CORK_FRAME_MAX = 16 * 1024;
+/** At most this much is held corked in one turn before it is written. */
+const CORK_TURN_MAX = 256 * 1024;
+
 /**
  * Serves `/socket` with node:http and `ws`; every other path is 404. The Origin check runs before
  * the upgrade: a refusal answers 403 before any greeting and logs `socket_origin_refused` with the
@@ -136,15 +141,18 @@ function refuse(socket: Socket, status: number, text: string): void {
 }
 
 /**
- * The Transport over one `ws` socket and the TCP socket under it. Sends are corked for the rest
- * of the current turn: the frames one turn emits to a connection (a fan-out of a CLI read, a
+ * The Transport over one `ws` socket and the TCP socket under it. Small sends are corked for the
+ * rest of the current turn: the frames one turn emits to a connection (a fan-out of a CLI read, a
  * burst of updates) leave in one `writev` instead of one syscall each. Measured (issue 14 §2):
  * without it, 58% of the server thread's samples in the 50-client fan-out were `writev` itself.
  */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
   let corked = false;
+  let held = 0;
   const uncork = () => {
+    if (!corked) return;
     corked = false;
+    held = 0;
     tcp.uncork();
   };
   return {
@@ -155,11 +163,21 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
       return ws.bufferedAmount;
     },
     send(data) {
+      const size = typeof data === "string" ? data.length : data.byteLength;
+      // Only small frames wait for the turn's end: a large one (a terminal burst's chunk, a
+      // snapshot) is a write of its own anyway, and holding megabytes in userland would read as
+      // a viewer that fell behind (the terminal's bound looks at bufferedAmount).
+      if (size >= CORK_FRAME_MAX || held + size > CORK_TURN_MAX) {
+        uncork();
+        ws.send(data);
+        return;
+      }
       if (!corked) {
         corked = true;
         tcp.cork();
         queueMicrotask(uncork);
       }
+      held += size;
       ws.send(data);
     },
     ping: () => ws.ping(),
