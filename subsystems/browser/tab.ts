@@ -203,8 +203,15 @@ export class Tab {
       pw: Math.round(meta.deviceWidth),
       ph: Math.round(meta.deviceHeight),
     };
-    const key = this.#firstCast;
-    this.#firstCast = false;
+    // A frame painted while a new layout lands carries the new viewport in its metadata but the
+    // old page's picture (800x600 asked, an 800x450 image): it is never the key frame a resize
+    // promises; the next frame whose picture fits its viewport is.
+    const w = meta.deviceWidth;
+    const h = meta.deviceHeight;
+    const fits = !size.width || !size.height || !w || !h ||
+      Math.abs(size.width / size.height - w / h) <= 0.02 * (w / h);
+    const key = this.#firstCast && fits;
+    if (key) this.#firstCast = false;
     this.#relay(key);
   }
 
