@@ -7,14 +7,17 @@
  * records are kept in memory. A file that vanished is forgotten.
  */
 import { join, relative, sep } from "node:path";
+import { firstOfEach, unpack } from "./packed.ts";
 import type { ReadAnswer, ReadRequest } from "./scan_worker.ts";
-import { readTranscript, type TranscriptRead, type UsageRecord } from "./transcript.ts";
+import type { TranscriptRead, UsageRecord } from "./transcript.ts";
+import { TranscriptBytes } from "./transcript_bytes.ts";
 
 /** One transcript file's contribution to the pool. */
 export interface PoolFile {
   path: string;
   /** The project directory name the CLI derived from the session's cwd (`-home-me-ws`). */
   slug: string;
+  /** The first line of each message the file holds (packed.ts: a later one never counts). */
   records: UsageRecord[];
   skipped: number;
 }
@@ -39,9 +42,10 @@ interface Cached {
 }
 
 const READ_CONCURRENCY = 4;
-/** A first scan this large is spread over threads; a small one is not worth a thread's start. */
+/** A first scan this large is spread over threads (one per core, the server's thread left to
+ * serve); a small one is not worth a thread's start. */
 const THREADED_BYTES = 16 << 20;
-const MAX_THREADS = 4;
+const MAX_THREADS = 8;
 
 /** Scans a fixed set of config dirs, keeping what it parsed between scans. */
 export class PoolScanner {
@@ -112,10 +116,6 @@ export class PoolScanner {
         unreadable.push(failure(path, read));
         return;
       }
-      for (const r of read.records) {
-        r.model = this.#intern(r.model);
-        r.cwd = this.#intern(r.cwd);
-      }
       this.#cache.set(path, {
         size: seen.size,
         mtime: seen.mtime,
@@ -126,12 +126,13 @@ export class PoolScanner {
     const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
     const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
     if (bytes >= this.#threadedBytes && threads > 1) {
-      await readThreaded(toRead, found, threads, landed);
+      await readThreaded(toRead, found, threads, landed, this.#intern);
     } else {
       const queue = toRead.values();
       const reader = async () => {
+        const bytes = new TranscriptBytes(this.#intern);
         for (const path of queue) {
-          landed(path, await readTranscript(path, this.#intern).catch(asError));
+          landed(path, await bytes.read(path).then(firstOfEach, asError));
         }
       };
       await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
@@ -154,22 +155,25 @@ export class PoolScanner {
 }
 
 /**
- * Reads the files on `threads` worker threads: largest first, dealt round-robin so each thread
- * gets a like share of the bytes. A thread that fails answers its files as unreadable.
+ * Reads the files on `threads` worker threads: largest first, each to the thread with the fewest
+ * bytes so far, so the shares end level. A thread that fails answers its files as unreadable.
  */
 async function readThreaded(
   paths: string[],
   found: Map<string, { size: number }>,
   threads: number,
   landed: (path: string, read: TranscriptRead | Error) => void,
+  intern: (s: string) => string,
 ): Promise<void> {
   const sorted = [...paths].sort((a, b) => found.get(b)!.size - found.get(a)!.size);
-  const shares = Array.from(
-    { length: threads },
-    (_, t) => sorted.filter((_, i) => i % threads === t),
-  );
+  const shares = Array.from({ length: threads }, () => ({ bytes: 0, paths: [] as string[] }));
+  for (const path of sorted) {
+    const least = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
+    least.bytes += found.get(path)!.size;
+    least.paths.push(path);
+  }
   await Promise.all(
-    shares.filter((s) => s.length > 0).map((share) => {
+    shares.filter((s) => s.paths.length > 0).map(({ paths: share }) => {
       const worker = new Worker(new URL("./scan_worker.ts", import.meta.url), { type: "module" });
       const pending = new Set(share);
       return new Promise<void>((resolve) => {
@@ -182,7 +186,10 @@ async function readThreaded(
           const answer = e.data;
           if ("done" in answer) return finish(null);
           pending.delete(answer.path);
-          landed(answer.path, "read" in answer ? answer.read : new Error(answer.error));
+          landed(
+            answer.path,
+            "read" in answer ? unpack(answer.read, intern) : new Error(answer.error),
+          );
         };
         worker.onerror = (e) => {
           e.preventDefault();

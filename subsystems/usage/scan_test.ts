@@ -1,6 +1,9 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { dirname, join } from "node:path";
+import { PriceTable } from "./prices.ts";
+import { buildSnapshot } from "./report.ts";
 import { PoolScanner } from "./scan.ts";
+import { readTranscript } from "./transcript.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
 
 const AT = new Date("2026-12-02T08:00:00Z");
@@ -140,5 +143,57 @@ Deno.test("usage: a first scan spread over reader threads answers what one threa
         9,
       ],
     );
+  });
+});
+
+Deno.test("usage: a threaded byte scan of a pool reports exactly what the whole-line parse does", async () => {
+  await withPool(async (root) => {
+    const texts: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const cwd = `/w/app${i % 4}`;
+      const s = new SessionLines(`s${i}`, cwd, i % 5 === 4 ? `agent${i}` : null);
+      for (let m = 0; m < 30; m++) {
+        const at = new Date(AT.getTime() - (i * 30 + m) * 3_600_000 * 7);
+        s.prompt(`p${m}`, at).message({
+          id: `msg_${i}_${m}`,
+          requestId: `req_${i}_${m}`,
+          model: ["claude-opus-5-5", "claude-haiku-5-5", "claude-nova-6-0"][m % 3],
+          at,
+          input: 1 + i * m,
+          output: m,
+          cacheCreation: m * 11,
+          cacheCreation1h: m * 5,
+          cacheRead: m % 4 ? 150_000 + m : m,
+          speed: m % 9 === 0 ? "fast" : "standard",
+          blocks: ["thinking", "text", "tool_use"],
+          text: "t".repeat(m * 40),
+        });
+      }
+      let text = s.text();
+      if (i % 3 === 0) text = text.replace("\n", '{"torn":\n'); // a torn write
+      texts.push(text);
+      await write(join(root, "projects", slugFor(cwd), `s${i}.jsonl`), text);
+    }
+    // A fork: a session's history copied under a new name, every message in it again.
+    await write(join(root, "projects", slugFor("/w/app0"), "fork.jsonl"), texts[4] + texts[5]);
+    const threaded = await new PoolScanner([root], { threadedBytes: 0 }).scan();
+    const exact = await Promise.all(
+      threaded.files.map(async (f) => ({
+        path: f.path,
+        slug: f.slug,
+        ...await readTranscript(f.path),
+      })),
+    );
+    assertEquals(threaded.files.map((f) => f.skipped), exact.map((f) => f.skipped));
+    assertEquals(threaded.skipped_lines, 4);
+    const opts = {
+      projects: [{ name: "app1", path: "/w/app1" }],
+      prices: PriceTable.bundled(),
+      now: AT,
+      accounts: new Map([["req_3_3", "b"]]),
+    };
+    const report = buildSnapshot(threaded.files, opts);
+    assertEquals(report, buildSnapshot(exact, opts));
+    assertEquals(report.lifetime.total.messages, 12 * 30);
   });
 });

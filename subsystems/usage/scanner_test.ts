@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { defaultConfigDir, UsageScanner, UsageSnapshotSchema } from "./scanner.ts";
 import { buildSnapshot, type UsageRow } from "./report.ts";
 import { readTranscript } from "./transcript.ts";
+import { TranscriptBytes } from "./transcript_bytes.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
 import { startHarness } from "../../server/workspace/claude/testing.ts";
 
@@ -149,6 +150,10 @@ Deno.test("spec usage: the real CLI's transcripts give exactly the tokens the fa
   // The CLI may also make a `memory/` folder here, in its own time: the transcript is the .jsonl.
   const [name] = (await Array.fromAsync(Deno.readDir(dir)))
     .filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
+  // The first scan's byte reader reads this real transcript as the whole-line parse does.
+  const exact = await readTranscript(join(dir, name));
+  assertEquals(new TranscriptBytes().readSync(join(dir, name)), exact);
+  assertEquals(exact.records.length, 5);
   const lines = (await Deno.readTextFile(join(dir, name))).trim().split("\n").map((l) =>
     JSON.parse(l)
   );

@@ -1,0 +1,287 @@
+/**
+ * Reading a session transcript from its bytes: the first scan's reader (issue 14 item 5). The
+ * answer is what `TranscriptParser` (the whole-line parse) gives for the same file, records and
+ * skipped count alike; usage_line_test.ts compares the two on real and generated transcripts.
+ *
+ * Reads land in a WebAssembly memory the SIMD searches work on (byte_search.ts): newlines and
+ * the `"usage"` key are found 16 bytes at a time; a line without that key is only checked for
+ * the shape of one JSON object (`{` ... `}`), as the whole-line parse checks it; a line with it
+ * is walked for the fields a count needs (usage_line.ts) and parsed whole when the walk cannot
+ * read it. Memory is one read's worth plus the longest line, however large the file.
+ */
+import { type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
+import { TranscriptParser, type TranscriptRead } from "./transcript.ts";
+import { F, K, LineFields, walkUsageLine } from "./usage_line.ts";
+
+const PAGE = 65536;
+/** One read's size: large reads into one reused buffer keep the syscalls few. */
+const READ_BYTES = 4 << 20;
+const ASSISTANT = new TextEncoder().encode("assistant");
+const FAST = new TextEncoder().encode("fast");
+
+/** A reader that keeps its memory from file to file; one per thread or concurrent read. */
+export class TranscriptBytes {
+  readonly #memory = new WebAssembly.Memory({ initial: (READ_BYTES + SLACK) / PAGE + 1 });
+  readonly #search: ByteSearch = byteSearch(this.#memory);
+  readonly #fields = new LineFields();
+  readonly #decoder = new TextDecoder();
+  readonly #intern: (s: string) => string;
+  readonly #memo: { bytes: Uint8Array; text: string }[] = [];
+  #b = new Uint8Array(this.#memory.buffer);
+  // The file being read: bytes [0, len) are held; the line being read starts at lineStart, the
+  // search goes on from scanAt, and usage says whether the line has shown the key yet.
+  #parser = new TranscriptParser();
+  #len = 0;
+  #lineStart = 0;
+  #scanAt = 0;
+  #usage = false;
+  #fresh = true;
+
+  readonly #readBytes: number;
+
+  /** `readBytes`: the most one read takes (tests make it small to cut lines at every place). */
+  constructor(intern: (s: string) => string = (s) => s, opts: { readBytes?: number } = {}) {
+    this.#intern = intern;
+    this.#readBytes = Math.max(1, opts.readBytes ?? READ_BYTES);
+  }
+
+  /** Reads `path` on this thread, blocking it (reader threads use this). */
+  readSync(path: string): TranscriptRead {
+    using file = Deno.openSync(path, { read: true });
+    this.#begin();
+    for (;;) {
+      const n = file.readSync(this.#space());
+      if (n === null) return this.#finish();
+      this.#feed(n);
+    }
+  }
+
+  /** Reads `path` without blocking the thread. */
+  async read(path: string): Promise<TranscriptRead> {
+    using file = await Deno.open(path, { read: true });
+    this.#begin();
+    for (;;) {
+      const n = await file.read(this.#space());
+      if (n === null) return this.#finish();
+      this.#feed(n);
+    }
+  }
+
+  #begin(): void {
+    this.#parser = new TranscriptParser(this.#intern);
+    this.#len = this.#lineStart = this.#scanAt = 0;
+    this.#usage = false;
+    this.#fresh = true;
+  }
+
+  /** Where the next read lands; the memory grows when one line fills it. */
+  #space(): Uint8Array {
+    let room = this.#b.length - SLACK;
+    if (this.#len >= room) {
+      this.#memory.grow(Math.ceil(this.#b.length / PAGE));
+      this.#b = new Uint8Array(this.#memory.buffer);
+      room = this.#b.length - SLACK;
+    }
+    return this.#b.subarray(this.#len, Math.min(this.#len + this.#readBytes, room));
+  }
+
+  #finish(): TranscriptRead {
+    this.#feed(0, true);
+    const { records, skipped } = this.#parser;
+    this.#parser = new TranscriptParser();
+    return { records, skipped };
+  }
+
+  /** `added` bytes landed after the held ones: read every line they complete. */
+  #feed(added: number, final = false): void {
+    this.#len += added;
+    const b = this.#b, end = this.#len;
+    if (this.#fresh) {
+      if (end < 3 && !final) return;
+      this.#fresh = false;
+      // The whole-line parse decodes the file as text, which drops a byte order mark.
+      if (end >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) this.#lineStart = 3;
+      this.#scanAt = this.#lineStart;
+    }
+    let ls = this.#lineStart, at = this.#scanAt, usage = this.#usage;
+    for (;;) {
+      const q = this.#search.line(at, end);
+      if (q < end && b[q] !== 0x0a) {
+        // `"u` with `"` six bytes on: the key when the four bytes between spell "sage". Its
+        // last byte may not have landed yet; then look again after the next read.
+        if (q + 6 >= end && !final) {
+          at = q;
+          break;
+        }
+        if (q + 6 < end && b[q + 2] === 0x73 && b[q + 3] === 0x61 && b[q + 4] === 0x67) {
+          usage ||= b[q + 5] === 0x65;
+        }
+        at = q + 1;
+        continue;
+      }
+      if (q >= end) {
+        if (final) {
+          if (end > ls) this.#line(ls, end, usage);
+          ls = end;
+        } else at = Math.max(ls, end - 6); // a key cut at the end is looked for again
+        break;
+      }
+      this.#line(ls, q, usage);
+      ls = at = q + 1;
+      usage = false;
+    }
+    // Keep the unfinished line at the front for the next read.
+    if (ls > 0) b.copyWithin(0, ls, end);
+    this.#len = end - ls;
+    this.#scanAt = at - ls;
+    this.#lineStart = 0;
+    this.#usage = usage;
+  }
+
+  #line(start: number, end: number, usage: boolean): void {
+    const b = this.#b;
+    if (!usage) {
+      if (!looksLikeObject(b, start, end)) this.#parser.skipped++;
+      return;
+    }
+    const held = b[end];
+    b[end] = 0;
+    const walked = walkUsageLine(b, start, end, this.#search, this.#fields);
+    b[end] = held;
+    if (walked) this.#take();
+    else this.#parser.line(this.#decoder.decode(b.subarray(start, end)));
+  }
+
+  /** A walked line's record, built as `TranscriptParser` builds it from the parsed value. */
+  #take(): void {
+    const kind = this.#fields.kind, parser = this.#parser;
+    if (kind[F.cwd] === K.string) parser.cwd = this.#memoText(F.cwd);
+    if (kind[F.type] !== K.string || !this.#equals(F.type, ASSISTANT)) return;
+    if (kind[F.message] !== K.object || kind[F.usage] !== K.object) return;
+    const model = kind[F.model] === K.string ? this.#memoText(F.model) : "unknown";
+    if (model === "<synthetic>") return;
+    const id = kind[F.id] === K.string ? this.#text(F.id) : null;
+    const requestId = kind[F.requestId] === K.string ? this.#text(F.requestId) : null;
+    parser.records.push({
+      key: id !== null && requestId !== null ? `${id}:${requestId}` : null,
+      at: kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
+      model: this.#intern(model),
+      cwd: parser.cwd,
+      requestId,
+      input: this.#count(F.input),
+      output: this.#count(F.output),
+      cache_creation: this.#count(F.cacheCreation),
+      cache_creation_1h: this.#count(F.split1h),
+      cache_read: this.#count(F.cacheRead),
+      fast: kind[F.speed] === K.string && this.#equals(F.speed, FAST),
+    });
+  }
+
+  /** A string field's value as `JSON.parse` gives it. */
+  #text(field: number): string {
+    const f = this.#fields, b = this.#b, start = f.start[field], end = f.end[field];
+    if (f.escaped[field]) {
+      return JSON.parse(`"${this.#decoder.decode(b.subarray(start, end))}"`) as string;
+    }
+    if (end - start <= 64) {
+      let ascii = true;
+      for (let i = start; i < end && ascii; i++) ascii = b[i] < 0x80;
+      if (ascii) return String.fromCharCode.apply(null, b.subarray(start, end) as never);
+    }
+    return this.#decoder.decode(b.subarray(start, end));
+  }
+
+  /** `#text` for values that repeat line after line (model, cwd): the bytes are compared with
+   * the last few seen, and a match answers the string already made. */
+  #memoText(field: number): string {
+    const f = this.#fields, start = f.start[field], end = f.end[field];
+    const bytes = this.#b.subarray(start, end);
+    for (const m of this.#memo) if (sameBytes(m.bytes, bytes)) return m.text;
+    const text = this.#intern(this.#text(field));
+    if (f.escaped[field]) return text;
+    if (this.#memo.length >= 8) this.#memo.shift();
+    this.#memo.push({ bytes: bytes.slice(), text });
+    return text;
+  }
+
+  #equals(field: number, want: Uint8Array): boolean {
+    const f = this.#fields;
+    if (f.escaped[field]) return this.#text(field) === new TextDecoder().decode(want);
+    return sameBytes(want, this.#b.subarray(f.start[field], f.end[field]));
+  }
+
+  /** What `count()` of the parsed value gives: a finite number above zero, else 0. */
+  #count(field: number): number {
+    const f = this.#fields;
+    if (f.kind[field] !== K.number) return 0;
+    const b = this.#b, start = f.start[field], end = f.end[field];
+    let v = 0;
+    if (end - start <= 15) {
+      for (let i = start; i < end; i++) {
+        const d = b[i] - 0x30;
+        if (d < 0 || d > 9) {
+          v = Number(String.fromCharCode.apply(null, b.subarray(start, end) as never));
+          break;
+        }
+        v = v * 10 + d;
+      }
+    } else v = Number(String.fromCharCode.apply(null, b.subarray(start, end) as never));
+    return Number.isFinite(v) && v > 0 ? v : 0;
+  }
+
+  /** `Date.parse` of the value; the CLI's own form (`2026-12-02T09:56:26.643Z`) is read here. */
+  #time(field: number): number {
+    const f = this.#fields, b = this.#b, s = f.start[field];
+    if (f.end[field] - s === 24 && !f.escaped[field] && isoShape(b, s)) {
+      const n = (i: number, len: number) => {
+        let v = 0;
+        for (let k = 0; k < len; k++) v = v * 10 + b[s + i + k] - 0x30;
+        return v;
+      };
+      const year = n(0, 4), month = n(5, 2), day = n(8, 2);
+      const hour = n(11, 2), minute = n(14, 2), second = n(17, 2);
+      if (
+        year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 &&
+        minute <= 59 && second <= 59
+      ) return Date.UTC(year, month - 1, day, hour, minute, second, n(20, 3));
+    }
+    return Date.parse(this.#text(field));
+  }
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.mmmZ`: digits where digits go, the separators where they go. */
+function isoShape(b: Uint8Array, s: number): boolean {
+  for (let i = 0; i < 24; i++) {
+    const c = b[s + i];
+    const want = i === 4 || i === 7
+      ? 0x2d
+      : i === 10
+      ? 0x54
+      : i === 13 || i === 16
+      ? 0x3a
+      : i === 19
+      ? 0x2e
+      : i === 23
+      ? 0x5a
+      : -1;
+    if (want >= 0 ? c !== want : c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The whole-line parse's check of a line without usage: blank, or `{` ... `}` (transcript.ts). */
+function looksLikeObject(b: Uint8Array, start: number, end: number): boolean {
+  while (start < end && isSpace(b[start])) start++;
+  while (end > start && isSpace(b[end - 1])) end--;
+  return start === end || (b[start] === 0x7b && b[end - 1] === 0x7d);
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0d;
+}
