@@ -6,12 +6,12 @@
  * Reads land in a WebAssembly memory the SIMD searches work on (byte_search.ts): newlines and
  * the `"usage"` key are found 16 bytes at a time; a line without that key is only checked for
  * the shape of one JSON object (`{` ... `}`), as the whole-line parse checks it; a line with it
- * is walked for the fields a count needs (usage_line.ts) and parsed whole when the walk cannot
+ * is walked for the fields a count needs (usage_walk.ts) and parsed whole when the walk cannot
  * read it. Memory is one read's worth plus the longest line, however large the file.
  */
-import { type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
+import { BASE, type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
 import { TranscriptParser, type TranscriptRead } from "./transcript.ts";
-import { F, K, LineFields, walkUsageLine } from "./usage_line.ts";
+import { F, K, LineFields } from "./usage_walk.ts";
 
 const PAGE = 65536;
 /** One read's size: large reads into one reused buffer keep the syscalls few. */
@@ -21,15 +21,17 @@ const FAST = new TextEncoder().encode("fast");
 
 /** A reader that keeps its memory from file to file; one per thread or concurrent read. */
 export class TranscriptBytes {
-  readonly #memory = new WebAssembly.Memory({ initial: (READ_BYTES + SLACK) / PAGE + 1 });
+  readonly #memory = new WebAssembly.Memory({
+    initial: Math.ceil((BASE + READ_BYTES + SLACK) / PAGE),
+  });
   readonly #search: ByteSearch = byteSearch(this.#memory);
-  readonly #fields = new LineFields();
+  #fields = new LineFields(this.#memory.buffer);
   readonly #decoder = new TextDecoder();
   readonly #intern: (s: string) => string;
   readonly #memo: { bytes: Uint8Array; text: string }[] = [];
   #b = new Uint8Array(this.#memory.buffer);
-  // The file being read: bytes [0, len) are held; the line being read starts at lineStart, the
-  // search goes on from scanAt, and usage says whether the line has shown the key yet.
+  // The file being read: bytes [BASE, len) are held; the line being read starts at lineStart,
+  // the search goes on from scanAt, and usage says whether the line has shown the key yet.
   #parser = new TranscriptParser();
   #len = 0;
   #lineStart = 0;
@@ -69,7 +71,7 @@ export class TranscriptBytes {
 
   #begin(): void {
     this.#parser = new TranscriptParser(this.#intern);
-    this.#len = this.#lineStart = this.#scanAt = 0;
+    this.#len = this.#lineStart = this.#scanAt = BASE;
     this.#usage = false;
     this.#fresh = true;
   }
@@ -80,6 +82,7 @@ export class TranscriptBytes {
     if (this.#len >= room) {
       this.#memory.grow(Math.ceil(this.#b.length / PAGE));
       this.#b = new Uint8Array(this.#memory.buffer);
+      this.#fields = new LineFields(this.#memory.buffer);
       room = this.#b.length - SLACK;
     }
     return this.#b.subarray(this.#len, Math.min(this.#len + this.#readBytes, room));
@@ -97,10 +100,12 @@ export class TranscriptBytes {
     this.#len += added;
     const b = this.#b, end = this.#len;
     if (this.#fresh) {
-      if (end < 3 && !final) return;
+      if (end < BASE + 3 && !final) return;
       this.#fresh = false;
       // The whole-line parse decodes the file as text, which drops a byte order mark.
-      if (end >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) this.#lineStart = 3;
+      if (end >= BASE + 3 && b[BASE] === 0xef && b[BASE + 1] === 0xbb && b[BASE + 2] === 0xbf) {
+        this.#lineStart = BASE + 3;
+      }
       this.#scanAt = this.#lineStart;
     }
     let ls = this.#lineStart, at = this.#scanAt, usage = this.#usage;
@@ -131,10 +136,10 @@ export class TranscriptBytes {
       usage = false;
     }
     // Keep the unfinished line at the front for the next read.
-    if (ls > 0) b.copyWithin(0, ls, end);
-    this.#len = end - ls;
-    this.#scanAt = at - ls;
-    this.#lineStart = 0;
+    if (ls > BASE) b.copyWithin(BASE, ls, end);
+    this.#len = BASE + end - ls;
+    this.#scanAt = BASE + at - ls;
+    this.#lineStart = BASE;
     this.#usage = usage;
   }
 
@@ -146,7 +151,7 @@ export class TranscriptBytes {
     }
     const held = b[end];
     b[end] = 0;
-    const walked = walkUsageLine(b, start, end, this.#search, this.#fields);
+    const walked = this.#search.walk(start, end) === 1;
     b[end] = held;
     if (walked) this.#take();
     else this.#parser.line(this.#decoder.decode(b.subarray(start, end)));
@@ -160,10 +165,15 @@ export class TranscriptBytes {
     if (kind[F.message] !== K.object || kind[F.usage] !== K.object) return;
     const model = kind[F.model] === K.string ? this.#memoText(F.model) : "unknown";
     if (model === "<synthetic>") return;
-    const id = kind[F.id] === K.string ? this.#text(F.id) : null;
-    const requestId = kind[F.requestId] === K.string ? this.#text(F.requestId) : null;
+    let key: string | null = null, requestId: string | null = null;
+    if (kind[F.requestId] === K.string) {
+      if (kind[F.id] === K.string) {
+        key = this.#key();
+        requestId = key.slice(key.length - this.#requestIdLength);
+      } else requestId = this.#text(F.requestId);
+    }
     parser.records.push({
-      key: id !== null && requestId !== null ? `${id}:${requestId}` : null,
+      key,
       at: kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
       model: this.#intern(model),
       cwd: parser.cwd,
@@ -176,6 +186,32 @@ export class TranscriptBytes {
       fast: kind[F.speed] === K.string && this.#equals(F.speed, FAST),
     });
   }
+
+  #requestIdLength = 0;
+
+  /** `${message.id}:${requestId}` made in one step when both are plain ASCII (they are ids);
+   * the request id is then a slice of it. */
+  #key(): string {
+    const f = this.#fields, b = this.#b, scratch = this.#scratch;
+    const is = f.start[F.id], ie = f.end[F.id], rs = f.start[F.requestId], re = f.end[F.requestId];
+    let n = 0;
+    if (!f.escaped[F.id] && !f.escaped[F.requestId] && ie - is + re - rs < scratch.length) {
+      for (let i = is; i < ie; i++) scratch[n++] = b[i];
+      scratch[n++] = 0x3a;
+      for (let i = rs; i < re; i++) scratch[n++] = b[i];
+      let high = 0;
+      for (let i = 0; i < n; i++) high |= scratch[i];
+      if (high < 0x80) {
+        this.#requestIdLength = re - rs;
+        return String.fromCharCode.apply(null, scratch.subarray(0, n) as never);
+      }
+    }
+    const requestId = this.#text(F.requestId);
+    this.#requestIdLength = requestId.length;
+    return `${this.#text(F.id)}:${requestId}`;
+  }
+
+  readonly #scratch = new Uint8Array(256);
 
   /** A string field's value as `JSON.parse` gives it. */
   #text(field: number): string {
@@ -233,38 +269,26 @@ export class TranscriptBytes {
   #time(field: number): number {
     const f = this.#fields, b = this.#b, s = f.start[field];
     if (f.end[field] - s === 24 && !f.escaped[field] && isoShape(b, s)) {
-      const n = (i: number, len: number) => {
-        let v = 0;
-        for (let k = 0; k < len; k++) v = v * 10 + b[s + i + k] - 0x30;
-        return v;
-      };
-      const year = n(0, 4), month = n(5, 2), day = n(8, 2);
-      const hour = n(11, 2), minute = n(14, 2), second = n(17, 2);
+      const d = (i: number) => b[s + i] - 0x30;
+      const year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
+      const month = d(5) * 10 + d(6), day = d(8) * 10 + d(9);
+      const hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15);
+      const second = d(17) * 10 + d(18), ms = d(20) * 100 + d(21) * 10 + d(22);
       if (
         year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 &&
         minute <= 59 && second <= 59
-      ) return Date.UTC(year, month - 1, day, hour, minute, second, n(20, 3));
+      ) return Date.UTC(year, month - 1, day, hour, minute, second, ms);
     }
     return Date.parse(this.#text(field));
   }
 }
 
-/** `YYYY-MM-DDTHH:MM:SS.mmmZ`: digits where digits go, the separators where they go. */
+/** `YYYY-MM-DDTHH:MM:SS.mmmZ`: digits where digits go (0), the separators where they go. */
+const ISO = new TextEncoder().encode("0000-00-00T00:00:00.000Z");
 function isoShape(b: Uint8Array, s: number): boolean {
   for (let i = 0; i < 24; i++) {
-    const c = b[s + i];
-    const want = i === 4 || i === 7
-      ? 0x2d
-      : i === 10
-      ? 0x54
-      : i === 13 || i === 16
-      ? 0x3a
-      : i === 19
-      ? 0x2e
-      : i === 23
-      ? 0x5a
-      : -1;
-    if (want >= 0 ? c !== want : c < 0x30 || c > 0x39) return false;
+    const c = b[s + i], want = ISO[i];
+    if (want === 0x30 ? c < 0x30 || c > 0x39 : c !== want) return false;
   }
   return true;
 }
