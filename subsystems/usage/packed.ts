@@ -1,91 +1,192 @@
 /**
- * One file's records as a reader thread sends them: the numbers in one Float64Array (moved, not
- * copied), the ids as two string lists, model and cwd as indexes into the file's few distinct
- * values. Cloning an object per record cost more than reading it (issue 14: 3 us a record,
- * serialize and deserialize, against well under 1 us to read it from the bytes).
+ * One file's records as the byte reader builds them and a reader thread sends them: the numbers
+ * in one Float64Array (moved, not copied), every plain id pair in one string (`msg_..:req_..`
+ * after each other, sliced out on arrival), model and cwd as indexes into the file's few
+ * distinct values. Cloning an object per record cost more than reading it (issue 14: ~3 us a
+ * record to serialize and deserialize, against well under 1 us to read it from the bytes).
  *
- * A file's records keep the first line of each message only: the CLI writes one line per
- * content block, each with the same id and usage, and the report counts a message once, at its
- * first line in path order, so a later line of the same message in the same file never counts.
+ * `firstOfEach` keeps the first line of each message only: the CLI writes one line per content
+ * block, each with the same id and usage, and the report counts a message once, at its first
+ * line in path order, so a later line of the same message in the same file never counts.
  */
 import type { TranscriptRead, UsageRecord } from "./transcript.ts";
 
-/** The numbers of one record, in this order. */
-const NUMS = 9;
+// The columns of one record.
+const AT = 0, INPUT = 1, OUTPUT = 2, CC = 3, CC1H = 4, CR = 5, FAST = 6, MODEL = 7, CWD = 8;
+const KEY_AT = 9, KEY_LENGTH = 10, REQUEST_LENGTH = 11;
+const COLS = 12;
 
 export interface PackedRead {
+  count: number;
   nums: Float64Array<ArrayBuffer>;
-  keys: (string | null)[];
-  requestIds: (string | null)[];
+  /** The keys of records whose ids are plain ASCII, one after another. */
+  keyText: string;
+  /** The rest: [record, key, requestId] (KEY_LENGTH is -1 for these). */
+  odd: [number, string | null, string | null][];
   models: string[];
   cwds: string[];
   skipped: number;
 }
 
-/** The first record of each message (by key); records without a key are each kept. */
-export function firstOfEach(read: TranscriptRead): TranscriptRead {
-  const seen = new Set<string>();
-  const records = read.records.filter((r) => {
-    if (r.key === null) return true;
-    if (seen.has(r.key)) return false;
-    seen.add(r.key);
-    return true;
-  });
-  return { records, skipped: read.skipped };
+/** Builds a PackedRead record by record. */
+export class PackedBuilder {
+  #nums = new Float64Array(COLS * 256);
+  #count = 0;
+  #text = new Uint8Array(1 << 14);
+  #textLength = 0;
+  #odd: PackedRead["odd"] = [];
+  #models = new Map<string, number>();
+  #cwds = new Map<string, number>();
+
+  /** A record's numbers; its key follows with `keyBytes` or `keyStrings`. */
+  add(
+    at: number,
+    input: number,
+    output: number,
+    cacheCreation: number,
+    cacheCreation1h: number,
+    cacheRead: number,
+    fast: boolean,
+    model: string,
+    cwd: string,
+  ): void {
+    if ((this.#count + 1) * COLS > this.#nums.length) {
+      const more = new Float64Array(this.#nums.length * 2);
+      more.set(this.#nums);
+      this.#nums = more;
+    }
+    const n = this.#nums, o = this.#count++ * COLS;
+    n[o + AT] = at;
+    n[o + INPUT] = input;
+    n[o + OUTPUT] = output;
+    n[o + CC] = cacheCreation;
+    n[o + CC1H] = cacheCreation1h;
+    n[o + CR] = cacheRead;
+    n[o + FAST] = fast ? 1 : 0;
+    n[o + MODEL] = indexOf(this.#models, model);
+    n[o + CWD] = indexOf(this.#cwds, cwd);
+  }
+
+  /** The last record's key from plain ASCII bytes: `b[is, ie)` ":" `b[rs, re)`. */
+  keyBytes(b: Uint8Array, is: number, ie: number, rs: number, re: number): void {
+    const length = ie - is + 1 + re - rs;
+    if (this.#textLength + length > this.#text.length) {
+      const more = new Uint8Array(Math.max(this.#text.length * 2, this.#textLength + length));
+      more.set(this.#text.subarray(0, this.#textLength));
+      this.#text = more;
+    }
+    const o = (this.#count - 1) * COLS, t = this.#text;
+    let at = this.#textLength;
+    this.#nums[o + KEY_AT] = at;
+    this.#nums[o + KEY_LENGTH] = length;
+    this.#nums[o + REQUEST_LENGTH] = re - rs;
+    t.set(b.subarray(is, ie), at);
+    at += ie - is;
+    t[at++] = 0x3a;
+    t.set(b.subarray(rs, re), at);
+    this.#textLength = at + re - rs;
+  }
+
+  /** The last record's key and request id as strings (escaped or non-ASCII ids, or none). */
+  keyStrings(key: string | null, requestId: string | null): void {
+    this.#nums[(this.#count - 1) * COLS + KEY_LENGTH] = -1;
+    this.#odd.push([this.#count - 1, key, requestId]);
+  }
+
+  /** A record the whole-line parse made. */
+  addRecord(r: UsageRecord): void {
+    this.add(
+      r.at,
+      r.input,
+      r.output,
+      r.cache_creation,
+      r.cache_creation_1h,
+      r.cache_read,
+      r.fast,
+      r.model,
+      r.cwd,
+    );
+    this.keyStrings(r.key, r.requestId);
+  }
+
+  finish(skipped: number): PackedRead {
+    return {
+      count: this.#count,
+      nums: this.#nums.slice(0, this.#count * COLS),
+      keyText: new TextDecoder().decode(this.#text.subarray(0, this.#textLength)),
+      odd: this.#odd,
+      models: [...this.#models.keys()],
+      cwds: [...this.#cwds.keys()],
+      skipped,
+    };
+  }
 }
 
-export function pack(read: TranscriptRead): PackedRead {
-  const n = read.records.length;
-  const nums = new Float64Array(n * NUMS);
-  const keys: (string | null)[] = new Array(n);
-  const requestIds: (string | null)[] = new Array(n);
-  const models = new Map<string, number>(), cwds = new Map<string, number>();
-  const indexOf = (m: Map<string, number>, s: string) => {
-    let i = m.get(s);
-    if (i === undefined) m.set(s, i = m.size);
-    return i;
-  };
-  read.records.forEach((r, i) => {
-    const o = i * NUMS;
-    nums[o] = r.at;
-    nums[o + 1] = r.input;
-    nums[o + 2] = r.output;
-    nums[o + 3] = r.cache_creation;
-    nums[o + 4] = r.cache_creation_1h;
-    nums[o + 5] = r.cache_read;
-    nums[o + 6] = r.fast ? 1 : 0;
-    nums[o + 7] = indexOf(models, r.model);
-    nums[o + 8] = indexOf(cwds, r.cwd);
-    keys[i] = r.key;
-    requestIds[i] = r.requestId;
+function indexOf(m: Map<string, number>, s: string): number {
+  let i = m.get(s);
+  if (i === undefined) m.set(s, i = m.size);
+  return i;
+}
+
+/** Each record's key and request id, in order. */
+function keys(p: PackedRead): { keys: (string | null)[]; requestIds: (string | null)[] } {
+  const keys: (string | null)[] = new Array(p.count);
+  const requestIds: (string | null)[] = new Array(p.count);
+  const n = p.nums, text = p.keyText;
+  for (let i = 0; i < p.count; i++) {
+    const o = i * COLS, length = n[o + KEY_LENGTH];
+    if (length < 0) continue;
+    const key = text.slice(n[o + KEY_AT], n[o + KEY_AT] + length);
+    keys[i] = key;
+    requestIds[i] = key.slice(length - n[o + REQUEST_LENGTH]);
+  }
+  for (const [i, key, requestId] of p.odd) [keys[i], requestIds[i]] = [key, requestId];
+  return { keys, requestIds };
+}
+
+/** The first record of each message (by key); records without a key are each kept. */
+export function firstOfEach(p: PackedRead): PackedRead {
+  const seen = new Set<string>();
+  const keep: number[] = [];
+  keys(p).keys.forEach((key, i) => {
+    if (key !== null) {
+      if (seen.has(key)) return;
+      seen.add(key);
+    }
+    keep.push(i);
   });
-  return {
-    nums,
-    keys,
-    requestIds,
-    models: [...models.keys()],
-    cwds: [...cwds.keys()],
-    skipped: read.skipped,
-  };
+  if (keep.length === p.count) return p;
+  const nums = new Float64Array(keep.length * COLS);
+  const moved = new Map<number, number>();
+  keep.forEach((from, to) => {
+    nums.set(p.nums.subarray(from * COLS, from * COLS + COLS), to * COLS);
+    moved.set(from, to);
+  });
+  const odd = p.odd.flatMap(([i, k, r]): PackedRead["odd"] => {
+    const to = moved.get(i);
+    return to === undefined ? [] : [[to, k, r]];
+  });
+  return { ...p, count: keep.length, nums, odd };
 }
 
 export function unpack(p: PackedRead, intern: (s: string) => string): TranscriptRead {
-  const models = p.models.map(intern), cwds = p.cwds.map(intern), nums = p.nums;
-  const records: UsageRecord[] = new Array(p.keys.length);
-  for (let i = 0; i < records.length; i++) {
-    const o = i * NUMS;
+  const models = p.models.map(intern), cwds = p.cwds.map(intern), n = p.nums;
+  const { keys: k, requestIds } = keys(p);
+  const records: UsageRecord[] = new Array(p.count);
+  for (let i = 0; i < p.count; i++) {
+    const o = i * COLS;
     records[i] = {
-      key: p.keys[i],
-      at: nums[o],
-      model: models[nums[o + 7]],
-      cwd: cwds[nums[o + 8]],
-      requestId: p.requestIds[i],
-      input: nums[o + 1],
-      output: nums[o + 2],
-      cache_creation: nums[o + 3],
-      cache_creation_1h: nums[o + 4],
-      cache_read: nums[o + 5],
-      fast: nums[o + 6] === 1,
+      key: k[i],
+      at: n[o + AT],
+      model: models[n[o + MODEL] | 0],
+      cwd: cwds[n[o + CWD] | 0],
+      requestId: requestIds[i],
+      input: n[o + INPUT],
+      output: n[o + OUTPUT],
+      cache_creation: n[o + CC],
+      cache_creation_1h: n[o + CC1H],
+      cache_read: n[o + CR],
+      fast: n[o + FAST] === 1,
     };
   }
   return { records, skipped: p.skipped };

@@ -132,7 +132,8 @@ export class PoolScanner {
       const reader = async () => {
         const bytes = new TranscriptBytes(this.#intern);
         for (const path of queue) {
-          landed(path, await bytes.read(path).then(firstOfEach, asError));
+          const read = await bytes.readPacked(path).then(firstOfEach, asError);
+          landed(path, read instanceof Error ? read : unpack(read, this.#intern));
         }
       };
       await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));

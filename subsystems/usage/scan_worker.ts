@@ -3,7 +3,7 @@
  * (transcript_bytes.ts) and posts each file's records back packed (packed.ts). The pool's first
  * scan spreads its files over the machine's cores this way (scan.ts).
  */
-import { firstOfEach, pack, type PackedRead } from "./packed.ts";
+import { firstOfEach, type PackedRead } from "./packed.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 
 /** What the scanner sends: the files this thread reads. */
@@ -26,7 +26,7 @@ self.onmessage = (e) => {
   const reader = new TranscriptBytes();
   for (const path of e.data.paths) {
     try {
-      const read = pack(firstOfEach(reader.readSync(path)));
+      const read = firstOfEach(reader.readPackedSync(path));
       self.postMessage({ path, read }, [read.nums.buffer]);
     } catch (err) {
       self.postMessage({ path, error: err instanceof Error ? err.message : String(err) });

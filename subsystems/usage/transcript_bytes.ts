@@ -10,6 +10,7 @@
  * read it. Memory is one read's worth plus the longest line, however large the file.
  */
 import { BASE, type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
+import { PackedBuilder, type PackedRead, unpack } from "./packed.ts";
 import { TranscriptParser, type TranscriptRead } from "./transcript.ts";
 import { F, K, LineFields } from "./usage_walk.ts";
 
@@ -33,6 +34,7 @@ export class TranscriptBytes {
   // The file being read: bytes [BASE, len) are held; the line being read starts at lineStart,
   // the search goes on from scanAt, and usage says whether the line has shown the key yet.
   #parser = new TranscriptParser();
+  #out = new PackedBuilder();
   #len = 0;
   #lineStart = 0;
   #scanAt = 0;
@@ -47,8 +49,18 @@ export class TranscriptBytes {
     this.#readBytes = Math.max(1, opts.readBytes ?? READ_BYTES);
   }
 
-  /** Reads `path` on this thread, blocking it (reader threads use this). */
+  /** Reads `path` on this thread, blocking it: every record, as objects (the tests' form). */
   readSync(path: string): TranscriptRead {
+    return unpack(this.readPackedSync(path), (s) => s);
+  }
+
+  /** Reads `path` without blocking the thread: every record, as objects. */
+  async read(path: string): Promise<TranscriptRead> {
+    return unpack(await this.readPacked(path), (s) => s);
+  }
+
+  /** Reads `path` on this thread, blocking it (reader threads use this). */
+  readPackedSync(path: string): PackedRead {
     using file = Deno.openSync(path, { read: true });
     this.#begin();
     for (;;) {
@@ -59,7 +71,7 @@ export class TranscriptBytes {
   }
 
   /** Reads `path` without blocking the thread. */
-  async read(path: string): Promise<TranscriptRead> {
+  async readPacked(path: string): Promise<PackedRead> {
     using file = await Deno.open(path, { read: true });
     this.#begin();
     for (;;) {
@@ -71,6 +83,7 @@ export class TranscriptBytes {
 
   #begin(): void {
     this.#parser = new TranscriptParser(this.#intern);
+    this.#out = new PackedBuilder();
     this.#len = this.#lineStart = this.#scanAt = BASE;
     this.#usage = false;
     this.#fresh = true;
@@ -88,11 +101,12 @@ export class TranscriptBytes {
     return this.#b.subarray(this.#len, Math.min(this.#len + this.#readBytes, room));
   }
 
-  #finish(): TranscriptRead {
+  #finish(): PackedRead {
     this.#feed(0, true);
-    const { records, skipped } = this.#parser;
+    const packed = this.#out.finish(this.#parser.skipped);
     this.#parser = new TranscriptParser();
-    return { records, skipped };
+    this.#out = new PackedBuilder();
+    return packed;
   }
 
   /** `added` bytes landed after the held ones: read every line they complete. */
@@ -153,8 +167,11 @@ export class TranscriptBytes {
     b[end] = 0;
     const walked = this.#search.walk(start, end) === 1;
     b[end] = held;
-    if (walked) this.#take();
-    else this.#parser.line(this.#decoder.decode(b.subarray(start, end)));
+    if (walked) return this.#take();
+    const parser = this.#parser;
+    parser.line(this.#decoder.decode(b.subarray(start, end)));
+    for (const r of parser.records) this.#out.addRecord(r);
+    parser.records.length = 0;
   }
 
   /** A walked line's record, built as `TranscriptParser` builds it from the parsed value. */
@@ -165,53 +182,35 @@ export class TranscriptBytes {
     if (kind[F.message] !== K.object || kind[F.usage] !== K.object) return;
     const model = kind[F.model] === K.string ? this.#memoText(F.model) : "unknown";
     if (model === "<synthetic>") return;
-    let key: string | null = null, requestId: string | null = null;
-    if (kind[F.requestId] === K.string) {
-      if (kind[F.id] === K.string) {
-        key = this.#key();
-        requestId = key.slice(key.length - this.#requestIdLength);
-      } else requestId = this.#text(F.requestId);
-    }
-    parser.records.push({
-      key,
-      at: kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
-      model: this.#intern(model),
-      cwd: parser.cwd,
-      requestId,
-      input: this.#count(F.input),
-      output: this.#count(F.output),
-      cache_creation: this.#count(F.cacheCreation),
-      cache_creation_1h: this.#count(F.split1h),
-      cache_read: this.#count(F.cacheRead),
-      fast: kind[F.speed] === K.string && this.#equals(F.speed, FAST),
-    });
+    this.#out.add(
+      kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
+      this.#count(F.input),
+      this.#count(F.output),
+      this.#count(F.cacheCreation),
+      this.#count(F.split1h),
+      this.#count(F.cacheRead),
+      kind[F.speed] === K.string && this.#equals(F.speed, FAST),
+      model,
+      parser.cwd,
+    );
+    this.#key();
   }
 
-  #requestIdLength = 0;
-
-  /** `${message.id}:${requestId}` made in one step when both are plain ASCII (they are ids);
-   * the request id is then a slice of it. */
-  #key(): string {
-    const f = this.#fields, b = this.#b, scratch = this.#scratch;
-    const is = f.start[F.id], ie = f.end[F.id], rs = f.start[F.requestId], re = f.end[F.requestId];
-    let n = 0;
-    if (!f.escaped[F.id] && !f.escaped[F.requestId] && ie - is + re - rs < scratch.length) {
-      for (let i = is; i < ie; i++) scratch[n++] = b[i];
-      scratch[n++] = 0x3a;
-      for (let i = rs; i < re; i++) scratch[n++] = b[i];
-      let high = 0;
-      for (let i = 0; i < n; i++) high |= scratch[i];
-      if (high < 0x80) {
-        this.#requestIdLength = re - rs;
-        return String.fromCharCode.apply(null, scratch.subarray(0, n) as never);
-      }
-    }
+  /** The record's key (`${message.id}:${requestId}`) and request id: plain ASCII ids (what the
+   * CLI writes) go to the packed key text as bytes, others as the strings `JSON.parse` makes. */
+  #key(): void {
+    const f = this.#fields, b = this.#b, kind = f.kind;
+    if (kind[F.requestId] !== K.string) return this.#out.keyStrings(null, null);
+    const rs = f.start[F.requestId], re = f.end[F.requestId];
+    if (kind[F.id] !== K.string) return this.#out.keyStrings(null, this.#text(F.requestId));
+    const is = f.start[F.id], ie = f.end[F.id];
+    let high = f.escaped[F.id] | f.escaped[F.requestId] ? 0x80 : 0;
+    for (let i = is; i < ie; i++) high |= b[i];
+    for (let i = rs; i < re; i++) high |= b[i];
+    if (high < 0x80) return this.#out.keyBytes(b, is, ie, rs, re);
     const requestId = this.#text(F.requestId);
-    this.#requestIdLength = requestId.length;
-    return `${this.#text(F.id)}:${requestId}`;
+    this.#out.keyStrings(`${this.#text(F.id)}:${requestId}`, requestId);
   }
-
-  readonly #scratch = new Uint8Array(256);
 
   /** A string field's value as `JSON.parse` gives it. */
   #text(field: number): string {
