@@ -112,43 +112,68 @@ interface Group {
   total: Acc;
 }
 
+/** What a report is built for: the projects, prices, the clock and the request accounts. */
+export interface ReportOptions {
+  projects: ProjectRef[];
+  prices: PriceTable | null;
+  now: Date;
+  /** request-id -> the account that answered it (server/gateway/ledger.ts). */
+  accounts?: ReadonlyMap<string, string>;
+}
+
 /** Fold the pool into a snapshot. A message seen in several files counts in the first. */
-export function buildSnapshot(
-  files: PoolFile[],
-  opts: {
-    projects: ProjectRef[];
-    prices: PriceTable | null;
-    now: Date;
-    /** request-id -> the account that answered it (server/gateway/ledger.ts). */
-    accounts?: ReadonlyMap<string, string>;
-  },
-): UsageSnapshot {
-  const starts = windowStarts(opts.now);
-  const groups = [0, 1, 2, 3].map((): Group => ({
-    byAccount: new Map(),
-    byModel: new Map(),
-    byProject: new Map(),
-    total: new Acc(),
-  }));
-  const [lifetime, month, week, today] = groups;
-  // The windows a message counts in, by which starts it is at or after (bit 1 month, 2 week,
-  // 4 today): a week may begin in the previous month, so the windows do not simply nest.
-  const inWindows = Array.from({ length: 8 }, (_, bits) => [
-    lifetime,
-    ...(bits & 1 ? [month] : []),
-    ...(bits & 2 ? [week] : []),
-    ...(bits & 4 ? [today] : []),
-  ]);
-  const resolve = projectResolver(opts.projects);
-  const seen = new Set<string>();
-  for (const file of files) {
+export function buildSnapshot(files: PoolFile[], opts: ReportOptions): UsageSnapshot {
+  const fold = new ReportFold(opts);
+  for (const file of files) fold.add(file);
+  return fold.snapshot();
+}
+
+/**
+ * The report built a file at a time, in path order, so a first scan folds each file as it lands
+ * rather than all of them after the last (issue 14 item 5: totals built incrementally).
+ */
+export class ReportFold {
+  readonly #opts: ReportOptions;
+  readonly #starts: { today: number; week: number; month: number };
+  readonly #groups: Group[];
+  readonly #inWindows: Group[][];
+  readonly #resolve: ReturnType<typeof projectResolver>;
+  readonly #seen = new Set<string>();
+  /** Files folded so far. */
+  files = 0;
+
+  constructor(opts: ReportOptions) {
+    this.#opts = opts;
+    this.#starts = windowStarts(opts.now);
+    this.#groups = [0, 1, 2, 3].map((): Group => ({
+      byAccount: new Map(),
+      byModel: new Map(),
+      byProject: new Map(),
+      total: new Acc(),
+    }));
+    const [lifetime, month, week, today] = this.#groups;
+    // The windows a message counts in, by which starts it is at or after (bit 1 month, 2 week,
+    // 4 today): a week may begin in the previous month, so the windows do not simply nest.
+    this.#inWindows = Array.from({ length: 8 }, (_, bits) => [
+      lifetime,
+      ...(bits & 1 ? [month] : []),
+      ...(bits & 2 ? [week] : []),
+      ...(bits & 4 ? [today] : []),
+    ]);
+    this.#resolve = projectResolver(opts.projects);
+  }
+
+  /** Fold the next file in path order. */
+  add(file: PoolFile): void {
+    const opts = this.#opts, starts = this.#starts, seen = this.#seen;
+    this.files++;
     for (const r of file.records) {
       if (r.key !== null) {
         if (seen.has(r.key)) continue;
         seen.add(r.key);
       }
       const cost = opts.prices?.costOf(r.model, r) ?? null;
-      const project = resolve(r.cwd, file.slug);
+      const project = this.#resolve(r.cwd, file.slug);
       const account = (r.requestId !== null ? opts.accounts?.get(r.requestId) : undefined) ??
         UNATTRIBUTED;
       const unpricedName = cost !== null
@@ -157,7 +182,7 @@ export function buildSnapshot(
         ? `${r.model} (fast)`
         : r.model;
       // Plain calls, no per-record closures or arrays: this loop runs over every message.
-      const counted = inWindows[
+      const counted = this.#inWindows[
         (r.at >= starts.month ? 1 : 0) | (r.at >= starts.week ? 2 : 0) |
         (r.at >= starts.today ? 4 : 0)
       ];
@@ -177,29 +202,33 @@ export function buildSnapshot(
       }
     }
   }
-  const window = (g: Group, since: number | null): UsageWindow => ({
-    since: since === null ? null : new Date(since).toISOString(),
-    by_model: sortRows([...g.byModel].map(([name, acc]) => row(name, acc))),
-    by_project: sortRows(
-      [...g.byProject].map(([name, e]) => ({
-        ...row(name, e.acc),
-        path: e.path,
-        forge_project: e.forge,
-      })),
-    ),
-    by_account: sortRows([...g.byAccount].map(([name, acc]) => row(name, acc))),
-    total: row("total", g.total),
-  });
-  return {
-    today: window(today, starts.today),
-    week: window(week, starts.week),
-    month: window(month, starts.month),
-    lifetime: window(lifetime, null),
-    pricing_available: opts.prices !== null,
-    prices: opts.prices?.source ?? null,
-    scanned_at: opts.now.toISOString(),
-    week_starts_on: "monday",
-  };
+
+  snapshot(): UsageSnapshot {
+    const [lifetime, month, week, today] = this.#groups, starts = this.#starts;
+    const window = (g: Group, since: number | null): UsageWindow => ({
+      since: since === null ? null : new Date(since).toISOString(),
+      by_model: sortRows([...g.byModel].map(([name, acc]) => row(name, acc))),
+      by_project: sortRows(
+        [...g.byProject].map(([name, e]) => ({
+          ...row(name, e.acc),
+          path: e.path,
+          forge_project: e.forge,
+        })),
+      ),
+      by_account: sortRows([...g.byAccount].map(([name, acc]) => row(name, acc))),
+      total: row("total", g.total),
+    });
+    return {
+      today: window(today, starts.today),
+      week: window(week, starts.week),
+      month: window(month, starts.month),
+      lifetime: window(lifetime, null),
+      pricing_available: this.#opts.prices !== null,
+      prices: this.#opts.prices?.source ?? null,
+      scanned_at: this.#opts.now.toISOString(),
+      week_starts_on: "monday",
+    };
+  }
 }
 
 function row(name: string, acc: Acc): UsageRow {

@@ -8,7 +8,7 @@
  */
 import { join, relative, sep } from "node:path";
 import { firstOfEach, unpack } from "./packed.ts";
-import type { ReadAnswer, ReadRequest } from "./scan_worker.ts";
+import { readThreaded } from "./scan_threads.ts";
 import type { TranscriptRead, UsageRecord } from "./transcript.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 
@@ -72,14 +72,19 @@ export class PoolScanner {
 
   #inflight: Promise<PoolScan> | null = null;
 
-  /** Walk the pool, read what changed, and answer every file's records. A call made while a
-   * scan runs shares that scan's answer rather than reading the same files twice. */
-  scan(): Promise<PoolScan> {
-    this.#inflight ??= this.#scan().finally(() => this.#inflight = null);
+  /**
+   * Walk the pool, read what changed, and answer every file's records. A call made while a
+   * scan runs shares that scan's answer rather than reading the same files twice.
+   * `ordered`: when the scan reads any file, it is handed every file of the pool in path order
+   * as soon as that file and all before it are in (a report folds them while reading goes on);
+   * a scan that reads nothing, or shares another's, calls it for none.
+   */
+  scan(ordered?: (file: PoolFile) => void): Promise<PoolScan> {
+    this.#inflight ??= this.#scan(ordered).finally(() => this.#inflight = null);
     return this.#inflight;
   }
 
-  async #scan(): Promise<PoolScan> {
+  async #scan(ordered?: (file: PoolFile) => void): Promise<PoolScan> {
     const unreadable: PoolScan["unreadable"] = [];
     const found = new Map<string, { slug: string; size: number; mtime: number }>();
     const roots = new Set<string>();
@@ -108,25 +113,39 @@ export class PoolScanner {
     }
     for (const path of this.#cache.keys()) if (!found.has(path)) this.#cache.delete(path);
 
+    // Hands `ordered` each file once it and every file before it in path order are in.
+    const order = [...found.keys()].sort();
+    const pending = new Set(toRead);
+    let next = 0;
+    const deliver = () => {
+      if (!ordered || toRead.length === 0) return;
+      for (; next < order.length && !pending.has(order[next]); next++) {
+        const held = found.has(order[next]) ? this.#cache.get(order[next]) : undefined;
+        if (held) ordered(held.file);
+      }
+    };
     const landed = (path: string, read: TranscriptRead | Error) => {
       const seen = found.get(path)!;
+      pending.delete(path);
       if (read instanceof Error) {
         this.#cache.delete(path);
         found.delete(path);
         unreadable.push(failure(path, read));
-        return;
+      } else {
+        this.#cache.set(path, {
+          size: seen.size,
+          mtime: seen.mtime,
+          file: { path, ...seen, ...read },
+        });
+        filesRead++;
       }
-      this.#cache.set(path, {
-        size: seen.size,
-        mtime: seen.mtime,
-        file: { path, ...seen, ...read },
-      });
-      filesRead++;
+      deliver();
     };
+    deliver();
     const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
     const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
     if (bytes >= this.#threadedBytes && threads > 1) {
-      await readThreaded(toRead, found, threads, landed, this.#intern);
+      await readThreaded(toRead.sort(), threads, landed, this.#intern);
     } else {
       const queue = toRead.values();
       const reader = async () => {
@@ -139,7 +158,7 @@ export class PoolScanner {
       await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
     }
 
-    const files = [...found.keys()].sort().map((p) => this.#cache.get(p)!.file);
+    const files = order.filter((p) => found.has(p)).map((p) => this.#cache.get(p)!.file);
     const skipped_files = files.filter((f) => f.skipped > 0).map((f) => ({
       path: f.path,
       lines: f.skipped,
@@ -153,53 +172,6 @@ export class PoolScanner {
       files_reused: filesReused,
     };
   }
-}
-
-/**
- * Reads the files on `threads` worker threads: largest first, each to the thread with the fewest
- * bytes so far, so the shares end level. A thread that fails answers its files as unreadable.
- */
-async function readThreaded(
-  paths: string[],
-  found: Map<string, { size: number }>,
-  threads: number,
-  landed: (path: string, read: TranscriptRead | Error) => void,
-  intern: (s: string) => string,
-): Promise<void> {
-  const sorted = [...paths].sort((a, b) => found.get(b)!.size - found.get(a)!.size);
-  const shares = Array.from({ length: threads }, () => ({ bytes: 0, paths: [] as string[] }));
-  for (const path of sorted) {
-    const least = shares.reduce((a, b) => (b.bytes < a.bytes ? b : a));
-    least.bytes += found.get(path)!.size;
-    least.paths.push(path);
-  }
-  await Promise.all(
-    shares.filter((s) => s.paths.length > 0).map(({ paths: share }) => {
-      const worker = new Worker(new URL("./scan_worker.ts", import.meta.url), { type: "module" });
-      const pending = new Set(share);
-      return new Promise<void>((resolve) => {
-        const finish = (why: string | null) => {
-          for (const path of pending) landed(path, new Error(why ?? "the reader thread stopped"));
-          worker.terminate();
-          resolve();
-        };
-        worker.onmessage = (e: MessageEvent<ReadAnswer>) => {
-          const answer = e.data;
-          if ("done" in answer) return finish(null);
-          pending.delete(answer.path);
-          landed(
-            answer.path,
-            "read" in answer ? unpack(answer.read, intern) : new Error(answer.error),
-          );
-        };
-        worker.onerror = (e) => {
-          e.preventDefault();
-          finish(`the reader thread failed: ${e.message}`);
-        };
-        worker.postMessage({ paths: share } satisfies ReadRequest);
-      });
-    }),
-  );
 }
 
 function asError(err: unknown): Error {

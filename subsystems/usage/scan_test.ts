@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { PriceTable } from "./prices.ts";
-import { buildSnapshot } from "./report.ts";
+import { buildSnapshot, ReportFold } from "./report.ts";
 import { PoolScanner } from "./scan.ts";
 import { readTranscript } from "./transcript.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
@@ -195,5 +195,13 @@ Deno.test("usage: a threaded byte scan of a pool reports exactly what the whole-
     const report = buildSnapshot(threaded.files, opts);
     assertEquals(report, buildSnapshot(exact, opts));
     assertEquals(report.lifetime.total.messages, 12 * 30);
+    // Folded as the files land (in path order, whatever order the threads answer in).
+    const fold = new ReportFold(opts), handed: string[] = [];
+    const again = await new PoolScanner([root], { threadedBytes: 0 }).scan((file) => {
+      handed.push(file.path);
+      fold.add(file);
+    });
+    assertEquals(handed, again.files.map((f) => f.path));
+    assertEquals(fold.snapshot(), report);
   });
 });

@@ -6,7 +6,7 @@
 import { firstOfEach, type PackedRead } from "./packed.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 
-/** What the scanner sends: the files this thread reads. */
+/** What the scanner sends: files for this thread to read next. */
 export interface ReadRequest {
   paths: string[];
 }
@@ -14,16 +14,15 @@ export interface ReadRequest {
 /** One file's answer: its records, or why it could not be read. */
 export type ReadAnswer =
   | { path: string; read: PackedRead }
-  | { path: string; error: string }
-  | { done: true };
+  | { path: string; error: string };
 
 const self = globalThis as unknown as {
   onmessage: ((e: MessageEvent<ReadRequest>) => void) | null;
   postMessage(message: ReadAnswer, transfer?: Transferable[]): void;
 };
 
+const reader = new TranscriptBytes();
 self.onmessage = (e) => {
-  const reader = new TranscriptBytes();
   for (const path of e.data.paths) {
     try {
       const read = firstOfEach(reader.readPackedSync(path));
@@ -32,5 +31,4 @@ self.onmessage = (e) => {
       self.postMessage({ path, error: err instanceof Error ? err.message : String(err) });
     }
   }
-  self.postMessage({ done: true });
 };
