@@ -5,31 +5,35 @@
  * distinct values. Cloning an object per record cost more than reading it (issue 14: ~3 us a
  * record to serialize and deserialize, against well under 1 us to read it from the bytes).
  *
- * `firstOfEach` keeps the first line of each message only: the CLI writes one line per content
- * block, each with the same id and usage, and the report counts a message once, at its first
- * line in path order, so a later line of the same message in the same file never counts.
+ * A line repeating the message of the record before it is not kept: the CLI writes one line per
+ * content block, each with the same id and usage, and the report counts a message once, at its
+ * first line in path order, so a later line of the same message in the same file never counts.
+ * (The report's own check catches repeats that are not next to each other.)
  */
 import type { TranscriptRead, UsageRecord } from "./transcript.ts";
 
-// The columns of one record.
-const AT = 0, INPUT = 1, OUTPUT = 2, CC = 3, CC1H = 4, CR = 5, FAST = 6, MODEL = 7, CWD = 8;
-const KEY_AT = 9, KEY_LENGTH = 10, REQUEST_LENGTH = 11;
-const COLS = 12;
+// The columns of one record (KEY_LENGTH -1: the key is in `odd`).
+export const AT = 0, INPUT = 1, OUTPUT = 2, CC = 3, CC1H = 4, CR = 5, FAST = 6, MODEL = 7;
+export const CWD = 8, KEY_AT = 9, KEY_LENGTH = 10, REQUEST_LENGTH = 11;
+export const COLS = 12;
 
 export interface PackedRead {
   count: number;
   nums: Float64Array<ArrayBuffer>;
   /** The keys of records whose ids are plain ASCII, one after another. */
   keyText: string;
-  /** The rest: [record, key, requestId] (KEY_LENGTH is -1 for these). */
+  /** The rest, by record: [record, key, requestId] (KEY_LENGTH is -1 for these). */
   odd: [number, string | null, string | null][];
   models: string[];
   cwds: string[];
   skipped: number;
 }
 
-/** Builds a PackedRead record by record. */
+/** Builds a PackedRead record by record; `keepRepeats` keeps every line's record (the tests
+ * compare them with the whole-line parse's one by one). */
 export class PackedBuilder {
+  constructor(readonly keepRepeats = false) {}
+
   #nums = new Float64Array(COLS * 256);
   #count = 0;
   #text = new Uint8Array(1 << 14);
@@ -75,22 +79,42 @@ export class PackedBuilder {
       more.set(this.#text.subarray(0, this.#textLength));
       this.#text = more;
     }
-    const o = (this.#count - 1) * COLS, t = this.#text;
-    let at = this.#textLength;
-    this.#nums[o + KEY_AT] = at;
-    this.#nums[o + KEY_LENGTH] = length;
-    this.#nums[o + REQUEST_LENGTH] = re - rs;
-    t.set(b.subarray(is, ie), at);
-    at += ie - is;
+    const n = this.#nums, o = (this.#count - 1) * COLS, t = this.#text, start = this.#textLength;
+    let at = start;
+    for (let i = is; i < ie; i++) t[at++] = b[i];
     t[at++] = 0x3a;
-    t.set(b.subarray(rs, re), at);
-    this.#textLength = at + re - rs;
+    for (let i = rs; i < re; i++) t[at++] = b[i];
+    if (this.#repeats(null, start, length)) return void this.#count--;
+    n[o + KEY_AT] = start;
+    n[o + KEY_LENGTH] = length;
+    n[o + REQUEST_LENGTH] = re - rs;
+    this.#textLength = at;
   }
 
   /** The last record's key and request id as strings (escaped or non-ASCII ids, or none). */
   keyStrings(key: string | null, requestId: string | null): void {
+    if (key !== null && this.#repeats(key, 0, key.length)) return void this.#count--;
     this.#nums[(this.#count - 1) * COLS + KEY_LENGTH] = -1;
     this.#odd.push([this.#count - 1, key, requestId]);
+  }
+
+  /** Whether the last record's key - `key`, or the key text's bytes from `start` - is the one
+   * of the record before it (a later line of the same message: not kept). */
+  #repeats(key: string | null, start: number, length: number): boolean {
+    if (this.keepRepeats || this.#count < 2) return false;
+    const o = (this.#count - 2) * COLS, t = this.#text;
+    const at = (i: number) => (key === null ? t[start + i] : key.charCodeAt(i));
+    if (this.#nums[o + KEY_LENGTH] >= 0) {
+      if (this.#nums[o + KEY_LENGTH] !== length) return false;
+      const prev = this.#nums[o + KEY_AT];
+      for (let i = 0; i < length; i++) if (t[prev + i] !== at(i)) return false;
+      return true;
+    }
+    const last = this.#odd.at(-1);
+    const prev = last?.[0] === this.#count - 2 ? last[1] : null;
+    if (prev === null || prev.length !== length) return false;
+    for (let i = 0; i < length; i++) if (prev.charCodeAt(i) !== at(i)) return false;
+    return true;
   }
 
   /** A record the whole-line parse made. */
@@ -129,7 +153,7 @@ function indexOf(m: Map<string, number>, s: string): number {
 }
 
 /** Each record's key and request id, in order. */
-function keys(p: PackedRead): { keys: (string | null)[]; requestIds: (string | null)[] } {
+export function keys(p: PackedRead): { keys: (string | null)[]; requestIds: (string | null)[] } {
   const keys: (string | null)[] = new Array(p.count);
   const requestIds: (string | null)[] = new Array(p.count);
   const n = p.nums, text = p.keyText;
@@ -142,31 +166,6 @@ function keys(p: PackedRead): { keys: (string | null)[]; requestIds: (string | n
   }
   for (const [i, key, requestId] of p.odd) [keys[i], requestIds[i]] = [key, requestId];
   return { keys, requestIds };
-}
-
-/** The first record of each message (by key); records without a key are each kept. */
-export function firstOfEach(p: PackedRead): PackedRead {
-  const seen = new Set<string>();
-  const keep: number[] = [];
-  keys(p).keys.forEach((key, i) => {
-    if (key !== null) {
-      if (seen.has(key)) return;
-      seen.add(key);
-    }
-    keep.push(i);
-  });
-  if (keep.length === p.count) return p;
-  const nums = new Float64Array(keep.length * COLS);
-  const moved = new Map<number, number>();
-  keep.forEach((from, to) => {
-    nums.set(p.nums.subarray(from * COLS, from * COLS + COLS), to * COLS);
-    moved.set(from, to);
-  });
-  const odd = p.odd.flatMap(([i, k, r]): PackedRead["odd"] => {
-    const to = moved.get(i);
-    return to === undefined ? [] : [[to, k, r]];
-  });
-  return { ...p, count: keep.length, nums, odd };
 }
 
 export function unpack(p: PackedRead, intern: (s: string) => string): TranscriptRead {
@@ -190,4 +189,16 @@ export function unpack(p: PackedRead, intern: (s: string) => string): Transcript
     };
   }
   return { records, skipped: p.skipped };
+}
+
+/** A read's records packed (tests and the whole-line parse's answers take this form). */
+export function packRead(read: TranscriptRead, keepRepeats = false): PackedRead {
+  const out = new PackedBuilder(keepRepeats);
+  for (const r of read.records) out.addRecord(r);
+  return out.finish(read.skipped);
+}
+
+/** A packed read's records as objects (tests; the report reads the columns). */
+export function recordsOf(p: PackedRead): UsageRecord[] {
+  return unpack(p, (s) => s).records;
 }

@@ -7,9 +7,10 @@
  * A window has no upper bound, so a line stamped a little in the future still counts.
  */
 import { z } from "zod";
-import type { PriceTable } from "./prices.ts";
+import { AT, CC, CC1H, COLS, CR, CWD, FAST, INPUT, KEY_AT, KEY_LENGTH, MODEL } from "./packed.ts";
+import { OUTPUT, REQUEST_LENGTH } from "./packed.ts";
+import type { MessageTokens, PriceTable } from "./prices.ts";
 import type { PoolFile } from "./scan.ts";
-import type { UsageRecord } from "./transcript.ts";
 
 const Row = z.object({
   /** The model id, the project name, the cwd, or "total". */
@@ -91,7 +92,7 @@ class Acc {
   cost = 0;
   readonly unpriced = new Set<string>();
 
-  add(r: UsageRecord, cost: number | null, unpricedName: string | null): void {
+  add(r: MessageTokens, cost: number | null, unpricedName: string | null): void {
     this.messages++;
     this.input += r.input;
     this.output += r.output;
@@ -165,43 +166,70 @@ export class ReportFold {
 
   /** Fold the next file in path order. */
   add(file: PoolFile): void {
-    const opts = this.#opts, starts = this.#starts, seen = this.#seen;
+    const opts = this.#opts, starts = this.#starts, seen = this.#seen, t = this.#tokens;
+    const p = file.packed, n = p.nums, text = p.keyText, accounts = opts.accounts;
+    const projects = p.cwds.map((cwd) => this.#resolve(cwd, file.slug));
+    let odd = 0;
     this.files++;
-    for (const r of file.records) {
-      if (r.key !== null) {
-        if (seen.has(r.key)) continue;
-        seen.add(r.key);
+    // Plain calls, no per-record closures or objects: this loop runs over every message.
+    for (let i = 0, o = 0; i < p.count; i++, o += COLS) {
+      const length = n[o + KEY_LENGTH];
+      let key: string | null, requestId: string | null = null;
+      if (length >= 0) key = text.slice(n[o + KEY_AT], n[o + KEY_AT] + length);
+      else [, key, requestId] = p.odd[odd++];
+      if (key !== null) {
+        if (seen.has(key)) continue;
+        seen.add(key);
       }
-      const cost = opts.prices?.costOf(r.model, r) ?? null;
-      const project = this.#resolve(r.cwd, file.slug);
-      const account = (r.requestId !== null ? opts.accounts?.get(r.requestId) : undefined) ??
-        UNATTRIBUTED;
+      const model = p.models[n[o + MODEL]];
+      t.input = n[o + INPUT];
+      t.output = n[o + OUTPUT];
+      t.cache_creation = n[o + CC];
+      t.cache_creation_1h = n[o + CC1H];
+      t.cache_read = n[o + CR];
+      t.fast = n[o + FAST] === 1;
+      const cost = opts.prices?.costOf(model, t) ?? null;
+      const project = projects[n[o + CWD]];
+      let account = UNATTRIBUTED;
+      if (accounts) {
+        if (length >= 0) requestId = key!.slice(length - n[o + REQUEST_LENGTH]);
+        account = (requestId !== null ? accounts.get(requestId) : undefined) ?? UNATTRIBUTED;
+      }
       const unpricedName = cost !== null
         ? null
-        : r.fast && opts.prices?.lookup(r.model)
-        ? `${r.model} (fast)`
-        : r.model;
-      // Plain calls, no per-record closures or arrays: this loop runs over every message.
+        : t.fast && opts.prices?.lookup(model)
+        ? `${model} (fast)`
+        : model;
+      const at = n[o + AT];
       const counted = this.#inWindows[
-        (r.at >= starts.month ? 1 : 0) | (r.at >= starts.week ? 2 : 0) |
-        (r.at >= starts.today ? 4 : 0)
+        (at >= starts.month ? 1 : 0) | (at >= starts.week ? 2 : 0) | (at >= starts.today ? 4 : 0)
       ];
       for (const g of counted) {
-        let modelAcc = g.byModel.get(r.model);
-        if (!modelAcc) g.byModel.set(r.model, modelAcc = new Acc());
+        let modelAcc = g.byModel.get(model);
+        if (!modelAcc) g.byModel.set(model, modelAcc = new Acc());
         let projectEntry = g.byProject.get(project.name);
         if (!projectEntry) {
           g.byProject.set(project.name, projectEntry = { acc: new Acc(), ...project });
         }
         let accountAcc = g.byAccount.get(account);
         if (!accountAcc) g.byAccount.set(account, accountAcc = new Acc());
-        accountAcc.add(r, cost, unpricedName);
-        modelAcc.add(r, cost, unpricedName);
-        projectEntry.acc.add(r, cost, unpricedName);
-        g.total.add(r, cost, unpricedName);
+        accountAcc.add(t, cost, unpricedName);
+        modelAcc.add(t, cost, unpricedName);
+        projectEntry.acc.add(t, cost, unpricedName);
+        g.total.add(t, cost, unpricedName);
       }
     }
   }
+
+  /** One message's tokens, refilled for each: the fold makes no object per message. */
+  readonly #tokens: MessageTokens = {
+    input: 0,
+    output: 0,
+    cache_creation: 0,
+    cache_creation_1h: 0,
+    cache_read: 0,
+    fast: false,
+  };
 
   snapshot(): UsageSnapshot {
     const [lifetime, month, week, today] = this.#groups, starts = this.#starts;

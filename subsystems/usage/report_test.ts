@@ -4,7 +4,7 @@ import { buildSnapshot, UsageSnapshotSchema, windowStarts } from "./report.ts";
 import { PriceTable } from "./prices.ts";
 import { TranscriptParser } from "./transcript.ts";
 import { type ScriptedMessage, SessionLines, slugFor } from "./sample_lines.ts";
-import type { PoolFile } from "./scan.ts";
+import { type PoolFile, poolFile } from "./scan.ts";
 
 const NOW = new Date("2026-12-02T12:00:00Z");
 const prices = PriceTable.bundled();
@@ -26,7 +26,7 @@ function msg(id: string, over: Partial<ScriptedMessage> = {}): ScriptedMessage {
 function file(path: string, s: SessionLines): PoolFile {
   const p = new TranscriptParser();
   p.push(s.text());
-  return { path, slug: slugFor(s.cwd), ...p.end() };
+  return poolFile(path, slugFor(s.cwd), p.end());
 }
 
 /** Runs `code` under another time zone and answers what it printed as JSON. */
@@ -79,12 +79,14 @@ Deno.test("spec usage: a report under a non-UTC zone cuts each window at its loc
   const report = JSON.stringify(new URL("./report.ts", import.meta.url).href);
   const sample = JSON.stringify(new URL("./sample_lines.ts", import.meta.url).href);
   const parser = JSON.stringify(new URL("./transcript.ts", import.meta.url).href);
+  const scan = JSON.stringify(new URL("./scan.ts", import.meta.url).href);
   // Kolkata, now = Thu 3 Dec 01:30 local. Inputs are powers of two so each sum names its set.
   const got = await underTz(
     "Asia/Kolkata",
     `import { buildSnapshot } from ${report};
      import { SessionLines } from ${sample};
      import { TranscriptParser } from ${parser};
+     import { poolFile } from ${scan};
      const s = new SessionLines("tz", "/w");
      const at = (iso, input) => s.message({ id: "msg_" + input, requestId: "req_" + input,
        model: "claude-opus-5-5", at: new Date(iso), input, output: 0, cacheCreation: 0, cacheRead: 0 });
@@ -95,7 +97,7 @@ Deno.test("spec usage: a report under a non-UTC zone cuts each window at its loc
      at("2026-11-30T18:29:59Z", 16); // Mon 30 Nov 23:59:59: this week, last month
      const p = new TranscriptParser(); p.push(s.text());
      p.push('{"type":"assistant","message":{"model":"claude-opus-5-5","usage":{"input_tokens":32}}}\\n');
-     const snap = buildSnapshot([{ path: "f", slug: "-w", ...p.end() }],
+     const snap = buildSnapshot([poolFile("f", "-w", p.end())],
        { projects: [], prices: null, now: new Date("2026-12-02T20:00:00Z") });
      console.log(JSON.stringify(["today", "week", "month", "lifetime"].map((w) => snap[w].total.input_tokens)));`,
   );
@@ -172,10 +174,10 @@ Deno.test("spec usage: a row's project is the forge project holding the cwd, els
   // A transcript naming no cwd: matched through the CLI's slug of the project path.
   const p = new TranscriptParser();
   p.push('{"type":"assistant","message":{"model":"m","usage":{"input_tokens":16}}}\n');
-  files.push({ path: "5", slug: slugFor("/w/acme/app/sub"), ...p.end() });
+  files.push(poolFile("5", slugFor("/w/acme/app/sub"), p.end()));
   const q = new TranscriptParser();
   q.push('{"type":"assistant","message":{"model":"m","usage":{"input_tokens":32}}}\n');
-  files.push({ path: "6", slug: "-elsewhere", ...q.end() });
+  files.push(poolFile("6", "-elsewhere", q.end()));
   const snap = buildSnapshot(files, { projects, prices: null, now: NOW });
   const byName = Object.fromEntries(
     snap.lifetime.by_project.map((r) => [r.name, [r.input_tokens, r.path, r.forge_project]]),

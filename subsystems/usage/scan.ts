@@ -7,9 +7,9 @@
  * records are kept in memory. A file that vanished is forgotten.
  */
 import { join, relative, sep } from "node:path";
-import { firstOfEach, unpack } from "./packed.ts";
+import { type PackedRead, packRead } from "./packed.ts";
+import type { TranscriptRead } from "./transcript.ts";
 import { readThreaded } from "./scan_threads.ts";
-import type { TranscriptRead, UsageRecord } from "./transcript.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 
 /** One transcript file's contribution to the pool. */
@@ -17,8 +17,9 @@ export interface PoolFile {
   path: string;
   /** The project directory name the CLI derived from the session's cwd (`-home-me-ws`). */
   slug: string;
-  /** The first line of each message the file holds (packed.ts: a later one never counts). */
-  records: UsageRecord[];
+  /** The file's records, packed (packed.ts; `recordsOf` makes them objects): a line that
+   * repeats the message before it is not kept, it never counts. */
+  packed: PackedRead;
   skipped: number;
 }
 
@@ -33,6 +34,11 @@ export interface PoolScan {
   unreadable: { path: string; reason: string }[];
   files_read: number;
   files_reused: number;
+}
+
+/** A file of the pool from a whole-line parse's answer (tests, and readers of one file). */
+export function poolFile(path: string, slug: string, read: TranscriptRead): PoolFile {
+  return { path, slug, packed: packRead(read), skipped: read.skipped };
 }
 
 interface Cached {
@@ -124,7 +130,7 @@ export class PoolScanner {
         if (held) ordered(held.file);
       }
     };
-    const landed = (path: string, read: TranscriptRead | Error) => {
+    const landed = (path: string, read: PackedRead | Error) => {
       const seen = found.get(path)!;
       pending.delete(path);
       if (read instanceof Error) {
@@ -132,10 +138,12 @@ export class PoolScanner {
         found.delete(path);
         unreadable.push(failure(path, read));
       } else {
+        read.models = read.models.map(this.#intern);
+        read.cwds = read.cwds.map(this.#intern);
         this.#cache.set(path, {
           size: seen.size,
           mtime: seen.mtime,
-          file: { path, ...seen, ...read },
+          file: { path, slug: seen.slug, packed: read, skipped: read.skipped },
         });
         filesRead++;
       }
@@ -145,14 +153,13 @@ export class PoolScanner {
     const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
     const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
     if (bytes >= this.#threadedBytes && threads > 1) {
-      await readThreaded(toRead.sort(), threads, landed, this.#intern);
+      await readThreaded(toRead.sort(), threads, landed);
     } else {
       const queue = toRead.values();
       const reader = async () => {
         const bytes = new TranscriptBytes(this.#intern);
         for (const path of queue) {
-          const read = await bytes.readPacked(path).then(firstOfEach, asError);
-          landed(path, read instanceof Error ? read : unpack(read, this.#intern));
+          landed(path, await bytes.readPacked(path).catch(asError));
         }
       };
       await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));

@@ -2,7 +2,8 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { PriceTable } from "./prices.ts";
 import { buildSnapshot, ReportFold } from "./report.ts";
-import { PoolScanner } from "./scan.ts";
+import { recordsOf } from "./packed.ts";
+import { poolFile, PoolScanner } from "./scan.ts";
 import { readTranscript } from "./transcript.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
 
@@ -60,7 +61,7 @@ Deno.test("spec usage: scans <config>/projects/**/*.jsonl of every config dir, s
       join(b, "projects", "-w-other", "s2.jsonl"),
     ]);
     assertEquals(scan.files.map((f) => f.slug), [slug, slug, "-w-other"]);
-    assertEquals(scan.files.flatMap((f) => f.records.map((r) => r.input)), [1, 2, 4]);
+    assertEquals(scan.files.flatMap((f) => recordsOf(f.packed).map((r) => r.input)), [1, 2, 4]);
     assertEquals(scan.unreadable, []);
     assertEquals([scan.files_read, scan.files_reused], [3, 0]);
   });
@@ -78,7 +79,7 @@ Deno.test("spec usage: a rescan reads only files whose size or mtime changed", a
     const [warm, joined] = await Promise.all([scanner.scan(), scanner.scan()]);
     assertEquals(joined === warm, true, "a scan asked for while one runs shares its answer");
     assertEquals([warm.files_read, warm.files_reused], [0, 3]);
-    assertEquals(warm.files.flatMap((f) => f.records.map((r) => r.input)), [1, 4, 2]);
+    assertEquals(warm.files.flatMap((f) => recordsOf(f.packed).map((r) => r.input)), [1, 4, 2]);
 
     // An appended turn changes the size; the new message is counted.
     await Deno.writeTextFile(p("one.jsonl"), session("one-b", "/w", 16), { append: true });
@@ -87,7 +88,7 @@ Deno.test("spec usage: a rescan reads only files whose size or mtime changed", a
     await Deno.remove(p("three.jsonl"));
     const after = await scanner.scan();
     assertEquals([after.files_read, after.files_reused], [2, 0]);
-    assertEquals(after.files.flatMap((f) => f.records.map((r) => r.input)), [1, 16, 2]);
+    assertEquals(after.files.flatMap((f) => recordsOf(f.packed).map((r) => r.input)), [1, 16, 2]);
   });
 });
 
@@ -99,7 +100,7 @@ Deno.test("spec usage: skipped lines are totalled per file for the log", async (
     const scan = await new PoolScanner([root]).scan();
     assertEquals(scan.skipped_lines, 2);
     assertEquals(scan.skipped_files, [{ path: p("bad.jsonl"), lines: 2 }]);
-    assertEquals(scan.files.flatMap((f) => f.records.map((r) => r.input)), [1, 2]);
+    assertEquals(scan.files.flatMap((f) => recordsOf(f.packed).map((r) => r.input)), [1, 2]);
   });
 });
 
@@ -130,7 +131,7 @@ Deno.test("usage: a first scan spread over reader threads answers what one threa
     assertEquals(threaded.files_read, 9);
     assertEquals(threaded.files, single.files);
     assertEquals(
-      threaded.files.flatMap((f) => f.records.map((r) => r.input)).sort((a, b) => a - b),
+      threaded.files.flatMap((f) => recordsOf(f.packed).map((r) => r.input)).sort((a, b) => a - b),
       [
         1,
         2,
@@ -178,11 +179,7 @@ Deno.test("usage: a threaded byte scan of a pool reports exactly what the whole-
     await write(join(root, "projects", slugFor("/w/app0"), "fork.jsonl"), texts[4] + texts[5]);
     const threaded = await new PoolScanner([root], { threadedBytes: 0 }).scan();
     const exact = await Promise.all(
-      threaded.files.map(async (f) => ({
-        path: f.path,
-        slug: f.slug,
-        ...await readTranscript(f.path),
-      })),
+      threaded.files.map(async (f) => poolFile(f.path, f.slug, await readTranscript(f.path))),
     );
     assertEquals(threaded.files.map((f) => f.skipped), exact.map((f) => f.skipped));
     assertEquals(threaded.skipped_lines, 4);

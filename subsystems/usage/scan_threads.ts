@@ -5,17 +5,15 @@
  * the threads still read. A thread that fails answers its files in flight as unreadable and is
  * handed no more; the rest read on.
  */
-import { unpack } from "./packed.ts";
+import type { PackedRead } from "./packed.ts";
 import type { ReadAnswer, ReadRequest } from "./scan_worker.ts";
-import type { TranscriptRead } from "./transcript.ts";
 
 const IN_FLIGHT = 2;
 
 export async function readThreaded(
   paths: string[],
   threads: number,
-  landed: (path: string, read: TranscriptRead | Error) => void,
-  intern: (s: string) => string,
+  landed: (path: string, read: PackedRead | Error) => void,
 ): Promise<void> {
   const queue = paths.values();
   let failure = "";
@@ -38,10 +36,7 @@ export async function readThreaded(
       worker.onmessage = (e: MessageEvent<ReadAnswer>) => {
         const answer = e.data;
         pending.delete(answer.path);
-        landed(
-          answer.path,
-          "read" in answer ? unpack(answer.read, intern) : new Error(answer.error),
-        );
+        landed(answer.path, "read" in answer ? answer.read : new Error(answer.error));
         handOut();
       };
       worker.onerror = (e) => {

@@ -3,7 +3,7 @@
  * (transcript_bytes.ts) and posts each file's records back packed (packed.ts). The pool's first
  * scan spreads its files over the machine's cores this way (scan.ts).
  */
-import { firstOfEach, type PackedRead } from "./packed.ts";
+import type { PackedRead } from "./packed.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 
 /** What the scanner sends: files for this thread to read next. */
@@ -25,7 +25,7 @@ const reader = new TranscriptBytes();
 self.onmessage = (e) => {
   for (const path of e.data.paths) {
     try {
-      const read = firstOfEach(reader.readPackedSync(path));
+      const read = reader.readPackedSync(path);
       self.postMessage({ path, read }, [read.nums.buffer]);
     } catch (err) {
       self.postMessage({ path, error: err instanceof Error ? err.message : String(err) });

@@ -42,11 +42,17 @@ export class TranscriptBytes {
   #fresh = true;
 
   readonly #readBytes: number;
+  readonly #keepRepeats: boolean;
 
-  /** `readBytes`: the most one read takes (tests make it small to cut lines at every place). */
-  constructor(intern: (s: string) => string = (s) => s, opts: { readBytes?: number } = {}) {
+  /** `readBytes`: the most one read takes (tests make it small to cut lines at every place);
+   * `keepRepeats`: keep a record for every line, even one repeating the message before it. */
+  constructor(
+    intern: (s: string) => string = (s) => s,
+    opts: { readBytes?: number; keepRepeats?: boolean } = {},
+  ) {
     this.#intern = intern;
     this.#readBytes = Math.max(1, opts.readBytes ?? READ_BYTES);
+    this.#keepRepeats = opts.keepRepeats ?? false;
   }
 
   /** Reads `path` on this thread, blocking it: every record, as objects (the tests' form). */
@@ -83,7 +89,7 @@ export class TranscriptBytes {
 
   #begin(): void {
     this.#parser = new TranscriptParser(this.#intern);
-    this.#out = new PackedBuilder();
+    this.#out = new PackedBuilder(this.#keepRepeats);
     this.#len = this.#lineStart = this.#scanAt = BASE;
     this.#usage = false;
     this.#fresh = true;
