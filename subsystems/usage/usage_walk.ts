@@ -115,6 +115,10 @@ const FAIL = "i32.const -1 return";
 const DEPTH_IN = `global.get $depth i32.const 1 i32.add global.set $depth
   global.get $depth i32.const ${MAX_DEPTH} i32.gt_u if ${FAIL} end`;
 const DEPTH_OUT = "global.get $depth i32.const 1 i32.sub global.set $depth";
+/** p = the first non-space byte from p; the call only when the byte could be a space (<= 32):
+ * JSON as the CLI writes it has none, and a call per token cost more than the test. */
+const SKIP_WS = `local.get $p i32.load8_u 0 i32.const 33 i32.lt_u
+  if local.get $p call $ws local.set $p end`;
 
 export const WALK_GLOBALS = ["lim", "esc", "depth"];
 
@@ -317,8 +321,8 @@ export const WALK: WasmFunc[] = [
     ["q", "field", "c"],
     `
     ${DEPTH_IN}
-    local.get $p i32.const 1 i32.add call $ws local.tee $p
-    i32.load8_u 0 i32.const 125 i32.eq
+    local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS}
+    local.get $p i32.load8_u 0 i32.const 125 i32.eq
     if ${DEPTH_OUT} local.get $p i32.const 1 i32.add return end
     loop
       local.get $p i32.load8_u 0 i32.const 34 i32.ne if ${FAIL} end
@@ -330,11 +334,13 @@ export const WALK: WasmFunc[] = [
         local.get $role local.get $p i32.const 1 i32.add local.get $q i32.const 1 i32.sub
         call $keyof local.set $field
       end
-      local.get $q call $ws local.tee $p i32.load8_u 0 i32.const 58 i32.ne if ${FAIL} end
-      local.get $p i32.const 1 i32.add call $ws local.get $field call $val local.tee $p
-      i32.const 0 i32.lt_s if ${FAIL} end
-      local.get $p call $ws local.tee $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
-      if local.get $p i32.const 1 i32.add call $ws local.set $p br 1 end
+      local.get $q local.set $p ${SKIP_WS}
+      local.get $p i32.load8_u 0 i32.const 58 i32.ne if ${FAIL} end
+      local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS}
+      local.get $p local.get $field call $val local.tee $p i32.const 0 i32.lt_s if ${FAIL} end
+      ${SKIP_WS}
+      local.get $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
+      if local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS} br 1 end
       local.get $c i32.const 125 i32.ne if ${FAIL} end
       ${DEPTH_OUT}
       local.get $p i32.const 1 i32.add return
@@ -347,13 +353,14 @@ export const WALK: WasmFunc[] = [
     ["c"],
     `
     ${DEPTH_IN}
-    local.get $p i32.const 1 i32.add call $ws local.tee $p
-    i32.load8_u 0 i32.const 93 i32.eq
+    local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS}
+    local.get $p i32.load8_u 0 i32.const 93 i32.eq
     if ${DEPTH_OUT} local.get $p i32.const 1 i32.add return end
     loop
       local.get $p i32.const -1 call $val local.tee $p i32.const 0 i32.lt_s if ${FAIL} end
-      local.get $p call $ws local.tee $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
-      if local.get $p i32.const 1 i32.add call $ws local.set $p br 1 end
+      ${SKIP_WS}
+      local.get $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
+      if local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS} br 1 end
       local.get $c i32.const 93 i32.ne if ${FAIL} end
       ${DEPTH_OUT}
       local.get $p i32.const 1 i32.add return
