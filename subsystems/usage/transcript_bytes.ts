@@ -1,13 +1,16 @@
 /**
  * Reading a session transcript from its bytes: the first scan's reader (issue 14 item 5). The
  * answer is what `TranscriptParser` (the whole-line parse) gives for the same file, records and
- * skipped count alike; usage_line_test.ts compares the two on real and generated transcripts.
+ * skipped count alike; transcript_bytes_test.ts compares the two on real, generated, odd and
+ * damaged transcripts.
  *
  * Reads land in a WebAssembly memory the SIMD searches work on (byte_search.ts): newlines and
- * the `"usage"` key are found 16 bytes at a time; a line without that key is only checked for
+ * the `"usage"` key are found 32 bytes a step; a line without that key is only checked for
  * the shape of one JSON object (`{` ... `}`), as the whole-line parse checks it; a line with it
  * is walked for the fields a count needs (usage_walk.ts) and parsed whole when the walk cannot
- * read it. Memory is one read's worth plus the longest line, however large the file.
+ * read it. Memory is one read's worth plus the longest line, however large the file. Records
+ * come out packed (packed.ts), a line repeating the message before it dropped unless
+ * `keepRepeats` asks for every line's.
  */
 import { BASE, type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
 import { PackedBuilder, type PackedRead, unpack } from "./packed.ts";
