@@ -12,10 +12,18 @@
  */
 import type { TranscriptRead, UsageRecord } from "./transcript.ts";
 
-// The columns of one record (KEY_LENGTH -1: the key is in `odd`).
+// The columns of one record (KEY_LENGTH -1: the key is in `odd`; HASH -1: no key).
 export const AT = 0, INPUT = 1, OUTPUT = 2, CC = 3, CC1H = 4, CR = 5, FAST = 6, MODEL = 7;
-export const CWD = 8, KEY_AT = 9, KEY_LENGTH = 10, REQUEST_LENGTH = 11;
-export const COLS = 12;
+export const CWD = 8, KEY_AT = 9, KEY_LENGTH = 10, REQUEST_LENGTH = 11, HASH = 12;
+export const COLS = 13;
+
+/** A key's hash as the report's repeat check uses it: 30-bit FNV-1a over the key's UTF-16 code
+ * units (its bytes, for a plain ASCII key), so it stays a small integer. */
+export function keyHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h & 0x3fffffff;
+}
 
 export interface PackedRead {
   count: number;
@@ -80,21 +88,24 @@ export class PackedBuilder {
       this.#text = more;
     }
     const n = this.#nums, o = (this.#count - 1) * COLS, t = this.#text, start = this.#textLength;
-    let at = start;
-    for (let i = is; i < ie; i++) t[at++] = b[i];
-    t[at++] = 0x3a;
-    for (let i = rs; i < re; i++) t[at++] = b[i];
+    let at = start, h = 0x811c9dc5;
+    for (let i = is; i < ie; i++) h = Math.imul(h ^ (t[at++] = b[i]), 0x01000193);
+    h = Math.imul(h ^ (t[at++] = 0x3a), 0x01000193);
+    for (let i = rs; i < re; i++) h = Math.imul(h ^ (t[at++] = b[i]), 0x01000193);
     if (this.#repeats(null, start, length)) return void this.#count--;
     n[o + KEY_AT] = start;
     n[o + KEY_LENGTH] = length;
     n[o + REQUEST_LENGTH] = re - rs;
+    n[o + HASH] = h & 0x3fffffff;
     this.#textLength = at;
   }
 
   /** The last record's key and request id as strings (escaped or non-ASCII ids, or none). */
   keyStrings(key: string | null, requestId: string | null): void {
     if (key !== null && this.#repeats(key, 0, key.length)) return void this.#count--;
-    this.#nums[(this.#count - 1) * COLS + KEY_LENGTH] = -1;
+    const o = (this.#count - 1) * COLS;
+    this.#nums[o + KEY_LENGTH] = -1;
+    this.#nums[o + HASH] = key === null ? -1 : keyHash(key);
     this.#odd.push([this.#count - 1, key, requestId]);
   }
 

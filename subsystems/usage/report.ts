@@ -7,8 +7,8 @@
  * A window has no upper bound, so a line stamped a little in the future still counts.
  */
 import { z } from "zod";
-import { AT, CC, CC1H, COLS, CR, CWD, FAST, INPUT, KEY_AT, KEY_LENGTH, MODEL } from "./packed.ts";
-import { OUTPUT, REQUEST_LENGTH } from "./packed.ts";
+import { AT, CC, CC1H, COLS, CR, CWD, FAST, HASH, INPUT, KEY_AT, KEY_LENGTH } from "./packed.ts";
+import { MODEL, OUTPUT, REQUEST_LENGTH } from "./packed.ts";
 import type { MessageTokens, PriceTable } from "./prices.ts";
 import type { PoolFile } from "./scan.ts";
 
@@ -139,7 +139,14 @@ export class ReportFold {
   readonly #groups: Group[];
   readonly #inWindows: Group[][];
   readonly #resolve: ReturnType<typeof projectResolver>;
-  readonly #seen = new Set<string>();
+  // Messages counted so far, by key hash: the first key with each hash (its text and where in
+  // it), and the keys that share a hash with another, compared whole. No string is made per
+  // message: the fold runs once per process, mostly before V8 optimizes it, so each step counts.
+  readonly #seen = new Map<number, number>();
+  readonly #firstText: string[] = [];
+  readonly #firstAt: number[] = [];
+  readonly #firstLength: number[] = [];
+  readonly #shared = new Set<string>();
   /** Files folded so far. */
   files = 0;
 
@@ -166,20 +173,21 @@ export class ReportFold {
 
   /** Fold the next file in path order. */
   add(file: PoolFile): void {
-    const opts = this.#opts, starts = this.#starts, seen = this.#seen, t = this.#tokens;
+    const opts = this.#opts, starts = this.#starts, t = this.#tokens;
     const p = file.packed, n = p.nums, text = p.keyText, accounts = opts.accounts;
     const projects = p.cwds.map((cwd) => this.#resolve(cwd, file.slug));
     let odd = 0;
     this.files++;
     // Plain calls, no per-record closures or objects: this loop runs over every message.
     for (let i = 0, o = 0; i < p.count; i++, o += COLS) {
-      const length = n[o + KEY_LENGTH];
-      let key: string | null, requestId: string | null = null;
-      if (length >= 0) key = text.slice(n[o + KEY_AT], n[o + KEY_AT] + length);
-      else [, key, requestId] = p.odd[odd++];
-      if (key !== null) {
-        if (seen.has(key)) continue;
-        seen.add(key);
+      const length = n[o + KEY_LENGTH], hash = n[o + HASH];
+      let requestId: string | null = null;
+      if (length >= 0) {
+        if (this.#counted(hash, text, n[o + KEY_AT], length)) continue;
+      } else {
+        const [, key, request] = p.odd[odd++];
+        requestId = request;
+        if (key !== null && this.#counted(hash, key, 0, key.length)) continue;
       }
       const model = p.models[n[o + MODEL]];
       t.input = n[o + INPUT];
@@ -192,7 +200,12 @@ export class ReportFold {
       const project = projects[n[o + CWD]];
       let account = UNATTRIBUTED;
       if (accounts) {
-        if (length >= 0) requestId = key!.slice(length - n[o + REQUEST_LENGTH]);
+        if (length >= 0) {
+          requestId = text.slice(
+            n[o + KEY_AT] + length - n[o + REQUEST_LENGTH],
+            n[o + KEY_AT] + length,
+          );
+        }
         account = (requestId !== null ? accounts.get(requestId) : undefined) ?? UNATTRIBUTED;
       }
       const unpricedName = cost !== null
@@ -219,6 +232,28 @@ export class ReportFold {
         g.total.add(t, cost, unpricedName);
       }
     }
+  }
+
+  /** Whether the message keyed `text[at, at + length)` was counted already; else it is now. */
+  #counted(hash: number, text: string, at: number, length: number): boolean {
+    const first = this.#seen.get(hash);
+    if (first === undefined) {
+      this.#seen.set(hash, this.#firstText.length);
+      this.#firstText.push(text);
+      this.#firstAt.push(at);
+      this.#firstLength.push(length);
+      return false;
+    }
+    if (this.#firstLength[first] === length) {
+      const other = this.#firstText[first], from = this.#firstAt[first];
+      let i = 0;
+      while (i < length && other.charCodeAt(from + i) === text.charCodeAt(at + i)) i++;
+      if (i === length) return true;
+    }
+    const key = text.slice(at, at + length); // another key with this hash: compare whole keys
+    if (this.#shared.has(key)) return true;
+    this.#shared.add(key);
+    return false;
   }
 
   /** One message's tokens, refilled for each: the fold makes no object per message. */

@@ -1,4 +1,5 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { keyHash } from "./packed.ts";
 import { fileURLToPath } from "node:url";
 import { buildSnapshot, UsageSnapshotSchema, windowStarts } from "./report.ts";
 import { PriceTable } from "./prices.ts";
@@ -124,6 +125,29 @@ Deno.test("spec usage: a message repeated on several lines and in a forked file 
     [3, 1008, 10 + 3 + 1, 300, 5000],
   );
   assertEquals(snap.today.total, { ...t });
+});
+
+Deno.test("report: two messages whose keys share a hash both count, each once", () => {
+  // Keys `msg_<n>:req_<n>` until two share the fold's 30-bit hash (a few tens of thousands in).
+  const byHash = new Map<number, string>();
+  let pair: [string, string] | null = null;
+  for (let i = 0; pair === null; i++) {
+    const h = keyHash(`msg_${i}:req_${i}`);
+    const other = byHash.get(h);
+    if (other !== undefined) pair = [other, String(i)];
+    else byHash.set(h, String(i));
+  }
+  const [a, b] = pair;
+  ok(keyHash(`msg_${a}:req_${a}`) === keyHash(`msg_${b}:req_${b}`));
+  const one = new SessionLines("one", "/w").message(msg(a, { input: 1 })).message(
+    msg(b, { input: 2 }),
+  );
+  const two = new SessionLines("two", "/w").message(msg(b, { input: 2 })).message(
+    msg("c", { input: 4 }),
+  )
+    .message(msg(a, { input: 1 }));
+  const snap = buildSnapshot([file("1", one), file("2", two)], { projects: [], prices, now: NOW });
+  assertEquals([snap.lifetime.total.messages, snap.lifetime.total.input_tokens], [3, 7]);
 });
 
 Deno.test("spec usage: rows sorted by cost; an unpriced model is listed, not costed at zero", () => {
