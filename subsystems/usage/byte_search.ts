@@ -15,7 +15,9 @@
  *   special(p, end): the first i in [p, end) where byte i ends a plain run inside a JSON string:
  *     `"`, `\` or a control byte (< 0x20); `end` when there is none.
  *   walk(start, end): usage_walk.ts.
+ *   values(): usage_values.ts.
  */
+import { VALUE_FUNCS, writeValueTables } from "./usage_values.ts";
 import { BASE, WALK, WALK_GLOBALS, writeTables } from "./usage_walk.ts";
 import { assemble, type WasmFunc } from "./wasm_text.ts";
 
@@ -27,6 +29,7 @@ export interface ByteSearch {
   line(p: number, end: number): number;
   special(p: number, end: number): number;
   walk(start: number, end: number): number;
+  values(): void;
 }
 
 /**
@@ -78,7 +81,10 @@ let compiled: WebAssembly.Module | null = null;
 
 /** The module's functions over `memory` (compiled once per thread); writes the walk's tables. */
 export function byteSearch(memory: WebAssembly.Memory): ByteSearch {
-  compiled ??= new WebAssembly.Module(assemble([LINE, SPECIAL, ...WALK], WALK_GLOBALS));
+  compiled ??= new WebAssembly.Module(
+    assemble([LINE, SPECIAL, ...WALK, ...VALUE_FUNCS], WALK_GLOBALS),
+  );
   writeTables(new Uint8Array(memory.buffer));
+  writeValueTables(new Uint8Array(memory.buffer));
   return new WebAssembly.Instance(compiled, { m: { memory } }).exports as unknown as ByteSearch;
 }

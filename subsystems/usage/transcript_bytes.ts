@@ -15,6 +15,7 @@
 import { BASE, type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
 import { PackedBuilder, type PackedRead, unpack } from "./packed.ts";
 import { TranscriptParser, type TranscriptRead } from "./transcript.ts";
+import { VALUES } from "./usage_values.ts";
 import { F, K, LineFields } from "./usage_walk.ts";
 
 const PAGE = 65536;
@@ -30,6 +31,7 @@ export class TranscriptBytes {
   });
   readonly #search: ByteSearch = byteSearch(this.#memory);
   #fields = new LineFields(this.#memory.buffer);
+  #values = new Float64Array(this.#memory.buffer, VALUES, 16);
   readonly #decoder = new TextDecoder();
   readonly #intern: (s: string) => string;
   readonly #memo: { bytes: Uint8Array; text: string }[] = [];
@@ -105,6 +107,7 @@ export class TranscriptBytes {
       this.#memory.grow(Math.ceil(this.#b.length / PAGE));
       this.#b = new Uint8Array(this.#memory.buffer);
       this.#fields = new LineFields(this.#memory.buffer);
+      this.#values = new Float64Array(this.#memory.buffer, VALUES, 16);
       room = this.#b.length - SLACK;
     }
     return this.#b.subarray(this.#len, Math.min(this.#len + this.#readBytes, room));
@@ -191,6 +194,7 @@ export class TranscriptBytes {
     if (kind[F.message] !== K.object || kind[F.usage] !== K.object) return;
     const model = kind[F.model] === K.string ? this.#memoText(F.model) : "unknown";
     if (model === "<synthetic>") return;
+    this.#search.values();
     this.#out.add(
       kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
       this.#count(F.input),
@@ -254,10 +258,12 @@ export class TranscriptBytes {
     return sameBytes(want, this.#b.subarray(f.start[field], f.end[field]));
   }
 
-  /** What `count()` of the parsed value gives: a finite number above zero, else 0. */
+  /** What `count()` of the parsed value gives: a finite number above zero, else 0. Read in
+   * WebAssembly (usage_values.ts) unless it is not plain digits. */
   #count(field: number): number {
+    const read = this.#values[field];
+    if (read >= 0) return read;
     const f = this.#fields;
-    if (f.kind[field] !== K.number) return 0;
     const b = this.#b, start = f.start[field], end = f.end[field];
     let v = 0;
     if (end - start <= 15) {
@@ -273,32 +279,11 @@ export class TranscriptBytes {
     return Number.isFinite(v) && v > 0 ? v : 0;
   }
 
-  /** `Date.parse` of the value; the CLI's own form (`2026-12-02T09:56:26.643Z`) is read here. */
+  /** `Date.parse` of the value: read in WebAssembly for the CLI's own form. */
   #time(field: number): number {
-    const f = this.#fields, b = this.#b, s = f.start[field];
-    if (f.end[field] - s === 24 && !f.escaped[field] && isoShape(b, s)) {
-      const d = (i: number) => b[s + i] - 0x30;
-      const year = d(0) * 1000 + d(1) * 100 + d(2) * 10 + d(3);
-      const month = d(5) * 10 + d(6), day = d(8) * 10 + d(9);
-      const hour = d(11) * 10 + d(12), minute = d(14) * 10 + d(15);
-      const second = d(17) * 10 + d(18), ms = d(20) * 100 + d(21) * 10 + d(22);
-      if (
-        year >= 1970 && month >= 1 && month <= 12 && day >= 1 && day <= 28 && hour <= 23 &&
-        minute <= 59 && second <= 59
-      ) return Date.UTC(year, month - 1, day, hour, minute, second, ms);
-    }
-    return Date.parse(this.#text(field));
+    const read = this.#values[field];
+    return read >= 0 ? read : Date.parse(this.#text(field));
   }
-}
-
-/** `YYYY-MM-DDTHH:MM:SS.mmmZ`: digits where digits go (0), the separators where they go. */
-const ISO = new TextEncoder().encode("0000-00-00T00:00:00.000Z");
-function isoShape(b: Uint8Array, s: number): boolean {
-  for (let i = 0; i < 24; i++) {
-    const c = b[s + i], want = ISO[i];
-    if (want === 0x30 ? c < 0x30 || c > 0x39 : c !== want) return false;
-  }
-  return true;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -144,3 +144,27 @@ Deno.test("usage bytes: random damage to real lines is skipped or counted as the
     }
   });
 });
+
+Deno.test("usage bytes: timestamps of any day and counts of any size read as the parse reads them", async () => {
+  let seed = 11;
+  const rand = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const lines: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    // Every day from 1970 to 2100, leap days and month ends included.
+    const at = new Date(Date.UTC(1970, 0, 1) + rand(47_847) * 86_400_000 + rand(86_400_000));
+    const input = [rand(10), rand(1e6) * 1e9 + rand(1e9), 2 ** 53 + rand(9)][rand(3)];
+    lines.push(JSON.stringify({
+      type: "assistant",
+      timestamp: at.toISOString(),
+      requestId: `req_${i}`,
+      message: { id: `msg_${i}`, model: "m", usage: { input_tokens: input, output_tokens: i } },
+    }));
+  }
+  await withDir(async (dir) => {
+    const read = await same(dir, enc.encode(lines.join("\n")), "timestamps", []);
+    assertEquals(read.records.length, 3000);
+  });
+});

@@ -43,6 +43,8 @@ export const K = { none: 0, string: 1, number: 2, object: 3, other: 4 } as const
 // The memory below BASE: the field table (kind, byte range inside the value - inside the quotes
 // for a string - and whether a string held an escape), then the tables the walk reads.
 const KIND = 0, START = 16, END = 80, ESC = 144;
+/** The field table's place in memory (usage_values.ts reads it too). */
+export const TABLE = { kind: KIND, start: START, end: END, escaped: ESC } as const;
 const CLEAR_FROM = 160, CLEAR_TO = 176, CHILD = 192, ROLES = 256, NAMES = 512;
 export const BASE = 1024;
 const OTHER = 4;

@@ -1,8 +1,8 @@
 /**
  * A small assembler for WebAssembly written as flat instruction text (`local.get $p i32.const 1
  * i32.add`), enough for the usage scan's byte searches and line walk (byte_search.ts): i32
- * parameters and locals, at most one i32 result, mutable i32 globals, an imported memory
- * `m.memory`, 128-bit SIMD compares. No toolchain is needed, and the code reads as the text
+ * parameters, i32 locals (`name:f64` for an f64 one), at most one i32 result, mutable i32
+ * globals, an imported memory `m.memory`, 128-bit SIMD compares. No toolchain is needed, and the code reads as the text
  * format does. `;;` starts a comment. Branch targets are relative depths, as in the binary.
  */
 
@@ -65,6 +65,11 @@ const PLAIN: Record<string, number[]> = {
   "i32.xor": [0x73],
   "i32.shl": [0x74],
   "i32.shr_u": [0x76],
+  "i32.div_u": [0x6e],
+  "i32.rem_u": [0x70],
+  "f64.add": [0xa0],
+  "f64.mul": [0xa2],
+  "f64.convert_i32_u": [0xb8],
   "i8x16.splat": [0xfd, 0x0f],
   "i8x16.eq": [0xfd, 0x23],
   "i8x16.lt_u": [0xfd, 0x26],
@@ -80,11 +85,12 @@ const MEMORY: Record<string, number[]> = {
   "i32.store": [0x36, 0],
   "i64.store": [0x37, 0],
   "i32.store8": [0x3a, 0],
+  "f64.store": [0x39, 0],
   "v128.load": [0xfd, 0x00, 0],
 };
 const BLOCKS: Record<string, number> = { block: 0x02, loop: 0x03, if: 0x04 };
 
-const I32 = 0x7f;
+const I32 = 0x7f, F64 = 0x7c;
 
 /** The module's bytes: the functions in order (their index is their place), `globals` as
  * mutable i32s starting at 0, and the memory imported as `m.memory`. */
@@ -99,9 +105,11 @@ export function assemble(funcs: WasmFunc[], globals: string[]): Uint8Array<Array
   const funcIndex = new Map(funcs.map((f, i) => [f.name, i]));
   const globalIndex = new Map(globals.map((g, i) => [g, i]));
   const code = funcs.map((f) => {
-    const locals = [...f.params, ...(f.locals ?? [])];
+    const declared = (f.locals ?? []).map((l) => l.split(":"));
+    const locals = [...f.params, ...declared.map(([name]) => name)];
     const body = compile(f, (s) => index(locals, s, f), funcIndex, globalIndex);
-    const fn = [...vec(f.locals?.length ? [[...uleb(f.locals.length), I32]] : []), ...body, 0x0b];
+    const groups = declared.map(([, type]) => [1, type === "f64" ? F64 : I32]);
+    const fn = [...vec(groups), ...body, 0x0b];
     return [...uleb(fn.length), ...fn];
   });
   return new Uint8Array([
@@ -168,7 +176,9 @@ function compile(
     else if (op === "br" || op === "br_if") out.push(op === "br" ? 0x0c : 0x0d, ...uleb(num(op)));
     else if (op === "i32.const") out.push(0x41, ...sleb(num(op)));
     else if (op === "i64.const") out.push(0x42, ...sleb(num(op)));
-    else if (op === "local.get" || op === "local.set" || op === "local.tee") {
+    else if (op === "f64.const") {
+      out.push(0x44, ...new Uint8Array(new Float64Array([num(op)]).buffer));
+    } else if (op === "local.get" || op === "local.set" || op === "local.tee") {
       out.push(
         { "local.get": 0x20, "local.set": 0x21, "local.tee": 0x22 }[op],
         ...uleb(local(next(op))),
