@@ -39,7 +39,6 @@ function sameMap(
 }
 
 export type { ProjectRef, UsageSnapshot } from "./report.ts";
-export { UsageSnapshotSchema } from "./report.ts";
 
 /** How to build a scanner. */
 export interface UsageScannerOptions {
