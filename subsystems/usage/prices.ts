@@ -4,34 +4,78 @@
  *
  * A model the table does not hold is unpriced: `costOf` answers null, never a silent zero.
  */
-import { z } from "zod";
 import bundled from "./prices.json" with { type: "json" };
 
-const Rates = z.object({
-  input: z.number().nonnegative(),
-  output: z.number().nonnegative(),
-  cache_write_5m: z.number().nonnegative(),
-  cache_write_1h: z.number().nonnegative(),
-  cache_read: z.number().nonnegative(),
-}).strict();
-
-const ModelRates = Rates.extend({
-  long_prompt: Rates.extend({ threshold_tokens: z.number().int().positive() }).strict()
-    .optional(),
-  fast_multiplier: z.number().positive().optional(),
-}).strict();
-
-const PriceFile = z.object({
-  source: z.string().min(1),
-  as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  currency: z.literal("USD"),
-  unit: z.literal("per million tokens"),
-  notes: z.array(z.string()).optional(),
-  models: z.record(z.string(), ModelRates),
-}).strict();
+/** Rates per million tokens. */
+export interface Rates {
+  input: number;
+  output: number;
+  cache_write_5m: number;
+  cache_write_1h: number;
+  cache_read: number;
+}
 
 /** One model's row of the table, per million tokens. */
-export type ModelRates = z.infer<typeof ModelRates>;
+export interface ModelRates extends Rates {
+  /** Rates for a message whose prompt passes `threshold_tokens`. */
+  long_prompt?: Rates & { threshold_tokens: number };
+  fast_multiplier?: number;
+}
+
+/** What is wrong and where (`models.m.input`), or null. */
+type Problem = [path: string, message: string] | null;
+type Check = (v: unknown, path: string) => Problem;
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const at = (path: string, key: string) => (path ? `${path}.${key}` : key);
+const check = (ok: (v: unknown) => boolean, want: string): Check => (v, path) =>
+  ok(v) ? null : [path, `expected ${want}`];
+const number = (ok: (n: number) => boolean, want: string) =>
+  check((v) => typeof v === "number" && Number.isFinite(v) && ok(v), want);
+const nonNegative = number((n) => n >= 0, "a number of zero or more");
+/** An object with exactly these fields (those in `optional` may be absent), each checked. */
+const strict = (fields: Record<string, Check>, optional: string[] = []): Check => (v, path) => {
+  if (!isRecord(v)) return [path, "expected an object"];
+  for (const key of Object.keys(v)) if (!(key in fields)) return [at(path, key), "unknown field"];
+  for (const [key, ok] of Object.entries(fields)) {
+    if (v[key] === undefined && optional.includes(key)) continue;
+    const problem = ok(v[key], at(path, key));
+    if (problem) return problem;
+  }
+  return null;
+};
+const RATES: Record<string, Check> = {
+  input: nonNegative,
+  output: nonNegative,
+  cache_write_5m: nonNegative,
+  cache_write_1h: nonNegative,
+  cache_read: nonNegative,
+};
+const MODEL_RATES = strict({
+  ...RATES,
+  long_prompt: strict({
+    ...RATES,
+    threshold_tokens: number((n) => Number.isInteger(n) && n > 0, "a whole number above 0"),
+  }),
+  fast_multiplier: number((n) => n > 0, "a number above 0"),
+}, ["long_prompt", "fast_multiplier"]);
+/** The price file's shape, checked by hand: zod would be the one reason to load it on the usage
+ * scan's path (issue 14: a first scan's process starts light). */
+const PRICE_FILE = strict({
+  source: check((v) => typeof v === "string" && v.length > 0, "a non-empty string"),
+  as_of: check((v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v), "YYYY-MM-DD"),
+  currency: check((v) => v === "USD", '"USD"'),
+  unit: check((v) => v === "per million tokens", '"per million tokens"'),
+  notes: check((v) => Array.isArray(v) && v.every((n) => typeof n === "string"), "strings"),
+  models: (v, path) => {
+    if (!isRecord(v)) return [path, "expected an object"];
+    for (const [model, rates] of Object.entries(v)) {
+      const problem = MODEL_RATES(rates, at(path, model));
+      if (problem) return problem;
+    }
+    return null;
+  },
+}, ["notes"]);
 
 /** The token counts of one API message, as the transcript's `message.usage` gives them. */
 export interface MessageTokens {
@@ -73,14 +117,13 @@ export class PriceTable {
    * offending field when the data is not a price table.
    */
   static fromJson(data: unknown, label = "price table"): PriceTable {
-    const parsed = PriceFile.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(
-        `${label}: ${issue.path.join(".") || "(root)"} is invalid: ${issue.message}`,
-      );
-    }
-    const { source, as_of, models } = parsed.data;
+    const problem = PRICE_FILE(data, "");
+    if (problem) throw new Error(`${label}: ${problem[0] || "(root)"} is invalid: ${problem[1]}`);
+    const { source, as_of, models } = data as {
+      source: string;
+      as_of: string;
+      models: Record<string, ModelRates>;
+    };
     return new PriceTable({ source, as_of }, new Map(Object.entries(models)));
   }
 
@@ -116,7 +159,7 @@ export class PriceTable {
       multiplier = row.fast_multiplier;
     }
     const prompt = t.input + t.cache_creation + t.cache_read;
-    const r: z.infer<typeof Rates> = row.long_prompt && prompt > row.long_prompt.threshold_tokens
+    const r: Rates = row.long_prompt && prompt > row.long_prompt.threshold_tokens
       ? row.long_prompt
       : row;
     const hour = Math.min(t.cache_creation_1h, t.cache_creation);

@@ -97,4 +97,26 @@ Deno.test("prices: a malformed table is refused with the field named", () => {
       }),
     /models\.m\.cache_write_1h is invalid/,
   );
+  const file = (m: Record<string, unknown>, top: Record<string, unknown> = {}) => ({
+    source: "x",
+    as_of: "2026-12-02",
+    currency: "USD",
+    unit: "per million tokens",
+    models: {
+      m: { input: 1, output: 1, cache_write_5m: 1, cache_write_1h: 1, cache_read: 1, ...m },
+    },
+    ...top,
+  });
+  const refused = (data: unknown, why: RegExp) => throws(() => PriceTable.fromJson(data, "t"), why);
+  refused(file({ extra: 1 }), /t: models\.m\.extra is invalid: unknown field/);
+  refused(file({ input: -1 }), /t: models\.m\.input is invalid/);
+  refused(file({ fast_multiplier: 0 }), /models\.m\.fast_multiplier is invalid/);
+  refused(
+    file({ long_prompt: { ...file({}).models.m, threshold_tokens: 1.5 } }),
+    /models\.m\.long_prompt\.threshold_tokens is invalid/,
+  );
+  refused(file({}, { as_of: "2 Dec" }), /t: as_of is invalid/);
+  refused(file({}, { notes: [1] }), /t: notes is invalid/);
+  refused([], /t: \(root\) is invalid/);
+  assertEquals(PriceTable.fromJson(file({}, { notes: ["n"] }), "t").lookup("m")?.input, 1);
 });

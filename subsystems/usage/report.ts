@@ -6,64 +6,13 @@
  * Monday 00:00 (weeks start on Monday), `month` from the 1st at 00:00, `lifetime` everything.
  * A window has no upper bound, so a line stamped a little in the future still counts.
  */
-import { z } from "zod";
-import type { PriceTable } from "./prices.ts";
+import { AT, CC, CC1H, COLS, CR, CWD, FAST, HASH, INPUT, KEY_AT, KEY_LENGTH } from "./packed.ts";
+import { MODEL, OUTPUT, REQUEST_LENGTH } from "./packed.ts";
+import type { MessageTokens, PriceTable } from "./prices.ts";
+import type { UsageRow, UsageSnapshot, UsageWindow } from "./report_schema.ts";
 import type { PoolFile } from "./scan.ts";
-import type { UsageRecord } from "./transcript.ts";
 
-const Row = z.object({
-  /** The model id, the project name, the cwd, or "total". */
-  name: z.string(),
-  /** API messages counted (each once, however many lines repeat it). */
-  messages: z.number().int().nonnegative(),
-  input_tokens: z.number().nonnegative(),
-  output_tokens: z.number().nonnegative(),
-  cache_creation_tokens: z.number().nonnegative(),
-  cache_read_tokens: z.number().nonnegative(),
-  /** Notional USD at list price; excludes every token of `unpriced_models`. */
-  cost_usd: z.number().nonnegative(),
-  /** Models in this row with no price (fast mode shows as "<model> (fast)"): their tokens
-   * are counted but not costed, so cost_usd is a floor whenever this is non-empty. */
-  unpriced_models: z.array(z.string()),
-});
-
-const ProjectRow = Row.extend({
-  /** The forge project's path, or the session's cwd; null when the transcript named none
-   * and only the CLI's directory slug is known (then name is the slug). */
-  path: z.string().nullable(),
-  /** Whether name is a forge project's (its path holds the session's cwd). */
-  forge_project: z.boolean(),
-});
-
-const Window = z.object({
-  /** The window's first instant (ISO, UTC) or null for lifetime. */
-  since: z.string().nullable(),
-  by_model: z.array(Row),
-  by_project: z.array(ProjectRow),
-  /** Rows by the forge account that answered each message (the gateway's request ledger);
-   * `unattributed` holds the messages no ledger line names (sent around the gateway, or before
-   * it kept one). */
-  by_account: z.array(Row),
-  total: Row,
-});
-
-/** The `usage` subject's snapshot, snake_case as it crosses the wire. */
-export const UsageSnapshotSchema = z.object({
-  today: Window,
-  week: Window,
-  month: Window,
-  lifetime: Window,
-  /** false only when no price table loaded: every cost_usd is then a placeholder zero. */
-  pricing_available: z.boolean(),
-  /** Where the table came from, or null with pricing_available false. */
-  prices: z.object({ source: z.string(), as_of: z.string() }).nullable(),
-  scanned_at: z.string(),
-  week_starts_on: z.literal("monday"),
-});
-export type UsageSnapshot = z.infer<typeof UsageSnapshotSchema>;
-export type UsageRow = z.infer<typeof Row>;
-export type UsageProjectRow = z.infer<typeof ProjectRow>;
-export type UsageWindow = z.infer<typeof Window>;
+export type { UsageProjectRow, UsageRow, UsageSnapshot, UsageWindow } from "./report_schema.ts";
 
 /** A forge project: its name and the directory that holds its sessions' cwds. */
 export interface ProjectRef {
@@ -91,7 +40,7 @@ class Acc {
   cost = 0;
   readonly unpriced = new Set<string>();
 
-  add(r: UsageRecord, cost: number | null, unpricedName: string | null): void {
+  add(r: MessageTokens, cost: number | null, unpricedName: string | null): void {
     this.messages++;
     this.input += r.input;
     this.output += r.output;
@@ -112,94 +61,185 @@ interface Group {
   total: Acc;
 }
 
+/** What a report is built for: the projects, prices, the clock and the request accounts. */
+export interface ReportOptions {
+  projects: ProjectRef[];
+  prices: PriceTable | null;
+  now: Date;
+  /** request-id -> the account that answered it (server/gateway/ledger.ts). */
+  accounts?: ReadonlyMap<string, string>;
+}
+
 /** Fold the pool into a snapshot. A message seen in several files counts in the first. */
-export function buildSnapshot(
-  files: PoolFile[],
-  opts: {
-    projects: ProjectRef[];
-    prices: PriceTable | null;
-    now: Date;
-    /** request-id -> the account that answered it (server/gateway/ledger.ts). */
-    accounts?: ReadonlyMap<string, string>;
-  },
-): UsageSnapshot {
-  const starts = windowStarts(opts.now);
-  const groups = [0, 1, 2, 3].map((): Group => ({
-    byAccount: new Map(),
-    byModel: new Map(),
-    byProject: new Map(),
-    total: new Acc(),
-  }));
-  const [lifetime, month, week, today] = groups;
-  // The windows a message counts in, by which starts it is at or after (bit 1 month, 2 week,
-  // 4 today): a week may begin in the previous month, so the windows do not simply nest.
-  const inWindows = Array.from({ length: 8 }, (_, bits) => [
-    lifetime,
-    ...(bits & 1 ? [month] : []),
-    ...(bits & 2 ? [week] : []),
-    ...(bits & 4 ? [today] : []),
-  ]);
-  const resolve = projectResolver(opts.projects);
-  const seen = new Set<string>();
-  for (const file of files) {
-    for (const r of file.records) {
-      if (r.key !== null) {
-        if (seen.has(r.key)) continue;
-        seen.add(r.key);
+export function buildSnapshot(files: PoolFile[], opts: ReportOptions): UsageSnapshot {
+  const fold = new ReportFold(opts);
+  for (const file of files) fold.add(file);
+  return fold.snapshot();
+}
+
+/**
+ * The report built a file at a time, in path order, so a first scan folds each file as it lands
+ * rather than all of them after the last (issue 14 item 5: totals built incrementally).
+ */
+export class ReportFold {
+  readonly #opts: ReportOptions;
+  readonly #starts: { today: number; week: number; month: number };
+  readonly #groups: Group[];
+  readonly #inWindows: Group[][];
+  readonly #resolve: ReturnType<typeof projectResolver>;
+  // Messages counted so far, by key hash: the first key with each hash (its text and where in
+  // it), and the keys that share a hash with another, compared whole. No string is made per
+  // message: the fold runs once per process, mostly before V8 optimizes it, so each step counts.
+  readonly #seen = new Map<number, number>();
+  readonly #firstText: string[] = [];
+  readonly #firstAt: number[] = [];
+  readonly #firstLength: number[] = [];
+  readonly #shared = new Set<string>();
+  /** Files folded so far. */
+  files = 0;
+
+  constructor(opts: ReportOptions) {
+    this.#opts = opts;
+    this.#starts = windowStarts(opts.now);
+    this.#groups = [0, 1, 2, 3].map((): Group => ({
+      byAccount: new Map(),
+      byModel: new Map(),
+      byProject: new Map(),
+      total: new Acc(),
+    }));
+    const [lifetime, month, week, today] = this.#groups;
+    // The windows a message counts in, by which starts it is at or after (bit 1 month, 2 week,
+    // 4 today): a week may begin in the previous month, so the windows do not simply nest.
+    this.#inWindows = Array.from({ length: 8 }, (_, bits) => [
+      lifetime,
+      ...(bits & 1 ? [month] : []),
+      ...(bits & 2 ? [week] : []),
+      ...(bits & 4 ? [today] : []),
+    ]);
+    this.#resolve = projectResolver(opts.projects);
+  }
+
+  /** Fold the next file in path order. */
+  add(file: PoolFile): void {
+    const opts = this.#opts, starts = this.#starts, t = this.#tokens;
+    const p = file.packed, n = p.nums, text = p.keyText, accounts = opts.accounts;
+    const projects = p.cwds.map((cwd) => this.#resolve(cwd, file.slug));
+    let odd = 0;
+    this.files++;
+    // Plain calls, no per-record closures or objects: this loop runs over every message.
+    for (let i = 0, o = 0; i < p.count; i++, o += COLS) {
+      const length = n[o + KEY_LENGTH], hash = n[o + HASH];
+      let requestId: string | null = null;
+      if (length >= 0) {
+        if (this.#counted(hash, text, n[o + KEY_AT], length)) continue;
+      } else {
+        const [, key, request] = p.odd[odd++];
+        requestId = request;
+        if (key !== null && this.#counted(hash, key, 0, key.length)) continue;
       }
-      const cost = opts.prices?.costOf(r.model, r) ?? null;
-      const project = resolve(r.cwd, file.slug);
-      const account = (r.requestId !== null ? opts.accounts?.get(r.requestId) : undefined) ??
-        UNATTRIBUTED;
+      const model = p.models[n[o + MODEL]];
+      t.input = n[o + INPUT];
+      t.output = n[o + OUTPUT];
+      t.cache_creation = n[o + CC];
+      t.cache_creation_1h = n[o + CC1H];
+      t.cache_read = n[o + CR];
+      t.fast = n[o + FAST] === 1;
+      const cost = opts.prices?.costOf(model, t) ?? null;
+      const project = projects[n[o + CWD]];
+      let account = UNATTRIBUTED;
+      if (accounts) {
+        if (length >= 0) {
+          requestId = text.slice(
+            n[o + KEY_AT] + length - n[o + REQUEST_LENGTH],
+            n[o + KEY_AT] + length,
+          );
+        }
+        account = (requestId !== null ? accounts.get(requestId) : undefined) ?? UNATTRIBUTED;
+      }
       const unpricedName = cost !== null
         ? null
-        : r.fast && opts.prices?.lookup(r.model)
-        ? `${r.model} (fast)`
-        : r.model;
-      // Plain calls, no per-record closures or arrays: this loop runs over every message.
-      const counted = inWindows[
-        (r.at >= starts.month ? 1 : 0) | (r.at >= starts.week ? 2 : 0) |
-        (r.at >= starts.today ? 4 : 0)
+        : t.fast && opts.prices?.lookup(model)
+        ? `${model} (fast)`
+        : model;
+      const at = n[o + AT];
+      const counted = this.#inWindows[
+        (at >= starts.month ? 1 : 0) | (at >= starts.week ? 2 : 0) | (at >= starts.today ? 4 : 0)
       ];
       for (const g of counted) {
-        let modelAcc = g.byModel.get(r.model);
-        if (!modelAcc) g.byModel.set(r.model, modelAcc = new Acc());
+        let modelAcc = g.byModel.get(model);
+        if (!modelAcc) g.byModel.set(model, modelAcc = new Acc());
         let projectEntry = g.byProject.get(project.name);
         if (!projectEntry) {
           g.byProject.set(project.name, projectEntry = { acc: new Acc(), ...project });
         }
         let accountAcc = g.byAccount.get(account);
         if (!accountAcc) g.byAccount.set(account, accountAcc = new Acc());
-        accountAcc.add(r, cost, unpricedName);
-        modelAcc.add(r, cost, unpricedName);
-        projectEntry.acc.add(r, cost, unpricedName);
-        g.total.add(r, cost, unpricedName);
+        accountAcc.add(t, cost, unpricedName);
+        modelAcc.add(t, cost, unpricedName);
+        projectEntry.acc.add(t, cost, unpricedName);
+        g.total.add(t, cost, unpricedName);
       }
     }
   }
-  const window = (g: Group, since: number | null): UsageWindow => ({
-    since: since === null ? null : new Date(since).toISOString(),
-    by_model: sortRows([...g.byModel].map(([name, acc]) => row(name, acc))),
-    by_project: sortRows(
-      [...g.byProject].map(([name, e]) => ({
-        ...row(name, e.acc),
-        path: e.path,
-        forge_project: e.forge,
-      })),
-    ),
-    by_account: sortRows([...g.byAccount].map(([name, acc]) => row(name, acc))),
-    total: row("total", g.total),
-  });
-  return {
-    today: window(today, starts.today),
-    week: window(week, starts.week),
-    month: window(month, starts.month),
-    lifetime: window(lifetime, null),
-    pricing_available: opts.prices !== null,
-    prices: opts.prices?.source ?? null,
-    scanned_at: opts.now.toISOString(),
-    week_starts_on: "monday",
+
+  /** Whether the message keyed `text[at, at + length)` was counted already; else it is now. */
+  #counted(hash: number, text: string, at: number, length: number): boolean {
+    const first = this.#seen.get(hash);
+    if (first === undefined) {
+      this.#seen.set(hash, this.#firstText.length);
+      this.#firstText.push(text);
+      this.#firstAt.push(at);
+      this.#firstLength.push(length);
+      return false;
+    }
+    if (this.#firstLength[first] === length) {
+      const other = this.#firstText[first], from = this.#firstAt[first];
+      let i = 0;
+      while (i < length && other.charCodeAt(from + i) === text.charCodeAt(at + i)) i++;
+      if (i === length) return true;
+    }
+    const key = text.slice(at, at + length); // another key with this hash: compare whole keys
+    if (this.#shared.has(key)) return true;
+    this.#shared.add(key);
+    return false;
+  }
+
+  /** One message's tokens, refilled for each: the fold makes no object per message. */
+  readonly #tokens: MessageTokens = {
+    input: 0,
+    output: 0,
+    cache_creation: 0,
+    cache_creation_1h: 0,
+    cache_read: 0,
+    fast: false,
   };
+
+  snapshot(): UsageSnapshot {
+    const [lifetime, month, week, today] = this.#groups, starts = this.#starts;
+    const window = (g: Group, since: number | null): UsageWindow => ({
+      since: since === null ? null : new Date(since).toISOString(),
+      by_model: sortRows([...g.byModel].map(([name, acc]) => row(name, acc))),
+      by_project: sortRows(
+        [...g.byProject].map(([name, e]) => ({
+          ...row(name, e.acc),
+          path: e.path,
+          forge_project: e.forge,
+        })),
+      ),
+      by_account: sortRows([...g.byAccount].map(([name, acc]) => row(name, acc))),
+      total: row("total", g.total),
+    });
+    return {
+      today: window(today, starts.today),
+      week: window(week, starts.week),
+      month: window(month, starts.month),
+      lifetime: window(lifetime, null),
+      pricing_available: this.#opts.prices !== null,
+      prices: this.#opts.prices?.source ?? null,
+      scanned_at: this.#opts.now.toISOString(),
+      week_starts_on: "monday",
+    };
+  }
 }
 
 function row(name: string, acc: Acc): UsageRow {

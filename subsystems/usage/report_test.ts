@@ -1,10 +1,12 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { keyHash } from "./packed.ts";
 import { fileURLToPath } from "node:url";
-import { buildSnapshot, UsageSnapshotSchema, windowStarts } from "./report.ts";
+import { buildSnapshot, windowStarts } from "./report.ts";
+import { UsageSnapshotSchema } from "./report_schema.ts";
 import { PriceTable } from "./prices.ts";
 import { TranscriptParser } from "./transcript.ts";
 import { type ScriptedMessage, SessionLines, slugFor } from "./sample_lines.ts";
-import type { PoolFile } from "./scan.ts";
+import { type PoolFile, poolFile } from "./scan.ts";
 
 const NOW = new Date("2026-12-02T12:00:00Z");
 const prices = PriceTable.bundled();
@@ -26,7 +28,7 @@ function msg(id: string, over: Partial<ScriptedMessage> = {}): ScriptedMessage {
 function file(path: string, s: SessionLines): PoolFile {
   const p = new TranscriptParser();
   p.push(s.text());
-  return { path, slug: slugFor(s.cwd), ...p.end() };
+  return poolFile(path, slugFor(s.cwd), p.end());
 }
 
 /** Runs `code` under another time zone and answers what it printed as JSON. */
@@ -79,12 +81,14 @@ Deno.test("spec usage: a report under a non-UTC zone cuts each window at its loc
   const report = JSON.stringify(new URL("./report.ts", import.meta.url).href);
   const sample = JSON.stringify(new URL("./sample_lines.ts", import.meta.url).href);
   const parser = JSON.stringify(new URL("./transcript.ts", import.meta.url).href);
+  const scan = JSON.stringify(new URL("./scan.ts", import.meta.url).href);
   // Kolkata, now = Thu 3 Dec 01:30 local. Inputs are powers of two so each sum names its set.
   const got = await underTz(
     "Asia/Kolkata",
     `import { buildSnapshot } from ${report};
      import { SessionLines } from ${sample};
      import { TranscriptParser } from ${parser};
+     import { poolFile } from ${scan};
      const s = new SessionLines("tz", "/w");
      const at = (iso, input) => s.message({ id: "msg_" + input, requestId: "req_" + input,
        model: "claude-opus-5-5", at: new Date(iso), input, output: 0, cacheCreation: 0, cacheRead: 0 });
@@ -95,7 +99,7 @@ Deno.test("spec usage: a report under a non-UTC zone cuts each window at its loc
      at("2026-11-30T18:29:59Z", 16); // Mon 30 Nov 23:59:59: this week, last month
      const p = new TranscriptParser(); p.push(s.text());
      p.push('{"type":"assistant","message":{"model":"claude-opus-5-5","usage":{"input_tokens":32}}}\\n');
-     const snap = buildSnapshot([{ path: "f", slug: "-w", ...p.end() }],
+     const snap = buildSnapshot([poolFile("f", "-w", p.end())],
        { projects: [], prices: null, now: new Date("2026-12-02T20:00:00Z") });
      console.log(JSON.stringify(["today", "week", "month", "lifetime"].map((w) => snap[w].total.input_tokens)));`,
   );
@@ -122,6 +126,29 @@ Deno.test("spec usage: a message repeated on several lines and in a forked file 
     [3, 1008, 10 + 3 + 1, 300, 5000],
   );
   assertEquals(snap.today.total, { ...t });
+});
+
+Deno.test("report: two messages whose keys share a hash both count, each once", () => {
+  // Keys `msg_<n>:req_<n>` until two share the fold's 30-bit hash (a few tens of thousands in).
+  const byHash = new Map<number, string>();
+  let pair: [string, string] | null = null;
+  for (let i = 0; pair === null; i++) {
+    const h = keyHash(`msg_${i}:req_${i}`);
+    const other = byHash.get(h);
+    if (other !== undefined) pair = [other, String(i)];
+    else byHash.set(h, String(i));
+  }
+  const [a, b] = pair;
+  ok(keyHash(`msg_${a}:req_${a}`) === keyHash(`msg_${b}:req_${b}`));
+  const one = new SessionLines("one", "/w").message(msg(a, { input: 1 })).message(
+    msg(b, { input: 2 }),
+  );
+  const two = new SessionLines("two", "/w").message(msg(b, { input: 2 })).message(
+    msg("c", { input: 4 }),
+  )
+    .message(msg(a, { input: 1 }));
+  const snap = buildSnapshot([file("1", one), file("2", two)], { projects: [], prices, now: NOW });
+  assertEquals([snap.lifetime.total.messages, snap.lifetime.total.input_tokens], [3, 7]);
 });
 
 Deno.test("spec usage: rows sorted by cost; an unpriced model is listed, not costed at zero", () => {
@@ -172,10 +199,10 @@ Deno.test("spec usage: a row's project is the forge project holding the cwd, els
   // A transcript naming no cwd: matched through the CLI's slug of the project path.
   const p = new TranscriptParser();
   p.push('{"type":"assistant","message":{"model":"m","usage":{"input_tokens":16}}}\n');
-  files.push({ path: "5", slug: slugFor("/w/acme/app/sub"), ...p.end() });
+  files.push(poolFile("5", slugFor("/w/acme/app/sub"), p.end()));
   const q = new TranscriptParser();
   q.push('{"type":"assistant","message":{"model":"m","usage":{"input_tokens":32}}}\n');
-  files.push({ path: "6", slug: "-elsewhere", ...q.end() });
+  files.push(poolFile("6", "-elsewhere", q.end()));
   const snap = buildSnapshot(files, { projects, prices: null, now: NOW });
   const byName = Object.fromEntries(
     snap.lifetime.by_project.map((r) => [r.name, [r.input_tokens, r.path, r.forge_project]]),

@@ -7,15 +7,19 @@
  * records are kept in memory. A file that vanished is forgotten.
  */
 import { join, relative, sep } from "node:path";
-import type { ReadAnswer, ReadRequest } from "./scan_worker.ts";
-import { readTranscript, type TranscriptRead, type UsageRecord } from "./transcript.ts";
+import { type PackedRead, packRead } from "./packed.ts";
+import type { TranscriptRead } from "./transcript.ts";
+import { readThreaded } from "./scan_threads.ts";
+import { TranscriptBytes } from "./transcript_bytes.ts";
 
 /** One transcript file's contribution to the pool. */
 export interface PoolFile {
   path: string;
   /** The project directory name the CLI derived from the session's cwd (`-home-me-ws`). */
   slug: string;
-  records: UsageRecord[];
+  /** The file's records, packed (packed.ts; `recordsOf` makes them objects): a line that
+   * repeats the message before it is not kept, it never counts. */
+  packed: PackedRead;
   skipped: number;
 }
 
@@ -32,6 +36,11 @@ export interface PoolScan {
   files_reused: number;
 }
 
+/** A file of the pool from a whole-line parse's answer (tests, and readers of one file). */
+export function poolFile(path: string, slug: string, read: TranscriptRead): PoolFile {
+  return { path, slug, packed: packRead(read), skipped: read.skipped };
+}
+
 interface Cached {
   size: number;
   mtime: number;
@@ -39,9 +48,10 @@ interface Cached {
 }
 
 const READ_CONCURRENCY = 4;
-/** A first scan this large is spread over threads; a small one is not worth a thread's start. */
+/** A first scan this large is spread over threads (one per core, the server's thread left to
+ * serve); a small one is not worth a thread's start. */
 const THREADED_BYTES = 16 << 20;
-const MAX_THREADS = 4;
+const MAX_THREADS = 8;
 
 /** Scans a fixed set of config dirs, keeping what it parsed between scans. */
 export class PoolScanner {
@@ -68,14 +78,19 @@ export class PoolScanner {
 
   #inflight: Promise<PoolScan> | null = null;
 
-  /** Walk the pool, read what changed, and answer every file's records. A call made while a
-   * scan runs shares that scan's answer rather than reading the same files twice. */
-  scan(): Promise<PoolScan> {
-    this.#inflight ??= this.#scan().finally(() => this.#inflight = null);
+  /**
+   * Walk the pool, read what changed, and answer every file's records. A call made while a
+   * scan runs shares that scan's answer rather than reading the same files twice.
+   * `ordered`: when the scan reads any file, it is handed every file of the pool in path order
+   * as soon as that file and all before it are in (a report folds them while reading goes on);
+   * a scan that reads nothing, or shares another's, calls it for none.
+   */
+  scan(ordered?: (file: PoolFile) => void): Promise<PoolScan> {
+    this.#inflight ??= this.#scan(ordered).finally(() => this.#inflight = null);
     return this.#inflight;
   }
 
-  async #scan(): Promise<PoolScan> {
+  async #scan(ordered?: (file: PoolFile) => void): Promise<PoolScan> {
     const unreadable: PoolScan["unreadable"] = [];
     const found = new Map<string, { slug: string; size: number; mtime: number }>();
     const roots = new Set<string>();
@@ -83,7 +98,7 @@ export class PoolScanner {
       const root = join(dir, "projects");
       let real: string;
       try {
-        real = await Deno.realPath(root);
+        real = Deno.realPathSync(root);
       } catch (err) {
         // A config dir with no sessions yet has no projects/: not a failure.
         if (!(err instanceof Deno.errors.NotFound)) unreadable.push(failure(root, err));
@@ -91,7 +106,7 @@ export class PoolScanner {
       }
       if (roots.has(real)) continue;
       roots.add(real);
-      await walk(root, root, found, unreadable);
+      walk(root, root, found, unreadable);
     }
 
     let filesRead = 0;
@@ -104,40 +119,53 @@ export class PoolScanner {
     }
     for (const path of this.#cache.keys()) if (!found.has(path)) this.#cache.delete(path);
 
-    const landed = (path: string, read: TranscriptRead | Error) => {
+    // Hands `ordered` each file once it and every file before it in path order are in.
+    const order = [...found.keys()].sort();
+    const pending = new Set(toRead);
+    let next = 0;
+    const deliver = () => {
+      if (!ordered || toRead.length === 0) return;
+      for (; next < order.length && !pending.has(order[next]); next++) {
+        const held = found.has(order[next]) ? this.#cache.get(order[next]) : undefined;
+        if (held) ordered(held.file);
+      }
+    };
+    const landed = (path: string, read: PackedRead | Error) => {
       const seen = found.get(path)!;
+      pending.delete(path);
       if (read instanceof Error) {
         this.#cache.delete(path);
         found.delete(path);
         unreadable.push(failure(path, read));
-        return;
+      } else {
+        read.models = read.models.map(this.#intern);
+        read.cwds = read.cwds.map(this.#intern);
+        this.#cache.set(path, {
+          size: seen.size,
+          mtime: seen.mtime,
+          file: { path, slug: seen.slug, packed: read, skipped: read.skipped },
+        });
+        filesRead++;
       }
-      for (const r of read.records) {
-        r.model = this.#intern(r.model);
-        r.cwd = this.#intern(r.cwd);
-      }
-      this.#cache.set(path, {
-        size: seen.size,
-        mtime: seen.mtime,
-        file: { path, ...seen, ...read },
-      });
-      filesRead++;
+      deliver();
     };
+    deliver();
     const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
     const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
     if (bytes >= this.#threadedBytes && threads > 1) {
-      await readThreaded(toRead, found, threads, landed);
+      await readThreaded(toRead.sort(), threads, landed);
     } else {
       const queue = toRead.values();
       const reader = async () => {
+        const bytes = new TranscriptBytes(this.#intern);
         for (const path of queue) {
-          landed(path, await readTranscript(path, this.#intern).catch(asError));
+          landed(path, await bytes.readPacked(path).catch(asError));
         }
       };
       await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
     }
 
-    const files = [...found.keys()].sort().map((p) => this.#cache.get(p)!.file);
+    const files = order.filter((p) => found.has(p)).map((p) => this.#cache.get(p)!.file);
     const skipped_files = files.filter((f) => f.skipped > 0).map((f) => ({
       path: f.path,
       lines: f.skipped,
@@ -153,60 +181,24 @@ export class PoolScanner {
   }
 }
 
-/**
- * Reads the files on `threads` worker threads: largest first, dealt round-robin so each thread
- * gets a like share of the bytes. A thread that fails answers its files as unreadable.
- */
-async function readThreaded(
-  paths: string[],
-  found: Map<string, { size: number }>,
-  threads: number,
-  landed: (path: string, read: TranscriptRead | Error) => void,
-): Promise<void> {
-  const sorted = [...paths].sort((a, b) => found.get(b)!.size - found.get(a)!.size);
-  const shares = Array.from(
-    { length: threads },
-    (_, t) => sorted.filter((_, i) => i % threads === t),
-  );
-  await Promise.all(
-    shares.filter((s) => s.length > 0).map((share) => {
-      const worker = new Worker(new URL("./scan_worker.ts", import.meta.url), { type: "module" });
-      const pending = new Set(share);
-      return new Promise<void>((resolve) => {
-        const finish = (why: string | null) => {
-          for (const path of pending) landed(path, new Error(why ?? "the reader thread stopped"));
-          worker.terminate();
-          resolve();
-        };
-        worker.onmessage = (e: MessageEvent<ReadAnswer>) => {
-          const answer = e.data;
-          if ("done" in answer) return finish(null);
-          pending.delete(answer.path);
-          landed(answer.path, "read" in answer ? answer.read : new Error(answer.error));
-        };
-        worker.onerror = (e) => {
-          e.preventDefault();
-          finish(`the reader thread failed: ${e.message}`);
-        };
-        worker.postMessage({ paths: share } satisfies ReadRequest);
-      });
-    }),
-  );
-}
-
 function asError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-async function walk(
+/**
+ * The stat walk, synchronous: a rescan with nothing changed is this walk alone (issue 14: under
+ * 50 ms), and one awaited stat per file cost more in round trips than the stats themselves
+ * (a 388-file pool: ~45-90 ms awaited on a loaded machine, a few ms in one go).
+ */
+function walk(
   root: string,
   dir: string,
   found: Map<string, { slug: string; size: number; mtime: number }>,
   unreadable: PoolScan["unreadable"],
-): Promise<void> {
+): void {
   let entries: Deno.DirEntry[];
   try {
-    entries = await Array.fromAsync(Deno.readDir(dir));
+    entries = [...Deno.readDirSync(dir)];
   } catch (err) {
     unreadable.push(failure(dir, err));
     return;
@@ -215,12 +207,12 @@ async function walk(
     const path = join(dir, entry.name);
     // Symlinked directories are not followed: a link back up the tree would never end.
     if (entry.isDirectory) {
-      await walk(root, path, found, unreadable);
+      walk(root, path, found, unreadable);
       continue;
     }
     if (!entry.name.endsWith(".jsonl")) continue;
     try {
-      const info = await Deno.stat(path);
+      const info = Deno.statSync(path);
       if (!info.isFile) continue;
       const slug = relative(root, path).split(sep)[0];
       found.set(path, { slug, size: info.size, mtime: info.mtime?.getTime() ?? -1 });

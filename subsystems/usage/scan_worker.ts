@@ -1,33 +1,34 @@
 /**
- * One reader thread of a cold scan: reads the transcripts it is handed and posts each file's
- * records back. The pool's first scan spreads its files over the machine's cores this way
- * (scan.ts); the records are the same `readTranscript` gives on the main thread.
+ * One reader thread of a cold scan: reads the transcripts it is handed from their bytes
+ * (transcript_bytes.ts) and posts each file's records back packed (packed.ts). The pool's first
+ * scan spreads its files over the machine's cores this way (scan.ts).
  */
-import { readTranscript, type TranscriptRead } from "./transcript.ts";
+import type { PackedRead } from "./packed.ts";
+import { TranscriptBytes } from "./transcript_bytes.ts";
 
-/** What the scanner sends: the files this thread reads, largest first. */
+/** What the scanner sends: files for this thread to read next. */
 export interface ReadRequest {
   paths: string[];
 }
 
 /** One file's answer: its records, or why it could not be read. */
 export type ReadAnswer =
-  | { path: string; read: TranscriptRead }
-  | { path: string; error: string }
-  | { done: true };
+  | { path: string; read: PackedRead }
+  | { path: string; error: string };
 
 const self = globalThis as unknown as {
   onmessage: ((e: MessageEvent<ReadRequest>) => void) | null;
-  postMessage(message: ReadAnswer): void;
+  postMessage(message: ReadAnswer, transfer?: Transferable[]): void;
 };
 
-self.onmessage = async (e) => {
+const reader = new TranscriptBytes();
+self.onmessage = (e) => {
   for (const path of e.data.paths) {
     try {
-      self.postMessage({ path, read: await readTranscript(path) });
+      const read = reader.readPackedSync(path);
+      self.postMessage({ path, read }, [read.nums.buffer]);
     } catch (err) {
       self.postMessage({ path, error: err instanceof Error ? err.message : String(err) });
     }
   }
-  self.postMessage({ done: true });
 };

@@ -4,7 +4,13 @@
  */
 import { join } from "node:path";
 import { PriceTable } from "./prices.ts";
-import { buildSnapshot, type ProjectRef, type UsageSnapshot, windowStarts } from "./report.ts";
+import {
+  buildSnapshot,
+  type ProjectRef,
+  ReportFold,
+  type UsageSnapshot,
+  windowStarts,
+} from "./report.ts";
 import { type PoolFile, type PoolScan, PoolScanner } from "./scan.ts";
 
 /** What a report was built from: the pool's files (the scan's own objects), projects, windows. */
@@ -33,7 +39,6 @@ function sameMap(
 }
 
 export type { ProjectRef, UsageSnapshot } from "./report.ts";
-export { UsageSnapshotSchema } from "./report.ts";
 
 /** How to build a scanner. */
 export interface UsageScannerOptions {
@@ -95,7 +100,10 @@ export class UsageScanner {
     now: Date = new Date(),
     accounts?: ReadonlyMap<string, string>,
   ): Promise<UsageScanResult> {
-    const pool = await this.#pool.scan();
+    const opts = { projects: this.#projects, prices: this.#prices, now, accounts };
+    // A scan that reads files hands over the pool in path order as it lands: fold it meanwhile.
+    const fold = new ReportFold(opts);
+    const pool = await this.#pool.scan((file) => fold.add(file));
     // A pool whose every file was reused, read for the same projects, windows and request
     // accounts, adds up to the same report: a rescan with nothing changed costs the walk alone.
     const basis: Basis = {
@@ -105,14 +113,11 @@ export class UsageScanner {
       accounts: accounts ?? null,
     };
     const last = this.#last;
-    const snapshot = last && pool.files_read === 0 && sameBasis(last.basis, basis)
+    const snapshot = fold.files > 0 && fold.files === pool.files.length
+      ? fold.snapshot()
+      : last && pool.files_read === 0 && sameBasis(last.basis, basis)
       ? last.snapshot
-      : buildSnapshot(pool.files, {
-        projects: this.#projects,
-        prices: this.#prices,
-        now,
-        accounts,
-      });
+      : buildSnapshot(pool.files, opts);
     this.#last = { basis, snapshot };
     return {
       snapshot,

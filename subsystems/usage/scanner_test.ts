@@ -1,9 +1,12 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defaultConfigDir, UsageScanner, UsageSnapshotSchema } from "./scanner.ts";
+import { defaultConfigDir, UsageScanner } from "./scanner.ts";
+import { UsageSnapshotSchema } from "./report_schema.ts";
 import { buildSnapshot, type UsageRow } from "./report.ts";
 import { readTranscript } from "./transcript.ts";
+import { poolFile } from "./scan.ts";
+import { TranscriptBytes } from "./transcript_bytes.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
 import { startHarness } from "../../server/workspace/claude/testing.ts";
 
@@ -149,6 +152,13 @@ Deno.test("spec usage: the real CLI's transcripts give exactly the tokens the fa
   // The CLI may also make a `memory/` folder here, in its own time: the transcript is the .jsonl.
   const [name] = (await Array.fromAsync(Deno.readDir(dir)))
     .filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
+  // The first scan's byte reader reads this real transcript as the whole-line parse does.
+  const exact = await readTranscript(join(dir, name));
+  assertEquals(
+    new TranscriptBytes((s) => s, { keepRepeats: true }).readSync(join(dir, name)),
+    exact,
+  );
+  assertEquals(exact.records.length, 5);
   const lines = (await Deno.readTextFile(join(dir, name))).trim().split("\n").map((l) =>
     JSON.parse(l)
   );
@@ -183,7 +193,7 @@ Deno.test("spec usage: the committed real CLI transcripts give exactly their scr
   for (const [name, expected] of Object.entries(scripted)) {
     const read = await readTranscript(fileURLToPath(fixture(name)));
     assertEquals(read.skipped, 0, name);
-    const alone = buildSnapshot([{ path: name, slug: "-home-user-project", ...read }], {
+    const alone = buildSnapshot([poolFile(name, "-home-user-project", read)], {
       projects: [],
       prices: null,
       now: new Date(),

@@ -43,7 +43,8 @@ const spare: Uint8Array[] = [];
 export class TranscriptParser {
   readonly records: UsageRecord[] = [];
   skipped = 0;
-  #cwd = "";
+  /** The working directory the latest line read named; a record takes it. */
+  cwd = "";
   #carry = "";
   #carryUsage = false;
   readonly #intern: (s: string) => string;
@@ -94,6 +95,11 @@ export class TranscriptParser {
     return { records: this.records, skipped: this.skipped };
   }
 
+  /** One whole line (no newline) read by the exact parse: the byte reader's fallback. */
+  line(s: string): void {
+    this.#line(s, 0, s.length, s.includes(USAGE));
+  }
+
   #line(s: string, start: number, end: number, hasUsage: boolean): void {
     if (!hasUsage) {
       if (!looksLikeObject(s, start, end)) this.skipped++;
@@ -110,7 +116,7 @@ export class TranscriptParser {
       this.skipped++;
       return;
     }
-    if (typeof value.cwd === "string") this.#cwd = this.#intern(value.cwd);
+    if (typeof value.cwd === "string") this.cwd = this.#intern(value.cwd);
     if (value.type !== "assistant" || !isObject(value.message)) return;
     const message = value.message;
     const usage = message.usage;
@@ -124,7 +130,7 @@ export class TranscriptParser {
         : null,
       at: typeof value.timestamp === "string" ? Date.parse(value.timestamp) : NaN,
       model: this.#intern(model),
-      cwd: this.#cwd,
+      cwd: this.cwd,
       requestId: typeof value.requestId === "string" ? value.requestId : null,
       input: count(usage.input_tokens),
       output: count(usage.output_tokens),
