@@ -21,12 +21,11 @@
 import { parseArgs } from "node:util";
 import { startFakeApi } from "../../fixtures/fake_api/mod.ts";
 import { memoryLogger } from "../../server/log.ts";
-import { sessionSnapshot } from "../../server/areas/session.ts";
-import { type RunningServer, startServer } from "../../server/server.ts";
-import type { Seat } from "../../server/workspace/seats/mod.ts";
-import { FrameWindow } from "../../server/workspace/seats/window.ts";
+import { startServer } from "../../server/server.ts";
 import { EventQueue } from "../../server/workspace/claude/event_queue.ts";
 import { ForgeClient } from "../client_lib.ts";
+import { cliVersion, isChat, listening, prompt, seatRepo } from "./arms/seat_fixtures.ts";
+import { breakdown } from "./arms/seat_breakdown.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const seat = { org: "Bench", project: "long", label: "lead" };
@@ -293,7 +292,9 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
       // The clients spread over one worker per core, none on the server's thread.
       const spread = Math.min(clients, navigator.hardwareConcurrency);
       const workers = Array.from({ length: spread }, (_, w) => {
-        const worker = new Worker(import.meta.url, { type: "module" });
+        const worker = new Worker(new URL("./arms/seat_clients.ts", import.meta.url), {
+          type: "module",
+        });
         const reply = (kind: string) =>
           new Promise<{ kind: string; samples?: [string, number][] }>((resolve) => {
             worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
@@ -356,45 +357,6 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
   }
 }
 
-/** Where a subscribe's server time goes, in this process: the seat's page built cold (a fresh
- * window holding the same frames) and warm (the cached page), the other subsystems' fields, and
- * encoding the whole snapshot. */
-async function breakdown(server: RunningServer, driver: ForgeClient, turns: number) {
-  for (let i = 0; i < turns; i++) {
-    driver.send(prompt(`[[script:turn]] again ${i}`));
-    await driver.next((m) => isChat(m, "result"), 60_000);
-  }
-  const held = server.workspace.seat(seat) as Seat;
-  const N = 20;
-  const copies = Array.from({ length: N }, () => {
-    const w = new FrameWindow();
-    for (const e of held.window.entries()) if (e.seq !== null) w.push(e.seq, e.update, e.bytes);
-    return w;
-  });
-  const time = async (fn: (i: number) => unknown) => {
-    const t0 = performance.now();
-    for (let i = 0; i < N; i++) await fn(i);
-    return ((performance.now() - t0) / N).toFixed(2);
-  };
-  const cold = await time((i) => copies[i].page(null));
-  const warm = await time(() => held.sessionFields());
-  const others = await time(() => server.registry.sessionFields(seat, { review: false }));
-  const snapshot = await sessionSnapshot(
-    { workspace: server.workspace } as unknown as Parameters<typeof sessionSnapshot>[0],
-    server.registry,
-    seat,
-    { review: false },
-  );
-  const encode = await time(() => JSON.stringify({ kind: "snapshot", data: snapshot }));
-  console.log(
-    `subscribe, in process (${held.window.entries().length} frames held, ` +
-      `${
-        (JSON.stringify(snapshot).length / 1024).toFixed(0)
-      } KiB snapshot): page cold ${cold} ms, ` +
-      `seat fields warm ${warm} ms, other subsystems' fields ${others} ms, encode ${encode} ms`,
-  );
-}
-
 function q(xs: number[]): string {
   if (xs.length === 0) return "none";
   const s = [...xs].sort((a, b) => a - b);
@@ -402,98 +364,4 @@ function q(xs: number[]): string {
   return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms (n=${s.length})`;
 }
 
-/** The worker: N clients subscribed to the seat, stamping every chat frame they parse. */
-function clientWorker() {
-  const scope = globalThis as unknown as {
-    onmessage: (e: MessageEvent) => void;
-    postMessage: (m: unknown) => void;
-  };
-  const sockets: WebSocket[] = [];
-  const samples: [string, number, number][] = [];
-  scope.onmessage = async (e: MessageEvent) => {
-    if (e.data.kind === "connect") {
-      const { url, clients, seat } = e.data;
-      await Promise.all(Array.from({ length: clients }, () =>
-        new Promise<void>((resolve) => {
-          const ws = new WebSocket(url);
-          sockets.push(ws);
-          ws.onmessage = (m) => {
-            const at = now();
-            const data = JSON.parse(m.data as string);
-            if (data.kind === "settings") {
-              ws.send(JSON.stringify({ kind: "subscribe", what: { session: seat } }));
-            }
-            if (data.kind === "snapshot") resolve();
-            const msg = data.update?.chat_appended?.msg;
-            if (msg && typeof msg.uuid === "string") {
-              samples.push([msg.uuid, at, data.span]);
-            }
-          };
-        })));
-      scope.postMessage({ kind: "ready" });
-    } else if (e.data.kind === "report") {
-      for (const ws of sockets) ws.close();
-      scope.postMessage({ kind: "samples", samples });
-    }
-  };
-}
-
-// ---- fixtures ---------------------------------------------------------------------------
-
-/** A repository of 40 committed files on a branch off main, 5 of them modified, 1 untracked. */
-async function seatRepo(path: string) {
-  const run = async (...args: string[]) => {
-    const out = await new Deno.Command("git", {
-      args: ["-c", "user.name=bench", "-c", "user.email=bench@forge.invalid", ...args],
-      cwd: path,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
-  };
-  await Deno.mkdir(`${path}/src`, { recursive: true });
-  await run("init", "-q", "-b", "main");
-  const body = (i: number) => Array.from({ length: 60 }, (_, n) => `line ${n} of ${i}\n`).join("");
-  for (let i = 0; i < 40; i++) await Deno.writeTextFile(`${path}/src/f${i}.ts`, body(i));
-  await run("add", "-A");
-  await run("commit", "-q", "-m", "base");
-  await run("checkout", "-q", "-b", "feature");
-  for (let i = 0; i < 5; i++) await Deno.writeTextFile(`${path}/src/f${i}.ts`, body(i) + "more\n");
-  await Deno.writeTextFile(`${path}/notes.md`, "# notes\n");
-}
-
-function isChat(m: Record<string, unknown>, type: string): boolean {
-  const u = m.update as { chat_appended?: { msg?: { type?: string } } } | undefined;
-  return u?.chat_appended?.msg?.type === type;
-}
-
-function prompt(text: string) {
-  return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
-}
-
-async function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {
-  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`forge exited before listening: ${out}`);
-    out += value;
-    const m = /LISTENING \S+:(\d+)/.exec(out);
-    if (m) {
-      (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })();
-      return Number(m[1]);
-    }
-  }
-}
-
-async function cliVersion(): Promise<string> {
-  const bin = Deno.env.get("FORGE_CLAUDE_BIN") ?? "claude";
-  const out = await new Deno.Command(bin, { args: ["--version"], stdout: "piped" }).output();
-  return new TextDecoder().decode(out.stdout).trim();
-}
-
-// Last, so every module-level binding above is initialised before either entry runs.
-if ("WorkerGlobalScope" in globalThis) clientWorker();
-else if (import.meta.main) await main();
+if (import.meta.main) await main();

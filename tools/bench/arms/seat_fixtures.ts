@@ -1,0 +1,56 @@
+/** fold_cost's fixtures: the seat's repository, the prompt and frame helpers, the CLI's version. */
+const seat = { org: "Bench", project: "long", label: "lead" };
+
+/** A repository of 40 committed files on a branch off main, 5 of them modified, 1 untracked. */
+export async function seatRepo(path: string) {
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command("git", {
+      args: ["-c", "user.name=bench", "-c", "user.email=bench@forge.invalid", ...args],
+      cwd: path,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+  };
+  await Deno.mkdir(`${path}/src`, { recursive: true });
+  await run("init", "-q", "-b", "main");
+  const body = (i: number) => Array.from({ length: 60 }, (_, n) => `line ${n} of ${i}\n`).join("");
+  for (let i = 0; i < 40; i++) await Deno.writeTextFile(`${path}/src/f${i}.ts`, body(i));
+  await run("add", "-A");
+  await run("commit", "-q", "-m", "base");
+  await run("checkout", "-q", "-b", "feature");
+  for (let i = 0; i < 5; i++) await Deno.writeTextFile(`${path}/src/f${i}.ts`, body(i) + "more\n");
+  await Deno.writeTextFile(`${path}/notes.md`, "# notes\n");
+}
+
+export function isChat(m: Record<string, unknown>, type: string): boolean {
+  const u = m.update as { chat_appended?: { msg?: { type?: string } } } | undefined;
+  return u?.chat_appended?.msg?.type === type;
+}
+
+export function prompt(text: string) {
+  return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
+}
+
+export async function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`forge exited before listening: ${out}`);
+    out += value;
+    const m = /LISTENING \S+:(\d+)/.exec(out);
+    if (m) {
+      (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })();
+      return Number(m[1]);
+    }
+  }
+}
+
+export async function cliVersion(): Promise<string> {
+  const bin = Deno.env.get("FORGE_CLAUDE_BIN") ?? "claude";
+  const out = await new Deno.Command(bin, { args: ["--version"], stdout: "piped" }).output();
+  return new TextDecoder().decode(out.stdout).trim();
+}
