@@ -156,13 +156,15 @@ export class PoolScanner {
       await readThreaded(toRead.sort(), threads, landed);
     } else {
       const queue = toRead.values();
+      // A reader (its WebAssembly memory: one read's worth) only for files there are.
       const reader = async () => {
-        const bytes = new TranscriptBytes(this.#intern);
+        let bytes: TranscriptBytes | null = null;
         for (const path of queue) {
+          bytes ??= new TranscriptBytes(this.#intern);
           landed(path, await bytes.readPacked(path).catch(asError));
         }
       };
-      await Promise.all(Array.from({ length: READ_CONCURRENCY }, reader));
+      await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, reader));
     }
 
     const files = order.filter((p) => found.has(p)).map((p) => this.#cache.get(p)!.file);

@@ -7,7 +7,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { packRead, unpack } from "./packed.ts";
+import { COLS, HASH, keyHash, keys, packRead, unpack } from "./packed.ts";
 import { readTranscript } from "./transcript.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 import { oddLines } from "./odd_lines.ts";
@@ -25,6 +25,12 @@ async function same(dir: string, bytes: Uint8Array, label: string, cuts = [1, 7,
   assertEquals(every().readSync(path), exact, label);
   assertEquals(await every().read(path), exact, `${label} (async)`);
   for (const readBytes of cuts) assertEquals(every(readBytes).readSync(path), exact, label);
+  // The key hash the reader's WebAssembly made is the one `keyHash` makes of the key string
+  // (the report's repeat check meets keys from both).
+  const packed = new TranscriptBytes((s) => s, { keepRepeats: true }).readPackedSync(path);
+  keys(packed).keys.forEach((key, i) => {
+    assertEquals(packed.nums[i * COLS + HASH], key === null ? -1 : keyHash(key), label);
+  });
   // What the scan keeps: a line repeating the message before it dropped, the same either way.
   const kept = unpack(packRead(exact), (s) => s);
   assertEquals(
