@@ -119,7 +119,9 @@ export class Surfaces {
     });
     browser.touch();
     peer.send(await tab.navState());
-    await tab.keyFrameFor(viewer);
+    // The fresh key frame follows when the page can paint one; the connection's next message
+    // never waits on it (a page dialog holds a screenshot until it closes).
+    void tab.keyFrameFor(viewer).catch(() => {});
   }
 
   /** The tab a number-addressed attach names. */

@@ -252,7 +252,11 @@ export class Tab {
    */
   #serial(work: () => Promise<void>): Promise<void> {
     const run = this.#layoutChain.then(work);
-    this.#layoutChain = run.catch(() => {});
+    // A CDP call a page dialog holds (a screenshot waits for the dialog to close) must not stall
+    // every later resize: the chain moves on after 5 s; the held call still ends on its own.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bounded = Promise.race([run, new Promise<void>((r) => (timer = setTimeout(r, 5000)))]);
+    this.#layoutChain = bounded.catch(() => {}).finally(() => clearTimeout(timer));
     return run;
   }
 

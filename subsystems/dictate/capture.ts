@@ -9,12 +9,15 @@ import type { DictateDeviceChoice } from "../../protocol/mod.ts";
 export class MachineCapture {
   readonly #child: Deno.ChildProcess;
   #stopped = false;
+  /** Resolves when parec's first bytes arrive: the device is being read from then on. */
+  readonly #reading = Promise.withResolvers<void>();
 
   private constructor(child: Deno.ChildProcess, onSamples: (s: Int16Array) => void) {
     this.#child = child;
     (async () => {
       let carry: number | null = null;
       for await (const chunk of child.stdout) {
+        this.#reading.resolve();
         let bytes = chunk;
         if (carry !== null) {
           bytes = new Uint8Array(chunk.length + 1);
@@ -68,7 +71,17 @@ export class MachineCapture {
       stdout: "piped",
       stderr: "null",
     }).spawn();
-    return new MachineCapture(child, onSamples);
+    const capture = new MachineCapture(child, onSamples);
+    // The take starts once the device is actually read (a source streams even in silence), so
+    // `dictate_started` means words spoken from then on are heard; a parec that says nothing
+    // within 3 s is not waited on further.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      capture.#reading.promise,
+      new Promise<void>((r) => (timer = setTimeout(r, 3000))),
+    ]);
+    clearTimeout(timer);
+    return capture;
   }
 
   stop(): void {
