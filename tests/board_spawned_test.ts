@@ -128,11 +128,12 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   let c = await forge.ready();
   await subscribeSeat(c, lead, true);
 
+  // Both schedules are made early in a minute: the one-shot (due 20 s after its turn) then falls
+  // 20 s or more from a minute boundary, where the minute schedule fires, so the two fires never
+  // reach the waking lead together (the CLI may fold two prompts that arrive while it starts into
+  // one turn, leaving one of them unnamed), and no fire lands in the making turns.
+  while (new Date().getSeconds() > 10) await new Promise((r) => setTimeout(r, 500));
   const made = toolResultsOf(await promptTurn(c, lead, "[[script:cron]] check every minute"));
-  // The one-shot is due 20 s after its turn; kept 20 s or more from a minute boundary, where the
-  // minute schedule fires, so the two fires never reach the waking lead together (the CLI may fold
-  // two prompts that arrive while it starts into one turn, leaving one of them unnamed).
-  while (new Date().getSeconds() > 15) await new Promise((r) => setTimeout(r, 500));
   const once = toolResultsOf(await promptTurn(c, lead, "[[script:once]] and once"));
   const cron = JSON.parse(made[0].text);
   assertEquals([cron.schedule, cron.description], [{ recurring: "* * * * *" }, "minute check"]);
