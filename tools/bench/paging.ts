@@ -18,6 +18,7 @@ import { GENERATED_SESSION, writeGenerated } from "../../server/workspace/conver
 import { lineFrame } from "../../server/workspace/conversation/rows.ts";
 import { ForgeClient } from "../client_lib.ts";
 import { dropCaches } from "./arms/process.ts";
+import { listening } from "./arms/seat_fixtures.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -86,10 +87,7 @@ const server = new Deno.Command(Deno.execPath(), {
   env: { HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude` },
 }).spawn();
 try {
-  const out = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/LISTENING \S+:\d+/.test(text)) text += (await out.read()).value ?? "";
-  const port = /LISTENING \S+:(\d+)/.exec(text)![1];
+  const port = await listening(server.stdout);
   const c = await ForgeClient.connect(`ws://127.0.0.1:${port}/socket`);
   c.send({ kind: "subscribe", what: { session: SEAT } });
   const snap = (await c.next((m) => m.kind === "snapshot")).data as { conversation: Page };

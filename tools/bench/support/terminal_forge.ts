@@ -8,6 +8,7 @@ import {
   encodeTerminalInput,
   TERMINAL_OUTPUT_KIND,
 } from "../../../protocol/terminal_frames.ts";
+import { listening } from "../arms/seat_fixtures.ts";
 import {
   type ArmResult,
   burstCommand,
@@ -214,21 +215,4 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
     },
     close,
   };
-}
-
-async function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {
-  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`forge exited before listening: ${out}`);
-    out += value;
-    const m = /LISTENING \S+:(\d+)/.exec(out);
-    if (m) {
-      (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })();
-      return Number(m[1]);
-    }
-  }
 }
