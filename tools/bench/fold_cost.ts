@@ -83,18 +83,9 @@ async function fakeApiProcess(script: string) {
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!/LISTENING \d+/.test(out)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the fake API exited before listening: ${out}`);
-    out += value;
-  }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
+  const port = await listening(child.stdout, /LISTENING (\d+)/);
   return {
-    url: `http://127.0.0.1:${/LISTENING (\d+)/.exec(out)![1]}`,
+    url: `http://127.0.0.1:${port}`,
     async close() {
       child.kill("SIGTERM");
       await child.status;
