@@ -1,6 +1,13 @@
 import { gzip } from "node:zlib";
 import { promisify } from "node:util";
-import { encodeGzipFrame, type ServerMessage, type Slot } from "../protocol/mod.ts";
+import {
+  encodeGzipFrame,
+  type ServerMessage,
+  type Slot,
+  type Subject,
+  type Wire,
+} from "../protocol/mod.ts";
+import { EncodedData, utf8Length } from "./encoded.ts";
 import { Subscriptions } from "./fanout.ts";
 import { FrameEnds } from "./frame_ends.ts";
 import type { Logger } from "./log.ts";
@@ -60,6 +67,13 @@ export class Connection implements Peer {
     if (this.#ended) return;
     const text = JSON.stringify(message);
     this.sendEncoded(text, utf8Length(text));
+  }
+
+  /** Sends a subject's snapshot; data a subject handler already encoded goes out as it is. */
+  sendSnapshot(subject: Subject, data: Wire | EncodedData): void {
+    if (!(data instanceof EncodedData)) return this.send({ kind: "snapshot", subject, data });
+    const head = `{"kind":"snapshot","subject":${JSON.stringify(subject)},"data":`;
+    this.sendEncoded(`${head}${data.text}}`, utf8Length(head) + data.bytes + 1);
   }
 
   /**
@@ -225,19 +239,4 @@ export class Connection implements Peer {
       this.end("send_failed", err);
     }
   }
-}
-
-/** UTF-8 byte length without encoding: what the socket will actually write. */
-export function utf8Length(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 2;
-      i++;
-    } else n += 2;
-  }
-  return n;
 }

@@ -201,7 +201,7 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
   conn.subs.add(msg.what);
   try {
     const data = await found.handler(msg.what, conn, { review: msg.review === true });
-    conn.send({ kind: "snapshot", subject: msg.what, data });
+    conn.sendSnapshot(msg.what, data);
   } catch (err) {
     conn.subs.remove(msg.what);
     if (err instanceof Refusal) throw new Refusal("subscribe", err.message, seat);
@@ -219,11 +219,7 @@ async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) 
   ) {
     const home = deps.registry.subject("home");
     if ("handler" in home) {
-      conn.send({
-        kind: "snapshot",
-        subject: "home",
-        data: await home.handler("home", conn, { review: false }),
-      });
+      conn.sendSnapshot("home", await home.handler("home", conn, { review: false }));
     }
   }
 }

@@ -22,7 +22,8 @@ import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
 import { Gateway } from "./gateway/gateway.ts";
-import { Connection, utf8Length } from "./connection.ts";
+import { Connection } from "./connection.ts";
+import { utf8Length } from "./encoded.ts";
 import { IdleCollector } from "./idle_gc.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
@@ -230,7 +231,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     for (const conn of connections.values()) {
       if (conn.subs.count("home") === 0) continue;
       home.handler("home", conn, { review: false })
-        .then((data) => conn.send({ kind: "snapshot", subject: "home", data }))
+        .then((data) => conn.sendSnapshot("home", data))
         .catch((error) => log.warn("home_push_failed", { conn: conn.id, error }));
     }
   });

@@ -1,3 +1,4 @@
+import type { EncodedData } from "./encoded.ts";
 import type {
   ClientBinary,
   ClientKind,
@@ -233,12 +234,13 @@ export type CommandHandler<N extends CommandName> = (
   peer: Peer,
 ) => Wire | void | Promise<Wire | void>;
 
-/** Answers a subscribe with the subject's snapshot data; throws a sentence to refuse it. */
+/** Answers a subscribe with the subject's snapshot data (or that data already encoded, see
+ * encoded.ts); throws a sentence to refuse it. */
 export type SubjectHandler = (
   subject: Subject,
   peer: Peer,
   opts: { review: boolean },
-) => Promise<Wire>;
+) => Promise<Wire | EncodedData>;
 
 export type SubjectName = NamedSubject | "session";
 

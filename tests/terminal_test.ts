@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { decodeTerminalOutput, encodeTerminalInput } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
@@ -152,7 +153,7 @@ Deno.test("a multi-MB burst reaches two socket viewers byte for byte (kind 4, by
       c.frames.filter((f) => f.type === "json" && f.data.kind === "terminal_view").length,
       1,
     );
-    const all = concat(frames.map((f) => f.bytes));
+    const all = Buffer.concat(frames.map((f) => f.bytes));
     const text = new TextDecoder().decode(all);
     const start = text.indexOf("start-2\r\n") + "start-2\r\n".length;
     const end = text.indexOf("done-42");
@@ -186,16 +187,6 @@ Deno.test("a multi-MB burst reaches two socket viewers byte for byte (kind 4, by
   assertEquals(await replay(mine, 80, 24), await replay(theirs, 80, 24));
   await Deno.remove(project, { recursive: true });
 });
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes.slice());

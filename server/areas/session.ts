@@ -1,4 +1,11 @@
-import { type Slot, slotName, type Subject, type Wire } from "../../protocol/mod.ts";
+import {
+  type Slot,
+  slotName,
+  type Subject,
+  type Wire,
+  type WireObject,
+} from "../../protocol/mod.ts";
+import { encodeSpliced } from "../encoded.ts";
 import type { Registry } from "../registry.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 
@@ -27,7 +34,10 @@ export function sessionArea(registry: () => Registry) {
               if (typeof subject !== "object") {
                 throw new Error("session: a seat subject names {org, project, label}");
               }
-              return await sessionSnapshot(host, registry(), subject.session, opts);
+              // The conversation page is spliced from its last encoding while the window holds
+              // still (encoded.ts): a subscribe of an idle seat encodes only the fields around it.
+              const data = await sessionSnapshot(host, registry(), subject.session, opts);
+              return encodeSpliced(data, "conversation", "turns");
             },
           },
         }),
@@ -40,7 +50,7 @@ export async function sessionSnapshot(
   registry: Registry,
   slot: Slot,
   opts: { review: boolean } = { review: false },
-): Promise<Wire> {
+): Promise<WireObject> {
   // spec (catalogue 3.4): queued updates precede a snapshot, so a held run goes out first.
   host.workspace.stream.flush(slot);
   const seat = host.workspace.seat(slot);

@@ -63,6 +63,19 @@ async function withBurst(
   });
 }
 
+/** A viewer holding control, and typing as it. */
+function controller(viewers: ViewerSet) {
+  const early = new RecordingSink();
+  const id = viewers.attach(early);
+  viewers.control(id, true);
+  return { early, type: (keys: string) => viewers.input(id, keys) };
+}
+
+/** Resolves once `late` holds the terminal's newest seq. */
+async function caughtUp(late: RecordingSink, term: ShellTerminal): Promise<void> {
+  await waitFor("the late viewer to reach the terminal's seq", () => late.lastSeq() === term.seq);
+}
+
 /** Throws unless `sink`'s frames continue its last screen's seq one by one up to `last`. */
 function gapless(sink: RecordingSink, last: number): void {
   const from = sink.views().at(-1)!.seq as number;
@@ -94,10 +107,8 @@ Deno.test("burst: a late viewer's repaint after a multi-MB burst draws exactly e
   await withBurst(
     { terminal: { modelQuietMs: 60_000 } },
     async ({ term, viewers, chunks, produced }) => {
-      const early = new RecordingSink();
-      const ve = viewers.attach(early);
-      viewers.control(ve, true);
-      viewers.input(ve, "seq 1 300000; echo done-$((6*7))\r");
+      const { early, type } = controller(viewers);
+      type("seq 1 300000; echo done-$((6*7))\r");
       await produced("done-42");
       const trailing = term.unparsedBytes;
       if (trailing < 1e6) throw new Error(`the model trails by only ${trailing} bytes`);
@@ -106,10 +117,7 @@ Deno.test("burst: a late viewer's repaint after a multi-MB burst draws exactly e
       // Over the tail bound: nothing yet, then a current screen once the model has caught up.
       if (late.json.length !== 0) throw new Error("a screen was sent before the model caught up");
       await waitFor("the late screen", () => late.views().length === 1);
-      await waitFor(
-        "the late viewer to reach the terminal's seq",
-        () => late.lastSeq() === term.seq,
-      );
+      await caughtUp(late, term);
       gapless(late, term.seq);
       gapless(early, term.seq);
       const bytes = chunks.map((c) => c.bytes);
@@ -125,9 +133,7 @@ for (
 ) {
   Deno.test(`burst: a viewer attached mid-burst ${path}: no gap, no duplicate, exact`, async () => {
     await withBurst({ tailMax }, async ({ term, viewers, chunks, produced }) => {
-      const early = new RecordingSink();
-      const ve = viewers.attach(early);
-      viewers.control(ve, true);
+      const { type } = controller(viewers);
       const late = new RecordingSink();
       let bytes = 0;
       // Attached from inside the stream, so it lands mid-burst for sure.
@@ -135,13 +141,10 @@ for (
         bytes += c.bytes.length;
         if (bytes > 500_000 && bytes - c.bytes.length <= 500_000) viewers.attach(late);
       });
-      viewers.input(ve, "seq 1 300000; echo done-$((6*7))\r");
+      type("seq 1 300000; echo done-$((6*7))\r");
       await produced("done-42");
       off();
-      await waitFor(
-        "the late viewer to reach the terminal's seq",
-        () => late.lastSeq() === term.seq,
-      );
+      await caughtUp(late, term);
       if (late.views().length !== 1) throw new Error(`${late.views().length} screens`);
       gapless(late, term.seq);
       await drawsTheStream(late, chunks.map((c) => c.bytes));
@@ -153,23 +156,18 @@ Deno.test("burst: a resize behind unparsed bytes: the repaint waits and draws th
   await withBurst(
     { terminal: { modelQuietMs: 60_000 } },
     async ({ term, viewers, chunks, produced }) => {
-      const early = new RecordingSink();
-      const ve = viewers.attach(early);
-      viewers.control(ve, true);
+      const { type } = controller(viewers);
       // 70-column lines: one row each at 80 columns, two at 40.
-      viewers.input(ve, "for i in $(seq 1 400); do printf '%070d\\n' $i; done; echo w-$((3*3))\r");
+      type("for i in $(seq 1 400); do printf '%070d\\n' $i; done; echo w-$((3*3))\r");
       await produced("w-9");
       term.resize(40, 12);
       const resizedAt = term.seq;
       if (term.screenExact) throw new Error("the resize did not wait behind the unparsed bytes");
-      viewers.input(ve, "echo after-$((1+1))\r");
+      type("echo after-$((1+1))\r");
       await produced("after-2");
       const late = new RecordingSink();
       viewers.attach(late);
-      await waitFor(
-        "the late viewer to reach the terminal's seq",
-        () => late.lastSeq() === term.seq,
-      );
+      await caughtUp(late, term);
       const view = late.views()[0];
       if (view.cols !== 40 || view.rows !== 12) {
         throw new Error(`screen ${view.cols}x${view.rows}`);

@@ -122,6 +122,16 @@ const DEPTH_OUT = "global.get $depth i32.const 1 i32.sub global.set $depth";
 const SKIP_WS = `local.get $p i32.load8_u 0 i32.const 33 i32.lt_u
   if local.get $p call $ws local.set $p end`;
 
+/** After a member or an element: a comma goes round the loop again, `close` (`}` 125, `]` 93)
+ * ends the container and answers the position after it, anything else fails. */
+const NEXT_OR_CLOSE = (close: number) =>
+  `${SKIP_WS}
+      local.get $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
+      if local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS} br 1 end
+      local.get $c i32.const ${close} i32.ne if ${FAIL} end
+      ${DEPTH_OUT}
+      local.get $p i32.const 1 i32.add return`;
+
 export const WALK_GLOBALS = ["lim", "esc", "depth"];
 
 /** The walk's functions: each takes the position of what it reads and answers the position
@@ -340,12 +350,7 @@ export const WALK: WasmFunc[] = [
       local.get $p i32.load8_u 0 i32.const 58 i32.ne if ${FAIL} end
       local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS}
       local.get $p local.get $field call $val local.tee $p i32.const 0 i32.lt_s if ${FAIL} end
-      ${SKIP_WS}
-      local.get $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
-      if local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS} br 1 end
-      local.get $c i32.const 125 i32.ne if ${FAIL} end
-      ${DEPTH_OUT}
-      local.get $p i32.const 1 i32.add return
+      ${NEXT_OR_CLOSE(125)}
     end
     i32.const -1`,
   ),
@@ -360,12 +365,7 @@ export const WALK: WasmFunc[] = [
     if ${DEPTH_OUT} local.get $p i32.const 1 i32.add return end
     loop
       local.get $p i32.const -1 call $val local.tee $p i32.const 0 i32.lt_s if ${FAIL} end
-      ${SKIP_WS}
-      local.get $p i32.load8_u 0 local.tee $c i32.const 44 i32.eq
-      if local.get $p i32.const 1 i32.add local.set $p ${SKIP_WS} br 1 end
-      local.get $c i32.const 93 i32.ne if ${FAIL} end
-      ${DEPTH_OUT}
-      local.get $p i32.const 1 i32.add return
+      ${NEXT_OR_CLOSE(93)}
     end
     i32.const -1`,
   ),

@@ -10,16 +10,17 @@
  *    seeded with its newest turns, and a `more` above them is priced again: read from the
  *    transcript on disk. Every arm prints the bytes and turns it moved.
  * 2. Latency from a CLI stdout line to a subscribed client, p50/p99, with 1, 10 and 50 clients:
- *    forge runs in this process, each stdout line stamped as the driver's pipe reader parses it
- *    (the same task that read the chunk off the pipe: the lines of one chunk are parsed back to
- *    back, no other task between); the clients spread over one worker per core and stamp each
- *    frame they parse. Frames the batch holds (token appends) are reported apart from the rest.
+ *    forge runs in this process (the fake API in its own, as the real one is remote; the prompt
+ *    driver is not subscribed while the arms run), each stdout line stamped as the driver's pipe
+ *    reader parses it (the same task that read the chunk off the pipe: the lines of one chunk
+ *    are parsed back to back, no other task between); the clients spread over one worker per
+ *    core and stamp each frame they parse. Frames the batch holds (token appends) are reported
+ *    apart from the rest.
  *
  *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 10] [--pairs 7]
  *     [--latency-turns 4]
  */
 import { parseArgs } from "node:util";
-import { startFakeApi } from "../../fixtures/fake_api/mod.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { startServer } from "../../server/server.ts";
 import { EventQueue } from "../../server/workspace/claude/event_queue.ts";
@@ -48,9 +49,10 @@ async function main() {
   const latencyTurns = Number(values["latency-turns"]);
   // A turn like a working session's: thinking, a Bash call (read-only: it runs unasked), then a
   // long answer; the latency turns stream a thinking block and text at a steady pace.
-  const api = await startFakeApi(
-    JSON.parse(await Deno.readTextFile(`${REPO}fixtures/seats/bench_script.json`)),
-  );
+  // The fake API is a remote service to forge: it runs as its own process, so serving the
+  // CLI's requests never takes turns on the thread of the in-process server the latency arms
+  // time.
+  const api = await fakeApiProcess(`${REPO}fixtures/seats/bench_script.json`);
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-fold-bench-" }));
   try {
     const toml = await Deno.readTextFile(`${REPO}fixtures/seats/bench.toml`);
@@ -70,6 +72,25 @@ async function main() {
     await api.close();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** The fake API as a process (fixtures/fake_api/main.ts): its url, and how to stop it. */
+async function fakeApiProcess(script: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net=127.0.0.1", "--allow-read", "fixtures/fake_api/main.ts"]
+      .concat(["--script", script]),
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const port = await listening(child.stdout, /LISTENING (\d+)/);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
 }
 
 // ---- 1. CPU per request -------------------------------------------------------------------
@@ -283,11 +304,19 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
       : undefined;
     if (typeof msg?.uuid === "string" && u.span === 1) handedAt.set(msg.uuid, now());
   });
+  // The driver sends the prompts but is not subscribed to the seat while the arms run: it
+  // shares the server's thread, and parsing every frame there would be the bench's cost, not
+  // forge's. A turn's end is seen by a listener on the server's own stream instead.
+  let turnEnded = () => {};
+  server.workspace.stream.subscribe((u) => {
+    const msg = u.update.name === "chat_appended"
+      ? (u.update.fields?.msg as { type?: unknown } | undefined)
+      : undefined;
+    if (msg?.type === "result") turnEnded();
+  });
   const driver = await ForgeClient.connect(server.url);
   try {
     await driver.next((m) => m.kind === "settings");
-    driver.send({ kind: "subscribe", what: { session: seat } });
-    await driver.next((m) => m.kind === "snapshot");
     for (const clients of [1, 10, 50]) {
       // The clients spread over one worker per core, none on the server's thread.
       const spread = Math.min(clients, navigator.hardwareConcurrency);
@@ -312,8 +341,9 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
       readOrder.length = 0;
       readIndex.clear();
       for (let i = 0; i < turns; i++) {
+        const ended = new Promise<void>((resolve) => turnEnded = resolve);
         driver.send(prompt(`[[script:stream]] latency ${i}`));
-        await driver.next((m) => isChat(m, "result"), 60_000);
+        await ended;
       }
       await settle(driver);
       const samples = (await Promise.all(workers.map(({ worker, reply }) => {
@@ -349,6 +379,8 @@ async function latencyArms(dir: string, turns: number, longTurns: number) {
           `from its first ${q(fromFirst)}`,
       );
     }
+    driver.send({ kind: "subscribe", what: { session: seat } });
+    await driver.next((m) => m.kind === "snapshot");
     await breakdown(server, driver, longTurns);
   } finally {
     EventQueue.prototype.push = push;

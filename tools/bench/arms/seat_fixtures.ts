@@ -32,14 +32,19 @@ export function prompt(text: string) {
   return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
 }
 
-export async function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {
+/** The port a process prints on its LISTENING line (forge's `LISTENING host:port` by default;
+ * the fake API prints `LISTENING port`); the rest of its stdout is drained. */
+export async function listening(
+  stdout: ReadableStream<Uint8Array>,
+  line = /LISTENING \S+:(\d+)/,
+): Promise<number> {
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`forge exited before listening: ${out}`);
+    if (done) throw new Error(`the process exited before listening: ${out}`);
     out += value;
-    const m = /LISTENING \S+:(\d+)/.exec(out);
+    const m = line.exec(out);
     if (m) {
       (async () => {
         while (!(await reader.read()).done) { /* drain */ }
