@@ -54,6 +54,7 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
       : undefined;
     if (msg?.type === "result") turnEnded();
   });
+  const cliPid = () => (server.workspace.seat(seat) as { pid?: number | null } | null)?.pid ?? null;
   const driver = await ForgeClient.connect(server.url);
   try {
     await driver.next((m) => m.kind === "settings");
@@ -81,6 +82,7 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
       readOrder.length = 0;
       readIndex.clear();
       const before = threadTimes();
+      const cli0 = processCpuMs(cliPid());
       const wall0 = performance.now();
       for (let i = 0; i < turns; i++) {
         const ended = new Promise<void>((resolve) => turnEnded = resolve);
@@ -89,6 +91,7 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
       }
       await settle(driver);
       const spent = threadTimes(before);
+      const cliMs = processCpuMs(cliPid()) - cli0;
       const wall = performance.now() - wall0;
       const samples = (await Promise.all(workers.map(({ worker, reply }) => {
         const done = reply("samples");
@@ -121,7 +124,8 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
           `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
           `   folded runs of token appends: from the run's last line ${q(fromLast)}, ` +
           `from its first ${q(fromFirst)}\n` +
-          `   threads over the arm's ${wall.toFixed(0)} ms: ${spent}`,
+          `   over the arm's ${wall.toFixed(0)} ms: ${spent}; the CLI's process ran ` +
+          `${cliMs.toFixed(0)} ms`,
       );
     }
     driver.send({ kind: "subscribe", what: { session: seat } });
@@ -170,6 +174,17 @@ function threadTimes(
     return `ran ${ms(run)} ms, waited for a core ${ms(wait)} ms`;
   };
   return `server thread ${sum(true)}; clients' threads ${sum(false)}`;
+}
+
+/** A process's CPU (user + system) in ms from /proc/<pid>/stat's clock ticks (10 ms grain). */
+function processCpuMs(pid: number | null): number {
+  if (pid === null) return 0;
+  try {
+    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
 }
 
 function q(xs: number[]): string {
