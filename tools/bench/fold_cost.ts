@@ -21,12 +21,9 @@
  *     [--latency-turns 4]
  */
 import { parseArgs } from "node:util";
-import { memoryLogger } from "../../server/log.ts";
-import { startServer } from "../../server/server.ts";
-import { EventQueue } from "../../server/workspace/claude/event_queue.ts";
 import { ForgeClient } from "../client_lib.ts";
-import { cliVersion, isChat, listening, prompt, seatRepo } from "./arms/seat_fixtures.ts";
-import { breakdown } from "./arms/seat_breakdown.ts";
+import { cliVersion, isChat, listening, prompt, seatRepo, settle } from "./arms/seat_fixtures.ts";
+import { latencyArms } from "./arms/seat_latency.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const seat = { org: "Bench", project: "long", label: "lead" };
@@ -262,138 +259,6 @@ function cpuNs(pid: number): number {
     }
   }
   return sum;
-}
-
-/** Lets the server finish what the last request started (a ping answers after it). */
-async function settle(c: ForgeClient) {
-  c.send({ kind: "ping" });
-  await c.next((m) => m.kind === "pong");
-}
-
-// ---- 2. latency from a stdout line to the clients ----------------------------------------
-
-/** When each CLI frame (by uuid) was parsed off stdout, stamped in the driver's queue, and the
- * order they came in (a folded frame of span n stands for the n appends read up to its uuid). */
-const readAt = new Map<string, number>();
-const readOrder: string[] = [];
-const readIndex = new Map<string, number>();
-const now = () => performance.timeOrigin + performance.now();
-
-async function latencyArms(dir: string, turns: number, longTurns: number) {
-  const push = EventQueue.prototype.push;
-  EventQueue.prototype.push = function (item: unknown) {
-    const frame = (item as { kind?: string; frame?: { uuid?: unknown } }).frame;
-    if (typeof frame?.uuid === "string") {
-      readAt.set(frame.uuid, now());
-      readIndex.set(frame.uuid, readOrder.push(frame.uuid) - 1);
-    }
-    return push.call(this, item as never);
-  };
-  const server = await startServer({
-    configPath: `${dir}/forge.toml`,
-    port: 0,
-    log: memoryLogger(),
-  });
-  // The server's own share: when the fan-out handed a frame to every socket (this listener runs
-  // after the server's, on the same update), so the rest of a latency is the transport and the
-  // clients' threads.
-  const handedAt = new Map<string, number>();
-  server.workspace.stream.subscribe((u) => {
-    const msg = u.update.name === "chat_appended"
-      ? (u.update.fields?.msg as { uuid?: unknown } | undefined)
-      : undefined;
-    if (typeof msg?.uuid === "string" && u.span === 1) handedAt.set(msg.uuid, now());
-  });
-  // The driver sends the prompts but is not subscribed to the seat while the arms run: it
-  // shares the server's thread, and parsing every frame there would be the bench's cost, not
-  // forge's. A turn's end is seen by a listener on the server's own stream instead.
-  let turnEnded = () => {};
-  server.workspace.stream.subscribe((u) => {
-    const msg = u.update.name === "chat_appended"
-      ? (u.update.fields?.msg as { type?: unknown } | undefined)
-      : undefined;
-    if (msg?.type === "result") turnEnded();
-  });
-  const driver = await ForgeClient.connect(server.url);
-  try {
-    await driver.next((m) => m.kind === "settings");
-    for (const clients of [1, 10, 50]) {
-      // The clients spread over one worker per core, none on the server's thread.
-      const spread = Math.min(clients, navigator.hardwareConcurrency);
-      const workers = Array.from({ length: spread }, (_, w) => {
-        const worker = new Worker(new URL("./arms/seat_clients.ts", import.meta.url), {
-          type: "module",
-        });
-        const reply = (kind: string) =>
-          new Promise<{ kind: string; samples?: [string, number][] }>((resolve) => {
-            worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
-          });
-        const n = Math.floor(clients / spread) + (w < clients % spread ? 1 : 0);
-        return { worker, reply, n };
-      });
-      await Promise.all(workers.map(({ worker, reply, n }) => {
-        const ready = reply("ready");
-        worker.postMessage({ kind: "connect", url: server.url, clients: n, seat });
-        return ready;
-      }));
-      readAt.clear();
-      handedAt.clear();
-      readOrder.length = 0;
-      readIndex.clear();
-      for (let i = 0; i < turns; i++) {
-        const ended = new Promise<void>((resolve) => turnEnded = resolve);
-        driver.send(prompt(`[[script:stream]] latency ${i}`));
-        await ended;
-      }
-      await settle(driver);
-      const samples = (await Promise.all(workers.map(({ worker, reply }) => {
-        const done = reply("samples");
-        worker.postMessage({ kind: "report" });
-        return done.then((d) => {
-          worker.terminate();
-          return d.samples ?? [];
-        });
-      }))).flat();
-      const plain: number[] = [];
-      const fromLast: number[] = [];
-      const fromFirst: number[] = [];
-      for (const [uuid, at, span] of samples as unknown as [string, number, number][]) {
-        const read = readAt.get(uuid);
-        if (read === undefined) continue;
-        if (span === 1) {
-          plain.push(at - read);
-          continue;
-        }
-        fromLast.push(at - read);
-        const first = readOrder[readIndex.get(uuid)! - (span - 1)];
-        fromFirst.push(at - readAt.get(first)!);
-      }
-      const handed = [...handedAt].flatMap(([uuid, at]) => {
-        const read = readAt.get(uuid);
-        return read === undefined ? [] : [at - read];
-      });
-      console.log(
-        `latency ${String(clients).padStart(2)} client(s): single frames ${q(plain)}\n` +
-          `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
-          `   folded runs of token appends: from the run's last line ${q(fromLast)}, ` +
-          `from its first ${q(fromFirst)}`,
-      );
-    }
-    driver.send({ kind: "subscribe", what: { session: seat } });
-    await driver.next((m) => m.kind === "snapshot");
-    await breakdown(server, driver, longTurns);
-  } finally {
-    EventQueue.prototype.push = push;
-    await driver.close();
-    await server.stop();
-  }
-}
-
-function q(xs: number[]): string {
-  if (xs.length === 0) return "none";
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))].toFixed(2);
-  return `p50 ${at(0.5)} ms, p99 ${at(0.99)} ms (n=${s.length})`;
 }
 
 if (import.meta.main) await main();

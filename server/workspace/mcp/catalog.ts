@@ -45,6 +45,21 @@ export function toolDeclarationProblem(
  * reaches the model without a ToolSearch round trip.
  */
 export function listEntry(spec: ToolSpec): WireObject {
+  const known = listed.get(spec);
+  if (known) return known;
+  const entry = buildEntry(spec);
+  listed.set(spec, entry);
+  return entry;
+}
+
+/**
+ * Each declaration's entry, built once: converting the zod inputs to JSON Schema took ~30 ms
+ * of the server's thread on every CLI's `tools/list` (issue 14: a stall a CLI line's latency
+ * met). A reload declares new spec objects, which are built afresh.
+ */
+const listed = new WeakMap<ToolSpec, WireObject>();
+
+function buildEntry(spec: ToolSpec): WireObject {
   const schema = z.toJSONSchema(spec.input, { io: "input", unrepresentable: "any" }) as Record<
     string,
     Wire

@@ -1,3 +1,5 @@
+import type { ForgeClient } from "../../client_lib.ts";
+
 /** fold_cost's fixtures: the seat's repository, the prompt and frame helpers, the CLI's version. */
 const seat = { org: "Bench", project: "long", label: "lead" };
 
@@ -58,4 +60,10 @@ export async function cliVersion(): Promise<string> {
   const bin = Deno.env.get("FORGE_CLAUDE_BIN") ?? "claude";
   const out = await new Deno.Command(bin, { args: ["--version"], stdout: "piped" }).output();
   return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** Lets the server finish what the last request started (a ping answers after it). */
+export async function settle(c: ForgeClient) {
+  c.send({ kind: "ping" });
+  await c.next((m) => m.kind === "pong");
 }
