@@ -1,5 +1,6 @@
 import { encodeBrowserFrame, type ServerMessage, type Slot } from "../../protocol/mod.ts";
 import type { Cdp, CdpBody } from "./cdp.ts";
+import { TabHistory } from "./tab_history.ts";
 import { TabLog } from "./tab_log.ts";
 import { TabViewers } from "./viewers.ts";
 import { webpSize } from "./webp.ts";
@@ -47,17 +48,18 @@ export class Tab {
   readonly viewers: TabViewers;
   /** Its console and network record (tab_log.ts), for the agent's tools. */
   readonly log: TabLog;
+  /** Its history arrows (tab_history.ts). */
+  readonly history: TabHistory;
   #listeners = new Set<(method: string, p: CdpBody) => void>();
   #seq = 0;
   #kept: { bytes: Uint8Array; width: number; height: number; pw: number; ph: number } | null = null;
   #casting = false;
   #firstCast = true;
+  #castTries = 0;
+  #castRetry: ReturnType<typeof setTimeout> | undefined;
   #dialogWaiters: (() => void)[] = [];
   #titleAsk = 0;
   #layoutChain: Promise<void> = Promise.resolve();
-  #navReads: ReturnType<typeof setTimeout>[] = [];
-  /** The arrows last pushed to the viewers (`back/forward`). */
-  #navSent = "";
   /** The last frame-relay time, for the bench's input-to-next-frame read. */
   lastFrameAt = 0;
 
@@ -68,6 +70,7 @@ export class Tab {
     readonly session: string,
   ) {
     this.log = new TabLog(targetId);
+    this.history = new TabHistory(host, number, session, () => this.viewers);
     this.viewers = new TabViewers((viewer) => ({
       kind: "browser_view",
       id: host.profileId,
@@ -129,13 +132,13 @@ export class Tab {
       if (frame.parentId) return;
       this.url = frame.url ?? this.url;
       this.host.changed();
-      this.sendNavState();
+      this.history.pushAfterNavigation();
       return;
     }
     if (method === "Page.navigatedWithinDocument") {
       this.url = String(p.url ?? this.url);
       this.host.changed();
-      this.sendNavState();
+      this.history.pushAfterNavigation();
       return;
     }
     if (method === "Page.loadEventFired" || method === "Page.domContentEventFired") {
@@ -239,10 +242,27 @@ export class Tab {
   /** The kept frame to one new viewer at once (marked key), then a fresh key frame to all. */
   keyFrameFor(viewer: number): Promise<void> {
     if (this.#kept) this.#relay(true, viewer, this.#seq);
-    return this.#serial(async () => {
-      await this.#startCast();
-      await this.captureKeyFrame();
-    });
+    return this.#serial(() => this.#castAndStill());
+  }
+
+  /**
+   * Starts the cast and relays a still. Chromium refuses both while the page's navigation
+   * commits (measured: a tab opened and watched at once, ~1 start in 8 in the web browser
+   * test), and a refused cast never sends a frame: either refused, both are asked again 250 ms
+   * later while anyone watches (20 tries at most; a success resets them).
+   */
+  async #castAndStill(): Promise<void> {
+    const cast = await this.#startCast();
+    const still = await this.captureKeyFrame();
+    if (cast && still) {
+      this.#castTries = 0;
+      return;
+    }
+    if (this.#castRetry !== undefined || ++this.#castTries > 20) return;
+    this.#castRetry = setTimeout(() => {
+      this.#castRetry = undefined;
+      if (this.viewers.size > 0) void this.#serial(() => this.#castAndStill()).catch(() => {});
+    }, 250);
   }
 
   /**
@@ -260,13 +280,14 @@ export class Tab {
     return run;
   }
 
-  /** A full-quality still of the page now, relayed to every viewer as a key frame. */
-  async captureKeyFrame(): Promise<void> {
+  /** A full-quality still of the page now, relayed to every viewer as a key frame; false when
+   * Chromium refused it. */
+  async captureKeyFrame(): Promise<boolean> {
     const shot = await this.host.cdp.send("Page.captureScreenshot", {
       format: "webp",
       quality: 90,
     }, this.session).catch(() => null);
-    if (!shot) return;
+    if (!shot) return false;
     const bytes = b64bytes(String(shot.data));
     const size = webpSize(bytes) ?? { width: 0, height: 0 };
     // The header's page size is what the still shows, read off the image: the layout asked for
@@ -280,19 +301,23 @@ export class Tab {
       ph: size.height ? Math.round(size.height / scale) : this.layout.height,
     };
     this.#relay(true);
+    return true;
   }
 
-  async #startCast(): Promise<void> {
-    if (this.#casting) return;
+  /** Starts the screencast unless it runs; false when Chromium refused it (left unmarked). */
+  async #startCast(): Promise<boolean> {
+    if (this.#casting) return true;
     this.#casting = true;
     this.#firstCast = true;
-    await this.host.cdp.send("Page.startScreencast", {
+    const started = await this.host.cdp.send("Page.startScreencast", {
       format: "webp",
       quality: 60,
       maxWidth: Math.round(this.layout.width * this.layout.scale),
       maxHeight: Math.round(this.layout.height * this.layout.scale),
       everyNthFrame: 1,
-    }, this.session).catch(() => {});
+    }, this.session).then(() => true, () => false);
+    if (!started) this.#casting = false;
+    return started;
   }
 
   /** Stops painting for nobody: a tab with no viewer costs no encoding. */
@@ -312,12 +337,13 @@ export class Tab {
       l.scale === this.layout.scale;
     if (same) return;
     await this.#applyLayout(l);
-    if (this.#casting) {
-      this.#casting = false;
-      await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
-      await this.#startCast();
+    if (!this.#casting) {
+      await this.captureKeyFrame();
+      return;
     }
-    await this.captureKeyFrame();
+    this.#casting = false;
+    await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
+    await this.#castAndStill();
   }
 
   async #applyLayout(l: Layout): Promise<void> {
@@ -331,49 +357,12 @@ export class Tab {
   }
 
   /** Where the history sits. spec: browser_nav_state. */
-  async navState(): Promise<ServerMessage> {
-    const h = await this.host.cdp.send("Page.getNavigationHistory", {}, this.session)
-      .catch(() => ({ currentIndex: 0, entries: [] }));
-    const index = Number(h.currentIndex ?? 0);
-    const count = (h.entries as unknown[] | undefined)?.length ?? 0;
-    return {
-      kind: "browser_nav_state",
-      id: this.host.profileId,
-      tab: this.number,
-      can_back: index > 0,
-      can_forward: index < count - 1,
-    };
-  }
-
-  /**
-   * Pushes the history arrows after a navigation, read now and again 100 ms and 500 ms later,
-   * each sent only when it moved: Chromium reports a navigation (frameNavigated,
-   * navigatedWithinDocument) before its history entry is committed, so a read at the event can
-   * still say the old place - and nothing else would ever correct it.
-   */
-  sendNavState(): void {
-    for (const t of this.#navReads.splice(0)) clearTimeout(t);
-    const read = async () => {
-      if (this.viewers.size === 0) return;
-      const state = await this.navState();
-      const key = `${state.kind === "browser_nav_state" && state.can_back}/${
-        state.kind === "browser_nav_state" && state.can_forward
-      }`;
-      if (key === this.#navSent) return;
-      this.#navSent = key;
-      this.viewers.sendAll(state);
-    };
-    void read();
-    for (const ms of [100, 500]) this.#navReads.push(setTimeout(() => void read(), ms));
+  navState(): Promise<ServerMessage> {
+    return this.history.state();
   }
 
   /** Moves one step through history; false when there is no step that way. */
-  async go(back: boolean): Promise<boolean> {
-    const h = await this.host.cdp.send("Page.getNavigationHistory", {}, this.session);
-    const entries = h.entries as { id: number }[];
-    const to = entries[Number(h.currentIndex) + (back ? -1 : 1)];
-    if (!to) return false;
-    await this.host.cdp.send("Page.navigateToHistoryEntry", { entryId: to.id }, this.session);
-    return true;
+  go(back: boolean): Promise<boolean> {
+    return this.history.go(back);
   }
 }
