@@ -60,7 +60,9 @@ export async function readRefs(root: string): Promise<string | null> {
     // A symref's objectname is its final target's; a dangling one is skipped, as git skips it.
     let at = first;
     for (let hops = 0; at.oid === null; hops++) {
-      if (hops === 5 || at.sym === null || !at.sym.startsWith("refs/")) return null;
+      // Only a plain name under refs/ is followed here; anything else is git's to resolve.
+      if (hops === 5 || at.sym === null || !/^refs\/[^.][\w./-]*$/.test(at.sym)) return null;
+      if (at.sym.includes("..")) return null;
       const next = await direct(at.sym);
       if (next === null) return null;
       if (next === undefined) break;

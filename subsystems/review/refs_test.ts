@@ -60,6 +60,10 @@ Deno.test("refs: what the files cannot say for certain is asked of git", async (
     await Deno.writeTextFile(`${repo}/.git/refs/heads/master`, "garbage\n");
     equal(await readRefs(repo), null);
     await Deno.remove(`${repo}/.git/refs/heads/master`);
+    // A symref climbing out of the refs is not followed by the file reader.
+    await Deno.writeTextFile(`${repo}/.git/refs/heads/master`, "ref: refs/../../config\n");
+    equal(await readRefs(repo), null);
+    await Deno.remove(`${repo}/.git/refs/heads/master`);
     // A subdirectory has no `.git` of its own: git answers from there.
     await Deno.mkdir(`${repo}/sub`);
     equal(await readRefs(`${repo}/sub`), null);
