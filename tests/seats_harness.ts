@@ -115,7 +115,10 @@ export async function seatWorld(
     },
     async apiRequests() {
       const text = await Deno.readTextFile(`${dir}/api.log`).catch(() => "");
-      return text.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      // The fake API appends a request as one write of its line and "\n", which a read may
+      // meet half-copied (a large body): only lines the newline has reached are whole.
+      const whole = text.slice(0, text.lastIndexOf("\n") + 1);
+      return whole.split("\n").filter(Boolean).map((l) => JSON.parse(l));
     },
     async dispose() {
       for (const f of forges) await f.stop();
