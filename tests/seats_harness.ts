@@ -136,19 +136,21 @@ export async function seatWorld(
   return world;
 }
 
-/** The fake API as its own process: `main.ts --script FILE`, which prints `LISTENING <port>`. */
-async function startApi(script: string, log: string) {
+/**
+ * The fake API as its own process: `main.ts --script FILE [--log FILE]`, which prints
+ * `LISTENING <port>`. Without `log` it keeps no request log (and may write nothing).
+ */
+export async function startApi(script: string, log?: string) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "--allow-net=127.0.0.1",
       "--allow-read",
-      "--allow-write",
+      ...(log ? ["--allow-write"] : []),
       "fixtures/fake_api/main.ts",
       "--script",
       script,
-      "--log",
-      log,
+      ...(log ? ["--log", log] : []),
     ],
     cwd: REPO,
     stdout: "piped",
@@ -234,7 +236,8 @@ async function startForge(
   return forge;
 }
 
-async function readPort(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<number> {
+/** The port a process prints on stdout, the first group of `re`; the rest is drained. */
+export async function readPort(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<number> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
   for (;;) {

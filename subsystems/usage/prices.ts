@@ -90,6 +90,18 @@ export interface MessageTokens {
   fast: boolean;
 }
 
+/** A message with no tokens yet (a record the fold refills, or a test's base). */
+export function noTokens(): MessageTokens {
+  return {
+    input: 0,
+    output: 0,
+    cache_creation: 0,
+    cache_creation_1h: 0,
+    cache_read: 0,
+    fast: false,
+  };
+}
+
 /** Where a table came from, carried onto the snapshot so a client can show it. */
 export interface PriceSource {
   source: string;

@@ -1,18 +1,10 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { type MessageTokens, PriceTable } from "./prices.ts";
+import { type MessageTokens, noTokens, PriceTable } from "./prices.ts";
 
 const table = PriceTable.bundled();
 
 function tokens(over: Partial<MessageTokens>): MessageTokens {
-  return {
-    input: 0,
-    output: 0,
-    cache_creation: 0,
-    cache_creation_1h: 0,
-    cache_read: 0,
-    fast: false,
-    ...over,
-  };
+  return { ...noTokens(), ...over };
 }
 
 function near(actual: number | null, expected: number): void {

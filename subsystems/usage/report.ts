@@ -8,7 +8,7 @@
  */
 import { AT, CC, CC1H, COLS, CR, CWD, FAST, HASH, INPUT, KEY_AT, KEY_LENGTH } from "./packed.ts";
 import { MODEL, OUTPUT, REQUEST_LENGTH } from "./packed.ts";
-import type { MessageTokens, PriceTable } from "./prices.ts";
+import { type MessageTokens, noTokens, type PriceTable } from "./prices.ts";
 import type { UsageRow, UsageSnapshot, UsageWindow } from "./report_schema.ts";
 import type { PoolFile } from "./scan.ts";
 
@@ -205,14 +205,7 @@ export class ReportFold {
   }
 
   /** One message's tokens, refilled for each: the fold makes no object per message. */
-  readonly #tokens: MessageTokens = {
-    input: 0,
-    output: 0,
-    cache_creation: 0,
-    cache_creation_1h: 0,
-    cache_read: 0,
-    fast: false,
-  };
+  readonly #tokens: MessageTokens = noTokens();
 
   snapshot(): UsageSnapshot {
     const [lifetime, month, week, today] = this.#groups, starts = this.#starts;

@@ -21,6 +21,7 @@
  *     [--latency-turns 4]
  */
 import { parseArgs } from "node:util";
+import { startApi } from "../../tests/seats_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
 import { cliVersion, isChat, listening, prompt, seatRepo, settle } from "./arms/seat_fixtures.ts";
 import { latencyArms } from "./arms/seat_latency.ts";
@@ -49,7 +50,7 @@ async function main() {
   // The fake API is a remote service to forge: it runs as its own process, so serving the
   // CLI's requests never takes turns on the thread of the in-process server the latency arms
   // time.
-  const api = await fakeApiProcess(`${REPO}fixtures/seats/bench_script.json`);
+  const api = await startApi(`${REPO}fixtures/seats/bench_script.json`);
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-fold-bench-" }));
   try {
     const toml = await Deno.readTextFile(`${REPO}fixtures/seats/bench.toml`);
@@ -66,28 +67,9 @@ async function main() {
     await cpuArms(dir, turns, requests, pairs);
     if (latencyTurns > 0) await latencyArms(dir, latencyTurns, turns);
   } finally {
-    await api.close();
+    await api.stop();
     await Deno.remove(dir, { recursive: true });
   }
-}
-
-/** The fake API as a process (fixtures/fake_api/main.ts): its url, and how to stop it. */
-async function fakeApiProcess(script: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net=127.0.0.1", "--allow-read", "fixtures/fake_api/main.ts"]
-      .concat(["--script", script]),
-    cwd: REPO,
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const port = await listening(child.stdout, /LISTENING (\d+)/);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    async close() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
 }
 
 // ---- 1. CPU per request -------------------------------------------------------------------

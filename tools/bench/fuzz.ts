@@ -1,3 +1,4 @@
+import { listening } from "./arms/seat_fixtures.ts";
 import { COMMANDS } from "../../protocol/command.ts";
 import { ClientMessage } from "../../protocol/client.ts";
 import { SERVER_V8_FLAGS } from "../permissions.ts";
@@ -150,17 +151,7 @@ async function boot(arm: Arm, dir: string): Promise<{ child: Deno.ChildProcess; 
     stdout: "piped",
     stderr: "null",
   }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!/LISTENING \S+:(\d+)/.test(out)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`${arm} exited: ${out}`);
-    out += value;
-  }
-  (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return { child, port: Number(/LISTENING \S+:(\d+)/.exec(out)![1]) };
+  return { child, port: await listening(child.stdout) };
 }
 
 /** One connection's share: batches of messages, each closed by a ping whose pong is awaited. */

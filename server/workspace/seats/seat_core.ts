@@ -380,6 +380,7 @@ export abstract class SeatCore {
   protected chat(msg: CliFrame): void {
     this.emit("chat_appended", { msg });
   }
+
   protected notice(text: string): void {
     this.emit("notice", { severity: "error", text });
   }

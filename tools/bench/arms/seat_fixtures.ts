@@ -1,3 +1,4 @@
+import { readPort } from "../../../tests/seats_harness.ts";
 import type { ForgeClient } from "../../client_lib.ts";
 
 /** fold_cost's fixtures: the seat's repository, the prompt and frame helpers, the CLI's version. */
@@ -34,26 +35,9 @@ export function prompt(text: string) {
   return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
 }
 
-/** The port a process prints on its LISTENING line (forge's `LISTENING host:port` by default;
- * the fake API prints `LISTENING port`); the rest of its stdout is drained. */
-export async function listening(
-  stdout: ReadableStream<Uint8Array>,
-  line = /LISTENING \S+:(\d+)/,
-): Promise<number> {
-  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`the process exited before listening: ${out}`);
-    out += value;
-    const m = line.exec(out);
-    if (m) {
-      (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })();
-      return Number(m[1]);
-    }
-  }
+/** The port forge prints on its `LISTENING host:port` line (the rest of stdout is drained). */
+export function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {
+  return readPort(stdout, /LISTENING \S+:(\d+)/);
 }
 
 export async function cliVersion(): Promise<string> {
