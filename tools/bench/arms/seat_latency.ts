@@ -102,6 +102,7 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
         });
       }))).flat();
       const plain: number[] = [];
+      const perFrame = new Map<string, number[]>();
       const fromLast: number[] = [];
       const fromFirst: number[] = [];
       for (const [uuid, at, span] of samples as unknown as [string, number, number][]) {
@@ -109,6 +110,7 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
         if (read === undefined) continue;
         if (span === 1) {
           plain.push(at - read);
+          perFrame.set(uuid, [...perFrame.get(uuid) ?? [], at - read]);
           continue;
         }
         fromLast.push(at - read);
@@ -122,6 +124,7 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
       console.log(
         `latency ${String(clients).padStart(2)} client(s): single frames ${q(plain)}\n` +
           `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
+          `   ${lateFrames(perFrame)}\n` +
           `   folded runs of token appends: from the run's last line ${q(fromLast)}, ` +
           `from its first ${q(fromFirst)}\n` +
           `   over the arm's ${wall.toFixed(0)} ms: ${spent}; the CLI's process ran ` +
@@ -185,6 +188,16 @@ function processCpuMs(pid: number | null): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * How the late samples fall over frames: a frame late for most of its clients at once was held
+ * up before any client ran (the server, or the cores taken by others), not by the fan-out order.
+ */
+function lateFrames(perFrame: Map<string, number[]>): string {
+  const medians = [...perFrame.values()].map((xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1]);
+  const late = medians.filter((m) => m >= 5).length;
+  return `frames whose median client waited 5 ms or more: ${late} of ${medians.length}`;
 }
 
 function q(xs: number[]): string {
