@@ -4,6 +4,7 @@ import type { Socket } from "node:net";
 // @ts-types="npm:@types/ws@8.18.2"
 import { type RawData, type WebSocket as WsSocket, WebSocketServer } from "ws";
 import { checkOrigin, type OriginPolicy } from "./origin.ts";
+import { textFrame } from "./ws_frame.ts";
 import type { Logger } from "./log.ts";
 
 /**
@@ -141,12 +142,16 @@ function refuse(socket: Socket, status: number, text: string): void {
 }
 
 /**
- * The Transport over one `ws` socket and the TCP socket under it. Small sends are corked for the
- * rest of the current turn: the frames one turn emits to a connection (a fan-out of a CLI read, a
- * burst of updates) leave in one `writev` instead of one syscall each. Measured (issue 14 §2):
- * without it, 58% of the server thread's samples in the 50-client fan-out were `writev` itself.
+ * The Transport over one `ws` socket and the TCP socket under it. A connection's first frame in a
+ * turn is written at once; the frames after it in the same turn are corked and leave together in
+ * one `writev` when the turn ends. Measured (issue 14 §2): without the cork, 58% of the server
+ * thread's samples in the 50-client fan-out were `writev` itself. Without the first frame leaving
+ * at once, a single frame fanned out to 50 sockets sat in userland until the fan-out's last send,
+ * and only then were the 50 writes made: the clients could not start on it while the server was
+ * still sending (fold_cost, 50 clients: the last socket written 1.46 ms after the read at p50).
  */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
+  let sentThisTurn = false;
   let corked = false;
   let held = 0;
   const uncork = () => {
@@ -154,6 +159,10 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     corked = false;
     held = 0;
     tcp.uncork();
+  };
+  const endTurn = () => {
+    sentThisTurn = false;
+    uncork();
   };
   return {
     get open() {
@@ -172,13 +181,17 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
         ws.send(data);
         return;
       }
-      if (!corked) {
+      if (!sentThisTurn) {
+        sentThisTurn = true;
+        queueMicrotask(endTurn);
+      } else if (!corked) {
         corked = true;
         tcp.cork();
-        queueMicrotask(uncork);
       }
       held += size;
-      ws.send(data);
+      // A small text frame is framed once for every connection it goes to (ws_frame.ts).
+      if (typeof data === "string" && ws.readyState === ws.OPEN) tcp.write(textFrame(data));
+      else ws.send(data);
     },
     ping: () => ws.ping(),
     pause: () => ws.pause(),

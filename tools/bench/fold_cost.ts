@@ -65,7 +65,7 @@ async function main() {
     // carries its work, git, diff and file_index rows.
     await seatRepo(`${dir}/long`);
     await cpuArms(dir, turns, requests, pairs);
-    if (latencyTurns > 0) await latencyArms(dir, latencyTurns, turns);
+    if (latencyTurns > 0) await latencyArms(dir, latencyTurns, turns, api.url);
   } finally {
     await api.stop();
     await Deno.remove(dir, { recursive: true });

@@ -8,7 +8,10 @@
  * The burst is `cat` of `--mb` MiB of base64 lines (written once, the same file for every arm)
  * in a bash at 80x24. The PTY arm reads it with node-pty in this process; the forge arm runs
  * forge as its own process (`main.ts`), its viewers are WebSocket clients in this process that
- * decode kind-4 frames, and its time ends when the LAST viewer has the end marker. Each arm's
+ * decode kind-4 frames, and its time ends when the LAST viewer has the end marker. Between them,
+ * a bare relay (support/terminal_bare.ts: node-pty, forge's read coalescer and `Deno.serve`
+ * WebSockets, nothing else) to as many viewers: what relaying costs on this machine at all, so a
+ * forge/pty ratio can be read against a bare/pty one. Each arm's
  * bytes between the markers are compared with what the shell wrote ("\n" as "\r\n"): an arm
  * that dropped, reordered or duplicated a byte, skipped a sequence, or sent a viewer a fresh
  * screen in place of bytes (a viewer that fell behind, spec: binary kind 4) fails the bench
@@ -26,6 +29,7 @@ import { parseArgs } from "node:util";
 import { type ArmResult, cpuMs, expectedBytes, rawPty, still } from "./support/terminal_arms.ts";
 import { forgeTerminal, Viewer } from "./support/terminal_forge.ts";
 import { drawn, Replay } from "./support/terminal_draw.ts";
+import { bareRelay } from "./support/terminal_bare.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -54,17 +58,18 @@ const spread = (xs: number[], digits = 2) => {
   return `${f(s[Math.floor(s.length / 2)])} (${f(s[0])}..${f(s.at(-1)!)})`;
 };
 
-function describe(r: ArmResult, forge: boolean): string {
+/** One arm's line; `server` names the relaying process (null for the PTY read alone). */
+function describe(r: ArmResult, server: string | null): string {
   const same = r.bytes.every((b) => b === r.bytes[0]);
   const each = same ? `${mb(r.bytes[0])} MB` : r.bytes.map(mb).join("/") + " MB";
   const frames = `${Math.min(...r.frames)}..${Math.max(...r.frames)} frames`;
-  const cpu = forge
-    ? `forge cpu ${r.cpu.reader.toFixed(0)} ms, clients cpu ${r.cpu.here.toFixed(0)} ms`
+  const cpu = server
+    ? `${server} cpu ${r.cpu.reader.toFixed(0)} ms, clients cpu ${r.cpu.here.toFixed(0)} ms`
     : `cpu ${r.cpu.here.toFixed(0)} ms`;
   const m = r.machineBusy;
   const busy = `machine ${(100 * m.busy).toFixed(0)}% busy` +
     (m.stolenMs > 0 ? ` (${m.stolenMs} ms stolen by the host)` : "");
-  return `${r.ms.toFixed(0)} ms, ${forge ? `each of ${r.bytes.length} viewers ` : ""}` +
+  return `${r.ms.toFixed(0)} ms, ${server ? `each of ${r.bytes.length} viewers ` : ""}` +
     `${each} in ${frames}, ${cpu}, ${busy}${r.wrong ? ` WRONG: ${r.wrong}` : ""}`;
 }
 
@@ -138,8 +143,10 @@ try {
       `80x24; ${VIEWERS} viewers; ${PAIRS} pairs; load before ${load()}`,
   );
   const raw = await rawPty(dir, { PS1: "$ ", HISTFILE: "/dev/null" });
+  const bare = await bareRelay(dir, VIEWERS);
   const forge = await forgeTerminal(dir, VIEWERS, forgeFlags).catch(async (e) => {
     await raw.close();
+    await bare.close();
     throw e;
   });
   // What the first viewer was sent since it attached, fed outside the timed arms.
@@ -147,11 +154,13 @@ try {
   try {
     // One unmeasured burst each: JIT warm-up for node-pty's reader and the screen model's parser.
     await raw.burst(file, expected);
+    await bare.burst(file, expected);
     await forge.burst(file, expected);
     const ratios: number[] = [];
-    const rates = { raw: [] as number[], forge: [] as number[] };
+    const bareRatios: number[] = [];
+    const rates = { raw: [] as number[], bare: [] as number[], forge: [] as number[] };
     for (let i = 0; i < PAIRS; i++) {
-      // ABAB, with the order flipped every other pair so neither arm always runs second.
+      // pty, bare, forge; then forge, bare, pty: no arm always runs first or last.
       const rawFirst = i % 2 === 0;
       await still(forge.pid);
       // After forge's arm, forge is let go still and what that cost is the model catching up.
@@ -162,25 +171,40 @@ try {
         parse = cpuMs(forge.pid) - result.readerCpuAtEnd;
         return result;
       };
+      const bareArm = async () => {
+        const result = await bare.burst(file, expected);
+        await still(bare.pid);
+        return result;
+      };
       const a = await (rawFirst ? raw.burst(file, expected) : forgeArm());
-      const b = await (rawFirst ? forgeArm() : raw.burst(file, expected));
-      const [r, f] = rawFirst ? [a, b] : [b, a];
-      if (r.wrong || f.wrong) failed = true;
+      const b = await bareArm();
+      const c = await (rawFirst ? forgeArm() : raw.burst(file, expected));
+      const [r, f] = rawFirst ? [a, c] : [c, a];
+      if (r.wrong || b.wrong || f.wrong) failed = true;
       ratios.push(r.ms / f.ms);
+      bareRatios.push(r.ms / b.ms);
       rates.raw.push(expected.length / 1e3 / r.ms);
+      rates.bare.push(expected.length / 1e3 / b.ms);
       rates.forge.push(expected.length / 1e3 / f.ms);
       console.log(
-        `  pair ${i + 1} (${rawFirst ? "pty" : "forge"} first): pty ${describe(r, false)} | ` +
-          `forge ${describe(f, true)}, then ${parse.toFixed(0)} ms cpu as the model caught up | ` +
-          `ratio ${(r.ms / f.ms).toFixed(2)} | load ${load()}`,
+        `  pair ${i + 1} (${rawFirst ? "pty" : "forge"} first): pty ${describe(r, null)} | ` +
+          `bare relay ${describe(b, "relay")} | ` +
+          `forge ${describe(f, "forge")}, then ${
+            parse.toFixed(0)
+          } ms cpu as the model caught up | ` +
+          `ratio ${(r.ms / f.ms).toFixed(2)}, bare ${(r.ms / b.ms).toFixed(2)} | load ${load()}`,
       );
       // Outside the timed arms: the replay of what the first viewer was sent.
       await stillStream(forge.viewers[0]);
       await replay.feed(forge.viewers[0].drain());
     }
     console.log(
-      `pty alone MB/s: ${spread(rates.raw)}; forge to ${VIEWERS} viewers MB/s: ` +
-        `${spread(rates.forge)}`,
+      `pty alone MB/s: ${spread(rates.raw)}; bare relay to ${VIEWERS} viewers MB/s: ` +
+        `${spread(rates.bare)}; forge to ${VIEWERS} viewers MB/s: ${spread(rates.forge)}`,
+    );
+    console.log(
+      `ratio bare relay/pty (pty ms / bare ms), median (range) over ${PAIRS} pairs: ` +
+        `${spread(bareRatios)}`,
     );
     console.log(
       `ratio forge/pty (pty ms / forge ms), median (range) over ${PAIRS} pairs: ` +
@@ -200,6 +224,7 @@ try {
   } finally {
     replay.dispose();
     await raw.close();
+    await bare.close();
     await forge.close();
   }
 } finally {

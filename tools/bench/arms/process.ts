@@ -33,3 +33,13 @@ export async function dropCaches(): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * The disk's floor for a cold scan: every file under `dir` read from a dropped page cache by
+ * `readers` parallel `cat`s into /dev/null, nothing parsed. No reader of those files can beat its
+ * wall time; its CPU is the kernel's share of reading them cold.
+ */
+export function coldRead(dir: string, readers: number) {
+  const script = `find "$0" -type f -print0 | xargs -0 -n 8 -P ${readers} cat > /dev/null`;
+  return timedProcess(["bash", "-c", script, dir], { PATH: Deno.env.get("PATH") ?? "" });
+}

@@ -1,7 +1,8 @@
 /// <reference lib="deno.worker" />
 /**
- * fold_cost's latency clients, one Worker per core: N clients subscribed to a seat, each stamping
- * every chat frame it parses on the absolute clock the server side stamps with.
+ * fold_cost's latency clients, one Worker per core: N clients subscribed to a seat (or to a bare
+ * relay), each stamping every chat frame it parses on the absolute clock the server side stamps
+ * with.
  */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -15,14 +16,20 @@ function clientWorker() {
   const samples: [string, number, number][] = [];
   scope.onmessage = async (e: MessageEvent) => {
     if (e.data.kind === "connect") {
+      // `seat` null: a bare relay's client, sent the CLI's lines as they are (seat_bare.ts).
       const { url, clients, seat } = e.data;
       await Promise.all(Array.from({ length: clients }, () =>
         new Promise<void>((resolve) => {
           const ws = new WebSocket(url);
           sockets.push(ws);
+          if (seat === null) ws.onopen = () => resolve();
           ws.onmessage = (m) => {
             const at = now();
             const data = JSON.parse(m.data as string);
+            if (seat === null) {
+              if (typeof data.uuid === "string") samples.push([data.uuid, at, 1]);
+              return;
+            }
             if (data.kind === "settings") {
               ws.send(JSON.stringify({ kind: "subscribe", what: { session: seat } }));
             }

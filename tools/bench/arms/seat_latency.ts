@@ -9,17 +9,26 @@ import { EventQueue } from "../../../server/workspace/claude/event_queue.ts";
 import { ForgeClient } from "../../client_lib.ts";
 import { breakdown } from "./seat_breakdown.ts";
 import { prompt, settle } from "./seat_fixtures.ts";
+import { bareRelay } from "./seat_bare.ts";
 
-const seat = { org: "Bench", project: "long", label: "lead" };
+type SeatKey = { org: string; project: string; label: string };
+const seat: SeatKey = { org: "Bench", project: "long", label: "lead" };
 
 /** When each CLI frame (by uuid) was parsed off stdout, stamped in the driver's queue, and the
  * order they came in (a folded frame of span n stands for the n appends read up to its uuid). */
 const readAt = new Map<string, number>();
 const readOrder: string[] = [];
 const readIndex = new Map<string, number>();
+/** Each single frame's CLI type (and subtype), to name the late ones. */
+const frameType = new Map<string, string>();
 const now = () => performance.timeOrigin + performance.now();
 
-export async function latencyArms(dir: string, turns: number, longTurns: number) {
+export async function latencyArms(
+  dir: string,
+  turns: number,
+  longTurns: number,
+  apiUrl: string,
+) {
   const push = EventQueue.prototype.push;
   EventQueue.prototype.push = function (item: unknown) {
     const frame = (item as { kind?: string; frame?: { uuid?: unknown } }).frame;
@@ -40,9 +49,11 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
   const handedAt = new Map<string, number>();
   server.workspace.stream.subscribe((u) => {
     const msg = u.update.name === "chat_appended"
-      ? (u.update.fields?.msg as { uuid?: unknown } | undefined)
+      ? (u.update.fields?.msg as { uuid?: unknown; type?: unknown; subtype?: unknown } | undefined)
       : undefined;
-    if (typeof msg?.uuid === "string" && u.span === 1) handedAt.set(msg.uuid, now());
+    if (typeof msg?.uuid !== "string" || u.span !== 1) return;
+    handedAt.set(msg.uuid, now());
+    frameType.set(msg.uuid, [msg.type, msg.subtype].filter((x) => x !== undefined).join("/"));
   });
   // The driver sends the prompts but is not subscribed to the seat while the arms run: it
   // shares the server's thread, and parsing every frame there would be the bench's cost, not
@@ -56,27 +67,11 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
   });
   const cliPid = () => (server.workspace.seat(seat) as { pid?: number | null } | null)?.pid ?? null;
   const driver = await ForgeClient.connect(server.url);
+  const bare = await bareRelay(apiUrl, dir, readAt);
   try {
     await driver.next((m) => m.kind === "settings");
     for (const clients of [1, 10, 50]) {
-      // The clients spread over one worker per core, none on the server's thread.
-      const spread = Math.min(clients, navigator.hardwareConcurrency);
-      const workers = Array.from({ length: spread }, (_, w) => {
-        const worker = new Worker(new URL("./seat_clients.ts", import.meta.url), {
-          type: "module",
-        });
-        const reply = (kind: string) =>
-          new Promise<{ kind: string; samples?: [string, number][] }>((resolve) => {
-            worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
-          });
-        const n = Math.floor(clients / spread) + (w < clients % spread ? 1 : 0);
-        return { worker, reply, n };
-      });
-      await Promise.all(workers.map(({ worker, reply, n }) => {
-        const ready = reply("ready");
-        worker.postMessage({ kind: "connect", url: server.url, clients: n, seat });
-        return ready;
-      }));
+      const workers = await clientWorkers(server.url, clients, seat);
       readAt.clear();
       handedAt.clear();
       readOrder.length = 0;
@@ -93,22 +88,17 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
       const spent = threadTimes(before);
       const cliMs = processCpuMs(cliPid()) - cli0;
       const wall = performance.now() - wall0;
-      const samples = (await Promise.all(workers.map(({ worker, reply }) => {
-        const done = reply("samples");
-        worker.postMessage({ kind: "report" });
-        return done.then((d) => {
-          worker.terminate();
-          return d.samples ?? [];
-        });
-      }))).flat();
+      const samples = await workers.samples();
       const plain: number[] = [];
+      const perFrame = new Map<string, number[]>();
       const fromLast: number[] = [];
       const fromFirst: number[] = [];
-      for (const [uuid, at, span] of samples as unknown as [string, number, number][]) {
+      for (const [uuid, at, span] of samples) {
         const read = readAt.get(uuid);
         if (read === undefined) continue;
         if (span === 1) {
           plain.push(at - read);
+          perFrame.set(uuid, [...perFrame.get(uuid) ?? [], at - read]);
           continue;
         }
         fromLast.push(at - read);
@@ -122,10 +112,18 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
       console.log(
         `latency ${String(clients).padStart(2)} client(s): single frames ${q(plain)}\n` +
           `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
+          `   ${lateFrames(perFrame)}\n` +
           `   folded runs of token appends: from the run's last line ${q(fromLast)}, ` +
           `from its first ${q(fromFirst)}\n` +
           `   over the arm's ${wall.toFixed(0)} ms: ${spent}; the CLI's process ran ` +
           `${cliMs.toFixed(0)} ms`,
+      );
+      // The pair's other arm: the same turns through a bare relay (seat_bare.ts).
+      const bareClients = await clientWorkers(bare.url, clients, null);
+      const bareTimes = await bare.turns(turns, () => bareClients.samples());
+      console.log(
+        `   bare relay to the same clients (no forge, token appends not sent): single frames ` +
+          q(bareTimes),
       );
     }
     driver.send({ kind: "subscribe", what: { session: seat } });
@@ -133,9 +131,44 @@ export async function latencyArms(dir: string, turns: number, longTurns: number)
     await breakdown(server, driver, longTurns);
   } finally {
     EventQueue.prototype.push = push;
+    await bare.close();
     await driver.close();
     await server.stop();
   }
+}
+
+type Sample = [uuid: string, at: number, span: number];
+
+/** `clients` clients of `url` spread over one worker per core, none on the server's thread;
+ * subscribed to `seat`, or a bare relay's (null). `samples()` collects and ends them. */
+async function clientWorkers(url: string, clients: number, seat: SeatKey | null) {
+  const spread = Math.min(clients, navigator.hardwareConcurrency);
+  const workers = Array.from({ length: spread }, (_, w) => {
+    const worker = new Worker(new URL("./seat_clients.ts", import.meta.url), { type: "module" });
+    const reply = (kind: string) =>
+      new Promise<{ kind: string; samples?: Sample[] }>((resolve) => {
+        worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
+      });
+    const n = Math.floor(clients / spread) + (w < clients % spread ? 1 : 0);
+    return { worker, reply, n };
+  });
+  await Promise.all(workers.map(({ worker, reply, n }) => {
+    const ready = reply("ready");
+    worker.postMessage({ kind: "connect", url, clients: n, seat });
+    return ready;
+  }));
+  return {
+    async samples(): Promise<Sample[]> {
+      return (await Promise.all(workers.map(({ worker, reply }) => {
+        const done = reply("samples");
+        worker.postMessage({ kind: "report" });
+        return done.then((d) => {
+          worker.terminate();
+          return d.samples ?? [];
+        });
+      }))).flat();
+    },
+  };
 }
 
 /**
@@ -185,6 +218,20 @@ function processCpuMs(pid: number | null): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * How the late samples fall over frames: a frame late for most of its clients at once was held
+ * up before any client ran (the server, or the cores taken by others), not by the fan-out order.
+ */
+function lateFrames(perFrame: Map<string, number[]>): string {
+  const late: string[] = [];
+  for (const [uuid, xs] of perFrame) {
+    const median = [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    if (median >= 5) late.push(`${frameType.get(uuid) ?? "?"} ${median.toFixed(1)} ms`);
+  }
+  return `frames whose median client waited 5 ms or more: ${late.length} of ${perFrame.size}` +
+    (late.length ? ` (${late.join(", ")})` : "");
 }
 
 function q(xs: number[]): string {

@@ -1,0 +1,52 @@
+// issue 14 §2: the transport writes a turn's first small frame at once, corks the rest and writes
+// small text frames it framed itself beside frames `ws` framed (large, binary): a client must
+// still get every frame whole and in the order it was sent.
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { memoryLogger } from "./log.ts";
+import { serveSocket, type Transport } from "./socket.ts";
+
+Deno.test("frames written at once, corked, self-framed and ws-framed arrive whole and in order", async () => {
+  const accepted = Promise.withResolvers<Transport>();
+  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
+    log: memoryLogger(),
+    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
+    accept: (transport) => accepted.resolve(transport),
+  });
+  const client = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
+  client.binaryType = "arraybuffer";
+  const got: string[] = [];
+  const all = Promise.withResolvers<void>();
+  client.onmessage = (e) => {
+    got.push(typeof e.data === "string" ? e.data : `binary ${[...new Uint8Array(e.data)]}`);
+    if (got.length === 7) all.resolve();
+  };
+  try {
+    const transport = await accepted.promise;
+    await new Promise((resolve) => client.onopen = resolve);
+    const big = "B".repeat(20 * 1024); // over the cork bound: `ws` frames it
+    // One turn: the first leaves at once, the rest are corked until the turn ends.
+    transport.send("first");
+    transport.send("second é");
+    transport.send(big);
+    transport.send(new Uint8Array([4, 1, 2]));
+    transport.send("after the binary");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // A later turn, and the same string again (its frame is reused).
+    transport.send("after the binary");
+    transport.send("last");
+    await all.promise;
+    assertEquals(got, [
+      "first",
+      "second é",
+      big,
+      "binary 4,1,2",
+      "after the binary",
+      "after the binary",
+      "last",
+    ]);
+    assertEquals(transport.bufferedAmount, 0);
+  } finally {
+    client.close();
+    await server.stop();
+  }
+});

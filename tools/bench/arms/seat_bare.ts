@@ -1,0 +1,76 @@
+/**
+ * fold_cost's bare latency arm, paired with each forge latency arm: the same real CLI, fake API
+ * and scripted turns with no forge. A relay in this process (where forge's server runs in the
+ * forge arms) reads the CLI's stdout lines and sends each line that forge would send as a single
+ * frame, as it was read, to N WebSocket clients on `Deno.serve` in the same client workers. Token
+ * appends are not sent at all (forge sends them folded), so the arm is a floor: what a CLI line
+ * costs to reach N clients on this machine before any server does anything with it.
+ */
+import { buildArgv } from "../../../server/workspace/claude/argv.ts";
+import { buildChildEnv } from "../../../server/workspace/claude/env.ts";
+import { ClaudeProcess } from "../../../server/workspace/claude/process.ts";
+import { appendKind } from "../../../server/workspace/stream_fold.ts";
+
+/** A CLI against `apiUrl` in `dir`/long behind a bare relay; `readAt` is stamped by the caller's
+ * hook on the CLI's line reader, as in the forge arms. */
+export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string, number>) {
+  const root = `${dir}/bare`;
+  const [home, configDir, tmpDir] = ["home", "config", "tmp"].map((d) => `${root}/${d}`);
+  for (const d of [home, configDir, tmpDir]) await Deno.mkdir(d, { recursive: true });
+  const cwd = `${dir}/long`;
+  const { env } = buildChildEnv({
+    inherited: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    accountEnv: {
+      HOME: home,
+      CLAUDE_CODE_TMPDIR: tmpDir,
+      ANTHROPIC_BASE_URL: apiUrl,
+      ANTHROPIC_API_KEY: "sk-bench",
+      CLAUDE_CODE_MAX_RETRIES: "0",
+    },
+    configDir,
+    cwd,
+  });
+  const cli = ClaudeProcess.spawn({
+    args: [...buildArgv({ model: "claude-sonnet-4-5" }), "--include-partial-messages"],
+    cwd,
+    env,
+  });
+  const sockets = new Set<WebSocket>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onopen = () => sockets.add(socket);
+    socket.onclose = () => sockets.delete(socket);
+    return response;
+  });
+  let turnEnded = () => {};
+  const relayed = (async () => {
+    for await (const ev of cli.events()) {
+      if (ev.kind !== "frame" || appendKind(ev.frame) !== null) continue;
+      const text = JSON.stringify(ev.frame);
+      for (const s of sockets) s.send(text);
+      if (ev.frame.type === "result") turnEnded();
+    }
+  })();
+  return {
+    url: `ws://127.0.0.1:${server.addr.port}/`,
+    /** Runs `turns` scripted turns; answers each single frame's latency at every client. */
+    async turns(turns: number, samples: () => Promise<[string, number, number][]>) {
+      readAt.clear();
+      for (let i = 0; i < turns; i++) {
+        const ended = new Promise<void>((resolve) => turnEnded = resolve);
+        cli.sendUserMessage(`[[script:stream]] latency ${i}`);
+        await ended;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      return (await samples()).flatMap(([uuid, at]) => {
+        const read = readAt.get(uuid);
+        return read === undefined ? [] : [at - read];
+      });
+    },
+    async close() {
+      await cli.close();
+      await relayed;
+      await server.shutdown();
+    },
+  };
+}
