@@ -184,11 +184,14 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
       if (!sentThisTurn) {
         sentThisTurn = true;
         queueMicrotask(endTurn);
-      } else if (!corked) {
-        corked = true;
-        tcp.cork();
+      } else {
+        // Only what waits for the turn's end counts towards the bound (and `uncork` zeroes it).
+        if (!corked) {
+          corked = true;
+          tcp.cork();
+        }
+        held += size;
       }
-      held += size;
       // A small text frame is framed once for every connection it goes to (ws_frame.ts).
       if (typeof data === "string" && ws.readyState === ws.OPEN) tcp.write(textFrame(data));
       else ws.send(data);

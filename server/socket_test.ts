@@ -2,8 +2,10 @@
 // small text frames it framed itself beside frames `ws` framed (large, binary): a client must
 // still get every frame whole and in the order it was sent.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { Socket } from "node:net";
 import { memoryLogger } from "./log.ts";
 import { serveSocket, type Transport } from "./socket.ts";
+import { textFrame } from "./ws_frame.ts";
 
 Deno.test("frames written at once, corked, self-framed and ws-framed arrive whole and in order", async () => {
   const accepted = Promise.withResolvers<Transport>();
@@ -46,6 +48,47 @@ Deno.test("frames written at once, corked, self-framed and ws-framed arrive whol
     ]);
     assertEquals(transport.bufferedAmount, 0);
   } finally {
+    client.close();
+    await server.stop();
+  }
+});
+
+Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by forge (the turn bound resets)", async () => {
+  const accepted = Promise.withResolvers<Transport>();
+  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
+    log: memoryLogger(),
+    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
+    accept: (transport) => accepted.resolve(transport),
+  });
+  const client = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
+  const turns = 300; // 300 KiB of lone frames: more than one turn may hold
+  const burst = ["burst one", "burst two", "burst three"];
+  let count = 0;
+  const all = Promise.withResolvers<void>();
+  client.onmessage = () => ++count === turns + burst.length && all.resolve();
+  const write = Socket.prototype.write;
+  const written: Uint8Array[] = [];
+  try {
+    const transport = await accepted.promise;
+    await new Promise((resolve) => client.onopen = resolve);
+    for (let i = 0; i < turns; i++) {
+      transport.send(`${i}`.padEnd(1024, "."));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    Socket.prototype.write = function (this: Socket, chunk: unknown, ...rest: unknown[]) {
+      if (chunk instanceof Uint8Array) written.push(chunk);
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    };
+    for (const text of burst) transport.send(text);
+    Socket.prototype.write = write;
+    await all.promise;
+    // Each frame of the burst went out as the bytes forge framed, not through `ws` alone.
+    for (const text of burst) {
+      const frame = [...textFrame(text)];
+      assertEquals(written.some((w) => [...w].join() === frame.join()), true, text);
+    }
+  } finally {
+    Socket.prototype.write = write;
     client.close();
     await server.stop();
   }
