@@ -7,7 +7,8 @@ import { memoryLogger } from "./log.ts";
 import { serveSocket, type Transport } from "./socket.ts";
 import { textFrame } from "./ws_frame.ts";
 
-Deno.test("frames written at once, corked, self-framed and ws-framed arrive whole and in order", async () => {
+/** A served socket, the transport it accepted and an open client; disposing closes both. */
+async function connected() {
   const accepted = Promise.withResolvers<Transport>();
   const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
     log: memoryLogger(),
@@ -16,51 +17,53 @@ Deno.test("frames written at once, corked, self-framed and ws-framed arrive whol
   });
   const client = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
   client.binaryType = "arraybuffer";
+  await new Promise((resolve) => client.onopen = resolve);
+  return {
+    transport: await accepted.promise,
+    client,
+    async [Symbol.asyncDispose]() {
+      client.close();
+      await server.stop();
+    },
+  };
+}
+
+Deno.test("frames written at once, corked, self-framed and ws-framed arrive whole and in order", async () => {
+  await using pair = await connected();
+  const { transport, client } = pair;
   const got: string[] = [];
   const all = Promise.withResolvers<void>();
   client.onmessage = (e) => {
     got.push(typeof e.data === "string" ? e.data : `binary ${[...new Uint8Array(e.data)]}`);
     if (got.length === 7) all.resolve();
   };
-  try {
-    const transport = await accepted.promise;
-    await new Promise((resolve) => client.onopen = resolve);
-    const big = "B".repeat(20 * 1024); // over the cork bound: `ws` frames it
-    // One turn: the first leaves at once, the rest are corked until the turn ends.
-    transport.send("first");
-    transport.send("second é");
-    transport.send(big);
-    transport.send(new Uint8Array([4, 1, 2]));
-    transport.send("after the binary");
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    // A later turn, and the same string again (its frame is reused).
-    transport.send("after the binary");
-    transport.send("last");
-    await all.promise;
-    assertEquals(got, [
-      "first",
-      "second é",
-      big,
-      "binary 4,1,2",
-      "after the binary",
-      "after the binary",
-      "last",
-    ]);
-    assertEquals(transport.bufferedAmount, 0);
-  } finally {
-    client.close();
-    await server.stop();
-  }
+  const big = "B".repeat(20 * 1024); // over the cork bound: `ws` frames it
+  // One turn: the first leaves at once, the rest are corked until the turn ends.
+  transport.send("first");
+  transport.send("second é");
+  transport.send(big);
+  transport.send(new Uint8Array([4, 1, 2]));
+  transport.send("after the binary");
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // A later turn, and the same string again (its frame is reused).
+  transport.send("after the binary");
+  transport.send("last");
+  await all.promise;
+  assertEquals(got, [
+    "first",
+    "second é",
+    big,
+    "binary 4,1,2",
+    "after the binary",
+    "after the binary",
+    "last",
+  ]);
+  assertEquals(transport.bufferedAmount, 0);
 });
 
 Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by forge (the turn bound resets)", async () => {
-  const accepted = Promise.withResolvers<Transport>();
-  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
-    log: memoryLogger(),
-    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
-    accept: (transport) => accepted.resolve(transport),
-  });
-  const client = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
+  await using pair = await connected();
+  const { transport, client } = pair;
   const turns = 300; // 300 KiB of lone frames: more than one turn may hold
   const burst = ["burst one", "burst two", "burst three"];
   let count = 0;
@@ -69,8 +72,6 @@ Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by fo
   const write = Socket.prototype.write;
   const written: Uint8Array[] = [];
   try {
-    const transport = await accepted.promise;
-    await new Promise((resolve) => client.onopen = resolve);
     for (let i = 0; i < turns; i++) {
       transport.send(`${i}`.padEnd(1024, "."));
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -89,7 +90,5 @@ Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by fo
     }
   } finally {
     Socket.prototype.write = write;
-    client.close();
-    await server.stop();
   }
 });
