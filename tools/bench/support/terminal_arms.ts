@@ -280,6 +280,49 @@ export async function rawPty(cwd: string, env: Record<string, string>) {
 }
 
 /**
+ * One burst to socket viewers fed by the process `pid` (forge, or the bare relay): types the burst
+ * command, waits until every viewer's check has the end marker (`state(i)` says what viewer i had
+ * if 60 s pass first), runs `ended`, then checks every viewer's bytes against `expected`.
+ */
+export async function viewersBurst(o: {
+  pid: number;
+  checks: StreamCheck[];
+  type: (s: string) => void;
+  file: string;
+  expected: Uint8Array;
+  state?: (i: number) => string;
+  ended?: () => Promise<unknown>;
+}): Promise<ArmResult> {
+  const { pid, checks } = o;
+  checks.forEach((c) => c.reset());
+  const m0 = machine();
+  const c0 = { reader: cpuMs(pid), here: cpuMs(Deno.pid) };
+  const t0 = performance.now();
+  o.type(burstCommand(o.file));
+  const state = o.state ?? ((i: number) => `${checks[i].bytes} bytes`);
+  const ends = await deadline(
+    Promise.all(checks.map((c) => c.done)),
+    () => checks.map((_, i) => `viewer ${i + 1}: ${state(i)}`).join("; "),
+  );
+  const cpu = { reader: cpuMs(pid) - c0.reader, here: cpuMs(Deno.pid) - c0.here };
+  const machineBusy = busyShare(m0, machine());
+  await o.ended?.();
+  const wrong = checks.map((c, i) => {
+    const why = c.verify(o.expected);
+    return why && `viewer ${i + 1}: ${why}`;
+  }).filter(Boolean);
+  return {
+    ms: Math.max(...ends) - t0,
+    bytes: checks.map((c) => c.bytes),
+    frames: checks.map((c) => c.frames),
+    wrong: wrong.length ? wrong.join("; ") : null,
+    cpu,
+    machineBusy,
+    readerCpuAtEnd: c0.reader + cpu.reader,
+  };
+}
+
+/**
  * Keystroke to echo at a bash prompt: `keys` x's typed one at a time, each timed until the chunk
  * carrying its echo is read; the line is cleared every 60 keys so readline's redraws stay
  * one-character echoes. Returns the times in ms.

@@ -11,16 +11,7 @@
  */
 import pty from "@lydell/node-pty";
 import { ReadCoalescer } from "../../../subsystems/terminal/coalesce.ts";
-import {
-  type ArmResult,
-  burstCommand,
-  busyShare,
-  cpuMs,
-  deadline,
-  machine,
-  ready,
-  StreamCheck,
-} from "./terminal_arms.ts";
+import { type ArmResult, ready, StreamCheck, viewersBurst } from "./terminal_arms.ts";
 
 function relay(cwd: string): void {
   const shell = pty.spawn("/bin/bash", [], {
@@ -80,31 +71,8 @@ export async function bareRelay(cwd: string, viewers: number) {
   await ready(checks[0], type);
   return {
     pid: child.pid,
-    async burst(file: string, expected: Uint8Array): Promise<ArmResult> {
-      checks.forEach((c) => c.reset());
-      const m0 = machine();
-      const c0 = { reader: cpuMs(child.pid), here: cpuMs(Deno.pid) };
-      const t0 = performance.now();
-      type(burstCommand(file));
-      const ends = await deadline(
-        Promise.all(checks.map((c) => c.done)),
-        () => checks.map((c, i) => `viewer ${i + 1}: ${c.bytes} bytes`).join("; "),
-      );
-      const cpu = { reader: cpuMs(child.pid) - c0.reader, here: cpuMs(Deno.pid) - c0.here };
-      const machineBusy = busyShare(m0, machine());
-      const wrong = checks.map((c, i) => {
-        const why = c.verify(expected);
-        return why && `viewer ${i + 1}: ${why}`;
-      }).filter(Boolean);
-      return {
-        ms: Math.max(...ends) - t0,
-        bytes: checks.map((c) => c.bytes),
-        frames: checks.map((c) => c.frames),
-        wrong: wrong.length ? wrong.join("; ") : null,
-        cpu,
-        machineBusy,
-        readerCpuAtEnd: c0.reader + cpu.reader,
-      };
+    burst(file: string, expected: Uint8Array): Promise<ArmResult> {
+      return viewersBurst({ pid: child.pid, checks, type, file, expected });
     },
     async close(): Promise<void> {
       for (const s of sockets) s.close();

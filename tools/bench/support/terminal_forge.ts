@@ -11,14 +11,11 @@ import {
 import { listening } from "../arms/seat_fixtures.ts";
 import {
   type ArmResult,
-  burstCommand,
-  busyShare,
-  cpuMs,
   deadline,
   echoes,
-  machine,
   ready,
   StreamCheck,
+  viewersBurst,
 } from "./terminal_arms.ts";
 
 const REPO = new URL("../../../", import.meta.url).pathname;
@@ -177,41 +174,25 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
     /** Keystroke to echo through forge: typed as kind-5 frames, echoed as kind-4 frames. */
     echo: (keys: number) => echoes(viewers[0].check, (s) => viewers[0].type(s), keys),
     /** One burst; `ended` runs the moment every viewer has the end marker, before the checks. */
-    async burst(
+    burst(
       file: string,
       expected: Uint8Array,
       ended?: () => Promise<unknown>,
     ): Promise<ArmResult> {
-      viewers.forEach((v) => v.check.reset());
-      const m0 = machine();
-      const c0 = { reader: cpuMs(child.pid), here: cpuMs(Deno.pid) };
-      const t0 = performance.now();
-      viewers[0].type(burstCommand(file));
       const screens = viewers.map((v) => v.screens);
-      const ends = await deadline(
-        Promise.all(viewers.map((v) => v.check.done)),
-        () =>
-          viewers.map((v, i) =>
-            `viewer ${i + 1}: ${v.check.bytes} bytes, ${v.check.gaps} gaps, ` +
-            `${v.screens - screens[i]} fresh screens, ending ${JSON.stringify(v.check.last)}`
-          ).join("; "),
-      );
-      const cpu = { reader: cpuMs(child.pid) - c0.reader, here: cpuMs(Deno.pid) - c0.here };
-      const machineBusy = busyShare(m0, machine());
-      await ended?.();
-      const wrong = viewers.map((v, i) => {
-        const why = v.check.verify(expected);
-        return why && `viewer ${i + 1}: ${why}`;
-      }).filter(Boolean);
-      return {
-        ms: Math.max(...ends) - t0,
-        bytes: viewers.map((v) => v.check.bytes),
-        frames: viewers.map((v) => v.check.frames),
-        wrong: wrong.length ? wrong.join("; ") : null,
-        cpu,
-        machineBusy,
-        readerCpuAtEnd: c0.reader + cpu.reader,
-      };
+      return viewersBurst({
+        pid: child.pid,
+        checks: viewers.map((v) => v.check),
+        type: (s) => viewers[0].type(s),
+        file,
+        expected,
+        ended,
+        state: (i) => {
+          const v = viewers[i];
+          return `${v.check.bytes} bytes, ${v.check.gaps} gaps, ` +
+            `${v.screens - screens[i]} fresh screens, ending ${JSON.stringify(v.check.last)}`;
+        },
+      });
     },
     close,
   };
