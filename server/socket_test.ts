@@ -92,3 +92,37 @@ Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by fo
     Socket.prototype.write = write;
   }
 });
+
+// The direct write of forge-framed text (ws_frame.ts) is only in order because `ws` never holds
+// a frame of its own back, which compression would: a client asking for it is answered without.
+Deno.test("a client offering permessage-deflate is upgraded without it", async () => {
+  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
+    log: memoryLogger(),
+    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
+    accept: (transport) => transport.close(1000, "done"),
+  });
+  const tcp = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+  try {
+    await tcp.write(
+      new TextEncoder().encode(
+        "GET /socket HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n" +
+          "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" +
+          "Sec-WebSocket-Version: 13\r\n" +
+          "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n",
+      ),
+    );
+    let head = "";
+    const buf = new Uint8Array(4096);
+    while (!head.includes("\r\n\r\n")) {
+      const n = await tcp.read(buf);
+      if (n === null) break;
+      head += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    const headers = head.split("\r\n\r\n")[0].toLowerCase();
+    assertEquals(headers.startsWith("http/1.1 101"), true, headers);
+    assertEquals(headers.includes("sec-websocket-extensions"), false, headers);
+  } finally {
+    tcp.close();
+    await server.stop();
+  }
+});

@@ -1,4 +1,5 @@
 import { encodeBrowserAudio } from "../../protocol/mod.ts";
+import { reusedReads } from "../../server/reused_reads.ts";
 import type { Host } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import type { Tab } from "./tab.ts";
@@ -119,7 +120,8 @@ export class PageAudio {
           // Samples are two bytes: a chunk split mid-sample carries its odd byte to the next.
           let carry = new Uint8Array(0);
           try {
-            for await (const chunk of parec!.stdout) {
+            // Copied into `all` before the next read reuses its memory (server/reused_reads.ts).
+            for await (const chunk of reusedReads(parec!.stdout)) {
               const all = new Uint8Array(carry.length + chunk.length);
               all.set(carry);
               all.set(chunk, carry.length);

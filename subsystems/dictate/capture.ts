@@ -1,4 +1,5 @@
 import type { DictateDeviceChoice } from "../../protocol/mod.ts";
+import { reusedReads } from "../../server/reused_reads.ts";
 
 /**
  * A take on forge's own machine: `parec` records the default input (or the picked device) of the
@@ -16,7 +17,8 @@ export class MachineCapture {
     this.#child = child;
     (async () => {
       let carry: number | null = null;
-      for await (const chunk of child.stdout) {
+      // Each chunk is converted before the next read reuses its memory (server/reused_reads.ts).
+      for await (const chunk of reusedReads(child.stdout)) {
         this.#reading.resolve();
         let bytes = chunk;
         if (carry !== null) {

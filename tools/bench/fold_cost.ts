@@ -18,9 +18,15 @@
  *    apart from the rest.
  *
  *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 10] [--pairs 7]
- *     [--latency-turns 4]
+ *     [--latency-turns 4] [--clients 1,10,50]
+ *
+ * Forge runs under the V8 flags its launcher gives it (tools/permissions.ts SERVER_V8_FLAGS) in
+ * both parts: the forge process is started with them, and this process starts itself again with
+ * them for the in-process arms. To run it under flags of your own (`--trace-gc`, `--cpu-prof`),
+ * set FORGE_BENCH_OWN_FLAGS=1 and pass them to `deno run`.
  */
 import { parseArgs } from "node:util";
+import { SERVER_V8_FLAGS } from "../permissions.ts";
 import { startApi } from "../../tests/seats_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
 import { cliVersion, isChat, listening, prompt, seatRepo, settle } from "./arms/seat_fixtures.ts";
@@ -37,6 +43,7 @@ async function main() {
       turns: { type: "string", default: "40" },
       requests: { type: "string", default: "10" },
       "latency-turns": { type: "string", default: "4" },
+      clients: { type: "string", default: "1,10,50" },
       pairs: { type: "string", default: "7" },
       runs: { type: "string" },
     },
@@ -65,7 +72,8 @@ async function main() {
     // carries its work, git, diff and file_index rows.
     await seatRepo(`${dir}/long`);
     await cpuArms(dir, turns, requests, pairs);
-    if (latencyTurns > 0) await latencyArms(dir, latencyTurns, turns, api.url);
+    const clients = String(values.clients).split(",").map(Number);
+    if (latencyTurns > 0) await latencyArms(dir, latencyTurns, turns, api.url, clients);
   } finally {
     await api.stop();
     await Deno.remove(dir, { recursive: true });
@@ -134,7 +142,16 @@ async function cpuArms(dir: string, turns: number, requests: number, pairs: numb
 /** forge as its own process (`deno run -A main.ts`, so its /proc walks run), and a client. */
 async function startForge(dir: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${REPO}main.ts`, "--config", `${dir}/forge.toml`, "--port", "0"],
+    args: [
+      "run",
+      "-A",
+      `--v8-flags=${SERVER_V8_FLAGS}`,
+      `${REPO}main.ts`,
+      "--config",
+      `${dir}/forge.toml`,
+      "--port",
+      "0",
+    ],
     cwd: REPO,
     stdout: "piped",
     stderr: "null",
@@ -243,4 +260,21 @@ function cpuNs(pid: number): number {
   return sum;
 }
 
-if (import.meta.main) await main();
+/** This bench again, under the launcher's V8 flags (see the top of this file). */
+async function underServerFlags(): Promise<number> {
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `--v8-flags=${SERVER_V8_FLAGS}`, new URL(import.meta.url).pathname].concat(
+      Deno.args,
+    ),
+    env: { FORGE_BENCH_OWN_FLAGS: "1" },
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  return code;
+}
+
+if (import.meta.main) {
+  if (Deno.env.get("FORGE_BENCH_OWN_FLAGS") === "1") await main();
+  else Deno.exit(await underServerFlags());
+}

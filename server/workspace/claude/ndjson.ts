@@ -1,6 +1,7 @@
 /**
  * Reading the CLI's stdout (one JSON object per line) and keeping the tail of its stderr.
  */
+import { reusedReads } from "../../reused_reads.ts";
 import { type CliFrame, isJsonObject } from "./types.ts";
 
 /** One stdout line: a frame, or a line that is not a JSON object with a string `type`. */
@@ -25,14 +26,18 @@ function parseLine(line: string): NdjsonItem {
 /**
  * Yields each non-empty line of `stream` parsed (a trailing `\r` is dropped). A bad line is
  * yielded as `bad_line` and reading goes on; a last line without `\n` is still yielded.
- * Aborting `signal` cancels the stream (the loop then throws the abort reason).
+ * Aborting `signal` cancels the stream (the loop then throws the abort reason). The pipe is read
+ * into one reused buffer (reused_reads.ts: a fresh 64 KiB per read was what drove the server's
+ * old-generation collections while a turn streamed).
  */
 export async function* readNdjson(
   stream: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
 ): AsyncGenerator<NdjsonItem> {
   let pending = "";
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream(), { signal })) {
+  const decoder = new TextDecoder();
+  for await (const bytes of reusedReads(stream, signal)) {
+    const chunk = decoder.decode(bytes, { stream: true });
     let start = 0;
     let nl = chunk.indexOf("\n");
     while (nl >= 0) {
@@ -45,6 +50,7 @@ export async function* readNdjson(
     // Only the new chunk is searched, so a long line arriving in many chunks stays linear.
     pending += chunk.slice(start);
   }
+  pending += decoder.decode();
   if (pending.trim()) yield parseLine(pending.replace(/\r$/, ""));
 }
 
@@ -82,7 +88,7 @@ export class TailBuffer {
   /** Drains a stream into the buffer; resolves when the stream ends or fails. */
   async drain(stream: ReadableStream<Uint8Array>): Promise<void> {
     try {
-      for await (const chunk of stream) this.push(chunk);
+      for await (const chunk of reusedReads(stream)) this.push(chunk);
     } catch { /* the pipe broke: the process is gone, keep what we have */ }
   }
 }

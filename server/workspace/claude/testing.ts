@@ -119,25 +119,7 @@ export async function startHarness(script: ScriptInput = {}): Promise<CliHarness
     tmpDir,
     cwd,
     spawn(o = {}) {
-      const { env } = buildChildEnv({
-        inherited: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-        accountEnv: {
-          HOME: home,
-          CLAUDE_CODE_TMPDIR: tmpDir,
-          ANTHROPIC_BASE_URL: api.url,
-          ANTHROPIC_API_KEY: "sk-test",
-          CLAUDE_CODE_MAX_RETRIES: "0",
-        },
-        configDir,
-        cwd,
-      });
-      const proc = ClaudeProcess.spawn({
-        args: buildArgv(o.argv),
-        cwd,
-        env,
-        closeGraceMs: 3_000,
-        ...o,
-      });
+      const proc = spawnOfflineCli(h, api.url, { closeGraceMs: 3_000, ...o });
       spawned.push(proc);
       return { proc, log: new FrameLog(proc) };
     },
@@ -151,6 +133,39 @@ export async function startHarness(script: ScriptInput = {}): Promise<CliHarness
     },
   };
   return h;
+}
+
+/** The dirs a CLI runs in: its HOME, config dir, temp dir and working dir. */
+export interface CliWorld {
+  home: string;
+  configDir: string;
+  tmpDir: string;
+  cwd: string;
+}
+
+/**
+ * The CLI as the harness starts it, against the Messages API at `apiUrl`: only PATH is inherited
+ * from this machine, everything else lives in `world`. Also what fold_cost's bare relay arm
+ * starts, against the bench's own fake API process.
+ */
+export function spawnOfflineCli(
+  world: CliWorld,
+  apiUrl: string,
+  o: { argv?: ArgvOptions } & Partial<ClaudeSpawnOptions> = {},
+): ClaudeProcess {
+  const { env } = buildChildEnv({
+    inherited: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    accountEnv: {
+      HOME: world.home,
+      CLAUDE_CODE_TMPDIR: world.tmpDir,
+      ANTHROPIC_BASE_URL: apiUrl,
+      ANTHROPIC_API_KEY: "sk-test",
+      CLAUDE_CODE_MAX_RETRIES: "0",
+    },
+    configDir: world.configDir,
+    cwd: world.cwd,
+  });
+  return ClaudeProcess.spawn({ args: buildArgv(o.argv), cwd: world.cwd, env, ...o });
 }
 
 /** The `result` frames, for counting turns. */

@@ -7,8 +7,7 @@
  * costs to reach N clients on this machine before any server does anything with it.
  */
 import { buildArgv } from "../../../server/workspace/claude/argv.ts";
-import { buildChildEnv } from "../../../server/workspace/claude/env.ts";
-import { ClaudeProcess } from "../../../server/workspace/claude/process.ts";
+import { spawnOfflineCli } from "../../../server/workspace/claude/testing.ts";
 import { appendKind } from "../../../server/workspace/stream_fold.ts";
 
 /** A CLI against `apiUrl` in `dir`/long behind a bare relay; `readAt` is stamped by the caller's
@@ -17,23 +16,9 @@ export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string,
   const root = `${dir}/bare`;
   const [home, configDir, tmpDir] = ["home", "config", "tmp"].map((d) => `${root}/${d}`);
   for (const d of [home, configDir, tmpDir]) await Deno.mkdir(d, { recursive: true });
-  const cwd = `${dir}/long`;
-  const { env } = buildChildEnv({
-    inherited: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
-    accountEnv: {
-      HOME: home,
-      CLAUDE_CODE_TMPDIR: tmpDir,
-      ANTHROPIC_BASE_URL: apiUrl,
-      ANTHROPIC_API_KEY: "sk-bench",
-      CLAUDE_CODE_MAX_RETRIES: "0",
-    },
-    configDir,
-    cwd,
-  });
-  const cli = ClaudeProcess.spawn({
+  const world = { home, configDir, tmpDir, cwd: `${dir}/long` };
+  const cli = spawnOfflineCli(world, apiUrl, {
     args: [...buildArgv({ model: "claude-sonnet-4-5" }), "--include-partial-messages"],
-    cwd,
-    env,
   });
   const sockets = new Set<WebSocket>();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {

@@ -28,6 +28,7 @@ export async function latencyArms(
   turns: number,
   longTurns: number,
   apiUrl: string,
+  clientCounts: number[],
 ) {
   const push = EventQueue.prototype.push;
   EventQueue.prototype.push = function (item: unknown) {
@@ -70,7 +71,7 @@ export async function latencyArms(
   const bare = await bareRelay(apiUrl, dir, readAt);
   try {
     await driver.next((m) => m.kind === "settings");
-    for (const clients of [1, 10, 50]) {
+    for (const clients of clientCounts) {
       const workers = await clientWorkers(server.url, clients, seat);
       readAt.clear();
       handedAt.clear();
