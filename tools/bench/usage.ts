@@ -21,6 +21,7 @@ import { slugFor } from "../../subsystems/usage/sample_lines.ts";
 import bundled from "../../subsystems/usage/prices.json" with { type: "json" };
 import { startHarness } from "../../server/workspace/claude/testing.ts";
 import type { measure } from "./arms/usage_report.ts";
+import { SERVER_V8_FLAGS } from "../permissions.ts";
 import { coldRead, timedProcess } from "./arms/process.ts";
 import { installCcusage, runCcusage } from "./arms/ccusage.ts";
 
@@ -229,6 +230,7 @@ async function measureInChild(pool: string) {
       Deno.execPath(),
       "run",
       "--allow-all",
+      `--v8-flags=${SERVER_V8_FLAGS}`, // as forge's launcher runs the server that scans
       new URL("./arms/usage_report.ts", import.meta.url).pathname,
       pool,
     ],

@@ -9,6 +9,7 @@ import {
   TERMINAL_OUTPUT_KIND,
 } from "../../../protocol/terminal_frames.ts";
 import { listening } from "../arms/seat_fixtures.ts";
+import { SERVER_V8_FLAGS } from "../../permissions.ts";
 import {
   type ArmResult,
   deadline,
@@ -136,6 +137,8 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
     args: [
       "run",
       "-A",
+      // As forge's launcher runs it; V8 flags in --forge-flags are added (one given again wins).
+      `--v8-flags=${SERVER_V8_FLAGS}`,
       ...forgeFlags,
       `${REPO}main.ts`,
       "--config",
