@@ -346,7 +346,9 @@ export class SeatManager {
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#walking = promise;
     try {
-      const table = await readTable();
+      // Only the held seats' trees are read where /proc allows it (proc_files.ts readSubtrees).
+      const roots = held.flatMap((s) => s.pid === null ? [] : [s.pid]);
+      const table = await readTable(roots);
       if (!table) {
         if (!this.#walkRefused) {
           this.opts.log.warn("seat_process_walk_unavailable", { why: probe().why });

@@ -1,4 +1,5 @@
 import type { WireObject } from "../../../protocol/mod.ts";
+import { procTable, readSubtrees, statFields } from "./proc_files.ts";
 
 /**
  * The machine's process table, for the session subject's `processes` (spec: session > processes)
@@ -38,10 +39,14 @@ export function probe(): { source: ProcSource | null; why: string } {
   return detected;
 }
 
-/** The whole table now, or null when no source is available. */
-export async function readTable(): Promise<ProcTable | null> {
+/**
+ * The whole table now, or null when no source is available. Given `roots`, the table needs to
+ * answer only for them and their descendants: from /proc that reads just their trees
+ * (proc_files.ts readSubtrees); `ps` lists everything in one run either way.
+ */
+export async function readTable(roots?: number[]): Promise<ProcTable | null> {
   const { source } = probe();
-  if (source === "proc") return procTable();
+  if (source === "proc") return (roots && await readSubtrees(roots)) ?? procTable();
   if (source === "ps") return await psTable();
   return null;
 }
@@ -123,59 +128,6 @@ export async function signal(pid: number, sig: Deno.Signal): Promise<void> {
   }
   await run("kill", [`-${sig.replace(/^SIG/, "")}`, String(pid)]);
 }
-
-/** The fields of /proc/<pid>/stat after the command (`[0]` state, `[1]` ppid, `[19]` start
- * time in clock ticks), or null when the process is gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return null;
-  }
-}
-
-function procTable(): ProcTable {
-  const parent = new Map<number, number>();
-  try {
-    for (const entry of Deno.readDirSync("/proc")) {
-      const c = entry.name.charCodeAt(0);
-      if (c < 48 || c > 57) continue;
-      const fields = statFields(Number(entry.name));
-      if (fields) parent.set(Number(entry.name), Number(fields[1]));
-    }
-  } catch { /* an empty table: nothing walks */ }
-  return {
-    parent,
-    command(pid) {
-      try {
-        return Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim()
-          .slice(0, 200);
-      } catch {
-        return "";
-      }
-    },
-    name(pid) {
-      try {
-        return Deno.readTextFileSync(`/proc/${pid}/comm`).trim();
-      } catch {
-        return "";
-      }
-    },
-    memoryBytes(pid) {
-      try {
-        // statm's second field: resident pages.
-        const pages = Number(Deno.readTextFileSync(`/proc/${pid}/statm`).split(" ")[1]);
-        return Number.isFinite(pages) ? pages * PAGE_BYTES : 0;
-      } catch {
-        return 0;
-      }
-    },
-  };
-}
-
-/** The page size statm counts in (4 KiB on the Linux targets forge runs on). */
-const PAGE_BYTES = 4096;
 
 async function psTable(): Promise<ProcTable | null> {
   const out = await run("ps", ["-A", "-o", "pid=,ppid=,rss=,comm=,args="]);
