@@ -5,10 +5,11 @@
  * few bytes the read carries. The CLI writes each streamed event as its own line, so a seat's
  * stdout was read a few hundred bytes at a time into 64 KiB apiece: measured on a child writing
  * 2,000 lines of 32 bytes, the process's external memory peaked at 17.7 MB with the default
- * reader and at 0.5 MB with this one. That churn is what set V8's old-generation collections
- * going every one to three seconds under a streaming turn (`--trace-incremental-marking`: each
- * started on the global limit, V8's own heap at half its limit), and their pauses were the
- * server's share of the socket latency tail (issue 14 §2).
+ * reader and at 0.5 MB with this one. Under Deno's default V8 flags that churn set the old
+ * generation's collections going every one to three seconds under a streaming turn
+ * (`--trace-incremental-marking`: each started on the global limit, which counts external memory,
+ * with V8's own heap at half its limit; issue 14 §2). Under the launcher's 1 MiB young generation
+ * a scavenge frees the buffers first, so there it saves the allocations rather than pauses.
  *
  * Each chunk yielded is a view on the shared buffer, valid only until the loop asks for the next:
  * a caller that keeps bytes copies them. A stream that is not a byte stream (a test's

@@ -27,8 +27,8 @@ function parseLine(line: string): NdjsonItem {
  * Yields each non-empty line of `stream` parsed (a trailing `\r` is dropped). A bad line is
  * yielded as `bad_line` and reading goes on; a last line without `\n` is still yielded.
  * Aborting `signal` cancels the stream (the loop then throws the abort reason). The pipe is read
- * into one reused buffer (reused_reads.ts: a fresh 64 KiB per read was what drove the server's
- * old-generation collections while a turn streamed).
+ * into one reused buffer (reused_reads.ts: Deno's default reader allocated 64 KiB a read, and the
+ * CLI writes a streamed event a line).
  */
 export async function* readNdjson(
   stream: ReadableStream<Uint8Array>,
