@@ -15,6 +15,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { procTable, readSubtrees } from "../../server/workspace/seats/proc_files.ts";
 import { descendants, processTree } from "../../server/workspace/seats/procfs.ts";
+import { spread } from "./support/spread.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -59,11 +60,6 @@ async function timed(walk: () => Promise<unknown> | unknown): Promise<Arm> {
   ticking = false;
   return { ms, cpuMs: (c.user + c.system) / 1000, stallMs: stall, rows: shape(rows.processes) };
 }
-
-const spread = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${s[s.length >> 1].toFixed(2)} (${s[0].toFixed(2)}..${s.at(-1)!.toFixed(2)})`;
-};
 
 const idle: Deno.ChildProcess[] = [];
 try {
