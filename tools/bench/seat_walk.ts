@@ -63,7 +63,14 @@ async function timed(walk: () => Promise<unknown> | unknown): Promise<Arm> {
 
 const idle: Deno.ChildProcess[] = [];
 try {
-  await new Promise((r) => setTimeout(r, 200)); // the shell has forked its sleeps
+  // The shell has forked its three sleeps and they have exec'd: the tree both arms must find.
+  const sleeps = () =>
+    (processTree(procTable(), seat.pid).processes as { command: string }[])
+      .filter((r) => /^sleep 60[012]$/.test(r.command)).length;
+  for (let i = 0; sleeps() < 3; i++) {
+    if (i === 500) throw new Error("the seat's shell never started its three sleeps");
+    await new Promise((r) => setTimeout(r, 10));
+  }
   for (const extra of EXTRA) {
     while (idle.length < extra) {
       idle.push(new Deno.Command("sleep", { args: ["600"], stdout: "null" }).spawn());
