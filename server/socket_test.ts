@@ -7,14 +7,19 @@ import { memoryLogger } from "./log.ts";
 import { serveSocket, type Transport } from "./socket.ts";
 import { textFrame } from "./ws_frame.ts";
 
+/** `/socket` on a free loopback port, handing each accepted transport to `accept`. */
+function served(accept: (transport: Transport) => void) {
+  return serveSocket({ hostname: "127.0.0.1", port: 0 }, {
+    log: memoryLogger(),
+    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
+    accept,
+  });
+}
+
 /** A served socket, the transport it accepted and an open client; disposing closes both. */
 async function connected() {
   const accepted = Promise.withResolvers<Transport>();
-  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
-    log: memoryLogger(),
-    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
-    accept: (transport) => accepted.resolve(transport),
-  });
+  const server = await served((transport) => accepted.resolve(transport));
   const client = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
   client.binaryType = "arraybuffer";
   await new Promise((resolve) => client.onopen = resolve);
@@ -96,11 +101,7 @@ Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by fo
 // The direct write of forge-framed text (ws_frame.ts) is only in order because `ws` never holds
 // a frame of its own back, which compression would: a client asking for it is answered without.
 Deno.test("a client offering permessage-deflate is upgraded without it", async () => {
-  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
-    log: memoryLogger(),
-    policy: () => ({ bind: "127.0.0.1", port: 0, allowed: [] }),
-    accept: (transport) => transport.close(1000, "done"),
-  });
+  const server = await served((transport) => transport.close(1000, "done"));
   const tcp = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
   try {
     await tcp.write(

@@ -29,7 +29,15 @@ import { parseArgs } from "node:util";
 import { SERVER_V8_FLAGS } from "../permissions.ts";
 import { startApi } from "../../tests/seats_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
-import { cliVersion, isChat, listening, prompt, seatRepo, settle } from "./arms/seat_fixtures.ts";
+import {
+  cliVersion,
+  forgeArgs,
+  isChat,
+  listening,
+  prompt,
+  seatRepo,
+  settle,
+} from "./arms/seat_fixtures.ts";
 import { latencyArms } from "./arms/seat_latency.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
@@ -142,16 +150,7 @@ async function cpuArms(dir: string, turns: number, requests: number, pairs: numb
 /** forge as its own process (`deno run -A main.ts`, so its /proc walks run), and a client. */
 async function startForge(dir: string) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `--v8-flags=${SERVER_V8_FLAGS}`,
-      `${REPO}main.ts`,
-      "--config",
-      `${dir}/forge.toml`,
-      "--port",
-      "0",
-    ],
+    args: forgeArgs(`${dir}/forge.toml`),
     cwd: REPO,
     stdout: "piped",
     stderr: "null",

@@ -1,4 +1,4 @@
-import { listening } from "./arms/seat_fixtures.ts";
+import { forgeArgs, listening } from "./arms/seat_fixtures.ts";
 import { COMMANDS } from "../../protocol/command.ts";
 import { ClientMessage } from "../../protocol/client.ts";
 import { SERVER_V8_FLAGS } from "../permissions.ts";
@@ -140,14 +140,13 @@ Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: (a) => console.log("LISTE
 async function boot(arm: Arm, dir: string): Promise<{ child: Deno.ChildProcess; port: number }> {
   await Deno.mkdir(`${dir}/proj`, { recursive: true });
   await Deno.writeTextFile(`${dir}/forge.toml`, CONFIG.replaceAll("@DIR@", dir));
-  const v8 = V8_FLAGS === "none" ? [] : [`--v8-flags=${V8_FLAGS}`];
   const child = new Deno.Command(Deno.execPath(), {
     cwd: REPO,
     args: arm === "bare"
       ? ["eval", BARE]
       : arm === "bare_ws"
       ? ["eval", BARE_WS]
-      : ["run", "-A", ...v8, `${REPO}main.ts`, "--config", `${dir}/forge.toml`, "--port", "0"],
+      : forgeArgs(`${dir}/forge.toml`, { v8: V8_FLAGS === "none" ? null : V8_FLAGS }),
     stdout: "piped",
     stderr: "null",
   }).spawn();

@@ -18,8 +18,7 @@ import { GENERATED_SESSION, writeGenerated } from "../../server/workspace/conver
 import { lineFrame } from "../../server/workspace/conversation/rows.ts";
 import { ForgeClient } from "../client_lib.ts";
 import { dropCaches } from "./arms/process.ts";
-import { listening } from "./arms/seat_fixtures.ts";
-import { SERVER_V8_FLAGS } from "../permissions.ts";
+import { forgeArgs, listening } from "./arms/seat_fixtures.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -81,16 +80,7 @@ await Deno.writeTextFile(
     `accounts = ["Fake"]\n[[orgs.projects]]\nname = "big"\npath = "${dir}/big"\n`,
 );
 const server = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    `--v8-flags=${SERVER_V8_FLAGS}`, // as forge's launcher runs it
-    "main.ts",
-    "--config",
-    `${dir}/forge.toml`,
-    "--port",
-    "0",
-  ],
+  args: forgeArgs(`${dir}/forge.toml`),
   cwd: REPO,
   stdout: "piped",
   stderr: "null",

@@ -15,6 +15,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { procTable, readSubtrees } from "../../server/workspace/seats/proc_files.ts";
 import { descendants, processTree } from "../../server/workspace/seats/procfs.ts";
+import { spread } from "./support/spread.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -60,14 +61,16 @@ async function timed(walk: () => Promise<unknown> | unknown): Promise<Arm> {
   return { ms, cpuMs: (c.user + c.system) / 1000, stallMs: stall, rows: shape(rows.processes) };
 }
 
-const spread = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${s[s.length >> 1].toFixed(2)} (${s[0].toFixed(2)}..${s.at(-1)!.toFixed(2)})`;
-};
-
 const idle: Deno.ChildProcess[] = [];
 try {
-  await new Promise((r) => setTimeout(r, 200)); // the shell has forked its sleeps
+  // The shell has forked its three sleeps and they have exec'd: the tree both arms must find.
+  const sleeps = () =>
+    (processTree(procTable(), seat.pid).processes as { command: string }[])
+      .filter((r) => /^sleep 60[012]$/.test(r.command)).length;
+  for (let i = 0; sleeps() < 3; i++) {
+    if (i === 500) throw new Error("the seat's shell never started its three sleeps");
+    await new Promise((r) => setTimeout(r, 10));
+  }
   for (const extra of EXTRA) {
     while (idle.length < extra) {
       idle.push(new Deno.Command("sleep", { args: ["600"], stdout: "null" }).spawn());

@@ -30,6 +30,7 @@ import { type ArmResult, cpuMs, expectedBytes, rawPty, still } from "./support/t
 import { forgeTerminal, Viewer } from "./support/terminal_forge.ts";
 import { drawn, Replay } from "./support/terminal_draw.ts";
 import { bareRelay } from "./support/terminal_bare.ts";
+import { spread } from "./support/spread.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -52,11 +53,6 @@ const forgeFlags = String(values["forge-flags"]).split(" ").filter(Boolean);
 
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 const mb = (n: number) => (n / 1e6).toFixed(2);
-const spread = (xs: number[], digits = 2) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const f = (x: number) => x.toFixed(digits);
-  return `${f(s[Math.floor(s.length / 2)])} (${f(s[0])}..${f(s.at(-1)!)})`;
-};
 
 /** One arm's line; `server` names the relaying process (null for the PTY read alone). */
 function describe(r: ArmResult, server: string | null): string {

@@ -1,5 +1,8 @@
 import { readPort } from "../../../tests/seats_harness.ts";
 import type { ForgeClient } from "../../client_lib.ts";
+import { SERVER_V8_FLAGS } from "../../permissions.ts";
+
+const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
 /** fold_cost's fixtures: the seat's repository, the prompt and frame helpers, the CLI's version. */
 const seat = { org: "Bench", project: "long", label: "lead" };
@@ -33,6 +36,29 @@ export function isChat(m: Record<string, unknown>, type: string): boolean {
 
 export function prompt(text: string) {
   return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
+}
+
+/**
+ * `deno` arguments that run forge as its own process on `config`, on a free port, under the V8
+ * flags its launcher gives it (tools/permissions.ts) unless `v8` names others (null: none);
+ * `extra` runtime flags come after them (a V8 flag given again wins).
+ */
+export function forgeArgs(
+  config: string,
+  opts: { v8?: string | null; extra?: string[] } = {},
+): string[] {
+  const v8 = opts.v8 === undefined ? SERVER_V8_FLAGS : opts.v8;
+  return [
+    "run",
+    "-A",
+    ...(v8 === null ? [] : [`--v8-flags=${v8}`]),
+    ...(opts.extra ?? []),
+    MAIN,
+    "--config",
+    config,
+    "--port",
+    "0",
+  ];
 }
 
 /** The port forge prints on its `LISTENING host:port` line (the rest of stdout is drained). */

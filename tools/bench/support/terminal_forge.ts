@@ -8,8 +8,7 @@ import {
   encodeTerminalInput,
   TERMINAL_OUTPUT_KIND,
 } from "../../../protocol/terminal_frames.ts";
-import { listening } from "../arms/seat_fixtures.ts";
-import { SERVER_V8_FLAGS } from "../../permissions.ts";
+import { forgeArgs, listening } from "../arms/seat_fixtures.ts";
 import {
   type ArmResult,
   deadline,
@@ -134,18 +133,7 @@ export async function forgeTerminal(dir: string, count: number, forgeFlags: stri
   await Deno.mkdir(`${dir}/term`, { recursive: true });
   await Deno.writeTextFile(`${dir}/forge.toml`, config(dir));
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      // As forge's launcher runs it; V8 flags in --forge-flags are added (one given again wins).
-      `--v8-flags=${SERVER_V8_FLAGS}`,
-      ...forgeFlags,
-      `${REPO}main.ts`,
-      "--config",
-      `${dir}/forge.toml`,
-      "--port",
-      "0",
-    ],
+    args: forgeArgs(`${dir}/forge.toml`, { extra: forgeFlags }),
     cwd: REPO,
     // HOME stays (Deno's cache lives under it); the shell's history goes nowhere.
     env: { PS1: "$ ", HISTFILE: "/dev/null" },
