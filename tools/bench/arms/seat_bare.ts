@@ -11,8 +11,14 @@ import { spawnOfflineCli } from "../../../server/workspace/claude/testing.ts";
 import { appendKind } from "../../../server/workspace/stream_fold.ts";
 
 /** A CLI against `apiUrl` in `dir`/long behind a bare relay; `readAt` is stamped by the caller's
- * hook on the CLI's line reader, as in the forge arms. */
-export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string, number>) {
+ * hook on the CLI's line reader, as in the forge arms; `frameType` learns each relayed frame's
+ * CLI type (and subtype), to name the late ones. */
+export async function bareRelay(
+  apiUrl: string,
+  dir: string,
+  readAt: Map<string, number>,
+  frameType: Map<string, string>,
+) {
   const root = `${dir}/bare`;
   const [home, configDir, tmpDir] = ["home", "config", "tmp"].map((d) => `${root}/${d}`);
   for (const d of [home, configDir, tmpDir]) await Deno.mkdir(d, { recursive: true });
@@ -33,12 +39,18 @@ export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string,
       if (ev.kind !== "frame" || appendKind(ev.frame) !== null) continue;
       const text = JSON.stringify(ev.frame);
       for (const s of sockets) s.send(text);
+      // Named after the sends, so the naming is not in the time the arm measures.
+      if (typeof ev.frame.uuid === "string") {
+        const kind = [ev.frame.type, ev.frame.subtype].filter((x) => x !== undefined).join("/");
+        frameType.set(ev.frame.uuid, kind);
+      }
       if (ev.frame.type === "result") turnEnded();
     }
   })();
   return {
     url: `ws://127.0.0.1:${server.addr.port}/`,
-    /** Runs `turns` scripted turns; answers each single frame's latency at every client. */
+    /** Runs `turns` scripted turns; answers each single frame's latency at every client, by
+     * the frame's uuid. */
     async turns(turns: number, samples: () => Promise<[string, number, number][]>) {
       readAt.clear();
       for (let i = 0; i < turns; i++) {
@@ -47,9 +59,9 @@ export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string,
         await ended;
       }
       await new Promise((r) => setTimeout(r, 100));
-      return (await samples()).flatMap(([uuid, at]) => {
+      return (await samples()).flatMap(([uuid, at]): [string, number][] => {
         const read = readAt.get(uuid);
-        return read === undefined ? [] : [at - read];
+        return read === undefined ? [] : [[uuid, at - read]];
       });
     },
     async close() {
