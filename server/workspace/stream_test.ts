@@ -97,6 +97,23 @@ Deno.test("appends to different blocks do not fold together; a lone append cross
   assert(out[0].update === first, "a run of one is the update itself");
 });
 
+Deno.test("each append moves the quiet window: a run flushes intervalMs after its LAST append", async () => {
+  // Wide margins (an append 100 ms into a 300 ms window) so a slow machine's late timer cannot
+  // split the run; what is asserted is a lower bound no late timer can break.
+  const stream = new UpdateStream({ intervalMs: 300, ceilingMs: 10_000 });
+  const flushedAt: number[] = [];
+  const out = collect(stream);
+  stream.subscribe(() => flushedAt.push(performance.now()));
+  stream.emit(chat(counter(1, 1, "u1")));
+  await new Promise((r) => setTimeout(r, 100));
+  const lastAppend = performance.now();
+  stream.emit(chat(counter(1, 2, "u2")));
+  await waitFor(() => out.length === 1);
+  assertEquals([out[0].seq, out[0].span], [0, 2], "both appends in one frame");
+  const quiet = flushedAt[0] - lastAppend;
+  assert(quiet >= 299, `flushed ${quiet.toFixed(1)} ms after the last append, not 300 or more`);
+});
+
 Deno.test("the ceiling bounds how long a steady run is held", async () => {
   const stream = new UpdateStream({ intervalMs: 16, ceilingMs: 40 });
   const out = collect(stream);
