@@ -33,14 +33,17 @@ export async function bareRelay(
     socket.onclose = () => sockets.delete(socket);
     return response;
   });
+  /** When the relay had handed each frame to every socket: its share, as the forge arm's. */
+  const handedAt = new Map<string, number>();
   let turnEnded = () => {};
   const relayed = (async () => {
     for await (const ev of cli.events()) {
       if (ev.kind !== "frame" || appendKind(ev.frame) !== null) continue;
       const text = JSON.stringify(ev.frame);
       for (const s of sockets) s.send(text);
-      // Named after the sends, so the naming is not in the time the arm measures.
+      // Stamped and named after the sends, so neither is in the time the arm measures.
       if (typeof ev.frame.uuid === "string") {
+        handedAt.set(ev.frame.uuid, performance.timeOrigin + performance.now());
         const kind = [ev.frame.type, ev.frame.subtype].filter((x) => x !== undefined).join("/");
         frameType.set(ev.frame.uuid, kind);
       }
@@ -50,19 +53,25 @@ export async function bareRelay(
   return {
     url: `ws://127.0.0.1:${server.addr.port}/`,
     /** Runs `turns` scripted turns; answers each single frame's latency at every client, by
-     * the frame's uuid. */
+     * the frame's uuid, and the relay's own share of each (read to handed to every socket). */
     async turns(turns: number, samples: () => Promise<[string, number, number][]>) {
       readAt.clear();
+      handedAt.clear();
       for (let i = 0; i < turns; i++) {
         const ended = new Promise<void>((resolve) => turnEnded = resolve);
         cli.sendUserMessage(`[[script:stream]] latency ${i}`);
         await ended;
       }
       await new Promise((r) => setTimeout(r, 100));
-      return (await samples()).flatMap(([uuid, at]): [string, number][] => {
+      const atClients = (await samples()).flatMap(([uuid, at]): [string, number][] => {
         const read = readAt.get(uuid);
         return read === undefined ? [] : [[uuid, at - read]];
       });
+      const handed = [...handedAt].flatMap(([uuid, at]) => {
+        const read = readAt.get(uuid);
+        return read === undefined ? [] : [at - read];
+      });
+      return { atClients, handed };
     },
     async close() {
       await cli.close();

@@ -121,14 +121,19 @@ export async function latencyArms(
       );
       // The pair's other arm: the same turns through a bare relay (seat_bare.ts).
       const bareClients = await clientWorkers(bare.url, clients, null);
-      const bareTimes = await bare.turns(turns, () => bareClients.samples());
+      const { atClients, handed: bareHanded } = await bare.turns(
+        turns,
+        () => bareClients.samples(),
+      );
       const barePerFrame = new Map<string, number[]>();
-      for (const [uuid, ms] of bareTimes) {
+      for (const [uuid, ms] of atClients) {
         barePerFrame.set(uuid, [...barePerFrame.get(uuid) ?? [], ms]);
       }
       console.log(
         `   bare relay to the same clients (no forge, token appends not sent): single frames ` +
-          `${q(bareTimes.map(([, ms]) => ms))}\n      ${lateFrames(barePerFrame)}`,
+          `${q(atClients.map(([, ms]) => ms))}\n` +
+          `      of which the relay's (read to handed to every socket) ${q(bareHanded)}\n` +
+          `      ${lateFrames(barePerFrame)}`,
       );
     }
     driver.send({ kind: "subscribe", what: { session: seat } });
