@@ -33,7 +33,9 @@ export async function bareRelay(
     socket.onclose = () => sockets.delete(socket);
     return response;
   });
-  /** When the relay had handed each frame to every socket: its share, as the forge arm's. */
+  /** When the relay had handed each frame to every socket: its share. Not the forge arm's
+   * measure exactly: Deno's `send()` queues the frame for its Rust side, which writes it after,
+   * while forge's share ends when its 50 writes have been made. */
   const handedAt = new Map<string, number>();
   let turnEnded = () => {};
   const relayed = (async () => {
