@@ -12,6 +12,9 @@ export interface NumberedUpdate {
   span: number;
   /** A connection the update is for alone (a take's news); null for everyone it routes to. */
   only: number | null;
+  /** Set on a held run published because another frame of its seat is published right after
+   * it: the transport holds the run's frame for that one, so both leave in one write. */
+  followed?: true;
 }
 
 /** catalogue 3.6: a held run flushes 16 ms after its last append, and never later than 100 ms
@@ -97,7 +100,7 @@ export class UpdateStream {
       this.#arm(name, fresh);
       return numbered;
     }
-    if (run) this.#flushRun(name, run);
+    if (run) this.#flushRun(name, run, true);
     this.#publish(numbered);
     return numbered;
   }
@@ -141,14 +144,21 @@ export class UpdateStream {
     }, Math.max(0, due - performance.now()));
   }
 
-  #flushRun(name: string, run: Run): void {
+  #flushRun(name: string, run: Run, followed = false): void {
     clearTimeout(run.timer);
     this.#runs.delete(name);
     const fields = run.first.fields ?? {};
     const update: SessionUpdate = run.msgs.length === 1
       ? run.first
       : { name: run.first.name, fields: { ...fields, msg: foldRun(run.msgs) } };
-    this.#publish({ update, slot: run.slot, seq: run.seq, span: run.msgs.length, only: null });
+    this.#publish({
+      update,
+      slot: run.slot,
+      seq: run.seq,
+      span: run.msgs.length,
+      only: null,
+      ...(followed ? { followed } : {}),
+    });
   }
 
   #publish(numbered: NumberedUpdate): NumberedUpdate {

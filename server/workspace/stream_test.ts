@@ -86,6 +86,25 @@ Deno.test("any other frame of the seat flushes the run first, so the seat's orde
   assertEquals(out.map((u) => [u.slot?.label, u.seq, u.span]).at(-1), ["w1", 0, 1]);
 });
 
+Deno.test("a run published because the next frame came is marked followed; a timed or flushed run is not", async () => {
+  const stream = new UpdateStream({ intervalMs: 5, ceilingMs: 50 });
+  const out = collect(stream);
+  stream.emit(chat(delta("a", "u1", "text_delta")));
+  stream.emit({ name: "notice", fields: { key, severity: "info", text: "n" } });
+  stream.emit(chat(delta("b", "u3", "text_delta")));
+  stream.emit(chat(delta("c", "u4", "thinking_delta", 1))); // another block: a run of its own
+  await waitFor(() => out.length === 4);
+  stream.emit(chat(delta("d", "u5", "text_delta", 2)));
+  stream.flush();
+  assertEquals(out.map((u) => [u.update.name, u.seq, u.followed ?? false]), [
+    ["chat_appended", 0, true],
+    ["notice", 1, false],
+    ["chat_appended", 2, false],
+    ["chat_appended", 3, false],
+    ["chat_appended", 4, false],
+  ]);
+});
+
 Deno.test("appends to different blocks do not fold together; a lone append crosses unchanged", () => {
   const stream = new UpdateStream();
   const out = collect(stream);
