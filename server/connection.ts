@@ -78,13 +78,13 @@ export class Connection implements Peer {
 
   /**
    * Sends a message already serialized (the fan-out encodes a frame once for every connection).
-   * `bytes` is the text's UTF-8 length.
+   * `bytes` is the text's UTF-8 length; `more`: another frame follows at once (Transport.send).
    */
-  sendEncoded(text: string, bytes: number): void {
+  sendEncoded(text: string, bytes: number, more = false): void {
     if (this.#ended) return;
     const big = this.opts.deflate && bytes >= DEFLATE_THRESHOLD;
     if (!big && this.#outChain === null) {
-      this.#write(text, bytes);
+      this.#write(text, bytes, more);
       return;
     }
     this.#outPending++;
@@ -169,9 +169,9 @@ export class Connection implements Peer {
     });
   }
 
-  #write(data: string | Uint8Array, bytes: number): void {
+  #write(data: string | Uint8Array, bytes: number, more = false): void {
     if (this.#ended || !this.socket.open) return;
-    this.socket.send(data);
+    this.socket.send(data, more);
     this.#queued += bytes;
     this.#frames.push(this.#queued, performance.now());
   }

@@ -199,7 +199,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         text = JSON.stringify(frame);
         bytes = utf8Length(text);
       }
-      conn.sendEncoded(text, bytes);
+      conn.sendEncoded(text, bytes, numbered.followed === true);
     }
   });
   // spec: the document is built once per load and shared by every connection: so is its encoding.

@@ -22,7 +22,9 @@ export interface Transport {
   readonly open: boolean;
   /** Bytes accepted by `send` and not yet handed to the kernel. */
   readonly bufferedAmount: number;
-  send(data: string | Uint8Array): void;
+  /** Queues one frame. `more`: another frame follows at once, so this one is held for it and
+   * both leave in one write (a held run of tokens and the frame that ended it). */
+  send(data: string | Uint8Array, more?: boolean): void;
   /** A WebSocket ping; the peer's pong counts as inbound traffic. */
   ping(): void;
   /** A polite close: a close frame, then the TCP close after the peer's reply. */
@@ -149,9 +151,13 @@ function refuse(socket: Socket, status: number, text: string): void {
  * at once, a single frame fanned out to 50 sockets sat in userland until the fan-out's last send,
  * and only then were the 50 writes made: the clients could not start on it while the server was
  * still sending (fold_cost, 50 clients: the last socket written 1.46 ms after the read at p50).
+ * A frame sent with `more` (a held run of tokens, published because the frame after it came) is
+ * held for that next frame, and the two leave in one write: the single frame that ends a run no
+ * longer waits behind a write of the run to every socket first.
  */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
   let sentThisTurn = false;
+  let turnQueued = false;
   let corked = false;
   let held = 0;
   const uncork = () => {
@@ -162,7 +168,13 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
   };
   const endTurn = () => {
     sentThisTurn = false;
+    turnQueued = false;
     uncork();
+  };
+  const write = (data: string | Uint8Array) => {
+    // A small text frame is framed once for every connection it goes to (ws_frame.ts).
+    if (typeof data === "string" && ws.readyState === ws.OPEN) tcp.write(textFrame(data));
+    else ws.send(data);
   };
   return {
     get open() {
@@ -171,7 +183,7 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     get bufferedAmount() {
       return ws.bufferedAmount;
     },
-    send(data) {
+    send(data, more = false) {
       const size = typeof data === "string" ? data.length : data.byteLength;
       // Only small frames wait for the turn's end: a large one (a terminal burst's chunk, a
       // snapshot) is a write of its own anyway, and holding megabytes in userland would read as
@@ -181,20 +193,22 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
         ws.send(data);
         return;
       }
-      if (!sentThisTurn) {
-        sentThisTurn = true;
+      if (!turnQueued) {
+        turnQueued = true;
         queueMicrotask(endTurn);
-      } else {
-        // Only what waits for the turn's end counts towards the bound (and `uncork` zeroes it).
-        if (!corked) {
-          corked = true;
-          tcp.cork();
-        }
-        held += size;
       }
-      // A small text frame is framed once for every connection it goes to (ws_frame.ts).
-      if (typeof data === "string" && ws.readyState === ws.OPEN) tcp.write(textFrame(data));
-      else ws.send(data);
+      const atOnce = !more && !sentThisTurn;
+      if (atOnce) sentThisTurn = true;
+      else if (!corked) {
+        // Only what waits (for the turn's end, or for the frame it is held for) counts towards
+        // the bound, and `uncork` zeroes it.
+        corked = true;
+        tcp.cork();
+      }
+      if (!atOnce) held += size;
+      write(data);
+      // The frame that leaves at once takes the frames held for it along, in one writev.
+      if (atOnce) uncork();
     },
     ping: () => ws.ping(),
     pause: () => ws.pause(),

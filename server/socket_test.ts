@@ -98,6 +98,45 @@ Deno.test("after 300 KiB of one-frame turns, a burst still goes out framed by fo
   }
 });
 
+Deno.test("a frame sent with `more` is held for the next, and the two leave in one write", async () => {
+  await using pair = await connected();
+  const { transport, client } = pair;
+  const got: string[] = [];
+  const all = Promise.withResolvers<void>();
+  client.onmessage = (e) => got.push(e.data) === 3 && all.resolve();
+  type Method = (this: Socket, ...a: unknown[]) => unknown;
+  const proto = Socket.prototype as unknown as Record<"_write" | "_writev", Method>;
+  const [write, writev] = [proto._write, proto._writev];
+  const writes: string[] = [];
+  try {
+    proto._write = function (...a) {
+      writes.push("write");
+      return write.apply(this, a);
+    };
+    proto._writev = function (...a) {
+      writes.push(`writev of ${(a[0] as unknown[]).length}`);
+      return writev.apply(this, a);
+    };
+    const run = "a run of tokens";
+    transport.send(run, true);
+    assertEquals(transport.bufferedAmount, textFrame(run).length, "held, not written");
+    assertEquals(writes, []);
+    transport.send("the frame that ended it");
+    assertEquals(writes, ["writev of 2"]);
+    assertEquals(transport.bufferedAmount, 0);
+    // Nothing follows a held frame: it leaves when the turn ends.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    transport.send("held alone", true);
+    assertEquals(transport.bufferedAmount > 0, true);
+    await Promise.resolve();
+    assertEquals(transport.bufferedAmount, 0, "written at the turn's end");
+  } finally {
+    [proto._write, proto._writev] = [write, writev];
+  }
+  await all.promise;
+  assertEquals(got, ["a run of tokens", "the frame that ended it", "held alone"]);
+});
+
 // The direct write of forge-framed text (ws_frame.ts) is only in order because `ws` never holds
 // a frame of its own back, which compression would: a client asking for it is answered without.
 Deno.test("a client offering permessage-deflate is upgraded without it", async () => {

@@ -86,6 +86,25 @@ Deno.test("any other frame of the seat flushes the run first, so the seat's orde
   assertEquals(out.map((u) => [u.slot?.label, u.seq, u.span]).at(-1), ["w1", 0, 1]);
 });
 
+Deno.test("a run published because the next frame came is marked followed; a timed or flushed run is not", async () => {
+  const stream = new UpdateStream({ intervalMs: 5, ceilingMs: 50 });
+  const out = collect(stream);
+  stream.emit(chat(delta("a", "u1", "text_delta")));
+  stream.emit({ name: "notice", fields: { key, severity: "info", text: "n" } });
+  stream.emit(chat(delta("b", "u3", "text_delta")));
+  stream.emit(chat(delta("c", "u4", "thinking_delta", 1))); // another block: a run of its own
+  await waitFor(() => out.length === 4);
+  stream.emit(chat(delta("d", "u5", "text_delta", 2)));
+  stream.flush();
+  assertEquals(out.map((u) => [u.update.name, u.seq, u.followed ?? false]), [
+    ["chat_appended", 0, true],
+    ["notice", 1, false],
+    ["chat_appended", 2, false],
+    ["chat_appended", 3, false],
+    ["chat_appended", 4, false],
+  ]);
+});
+
 Deno.test("appends to different blocks do not fold together; a lone append crosses unchanged", () => {
   const stream = new UpdateStream();
   const out = collect(stream);
@@ -95,6 +114,23 @@ Deno.test("appends to different blocks do not fold together; a lone append cross
   stream.flush();
   assertEquals(out.map((u) => [u.seq, u.span]), [[0, 1], [1, 1]]);
   assert(out[0].update === first, "a run of one is the update itself");
+});
+
+Deno.test("each append moves the quiet window: a run flushes intervalMs after its LAST append", async () => {
+  // Wide margins (an append 100 ms into a 300 ms window) so a slow machine's late timer cannot
+  // split the run; what is asserted is a lower bound no late timer can break.
+  const stream = new UpdateStream({ intervalMs: 300, ceilingMs: 10_000 });
+  const flushedAt: number[] = [];
+  const out = collect(stream);
+  stream.subscribe(() => flushedAt.push(performance.now()));
+  stream.emit(chat(counter(1, 1, "u1")));
+  await new Promise((r) => setTimeout(r, 100));
+  const lastAppend = performance.now();
+  stream.emit(chat(counter(1, 2, "u2")));
+  await waitFor(() => out.length === 1);
+  assertEquals([out[0].seq, out[0].span], [0, 2], "both appends in one frame");
+  const quiet = flushedAt[0] - lastAppend;
+  assert(quiet >= 299, `flushed ${quiet.toFixed(1)} ms after the last append, not 300 or more`);
 });
 
 Deno.test("the ceiling bounds how long a steady run is held", async () => {

@@ -18,7 +18,7 @@
  *    apart from the rest.
  *
  *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 10] [--pairs 7]
- *     [--latency-turns 4] [--clients 1,10,50]
+ *     [--latency-turns 16] [--clients 1,10,50]
  *
  * Forge runs under the V8 flags its launcher gives it (tools/permissions.ts SERVER_V8_FLAGS) in
  * both parts: the forge process is started with them, and this process starts itself again with
@@ -50,7 +50,9 @@ async function main() {
     options: {
       turns: { type: "string", default: "40" },
       requests: { type: "string", default: "10" },
-      "latency-turns": { type: "string", default: "4" },
+      // 16 turns give each arm about 256 single frames. A p99 over 64 (four turns) was the
+      // worst frame's, since one frame is 50 samples that rise and fall together.
+      "latency-turns": { type: "string", default: "16" },
       clients: { type: "string", default: "1,10,50" },
       pairs: { type: "string", default: "7" },
       runs: { type: "string" },

@@ -11,8 +11,14 @@ import { spawnOfflineCli } from "../../../server/workspace/claude/testing.ts";
 import { appendKind } from "../../../server/workspace/stream_fold.ts";
 
 /** A CLI against `apiUrl` in `dir`/long behind a bare relay; `readAt` is stamped by the caller's
- * hook on the CLI's line reader, as in the forge arms. */
-export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string, number>) {
+ * hook on the CLI's line reader, as in the forge arms; `frameType` learns each relayed frame's
+ * CLI type (and subtype), to name the late ones. */
+export async function bareRelay(
+  apiUrl: string,
+  dir: string,
+  readAt: Map<string, number>,
+  frameType: Map<string, string>,
+) {
   const root = `${dir}/bare`;
   const [home, configDir, tmpDir] = ["home", "config", "tmp"].map((d) => `${root}/${d}`);
   for (const d of [home, configDir, tmpDir]) await Deno.mkdir(d, { recursive: true });
@@ -27,30 +33,47 @@ export async function bareRelay(apiUrl: string, dir: string, readAt: Map<string,
     socket.onclose = () => sockets.delete(socket);
     return response;
   });
+  /** When the relay had handed each frame to every socket: its share. Not the forge arm's
+   * measure exactly: Deno's `send()` queues the frame for its Rust side, which writes it after,
+   * while forge's share ends when its 50 writes have been made. */
+  const handedAt = new Map<string, number>();
   let turnEnded = () => {};
   const relayed = (async () => {
     for await (const ev of cli.events()) {
       if (ev.kind !== "frame" || appendKind(ev.frame) !== null) continue;
       const text = JSON.stringify(ev.frame);
       for (const s of sockets) s.send(text);
+      // Stamped and named after the sends, so neither is in the time the arm measures.
+      if (typeof ev.frame.uuid === "string") {
+        handedAt.set(ev.frame.uuid, performance.timeOrigin + performance.now());
+        const kind = [ev.frame.type, ev.frame.subtype].filter((x) => x !== undefined).join("/");
+        frameType.set(ev.frame.uuid, kind);
+      }
       if (ev.frame.type === "result") turnEnded();
     }
   })();
   return {
     url: `ws://127.0.0.1:${server.addr.port}/`,
-    /** Runs `turns` scripted turns; answers each single frame's latency at every client. */
+    /** Runs `turns` scripted turns; answers each single frame's latency at every client, by
+     * the frame's uuid, and the relay's own share of each (read to handed to every socket). */
     async turns(turns: number, samples: () => Promise<[string, number, number][]>) {
       readAt.clear();
+      handedAt.clear();
       for (let i = 0; i < turns; i++) {
         const ended = new Promise<void>((resolve) => turnEnded = resolve);
         cli.sendUserMessage(`[[script:stream]] latency ${i}`);
         await ended;
       }
       await new Promise((r) => setTimeout(r, 100));
-      return (await samples()).flatMap(([uuid, at]) => {
+      const atClients = (await samples()).flatMap(([uuid, at]): [string, number][] => {
+        const read = readAt.get(uuid);
+        return read === undefined ? [] : [[uuid, at - read]];
+      });
+      const handed = [...handedAt].flatMap(([uuid, at]) => {
         const read = readAt.get(uuid);
         return read === undefined ? [] : [at - read];
       });
+      return { atClients, handed };
     },
     async close() {
       await cli.close();

@@ -68,7 +68,7 @@ export async function latencyArms(
   });
   const cliPid = () => (server.workspace.seat(seat) as { pid?: number | null } | null)?.pid ?? null;
   const driver = await ForgeClient.connect(server.url);
-  const bare = await bareRelay(apiUrl, dir, readAt);
+  const bare = await bareRelay(apiUrl, dir, readAt, frameType);
   try {
     await driver.next((m) => m.kind === "settings");
     for (const clients of clientCounts) {
@@ -121,10 +121,19 @@ export async function latencyArms(
       );
       // The pair's other arm: the same turns through a bare relay (seat_bare.ts).
       const bareClients = await clientWorkers(bare.url, clients, null);
-      const bareTimes = await bare.turns(turns, () => bareClients.samples());
+      const { atClients, handed: bareHanded } = await bare.turns(
+        turns,
+        () => bareClients.samples(),
+      );
+      const barePerFrame = new Map<string, number[]>();
+      for (const [uuid, ms] of atClients) {
+        barePerFrame.set(uuid, [...barePerFrame.get(uuid) ?? [], ms]);
+      }
       console.log(
         `   bare relay to the same clients (no forge, token appends not sent): single frames ` +
-          q(bareTimes),
+          `${q(atClients.map(([, ms]) => ms))}\n` +
+          `      of which the relay's (read to handed to every socket) ${q(bareHanded)}\n` +
+          `      ${lateFrames(barePerFrame)}`,
       );
     }
     driver.send({ kind: "subscribe", what: { session: seat } });
@@ -226,13 +235,16 @@ function processCpuMs(pid: number | null): number {
  * up before any client ran (the server, or the cores taken by others), not by the fan-out order.
  */
 function lateFrames(perFrame: Map<string, number[]>): string {
-  const late: string[] = [];
+  const late: [string, number][] = [];
   for (const [uuid, xs] of perFrame) {
     const median = [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    if (median >= 5) late.push(`${frameType.get(uuid) ?? "?"} ${median.toFixed(1)} ms`);
+    if (median >= 5) late.push([frameType.get(uuid) ?? "?", median]);
   }
+  late.sort((a, b) => b[1] - a[1]);
+  const shown = late.slice(0, 8).map(([type, ms]) => `${type} ${ms.toFixed(1)} ms`);
+  if (late.length > shown.length) shown.push(`${late.length - shown.length} more`);
   return `frames whose median client waited 5 ms or more: ${late.length} of ${perFrame.size}` +
-    (late.length ? ` (${late.join(", ")})` : "");
+    (late.length ? ` (worst first: ${shown.join(", ")})` : "");
 }
 
 function q(xs: number[]): string {
