@@ -66,9 +66,11 @@ async function captureTemplate() {
   await proc.close();
   const dir = join(h.configDir, "projects", slugFor(h.cwd));
   // The session's transcript; the CLI may also make a `memory` directory beside it.
-  const names = await Array.fromAsync(Deno.readDir(dir), (e) => e.isFile ? e.name : "");
-  const name = names.find((n) => n.endsWith(".jsonl"));
-  if (!name) throw new Error(`template: no transcript in ${dir} (${names.join(", ")})`);
+  const entries = await Array.fromAsync(Deno.readDir(dir));
+  const name = entries.find((e) => e.isFile && e.name.endsWith(".jsonl"))?.name;
+  if (!name) {
+    throw new Error(`template: no transcript in ${dir} (${entries.map((e) => e.name).join(", ")})`);
+  }
   const lines = (await Deno.readTextFile(join(dir, name))).trim().split("\n");
   const objs = lines.map((l) => JSON.parse(l) as Obj);
   const enqueues = objs.flatMap((o, i) =>

@@ -56,12 +56,12 @@ export async function readSubtrees(roots: number[]): Promise<ProcTable | null> {
   });
   let level = roots.filter((pid, i) => roots.indexOf(pid) === i);
   while (level.length > 0) {
-    const read = await Promise.all(level.map((pid) => Promise.all([childrenOf(pid), rowOf(pid)])));
+    const found = await Promise.all(level.map((pid) => Promise.all([childrenOf(pid), rowOf(pid)])));
     const next: number[] = [];
     // Set in level order with each process's children ascending, as the whole table (read in
     // /proc's pid order) lists them: a walk that finds the same tree yields the same rows.
     level.forEach((pid, i) => {
-      const [children, row] = read[i];
+      const [children, row] = found[i];
       rows.set(pid, row);
       for (const child of children) {
         if (rows.has(child)) continue;

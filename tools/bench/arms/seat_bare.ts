@@ -9,6 +9,7 @@
 import { buildArgv } from "../../../server/workspace/claude/argv.ts";
 import { spawnOfflineCli } from "../../../server/workspace/claude/testing.ts";
 import { appendKind } from "../../../server/workspace/stream_fold.ts";
+import { frameKind, sinceRead } from "./seat_fixtures.ts";
 
 /** A CLI against `apiUrl` in `dir`/long behind a bare relay; `readAt` is stamped by the caller's
  * hook on the CLI's line reader, as in the forge arms; `frameType` learns each relayed frame's
@@ -46,8 +47,7 @@ export async function bareRelay(
       // Stamped and named after the sends, so neither is in the time the arm measures.
       if (typeof ev.frame.uuid === "string") {
         handedAt.set(ev.frame.uuid, performance.timeOrigin + performance.now());
-        const kind = [ev.frame.type, ev.frame.subtype].filter((x) => x !== undefined).join("/");
-        frameType.set(ev.frame.uuid, kind);
+        frameType.set(ev.frame.uuid, frameKind(ev.frame));
       }
       if (ev.frame.type === "result") turnEnded();
     }
@@ -69,11 +69,7 @@ export async function bareRelay(
         const read = readAt.get(uuid);
         return read === undefined ? [] : [[uuid, at - read]];
       });
-      const handed = [...handedAt].flatMap(([uuid, at]) => {
-        const read = readAt.get(uuid);
-        return read === undefined ? [] : [at - read];
-      });
-      return { atClients, handed };
+      return { atClients, handed: sinceRead(readAt, handedAt) };
     },
     async close() {
       await cli.close();

@@ -61,6 +61,24 @@ export function forgeArgs(
   ];
 }
 
+/** A CLI frame's kind as the latency arms name it: its type, and its subtype when it has one. */
+export function frameKind(frame: { type?: unknown; subtype?: unknown }): string {
+  return [frame.type, frame.subtype].filter((x) => x !== undefined).join("/");
+}
+
+/** Each stamped frame's time since its line was read (frames read before the arm: skipped). */
+export function sinceRead(
+  readAt: Map<string, number>,
+  stamps: Iterable<[uuid: string, at: number]>,
+): number[] {
+  const out: number[] = [];
+  for (const [uuid, at] of stamps) {
+    const read = readAt.get(uuid);
+    if (read !== undefined) out.push(at - read);
+  }
+  return out;
+}
+
 /** The port forge prints on its `LISTENING host:port` line (the rest of stdout is drained). */
 export function listening(stdout: ReadableStream<Uint8Array>): Promise<number> {
   return readPort(stdout, /LISTENING \S+:(\d+)/);

@@ -10,7 +10,7 @@ import { appendKind } from "../../../server/workspace/stream_fold.ts";
 import type { CliFrame } from "../../../protocol/mod.ts";
 import { ForgeClient } from "../../client_lib.ts";
 import { breakdown } from "./seat_breakdown.ts";
-import { prompt, settle } from "./seat_fixtures.ts";
+import { frameKind, prompt, settle, sinceRead } from "./seat_fixtures.ts";
 import { bareRelay } from "./seat_bare.ts";
 
 type SeatKey = { org: string; project: string; label: string };
@@ -64,7 +64,7 @@ export async function latencyArms(
       return;
     }
     handedAt.set(msg.uuid, now());
-    frameType.set(msg.uuid, [msg.type, msg.subtype].filter((x) => x !== undefined).join("/"));
+    frameType.set(msg.uuid, frameKind(msg));
   });
   // The driver sends the prompts but is not subscribed to the seat while the arms run: it
   // shares the server's thread, and parsing every frame there would be the bench's cost, not
@@ -117,10 +117,7 @@ export async function latencyArms(
         const first = readOrder[readIndex.get(uuid)! - (span - 1)];
         fromFirst.push(at - readAt.get(first)!);
       }
-      const handed = [...handedAt].flatMap(([uuid, at]) => {
-        const read = readAt.get(uuid);
-        return read === undefined ? [] : [at - read];
-      });
+      const handed = sinceRead(readAt, handedAt);
       console.log(
         `latency ${String(clients).padStart(2)} client(s): single frames ${q(plain)}\n` +
           `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
