@@ -68,6 +68,15 @@ async function clientBuild(): Promise<string> {
   return `${FORGE_RELEASE}+unknown`;
 }
 
+/** The page's stylesheet, kept as files of one part each and served as one, in this order. */
+const STYLES = ["page", "conversation", "panes"];
+async function pageStyles(): Promise<string> {
+  const parts = await Promise.all(
+    STYLES.map((name) => Deno.readTextFile(`${HERE}app/styles/${name}.css`)),
+  );
+  return parts.join("\n");
+}
+
 const INDEX = `<!doctype html>
 <html lang="en">
 <head>
@@ -91,7 +100,7 @@ async function main() {
   });
   const routes: Record<
     string,
-    [string, () => Promise<Uint8Array<ArrayBuffer>> | string]
+    [string, () => Promise<Uint8Array<ArrayBuffer> | string> | string]
   > = {
     "/": ["text/html; charset=utf-8", () => INDEX],
     "/index.html": ["text/html; charset=utf-8", () => INDEX],
@@ -103,10 +112,7 @@ async function main() {
       "text/css; charset=utf-8",
       () => Deno.readFile(files.xtermCss),
     ],
-    "/style.css": [
-      "text/css; charset=utf-8",
-      () => Deno.readFile(`${HERE}app/style.css`),
-    ],
+    "/style.css": ["text/css; charset=utf-8", pageStyles],
     "/config.json": ["application/json", () => config],
   };
   const server = Deno.serve({

@@ -38,11 +38,10 @@ interface Failure {
 
 /**
  * A seat's life with its `claude` process (seat.ts adds the commands and the reads): starting an
- * occupant, turning every CLI frame into `chat_appended` plus what the frame implies
- * (seat_state.ts), parking the CLI's asks (asks.ts), keeping the numbered frames (window.ts),
- * asking for context and MCP readings, and ending. A process that ends unasked - a failed start,
- * a crash, a kill - leaves the seat Failed with the exit and the stderr tail, announced as
- * `connection_failed`; nothing else is touched.
+ * occupant, turning every CLI frame into `chat_appended` plus what it implies (seat_state.ts),
+ * parking the CLI's asks (asks.ts), keeping the numbered frames (window.ts), asking for context
+ * and MCP readings, and ending. A process that ends unasked (a failed start, a crash, a kill)
+ * leaves the seat Failed with the exit and stderr tail as `connection_failed`, touching no more.
  */
 export abstract class SeatCore {
   protected phase: Phase = "sleeping";
