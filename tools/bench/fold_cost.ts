@@ -15,7 +15,8 @@
  *    reader parses it (the same task that read the chunk off the pipe: the lines of one chunk
  *    are parsed back to back, no other task between); the clients spread over one worker per
  *    core and stamp each frame they parse. Frames the batch holds (token appends) are reported
- *    apart from the rest.
+ *    apart from the rest. A bare relay of the same CLI's lines is the pair's other arm; each
+ *    client count runs in halves, forge, bare, bare, forge (arms/seat_latency.ts).
  *
  *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 10] [--pairs 7]
  *     [--latency-turns 16] [--clients 1,10,50]

@@ -65,11 +65,15 @@ export async function bareRelay(
         await ended;
       }
       await new Promise((r) => setTimeout(r, 100));
-      const atClients = (await samples()).flatMap(([uuid, at]): [string, number][] => {
+      const perFrame = new Map<string, number[]>();
+      for (const [uuid, at] of await samples()) {
         const read = readAt.get(uuid);
-        return read === undefined ? [] : [[uuid, at - read]];
-      });
-      return { atClients, handed: sinceRead(readAt, handedAt) };
+        if (read === undefined) continue;
+        const xs = perFrame.get(uuid) ?? [];
+        xs.push(at - read);
+        perFrame.set(uuid, xs);
+      }
+      return { perFrame, handed: sinceRead(readAt, handedAt) };
     },
     async close() {
       await cli.close();

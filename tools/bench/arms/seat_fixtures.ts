@@ -66,15 +66,16 @@ export function frameKind(frame: { type?: unknown; subtype?: unknown }): string 
   return [frame.type, frame.subtype].filter((x) => x !== undefined).join("/");
 }
 
-/** Each stamped frame's time since its line was read (frames read before the arm: skipped). */
+/** Each stamped frame's time since its line was read, by uuid (frames read before the arm:
+ * skipped). */
 export function sinceRead(
   readAt: Map<string, number>,
   stamps: Iterable<[uuid: string, at: number]>,
-): number[] {
-  const out: number[] = [];
+): Map<string, number> {
+  const out = new Map<string, number>();
   for (const [uuid, at] of stamps) {
     const read = readAt.get(uuid);
-    if (read !== undefined) out.push(at - read);
+    if (read !== undefined) out.set(uuid, at - read);
   }
   return out;
 }

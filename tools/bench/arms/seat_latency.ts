@@ -2,6 +2,8 @@
  * fold_cost's second part: latency from a CLI stdout line to 1, 10 and 50 subscribed clients,
  * with forge in this process (see fold_cost.ts), the server's own share of it, and where the
  * threads' time went while the arm ran (their scheduler run and run-queue wait, /proc schedstat).
+ * Each client count is a pair run in halves, forge, bare, bare, forge, so neither arm has the
+ * machine's quieter or busier end of the pair to itself.
  */
 import { memoryLogger } from "../../../server/log.ts";
 import { startServer } from "../../../server/server.ts";
@@ -12,8 +14,17 @@ import { ForgeClient } from "../../client_lib.ts";
 import { breakdown } from "./seat_breakdown.ts";
 import { frameKind, prompt, settle, sinceRead } from "./seat_fixtures.ts";
 import { bareRelay } from "./seat_bare.ts";
+import {
+  addSpent,
+  clientWorkers,
+  processCpuMs,
+  type SeatKey,
+  type Spent,
+  spentBetween,
+  spentSentence,
+  threadTimes,
+} from "./seat_threads.ts";
 
-type SeatKey = { org: string; project: string; label: string };
 const seat: SeatKey = { org: "Bench", project: "long", label: "lead" };
 
 /** When each CLI frame (by uuid) was parsed off stdout, stamped in the driver's queue, and the
@@ -24,6 +35,20 @@ const readIndex = new Map<string, number>();
 /** Each single frame's CLI type (and subtype), to name the late ones. */
 const frameType = new Map<string, string>();
 const now = () => performance.timeOrigin + performance.now();
+
+/** One forge half's figures: single frames' latency at each client and the server's share, by
+ * uuid; held runs from their last and first line; the threads' and the CLI's time. */
+type ForgeHalf = {
+  perFrame: Map<string, number[]>;
+  handed: Map<string, number>;
+  fromLast: number[];
+  fromFirst: number[];
+  spent: Spent;
+  cliMs: number;
+  wallMs: number;
+};
+/** One bare half's figures: single frames at each client and the relay's share, by uuid. */
+type BareHalf = { perFrame: Map<string, number[]>; handed: Map<string, number> };
 
 export async function latencyArms(
   dir: string,
@@ -79,71 +104,96 @@ export async function latencyArms(
   const cliPid = () => (server.workspace.seat(seat) as { pid?: number | null } | null)?.pid ?? null;
   const driver = await ForgeClient.connect(server.url);
   const bare = await bareRelay(apiUrl, dir, readAt, frameType);
+
+  /** `n` turns through forge to `clients` fresh clients. */
+  async function forgeHalf(clients: number, n: number): Promise<ForgeHalf> {
+    const workers = await clientWorkers(server.url, clients, seat);
+    readAt.clear();
+    handedAt.clear();
+    heldAlone.clear();
+    readOrder.length = 0;
+    readIndex.clear();
+    const before = threadTimes();
+    const cli0 = processCpuMs(cliPid());
+    const wall0 = performance.now();
+    for (let i = 0; i < n; i++) {
+      const ended = new Promise<void>((resolve) => turnEnded = resolve);
+      driver.send(prompt(`[[script:stream]] latency ${i}`));
+      await ended;
+    }
+    await settle(driver);
+    const spent = spentBetween(before, threadTimes());
+    const cliMs = processCpuMs(cliPid()) - cli0;
+    const wallMs = performance.now() - wall0;
+    const half: ForgeHalf = {
+      perFrame: new Map(),
+      handed: sinceRead(readAt, handedAt),
+      fromLast: [],
+      fromFirst: [],
+      spent,
+      cliMs,
+      wallMs,
+    };
+    for (const [uuid, at, span] of await workers.samples()) {
+      const read = readAt.get(uuid);
+      if (read === undefined) continue;
+      if (span === 1 && !heldAlone.has(uuid)) {
+        const xs = half.perFrame.get(uuid) ?? [];
+        xs.push(at - read);
+        half.perFrame.set(uuid, xs);
+        continue;
+      }
+      half.fromLast.push(at - read);
+      const first = readOrder[readIndex.get(uuid)! - (span - 1)];
+      half.fromFirst.push(at - readAt.get(first)!);
+    }
+    return half;
+  }
+
+  /** The pair's other arm: `n` turns through a bare relay (seat_bare.ts) to as many clients. */
+  async function bareHalf(clients: number, n: number): Promise<BareHalf> {
+    const workers = await clientWorkers(bare.url, clients, null);
+    return await bare.turns(n, () => workers.samples());
+  }
+
   try {
     await driver.next((m) => m.kind === "settings");
+    console.log(
+      `latency: each client count runs ${turns} turns an arm, in halves forge, bare, bare, forge`,
+    );
+    const first = Math.ceil(turns / 2);
+    const second = turns - first;
     for (const clients of clientCounts) {
-      const workers = await clientWorkers(server.url, clients, seat);
-      readAt.clear();
-      handedAt.clear();
-      heldAlone.clear();
-      readOrder.length = 0;
-      readIndex.clear();
-      const before = threadTimes();
-      const cli0 = processCpuMs(cliPid());
-      const wall0 = performance.now();
-      for (let i = 0; i < turns; i++) {
-        const ended = new Promise<void>((resolve) => turnEnded = resolve);
-        driver.send(prompt(`[[script:stream]] latency ${i}`));
-        await ended;
-      }
-      await settle(driver);
-      const spent = threadTimes(before);
-      const cliMs = processCpuMs(cliPid()) - cli0;
-      const wall = performance.now() - wall0;
-      const samples = await workers.samples();
-      const plain: number[] = [];
-      const perFrame = new Map<string, number[]>();
-      const fromLast: number[] = [];
-      const fromFirst: number[] = [];
-      for (const [uuid, at, span] of samples) {
-        const read = readAt.get(uuid);
-        if (read === undefined) continue;
-        if (span === 1 && !heldAlone.has(uuid)) {
-          plain.push(at - read);
-          perFrame.set(uuid, [...perFrame.get(uuid) ?? [], at - read]);
-          continue;
-        }
-        fromLast.push(at - read);
-        const first = readOrder[readIndex.get(uuid)! - (span - 1)];
-        fromFirst.push(at - readAt.get(first)!);
-      }
-      const handed = sinceRead(readAt, handedAt);
+      const f1 = await forgeHalf(clients, first);
+      const b1 = await bareHalf(clients, first);
+      const b2 = await bareHalf(clients, second);
+      const f2 = await forgeHalf(clients, second);
+      const forge = joinForge(f1, f2);
+      const relay = {
+        perFrame: joined(b1.perFrame, b2.perFrame),
+        handed: joined(b1.handed, b2.handed),
+      };
       console.log(
-        `latency ${String(clients).padStart(2)} client(s): single frames ${q(plain)}\n` +
-          `   of which the server's (read to handed to every socket) ${q(handed)}\n` +
-          `   ${lateFrames(perFrame)}\n` +
+        `latency ${String(clients).padStart(2)} client(s): single frames ${
+          q(flat(forge.perFrame))
+        }\n` +
+          `   of which the server's (read to handed to every socket) ${
+            q([...forge.handed.values()])
+          }\n` +
+          `   ${lateFrames(forge.perFrame, forge.handed, "server")}\n` +
           `   held runs of token appends (a lone one included): from the run's last line ${
-            q(fromLast)
-          }, ` +
-          `from its first ${q(fromFirst)}\n` +
-          `   over the arm's ${wall.toFixed(0)} ms: ${spent}; the CLI's process ran ` +
-          `${cliMs.toFixed(0)} ms`,
+            q(forge.fromLast)
+          }, from its first ${q(forge.fromFirst)}\n` +
+          `   over the arm's ${forge.wallMs.toFixed(0)} ms: ${spentSentence(forge.spent)}; ` +
+          `the CLI's process ran ${forge.cliMs.toFixed(0)} ms`,
       );
-      // The pair's other arm: the same turns through a bare relay (seat_bare.ts).
-      const bareClients = await clientWorkers(bare.url, clients, null);
-      const { atClients, handed: bareHanded } = await bare.turns(
-        turns,
-        () => bareClients.samples(),
-      );
-      const barePerFrame = new Map<string, number[]>();
-      for (const [uuid, ms] of atClients) {
-        barePerFrame.set(uuid, [...barePerFrame.get(uuid) ?? [], ms]);
-      }
       console.log(
         `   bare relay to the same clients (no forge, token appends not sent): single frames ` +
-          `${q(atClients.map(([, ms]) => ms))}\n` +
-          `      of which the relay's (read to handed to every socket) ${q(bareHanded)}\n` +
-          `      ${lateFrames(barePerFrame)}`,
+          `${q(flat(relay.perFrame))}\n` +
+          `      of which the relay's (read to handed to every socket) ${
+            q([...relay.handed.values()])
+          }\n` +
+          `      ${lateFrames(relay.perFrame, relay.handed, "relay")}`,
       );
     }
     driver.send({ kind: "subscribe", what: { session: seat } });
@@ -157,101 +207,50 @@ export async function latencyArms(
   }
 }
 
-type Sample = [uuid: string, at: number, span: number];
-
-/** `clients` clients of `url` spread over one worker per core, none on the server's thread;
- * subscribed to `seat`, or a bare relay's (null). `samples()` collects and ends them. */
-async function clientWorkers(url: string, clients: number, seat: SeatKey | null) {
-  const spread = Math.min(clients, navigator.hardwareConcurrency);
-  const workers = Array.from({ length: spread }, (_, w) => {
-    const worker = new Worker(new URL("./seat_clients.ts", import.meta.url), { type: "module" });
-    const reply = (kind: string) =>
-      new Promise<{ kind: string; samples?: Sample[] }>((resolve) => {
-        worker.onmessage = (e) => e.data.kind === kind && resolve(e.data);
-      });
-    const n = Math.floor(clients / spread) + (w < clients % spread ? 1 : 0);
-    return { worker, reply, n };
-  });
-  await Promise.all(workers.map(({ worker, reply, n }) => {
-    const ready = reply("ready");
-    worker.postMessage({ kind: "connect", url, clients: n, seat });
-    return ready;
-  }));
+/** The two forge halves of a pair as one arm. */
+function joinForge(a: ForgeHalf, b: ForgeHalf): ForgeHalf {
   return {
-    async samples(): Promise<Sample[]> {
-      return (await Promise.all(workers.map(({ worker, reply }) => {
-        const done = reply("samples");
-        worker.postMessage({ kind: "report" });
-        return done.then((d) => {
-          worker.terminate();
-          return d.samples ?? [];
-        });
-      }))).flat();
-    },
+    perFrame: joined(a.perFrame, b.perFrame),
+    handed: joined(a.handed, b.handed),
+    fromLast: [...a.fromLast, ...b.fromLast],
+    fromFirst: [...a.fromFirst, ...b.fromFirst],
+    spent: addSpent(a.spent, b.spent),
+    cliMs: a.cliMs + b.cliMs,
+    wallMs: a.wallMs + b.wallMs,
   };
 }
 
-/**
- * The server's thread (this process's main thread) and the clients' worker threads: time run
- * and time spent runnable but waiting for a core (/proc/self/task/<tid>/schedstat, ns). Called
- * without `since` it answers the counters; with them, what was spent since, as a sentence.
- */
-function threadTimes(): Map<string, [number, number]>;
-function threadTimes(since: Map<string, [number, number]>): string;
-function threadTimes(
-  since?: Map<string, [number, number]>,
-): Map<string, [number, number]> | string {
-  const now = new Map<string, [number, number]>();
-  for (const t of Deno.readDirSync("/proc/self/task")) {
-    try {
-      const name = Deno.readTextFileSync(`/proc/self/task/${t.name}/comm`).trim();
-      if (t.name !== String(Deno.pid) && !name.startsWith("worker-")) continue;
-      const [run, wait] = Deno.readTextFileSync(`/proc/self/task/${t.name}/schedstat`)
-        .split(" ").map(Number);
-      now.set(t.name, [run, wait]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  if (!since) return now;
-  const ms = (ns: number) => (ns / 1e6).toFixed(0);
-  const sum = (server: boolean) => {
-    let run = 0;
-    let wait = 0;
-    for (const [tid, [r, w]] of now) {
-      if ((tid === String(Deno.pid)) !== server) continue;
-      const [r0, w0] = since.get(tid) ?? [0, 0];
-      run += r - r0;
-      wait += w - w0;
-    }
-    return `ran ${ms(run)} ms, waited for a core ${ms(wait)} ms`;
-  };
-  return `server thread ${sum(true)}; clients' threads ${sum(false)}`;
+/** Two halves' maps by uuid as one (each frame has its own uuid: no key is in both). */
+function joined<T>(a: Map<string, T>, b: Map<string, T>): Map<string, T> {
+  return new Map([...a, ...b]);
 }
 
-/** A process's CPU (user + system) in ms from /proc/<pid>/stat's clock ticks (10 ms grain). */
-function processCpuMs(pid: number | null): number {
-  if (pid === null) return 0;
-  try {
-    const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
+function flat(perFrame: Map<string, number[]>): number[] {
+  return [...perFrame.values()].flat();
 }
 
 /**
  * How the late samples fall over frames: a frame late for most of its clients at once was held
  * up before any client ran (the server, or the cores taken by others), not by the fan-out order.
+ * Each is named with its own `who` share (read to handed to every socket), which says which.
  */
-function lateFrames(perFrame: Map<string, number[]>): string {
-  const late: [string, number][] = [];
+function lateFrames(
+  perFrame: Map<string, number[]>,
+  share: Map<string, number>,
+  who: string,
+): string {
+  const late: [uuid: string, median: number][] = [];
   for (const [uuid, xs] of perFrame) {
     const median = [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    if (median >= 5) late.push([frameType.get(uuid) ?? "?", median]);
+    if (median >= 5) late.push([uuid, median]);
   }
   late.sort((a, b) => b[1] - a[1]);
-  const shown = late.slice(0, 8).map(([type, ms]) => `${type} ${ms.toFixed(1)} ms`);
+  const shown = late.slice(0, 8).map(([uuid, ms]) => {
+    const own = share.get(uuid);
+    return `${frameType.get(uuid) ?? "?"} ${ms.toFixed(1)} ms (${who} ${
+      own === undefined ? "?" : own.toFixed(1)
+    } ms)`;
+  });
   if (late.length > shown.length) shown.push(`${late.length - shown.length} more`);
   return `frames whose median client waited 5 ms or more: ${late.length} of ${perFrame.size}` +
     (late.length ? ` (worst first: ${shown.join(", ")})` : "");
