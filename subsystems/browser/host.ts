@@ -134,7 +134,7 @@ export class BrowserHost {
     this.tabs.set(tab.number, tab);
     this.#bySession.set(tab.session, tab);
     await tab.init().catch(() => {});
-    tab.refreshTitle();
+    void tab.refreshTitle();
     this.env.tabsChanged(this);
     return tab;
   }
@@ -161,7 +161,7 @@ export class BrowserHost {
         tab.url = info.url;
         this.env.tabsChanged(this);
       }
-      tab?.refreshTitle(info.title);
+      void tab?.refreshTitle(info.title);
     } else if (method === "Target.targetDestroyed") {
       const tab = [...this.tabs.values()].find((t) => t.targetId === params.targetId);
       if (tab) this.#dropTab(tab, "the tab closed");

@@ -133,6 +133,9 @@ export class Tab {
       this.url = frame.url ?? this.url;
       this.host.changed();
       this.history.pushAfterNavigation();
+      // A page restored from the back-forward cache fires no load event: read its title now
+      // that it is the frame's document.
+      void this.refreshTitle();
       return;
     }
     if (method === "Page.navigatedWithinDocument") {
@@ -142,7 +145,8 @@ export class Tab {
       return;
     }
     if (method === "Page.loadEventFired" || method === "Page.domContentEventFired") {
-      return this.refreshTitle();
+      void this.refreshTitle();
+      return;
     }
     if (method === "Page.javascriptDialogOpening") {
       this.dialog = { kind: String(p.type), message: String(p.message ?? "") };
@@ -175,11 +179,11 @@ export class Tab {
   }
 
   /** Reads the page's own title: target info carries the URL in its place while loading. */
-  refreshTitle(fallback?: string): void {
+  refreshTitle(fallback?: string): Promise<void> {
     // Only the newest read lands: an evaluate sent into a document being replaced can answer
     // after one sent into its successor.
     const ask = ++this.#titleAsk;
-    this.host.cdp.send("Runtime.evaluate", {
+    return this.host.cdp.send("Runtime.evaluate", {
       expression: "document.title",
       returnByValue: true,
     }, this.session).then((r) => {

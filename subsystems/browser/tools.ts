@@ -208,6 +208,8 @@ export function browserTools(
           browser.current.set(me, t.number);
         } else if (i.action === "select") browser.current.set(me, pick().number);
         else if (i.action === "close") await browser.closeTab(pick());
+        // The answer names each tab by the title its page holds now, not the last one heard.
+        await Promise.all(mine().map((t) => t.refreshTitle()));
         host.log.debug("browser_tool_tabs", { seat: me, action: i.action });
         return { text: `Tabs: ${list() || "none"}` };
       } catch (err) {
