@@ -99,7 +99,12 @@ export const CORE_AREAS: AreaSpec[] = [
     name: "claude",
     note: "the Claude Code CLI every seat runs",
     keys: [
-      key.string("claude.path", null, "next_session", "the claude binary; unset finds it on PATH"),
+      key.string(
+        "claude.path",
+        null,
+        "next_session",
+        "the claude binary; unset uses $FORGE_CLAUDE_BIN, else the first claude on PATH",
+      ),
     ],
   },
   {

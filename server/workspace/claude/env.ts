@@ -20,7 +20,10 @@ export interface ChildEnvInput {
   model?: string;
   /** The session's working directory, written as `PWD`. */
   cwd: string;
-  /** Per-spawn launch settings `env_overrides`: a present key replaces, `""` removes. */
+  /**
+   * Per-spawn launch settings `env_overrides`: a present key replaces, `""` removes (through the
+   * gateway, never one of its variables).
+   */
   overrides?: Record<string, string>;
   /** Default true: telemetry and non-essential traffic off (layers may turn them back on). */
   offline?: boolean;
@@ -106,6 +109,9 @@ export function buildChildEnv(input: ChildEnvInput): ChildEnv {
   for (const [name, value] of Object.entries(input.overrides ?? {})) {
     if (RESERVED.has(name)) {
       warnings.push(`env_overrides: ${name} is set by forge and was ignored`);
+    } else if (input.gateway && (GATEWAY_VARS as readonly string[]).includes(name)) {
+      // A launch's overrides come after the stamp: they may not route around the gateway.
+      warnings.push(`env_overrides: ${name} is the gateway's and was ignored`);
     } else if (value === "") {
       delete env[name];
     } else {

@@ -87,6 +87,20 @@ Deno.test("buildChildEnv: the gateway's stamp owns the base URL and every creden
     "env: ANTHROPIC_BASE_URL is the gateway's and was ignored",
     "account env: ANTHROPIC_AUTH_TOKEN is the gateway's and was ignored",
   ]);
+  // A launch's env_overrides come after the stamp and may neither replace nor remove it.
+  const overridden = buildChildEnv({
+    ...base,
+    inherited: {},
+    overrides: { ANTHROPIC_BASE_URL: "http://direct", ANTHROPIC_AUTH_TOKEN: "", OTHER: "o" },
+    gateway: { baseUrl: "http://127.0.0.1:8787/seat/abc", placeholder: "forge-gateway" },
+  });
+  strictEqual(overridden.env.ANTHROPIC_BASE_URL, "http://127.0.0.1:8787/seat/abc");
+  strictEqual(overridden.env.ANTHROPIC_AUTH_TOKEN, "forge-gateway");
+  strictEqual(overridden.env.OTHER, "o");
+  deepStrictEqual(overridden.warnings, [
+    "env_overrides: ANTHROPIC_BASE_URL is the gateway's and was ignored",
+    "env_overrides: ANTHROPIC_AUTH_TOKEN is the gateway's and was ignored",
+  ]);
   // A config_dir account: no placeholder, so the CLI's own login in its config dir answers.
   const login = buildChildEnv({
     ...base,
