@@ -1,6 +1,6 @@
 import type { Wire } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
-import { projectSlug } from "../workspace/claude/paths.ts";
+import { defaultClaudeDir, projectSlug } from "../workspace/claude/paths.ts";
 
 /** The most rows one project's catalog carries: the newest, so a long-lived project stays cheap. */
 export const CATALOG_CAP = 50;
@@ -61,8 +61,7 @@ async function folderRows(folder: string): Promise<Row[]> {
  * project nothing ever ran in from one whose session has gone.
  */
 export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Promise<Wire[]> {
-  const home = Deno.env.get("HOME") ?? "";
-  const fallback = Deno.env.get("CLAUDE_CONFIG_DIR") ?? `${home}/.claude`;
+  const fallback = defaultClaudeDir(Deno.env.toObject());
   const org = config.orgs.find((o) => o.name === p.org);
   const dirs = new Set<string>();
   for (const name of [...(org?.accounts ?? []), ...(org?.fallback_accounts ?? [])]) {

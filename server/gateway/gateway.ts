@@ -13,6 +13,7 @@ import { Prober } from "./prober.ts";
 import { SeatFacts } from "./seat_facts.ts";
 import { resetFrom, usageFrom, windowAtCap } from "./usage.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
+import { defaultClaudeDir } from "../workspace/claude/paths.ts";
 import { exhaustedText, movedText, refusedText } from "./words.ts";
 
 /** A usage-only move is announced at most this often (every response carries one). */
@@ -32,7 +33,8 @@ export interface GatewayOptions {
   emit(update: SessionUpdate): void;
   /** Overrides `[gateway] port` (tests pass 0 for a free one). */
   port?: number;
-  home?: string;
+  /** The config dir of an account that names none (default: `defaultClaudeDir` of forge's env). */
+  claudeDir?: string;
   /** forge's state dir: the request ledger lives in `gateway/` under it (none when absent). */
   stateDir?: string;
   /** Whether a seat has a live occupant: a pool row counts only those seats. Default: all. */
@@ -67,6 +69,7 @@ export class Gateway {
   #binding = false;
   #usageTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #now: () => number;
+  readonly #claudeDir: string;
 
   constructor(private readonly opts: GatewayOptions) {
     this.#now = opts.now ?? Date.now;
@@ -75,13 +78,14 @@ export class Gateway {
       opts.stateDir ? `${opts.stateDir}/gateway/requests.jsonl` : null,
     );
     this.#usageCache = new UsageCache(opts.stateDir ? `${opts.stateDir}/gateway/usage.json` : null);
-    const home = opts.home ?? Deno.env.get("HOME") ?? "";
-    this.#facts = new SeatFacts(this.pool, opts.emit, home);
+    const claudeDir = opts.claudeDir ?? defaultClaudeDir(Deno.env.toObject());
+    this.#claudeDir = claudeDir;
+    this.#facts = new SeatFacts(this.pool, opts.emit, claudeDir);
     this.#prober = new Prober({
       pool: this.pool,
       alarms: this.#alarms,
       log: opts.log,
-      home,
+      claudeDir,
       now: this.#now,
       announce: () => this.#announce(),
     });
@@ -304,7 +308,7 @@ export class Gateway {
         fields: {
           key: slot,
           method_name: account.config.display_name,
-          method_description: refusedText(account),
+          method_description: refusedText(account, this.#claudeDir),
         },
       });
       this.#announce();

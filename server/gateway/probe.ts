@@ -18,11 +18,12 @@ export type ProbeResult =
  */
 export async function probeAccount(
   a: AccountConfig,
-  home: string,
+  /** The config dir of an account that names none. */
+  claudeDir: string,
   signal?: AbortSignal,
 ): Promise<ProbeResult> {
   if (accountKind(a) === "config_dir") {
-    const dir = a.config_dir ?? `${home}/.claude`;
+    const dir = a.config_dir ?? claudeDir;
     try {
       const info = await Deno.stat(dir);
       return info.isDirectory

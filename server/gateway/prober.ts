@@ -22,7 +22,8 @@ export class Prober {
       pool: AccountPool;
       alarms: Alarms;
       log: Logger;
-      home: string;
+      /** The config dir of an account that names none. */
+      claudeDir: string;
       now: () => number;
       announce: () => void;
     },
@@ -43,7 +44,7 @@ export class Prober {
   async #probe(account: PoolAccount): Promise<void> {
     const { pool, now } = this.deps;
     account.state = "probing";
-    const result = await probeAccount(account.config, this.deps.home, this.#stopping.signal);
+    const result = await probeAccount(account.config, this.deps.claudeDir, this.#stopping.signal);
     if (this.#stopping.signal.aborted || pool.get(account.config.display_name) !== account) return;
     if (result.ok) {
       account.state = "ready";

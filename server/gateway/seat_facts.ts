@@ -48,7 +48,8 @@ export class SeatFacts {
   constructor(
     private readonly pool: AccountPool,
     private readonly emit: (u: SessionUpdate) => void,
-    private readonly home: string,
+    /** The config dir of an account that names none. */
+    private readonly claudeDir: string,
   ) {}
 
   /** The seat's CLI answered `initialize`: what it said of its auth, and whose account it runs. */
@@ -96,7 +97,7 @@ export class SeatFacts {
 
   #oauth(account: PoolAccount): Promise<OauthFacts | null> {
     return account.kind === "config_dir"
-      ? readOauthFacts(account.config.config_dir ?? `${this.home}/.claude`)
+      ? readOauthFacts(account.config.config_dir ?? this.claudeDir)
       : Promise.resolve(null);
   }
 }

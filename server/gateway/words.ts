@@ -18,10 +18,10 @@ export function movedText(from: string, to: string, unusable: string | null): st
 }
 
 /** `auth_required`'s description: whose credential was refused and what fixes it. */
-export function refusedText(account: PoolAccount): string {
+export function refusedText(account: PoolAccount, claudeDir: string): string {
   const name = account.config.display_name;
   return `account ${name}'s upstream refused its credential (HTTP 401): ` +
     (account.kind === "token"
       ? "its token in forge.toml needs replacing"
-      : `log in again with CLAUDE_CONFIG_DIR=${account.config.config_dir ?? "~/.claude"}`);
+      : `log in again with CLAUDE_CONFIG_DIR=${account.config.config_dir ?? claudeDir}`);
 }

@@ -14,7 +14,7 @@ export {
 } from "./env.ts";
 export { ClaudeProcess, type ClaudeSpawnOptions, defaultClaudeBin } from "./process.ts";
 export { ControlError } from "./control.ts";
-export { projectSlug, transcriptPath } from "./paths.ts";
+export { defaultClaudeDir, projectSlug, transcriptPath } from "./paths.ts";
 export { encodeLine } from "./stdin_writer.ts";
 export type {
   CanUseToolHandler,

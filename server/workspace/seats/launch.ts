@@ -1,6 +1,12 @@
 import type { LaunchSettings } from "../../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
-import { buildArgv, buildChildEnv, type PermissionMode, transcriptPath } from "../claude/mod.ts";
+import {
+  buildArgv,
+  buildChildEnv,
+  defaultClaudeDir,
+  type PermissionMode,
+  transcriptPath,
+} from "../claude/mod.ts";
 import { findClaude } from "../cli.ts";
 import type { GatewayLaunch } from "../../gateway/gateway.ts";
 
@@ -83,8 +89,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
   const gateway = input.gateway ?? null;
   const account = gateway?.account ??
     config.accounts.find((a) => a.display_name === org?.accounts[0]) ?? null;
-  const home = inherited.HOME ?? "";
-  const configDir = account?.config_dir ?? inherited.CLAUDE_CONFIG_DIR ?? `${home}/.claude`;
+  const configDir = account?.config_dir ?? defaultClaudeDir(inherited);
   const accountEnv: Record<string, string> = {};
   // Through the gateway the account's URL and token stay with forge. spec: home > accounts.
   if (account?.base_url && !gateway) accountEnv.ANTHROPIC_BASE_URL = account.base_url;

@@ -1,0 +1,31 @@
+import { assertEquals } from "../../tests/assert.ts";
+import type { AccountConfig } from "../config/types.ts";
+import { defaultClaudeDir } from "../workspace/claude/paths.ts";
+import { probeAccount } from "./probe.ts";
+
+// README "Accounts and the gateway": an account that names no config dir logs in where the CLI
+// forge launches would, so the probe looks where the launch points the CLI.
+Deno.test("defaultClaudeDir: $CLAUDE_CONFIG_DIR, else ~/.claude (an empty one counts as unset)", () => {
+  assertEquals(defaultClaudeDir({ HOME: "/home/me", CLAUDE_CONFIG_DIR: "/cc" }), "/cc");
+  assertEquals(defaultClaudeDir({ HOME: "/home/me" }), "/home/me/.claude");
+  assertEquals(defaultClaudeDir({ HOME: "/home/me", CLAUDE_CONFIG_DIR: "" }), "/home/me/.claude");
+});
+
+Deno.test("probeAccount: an account with no config_dir is probed in the default dir it is given", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const account = { display_name: "Mine" } as AccountConfig;
+    assertEquals(await probeAccount(account, dir), { ok: true, headers: null });
+    assertEquals(await probeAccount(account, `${dir}/gone`), {
+      ok: false,
+      why: `config_dir ${dir}/gone does not exist`,
+    });
+    const named = { display_name: "Named", config_dir: `${dir}/named` } as AccountConfig;
+    assertEquals(await probeAccount(named, dir), {
+      ok: false,
+      why: `config_dir ${dir}/named does not exist`,
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
