@@ -195,7 +195,7 @@ function view(tree: Record<string, unknown>, areas: AreaSpec[]): ForgeConfig {
       effort: str(p.effort),
       max_workers: typeof p.max_workers === "number" ? p.max_workers : 2,
       env: table(p.env),
-      env_file: str(p.env_file),
+      env_file: str(p.env_file) ? expandHome(String(p.env_file), home) : null,
       document_roots: strs(p.document_roots).map((r) => expandHome(r, home)),
       browser_profile: str(p.browser_profile),
     })),

@@ -285,3 +285,13 @@ Deno.test("[vault] enabled with no server_url is refused; disabled it may be par
   assertMatch(refusal(`[vault]\nenabled = true\nserver_url = ""\n`).message, /no server_url/);
   loadConfigText(`[vault]\nenabled = false\nemail = "a@b.invalid"\n`, "/c/forge.toml", areas);
 });
+
+// catalogue 5: a project's paths take `~/` as the home, env_file among them.
+Deno.test("a project's env_file expands ~/ like its path", () => {
+  const text = `[[orgs]]\nname = "Acme"\n[[orgs.projects]]\nname = "proj"\npath = "~/p"\n` +
+    `env_file = "~/p/.env"\n`;
+  const { config } = loadConfigText(text, "/c/forge.toml", areas);
+  const home = Deno.env.get("HOME") ?? "";
+  const p = config.orgs[0].projects[0];
+  assertEquals([p.path, p.env_file], [`${home}/p`, `${home}/p/.env`]);
+});

@@ -26,7 +26,8 @@ export interface LaunchPlan {
   effort: string | null;
   /** `CLAUDE_CODE_TMPDIR` as the child sees it (else TMPDIR, else /tmp): where task output lands. */
   tmpBase: string;
-  /** Variables a layer tried to set and forge refused (CLAUDE_CONFIG_DIR, PWD). */
+  /** What forge refused or ignored: a variable a layer tried to set (CLAUDE_CONFIG_DIR, PWD),
+   * a relative env_file. */
   warnings: string[];
 }
 
@@ -102,7 +103,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     stringAt(settings, ["permissions", "defaultMode"]) ?? project.permission_mode,
   );
   const effort = stringAt(settings, ["effortLevel"]) ?? project.effort;
-  const { env, warnings } = buildChildEnv({
+  const { env, warnings: refused } = buildChildEnv({
     inherited,
     globalEnv: config.env,
     accountEnv,
@@ -140,7 +141,10 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     permissionMode,
     effort,
     tmpBase: env.CLAUDE_CODE_TMPDIR || env.TMPDIR || "/tmp",
-    warnings,
+    // catalogue 5: a relative env_file is ignored; the seat's log says so rather than nothing.
+    warnings: project.env_file && !project.env_file.startsWith("/")
+      ? [`env_file ${project.env_file} is not an absolute path and was ignored`, ...refused]
+      : refused,
   };
 }
 

@@ -124,6 +124,16 @@ Deno.test("planLaunch: launch settings win over the project; resume; env_overrid
     inherited: { HOME: "/home/me" },
   });
   assertEquals(bare.env.CLAUDE_CONFIG_DIR, "/home/me/.claude", "else ~/.claude");
+  assertEquals(bare.warnings, []);
+  // catalogue 5: a relative env_file is ignored, and the launch says so.
+  const relative = planLaunch({
+    config: config(),
+    project: { ...project, env_file: "proj.env" },
+    cwd: "/srv/proj",
+    occupancy: { sessionId: "44444444-4444-4444-8444-444444444444" },
+    inherited: { HOME: "/home/me" },
+  });
+  assertEquals(relative.warnings, ["env_file proj.env is not an absolute path and was ignored"]);
 });
 
 Deno.test("planLaunch refuses by name: no binary, a mode the CLI does not take, an unreadable env_file", () => {
