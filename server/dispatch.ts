@@ -1,6 +1,7 @@
 import {
   ClientMessage,
   type ClientMessageOf,
+  CommandRefused,
   decodeClientBinary,
   decodeCommandLenient,
   describeIssues,
@@ -225,6 +226,7 @@ async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) 
 }
 
 async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: DispatchDeps) {
+  const wantsReply = msg.reply_to !== undefined && msg.reply_to !== null;
   let decoded;
   try {
     const lenient = decodeCommandLenient(msg.command);
@@ -236,10 +238,16 @@ async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: 
       });
     }
   } catch (err) {
-    throw new Refusal("command", (err as Error).message);
+    if (!(err instanceof CommandRefused)) throw err;
+    // spec: a refusal of a reply command arrives in the reply, as the body of the answer; a client
+    // waiting on reply_to would otherwise wait for ever. Without reply_to it is an error frame.
+    if (err.command && needsReply(err.command) && wantsReply) {
+      conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: err.message });
+      return;
+    }
+    throw new Refusal("command", err.message);
   }
   // spec: command > reply_to: refused before the command runs, both ways, naming the field.
-  const wantsReply = msg.reply_to !== undefined && msg.reply_to !== null;
   if (needsReply(decoded.name) && !wantsReply) {
     throw new Refusal("reply_to", `${decoded.name} requires reply_to: its outcome rides the reply`);
   }

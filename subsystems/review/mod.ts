@@ -133,31 +133,33 @@ export function create(host: Host) {
       },
     },
     commands: {
+      // The thread shapes were checked by the command's schema; what is left is the store. A
+      // Refusal, not an Error: the dispatcher prefixes an Error's words with the command's name,
+      // and these sentences already start with it.
       save_review_threads: async (c: Cmd<"save_review_threads">) => {
-        if (!(await threads.save(c.fields.project, c.fields.branch, c.fields.threads))) {
-          throw new Error(
-            `save_review_threads: the threads of ${c.fields.project}@${c.fields.branch} were not written (a malformed thread, or the store)`,
+        const { project, branch } = c.fields;
+        if (!(await threads.save(project, branch, c.fields.threads))) {
+          throw new Refusal(
+            "dispatch",
+            `save_review_threads: the threads of ${project}@${branch} were not written: the store could not be read or written`,
           );
         }
       },
       remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
-        if (!(await threads.remove(c.fields.project, c.fields.branch, c.fields.thread_id))) {
-          throw new Error(
-            `remove_review_thread: no thread ${c.fields.thread_id} in ${c.fields.project}@${c.fields.branch}`,
+        const { project, branch, thread_id } = c.fields;
+        if (!(await threads.remove(project, branch, thread_id))) {
+          throw new Refusal(
+            "dispatch",
+            `remove_review_thread: no thread ${thread_id} in ${project}@${branch}`,
           );
         }
       },
       set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
-        if (
-          !(await threads.setStatus(
-            c.fields.project,
-            c.fields.branch,
-            c.fields.thread_id,
-            c.fields.status,
-          ))
-        ) {
-          throw new Error(
-            `set_review_thread_status: thread ${c.fields.thread_id} in ${c.fields.project}@${c.fields.branch} was not changed`,
+        const { project, branch, thread_id, status } = c.fields;
+        if (!(await threads.setStatus(project, branch, thread_id, status))) {
+          throw new Refusal(
+            "dispatch",
+            `set_review_thread_status: thread ${thread_id} in ${project}@${branch} was not changed`,
           );
         }
       },

@@ -1,5 +1,5 @@
 import { SEED, startFakeVault } from "../../fixtures/vault_server/mod.ts";
-import type { Slot, Wire } from "../../protocol/mod.ts";
+import { decodeCommand, type Slot, type Wire } from "../../protocol/mod.ts";
 import type { Peer, ToolResult } from "../../server/subsystem.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { create } from "./mod.ts";
@@ -27,11 +27,12 @@ async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = 
   });
   const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
     sub.tools[tool](input, toolCall(slot));
-  // Every command as the dispatcher calls it: the decoded command and the connection.
+  // Every command as the dispatcher calls it: decoded by its schema, then the handler with the
+  // connection. A bad field rejects with the decoder's refusal, as the dispatcher's reply says.
   const cmd = (name: string, fields: unknown, answering = true) =>
     Promise.resolve().then(() =>
       (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
-        { name, fields },
+        decodeCommand(fields === null ? name : { [name]: fields }),
         peer(answering),
       )
     );
@@ -291,7 +292,7 @@ Deno.test("enrolment: material, enrol, release and the update-only rewrite; the 
   );
   await assertRejects(
     () => t.cmd("biometric_enrol", { device: "x" }),
-    /biometric_enrol: `purpose` is not valid/,
+    /^biometric_enrol: purpose: missing \(expected a string\); blob: missing \(expected a string\)$/,
   );
   const home = await t.sub.homeFields();
   const devices = (home.biometric as { devices: { device: string; purposes: Wire[] }[] }).devices;
