@@ -25,7 +25,7 @@ export function create(host: Host) {
       uuid,
       announce: {
         name: "peer_envelope_appended",
-        fields: { key: target, wrapped: wrapped as unknown as Wire, uuid },
+        fields: { key: target, wrapped, uuid },
       },
     });
   };

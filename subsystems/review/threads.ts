@@ -17,11 +17,11 @@ export { ReviewAnchor, ReviewSet, ReviewStatus, ReviewThread } from "../../proto
 const ThreadsFile = z.object({ threads: z.array(ReviewThread) });
 const ReviewsFile = z.object({ reviews: z.array(ReviewSet) });
 
-/** The `reviews` row: both reads, each on its own. */
-export interface ReviewScope {
+/** The `reviews` row: both reads, each on its own (an alias: it crosses as a checked Wire). */
+export type ReviewScope = {
   threads: Read<ReviewThread[]>;
   reviews: Read<ReviewSet[]>;
-}
+};
 
 /** A directory-safe name: percent-encoding plus `.` encoded, so `..` can never be a segment. */
 function segment(name: string): string {
