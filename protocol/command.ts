@@ -18,6 +18,7 @@ import {
   BiometricEnrol,
   BiometricRelease,
   BiometricRewrite,
+  VaultAnswer,
   VaultEnrolmentMaterial,
 } from "./vault.ts";
 import {
@@ -140,7 +141,7 @@ export const COMMANDS = {
   // Issue 11: the terminal hand-off is answered as the browser's is (the original had none).
   respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
-  respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: Json }) },
+  respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
   set_dictate_override: { fields: obj({ ...key, update: DictateOverrideUpdate }) },
   reset_dictate_overrides: { fields: obj(key) },
   set_dictate_device: { fields: obj({ ...key, pick: DictateDeviceChoice.nullable() }) },

@@ -23,10 +23,14 @@ function describeIssue(issue: Issue, prefix: PropertyKey[]): string {
   return `${where}: ${phrase(issue)}`;
 }
 
-/** A form's issue about the value as a whole: the value is not that form at all. */
+/**
+ * A form's issue about the value as a whole: the value is not that form at all. A key the form
+ * does not know counts: `{"send_back": ...}` is not a malformed `{"approve": ...}`.
+ */
 function atRoot(issue: Issue): boolean {
   return issue.path.length === 0 &&
-    (issue.code === "invalid_type" || issue.code === "invalid_value");
+    (issue.code === "invalid_type" || issue.code === "invalid_value" ||
+      issue.code === "unrecognized_keys");
 }
 
 function phrase(issue: Issue): string {

@@ -8,7 +8,7 @@ import {
   NAMED_SUBJECTS,
   needsReply,
   parseIgnoringUnknownFields,
-  type Slot,
+  Slot,
   type Subject,
   type Wire,
 } from "../protocol/mod.ts";
@@ -245,7 +245,7 @@ async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: 
       conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: err.message });
       return;
     }
-    throw new Refusal("command", err.message);
+    throw new Refusal("command", err.message, bagSeat(msg.command));
   }
   // spec: command > reply_to: refused before the command runs, both ways, naming the field.
   if (needsReply(decoded.name) && !wantsReply) {
@@ -300,6 +300,14 @@ function seatOf(message: ClientMessage): Slot | null {
   }
   if (message.kind === "subscribe" && typeof message.what === "object") return message.what.session;
   return null;
+}
+
+/** The seat a refused command's bag names in `key`, when it is a whole Slot: the error says whose. */
+function bagSeat(command: unknown): Slot | null {
+  if (!command || typeof command !== "object") return null;
+  const bag = Object.values(command)[0] as { key?: unknown } | undefined;
+  const parsed = Slot.safeParse(bag && typeof bag === "object" ? bag.key : undefined);
+  return parsed.success ? parsed.data : null;
 }
 
 function subjectLabel(what: Subject): string {

@@ -92,6 +92,16 @@ Deno.test("a bad field is refused in the core's words, through the reply where t
       "deliver_gotify_message: notification.priority: expected a number, got a string",
     ],
   );
+  // A bag whose `key` is a whole Slot names that seat on the error.
+  c.send({
+    kind: "command",
+    command: { respond_vault_ask: { key: lead, id: "x", answer: "maybe" } },
+  });
+  const v = await c.next();
+  assertEquals(
+    [v.seat, v.why],
+    [lead, 'respond_vault_ask: answer: expected "decline" or an object, got a string'],
+  );
   const bad = { project: "proj", branch: "main", thread: { ...THREAD, status: "closed" } };
   c.send({ kind: "command", command: { upsert_review_thread: bad }, reply_to: 9 });
   assertEquals(await c.next(), {

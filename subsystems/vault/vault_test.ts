@@ -18,17 +18,18 @@ async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = 
   const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
   const sub = create(h.host);
   const respond = (id: string, answer: Wire, slot: Slot = SLOT, answering = true) =>
-    sub.commands.respond_vault_ask(
-      { name: "respond_vault_ask", fields: { key: slot, id, answer } },
-      peer(answering),
+    Promise.resolve().then(() =>
+      sub.commands.respond_vault_ask(
+        decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
+        peer(answering),
+      )
     );
   const unlockWith = async () => ({
     approve: { unlock: { password: vault.state.password, code: await vault.totpNow() } },
   });
   const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
     sub.tools[tool](input, toolCall(slot));
-  // Every command as the dispatcher calls it: decoded by its schema, then the handler with the
-  // connection. A bad field rejects with the decoder's refusal, as the dispatcher's reply says.
+  // respond and cmd call a command as the dispatcher does: decoded by its schema, then handled.
   const cmd = (name: string, fields: unknown, answering = true) =>
     Promise.resolve().then(() =>
       (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
@@ -105,10 +106,12 @@ Deno.test("bad answers are refused by name and leave every card as it was", asyn
   await using t = await setup();
   const read = t.call("vault__read", { item: SEED.login.name, field: "notes" });
   const id = t.lastId();
-  const bads: Wire[] = [{ approve: {} }, "maybe", { approve: { unlock: { password: "x" } } }];
-  for (const bad of bads) {
-    await assertRejects(() => t.respond(id, bad), /respond_vault_ask: `answer` must be "decline"/);
-  }
+  const bads: [Wire, RegExp][] = [
+    [{ approve: {} }, /^respond_vault_ask: answer\.approve\.unlock: missing/],
+    ["maybe", /^respond_vault_ask: answer: expected "decline" or an object, got a string$/],
+    [{ approve: { unlock: { password: "x" } } }, /: answer\.approve\.unlock\.code: missing/],
+  ];
+  for (const [bad, refusal] of bads) await assertRejects(() => t.respond(id, bad), refusal);
   await assertRejects(() => t.respond("nope", "decline"), /no vault call nope is waiting/);
   await assertRejects(() => t.respond(id, "decline", OTHER), /parked on Acme\/proj\/lead, not/);
   await assertRejects(
