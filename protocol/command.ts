@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { describeIssues } from "./issues.ts";
 import { parseIgnoringUnknownFields } from "./lenient.ts";
 import { RankMove, TaskStatus } from "./board.ts";
 import {
@@ -11,8 +12,18 @@ import {
   DictateSurface,
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
+import { DeliverGotifyMessageFields } from "./connectors.ts";
+import { ReviewStatus, ReviewThread } from "./review.ts";
+import {
+  BiometricEnrol,
+  BiometricRelease,
+  BiometricRewrite,
+  VaultAnswer,
+  VaultEnrolmentMaterial,
+} from "./vault.ts";
 import {
   CloseWorkerFields,
+  DeliverPeerPromptFields,
   DeliverWorkerPromptFields,
   DeliverWorkerPromptToLeadFields,
   DespawnWorkerFields,
@@ -91,7 +102,6 @@ export const PluginScope = z.enum(["user", "project", "local"]);
 const key = { key: Slot };
 const review = { project: z.string(), branch: z.string() };
 const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
-const loose = z.record(z.string(), Json);
 
 /**
  * Every Command variant this server knows, with its field schema (`null` for a unit variant) and
@@ -131,7 +141,7 @@ export const COMMANDS = {
   // Issue 11: the terminal hand-off is answered as the browser's is (the original had none).
   respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
-  respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: Json }) },
+  respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
   set_dictate_override: { fields: obj({ ...key, update: DictateOverrideUpdate }) },
   reset_dictate_overrides: { fields: obj(key) },
   set_dictate_device: { fields: obj({ ...key, pick: DictateDeviceChoice.nullable() }) },
@@ -180,20 +190,20 @@ export const COMMANDS = {
     fields: obj({ project: z.string(), subject: z.string(), parent: z.string().nullable() }),
   },
   task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
-  deliver_peer_prompt: { fields: loose },
+  deliver_peer_prompt: { fields: DeliverPeerPromptFields },
   spawn_worker: { fields: SpawnWorkerFields, reply: true },
   close_worker: { fields: CloseWorkerFields },
   despawn_worker: { fields: DespawnWorkerFields, reply: true },
   open_url: { fields: obj({ url: z.string() }) },
   deliver_worker_prompt: { fields: DeliverWorkerPromptFields },
   deliver_worker_prompt_to_lead: { fields: DeliverWorkerPromptToLeadFields },
-  deliver_gotify_message: { fields: loose },
-  save_review_threads: { fields: obj({ ...review, threads: z.array(loose) }) },
+  deliver_gotify_message: { fields: DeliverGotifyMessageFields },
+  save_review_threads: { fields: obj({ ...review, threads: z.array(ReviewThread) }) },
   remove_review_thread: { fields: obj({ ...review, thread_id: z.string() }) },
   set_review_thread_status: {
-    fields: obj({ ...review, thread_id: z.string(), status: z.string() }),
+    fields: obj({ ...review, thread_id: z.string(), status: ReviewStatus }),
   },
-  upsert_review_thread: { fields: obj({ ...review, thread: loose }), reply: true },
+  upsert_review_thread: { fields: obj({ ...review, thread: ReviewThread }), reply: true },
   submit_review: {
     fields: obj({
       ...review,
@@ -203,10 +213,10 @@ export const COMMANDS = {
     }),
     reply: true,
   },
-  biometric_release: { fields: loose, reply: true },
-  biometric_enrol: { fields: loose, reply: true },
-  biometric_rewrite: { fields: loose, reply: true },
-  vault_enrolment_material: { fields: loose, reply: true },
+  biometric_release: { fields: BiometricRelease, reply: true },
+  biometric_enrol: { fields: BiometricEnrol, reply: true },
+  biometric_rewrite: { fields: BiometricRewrite, reply: true },
+  vault_enrolment_material: { fields: VaultEnrolmentMaterial, reply: true },
   vault_lock: { fields: null },
   plugin_update_all: { fields: null },
   plugin_check_updates: { fields: null },
@@ -236,8 +246,18 @@ export function isCommandName(name: string): name is CommandName {
 }
 
 /**
- * Decodes the externally tagged payload. Throws a sentence naming what was wrong: an unknown
- * variant, a unit variant sent with fields (or the reverse), or the field that failed.
+ * A command the decoder refused, with its variant's name when the name was known: a refused
+ * reply command is still answered through its reply (spec: command > reply_to).
+ */
+export class CommandRefused extends Error {
+  constructor(readonly command: CommandName | null, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * Decodes the externally tagged payload. Throws a CommandRefused whose sentence names what was
+ * wrong: an unknown variant, a unit variant sent with fields (or the reverse), or the field.
  */
 export function decodeCommand(raw: unknown): Command {
   return decodeCommandLenient(raw).command;
@@ -252,26 +272,20 @@ export function decodeCommandLenient(raw: unknown): { command: Command; ignored:
     name = Object.keys(raw)[0];
     bag = (raw as Record<string, unknown>)[name];
   } else {
-    throw new Error('a command is one variant: its name, or {"<name>": {fields}}');
+    throw new CommandRefused(null, 'a command is one variant: its name, or {"<name>": {fields}}');
   }
-  if (!isCommandName(name)) throw new Error(`unknown command \`${name}\``);
+  if (!isCommandName(name)) throw new CommandRefused(null, `unknown command \`${name}\``);
   const schema: z.ZodType | null = COMMANDS[name].fields;
   if (schema === null) {
     if (typeof raw !== "string") {
-      throw new Error(`\`${name}\` is a unit variant: send its name alone`);
+      throw new CommandRefused(name, `\`${name}\` is a unit variant: send its name alone`);
     }
     return { command: { name, fields: null } as Command, ignored: [] };
   }
-  if (typeof raw === "string") throw new Error(`\`${name}\` needs its fields: {"${name}": {...}}`);
+  if (typeof raw === "string") {
+    throw new CommandRefused(name, `\`${name}\` needs its fields: {"${name}": {...}}`);
+  }
   const parsed = parseIgnoringUnknownFields(schema, bag);
-  if (!parsed.success) throw new Error(`${name}: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) throw new CommandRefused(name, `${name}: ${describeIssues(parsed.error)}`);
   return { command: { name, fields: parsed.data } as Command, ignored: parsed.ignored };
-}
-
-/** One readable line per failed field: `key.org: expected string`. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues.slice(0, 4).map((issue) => {
-    const path = issue.path.length ? issue.path.join(".") : "(message)";
-    return `${path}: ${issue.message}`;
-  }).join("; ");
 }

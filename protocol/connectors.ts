@@ -14,6 +14,17 @@ export const GotifyNotification = z.object({
 }).strict();
 export type GotifyNotification = z.infer<typeof GotifyNotification>;
 
+/**
+ * `deliver_gotify_message` (catalogue 1.2 #47): a notification delivered into a project's lead,
+ * by the project's name. The original's optional `team_role` picked a member of a team; forge
+ * delivers to the lead alone, so the field is not declared and is ignored as any unknown field is.
+ */
+export const DeliverGotifyMessageFields = z.object({
+  project: z.string(),
+  notification: GotifyNotification,
+}).strict();
+export type DeliverGotifyMessageFields = z.infer<typeof DeliverGotifyMessageFields>;
+
 /** One seat's Gotify subscription (mcp_tools §9): any-of application names, a floor priority. */
 export const GotifySubscription = z.object({
   id: z.string(),

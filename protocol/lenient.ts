@@ -17,7 +17,8 @@ export function parseIgnoringUnknownFields<T>(schema: z.ZodType<T>, raw: unknown
   // Each pass drops the keys one layer reports; a nested object is only checked once its parent
   // parses, so a bounded number of passes covers the depth the inbound bound allows.
   for (let pass = 0; pass < 8; pass++) {
-    const parsed = schema.safeParse(value);
+    // reportInput: a refusal says what the wrong value was (its kind; issues.ts never echoes it).
+    const parsed = schema.safeParse(value, { reportInput: true });
     if (parsed.success) return { success: true, data: parsed.data, ignored };
     const unknown = parsed.error.issues.filter((i) => i.code === "unrecognized_keys");
     if (unknown.length === 0) return { success: false, error: parsed.error, ignored };
@@ -31,7 +32,7 @@ export function parseIgnoringUnknownFields<T>(schema: z.ZodType<T>, raw: unknown
       }
     }
   }
-  const last = schema.safeParse(value);
+  const last = schema.safeParse(value, { reportInput: true });
   return last.success
     ? { success: true, data: last.data, ignored }
     : { success: false, error: last.error, ignored };

@@ -20,7 +20,7 @@ export type UnitUpdate = typeof UNIT_UPDATES[number];
  * The keyed variants that home hears as fleet news (catalogue 2.2). `chat_appended` is home news only
  * for a completing `result`, a session-state frame or a background-tasks frame (see `isFleetNews`).
  */
-const FLEET_NEWS = new Set([
+export const FLEET_NEWS: ReadonlySet<string> = new Set([
   "spawning",
   "connected",
   "session_replaced",
@@ -51,7 +51,7 @@ const FLEET_NEWS = new Set([
 ]);
 
 /** Board news: the variants that move the board subject. spec: What a subject carries > board. */
-const BOARD_NEWS = new Set([
+export const BOARD_NEWS: ReadonlySet<string> = new Set([
   "tasks_changed",
   "cron_schedules_changed",
   "connector_subscriptions_changed",

@@ -77,6 +77,18 @@ export const DeliverWorkerPromptToLeadFields = obj({
   wrapped: WrappedPrompt,
 });
 
+/**
+ * `deliver_peer_prompt` (catalogue 1.2 row 40): a client delivers a wrapped message to a project's
+ * lead, as an agent's agents__send_message does. `target_project` is the project's name; a name
+ * two orgs share resolves to the caller's org first.
+ */
+export const DeliverPeerPromptFields = obj({
+  caller: Slot,
+  target_project: ProjectKey,
+  wrapped: WrappedPrompt,
+});
+export type DeliverPeerPromptFields = z.infer<typeof DeliverPeerPromptFields>;
+
 /** A spawn's success, the `Ok` arm of the reply body (catalogue 1.3, 1.4). */
 export const WorkerSpawnReply = obj({
   session_id: z.string(),

@@ -1,13 +1,14 @@
 import {
   ClientMessage,
   type ClientMessageOf,
+  CommandRefused,
   decodeClientBinary,
   decodeCommandLenient,
   describeIssues,
   NAMED_SUBJECTS,
   needsReply,
   parseIgnoringUnknownFields,
-  type Slot,
+  Slot,
   type Subject,
   type Wire,
 } from "../protocol/mod.ts";
@@ -225,6 +226,7 @@ async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) 
 }
 
 async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: DispatchDeps) {
+  const wantsReply = msg.reply_to !== undefined && msg.reply_to !== null;
   let decoded;
   try {
     const lenient = decodeCommandLenient(msg.command);
@@ -236,10 +238,16 @@ async function command(conn: Connection, msg: ClientMessageOf<"command">, deps: 
       });
     }
   } catch (err) {
-    throw new Refusal("command", (err as Error).message);
+    if (!(err instanceof CommandRefused)) throw err;
+    // spec: a refusal of a reply command arrives in the reply, as the body of the answer; a client
+    // waiting on reply_to would otherwise wait for ever. Without reply_to it is an error frame.
+    if (err.command && needsReply(err.command) && wantsReply) {
+      conn.send({ kind: "reply", reply_to: msg.reply_to as number, body: err.message });
+      return;
+    }
+    throw new Refusal("command", err.message, bagSeat(msg.command));
   }
   // spec: command > reply_to: refused before the command runs, both ways, naming the field.
-  const wantsReply = msg.reply_to !== undefined && msg.reply_to !== null;
   if (needsReply(decoded.name) && !wantsReply) {
     throw new Refusal("reply_to", `${decoded.name} requires reply_to: its outcome rides the reply`);
   }
@@ -292,6 +300,14 @@ function seatOf(message: ClientMessage): Slot | null {
   }
   if (message.kind === "subscribe" && typeof message.what === "object") return message.what.session;
   return null;
+}
+
+/** The seat a refused command's bag names in `key`, when it is a whole Slot: the error says whose. */
+function bagSeat(command: unknown): Slot | null {
+  if (!command || typeof command !== "object") return null;
+  const bag = Object.values(command)[0] as { key?: unknown } | undefined;
+  const parsed = Slot.safeParse(bag && typeof bag === "object" ? bag.key : undefined);
+  return parsed.success ? parsed.data : null;
 }
 
 function subjectLabel(what: Subject): string {

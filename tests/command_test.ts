@@ -2,6 +2,16 @@ import { assertEquals, assertMatch } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
 
 const lead = { org: "Acme", project: "proj", label: "lead" };
+// A well-formed review thread: the command's schema checks it before the subsystem is asked.
+const THREAD = {
+  id: "t1",
+  anchor: { path: "a", side: "new", line: 1, content_hash: "1", context: [], base_ref: "main" },
+  comments: [],
+  status: "open",
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+  commit: null,
+};
 
 // spec: command > reply_to: required on the reply commands, refused on the rest, before running.
 Deno.test("reply_to is enforced both ways before the command runs", async () => {
@@ -37,7 +47,7 @@ Deno.test("a reply command refused by the core answers in its reply body", async
   const c = await t.ready();
   c.send({
     kind: "command",
-    command: { upsert_review_thread: { project: "proj", branch: "main", thread: {} } },
+    command: { upsert_review_thread: { project: "proj", branch: "main", thread: THREAD } },
     reply_to: 41,
   });
   const r = await c.next();
@@ -61,4 +71,43 @@ Deno.test("malformed commands are refused naming the field or the variant", asyn
   assertEquals((await c.next()).why, '`cancel` needs its fields: {"cancel": {...}}');
   c.send({ kind: "command", command: { cancel: { key: lead }, prompt: {} } });
   assertMatch(String((await c.next()).why), /^a command is one variant/);
+});
+
+// A bad field is refused by the command's schema before any subsystem runs: in the reply's body
+// when the command answers through one, else as an error frame naming the command and the field.
+Deno.test("a bad field is refused in the core's words, through the reply where there is one", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  const note = { app: "ci", title: "red", message: "failed", priority: "high" };
+  c.send({
+    kind: "command",
+    command: { deliver_gotify_message: { project: "x", notification: note } },
+  });
+  const e = await c.next();
+  assertEquals(
+    [e.kind, e.what, e.why],
+    [
+      "error",
+      "command",
+      "deliver_gotify_message: notification.priority: expected a number, got a string",
+    ],
+  );
+  // A bag whose `key` is a whole Slot names that seat on the error.
+  c.send({
+    kind: "command",
+    command: { respond_vault_ask: { key: lead, id: "x", answer: "maybe" } },
+  });
+  const v = await c.next();
+  assertEquals(
+    [v.seat, v.why],
+    [lead, 'respond_vault_ask: answer: expected "decline" or an object, got a string'],
+  );
+  const bad = { project: "proj", branch: "main", thread: { ...THREAD, status: "closed" } };
+  c.send({ kind: "command", command: { upsert_review_thread: bad }, reply_to: 9 });
+  assertEquals(await c.next(), {
+    kind: "reply",
+    reply_to: 9,
+    body:
+      'upsert_review_thread: thread.status: expected one of "open", "addressed", "resolved", "outdated", got "closed"',
+  });
 });

@@ -175,13 +175,19 @@ Deno.test("review: threads are written through reply commands and read back on t
     assertEquals(data.reviews.reviews.value.length, 1);
     c.send({
       kind: "command",
-      command: { upsert_review_thread: { project: "proj", branch: "main", thread: { id: "bad" } } },
+      command: {
+        upsert_review_thread: {
+          project: "proj",
+          branch: "main",
+          thread: { ...thread, status: "closed" },
+        },
+      },
       reply_to: 3,
     });
     assertEquals(
       (await c.next((m) => m.kind === "reply" && m.reply_to === 3)).body,
-      false,
-      "a malformed thread is answered false",
+      'upsert_review_thread: thread.status: expected one of "open", "addressed", "resolved", "outdated", got "closed"',
+      "a malformed thread is refused in the reply, naming its fields",
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

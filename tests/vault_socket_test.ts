@@ -60,9 +60,10 @@ Deno.test("the biometric commands answer through reply, refusals in the body; va
       await reply({ biometric_rewrite: { device: "d", purpose: "vault", blob: "b" } }, 5),
       false,
     );
-    assertMatch(
-      String(await reply({ biometric_rewrite: { device: "d" } }, 6)),
-      /biometric_rewrite: `purpose` is not valid/,
+    // A bad field is refused by the command's schema, still in the reply's body.
+    assertEquals(
+      await reply({ biometric_rewrite: { device: "d", purpose: "", blob: 7 } }, 6),
+      "biometric_rewrite: purpose: must not be empty; blob: expected a string, got 7",
     );
     c.send({ kind: "command", command: "vault_lock" });
     c.send({

@@ -27,7 +27,9 @@ type Schema = {
   const?: unknown;
   enum?: unknown[];
   anyOf?: Schema[];
-  items?: Schema;
+  oneOf?: Schema[];
+  items?: Schema | false;
+  prefixItems?: Schema[];
   properties?: Record<string, Schema>;
   required?: string[];
   additionalProperties?: Schema | boolean;
@@ -45,8 +47,10 @@ export function typeOf(s: Schema): string {
   if (s.$ref) return "JSON";
   if (s.const !== undefined) return JSON.stringify(s.const);
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" \\| ");
-  if (s.anyOf) {
-    const kinds = s.anyOf.map(typeOf);
+  // z.union is anyOf and z.discriminatedUnion oneOf: on the wire both are "one of these".
+  const arms = s.anyOf ?? s.oneOf;
+  if (arms) {
+    const kinds = arms.map(typeOf);
     // z.json(): any JSON value.
     if (
       ["string", "number", "boolean", "null"].every((k) => kinds.includes(k)) && kinds.length === 6
@@ -59,9 +63,18 @@ export function typeOf(s: Schema): string {
   }
   const props = s.properties ? Object.keys(s.properties).sort().join(",") : "";
   if (props === "label,org,project") return "Slot";
-  if (s.type === "array") return `[${s.items ? typeOf(s.items) : "JSON"}]`;
+  if (s.type === "array") {
+    // A tuple: its positions in order.
+    if (s.prefixItems) return `[${s.prefixItems.map(typeOf).join(", ")}]`;
+    return `[${s.items ? typeOf(s.items) : "JSON"}]`;
+  }
   if (s.type === "object") {
-    if (!s.properties) return "{string: JSON}";
+    // A record: any key, each value of one type. (Closed or open is not drawn: a client's unknown
+    // fields are ignored either way, issue 13 §1.)
+    if (!s.properties) {
+      const values = s.additionalProperties;
+      return `{string: ${typeof values === "object" ? typeOf(values) : "JSON"}}`;
+    }
     const entries = Object.entries(s.properties);
     if (entries.length > 4) return `{${entries.map(([k]) => k).join(", ")}}`;
     return `{${entries.map(([k, v]) => `${k}: ${typeOf(v)}`).join(", ")}}`;
@@ -71,16 +84,42 @@ export function typeOf(s: Schema): string {
   return s.type ?? "JSON";
 }
 
-/** One row per field of an object schema: name, type, required, note. */
+/**
+ * The object a field holds when its cell names its keys alone (more than four of them): itself,
+ * the items of a list of it, or it or null. Its fields get rows of their own beneath it.
+ */
+function wideObject(s: Schema): { schema: Schema; path: string } | null {
+  const arms = s.anyOf ?? s.oneOf;
+  if (arms?.length === 2 && arms.some((a) => a.type === "null")) {
+    return wideObject(arms.find((a) => a.type !== "null")!);
+  }
+  if (s.type === "array" && s.items) {
+    const inner = wideObject(s.items);
+    return inner && { schema: inner.schema, path: `[]${inner.path}` };
+  }
+  const props = Object.keys(s.properties ?? {});
+  const slot = props.slice().sort().join(",") === "label,org,project";
+  return s.type === "object" && props.length > 4 && !slot ? { schema: s, path: "" } : null;
+}
+
+/** One row per field of an object schema (nested wide objects as dotted rows): name, type, required, note. */
 function fieldRows(s: Schema, skip: string[] = []): string[] {
-  const props = s.properties ?? {};
-  const required = new Set(s.required ?? []);
-  const fields = Object.entries(props).filter(([k]) => !skip.includes(k));
+  const fields: [string, Schema, boolean][] = [];
+  const walk = (o: Schema, prefix: string, depth: number) => {
+    const required = new Set(o.required ?? []);
+    for (const [k, v] of Object.entries(o.properties ?? {})) {
+      if (!prefix && skip.includes(k)) continue;
+      fields.push([`${prefix}${k}`, v, required.has(k)]);
+      const wide = depth < 3 ? wideObject(v) : null;
+      if (wide) walk(wide.schema, `${prefix}${k}${wide.path}.`, depth + 1);
+    }
+  };
+  walk(s, "", 0);
   if (fields.length === 0) return ["(no fields)"];
   // The note column appears where a schema carries a description (`.describe()`).
   const notes = fields.some(([, v]) => v.description);
-  const rows = fields.map(([k, v]) =>
-    `| \`${k}\` | ${typeOf(v)} | ${required.has(k) ? "yes" : "no"} |` +
+  const rows = fields.map(([k, v, required]) =>
+    `| \`${k}\` | ${typeOf(v)} | ${required ? "yes" : "no"} |` +
     (notes ? ` ${(v.description ?? "").replaceAll("\n", " ")} |` : "")
   );
   const head = notes

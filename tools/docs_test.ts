@@ -18,4 +18,15 @@ Deno.test("docs: field types render compactly", () => {
   assertEquals(t(z.enum(["a", "b"])), '"a" \\| "b"');
   assertEquals(t(z.object({ session: Slot })), "{session: Slot}");
   assertEquals(t(z.json()), "JSON");
+  // A discriminated union is JSON Schema's oneOf, a plain one anyOf: both read as alternatives.
+  const arm = (k: string) => z.object({ kind: z.literal(k) });
+  assertEquals(
+    t(z.discriminatedUnion("kind", [arm("a"), arm("b")])),
+    '{kind: "a"} \\| {kind: "b"}',
+  );
+  assertEquals(t(z.union([z.literal("x"), z.object({ y: z.string() })])), '"x" \\| {y: string}');
+  // A record names its values' type; a closed empty object is `{}`; a tuple its positions.
+  assertEquals(t(z.record(z.string(), z.string())), "{string: string}");
+  assertEquals(t(z.object({}).strict()), "{}");
+  assertEquals(t(z.tuple([z.string(), z.number().nullable()])), "[string, number \\| null]");
 });

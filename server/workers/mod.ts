@@ -3,6 +3,7 @@ import {
   envelopeText,
   type Slot,
   slotName,
+  type SpawnWorkerBody,
   type Wire,
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
@@ -71,7 +72,7 @@ export function workersArea(seats: () => SeatManager | null) {
                 uuid,
                 announce: {
                   name: "peer_envelope_appended",
-                  fields: { key: target, wrapped: wrapped as unknown as Wire, uuid },
+                  fields: { key: target, wrapped, uuid },
                 },
               });
             } catch (err) {
@@ -83,7 +84,7 @@ export function workersArea(seats: () => SeatManager | null) {
             subjects: {},
             tools: workerTools(workers),
             commands: {
-              spawn_worker: async (c: { fields: Of<"spawn_worker"> }) => {
+              spawn_worker: async (c: { fields: Of<"spawn_worker"> }): Promise<SpawnWorkerBody> => {
                 const f = c.fields;
                 try {
                   const project = workers.project("spawn_worker", f.project_key);
@@ -99,7 +100,7 @@ export function workersArea(seats: () => SeatManager | null) {
                     resume: !!f.resume_existing || f.from_boot_respawn,
                     fromBoot: f.from_boot_respawn,
                   });
-                  return { Ok: reply } as unknown as Wire;
+                  return { Ok: reply };
                 } catch (err) {
                   if (err instanceof Refusal) return { Err: err.message };
                   throw err;

@@ -1,12 +1,4 @@
-import { z } from "zod";
-import { Slot, WrappedPrompt } from "../../protocol/mod.ts";
-
-/** `deliver_peer_prompt`'s fields (catalogue 1.2 row 40). */
-export const DeliverPeerPrompt = z.object({
-  caller: Slot,
-  target_project: z.string().min(1),
-  wrapped: WrappedPrompt,
-}).strict();
+import type { Slot } from "../../protocol/mod.ts";
 
 /** A fresh message id: `m-` and 8 hex digits. */
 export function messageId(): string {

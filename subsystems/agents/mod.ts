@@ -1,6 +1,5 @@
 import {
   type Command,
-  describeIssues,
   envelopeText,
   type Slot,
   slotName,
@@ -8,7 +7,7 @@ import {
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
 import { type Host, Refusal, type ToolHandler, type ToolResult } from "../../server/subsystem.ts";
-import { DeliverPeerPrompt, messageId, senderName } from "./envelope.ts";
+import { messageId, senderName } from "./envelope.ts";
 
 /**
  * The agents family (issue 11): identity, the seats with their lifecycle, and peer messages.
@@ -26,7 +25,7 @@ export function create(host: Host) {
       uuid,
       announce: {
         name: "peer_envelope_appended",
-        fields: { key: target, wrapped: wrapped as unknown as Wire, uuid },
+        fields: { key: target, wrapped, uuid },
       },
     });
   };
@@ -106,12 +105,9 @@ export function create(host: Host) {
   return {
     verbs: {},
     commands: {
+      // The fields arrive parsed (protocol/workers.ts DeliverPeerPromptFields).
       deliver_peer_prompt: async (c: Extract<Command, { name: "deliver_peer_prompt" }>) => {
-        const parsed = DeliverPeerPrompt.safeParse(c.fields);
-        if (!parsed.success) {
-          throw new Refusal("dispatch", `deliver_peer_prompt: ${describeIssues(parsed.error)}`);
-        }
-        const { caller, target_project, wrapped } = parsed.data;
+        const { caller, target_project, wrapped } = c.fields;
         const project =
           host.workspace.projects().find((p) =>
             p.name === target_project && p.org === caller.org

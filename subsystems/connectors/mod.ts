@@ -1,4 +1,3 @@
-import { GotifyNotification } from "../../protocol/mod.ts";
 import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
 import { type Connectors, leadSlot } from "./context.ts";
 import { deliverNotification, gotifyTools, notificationOf } from "./gotify.ts";
@@ -68,20 +67,11 @@ export async function create(host: Host) {
   }
 
   const deliverGotify: CommandHandler<"deliver_gotify_message"> = (command) => {
-    // catalogue 1.2 #47: {project, team_role?, notification} into the project's lead.
-    const f = command.fields as Record<string, unknown>;
-    const project = host.workspace.projects().find((p) => p.name === f.project);
-    if (!project) {
-      throw new Refusal("dispatch", `deliver_gotify_message: no project \`${String(f.project)}\``);
-    }
-    const parsed = GotifyNotification.safeParse(f.notification);
-    if (!parsed.success) {
-      throw new Refusal(
-        "dispatch",
-        "deliver_gotify_message: notification must be {app, title, message, priority 0-255}",
-      );
-    }
-    const n = parsed.data;
+    // catalogue 1.2 #47, into the project's lead. The fields arrive parsed
+    // (protocol/connectors.ts DeliverGotifyMessageFields); the project is the one check left.
+    const { project: name, notification: n } = command.fields;
+    const project = host.workspace.projects().find((p) => p.name === name);
+    if (!project) throw new Refusal("dispatch", `deliver_gotify_message: no project \`${name}\``);
     const key = leadSlot(project.org, project.name);
     const uuid = crypto.randomUUID();
     return host.deliver(key, {

@@ -12,10 +12,10 @@
  */
 import { git, text } from "./git.ts";
 
-/** One directory level of the index. */
-export interface FileIndex {
+/** One directory level of the index (a type alias, so it is checked as a Wire where it crosses). */
+export type FileIndex = {
   entries: Record<string, FileIndex | null>;
-}
+};
 
 /** Indexer knobs. */
 export interface FileIndexOptions {

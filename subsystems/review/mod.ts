@@ -1,7 +1,6 @@
 import {
   type ClientMessageOf,
   type Command,
-  type ServerMessage,
   type Slot,
   slotName,
   type Wire,
@@ -81,26 +80,29 @@ export function create(host: Host) {
         const seat = seatOf(msg.session, "file_content");
         // spec: there is no error arm: a read that could not run answers with state failed.
         const answer = await fileContentMessage(msg.session, seat.cwd, msg.path, msg.sha, maxMib());
-        peer.send({ kind: "file_content", ...answer } as unknown as ServerMessage);
+        peer.send({ kind: "file_content", ...answer });
       },
       commit_diff: async (msg: ClientMessageOf<"commit_diff">, peer: Peer) => {
         const seat = seatOf(msg.session, "commit_diff");
         const result = await commitDiff(seat.cwd, msg.sha);
-        const body = result.ok
-          ? { ok: true, commit: result.commit, diff: result.diff }
-          : { ok: false, why: result.why };
         if (msg.reply_to != null) {
-          peer.send({ kind: "reply", reply_to: msg.reply_to, body: body as unknown as Wire });
+          const body: Wire = result.ok
+            ? { ok: true, commit: result.commit, diff: result.diff }
+            : { ok: false, why: result.why };
+          peer.send({ kind: "reply", reply_to: msg.reply_to, body });
         } else if (!result.ok) {
           throw new Refusal("commit_diff", `commit_diff: ${result.why}`, msg.session);
-        } else {peer.send(
-            {
-              kind: "commit_diff",
-              session: msg.session,
-              sha: msg.sha,
-              ...body,
-            } as unknown as ServerMessage,
-          );}
+        } else {
+          const { commit, diff } = result;
+          peer.send({
+            kind: "commit_diff",
+            session: msg.session,
+            sha: msg.sha,
+            ok: true,
+            commit,
+            diff,
+          });
+        }
       },
       document_read: async (msg: ClientMessageOf<"document_read">, peer: Peer) => {
         const seat = seatOf(msg.session, "document_read");
@@ -115,7 +117,7 @@ export function create(host: Host) {
           branch: await branchOf(msg.session),
         });
         if (!read.ok) throw new Refusal("document_read", read.why, msg.session);
-        peer.send({ kind: "document_read", ...read.message } as unknown as ServerMessage);
+        peer.send({ kind: "document_read", ...read.message });
       },
       answer_document_hand_off: (msg: ClientMessageOf<"answer_document_hand_off">, peer: Peer) => {
         const answer = parseHandOffAnswer(msg.answer);
@@ -133,43 +135,44 @@ export function create(host: Host) {
       },
     },
     commands: {
+      // The thread shapes were checked by the command's schema; what is left is the store. A
+      // Refusal, not an Error: the dispatcher prefixes an Error's words with the command's name,
+      // and these sentences already start with it.
       save_review_threads: async (c: Cmd<"save_review_threads">) => {
-        if (!(await threads.save(c.fields.project, c.fields.branch, c.fields.threads))) {
-          throw new Error(
-            `save_review_threads: the threads of ${c.fields.project}@${c.fields.branch} were not written (a malformed thread, or the store)`,
+        const { project, branch } = c.fields;
+        if (!(await threads.save(project, branch, c.fields.threads))) {
+          throw new Refusal(
+            "dispatch",
+            `save_review_threads: the threads of ${project}@${branch} were not written: the store could not be read or written`,
           );
         }
       },
       remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
-        if (!(await threads.remove(c.fields.project, c.fields.branch, c.fields.thread_id))) {
-          throw new Error(
-            `remove_review_thread: no thread ${c.fields.thread_id} in ${c.fields.project}@${c.fields.branch}`,
+        const { project, branch, thread_id } = c.fields;
+        if (!(await threads.remove(project, branch, thread_id))) {
+          throw new Refusal(
+            "dispatch",
+            `remove_review_thread: no thread ${thread_id} in ${project}@${branch}`,
           );
         }
       },
       set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
-        if (
-          !(await threads.setStatus(
-            c.fields.project,
-            c.fields.branch,
-            c.fields.thread_id,
-            c.fields.status,
-          ))
-        ) {
-          throw new Error(
-            `set_review_thread_status: thread ${c.fields.thread_id} in ${c.fields.project}@${c.fields.branch} was not changed`,
+        const { project, branch, thread_id, status } = c.fields;
+        if (!(await threads.setStatus(project, branch, thread_id, status))) {
+          throw new Refusal(
+            "dispatch",
+            `set_review_thread_status: thread ${thread_id} in ${project}@${branch} was not changed`,
           );
         }
       },
       upsert_review_thread: async (c: Cmd<"upsert_review_thread">) =>
         await threads.upsert(c.fields.project, c.fields.branch, c.fields.thread),
-      submit_review: async (c: Cmd<"submit_review">) =>
-        (await threads.submitReview(
-          c.fields.project,
-          c.fields.branch,
-          c.fields.summary,
-          c.fields.thread_ids,
-        )) as unknown as Wire,
+      submit_review: async (c: Cmd<"submit_review">) => (await threads.submitReview(
+        c.fields.project,
+        c.fields.branch,
+        c.fields.summary,
+        c.fields.thread_ids,
+      )),
     },
     subjects: {},
     tools: {
@@ -188,7 +191,7 @@ export function create(host: Host) {
           }),
       ),
     },
-    sessionFields: async (slot: Slot, opts: { review: boolean }) => {
+    sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);
       const record = await watch.record(opts.review);
@@ -197,9 +200,9 @@ export function create(host: Host) {
       const reviews = await threads.readScope(seat.project.name, record.work.branch ?? "HEAD");
       return {
         ...rows,
-        diff: record.diff as unknown as Wire,
-        file_index: (await watch.index.snapshot()) as unknown as Wire,
-        reviews: reviews as unknown as Wire,
+        diff: record.diff,
+        file_index: await watch.index.snapshot(),
+        reviews,
       };
     },
     stop: () => {

@@ -8,71 +8,20 @@
  * could not read.
  */
 import { z } from "zod";
+import { ReviewSet, type ReviewStatus, ReviewThread } from "../../protocol/review.ts";
 import type { Read } from "./wire.ts";
 
-/** A thread's lifecycle: a worker reply makes it addressed; only the reviewer resolves. */
-export const ReviewStatus = z.enum(["open", "addressed", "resolved", "outdated"]);
-export type ReviewStatus = z.infer<typeof ReviewStatus>;
-
-/**
- * Where a thread sits. `context` holds the captured lines, FIRST the anchored line itself (line
- * `line` on `side` when captured); that first line is what re-finds the anchor after edits.
- * `content_hash` is that line's {@link contentHash}, decimal digits.
- */
-export const ReviewAnchor = z.object({
-  path: z.string(),
-  side: z.enum(["old", "new"]),
-  line: z.number().int().nonnegative(),
-  content_hash: z.string().regex(/^\d+$/),
-  context: z.array(z.string()),
-  base_ref: z.string(),
-}).strict();
-export type ReviewAnchor = z.infer<typeof ReviewAnchor>;
-
-/** Who wrote a turn: `"user"` or `{"agent": {"label": ...}}`. */
-export const ReviewAuthor = z.union([
-  z.literal("user"),
-  z.object({ agent: z.object({ label: z.string() }).strict() }).strict(),
-]);
-
-/** One turn; `review_id` is the review round that sealed it (null: not yet filed). */
-export const ReviewComment = z.object({
-  author: ReviewAuthor,
-  text: z.string(),
-  at: z.string(),
-  review_id: z.string().nullable(),
-}).strict();
-export type ReviewComment = z.infer<typeof ReviewComment>;
-
-/** A thread: an anchor, its turns and state; `commit` is the commit scope (null: whole diff). */
-export const ReviewThread = z.object({
-  id: z.string().min(1),
-  anchor: ReviewAnchor,
-  comments: z.array(ReviewComment),
-  status: ReviewStatus,
-  created_at: z.string(),
-  updated_at: z.string(),
-  commit: z.string().nullable(),
-}).strict();
-export type ReviewThread = z.infer<typeof ReviewThread>;
-
-/** A submitted review round: `number` is 1-based per (project, branch). */
-export const ReviewSet = z.object({
-  id: z.string(),
-  number: z.number().int().positive(),
-  summary: z.string().nullable(),
-  created_at: z.string(),
-}).strict();
-export type ReviewSet = z.infer<typeof ReviewSet>;
+// The shapes are the wire's (protocol/review.ts); the store's importers read them from here.
+export { ReviewAnchor, ReviewSet, ReviewStatus, ReviewThread } from "../../protocol/review.ts";
 
 const ThreadsFile = z.object({ threads: z.array(ReviewThread) });
 const ReviewsFile = z.object({ reviews: z.array(ReviewSet) });
 
-/** The `reviews` row: both reads, each on its own. */
-export interface ReviewScope {
+/** The `reviews` row: both reads, each on its own (an alias: it crosses as a checked Wire). */
+export type ReviewScope = {
   threads: Read<ReviewThread[]>;
   reviews: Read<ReviewSet[]>;
-}
+};
 
 /** A directory-safe name: percent-encoding plus `.` encoded, so `..` can never be a segment. */
 function segment(name: string): string {
@@ -122,25 +71,24 @@ export class ThreadStore {
     return { threads, reviews };
   }
 
-  /** Insert or replace one thread by id. False when the thread is malformed or nothing was written. */
-  upsert(project: string, branch: string, thread: unknown): Promise<boolean> {
-    const parsed = ReviewThread.safeParse(thread);
-    if (!parsed.success) return Promise.resolve(false);
+  /**
+   * Insert or replace one thread by id. False when nothing was written. The thread arrives parsed:
+   * the command's schema (protocol/review.ts) refused a malformed one naming its field.
+   */
+  upsert(project: string, branch: string, thread: ReviewThread): Promise<boolean> {
     return this.#mutate(project, branch, (threads) => {
-      const i = threads.findIndex((t) => t.id === parsed.data.id);
-      if (i >= 0) threads[i] = parsed.data;
-      else threads.push(parsed.data);
+      const i = threads.findIndex((t) => t.id === thread.id);
+      if (i >= 0) threads[i] = thread;
+      else threads.push(thread);
       return threads;
     });
   }
 
-  /** Overwrite the whole set. False when any thread is malformed or the write failed. */
-  async save(project: string, branch: string, threads: unknown[]): Promise<boolean> {
-    const parsed = z.array(ReviewThread).safeParse(threads);
-    if (!parsed.success) return false;
+  /** Overwrite the whole set (already parsed, as upsert's). False when the write failed. */
+  async save(project: string, branch: string, threads: ReviewThread[]): Promise<boolean> {
     return await this.#locked(project, branch, async () => {
       const file = `${this.dirOf(project, branch)}/threads.json`;
-      return await writeAtomic(file, { threads: parsed.data });
+      return await writeAtomic(file, { threads });
     });
   }
 
@@ -152,14 +100,17 @@ export class ThreadStore {
     });
   }
 
-  /** Set one thread's status. False when the status is unknown or the thread is not there. */
-  setStatus(project: string, branch: string, threadId: string, status: string): Promise<boolean> {
-    const parsed = ReviewStatus.safeParse(status);
-    if (!parsed.success) return Promise.resolve(false);
+  /** Set one thread's status. False when the thread is not there or nothing was written. */
+  setStatus(
+    project: string,
+    branch: string,
+    threadId: string,
+    status: ReviewStatus,
+  ): Promise<boolean> {
     return this.#mutate(project, branch, (threads) => {
       const t = threads.find((x) => x.id === threadId);
       if (!t) return null;
-      t.status = parsed.data;
+      t.status = status;
       t.updated_at = this.now().toISOString();
       return threads;
     });

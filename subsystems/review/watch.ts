@@ -146,7 +146,7 @@ export class SeatWatch {
    */
   async rows(work: WorkState, git: GitWorkView | null): Promise<Record<string, Wire>> {
     const answer = await this.deps.pr.read(this.cwd, work.branch ?? null, this.deps.hasSession());
-    return { work, git, pr: answer.pr, closes: answer.closes } as unknown as Record<string, Wire>;
+    return { work, git, pr: answer.pr, closes: answer.closes };
   }
 
   /** Records what a record read handed a reader, so the next pass compares against it. */
@@ -195,7 +195,7 @@ export class SeatWatch {
     if (moved && !this.#stopped) {
       host.emit({
         name: "file_index_changed",
-        fields: { key: this.slot, index: moved as unknown as Wire },
+        fields: { key: this.slot, index: moved },
       });
     }
   }

@@ -1,13 +1,5 @@
-import type { z } from "zod";
 import type { Command, Wire } from "../../protocol/mod.ts";
-import {
-  BiometricEnrol,
-  BiometricRelease,
-  BiometricRewrite,
-  type EnrolmentMaterial,
-  VaultAnswer,
-  VaultEnrolmentMaterial,
-} from "../../protocol/vault.ts";
+import type { EnrolmentMaterial } from "../../protocol/vault.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import type { VaultCards } from "./cards.ts";
 import type { EnrolmentStore } from "./enrolments.ts";
@@ -15,17 +7,10 @@ import { UnlockRefused, type VaultSession } from "./session.ts";
 
 type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 
-/** Parses a field bag, refusing with the first problem in forge's words (never zod's dump). */
-function fieldsOf<S extends z.ZodType>(what: string, schema: S, raw: unknown): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const at = issue.path.length ? `\`${issue.path.join(".")}\` is` : "the fields are";
-  throw new Refusal(what, `${what}: ${at} not valid (${issue.message.toLowerCase()})`);
-}
-
 /**
- * The vault's commands. `respond_vault_ask` answers a parked card; the four enrolment commands
+ * The vault's commands; their fields arrive parsed by the schemas in protocol/vault.ts, a bad
+ * field refused by the dispatcher (in the reply's body for the four reply commands).
+ * `respond_vault_ask` answers a parked card; the four enrolment commands
  * answer through `reply`, a refusal as the reply's body (spec: command > reply_to); `vault_lock`
  * locks the shared session.
  */
@@ -51,15 +36,7 @@ export function vaultCommands(
       if (!peer.answering) {
         throw new Refusal(what, `${what}: this connection did not subscribe as answering`, cmd.key);
       }
-      const parsed = VaultAnswer.safeParse(cmd.answer);
-      if (!parsed.success) {
-        throw new Refusal(
-          what,
-          `${what}: \`answer\` must be "decline", {"send_back": {"note": ...}} or {"approve": {"unlock": null, {"password", "code"} or {"refresh_token", "user_key"}}}`,
-          cmd.key,
-        );
-      }
-      const answer = parsed.data;
+      const answer = cmd.answer; // parsed by protocol/vault.ts VaultAnswer, a bad one refused by name
       let card;
       try {
         card = cards.find(cmd.key, cmd.id);
@@ -108,9 +85,8 @@ export function vaultCommands(
       host.asks.answer(cmd.key, "vault_ask", cmd.id, peer, { ending: "answered", answer });
     },
 
-    vault_enrolment_material: ({ fields }: Cmd<"vault_enrolment_material">, peer: Peer): Wire => {
+    vault_enrolment_material: (_: Cmd<"vault_enrolment_material">, peer: Peer): Wire => {
       const what = "vault_enrolment_material";
-      fieldsOf(what, VaultEnrolmentMaterial, fields ?? {});
       if (!peer.answering) {
         throw new Refusal(what, `${what}: the material goes only to a connection that answers`);
       }
@@ -118,9 +94,8 @@ export function vaultCommands(
       return material;
     },
 
-    biometric_enrol: async ({ fields }: Cmd<"biometric_enrol">): Promise<Wire> => {
+    biometric_enrol: async ({ fields: f }: Cmd<"biometric_enrol">): Promise<Wire> => {
       const what = "biometric_enrol";
-      const f = fieldsOf(what, BiometricEnrol, fields);
       // spec: enrolling again "is the settings card's enrol, which needs the vault open".
       if (session.locked) {
         throw new Refusal(what, `${what}: the vault is locked; enrol while it is open`);
@@ -130,9 +105,8 @@ export function vaultCommands(
       return true;
     },
 
-    biometric_release: async ({ fields }: Cmd<"biometric_release">): Promise<Wire> => {
+    biometric_release: async ({ fields: f }: Cmd<"biometric_release">): Promise<Wire> => {
       const what = "biometric_release";
-      const f = fieldsOf(what, BiometricRelease, fields);
       const blob = await store.release(f.device, f.purpose);
       if (blob === null) {
         throw new Refusal(what, `${what}: ${f.device} has no enrolment for ${f.purpose}`);
@@ -141,8 +115,7 @@ export function vaultCommands(
       return blob;
     },
 
-    biometric_rewrite: async ({ fields }: Cmd<"biometric_rewrite">): Promise<Wire> => {
-      const f = fieldsOf("biometric_rewrite", BiometricRewrite, fields);
+    biometric_rewrite: async ({ fields: f }: Cmd<"biometric_rewrite">): Promise<Wire> => {
       const done = await store.rewrite(f.device, f.purpose, f.blob);
       host.log.info("biometric_rewrite", { device: f.device, purpose: f.purpose, rewritten: done });
       return done;

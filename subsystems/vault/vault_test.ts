@@ -1,5 +1,5 @@
 import { SEED, startFakeVault } from "../../fixtures/vault_server/mod.ts";
-import type { Slot, Wire } from "../../protocol/mod.ts";
+import { decodeCommand, type Slot, type Wire } from "../../protocol/mod.ts";
 import type { Peer, ToolResult } from "../../server/subsystem.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { create } from "./mod.ts";
@@ -18,20 +18,22 @@ async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = 
   const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
   const sub = create(h.host);
   const respond = (id: string, answer: Wire, slot: Slot = SLOT, answering = true) =>
-    sub.commands.respond_vault_ask(
-      { name: "respond_vault_ask", fields: { key: slot, id, answer } },
-      peer(answering),
+    Promise.resolve().then(() =>
+      sub.commands.respond_vault_ask(
+        decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
+        peer(answering),
+      )
     );
   const unlockWith = async () => ({
     approve: { unlock: { password: vault.state.password, code: await vault.totpNow() } },
   });
   const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
     sub.tools[tool](input, toolCall(slot));
-  // Every command as the dispatcher calls it: the decoded command and the connection.
+  // respond and cmd call a command as the dispatcher does: decoded by its schema, then handled.
   const cmd = (name: string, fields: unknown, answering = true) =>
     Promise.resolve().then(() =>
       (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
-        { name, fields },
+        decodeCommand(fields === null ? name : { [name]: fields }),
         peer(answering),
       )
     );
@@ -104,10 +106,12 @@ Deno.test("bad answers are refused by name and leave every card as it was", asyn
   await using t = await setup();
   const read = t.call("vault__read", { item: SEED.login.name, field: "notes" });
   const id = t.lastId();
-  const bads: Wire[] = [{ approve: {} }, "maybe", { approve: { unlock: { password: "x" } } }];
-  for (const bad of bads) {
-    await assertRejects(() => t.respond(id, bad), /respond_vault_ask: `answer` must be "decline"/);
-  }
+  const bads: [Wire, RegExp][] = [
+    [{ approve: {} }, /^respond_vault_ask: answer\.approve\.unlock: missing/],
+    ["maybe", /^respond_vault_ask: answer: expected "decline" or an object, got a string$/],
+    [{ approve: { unlock: { password: "x" } } }, /: answer\.approve\.unlock\.code: missing/],
+  ];
+  for (const [bad, refusal] of bads) await assertRejects(() => t.respond(id, bad), refusal);
   await assertRejects(() => t.respond("nope", "decline"), /no vault call nope is waiting/);
   await assertRejects(() => t.respond(id, "decline", OTHER), /parked on Acme\/proj\/lead, not/);
   await assertRejects(
@@ -291,7 +295,7 @@ Deno.test("enrolment: material, enrol, release and the update-only rewrite; the 
   );
   await assertRejects(
     () => t.cmd("biometric_enrol", { device: "x" }),
-    /biometric_enrol: `purpose` is not valid/,
+    /^biometric_enrol: purpose: missing \(expected a string\); blob: missing \(expected a string\)$/,
   );
   const home = await t.sub.homeFields();
   const devices = (home.biometric as { devices: { device: string; purposes: Wire[] }[] }).devices;

@@ -1,27 +1,12 @@
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { ReviewThread } from "../../../../protocol/mod.ts";
 
 /**
- * Review threads as the review commands write them (catalogue's ReviewThread: an anchor on a
- * line, the comments, a status). The anchor's `content_hash` is the line's own hash in the wire's
+ * Review threads as the review commands write them (protocol/review.ts: an anchor on a line, the
+ * comments, a status). The anchor's `content_hash` is the line's own hash in the wire's
  * convention: the first 64 bits of its UTF-8 bytes' SHA-256, as decimal digits (spec:
  * document_read > content_hash). Pure, apart from Web Crypto.
  */
-export type Thread = {
-  id: string;
-  anchor: {
-    path: string;
-    side: "old" | "new";
-    line: number;
-    content_hash: string;
-    context: string[];
-    base_ref: string;
-  };
-  comments: { author: Wire; text: string; at: string; review_id: string | null }[];
-  status: "open" | "addressed" | "resolved" | "outdated";
-  created_at: string;
-  updated_at: string;
-  commit: string | null;
-};
+export type Thread = ReviewThread;
 
 export async function contentHash(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
