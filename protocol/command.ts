@@ -66,6 +66,17 @@ export const PermissionMode = z.enum([
 ]);
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
+/**
+ * spawn_session's `role`: a project's lead, or a worker row by its label (catalogue 1.2 #32). The
+ * worker's object is loose: the original's carries more (`wrote_row`), which forge does not read.
+ * That the label is the key's own is the seat manager's check: it needs the key beside it.
+ */
+export const SpawnRole = z.union([
+  z.literal("lead"),
+  z.object({ worker: z.looseObject({ label: z.string() }) }).strict(),
+]);
+export type SpawnRole = z.infer<typeof SpawnRole>;
+
 const PermissionUpdate = z.record(z.string(), Json);
 export const PermissionAction = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("allow") }),
@@ -168,7 +179,7 @@ export const COMMANDS = {
   reconnect_mcp_server: { fields: obj({ ...key, server_name: z.string() }) },
   toggle_mcp_server: { fields: obj({ ...key, server_name: z.string(), enabled: z.boolean() }) },
   spawn_project: { fields: obj({ project_name: z.string(), launch_settings: LaunchSettings }) },
-  spawn_session: { fields: obj({ ...key, role: Json, launch_settings: LaunchSettings }) },
+  spawn_session: { fields: obj({ ...key, role: SpawnRole, launch_settings: LaunchSettings }) },
   start_default: {
     fields: obj({ project_name: z.string().nullable(), launch_settings: LaunchSettings }),
   },

@@ -90,6 +90,12 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>, string][
     { ...REVIEW, thread_id: "t1", status: "closed" },
     'set_review_thread_status: status: expected one of "open", "addressed", "resolved", "outdated", got "closed"',
   ],
+  [
+    "spawn_session",
+    { key: { ...SLOT, label: "w1" }, role: { worker: { label: "w1" } }, launch_settings: {} },
+    { key: SLOT, role: "boss", launch_settings: {} },
+    'spawn_session: role: expected "lead" or an object, got a string',
+  ],
 ];
 
 for (const [name, good, bad, why] of CASES) {
@@ -115,4 +121,18 @@ Deno.test("a union's nearest form names the field inside it", () => {
 Deno.test("an unknown variant is refused without a name to answer through", () => {
   const err = refused({ warp_drive: {} });
   assertEquals([err.command, err.message], [null, "unknown command `warp_drive`"]);
+});
+
+Deno.test("spawn_session: a lead or a worker role decodes as sent; a worker's label is a string", () => {
+  for (const role of ["lead", { worker: { label: "w1", wrote_row: false } }]) {
+    const fields = { key: SLOT, role, launch_settings: {} };
+    assertEquals(
+      decodeCommand({ spawn_session: fields }),
+      { name: "spawn_session", fields } as never,
+    );
+  }
+  const err = refused({
+    spawn_session: { key: SLOT, role: { worker: { label: 3 } }, launch_settings: {} },
+  });
+  assertEquals(err.message, "spawn_session: role.worker.label: expected a string, got 3");
 });

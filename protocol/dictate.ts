@@ -81,12 +81,13 @@ export const DictateOutcome = z.union([
   z.literal("cancelled"),
 ]);
 
-/** The composer's carried landing. spec: session > composer > notice. */
-export interface DictateNotice {
+/** The composer's carried landing. spec: session > composer > notice. A type alias, so the
+ * session's composer checks it as a Wire. */
+export type DictateNotice = {
   text: string;
   carried: true;
   surface: DictateSurface | null;
-}
+};
 
 /** The take's own updates, built in one place so their field names never drift. catalogue 2.3. */
 export const takeUpdate = {

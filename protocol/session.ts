@@ -103,6 +103,7 @@ export const SubagentInstance = z.object({
     duration_ms: z.number(),
   }).strict().nullable(),
 }).strict();
+export type SubagentInstance = z.infer<typeof SubagentInstance>;
 
 export const SessionSnapshot = z.object({
   slot: Slot,

@@ -1,4 +1,3 @@
-import type { Wire } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type SubjectHandler } from "../subsystem.ts";
 import { Board, leadOf } from "./board.ts";
 import { TASK_COMMANDS, taskCommands } from "./commands.ts";
@@ -54,7 +53,7 @@ export function boardArea(
           host.workspace.firedPromptName = (uuid) => board.crons.nameOf(uuid);
           onBoard(board);
           void board.crons.start();
-          const subject: SubjectHandler = async () => (await board.snapshot()) as unknown as Wire;
+          const subject: SubjectHandler = async () => await board.snapshot();
           return {
             verbs: {},
             commands: taskCommands(host, board),

@@ -57,7 +57,7 @@ export class Bench {
   view(): Wire {
     if (!this.#running) return this.#failure ? { state: "failed", reason: this.#failure } : null;
     const { stop: _stop, ...shown } = this.#running;
-    return { state: "running", ...shown } as unknown as Wire;
+    return { state: "running", ...shown };
   }
 
   /**

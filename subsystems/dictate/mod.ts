@@ -6,7 +6,6 @@ import {
   dictationSamples,
   type SessionUpdate,
   type Slot,
-  type Wire,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { Bench } from "./bench.ts";
@@ -196,7 +195,7 @@ export async function create(host: Host) {
       }
     },
     sessionFields: (slot: Slot) => ({
-      composer: { notice: prefs.notice(slot) as unknown as Wire },
+      composer: { notice: prefs.notice(slot) },
       state: { dictate_overrides: prefs.overrides(slot) },
     }),
     homeFields: () => ({

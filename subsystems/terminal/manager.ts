@@ -7,8 +7,9 @@ import { ShellTerminal, type ShellTerminalOptions } from "./terminal.ts";
 import type { TerminalState } from "./state.ts";
 import { type Outcome, type SeatRef, ViewerSet, type ViewerSetOptions } from "./viewers.ts";
 
-/** The `terminal` summary (spec: terminal_changed; the session table's `terminal` row). */
-export interface TerminalSummary {
+/** The `terminal` summary (spec: terminal_changed; the session table's `terminal` row). A type
+ * alias, so it is checked as the Wire it is sent as. */
+export type TerminalSummary = {
   id: number;
   shell: string;
   cwd: string;
@@ -19,7 +20,7 @@ export interface TerminalSummary {
   title: string | null;
   /** Whether a hand-off holds the terminal. */
   held: boolean;
-}
+};
 
 /** A seat's open terminal and its viewers. */
 export interface SeatTerminal {

@@ -36,7 +36,7 @@ export function create(host: Host) {
       const [org, project, label] = seat.split("/");
       host.emit({
         name: "terminal_changed",
-        fields: { key: { org, project, label }, terminal: summary as unknown as Wire },
+        fields: { key: { org, project, label }, terminal: summary },
       });
     },
   });
@@ -178,7 +178,7 @@ export function create(host: Host) {
       }
     },
     sessionFields: (slot: Slot) => ({
-      terminal: manager.summary(slotName(slot)) as unknown as Wire,
+      terminal: manager.summary(slotName(slot)),
     }),
     stop: () => manager.closeAll(),
   };

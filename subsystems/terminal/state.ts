@@ -28,14 +28,15 @@ export type TerminalStateSource =
   | "pty_exit"
   | "close";
 
-/** A terminal's state; `command` rides `running`, `code` and `signal` ride `exited`. */
-export interface TerminalState {
+/** A terminal's state; `command` rides `running`, `code` and `signal` ride `exited`. A type
+ * alias, so the summary it rides is checked as a Wire. */
+export type TerminalState = {
   kind: TerminalStateKind;
   source: TerminalStateSource;
   command?: string;
   code?: number | null;
   signal?: number | null;
-}
+};
 
 /** What the tracker samples and whom it tells. */
 export interface TrackerOptions {

@@ -1,4 +1,3 @@
-import type { Wire } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { defaultConfigDir, UsageScanner } from "./scanner.ts";
 
@@ -42,7 +41,7 @@ export function create(host: Host) {
           files_read: result.files_read,
           files_reused: result.files_reused,
         });
-        return result.snapshot as unknown as Wire;
+        return result.snapshot;
       },
     },
   };

@@ -58,12 +58,12 @@ export class SpeakingBench {
 
   /** `speaking_bench`: the run in flight or its failure; null when none ran since boot. */
   view(): Wire {
-    return this.#run as Wire;
+    return this.#run;
   }
 
   /** `speaking_results`: every finished run, oldest first, with its instant as RFC 3339. */
   results(): Wire {
-    return this.list.map((r) => ({ ...r, at: new Date(r.at).toISOString() })) as unknown as Wire;
+    return this.list.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
   }
 
   get running(): boolean {

@@ -33,12 +33,13 @@ export interface ConversationCaps {
   recordBytes: number;
 }
 
-/** What `page` carries (beside `conversation`) and the snapshot's `conversation` holds. */
-export interface PageBody {
+/** What `page` carries (beside `conversation`) and the snapshot's `conversation` holds. A type
+ * alias, so it is checked against Wire where it is sent. */
+export type PageBody = {
   turns: WireTurn[];
   cursor: string | null;
   cron_names?: Record<string, string>;
-}
+};
 
 /** One numbered frame of a `seat_frames` answer. */
 export type RangeFrame = {
@@ -120,7 +121,7 @@ export class SeatConversation {
   async snapshot(): Promise<Wire> {
     const body = await this.more(null, SUBSCRIBE_TURNS);
     return {
-      ...(body as unknown as Record<string, Wire>),
+      ...body,
       compaction_count: this.compactionCount,
     };
   }

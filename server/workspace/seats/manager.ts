@@ -1,4 +1,4 @@
-import type { LaunchSettings, Slot } from "../../../protocol/mod.ts";
+import type { LaunchSettings, Slot, SpawnRole } from "../../../protocol/mod.ts";
 import { slotName } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { Refusal } from "../../subsystem.ts";
@@ -149,11 +149,9 @@ export class SeatManager {
   }
 
   /** spawn_session: starts a lead (`"lead"`) or a worker (`{worker: {label}}`) for a project row. */
-  async spawnSession(key: Slot, role: unknown, launch: LaunchSettings): Promise<void> {
+  async spawnSession(key: Slot, role: SpawnRole, launch: LaunchSettings): Promise<void> {
     const project = this.#project("spawn_session", key);
-    const worker = typeof role === "object" && role !== null && "worker" in role
-      ? (role as { worker: { label?: unknown } }).worker
-      : null;
+    // The role's form is the decoder's (protocol/command.ts); its label matching the key is ours.
     if (role === "lead") {
       if (key.label !== LEAD_LABEL) {
         throw new Refusal(
@@ -162,7 +160,7 @@ export class SeatManager {
           key,
         );
       }
-    } else if (!worker || worker.label !== key.label) {
+    } else if (role.worker.label !== key.label) {
       throw new Refusal(
         "dispatch",
         `spawn_session: role is "lead" or {"worker": {"label": "${key.label}"}} for ${

@@ -225,7 +225,7 @@ export class Seat extends SeatCore implements SeatInfo {
   async sessionFields(): Promise<Record<string, Wire>> {
     const config = this.env.config();
     if (this.phase === "live") this.askForReads();
-    const asks = this.pendingAsks() as unknown as Wire[];
+    const asks = this.pendingAsks();
     const dictate = config.areas.dictate ?? {};
     return {
       // spec: header.session_id is null when no occupant can be named (a failed connection).
@@ -237,7 +237,7 @@ export class Seat extends SeatCore implements SeatInfo {
       state: {
         slot: this.slot,
         scan_cwd: this.cwd,
-        queue: this.state.queue as unknown as Wire[],
+        queue: this.state.queue,
         voice_listeners: 0,
       },
       composer: {
@@ -261,7 +261,7 @@ export class Seat extends SeatCore implements SeatInfo {
       background_tasks: this.state.tasks.wire(),
       mcp: this.state.mcp,
       processes: this.state.processes,
-      failure: this.failure as unknown as Wire,
+      failure: this.failure,
     };
   }
 

@@ -28,13 +28,13 @@ export interface StartOptions {
   launch?: LaunchSettings;
 }
 
-/** A failed seat's reason: the sentence, and the exit it came from when there was one. */
-interface Failure {
+/** A failed seat's reason and the exit it came from (a type alias: it is checked as a Wire). */
+type Failure = {
   message: string;
   code: number | null;
   signal: string | null;
   stderr_tail: string;
-}
+};
 
 /**
  * A seat's life with its `claude` process (seat.ts adds the commands and the reads): starting an

@@ -10,12 +10,13 @@ export interface Derived {
   fields: Record<string, Wire>;
 }
 
-/** One prompt still waiting in the CLI's queue. spec: session > state.queue. */
-export interface QueueRow {
+/** One prompt still waiting in the CLI's queue. spec: session > state.queue. A type alias, so
+ * the queue is checked as the Wire it is sent as. */
+export type QueueRow = {
   uuid: string;
   source: PromptSource;
   text: string;
-}
+};
 
 /** `command_lifecycle` states that take a prompt out of the queue. */
 const SETTLED = new Set(["started", "completed", "cancelled", "discarded", "refused"]);

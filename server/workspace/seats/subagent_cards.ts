@@ -1,18 +1,8 @@
-import type { CliFrame, Wire, WireObject } from "../../../protocol/mod.ts";
+import type { CliFrame, SubagentInstance, Wire } from "../../../protocol/mod.ts";
 
-/** One subagent dispatch as the session's `subagent_instances` carries it (catalogue 7.2). */
-interface Card {
-  name: string;
-  dispatch_id: string;
-  agent_type: string;
-  running: boolean;
-  failed: boolean;
-  backgrounded: boolean;
-  ended_at_ms: number | null;
-  calls: number;
-  tail: { name: string; title: string; status: string }[];
-  usage: { total_tokens: number; tool_uses: number; duration_ms: number } | null;
-}
+/** One subagent dispatch as the session's `subagent_instances` carries it (catalogue 7.2); its
+ * shape is the schema's, so the card is the wire's own type and needs no cast to cross. */
+type Card = SubagentInstance;
 
 /** How many of a card's newest calls it keeps, and how many cards a seat keeps. */
 const TAIL = 3;
@@ -35,7 +25,7 @@ export class SubagentCards {
   }
 
   wire(): Wire[] {
-    return [...this.#cards.values()] as unknown as WireObject[];
+    return [...this.#cards.values()];
   }
 
   apply(frame: CliFrame): { moved: boolean; flipped: boolean } {

@@ -1,7 +1,8 @@
-import type { CliFrame, Wire, WireObject } from "../../../protocol/mod.ts";
+import type { CliFrame, Wire } from "../../../protocol/mod.ts";
 
-/** One live task, as `background_tasks` carries it. spec: session > background_tasks. */
-export interface TaskRow {
+/** One live task, as `background_tasks` carries it. spec: session > background_tasks. A type
+ * alias, not an interface, so TypeScript checks it against Wire where it crosses. */
+export type TaskRow = {
   task_id: string;
   task_type: string;
   /** The line the row leads with. */
@@ -12,7 +13,7 @@ export interface TaskRow {
   command: string | null;
   /** The call that began it. */
   tool_use_id: string | null;
-}
+};
 
 const TERMINAL = new Set(["completed", "failed", "killed", "stopped", "cancelled", "error"]);
 /** How many tool calls (their command) and ended tasks (their output file) are remembered. */
@@ -34,7 +35,7 @@ export class TaskBook {
   }
 
   wire(): Wire[] {
-    return this.rows() as unknown as WireObject[];
+    return this.rows();
   }
 
   get hasBackgroundWork(): boolean {

@@ -30,7 +30,8 @@ export type Verdict =
   | "less_accurate"
   | "slower";
 
-export interface UpdateEntry {
+/** One entry of dictate_models' `updates`: a type alias, so the page checks it as a Wire. */
+export type UpdateEntry = {
   role: "dictation";
   file: string;
   /**
@@ -50,7 +51,7 @@ export interface UpdateEntry {
     wer: number | null;
     speed_x: number | null;
   }[];
-}
+};
 
 /**
  * spec: "A candidate beats the model in use on both measured axes or it is not one": lower word
