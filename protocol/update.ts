@@ -47,7 +47,6 @@ export const FLEET_NEWS: ReadonlySet<string> = new Set([
   "vault_ask_resolved",
   "tasks_changed",
   "releasing",
-  "agent_changed",
 ]);
 
 /** Board news: the variants that move the board subject. spec: What a subject carries > board. */
