@@ -80,8 +80,9 @@ export function permissionFlags(opts: {
     ...ttsRun(config),
     ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
-  // The gateway listens on loopback and forwards to each account's upstream (a config with no
-  // accounts runs no gateway routes, but the listener still binds).
+  // The gateway listens on loopback and forwards to each account's upstream. With no accounts
+  // it binds nothing yet, but a reload that adds the first one binds then, and the process's
+  // flags cannot widen after launch: so its port is always allowed.
   const gatewayPort = opts.gatewayPort ?? Number(config.areas.gateway?.port ?? 8787);
   const net = unique([
     `${hostForFlag(config.server.bind)}:${opts.port}`,
