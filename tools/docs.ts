@@ -97,9 +97,9 @@ function wideObject(s: Schema): { schema: Schema; path: string } | null {
     const inner = wideObject(s.items);
     return inner && { schema: inner.schema, path: `[]${inner.path}` };
   }
-  const props = Object.keys(s.properties ?? {});
-  const slot = props.slice().sort().join(",") === "label,org,project";
-  return s.type === "object" && props.length > 4 && !slot ? { schema: s, path: "" } : null;
+  // A Slot (3 fields) is never wide: it stays `Slot` in its cell.
+  const wide = s.type === "object" && Object.keys(s.properties ?? {}).length > 4;
+  return wide ? { schema: s, path: "" } : null;
 }
 
 /** One row per field of an object schema (nested wide objects as dotted rows): name, type, required, note. */

@@ -7,8 +7,9 @@ import { isPlainObject } from "./validate.ts";
  * repeated label on the repeat, a slug on the key that is not a model.
  *
  * An account with neither `token` nor `config_dir` is not refused here: forge reads it as a
- * `config_dir` account on the CLI's own default login dir (`$CLAUDE_CONFIG_DIR`, else `$HOME/.claude`: `defaultClaudeDir`, README "Accounts"),
- * and the catalogue's `token` row predates `config_dir` (its "older shapes" note).
+ * `config_dir` account on the CLI's default login dir (`defaultClaudeDir`: `$CLAUDE_CONFIG_DIR`,
+ * else `$HOME/.claude`; README "Accounts"), and the catalogue's `token` row predates
+ * `config_dir` (its "older shapes" note).
  */
 export function sectionRules(tree: Record<string, unknown>): Violation[] {
   return [...accountRules(tree), ...connectorRules(tree), ...vaultRules(tree)];

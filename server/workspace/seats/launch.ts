@@ -141,8 +141,8 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
     permissionMode,
     effort,
     tmpBase: env.CLAUDE_CODE_TMPDIR || env.TMPDIR || "/tmp",
-    // catalogue 5: a relative env_file is ignored; the seat's log says so rather than nothing.
-    warnings: project.env_file && !project.env_file.startsWith("/")
+    // The seat's log says an env_file was ignored rather than nothing.
+    warnings: ignoredEnvFile(project.env_file)
       ? [`env_file ${project.env_file} is not an absolute path and was ignored`, ...refused]
       : refused,
   };
@@ -159,9 +159,14 @@ export async function transcriptOf(plan: LaunchPlan, sessionId: string): Promise
   return transcriptPath(configDir, cwd, sessionId);
 }
 
-/** `KEY=value` lines (catalogue 5: a relative path is ignored; `#` comments, blanks skipped). */
+/** catalogue 5: a relative env_file is ignored (read as no file; the launch warns of it). */
+function ignoredEnvFile(path: string | null): path is string {
+  return path !== null && path !== "" && !path.startsWith("/");
+}
+
+/** `KEY=value` lines (`#` comments, blanks skipped); a relative path reads as none. */
 export function readEnvFile(path: string | null): Record<string, string> {
-  if (!path || !path.startsWith("/")) return {};
+  if (!path || ignoredEnvFile(path)) return {};
   let text: string;
   try {
     text = Deno.readTextFileSync(path);
