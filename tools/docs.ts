@@ -1,7 +1,8 @@
 /**
  * `deno task docs`: writes docs/protocol.md from the schemas in protocol/, so a client author
- * reads the wire from the repository itself. `deno task docs --check` exits non-zero when the
- * committed file differs from what the schemas say (CI runs it through docs_test.ts).
+ * reads the wire from the repository itself, and the other generated pages (docs_pages.ts).
+ * `deno task docs --check` exits non-zero when a committed page differs from what its source
+ * says (CI runs the same comparison through docs_test.ts).
  *
  * Every table is rendered from a schema, never written by hand: the client messages, the server
  * messages, the Command variants (with the reply rule), the subjects and the binary kinds. A
@@ -21,6 +22,7 @@ import {
   UNIT_UPDATES,
 } from "../protocol/mod.ts";
 import { HomeSnapshot } from "../protocol/mod.ts";
+import { generatedPages, writePages } from "./docs_pages.ts";
 
 type Schema = {
   type?: string | string[];
@@ -225,17 +227,6 @@ export function render(): string {
 }
 
 if (import.meta.main) {
-  const path = new URL("../docs/protocol.md", import.meta.url);
-  const text = render();
-  if (Deno.args.includes("--check")) {
-    const current = await Deno.readTextFile(path).catch(() => "");
-    if (current !== text) {
-      console.error("docs/protocol.md is not current: run `tools/deno.sh task docs`");
-      Deno.exit(1);
-    }
-  } else {
-    await Deno.mkdir(new URL("../docs/", import.meta.url), { recursive: true });
-    await Deno.writeTextFile(path, text);
-    console.log(`wrote docs/protocol.md (${text.length} bytes)`);
-  }
+  // Every generated page, not only this one: docs_pages.ts lists them.
+  await writePages(generatedPages(render), Deno.args.includes("--check"));
 }
