@@ -17,6 +17,7 @@ import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
+import type { TickClock } from "./board/cron.ts";
 import { workersArea } from "./workers/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
@@ -50,6 +51,8 @@ export interface ServerOptions {
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
   extra?: readonly AnyManifest[];
+  /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
+  cronClock?: TickClock;
 }
 
 export interface RunningServer {
@@ -130,7 +133,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         b.projectFields = (p) =>
           (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
       }
-    }),
+    }, opts.cronClock),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
