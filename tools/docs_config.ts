@@ -45,7 +45,8 @@ export function defaultCell(k: KeySpec): string {
 export function renderKeyTables(list: AreaSpec[] = areas()): string {
   const out: string[] = [];
   for (const area of list) {
-    out.push(`### \`${area.name}\``, "", `${area.note}.`, "");
+    const note = area.note.charAt(0).toUpperCase() + area.note.slice(1);
+    out.push(`### \`${area.name}\``, "", `${note}.`, "");
     out.push("| key | kind | default | class | what it is |", "|---|---|---|---|---|");
     for (const k of area.keys) {
       const range = rangeOf(k);
