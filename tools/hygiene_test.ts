@@ -71,14 +71,25 @@ export function durationAsserts(path: string, text: string): string[] {
   for (const [, name, value] of text.matchAll(assigned)) {
     if (DURATION_READ.test(value) && !STAMP.test(value) || minusStamp(value)) elapsed.add(name);
   }
-  return text.split("\n").flatMap((line, i) => {
-    const call = line.match(ASSERT_CALL);
-    if (!call) return [];
-    const args = line.slice(call.index! + call[0].length);
+  const out: string[] = [];
+  for (const call of text.matchAll(new RegExp(ASSERT_CALL, "g"))) {
+    // The call's arguments, to their closing parenthesis, across lines.
+    const start = call.index! + call[0].length;
+    let depth = 1;
+    let end = start;
+    while (end < text.length && depth > 0) {
+      const ch = text[end++];
+      if (ch === "(") depth++;
+      else if (ch === ")") depth--;
+    }
+    const args = text.slice(start, end - 1);
     const reads = DURATION_READ.test(args) || minusStamp(args) ||
       [...elapsed].some((n) => word(n).test(args));
-    return reads ? [`${path}:${i + 1}: ${line.trim()}`] : [];
-  });
+    if (!reads) continue;
+    const line = text.slice(0, call.index!).split("\n").length;
+    out.push(`${path}:${line}: ${text.split("\n")[line - 1].trim()}`);
+  }
+  return out;
 }
 
 Deno.test("the duration matcher finds a timed assertion and lets a wait's limit be", () => {
@@ -93,9 +104,12 @@ Deno.test("the duration matcher finds a timed assertion and lets a wait's limit 
     "const before = Date.now();",
     "ok(at >= before + 30_000, `{{now+30s}} became ${at}`);",
     "assert(end - before < 500);",
+    "assert(",
+    "  took >= 450,",
+    ");",
   ].join("\n");
   const lines = durationAsserts("x_test.ts", sample).map((o) => o.split(":")[1]);
-  assertEquals(lines, ["3", "4", "10"]);
+  assertEquals(lines, ["3", "4", "10", "11"]);
 });
 
 Deno.test("no test asserts a duration", async () => {
