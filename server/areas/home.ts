@@ -93,6 +93,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     service_status: null,
     // The original's client reads a string here (issue 13 §5); the kind rides the update.
     fatal_error: ws.fatalError?.message ?? null,
+    // forge's extension (protocol/notify.ts); the notify subsystem lays its own over this.
+    notify: NOTIFY_OFF,
     ...own,
   };
 }
@@ -128,3 +130,15 @@ function sleepingRow(p: ProjectConfig, work: Wire): Wire {
     work,
   };
 }
+
+const OFF_WHY = "pushes are off ([notify] enabled is false)";
+const NOTIFY_OFF: Wire = {
+  enabled: false,
+  channels: {
+    ntfy: { state: "off", why: OFF_WHY },
+    gotify: { state: "off", why: OFF_WHY },
+    webpush: { state: "off", why: OFF_WHY },
+  },
+  vapid_public_key: null,
+  subscriptions: 0,
+};
