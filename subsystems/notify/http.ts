@@ -75,7 +75,11 @@ function networkWords(err: unknown): string {
   if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
     return "forge may not reach it: its host was not in the config when forge launched (restart forge)";
   }
-  const text = String((err as Error)?.message ?? err);
+  // fetch says "fetch failed"; what happened is in its cause (Deno's own, English, unstable).
+  let text = "";
+  for (let e: unknown = err, i = 0; e && i < 4; e = (e as Error).cause, i++) {
+    text += ` ${String((e as Error).message ?? e)}`;
+  }
   if (/refused/i.test(text)) return "it refused the connection (is the server running?)";
   if (/dns|lookup|resolve|name or service/i.test(text)) return "its host name did not resolve";
   if (/certificate|tls|ssl/i.test(text)) return "its TLS certificate was not trusted";
