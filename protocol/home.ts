@@ -149,7 +149,7 @@ export const HomeSnapshot = z.object({
    * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
   fatal_error: z.string().nullable(),
   /** forge's extension beyond v29 (protocol/notify.ts): the push channels' states. */
-  notify: HomeNotify,
+  notify: HomeNotify.describe("forge's extension beyond v29: the push channels (docs/notify.md)"),
   // Not here: the original's `plugins` (the extensions subject carries them, spec) and
   // `workers` (each worker is its own agents row with `tree`, spec home > agents).
 }).strict();
