@@ -94,7 +94,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     // The original's client reads a string here (issue 13 §5); the kind rides the update.
     fatal_error: ws.fatalError?.message ?? null,
     // forge's extension (protocol/notify.ts); the notify subsystem lays its own over this.
-    notify: NOTIFY_OFF,
+    notify: notifyOff(config.areas.notify?.enabled === true),
     ...own,
   };
 }
@@ -131,14 +131,19 @@ function sleepingRow(p: ProjectConfig, work: Wire): Wire {
   };
 }
 
-const OFF_WHY = "pushes are off ([notify] enabled is false)";
-const NOTIFY_OFF: Wire = {
-  enabled: false,
-  channels: {
-    ntfy: { state: "off", why: OFF_WHY },
-    gotify: { state: "off", why: OFF_WHY },
-    webpush: { state: "off", why: OFF_WHY },
-  },
-  vapid_public_key: null,
-  subscriptions: 0,
-};
+/**
+ * home's `notify` while the subsystem is not running: off by config, or on in the config and
+ * failed to start (the log's `subsystem_failed` says why).
+ */
+function notifyOff(configured: boolean): Wire {
+  const why = configured
+    ? "the notify subsystem did not start; forge.log's subsystem_failed says why"
+    : "pushes are off ([notify] enabled is false)";
+  const off = { state: "off", why };
+  return {
+    enabled: false,
+    channels: { ntfy: off, gotify: off, webpush: off },
+    vapid_public_key: null,
+    subscriptions: 0,
+  };
+}

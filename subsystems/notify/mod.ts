@@ -1,4 +1,4 @@
-import type { HomeNotify } from "../../protocol/mod.ts";
+import { type HomeNotify, type SessionUpdate, slotName } from "../../protocol/mod.ts";
 import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
 import { gotifyChannel, ntfyChannel } from "./channels.ts";
 import { type Clock, WALL_CLOCK } from "./clock.ts";
@@ -57,11 +57,7 @@ export async function start(host: Host, clock: Clock) {
         clientUrl: settings().clientUrl,
       }),
     deliver: (push, wanted) => sender.send(clean(push), wanted),
-    held: (slot, need) =>
-      host.log.debug("notify_held", {
-        seat: `${slot.org}/${slot.project}/${slot.label}`,
-        kind: need.kind,
-      }),
+    held: (slot, need) => host.log.debug("notify_held", { seat: slotName(slot), kind: need.kind }),
   });
   const reader = new NeedReader(() => clock.now(), () => settings().finishedAfterMs);
   const stopWatching = host.attendance?.onChange(() => notifier.attendanceChanged());
@@ -106,7 +102,13 @@ export async function start(host: Host, clock: Clock) {
     announce();
   };
   const unsubscribe: CommandHandler<"notify_unsubscribe"> = async ({ fields }) => {
-    if (store === null || !(await store.remove(fields.endpoint))) {
+    if (store === null) {
+      throw new Refusal(
+        "dispatch",
+        "notify_unsubscribe: Web Push is off ([notify.webpush] enabled is false)",
+      );
+    }
+    if (!(await store.remove(fields.endpoint))) {
       throw new Refusal(
         "dispatch",
         "notify_unsubscribe: no browser is subscribed with that endpoint",
@@ -137,7 +139,7 @@ export async function start(host: Host, clock: Clock) {
     commands: { notify_subscribe: subscribe, notify_unsubscribe: unsubscribe, notify_test: test },
     subjects: {},
     homeFields: () => ({ notify: home() }),
-    onUpdate: (update: Parameters<NeedReader["read"]>[0]) => {
+    onUpdate: (update: SessionUpdate) => {
       for (const change of reader.read(update)) notifier.apply(change);
     },
     stop: () => {
