@@ -90,15 +90,22 @@ export async function homeNotify(c: ForgeClient): Promise<Msg> {
   return (snap.data as Msg).notify as Msg;
 }
 
-/** The next `notify_state_changed` in which `channel` is in `state`: that channel's state. */
+/**
+ * The next `notify_state_changed` in which `channel` is in `state` (with words matching `why`,
+ * when given): that channel's state.
+ */
 export async function nextChannelState(
   c: ForgeClient,
   channel: string,
   state: string,
+  why?: RegExp,
   ms = 60_000,
 ): Promise<{ state: string; why: string | null }> {
   const pick = (m: Msg) =>
     ((updateOf(m, "notify_state_changed")?.channels ?? {}) as Record<string, Msg>)[channel];
-  const m = await c.next((m) => pick(m)?.state === state, ms);
+  const m = await c.next(
+    (m) => pick(m)?.state === state && (!why || why.test(String(pick(m)?.why))),
+    ms,
+  );
   return pick(m) as { state: string; why: string | null };
 }
