@@ -1,7 +1,7 @@
 /**
  * Notify bench: how soon a parked ask reaches the person's ntfy, beside a bare post.
  *
- *   tools/deno.sh run --allow-all tools/bench/notify.ts [--rounds 100]
+ *   tools/deno.sh run --allow-all tools/bench/notify.ts [--rounds 100] [--log forge.log]
  *
  * Arms, interleaved round by round against one fake ntfy server (its own process), each read
  * off the server's subscribe stream as an ntfy app reads it:
@@ -46,7 +46,7 @@ const { config } = loadConfigText(
 // The subsystem reads its config, log and state dir from the Host, and emits home's state; it
 // touches nothing else of it (no seats: the update is handed to it directly).
 const host = {
-  log: createLogger({ file: null, stderr: false }),
+  log: createLogger({ file: flag("log", "") || null, stderr: false }),
   config: () => config,
   stateDir: dir,
   emit: () => {},
