@@ -11,11 +11,13 @@
 import { z } from "zod";
 import {
   ABSENT_UPDATES,
+  BEYOND_V29,
   BinaryKind,
   ClientMessage,
   COMMANDS,
   NAMED_SUBJECTS,
   needsReply,
+  NOTIFY_UPDATES,
   PROTOCOL_VERSION,
   ServerMessage,
   SessionSnapshot,
@@ -152,7 +154,10 @@ function commands(): string[] {
   for (const name of Object.keys(COMMANDS).sort() as (keyof typeof COMMANDS)[]) {
     const fields: z.ZodType | null = COMMANDS[name].fields;
     const reply = needsReply(name) ? "required" : "refused";
-    out.push(`### \`${name}\``, "", `reply_to: ${reply}.`, "");
+    const beyond = (BEYOND_V29.commands as readonly string[]).includes(name)
+      ? " forge's extension beyond v29."
+      : "";
+    out.push(`### \`${name}\``, "", `reply_to: ${reply}.${beyond}`, "");
     if (fields === null) out.push("A unit variant: sent as its name alone.", "");
     else {
       const s = jsonSchema(fields);
@@ -182,6 +187,25 @@ function snapshots(): string[] {
     "`protocol/home.ts` and `protocol/session.ts`; `tests/golden_test.ts` checks both, built from a",
     "live seat, against the shapes recorded in `fixtures/golden/`.",
     "",
+  ];
+}
+
+/** What forge adds beyond v29 (protocol/extensions.ts BEYOND_V29), each marked. */
+function extensions(): string[] {
+  const names = (list: readonly string[]) => list.map((n) => `\`${n}\``).join(", ");
+  return [
+    "## forge's extensions beyond v29",
+    "",
+    "Wire names the original never had; a v29 client meets none of them unless it sends one.",
+    `Commands: ${names(BEYOND_V29.commands)}. Updates: ${names(BEYOND_V29.updates)}.`,
+    `Home fields: ${names(BEYOND_V29.home)}. docs/notify.md says what each does.`,
+    "",
+    ...Object.entries(NOTIFY_UPDATES).flatMap(([name, schema]) => [
+      `### \`${name}\` (keyless: home hears it)`,
+      "",
+      ...fieldRows(jsonSchema(schema)),
+      "",
+    ]),
   ];
 }
 
@@ -223,6 +247,7 @@ export function render(): string {
     ...messages(ClientMessage, "What a client sends"),
     ...messages(ServerMessage, "What a client receives"),
     ...commands(),
+    ...extensions(),
   ].join("\n");
 }
 
