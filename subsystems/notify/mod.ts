@@ -1,7 +1,7 @@
 import { type HomeNotify, type SessionUpdate, slotName } from "../../protocol/mod.ts";
+import { type Clock, MONOTONIC } from "../../server/clock.ts";
 import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
 import { gotifyChannel, ntfyChannel } from "./channels.ts";
-import { type Clock, WALL_CLOCK } from "./clock.ts";
 import { hostOf } from "./http.ts";
 import { secretsOf } from "./lines.ts";
 import { NeedReader } from "./needs.ts";
@@ -12,9 +12,9 @@ import { notifySettings } from "./settings.ts";
 import { webPushChannel } from "./webpush.ts";
 import { WebPushStore } from "./webpush_store.ts";
 
-/** Starts pushes on the wall clock. */
+/** Starts pushes on the machine's clock. */
 export function create(host: Host) {
-  return start(host, WALL_CLOCK);
+  return start(host, MONOTONIC);
 }
 
 /**

@@ -7,7 +7,7 @@ import type {
 import { slotName } from "../../protocol/mod.ts";
 import type { Logger } from "../../server/log.ts";
 import type { Channel, Target } from "./channels.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../../server/clock.ts";
 import { SendFailure } from "./http.ts";
 import type { Push } from "./push.ts";
 
@@ -37,7 +37,8 @@ interface Sending {
  */
 export class Sender {
   readonly #states = new Map<NotifyChannel, { failing: string | null }>();
-  readonly #retries = new Set<() => void>();
+  /** The armed retries' timers (the clock's handles). */
+  readonly #retries = new Set<unknown>();
 
   constructor(
     private readonly opts: {
@@ -90,7 +91,7 @@ export class Sender {
 
   /** Stops every pending retry (shutdown). */
   stop(): void {
-    for (const cancel of this.#retries) cancel();
+    for (const timer of this.#retries) this.opts.clock.clear(timer);
     this.#retries.clear();
   }
 
@@ -102,12 +103,12 @@ export class Sender {
   ): Promise<{ why: string; final: boolean } | null> {
     const { clock } = this.opts;
     const deadline = new AbortController();
-    const cancel = clock.after(ATTEMPT_MS, () =>
+    const timer = clock.set(() =>
       deadline.abort(
         new SendFailure(
           `${channel.name} at ${target.label} did not answer within ${ATTEMPT_MS / 1000} s`,
         ),
-      ));
+      ), ATTEMPT_MS);
     try {
       await target.send(push, deadline.signal);
       this.#mark(channel.name, null);
@@ -129,7 +130,7 @@ export class Sender {
       this.#mark(channel.name, why);
       return { why, final: err instanceof SendFailure && err.final };
     } finally {
-      cancel();
+      clock.clear(timer);
     }
   }
 
@@ -153,15 +154,15 @@ export class Sender {
       return;
     }
     log.warn("notify_failed", { ...fields, attempt: n, retry_in_ms: delay });
-    const cancel = clock.after(delay, () => {
-      this.#retries.delete(cancel);
+    const timer = clock.set(() => {
+      this.#retries.delete(timer);
       if (!s.wanted()) {
         log.info("notify_withdrawn", { channel: s.channel.name, seat: seatOf(s.push.seat) });
         return;
       }
       void this.#attempt(s, n + 1);
-    });
-    this.#retries.add(cancel);
+    }, delay);
+    this.#retries.add(timer);
   }
 
   #mark(name: NotifyChannel, failing: string | null): void {

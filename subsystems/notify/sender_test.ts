@@ -3,7 +3,7 @@
 // deadline passes; every send and failure is logged by channel, never with a token.
 import { memoryLogger } from "../../server/log.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { FakeClock } from "../../tests/fake_clock.ts";
+import { ManualClock } from "../../tests/manual_clock.ts";
 import type { Channel } from "./channels.ts";
 import { SendFailure } from "./http.ts";
 import type { Push } from "./push.ts";
@@ -31,7 +31,7 @@ function fakeChannel(answer: (n: number, signal: AbortSignal) => Promise<void>) 
 }
 
 function sender(channel: Channel, retryMinutes = 10) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const log = memoryLogger();
   let changes = 0;
   const s = new Sender({
@@ -51,14 +51,14 @@ Deno.test("a refused send is retried with back-off and lands; the channel goes f
   const f = fakeChannel((n) => (n <= 2 ? refused() : Promise.resolve()));
   const w = sender(f.channel);
   w.s.send(PUSH, () => true);
-  await w.clock.advance(0);
+  await w.clock.advanceSettling(0);
   assertEquals(w.s.state("ntfy"), {
     state: "failing",
     why: "ntfy at ntfy.test:443 answered HTTP 503",
   });
-  await w.clock.advance(backoffMs(1) - 1);
+  await w.clock.advanceSettling(backoffMs(1) - 1);
   assertEquals(f.attempts(), 1, "the first retry waits its back-off");
-  await w.clock.advance(1 + backoffMs(2));
+  await w.clock.advanceSettling(1 + backoffMs(2));
   assertEquals(f.attempts(), 3);
   assertEquals(w.events(), ["notify_failed", "notify_failed", "notify_sent"]);
   assertEquals(w.s.state("ntfy"), { state: "ok", why: null });
@@ -70,7 +70,7 @@ Deno.test("a send still failing when retry_minutes runs out is dropped with a re
   const f = fakeChannel(refused);
   const w = sender(f.channel, 1);
   w.s.send(PUSH, () => true);
-  await w.clock.advance(10 * 60_000);
+  await w.clock.advanceSettling(10 * 60_000);
   const dropped = w.log.records.filter((r) => r.event === "notify_dropped");
   assertEquals(dropped.length, 1);
   assert(f.attempts() >= 4 && f.attempts() <= 6, `attempts inside a minute: ${f.attempts()}`);
@@ -86,12 +86,12 @@ Deno.test("a hung server fails at the attempt's deadline and the retry lands", a
   );
   const w = sender(f.channel);
   w.s.send(PUSH, () => true);
-  await w.clock.advance(ATTEMPT_MS);
+  await w.clock.advanceSettling(ATTEMPT_MS);
   assertEquals(w.s.state("ntfy"), {
     state: "failing",
     why: `ntfy at ntfy.test:443 did not answer within ${ATTEMPT_MS / 1000} s`,
   });
-  await w.clock.advance(backoffMs(1));
+  await w.clock.advanceSettling(backoffMs(1));
   assertEquals(w.events(), ["notify_failed", "notify_sent"]);
 });
 
@@ -101,15 +101,15 @@ Deno.test("a refusal retrying cannot help is not retried, and an unwanted push i
   );
   const a = sender(final.channel);
   a.s.send(PUSH, () => true);
-  await a.clock.advance(60 * 60_000);
+  await a.clock.advanceSettling(60 * 60_000);
   assertEquals(final.attempts(), 1);
   const f = fakeChannel(refused);
   const b = sender(f.channel);
   let wanted = true;
   b.s.send(PUSH, () => wanted);
-  await b.clock.advance(0);
+  await b.clock.advanceSettling(0);
   wanted = false; // its ask was answered meanwhile
-  await b.clock.advance(60 * 60_000);
+  await b.clock.advanceSettling(60 * 60_000);
   assertEquals(f.attempts(), 1);
   assertEquals(b.events(), ["notify_failed", "notify_withdrawn"]);
 });
