@@ -1,5 +1,5 @@
 import { type HomeNotify, type SessionUpdate, slotName } from "../../protocol/mod.ts";
-import { type Clock, MONOTONIC } from "../../server/clock.ts";
+import { type Clock, guarded, MONOTONIC } from "../../server/clock.ts";
 import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
 import { gotifyChannel, ntfyChannel } from "./channels.ts";
 import { hostOf } from "./http.ts";
@@ -23,7 +23,10 @@ export function create(host: Host) {
  * channels (sender.ts). The servers' URLs and whether Web Push is on are the ones in force at
  * boot (the launcher granted network to them); the rest is read live. docs/notify.md.
  */
-export async function start(host: Host, clock: Clock) {
+export async function start(host: Host, machine: Clock) {
+  // What breaks in a timer or a send nobody awaits stays here: logged, never the server's end.
+  const crashed = (error: unknown) => host.log.error("notify_crashed", { error });
+  const clock = guarded(machine, crashed);
   const settings = () => notifySettings(host.config());
   const boot = settings();
   const store = boot.webpush.enabled ? await WebPushStore.open(`${host.stateDir}/notify`) : null;
@@ -36,7 +39,7 @@ export async function start(host: Host, clock: Clock) {
       store!.remove(sub.endpoint).then(
         announce,
         (error) => host.log.error("notify_store_failed", { error }),
-      );
+      ).catch(crashed);
     }),
   ];
   const sender = new Sender({
@@ -45,6 +48,7 @@ export async function start(host: Host, clock: Clock) {
     channels,
     retryMs: () => settings().retryMs,
     changed: () => announce(),
+    crashed,
   });
   const clean = (push: Push) => scrub(push, secretsOf(host.config()));
   const notifier = new Notifier({

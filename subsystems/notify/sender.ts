@@ -48,6 +48,8 @@ export class Sender {
       retryMs: () => number;
       /** A channel's state moved. */
       changed: () => void;
+      /** What a send nobody awaits threw: logged, so it ends nothing else. */
+      crashed: (error: unknown) => void;
     },
   ) {}
 
@@ -56,7 +58,8 @@ export class Sender {
     for (const channel of this.opts.channels) {
       if (channel.off() !== null) continue;
       for (const target of channel.targets()) {
-        void this.#attempt({ channel, target, push, wanted, first: this.opts.clock.now() }, 1);
+        const sending = { channel, target, push, wanted, first: this.opts.clock.now() };
+        this.#attempt(sending, 1).catch(this.opts.crashed);
       }
     }
   }
@@ -160,7 +163,7 @@ export class Sender {
         log.info("notify_withdrawn", { channel: s.channel.name, seat: seatOf(s.push.seat) });
         return;
       }
-      void this.#attempt(s, n + 1);
+      this.#attempt(s, n + 1).catch(this.opts.crashed);
     }, delay);
     this.#retries.add(timer);
   }

@@ -40,6 +40,9 @@ function sender(channel: Channel, retryMinutes = 10) {
     channels: [channel],
     retryMs: () => retryMinutes * 60_000,
     changed: () => changes++,
+    crashed: (error) => {
+      throw error;
+    },
   });
   const events = () => log.records.map((r) => r.event);
   return { clock, log, s, events, changes: () => changes };
