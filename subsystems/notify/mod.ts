@@ -1,12 +1,13 @@
 import { type HomeNotify, type SessionUpdate, slotName } from "../../protocol/mod.ts";
 import { type Clock, guarded, MONOTONIC } from "../../server/clock.ts";
-import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
+import type { Host } from "../../server/subsystem.ts";
 import { gotifyChannel, ntfyChannel } from "./channels.ts";
+import { notifyCommands } from "./commands.ts";
 import { hostOf } from "./http.ts";
 import { secretsOf } from "./lines.ts";
 import { NeedReader } from "./needs.ts";
 import { Notifier } from "./notifier.ts";
-import { composePush, type Push, scrub, seatTitle } from "./push.ts";
+import { composePush, type Push, scrub, seatTitle, testPush } from "./push.ts";
 import { Sender } from "./sender.ts";
 import { notifySettings } from "./settings.ts";
 import { webPushChannel } from "./webpush.ts";
@@ -19,9 +20,10 @@ export function create(host: Host) {
 
 /**
  * The notify subsystem on a given clock (a test moves it): reads the update stream for what a
- * seat needs (needs.ts), decides when its person is pushed (notifier.ts) and sends through the
- * channels (sender.ts). The servers' URLs and whether Web Push is on are the ones in force at
- * boot (the launcher granted network to them); the rest is read live. docs/notify.md.
+ * seat needs (needs.ts), decides when its person is pushed (notifier.ts), sends through the
+ * channels (sender.ts) and answers its commands (commands.ts). The servers' URLs and whether
+ * Web Push is on are the ones in force at boot (the launcher granted network to them); the rest
+ * is read live. docs/notify.md.
  */
 export async function start(host: Host, machine: Clock) {
   // What breaks in a timer or a send nobody awaits stays here: logged, never the server's end.
@@ -85,62 +87,16 @@ export async function start(host: Host, machine: Clock) {
     host.emit({ name: "notify_state_changed", fields: now });
   }
 
-  const subscribe: CommandHandler<"notify_subscribe"> = async ({ fields }) => {
-    if (store === null) {
-      throw new Refusal(
-        "dispatch",
-        "notify_subscribe: Web Push is off ([notify.webpush] enabled is false)",
-      );
-    }
-    const where = hostOf(fields.endpoint);
-    // The launcher granted the network to these hosts alone (docs/notify.md "Permissions").
-    if (!boot.webpush.pushHosts.includes(where)) {
-      throw new Refusal(
-        "dispatch",
-        `notify_subscribe: the push service ${where} is not in [notify.webpush] push_hosts ` +
-          `(${boot.webpush.pushHosts.join(", ")}); add it and restart forge`,
-      );
-    }
-    await store.add({ endpoint: fields.endpoint, keys: fields.keys });
-    host.log.info("notify_subscription_added", { host: where });
-    announce();
-  };
-  const unsubscribe: CommandHandler<"notify_unsubscribe"> = async ({ fields }) => {
-    if (store === null) {
-      throw new Refusal(
-        "dispatch",
-        "notify_unsubscribe: Web Push is off ([notify.webpush] enabled is false)",
-      );
-    }
-    if (!(await store.remove(fields.endpoint))) {
-      throw new Refusal(
-        "dispatch",
-        "notify_unsubscribe: no browser is subscribed with that endpoint",
-      );
-    }
-    host.log.info("notify_subscription_removed", { host: hostOf(fields.endpoint) });
-    announce();
-  };
-  const test: CommandHandler<"notify_test"> = async ({ fields }) => {
-    const reply = await sender.test(
-      fields.channel,
-      clean({
-        seat: null,
-        kind: "test",
-        title: "forge: a test push",
-        body: `This ${fields.channel} channel reaches you.`,
-        count: 1,
-        priority: "default",
-        url: settings().clientUrl,
-      }),
-    );
-    host.log.info("notify_tested", { channel: fields.channel, ok: reply.ok, why: reply.why });
-    return reply;
-  };
-
   return {
     verbs: {},
-    commands: { notify_subscribe: subscribe, notify_unsubscribe: unsubscribe, notify_test: test },
+    commands: notifyCommands({
+      log: host.log,
+      store,
+      pushHosts: boot.webpush.pushHosts,
+      sender,
+      testPush: (channel) => clean(testPush(channel, settings().clientUrl)),
+      announce,
+    }),
     subjects: {},
     homeFields: () => ({ notify: home() }),
     onUpdate: (update: SessionUpdate) => {

@@ -1,4 +1,4 @@
-import type { NotifyKind, NotifyPushPayload, Slot } from "../../protocol/mod.ts";
+import type { NotifyChannel, NotifyKind, NotifyPushPayload, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 
 /** One thing a seat waits on its person for: a parked ask, or an event (failed, finished). */
@@ -76,6 +76,19 @@ export function composePush(
     count,
     priority: PRIORITY[kind],
     url: seatUrl(opts.clientUrl, slot),
+  };
+}
+
+/** What `notify_test` sends through a channel: no seat, a tap landing on `client_url`. */
+export function testPush(channel: NotifyChannel, clientUrl: string | null): Push {
+  return {
+    seat: null,
+    kind: "test",
+    title: "forge: a test push",
+    body: `This ${channel} channel reaches you.`,
+    count: 1,
+    priority: "default",
+    url: clientUrl,
   };
 }
 
