@@ -4,6 +4,7 @@ import { type CommandHandler, Refusal } from "../../server/subsystem.ts";
 import { hostOf } from "./http.ts";
 import type { Push } from "./push.ts";
 import type { Sender } from "./sender.ts";
+import { pushHostGranted } from "./settings.ts";
 import type { WebPushStore } from "./webpush_store.ts";
 
 /** What the three commands work with. */
@@ -40,7 +41,7 @@ export function notifyCommands(d: CommandDeps) {
     const store = webPush("notify_subscribe");
     const where = hostOf(fields.endpoint);
     // The launcher granted the network to these hosts alone (docs/notify.md "Permissions").
-    if (!d.pushHosts.includes(where)) {
+    if (!pushHostGranted(d.pushHosts, where)) {
       throw new Refusal(
         "dispatch",
         `notify_subscribe: the push service ${where} is not in [notify.webpush] push_hosts ` +

@@ -16,7 +16,10 @@ export class SendFailure extends Error {
   }
 }
 
-/** `host:port` of a URL, the port made explicit: what a log and a reason may name. */
+/**
+ * `host:port` of a URL, the port made explicit: what a log and a reason may name, and what the
+ * launcher grants (the keys' checks refuse a URL this cannot read, manifest.ts).
+ */
 export function hostOf(url: string): string {
   try {
     const u = new URL(url);
