@@ -11,6 +11,7 @@ import { composePush, type Push, scrub, seatTitle, testPush } from "./push.ts";
 import { Sender } from "./sender.ts";
 import { notifySettings } from "./settings.ts";
 import { webPushChannel } from "./webpush.ts";
+import { VaultValues } from "./vault_values.ts";
 import { WebPushStore } from "./webpush_store.ts";
 
 /** Starts pushes on the machine's clock. */
@@ -52,7 +53,8 @@ export async function start(host: Host, machine: Clock) {
     changed: () => announce(),
     crashed,
   });
-  const clean = (push: Push) => scrub(push, secretsOf(host.config()));
+  const vault = new VaultValues();
+  const clean = (push: Push) => scrub(push, [...secretsOf(host.config()), ...vault.values()]);
   const notifier = new Notifier({
     clock,
     settings: () => settings(),
@@ -100,6 +102,7 @@ export async function start(host: Host, machine: Clock) {
     subjects: {},
     homeFields: () => ({ notify: home() }),
     onUpdate: (update: SessionUpdate) => {
+      vault.read(update);
       for (const change of reader.read(update)) notifier.apply(change);
     },
     stop: () => {
