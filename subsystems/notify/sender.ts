@@ -64,7 +64,11 @@ export class Sender {
     }
   }
 
-  /** One test push through a channel now, no retries: whether every target took it, and why not. */
+  /**
+   * One test push through a channel now, no retries: whether every target took it, and why not.
+   * The targets are tried at once, so the answer waits one attempt's deadline at most, however
+   * many browsers are subscribed: the asking connection's next messages wait behind it.
+   */
   async test(name: NotifyChannel, push: Push): Promise<NotifyTestReply> {
     const channel = this.opts.channels.find((c) => c.name === name)!;
     const off = channel.off();
@@ -73,11 +77,8 @@ export class Sender {
     if (targets.length === 0) {
       return { ok: false, why: `${name}: ${channel.note?.() ?? "nowhere to send"}` };
     }
-    const whys: string[] = [];
-    for (const target of targets) {
-      const failed = await this.#once(channel, target, push);
-      if (failed !== null) whys.push(failed.why);
-    }
+    const failed = await Promise.all(targets.map((target) => this.#once(channel, target, push)));
+    const whys = failed.flatMap((f) => (f === null ? [] : [f.why]));
     return whys.length === 0 ? { ok: true, why: null } : { ok: false, why: whys.join("; ") };
   }
 
