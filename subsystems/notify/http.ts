@@ -10,6 +10,8 @@ export class SendFailure extends Error {
     readonly final = false,
     /** The HTTP status the server answered, or null when it never answered. */
     readonly status: number | null = null,
+    /** The target is gone (a dropped subscription), not the channel failing: it stays ok. */
+    readonly gone = false,
   ) {
     super(why);
     this.name = "SendFailure";

@@ -131,7 +131,8 @@ export class Sender {
       if (!(err instanceof SendFailure)) {
         this.opts.log.error("notify_send_crashed", { channel: channel.name, error: err });
       }
-      this.#mark(channel.name, why);
+      // A subscription gone is one browser less, not the channel failing.
+      if (!(err instanceof SendFailure && err.gone)) this.#mark(channel.name, why);
       return { why, final: err instanceof SendFailure && err.final };
     } finally {
       clock.clear(timer);

@@ -163,3 +163,17 @@ Deno.test("notify_test tries every target at once: two hung ones answer at one d
       `webpush at b.push.test:443 did not answer within ${ATTEMPT_MS / 1000} s`,
   });
 });
+
+Deno.test("a target gone (a dropped subscription) leaves the channel ok", async () => {
+  const gone = fakeChannel(() =>
+    Promise.reject(new SendFailure("the push service says it is gone", true, 410, true))
+  );
+  const w = sender(gone.channel);
+  w.s.send(PUSH, () => true);
+  await w.clock.advanceSettling(60 * 60_000);
+  assertEquals([gone.attempts(), w.s.state("ntfy"), w.changes()], [
+    1,
+    { state: "ok", why: null },
+    0,
+  ]);
+});

@@ -68,6 +68,7 @@ export function webPushChannel(
               `${who} says this browser's subscription is gone (HTTP ${status}); forge dropped it`,
               true,
               status,
+              true,
             );
           }
         },
