@@ -13,29 +13,27 @@ import { toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 /** The agent reads the vault's password, then uses it in a command (as an agent would). */
-const SCRIPT = {
-  named: {
-    read_then_use: [
-      {
-        content: [{
-          type: "tool_use",
-          name: "mcp__forge__vault__read",
-          input: { item: SEED.login.name, field: "password" },
-        }],
-      },
-      {
-        content: [{
-          type: "tool_use",
-          name: "Bash",
-          input: {
-            command: `mysql --user=app --password='${SEED.login.password}' prod`,
-            description: "connect",
-          },
-        }],
-      },
-      { content: [{ type: "text", text: "connected" }] },
-    ],
-  },
+const NAMED = {
+  read_then_use: [
+    {
+      content: [{
+        type: "tool_use",
+        name: "mcp__forge__vault__read",
+        input: { item: SEED.login.name, field: "password" },
+      }],
+    },
+    {
+      content: [{
+        type: "tool_use",
+        name: "Bash",
+        input: {
+          command: `mysql --user=app --password='${SEED.login.password}' prod`,
+          description: "connect",
+        },
+      }],
+    },
+    { content: [{ type: "text", text: "connected" }] },
+  ],
 };
 const DENY = { outcome: "selected", option_id: "deny", action: { kind: "deny" } };
 
@@ -46,11 +44,9 @@ Deno.test({
 }, async () => {
   const tls = await makeTestTls();
   const vault = await startFakeVault({ tls: { cert: tls.cert, key: tls.key } });
-  const script = await Deno.makeTempFile({ suffix: ".json" });
-  await Deno.writeTextFile(script, JSON.stringify(SCRIPT));
   try {
     await using w = await notifyWorld({
-      script,
+      named: NAMED,
       extra:
         `\n[vault]\nenabled = true\nserver_url = "${vault.url}"\nemail = "${vault.state.email}"\n`,
     });
@@ -111,6 +107,5 @@ Deno.test({
     }
   } finally {
     await vault.close();
-    await Deno.remove(script);
   }
 });

@@ -141,3 +141,30 @@ Deno.test("with the ntfy server hung, seats run and frames flow; the push lands 
   command(b, "respond_permission", { key: beta, tool_id: betaAsk.tool_id, outcome: ALLOW });
   await untilResult(b);
 });
+
+Deno.test("an ask held while its viewer shows the seat is pushed when that viewer's connection closes", async () => {
+  await using w = await notifyWorld();
+  const forge = await w.world.startForge();
+  const alpha = w.world.lead("alpha"), beta = w.world.lead("beta");
+  // v answers and shows alpha; c answers too and shows nothing, and stays.
+  const v = await forge.ready(), c = await forge.ready();
+  await subscribeSeat(v, alpha, true);
+  v.send({ kind: "showing", seat: alpha });
+  await subscribeSeat(c, alpha, true);
+  await subscribeSeat(c, beta, true);
+  command(v, "prompt", { key: alpha, text: "[[script:bash]] make a file", attachments: [] });
+  const held = await nextAsk(c, alpha);
+  // beta, shown by nobody, asks after alpha: had alpha's been pushed it would have left first.
+  command(c, "prompt", { key: beta, text: "[[script:bash]] make a file", attachments: [] });
+  const betaAsk = await nextAsk(c, beta);
+  await until(async () => (await w.ntfy.messages(TOPIC)).length > 0, 30_000, "beta's push");
+  assertEquals((await w.ntfy.messages(TOPIC)).map((m) => m.title), ["beta/lead needs you"]);
+  await v.close(); // the last viewer of alpha goes: its connection ends
+  await until(async () => (await w.ntfy.messages(TOPIC)).length > 1, 30_000, "alpha's push");
+  const pushed = (await w.ntfy.messages(TOPIC))[1];
+  assertEquals([pushed.title, pushed.message], ["alpha/lead needs you", "Bash: touch allowed.txt"]);
+  command(c, "respond_permission", { key: alpha, tool_id: held.tool_id, outcome: ALLOW });
+  command(c, "respond_permission", { key: beta, tool_id: betaAsk.tool_id, outcome: ALLOW });
+  await untilResult(c);
+  await untilResult(c);
+});
