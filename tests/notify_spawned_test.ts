@@ -4,7 +4,8 @@
 // docs/notify.md: a parked ask becomes one push per channel naming the seat, the command and a
 // click URL ending in the seat's path; nothing while an answering connection shows the seat,
 // the waiting ask pushed when it leaves; notify_test answers ok, and failing in words when the
-// server is down; a hung server holds up no seat, and its push lands once it answers.
+// server is down; a reload that turns a channel off is home's news; a hung server holds up no
+// seat, and its push lands once it answers.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { ask, until } from "./harness.ts";
 import {
@@ -100,6 +101,13 @@ Deno.test("a parked ask is one push on ntfy and on Gotify; none while a viewer s
   assertEquals(down.ok, false);
   assertMatch(String(down.why), /^ntfy at 127\.0\.0\.1:\d+: it refused the connection/);
   assertEquals(await nextChannelState(h, "ntfy", "failing"), { state: "failing", why: down.why });
+  // A reload that takes the topic away (a live key) turns ntfy off, and home hears of it.
+  const toml = await Deno.readTextFile(w.world.configPath);
+  await Deno.writeTextFile(w.world.configPath, toml.replace(`topic = "${TOPIC}"\n`, ""));
+  assertEquals(await nextChannelState(h, "ntfy", "off"), {
+    state: "off",
+    why: "no [notify.ntfy] topic in forge.toml",
+  });
   const log = await Deno.readTextFile(`${w.world.dir}/forge/forge.log`);
   assert(!log.includes(w.ntfy.token!) && !log.includes(TOPIC), "no token or topic in the log");
 });

@@ -69,6 +69,14 @@ export async function start(host: Host, machine: Clock) {
   });
   const reader = new NeedReader(() => clock.now(), () => settings().finishedAfterMs);
   const stopWatching = host.attendance?.onChange(() => notifier.attendanceChanged());
+  // A live key (a topic, a token, the subject) can turn a channel on or off: home hears of it.
+  const stopReloads = host.onReload?.(() => {
+    try {
+      announce();
+    } catch (error) {
+      crashed(error);
+    }
+  });
 
   const home = (): HomeNotify => ({
     enabled: true,
@@ -107,6 +115,7 @@ export async function start(host: Host, machine: Clock) {
     },
     stop: () => {
       stopWatching?.();
+      stopReloads?.();
       notifier.stop();
       sender.stop();
       return Promise.resolve();

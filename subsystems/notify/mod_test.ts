@@ -1,6 +1,6 @@
 // docs/notify.md "Never blocks, never loses": whatever breaks inside the subsystem's own timers
 // and sends is logged there and goes no further; a throw in a timer or a promise nobody awaits
-// would otherwise end the whole server.
+// would otherwise end the whole server. And home hears a channel's state move on a reload.
 import type { SessionUpdate } from "../../protocol/mod.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
 import { loadConfigText } from "../../server/config/load.ts";
@@ -24,17 +24,22 @@ const ask = (id: string): SessionUpdate => ({
   },
 });
 
-/** The subsystem on a host whose config and emit a test can break; ntfy on a closed port. */
+const ON =
+  `[notify]\nenabled = true\ncoalesce_secs = 0\n[notify.ntfy]\nurl = "http://127.0.0.1:1"\n`;
+
+/**
+ * The subsystem on a host whose config and emit a test can break, and whose config a test can
+ * reload; ntfy on a closed port.
+ */
 async function world() {
   const dir = await Deno.makeTempDir();
-  const { config } = loadConfigText(
-    `[notify]\nenabled = true\ncoalesce_secs = 0\n[notify.ntfy]\n` +
-      `url = "http://127.0.0.1:1"\ntopic = "t"\n`,
-    `${dir}/forge.toml`,
-    catalogueAreas(CORE_AREAS, SUBSYSTEMS),
-  );
+  const load = (text: string) =>
+    loadConfigText(text, `${dir}/forge.toml`, catalogueAreas(CORE_AREAS, SUBSYSTEMS)).config;
+  let config = load(`${ON}topic = "t"\n`);
   const broken = { config: false, emit: false };
   const log = memoryLogger();
+  const emitted: SessionUpdate[] = [];
+  const reloads = new Set<() => void>();
   const host = {
     log,
     stateDir: dir,
@@ -42,10 +47,19 @@ async function world() {
       if (broken.config) throw new Error("config broke");
       return config;
     },
-    emit: () => {
+    emit: (update: SessionUpdate) => {
       if (broken.emit) throw new Error("emit broke");
+      emitted.push(update);
+    },
+    onReload: (fn: () => void) => {
+      reloads.add(fn);
+      return () => reloads.delete(fn);
     },
   } as unknown as Host;
+  const reload = (text: string) => {
+    config = load(text);
+    for (const fn of reloads) fn();
+  };
   const clock = new ManualClock();
   const notify = await start(host, clock);
   const crashes = () =>
@@ -54,6 +68,8 @@ async function world() {
     );
   return {
     broken,
+    emitted,
+    reload,
     clock,
     notify,
     crashes,
@@ -79,4 +95,19 @@ Deno.test("a throw after a failed send is logged, not left to end the process", 
   await w.clock.advanceSettling(GATHER_MS);
   await until(() => w.crashes().length > 0, 10_000, "the crash record");
   assert(w.crashes()[0].includes("emit broke"), w.crashes()[0]);
+});
+
+Deno.test("a reload that turns a channel off or on is pushed to home", async () => {
+  await using w = await world();
+  w.reload(`${ON}topic = "t"\ntoken = "tk_1"\n`); // nothing home shows moved
+  w.reload(ON); // no topic: ntfy is off
+  w.reload(`${ON}topic = "t2"\n`);
+  const ntfy = w.emitted.map((u) => {
+    const fields = u.fields as { channels: { ntfy: { state: string; why: string | null } } };
+    return [u.name, fields.channels.ntfy.state, fields.channels.ntfy.why];
+  });
+  assertEquals(ntfy, [
+    ["notify_state_changed", "off", "no [notify.ntfy] topic in forge.toml"],
+    ["notify_state_changed", "ok", null],
+  ]);
 });
