@@ -36,8 +36,8 @@ export async function start(host: Host, machine: Clock) {
   if (store?.problem) host.log.error("notify_store_damaged", { problem: store.problem });
   const channels = [
     ntfyChannel(boot.ntfy.url, () => settings().ntfy),
-    gotifyChannel(boot.gotify.url, () => settings().gotify.appToken),
-    webPushChannel(store, () => settings().webpush.subject, (sub, status) => {
+    gotifyChannel(boot.gotify.url, () => settings().gotify),
+    webPushChannel(store, () => settings().webpush, (sub, status) => {
       host.log.info("notify_subscription_dropped", { host: hostOf(sub.endpoint), status });
       store!.remove(sub.endpoint).then(
         announce,

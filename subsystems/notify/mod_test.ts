@@ -102,12 +102,21 @@ Deno.test("a reload that turns a channel off or on is pushed to home", async () 
   w.reload(`${ON}topic = "t"\ntoken = "tk_1"\n`); // nothing home shows moved
   w.reload(ON); // no topic: ntfy is off
   w.reload(`${ON}topic = "t2"\n`);
-  const ntfy = w.emitted.map((u) => {
-    const fields = u.fields as { channels: { ntfy: { state: string; why: string | null } } };
-    return [u.name, fields.channels.ntfy.state, fields.channels.ntfy.why];
+  // A server's URL is a restart key: the channel says so rather than that it is missing.
+  w.reload(`${ON}topic = "t2"\n[notify.gotify]\nurl = "http://g.lan"\napp_token = "A1"\n`);
+  type Row = { channels: Record<string, { state: string; why: string | null }> };
+  const states = w.emitted.map((u) => {
+    const { ntfy, gotify } = (u.fields as Row).channels;
+    return [u.name, ntfy.state, ntfy.why, gotify.why];
   });
-  assertEquals(ntfy, [
-    ["notify_state_changed", "off", "no [notify.ntfy] topic in forge.toml"],
-    ["notify_state_changed", "ok", null],
+  assertEquals(states, [
+    [
+      "notify_state_changed",
+      "off",
+      "no [notify.ntfy] topic in forge.toml",
+      "no [notify.gotify] url in forge.toml",
+    ],
+    ["notify_state_changed", "ok", null, "no [notify.gotify] url in forge.toml"],
+    ["notify_state_changed", "ok", null, "[notify.gotify] url takes effect when forge restarts"],
   ]);
 });
