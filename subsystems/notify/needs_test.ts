@@ -2,7 +2,8 @@
 // and the one line each says, with no secret in any of them.
 import type { SessionUpdate } from "../../protocol/mod.ts";
 import { assertEquals } from "../../tests/assert.ts";
-import { NeedReader } from "./needs.ts";
+import { HELD_WIRE } from "../../server/workspace/seats/held.ts";
+import { HELD_BY_UPDATE, NeedReader } from "./needs.ts";
 
 const key = { org: "Acme", project: "alpha", label: "lead" };
 const u = (name: string, fields: Record<string, unknown>): SessionUpdate => ({
@@ -131,4 +132,13 @@ Deno.test("asks, their endings, failures, sign-ins and long turns are read off t
     [],
     "keyless updates are nobody's need",
   );
+});
+
+Deno.test("the held asks' update names are the ones the seats emit", () => {
+  const emitted = Object.entries(HELD_WIRE).flatMap(([kind, wire]) => [
+    [wire.pending, kind, true],
+    [wire.resolved, kind, false],
+  ]);
+  const read = [...HELD_BY_UPDATE].map(([name, h]) => [name, h.kind, h.pending]);
+  assertEquals(read.map(String).sort(), emitted.map(String).sort());
 });
