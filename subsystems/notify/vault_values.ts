@@ -45,7 +45,11 @@ export class VaultValues {
   #call(block: Fields): void {
     const verb = VAULT_TOOL.exec(String(block.name))?.[1];
     const input = obj(block.input);
-    if (verb === "read" || verb === "attachment") this.#reads.add(String(block.id));
+    if (verb === "read" || verb === "attachment") {
+      this.#reads.add(String(block.id));
+      // A call whose answer never came (cancelled) is forgotten once KEPT newer ones wait.
+      if (this.#reads.size > KEPT) this.#reads.delete(this.#reads.values().next().value!);
+    }
     const set = verb === "create" ? obj(input.fields) : verb === "update" ? obj(input.set) : {};
     for (const v of Object.values(set)) if (typeof v === "string") this.#keep(v);
   }
