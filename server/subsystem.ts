@@ -85,6 +85,8 @@ export interface ToolCall {
 /** What goes back to the agent as the tool_result. Throwing a `Refusal` is an error result too. */
 export interface ToolResult {
   text: string;
+  /** Further text blocks after `text`, in order (review__list names other branches in one). */
+  more?: string[];
   isError?: boolean;
 }
 

@@ -144,7 +144,8 @@ export class SeatToolServer {
 }
 
 function answer(result: ToolResult): JsonObject {
-  const out: JsonObject = { content: [{ type: "text", text: result.text }] };
+  const texts = [result.text, ...(result.more ?? [])];
+  const out: JsonObject = { content: texts.map((text) => ({ type: "text", text })) };
   if (result.isError) out.isError = true;
   return out;
 }
