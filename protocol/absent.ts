@@ -19,8 +19,9 @@ export const ABSENT_UPDATES: Readonly<Record<string, string>> = {
   runtime_reload_completed:
     "announced the original's in-process runtime reload. A forge seat is a CLI process: a plugin action runs the real `claude plugin` CLI and its outcome rides the plugins_* updates (extensions subject), and a config reload's failure rides fatal_error; nothing else reloads.",
   runtime_reload_failed: "as runtime_reload_completed: there is no in-process runtime to reload.",
-  review_activity_notice:
-    "the original's nag for a branch with unanswered review threads; the review subsystem serves threads and reviews on the session record and reviews' own commands, and sends no periodic notice.",
+  plugins_rollback_succeeded:
+    "a rollback's outcome, and v29 has no command that rolls a plugin back: the spec's \"What is not here\" lists roll back among the details overlay's verbs filed as their own work, so no press can start one and nothing has an outcome to announce.",
+  plugins_rollback_failed: "as plugins_rollback_succeeded: no v29 command starts a rollback.",
   service_status:
     "the statuspage poll needs a network host no forge config key names, and a subsystem's permissions stay to what its config names (README, permissions); home's service_status stays null, which the spec reads as healthy or unreachable.",
   cli_version_changed:
