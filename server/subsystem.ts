@@ -117,8 +117,12 @@ export type AskEnding =
   | "expired"
   | "abandoned";
 
+/**
+ * How a parked ask came back to its tool call. An answered ask whose spec named an `effect`
+ * carries what the effect returned (`result`), which the call hands the agent.
+ */
 export type AskOutcome<A> =
-  | { ending: "answered"; answer: A }
+  | { ending: "answered"; answer: A; result?: ToolResult }
   | { ending: Exclude<AskEnding, "answered">; note?: string };
 
 /** What a subsystem parks. The registry mints the id unless one is given. */
@@ -131,6 +135,14 @@ export interface HeldAskSpec {
   signal: AbortSignal;
   /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
   expiresMs?: number;
+  /**
+   * What an answer sets going (the settings file written and reloaded, the vault call run, the
+   * Slack message posted). It runs once the person answers, and `*_resolved` goes out only when
+   * it has landed: `failure` on that update carries the result's words when the effect failed
+   * (an `isError` result, or a throw), else null. An effect that finds the answer asks for
+   * nothing (a vault card sent back) returns null. Declines, expiries and withdrawals run none.
+   */
+  effect?: (answer: unknown) => Promise<ToolResult | null>;
 }
 
 export interface HeldAsks {
@@ -138,8 +150,9 @@ export interface HeldAsks {
    * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
    * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
    * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending. Wire (server/workspace/seats/held.ts HELD_WIRE): `<kind>_pending {key,
-   * ...request, id}` and `<kind>_resolved {key, id, ending}` (a Slack post resolves as
+   * the ending, after the spec's `effect` landed. Wire (server/workspace/seats/held.ts
+   * HELD_WIRE): `<kind>_pending {key, ...request, id}` and `<kind>_resolved {key, id, ending,
+   * failure}` (a Slack post resolves as
    * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
    * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
    * `cancelled` on an interrupt); the ask ends with it.
