@@ -14,6 +14,7 @@ import { accountsArea } from "./areas/accounts.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
+import { serviceStatusArea, type StatusSchedule } from "./areas/service_status.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
@@ -50,6 +51,8 @@ export interface ServerOptions {
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
   extra?: readonly AnyManifest[];
+  /** When the status page is read (default every five minutes); tests tick it themselves. */
+  statusSchedule?: StatusSchedule;
 }
 
 export interface RunningServer {
@@ -105,6 +108,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ) ?? Promise.resolve({}),
     }),
     sessionArea(() => registryRef.current!),
+    serviceStatusArea(opts.statusSchedule),
     perfArea(configDir),
     accountsArea,
     settingsArea(() => storeRef.current!),

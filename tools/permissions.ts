@@ -91,6 +91,7 @@ export function permissionFlags(opts: {
     ...vaultNet(config),
     ...dictate.net,
     ...connectorHosts(config),
+    ...statusHost(config),
     ...(browser ? ["127.0.0.1"] : []),
   ]);
   const flags = [
@@ -138,6 +139,15 @@ export function connectorHosts(config: ForgeConfig): string[] {
       return [];
     }
   });
+}
+
+/**
+ * The status page's host (`[server] status_url`, Anthropic's unless it names another; empty = no
+ * poll, nothing allowed): home's service_status reads nothing else.
+ */
+export function statusHost(config: ForgeConfig): string[] {
+  const url = config.server.status_url;
+  return url ? [upstreamHost(url)].filter(Boolean) : [];
 }
 
 /** `host:port` of an upstream URL, the port made explicit (443 for https, 80 for http). */

@@ -9,6 +9,8 @@ export interface ForgeConfig {
     allowed_origins: string[];
     first_frame_cap_kb: number;
     tool_record_cap_kb: number;
+    /** A Statuspage `status.json` for home's service_status; "" = no poll. */
+    status_url: string;
   };
   client: { mark: string | null; theme: string | null; font: string | null };
   documents: { max_size_mib: number };

@@ -37,6 +37,7 @@ function config(over: Partial<ForgeConfig> = {}): ForgeConfig {
       allowed_origins: [],
       first_frame_cap_kb: 2048,
       tool_record_cap_kb: 64,
+      status_url: "",
     },
     client: { mark: null, theme: null, font: null },
     documents: { max_size_mib: 10 },
