@@ -11,6 +11,7 @@ import {
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { accountsArea } from "./areas/accounts.ts";
+import { dictateModelsArea } from "./areas/dictate_models.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
@@ -109,6 +110,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }),
     sessionArea(() => registryRef.current!),
     serviceStatusArea(opts.statusSchedule),
+    dictateModelsArea,
     perfArea(configDir),
     accountsArea,
     settingsArea(() => storeRef.current!),

@@ -191,13 +191,19 @@ export interface Delivery {
 
 /**
  * Issue 17: the two speech roles reach each other through the Host, never by import. Dictation
- * offers its active engine (the speaking bench reads its clips back with it) and re-announces the
- * models page; voice offers the speaking fields that page carries. spec: dictate_models >
- * speaking, speaking_bench, speaking_results. Either is null while its subsystem is off.
+ * offers its active engine (the speaking bench reads its clips back with it) and its models page;
+ * voice offers the speaking fields that page carries. spec: dictate_models > speaking, in_use,
+ * speaking_bench, speaking_results. Either is null while its subsystem is off; the core area
+ * serving dictate_models (server/areas/dictate_models.ts) reads them and sets `announce`.
  */
 export interface SpeechRoles {
   dictation: DictationRole | null;
   speaking: SpeakingRole | null;
+  /**
+   * Re-pushes the models page (`dictate_models_changed`) after a speaking field moved: the
+   * dictation role's page when it runs, else the page a switched-off [dictate] still serves.
+   */
+  announce?: () => void;
 }
 
 export interface DictationRole {
@@ -205,13 +211,15 @@ export interface DictationRole {
   file(): string;
   /** Reads 16 kHz mono i16 back into words off the event loop; rejects with a sentence. */
   transcribe(pcm: Int16Array): Promise<string>;
-  /** Re-pushes the models page (`dictate_models_changed`) after a speaking field moved. */
+  /** The whole models page (the dictate_models read), speaking fields included. */
+  page(): Wire;
+  /** Re-pushes the models page (`dictate_models_changed`). */
   announce(): void;
 }
 
 export interface SpeakingRole {
-  /** The speaking role's fields of the dictate_models read. */
-  fields(): { speaking: Wire; speaking_bench: Wire; speaking_results: Wire };
+  /** The speaking role's fields of the dictate_models read, and its `in_use` row. */
+  fields(): { speaking: Wire; in_use: Wire; speaking_bench: Wire; speaking_results: Wire };
 }
 
 /** What the server hands every subsystem. */
