@@ -22,8 +22,6 @@ export const ABSENT_UPDATES: Readonly<Record<string, string>> = {
   plugins_rollback_succeeded:
     "a rollback's outcome, and v29 has no command that rolls a plugin back: the spec's \"What is not here\" lists roll back among the details overlay's verbs filed as their own work, so no press can start one and nothing has an outcome to announce.",
   plugins_rollback_failed: "as plugins_rollback_succeeded: no v29 command starts a rollback.",
-  cli_version_changed:
-    "the installed version is read once at boot and `latest` is never polled (no registry host is a permission forge holds), so nothing moves after boot to announce; a home read taken before the boot read landed shows installed null until the next home read. (Sending it at boot would land an unsolicited home frame in every early client's stream for a fact no page acts on.)",
   catalog_loaded:
     "the original loaded its transcript catalog once in the background and announced it; forge reads the catalog on every home read (server/areas/project_catalog.ts), so there is no later load to announce.",
 };

@@ -11,6 +11,7 @@ import {
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { accountsArea } from "./areas/accounts.ts";
+import { cliVersionArea, type LatestSchedule } from "./areas/cli_version.ts";
 import { dictateModelsArea } from "./areas/dictate_models.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
@@ -33,7 +34,6 @@ import { catalogueAreas, Registry } from "./registry.ts";
 import { serveSocket } from "./socket.ts";
 import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
-import { findClaude, readCliVersion } from "./workspace/cli.ts";
 import { Workspace } from "./workspace/workspace.ts";
 import { ToolBridge } from "./workspace/mcp/bridge.ts";
 import { HeldAskRegistry } from "./workspace/seats/held.ts";
@@ -54,6 +54,8 @@ export interface ServerOptions {
   extra?: readonly AnyManifest[];
   /** When the status page is read (default every five minutes); tests tick it themselves. */
   statusSchedule?: StatusSchedule;
+  /** When npm is asked for the newest claude (default every six hours); tests tick it. */
+  latestSchedule?: LatestSchedule;
 }
 
 export interface RunningServer {
@@ -88,7 +90,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
-  let cliVersion: string | null = null;
   let board: Board | null = null;
   // Issue 11: the held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
@@ -101,7 +102,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const manifests = [
     homeArea({
       build,
-      cliVersion: () => cliVersion,
       board: () => board,
       subsystemFields: () =>
         registryRef.current?.homeFields((error, id) =>
@@ -110,6 +110,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }),
     sessionArea(() => registryRef.current!),
     serviceStatusArea(opts.statusSchedule),
+    cliVersionArea(opts.latestSchedule),
     dictateModelsArea,
     perfArea(configDir),
     accountsArea,
@@ -183,7 +184,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // A seat that auto-started during the boot may have listed its tools before the subsystems
   // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
   bridge.changed(undefined, true);
-  readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
   workspace.stream.subscribe((numbered) => {
     registry.onUpdate(

@@ -1,5 +1,6 @@
 import { memoryLogger } from "../server/log.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
+import type { LatestSchedule } from "../server/areas/cli_version.ts";
 import type { StatusSchedule } from "../server/areas/service_status.ts";
 import type { AnyManifest } from "../server/subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "../server/timers.ts";
@@ -26,6 +27,7 @@ export async function testServer(
     timers?: Partial<Timers>;
     extra?: readonly AnyManifest[];
     statusSchedule?: StatusSchedule;
+    latestSchedule?: LatestSchedule;
   } = {},
 ): Promise<TestServer> {
   const dir = await Deno.makeTempDir({ prefix: "forge-test-" });
@@ -41,6 +43,7 @@ export async function testServer(
     extra: opts.extra,
     // No socket-tier test reads a real status page: the poll runs only when a test ticks it.
     statusSchedule: opts.statusSchedule ?? (() => ({ stop: () => {} })),
+    latestSchedule: opts.latestSchedule ?? (() => ({ stop: () => {} })),
   });
   const clients: ForgeClient[] = [];
   const connect = async (o: { origin?: string; deflate?: boolean } = {}) => {

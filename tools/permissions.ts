@@ -78,6 +78,8 @@ export function permissionFlags(opts: {
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     ...dictate.run,
     ...ttsRun(config),
+    // home's cli_version.latest asks npm's own client (server/areas/cli_version.ts).
+    ...(config.claude.check_latest ? [config.claude.npm] : []),
     ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   // The gateway listens on loopback and forwards to each account's upstream. With no accounts

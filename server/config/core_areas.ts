@@ -120,6 +120,18 @@ export const CORE_AREAS: AreaSpec[] = [
         "next_session",
         "the claude binary; unset uses $FORGE_CLAUDE_BIN, else the first claude on PATH",
       ),
+      key.bool(
+        "claude.check_latest",
+        true,
+        "live",
+        "ask npm every six hours for the newest claude release (home cli_version.latest)",
+      ),
+      key.string(
+        "claude.npm",
+        "npm",
+        "restart",
+        "the npm client check_latest runs (its own config names the registry)",
+      ),
     ],
   },
   {

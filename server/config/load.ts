@@ -216,7 +216,11 @@ function view(tree: Record<string, unknown>, areas: AreaSpec[]): ForgeConfig {
       font: areaValues.client.font as string | null,
     },
     documents: { max_size_mib: areaValues.documents.max_size_mib as number },
-    claude: { path: areaValues.claude.path as string | null },
+    claude: {
+      path: areaValues.claude.path as string | null,
+      check_latest: areaValues.claude.check_latest as boolean,
+      npm: areaValues.claude.npm as string,
+    },
     env: table(tree.env),
     accounts,
     orgs,

@@ -14,7 +14,13 @@ export interface ForgeConfig {
   };
   client: { mark: string | null; theme: string | null; font: string | null };
   documents: { max_size_mib: number };
-  claude: { path: string | null };
+  claude: {
+    path: string | null;
+    /** Whether the newest claude release is asked of npm (home cli_version.latest). */
+    check_latest: boolean;
+    /** The npm client that asks. */
+    npm: string;
+  };
   env: Record<string, string>;
   accounts: AccountConfig[];
   orgs: OrgConfig[];

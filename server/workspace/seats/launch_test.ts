@@ -41,7 +41,7 @@ function config(over: Partial<ForgeConfig> = {}): ForgeConfig {
     },
     client: { mark: null, theme: null, font: null },
     documents: { max_size_mib: 10 },
-    claude: { path: "/opt/claude" },
+    claude: { path: "/opt/claude", check_latest: false, npm: "npm" },
     env: { LAYER: "global", GLOBAL_ONLY: "g" },
     accounts: [{ ...account, display_name: "Spare", config_dir: "/cfg/spare" }, account],
     orgs: [{
@@ -145,7 +145,7 @@ Deno.test("planLaunch refuses by name: no binary, a mode the CLI does not take, 
     let why = "";
     try {
       planLaunch({
-        config: config({ claude: { path: null } }),
+        config: config({ claude: { path: null, check_latest: false, npm: "npm" } }),
         project,
         cwd: "/",
         occupancy: { sessionId: "x" },
