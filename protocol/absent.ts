@@ -10,8 +10,6 @@
 export const ABSENT_UPDATES: Readonly<Record<string, string>> = {
   hook_observation:
     "forge installs no hooks into a seat's CLI: permissions arrive on the control protocol's can_use_tool and forge's tools are its in-process MCP server, so there is no hook event to observe. What the original read from hooks (permission mode, model) reaches the header from the CLI's own init and status frames.",
-  monitors_changed:
-    "the CLI's Monitor tool is not folded into records yet: `monitors` is [] and nothing announces it. A client draws an empty monitor list, which is the truth of what forge tracks.",
   sessions_listed:
     "answered the original's list-sessions ask, which no v29 command makes; home's projects[].project.sessions carries the same catalog rows (session_id, last_activity, cwd) on every home read.",
   slash_command_error:
