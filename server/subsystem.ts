@@ -354,6 +354,34 @@ export class Refusal extends Error {
 }
 
 /**
+ * A core area that answers no verb, command or subject: it only lays fields over a read (home's,
+ * a seat's), hears updates and stops - `create` returns those handlers alone.
+ */
+export function fieldsArea(
+  id: string,
+  note: string,
+  create: (host: Host) => Pick<
+    Handlers<never, never, never>,
+    "homeFields" | "sessionFields" | "onUpdate" | "stop"
+  >,
+) {
+  return defineSubsystem({
+    id,
+    note,
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => ({ verbs: {}, commands: {}, subjects: {}, ...create(host) }),
+      }),
+  });
+}
+
+/**
  * A core area that serves one keyless subject and nothing else (home, board): the manifest and
  * its handler in one call, through the same registry every subsystem uses.
  */

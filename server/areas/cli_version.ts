@@ -7,7 +7,7 @@
  * slow timer while `[claude] check_latest` is on.
  */
 import type { CliFrame, SessionUpdate } from "../../protocol/mod.ts";
-import { defineSubsystem, type Host } from "../subsystem.ts";
+import { fieldsArea } from "../subsystem.ts";
 import { findClaude, readCliVersion } from "../workspace/cli.ts";
 
 /** The npm package the claude CLI ships as (the one tools/toolchain pins). */
@@ -84,44 +84,28 @@ export class CliVersions {
 
 /** The core area that keeps home's cli_version. */
 export function cliVersionArea(schedule: LatestSchedule = everySixHours) {
-  return defineSubsystem({
-    id: "cli_version",
-    note: "the installed and latest claude versions, on home",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: (host: Host) => {
-          const versions = new CliVersions(() =>
-            host.emit({ name: "cli_version_changed", fields: null })
-          );
-          readCliVersion(findClaude(host.config())).then((v) => versions.set("installed", v));
-          const stop = new AbortController();
-          let said: string | null = null;
-          const timer = schedule(async () => {
-            if (host.config().claude.check_latest !== true || stop.signal.aborted) return;
-            const latest = await readLatestCliVersion(host.config().claude.npm, stop.signal);
-            if ("version" in latest) return versions.set("latest", latest.version);
-            if (latest.why !== said) host.log.info("cli_latest_unavailable", { why: latest.why });
-            said = latest.why;
-          });
-          return {
-            verbs: {},
-            commands: {},
-            subjects: {},
-            homeFields: () => ({ cli_version: versions.wire() }),
-            onUpdate: (u: SessionUpdate) => versions.onUpdate(u),
-            stop: () => {
-              timer.stop();
-              stop.abort();
-              return Promise.resolve();
-            },
-          };
-        },
-      }),
+  return fieldsArea("cli_version", "the installed and latest claude versions, on home", (host) => {
+    const versions = new CliVersions(() =>
+      host.emit({ name: "cli_version_changed", fields: null })
+    );
+    readCliVersion(findClaude(host.config())).then((v) => versions.set("installed", v));
+    const stop = new AbortController();
+    let said: string | null = null;
+    const timer = schedule(async () => {
+      if (host.config().claude.check_latest !== true || stop.signal.aborted) return;
+      const latest = await readLatestCliVersion(host.config().claude.npm, stop.signal);
+      if ("version" in latest) return versions.set("latest", latest.version);
+      if (latest.why !== said) host.log.info("cli_latest_unavailable", { why: latest.why });
+      said = latest.why;
+    });
+    return {
+      homeFields: () => ({ cli_version: versions.wire() }),
+      onUpdate: (u: SessionUpdate) => versions.onUpdate(u),
+      stop: () => {
+        timer.stop();
+        stop.abort();
+        return Promise.resolve();
+      },
+    };
   });
 }

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { ServiceStatus } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
-import { defineSubsystem, type Host } from "../subsystem.ts";
+import { fieldsArea, type Host } from "../subsystem.ts";
 
 /** How often the page is read: an outage lasts minutes to hours, and the page is someone else's. */
 export const STATUS_POLL_MS = 5 * 60_000;
@@ -111,38 +111,22 @@ function troubled(s: ServiceStatus): boolean {
 
 /** The core area that runs the poll and lays `service_status` over the home's default. */
 export function serviceStatusArea(schedule: StatusSchedule = everyFiveMinutes) {
-  return defineSubsystem({
-    id: "service_status",
-    note: "the status page's last answer, on home",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: (host: Host) => {
-          const poller = new StatusPoller(
-            () => host.config().server.status_url,
-            (status) => host.emit({ name: "service_status", fields: status }),
-            host.log,
-          );
-          const timer = schedule(() =>
-            poller.poll().catch((error) => host.log.warn("service_status_failed", { error }))
-          );
-          return {
-            verbs: {},
-            commands: {},
-            subjects: {},
-            homeFields: () => ({ service_status: poller.home() }),
-            stop: () => {
-              timer.stop();
-              poller.stop();
-              return Promise.resolve();
-            },
-          };
-        },
-      }),
+  return fieldsArea("service_status", "the status page's last answer, on home", (host: Host) => {
+    const poller = new StatusPoller(
+      () => host.config().server.status_url,
+      (status) => host.emit({ name: "service_status", fields: status }),
+      host.log,
+    );
+    const timer = schedule(() =>
+      poller.poll().catch((error) => host.log.warn("service_status_failed", { error }))
+    );
+    return {
+      homeFields: () => ({ service_status: poller.home() }),
+      stop: () => {
+        timer.stop();
+        poller.stop();
+        return Promise.resolve();
+      },
+    };
   });
 }
