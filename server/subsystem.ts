@@ -12,11 +12,11 @@ import type {
   Slot,
   Subject,
   Wire,
-  WireObject,
 } from "../protocol/mod.ts";
 import type { z } from "zod";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
+import type { HeldAsks } from "./held_asks.ts";
 import type { Logger } from "./log.ts";
 import type { SeatInfo, Workspace } from "./workspace/workspace.ts";
 
@@ -43,7 +43,7 @@ export interface Peer {
 }
 
 // ---------------------------------------------------------------------------------------------
-// forge's own MCP tools (issue 11). The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
+// forge's own MCP tools. The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
 // `<family>__<verb>` (`settings__set`, `vault__read`). A manifest declares its tools; `create`
 // returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
 // seat may call, validates the input against the zod schema (a bad field is a tool error naming
@@ -93,88 +93,9 @@ export interface ToolResult {
 /** A tool's handler: `input` has already passed the declared schema. */
 export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult>;
 
-// ---------------------------------------------------------------------------------------------
-// Held asks (issue 11): one per-seat registry for every kind that parks a tool call until a
-// person answers. spec: session > pending_asks (held kinds lead, in this order).
-
-/** The held kinds, in the order `pending_asks` leads with them. */
-export const HELD_KINDS = [
-  "slack_post",
-  "browser_hand_off",
-  "document_hand_off",
-  "terminal_hand_off",
-  "vault_ask",
-  "settings_write",
-] as const;
-export type HeldKind = typeof HELD_KINDS[number];
-
-/** How a parked ask ended: in its `*_resolved` update and in the words the agent gets back. */
-export type AskEnding =
-  | "answered"
-  | "declined"
-  | "cancelled"
-  | "session_ended"
-  | "expired"
-  | "abandoned";
-
-/**
- * How a parked ask came back to its tool call. An answered ask whose spec named an `effect`
- * carries what the effect returned (`result`), which the call hands the agent.
- */
-export type AskOutcome<A> =
-  | { ending: "answered"; answer: A; result?: ToolResult }
-  | { ending: Exclude<AskEnding, "answered">; note?: string };
-
-/** What a subsystem parks. The registry mints the id unless one is given. */
-export interface HeldAskSpec {
-  kind: HeldKind;
-  id?: string;
-  /** The card a client draws (`pending_asks[].request` and the `*_pending` update's fields). */
-  request: WireObject;
-  /** The call's signal: an abort withdraws the ask with ending `cancelled`. */
-  signal: AbortSignal;
-  /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
-  expiresMs?: number;
-  /**
-   * What an answer sets going (the settings file written and reloaded, the vault call run, the
-   * Slack message posted). It runs once the person answers, and `*_resolved` goes out only when
-   * it has landed: `failure` on that update carries the result's words when the effect failed
-   * (an `isError` result, or a throw), else null. An effect that finds the answer asks for
-   * nothing (a vault card sent back) returns null. Declines, expiries and withdrawals run none.
-   */
-  effect?: (answer: unknown) => Promise<ToolResult | null>;
-}
-
-export interface HeldAsks {
-  /**
-   * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
-   * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
-   * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending, after the spec's `effect` landed. Wire (server/workspace/seats/held.ts
-   * HELD_WIRE): `<kind>_pending {key, ...request, id}` and `<kind>_resolved {key, id, ending,
-   * failure}` (a Slack post resolves as
-   * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
-   * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
-   * `cancelled` on an interrupt); the ask ends with it.
-   */
-  park<A>(slot: Slot, spec: HeldAskSpec): { id: string; outcome: Promise<AskOutcome<A>> };
-  /**
-   * Answers a parked ask for a person. Refuses (throws `Refusal`) a connection that never
-   * declared answering, an id no longer waiting, or an id parked on another seat or kind.
-   * `ending` is `answered` for an answer, `declined` for a no.
-   */
-  answer(
-    slot: Slot,
-    kind: HeldKind,
-    id: string,
-    peer: Peer,
-    reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
-  ): void;
-  /** Replaces a parked card's request and re-pushes its `*_pending` (vault `needs_unlock`). */
-  restamp(slot: Slot, id: string, request: WireObject): void;
-  /** The asks parked on a seat, held kinds first, as `pending_asks` carries them. */
-  list(slot: Slot): { kind: string; id: string; request: WireObject }[];
-}
+// The held asks' contract (HELD_KINDS, HeldAsks, ...) lives in held_asks.ts; subsystems read it
+// from here.
+export * from "./held_asks.ts";
 
 /**
  * A forged user turn forge hands a seat (spec: "Not every frame on the stream is the CLI's"):
@@ -190,7 +111,7 @@ export interface Delivery {
 }
 
 /**
- * Issue 17: the two speech roles reach each other through the Host, never by import. Dictation
+ * The two speech roles reach each other through the Host, never by import. Dictation
  * offers its active engine (the speaking bench reads its clips back with it) and its models page;
  * voice offers the speaking fields that page carries. spec: dictate_models > speaking, in_use,
  * speaking_bench, speaking_results. Either is null while its subsystem is off; the core area
@@ -222,6 +143,20 @@ export interface SpeakingRole {
   fields(): { speaking: Wire; in_use: Wire; speaking_bench: Wire; speaking_results: Wire };
 }
 
+/**
+ * Who has a seat in front of them now: the connections that declared answering and have it in
+ * `showing`. spec: showing; subscribe > answering. A read-only viewer is nobody who could answer.
+ */
+export interface Attendance {
+  /** Whether an answering connection shows this seat right now. */
+  attended(slot: Slot): boolean;
+  /**
+   * Runs `fn` after any connection's `showing` or answering moves, or a connection ends (the
+   * last viewer leaving is one); returns the call that stops it. A throwing `fn` is skipped.
+   */
+  onChange(fn: () => void): () => void;
+}
+
 /** What the server hands every subsystem. */
 export interface Host {
   readonly log: Logger;
@@ -233,7 +168,7 @@ export interface Host {
   readonly workspace: Workspace;
   /** Emits an update into the stream: numbered on its seat's counter and fanned out. */
   emit(update: SessionUpdate): void;
-  /** The per-seat registry of held asks (issue 11). */
+  /** The per-seat registry of held asks. */
   readonly asks: HeldAsks;
   /**
    * Delivers a forged user turn to a seat, waking a sleeping lead first; rejects with a
@@ -242,8 +177,10 @@ export interface Host {
   deliver(slot: Slot, delivery: Delivery): Promise<void>;
   /** Tells the seats' CLIs their tool lists changed (`notifications/tools/list_changed`). */
   toolsChanged(slot?: Slot): void;
-  /** The speech roles' meeting point (issue 17); absent in hosts built without speech. */
+  /** The speech roles' meeting point; absent in hosts built without speech. */
   readonly speech?: SpeechRoles;
+  /** Who shows which seat; absent in hosts built without connections (a fake host). */
+  readonly attendance?: Attendance;
 }
 
 export type VerbHandler<K extends ClientKind> = (
@@ -286,9 +223,9 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
    * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
    */
   homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
-  /** Fields it contributes to each project's board entry (issue 21: `connectors`). */
+  /** Fields it contributes to each project's board entry (the connectors' `connectors`). */
   boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
-  /** One handler per tool the manifest declares (issue 11). */
+  /** One handler per tool the manifest declares. */
   tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */
   onUpdate?: (update: SessionUpdate) => void;
@@ -311,7 +248,7 @@ export interface Manifest<
   commands: readonly C[];
   subjects: readonly S[];
   binary: readonly number[];
-  /** forge's MCP tools this subsystem offers the seats' agents (issue 11); none when absent. */
+  /** forge's MCP tools this subsystem offers the seats' agents; none when absent. */
   tools?: readonly ToolSpec[];
   /** Imports the implementation; null for a subsystem not built yet. Never called when off. */
   load:

@@ -1,7 +1,9 @@
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import { startFakeVault } from "../../fixtures/vault_server/mod.ts";
+import { decodeCommand, type SessionUpdate, type Slot, type Wire } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
 import { memoryLogger } from "../../server/log.ts";
 import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
+import { create } from "./mod.ts";
 import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
 
@@ -12,19 +14,26 @@ import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
 export function fakeHost(vault: Record<string, Wire>, stateDir: string) {
   const updates: SessionUpdate[] = [];
   const log = memoryLogger();
-  const asks = new HeldAskRegistry((u) => updates.push(u));
+  // A test may look at the world the moment an update goes out (what landed before it).
+  let seen: (u: SessionUpdate) => unknown = () => {};
+  const record = (u: SessionUpdate) => {
+    seen(u);
+    updates.push(u);
+  };
+  const asks = new HeldAskRegistry(record);
   const config = { areas: { vault: { enabled: true, idle_lock_minutes: 15, ...vault } } };
   const host: Host = {
     log,
     config: () => config as unknown as ForgeConfig,
     stateDir,
     workspace: {} as unknown as Workspace,
-    emit: (u) => void updates.push(u),
+    emit: record,
     asks,
     deliver: () => Promise.reject(new Error("no deliveries here")),
     toolsChanged: () => {},
   };
-  return { host, updates, log, asks, config };
+  const onEmit = (fn: (u: SessionUpdate) => unknown) => void (seen = fn);
+  return { host, updates, log, asks, config, onEmit };
 }
 
 export const SLOT: Slot = { org: "Acme", project: "proj", label: "lead" };
@@ -48,5 +57,54 @@ export function peer(answering: boolean): Peer {
     sendBinary: () => {},
     buffered: () => 0,
     onClose: () => {},
+  };
+}
+
+/**
+ * The vault subsystem over the fake vault server, with helpers that call its tools and answer
+ * its cards as the dispatcher would (decoded by the command's schema, then handled).
+ */
+export async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = {}) {
+  const vault = await startFakeVault({ iterations: 5000, tokenTtl: opts.tokenTtl, kdf: opts.kdf });
+  const dir = await Deno.makeTempDir({ prefix: "forge-vault-" });
+  const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
+  const sub = create(h.host);
+  const respond = (id: string, answer: Wire, slot: Slot = SLOT, answering = true) =>
+    Promise.resolve().then(() =>
+      sub.commands.respond_vault_ask(
+        decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
+        peer(answering),
+      )
+    );
+  const unlockWith = async () => ({
+    approve: { unlock: { password: vault.state.password, code: await vault.totpNow() } },
+  });
+  const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
+    sub.tools[tool](input, toolCall(slot));
+  // respond and cmd call a command as the dispatcher does: decoded by its schema, then handled.
+  const cmd = (name: string, fields: unknown, answering = true) =>
+    Promise.resolve().then(() =>
+      (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
+        decodeCommand(fields === null ? name : { [name]: fields }),
+        peer(answering),
+      )
+    );
+  const lastId = () => h.asks.list(SLOT).map((a) => a.id).at(-1)!;
+  const pending = () => h.updates.filter((u) => u.name === "vault_ask_pending");
+  return {
+    vault,
+    ...h,
+    sub,
+    respond,
+    unlockWith,
+    call,
+    cmd,
+    lastId,
+    pending,
+    async [Symbol.asyncDispose]() {
+      await sub.stop();
+      await vault.close();
+      await Deno.remove(dir, { recursive: true });
+    },
   };
 }

@@ -1,61 +1,16 @@
-import { SEED, startFakeVault } from "../../fixtures/vault_server/mod.ts";
-import { decodeCommand, type Slot, type Wire } from "../../protocol/mod.ts";
-import type { Peer, ToolResult } from "../../server/subsystem.ts";
+import { SEED } from "../../fixtures/vault_server/mod.ts";
+import type { Wire } from "../../protocol/mod.ts";
+import type { ToolResult } from "../../server/subsystem.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { create } from "./mod.ts";
-import { fakeHost, OTHER, peer, SLOT, toolCall } from "./testing.ts";
+import { fakeHost, OTHER, setup, SLOT, toolCall } from "./testing.ts";
 import { until } from "../../tests/harness.ts";
 
 // spec: Editing the config > vault (every vault__* call parks as vault_ask_pending with a draft
 // that draws no secret; respond_vault_ask approve / send_back / decline with unlock material;
 // needs_unlock restamped from the live session; a wrong password or code keeps the card
 // parked; bad input refused by name leaving every card as it was). Subsystem tier: the real
-// session against the fake vault server, a fake Host implementing HeldAsks.
-
-async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = {}) {
-  const vault = await startFakeVault({ iterations: 5000, tokenTtl: opts.tokenTtl, kdf: opts.kdf });
-  const dir = await Deno.makeTempDir({ prefix: "forge-vault-" });
-  const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
-  const sub = create(h.host);
-  const respond = (id: string, answer: Wire, slot: Slot = SLOT, answering = true) =>
-    Promise.resolve().then(() =>
-      sub.commands.respond_vault_ask(
-        decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
-        peer(answering),
-      )
-    );
-  const unlockWith = async () => ({
-    approve: { unlock: { password: vault.state.password, code: await vault.totpNow() } },
-  });
-  const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
-    sub.tools[tool](input, toolCall(slot));
-  // respond and cmd call a command as the dispatcher does: decoded by its schema, then handled.
-  const cmd = (name: string, fields: unknown, answering = true) =>
-    Promise.resolve().then(() =>
-      (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
-        decodeCommand(fields === null ? name : { [name]: fields }),
-        peer(answering),
-      )
-    );
-  const lastId = () => h.asks.list(SLOT).map((a) => a.id).at(-1)!;
-  const pending = () => h.updates.filter((u) => u.name === "vault_ask_pending");
-  return {
-    vault,
-    ...h,
-    sub,
-    respond,
-    unlockWith,
-    call,
-    cmd,
-    lastId,
-    pending,
-    async [Symbol.asyncDispose]() {
-      await sub.stop();
-      await vault.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
+// session against the fake vault server, a Host with the server's own held-ask registry.
 
 Deno.test("a read parks without a secret; a wrong code keeps it parked; approval unlocks, answers, and re-bases the other card", async () => {
   await using t = await setup();
@@ -213,13 +168,7 @@ Deno.test("create, update (a cipher-keyed item), attachment and search run on th
   };
   // vault_ask_resolved goes out once the vault item changed: count the server's items then.
   const atResolve: number[] = [];
-  const push = t.updates.push.bind(t.updates);
-  t.updates.push = (...us) => {
-    for (const u of us) {
-      if (u.name === "vault_ask_resolved") atResolve.push(t.vault.state.ciphers.length);
-    }
-    return push(...us);
-  };
+  t.onEmit((u) => u.name === "vault_ask_resolved" && atResolve.push(t.vault.state.ciphers.length));
   const before = t.vault.state.ciphers.length;
   const made = await approve(
     t.call("vault__create", {

@@ -1,4 +1,4 @@
-// Issue 11 "One ask mechanism"; spec: session > pending_asks (held kinds lead, in their order,
+// One ask mechanism; spec: session > pending_asks (held kinds lead, in their order,
 // arrival order within a kind), subscribe > answering, Editing the config
 // (settings_write_pending / settings_write_resolved names the ending).
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
@@ -155,7 +155,7 @@ Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approve
   assertEquals(emitted.at(-1)!.fields!.ending, "abandoned");
 });
 
-// Issue: "a held ask resolves after its effect". The answer runs the effect; `*_resolved` goes
+// A held ask resolves after its effect: the answer runs the effect; `*_resolved` goes
 // out once it landed, carrying a failed effect's words; the ask is gone from pending_asks at
 // once, so a second answer is refused while the effect runs.
 Deno.test("held asks: an answered ask resolves after its effect, naming a failure", async () => {
