@@ -63,6 +63,11 @@ export class BrowserHost {
     return this.cdp !== null;
   }
 
+  /** The DevTools URL of the running Chromium (a bench attaches its own Playwright), or null. */
+  get devtoolsUrl(): string | null {
+    return this.#wsUrl;
+  }
+
   pid(): number | null {
     return this.#child?.pid ?? null;
   }

@@ -119,6 +119,8 @@ export function create(host: Host) {
       const browser = key_ ? profiles.hosts.get(key_) : undefined;
       if (browser?.up) void browser.closeSeat(key);
     },
+    /** The hosts by profile, for tests and benches that look under the tools. */
+    profiles,
     stop: async () => {
       await profiles.closeAll();
       await audio.stop();
