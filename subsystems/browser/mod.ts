@@ -10,7 +10,7 @@ import { browserTools } from "./tools.ts";
 const SESSION_ENDS = new Set(["releasing", "connection_failed", "session_replaced"]);
 
 /**
- * The browser host (issue 15): one headless Chromium per profile, streamed to every viewer over
+ * The browser host: one headless Chromium per profile, streamed to every viewer over
  * forge's own CDP connection and controlled by one, and driven by the seats' agents through
  * Playwright attached beside it (the `browser_*` tools, driver.ts).
  * spec: browser_view .. browser_tabs, binary kinds 1 and 2, respond_browser_hand_off, open_url.

@@ -1,5 +1,5 @@
-// The agent's page tools on a REAL Chromium against a loopback test page (issue 15 "The agent's
-// browser"): Playwright MCP's core verbs under their own names, each session on its own tab, a
+// The agent's page tools on a REAL Chromium against a loopback test page (the agent's
+// browser): Playwright MCP's core verbs under their own names, each session on its own tab, a
 // held tab refused with a reason, a page dialog answered through browser_handle_dialog, a file
 // chooser through browser_file_upload.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";

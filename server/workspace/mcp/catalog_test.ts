@@ -1,4 +1,4 @@
-// Issue 11 "Tools are contributed through the registry": a manifest declares each tool (name
+// Tools are contributed through the registry: a manifest declares each tool (name
 // `<family>__<verb>`, or `<family>_<verb>` for an upstream-named family; family; roles); one
 // handler per declared tool, checked at boot; an off subsystem offers none, a reload switching it
 // off takes its tools away, and a tool's own `when` gates it on the config in force.
