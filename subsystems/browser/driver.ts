@@ -63,7 +63,7 @@ export type DriverOp = keyof DriverOps;
 
 /** What goes to the worker. `page` is the tab's CDP target id. */
 export type DriverAsk =
-  | { kind: "init"; wsUrl: string }
+  | { kind: "init"; wsUrl: string; artifactsDir: string }
   | { kind: "ask"; id: number; op: DriverOp; page: string; args: unknown };
 
 /** What comes back: an answer, a refusal in forge's words, or the connection's end. */
@@ -97,6 +97,8 @@ export class PageDriver {
 
   constructor(
     private readonly wsUrl: () => string | null,
+    /** Playwright's own files (it keeps none for forge, but wants a place): one per host. */
+    private readonly artifactsDir: string,
     private readonly log: (event: string, fields: Record<string, unknown>) => void,
   ) {}
 
@@ -147,7 +149,9 @@ export class PageDriver {
       e.preventDefault();
       if (this.#worker === worker) this.#stop(`Playwright's worker failed: ${e.message}`);
     };
-    worker.postMessage({ kind: "init", wsUrl } satisfies DriverAsk);
+    worker.postMessage(
+      { kind: "init", wsUrl, artifactsDir: this.artifactsDir } satisfies DriverAsk,
+    );
     return worker;
   }
 

@@ -30,14 +30,18 @@ function nodeExistsSync(): void {
   };
 }
 
-async function connect(wsUrl: string): Promise<Browser> {
+async function connect(wsUrl: string, artifactsDir: string): Promise<Browser> {
   let browser: Browser;
   try {
     nodeExistsSync();
+    // A directory of the host's own, not a fresh temporary one: a worker that is ended never
+    // cleans up after itself.
+    await Deno.mkdir(artifactsDir, { recursive: true });
     const { chromium } = await import("playwright-core");
     browser = await chromium.connectOverCDP(wsUrl, {
       noDefaults: true,
       isLocal: true,
+      artifactsDir,
       timeout: 30_000,
     });
   } catch (err) {
@@ -134,7 +138,7 @@ async function answer(m: Extract<DriverAsk, { kind: "ask" }>): Promise<void> {
 self.onmessage = (e: MessageEvent<DriverAsk>) => {
   const m = e.data;
   if (m.kind === "init") {
-    connecting = connect(m.wsUrl);
+    connecting = connect(m.wsUrl, m.artifactsDir);
     connecting.catch(() => {});
     return;
   }

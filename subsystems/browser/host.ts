@@ -47,17 +47,20 @@ export class BrowserHost {
    * The agent's page tools' Playwright, attached to this Chromium beside `cdp` on first use and
    * ended with it (driver.ts).
    */
-  readonly driver = new PageDriver(
-    () => this.#wsUrl,
-    (event, fields) => this.env.log(event, { profile: this.key, ...fields }),
-  );
+  readonly driver: PageDriver;
 
   constructor(
     private readonly env: HostEnv,
     readonly key: string,
     readonly id: number,
     readonly dir: string,
-  ) {}
+  ) {
+    this.driver = new PageDriver(
+      () => this.#wsUrl,
+      `${dir}/playwright`,
+      (event, fields) => this.env.log(event, { profile: this.key, ...fields }),
+    );
+  }
 
   get up(): boolean {
     return this.cdp !== null;
