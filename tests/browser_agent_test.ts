@@ -4,7 +4,7 @@
 // frames; a hand-off parks and the person's done resumes the agent), browser_view_page,
 // respond_browser_hand_off, browser_hand_off_pending/resolved.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { framesOf, nextBrowserFrame, pageServer } from "./browser_harness.ts";
+import { framesOf, nextBrowserFrame, pageServer, twoViewers } from "./browser_harness.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
@@ -49,13 +49,7 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
   await subscribeSeat(c, lead, true);
 
   // Two viewers attach first: the host starts and its boot tab is the one the agent adopts.
-  const a = await forge.ready();
-  const b = await forge.ready();
-  for (const [v, r] of [[a, 1], [b, 2]] as const) {
-    v.send({ kind: "browser_view", seat: lead, reply_to: r });
-    const reply = await v.next((m) => m.kind === "reply" && m.reply_to === r, 30_000);
-    assertEquals(reply.body, { ok: true, profile: "Acme/default", tab: 1 });
-  }
+  const [a, b] = await twoViewers(forge, lead);
 
   const frames = await promptTurn(c, lead, "[[script:browse]] press the button");
   const results = toolResultsOf(frames);

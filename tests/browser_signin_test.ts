@@ -4,7 +4,7 @@
 // answer, as a model would - while two people watch the tab and one of them holds the controller
 // role throughout. The model's tool list carries the browser family's names (mcp_tools.md §5).
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { framesOf, nextBrowserFrame } from "./browser_harness.ts";
+import { framesOf, nextBrowserFrame, twoViewers } from "./browser_harness.ts";
 import { promptTurn, toolResultsOf } from "./mcp_harness.ts";
 import { seatWorld, subscribeSeat } from "./seats_harness.ts";
 import { corpusServer } from "../fixtures/browser_corpus/server.ts";
@@ -96,13 +96,7 @@ Deno.test("the agent signs in through a shadow root in a cross-origin frame by s
   await subscribeSeat(c, lead, true);
 
   // Two people watch the seat's tab; the first takes the controller role before the agent acts.
-  const a = await forge.ready();
-  const b = await forge.ready();
-  for (const [v, r] of [[a, 1], [b, 2]] as const) {
-    v.send({ kind: "browser_view", seat: lead, reply_to: r });
-    const reply = await v.next((m) => m.kind === "reply" && m.reply_to === r, 30_000);
-    assertEquals(reply.body, { ok: true, profile: "Acme/default", tab: 1 });
-  }
+  const [a, b] = await twoViewers(forge, lead);
   const va = (await a.next((m) => m.kind === "browser_view" && typeof m.viewer === "number"))
     .viewer as number;
   a.send({ kind: "browser_control", take: true });

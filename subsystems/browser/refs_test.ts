@@ -13,6 +13,13 @@ const ok = (r: { text: string; isError?: boolean }) => {
 };
 const STALE =
   /^ref (f\d+)?e\d+ names nothing on the page now: the page changed since the snapshot that listed it, or no snapshot of this page listed it\. Take a new browser_snapshot and use the refs it gives\.$/;
+/** A browser_fill_form field for the element on `line` of a snapshot. */
+const field = (snapshot: string, line: string, type: string, value: string) => ({
+  target: refIn(snapshot, ref(line)),
+  name: line,
+  type,
+  value,
+});
 const ref = (label: string) => new RegExp(`${label} \\[ref=((?:f\\d+)?e\\d+)\\]`);
 
 Deno.test("refs type, select, hover and drag in a shadow root inside a cross-origin frame", async () => {
@@ -48,6 +55,19 @@ Deno.test("refs type, select, hover and drag in a shadow root inside a cross-ori
     }),
   );
   await corpus.event((e) => e.what === "drop" && e.value === "login");
+
+  // A picture of one element in the frame: to the file named, and to the model as an image.
+  const shot = await tools.run("take_screenshot", {
+    target: refIn(dragged, ref('region "Done"')),
+    filename: "done.png",
+  });
+  assertMatch(
+    ok(shot),
+    /^Took a screenshot of f\d+e\d+ in tab 1 \(\d+ bytes\), saved to .*done\.png$/,
+  );
+  const png = await Deno.readFile(`${tools.dir}/done.png`);
+  assertEquals([...png.slice(1, 4)], [0x50, 0x4e, 0x47], "a PNG");
+  assertEquals(shot.images?.map((i) => i.mimeType), ["image/png"]);
   assertMatch(
     dragged,
     /region "Done" \[ref=f\d+e\d+\]:\n\s+- heading "Done"[^\n]*\n\s+- generic \[ref=f\d+e\d+\]: Fix login/,
@@ -61,36 +81,11 @@ Deno.test("refs fill a form in a shadow root (text, check, combobox) and click i
   const filled = ok(
     await tools.run("fill_form", {
       fields: [
-        {
-          target: refIn(page, ref('textbox "Full name"')),
-          name: "Full name",
-          type: "textbox",
-          value: "Ada Lovelace",
-        },
-        {
-          target: refIn(page, ref('textbox "Work email"')),
-          name: "Work email",
-          type: "textbox",
-          value: "ada@example.com",
-        },
-        {
-          target: refIn(page, ref('combobox "Plan"')),
-          name: "Plan",
-          type: "combobox",
-          value: "Enterprise",
-        },
-        {
-          target: refIn(page, ref('checkbox "I accept the terms" \\[checked\\]')),
-          name: "Terms",
-          type: "checkbox",
-          value: "false",
-        },
-        {
-          target: refIn(page, ref('textbox "Street"')),
-          name: "Street",
-          type: "textbox",
-          value: "1 Rue",
-        },
+        field(page, 'textbox "Full name"', "textbox", "Ada Lovelace"),
+        field(page, 'textbox "Work email"', "textbox", "ada@example.com"),
+        field(page, 'combobox "Plan"', "combobox", "Enterprise"),
+        field(page, 'checkbox "I accept the terms" \\[checked\\]', "checkbox", "false"),
+        field(page, 'textbox "Street"', "textbox", "1 Rue"),
       ],
     }),
   );

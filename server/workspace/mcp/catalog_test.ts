@@ -77,15 +77,15 @@ function manifest(id: string, tools: ToolSpec[], handlers: Record<string, unknow
   });
 }
 
+/** A host whose config is whatever `config` reads now. */
+const hostReading = (config: () => ForgeConfig) =>
+  ({ log: memoryLogger(), config, workspace: { fatalError: null } }) as unknown as Host;
+
 Deno.test("the registry: one handler per declared tool; an off subsystem offers none", async () => {
   let config = {
     areas: { good: { enabled: true }, missing: { enabled: true }, extra: { enabled: true } },
   } as unknown as ForgeConfig;
-  const host = {
-    log: memoryLogger(),
-    config: () => config,
-    workspace: { fatalError: null },
-  } as unknown as Host;
+  const host = hostReading(() => config);
   const ok = () => Promise.resolve({ text: "ok" });
   const registry = new Registry([
     manifest("good", [spec("good__run", "good")], { good__run: ok }),
@@ -104,11 +104,7 @@ Deno.test("the registry: one handler per declared tool; an off subsystem offers 
 
 Deno.test("a tool's `when` offers it only while it holds under the config in force", async () => {
   let config = { areas: { gated: { enabled: true, risky: false } } } as unknown as ForgeConfig;
-  const host = {
-    log: memoryLogger(),
-    config: () => config,
-    workspace: { fatalError: null },
-  } as unknown as Host;
+  const host = hostReading(() => config);
   const ok = () => Promise.resolve({ text: "ok" });
   const risky: ToolSpec = {
     ...spec("gated__risky", "gated"),
