@@ -10,7 +10,8 @@
  * - playwright: `page.ariaSnapshot({mode: "ai"})` on a playwright-core connection of the bench's
  *   own to the same Chromium - the floor: forge's tool cannot take less than the call it makes.
  * Per page: each arm's median (min..max) in ms, forge's cost over the floor per pair, and the
- * sizes: the yaml each arm returned (characters, lines) and forge's whole answer.
+ * sizes: the yaml each arm returned (characters, lines) and forge's whole answer. First, once:
+ * what the page driver costs to start (its first call, and the RSS it adds).
  */
 import { chromium, type Page } from "playwright-core";
 import { CORPUS_PAGES, corpusServer, SETTLED_TEXT } from "../../fixtures/browser_corpus/server.ts";
@@ -24,12 +25,24 @@ const flag = (name: string, fallback: number) => {
 const ROUNDS = flag("rounds", 15);
 const SEAT = { org: "Acme", project: "proj", label: "lead" };
 
+const rssMb = () => Deno.memoryUsage().rss / 1048576;
+
 await using corpus = corpusServer();
 await using tools = await browserTools();
-const first = await tools.run("navigate", { url: corpus.page("states") });
-if (first.isError) throw new Error(first.text);
 const host = tools.browser.profiles.forSeat(SEAT);
 const tab = await host.tabFor(SEAT);
+// What the page driver costs to start: the first page tool starts its Worker, loads Playwright
+// there and attaches it; this process's RSS before and after (the bench's own playwright-core is
+// loaded by then, but not attached).
+const rssBefore = rssMb();
+const started = performance.now();
+const first = await tools.run("navigate", { url: corpus.page("states") });
+if (first.isError) throw new Error(first.text);
+console.log(
+  `driver start: first call ${(performance.now() - started).toFixed(0)} ms (a later ` +
+    `navigate+snapshot is the forge column below plus the load); RSS ${rssBefore.toFixed(0)} -> ` +
+    `${rssMb().toFixed(0)} MB`,
+);
 const pw = await chromium.connectOverCDP(host.devtoolsUrl!, { noDefaults: true, isLocal: true });
 
 /** The bench's own Playwright page for forge's tab (matched by its CDP target id). */
