@@ -133,3 +133,21 @@ Deno.test("a stale ref is refused in words and acts on nothing; a fresh snapshot
   ok(await tools.run("navigate", { url: corpus.page("table") }));
   assertMatch((await tools.run("click", { target: follow })).text, STALE);
 });
+
+Deno.test("a popup the page opened over its opener does not stall the agent's next action there", async () => {
+  await using corpus = corpusServer();
+  await using tools = await browserTools();
+  const page = ok(await tools.run("navigate", { url: corpus.page("states") }));
+  // The link opens a tab in the opener's window, in front of it: the opener is hidden now.
+  ok(await tools.run("click", { target: refIn(page, ref('link "Open the report"')) }));
+  // (Waits for the page to hear it went hidden, if it has not yet.)
+  const hidden = await tools.run("evaluate", {
+    function: "() => document.visibilityState === 'hidden' ? 'hidden' : new Promise((r) => " +
+      "document.addEventListener('visibilitychange', () => r(document.visibilityState)))",
+  });
+  assertEquals(hidden.text, '"hidden"');
+  const checked = ok(
+    await tools.run("click", { target: refIn(page, ref('checkbox "Word wrap"')) }),
+  );
+  assertMatch(checked, /checkbox "Word wrap" \[checked\]/);
+});
