@@ -8,6 +8,8 @@ const HERE = new URL(".", import.meta.url).pathname;
 export interface Bundle {
   app: string;
   xtermCss: string;
+  /** highlight.js's own light theme, for the page's code blocks and diffs. */
+  hljsCss: string;
 }
 
 export async function bundleApp(): Promise<Bundle> {
@@ -42,5 +44,9 @@ export async function bundleApp(): Promise<Bundle> {
       `forge web: xterm.js's stylesheet is missing at ${xtermCss}`,
     );
   }
-  return { app: out, xtermCss };
+  const hljsCss = `${HERE}node_modules/highlight.js/styles/github.css`;
+  await Deno.stat(hljsCss).catch(() => {
+    throw new Error(`forge web: highlight.js's stylesheet is missing at ${hljsCss}`);
+  });
+  return { app: out, xtermCss, hljsCss };
 }

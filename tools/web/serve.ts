@@ -69,7 +69,7 @@ async function clientBuild(): Promise<string> {
 }
 
 /** The page's stylesheet, kept as files of one part each and served as one, in this order. */
-const STYLES = ["page", "conversation", "panes"];
+const STYLES = ["page", "conversation", "panes", "features"];
 async function pageStyles(): Promise<string> {
   const parts = await Promise.all(
     STYLES.map((name) => Deno.readTextFile(`${HERE}app/styles/${name}.css`)),
@@ -84,6 +84,7 @@ const INDEX = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>forge</title>
 <link rel="stylesheet" href="/xterm.css">
+<link rel="stylesheet" href="/hljs.css">
 <link rel="stylesheet" href="/style.css">
 </head>
 <body><div id="root"></div><script type="module" src="/app.js"></script></body>
@@ -112,6 +113,7 @@ async function main() {
       "text/css; charset=utf-8",
       () => Deno.readFile(files.xtermCss),
     ],
+    "/hljs.css": ["text/css; charset=utf-8", () => Deno.readFile(files.hljsCss)],
     "/style.css": ["text/css; charset=utf-8", pageStyles],
     "/config.json": ["application/json", () => config],
   };

@@ -14,6 +14,8 @@ function modifiers(e: MouseEvent | KeyboardEvent): Modifier[] | undefined {
 
 const BUTTONS = ["left", "middle", "right"] as const;
 /** Keys that only modify another: sent with the key they modify, never alone. */
+/** How long a left press waits for a second one before it crosses as a single click. */
+const DOUBLE_CLICK_MS = 250;
 const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph"]);
 
 /**
@@ -33,6 +35,7 @@ export class Surface {
   #moved: { x: number; y: number; modifiers?: Modifier[] } | null = null;
   #observer: ResizeObserver;
   #off: (() => void)[] = [];
+  #pendingPress: ReturnType<typeof setTimeout> | null = null;
   closed = false;
 
   constructor(
@@ -136,18 +139,29 @@ export class Surface {
   }
 
   #listen(): void {
-    // A press is a whole click on the host (spec: browser_input "a press"), sent on the way down.
+    // A press is a whole click on the host (spec: browser_input "a press"). A left press waits
+    // out the double-click window, so a double-click crosses as ONE press of two clicks (the
+    // host then fires one dblclick, as a local page would) rather than as two single clicks.
     this.#on("mousedown", (e) => {
       this.canvas.focus();
       const p = this.#point(e);
       if (!p) return;
       e.preventDefault();
-      this.send({
-        type: "press",
+      const press = {
+        type: "press" as const,
         ...p,
         button: BUTTONS[e.button] ?? "left",
         modifiers: modifiers(e),
-      });
+      };
+      const waiting = this.#pendingPress;
+      this.#pendingPress = null;
+      if (waiting) clearTimeout(waiting);
+      if (press.button !== "left") return void this.send(press);
+      if (waiting && e.detail >= 2) return void this.send({ ...press, clicks: 2 });
+      this.#pendingPress = setTimeout(() => {
+        this.#pendingPress = null;
+        this.send(press);
+      }, DOUBLE_CLICK_MS);
     });
     this.#on("contextmenu", (e) => e.preventDefault());
     // Moves are a stream: one per animation frame at most, the latest position.

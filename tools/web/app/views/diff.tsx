@@ -34,7 +34,11 @@ export function FileDiff(
   const path = String(file.path);
   const lines = (file.lines ?? []) as unknown as DiffLine[];
   const content = s.files.get(`${path}@${props.sha ?? ""}`);
-  const read = content?.state === "read" ? (content.lines as string[]) : null;
+  const body = content?.content;
+  const got = typeof body === "object" && body !== null && !Array.isArray(body) ? body : null;
+  const read = got?.state === "read" && Array.isArray(got.lines)
+    ? got.lines.map((l) => typeof l === "string" ? l : "")
+    : null;
   const seat = s.seat!;
   const expand = () =>
     client().send({
@@ -71,7 +75,7 @@ export function FileDiff(
                 <button type="button" data-testid="expand" onClick={expand}>
                   ↕ {hidden} unchanged line{hidden === 1 ? "" : "s"}
                 </button>
-                {content?.state === "failed" && <span class="muted">{String(content.why)}</span>}
+                {got?.state === "failed" && <span class="muted">{String(got.why)}</span>}
               </td>
             </tr>,
           );

@@ -6,6 +6,8 @@ import { Threads } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
+const obj = (v: Wire | undefined): Obj =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
 
 /**
  * The review tab: the changed files with their raw hunks, a commit's own diff on demand
@@ -15,9 +17,8 @@ type Obj = Record<string, Wire>;
 export function ReviewPage() {
   const s = useApp();
   const seat = s.seat!;
-  const record = seat.record;
-  const diff = (record.diff ?? {}) as Obj;
-  const git = (record.git ?? {}) as Obj;
+  const diff = obj(seat.record?.diff);
+  const git = obj(seat.record?.git);
   const commits = ((git.ahead as Obj | null)?.commits ?? []) as Obj[];
   const [commit, setCommit] = useState<string | null>(null);
   const [docPath, setDocPath] = useState("");

@@ -8,8 +8,7 @@ type Obj = Record<string, Wire>;
 /** Where the review writes go: the seat's project and the branch its record names. */
 export function reviewScope(): { project: string; branch: string } {
   const seat = client().state.seat!;
-  const work = (seat.record.work ?? {}) as Obj;
-  return { project: seat.slot.project, branch: String(work.branch ?? "HEAD") };
+  return { project: seat.slot.project, branch: seat.record?.work?.branch ?? "HEAD" };
 }
 
 /**
@@ -52,7 +51,10 @@ export function Threads() {
   const s = useApp();
   const seat = s.seat!;
   // Each store is read separately (spec: session > reviews), as {outcome, value}.
-  const reviews = (seat.record.reviews ?? {}) as Obj;
+  const held = seat.record?.reviews;
+  const reviews: Obj = typeof held === "object" && held !== null && !Array.isArray(held)
+    ? held
+    : {};
   const read = reviews.threads as Obj | undefined;
   const [summary, setSummary] = useState("");
   const [submitted, setSubmitted] = useState<string | null>(null);
