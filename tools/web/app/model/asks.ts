@@ -23,7 +23,14 @@ const obj = (v: Wire | undefined): Obj =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
 
 function askOf(kind: string, entry: Obj): Ask {
-  const request = entry.request !== undefined ? obj(entry.request) : withoutKey(entry);
+  let request = entry.request !== undefined ? obj(entry.request) : withoutKey(entry);
+  // A Slack draft's update nests its card under `draft` (catalogue 2.3 #61); the record does not.
+  const draft = request.draft;
+  if (
+    kind === "slack_post" && typeof draft === "object" && draft !== null && !Array.isArray(draft)
+  ) {
+    request = draft;
+  }
   const id = entry.tool_id ?? entry.id ?? request.id ?? "";
   return {
     kind,

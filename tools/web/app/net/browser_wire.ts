@@ -48,6 +48,8 @@ export class BrowserWire {
   #opening: Set<number> | null = null;
   #attachGen = 0;
   #sized = "";
+  /** A hand-off's page to attach once the panel opens (its Open was pressed elsewhere). */
+  #wantPage: string | null = null;
   /** The page's own sound (kind 2), for the controller. */
   readonly sound = new PcmPlayer();
 
@@ -84,7 +86,10 @@ export class BrowserWire {
       } else {
         this.#tabs(body.data.tabs);
         const want = p.want !== null && p.rows.some((r) => r.number === p.want) ? p.want : null;
-        if (p.up) this.view(want ?? undefined);
+        const page = this.#wantPage;
+        this.#wantPage = null;
+        if (page) void this.viewPage(seat, page);
+        else if (p.up) this.view(want ?? undefined);
       }
       this.client.store.changed();
     });
@@ -159,16 +164,25 @@ export class BrowserWire {
    * number names another tab after a host replacement. spec: browser_view_page.
    */
   viewPage(seat: Slot, target: string): Promise<string | null> {
+    const p = this.#p;
+    if (!p || !sameSlot(p.seat, seat)) {
+      // The panel is not open yet: it attaches this page once the strip has answered.
+      this.#wantPage = target;
+      return Promise.resolve(null);
+    }
+    const gen = ++this.#attachGen;
+    p.view = null;
+    p.failed = null;
+    this.#sized = "";
     return this.client.ask((reply_to) => ({ kind: "browser_view_page", seat, target, reply_to }))
       .then((body) => {
         const reply = ViewReply.safeParse(body);
         if (!reply.success) return "the server's answer to browser_view_page was not understood";
-        if (reply.data.ok) {
-          const p = this.#p;
-          if (p && sameSlot(p.seat, seat)) p.want = reply.data.tab;
-          return null;
-        }
-        return reply.data.why;
+        if (gen !== this.#attachGen || this.#p !== p) return null;
+        if (reply.data.ok) p.want = reply.data.tab;
+        else p.failed = reply.data.why;
+        this.client.store.changed();
+        return reply.data.ok ? null : reply.data.why;
       });
   }
 
