@@ -52,6 +52,7 @@ export function App(props: { clientBuild: string }) {
   const state = useApp();
   const route = useRoute();
   const c = client();
+  const voice = state.home?.voice.enabled === true;
   useEffect(() => {
     if (route.page === "seat") {
       const slot = parseSlotName(route.seat);
@@ -62,11 +63,13 @@ export function App(props: { clientBuild: string }) {
     c.hold("usage", route.page === "usage" || route.page === "home");
     c.hold("board", route.page === "home" || route.page === "board");
     c.hold("extensions", route.page === "extensions");
-    c.hold("dictate_models", route.page === "models" || route.page === "seat");
+    // A seat page draws the speaking model's row from the models subject when voice is on.
+    c.hold("dictate_models", route.page === "models" || route.page === "seat" && voice);
   }, [
     route.page,
     route.page === "seat" ? route.seat : "",
     route.page === "seat" && route.tab,
+    voice,
   ]);
   const stale = state.link !== "open";
   return (

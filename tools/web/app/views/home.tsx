@@ -56,7 +56,7 @@ function ProjectRow(props: { project: Project; home: HomeData }) {
         {glance && <span class="muted">· {glance.live}/{glance.cap} live</span>}
         {p.chip && chip && (
           <span class={`chip account ${chip.state}`} title={chip.detail} data-testid="project-chip">
-            ⚿ {p.chip.account_name} · {chip.words}
+            {p.chip.account_name} · {chip.words}
           </span>
         )}
       </h2>

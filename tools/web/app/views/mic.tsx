@@ -83,7 +83,7 @@ export function MicButton() {
             ? void client().dictation.stop(true)
             : void client().dictation.start(seat.slot, axes())}
       >
-        {live ? "■ Stop" : "🎙 Dictate"}
+        {live ? "■ Stop" : "Dictate"}
       </button>
       {live && (
         <button

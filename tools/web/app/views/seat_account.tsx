@@ -13,7 +13,7 @@ export function SeatAccount(props: { seat: SeatModel }) {
   const chip = accountChip(s.home?.accounts ?? null, props.seat.slot.org, name);
   return (
     <span class={`chip account ${chip.state}`} data-testid="seat-account" title={chip.detail}>
-      ⚿ {name} · {chip.words}
+      account {name} · {chip.words}
     </span>
   );
 }

@@ -34,7 +34,7 @@ export function VoiceSwitch(props: { seat: SeatModel }) {
         aria-pressed={on}
         onClick={() => client().voice.set(props.seat.slot, !on)}
       >
-        {on ? "🔊 Listening" : "🔈 Listen"}
+        {on ? "Listening" : "Listen"}
       </button>
       <span class="muted" data-testid="voice-listeners">
         {props.seat.listeners} listening
