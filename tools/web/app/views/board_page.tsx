@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { ConnectorSets, CronEntry } from "../../../../protocol/mod.ts";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { client, useApp } from "./use.ts";
@@ -58,10 +58,17 @@ function Schedules(props: { project: string; crons: CronEntry[] }) {
       run_once_at: once ? new Date(at).toISOString() : null,
       description: description.trim() || null,
     });
-    setPrompt("");
-    setCron("");
-    setDescription("");
   };
+  // The form empties once a new schedule is listed; a refused one keeps its words for a fix.
+  const count = useRef(props.crons.length);
+  useEffect(() => {
+    if (props.crons.length > count.current) {
+      setPrompt("");
+      setCron("");
+      setDescription("");
+    }
+    count.current = props.crons.length;
+  }, [props.crons.length]);
   return (
     <div class="schedules" data-testid={`schedules-${project}`}>
       <h3>Schedules</h3>
