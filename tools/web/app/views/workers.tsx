@@ -23,6 +23,7 @@ export function Workers(props: { lead: Slot }) {
   const [label, setLabel] = useState("");
   const [charter, setCharter] = useState("");
   const [said, setSaid] = useState<Said>(null);
+  const [open, setOpen] = useState(false);
   const workers = (s.home?.agents ?? []).filter((a) =>
     a.slot.org === lead.org && a.slot.project === lead.project && a.slot.label !== "lead"
   );
@@ -42,7 +43,12 @@ export function Workers(props: { lead: Slot }) {
     setSaid(spawnWords(body));
   };
   return (
-    <details class="workers" data-testid="workers" open={workers.length > 0}>
+    <details
+      class="workers"
+      data-testid="workers"
+      open={open || workers.length > 0 || said !== null}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
       <summary>
         Workers <span class="muted">{workers.length}</span>
       </summary>
