@@ -24,9 +24,11 @@ export function accountChip(pool: AccountsWire | null, org: string | null, name:
   }
   if (loading.state === "failed") {
     const retry = loading.retry_after ? ` (next try ${time(loading.retry_after)})` : "";
+    // A refused credential needs a sign-in (or a new token); anything else is a failure.
+    const refused = /refused|HTTP 40[13]/.test(loading.last_error ?? "");
     return {
       state: "failed",
-      words: "sign-in needed",
+      words: refused ? "sign-in needed" : "failed",
       detail: `${loading.last_error ?? "the probe failed"}${retry}`,
     };
   }
