@@ -108,7 +108,7 @@ function Inventory(props: { inv: PluginsInventorySnapshot }) {
         <table class="plugins" data-testid="plugins-installed">
           <tbody>
             {inv.installed.map((p) => {
-              const c = inv.components.find((x) => `${x.plugin}@${x.marketplace}` === p.id);
+              const c = inv.components.find((x) => x.plugin === p.id);
               return (
                 <tr key={`${p.id}:${p.scope}`} data-testid={`plugin-${p.id}`}>
                   <td>
