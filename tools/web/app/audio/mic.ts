@@ -26,6 +26,9 @@ class ForgeTap extends AudioWorkletProcessor {
 registerProcessor("forge-tap", ForgeTap);
 `;
 
+/** What the microphone has handed on, for the browser tests and a person at the console. */
+export const micStats = { frames: 0 };
+
 /** A running capture; `stop` releases the microphone. */
 export interface Mic {
   stop(): Promise<void>;
@@ -58,7 +61,10 @@ export async function openMic(onFrame: (samples: Int16Array) => void): Promise<M
   }
   const source = context.createMediaStreamSource(stream);
   const tap = new AudioWorkletNode(context, "forge-tap");
-  tap.port.onmessage = (e: MessageEvent<Int16Array>) => onFrame(e.data);
+  tap.port.onmessage = (e: MessageEvent<Int16Array>) => {
+    micStats.frames++;
+    onFrame(e.data);
+  };
   source.connect(tap);
   // A node nothing pulls is not run: the tap writes silence to the output, which keeps it pulled.
   tap.connect(context.destination);

@@ -1,4 +1,9 @@
-import type { DictateNotice, Slot, Wire } from "../../../../protocol/mod.ts";
+import {
+  type DictateNotice,
+  DictateOverrides,
+  type Slot,
+  type Wire,
+} from "../../../../protocol/mod.ts";
 import type { Session } from "../net/narrow.ts";
 import type { ReadUpdate } from "../net/updates.ts";
 import { applyAskUpdate, type Ask, asksFromSnapshot } from "./asks.ts";
@@ -44,6 +49,8 @@ export class SeatRecord {
   notices: SeatNotice[] = [];
   /** How many clients have voice on for the seat (this one too while its switch is on). */
   listeners = 0;
+  /** The seat's own dictation axes, each absent where the server's default holds. */
+  overrides: DictateOverrides = {};
   /** The last landed take nobody sent, carried across a reload (composer > notice). */
   landed: DictateNotice | null = null;
   /** Rises on every change, so a view can tell it must draw again. */
@@ -72,6 +79,7 @@ export class SeatRecord {
     this.account = d.account?.display_name ?? this.account;
     this.listeners = d.state.voice_listeners;
     this.landed = noticeOf(d.composer.notice);
+    this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
     this.book.inFlight = d.header.turn_in_flight;
   }
 
@@ -132,6 +140,9 @@ export class SeatRecord {
         return this.#note("error", u.fields.method_description);
       case "voice_mode_state":
         this.listeners = u.fields.listeners;
+        return;
+      case "dictate_overrides":
+        this.overrides = u.fields.overrides;
         return;
     }
   }

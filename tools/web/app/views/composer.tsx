@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { DictateAxesPicker } from "./dictate_axes.tsx";
 import { MicButton, pushToTalk } from "./mic.tsx";
 import { client, useApp } from "./use.ts";
 
@@ -80,6 +81,7 @@ export function Composer() {
           Send
         </button>
         <MicButton />
+        {s.home?.dictate.enabled && <DictateAxesPicker seat={seat} />}
         {composer && composer.bind !== "off" && (
           <span class="muted ptt" data-testid="ptt">
             push-to-talk: {composer.bind.replace("_", " ")} ({composer.mode})

@@ -1,4 +1,4 @@
-import type { DictateAxes } from "../../../../protocol/mod.ts";
+import { CONTEXTS, type DictateAxes, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
 import type { Take } from "../net/dictation.ts";
 import { client, useApp } from "./use.ts";
 
@@ -12,15 +12,20 @@ export const BIND_CODES: Record<string, string | null> = {
 /** A press held longer than this is push-to-talk in `auto` mode; a tap toggles. */
 const HOLD_MS = 400;
 
-/** The axes the page dictates with: the greeting's defaults (spec: greeting > settings.dictate). */
+/**
+ * The axes the page dictates with: the seat's own overrides over the greeting's defaults (spec:
+ * greeting > settings.dictate - "a client that captures its own audio holds the values in force
+ * per seat").
+ */
 export function axes(): DictateAxes {
   const d = client().state.greeting?.settings.dictate;
   const pick = <T extends string>(v: string | undefined, all: readonly T[], or: T): T =>
     all.find((x) => x === v) ?? or;
+  const o = client().state.seat?.overrides ?? {};
   return {
-    styling: pick(d?.styling, ["formal", "semi_formal", "casual", "verbatim"], "semi_formal"),
-    structure: pick(d?.structure, ["prose", "bullets", "as_spoken"], "prose"),
-    context: pick(d?.context, ["general", "code", "email", "chat"], "general"),
+    styling: o.styling ?? pick(d?.styling, STYLINGS, "semi_formal"),
+    structure: o.structure ?? pick(d?.structure, STRUCTURES, "prose"),
+    context: o.context ?? pick(d?.context, CONTEXTS, "general"),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONTEXTS, DictateRole, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
+import { DictateRole } from "../../../../protocol/mod.ts";
 import type { DictateModels } from "../net/narrow.ts";
 import { ReadAloud } from "./read_aloud.tsx";
 import { client, useApp } from "./use.ts";
@@ -7,12 +7,13 @@ import { client, useApp } from "./use.ts";
 const Row = z.object({
   variant: z.string(),
   file: z.string(),
-  display: z.string().nullish(),
+  display_name: z.string().nullish(),
   kind: z.string().nullish(),
-  licence: z.string().nullish(),
+  license: z.string().nullish(),
+  size_bytes: z.number().nullish(),
+  installed: z.boolean().catch(false),
   wer: z.number().nullish(),
   speed: z.number().nullish(),
-  download: z.object({ size: z.number().nullish(), quant: z.string().nullish() }).loose().nullish(),
 }).loose();
 const Installed = z.object({ variant: z.string().nullish(), file: z.string() }).loose();
 const Result = z.object({
@@ -85,7 +86,7 @@ export function ModelsPage() {
         <table class="plugins" data-testid="model-rows">
           <tbody>
             {list(Row, m.rows).map((r) => {
-              const have = installed.some((i) => i.file === r.file);
+              const have = r.installed || installed.some((i) => i.file === r.file);
               const using = m.in_use.some((u) => u.file === r.file);
               return (
                 <tr key={r.variant} data-testid={`model-${r.variant}`}>
@@ -139,7 +140,6 @@ export function ModelsPage() {
       </section>
       <ReadAloud m={m} />
       <Results m={m} />
-      <Overrides />
     </div>
   );
 }
@@ -188,44 +188,6 @@ function Results(props: { m: DictateModels }) {
           </li>
         ))}
       </ul>
-    </section>
-  );
-}
-
-/** The dictation overrides of the seat on screen, or of a seat picked here. */
-function Overrides() {
-  const s = useApp();
-  const seats = s.home?.agents.map((a) => a.slot) ?? [];
-  const seat = s.seat?.slot ?? seats[0];
-  if (!seat) return null;
-  const set = (axis: string, value: string) =>
-    client().command("set_dictate_override", { key: seat, update: { [axis]: value } });
-  const axes: [string, readonly string[]][] = [
-    ["styling", STYLINGS],
-    ["structure", STRUCTURES],
-    ["context", CONTEXTS],
-  ];
-  return (
-    <section data-testid="overrides">
-      <h2>Overrides for {seat.org}/{seat.project}/{seat.label}</h2>
-      {axes.map(([axis, options]) => (
-        <label key={axis}>
-          {axis}{" "}
-          <select
-            data-testid={`override-${axis}`}
-            onChange={(e) => set(axis, e.currentTarget.value)}
-          >
-            <option value="">(default)</option>
-            {options.map((o) => <option value={o} key={o}>{o}</option>)}
-          </select>
-        </label>
-      ))}
-      <button
-        type="button"
-        onClick={() => client().command("reset_dictate_overrides", { key: seat })}
-      >
-        Reset
-      </button>
     </section>
   );
 }
