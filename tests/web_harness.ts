@@ -37,17 +37,16 @@ export async function webWorld(
     script?: ScriptSource;
     /** More Chromium flags (a fake microphone's). */
     args?: string[];
-    /** Written to the world's forge.toml before forge starts. */
-    config?: string;
+    /** Appended to the world's forge.toml before forge starts (after `before` ran). */
+    config?: string | ((world: SeatWorld) => string);
     /** Runs on the world before forge starts (a git repo, a remembered session). */
     before?: (world: SeatWorld) => Promise<void>;
   } = {},
 ): Promise<WebWorld> {
   const world = await seatWorld(projects, opts.script);
-  if (opts.config) {
-    await Deno.writeTextFile(world.configPath, `\n${opts.config}\n`, { append: true });
-  }
   await opts.before?.(world);
+  const config = typeof opts.config === "function" ? opts.config(world) : opts.config;
+  if (config) await Deno.writeTextFile(world.configPath, `\n${config}\n`, { append: true });
   let forge = await world.startForge();
   const port = forge.port;
   const web = await startWeb(forge.url);

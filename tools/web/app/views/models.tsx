@@ -91,8 +91,11 @@ export function ModelsPage() {
               return (
                 <tr key={r.variant} data-testid={`model-${r.variant}`}>
                   <td>
-                    <b>{r.display ?? r.variant}</b>{" "}
-                    <span class="muted">{r.kind ?? ""} · {r.licence ?? ""}</span>
+                    <b>{r.variant}</b>{" "}
+                    <span class="muted">
+                      {r.display_name ?? ""} · {r.kind ?? ""} · {r.license ?? ""}
+                      {r.size_bytes ? ` · ${(r.size_bytes / 1e6).toFixed(1)} MB` : ""}
+                    </span>
                   </td>
                   <td class="muted">
                     {r.wer != null ? `WER ${r.wer}` : ""} {r.speed != null ? `· ${r.speed}×` : ""}
