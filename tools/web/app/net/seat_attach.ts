@@ -44,6 +44,8 @@ export class SeatAttach {
     this.#awaiting = "fresh";
     this.#subscribe(slot);
     this.client.send({ kind: "showing", seat: slot });
+    // spec: voice_mode - a return to a seat this page listened to resumes it.
+    this.client.voice.shown(slot);
     this.client.store.changed();
   }
 
@@ -100,6 +102,8 @@ export class SeatAttach {
     if (restarted) seat.nextSeq = null;
     this.#subscribe(seat.slot);
     this.client.send({ kind: "showing", seat: seat.slot });
+    // The server's listener set died with the old connection: say it again.
+    this.client.voice.shown(seat.slot);
   }
 
   snapshot(slot: Slot, raw: Wire): void {
