@@ -35,7 +35,8 @@ export class Surface {
   #moved: { x: number; y: number; modifiers?: Modifier[] } | null = null;
   #observer: ResizeObserver;
   #off: (() => void)[] = [];
-  #pendingPress: ReturnType<typeof setTimeout> | null = null;
+  /** A left press waiting out the double-click window; a key or wheel sends it at once. */
+  #pendingPress: { timer: ReturnType<typeof setTimeout>; flush: () => void } | null = null;
   closed = false;
 
   constructor(
@@ -63,6 +64,7 @@ export class Surface {
 
   dispose(): void {
     this.closed = true;
+    if (this.#pendingPress) clearTimeout(this.#pendingPress.timer);
     this.#observer.disconnect();
     for (const off of this.#off) off();
     this.#shown?.close();
@@ -129,6 +131,14 @@ export class Surface {
     };
   }
 
+  /** A press still waiting goes first: a key after a click lands where the click put focus. */
+  #sendPress(): void {
+    const p = this.#pendingPress;
+    if (!p) return;
+    clearTimeout(p.timer);
+    p.flush();
+  }
+
   #on<K extends keyof HTMLElementEventMap>(
     type: K,
     fn: (e: HTMLElementEventMap[K]) => void,
@@ -155,13 +165,14 @@ export class Surface {
       };
       const waiting = this.#pendingPress;
       this.#pendingPress = null;
-      if (waiting) clearTimeout(waiting);
+      if (waiting) clearTimeout(waiting.timer);
       if (press.button !== "left") return void this.send(press);
       if (waiting && e.detail >= 2) return void this.send({ ...press, clicks: 2 });
-      this.#pendingPress = setTimeout(() => {
+      const flush = () => {
         this.#pendingPress = null;
         this.send(press);
-      }, DOUBLE_CLICK_MS);
+      };
+      this.#pendingPress = { timer: setTimeout(flush, DOUBLE_CLICK_MS), flush };
     });
     this.#on("contextmenu", (e) => e.preventDefault());
     // Moves are a stream: one per animation frame at most, the latest position.
@@ -182,16 +193,19 @@ export class Surface {
       const p = this.#point(e);
       if (!p) return;
       const g = { type: "wheel" as const, ...p, dx: e.deltaX, dy: e.deltaY };
+      this.#sendPress();
       if (this.send({ ...g, modifiers: modifiers(e) })) e.preventDefault();
     });
     this.#on("keydown", (e) => {
       if (MODIFIER_KEYS.has(e.key) || e.isComposing) return;
       // A paste is left to run: it arrives as the paste event's text below.
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "v") return;
+      this.#sendPress();
       if (this.send({ type: "key", key: e.key, modifiers: modifiers(e) })) e.preventDefault();
     });
     this.#on("paste", (e) => {
       const text = e.clipboardData?.getData("text/plain");
+      this.#sendPress();
       if (text && this.send({ type: "text", text })) e.preventDefault();
     });
   }
