@@ -77,6 +77,17 @@ async function pageStyles(): Promise<string> {
   return parts.join("\n");
 }
 
+/** A file of the split bundle by its own name (`/chunk-<hash>.js`, `/chat-<hash>.js`, the maps). */
+function chunk(
+  dir: string,
+  path: string,
+): [string, () => Promise<Uint8Array<ArrayBuffer>>] | null {
+  const name = /^\/((?:main|[a-z_]+-[A-Za-z0-9_]+)\.js(?:\.map)?)$/.exec(path)?.[1];
+  if (!name) return null;
+  const type = name.endsWith(".map") ? "application/json" : "text/javascript; charset=utf-8";
+  return [type, () => Deno.readFile(`${dir}/${name}`)];
+}
+
 const INDEX = `<!doctype html>
 <html lang="en">
 <head>
@@ -129,7 +140,8 @@ async function main() {
       );
     },
   }, async (req) => {
-    const route = routes[new URL(req.url).pathname];
+    const path = new URL(req.url).pathname;
+    const route = routes[path] ?? chunk(files.dir, path);
     if (!route) return new Response("not found", { status: 404 });
     return new Response(await route[1](), {
       headers: { "content-type": route[0], "cache-control": "no-store" },

@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
+import { highlight, languageOf } from "../draw/highlight.ts";
 import { CommentForm } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
@@ -32,6 +33,7 @@ export function FileDiff(
   const [commenting, setCommenting] = useState<number | null>(null);
   const file = props.file;
   const path = String(file.path);
+  const language = languageOf(path);
   const lines = (file.lines ?? []) as unknown as DiffLine[];
   const content = s.files.get(`${path}@${props.sha ?? ""}`);
   const body = content?.content;
@@ -111,7 +113,7 @@ export function FileDiff(
         </td>
         <td>
           {l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " "}
-          {l.text}
+          <Line text={l.text} language={language} />
         </td>
       </tr>,
     );
@@ -144,4 +146,12 @@ export function FileDiff(
       </table>
     </div>
   );
+}
+
+/** One diff line, highlighted in its file's language when the page carries that language. */
+function Line(props: { text: string; language: string | null }) {
+  const html = highlight(props.text, props.language);
+  return html === null
+    ? <span>{props.text}</span>
+    : <span class="hljs" dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -1,16 +1,21 @@
 import { PermissionMode, sameSlot } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
 import { BrowserPage } from "./browser.tsx";
-import { Chat } from "./chat.tsx";
 import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
-import { ReviewPage } from "./review.tsx";
+import { lazy } from "./lazy.tsx";
 import { SeatAccount, SeatNotices } from "./seat_account.tsx";
-import { TerminalPage } from "./terminal.tsx";
+
 import type { SeatTab } from "./app.tsx";
 import { client, useApp } from "./use.ts";
 import { VoiceSwitch } from "./voice.tsx";
 import { Workers } from "./workers.tsx";
+
+// The heavy parts of a seat load on first use (views/lazy.tsx): the conversation's drawing, the
+// review's highlighted diffs and the terminal's xterm.js.
+const Chat = lazy(() => import("./chat.tsx").then((m) => m.Chat));
+const ReviewPage = lazy(() => import("./review.tsx").then((m) => m.ReviewPage));
+const TerminalPage = lazy(() => import("./terminal.tsx").then((m) => m.TerminalPage));
 
 /** One seat: its header and pickers, then the conversation, review, terminal or browser tab. */
 export function SeatPage(props: { name: string; tab: SeatTab }) {
