@@ -1,9 +1,9 @@
 /**
  * The original's updates (catalogue 2.3) that this server never sends, each with the reason it is
- * absent rather than produced (issue 13 §9). A client written against the original reads this to
+ * absent rather than produced. A client written against the original reads this to
  * know which of its handlers stay idle here and why; docs/protocol.md renders it. Every update
  * of the original NOT listed here is produced by some built area - among them, for the record of
- * issue 13: history_replayed (replay_conversation), dispatches_changed and
+ * here: history_replayed (replay_conversation), dispatches_changed and
  * subagent_cards_changed (the CLI's task frames), prompt_queued_while_busy, mcp_operation_error,
  * auth_required and fatal_error.
  */

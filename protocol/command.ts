@@ -149,7 +149,7 @@ export const COMMANDS = {
   respond_question: { fields: obj({ ...key, tool_id: z.string(), outcome: QuestionOutcome }) },
   respond_slack_post: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
-  // Issue 11: the terminal hand-off is answered as the browser's is (the original had none).
+  // The terminal hand-off is answered as the browser's is (the original had none).
   respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
@@ -286,7 +286,7 @@ export function decodeCommand(raw: unknown): Command {
   return decodeCommandLenient(raw).command;
 }
 
-/** decodeCommand, also naming the unknown fields it ignored (issue 13 §1: serde's default). */
+/** decodeCommand, also naming the unknown fields it ignored (serde's default). */
 export function decodeCommandLenient(raw: unknown): { command: Command; ignored: string[] } {
   let name: string;
   let bag: unknown = null;

@@ -68,7 +68,7 @@ export async function dispatchText(
       throw new Refusal("client_message", `not JSON: ${(err as Error).message}`);
     }
     const kind = kindOf(raw);
-    // issue 13 §1: unknown fields are set aside (logged at debug), as the original's serde does.
+    // Unknown fields are set aside (logged at debug), as the original's serde does.
     const parsed = parseIgnoringUnknownFields(ClientMessage, raw);
     if (parsed.ignored.length) {
       deps.log.debug("client_fields_ignored", {
@@ -91,7 +91,7 @@ export async function dispatchText(
     if (conn.ended) return;
     const refusal = err instanceof Refusal ? err : null;
     if (refusal) {
-      // issue 12 §11: a refused client message leaves a record (kind and reason, never the body).
+      // A refused client message leaves a record (kind and reason, never the body).
       // Only the first few per connection: a client refused 100,000 times would otherwise roll
       // every other record out of the log. The connection's end record carries the count.
       if (++conn.refusals <= REFUSALS_LOGGED) {
@@ -113,7 +113,7 @@ export async function dispatchText(
   }
 }
 
-/** issue 12 §11: a subject that does not exist is answered with the ones that do. */
+/** spec: Subjects. A subject that does not exist is answered with the ones that do. */
 function unknownSubject(kind: string, raw: { what?: unknown }): void {
   if (kind !== "subscribe" && kind !== "unsubscribe") return;
   const what = raw.what;

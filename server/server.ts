@@ -75,7 +75,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const timers = opts.timers ?? DEFAULT_TIMERS;
   const build = await buildInfo();
   const connections = new Map<number, Connection>();
-  // issue 12 §4: memory back to the OS once a burst of client traffic is over (idle_gc.ts).
+  // Memory back to the OS once a burst of client traffic is over (idle_gc.ts).
   const idle = new IdleCollector({
     quietMs: 2_000,
     minMessages: 1_000,
@@ -86,7 +86,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
   let board: Board | null = null;
-  // Issue 11: the held asks, forge's MCP bridge and the seats Host.deliver reaches.
+  // The held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
   const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
   const bridge = new ToolBridge(
@@ -125,7 +125,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // After the seats: the cron tick's boot catch-up delivers into them.
     boardArea((b) => {
       board = b;
-      // issue 21: the connectors' subscription sets ride each project's board entry.
+      // The connectors' subscription sets ride each project's board entry.
       if (b) {
         b.projectFields = (p) =>
           (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
@@ -175,7 +175,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   registryRef.current = registry;
   await registry.boot(host);
   // A seat that auto-started during the boot may have listed its tools before the subsystems
-  // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
+  // after the seats were up: it hears that its list moved (the connectors' tools).
   bridge.changed(undefined, true);
   readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
@@ -205,14 +205,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // spec: the document is built once per load and shared by every connection: so is its encoding.
   let settingsFrame = encodeSettings(store.document);
   store.onReload((document) => {
-    // A reload that switched a subsystem on or off moves the seats' tools (issue 11).
+    // A reload that switched a subsystem on or off moves the seats' tools.
     bridge.changed(undefined, true);
     settingsFrame = encodeSettings(document);
     for (const conn of connections.values()) {
       conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     }
   });
-  // issue 12 §7: a reload that fails is told to every client, not only logged. The settings frame
+  // A reload that fails is told to every client, not only logged. The settings frame
   // stays the last good document (spec: The effective config); the failure rides home's
   // `fatal_error` (spec: What a subject carries > home), pushed as the keyless `fatal_error`
   // update. When the file loads again the error is cleared and every home holder is sent a
@@ -279,7 +279,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       });
       let chain = Promise.resolve();
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
-      // The queue is bounded (issue 12 §4): a client that sends faster than its messages are
+      // The queue is bounded: a client that sends faster than its messages are
       // handled would otherwise park every one of them in memory; past the bound the socket stops
       // being read, so TCP holds the client back, and reading resumes once half has drained.
       const queue = { messages: 0, bytes: 0, paused: false };
@@ -351,7 +351,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      // issue 12 §11: shutdown leaves a record, with what it ended.
+      // Shutdown leaves a record, with what it ended.
       log.info("server_shutdown", { connections: connections.size });
       store.close();
       idle.stop();

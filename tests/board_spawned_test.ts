@@ -3,7 +3,7 @@
 // spec: What a subject carries > board (hears tasks_changed); page > cron_names and session >
 // conversation (cron_names); "Not every frame on the stream is the CLI's" (a cron fire and a
 // send-back are forged user turns: source cron / forge); catalogue 1.2 task_verdict, task_rank;
-// mcp_tools §7-8; issue 20 "Done when".
+// mcp_tools §7-8.
 import { decodeUpdate, type Task } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";

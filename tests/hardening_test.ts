@@ -7,7 +7,7 @@ import { INBOUND_QUEUE } from "../server/server.ts";
 
 // DESIGN §4 "Errors": a refusal is a sentence in the core's own words naming the field; an
 // engine message ("Cannot convert object to primitive value", "Maximum call stack size
-// exceeded") never crosses the wire. issue 12 §2.
+// exceeded") never crosses the wire.
 Deno.test("hostile kinds and commands are refused by name, in the core's words", async () => {
   await using t = await testServer(null);
   const c = await t.ready();
@@ -36,7 +36,7 @@ Deno.test("hostile kinds and commands are refused by name, in the core's words",
   );
 });
 
-// spec: Subjects ("there are six"). issue 12 §11: an unknown subject is answered with the list.
+// spec: Subjects ("there are six"): an unknown subject is answered with the list.
 Deno.test("subscribe to an unknown subject lists the subjects there are", async () => {
   await using t = await testServer(null);
   const c = await t.ready();
@@ -49,7 +49,7 @@ Deno.test("subscribe to an unknown subject lists the subjects there are", async 
   );
 });
 
-// issue 12 §3: a frame nested past the bound is refused before it is built, and the one JS
+// A frame nested past the bound is refused before it is built, and the one JS
 // thread keeps answering everyone else meanwhile (before the fix: 3.3 s for 4 M levels, about
 // 0.8 s for the 1 M levels here). The attacker is its own process, so building its frames does
 // not share the server's thread; the window runs from its "ready" (frames built, socket open) to
@@ -128,7 +128,7 @@ for (let i = 0; i < ${ATTACKS}; i++) {
 ws.close();
 `;
 
-// issue 12 §11: the log records shutdown, with the connections it ended.
+// The log records shutdown, with the connections it ended.
 Deno.test("shutdown leaves a log record", async () => {
   await using t = await testServer(null);
   await t.ready();
@@ -141,7 +141,7 @@ Deno.test("shutdown leaves a log record", async () => {
   assert(events.indexOf("server_stopped") > events.indexOf("server_shutdown"));
 });
 
-// issue 12 §4/§11: refusals are logged, but a flood of them cannot roll the log: the first
+// Refusals are logged, but a flood of them cannot roll the log: the first
 // REFUSALS_LOGGED per connection are recorded one by one and the end record counts them all.
 Deno.test("a flood of refused messages logs the first few and counts the rest", async () => {
   await using t = await testServer(null);
@@ -159,7 +159,7 @@ Deno.test("a flood of refused messages logs the first few and counts the rest", 
   assertEquals(ended.refused, 200);
 });
 
-// issue 12 §4: a client that sends faster than its messages are handled is held back by TCP
+// A client that sends faster than its messages are handled is held back by TCP
 // once its queue is full (the queue is bounded), and every message is still answered, in order.
 Deno.test("a flooding client is held back at the inbound bound and loses nothing", async () => {
   await using t = await testServer(null);

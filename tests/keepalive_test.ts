@@ -55,7 +55,7 @@ Deno.test("a slow reader of a 3.5 MB frame is not ended by the keepalive", async
   raw.close();
 });
 
-// spec: "One frame write is bounded too": a peer that stopped reading is torn down. issue 12 §1:
+// spec: "One frame write is bounded too": a peer that stopped reading is torn down;
 // torn down means the TCP socket is released (its fd and buffers), within the bound plus a
 // second, not a close frame queued behind megabytes the peer will never read.
 Deno.test("a peer that stops reading is ended by the write bound and its socket released", async () => {

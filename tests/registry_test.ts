@@ -97,7 +97,7 @@ Deno.test("a subsystem that throws at start is reported and the rest runs", asyn
   const e = await c.next();
   assertEquals(e.why, "voice_mode: the broken subsystem failed to start: no speaker attached");
   c.send({ kind: "subscribe", what: "home" });
-  // issue 13 §5: home's fatal_error is the message, as the original's client reads it.
+  // Home's fatal_error is the message, as the original's client reads it.
   const home = (await c.next()).data as { fatal_error: string };
   assertEquals(
     home.fatal_error,

@@ -1,4 +1,4 @@
-// Spawned tier (issue 17 "Done when"): forge runs as a process; its seats run the real claude CLI
+// Spawned tier: forge runs as a process; its seats run the real claude CLI
 // against the fake Messages API, scripted to call forge's voice__say. The clips are real flite
 // speech, read back with the real PocketSphinx. spec: voice_mode, voice_preview, voice_audio,
 // voice_mode_state, session > state.voice_listeners, dictate_models > speaking, speaking_bench,

@@ -1,5 +1,5 @@
 // docs/protocol.md is generated from protocol/'s schemas; a schema change without a regenerated
-// page fails here, so the page a client author reads is always the wire (issue 13).
+// page fails here, so the page a client author reads is always the wire.
 import { z } from "zod";
 import { assert, assertEquals } from "../tests/assert.ts";
 import { Slot } from "../protocol/mod.ts";

@@ -144,7 +144,7 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
   }
 });
 
-// issue 21; README "Permissions": the connectors add the servers the config names, nothing else.
+// docs/permissions.md: the connectors add the servers the config names, nothing else.
 Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Slack API only", () => {
   const f = flags(
     `[browser]\nenabled = false\n[gotify]\nurl = "https://push.example.org"\nclient_token = "C1"\n` +

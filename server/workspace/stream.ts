@@ -125,7 +125,7 @@ export class UpdateStream {
   /**
    * Notes an append. A run has at most one timer, set when the run starts and set again only when
    * it fires early (the run grew since). Clearing and setting a timer for every token cost the
-   * server thread 2-8% of its time while turns streamed (issue 14 §2; fold_cost, 50 clients).
+   * server thread 2-8% of its time while turns streamed (fold_cost, 50 clients).
    */
   #arm(name: string, run: Run): void {
     run.last = performance.now();

@@ -1,5 +1,5 @@
-// The agent's page tools on a REAL Chromium against a loopback test page (issue 15 "The agent's
-// browser"): Playwright MCP's core verbs, each session on its own tab, a held tab refused with a
+// The agent's page tools on a REAL Chromium against a loopback test page (the
+// agent's browser): Playwright MCP's core verbs, each session on its own tab, a held tab refused with a
 // reason, a page dialog answered through browser__handle_dialog, a file chooser through
 // browser__file_upload.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";

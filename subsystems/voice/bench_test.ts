@@ -1,4 +1,4 @@
-// spec: dictate_models > speaking_bench, speaking_results (issue 17 §4): the fixed lines rendered
+// spec: dictate_models > speaking_bench, speaking_results: the fixed lines rendered
 // with the real flite, read back with the real PocketSphinx; a stop stores nothing; a read-back
 // that fails is the run's failure, in words.
 import { assert, assertEquals } from "../../tests/assert.ts";
