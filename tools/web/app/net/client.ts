@@ -39,7 +39,11 @@ const PING_SINCE = 29;
 export class ForgeClient {
   readonly store = new Store();
   /** What the connection did, for the browser tests and a person at the console. */
-  readonly stats = { greetings: 0, rangeAsks: 0, schemaErrors: [] as string[] };
+  readonly stats: { greetings: number; rangeAsks: number; schemaErrors: string[] } = {
+    greetings: 0,
+    rangeAsks: 0,
+    schemaErrors: [],
+  };
   /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
   validate = false;
   readonly link: Link;

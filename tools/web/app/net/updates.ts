@@ -120,7 +120,7 @@ export function isNamed<N extends PageUpdateName>(
   u: ReadUpdate,
   ...names: N[]
 ): u is Extract<PageUpdate, { name: N }> & { known: true; key: Slot | null } {
-  return u.known === true && (names as string[]).includes(u.name);
+  return u.known === true && names.some((n) => n === u.name);
 }
 
 /** The take's own updates. spec: dictate_stream ("every dictate_* update about it"). */
@@ -133,4 +133,11 @@ export const TAKE_UPDATES = [
 ] as const;
 
 /** The plugins_* family the extensions page hears in full. */
-export const PLUGIN_UPDATES = Object.keys(PLUGINS_UPDATES) as (keyof typeof PLUGINS_UPDATES)[];
+export const PLUGIN_UPDATES = [
+  "plugins_inventory_updated",
+  "plugins_inventory_refresh_failed",
+  "plugins_cli_action_succeeded",
+  "plugins_cli_action_failed",
+  "plugins_update_run_progress",
+  "plugins_update_run_finished",
+] as const satisfies readonly (keyof typeof PLUGINS_UPDATES)[];

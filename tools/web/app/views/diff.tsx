@@ -1,25 +1,10 @@
 import { useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
+import { type DiffFile, layerFiles } from "../net/review_read.ts";
 import { highlight, languageOf } from "../draw/highlight.ts";
 import { CommentForm } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
-type Obj = Record<string, Wire>;
-
-export interface DiffLine {
-  kind: "hunk" | "context" | "added" | "removed";
-  text: string;
-  old_line: number | null;
-  new_line: number | null;
-}
-
-/** The files of a layer state (`"clean"`, `{"populated": {...}}`, `"scan_failed"`). */
-export function layerFiles(layer: Wire | undefined): Obj[] | string {
-  if (layer === "clean") return "clean";
-  if (layer === "scan_failed") return "the scan failed";
-  const populated = (layer as Obj | null)?.populated as Obj | undefined;
-  return populated ? (populated.files as Obj[]) : "nothing to state";
-}
+export { layerFiles };
 
 /**
  * One file's raw hunks drawn as a diff. Between two hunks (and above the first) the lines the
@@ -27,14 +12,14 @@ export function layerFiles(layer: Wire | undefined): Obj[] | string {
  * `file_content` and draws the lines the gap spans. spec: file_content.
  */
 export function FileDiff(
-  props: { file: Obj; sha: string | null; expandable: boolean; commentable?: boolean },
+  props: { file: DiffFile; sha: string | null; expandable: boolean; commentable?: boolean },
 ) {
   const s = useApp();
   const [commenting, setCommenting] = useState<number | null>(null);
   const file = props.file;
-  const path = String(file.path);
+  const path = file.path;
   const language = languageOf(path);
-  const lines = (file.lines ?? []) as unknown as DiffLine[];
+  const lines = file.lines;
   const content = s.files.get(`${path}@${props.sha ?? ""}`);
   const body = content?.content;
   const got = typeof body === "object" && body !== null && !Array.isArray(body) ? body : null;
@@ -137,9 +122,9 @@ export function FileDiff(
   return (
     <div class="file" data-testid={`file-${path}`}>
       <div class="file-head">
-        <b>{path}</b> <span class="muted">{String(file.status)}</span>
-        {file.truncated === true && <span class="muted">· cut at the read's cap</span>}
-        {file.binary === true && <span class="muted">· binary</span>}
+        <b>{path}</b> <span class="muted">{file.status}</span>
+        {file.truncated && <span class="muted">· cut at the read's cap</span>}
+        {file.binary && <span class="muted">· binary</span>}
       </div>
       <table class="diff">
         <tbody>{out}</tbody>

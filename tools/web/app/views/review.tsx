@@ -1,13 +1,9 @@
 import { useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
 import { fromBase64 } from "../net/base64.ts";
-import { FileDiff, layerFiles } from "./diff.tsx";
+import { layerFiles, reviewRead } from "../net/review_read.ts";
+import { FileDiff } from "./diff.tsx";
 import { Threads } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
-
-type Obj = Record<string, Wire>;
-const obj = (v: Wire | undefined): Obj =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
 
 /**
  * The review tab: the changed files with their raw hunks, a commit's own diff on demand
@@ -17,13 +13,12 @@ const obj = (v: Wire | undefined): Obj =>
 export function ReviewPage() {
   const s = useApp();
   const seat = s.seat!;
-  const diff = obj(seat.record?.diff);
-  const git = obj(seat.record?.git);
-  const commits = ((git.ahead as Obj | null)?.commits ?? []) as Obj[];
+  const read = reviewRead(seat.record?.git, seat.record?.diff);
+  const commits = read.commits;
   const [commit, setCommit] = useState<string | null>(null);
   const [docPath, setDocPath] = useState("");
-  const worktree = layerFiles(diff.worktree);
-  const branch = diff.branch_ahead === null ? null : layerFiles(diff.branch_ahead);
+  const worktree = layerFiles(read.worktree);
+  const branch = read.branchAhead === null ? null : layerFiles(read.branchAhead);
   const shown = commit ? s.commits.get(commit) : null;
   const doc = s.document;
   return (
@@ -36,7 +31,7 @@ export function ReviewPage() {
         ))}
       {branch !== null && (
         <>
-          <h2>Ahead of {String(git.default_branch ?? "the base")}</h2>
+          <h2>Ahead of {read.defaultBranch ?? "the base"}</h2>
           {typeof branch === "string" ? <p class="muted">{branch}</p> : branch.map((f) => (
             <FileDiff
               file={f}
@@ -45,7 +40,7 @@ export function ReviewPage() {
               key={String(f.path)}
             />
           ))}
-          {diff.base_error ? <p class="muted">{String(diff.base_error)}</p> : null}
+          {read.baseError ? <p class="muted">{read.baseError}</p> : null}
         </>
       )}
       {commits.length > 0 && (
