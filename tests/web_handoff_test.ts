@@ -9,11 +9,12 @@ import { webWorld } from "./web_harness.ts";
 // spec: browser_view_page; browser_input ("a press"); respond_browser_hand_off; Binary
 // messages > 2 ("The viewed tab's packets go to its controller alone").
 
-/** A page that counts clicks and double-clicks anywhere on it. */
+/** A page that says, on a double-click, how many clicks it had seen by then (one request). */
 const DBL_PAGE = `<!doctype html><html><head><title>dbl</title></head>
 <body style="margin:0;width:100vw;height:100vh;background:#fff">dbl<script>
-document.addEventListener("click", () => fetch("/event?what=click"));
-document.addEventListener("dblclick", () => fetch("/event?what=dblclick"));
+let clicks = 0;
+document.addEventListener("click", () => clicks++);
+document.addEventListener("dblclick", () => fetch("/event?what=dblclick&clicks=" + clicks));
 </script></body></html>`;
 
 function pages() {
@@ -23,8 +24,9 @@ function pages() {
     const url = new URL(req.url);
     if (url.pathname === "/event") {
       const what = url.searchParams.get("what")!;
-      events.push(what);
+      events.push(`${what}:${url.searchParams.get("clicks")}`);
       for (const w of waiting.filter((w) => w.what === what)) w.done();
+
       return new Response("ok");
     }
     const page = url.pathname === "/tone" ? TONE_PAGE : DBL_PAGE;
@@ -35,7 +37,7 @@ function pages() {
     events,
     /** Resolves once the page has reported `what`. */
     seen(what: string): Promise<void> {
-      if (events.includes(what)) return Promise.resolve();
+      if (events.some((e) => e.startsWith(`${what}:`))) return Promise.resolve();
       return new Promise((done) => waiting.push({ what, done }));
     },
     stop: () => server.shutdown(),
@@ -95,8 +97,8 @@ Deno.test({
       await site.seen("dblclick");
       assertEquals(
         site.events,
-        ["click", "click", "dblclick"],
-        "one double-click, as a page sees one",
+        ["dblclick:2"],
+        "one double-click after two clicks, as a page sees one",
       );
 
       // Done answers the ask (the dock is on the conversation).
