@@ -75,6 +75,18 @@ Deno.test({
         { timeout: 60_000 },
       );
 
+      // The seat's own style: an override picked beside the mic is the seat's, read back after a
+      // reload from the record (spec: greeting > settings.dictate; dictate_overrides).
+      await page.getByTestId("dictate-axes").locator("summary").click();
+      await page.getByTestId("override-styling").selectOption("verbatim");
+      await page.reload();
+      await page.getByTestId("dictate-axes").locator("summary").click();
+      await page.waitForFunction(
+        `document.querySelector('[data-testid=override-styling]')?.value === "verbatim"`,
+        undefined,
+        { timeout: 60_000 },
+      );
+
       // The push-to-talk key the record names (right cmd, auto): held, it talks until released.
       assertEquals(await page.getByTestId("ptt").textContent(), "push-to-talk: right cmd (auto)");
       await composer.fill("");
