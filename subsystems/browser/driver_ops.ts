@@ -87,9 +87,14 @@ type Ops = {
 export const DRIVER_OPS: Ops = {
   snapshot: async (page, a) => {
     const opts = { mode: "ai" as const, depth: a.depth, boxes: a.boxes, timeout: 10_000 };
-    const yaml = a.target
-      ? await (await locate(page, a.target)).ariaSnapshot(opts)
-      : await page.ariaSnapshot(opts);
+    let yaml: string;
+    if (a.target) {
+      yaml = await (await locate(page, a.target)).ariaSnapshot(opts);
+      // A ref resolves against its frame's latest snapshot, which was just this element's: the
+      // page's is taken again so every ref the agent holds still acts (an element keeps its ref
+      // from snapshot to snapshot, so the element's refs stay good too).
+      await page.ariaSnapshot({ mode: "ai", timeout: 10_000 });
+    } else yaml = await page.ariaSnapshot(opts);
     return { url: page.url(), title: await page.title(), yaml: await maskPasswords(page, yaml) };
   },
   click: async (page, a) => {

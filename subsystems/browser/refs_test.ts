@@ -151,3 +151,19 @@ Deno.test("a popup the page opened over its opener does not stall the agent's ne
   );
   assertMatch(checked, /checkbox "Word wrap" \[checked\]/);
 });
+
+Deno.test("a snapshot of one element leaves the page's other refs acting", async () => {
+  await using corpus = corpusServer();
+  await using tools = await browserTools();
+  const page = ok(await tools.run("navigate", { url: corpus.page("states") }));
+  const part = ok(
+    await tools.run("snapshot", { target: refIn(page, ref('toolbar "Formatting"')) }),
+  );
+  assertMatch(part, /```yaml\n- toolbar "Formatting" \[ref=(f\d+)?e\d+\]:\n\s+- button "Bold"/);
+  assert(!part.includes("Word wrap"), "only the element's subtree");
+  const checked = ok(
+    await tools.run("click", { target: refIn(page, ref('checkbox "Word wrap"')) }),
+  );
+  assertMatch(checked, /checkbox "Word wrap" \[checked\]/);
+  ok(await tools.run("click", { target: refIn(part, ref('button "Italic"')) }));
+});
