@@ -24,6 +24,12 @@ export function threadsNs(pid: number): number {
   return sum;
 }
 
+/** The process's own user and system time, every thread it ever ran included, ns: 10 ms ticks. */
+export function processNs(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10e6;
+}
+
 /** CPU of the process's children it has waited for (git, ...), in ns: 10 ms ticks. */
 export function childrenNs(pid: number): number {
   const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
