@@ -31,6 +31,7 @@ const { values } = parseArgs({
 const SEATS = Number(values.seats);
 const IDLE_MS = Number(values["idle-s"]) * 1000;
 const BATCH = Number(values.batch);
+const SETTLE_MS = 15_000;
 
 /**
  * The process's CPU share of one core over `ms` of idle: /proc/<pid>/stat's user and system
@@ -107,15 +108,20 @@ try {
       ((performance.now() - t0) / 1000).toFixed(1)
     } s`,
   );
-  await new Promise((r) => setTimeout(r, 5000)); // the last turn's aftermath settles
+  // The last turn's aftermath settles: the CLIs' own requests after a turn pass the gateway.
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const asked = (await world.apiRequests()).length;
   const liveIdle = await idleShare(pid, IDLE_MS);
   const liveRss = rssMiB(pid);
+  const askedIdle = (await world.apiRequests()).length - asked;
   const clis = cliRss();
   console.log(
     `${SEATS} seats idle: forge RSS ${liveRss.toFixed(1)} MiB, idle CPU ${
       (100 * liveIdle).toFixed(2)
-    }% of a core; the ${clis.count} CLIs beside it hold ${clis.mib.toFixed(0)} MiB ` +
-      `(${(clis.mib / Math.max(1, clis.count)).toFixed(0)} MiB each)`,
+    }% of a core (the CLIs sent the API ${askedIdle} requests meanwhile); the ${clis.count} CLIs ` +
+      `beside it hold ${clis.mib.toFixed(0)} MiB (${
+        (clis.mib / Math.max(1, clis.count)).toFixed(0)
+      } MiB each)`,
   );
   const perSeat = (liveRss - bootRss) / SEATS;
   goal(
