@@ -13,6 +13,7 @@ import {
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
 import { DeliverGotifyMessageFields } from "./connectors.ts";
+import { NotifySubscribeFields, NotifyTestFields, NotifyUnsubscribeFields } from "./notify.ts";
 import { ReviewStatus, ReviewThread } from "./review.ts";
 import {
   BiometricEnrol,
@@ -237,6 +238,10 @@ export const COMMANDS = {
   plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
   plugin_marketplace_add: { fields: obj({ source: z.string() }) },
   plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
+  // forge's extensions beyond v29 (protocol/notify.ts): the person's push subscriptions and test.
+  notify_subscribe: { fields: NotifySubscribeFields },
+  notify_unsubscribe: { fields: NotifyUnsubscribeFields },
+  notify_test: { fields: NotifyTestFields, reply: true },
 } as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
 
 export type CommandName = keyof typeof COMMANDS;

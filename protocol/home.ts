@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AccountsWire, Chip } from "./accounts.ts";
 import { FleetRow } from "./board.ts";
 import { Slot } from "./slot.ts";
+import { HomeNotify } from "./notify.ts";
 import { HomeBiometric, HomeVault } from "./vault.ts";
 
 /**
@@ -147,6 +148,8 @@ export const HomeSnapshot = z.object({
   /** The original's client reads a string: the message. The kind (`config_invalid`,
    * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
   fatal_error: z.string().nullable(),
+  /** forge's extension beyond v29 (protocol/notify.ts): the push channels' states. */
+  notify: HomeNotify.describe("forge's extension beyond v29: the push channels (docs/notify.md)"),
   // Not here: the original's `plugins` (the extensions subject carries them, spec) and
   // `workers` (each worker is its own agents row with `tree`, spec home > agents).
 }).strict();

@@ -29,6 +29,8 @@ export interface DispatchDeps {
   registry: Registry;
   workspace: Workspace;
   log: Logger;
+  /** Told when a connection's `showing` or answering moves (server/attendance.ts). */
+  attendance?: { changed(): void };
 }
 
 /**
@@ -192,7 +194,10 @@ async function route(conn: Connection, message: ClientMessage, deps: DispatchDep
 
 async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, deps: DispatchDeps) {
   // spec: answering only goes one way: a later subscribe leaving it false does not take it back.
-  if (msg.answering) conn.answering = true;
+  if (msg.answering && !conn.answering) {
+    conn.answering = true;
+    deps.attendance?.changed();
+  }
   const name: SubjectName = typeof msg.what === "string" ? msg.what : "session";
   const seat = typeof msg.what === "object" ? msg.what.session : null;
   const found = deps.registry.subject(name);
@@ -213,6 +218,7 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
 
 async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) {
   conn.showing = seat;
+  deps.attendance?.changed();
   // spec: showing > once the seat is also watched it spends the mark; a home snapshot may follow.
   if (
     seat && conn.subs.count({ session: seat }) > 0 && deps.workspace.spendUnseen(seat) &&

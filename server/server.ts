@@ -17,6 +17,7 @@ import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
+import type { TickClock } from "./board/cron.ts";
 import { workersArea } from "./workers/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
@@ -25,6 +26,7 @@ import { Gateway } from "./gateway/gateway.ts";
 import { Connection } from "./connection.ts";
 import { utf8Length } from "./encoded.ts";
 import { IdleCollector } from "./idle_gc.ts";
+import { SeatAttendance } from "./attendance.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
@@ -50,6 +52,8 @@ export interface ServerOptions {
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
   extra?: readonly AnyManifest[];
+  /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
+  cronClock?: TickClock;
 }
 
 export interface RunningServer {
@@ -75,6 +79,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const timers = opts.timers ?? DEFAULT_TIMERS;
   const build = await buildInfo();
   const connections = new Map<number, Connection>();
+  const attendance = new SeatAttendance(
+    () => connections.values(),
+    (error) => log.warn("attendance_listener_failed", { error }),
+  );
   // Memory back to the OS once a burst of client traffic is over (idle_gc.ts).
   const idle = new IdleCollector({
     quietMs: 2_000,
@@ -130,7 +138,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         b.projectFields = (p) =>
           (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
       }
-    }),
+    }, opts.cronClock),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -169,6 +177,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
     toolsChanged: (slot) => bridge.changed(slot),
     speech: { dictation: null, speaking: null },
+    attendance,
   };
   emitRef.current = host.emit;
   const registry = new Registry(manifests);
@@ -259,7 +268,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
 
   let nextId = 1;
-  const deps = { registry, workspace, log };
+  const deps = { registry, workspace, log, attendance };
   const http = await serveSocket({
     hostname: store.config.server.bind,
     port: opts.port ?? store.config.server.port,
@@ -322,7 +331,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       socket.onClose((why) =>
         why.startsWith("socket_error") ? conn.end("socket_error", why) : conn.end("closed")
       );
-      conn.onClose(() => connections.delete(conn.id));
+      conn.onClose(() => {
+        connections.delete(conn.id);
+        // The last viewer of a seat leaving is news to whoever waits on attendance (notify).
+        if (conn.showing !== null) attendance.changed();
+      });
       connections.set(conn.id, conn);
       log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
       conn.send(greeting());

@@ -199,6 +199,20 @@ export interface SpeakingRole {
   fields(): { speaking: Wire; speaking_bench: Wire; speaking_results: Wire };
 }
 
+/**
+ * Who has a seat in front of them now: the connections that declared answering and have it in
+ * `showing`. spec: showing; subscribe > answering. A read-only viewer is nobody who could answer.
+ */
+export interface Attendance {
+  /** Whether an answering connection shows this seat right now. */
+  attended(slot: Slot): boolean;
+  /**
+   * Runs `fn` after any connection's `showing` or answering moves, or a connection ends (the
+   * last viewer leaving is one); returns the call that stops it. A throwing `fn` is skipped.
+   */
+  onChange(fn: () => void): () => void;
+}
+
 /** What the server hands every subsystem. */
 export interface Host {
   readonly log: Logger;
@@ -221,6 +235,8 @@ export interface Host {
   toolsChanged(slot?: Slot): void;
   /** The speech roles' meeting point; absent in hosts built without speech. */
   readonly speech?: SpeechRoles;
+  /** Who shows which seat; absent in hosts built without connections (a fake host). */
+  readonly attendance?: Attendance;
 }
 
 export type VerbHandler<K extends ClientKind> = (

@@ -2,6 +2,7 @@ import type { ForgeConfig } from "../server/config/types.ts";
 import { upstreamOf } from "../server/gateway/upstream.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { modelsDir } from "../subsystems/dictate/paths.ts";
+import { notifyNetHosts } from "../subsystems/notify/settings.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 
 /**
@@ -91,6 +92,9 @@ export function permissionFlags(opts: {
     ...vaultNet(config),
     ...dictate.net,
     ...connectorHosts(config),
+    // [notify]: its ntfy and Gotify servers and, with Web Push on, the push services' hosts
+    // (docs/notify.md "Permissions").
+    ...notifyNetHosts(config),
     ...(browser ? ["127.0.0.1"] : []),
   ]);
   const flags = [

@@ -97,6 +97,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     service_status: null,
     // The original's client reads a string here; the kind rides the update.
     fatal_error: ws.fatalError?.message ?? null,
+    // forge's extension (protocol/notify.ts); the notify subsystem lays its own over this.
+    notify: notifyOff(config.areas.notify?.enabled === true),
     ...own,
   };
 }
@@ -142,5 +144,22 @@ function sleepingRow(p: ProjectConfig, work: Wire): Wire {
     failed_turn: null,
     tree: null,
     work,
+  };
+}
+
+/**
+ * home's `notify` while the subsystem is not running: off by config, or on in the config and
+ * failed to start (the log's `subsystem_failed` says why).
+ */
+function notifyOff(configured: boolean): Wire {
+  const why = configured
+    ? "the notify subsystem did not start; forge.log's subsystem_failed says why"
+    : "pushes are off ([notify] enabled is false)";
+  const off = { state: "off", why };
+  return {
+    enabled: false,
+    channels: { ntfy: off, gotify: off, webpush: off },
+    vapid_public_key: null,
+    subscriptions: 0,
   };
 }

@@ -270,7 +270,7 @@ Deno.test("model_slugs and model_aliases keys must be among the account's models
 });
 
 // An account with neither token nor config_dir is the CLI's own login in its default dir
-// (README "Accounts"; pool.ts `accountKind`): the catalogue's token row predates config_dir.
+// (docs/accounts.md; pool.ts `accountKind`): the catalogue's token row predates config_dir.
 Deno.test("an account with neither token nor config_dir loads as the default login", () => {
   const { config } = loadConfigText(ACCOUNT, "/c/forge.toml", areas);
   assertEquals([config.accounts[0].token, config.accounts[0].config_dir], [null, null]);
