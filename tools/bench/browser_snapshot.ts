@@ -11,11 +11,13 @@
  *   own to the same Chromium - the floor: forge's tool cannot take less than the call it makes.
  * Per page: each arm's median (min..max) in ms, forge's cost over the floor per pair, and the
  * sizes: the yaml each arm returned (characters, lines) and forge's whole answer. First, once:
- * what the page driver costs to start (its first call, and the RSS it adds).
+ * what the page driver costs to start (its first call, and the RSS it adds). Goals, per page: the
+ * same yaml as Playwright's, and a median cost over the floor of at most 15 ms or 20% of it.
  */
 import { chromium, type Page } from "playwright-core";
 import { CORPUS_PAGES, corpusServer, SETTLED_TEXT } from "../../fixtures/browser_corpus/server.ts";
 import { browserTools, yamlOf } from "../../tests/browser_tools.ts";
+import { finishGoals, goal, median } from "./support/goals.ts";
 import { spread } from "./support/spread.ts";
 
 const flag = (name: string, fallback: number) => {
@@ -24,6 +26,9 @@ const flag = (name: string, fallback: number) => {
 };
 const ROUNDS = flag("rounds", 15);
 const SEAT = { org: "Acme", project: "proj", label: "lead" };
+/** The goal: forge adds at most this much over Playwright's own call, or this share of it. */
+const OVER_MS = 15;
+const OVER_SHARE = 0.2;
 
 const rssMb = () => Deno.memoryUsage().rss / 1048576;
 
@@ -106,5 +111,19 @@ for (const name of CORPUS_PAGES) {
       `${spread(over, 1).padEnd(18)} ${`${mine.length}/${lines(mine)}`.padStart(11)} | ` +
       `${`${theirs.length}/${lines(theirs)}`.padEnd(12)} ${answer.length}`,
   );
+  const allowed = Math.max(OVER_MS, OVER_SHARE * median(floor));
+  goal(
+    `browser_snapshot over Playwright's own, ${name}`,
+    median(over) <= allowed,
+    `${spread(over, 1)} ms over a floor of ${spread(floor, 1)} ms`,
+    `median over the floor <= ${allowed.toFixed(1)} ms`,
+  );
+  goal(
+    `browser_snapshot's yaml is Playwright's, ${name}`,
+    mine === theirs,
+    `${mine.length} and ${theirs.length} characters`,
+    "the same yaml",
+  );
 }
 await pw.close();
+finishGoals();
