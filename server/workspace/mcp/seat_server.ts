@@ -144,7 +144,12 @@ export class SeatToolServer {
 }
 
 function answer(result: ToolResult): JsonObject {
-  const out: JsonObject = { content: [{ type: "text", text: result.text }] };
+  const images = (result.images ?? []).map((i) => ({
+    type: "image",
+    data: i.data,
+    mimeType: i.mimeType,
+  }));
+  const out: JsonObject = { content: [{ type: "text", text: result.text }, ...images] };
   if (result.isError) out.isError = true;
   return out;
 }
