@@ -202,6 +202,18 @@ export const COMMANDS = {
     fields: obj({ project: z.string(), subject: z.string(), parent: z.string().nullable() }),
   },
   task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
+  // forge's own, beyond v29: a person's schedule made and removed from the board page (an agent's
+  // are its cron__create and cron__delete tools). Exactly one of `schedule` and `run_once_at`.
+  cron_create: {
+    fields: obj({
+      project: z.string(),
+      prompt: z.string(),
+      schedule: z.string().nullable(),
+      run_once_at: z.string().nullable(),
+      description: z.string().nullable(),
+    }),
+  },
+  cron_delete: { fields: obj({ project: z.string(), id: z.string() }) },
   deliver_peer_prompt: { fields: DeliverPeerPromptFields },
   spawn_worker: { fields: SpawnWorkerFields, reply: true },
   close_worker: { fields: CloseWorkerFields },

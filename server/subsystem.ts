@@ -44,7 +44,8 @@ export interface Peer {
 
 // ---------------------------------------------------------------------------------------------
 // forge's own MCP tools. The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
-// `<family>__<verb>` (`settings__set`, `vault__read`). A manifest declares its tools; `create`
+// `<family>__<verb>` (`settings__set`, `vault__read`), or `<family>_<verb>` for a family that keeps
+// an upstream tool set's names (`browser_navigate`: see ToolNaming). A manifest declares its tools; `create`
 // returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
 // seat may call, validates the input against the zod schema (a bad field is a tool error naming
 // it, never a crash), and runs the handler with the calling seat.
@@ -52,12 +53,32 @@ export interface Peer {
 /** Which kind of seat may call a tool. A project's lead is `lead`; every other label a worker. */
 export type ToolRole = "lead" | "worker";
 
+/**
+ * How a tool's name joins its family and verb. `forge` (the default): `<family>__<verb>`, the
+ * family its own prefix. `upstream`: `<family>_<verb>`, for a family that transcribes a tool set
+ * models already know and keeps its names (the browser family keeps @playwright/mcp's
+ * `browser_navigate`, `browser_snapshot`, ...). Every tool of one family is named one way.
+ */
+export type ToolNaming = "forge" | "upstream";
+
+/** The name a tool of `family` doing `verb` has under `naming`. */
+export function toolName(family: string, verb: string, naming: ToolNaming = "forge"): string {
+  return `${family}${naming === "upstream" ? "_" : "__"}${verb}`;
+}
+
 /** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
 export interface ToolSpec {
-  /** `<family>__<verb>`: what the agent calls after `mcp__forge__`. */
+  /** `toolName(family, verb, naming)`: what the agent calls after `mcp__forge__`. */
   name: string;
   /** The family (`settings`, `browser`, ...): a worker's `mcp_families` picks families. */
   family: string;
+  /** How `name` joins family and verb; absent is `forge`. */
+  naming?: ToolNaming;
+  /**
+   * Offered only while this holds under the config in force (a key that gates a dangerous tool,
+   * read at every listing so a reload moves it); absent is always.
+   */
+  when?: (config: ForgeConfig) => boolean;
   /** What the model reads: what the tool does and what a person sees while it waits. */
   description: string;
   /** The input; rendered as JSON Schema for tools/list, parsed before the handler runs. */
@@ -88,6 +109,8 @@ export interface ToolResult {
   /** Further text blocks after `text`, in order (review__list names other branches in one). */
   more?: string[];
   isError?: boolean;
+  /** Pictures after the text (a screenshot), as MCP image blocks: base64 `data` and its type. */
+  images?: { data: string; mimeType: string }[];
 }
 
 /** A tool's handler: `input` has already passed the declared schema. */

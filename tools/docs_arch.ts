@@ -98,14 +98,24 @@ export function handlerFile(name: string, files: { path: string; text: string }[
 
 type Row = { name: string; area: string; file: string };
 
-/** One row per name `pick` reads off each manifest; a binary kind's handler is `binary:`. */
-function rowsOf(pick: (m: AnyManifest) => readonly (string | number)[], list: AnyManifest[]) {
+/**
+ * One row per name `pick` reads off each manifest; a binary kind's handler is `binary:`. A name
+ * the area also answers as a client message kind (the browser's `browser_tabs` is a socket verb
+ * and an agent's tool) is looked for past the verb's own file.
+ */
+function rowsOf(
+  pick: (m: AnyManifest) => readonly (string | number)[],
+  list: AnyManifest[],
+  besideVerbs = false,
+) {
   const rows: Row[] = [];
   for (const m of list) {
     const files = sources(CORE_SCOPE[m.id] ?? [`subsystems/${m.id}/`]);
     for (const name of pick(m)) {
       const key = typeof name === "number" ? "binary" : name;
-      rows.push({ name: String(name), area: m.id, file: handlerFile(key, files) });
+      const verb = besideVerbs && (m.verbs as readonly string[]).includes(key);
+      const pool = verb ? files.filter((f) => f.path !== handlerFile(key, files)) : files;
+      rows.push({ name: String(name), area: m.id, file: handlerFile(key, pool) });
     }
   }
   return rows.sort((a, b) => a.name.localeCompare(b.name));
@@ -149,6 +159,6 @@ export function renderHandlerMap(list: AnyManifest[] = manifests()): string {
     ...table(rowsOf((m) => m.binary, list), "kind"),
     "### forge's MCP tools",
     "",
-    ...table(rowsOf((m) => (m.tools ?? []).map((t) => t.name), list), "tool"),
+    ...table(rowsOf((m) => (m.tools ?? []).map((t) => t.name), list, true), "tool"),
   ].join("\n").trimEnd();
 }

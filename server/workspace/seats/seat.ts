@@ -216,7 +216,7 @@ export class Seat extends SeatCore implements SeatInfo {
         : home && this.cwd.startsWith(`${home}/`)
         ? `~${this.cwd.slice(home.length)}`
         : this.cwd,
-      work: await readWork(this.cwd),
+      work: await readWork(this.cwd, { live: this.occupied }),
     };
   }
 
