@@ -6,8 +6,11 @@
  * checks that this list of areas is the one its registry holds).
  */
 import { accountsArea } from "../server/areas/accounts.ts";
+import { cliVersionArea } from "../server/areas/cli_version.ts";
+import { dictateModelsArea } from "../server/areas/dictate_models.ts";
 import { homeArea } from "../server/areas/home.ts";
 import { perfArea } from "../server/areas/perf.ts";
+import { serviceStatusArea } from "../server/areas/service_status.ts";
 import { seatsArea } from "../server/areas/seats.ts";
 import { sessionArea } from "../server/areas/session.ts";
 import { settingsArea } from "../server/areas/settings.ts";
@@ -26,8 +29,11 @@ const never = (): never => {
  */
 export function manifests(): AnyManifest[] {
   return [
-    homeArea({ build: null as never, cliVersion: never, board: never, subsystemFields: never }),
+    homeArea({ build: null as never, board: never, subsystemFields: never }),
     sessionArea(never),
+    serviceStatusArea(),
+    cliVersionArea(),
+    dictateModelsArea,
     perfArea("."),
     accountsArea,
     settingsArea(never),
@@ -49,6 +55,9 @@ const CORE_SCOPE: Record<string, string[]> = {
   session: ["server/areas/session.ts"],
   perf: ["server/areas/perf.ts"],
   accounts: ["server/areas/accounts.ts"],
+  service_status: ["server/areas/service_status.ts"],
+  cli_version: ["server/areas/cli_version.ts"],
+  dictate_models: ["server/areas/dictate_models.ts"],
   settings: ["server/areas/settings.ts", "server/areas/settings_tools.ts"],
   seats: ["server/areas/seats.ts", "server/areas/conversation.ts"],
   workers: ["server/workers/"],

@@ -11,7 +11,6 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 /** Facts the home read needs that are measured once at boot. */
 export interface HomeFacts {
   build: BuildInfo;
-  cliVersion: () => string | null;
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
   /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
@@ -90,7 +89,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
       device: null,
     },
     voice: { enabled: tts.enabled === true, models_dir: (tts.models_dir as string | null) ?? null },
-    cli_version: { installed: facts.cliVersion(), latest: null },
+    // The cli_version area lays the versions it read over this (server/areas/cli_version.ts).
+    cli_version: { installed: null, latest: null },
     forge_version: facts.build.forge_version,
     forge_version_short: facts.build.forge_version_short,
     boot_id: ws.bootId,
