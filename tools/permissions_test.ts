@@ -242,7 +242,7 @@ Deno.test("home's status poll adds the status page's host, and nothing when it i
       claudeConfigDir: null,
     }).find((x) => x.startsWith("--allow-net"));
   };
-  assertEquals(net(""), "--allow-net=127.0.0.1:9000,127.0.0.1:8787,status.anthropic.com:443");
+  assertEquals(net(""), "--allow-net=127.0.0.1:9000,127.0.0.1:8787,status.claude.com:443");
   assertEquals(
     net(`status_url = "http://127.0.0.1:4555/api/v2/status.json"\n`),
     "--allow-net=127.0.0.1:9000,127.0.0.1:8787,127.0.0.1:4555",

@@ -12,7 +12,7 @@ const isLoopbackOrIp = (v: unknown) =>
     : null;
 
 /** Anthropic's status page as Statuspage serves it: `[server] status_url`'s default. */
-export const DEFAULT_STATUS_URL = "https://status.anthropic.com/api/v2/status.json";
+export const DEFAULT_STATUS_URL = "https://status.claude.com/api/v2/status.json";
 
 export const CORE_AREAS: AreaSpec[] = [
   {
