@@ -76,7 +76,7 @@ function sources(scope: string[]): { path: string; text: string }[] {
     const paths = entry.endsWith("/")
       ? [...Deno.readDirSync(new URL(entry, root))]
         .filter((e) => e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts"))
-        .filter((e) => !["manifest.ts", "testing.ts", "test_support.ts"].includes(e.name))
+        .filter((e) => e.name !== "manifest.ts")
         .map((e) => entry + e.name).sort()
       : [entry];
     for (const path of paths) out.push({ path, text: Deno.readTextFileSync(new URL(path, root)) });

@@ -6,7 +6,7 @@ import type { Command, Task } from "../../protocol/mod.ts";
 import { Refusal } from "../subsystem.ts";
 import { taskFilePath } from "./book.ts";
 import { taskCommands } from "./commands.ts";
-import { boardWorld, project } from "./testing.ts";
+import { boardWorld, project } from "../../tests/board_support.ts";
 import { boardTools } from "./tools.ts";
 
 type Fields<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;

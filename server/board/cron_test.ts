@@ -3,7 +3,7 @@
 // stream is the CLI's" (a fire is a delivery with source cron); page > cron_names.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
-import { boardWorld } from "./testing.ts";
+import { boardWorld } from "../../tests/board_support.ts";
 
 const min = 60_000;
 

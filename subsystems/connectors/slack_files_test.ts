@@ -6,7 +6,7 @@ import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
 import { safeName, slackFileTools } from "./slack_files.ts";
-import { quietHub } from "./testing.ts";
+import { quietHub } from "../../tests/connectors_support.ts";
 
 Deno.test("safeName: one path component, no leading dots", () => {
   assertEquals(safeName("../../etc/passwd"), "passwd");

@@ -7,7 +7,7 @@ import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
 import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
-import { quietHub } from "./testing.ts";
+import { quietHub } from "../../tests/connectors_support.ts";
 import { slackWriteTools, splitParts } from "./slack_post.ts";
 
 Deno.test("splitParts: one part up to 4,000 characters; beyond, numbered parts that each fit", () => {

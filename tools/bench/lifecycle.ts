@@ -22,7 +22,7 @@
 import { UpdateStream } from "../../server/workspace/stream.ts";
 import { encodeLine, StdinWriter } from "../../server/workspace/claude/stdin_writer.ts";
 import { ClaudeProcess } from "../../server/workspace/claude/process.ts";
-import { startHarness } from "../../server/workspace/claude/testing.ts";
+import { startHarness } from "../../tests/claude_support.ts";
 import type { CliFrame, JsonObject } from "../../server/workspace/claude/types.ts";
 import { SAMPLE_CONFIG, testServer } from "../../tests/harness.ts";
 import { RawSocket } from "../../tests/raw_socket.ts";

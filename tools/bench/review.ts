@@ -13,7 +13,7 @@ import {
   lines,
   tempDir,
   write,
-} from "../../subsystems/review/test_support.ts";
+} from "../../tests/review_support.ts";
 
 /**
  * The review record read (work + git + diff: one scan, the base answer, both diff layers) of a

@@ -2,7 +2,7 @@
 // control_cancel_request, and the real CLI's hook_callback and cancel-after-interrupt.
 import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 import { InboundControl } from "./inbound.ts";
-import { startHarness } from "./testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 import type { CanUseToolHandler, ControlRequestHandler, JsonObject } from "./types.ts";
 
 function harness(

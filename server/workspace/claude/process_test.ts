@@ -2,7 +2,7 @@
 // scripted usage and the caller's uuid carried through (catalogue 6.3).
 import { deepStrictEqual, match, ok, rejects } from "node:assert/strict";
 import { ClaudeProcess } from "./process.ts";
-import { startHarness } from "./testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 import { transcriptPath } from "./paths.ts";
 import type { CliFrame, JsonObject } from "./types.ts";
 
