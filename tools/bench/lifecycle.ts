@@ -28,13 +28,10 @@ import { SAMPLE_CONFIG, testServer } from "../../tests/harness.ts";
 import { RawSocket } from "../../tests/raw_socket.ts";
 import { chatOf, command, seatWorld, updateOf } from "../../tests/seats_harness.ts";
 import { fakePreview } from "../../tests/registry_fakes.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, d: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : d;
-};
-const RUNS = arg("--runs", 5);
+const RUNS = numberFlag("--runs", 5);
 const figures: { name: string; ms: number[]; bound: string }[] = [];
 const record = (name: string, bound: string) => {
   const f = { name, ms: [] as number[], bound };

@@ -24,7 +24,7 @@
 import { BW_CLI } from "../../fixtures/vault_server/bw_cli.ts";
 import { type FakeVault, startFakeVault } from "../../fixtures/vault_server/mod.ts";
 import { makeTestTls } from "../../fixtures/vault_server/tls.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
 
 const flag = (name: string, dflt: string) => {
   const i = Deno.args.indexOf(`--${name}`);

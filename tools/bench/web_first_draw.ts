@@ -21,7 +21,7 @@ import { promptOf, rememberHistory } from "../../tests/numbered_history.ts";
 import { seatWorld } from "../../tests/seats_harness.ts";
 import { CHROMIUM, startWeb } from "../../tests/web_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
 import { checkoutPage, homeDraw, seatArm, serveFrom } from "./support/web_page.ts";
 
 const flag = (name: string, or: string) => {
