@@ -19,6 +19,7 @@ import { Preflight } from "./preflight.ts";
 import { ReadAloudSet } from "./read_aloud.ts";
 import { TakeBook } from "./takes.ts";
 import { sileroModelPath } from "./vad.ts";
+import { expandHome } from "../../server/home_path.ts";
 
 type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 
@@ -41,7 +42,7 @@ export async function create(host: Host) {
   const page = new ModelsPage(store, preflight, {
     enabled: () => area().enabled === true,
     catalogue: () => (typeof area().catalogue === "string" ? area().catalogue as string : null),
-    importDir: () => expandHome(area().import_dir),
+    importDir: () => configuredDir(area().import_dir),
     changed: (models) => host.emit({ name: "dictate_models_changed", fields: { models } }),
     speaking: () => host.speech?.speaking?.fields() ?? null,
   });
@@ -225,10 +226,9 @@ export async function create(host: Host) {
   };
 }
 
-function expandHome(dir: unknown): string | null {
+function configuredDir(dir: unknown): string | null {
   if (typeof dir !== "string" || dir.length === 0) return null;
-  const home = Deno.env.get("HOME");
-  return home && dir.startsWith("~/") ? `${home}${dir.slice(1)}` : dir;
+  return expandHome(dir, Deno.env.get("HOME") ?? null);
 }
 
 /** spec: dictate_overrides echoes a seat's overrides after each change (catalogue 2.3 #26). */
