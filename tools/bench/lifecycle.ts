@@ -29,7 +29,7 @@ import { RawSocket } from "../../tests/raw_socket.ts";
 import { chatOf, command, seatWorld, updateOf } from "../../tests/seats_harness.ts";
 import { fakePreview } from "../../tests/registry_fakes.ts";
 import { spread } from "./support/stats.ts";
-import { numberFlag } from "./support/flags.ts";
+import { booleanFlag, numberFlag } from "./support/flags.ts";
 
 const RUNS = numberFlag("--runs", 5);
 const figures: { name: string; ms: number[]; bound: string }[] = [];
@@ -188,9 +188,9 @@ async function shutdownFigure() {
 
 await flushFigures();
 await stdinFigure();
-if (!Deno.args.includes("--skip-cli")) await cliFigures();
-if (!Deno.args.includes("--skip-socket")) await socketFigures();
-if (!Deno.args.includes("--skip-shutdown")) await shutdownFigure();
+if (!booleanFlag("--skip-cli")) await cliFigures();
+if (!booleanFlag("--skip-socket")) await socketFigures();
+if (!booleanFlag("--skip-shutdown")) await shutdownFigure();
 console.log(`lifecycle timings, ${RUNS} runs, ${navigator.hardwareConcurrency} cores; ms:`);
 for (const f of figures) {
   console.log(`  ${f.name.padEnd(28)} ${spread(f.ms, 1).padEnd(26)} bound: ${f.bound}`);

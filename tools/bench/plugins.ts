@@ -18,7 +18,7 @@ import { median } from "./support/stats.ts";
 import { InventoryKeeper } from "../../subsystems/plugins/inventory.ts";
 import { scanInventory } from "../../subsystems/plugins/scan.ts";
 import { writeMarketplace } from "../../tests/plugins_fixture.ts";
-import { stringFlag } from "./support/flags.ts";
+import { booleanFlag, stringFlag } from "./support/flags.ts";
 
 if (Deno.args[0] === "--scan-once") {
   const t0 = performance.now();
@@ -160,6 +160,6 @@ try {
     console.log(`     | ${warmLine}; ${rescanLine}`);
   }
 } finally {
-  if (!Deno.args.includes("--keep")) await Deno.remove(root, { recursive: true });
+  if (!booleanFlag("--keep")) await Deno.remove(root, { recursive: true });
   else console.log(`kept ${root}`);
 }

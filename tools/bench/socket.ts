@@ -18,7 +18,7 @@ import { type ArmName, target } from "./arms/socket_targets.ts";
 import type { ClientsJob, ClientsReport } from "./arms/socket_clients.ts";
 import { finishGoals, goal } from "./support/goals.ts";
 import { percentile, spread } from "./support/stats.ts";
-import { numberFlag } from "./support/flags.ts";
+import { booleanFlag, numberFlag } from "./support/flags.ts";
 
 const CLIENTS = numberFlag("--clients", 50);
 const UPDATES = numberFlag("--updates", 2000);
@@ -33,7 +33,7 @@ const armsArg = Deno.args.indexOf("--arms");
 /** `--arms forge` runs one arm alone (for a profile); ratios print only when both are there. */
 const ARMS =
   (armsArg >= 0 ? Deno.args[armsArg + 1].split(",") : ["forge", "bare", "bare_ws"]) as ArmName[];
-const SKIP_BIG = Deno.args.includes("--no-big");
+const SKIP_BIG = booleanFlag("--no-big");
 const now = () => performance.timeOrigin + performance.now();
 
 /** Starts `n` clients in one Worker; resolves `ready` once all are subscribed. */

@@ -4,16 +4,21 @@
  */
 import { parseArgs } from "node:util";
 
-/** The value of `--name` (or `name`), else `fallback`. */
-export function stringFlag(name: string, fallback: string): string {
+/** `--name` (or `name`) read as one option of `type`; undefined when absent. */
+function read(name: string, type: "string" | "boolean"): string | boolean | undefined {
   const key = name.replace(/^--/, "");
   const { values } = parseArgs({
     args: Deno.args,
-    options: { [key]: { type: "string" } },
+    options: { [key]: { type } },
     strict: false,
     allowPositionals: true,
   });
-  const value = values[key];
+  return values[key];
+}
+
+/** The value of `--name` (or `name`), else `fallback`. */
+export function stringFlag(name: string, fallback: string): string {
+  const value = read(name, "string");
   return typeof value === "string" ? value : fallback;
 }
 
@@ -30,12 +35,5 @@ export function numberFlag(name: string, fallback: number): number {
 
 /** Whether `--name` (or `name`) was given. */
 export function booleanFlag(name: string): boolean {
-  const key = name.replace(/^--/, "");
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { [key]: { type: "boolean" } },
-    strict: false,
-    allowPositionals: true,
-  });
-  return values[key] === true;
+  return read(name, "boolean") === true;
 }
