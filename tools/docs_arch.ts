@@ -37,12 +37,7 @@ export function manifests(): AnyManifest[] {
     perfArea("."),
     accountsArea,
     settingsArea(never),
-    seatsArea({
-      watchers: { holding: never, showing: never },
-      held: null as never,
-      tools: null,
-      started: never,
-    }),
+    seatsArea(null as never),
     workersArea(never),
     boardArea(),
     ...SUBSYSTEMS,
