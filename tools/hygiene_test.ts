@@ -121,3 +121,12 @@ Deno.test("no test asserts a duration", async () => {
   }
   assertEquals(found, []);
 });
+
+// Test support (fakes, temp worlds, fixture readers) lives in tests/, never beside product code:
+// a product folder holds the product and its *_test.ts files.
+Deno.test("no product folder holds a test-support module", async () => {
+  const product = /^(server|subsystems|protocol)\//;
+  const support = /(^|\/)(testing|test_support|[a-z_]+_support)\.ts$/;
+  const found = (await trackedSources()).filter((p) => product.test(p) && support.test(p));
+  assertEquals(found, []);
+});

@@ -60,7 +60,7 @@ type In = {
 
 export function slackFileTools(c: Connectors, expiryMs: number): Record<string, ToolHandler> {
   return {
-    [TOOL]: async (input, call) => {
+    slack__attachment: async (input, call) => {
       const a = input as In;
       const fetching = a.file_id !== undefined;
       if (fetching === (a.path !== undefined)) {
