@@ -10,6 +10,7 @@ import { MachineCapture } from "./capture.ts";
 import type { SeatPrefs } from "./prefs.ts";
 import type { ReadAloudSet } from "./read_aloud.ts";
 import type { TakeBook } from "./takes.ts";
+import { onEachClose } from "../../server/close_hook.ts";
 
 type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 
@@ -34,19 +35,13 @@ export function takeCommands({ host, area, prefs, book, set }: TakeDeps) {
     structure: area().structure as DictateAxes["structure"],
     context: area().context as DictateAxes["context"],
   });
-  const watched = new Set<number>();
-  const watch = (peer: Peer) => {
-    if (watched.has(peer.id)) return;
-    watched.add(peer.id);
-    // spec: a connection that goes away drops its take rather than submitting it.
-    peer.onClose(() => {
-      watched.delete(peer.id);
-      captures.get(peer.id)?.stop();
-      captures.delete(peer.id);
-      book.drop(peer.id);
-      set.cancel(peer.id);
-    });
-  };
+  // spec: a connection that goes away drops its take rather than submitting it.
+  const watch = onEachClose((peer) => {
+    captures.get(peer.id)?.stop();
+    captures.delete(peer.id);
+    book.drop(peer.id);
+    set.cancel(peer.id);
+  });
   const seatOrRefuse = (what: string, key: Slot) => {
     if (!host.workspace.seat(key)) {
       throw new Refusal(what, `${what}: ${key.org}/${key.project}/${key.label} is not a seat`, key);

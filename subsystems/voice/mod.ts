@@ -8,6 +8,7 @@ import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
 import { VoiceStreams } from "./queue.ts";
 import { missingOf, speakingInUse, speakingRow } from "./row.ts";
 import { sayTool } from "./say.ts";
+import { onEachClose } from "../../server/close_hook.ts";
 
 /** The fixed line a preview speaks. spec: voice_preview. */
 export const PREVIEW_LINE = "This is how I will sound when I tell you what I am doing.";
@@ -52,16 +53,10 @@ export async function create(host: Host) {
       host.log.warn("voice_note_failed", { seat: slotName(move.slot), note: move.note, error })
     );
   };
-  const watched = new Set<number>();
-  const watch = (peer: Peer) => {
-    if (watched.has(peer.id)) return;
-    watched.add(peer.id);
-    // spec: a closed client or a dropped socket empties the seat's listener set too.
-    peer.onClose(() => {
-      watched.delete(peer.id);
-      for (const move of listeners.drop(peer.id)) apply(move);
-    });
-  };
+  // spec: a closed client or a dropped socket empties the seat's listener set too.
+  const watch = onEachClose((peer) => {
+    for (const move of listeners.drop(peer.id)) apply(move);
+  });
   const seatOrRefuse = (what: string, key: Slot) => {
     if (!host.workspace.seat(key)) {
       throw new Refusal(what, `${what}: ${slotName(key)} is not a seat`, key);
