@@ -224,8 +224,11 @@ export const COMMANDS = {
   deliver_gotify_message: { fields: DeliverGotifyMessageFields },
   save_review_threads: { fields: obj({ ...review, threads: z.array(ReviewThread) }) },
   remove_review_thread: { fields: obj({ ...review, thread_id: z.string() }) },
+  // The third of "the three review writes" that require reply_to (spec: command > reply_to):
+  // a reviewer's resolve or reopen, answered with the bool upsert_review_thread's is.
   set_review_thread_status: {
     fields: obj({ ...review, thread_id: z.string(), status: ReviewStatus }),
+    reply: true,
   },
   upsert_review_thread: { fields: obj({ ...review, thread: ReviewThread }), reply: true },
   submit_review: {

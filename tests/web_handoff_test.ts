@@ -45,7 +45,7 @@ function pages() {
 }
 
 const tool = (name: string, input: unknown) => ({
-  content: [{ type: "tool_use", name: `mcp__forge__browser__${name}`, input }],
+  content: [{ type: "tool_use", name: `mcp__forge__browser_${name}`, input }],
 });
 
 Deno.test({

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "./assert.ts";
 import { texts, webWorld } from "./web_harness.ts";
-import { GENERATED_SESSION, writeGenerated } from "../server/workspace/conversation/generate.ts";
+import { GENERATED_SESSION, writeGenerated } from "../fixtures/history/generate.ts";
 
 // A seat whose last session the session book remembers (no process runs it), with a long
 // transcript of real CLI lines and a git working tree with changes. spec: more ("walked to the

@@ -124,13 +124,12 @@ function ThreadView(props: { thread: Thread }) {
           <button
             type="button"
             data-testid="resolve"
-            onClick={() => {
-              client().command("set_review_thread_status", {
+            onClick={async () => {
+              await client().reviewWrite("set_review_thread_status", {
                 ...reviewScope(),
                 thread_id: t.id,
                 status: "resolved",
               });
-              client().rereadRecord();
             }}
           >
             Resolve
