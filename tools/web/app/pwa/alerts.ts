@@ -1,6 +1,6 @@
 import type { NotifyKind, SettingsDocument, Slot } from "../../../../protocol/mod.ts";
 import { sameSlot, slotName } from "../../../../protocol/mod.ts";
-import { WALL_CLOCK } from "../../../../subsystems/notify/clock.ts";
+import { guarded, MONOTONIC } from "../../../../server/clock.ts";
 import { NeedReader } from "../../../../subsystems/notify/needs.ts";
 import { Notifier, type NotifierSettings } from "../../../../subsystems/notify/notifier.ts";
 import { composePush, type Push, seatTitle } from "../../../../subsystems/notify/push.ts";
@@ -33,6 +33,17 @@ function rules(c: ForgeClient): NotifierSettings & { finishedAfterMs: number } {
   };
 }
 
+/**
+ * The page's own words for a need whose line forge builds from what an agent wrote (a tool's
+ * command, a question, the CLI's error): forge takes every secret its config and the vault hold
+ * out of a push's words, which the page cannot know, so a call from the page says only what
+ * kind of thing waits. A finished turn's length and an account's name carry nothing of the sort.
+ */
+const OWN_WORDS: Partial<Record<NotifyKind, string>> = {
+  ask: "an ask is waiting for your answer",
+  failed: "its turn failed",
+};
+
 /** The orgs and their projects as the home lists them (a title names the org where two share). */
 function orgsOf(c: ForgeClient) {
   const byOrg = new Map<string, { name: string }[]>();
@@ -51,7 +62,8 @@ export type Raise = (c: ForgeClient, push: Push & { seat: Slot }) => void;
  * A forge's seats calling the person through this page, by the rules forge's own pushes keep
  * (docs/notify.md "When"; the notify subsystem's own reader and notifier): a parked ask, a failed
  * turn, a sign-in needed, a long turn finished, coalesced per seat, and never for a seat the
- * person has in front of them - this page visible, or the seat this page shows and answers.
+ * person has in front of them - this page visible, or the seat this page shows and answers. Its
+ * words are forge's titles; the lines say what waits without an agent's words (OWN_WORDS).
  */
 export class ForgeAlerts {
   readonly #notifier: Notifier;
@@ -59,16 +71,21 @@ export class ForgeAlerts {
 
   constructor(private readonly c: ForgeClient, visible: () => boolean, raise: Raise) {
     this.#notifier = new Notifier({
-      clock: WALL_CLOCK,
+      // A throw in a timer is said at the console, never left to end the page's work.
+      clock: guarded(MONOTONIC, (err) => console.error("forge: a notification failed", err)),
       settings: () => rules(c),
       attended: (slot) => visible() || this.#shows(slot),
       compose: (slot, needs) =>
-        composePush(slot, needs, { title: seatTitle(slot, orgsOf(c)), clientUrl: null }),
+        composePush(
+          slot,
+          needs.map((n) => ({ ...n, line: OWN_WORDS[n.kind] ?? n.line })),
+          { title: seatTitle(slot, orgsOf(c)), clientUrl: null },
+        ),
       deliver: (push) => {
         if (push.seat) raise(c, { ...push, seat: push.seat });
       },
     });
-    const reader = new NeedReader(() => Date.now(), () => rules(c).finishedAfterMs);
+    const reader = new NeedReader(() => performance.now(), () => rules(c).finishedAfterMs);
     this.#read = (u) => {
       for (const change of reader.read({ name: u.name, fields: u.fields })) {
         this.#notifier.apply(change);
