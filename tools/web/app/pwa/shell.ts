@@ -11,11 +11,33 @@ export const pushWords = new Map<string, string>();
 
 let shell: Promise<ServiceWorkerRegistration | null> | null = null;
 
+let drawn: () => void = () => {};
+/** Resolves once the page has drawn the view it was opened on (viewDrawn). */
+const firstView = new Promise<void>((resolve) => drawn = resolve);
+
+/**
+ * The page drew the view it was opened on (the home's rows, a seat's conversation, another page,
+ * or the words for why it cannot): the worker may register now without slowing that draw.
+ */
+export function viewDrawn(): void {
+  drawn();
+}
+
+/** The main thread's next idle moment (soon, where the browser cannot say). */
+function idle(): Promise<void> {
+  return new Promise((resolve) =>
+    "requestIdleCallback" in globalThis
+      ? requestIdleCallback(() => resolve(), { timeout: 2_000 })
+      : setTimeout(resolve, 0)
+  );
+}
+
 /**
  * Registers the service worker that keeps the page's shell (the page opens with no network) and
  * answers a tapped notification by opening the seat in this window. A browser gives service
  * workers only to a secure context; elsewhere the page runs without one (views/secure.tsx says
- * so). Registered after the first draw, so it never delays it.
+ * so). Registered once the first view is drawn and the page is idle: installing it fetches the
+ * whole shell, which would otherwise compete with that draw.
  */
 export function startShell(): void {
   if (!("serviceWorker" in navigator) || !globalThis.isSecureContext) return;
@@ -24,18 +46,12 @@ export function startShell(): void {
     const open: unknown = e.data?.open;
     if (typeof open === "string" && open.startsWith("#/")) location.hash = open;
   });
-  shell = new Promise((resolve) => {
-    const register = () =>
-      navigator.serviceWorker.register(WORKER_URL, { scope: "/" }).then(
-        resolve,
-        (err) => {
-          console.error("forge: the service worker did not register", err);
-          resolve(null);
-        },
-      );
-    if (document.readyState === "complete") register();
-    else addEventListener("load", register, { once: true });
-  });
+  shell = firstView.then(idle).then(() =>
+    navigator.serviceWorker.register(WORKER_URL, { scope: "/" }).catch((err) => {
+      console.error("forge: the service worker did not register", err);
+      return null;
+    })
+  );
 }
 
 /** The shell's registration once it is active, or null where there is none. */

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { parseSlotName } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "../net/client.ts";
+import { viewDrawn } from "../pwa/shell.ts";
 import { BoardPage } from "./board_page.tsx";
 import { ExtensionsPage } from "./extensions.tsx";
 import { ForgesPage } from "./forges_page.tsx";
@@ -71,6 +72,13 @@ export function App(props: { clientBuild: string }) {
   useHolds(route, focus, all.list);
   useWaitingCount(all.list);
   const several = all.list.length > 1;
+  // The home and a seat's conversation say when they are drawn; any other view, or a page whose
+  // forges cannot be reached, is drawn as it is now.
+  const drawing = route.page === "home" || route.page === "seat" && route.tab === "chat";
+  const reached = all.list.some((c) => c.state.link !== "down");
+  useEffect(() => {
+    if (!drawing || !reached || focus.state.seatError) viewDrawn();
+  });
   // One forge: a drop greys the whole page. Several: the home greys each forge's own part,
   // and a page about one forge greys when that forge is down.
   const stale = focus.state.link !== "open" && (!several || route.page !== "home");

@@ -2,6 +2,7 @@ import { useEffect } from "preact/hooks";
 import type { AgentRow, Slot } from "../../../../protocol/mod.ts";
 import type { z } from "zod";
 import type { Home as HomeData } from "../net/narrow.ts";
+import { viewDrawn } from "../pwa/shell.ts";
 import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks, seatName } from "./marks.tsx";
@@ -25,6 +26,7 @@ export function Home() {
   useEffect(() => {
     if (drawn && performance.getEntriesByName("forge:home-drawn").length === 0) {
       performance.mark("forge:home-drawn");
+      viewDrawn();
     }
   }, [drawn]);
   if (all.list.length === 1) {
