@@ -10,6 +10,7 @@ import {
   dismissAll,
   fakePushService,
   notificationsAt,
+  recordBadges,
   registrationId,
   setHidden,
   tap,
@@ -44,6 +45,7 @@ Deno.test({
     const pushScope = `/push/${encodeURIComponent(host)}/`;
     await page.context().grantPermissions(["notifications"], { origin });
     await controlVisibility(page);
+    await recordBadges(page);
     await fakePushService(page, push);
     const h = await w.forge.ready();
     // The test's own connection hears the asks (home, answering; it shows no seat).
@@ -110,7 +112,8 @@ Deno.test({
     await dismissAll(page, "/");
 
     // Hidden while it shows beta: beta's ask is drawn in its dock and raises nothing; alpha's,
-    // parked after it, calls (so the page was listening all along). Both count in the title.
+    // parked after it, calls (so the page was listening all along). Both count in the title and
+    // on the app's badge.
     await page.evaluate(`location.hash = "#/seat/Acme/beta/lead"`);
     await page.getByTestId("composer").waitFor();
     command(h, "prompt", { key: BETA, text: "[[script:bash]] here", attachments: [] });
@@ -121,9 +124,11 @@ Deno.test({
     await until(async () => (await notificationsAt(page, "/")).length > 0, 30_000, "alpha's call");
     assertEquals((await notificationsAt(page, "/")).map((n) => n.title), ["alpha/lead needs you"]);
     await page.waitForFunction(`document.title === "(2) forge"`);
+    assertEquals(await page.evaluate("forgeTestBadges.at(-1)"), 2);
     command(h, "respond_permission", { key: BETA, tool_id: third.tool_id, outcome: ALLOW });
     command(h, "respond_permission", { key: ALPHA, tool_id: fourth.tool_id, outcome: ALLOW });
     await page.waitForFunction(`document.title === "forge"`, null, { timeout: 30_000 });
+    assertEquals(await page.evaluate("forgeTestBadges.at(-1)"), 0);
     await h.close();
   },
 });

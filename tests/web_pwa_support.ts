@@ -31,6 +31,26 @@ export async function setHidden(page: Page, hidden: boolean): Promise<void> {
 }
 
 /**
+ * Every count the page puts on the app's badge (the Badging API, 0 for a cleared badge), as
+ * `forgeTestBadges`, each call still made to the browser's own.
+ */
+export async function recordBadges(page: Page): Promise<void> {
+  await page.addInitScript(`(() => {
+    globalThis.forgeTestBadges = [];
+    const set = Navigator.prototype.setAppBadge;
+    const clear = Navigator.prototype.clearAppBadge;
+    Navigator.prototype.setAppBadge = function (n) {
+      globalThis.forgeTestBadges.push(n);
+      return set.call(this, n);
+    };
+    Navigator.prototype.clearAppBadge = function () {
+      globalThis.forgeTestBadges.push(0);
+      return clear.call(this);
+    };
+  })();`);
+}
+
+/**
  * A browser's push service stood in for by fixtures/webpush (Chromium's own needs Google's
  * servers): `pushManager.subscribe` asks the fake for a subscription made with the page's
  * application server key, exactly the `{endpoint, keys}` a browser hands a page, and
