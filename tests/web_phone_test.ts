@@ -23,6 +23,25 @@ async function onePage(page: Page, where: string): Promise<void> {
   assertEquals(await sideways(page), [], `${where} scrolls sideways`);
 }
 
+/**
+ * Every answer of the ask on screen is whole inside the dock's visible box and the screen,
+ * none hidden below the dock's fold: a thumb reaches each without scrolling for it.
+ */
+async function answersInView(page: Page): Promise<string[]> {
+  const dock = (await page.getByTestId("dock").boundingBox())!;
+  const { height } = page.viewportSize()!;
+  const answers = await page.getByTestId("ask-permission").locator(".ask-actions button").all();
+  const names: string[] = [];
+  for (const answer of answers) {
+    const box = (await answer.boundingBox())!;
+    const name = (await answer.textContent())!;
+    names.push(name);
+    assert(box.y >= dock.y && box.y + box.height <= dock.y + dock.height, `${name} below the fold`);
+    assert(box.y + box.height <= height, `${name} off the screen`);
+  }
+  return names;
+}
+
 /** The box of an element is inside the screen, its top past `from` of the screen's height. */
 async function inThumbReach(page: Page, testId: string, from: number): Promise<void> {
   const box = (await page.getByTestId(testId).first().boundingBox())!;
@@ -56,6 +75,10 @@ Deno.test({
     // The answers and the composer sit in the lower part of the screen, under the thumb.
     await inThumbReach(page, "option-allow_once", 0.33);
     await inThumbReach(page, "composer", 0.5);
+    const answers = await answersInView(page);
+    for (const name of ["Allow", "Deny", "Tell Claude what to do instead"]) {
+      assert(answers.includes(name), `${name} in ${answers}`);
+    }
     await w.shot("phone-ask");
     await ask.getByTestId("option-allow_once").tap();
     await ask.waitFor({ state: "detached", timeout: 30_000 });
