@@ -156,6 +156,8 @@ Deno.test({
 
     await offline.getByText(new URL(w.forge.url).host).waitFor({ timeout: 30_000 });
     assert((await offline.textContent())!.includes("You are offline"));
+    await page.getByTestId("stale").waitFor();
+    assertEquals(await page.getByText("Reading the fleet").count(), 0, "no fleet is being read");
     await onePage(page, "the page offline");
     await w.shot("phone-offline");
     await page.context().setOffline(false);

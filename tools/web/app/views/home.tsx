@@ -56,7 +56,8 @@ function OneForge() {
   const s = useApp();
   const home = s.home;
   useBoardBeat();
-  if (!home) return <p class="muted">Reading the fleet…</p>;
+  // Not yet open (or dropped before the first home): the banner above says so; no fleet is read.
+  if (!home) return s.link === "open" ? <p class="muted">Reading the fleet…</p> : null;
   return (
     <div class="home" data-testid="home">
       <header class="page-head">
