@@ -185,7 +185,22 @@ export type PluginsUpdateFields<N extends PluginsUpdateName> = z.infer<(typeof P
  * A v29 client never meets them unless it sends them; docs/protocol.md marks each one.
  */
 export const BEYOND_V29 = {
-  commands: [...NOTIFY_EXTENSIONS.commands],
-  updates: [...NOTIFY_EXTENSIONS.updates],
+  // cron_create and cron_delete: a person's schedules made and removed from the board page (an
+  // agent's are its cron__* tools; v29 gives a person no command for them).
+  commands: [...NOTIFY_EXTENSIONS.commands, "cron_create", "cron_delete"],
+  // review_threads_changed: the review tools' writes reach every viewer of the branch (v29's
+  // pages re-read on their own writes only). docs/review.md.
+  updates: [...NOTIFY_EXTENSIONS.updates, "review_threads_changed"],
   home: [...NOTIFY_EXTENSIONS.home],
+  // Fields forge adds to v29's own updates, as `update.field`. `failure` on every held ask's
+  // `_resolved`: v29's names only the ending; forge's resolves after the answer's effect and says
+  // why one failed (spec: Editing the config). docs/held_asks.md.
+  fields: [
+    "slack_draft_resolved.failure",
+    "browser_hand_off_resolved.failure",
+    "document_hand_off_resolved.failure",
+    "terminal_hand_off_resolved.failure",
+    "vault_ask_resolved.failure",
+    "settings_write_resolved.failure",
+  ],
 } as const satisfies Record<string, readonly string[]>;

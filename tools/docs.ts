@@ -198,7 +198,10 @@ function extensions(): string[] {
     "",
     "Wire names the original never had; a v29 client meets none of them unless it sends one.",
     `Commands: ${names(BEYOND_V29.commands)}. Updates: ${names(BEYOND_V29.updates)}.`,
-    `Home fields: ${names(BEYOND_V29.home)}. docs/notify.md says what each does.`,
+    `Home fields: ${names(BEYOND_V29.home)}. Fields on v29's own updates: ${
+      names(BEYOND_V29.fields)
+    }.`,
+    "notify.md says what notify's do, review.md `review_threads_changed`, held_asks.md `failure`.",
     "",
     ...Object.entries(NOTIFY_UPDATES).flatMap(([name, schema]) => [
       `### \`${name}\` (keyless: home hears it)`,

@@ -37,7 +37,7 @@ export async function workspacePhase(
   workspace.gateway = gateway;
   await gateway.start();
   store.onReload(() => gateway.sync());
-  const held = new HeldAskRegistry((u) => workspace.emit(u));
+  const held = new HeldAskRegistry((u) => workspace.emit(u), log);
   const watchers = {
     holding: (slot: Slot) =>
       [...connections.values()].filter((c) => c.subs.count({ session: slot }) > 0).length,

@@ -49,15 +49,22 @@ export function pageTool(profiles: Profiles) {
     browser.touch();
     try {
       const out = await fn({ cdp: browser.cdp!, tab, browser }, input as In, call);
-      return typeof out === "string" ? { text: out } : out;
+      return withNotes(tab, typeof out === "string" ? { text: out } : out);
     } catch (err) {
       const why = err instanceof PageError ? err.message : `the page call failed: ${err}`;
-      return { text: why, isError: true };
+      return withNotes(tab, { text: why, isError: true });
     } finally {
       tab.calls--;
       browser.touch();
     }
   };
+}
+
+/** An answer with what forge did to the tab meanwhile (tab_health.ts), told once. */
+function withNotes(tab: Tab, r: ToolResult): ToolResult {
+  if (tab.notes.length === 0) return r;
+  const notes = tab.notes.splice(0).map((n) => `- ${n}`).join("\n");
+  return { ...r, text: `${r.text}\n### Note\n${notes}` };
 }
 
 /**

@@ -7,7 +7,14 @@
  * gets one notice per review", as `review_activity_notice {key, branch, waiting, message}`
  * (catalogue 2.3 #69).
  */
-import { type SessionUpdate, type Slot, slotName } from "../../protocol/mod.ts";
+import type { z } from "zod";
+import {
+  type ReviewActivityNotice,
+  type ReviewThreadsChanged,
+  type SessionUpdate,
+  type Slot,
+  slotName,
+} from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { LEAD_LABEL } from "../../server/workspace/workspace.ts";
 import { branchAt, type ReviewScopeKey } from "./scope.ts";
@@ -33,10 +40,12 @@ export class ReviewActivity {
   async threadsChanged(scope: ReviewScopeKey): Promise<void> {
     const reviews = await this.store.readScope(scope.project, scope.branch);
     for (const key of await this.#seatsOn(scope)) {
-      this.host.emit({
-        name: "review_threads_changed",
-        fields: { key, branch: scope.branch, reviews },
-      });
+      // The fields are checked against protocol/'s schema where they are built; a typed emit
+      // taking the update's name and its schema's type replaces the `satisfies` when it lands.
+      const fields = { key, branch: scope.branch, reviews } satisfies z.infer<
+        typeof ReviewThreadsChanged
+      >;
+      this.host.emit({ name: "review_threads_changed", fields });
     }
   }
 
@@ -81,16 +90,14 @@ export class ReviewActivity {
       if (touched.length === 0) continue;
       const count = (d: Done) => touched.filter((t) => turn.threads.get(t.id)!.has(d)).length;
       const open = members.filter((t) => t.status === "open").length;
-      this.host.emit({
-        name: "review_activity_notice",
-        fields: {
-          key,
-          branch,
-          waiting: open,
-          message: `${turn.who} addressed review #${round.number} - ${count("replied")} replied, ` +
-            `${count("resolved")} resolved, ${open} open. Open /diff.`,
-        },
-      });
+      const fields = {
+        key,
+        branch,
+        waiting: open,
+        message: `${turn.who} addressed review #${round.number} - ${count("replied")} replied, ` +
+          `${count("resolved")} resolved, ${open} open. Open /diff.`,
+      } satisfies z.infer<typeof ReviewActivityNotice>;
+      this.host.emit({ name: "review_activity_notice", fields });
     }
   }
 
@@ -108,14 +115,16 @@ export class ReviewActivity {
         sessionId: () => null,
       });
     }
+    // One symbolic-ref per checkout, all at once: a project of many workers is not read in turn.
     const branches = new Map<string, Promise<{ branch: string } | { why: string }>>();
-    const out: Slot[] = [];
     for (const seat of seats) {
       if (!branches.has(seat.cwd)) branches.set(seat.cwd, branchAt(seat.cwd));
-      const at = await branches.get(seat.cwd)!;
-      if ("branch" in at && at.branch === scope.branch) out.push(seat.slot);
     }
-    return out;
+    const at = await Promise.all(seats.map((seat) => branches.get(seat.cwd)!));
+    return seats.filter((_, i) => {
+      const here = at[i];
+      return "branch" in here && here.branch === scope.branch;
+    }).map((seat) => seat.slot);
   }
 }
 

@@ -1,4 +1,11 @@
-import type { CliFrame, PromptSource, Wire, WireObject } from "../../../protocol/mod.ts";
+import type { z } from "zod";
+import type {
+  CliFrame,
+  MonitorsChanged,
+  PromptSource,
+  Wire,
+  WireObject,
+} from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 import { availableModel, currentModel } from "./model_wire.ts";
 import { SubagentCards } from "./subagent_cards.ts";
@@ -194,7 +201,10 @@ export class SeatState {
     const text = JSON.stringify(monitors);
     if (text === this.#monitors) return;
     this.#monitors = text;
-    out.push({ name: "monitors_changed", fields: { monitors } });
+    // Checked against protocol/'s MonitorsChanged (the seat adds `key`) where it is built; a
+    // typed emit replaces the `satisfies` when it lands.
+    const fields = { monitors } satisfies Omit<z.infer<typeof MonitorsChanged>, "key">;
+    out.push({ name: "monitors_changed", fields });
   }
 
   #tasksChanged(): Derived {
