@@ -38,12 +38,9 @@ import { captureTemplate, generate } from "./arms/usage_pool.ts";
 import { compareTotals, type Untiered } from "./arms/usage_totals.ts";
 import { finishGoals, goal } from "./support/goals.ts";
 import { median, spread } from "./support/stats.ts";
+import { stringFlag } from "./support/flags.ts";
 
 type Obj = Record<string, unknown>;
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
 
 /**
  * `--no-tier POOL` (untimed): forge's costs without the long-prompt tier, which ccusage's
@@ -81,29 +78,29 @@ async function forgeArm(pool: string, plain: boolean) {
 }
 
 if (Deno.args.includes("--no-tier")) {
-  console.log(JSON.stringify(await noTier(flag("no-tier", ""))));
+  console.log(JSON.stringify(await noTier(stringFlag("no-tier", ""))));
   Deno.exit(0);
 }
 
-const PAIRS = Number(flag("pairs", "5"));
+const PAIRS = Number(stringFlag("pairs", "5"));
 /** Parallel readers in the floor arm: the most this disk's cold read gained from (8 here). */
 const FLOOR_READERS = 8;
-const given = flag("pool", "");
+const given = stringFlag("pool", "");
 const tmp = given || await Deno.makeTempDir({ prefix: "forge_usage_bench_" });
 try {
   const pool = join(tmp, "pool");
   const t0 = performance.now();
   if (!given) {
     const template = await captureTemplate();
-    const size = Number(flag("size-mb", "1024")) * 1024 * 1024;
-    const gen = await generate(template, pool, size, Number(flag("seed", "1")));
+    const size = Number(stringFlag("size-mb", "1024")) * 1024 * 1024;
+    const gen = await generate(template, pool, size, Number(stringFlag("seed", "1")));
     console.log(
       `pool: ${(gen.bytes / 2 ** 20).toFixed(0)} MiB in ${gen.files} files from a real ${
         template.header.length + template.block.length
       }-line CLI transcript (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
   }
-  const ccArgs = await installCcusage(tmp, flag("ccusage", "20.0.24"));
+  const ccArgs = await installCcusage(tmp, stringFlag("ccusage", "20.0.24"));
   // Written pages still being flushed would slow whichever arm ran first.
   await new Deno.Command("sync").output();
 

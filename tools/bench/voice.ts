@@ -18,13 +18,10 @@ import { median } from "./support/stats.ts";
 import { type SpeakerId, Speakers } from "../../subsystems/voice/engines/mod.ts";
 import { SPEAKER_IDS } from "../../subsystems/voice/engines/speaker.ts";
 import { sentences } from "../../subsystems/voice/split.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const arg = (name: string, fallback: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : fallback;
-};
-const RUNS = Number(arg("runs", "3"));
-const ENGINES = arg("engines", SPEAKER_IDS.join(",")).split(",") as SpeakerId[];
+const RUNS = Number(stringFlag("runs", "3"));
+const ENGINES = stringFlag("engines", SPEAKER_IDS.join(",")).split(",") as SpeakerId[];
 const ONE = "I pushed the branch and opened the pull request.";
 const TEN = [
   "I read the failing test first.",
