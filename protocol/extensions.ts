@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { UpdateFields } from "./update.ts";
 
 // spec: What a subject carries > extensions, and "The read and the frames are one shape": the
 // subject's read and the plugins_* updates embed these same objects. Where the spec names a
@@ -177,4 +178,5 @@ export const PLUGINS_UPDATES = {
   }).strict(),
 } as const;
 export type PluginsUpdateName = keyof typeof PLUGINS_UPDATES;
-export type PluginsUpdateFields<N extends PluginsUpdateName> = z.infer<(typeof PLUGINS_UPDATES)[N]>;
+/** A plugins_* update's fields, as the update table types them. */
+export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;

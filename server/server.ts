@@ -7,7 +7,6 @@ import {
   type SessionUpdate,
   type SettingsDocument,
   type Slot,
-  type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { accountsArea } from "./areas/accounts.ts";
@@ -186,7 +185,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     );
     const frame = {
       kind: "update" as const,
-      update: encodeUpdate(numbered.update) as Wire,
+      update: encodeUpdate(numbered.update),
       ...(numbered.seq === null ? {} : { seq: numbered.seq }),
       span: numbered.span,
     };
@@ -219,7 +218,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // fresh home snapshot, because no update carries a cleared fatal error.
   store.onFailure((message) => {
     if (message !== null) {
-      const fatal = { error: "config_invalid", message };
+      const fatal = { error: "config_invalid" as const, message };
       workspace.fatalError = fatal;
       workspace.emit({ name: "fatal_error", fields: fatal });
       return;

@@ -5,6 +5,10 @@ import type {
   ClientMessageOf,
   Command,
   CommandName,
+  DictateModelsSnapshot,
+  HeldCard,
+  HeldKind,
+  HeldRequest,
   NamedSubject,
   PromptSource,
   ServerMessage,
@@ -12,7 +16,6 @@ import type {
   Slot,
   Subject,
   Wire,
-  WireObject,
 } from "../protocol/mod.ts";
 import type { z } from "zod";
 import type { AreaSpec } from "./config/spec.ts";
@@ -95,36 +98,24 @@ export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult
 // Held asks (issue 11): one per-seat registry for every kind that parks a tool call until a
 // person answers. spec: session > pending_asks (held kinds lead, in this order).
 
-/** The held kinds, in the order `pending_asks` leads with them. */
-export const HELD_KINDS = [
-  "slack_post",
-  "browser_hand_off",
-  "document_hand_off",
-  "terminal_hand_off",
-  "vault_ask",
-  "settings_write",
-] as const;
-export type HeldKind = typeof HELD_KINDS[number];
-
-/** How a parked ask ended: in its `*_resolved` update and in the words the agent gets back. */
-export type AskEnding =
-  | "answered"
-  | "declined"
-  | "cancelled"
-  | "session_ended"
-  | "expired"
-  | "abandoned";
+// The held kinds (in the order `pending_asks` leads with them), their cards and how an ask ends
+// are the wire's: protocol/held.ts.
+import type { AskEnding } from "../protocol/mod.ts";
+export { type AskEnding, HELD_KINDS, type HeldKind } from "../protocol/mod.ts";
 
 export type AskOutcome<A> =
   | { ending: "answered"; answer: A }
   | { ending: Exclude<AskEnding, "answered">; note?: string };
 
 /** What a subsystem parks. The registry mints the id unless one is given. */
-export interface HeldAskSpec {
-  kind: HeldKind;
+export type HeldAskSpec = { [K in HeldKind]: HeldAskOf<K> }[HeldKind];
+
+/** What a subsystem parks for one kind: its card is that kind's (protocol/held.ts). */
+export interface HeldAskOf<K extends HeldKind> {
+  kind: K;
   id?: string;
   /** The card a client draws (`pending_asks[].request` and the `*_pending` update's fields). */
-  request: WireObject;
+  request: HeldRequest<K>;
   /** The call's signal: an abort withdraws the ask with ending `cancelled`. */
   signal: AbortSignal;
   /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
@@ -136,7 +127,7 @@ export interface HeldAsks {
    * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
    * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
    * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending. Wire (server/workspace/seats/held.ts HELD_WIRE): `<kind>_pending {key,
+   * the ending. Wire (protocol/held.ts HELD_UPDATES): `<kind>_pending {key,
    * ...request, id}` and `<kind>_resolved {key, id, ending}` (a Slack post resolves as
    * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
    * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
@@ -156,9 +147,9 @@ export interface HeldAsks {
     reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
   ): void;
   /** Replaces a parked card's request and re-pushes its `*_pending` (vault `needs_unlock`). */
-  restamp(slot: Slot, id: string, request: WireObject): void;
+  restamp(slot: Slot, id: string, request: HeldRequest<HeldKind>): void;
   /** The asks parked on a seat, held kinds first, as `pending_asks` carries them. */
-  list(slot: Slot): { kind: string; id: string; request: WireObject }[];
+  list(slot: Slot): { kind: HeldKind; id: string; request: HeldCard }[];
 }
 
 /**
@@ -196,8 +187,14 @@ export interface DictationRole {
 
 export interface SpeakingRole {
   /** The speaking role's fields of the dictate_models read. */
-  fields(): { speaking: Wire; speaking_bench: Wire; speaking_results: Wire };
+  fields(): SpeakingFields;
 }
+
+/** The speaking role's fields of the dictate_models read (protocol/dictate.ts). */
+export type SpeakingFields = Pick<
+  DictateModelsSnapshot,
+  "speaking" | "speaking_bench" | "speaking_results"
+>;
 
 /** What the server hands every subsystem. */
 export interface Host {

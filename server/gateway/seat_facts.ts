@@ -1,4 +1,4 @@
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import type { SeatAccount, SessionUpdate, Slot, WireObject } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
@@ -43,7 +43,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
  */
 export class SeatFacts {
   /** The CLI's own `initialize` account facts, per seat. */
-  readonly #cli = new Map<string, Wire>();
+  readonly #cli = new Map<string, WireObject | null>();
 
   constructor(
     private readonly pool: AccountPool,
@@ -53,7 +53,7 @@ export class SeatFacts {
   ) {}
 
   /** The seat's CLI answered `initialize`: what it said of its auth, and whose account it runs. */
-  async connected(slot: Slot, cli: Wire | null): Promise<void> {
+  async connected(slot: Slot, cli: WireObject | null): Promise<void> {
     this.#cli.set(slotName(slot), cli);
     const account = this.#bound(slot);
     if (!account) return;
@@ -79,7 +79,7 @@ export class SeatFacts {
   }
 
   /** A seat's `account` session field (protocol/accounts.ts `SeatAccount`). */
-  async field(slot: Slot): Promise<Wire> {
+  async field(slot: Slot): Promise<SeatAccount> {
     const account = this.#bound(slot);
     if (!account) return null;
     return {

@@ -1,4 +1,4 @@
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import type { SessionUpdate, Slot, UpdateFields, Wire } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Gateway } from "../gateway/gateway.ts";
@@ -36,7 +36,7 @@ export class Workspace {
   readonly stream = new UpdateStream();
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
-  fatalError: { error: string; message: string } | null = null;
+  fatalError: UpdateFields<"fatal_error"> | null = null;
   /** The account gateway seats launch through (server/gateway/); null until the server sets it. */
   gateway: Gateway | null = null;
   /**

@@ -1,5 +1,5 @@
-import type { SessionUpdate, Slot, Wire, WireObject } from "../../protocol/mod.ts";
-import { sameSlot } from "../../protocol/mod.ts";
+import type { HeldRequest, SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import { heldPending, heldResolved, sameSlot } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
 import { memoryLogger } from "../../server/log.ts";
 import {
@@ -21,7 +21,7 @@ import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
 interface Parked {
   slot: Slot;
   kind: HeldKind;
-  request: WireObject;
+  request: HeldRequest<HeldKind>;
   resolve: (o: AskOutcome<unknown>) => void;
 }
 
@@ -35,12 +35,12 @@ export class FakeAsks implements HeldAsks {
     const { promise, resolve } = Promise.withResolvers<AskOutcome<A>>();
     const end = (o: AskOutcome<unknown>) => {
       if (!this.parked.delete(id)) return;
-      this.emit({ name: `${spec.kind}_resolved`, fields: { key: slot, id, ending: o.ending } });
+      this.emit(heldResolved(spec.kind, slot, id, o.ending));
       resolve(o as AskOutcome<A>);
     };
     this.parked.set(id, { slot, kind: spec.kind, request: spec.request, resolve: end });
     spec.signal.addEventListener("abort", () => end({ ending: "cancelled" }));
-    this.emit({ name: `${spec.kind}_pending`, fields: { key: slot, id, ...spec.request } });
+    this.emit(heldPending(spec.kind, slot, { ...spec.request, id }));
     return { id, outcome: promise };
   }
 
@@ -59,18 +59,18 @@ export class FakeAsks implements HeldAsks {
     p.resolve(reply);
   }
 
-  restamp(slot: Slot, id: string, request: WireObject): void {
+  restamp(slot: Slot, id: string, request: HeldRequest<HeldKind>): void {
     const p = this.parked.get(id);
     if (!p) return;
     p.request = request;
-    this.emit({ name: `${p.kind}_pending`, fields: { key: slot, id, ...request } });
+    this.emit(heldPending(p.kind, slot, { ...request, id }));
   }
 
   list(slot: Slot) {
     return [...this.parked].filter(([, p]) => sameSlot(p.slot, slot)).map(([id, p]) => ({
       kind: p.kind,
       id,
-      request: p.request,
+      request: { ...p.request, id },
     }));
   }
 }

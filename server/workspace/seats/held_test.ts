@@ -22,6 +22,27 @@ function peer(answering: boolean): Peer {
   };
 }
 
+// One card per kind, as its parker builds it (protocol/held.ts).
+const write = (n: number) => ({
+  tool: "settings__set",
+  keys: [{ path: `server.k${n}`, class: "live" as const, now: null, after: n }],
+  reason: null,
+});
+const doc = { path: "a.md", reviewable: true, reason: "read it", document_kind: "markdown" };
+const term = { reason: "type the password", terminal: 1 };
+const draft = (text: string) => ({
+  id: crypto.randomUUID(),
+  workspace: "W1",
+  conversation: "C1",
+  thread_ts: null,
+  action: "post" as const,
+  text,
+  parts: [text],
+});
+/** A resolved update's ending (every `*_resolved` carries one). */
+const endingOf = (u: SessionUpdate | undefined) =>
+  u?.fields && "ending" in u.fields ? u.fields.ending : undefined;
+
 function registry() {
   const emitted: SessionUpdate[] = [];
   return { held: new HeldAskRegistry((u) => emitted.push(u)), emitted };
@@ -30,17 +51,17 @@ function registry() {
 Deno.test("held asks: pending_asks leads with the kinds' order, arrival order within one", () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;
-  const a = held.park(lead, { kind: "settings_write", request: { keys: [] }, signal });
-  const b = held.park(lead, { kind: "document_hand_off", request: { path: "a.md" }, signal });
-  const c = held.park(lead, { kind: "settings_write", request: { keys: [1] }, signal });
-  held.park(other, { kind: "slack_post", request: {}, signal });
+  const a = held.park(lead, { kind: "settings_write", request: write(0), signal });
+  const b = held.park(lead, { kind: "document_hand_off", request: doc, signal });
+  const c = held.park(lead, { kind: "settings_write", request: write(1), signal });
+  held.park(other, { kind: "slack_post", request: draft("hi"), signal });
   assertEquals(held.list(lead).map((x) => x.id), [b.id, a.id, c.id]);
-  assertEquals(held.list(lead)[0].request, { path: "a.md", id: b.id });
+  assertEquals(held.list(lead)[0].request, { ...doc, id: b.id });
   assert(held.handingOff(lead), "a document hand-off holds the machine turn");
   assert(!held.handingOff(other), "a Slack draft is no hand-off");
   assertEquals(emitted[0], {
     name: "settings_write_pending",
-    fields: { key: lead, keys: [], id: a.id },
+    fields: { key: lead, ...write(0), id: a.id },
   });
   assertEquals(emitted.at(-1)!.name, "slack_post_pending");
   const seqs = held.list(lead).map((x) => x.seq);
@@ -50,7 +71,11 @@ Deno.test("held asks: pending_asks leads with the kinds' order, arrival order wi
 Deno.test("held asks: answered and declined reach the parker and name the ending", async () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;
-  const a = held.park<{ ok: boolean }>(lead, { kind: "settings_write", request: {}, signal });
+  const a = held.park<{ ok: boolean }>(lead, {
+    kind: "settings_write",
+    request: write(0),
+    signal,
+  });
   held.answer(lead, "settings_write", a.id, peer(true), {
     ending: "answered",
     answer: { ok: true },
@@ -60,7 +85,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
     name: "settings_write_resolved",
     fields: { key: lead, id: a.id, ending: "answered" },
   });
-  const b = held.park(lead, { kind: "settings_write", request: {}, signal });
+  const b = held.park(lead, { kind: "settings_write", request: write(1), signal });
   held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
   assertEquals((await b.outcome).ending, "declined");
   assertEquals(held.list(lead), []);
@@ -69,7 +94,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
 Deno.test("held asks: a non-answering connection, an unknown id, another seat are refused by name", () => {
   const { held } = registry();
   const signal = new AbortController().signal;
-  const a = held.park(lead, { kind: "settings_write", request: {}, signal });
+  const a = held.park(lead, { kind: "settings_write", request: write(0), signal });
   const refusal = (fn: () => void) => {
     try {
       fn();
@@ -101,30 +126,34 @@ Deno.test("held asks: a non-answering connection, an unknown id, another seat ar
 Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask by name", async () => {
   const { held, emitted } = registry();
   const call = new AbortController();
-  const a = held.park(lead, { kind: "terminal_hand_off", request: {}, signal: call.signal });
+  const a = held.park(lead, { kind: "terminal_hand_off", request: term, signal: call.signal });
   call.abort(new CallEnded("cancelled", "AbortError: remote-cancel"));
   assertEquals((await a.outcome).ending, "cancelled");
   const b = held.park(lead, {
     kind: "document_hand_off",
-    request: {},
+    request: doc,
     signal: new AbortController().signal,
   });
   held.endSeat(lead, "session_ended");
   assertEquals((await b.outcome).ending, "session_ended");
   const c = held.park(lead, {
     kind: "slack_post",
-    request: {},
+    request: draft("later"),
     signal: new AbortController().signal,
     expiresMs: 5,
   });
   assertEquals((await c.outcome).ending, "expired");
   assertEquals(
-    emitted.filter((u) => u.name.endsWith("_resolved")).map((u) => u.fields?.ending),
+    emitted.filter((u) => u.name.endsWith("_resolved")).map(endingOf),
     ["cancelled", "session_ended", "expired"],
   );
   const aborted = new AbortController();
   aborted.abort(new CallEnded("session_ended", "gone"));
-  const d = held.park(lead, { kind: "settings_write", request: {}, signal: aborted.signal });
+  const d = held.park(lead, {
+    kind: "settings_write",
+    request: write(2),
+    signal: aborted.signal,
+  });
   assertEquals((await d.outcome).ending, "session_ended", "an already-aborted call parks nothing");
 });
 
@@ -132,10 +161,11 @@ Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask 
 Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approved} / expired / abandoned", async () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;
-  const a = held.park(lead, { kind: "slack_post", request: { text: "hi" }, signal });
+  const hi = draft("hi");
+  const a = held.park(lead, { kind: "slack_post", request: hi, signal });
   assertEquals(emitted.at(-1), {
     name: "slack_post_pending",
-    fields: { key: lead, draft: { text: "hi", id: a.id } },
+    fields: { key: lead, draft: { ...hi, id: a.id } },
   });
   held.answer(lead, "slack_post", a.id, peer(true), { ending: "declined" });
   await a.outcome;
@@ -144,12 +174,12 @@ Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approve
     id: a.id,
     ending: { answered: { approved: false } },
   });
-  const b = held.park(lead, { kind: "slack_post", request: {}, signal, expiresMs: 1 });
+  const b = held.park(lead, { kind: "slack_post", request: draft("b"), signal, expiresMs: 1 });
   assertEquals((await b.outcome).ending, "expired");
-  assertEquals(emitted.at(-1)!.fields!.ending, "expired");
+  assertEquals(endingOf(emitted.at(-1)), "expired");
   const stop = new AbortController();
-  const c = held.park(lead, { kind: "slack_post", request: {}, signal: stop.signal });
+  const c = held.park(lead, { kind: "slack_post", request: draft("c"), signal: stop.signal });
   stop.abort();
   assertEquals((await c.outcome).ending, "cancelled");
-  assertEquals(emitted.at(-1)!.fields!.ending, "abandoned");
+  assertEquals(endingOf(emitted.at(-1)), "abandoned");
 });

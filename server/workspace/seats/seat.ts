@@ -1,4 +1,5 @@
 import type {
+  PermissionMode,
   PermissionOutcome,
   PromptSource,
   QuestionOutcome,
@@ -104,7 +105,7 @@ export class Seat extends SeatCore implements SeatInfo {
     });
   }
 
-  setMode(mode: string): void {
+  setMode(mode: PermissionMode): void {
     this.live("set_mode").request("set_permission_mode", { mode }).then((res) => {
       this.state.permissionMode = typeof res.mode === "string" ? res.mode : mode;
     }).catch((err) => this.emit("set_mode_failed", { mode, message: err.message }));

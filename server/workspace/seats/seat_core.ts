@@ -1,8 +1,21 @@
-import type { CliFrame, LaunchSettings, Slot, Wire } from "../../../protocol/mod.ts";
-import { slotName } from "../../../protocol/mod.ts";
+import type {
+  CliFrame,
+  KeyedUpdateName,
+  LaunchSettings,
+  SeatFields,
+  SeatUpdate,
+  SessionUpdate,
+  Slot,
+} from "../../../protocol/mod.ts";
+import { keyedUpdate, seatUpdate, slotName } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { Refusal } from "../../subsystem.ts";
-import type { ClaudeExit, ClaudeProcess, JsonObject } from "../claude/mod.ts";
+import {
+  type ClaudeExit,
+  type ClaudeProcess,
+  isJsonObject,
+  type JsonObject,
+} from "../claude/mod.ts";
 import { AskBook } from "./asks.ts";
 import type { SeatEnv } from "./env.ts";
 import type { NumberedUpdate } from "../stream.ts";
@@ -10,7 +23,7 @@ import { SeatHistory } from "./history.ts";
 import { type LaunchPlan, type Occupancy, planLaunch, transcriptOf } from "./launch.ts";
 import { OccupantReads } from "./reads.ts";
 import { capToolRecord } from "./records.ts";
-import { type Derived, SeatState } from "./seat_state.ts";
+import { SeatState } from "./seat_state.ts";
 import type { FrameWindow } from "./window.ts";
 import type { SeatTools } from "../mcp/bridge.ts";
 import { spawnOccupant } from "./occupant.ts";
@@ -232,7 +245,10 @@ export abstract class SeatCore {
       compaction_count: this.history.conversation?.compactionCount ?? 0,
     });
     this.#emitAll(derived);
-    void this.env.workspace.gateway?.connected(this.slot, (ready.account ?? null) as Wire);
+    void this.env.workspace.gateway?.connected(
+      this.slot,
+      isJsonObject(ready.account) ? ready.account : null,
+    );
     // A read that came while the CLI was starting could not ask; it is asked for now.
     if (this.env.watchers.holding(this.slot) > 0) this.askForReads();
   }
@@ -352,16 +368,19 @@ export abstract class SeatCore {
   // ---- emitting --------------------------------------------------------------------------
 
   /** Emits one keyed update, numbered on the seat's counter, and keeps it in the window. */
-  protected emit(name: string, fields: Record<string, Wire>): void {
-    const update = { name, fields: { key: this.slot, ...fields } };
+  protected emit<N extends KeyedUpdateName>(name: N, fields: SeatFields<N>): void {
+    this.#publish(seatUpdate(this.slot, name, fields));
+  }
+
+  #publish(made: SessionUpdate): void {
     this.#emitting = true;
     let numbered: NumberedUpdate;
     try {
-      numbered = this.env.workspace.emit(update);
+      numbered = this.env.workspace.emit(made);
     } finally {
       this.#emitting = false;
     }
-    if (numbered.seq !== null) this.history.push(numbered.seq, update);
+    if (numbered.seq !== null) this.history.push(numbered.seq, made);
   }
 
   /** An update another part of the server numbered on this seat's counter (a subsystem's): the
@@ -372,8 +391,8 @@ export abstract class SeatCore {
     this.history.push(n.seq, n.update);
   }
 
-  #emitAll(derived: Derived[]): void {
-    for (const d of derived) this.emit(d.name, d.fields);
+  #emitAll(derived: SeatUpdate[]): void {
+    for (const d of derived) this.#publish(keyedUpdate(this.slot, d));
   }
 
   protected chat(msg: CliFrame): void {

@@ -1,4 +1,5 @@
-import type { DictateRole, Wire } from "../../../protocol/mod.ts";
+import type { DictateModelsSnapshot, DictateRole, Wire } from "../../../protocol/mod.ts";
+import type { SpeakingFields } from "../../../server/subsystem.ts";
 import type { EngineModel } from "../engines/engine.ts";
 import type { Preflight, RoleModel } from "../preflight.ts";
 import {
@@ -27,7 +28,7 @@ type Activate =
 
 /** The bench's part of the page (bench.ts), read when the snapshot is built. */
 export interface BenchView {
-  bench: Wire;
+  bench: DictateModelsSnapshot["bench"];
   results(): BenchResult[];
   readAloud: Wire;
 }
@@ -56,9 +57,9 @@ export class ModelsPage {
       enabled: () => boolean;
       catalogue: () => string | null;
       importDir: () => string | null;
-      changed: (snapshot: Wire) => void;
+      changed: (snapshot: DictateModelsSnapshot) => void;
       /** The speaking role's fields (issue 17, the voice subsystem's), null while it is off. */
-      speaking?: () => { speaking: Wire; speaking_bench: Wire; speaking_results: Wire } | null;
+      speaking?: () => SpeakingFields | null;
     },
   ) {}
 
@@ -183,10 +184,10 @@ export class ModelsPage {
   }
 
   /** The subject's whole read. spec: dictate_models (the field table). */
-  snapshot(): Wire {
+  snapshot(): DictateModelsSnapshot {
     const inUse = [this.#inUse(this.preflight.dictation), this.#inUse(this.preflight.vad)];
     const results = this.bench?.results() ?? [];
-    const dictationFile = (inUse[0] as { file: string }).file;
+    const dictationFile = inUse[0].file;
     const speaking = this.opts.speaking?.() ?? null;
     return {
       enabled: this.opts.enabled(),
@@ -194,12 +195,12 @@ export class ModelsPage {
       // The speaking role is the voice subsystem's ([tts]): it fills these through the Host.
       speaking: speaking?.speaking ?? null,
       in_use: inUse,
-      check: this.check as Wire,
+      check: this.check,
       updates: [proposeUpdates(dictationFile, this.rows, results)],
       rows: this.rows.map((r) => this.#row(r)),
-      install: this.install as Wire,
-      activate: this.activate as Wire,
-      installed: this.store.installed().map((r) => ({ ...r, at: wireTime(r.at) })) as Wire,
+      install: this.install,
+      activate: this.activate,
+      installed: this.store.installed().map((r) => ({ ...r, at: wireTime(r.at) })),
       bench: this.bench?.bench ?? null,
       results: results.map((r) => ({ ...r, at: wireTime(r.at) })),
       read_aloud: this.bench?.readAloud ?? null,
@@ -208,7 +209,7 @@ export class ModelsPage {
     };
   }
 
-  #inUse(m: RoleModel): Wire {
+  #inUse(m: RoleModel): DictateModelsSnapshot["in_use"][number] {
     const file = m.file.split("/").pop()!;
     const row = m.role === "vad" ? SILERO_V5_ROW : this.rows.find((r) => r.file === file) ??
       (m.file === POCKETSPHINX_ROW.path ? POCKETSPHINX_ROW : undefined);
@@ -229,7 +230,7 @@ export class ModelsPage {
     };
   }
 
-  #row(r: CatalogueRow): Wire {
+  #row(r: CatalogueRow): DictateModelsSnapshot["rows"][number] {
     const installed = r.source === "package" ? true : this.store.record(r.file) !== undefined;
     return {
       variant: r.variant,

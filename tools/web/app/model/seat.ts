@@ -188,37 +188,37 @@ export class SeatModel {
   }
 
   #apply(update: SessionUpdate): void {
-    const f = update.fields ?? {};
     switch (update.name) {
       case "chat_appended":
-        this.#chat(obj(f.msg) as CliFrame);
+        this.#chat(update.fields.msg);
         break;
-      case "prompt_queued":
-        this.queue = [...this.queue, f as unknown as QueuedPrompt];
+      case "prompt_queued": {
+        const { uuid, source, text } = update.fields;
+        this.queue = [...this.queue, { uuid, source, text }];
         break;
+      }
       case "prompt_lifecycle":
-        if (f.state !== "queued") {
-          this.queue = this.queue.filter((q) => q.uuid !== f.uuid);
-        }
+      case "prompt_cancel_resolved": {
+        const f = update.fields;
+        const gone = "state" in f ? f.state !== "queued" : f.cancelled;
+        if (gone) this.queue = this.queue.filter((q) => q.uuid !== f.uuid);
         break;
-      case "prompt_cancel_resolved":
-        if (f.cancelled) {
-          this.queue = this.queue.filter((q) => q.uuid !== f.uuid);
-        }
-        break;
+      }
       case "turn_complete":
       case "turn_error":
       case "turn_cancelled":
         this.header = { ...this.header, turn_in_flight: false };
         break;
-      case "context_usage_snapshot":
-        this.header = { ...this.header, context: f as Wire };
+      case "context_usage_snapshot": {
+        const { percentage, max_tokens } = update.fields;
+        this.header = { ...this.header, context: { percent: percentage, max_tokens } };
         break;
+      }
       case "processes_changed":
-        this.record = { ...this.record, processes: (f.snapshot ?? null) as Wire };
+        this.record = { ...this.record, processes: update.fields.snapshot };
         break;
       case "terminal_changed":
-        this.terminal = f.terminal ? obj(f.terminal) : null;
+        this.terminal = update.fields.terminal;
         break;
       default:
         this.asks = applyAskUpdate(this.asks, update);

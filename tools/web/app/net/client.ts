@@ -262,9 +262,10 @@ export class ForgeClient {
     const seat = this.state.seat;
     if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(update, raw, seq, span);
     // A seat's own words about a press that failed (a mode or model switch, a notice).
+    const f = update.fields;
+    const said = f === null ? null : "text" in f ? f.text : "message" in f ? f.message : null;
     if (slot && (update.name === "notice" || update.name.endsWith("_failed"))) {
-      const f = update.fields ?? {};
-      const why = String(f.text ?? f.message ?? JSON.stringify(f));
+      const why = String(said ?? JSON.stringify(f));
       this.#note({ kind: "error", what: update.name, why, seat: slot, dispatch_id: null });
     }
     if (slot === null || isFleetNews(update)) this.#soon("home");
