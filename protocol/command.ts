@@ -13,11 +13,12 @@ import {
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
 import { DeliverGotifyMessageFields } from "./connectors.ts";
-import { ReviewStatus, ReviewThread } from "./review.ts";
+import { ReviewSet, ReviewStatus, ReviewThread } from "./review.ts";
 import {
   BiometricEnrol,
   BiometricRelease,
   BiometricRewrite,
+  EnrolmentMaterial,
   VaultAnswer,
   VaultEnrolmentMaterial,
 } from "./vault.ts";
@@ -26,7 +27,9 @@ import {
   DeliverPeerPromptFields,
   DeliverWorkerPromptFields,
   DeliverWorkerPromptToLeadFields,
+  DespawnResult,
   DespawnWorkerFields,
+  SpawnWorkerBody,
   SpawnWorkerFields,
 } from "./workers.ts";
 
@@ -202,9 +205,9 @@ export const COMMANDS = {
   },
   task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
   deliver_peer_prompt: { fields: DeliverPeerPromptFields },
-  spawn_worker: { fields: SpawnWorkerFields, reply: true },
+  spawn_worker: { fields: SpawnWorkerFields, reply: SpawnWorkerBody },
   close_worker: { fields: CloseWorkerFields },
-  despawn_worker: { fields: DespawnWorkerFields, reply: true },
+  despawn_worker: { fields: DespawnWorkerFields, reply: DespawnResult },
   open_url: { fields: obj({ url: z.string() }) },
   deliver_worker_prompt: { fields: DeliverWorkerPromptFields },
   deliver_worker_prompt_to_lead: { fields: DeliverWorkerPromptToLeadFields },
@@ -214,7 +217,10 @@ export const COMMANDS = {
   set_review_thread_status: {
     fields: obj({ ...review, thread_id: z.string(), status: ReviewStatus }),
   },
-  upsert_review_thread: { fields: obj({ ...review, thread: ReviewThread }), reply: true },
+  upsert_review_thread: {
+    fields: obj({ ...review, thread: ReviewThread }),
+    reply: z.boolean().describe("whether the thread was stored"),
+  },
   submit_review: {
     fields: obj({
       ...review,
@@ -222,12 +228,20 @@ export const COMMANDS = {
       thread_ids: z.array(z.string()),
       origin: Slot,
     }),
-    reply: true,
+    reply: ReviewSet.nullable().describe(
+      "the review as filed; null when the store could not write",
+    ),
   },
-  biometric_release: { fields: BiometricRelease, reply: true },
-  biometric_enrol: { fields: BiometricEnrol, reply: true },
-  biometric_rewrite: { fields: BiometricRewrite, reply: true },
-  vault_enrolment_material: { fields: VaultEnrolmentMaterial, reply: true },
+  biometric_release: {
+    fields: BiometricRelease,
+    reply: z.string().describe("the enrolment's wrapped blob"),
+  },
+  biometric_enrol: { fields: BiometricEnrol, reply: z.literal(true).describe("enrolled") },
+  biometric_rewrite: {
+    fields: BiometricRewrite,
+    reply: z.boolean().describe("whether a row the person created was rewritten"),
+  },
+  vault_enrolment_material: { fields: VaultEnrolmentMaterial, reply: EnrolmentMaterial },
   vault_lock: { fields: null },
   plugin_update_all: { fields: null },
   plugin_check_updates: { fields: null },
@@ -237,7 +251,7 @@ export const COMMANDS = {
   plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
   plugin_marketplace_add: { fields: obj({ source: z.string() }) },
   plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
-} as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
+} as const satisfies Record<string, { fields: z.ZodType | null; reply?: z.ZodType }>;
 
 export type CommandName = keyof typeof COMMANDS;
 type FieldsOf<N extends CommandName> = (typeof COMMANDS)[N]["fields"] extends z.ZodType
@@ -248,8 +262,16 @@ export type Command = { [N in CommandName]: { name: N; fields: FieldsOf<N> } }[C
 
 /** Whether the command's outcome rides a `reply` (and so requires `reply_to`). */
 export function needsReply(name: CommandName): boolean {
-  const spec: { fields: unknown; reply?: boolean } = COMMANDS[name];
-  return spec.reply === true;
+  return replySchema(name) !== null;
+}
+
+/**
+ * The schema of a reply command's success body, null for a command with no reply. A refusal
+ * rides the same reply as a string in forge's words. spec: command > reply_to.
+ */
+export function replySchema(name: CommandName): z.ZodType | null {
+  const spec: { fields: unknown; reply?: z.ZodType } = COMMANDS[name];
+  return spec.reply ?? null;
 }
 
 export function isCommandName(name: string): name is CommandName {

@@ -19,6 +19,8 @@ export * from "./updates_fleet.ts";
 export * from "./updates_subsystems.ts";
 export * from "./held.ts";
 export * from "./asks.ts";
+export * from "./validate.ts";
+export * from "./usage.ts";
 export * from "./client.ts";
 export * from "./server.ts";
 export * from "./binary.ts";

@@ -106,6 +106,7 @@ Deno.test("board: a restart keeps the board exactly", async () => {
     );
     assert(after.projects[0].error === null);
     await d.close();
+    assertEquals(d.schemaErrors, [], "every frame on protocol/'s schemas");
   } finally {
     await again.stop();
   }
