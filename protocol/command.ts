@@ -113,6 +113,17 @@ export type QuestionOutcome = z.infer<typeof QuestionOutcome>;
 /** The scopes `claude plugin install/update --scope` takes. */
 export const PluginScope = z.enum(["user", "project", "local"]);
 
+/** One row of the command table: its fields, its reply (required `reply_to`) and, for a command
+ * forge adds beyond protocol v29, why. */
+export interface CommandSpec {
+  fields: z.ZodType | null;
+  /** The success body's schema: the command answers through `reply` (refusals as a string). */
+  reply?: z.ZodType;
+  extension?: string;
+}
+
+const PLUGIN_ACTION =
+  "the spec counts the plugin actions with fields without naming them: the name and fields are forge's";
 const key = { key: Slot };
 const review = { project: z.string(), branch: z.string() };
 const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
@@ -152,8 +163,11 @@ export const COMMANDS = {
   respond_question: { fields: obj({ ...key, tool_id: z.string(), outcome: QuestionOutcome }) },
   respond_slack_post: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
-  // Issue 11: the terminal hand-off is answered as the browser's is (the original had none).
-  respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
+  respond_terminal_hand_off: {
+    fields: obj({ ...key, id: z.string(), done: z.boolean() }),
+    extension:
+      "answers the terminal hand-off, which the original did not have, as the browser's is",
+  },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
   set_dictate_override: { fields: obj({ ...key, update: DictateOverrideUpdate }) },
@@ -247,11 +261,17 @@ export const COMMANDS = {
   plugin_check_updates: { fields: null },
   // The four plugin actions with fields; the spec counts them (63 struct variants) without naming
   // them, so the names and fields are ours. spec: "What is not here" > the six actions.
-  plugin_install: { fields: obj({ plugin_id: z.string() }) },
-  plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
-  plugin_marketplace_add: { fields: obj({ source: z.string() }) },
-  plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
-} as const satisfies Record<string, { fields: z.ZodType | null; reply?: z.ZodType }>;
+  plugin_install: { fields: obj({ plugin_id: z.string() }), extension: PLUGIN_ACTION },
+  plugin_update: {
+    fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }),
+    extension: PLUGIN_ACTION,
+  },
+  plugin_marketplace_add: { fields: obj({ source: z.string() }), extension: PLUGIN_ACTION },
+  plugin_marketplace_repair: {
+    fields: obj({ marketplace: z.string() }),
+    extension: PLUGIN_ACTION,
+  },
+} as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
 type FieldsOf<N extends CommandName> = (typeof COMMANDS)[N]["fields"] extends z.ZodType
@@ -270,7 +290,7 @@ export function needsReply(name: CommandName): boolean {
  * rides the same reply as a string in forge's words. spec: command > reply_to.
  */
 export function replySchema(name: CommandName): z.ZodType | null {
-  const spec: { fields: unknown; reply?: z.ZodType } = COMMANDS[name];
+  const spec: CommandSpec = COMMANDS[name];
   return spec.reply ?? null;
 }
 

@@ -2,12 +2,29 @@
 // page fails here, so the page a client author reads is always the wire (issue 13).
 import { z } from "zod";
 import { assert, assertEquals } from "../tests/assert.ts";
-import { Slot } from "../protocol/mod.ts";
+import { COMMANDS, Slot, UPDATE_NAMES, updateSpec } from "../protocol/mod.ts";
 import { render, typeOf } from "./docs.ts";
 
 Deno.test("docs/protocol.md is what the schemas say (run `tools/deno.sh task docs`)", async () => {
   const committed = await Deno.readTextFile(new URL("../docs/protocol.md", import.meta.url));
   assert(committed === render(), "docs/protocol.md is stale: run `tools/deno.sh task docs`");
+});
+
+Deno.test("docs/protocol.md has every update's meaning and fields, every command's reply", () => {
+  const page = render();
+  const section = (name: string) => {
+    const at = page.indexOf(`### \`${name}\`\n`);
+    assert(at >= 0, `no section for ${name}`);
+    return page.slice(at, page.indexOf("\n### ", at + 1));
+  };
+  for (const name of UPDATE_NAMES) {
+    const text = section(name);
+    const spec = updateSpec(name);
+    assert(text.includes(spec.about), `${name}: its meaning`);
+    assert(text.includes("Reaches: "), `${name}: who hears it`);
+    if (spec.fields !== null) assert(text.includes("| `"), `${name}: its fields`);
+  }
+  for (const name of Object.keys(COMMANDS)) assert(section(name).includes("reply_to: "), name);
 });
 
 Deno.test("docs: field types render compactly", () => {
