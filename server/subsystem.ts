@@ -56,15 +56,15 @@ export interface Peer {
 export type ToolRole = "lead" | "worker";
 
 /** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
-export interface ToolSpec {
+export interface ToolSpec<I extends z.ZodType = z.ZodType, N extends string = string> {
   /** `<family>__<verb>`: what the agent calls after `mcp__forge__`. */
-  name: string;
+  name: N;
   /** The family (`settings`, `browser`, ...): a worker's `mcp_families` picks families. */
   family: string;
   /** What the model reads: what the tool does and what a person sees while it waits. */
   description: string;
   /** The input; rendered as JSON Schema for tools/list, parsed before the handler runs. */
-  input: z.ZodType;
+  input: I;
   /** Who may call it; a seat of another role does not see it in tools/list. */
   roles: readonly ToolRole[];
   /**
@@ -91,8 +91,39 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-/** A tool's handler: `input` has already passed the declared schema. */
+/** A tool's handler as the registry holds it: `input` has already passed the declared schema. */
 export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult>;
+
+/** A tool's handler typed by its schema: `input` is what the schema parsed, as it infers it. */
+export type ToolHandlerOf<I extends z.ZodType> = (
+  input: z.output<I>,
+  call: ToolCall,
+) => Promise<ToolResult>;
+
+/** Declares a tool: its name stays literal and its schema's type reaches its handler. */
+export function defineTool<const N extends string, I extends z.ZodType>(
+  spec: ToolSpec<I, N>,
+): ToolSpec<I, N> {
+  return spec;
+}
+
+/** One handler per declared tool, each typed by its own tool's schema. */
+export type ToolHandlers<T extends readonly ToolSpec[]> = {
+  [S in T[number] as S["name"]]: ToolHandlerOf<S["input"]>;
+};
+
+/**
+ * The handlers of a list of declared tools, keyed by name as `Handlers.tools` takes them:
+ * `toolHandlers(SPECS)({name: (input, call) => ...})`, each handler's input typed by its own
+ * tool's schema (the specs are bound first, so the map is typed from them). The bridge parses a
+ * call's arguments with that same schema before calling (server/workspace/mcp/catalog.ts
+ * `parseInput`), which is what lets the typed map be held as the registry's untyped one.
+ */
+export function toolHandlers<T extends readonly ToolSpec[]>(
+  _specs: T,
+): (handlers: ToolHandlers<T>) => Record<string, ToolHandler> {
+  return (handlers) => handlers as Record<string, ToolHandler>;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Held asks (issue 11): one per-seat registry for every kind that parks a tool call until a

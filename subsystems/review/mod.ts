@@ -5,13 +5,13 @@ import {
   slotName,
   type Wire,
 } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
 import { BaseStore } from "./base.ts";
 import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
 import { fileContentMessage } from "./file_content.ts";
 import { parseHandOffAnswer } from "./hand_off.ts";
-import { documentHandOff } from "./hand_off_tool.ts";
+import { DOCUMENT_TOOLS, documentHandOff } from "./hand_off_tool.ts";
 import { PrLookup } from "./pr.ts";
 import { readRecord } from "./record.ts";
 import { ThreadStore } from "./threads.ts";
@@ -175,7 +175,7 @@ export function create(host: Host) {
       )),
     },
     subjects: {},
-    tools: {
+    tools: toolHandlers(DOCUMENT_TOOLS)({
       document__hand_off: documentHandOff(
         host,
         async (call, path, reviewable) =>
@@ -190,7 +190,7 @@ export function create(host: Host) {
             branch: await branchOf(call.seat.slot),
           }),
       ),
-    },
+    }),
     sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);

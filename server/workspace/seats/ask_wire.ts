@@ -20,7 +20,7 @@ export function toolCall(req: CanUseToolRequest): AskToolCall {
     kind: toolKind(req.tool_name),
     status: "pending",
     content: [],
-    raw_input: req.input as Wire,
+    raw_input: req.input,
     // The original's ToolCall carries these as null while the call waits (issue 13 §8).
     raw_output: null,
     output_metadata: null,
