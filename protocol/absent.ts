@@ -110,7 +110,7 @@ export const ABSENT_UPDATES: { readonly [N in AbsentUpdate]: string } = {
   review_activity_notice:
     "the original's nag for a branch with unanswered review threads; the review subsystem serves threads and reviews on the session record and reviews' own commands, and sends no periodic notice.",
   service_status:
-    "the statuspage poll needs a network host no forge config key names, and a subsystem's permissions stay to what its config names (README, permissions); home's service_status stays null, which the spec reads as healthy or unreachable.",
+    "the statuspage poll needs a network host no forge config key names, and a subsystem's permissions stay to what its config names (docs/permissions.md); home's service_status stays null, which the spec reads as healthy or unreachable.",
   cli_version_changed:
     "the installed version is read once at boot and `latest` is never polled (no registry host is a permission forge holds), so nothing moves after boot to announce; a home read taken before the boot read landed shows installed null until the next home read. (Sending it at boot would land an unsolicited home frame in every early client's stream for a fact no page acts on.)",
   plugins_rollback_succeeded:

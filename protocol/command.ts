@@ -13,6 +13,12 @@ import {
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
 import { DeliverGotifyMessageFields } from "./connectors.ts";
+import {
+  NotifySubscribeFields,
+  NotifyTestFields,
+  NotifyTestReply,
+  NotifyUnsubscribeFields,
+} from "./notify.ts";
 import { ReviewSet, ReviewStatus, ReviewThread } from "./review.ts";
 import {
   BiometricEnrol,
@@ -122,6 +128,7 @@ export interface CommandSpec {
   extension?: string;
 }
 
+const NOTIFY = "the person's push subscriptions and test push (docs/notify.md); v29 has no pushes";
 const PLUGIN_ACTION =
   "the spec counts the plugin actions with fields without naming them: the name and fields are forge's";
 const key = { key: Slot };
@@ -271,6 +278,10 @@ export const COMMANDS = {
     fields: obj({ marketplace: z.string() }),
     extension: PLUGIN_ACTION,
   },
+  // forge's extensions beyond v29 (protocol/notify.ts): the person's push subscriptions and test.
+  notify_subscribe: { fields: NotifySubscribeFields, extension: NOTIFY },
+  notify_unsubscribe: { fields: NotifyUnsubscribeFields, extension: NOTIFY },
+  notify_test: { fields: NotifyTestFields, reply: NotifyTestReply, extension: NOTIFY },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -316,7 +327,7 @@ export function decodeCommand(raw: unknown): Command {
   return decodeCommandLenient(raw).command;
 }
 
-/** decodeCommand, also naming the unknown fields it ignored (issue 13 §1: serde's default). */
+/** decodeCommand, also naming the unknown fields it ignored (serde's default). */
 export function decodeCommandLenient(raw: unknown): { command: Command; ignored: string[] } {
   let name: string;
   let bag: unknown = null;

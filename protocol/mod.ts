@@ -29,6 +29,8 @@ export * from "./accounts.ts";
 export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
+export * from "./notify.ts";
+export * from "./beyond.ts";
 export * from "./lenient.ts";
 export * from "./issues.ts";
 export * from "./home.ts";

@@ -6,6 +6,7 @@ import {
   DictateOverrides,
 } from "./dictate.ts";
 import { PLUGINS_UPDATES } from "./extensions.ts";
+import { HomeNotify } from "./notify.ts";
 import { key, keyed, type UpdateSpec } from "./update_spec.ts";
 import { VaultRotated } from "./vault.ts";
 import { VoiceAudio, VoiceModeState } from "./voice.ts";
@@ -110,6 +111,12 @@ export const SUBSYSTEM_UPDATES = {
     about: "The vault session's refresh token rotated: a device holding an enrolment rewrites it " +
       "(live sockets only).",
     fields: VaultRotated,
+  },
+  notify_state_changed: {
+    about:
+      "Whether pushes are on, a channel's state or the push subscriptions moved (home's notify).",
+    fields: HomeNotify,
+    extension: "forge's pushes (docs/notify.md): v29 has no notify row or update",
   },
   plugins_inventory_updated: plugins(
     "The plugin inventory was scanned afresh.",

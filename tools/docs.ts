@@ -11,6 +11,7 @@
 import type { z } from "zod";
 import {
   ABSENT_UPDATES,
+  BEYOND_V29,
   BINARY_LAYOUT,
   BinaryKind,
   ClientMessage,
@@ -27,6 +28,7 @@ import {
   UPDATES,
   updateSpec,
 } from "../protocol/mod.ts";
+import { generatedPages, writePages } from "./docs_pages.ts";
 import { fieldRows, jsonSchema, typeOf } from "./docs_tables.ts";
 
 export { typeOf };
@@ -160,7 +162,16 @@ function extensions(): string[] {
       return why ? [`- command \`${n}\`: ${why}`] : [];
     }),
   ];
-  return ["## forge's extensions to v29", "", ...rows, ""];
+  const home = BEYOND_V29.home.map((n) => `\`${n}\``).join(", ");
+  return [
+    "## forge's extensions to v29",
+    "",
+    "Wire names the original never had; a v29 client meets none of them unless it sends one.",
+    "",
+    ...rows,
+    `- home fields: ${home} (docs/notify.md)`,
+    "",
+  ];
 }
 
 /** The whole document. */
@@ -203,17 +214,6 @@ export function render(): string {
 }
 
 if (import.meta.main) {
-  const path = new URL("../docs/protocol.md", import.meta.url);
-  const text = render();
-  if (Deno.args.includes("--check")) {
-    const current = await Deno.readTextFile(path).catch(() => "");
-    if (current !== text) {
-      console.error("docs/protocol.md is not current: run `tools/deno.sh task docs`");
-      Deno.exit(1);
-    }
-  } else {
-    await Deno.mkdir(new URL("../docs/", import.meta.url), { recursive: true });
-    await Deno.writeTextFile(path, text);
-    console.log(`wrote docs/protocol.md (${text.length} bytes)`);
-  }
+  // Every generated page, not only this one: docs_pages.ts lists them.
+  await writePages(generatedPages(render), Deno.args.includes("--check"));
 }

@@ -5,7 +5,7 @@ import { defineTool, type ToolHandlerOf } from "../subsystem.ts";
 /** A key whose value an agent is not shown: it reads that the key is set, not what it holds. */
 const SECRET_LEAF = /token|secret|password|api_key|apikey|credential/i;
 
-/** forge's `settings` tools (issue 11; spec: Editing the config). */
+/** forge's `settings` tools. */
 export const SETTINGS_TOOLS = [
   defineTool({
     name: "settings__get",

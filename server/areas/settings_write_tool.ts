@@ -13,7 +13,7 @@ import {
   type ToolResult,
 } from "../subsystem.ts";
 
-/** The settings tools that write (issue 11; spec: Editing the config). */
+/** The settings tools that write. */
 export const SETTINGS_WRITE_TOOLS = [
   defineTool({
     name: "settings__set",

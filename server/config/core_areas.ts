@@ -144,7 +144,7 @@ export const CORE_AREAS: AreaSpec[] = [
         "accounts[].config_dir",
         null,
         "next_session",
-        "the CLAUDE_CONFIG_DIR this account's seats run with",
+        "the CLAUDE_CONFIG_DIR this account's seats run with; ~/ expanded",
       ),
       key.list("accounts[].models", [], "restart", "canonical model names the account serves"),
       key.table("accounts[].model_slugs", "restart", "provider slug per model"),
@@ -215,13 +215,14 @@ export const CORE_AREAS: AreaSpec[] = [
           "orgs[].projects[].env_file",
           null,
           "next_session",
-          "a KEY=value file layered under the inline env",
+          "a KEY=value file layered under the inline env; absolute or ~/ " +
+            "(a relative one is ignored, and the seat's log says so)",
         ),
         key.list(
           "orgs[].projects[].document_roots",
           [],
           "live",
-          "extra directories document_read may serve",
+          "extra directories document_read may serve; ~/ expanded",
         ),
         key.string(
           "orgs[].projects[].browser_profile",
@@ -295,7 +296,7 @@ export const CORE_AREAS: AreaSpec[] = [
       ),
       // forge's own: the Web API's base URL (https://slack.com/api/ unless set), so a
       // deployment behind a proxy, or a test's fake, is reached; permissions allow only it.
-      key.string("slack[].api_url", null, "restart", "the Web API's base URL"),
+      key.string("slack[].api_url", null, "restart", "the Web API's base URL (unset: Slack's own)"),
     ]),
   },
 ];

@@ -47,7 +47,7 @@ export const CONTINUE_TEXT =
   "forge resumed this session (a restart, or your lead asked). Continue your charter where you left off.";
 
 /**
- * A project's workers (issue 23): seats `<org>/<project>/<label>` running the real CLI in their
+ * A project's workers: seats `<org>/<project>/<label>` running the real CLI in their
  * own git worktrees (`<state>/worktrees/<org>/<project>/<label>`, branch `worktree-<label>` from
  * the lead's HEAD), capped by the project's `max_workers`, remembered in the state dir and
  * spawned again after a restart. A spawn that fails half way removes what it made; a despawn
@@ -196,7 +196,7 @@ export class Workers {
       families: req.families,
     });
     if (!seat.occupied) {
-      // A spawn that fails half way removes what it made (issue 23 item 5).
+      // A spawn that fails half way removes what it made.
       const why = seat.failureMessage ?? "its CLI did not start";
       await this.seats.forget(slot);
       if (made) {

@@ -6,7 +6,7 @@ const roles = ["lead", "worker"] as const;
 /** The handler of one of these tools, its input typed by that tool's schema. */
 export type AgentToolHandler<N extends number> = ToolHandlerOf<typeof AGENT_TOOLS[N]["input"]>;
 
-/** The agents family's tools (issue 11; mcp_tools.md §4, the peers part). */
+/** The agents family's tools. */
 export const AGENT_TOOLS = [
   defineTool({
     name: "agents__whoami",

@@ -10,7 +10,7 @@ const StoredSubscriptions = z.object({
 type Stored = z.infer<typeof StoredSubscriptions>;
 
 /**
- * The connectors' persisted subscriptions (issue 21 §1-2): `<state>/connectors/subscriptions.json`.
+ * The connectors' persisted subscriptions: `<state>/connectors/subscriptions.json`.
  * A file that exists and cannot be read is never taken for an empty set (spec: home > connectors
  * "whether the stored subscription set failed to load"): `loadError` says why, every change is
  * refused, and the file is left as it was for a person to mend.

@@ -21,7 +21,7 @@ export function toolCall(req: CanUseToolRequest): AskToolCall {
     status: "pending",
     content: [],
     raw_input: req.input,
-    // The original's ToolCall carries these as null while the call waits (issue 13 §8).
+    // The original's ToolCall carries these as null while the call waits.
     raw_output: null,
     output_metadata: null,
     task_metadata: null,

@@ -15,7 +15,7 @@ export interface SessionRecord {
 /**
  * Which session each seat last held, kept on disk (`<state>/seats/sessions.json`) so the seat's
  * conversation outlives the server: after a restart a seat with no live session still pages
- * its last transcript, and an `auto_start` lead resumes it (spec: issue 4, "after a server
+ * its last transcript, and an `auto_start` lead resumes it ("after a server
  * restart every seat's history is still pageable to its first row"). Written when an occupant
  * starts, removed when a worker's seat is closed. Writes are serialised and atomic (temp +
  * rename); a book that cannot be read or written is logged and never stops a seat.

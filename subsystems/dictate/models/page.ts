@@ -58,7 +58,7 @@ export class ModelsPage {
       catalogue: () => string | null;
       importDir: () => string | null;
       changed: (snapshot: DictateModelsSnapshot) => void;
-      /** The speaking role's fields (issue 17, the voice subsystem's), null while it is off. */
+      /** The speaking role's fields, null while it is off. */
       speaking?: () => SpeakingFields | null;
     },
   ) {}
