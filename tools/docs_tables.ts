@@ -51,7 +51,7 @@ export function typeOf(s: Schema): string {
   }
   if (s.type === "object") {
     // A record: any key, each value of one type. (Closed or open is not drawn: a client's unknown
-    // fields are ignored either way, issue 13 §1.)
+    // fields are ignored either way.)
     if (!s.properties) {
       const values = s.additionalProperties;
       return `{string: ${typeof values === "object" ? typeOf(values) : "JSON"}}`;

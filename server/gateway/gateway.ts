@@ -1,5 +1,5 @@
 import type { AccountKind, AccountsWire, AccountUsage, Chip } from "../../protocol/accounts.ts";
-import type { SessionUpdate, Slot, Wire, WireObject } from "../../protocol/mod.ts";
+import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
@@ -190,7 +190,7 @@ export class Gateway {
   }
 
   /** The seat's CLI answered `initialize`: its auth facts and the account it runs under. */
-  connected(slot: Slot, cliAccount: WireObject | null): Promise<void> {
+  connected(slot: Slot, cliAccount: unknown): Promise<void> {
     return this.#facts.connected(slot, cliAccount);
   }
 

@@ -1,5 +1,6 @@
 import type { SeatAccount, SessionUpdate, Slot, WireObject } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
+import { isJsonObject } from "../workspace/claude/mod.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
 /** A config dir's OAuth login, without its tokens. spec: catalogue 2.3 `oauth_credentials_snapshot`. */
@@ -53,8 +54,8 @@ export class SeatFacts {
   ) {}
 
   /** The seat's CLI answered `initialize`: what it said of its auth, and whose account it runs. */
-  async connected(slot: Slot, cli: WireObject | null): Promise<void> {
-    this.#cli.set(slotName(slot), cli);
+  async connected(slot: Slot, cli: unknown): Promise<void> {
+    this.#cli.set(slotName(slot), isJsonObject(cli) ? cli : null);
     const account = this.#bound(slot);
     if (!account) return;
     this.identity(slot, account);
