@@ -146,6 +146,22 @@ export const BackgroundTask = z.object({
 }).strict();
 export type BackgroundTask = z.infer<typeof BackgroundTask>;
 
+/**
+ * One watch the session has running: a background task the CLI's Monitor tool began (spec:
+ * session > monitors). `command` or `url` is its source (a shell command's lines, a WebSocket's
+ * frames); `timeout_ms` the deadline its call asked for. `monitors_changed {key, monitors}`
+ * carries the whole list when it moves.
+ */
+export const Monitor = z.object({
+  task_id: z.string(),
+  description: z.string(),
+  command: z.string().nullable(),
+  url: z.string().nullable(),
+  timeout_ms: z.number().nullable(),
+  tool_use_id: z.string(),
+}).strict();
+export const MonitorsChanged = z.object({ key: Slot, monitors: z.array(Monitor) }).strict();
+
 export const SessionSnapshot = z.object({
   slot: Slot,
   header: SessionHeader,
@@ -182,7 +198,7 @@ export const SessionSnapshot = z.object({
   subagents: z.array(SubagentRow),
   subagent_instances: z.array(SubagentInstance),
   background_tasks: z.array(BackgroundTask),
-  monitors: z.array(z.json()),
+  monitors: z.array(Monitor),
   mcp: McpRead.nullable(),
   processes: ProcessSnapshot.nullable(),
   terminal: z.json().nullable(),

@@ -83,16 +83,19 @@ export function heldPending(kind: HeldKind, key: Slot, card: HeldCard): SessionU
   return { name: HELD_UPDATES[kind].pending, fields } as SessionUpdate;
 }
 
-/** A held ask's `*_resolved {key, id, ending}`; a Slack draft's ending in its own words
- * (catalogue 3 SlackDraftEnding: `expired`, `abandoned` or `{answered: {approved}}`). */
+/** A held ask's `*_resolved {key, id, ending, failure}` once its effect landed; a Slack
+ * draft's ending in its own words (catalogue 3 SlackDraftEnding: `expired`, `abandoned` or
+ * `{answered: {approved}}`). `failure` is the effect's words when it failed, else null. */
 export function heldResolved(
   kind: HeldKind,
   key: Slot,
   id: string,
   ending: AskEnding,
+  failure: string | null = null,
 ): SessionUpdate {
   if (kind !== "slack_post") {
-    return { name: HELD_UPDATES[kind].resolved, fields: { key, id, ending } } as SessionUpdate;
+    const fields = { key, id, ending, failure };
+    return { name: HELD_UPDATES[kind].resolved, fields } as SessionUpdate;
   }
   // A draft withdrawn any other way (its call cancelled, the session ended) was abandoned.
   const said: SlackDraftEnding = ending === "answered" || ending === "declined"
@@ -100,7 +103,7 @@ export function heldResolved(
     : ending === "expired"
     ? "expired"
     : "abandoned";
-  return update("slack_draft_resolved", { key, id, ending: said });
+  return update("slack_draft_resolved", { key, id, ending: said, failure });
 }
 
 const hearing = (who: Hearer): ReadonlySet<UpdateName> =>

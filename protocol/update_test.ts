@@ -37,7 +37,7 @@ Deno.test("the routing sets are the table's rows that say so", () => {
   assert(FLEET_NEWS.has("permission_request") && !FLEET_NEWS.has("chat_appended"));
   assertEquals([...DICTATE_MODELS_NEWS].sort(), ["dictate_availability", "dictate_models_changed"]);
   assert([...EXTENSIONS_NEWS].every((n) => n.startsWith("plugins_")));
-  assertEquals(UNIT_UPDATES, ["dictate_availability"]);
+  assertEquals(UNIT_UPDATES, ["cli_version_changed", "dictate_availability"]);
 });
 
 const key = { org: "Acme", project: "proj", label: "lead" };

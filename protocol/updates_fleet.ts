@@ -15,7 +15,8 @@ import {
   SettingsWriteRequest,
   TerminalHandOffRequest,
 } from "./held.ts";
-import { WorkState } from "./home.ts";
+import { ServiceStatus, WorkState } from "./home.ts";
+import { ReviewActivityNotice, ReviewThreadsChanged } from "./review.ts";
 import { VaultAskRequest } from "./vault.ts";
 import { keyed, keyless, promptUuid, type UpdateSpec, words } from "./update_spec.ts";
 import { WorkerStatusChanged, WrappedPrompt } from "./workers.ts";
@@ -26,6 +27,9 @@ import { WorkerStatusChanged, WrappedPrompt } from "./workers.ts";
 
 const askId = z.string().describe("the ask's id, as its card and its answer name it");
 const ending = AskEnding.describe("how the ask ended");
+const failure = z.string().nullable().describe(
+  "the effect's words when the answered ask's effect failed (the write, the call, the post); else null",
+);
 
 /** A held kind's pending and resolved updates, both fleet news (spec: session > pending_asks). */
 function held<P extends z.ZodRawShape>(what: string, card: P, answer: string) {
@@ -36,8 +40,9 @@ function held<P extends z.ZodRawShape>(what: string, card: P, answer: string) {
       hears: ["home"],
     },
     resolved: {
-      about: `${what} ended (answered, declined, withdrawn, expired or the session ended).`,
-      fields: keyed({ id: askId, ending }),
+      about: `${what} ended (answered, declined, withdrawn, expired or the session ended), ` +
+        "sent once an answer's effect has landed.",
+      fields: keyed({ id: askId, ending, failure }),
       hears: ["home"],
     },
   } as const;
@@ -108,7 +113,7 @@ export const FLEET_UPDATES = {
   },
   slack_draft_resolved: {
     about: "A Slack draft ended: answered (approved or not), expired or abandoned.",
-    fields: keyed({ id: askId, ending: SlackDraftEnding }),
+    fields: keyed({ id: askId, ending: SlackDraftEnding, failure }),
     hears: ["home"],
   },
   browser_hand_off_pending: browser.pending,
@@ -121,6 +126,28 @@ export const FLEET_UPDATES = {
   vault_ask_resolved: vault.resolved,
   settings_write_pending: settings.pending,
   settings_write_resolved: settings.resolved,
+  review_activity_notice: {
+    about:
+      "At the end of an agent's turn, one per review round it touched: what it did and how many " +
+      "comments are still open.",
+    fields: ReviewActivityNotice,
+  },
+  review_threads_changed: {
+    about:
+      "A review write (a person's command or an agent's review__reply / review__resolve) moved " +
+      "the branch's threads or rounds: the branch's whole `reviews` row, to every seat on it.",
+    fields: ReviewThreadsChanged,
+    extension: "the original's pages re-read the record on a notice; forge pushes the row itself",
+  },
+  service_status: {
+    about: "The status page's answer moved (home's service_status); keyless, so home hears it.",
+    fields: ServiceStatus,
+  },
+  cli_version_changed: {
+    about: "The installed or latest claude version moved: a home holder reads home again (a unit " +
+      "variant: its name alone).",
+    fields: null,
+  },
   accounts_changed: {
     about: "The account pool moved; the frame carries the pool's own state (home's accounts).",
     fields: AccountsChanged,

@@ -12,6 +12,7 @@ import {
   BackgroundTask,
   CurrentModel,
   McpRead,
+  Monitor,
   ProcessSnapshot,
   SlashCommand,
   SubagentInstance,
@@ -191,6 +192,10 @@ export const SEAT_UPDATES = {
   processes_changed: {
     about: "The process tree under the seat's CLI moved (null once it is gone).",
     fields: keyed({ snapshot: ProcessSnapshot.nullable() }),
+  },
+  monitors_changed: {
+    about: "The watches the session's Monitor tool runs moved: the whole list.",
+    fields: keyed({ monitors: z.array(Monitor) }),
   },
   background_tasks_changed: {
     about: "The seat's background tasks moved.",

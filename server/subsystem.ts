@@ -6,9 +6,6 @@ import type {
   Command,
   CommandName,
   DictateModelsSnapshot,
-  HeldCard,
-  HeldKind,
-  HeldRequest,
   NamedSubject,
   PromptSource,
   ServerMessage,
@@ -19,6 +16,7 @@ import type {
 } from "../protocol/mod.ts";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
+import type { HeldAsks } from "./held_asks.ts";
 import type { Logger } from "./log.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
@@ -48,63 +46,9 @@ export interface Peer {
 import type { ToolHandler, ToolSpec } from "./tool_spec.ts";
 export * from "./tool_spec.ts";
 
-// ---------------------------------------------------------------------------------------------
-// Held asks: one per-seat registry for every kind that parks a tool call until a
-// person answers. spec: session > pending_asks (held kinds lead, in this order).
-
-// The held kinds (in the order `pending_asks` leads with them), their cards and how an ask ends
-// are the wire's: protocol/held.ts.
-import type { AskEnding } from "../protocol/mod.ts";
-export { type AskEnding, HELD_KINDS, type HeldKind } from "../protocol/mod.ts";
-
-export type AskOutcome<A> =
-  | { ending: "answered"; answer: A }
-  | { ending: Exclude<AskEnding, "answered">; note?: string };
-
-/** What a subsystem parks. The registry mints the id unless one is given. */
-export type HeldAskSpec = { [K in HeldKind]: HeldAskOf<K> }[HeldKind];
-
-/** What a subsystem parks for one kind: its card is that kind's (protocol/held.ts). */
-export interface HeldAskOf<K extends HeldKind> {
-  kind: K;
-  id?: string;
-  /** The card a client draws (`pending_asks[].request` and the `*_pending` update's fields). */
-  request: HeldRequest<K>;
-  /** The call's signal: an abort withdraws the ask with ending `cancelled`. */
-  signal: AbortSignal;
-  /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
-  expiresMs?: number;
-}
-
-export interface HeldAsks {
-  /**
-   * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
-   * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
-   * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending. Wire (protocol/held.ts HELD_UPDATES): `<kind>_pending {key,
-   * ...request, id}` and `<kind>_resolved {key, id, ending}` (a Slack post resolves as
-   * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
-   * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
-   * `cancelled` on an interrupt); the ask ends with it.
-   */
-  park<A>(slot: Slot, spec: HeldAskSpec): { id: string; outcome: Promise<AskOutcome<A>> };
-  /**
-   * Answers a parked ask for a person. Refuses (throws `Refusal`) a connection that never
-   * declared answering, an id no longer waiting, or an id parked on another seat or kind.
-   * `ending` is `answered` for an answer, `declined` for a no.
-   */
-  answer(
-    slot: Slot,
-    kind: HeldKind,
-    id: string,
-    peer: Peer,
-    reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
-  ): void;
-  /** Replaces a parked card's request and re-pushes its `*_pending` (vault `needs_unlock`). */
-  restamp(slot: Slot, id: string, request: HeldRequest<HeldKind>): void;
-  /** The asks parked on a seat, held kinds first, as `pending_asks` carries them. */
-  list(slot: Slot): { kind: HeldKind; id: string; request: HeldCard }[];
-}
+// The held asks' contract (HELD_KINDS, HeldAsks, ...) lives in held_asks.ts; subsystems read it
+// from here.
+export * from "./held_asks.ts";
 
 /**
  * A forged user turn forge hands a seat (spec: "Not every frame on the stream is the CLI's"):
@@ -121,13 +65,19 @@ export interface Delivery {
 
 /**
  * The two speech roles reach each other through the Host, never by import. Dictation
- * offers its active engine (the speaking bench reads its clips back with it) and re-announces the
- * models page; voice offers the speaking fields that page carries. spec: dictate_models >
- * speaking, speaking_bench, speaking_results. Either is null while its subsystem is off.
+ * offers its active engine (the speaking bench reads its clips back with it) and its models page;
+ * voice offers the speaking fields that page carries. spec: dictate_models > speaking, in_use,
+ * speaking_bench, speaking_results. Either is null while its subsystem is off; the core area
+ * serving dictate_models (server/areas/dictate_models.ts) reads them and sets `announce`.
  */
 export interface SpeechRoles {
   dictation: DictationRole | null;
   speaking: SpeakingRole | null;
+  /**
+   * Re-pushes the models page (`dictate_models_changed`) after a speaking field moved: the
+   * dictation role's page when it runs, else the page a switched-off [dictate] still serves.
+   */
+  announce?: () => void;
 }
 
 export interface DictationRole {
@@ -135,20 +85,22 @@ export interface DictationRole {
   file(): string;
   /** Reads 16 kHz mono i16 back into words off the event loop; rejects with a sentence. */
   transcribe(pcm: Int16Array): Promise<string>;
-  /** Re-pushes the models page (`dictate_models_changed`) after a speaking field moved. */
+  /** The whole models page (the dictate_models read), speaking fields included. */
+  page(): DictateModelsSnapshot;
+  /** Re-pushes the models page (`dictate_models_changed`). */
   announce(): void;
 }
 
 export interface SpeakingRole {
-  /** The speaking role's fields of the dictate_models read. */
+  /** The speaking role's fields of the dictate_models read, and its `in_use` row. */
   fields(): SpeakingFields;
 }
 
-/** The speaking role's fields of the dictate_models read (protocol/dictate.ts). */
-export type SpeakingFields = Pick<
-  DictateModelsSnapshot,
-  "speaking" | "speaking_bench" | "speaking_results"
->;
+/** The speaking role's fields of the dictate_models read, and its `in_use` row
+ * (protocol/dictate.ts). */
+export type SpeakingFields =
+  & Pick<DictateModelsSnapshot, "speaking" | "speaking_bench" | "speaking_results">
+  & { in_use: DictateModelsSnapshot["in_use"][number] };
 
 /**
  * Who has a seat in front of them now: the connections that declared answering and have it in
@@ -295,6 +247,34 @@ export class Refusal extends Error {
     super(why);
     this.name = "Refusal";
   }
+}
+
+/**
+ * A core area that answers no verb, command or subject: it only lays fields over a read (home's,
+ * a seat's), hears updates and stops - `create` returns those handlers alone.
+ */
+export function fieldsArea(
+  id: string,
+  note: string,
+  create: (host: Host) => Pick<
+    Handlers<never, never, never>,
+    "homeFields" | "sessionFields" | "onUpdate" | "stop"
+  >,
+) {
+  return defineSubsystem({
+    id,
+    note,
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => ({ verbs: {}, commands: {}, subjects: {}, ...create(host) }),
+      }),
+  });
 }
 
 /**

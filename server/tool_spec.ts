@@ -1,8 +1,11 @@
 import type { z } from "zod";
+import type { ForgeConfig } from "./config/types.ts";
 import type { SeatInfo } from "./workspace/workspace.ts";
 
 // forge's own MCP tools. The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
-// `<family>__<verb>` (`settings__set`, `vault__read`). A manifest declares its tools; `create`
+// `<family>__<verb>` (`settings__set`, `vault__read`), or `<family>_<verb>` for a family that
+// keeps an upstream tool set's names (`browser_navigate`: see ToolNaming). A manifest declares
+// its tools; `create`
 // returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
 // seat may call, validates the input against the zod schema (a bad field is a tool error naming
 // it, never a crash), and runs the handler with the calling seat.
@@ -10,12 +13,32 @@ import type { SeatInfo } from "./workspace/workspace.ts";
 /** Which kind of seat may call a tool. A project's lead is `lead`; every other label a worker. */
 export type ToolRole = "lead" | "worker";
 
+/**
+ * How a tool's name joins its family and verb. `forge` (the default): `<family>__<verb>`, the
+ * family its own prefix. `upstream`: `<family>_<verb>`, for a family that transcribes a tool set
+ * models already know and keeps its names (the browser family keeps @playwright/mcp's
+ * `browser_navigate`, `browser_snapshot`, ...). Every tool of one family is named one way.
+ */
+export type ToolNaming = "forge" | "upstream";
+
+/** The name a tool of `family` doing `verb` has under `naming`. */
+export function toolName(family: string, verb: string, naming: ToolNaming = "forge"): string {
+  return `${family}${naming === "upstream" ? "_" : "__"}${verb}`;
+}
+
 /** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
 export interface ToolSpec<I extends z.ZodType = z.ZodType, N extends string = string> {
-  /** `<family>__<verb>`: what the agent calls after `mcp__forge__`. */
+  /** `toolName(family, verb, naming)`: what the agent calls after `mcp__forge__`. */
   name: N;
   /** The family (`settings`, `browser`, ...): a worker's `mcp_families` picks families. */
   family: string;
+  /** How `name` joins family and verb; absent is `forge`. */
+  naming?: ToolNaming;
+  /**
+   * Offered only while this holds under the config in force (a key that gates a dangerous tool,
+   * read at every listing so a reload moves it); absent is always.
+   */
+  when?: (config: ForgeConfig) => boolean;
   /** What the model reads: what the tool does and what a person sees while it waits. */
   description: string;
   /** The input; rendered as JSON Schema for tools/list, parsed before the handler runs. */
@@ -43,7 +66,11 @@ export interface ToolCall {
 /** What goes back to the agent as the tool_result. Throwing a `Refusal` is an error result too. */
 export interface ToolResult {
   text: string;
+  /** Further text blocks after `text`, in order (review__list names other branches in one). */
+  more?: string[];
   isError?: boolean;
+  /** Pictures after the text (a screenshot), as MCP image blocks: base64 `data` and its type. */
+  images?: { data: string; mimeType: string }[];
 }
 
 /** A tool's handler as the registry holds it: `input` has already passed the declared schema. */

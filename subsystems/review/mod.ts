@@ -1,11 +1,14 @@
 import {
   type ClientMessageOf,
   type Command,
+  type SessionUpdate,
   type Slot,
   slotName,
   type Wire,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
+import { ReviewActivity } from "./activity.ts";
+import { reviewTools } from "./agent_tools.ts";
 import { BaseStore } from "./base.ts";
 import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
@@ -38,6 +41,15 @@ export function create(host: Host) {
     },
   });
   const threads = new ThreadStore(host.stateDir);
+  const activity = new ReviewActivity(host, threads);
+  let stopping = false;
+  /** A person's write landed: every viewer of the branch hears the threads move. */
+  const written = <T>(project: string, branch: string, result: T): T => {
+    activity.threadsChanged({ project, branch }).catch((error) =>
+      host.log.warn("review_threads_push_failed", { project, branch, error })
+    );
+    return result;
+  };
 
   const seatOf = (slot: Slot, what: string) => {
     const seat = host.workspace.seat(slot);
@@ -146,6 +158,7 @@ export function create(host: Host) {
             `save_review_threads: the threads of ${project}@${branch} were not written: the store could not be read or written`,
           );
         }
+        written(project, branch, null);
       },
       remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
         const { project, branch, thread_id } = c.fields;
@@ -155,42 +168,51 @@ export function create(host: Host) {
             `remove_review_thread: no thread ${thread_id} in ${project}@${branch}`,
           );
         }
+        written(project, branch, null);
       },
+      // The third review write (spec: command > reply_to, "the three review writes"): its
+      // reply is the bool upsert's is, true when the status was written.
       set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
         const { project, branch, thread_id, status } = c.fields;
-        if (!(await threads.setStatus(project, branch, thread_id, status))) {
-          throw new Refusal(
-            "dispatch",
-            `set_review_thread_status: thread ${thread_id} in ${project}@${branch} was not changed`,
-          );
-        }
+        const ok = await threads.setStatus(project, branch, thread_id, status);
+        return ok ? written(project, branch, true) : false;
       },
-      upsert_review_thread: async (c: Cmd<"upsert_review_thread">) =>
-        await threads.upsert(c.fields.project, c.fields.branch, c.fields.thread),
-      submit_review: async (c: Cmd<"submit_review">) => (await threads.submitReview(
-        c.fields.project,
-        c.fields.branch,
-        c.fields.summary,
-        c.fields.thread_ids,
-      )),
+      upsert_review_thread: async (c: Cmd<"upsert_review_thread">) => {
+        const { project, branch } = c.fields;
+        const ok = await threads.upsert(project, branch, c.fields.thread);
+        return ok ? written(project, branch, true) : false;
+      },
+      submit_review: async (c: Cmd<"submit_review">) => {
+        const { project, branch } = c.fields;
+        const set = await threads.submitReview(
+          project,
+          branch,
+          c.fields.summary,
+          c.fields.thread_ids,
+        );
+        return set ? written(project, branch, set) : null;
+      },
     },
     subjects: {},
-    tools: toolHandlers(DOCUMENT_TOOLS)({
-      document__hand_off: documentHandOff(
-        host,
-        async (call, path, reviewable) =>
-          readDocument(call.seat.slot, {
-            tree: call.seat.cwd,
-            roots: call.seat.project.document_roots,
-            path,
-            reviewable,
-            maxSizeMib: maxMib(),
-            store: threads,
-            project: call.seat.project.name,
-            branch: await branchOf(call.seat.slot),
-          }),
-      ),
-    }),
+    tools: {
+      ...reviewTools({ store: threads, activity, shuttingDown: () => stopping }),
+      ...toolHandlers(DOCUMENT_TOOLS)({
+        document__hand_off: documentHandOff(
+          host,
+          async (call, path, reviewable) =>
+            readDocument(call.seat.slot, {
+              tree: call.seat.cwd,
+              roots: call.seat.project.document_roots,
+              path,
+              reviewable,
+              maxSizeMib: maxMib(),
+              store: threads,
+              project: call.seat.project.name,
+              branch: await branchOf(call.seat.slot),
+            }),
+        ),
+      }),
+    },
     sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);
@@ -205,7 +227,9 @@ export function create(host: Host) {
         reviews,
       };
     },
+    onUpdate: (u: SessionUpdate) => void activity.onUpdate(u),
     stop: () => {
+      stopping = true;
       for (const w of watches.values()) w.stop();
       return Promise.resolve();
     },

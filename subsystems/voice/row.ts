@@ -1,5 +1,6 @@
 import type { Wire } from "../../protocol/mod.ts";
 import { SPEAKER_IDS, type SpeakerId, type Speakers } from "./engines/mod.ts";
+import type { SpeakingFields } from "../../server/subsystem.ts";
 
 /** Which variant runs and where that choice came from. spec: dictate_models > speaking > from. */
 export interface Choice {
@@ -59,5 +60,26 @@ export function speakingRow(
           SPEAKER_IDS.join(", ")
         }); ${choice.id} runs`
         : missing),
+  };
+}
+
+/**
+ * The speaking role's `in_use` row (spec: dictate_models > in_use): the variant the role runs,
+ * `ready` once its probe found it installed, else `pending`; `from` names the [tts]
+ * speaking_model pin or the compiled pin; `catalogue` is null (no feed carries the speaking
+ * models), and so are size and digest (a package, not a downloaded file).
+ */
+export function speakingInUse(speakers: Speakers, choice: Choice): SpeakingFields["in_use"] {
+  const probe = speakers.probed(choice.id);
+  return {
+    role: "speaking",
+    file: speakers.get(choice.id).file,
+    size: null,
+    sha256: null,
+    state: probe !== null && "voices" in probe ? "ready" : "pending",
+    facts: { runtime: choice.id },
+    catalogue: null,
+    from: { from: choice.from },
+    at: null,
   };
 }

@@ -179,7 +179,16 @@ export class SeatToolServer {
 }
 
 function answer(result: ToolResult): CallToolResult {
-  const out: CallToolResult = { content: [{ type: "text", text: result.text }] };
+  const texts = [result.text, ...(result.more ?? [])].map((text) => ({
+    type: "text" as const,
+    text,
+  }));
+  const images = (result.images ?? []).map((i) => ({
+    type: "image" as const,
+    data: i.data,
+    mimeType: i.mimeType,
+  }));
+  const out: CallToolResult = { content: [...texts, ...images] };
   if (result.isError) out.isError = true;
   return out;
 }

@@ -14,6 +14,7 @@ import {
   type HeldKind,
   type Peer,
   Refusal,
+  type ToolResult,
 } from "../../subsystem.ts";
 
 /** The command (or verb) that answers each held kind; its updates are protocol/held.ts
@@ -41,6 +42,7 @@ export interface HeldCard {
 interface Held extends HeldCard {
   slot: Slot;
   arrival: number;
+  effect?: HeldAskSpec["effect"];
   settle: (outcome: AskOutcome<unknown>) => void;
 }
 
@@ -85,6 +87,7 @@ export class HeldAskRegistry implements HeldAsks {
       request: { ...spec.request, id },
       slot,
       arrival: ++this.#arrivals,
+      effect: spec.effect,
       settle: (outcome) => {
         clearTimeout(timer);
         spec.signal.removeEventListener("abort", onAbort);
@@ -164,11 +167,27 @@ export class HeldAskRegistry implements HeldAsks {
     this.emit(heldPending(held.kind, held.slot, held.request));
   }
 
+  /**
+   * Ends an ask: it leaves the registry at once (so no second answer lands), its effect runs
+   * when it was answered, and only then does `*_resolved` go out, naming a failed effect.
+   */
   #end(id: string, outcome: AskOutcome<unknown>): void {
     const held = this.#asks.get(id);
     if (!held) return;
     this.#asks.delete(id);
-    this.emit(heldResolved(held.kind, held.slot, id, outcome.ending));
+    if (outcome.ending !== "answered" || !held.effect) return this.#resolve(held, outcome, null);
+    const answer = outcome.answer;
+    held.effect(answer).catch((err): ToolResult => ({
+      text: err instanceof Error ? err.message : String(err),
+      isError: true,
+    })).then((result) => {
+      const landed = { ending: "answered" as const, answer, ...(result ? { result } : {}) };
+      this.#resolve(held, landed, result?.isError ? result.text : null);
+    });
+  }
+
+  #resolve(held: Held, outcome: AskOutcome<unknown>, failure: string | null): void {
+    this.emit(heldResolved(held.kind, held.slot, held.id, outcome.ending, failure));
     held.settle(outcome);
   }
 }
