@@ -184,6 +184,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     toolsChanged: (slot) => bridge.changed(slot),
     speech: { dictation: null, speaking: null },
     attendance,
+    onReload: (fn) => store.onReload(() => fn()),
   };
   emitRef.current = host.emit;
   const registry = new Registry(manifests);

@@ -140,6 +140,11 @@ export interface Host {
   readonly speech?: SpeechRoles;
   /** Who shows which seat; absent in hosts built without connections (a fake host). */
   readonly attendance?: Attendance;
+  /**
+   * Runs `fn` after each reload of forge.toml that moved something (`config()` already answers
+   * the new one); returns the call that stops it. Absent in hosts built without a config store.
+   */
+  onReload?(fn: () => void): () => void;
 }
 
 export type VerbHandler<K extends ClientKind> = (

@@ -17,8 +17,12 @@ export type NeedChange =
 
 type Fields = Record<string, unknown>;
 
-/** `<kind>_pending` and `<kind>_resolved` (and `slack_draft_resolved`) back to their kind. */
-const HELD_BY_UPDATE = new Map<string, { kind: HeldKind; pending: boolean }>(
+/**
+ * A held ask's updates back to its kind: `<kind>_pending` parks one and `<kind>_resolved` ends
+ * it, but for the Slack draft, which `slack_draft_resolved` ends (spec: session > pending_asks).
+ * Read from the table the seats emit by (protocol/held.ts HELD_UPDATES).
+ */
+export const HELD_BY_UPDATE = new Map<string, { kind: HeldKind; pending: boolean }>(
   (Object.entries(HELD_UPDATES) as [HeldKind, { pending: string; resolved: string }][]).flatMap((
     [kind, wire],
   ) => [[wire.pending, { kind, pending: true }], [wire.resolved, { kind, pending: false }]]),
