@@ -74,8 +74,12 @@ const snapshots: Rule = {
     for (const what of NAMED_SUBJECTS) {
       c.send({ kind: "subscribe", what });
       const m = await c.next((f) => f.kind === "snapshot" || f.kind === "error", 120_000);
-      // A subject whose subsystem the config turned off is refused naming the key that did.
-      if (m.kind === "error" && m.what === "subscribe" && /turned off by \S+/.test(String(m.why))) {
+      // A subject the config switched off is refused, naming the subject and saying it is off.
+      const why = String(m.why);
+      if (
+        m.kind === "error" && m.what === "subscribe" && why.startsWith(`${what}: `) &&
+        /\boff\b/.test(why)
+      ) {
         off.push(what);
       } else if (m.kind !== "snapshot" || m.subject !== what) {
         return fail(`subscribe ${what} was answered ${show(m)}`);
