@@ -21,9 +21,17 @@ export type ToolRole = "lead" | "worker";
  */
 export type ToolNaming = "forge" | "upstream";
 
+/** The name `toolName` gives, kept literal so a tool's name reaches its handler's key. */
+export type ToolNameOf<F extends string, V extends string, N extends ToolNaming> = N extends
+  "upstream" ? `${F}_${V}` : `${F}__${V}`;
+
 /** The name a tool of `family` doing `verb` has under `naming`. */
-export function toolName(family: string, verb: string, naming: ToolNaming = "forge"): string {
-  return `${family}${naming === "upstream" ? "_" : "__"}${verb}`;
+export function toolName<F extends string, V extends string, N extends ToolNaming = "forge">(
+  family: F,
+  verb: V,
+  naming: N = "forge" as N,
+): ToolNameOf<F, V, N> {
+  return `${family}${naming === "upstream" ? "_" : "__"}${verb}` as ToolNameOf<F, V, N>;
 }
 
 /** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */

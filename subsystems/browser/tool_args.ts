@@ -3,7 +3,7 @@
  * `browser_<verb>` name and the arguments @playwright/mcp spells the same way everywhere.
  */
 import { z } from "zod";
-import { toolName, type ToolSpec } from "../../server/subsystem.ts";
+import { defineTool, toolName } from "../../server/subsystem.ts";
 
 /** What a target argument takes. */
 export const target = z.string().min(1).describe(
@@ -20,18 +20,23 @@ export const filename = z.string().optional().describe(
 export const modifiers = z.array(z.enum(["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]));
 const roles = ["lead", "worker"] as const;
 
-/** One browser tool's declaration: named `browser_<verb>`, in the always-on browser family. */
-export const spec = (
-  verb: string,
+/**
+ * One browser tool's declaration: named `browser_<verb>`, in the always-on browser family. Its
+ * name stays literal and its input keeps its shape, so its handler's input is typed by it
+ * (tools.ts binds the handlers to these declarations).
+ */
+export const spec = <const V extends string, S extends z.ZodRawShape>(
+  verb: V,
   description: string,
-  shape: z.ZodRawShape,
+  shape: S,
   readOnly = false,
-): ToolSpec => ({
-  name: toolName("browser", verb, "upstream"),
-  family: "browser",
-  naming: "upstream",
-  description,
-  input: z.object(shape).strict(),
-  roles,
-  readOnly,
-});
+) =>
+  defineTool({
+    name: toolName("browser", verb, "upstream"),
+    family: "browser",
+    naming: "upstream",
+    description,
+    input: z.object(shape).strict(),
+    roles,
+    readOnly,
+  });

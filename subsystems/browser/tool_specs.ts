@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpec } from "../../server/subsystem.ts";
+import type { ToolHandlers } from "../../server/subsystem.ts";
 import { element, filename, modifiers, spec, target } from "./tool_args.ts";
 import { MORE_BROWSER_TOOLS } from "./tool_specs_more.ts";
 
@@ -10,7 +10,7 @@ import { MORE_BROWSER_TOOLS } from "./tool_specs_more.ts";
 // `element` is the human description @playwright/mcp asks for, kept for the record.
 
 /** The page tools: navigation, the snapshot and every tool that acts on an element by ref. */
-const PAGE_TOOLS: ToolSpec[] = [
+const PAGE_TOOLS = [
   spec("navigate", "Navigate to a URL", { url: z.string().describe("The URL to navigate to") }),
   spec("navigate_back", "Go back to the previous page", {}),
   spec("navigate_forward", "Go forward to the next page", {}),
@@ -119,4 +119,9 @@ const PAGE_TOOLS: ToolSpec[] = [
 ];
 
 /** Every tool of the browser family, in @playwright/mcp's order where it has them. */
-export const BROWSER_TOOLS: ToolSpec[] = [...PAGE_TOOLS, ...MORE_BROWSER_TOOLS];
+export const BROWSER_TOOLS = [...PAGE_TOOLS, ...MORE_BROWSER_TOOLS];
+
+/** The family's handlers, each taking the input its own tool's schema infers. */
+export type BrowserHandlers = ToolHandlers<typeof BROWSER_TOOLS>;
+/** The handlers of some of the family's tools (a file that serves a few of them). */
+export type SomeBrowserHandlers<N extends keyof BrowserHandlers> = Pick<BrowserHandlers, N>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpec } from "../../server/subsystem.ts";
+import type { ForgeConfig } from "../../server/config/types.ts";
 import { element, filename, spec, target } from "./tool_args.ts";
 
 const nullable = (values: [string, ...string[]], what: string) =>
@@ -10,7 +10,7 @@ const nullable = (values: [string, ...string[]], what: string) =>
  * worker with the server's reach (RCE-equivalent), so offered only while `browser.run_code_unsafe`
  * is true. The key is live: a reload offers or withdraws it.
  */
-const RUN_CODE: ToolSpec = {
+const RUN_CODE = {
   ...spec(
     "run_code_unsafe",
     "Run a Playwright code snippet. Unsafe: executes arbitrary JavaScript in forge's Playwright " +
@@ -26,11 +26,11 @@ const RUN_CODE: ToolSpec = {
       ),
     },
   ),
-  when: (config) => config.areas.browser?.run_code_unsafe === true,
+  when: (config: ForgeConfig) => config.areas.browser?.run_code_unsafe === true,
 };
 
 /** The tabs, waiting, evaluation, console, network, dialog and layout tools, and forge's own. */
-export const MORE_BROWSER_TOOLS: ToolSpec[] = [
+export const MORE_BROWSER_TOOLS = [
   spec("tabs", "List, create, close, or select a browser tab", {
     action: z.enum(["list", "new", "close", "select"]).describe("Operation to perform"),
     index: z.number().int().optional().describe(

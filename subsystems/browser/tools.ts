@@ -1,16 +1,18 @@
 import { Buffer } from "node:buffer";
-import type { Host, ToolCall, ToolHandler } from "../../server/subsystem.ts";
+import { type Host, type ToolHandler, toolHandlers } from "../../server/subsystem.ts";
 import type { Files } from "./files.ts";
 import { drive, PageError, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
 import { handOff } from "./hand_off.ts";
-import { after, type In, output, pageTool, seatPath } from "./page_tool.ts";
+import { after, output, pageTool, seatPath } from "./page_tool.ts";
+import { BROWSER_TOOLS } from "./tool_specs.ts";
 import { tabTools } from "./tools_tabs.ts";
 import { moreTools } from "./tools_more.ts";
 import { netTools } from "./tools_net.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const said = (i: In, key = "target") => String(i.element ?? i[key]);
+/** How an answer names the element acted on: the person's description, else its target. */
+const said = (i: { element?: string }, target: string) => i.element ?? target;
 
 /** Every path a tool was given is absolute and names a file, or a PageError says which is not. */
 async function files(paths: string[]): Promise<void> {
@@ -44,9 +46,9 @@ export function browserTools(
       return await after(p, `Went ${back ? "back" : "forward"}`);
     });
 
-  return {
+  return toolHandlers(BROWSER_TOOLS)({
     browser_navigate: onPage(async (p, i) => {
-      const url = String(i.url);
+      const url = i.url;
       const r = await p.cdp.send("Page.navigate", { url }, p.tab.session);
       if (r.errorText) throw new PageError(`navigating to ${url} failed: ${r.errorText}`);
       return await after(p, `Navigated to ${url}`);
@@ -54,92 +56,83 @@ export function browserTools(
     browser_navigate_back: go(true),
     browser_navigate_forward: go(false),
     browser_snapshot: onPage(async (p, i, call) => {
-      const page = await snapshot(p, {
-        target: i.target as string | undefined,
-        depth: i.depth as number | undefined,
-        boxes: i.boxes as boolean | undefined,
-      });
+      const page = await snapshot(p, { target: i.target, depth: i.depth, boxes: i.boxes });
       return await output(page, i, call);
     }),
     browser_click: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "click", {
-        target: String(i.target),
+        target: i.target,
         doubleClick: i.doubleClick === true,
-        button: i.button as "left" | "right" | "middle" | undefined,
-        modifiers: i.modifiers as string[] | undefined,
+        button: i.button,
+        modifiers: i.modifiers,
         force: i.force === true,
       }));
-      return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i)}`);
+      return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i, i.target)}`);
     }),
     browser_hover: onPage(async (p, i) => {
-      await drive(p, "hover", { target: String(i.target) });
-      return await after(p, `Hovered over ${said(i)}`);
+      await drive(p, "hover", { target: i.target });
+      return await after(p, `Hovered over ${said(i, i.target)}`);
     }),
     browser_type: onPage(async (p, i) => {
-      const text = String(i.text);
+      const text = i.text;
       await p.tab.inputUnlessDialog(drive(p, "type", {
-        target: String(i.target),
+        target: i.target,
         text,
         slowly: i.slowly === true,
         submit: i.submit === true,
       }));
-      return await after(p, `Typed ${[...text].length} characters into ${said(i)}`);
+      return await after(p, `Typed ${[...text].length} characters into ${said(i, i.target)}`);
     }),
     browser_press_key: onPage(async (p, i) => {
-      await p.tab.inputUnlessDialog(drive(p, "press", { key: String(i.key) }));
+      await p.tab.inputUnlessDialog(drive(p, "press", { key: i.key }));
       return await after(p, `Pressed ${i.key}`);
     }),
     browser_fill_form: onPage(async (p, i) => {
-      const fields = i.fields as { target: string; name: string; type: string; value: string }[];
-      await p.tab.inputUnlessDialog(drive(p, "fillForm", {
-        fields: fields.map((f) => ({
-          target: f.target,
-          name: f.name,
-          type: f.type as "textbox",
-          value: f.value,
-        })),
+      const fields = i.fields.map(({ target, name, type, value }) => ({
+        target,
+        name,
+        type,
+        value,
       }));
+      await p.tab.inputUnlessDialog(drive(p, "fillForm", { fields }));
       return await after(p, `Filled ${fields.map((f) => f.name).join(", ")}`);
     }),
     browser_select_option: onPage(async (p, i) => {
       const chosen = await drive(p, "select", {
-        target: String(i.target),
-        values: i.values as string[],
+        target: i.target,
+        values: i.values,
       });
-      return await after(p, `Selected ${JSON.stringify(chosen)} in ${said(i)}`);
+      return await after(p, `Selected ${JSON.stringify(chosen)} in ${said(i, i.target)}`);
     }),
     browser_drag: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "drag", {
-        startTarget: String(i.startTarget),
-        endTarget: String(i.endTarget),
+        startTarget: i.startTarget,
+        endTarget: i.endTarget,
       }));
-      return await after(p, `Dragged ${said(i, "startTarget")} to ${said(i, "endTarget")}`);
+      const from = i.startElement ?? i.startTarget, to = i.endElement ?? i.endTarget;
+      return await after(p, `Dragged ${from} to ${to}`);
     }),
     browser_drop: onPage(async (p, i) => {
-      const paths = (i.paths as string[] | undefined) ?? [];
-      const data = i.data as Record<string, string> | undefined;
+      const paths = i.paths ?? [];
+      const data = i.data;
       if (paths.length === 0 && !data) {
         throw new PageError('browser_drop needs "paths" or "data" (or both) to drop');
       }
       await files(paths);
-      await drive(p, "drop", { target: String(i.target), paths, data });
-      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i)}`);
+      await drive(p, "drop", { target: i.target, paths, data });
+      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i, i.target)}`);
     }),
     browser_file_upload: onPage(async (p, i) => {
       const open = chooser.chooserOf(p.tab);
       if (!open) throw new PageError("no file chooser is open on this tab; click the input");
-      const paths = (i.paths as string[] | undefined) ?? [];
+      const paths = i.paths ?? [];
       await files(paths);
       await chooser.give(open, paths);
       return await after(p, paths.length ? `Uploaded ${paths.length} file(s)` : "Cancelled");
     }),
     browser_wait_for: onPage(async (p, i) => {
       if (typeof i.time === "number") await sleep(i.time * 1000);
-      const until = {
-        text: i.text as string | undefined,
-        textGone: i.textGone as string | undefined,
-        expression: i.expression as string | undefined,
-      };
+      const until = { text: i.text, textGone: i.textGone, expression: i.expression };
       const some = Object.values(until).some((v) => v !== undefined);
       if (!some && typeof i.time !== "number") {
         throw new PageError("browser_wait_for needs time, text, textGone or expression");
@@ -148,14 +141,14 @@ export function browserTools(
       return await after(p, "Waited");
     }),
     browser_take_screenshot: onPage(async (p, i, call) => {
-      const type = (i.type as "png" | "jpeg" | "webp" | undefined) ?? "png";
+      const type = i.type ?? "png";
       if (i.fullPage === true && typeof i.target === "string") {
         throw new PageError("fullPage cannot be used with an element's screenshot");
       }
       const bytes = await drive(p, "shot", {
-        target: i.target as string | undefined,
+        target: i.target,
         type,
-        scale: (i.scale as "css" | "device" | undefined) ?? "css",
+        scale: i.scale ?? "css",
         fullPage: i.fullPage === true,
       });
       const path = typeof i.filename === "string"
@@ -164,7 +157,7 @@ export function browserTools(
       await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
       await Deno.writeFile(path, bytes);
       const of = typeof i.target === "string"
-        ? said(i)
+        ? said(i, i.target)
         : i.fullPage
         ? "the full page"
         : "the viewport";
@@ -176,13 +169,13 @@ export function browserTools(
     }),
     browser_evaluate: onPage(async (p, i, call) => {
       const { json } = await drive(p, "evaluate", {
-        fn: String(i.function),
-        target: i.target as string | undefined,
+        fn: i.function,
+        target: i.target,
       });
       return await output(json, i, call);
     }),
     browser_run_code_unsafe: onPage(async (p, i, call) => {
-      let code = typeof i.code === "string" ? i.code : null;
+      let code = i.code ?? null;
       if (typeof i.filename === "string") {
         const path = seatPath(i.filename, call);
         code = await Deno.readTextFile(path).catch((err) => {
@@ -201,8 +194,8 @@ export function browserTools(
       return await after(p, `${i.accept ? "Accepted" : "Dismissed"} the dialog`);
     }, { dialogOk: true }),
     ...tabTools(host, profiles),
-    browser_hand_off: (input, call: ToolCall) => handOff(host, profiles, input as In, call),
+    browser_hand_off: (input, call) => handOff(host, profiles, input, call),
     ...moreTools(onPage),
     ...netTools(onPage),
-  };
+  });
 }

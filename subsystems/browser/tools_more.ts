@@ -1,7 +1,7 @@
-import type { ToolHandler } from "../../server/subsystem.ts";
 import { drive, PageError } from "./page_ops.ts";
-import { output, type PageFn } from "./page_tool.ts";
+import { type OnPage, output } from "./page_tool.ts";
 import type { Tab } from "./tab.ts";
+import type { SomeBrowserHandlers } from "./tool_specs.ts";
 
 /** browser_emulate_media's argument → the CSS media feature it sets. */
 const FEATURES: Record<string, string> = {
@@ -58,14 +58,18 @@ export function findLines(yaml: string, hit: (line: string) => boolean): {
 }
 
 /** find, resize, emulate_media and form_state (spec mcp_tools.md §5). */
-export function moreTools(onPage: (fn: PageFn) => ToolHandler): Record<string, ToolHandler> {
+export function moreTools(
+  onPage: OnPage,
+): SomeBrowserHandlers<
+  "browser_find" | "browser_resize" | "browser_emulate_media" | "browser_form_state"
+> {
   return {
     browser_find: onPage(async (p, i, call) => {
       const hasText = typeof i.text === "string", hasRe = typeof i.regex === "string";
       if (hasText === hasRe) {
         throw new PageError("browser_find needs exactly one of `text` or `regex`");
       }
-      const re = hasRe ? parseRegex(String(i.regex)) : null;
+      const re = i.regex !== undefined ? parseRegex(i.regex) : null;
       const needle = String(i.text ?? "").toLowerCase();
       // A fresh snapshot (so the refs returned are live), of which only the hits are returned.
       const page = await drive(p, "snapshot", {});
@@ -88,16 +92,16 @@ export function moreTools(onPage: (fn: PageFn) => ToolHandler): Record<string, T
             `(${owner.width}x${owner.height}); it stays as they size it`,
         );
       }
-      const width = Number(i.width), height = Number(i.height);
+      const { width, height } = i;
       await p.tab.resize({ width, height, scale: p.tab.layout.scale });
       return `Resized tab ${p.tab.number} to ${width}x${height}`;
     }),
     browser_emulate_media: onPage(async (p, i) => {
       const now = { ...(emulated.get(p.tab) ?? {}) };
-      for (const key of ["media", ...Object.keys(FEATURES)]) {
-        if (!(key in i)) continue;
-        if (i[key] === null) delete now[key];
-        else now[key] = String(i[key]);
+      for (const [key, value] of Object.entries(i)) {
+        if (value === undefined) continue;
+        if (value === null) delete now[key];
+        else now[key] = value;
       }
       await p.cdp.send("Emulation.setEmulatedMedia", {
         media: now.media ?? "",
@@ -107,8 +111,6 @@ export function moreTools(onPage: (fn: PageFn) => ToolHandler): Record<string, T
       const set = Object.entries(now).map(([k, v]) => `${k}=${v}`).join(", ");
       return set ? `Emulating ${set}` : "No media emulation: the page sees the browser's own";
     }),
-    browser_form_state: onPage(async (p, i) =>
-      await drive(p, "formState", { target: i.target as string | undefined })
-    ),
+    browser_form_state: onPage(async (p, i) => await drive(p, "formState", { target: i.target })),
   };
 }

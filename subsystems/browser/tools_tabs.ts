@@ -1,25 +1,27 @@
 import { slotName } from "../../protocol/mod.ts";
-import type { Host, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import type { Host, ToolResult } from "../../server/subsystem.ts";
 import { evaluate, PageError, settle } from "./page_ops.ts";
-import type { In } from "./page_tool.ts";
 import type { Profiles } from "./profiles.ts";
+import type { SomeBrowserHandlers } from "./tool_specs.ts";
 
 /**
  * browser_tabs and browser_close (mcp_tools.md §5) over the seat's own tabs: a session lists,
  * opens, selects and closes only the tabs it owns (spec: "Each session drives its own tabs
  * only"); a held tab stays open.
  */
-export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHandler> {
+export function tabTools(
+  host: Host,
+  profiles: Profiles,
+): SomeBrowserHandlers<"browser_tabs" | "browser_close"> {
   return {
-    browser_tabs: async (input, call): Promise<ToolResult> => {
-      const i = input as In;
+    browser_tabs: async (i, call): Promise<ToolResult> => {
       const browser = profiles.forSeat(call.seat.slot);
       const me = slotName(call.seat.slot);
       const mine = () =>
         [...browser.tabs.values()].filter((t) => t.owner && slotName(t.owner) === me);
       try {
         await browser.tabFor(call.seat.slot);
-        const n = typeof i.index === "number" ? i.index : browser.current.get(me);
+        const n = i.index ?? browser.current.get(me);
         const pick = () => {
           const t = mine().find((t) => t.number === n);
           if (!t) throw new PageError(`tab ${n} is not one of yours; yours are ${list()}`);
@@ -31,7 +33,7 @@ export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHan
             `${JSON.stringify(t.title)} ${t.url} page=${t.targetId}`
           ).join("; ");
         if (i.action === "new") {
-          const t = await browser.openTab(typeof i.url === "string" ? i.url : "about:blank");
+          const t = await browser.openTab(i.url ?? "about:blank");
           t.owner = call.seat.slot;
           await settle({ cdp: browser.cdp!, tab: t });
           t.url = String(await evaluate({ cdp: browser.cdp!, tab: t }, "location.href"));
