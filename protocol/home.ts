@@ -17,6 +17,7 @@ export const WireTime = z.object({
   secs_since_epoch: z.number().int(),
   nanos_since_epoch: z.number().int(),
 }).strict();
+export type WireTime = z.infer<typeof WireTime>;
 
 /** What git said about a row's tree. */
 export const WorkState = z.object({
@@ -169,3 +170,5 @@ export const HomeSnapshot = z.object({
   // `workers` (each worker is its own agents row with `tree`, spec home > agents).
 }).strict();
 export type HomeSnapshot = z.infer<typeof HomeSnapshot>;
+/** What one subsystem contributes to the home snapshot: some of its fields, as the schema types them. */
+export type HomePart = Partial<HomeSnapshot>;

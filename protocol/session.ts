@@ -215,3 +215,11 @@ export const SessionSnapshot = z.object({
   failure: z.json().nullable().optional(),
 }).strict();
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
+type SeatOwned = "composer" | "state";
+/**
+ * What one part of the server contributes to a session snapshot: whole fields, or fields inside
+ * the seat's own `composer` and `state` (dictation's notice and overrides), typed by the schema.
+ */
+export type SessionPart =
+  & { [K in Exclude<keyof SessionSnapshot, SeatOwned>]?: SessionSnapshot[K] }
+  & { [K in SeatOwned]?: Partial<SessionSnapshot[K]> };

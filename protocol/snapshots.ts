@@ -5,7 +5,16 @@ import { ExtensionsRead } from "./extensions.ts";
 import { HomeSnapshot } from "./home.ts";
 import { SessionSnapshot } from "./session.ts";
 import type { Subject } from "./subject.ts";
-import { UsageSnapshotSchema } from "./usage.ts";
+import { type UsageSnapshot, UsageSnapshotSchema } from "./usage.ts";
+
+/** What a subject's snapshot `data` is on the server: one of the subjects' schema types. */
+export type SnapshotData =
+  | HomeSnapshot
+  | BoardSnapshot
+  | DictateModelsSnapshot
+  | ExtensionsRead
+  | UsageSnapshot
+  | SessionSnapshot;
 
 /**
  * The schema of a subject's snapshot `data` (the `snapshot` frame carries it as JSON, since its

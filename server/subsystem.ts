@@ -6,11 +6,14 @@ import type {
   Command,
   CommandName,
   DictateModelsSnapshot,
+  HomePart,
   NamedSubject,
   PromptSource,
   ServerMessage,
+  SessionPart,
   SessionUpdate,
   Slot,
+  SnapshotData,
   Subject,
   Wire,
 } from "../protocol/mod.ts";
@@ -164,7 +167,7 @@ export type SubjectHandler = (
   subject: Subject,
   peer: Peer,
   opts: { review: boolean },
-) => Promise<Wire | EncodedData>;
+) => Promise<SnapshotData | EncodedData>;
 
 export type SubjectName = NamedSubject | "session";
 
@@ -181,12 +184,12 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
   sessionFields?: (
     slot: Slot,
     opts: { review: boolean },
-  ) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  ) => SessionPart | Promise<SessionPart>;
   /**
    * Fields this subsystem contributes to the home snapshot (the vault's `vault` and `biometric`
    * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
    */
-  homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
+  homeFields?: () => HomePart | Promise<HomePart>;
   /** Fields it contributes to each project's board entry (the connectors' `connectors`). */
   boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
   /** One handler per tool the manifest declares. */
@@ -290,7 +293,7 @@ export function subjectArea<const S extends SubjectName>(
   id: string,
   note: string,
   subject: S,
-  read: (host: Host, peer: Peer) => Wire | Promise<Wire>,
+  read: (host: Host, peer: Peer) => SnapshotData | Promise<SnapshotData>,
 ) {
   return defineSubsystem({
     id,

@@ -1,4 +1,10 @@
-import type { SessionUpdate, Slot, UpdateFields, Wire } from "../../protocol/mod.ts";
+import type {
+  AgentRow,
+  SessionPart,
+  SessionUpdate,
+  Slot,
+  UpdateFields,
+} from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Gateway } from "../gateway/gateway.ts";
@@ -16,14 +22,14 @@ export interface SeatInfo {
   /** The occupant's session id, or null when nothing occupies the seat. */
   sessionId(): string | null;
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
-  homeRow?(): Wire | Promise<Wire>;
+  homeRow?(): AgentRow | Promise<AgentRow>;
   /**
    * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
    * absent = every family. The always-on families are not listed here.
    */
   toolFamilies?(): readonly string[] | null;
   /** The seat's own session snapshot fields (header, state, conversation...). */
-  sessionFields?(): Record<string, Wire> | Promise<Record<string, Wire>>;
+  sessionFields?(): SessionPart | Promise<SessionPart>;
 }
 
 /**

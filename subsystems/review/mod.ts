@@ -1,6 +1,7 @@
 import {
   type ClientMessageOf,
   type Command,
+  type SessionPart,
   type SessionUpdate,
   type Slot,
   slotName,
@@ -213,7 +214,7 @@ export function create(host: Host) {
         ),
       }),
     },
-    sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> => {
+    sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<SessionPart> => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);
       const record = await watch.record(opts.review);

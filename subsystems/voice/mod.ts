@@ -1,4 +1,4 @@
-import { type ClientMessageOf, type Slot, slotName, type Wire } from "../../protocol/mod.ts";
+import { type ClientMessageOf, type Slot, slotName } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
 import { VOICE_TOOLS } from "./manifest.ts";
 import { SpeakingBench } from "./bench.ts";
@@ -181,7 +181,7 @@ export async function create(host: Host) {
     homeFields: () => ({
       voice: {
         enabled: true,
-        models_dir: typeof area().models_dir === "string" ? area().models_dir as Wire : null,
+        models_dir: typeof area().models_dir === "string" ? area().models_dir as string : null,
         speaking_model: choice().id,
         // A missing engine is said here, never a silent nothing.
         missing: missingOf(speakers, choice()),
