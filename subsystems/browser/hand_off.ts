@@ -3,20 +3,20 @@ import type { Host, ToolCall, ToolResult } from "../../server/subsystem.ts";
 import type { Profiles } from "./profiles.ts";
 
 /**
- * browser_hand_off (spec: browser_view_page's hand-off words; mcp_tools.md §5): asks the person
+ * browser_hand_off (spec: browser_view_page's hand-off words; docs/browser.md): asks the person
  * to act in a tab. The page id must name an open tab before anything parks; the parked card
  * carries the tab and the page id; while it waits the tab is `held` and the page tools refuse.
  */
 export async function handOff(
   host: Host,
   profiles: Profiles,
-  input: { reason: string; page?: string },
+  input: { reason?: unknown; page?: unknown },
   call: ToolCall,
 ): Promise<ToolResult> {
   const slot = call.seat.slot;
   const browser = profiles.forSeat(slot);
   let tab;
-  if (input.page !== undefined) {
+  if (typeof input.page === "string") {
     tab = browser.byTarget(input.page);
     if (!tab) {
       const open = [...browser.tabs.values()].map((t) => `${t.number} (page=${t.targetId})`);
@@ -47,7 +47,7 @@ export async function handOff(
   const { id, outcome } = host.asks.park<unknown>(slot, {
     kind: "browser_hand_off",
     request: {
-      reason: input.reason,
+      reason: String(input.reason),
       tab: tab.number,
       page: tab.targetId,
       profile: browser.key,

@@ -1,24 +1,18 @@
-import type { ToolCall, ToolResult } from "../../server/subsystem.ts";
+import type { ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import { type Page, PageError, settle, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
 import type { Tab } from "./tab.ts";
 
-/**
- * One page tool's body: the seat's page, its input as its tool's schema parsed it (tool_specs.ts)
- * and the call; its text (or result) is the answer.
- */
-export type PageFn<I> = (
+/** A tool's input, as the MCP server validated it against the tool's schema (tool_specs.ts). */
+export type In = Record<string, unknown>;
+
+/** One page tool's body: the seat's page and the call; its text (or result) is the answer. */
+export type PageFn = (
   p: Page,
-  input: I,
+  input: In,
   call: ToolCall,
 ) => Promise<string | ToolResult>;
-
-/** A page tool's handler: the input its schema infers, the answer the bridge sends back. */
-export type PageHandler<I> = (input: I, call: ToolCall) => Promise<ToolResult>;
-
-/** `pageTool(profiles)`: wraps a body; its input type comes from the handler it is bound as. */
-export type OnPage = <I>(fn: PageFn<I>, opts?: { dialogOk?: boolean }) => PageHandler<I>;
 
 /**
  * Wraps a page tool's body so it runs on the calling seat's own tab (spec: "Each session drives
@@ -26,8 +20,8 @@ export type OnPage = <I>(fn: PageFn<I>, opts?: { dialogOk?: boolean }) => PageHa
  * with the reason, an open page dialog refuses everything but browser_handle_dialog, and a
  * PageError or a start failure becomes a tool error in its own words.
  */
-export function pageTool(profiles: Profiles): OnPage {
-  return (fn, opts = {}) => async (input, call) => {
+export function pageTool(profiles: Profiles) {
+  return (fn: PageFn, opts: { dialogOk?: boolean } = {}): ToolHandler => async (input, call) => {
     let browser: BrowserHost;
     let tab: Tab;
     try {
@@ -54,16 +48,23 @@ export function pageTool(profiles: Profiles): OnPage {
     tab.calls++;
     browser.touch();
     try {
-      const out = await fn({ cdp: browser.cdp!, tab, browser }, input, call);
-      return typeof out === "string" ? { text: out } : out;
+      const out = await fn({ cdp: browser.cdp!, tab, browser }, input as In, call);
+      return withNotes(tab, typeof out === "string" ? { text: out } : out);
     } catch (err) {
       const why = err instanceof PageError ? err.message : `the page call failed: ${err}`;
-      return { text: why, isError: true };
+      return withNotes(tab, { text: why, isError: true });
     } finally {
       tab.calls--;
       browser.touch();
     }
   };
+}
+
+/** An answer with what forge did to the tab meanwhile (tab_health.ts), told once. */
+function withNotes(tab: Tab, r: ToolResult): ToolResult {
+  if (tab.notes.length === 0) return r;
+  const notes = tab.notes.splice(0).map((n) => `- ${n}`).join("\n");
+  return { ...r, text: `${r.text}\n### Note\n${notes}` };
 }
 
 /**
@@ -100,12 +101,8 @@ export function seatPath(path: string, call: ToolCall): string {
  * The original's `filename` argument: the answer written to a file (relative to the seat's
  * working directory) instead of returned, for an answer too long to read whole.
  */
-export async function output(
-  text: string,
-  input: { filename?: string },
-  call: ToolCall,
-): Promise<string> {
-  if (!input.filename) return text;
+export async function output(text: string, input: In, call: ToolCall): Promise<string> {
+  if (typeof input.filename !== "string" || input.filename === "") return text;
   const path = seatPath(input.filename, call);
   try {
     await Deno.writeTextFile(path, text);

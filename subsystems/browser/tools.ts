@@ -1,18 +1,19 @@
 import { Buffer } from "node:buffer";
-import { type Host, type ToolHandler, toolHandlers } from "../../server/subsystem.ts";
+import type { Host, ToolCall, ToolHandler } from "../../server/subsystem.ts";
 import type { Files } from "./files.ts";
 import { drive, PageError, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
 import { handOff } from "./hand_off.ts";
-import { after, output, pageTool, seatPath } from "./page_tool.ts";
-import { BROWSER_TOOLS } from "./tool_specs.ts";
+import { after, type In, output, pageTool, seatPath } from "./page_tool.ts";
 import { tabTools } from "./tools_tabs.ts";
-import { moreTools } from "./tools_more.ts";
+import { layoutTools } from "./tools_layout.ts";
 import { netTools } from "./tools_net.ts";
+import { readTools } from "./tools_read.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** How an answer names the element acted on: the person's description, else its target. */
-const said = (i: { element?: string }, target: string) => i.element ?? target;
+/** How long browser_wait_for waits for its text, its text to go, or its expression. */
+const WAIT_MS = 30_000;
+const said = (i: In, key = "target") => String(i.element ?? i[key]);
 
 /** Every path a tool was given is absolute and names a file, or a PageError says which is not. */
 async function files(paths: string[]): Promise<void> {
@@ -22,6 +23,31 @@ async function files(paths: string[]): Promise<void> {
       throw new PageError(`${path} is not a file`);
     }
   }
+}
+
+/**
+ * The browser family's `profile` argument: a seat's browser profile is forge.toml's (spec:
+ * browser_tabs, "a seat's profile is forge.toml's"; there is no profile verb), so a call may
+ * name its own - `default` or `Acme/default` - and is refused, in words, for any other.
+ */
+function ownProfileOnly(
+  profiles: Profiles,
+  tools: Record<string, ToolHandler>,
+): Record<string, ToolHandler> {
+  const guard = (handler: ToolHandler): ToolHandler => (input, call) => {
+    const named = (input as In).profile;
+    const key = profiles.keyFor(call.seat.slot);
+    if (typeof named !== "string" || key === null) return handler(input, call);
+    const own = key.slice(key.indexOf("/") + 1);
+    if (named === own || named === key) return handler(input, call);
+    return Promise.resolve({
+      text: `this session's browser profile is "${own}" (forge.toml: its project's ` +
+        `browser_profile, else its org's, else default); profile "${named}" is not one it can ` +
+        `use. Omit profile, or name "${own}".`,
+      isError: true,
+    });
+  };
+  return Object.fromEntries(Object.entries(tools).map(([name, h]) => [name, guard(h)]));
 }
 
 /**
@@ -46,9 +72,9 @@ export function browserTools(
       return await after(p, `Went ${back ? "back" : "forward"}`);
     });
 
-  return toolHandlers(BROWSER_TOOLS)({
+  return ownProfileOnly(profiles, {
     browser_navigate: onPage(async (p, i) => {
-      const url = i.url;
+      const url = String(i.url);
       const r = await p.cdp.send("Page.navigate", { url }, p.tab.session);
       if (r.errorText) throw new PageError(`navigating to ${url} failed: ${r.errorText}`);
       return await after(p, `Navigated to ${url}`);
@@ -56,99 +82,110 @@ export function browserTools(
     browser_navigate_back: go(true),
     browser_navigate_forward: go(false),
     browser_snapshot: onPage(async (p, i, call) => {
-      const page = await snapshot(p, { target: i.target, depth: i.depth, boxes: i.boxes });
+      const page = await snapshot(p, {
+        target: i.target as string | undefined,
+        depth: i.depth as number | undefined,
+        boxes: i.boxes as boolean | undefined,
+      });
       return await output(page, i, call);
     }),
     browser_click: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "click", {
-        target: i.target,
+        target: String(i.target),
         doubleClick: i.doubleClick === true,
-        button: i.button,
-        modifiers: i.modifiers,
+        button: i.button as "left" | "right" | "middle" | undefined,
+        modifiers: i.modifiers as string[] | undefined,
         force: i.force === true,
       }));
-      return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i, i.target)}`);
+      return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i)}`);
     }),
     browser_hover: onPage(async (p, i) => {
-      await drive(p, "hover", { target: i.target });
-      return await after(p, `Hovered over ${said(i, i.target)}`);
+      await p.tab.inputUnlessDialog(drive(p, "hover", { target: String(i.target) }));
+      return await after(p, `Hovered over ${said(i)}`);
     }),
     browser_type: onPage(async (p, i) => {
-      const text = i.text;
+      const text = String(i.text);
       await p.tab.inputUnlessDialog(drive(p, "type", {
-        target: i.target,
+        target: String(i.target),
         text,
         slowly: i.slowly === true,
         submit: i.submit === true,
       }));
-      return await after(p, `Typed ${[...text].length} characters into ${said(i, i.target)}`);
+      return await after(p, `Typed ${[...text].length} characters into ${said(i)}`);
     }),
     browser_press_key: onPage(async (p, i) => {
-      await p.tab.inputUnlessDialog(drive(p, "press", { key: i.key }));
+      await p.tab.inputUnlessDialog(drive(p, "press", { key: String(i.key) }));
       return await after(p, `Pressed ${i.key}`);
     }),
     browser_fill_form: onPage(async (p, i) => {
-      const fields = i.fields.map(({ target, name, type, value }) => ({
-        target,
-        name,
-        type,
-        value,
+      const fields = i.fields as { target: string; name: string; type: string; value: string }[];
+      await p.tab.inputUnlessDialog(drive(p, "fillForm", {
+        fields: fields.map((f) => ({
+          target: f.target,
+          name: f.name,
+          type: f.type as "textbox",
+          value: f.value,
+        })),
       }));
-      await p.tab.inputUnlessDialog(drive(p, "fillForm", { fields }));
       return await after(p, `Filled ${fields.map((f) => f.name).join(", ")}`);
     }),
     browser_select_option: onPage(async (p, i) => {
-      const chosen = await drive(p, "select", {
-        target: i.target,
-        values: i.values,
-      });
-      return await after(p, `Selected ${JSON.stringify(chosen)} in ${said(i, i.target)}`);
+      const values = i.values as string[];
+      const chosen = await p.tab.unlessDialog(
+        drive(p, "select", { target: String(i.target), values }),
+      );
+      // A dialog the change opened holds Playwright's answer: the values asked for are named.
+      return await after(p, `Selected ${JSON.stringify(chosen?.value ?? values)} in ${said(i)}`);
     }),
     browser_drag: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "drag", {
-        startTarget: i.startTarget,
-        endTarget: i.endTarget,
+        startTarget: String(i.startTarget),
+        endTarget: String(i.endTarget),
       }));
-      const from = i.startElement ?? i.startTarget, to = i.endElement ?? i.endTarget;
-      return await after(p, `Dragged ${from} to ${to}`);
+      return await after(p, `Dragged ${said(i, "startTarget")} to ${said(i, "endTarget")}`);
     }),
     browser_drop: onPage(async (p, i) => {
-      const paths = i.paths ?? [];
-      const data = i.data;
+      const paths = (i.paths as string[] | undefined) ?? [];
+      const data = i.data as Record<string, string> | undefined;
       if (paths.length === 0 && !data) {
         throw new PageError('browser_drop needs "paths" or "data" (or both) to drop');
       }
       await files(paths);
-      await drive(p, "drop", { target: i.target, paths, data });
-      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i, i.target)}`);
+      await p.tab.inputUnlessDialog(drive(p, "drop", { target: String(i.target), paths, data }));
+      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i)}`);
     }),
     browser_file_upload: onPage(async (p, i) => {
       const open = chooser.chooserOf(p.tab);
       if (!open) throw new PageError("no file chooser is open on this tab; click the input");
-      const paths = i.paths ?? [];
+      const paths = (i.paths as string[] | undefined) ?? [];
       await files(paths);
       await chooser.give(open, paths);
       return await after(p, paths.length ? `Uploaded ${paths.length} file(s)` : "Cancelled");
     }),
     browser_wait_for: onPage(async (p, i) => {
       if (typeof i.time === "number") await sleep(i.time * 1000);
-      const until = { text: i.text, textGone: i.textGone, expression: i.expression };
+      const until = {
+        text: i.text as string | undefined,
+        textGone: i.textGone as string | undefined,
+        expression: i.expression as string | undefined,
+      };
       const some = Object.values(until).some((v) => v !== undefined);
       if (!some && typeof i.time !== "number") {
         throw new PageError("browser_wait_for needs time, text, textGone or expression");
       }
-      if (some) await drive(p, "waitFor", { ...until, timeoutMs: 30_000 });
+      // The wait's own 30 s, and the ask's bound past it: the wait answers in its own words.
+      if (some) await drive(p, "waitFor", { ...until, timeoutMs: WAIT_MS }, WAIT_MS + 5_000);
       return await after(p, "Waited");
     }),
     browser_take_screenshot: onPage(async (p, i, call) => {
-      const type = i.type ?? "png";
+      const type = (i.type as "png" | "jpeg" | "webp" | undefined) ?? "png";
       if (i.fullPage === true && typeof i.target === "string") {
         throw new PageError("fullPage cannot be used with an element's screenshot");
       }
       const bytes = await drive(p, "shot", {
-        target: i.target,
+        target: i.target as string | undefined,
         type,
-        scale: i.scale ?? "css",
+        scale: (i.scale as "css" | "device" | undefined) ?? "css",
         fullPage: i.fullPage === true,
       });
       const path = typeof i.filename === "string"
@@ -157,7 +194,7 @@ export function browserTools(
       await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
       await Deno.writeFile(path, bytes);
       const of = typeof i.target === "string"
-        ? said(i, i.target)
+        ? said(i)
         : i.fullPage
         ? "the full page"
         : "the viewport";
@@ -168,14 +205,16 @@ export function browserTools(
       };
     }),
     browser_evaluate: onPage(async (p, i, call) => {
-      const { json } = await drive(p, "evaluate", {
-        fn: i.function,
-        target: i.target,
-      });
-      return await output(json, i, call);
+      const done = await p.tab.unlessDialog(drive(p, "evaluate", {
+        fn: String(i.function),
+        target: i.target as string | undefined,
+      }));
+      // A dialog the function opened holds it unfinished: what it returns is not known yet.
+      if (!done) return await after(p, "The function opened a page dialog before it returned");
+      return await output(done.value.json, i, call);
     }),
     browser_run_code_unsafe: onPage(async (p, i, call) => {
-      let code = i.code ?? null;
+      let code = typeof i.code === "string" ? i.code : null;
       if (typeof i.filename === "string") {
         const path = seatPath(i.filename, call);
         code = await Deno.readTextFile(path).catch((err) => {
@@ -194,8 +233,9 @@ export function browserTools(
       return await after(p, `${i.accept ? "Accepted" : "Dismissed"} the dialog`);
     }, { dialogOk: true }),
     ...tabTools(host, profiles),
-    browser_hand_off: (input, call) => handOff(host, profiles, input, call),
-    ...moreTools(onPage),
+    browser_hand_off: (input, call: ToolCall) => handOff(host, profiles, input as In, call),
+    ...readTools(onPage),
+    ...layoutTools(onPage),
     ...netTools(onPage),
   });
 }
