@@ -14,4 +14,15 @@ export const BEYOND_V29 = {
   ),
   updates: UPDATE_NAMES.filter((n) => updateSpec(n).extension !== undefined),
   home: [...NOTIFY_EXTENSIONS.home],
+  // Fields forge adds to v29's own updates, as `update.field`. `failure` on every held ask's
+  // `_resolved`: v29's names only the ending; forge's resolves after the answer's effect and says
+  // why one failed (spec: Editing the config). docs/held_asks.md.
+  fields: [
+    "slack_draft_resolved.failure",
+    "browser_hand_off_resolved.failure",
+    "document_hand_off_resolved.failure",
+    "terminal_hand_off_resolved.failure",
+    "vault_ask_resolved.failure",
+    "settings_write_resolved.failure",
+  ],
 };

@@ -131,6 +131,8 @@ export interface CommandSpec {
 const NOTIFY = "the person's push subscriptions and test push (docs/notify.md); v29 has no pushes";
 const PLUGIN_ACTION =
   "the spec counts the plugin actions with fields without naming them: the name and fields are forge's";
+const CRON =
+  "a person's schedule made or removed from the board page: v29 gives a person no command for it";
 const key = { key: Slot };
 const review = { project: z.string(), branch: z.string() };
 const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
@@ -235,8 +237,9 @@ export const COMMANDS = {
       run_once_at: z.string().nullable(),
       description: z.string().nullable(),
     }),
+    extension: CRON,
   },
-  cron_delete: { fields: obj({ project: z.string(), id: z.string() }) },
+  cron_delete: { fields: obj({ project: z.string(), id: z.string() }), extension: CRON },
   deliver_peer_prompt: { fields: DeliverPeerPromptFields },
   spawn_worker: { fields: SpawnWorkerFields, reply: SpawnWorkerBody },
   close_worker: { fields: CloseWorkerFields },

@@ -34,8 +34,10 @@ export interface HeldAskOf<K extends HeldKind> {
    * What an answer sets going (the settings file written and reloaded, the vault call run, the
    * Slack message posted). It runs once the person answers, and `*_resolved` goes out only when
    * it has landed: `failure` on that update carries the result's words when the effect failed
-   * (an `isError` result, or a throw), else null. An effect that finds the answer asks for
-   * nothing (a vault card sent back) returns null. Declines, expiries and withdrawals run none.
+   * (an `isError` result, so the effect words it in forge's terms), else null. An effect that
+   * throws or rejects resolves the ask too, with forge's words naming what failed (the thrown
+   * cause goes to the log only). An effect that finds the answer asks for nothing (a vault card
+   * sent back) returns null. Declines, expiries and withdrawals run none.
    */
   effect?: (answer: unknown) => Promise<ToolResult | null>;
 }

@@ -100,7 +100,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let board: Board | null = null;
   // The held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
-  const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
+  const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u), log) };
   const bridge = new ToolBridge(
     () => registryRef.current?.tools(storeRef.current!.config) ?? [],
     log,

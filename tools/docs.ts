@@ -170,6 +170,10 @@ function extensions(): string[] {
     "",
     ...rows,
     `- home fields: ${home} (docs/notify.md)`,
+    ...BEYOND_V29.fields.map((f) =>
+      `- field \`${f}\`: a held ask resolves after its answer's effect and names why one ` +
+      "failed (docs/held_asks.md)"
+    ),
     "",
   ];
 }

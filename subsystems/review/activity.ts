@@ -108,14 +108,16 @@ export class ReviewActivity {
         sessionId: () => null,
       });
     }
+    // One symbolic-ref per checkout, all at once: a project of many workers is not read in turn.
     const branches = new Map<string, Promise<{ branch: string } | { why: string }>>();
-    const out: Slot[] = [];
     for (const seat of seats) {
       if (!branches.has(seat.cwd)) branches.set(seat.cwd, branchAt(seat.cwd));
-      const at = await branches.get(seat.cwd)!;
-      if ("branch" in at && at.branch === scope.branch) out.push(seat.slot);
     }
-    return out;
+    const at = await Promise.all(seats.map((seat) => branches.get(seat.cwd)!));
+    return seats.filter((_, i) => {
+      const here = at[i];
+      return "branch" in here && here.branch === scope.branch;
+    }).map((seat) => seat.slot);
   }
 }
 

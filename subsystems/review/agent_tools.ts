@@ -15,9 +15,9 @@ import {
   type ToolRole,
 } from "../../server/subsystem.ts";
 import { LEAD_LABEL } from "../../server/workspace/workspace.ts";
-import type { ReviewActivity } from "./activity.ts";
+import { type ReviewActivity, roundOf } from "./activity.ts";
 import { type ReviewScopeKey, scopeOfSeat } from "./scope.ts";
-import type { ReviewSet, ReviewThread, ThreadStore } from "./threads.ts";
+import type { ReviewThread, ThreadStore } from "./threads.ts";
 
 const ANY: readonly ToolRole[] = ["lead", "worker"];
 
@@ -48,7 +48,8 @@ export const REVIEW_TOOLS = [
       "open comment becomes addressed; a resolved one stays resolved.",
     input: z.object({
       comment_id: z.string().min(1).describe("a comment_id from review__get"),
-      text: z.string().min(1).describe("your reply"),
+      // Trimmed before the check: a reply of blanks says nothing, and is refused as empty.
+      text: z.string().trim().min(1).describe("your reply"),
     }).strict(),
     roles: ANY,
   }),
@@ -130,7 +131,7 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
         return failed("review__list", `no review on ${scope.branch}. ${elsewhere}`);
       }
       const rows = [...read.rounds].sort((a, b) => b.number - a.number).map((round) => {
-        const members = read.threads.filter((t) => inRound(t, round));
+        const members = read.threads.filter((t) => roundOf(t, read.rounds) === round.id);
         const count = (s: string) => members.filter((t) => t.status === s).length;
         return {
           review_id: round.id,
@@ -154,7 +155,9 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
         return failed("review__get", `no review ${id} on ${scope.project}@${scope.branch}`);
       }
       const numbers = new Map(read.rounds.map((r) => [r.id, r.number]));
-      const comments = read.threads.filter((t) => inRound(t, round)).map((t) => ({
+      const comments = read.threads.filter((t) => roundOf(t, read.rounds) === round.id).map((
+        t,
+      ) => ({
         comment_id: t.id,
         file: t.anchor.path,
         line: t.anchor.line,
@@ -173,16 +176,16 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
       };
     }),
     review__reply: write("review__reply", (t, at, who, { text }) => {
-      t.comments.push({ author: { agent: { label: who } }, text: text ?? "", at, review_id: null });
+      t.comments.push({
+        author: { agent: { label: who } },
+        text: (text ?? "").trim(),
+        at,
+        review_id: null,
+      });
       if (t.status === "open") t.status = "addressed";
     }, "replied"),
     review__resolve: write("review__resolve", (t) => {
       t.status = "resolved";
     }, "resolved"),
   });
-}
-
-/** Whether one of the thread's turns was filed in this round. */
-function inRound(thread: ReviewThread, round: ReviewSet): boolean {
-  return thread.comments.some((c) => c.review_id === round.id);
 }

@@ -16,6 +16,7 @@ import {
   Refusal,
   type ToolResult,
 } from "../../subsystem.ts";
+import type { Logger } from "../../log.ts";
 
 /** The command (or verb) that answers each held kind; its updates are protocol/held.ts
  * HELD_UPDATES. spec: session > pending_asks. */
@@ -46,6 +47,23 @@ interface Held extends HeldCard {
   settle: (outcome: AskOutcome<unknown>) => void;
 }
 
+const SILENT: Pick<Logger, "warn"> = { warn: () => {} };
+
+/** What an answered ask's effect that threw is told as: forge's words, naming what failed. */
+export function effectFailed(kind: HeldKind): string {
+  return `the approved ${EFFECT_NAMES[kind]} did not go through: it failed inside forge ` +
+    "(forge's log has the cause under held_effect_failed)";
+}
+
+const EFFECT_NAMES: Record<HeldKind, string> = {
+  slack_post: "Slack message",
+  browser_hand_off: "browser hand-off",
+  document_hand_off: "document hand-off",
+  terminal_hand_off: "terminal hand-off",
+  vault_ask: "vault call",
+  settings_write: "settings write",
+};
+
 /** Why a call's signal aborted, when forge aborted it: the ending its asks end with. */
 export function endingOf(reason: unknown): Exclude<AskEnding, "answered"> {
   const ending = (reason as { ending?: unknown } | null)?.ending;
@@ -67,7 +85,14 @@ export class HeldAskRegistry implements HeldAsks {
   #arrivals = 0;
   #seq = 0;
 
-  constructor(private readonly emit: (update: SessionUpdate) => void) {}
+  /**
+   * `emit` carries the asks' updates; `log` (forge's log) gets what an effect threw or a failed
+   * emit, words no client or agent sees.
+   */
+  constructor(
+    private readonly emit: (update: SessionUpdate) => void,
+    private readonly log: Pick<Logger, "warn"> = SILENT,
+  ) {}
 
   /** The next ask sequence number of this server run (permission and question asks too). */
   nextSeq(): number {
@@ -177,17 +202,39 @@ export class HeldAskRegistry implements HeldAsks {
     this.#asks.delete(id);
     if (outcome.ending !== "answered" || !held.effect) return this.#resolve(held, outcome, null);
     const answer = outcome.answer;
-    held.effect(answer).catch((err): ToolResult => ({
-      text: err instanceof Error ? err.message : String(err),
-      isError: true,
-    })).then((result) => {
-      const landed = { ending: "answered" as const, answer, ...(result ? { result } : {}) };
-      this.#resolve(held, landed, result?.isError ? result.text : null);
-    });
+    const effect = held.effect;
+    // An effect that throws at once, rejects, or returns something odd still resolves the ask,
+    // once: its cause goes to the log, and the update and the agent read forge's words.
+    Promise.resolve()
+      .then(() => effect(answer))
+      .catch((error): ToolResult => {
+        this.log.warn("held_effect_failed", { kind: held.kind, id: held.id, error: String(error) });
+        return { text: effectFailed(held.kind), isError: true };
+      })
+      .then((result) => {
+        const landed = { ending: "answered" as const, answer, ...(result ? { result } : {}) };
+        this.#resolve(held, landed, result?.isError ? result.text : null);
+      })
+      .catch((error) => {
+        // The last guard: nothing above should throw, but an ask never hangs and no rejection
+        // goes unhandled. A second settle of a settled ask changes nothing.
+        this.log.warn("held_resolve_failed", {
+          kind: held.kind,
+          id: held.id,
+          error: String(error),
+        });
+        const result = { text: effectFailed(held.kind), isError: true };
+        held.settle({ ending: "answered", answer, result });
+      });
   }
 
   #resolve(held: Held, outcome: AskOutcome<unknown>, failure: string | null): void {
-    this.emit(heldResolved(held.kind, held.slot, held.id, outcome.ending, failure));
+    try {
+      this.emit(heldResolved(held.kind, held.slot, held.id, outcome.ending, failure));
+    } catch (error) {
+      // A client that could not be told must not leave the tool call waiting forever.
+      this.log.warn("held_resolve_failed", { kind: held.kind, id: held.id, error: String(error) });
+    }
     held.settle(outcome);
   }
 }

@@ -5,7 +5,7 @@ import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { SessionUpdate, Slot } from "../../../protocol/mod.ts";
 import { type Peer, Refusal } from "../../subsystem.ts";
 import { CallEnded } from "../mcp/seat_server.ts";
-import { HeldAskRegistry } from "./held.ts";
+import { effectFailed, HeldAskRegistry } from "./held.ts";
 
 const lead: Slot = { org: "Acme", project: "alpha", label: "lead" };
 const other: Slot = { org: "Acme", project: "beta", label: "lead" };
@@ -39,6 +39,15 @@ const draft = (text: string) => ({
   text,
   parts: [text],
 });
+const vaultCall = {
+  tool: "update" as const,
+  item: "item-1",
+  query: null,
+  field: null,
+  diff: null,
+  attachment: null,
+  needs_unlock: false,
+};
 /** A resolved update's failure words (every `*_resolved` carries them, null when none). */
 const failureOf = (u: SessionUpdate | undefined) =>
   u?.fields && "failure" in u.fields ? u.fields.failure : undefined;
@@ -48,7 +57,11 @@ const endingOf = (u: SessionUpdate | undefined) =>
 
 function registry() {
   const emitted: SessionUpdate[] = [];
-  return { held: new HeldAskRegistry((u) => emitted.push(u)), emitted };
+  const logged: { event: string; fields?: Record<string, unknown> }[] = [];
+  const log = {
+    warn: (event: string, fields?: Record<string, unknown>) => logged.push({ event, fields }),
+  };
+  return { held: new HeldAskRegistry((u) => emitted.push(u), log), emitted, logged };
 }
 
 Deno.test("held asks: pending_asks leads with the kinds' order, arrival order within one", () => {
@@ -262,7 +275,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
     key: lead,
     id: c.id,
     ending: { answered: { approved: true } },
-    failure: "Slack refused chat.postMessage: is_archived",
+    failure: effectFailed("slack_post"),
   });
   const d = held.park(lead, {
     kind: "settings_write",
@@ -274,4 +287,108 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
   });
   held.answer(lead, "settings_write", d.id, peer(true), { ending: "declined" });
   assertEquals((await d.outcome).ending, "declined");
+});
+
+// An effect that throws at once or rejects resolves the ask with forge's words naming what
+// failed; the thrown text reaches the log only, never the update or the agent.
+Deno.test("held asks: an effect that throws or rejects resolves in forge's words, cause logged", async () => {
+  const { held, emitted, logged } = registry();
+  const signal = new AbortController().signal;
+  const a = held.park(lead, {
+    kind: "settings_write",
+    request: write(0),
+    signal,
+    effect: () => {
+      throw new Error("EACCES: permission denied, open '/etc/forge.toml'");
+    },
+  });
+  held.answer(lead, "settings_write", a.id, peer(true), { ending: "answered", answer: true });
+  assertEquals(await a.outcome, {
+    ending: "answered",
+    answer: true,
+    result: { text: effectFailed("settings_write"), isError: true },
+  });
+  assertEquals(emitted.at(-1)!.fields, {
+    key: lead,
+    id: a.id,
+    ending: "answered",
+    failure: "the approved settings write did not go through: it failed inside forge " +
+      "(forge's log has the cause under held_effect_failed)",
+  });
+  assertEquals(logged, [{
+    event: "held_effect_failed",
+    fields: {
+      kind: "settings_write",
+      id: a.id,
+      error: "Error: EACCES: permission denied, open '/etc/forge.toml'",
+    },
+  }]);
+  const b = held.park(lead, {
+    kind: "vault_ask",
+    request: vaultCall,
+    signal,
+    effect: () => Promise.reject(new TypeError("Cannot read properties of undefined")),
+  });
+  held.answer(lead, "vault_ask", b.id, peer(true), { ending: "answered", answer: {} });
+  await b.outcome;
+  const failure = String(failureOf(emitted.at(-1)));
+  assertMatch(failure, /^the approved vault call did not go through/);
+  assert(!failure.includes("Cannot read"), "the engine's words stay in the log");
+});
+
+Deno.test("held asks: the session ending mid-effect leaves one resolve, the failure in words", async () => {
+  const { held, emitted, logged } = registry();
+  const call = new AbortController();
+  const started = Promise.withResolvers<void>();
+  const finish = Promise.withResolvers<void>();
+  const a = held.park(lead, {
+    kind: "slack_post",
+    request: draft("the release notes"),
+    signal: call.signal,
+    effect: async () => {
+      started.resolve();
+      await finish.promise;
+      throw new Error("fetch failed: socket hang up");
+    },
+  });
+  held.answer(lead, "slack_post", a.id, peer(true), { ending: "answered", answer: {} });
+  await started.promise;
+  // The CLI goes away while the message is being sent: the call aborts, the seat's asks end.
+  call.abort(new CallEnded("session_ended", "the CLI exited"));
+  held.endSeat(lead, "session_ended");
+  assertEquals(emitted.filter((u) => u.name === "slack_draft_resolved"), [], "not before it lands");
+  finish.resolve();
+  assertEquals((await a.outcome).ending, "answered", "the answer stands: the effect ran");
+  const resolved = emitted.filter((u) => u.name === "slack_draft_resolved");
+  assertEquals(resolved.map((u) => u.fields), [{
+    key: lead,
+    id: a.id,
+    ending: { answered: { approved: true } },
+    failure: effectFailed("slack_post"),
+  }]);
+  assertEquals(logged.map((l) => l.event), ["held_effect_failed"]);
+  assertEquals(held.list(lead), []);
+});
+
+Deno.test("held asks: an emit that throws on resolve still hands the call its outcome", async () => {
+  const logged: string[] = [];
+  const held = new HeldAskRegistry((u) => {
+    if (u.name.endsWith("_resolved")) throw new Error("socket closed");
+  }, { warn: (event) => logged.push(event) });
+  const a = held.park(lead, {
+    kind: "settings_write",
+    request: write(0),
+    signal: new AbortController().signal,
+    effect: () => Promise.resolve({ text: "wrote" }),
+  });
+  held.answer(lead, "settings_write", a.id, peer(true), { ending: "answered", answer: true });
+  assertEquals(await a.outcome, { ending: "answered", answer: true, result: { text: "wrote" } });
+  const b = held.park(lead, {
+    kind: "settings_write",
+    request: write(0),
+    signal: new AbortController().signal,
+  });
+  held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
+  assertEquals((await b.outcome).ending, "declined");
+  assertEquals(logged, ["held_resolve_failed", "held_resolve_failed"]);
 });

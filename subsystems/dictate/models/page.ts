@@ -10,7 +10,7 @@ import {
   SILERO_V5_ROW,
 } from "./catalogue.ts";
 import type { ModelStore } from "./store.ts";
-import { type BenchResult, measured, proposeUpdates } from "./updates.ts";
+import { type BenchResult, measured, proposeUpdates, rowAxes } from "./updates.ts";
 
 type Check =
   | { state: "never" }
@@ -235,7 +235,7 @@ export class ModelsPage {
    * One feed row. `speed` and `wer` are the feed's own numbers where it carries them, else the
    * local read-aloud bench's (its newest run of the row's file, on the in-use model's tier and
    * corpus when that model has a run), each naming its source - the numbers the adoption rule
-   * compares on (updates.ts).
+   * compares on. `speed` keeps the original's keys (updates.ts rowAxes).
    */
   #row(
     r: CatalogueRow,
@@ -246,9 +246,10 @@ export class ModelsPage {
     const basis = inUse === null
       ? null
       : measured(this.rows.find((x) => x.file === inUse), inUse, results);
-    const m = measured(r, r.file, results, basis) ?? measured(r, r.file, results);
-    const axis = (value: number | undefined) =>
-      m && value !== undefined ? { value, source: m.source, tier: m.tier, corpus: m.corpus } : null;
+    const { speed, wer } = rowAxes(
+      r,
+      measured(r, r.file, results, basis) ?? measured(r, r.file, results),
+    );
     return {
       variant: r.variant,
       display_name: r.display_name,
@@ -265,8 +266,8 @@ export class ModelsPage {
       languages: r.languages,
       streaming: r.streaming,
       download: { quant: r.quant, size_bytes: r.size_bytes },
-      speed: axis(m?.speed_x),
-      wer: axis(m?.wer),
+      speed,
+      wer,
       url: r.url,
       download_count: null,
       installed,
