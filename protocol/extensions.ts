@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOTIFY_EXTENSIONS } from "./notify.ts";
+import type { UpdateFields } from "./update.ts";
 
 // spec: What a subject carries > extensions, and "The read and the frames are one shape": the
 // subject's read and the plugins_* updates embed these same objects. Where the spec names a
@@ -178,29 +178,5 @@ export const PLUGINS_UPDATES = {
   }).strict(),
 } as const;
 export type PluginsUpdateName = keyof typeof PLUGINS_UPDATES;
-export type PluginsUpdateFields<N extends PluginsUpdateName> = z.infer<(typeof PLUGINS_UPDATES)[N]>;
-
-/**
- * What forge adds beyond protocol v29, by where it appears: wire names the original never had.
- * A v29 client never meets them unless it sends them; docs/protocol.md marks each one.
- */
-export const BEYOND_V29 = {
-  // cron_create and cron_delete: a person's schedules made and removed from the board page (an
-  // agent's are its cron__* tools; v29 gives a person no command for them).
-  commands: [...NOTIFY_EXTENSIONS.commands, "cron_create", "cron_delete"],
-  // review_threads_changed: the review tools' writes reach every viewer of the branch (v29's
-  // pages re-read on their own writes only). docs/review.md.
-  updates: [...NOTIFY_EXTENSIONS.updates, "review_threads_changed"],
-  home: [...NOTIFY_EXTENSIONS.home],
-  // Fields forge adds to v29's own updates, as `update.field`. `failure` on every held ask's
-  // `_resolved`: v29's names only the ending; forge's resolves after the answer's effect and says
-  // why one failed (spec: Editing the config). docs/held_asks.md.
-  fields: [
-    "slack_draft_resolved.failure",
-    "browser_hand_off_resolved.failure",
-    "document_hand_off_resolved.failure",
-    "terminal_hand_off_resolved.failure",
-    "vault_ask_resolved.failure",
-    "settings_write_resolved.failure",
-  ],
-} as const satisfies Record<string, readonly string[]>;
+/** A plugins_* update's fields, as the update table types them. */
+export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;

@@ -1,9 +1,9 @@
-// What forge adds beyond v29 is listed once (protocol/extensions.ts BEYOND_V29) and docs/protocol.md
+// What forge adds beyond v29 is listed once (protocol/beyond.ts BEYOND_V29) and docs/protocol.md
 // marks each: every listed command is one the decoder knows, nothing is listed twice, and each
 // added field names its update and the field.
 import { assert, assertEquals } from "../tests/assert.ts";
 import { COMMANDS } from "./command.ts";
-import { BEYOND_V29 } from "./extensions.ts";
+import { BEYOND_V29 } from "./beyond.ts";
 
 Deno.test("BEYOND_V29: commands are real, names unique, fields are update.field", () => {
   for (const name of BEYOND_V29.commands) assert(name in COMMANDS, `${name} is no command`);

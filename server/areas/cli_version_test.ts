@@ -3,6 +3,7 @@
 // answers `npm view <package> version --json` as npm does.
 import { assertEquals } from "../../tests/assert.ts";
 import { CLI_PACKAGE, CliVersions, readLatestCliVersion } from "./cli_version.ts";
+import { update } from "../../protocol/mod.ts";
 
 /** A stand-in npm: prints `out` and exits `code` (stderr `err`), recording its argv. */
 async function fakeNpm(dir: string, out: string, code = 0, err = ""): Promise<string> {
@@ -66,10 +67,11 @@ Deno.test("CliVersions: a move is announced once; a seat's init names the instal
   v.set("latest", null);
   assertEquals([v.wire(), changed], [{ installed: "2.1.332", latest: null }, 1]);
   const key = { org: "Acme", project: "p", label: "lead" };
-  const init = (version: unknown) => ({
-    name: "chat_appended",
-    fields: { key, msg: { type: "system", subtype: "init", claude_code_version: version } },
-  });
+  const init = (version: string) =>
+    update("chat_appended", {
+      key,
+      msg: { type: "system", subtype: "init", claude_code_version: version },
+    });
   v.onUpdate(init("2.1.332"));
   v.onUpdate(init("not a version"));
   assertEquals(changed, 1);

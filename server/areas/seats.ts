@@ -1,4 +1,5 @@
-import type { Command, Wire } from "../../protocol/mod.ts";
+import type { Command } from "../../protocol/mod.ts";
+import { encodeUpdate, update } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 import type { SeatManager } from "../workspace/seats/mod.ts";
 import { CONVERSATION_VERBS, conversationVerbs } from "./conversation.ts";
@@ -116,7 +117,7 @@ export function seatsArea(seats: SeatManager) {
                 const output = await seats.get("read_call_output", key).readCallOutput(call_id);
                 peer.send({
                   kind: "update",
-                  update: { call_output: { key, call_id, output } } as Wire,
+                  update: encodeUpdate(update("call_output", { key, call_id, output })),
                   seq: null,
                   span: 1,
                 });

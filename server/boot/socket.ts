@@ -1,4 +1,4 @@
-import { encodeUpdate, type SettingsDocument, type Wire } from "../../protocol/mod.ts";
+import { encodeUpdate, type SettingsDocument } from "../../protocol/mod.ts";
 import { utf8Length } from "../encoded.ts";
 import { serveSocket } from "../socket.ts";
 import type { ServerOptions } from "../server.ts";
@@ -33,7 +33,7 @@ export async function socketPhase(
     );
     const frame = {
       kind: "update" as const,
-      update: encodeUpdate(numbered.update) as Wire,
+      update: encodeUpdate(numbered.update),
       ...(numbered.seq === null ? {} : { seq: numbered.seq }),
       span: numbered.span,
     };
@@ -66,7 +66,7 @@ export async function socketPhase(
   // fresh home snapshot, because no update carries a cleared fatal error.
   store.onFailure((message) => {
     if (message !== null) {
-      const fatal = { error: "config_invalid", message };
+      const fatal = { error: "config_invalid" as const, message };
       workspace.fatalError = fatal;
       workspace.emit({ name: "fatal_error", fields: fatal });
       return;

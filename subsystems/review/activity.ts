@@ -7,14 +7,7 @@
  * gets one notice per review", as `review_activity_notice {key, branch, waiting, message}`
  * (catalogue 2.3 #69).
  */
-import type { z } from "zod";
-import {
-  type ReviewActivityNotice,
-  type ReviewThreadsChanged,
-  type SessionUpdate,
-  type Slot,
-  slotName,
-} from "../../protocol/mod.ts";
+import { type SessionUpdate, type Slot, slotName, updateSlot } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { LEAD_LABEL } from "../../server/workspace/workspace.ts";
 import { branchAt, type ReviewScopeKey } from "./scope.ts";
@@ -40,12 +33,10 @@ export class ReviewActivity {
   async threadsChanged(scope: ReviewScopeKey): Promise<void> {
     const reviews = await this.store.readScope(scope.project, scope.branch);
     for (const key of await this.#seatsOn(scope)) {
-      // The fields are checked against protocol/'s schema where they are built; a typed emit
-      // taking the update's name and its schema's type replaces the `satisfies` when it lands.
-      const fields = { key, branch: scope.branch, reviews } satisfies z.infer<
-        typeof ReviewThreadsChanged
-      >;
-      this.host.emit({ name: "review_threads_changed", fields });
+      this.host.emit({
+        name: "review_threads_changed",
+        fields: { key, branch: scope.branch, reviews },
+      });
     }
   }
 
@@ -67,7 +58,7 @@ export class ReviewActivity {
    * sending (the rounds are read first), or null when the update ends no turn with activity.
    */
   onUpdate(update: SessionUpdate): Promise<void> | null {
-    const key = update.fields?.key;
+    const key = updateSlot(update);
     if (!TURN_ENDS.has(update.name) || !key) return null;
     const turn = this.#turns.get(slotName(key));
     if (!turn) return null;
@@ -90,14 +81,16 @@ export class ReviewActivity {
       if (touched.length === 0) continue;
       const count = (d: Done) => touched.filter((t) => turn.threads.get(t.id)!.has(d)).length;
       const open = members.filter((t) => t.status === "open").length;
-      const fields = {
-        key,
-        branch,
-        waiting: open,
-        message: `${turn.who} addressed review #${round.number} - ${count("replied")} replied, ` +
-          `${count("resolved")} resolved, ${open} open. Open /diff.`,
-      } satisfies z.infer<typeof ReviewActivityNotice>;
-      this.host.emit({ name: "review_activity_notice", fields });
+      this.host.emit({
+        name: "review_activity_notice",
+        fields: {
+          key,
+          branch,
+          waiting: open,
+          message: `${turn.who} addressed review #${round.number} - ${count("replied")} replied, ` +
+            `${count("resolved")} resolved, ${open} open. Open /diff.`,
+        },
+      });
     }
   }
 

@@ -22,6 +22,39 @@ function peer(answering: boolean): Peer {
   };
 }
 
+// One card per kind, as its parker builds it (protocol/held.ts).
+const write = (n: number) => ({
+  tool: "settings__set",
+  keys: [{ path: `server.k${n}`, class: "live" as const, now: null, after: n }],
+  reason: null,
+});
+const doc = { path: "a.md", reviewable: true, reason: "read it", document_kind: "markdown" };
+const term = { reason: "type the password", terminal: 1 };
+const draft = (text: string) => ({
+  id: crypto.randomUUID(),
+  workspace: "W1",
+  conversation: "C1",
+  thread_ts: null,
+  action: "post" as const,
+  text,
+  parts: [text],
+});
+const vaultCall = {
+  tool: "update" as const,
+  item: "item-1",
+  query: null,
+  field: null,
+  diff: null,
+  attachment: null,
+  needs_unlock: false,
+};
+/** A resolved update's failure words (every `*_resolved` carries them, null when none). */
+const failureOf = (u: SessionUpdate | undefined) =>
+  u?.fields && "failure" in u.fields ? u.fields.failure : undefined;
+/** A resolved update's ending (every `*_resolved` carries one). */
+const endingOf = (u: SessionUpdate | undefined) =>
+  u?.fields && "ending" in u.fields ? u.fields.ending : undefined;
+
 function registry() {
   const emitted: SessionUpdate[] = [];
   const logged: { event: string; fields?: Record<string, unknown> }[] = [];
@@ -34,17 +67,17 @@ function registry() {
 Deno.test("held asks: pending_asks leads with the kinds' order, arrival order within one", () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;
-  const a = held.park(lead, { kind: "settings_write", request: { keys: [] }, signal });
-  const b = held.park(lead, { kind: "document_hand_off", request: { path: "a.md" }, signal });
-  const c = held.park(lead, { kind: "settings_write", request: { keys: [1] }, signal });
-  held.park(other, { kind: "slack_post", request: {}, signal });
+  const a = held.park(lead, { kind: "settings_write", request: write(0), signal });
+  const b = held.park(lead, { kind: "document_hand_off", request: doc, signal });
+  const c = held.park(lead, { kind: "settings_write", request: write(1), signal });
+  held.park(other, { kind: "slack_post", request: draft("hi"), signal });
   assertEquals(held.list(lead).map((x) => x.id), [b.id, a.id, c.id]);
-  assertEquals(held.list(lead)[0].request, { path: "a.md", id: b.id });
+  assertEquals(held.list(lead)[0].request, { ...doc, id: b.id });
   assert(held.handingOff(lead), "a document hand-off holds the machine turn");
   assert(!held.handingOff(other), "a Slack draft is no hand-off");
   assertEquals(emitted[0], {
     name: "settings_write_pending",
-    fields: { key: lead, keys: [], id: a.id },
+    fields: { key: lead, ...write(0), id: a.id },
   });
   assertEquals(emitted.at(-1)!.name, "slack_post_pending");
   const seqs = held.list(lead).map((x) => x.seq);
@@ -54,7 +87,11 @@ Deno.test("held asks: pending_asks leads with the kinds' order, arrival order wi
 Deno.test("held asks: answered and declined reach the parker and name the ending", async () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;
-  const a = held.park<{ ok: boolean }>(lead, { kind: "settings_write", request: {}, signal });
+  const a = held.park<{ ok: boolean }>(lead, {
+    kind: "settings_write",
+    request: write(0),
+    signal,
+  });
   held.answer(lead, "settings_write", a.id, peer(true), {
     ending: "answered",
     answer: { ok: true },
@@ -64,7 +101,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
     name: "settings_write_resolved",
     fields: { key: lead, id: a.id, ending: "answered", failure: null },
   });
-  const b = held.park(lead, { kind: "settings_write", request: {}, signal });
+  const b = held.park(lead, { kind: "settings_write", request: write(1), signal });
   held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
   assertEquals((await b.outcome).ending, "declined");
   assertEquals(held.list(lead), []);
@@ -73,7 +110,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
 Deno.test("held asks: a non-answering connection, an unknown id, another seat are refused by name", () => {
   const { held } = registry();
   const signal = new AbortController().signal;
-  const a = held.park(lead, { kind: "settings_write", request: {}, signal });
+  const a = held.park(lead, { kind: "settings_write", request: write(0), signal });
   const refusal = (fn: () => void) => {
     try {
       fn();
@@ -105,30 +142,34 @@ Deno.test("held asks: a non-answering connection, an unknown id, another seat ar
 Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask by name", async () => {
   const { held, emitted } = registry();
   const call = new AbortController();
-  const a = held.park(lead, { kind: "terminal_hand_off", request: {}, signal: call.signal });
+  const a = held.park(lead, { kind: "terminal_hand_off", request: term, signal: call.signal });
   call.abort(new CallEnded("cancelled", "AbortError: remote-cancel"));
   assertEquals((await a.outcome).ending, "cancelled");
   const b = held.park(lead, {
     kind: "document_hand_off",
-    request: {},
+    request: doc,
     signal: new AbortController().signal,
   });
   held.endSeat(lead, "session_ended");
   assertEquals((await b.outcome).ending, "session_ended");
   const c = held.park(lead, {
     kind: "slack_post",
-    request: {},
+    request: draft("later"),
     signal: new AbortController().signal,
     expiresMs: 5,
   });
   assertEquals((await c.outcome).ending, "expired");
   assertEquals(
-    emitted.filter((u) => u.name.endsWith("_resolved")).map((u) => u.fields?.ending),
+    emitted.filter((u) => u.name.endsWith("_resolved")).map(endingOf),
     ["cancelled", "session_ended", "expired"],
   );
   const aborted = new AbortController();
   aborted.abort(new CallEnded("session_ended", "gone"));
-  const d = held.park(lead, { kind: "settings_write", request: {}, signal: aborted.signal });
+  const d = held.park(lead, {
+    kind: "settings_write",
+    request: write(2),
+    signal: aborted.signal,
+  });
   assertEquals((await d.outcome).ending, "session_ended", "an already-aborted call parks nothing");
 });
 
@@ -136,10 +177,11 @@ Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask 
 Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approved} / expired / abandoned", async () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;
-  const a = held.park(lead, { kind: "slack_post", request: { text: "hi" }, signal });
+  const hi = draft("hi");
+  const a = held.park(lead, { kind: "slack_post", request: hi, signal });
   assertEquals(emitted.at(-1), {
     name: "slack_post_pending",
-    fields: { key: lead, draft: { text: "hi", id: a.id } },
+    fields: { key: lead, draft: { ...hi, id: a.id } },
   });
   held.answer(lead, "slack_post", a.id, peer(true), { ending: "declined" });
   await a.outcome;
@@ -149,14 +191,14 @@ Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approve
     ending: { answered: { approved: false } },
     failure: null,
   });
-  const b = held.park(lead, { kind: "slack_post", request: {}, signal, expiresMs: 1 });
+  const b = held.park(lead, { kind: "slack_post", request: draft("b"), signal, expiresMs: 1 });
   assertEquals((await b.outcome).ending, "expired");
-  assertEquals(emitted.at(-1)!.fields!.ending, "expired");
+  assertEquals(endingOf(emitted.at(-1)), "expired");
   const stop = new AbortController();
-  const c = held.park(lead, { kind: "slack_post", request: {}, signal: stop.signal });
+  const c = held.park(lead, { kind: "slack_post", request: draft("c"), signal: stop.signal });
   stop.abort();
   assertEquals((await c.outcome).ending, "cancelled");
-  assertEquals(emitted.at(-1)!.fields!.ending, "abandoned");
+  assertEquals(endingOf(emitted.at(-1)), "abandoned");
 });
 
 // A held ask resolves after its effect: the answer runs the effect; `*_resolved` goes
@@ -169,7 +211,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
   let ran = 0;
   const a = held.park(lead, {
     kind: "settings_write",
-    request: {},
+    request: write(9),
     signal,
     effect: async (answer) => {
       ran++;
@@ -206,16 +248,24 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
 
   const b = held.park(lead, {
     kind: "vault_ask",
-    request: {},
+    request: {
+      tool: "update",
+      item: "item-1",
+      query: null,
+      field: null,
+      diff: null,
+      attachment: null,
+      needs_unlock: false,
+    },
     signal,
     effect: () => Promise.resolve({ text: "vault__update: the item is gone", isError: true }),
   });
   held.answer(lead, "vault_ask", b.id, peer(true), { ending: "answered", answer: {} });
   await b.outcome;
-  assertEquals(emitted.at(-1)!.fields!.failure, "vault__update: the item is gone");
+  assertEquals(failureOf(emitted.at(-1)), "vault__update: the item is gone");
   const c = held.park(lead, {
     kind: "slack_post",
-    request: {},
+    request: draft("archived"),
     signal,
     effect: () => Promise.reject(new Error("Slack refused chat.postMessage: is_archived")),
   });
@@ -229,7 +279,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
   });
   const d = held.park(lead, {
     kind: "settings_write",
-    request: {},
+    request: write(9),
     signal,
     effect: () => {
       throw new Error("a decline runs no effect");
@@ -246,7 +296,7 @@ Deno.test("held asks: an effect that throws or rejects resolves in forge's words
   const signal = new AbortController().signal;
   const a = held.park(lead, {
     kind: "settings_write",
-    request: {},
+    request: write(0),
     signal,
     effect: () => {
       throw new Error("EACCES: permission denied, open '/etc/forge.toml'");
@@ -275,13 +325,13 @@ Deno.test("held asks: an effect that throws or rejects resolves in forge's words
   }]);
   const b = held.park(lead, {
     kind: "vault_ask",
-    request: {},
+    request: vaultCall,
     signal,
     effect: () => Promise.reject(new TypeError("Cannot read properties of undefined")),
   });
   held.answer(lead, "vault_ask", b.id, peer(true), { ending: "answered", answer: {} });
   await b.outcome;
-  const failure = String(emitted.at(-1)!.fields!.failure);
+  const failure = String(failureOf(emitted.at(-1)));
   assertMatch(failure, /^the approved vault call did not go through/);
   assert(!failure.includes("Cannot read"), "the engine's words stay in the log");
 });
@@ -293,7 +343,7 @@ Deno.test("held asks: the session ending mid-effect leaves one resolve, the fail
   const finish = Promise.withResolvers<void>();
   const a = held.park(lead, {
     kind: "slack_post",
-    request: {},
+    request: draft("the release notes"),
     signal: call.signal,
     effect: async () => {
       started.resolve();
@@ -327,7 +377,7 @@ Deno.test("held asks: an emit that throws on resolve still hands the call its ou
   }, { warn: (event) => logged.push(event) });
   const a = held.park(lead, {
     kind: "settings_write",
-    request: {},
+    request: write(0),
     signal: new AbortController().signal,
     effect: () => Promise.resolve({ text: "wrote" }),
   });
@@ -335,7 +385,7 @@ Deno.test("held asks: an emit that throws on resolve still hands the call its ou
   assertEquals(await a.outcome, { ending: "answered", answer: true, result: { text: "wrote" } });
   const b = held.park(lead, {
     kind: "settings_write",
-    request: {},
+    request: write(0),
     signal: new AbortController().signal,
   });
   held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
