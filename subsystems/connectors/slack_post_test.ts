@@ -1,6 +1,6 @@
-// slack__post's parts and a partial post's words (mcp_tools §10: text over 4,000 characters goes
-// as numbered parts; "posted part X of Y; the rest were NOT sent"), against the Slack fake; the
-// draft resolves once the send ran, with its failure in words.
+// slack__post's parts and a partial post's words (the original forge's `slack` tools: text over
+// 4,000 characters goes as numbered parts; "posted part X of Y; the rest were NOT sent"), against
+// the Slack fake; the draft resolves once the send ran, with its failure in words.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
 import { fieldsOf, type SessionUpdate } from "../../protocol/mod.ts";
 import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";

@@ -117,7 +117,7 @@ export function takeCommands({ host, area, prefs, book, set }: TakeDeps) {
   };
 }
 
-/** spec: dictate_overrides echoes a seat's overrides after each change (catalogue 2.3 #26). */
+/** dictate_overrides echoes a seat's overrides after each change (the original's update). */
 function overridesUpdate(key: Slot, overrides: DictateOverrides): SessionUpdate {
   return { name: "dictate_overrides", fields: { key, overrides } };
 }

@@ -1,5 +1,5 @@
-// Outbound control requests against the real CLI (catalogue 6.4) and an interrupt in the
-// middle of a slow stream.
+// Outbound control requests against the real CLI (the subtypes the original forge sends) and an
+// interrupt in the middle of a slow stream.
 import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 import { ControlChannel, ControlError } from "./control.ts";
 import { isResult, startHarness } from "../../../tests/claude_support.ts";
