@@ -33,9 +33,10 @@ md.renderer.rules.link_open = (tokens, i, options, env, self) => {
 md.renderer.rules.image = (tokens, i, options, env, self) => {
   const token = tokens[i];
   const alt = self.renderInlineAsText(token.children ?? [], options, env);
-  const href = md.utils.escapeHtml(token.attrGet("src") ?? "");
-  const label = md.utils.escapeHtml(`image: ${alt || href}`);
-  return md.validateLink(token.attrGet("src") ?? "")
+  const src = String(token.attrGet("src") ?? "");
+  const href = md.utils.escapeHtml(src);
+  const label = md.utils.escapeHtml(`image: ${alt || src}`);
+  return md.validateLink(src)
     ? `<a href="${href}" target="_blank" rel="noopener noreferrer">${label}</a>`
     : label;
 };
