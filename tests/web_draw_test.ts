@@ -121,22 +121,13 @@ Deno.test({
     assertEquals(await chat.locator('a[href^="javascript"]').count(), 0);
     assertEquals(await answer.locator('a[href="https://example.org/"]').count(), 1);
     assertEquals(await answer.locator("strong").textContent(), "bold");
-    // An image the agent names is a link to it, never fetched; and the page's policy would stop
-    // an image from any other address even if one reached the DOM.
+    // An image the agent names is a link to it, never fetched.
     assertEquals(
       await answer.locator(`a[href="${trap.url}/pixel.gif?secret=1"]`).textContent(),
       "image: the pixel",
     );
-    const blocked = await page.evaluate(`new Promise((done) => {
-      const img = document.createElement("img");
-      img.onload = () => done("loaded");
-      img.onerror = () => done("refused");
-      img.src = "${trap.url}/injected.gif";
-      document.body.append(img);
-    })`);
-    assertEquals(blocked, "refused");
     assertEquals(trap.hits, []);
-    await trap.stop();
+
     // The fence is highlighted as TypeScript.
     assertEquals(await answer.locator("pre .hljs-keyword").first().textContent(), "const");
 
@@ -159,8 +150,24 @@ Deno.test({
     );
     await w.shot("seat-drawn");
 
-    // The conversation's code failing to arrive is said, not an endless "Loading…".
+    // A page that keeps its policy (the harness's page bypasses it for playwright's waits):
+    // an image from any other address is refused even if one reached the DOM.
     const bare = await w.browser.newContext({ serviceWorkers: "block" });
+    const kept = await bare.newPage();
+    await kept.goto(`${w.webUrl}#/seat/Acme/draw/lead`);
+    await kept.getByTestId("answer").getByText("drawn").waitFor();
+    const blocked = await kept.evaluate(`new Promise((done) => {
+      const img = document.createElement("img");
+      img.onload = () => done("loaded");
+      img.onerror = () => done("refused");
+      img.src = "${trap.url}/injected.gif";
+      document.body.append(img);
+    })`);
+    assertEquals(blocked, "refused");
+    assertEquals(trap.hits, []);
+    await trap.stop();
+
+    // The conversation's code failing to arrive is said, not an endless "Loading…".
     const cut = await bare.newPage();
     await cut.route(/\/chat-[^/]*\.js$/, (route) => route.abort());
     await cut.goto(`${w.webUrl}#/seat/Acme/draw/lead`);

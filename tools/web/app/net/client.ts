@@ -6,6 +6,7 @@ import type {
   Subject,
   Wire,
 } from "../../../../protocol/mod.ts";
+import { type Clock, MONOTONIC } from "../../../../server/clock.ts";
 import {
   BinaryKind,
   describeIssues,
@@ -16,7 +17,8 @@ import {
 } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
 import { Dictation } from "./dictation.ts";
-import { Link } from "./link.ts";
+import { DEADLINE_MS, Link, QUIET_MS } from "./link.ts";
+import { Replies } from "./replies.ts";
 import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
 import { Subjects } from "./subjects.ts";
@@ -47,6 +49,8 @@ export class ForgeClient {
   /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
   validate = false;
   readonly link: Link;
+  /** The timers the socket, the replies and the history walk run on. */
+  readonly clock: Clock;
   readonly terminal: TerminalWire;
   readonly browser = new BrowserWire(this);
   readonly seats = new SeatAttach(this);
@@ -58,12 +62,14 @@ export class ForgeClient {
   #held = new Set<HeldSubject>();
   #saveId = 0;
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
-  #replies = new Map<number, (body: Wire) => void>();
-  #replyId = 100;
+  readonly #replies: Replies;
   /** Who else reads every update this socket brings (the page's own notifications). */
   readonly updateReaders = new Set<(update: Exclude<ReadUpdate, { known: "invalid" }>) => void>();
 
-  constructor(url: string) {
+  /** `clock` runs the socket's probe and the replies' bound (a test's moves by hand). */
+  constructor(url: string, clock?: Clock) {
+    this.clock = clock ?? MONOTONIC;
+    this.#replies = new Replies(this.clock);
     this.link = new Link(url, {
       onOpen: () => {},
       onMessage: (m) => this.#onMessage(m),
@@ -76,12 +82,13 @@ export class ForgeClient {
         this.store.state.link = link;
         this.store.state.retryInMs = retryInMs;
         if (link !== "open") {
+          this.#replies.dropped();
           this.terminal.lost();
           this.browser.lost();
         }
         this.store.changed();
       },
-    });
+    }, clock ? { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock } : undefined);
     this.terminal = new TerminalWire(this);
   }
 
@@ -108,9 +115,10 @@ export class ForgeClient {
     this.#note({ kind: "error", what: "schema", why, seat: null, dispatch_id: null });
   }
 
-  command(name: string, fields: Wire | null, replyTo?: number): void {
+  /** Sends a command; false when there is no socket to send it on (nothing was sent). */
+  command(name: string, fields: Wire | null, replyTo?: number): boolean {
     const command = fields === null ? name : { [name]: fields };
-    this.send({
+    return this.send({
       kind: "command",
       command,
       ...(replyTo === undefined ? {} : { reply_to: replyTo }),
@@ -129,13 +137,12 @@ export class ForgeClient {
       });
   }
 
-  /** Sends a message that carries `reply_to` and answers the reply's body. */
+  /**
+   * Sends a message that carries `reply_to` and answers the reply's body; it rejects with a
+   * `ReplyLost` saying why in words when the reply cannot come (net/replies.ts).
+   */
   ask(build: (replyTo: number) => ClientMessage): Promise<Wire> {
-    const id = ++this.#replyId;
-    const { promise, resolve } = Promise.withResolvers<Wire>();
-    this.#replies.set(id, resolve);
-    this.send(build(id));
-    return promise;
+    return this.#replies.ask(build, (m) => this.send(m));
   }
 
   // The seat on screen (seat_attach.ts).
@@ -149,6 +156,10 @@ export class ForgeClient {
 
   walkUp(): void {
     this.seats.walkUp();
+  }
+
+  walkAgain(): void {
+    this.seats.walkAgain();
   }
 
   rereadRecord(): void {
@@ -232,10 +243,7 @@ export class ForgeClient {
         s.document = m;
         break;
       case "reply": {
-        const waiting = this.#replies.get(m.reply_to);
-        this.#replies.delete(m.reply_to);
-        if (waiting) waiting(m.body);
-        else this.terminal.message(m);
+        if (!this.#replies.answer(m.reply_to, m.body)) this.terminal.message(m);
         break;
       }
       case "terminal_view":
