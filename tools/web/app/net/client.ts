@@ -46,8 +46,6 @@ export class ForgeClient {
     rangeAsks: 0,
     schemaErrors: [],
   };
-  /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
-  validate = false;
   readonly link: Link;
   /** The timers the socket, the replies and the history walk run on. */
   readonly clock: Clock;
@@ -113,6 +111,7 @@ export class ForgeClient {
   offSchema(why: string): void {
     this.stats.schemaErrors.push(why);
     this.#note({ kind: "error", what: "schema", why, seat: null, dispatch_id: null });
+    this.store.changed();
   }
 
   /** Sends a command; false when there is no socket to send it on (nothing was sent). */
@@ -194,14 +193,22 @@ export class ForgeClient {
 
   // ---- inbound ------------------------------------------------------------------------------
 
-  #onMessage(m: ServerMessage): void {
-    const s = this.state;
-    if (this.validate) {
-      const parsed = ServerMessage.safeParse(m);
-      if (!parsed.success) {
-        this.stats.schemaErrors.push(`${m.kind}: ${describeIssues(parsed.error)}`);
-      }
+  /**
+   * Every frame is checked against protocol/'s ServerMessage before anything reads it; one that
+   * does not fit is counted, said, and dropped, never half-drawn. The checked frame is read as
+   * it came (zod's copy would strip fields a newer server adds), and each body is narrowed
+   * again where it is drawn (updates.ts, narrow.ts).
+   */
+  #onMessage(raw: unknown): void {
+    const parsed = ServerMessage.safeParse(raw);
+    if (!parsed.success) {
+      const kind = typeof raw === "object" && raw !== null && "kind" in raw
+        ? String(raw.kind)
+        : "a frame";
+      return this.offSchema(`${kind}: ${describeIssues(parsed.error)}`);
     }
+    const m = raw as ServerMessage;
+    const s = this.state;
     switch (m.kind) {
       case "greeting":
         s.greeting = m;

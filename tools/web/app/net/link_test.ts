@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { assertEquals } from "../../../../tests/assert.ts";
-import type { ServerMessage } from "../../../../protocol/mod.ts";
+import { ServerMessage } from "../../../../protocol/mod.ts";
 import { encodeGzipFrame } from "../../../../protocol/mod.ts";
 import { ManualClock } from "../../../../tests/manual_clock.ts";
 import { DEADLINE_MS, Link, type LinkState, type LinkTiming, QUIET_MS } from "./link.ts";
@@ -110,7 +110,7 @@ function link(url: string, timing: LinkTiming) {
   const l = new Link(url, {
     onOpen: () => opens++,
     onMessage: (m) => {
-      messages.push(m);
+      messages.push(ServerMessage.parse(m));
       wake();
     },
     onBinary: () => {},
