@@ -8,7 +8,7 @@ import { HomeBiometric, HomeVault } from "./vault.ts";
 /**
  * The home subject's snapshot: the one schema its golden test validates (tests/golden_test.ts).
  * spec: What a subject carries > home. Where the spec names a field but not its shape the
- * original's wire is followed (catalogue 7.1), and each deliberate difference is argued
+ * original's wire is followed (its HomeWire), and each deliberate difference is argued
  * beside its field.
  */
 
@@ -17,6 +17,7 @@ export const WireTime = z.object({
   secs_since_epoch: z.number().int(),
   nanos_since_epoch: z.number().int(),
 }).strict();
+export type WireTime = z.infer<typeof WireTime>;
 
 /** What git said about a row's tree. */
 export const WorkState = z.object({
@@ -24,6 +25,7 @@ export const WorkState = z.object({
   changed: z.number().int().nullable(),
   gate: z.enum(["in_repo", "not_a_repository", "gone", "scanner_failed"]),
 }).strict();
+export type WorkState = z.infer<typeof WorkState>;
 
 /** One transcript of the project's catalog: the original carries the project's
  * transcripts here, not its seats; a client reads `last_activity` to tell a project nothing ever
@@ -33,6 +35,7 @@ export const CatalogRow = z.object({
   last_activity: WireTime,
   cwd: z.string(),
 }).strict();
+export type CatalogRow = z.infer<typeof CatalogRow>;
 
 export const HomeProject = z.object({
   project: z.object({
@@ -51,11 +54,13 @@ export const HomeProject = z.object({
   work: WorkState,
   would_bind: z.boolean(),
   chip: Chip.nullable(),
-  // Not here: the original's `tasks`, `crons` and `connectors` - spec (#2517) moved them to the
-  // board subject, and the spec wins over the original where it moved a field.
+  // Not here: the original's `tasks`, `crons` and `connectors` - the spec moved them to the board
+  // subject (What a subject carries > home > projects), and the spec wins over the original where
+  // it moved a field.
 }).strict();
+export type HomeProject = z.infer<typeof HomeProject>;
 
-/** The lifecycles a row names (catalogue 7.1), PascalCase as the original's enum serialises. */
+/** The lifecycles a row names, PascalCase as the original's enum serialises. */
 export const Lifecycle = z.enum([
   "Sleeping",
   "Spawning",
@@ -94,6 +99,7 @@ export const AgentRow = z.object({
   tree: z.string().nullable(),
   work: WorkState.nullable(),
 }).strict();
+export type AgentRow = z.infer<typeof AgentRow>;
 
 const DictateFailure = z.union([
   z.object({ hash_mismatch: z.object({}).passthrough() }).strict(),
@@ -165,3 +171,5 @@ export const HomeSnapshot = z.object({
   // `workers` (each worker is its own agents row with `tree`, spec home > agents).
 }).strict();
 export type HomeSnapshot = z.infer<typeof HomeSnapshot>;
+/** What one subsystem contributes to the home snapshot: some of its fields, as the schema types them. */
+export type HomePart = Partial<HomeSnapshot>;

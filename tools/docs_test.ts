@@ -3,10 +3,10 @@
 // regenerated page fails here. The README stays short and every relative link resolves.
 import { z } from "zod";
 import { assert, assertEquals } from "../tests/assert.ts";
-import { Slot } from "../protocol/mod.ts";
+import { COMMANDS, Slot, UPDATE_NAMES, updateSpec } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
 import { render, typeOf } from "./docs.ts";
-import { handlerFile } from "./docs_arch.ts";
+import { handlerFile, unkeyedHandlers } from "./docs_arch.ts";
 import { defaultCell, kindCell, rangeOf } from "./docs_config.ts";
 import { generatedPages, splice, stalePages } from "./docs_pages.ts";
 
@@ -59,6 +59,13 @@ Deno.test("docs: a handler is found where it is defined, not where it is mention
   assertEquals(handlerFile("names", [files[0]]), "a.ts");
 });
 
+// The naming rule (docs/architecture.md > Where a wire name is handled): every name an area
+// declares has a handler keyed by that exact name in the area's own files, so the map's row is
+// the handler itself and never a guess.
+Deno.test("docs: every declared wire name's handler is keyed by the name itself", () => {
+  assertEquals(unkeyedHandlers(), []);
+});
+
 /** The relative link targets of a Markdown text (inline links and images), code spans skipped. */
 export function relativeLinks(text: string): string[] {
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
@@ -94,6 +101,23 @@ Deno.test("every relative link in README.md and docs/*.md resolves inside the re
 Deno.test("the README is short: at most 12 KB", async () => {
   const size = (await Deno.stat(new URL("README.md", root))).size;
   assert(size <= 12 * 1024, `README.md is ${size} bytes; move detail into docs/`);
+});
+
+Deno.test("docs/protocol.md has every update's meaning and fields, every command's reply", () => {
+  const page = render();
+  const section = (name: string) => {
+    const at = page.indexOf(`### \`${name}\`\n`);
+    assert(at >= 0, `no section for ${name}`);
+    return page.slice(at, page.indexOf("\n### ", at + 1));
+  };
+  for (const name of UPDATE_NAMES) {
+    const text = section(name);
+    const spec = updateSpec(name);
+    assert(text.includes(spec.about), `${name}: its meaning`);
+    assert(text.includes("Reaches: "), `${name}: who hears it`);
+    if (spec.fields !== null) assert(text.includes("| `"), `${name}: its fields`);
+  }
+  for (const name of Object.keys(COMMANDS)) assert(section(name).includes("reply_to: "), name);
 });
 
 Deno.test("docs: field types render compactly", () => {

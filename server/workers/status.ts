@@ -1,10 +1,4 @@
-import type {
-  SessionUpdate,
-  Slot,
-  Wire,
-  WorkerStatus,
-  WorktreeDisposition,
-} from "../../protocol/mod.ts";
+import type { SessionUpdate, Slot, WorkerStatus, WorktreeDisposition } from "../../protocol/mod.ts";
 import type { Seat } from "../workspace/seats/seat.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import type { WorkerRecord } from "./book.ts";
@@ -13,7 +7,7 @@ import { branchOf } from "./git.ts";
 export type WorkerStatusAction = "added" | "removed" | "status_changed";
 
 /**
- * `worker_status_changed` (catalogue 2.3 row 56): keyless, so it reaches home. The worker's
+ * `worker_status_changed` (the original's update): keyless, so it reaches home. The worker's
  * status is forge's WorkerStatus (protocol/workers.ts): its seat, branch, worktree, session,
  * whether a process runs it and whether a restart brings it back.
  */
@@ -36,7 +30,7 @@ export function statusChanged(
   };
   return {
     name: "worker_status_changed",
-    fields: { project_key: rec.slot.project, action, status, worktree } as Record<string, Wire>,
+    fields: { project_key: rec.slot.project, action, status, worktree },
   };
 }
 

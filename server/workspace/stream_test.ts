@@ -155,7 +155,7 @@ Deno.test("the ceiling bounds how long a steady run is held", () => {
 Deno.test("keyless and connection-only updates are never held or numbered on a seat", () => {
   const stream = new UpdateStream();
   const out = collect(stream);
-  stream.emit({ name: "cli_version_changed", fields: null });
+  stream.emit({ name: "dictate_availability", fields: null });
   stream.emit(chat(counter(1, 1, "u1")), 7);
   assertEquals(out.map((u) => [u.seq, u.only]), [[null, null], [0, 7]]);
 });

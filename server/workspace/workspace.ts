@@ -1,4 +1,10 @@
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import type {
+  AgentRow,
+  SessionPart,
+  SessionUpdate,
+  Slot,
+  UpdateFields,
+} from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Gateway } from "../gateway/gateway.ts";
@@ -16,14 +22,14 @@ export interface SeatInfo {
   /** The occupant's session id, or null when nothing occupies the seat. */
   sessionId(): string | null;
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
-  homeRow?(): Wire | Promise<Wire>;
+  homeRow?(): AgentRow | Promise<AgentRow>;
   /**
    * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
    * absent = every family. The always-on families are not listed here.
    */
   toolFamilies?(): readonly string[] | null;
   /** The seat's own session snapshot fields (header, state, conversation...). */
-  sessionFields?(): Record<string, Wire> | Promise<Record<string, Wire>>;
+  sessionFields?(): SessionPart | Promise<SessionPart>;
 }
 
 /**
@@ -36,7 +42,7 @@ export class Workspace {
   readonly stream = new UpdateStream();
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
-  fatalError: { error: string; message: string } | null = null;
+  fatalError: UpdateFields<"fatal_error"> | null = null;
   /** The account gateway seats launch through (server/gateway/); null until the server sets it. */
   gateway: Gateway | null = null;
   /**

@@ -1,4 +1,4 @@
-import type { BenchTarget, BenchTier, Wire } from "../../protocol/mod.ts";
+import type { BenchTarget, BenchTier, DictateModelsSnapshot } from "../../protocol/mod.ts";
 import { sha256Hex } from "./digest.ts";
 import type { EngineModel, Transcriber } from "./engines/engine.ts";
 import { WorkerPool } from "./engines/pool.ts";
@@ -54,7 +54,7 @@ export class Bench {
     return [...this.#results];
   }
 
-  view(): Wire {
+  view(): DictateModelsSnapshot["bench"] {
     if (!this.#running) return this.#failure ? { state: "failed", reason: this.#failure } : null;
     const { stop: _stop, ...shown } = this.#running;
     return { state: "running", ...shown };

@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { ReviewSet, type ReviewStatus, ReviewThread } from "../../protocol/review.ts";
 import type { Read } from "./wire.ts";
+import { KeyedLock } from "../../server/lock.ts";
 
 // The shapes are the wire's (protocol/review.ts); the store's importers read them from here.
 export { ReviewAnchor, ReviewSet, ReviewStatus, ReviewThread } from "../../protocol/review.ts";
@@ -30,7 +31,7 @@ function segment(name: string): string {
 
 /** Per (project, branch) thread and review storage under `stateDir`. */
 export class ThreadStore {
-  #locks = new Map<string, Promise<unknown>>();
+  #locks = new KeyedLock();
   constructor(readonly stateDir: string, readonly now: () => Date = () => new Date()) {}
 
   /** The directory one (project, branch) lives in. */
@@ -178,7 +179,9 @@ export class ThreadStore {
       const at = this.now().toISOString();
       const set: ReviewSet = {
         id: `review-${crypto.randomUUID()}`,
-        number: reviews.value.length + 1,
+        // One past the highest: a store whose rounds are not 1..n (edited by hand, one
+        // dropped) never hands out a number twice.
+        number: Math.max(0, ...reviews.value.map((r) => r.number)) + 1,
         summary,
         created_at: at,
       };
@@ -217,11 +220,7 @@ export class ThreadStore {
 
   /** Run `fn` after every earlier write to the same scope (in-process serialisation). */
   #locked<T>(project: string, branch: string, fn: () => Promise<T>): Promise<T> {
-    const key = this.dirOf(project, branch);
-    const prev = this.#locks.get(key) ?? Promise.resolve();
-    const run = prev.catch(() => {}).then(fn);
-    this.#locks.set(key, run);
-    return run;
+    return this.#locks.run(this.dirOf(project, branch), fn);
   }
 
   async #read<T>(
@@ -231,6 +230,12 @@ export class ThreadStore {
     project: string,
     branch: string,
   ): Promise<Read<T>> {
+    // The failure is said in forge's words: where the store is and what is wrong with it, never
+    // the file system's or the parser's own message.
+    const failed = (why: string): Read<T> => ({
+      outcome: "failed",
+      value: `review ${what} for ${project}/${branch} could not be read: ${file} ${why}`,
+    });
     let raw: string;
     try {
       raw = await Deno.readTextFile(file);
@@ -241,31 +246,21 @@ export class ThreadStore {
           value: schema.parse(what === "threads" ? { threads: [] } : { reviews: [] }),
         };
       }
-      return {
-        outcome: "failed",
-        value: `review ${what} for ${project}/${branch} could not be read: ${message(err)}`,
-      };
+      if (err instanceof Deno.errors.PermissionDenied) return failed("may not be read by forge");
+      if (err instanceof Deno.errors.IsADirectory) return failed("is a directory, not a file");
+      return failed("could not be opened or read");
     }
+    let json: unknown;
     try {
-      const parsed = schema.safeParse(JSON.parse(raw));
-      if (parsed.success) return { outcome: "read", value: parsed.data };
-      return {
-        outcome: "failed",
-        value: `review ${what} for ${project}/${branch} could not be read: ${
-          parsed.error.issues[0]?.message
-        }`,
-      };
-    } catch (err) {
-      return {
-        outcome: "failed",
-        value: `review ${what} for ${project}/${branch} could not be read: ${message(err)}`,
-      };
+      json = JSON.parse(raw);
+    } catch {
+      return failed("is not JSON");
     }
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return { outcome: "read", value: parsed.data };
+    const where = parsed.error.issues[0]?.path.join(".");
+    return failed(`is not a review ${what} file${where ? ` (${where} is off)` : ""}`);
   }
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
 
 /** Write JSON to `file` atomically: a sibling temp file, fsync, then rename over. */

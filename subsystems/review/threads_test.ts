@@ -3,7 +3,7 @@
 import { deepStrictEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
-import { cleanup, tempDir } from "./test_support.ts";
+import { cleanup, tempDir } from "../../tests/review_support.ts";
 
 const NOW = new Date("2026-01-02T03:04:05.000Z");
 
@@ -116,7 +116,7 @@ Deno.test("threads: an unreadable store is failed, never empty, and is never ove
     await Deno.writeTextFile(file, "{ not json");
     const scope = await store.readScope("p", "b");
     equal(scope.threads.outcome, "failed");
-    match(scope.threads.value as string, /^review threads for p\/b could not be read: /);
+    equal(scope.threads.value, `review threads for p/b could not be read: ${file} is not JSON`);
     deepStrictEqual(scope.reviews, { outcome: "read", value: [] }); // read separately
     equal(await store.upsert("p", "b", await thread("z")), false);
     equal(await store.remove("p", "b", "a"), false);
@@ -127,11 +127,19 @@ Deno.test("threads: an unreadable store is failed, never empty, and is never ove
 
     // Valid JSON of the wrong shape is unreadable too; so is a directory where the file should be.
     await Deno.writeTextFile(file, JSON.stringify({ threads: [{ id: 1 }] }));
-    equal((await store.readThreads("p", "b")).outcome, "failed");
+    deepStrictEqual(await store.readThreads("p", "b"), {
+      outcome: "failed",
+      value: `review threads for p/b could not be read: ${file} is not a review threads file ` +
+        "(threads.0.id is off)",
+    });
     await Deno.mkdir(`${store.dirOf("p", "b")}/reviews.json`);
     const reviews = await store.readReviews("p", "b");
     equal(reviews.outcome, "failed");
-    match(reviews.value as string, /^review reviews for p\/b could not be read: /);
+    equal(
+      reviews.value,
+      `review reviews for p/b could not be read: ${store.dirOf("p", "b")}/reviews.json ` +
+        "is a directory, not a file",
+    );
   } finally {
     await cleanup(dir);
   }
@@ -164,4 +172,22 @@ Deno.test("hash: content_hash is decimal digits of SHA-256's first 64 bits", asy
   equal(await contentHash("abc"), BigInt("0xba7816bf8f01cfea").toString());
   equal(await contentHash(new Uint8Array()), BigInt("0xe3b0c44298fc1c14").toString());
   match(await contentHash("x"), /^\d+$/);
+});
+
+Deno.test("threads: a new round is numbered one past the highest, never a number twice", async () => {
+  const dir = await tempDir();
+  try {
+    const store = new ThreadStore(dir, () => NOW);
+    await store.upsert("p", "b", await thread("a"));
+    const first = (await store.submitReview("p", "b", null, ["a"]))!;
+    // A round dropped from the file by hand: rounds 1 and 3 remain.
+    const third = { ...first, id: "review-third", number: 3 };
+    await Deno.writeTextFile(
+      `${store.dirOf("p", "b")}/reviews.json`,
+      JSON.stringify({ reviews: [first, third] }),
+    );
+    equal((await store.submitReview("p", "b", null, []))!.number, 4);
+  } finally {
+    await cleanup(dir);
+  }
 });

@@ -2,13 +2,13 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfigDir, UsageScanner } from "./scanner.ts";
-import { UsageSnapshotSchema } from "./report_schema.ts";
+import { UsageSnapshotSchema } from "../../protocol/usage.ts";
 import { buildSnapshot, type UsageRow } from "./report.ts";
 import { readTranscript } from "./transcript.ts";
 import { poolFile } from "./scan.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
-import { startHarness } from "../../server/workspace/claude/testing.ts";
+import { startHarness } from "../../tests/claude_support.ts";
 
 const NOW = new Date("2026-12-02T12:00:00Z");
 

@@ -1,5 +1,4 @@
-import type { Wire } from "../../protocol/mod.ts";
-import type { DictationRole } from "../../server/subsystem.ts";
+import type { DictationRole, SpeakingFields } from "../../server/subsystem.ts";
 import type { Speaker } from "./engines/speaker.ts";
 import { scoringWords, to16k, wordErrors } from "./wer.ts";
 
@@ -57,12 +56,12 @@ export class SpeakingBench {
   }
 
   /** `speaking_bench`: the run in flight or its failure; null when none ran since boot. */
-  view(): Wire {
+  view(): SpeakingFields["speaking_bench"] {
     return this.#run;
   }
 
   /** `speaking_results`: every finished run, oldest first, with its instant as RFC 3339. */
-  results(): Wire {
+  results(): SpeakingFields["speaking_results"] {
     return this.list.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
   }
 

@@ -27,12 +27,9 @@ import { SUBSYSTEMS } from "../../subsystems/mod.ts";
 import { MONOTONIC } from "../../server/clock.ts";
 import { start } from "../../subsystems/notify/mod.ts";
 import { GATHER_MS } from "../../subsystems/notify/notifier.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
-const ROUNDS = Number(flag("rounds", "100"));
+const ROUNDS = Number(stringFlag("rounds", "100"));
 const TOPIC = "bench";
 
 const dir = await Deno.makeTempDir({ prefix: "forge-bench-notify-" });
@@ -46,7 +43,7 @@ const { config } = loadConfigText(
 // The subsystem reads its config, log and state dir from the Host, and emits home's state; it
 // touches nothing else of it (no seats: the update is handed to it directly).
 const host = {
-  log: createLogger({ file: flag("log", "") || null, stderr: false }),
+  log: createLogger({ file: stringFlag("log", "") || null, stderr: false }),
   config: () => config,
   stateDir: dir,
   emit: () => {},
@@ -63,14 +60,17 @@ const until = async (body: string) => {
   while (!arrived.has(body)) await new Promise<void>((r) => (wake = r));
   return arrived.get(body)!;
 };
-const ask = (i: number): SessionUpdate => ({
-  name: "permission_request",
-  fields: {
-    key,
-    tool_id: `t${i}`,
-    request: { tool_call: { title: `Bash: echo round ${i}`, meta: { tool_name: "Bash" } } },
-  },
-});
+// A permission ask with the fields the push reads (its call's title and tool); the rest of a
+// real request does not reach a push.
+const ask = (i: number) =>
+  ({
+    name: "permission_request",
+    fields: {
+      key,
+      tool_id: `t${i}`,
+      request: { tool_call: { title: `Bash: echo round ${i}`, meta: { tool_name: "Bash" } } },
+    },
+  }) as unknown as SessionUpdate;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))];

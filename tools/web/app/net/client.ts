@@ -12,6 +12,7 @@ import {
   describeIssues,
   isBoardNews,
   isFleetNews,
+  readUpdate as readWireUpdate,
   sameSlot,
   ServerMessage,
 } from "../../../../protocol/mod.ts";
@@ -301,9 +302,10 @@ export class ForgeClient {
       const why = typeof u.fields.message === "string" ? u.fields.message : u.name;
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
-    const news = { name: u.name, fields: u.fields };
-    if (slot === null || isFleetNews(news)) this.#soon("home");
-    if (this.#held.has("board") && isBoardNews(news)) this.#soon("board");
+    // The routing rule is protocol/'s, read off the update table (protocol/update.ts).
+    const wire = readWireUpdate(raw);
+    if (slot === null || (wire.ok && isFleetNews(wire.update))) this.#soon("home");
+    if (this.#held.has("board") && wire.ok && isBoardNews(wire.update)) this.#soon("board");
   }
 
   /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
