@@ -6,7 +6,7 @@ import type { Command, Task } from "../../protocol/mod.ts";
 import { Refusal } from "../subsystem.ts";
 import { taskFilePath } from "./book.ts";
 import { taskCommands } from "./commands.ts";
-import { boardWorld, project } from "./testing.ts";
+import { boardWorld, project } from "../../tests/board_support.ts";
 import { parseInput } from "../workspace/mcp/catalog.ts";
 import { BOARD_TOOLS, boardTools } from "./tools.ts";
 

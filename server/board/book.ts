@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Task } from "../../protocol/mod.ts";
 import { DurableJson } from "./durable.ts";
+import { Lock } from "../lock.ts";
 import { BoardError, TaskList } from "./tasks.ts";
 
 const TaskFile = z.object({ version: z.literal(1), tasks: z.array(Task) }).strict();
@@ -19,7 +20,7 @@ export function taskFilePath(stateDir: string, org: string, project: string): st
  * nothing writes over the rows it could not read.
  */
 export class TaskBook {
-  #lock: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
 
   private constructor(
     readonly list: TaskList,
@@ -43,7 +44,7 @@ export class TaskBook {
 
   /** Runs `fn` on the list, writes the result, and answers `fn`'s value; one change at a time. */
   change<R>(fn: (list: TaskList) => R): Promise<R> {
-    const run = this.#lock.then(async () => {
+    return this.#lock.run(async () => {
       if (this.error !== null) {
         throw new BoardError(`${this.list.project}'s board cannot be changed: ${this.error}`);
       }
@@ -62,7 +63,5 @@ export class TaskBook {
         );
       }
     });
-    this.#lock = run.catch(() => {});
-    return run;
   }
 }

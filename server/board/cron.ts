@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import { z } from "zod";
 import { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
+import { Lock } from "../lock.ts";
 import { DurableJson } from "./durable.ts";
 import { nextAfter, occurrencesDue, parseSchedule, scheduleText } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
@@ -57,7 +58,7 @@ export class Crons {
   entries: CronEntry[] = [];
   readonly fired = new Map<string, { cron_id: string; name: string }>();
   readonly #inflight = new Set<string>();
-  #lock: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
   #timer: unknown = null;
   #stopped = true;
   /** Whether the first tick (the boot catch-up) has run. */
@@ -142,7 +143,7 @@ export class Crons {
     this.#stopped = true;
     if (this.#timer !== null) this.o.clock.clear(this.#timer);
     this.#timer = null;
-    return this.#lock;
+    return this.#lock.idle();
   }
 
   /**
@@ -216,7 +217,7 @@ export class Crons {
 
   /** One change to one project's schedules at a time: written, then announced; else undone. */
   #change(org: string, project: string, fn: (list: CronEntry[]) => CronEntry[]): Promise<void> {
-    const run = this.#lock.then(async () => {
+    return this.#lock.run(async () => {
       if (this.error !== null) {
         throw new BoardError(`the schedules cannot be changed: ${this.error}`);
       }
@@ -231,8 +232,6 @@ export class Crons {
       }
       this.o.changed(org, project);
     });
-    this.#lock = run.catch(() => {});
-    return run;
   }
 
   /** Sleeps until the earliest fire, in chunks of at most MAX_SLEEP_MS. */

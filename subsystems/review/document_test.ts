@@ -5,7 +5,7 @@ import { Buffer } from "node:buffer";
 import { type DocumentAsk, type DocumentRead, readDocument } from "./document.ts";
 import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
-import { cleanup, tempDir, write } from "./test_support.ts";
+import { cleanup, tempDir, write } from "../../tests/review_support.ts";
 
 const NOTES = "# Title\nintro\nkeep me\nmiddle\nmoved line\nend\n";
 

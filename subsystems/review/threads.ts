@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { ReviewSet, type ReviewStatus, ReviewThread } from "../../protocol/review.ts";
 import type { Read } from "./wire.ts";
+import { KeyedLock } from "../../server/lock.ts";
 
 // The shapes are the wire's (protocol/review.ts); the store's importers read them from here.
 export { ReviewAnchor, ReviewSet, ReviewStatus, ReviewThread } from "../../protocol/review.ts";
@@ -30,7 +31,7 @@ function segment(name: string): string {
 
 /** Per (project, branch) thread and review storage under `stateDir`. */
 export class ThreadStore {
-  #locks = new Map<string, Promise<unknown>>();
+  #locks = new KeyedLock();
   constructor(readonly stateDir: string, readonly now: () => Date = () => new Date()) {}
 
   /** The directory one (project, branch) lives in. */
@@ -219,11 +220,7 @@ export class ThreadStore {
 
   /** Run `fn` after every earlier write to the same scope (in-process serialisation). */
   #locked<T>(project: string, branch: string, fn: () => Promise<T>): Promise<T> {
-    const key = this.dirOf(project, branch);
-    const prev = this.#locks.get(key) ?? Promise.resolve();
-    const run = prev.catch(() => {}).then(fn);
-    this.#locks.set(key, run);
-    return run;
+    return this.#locks.run(this.dirOf(project, branch), fn);
   }
 
   async #read<T>(

@@ -3,7 +3,7 @@
 import { deepStrictEqual, match, ok, strictEqual as equal } from "node:assert/strict";
 import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
-import { cleanup, tempDir } from "./test_support.ts";
+import { cleanup, tempDir } from "../../tests/review_support.ts";
 
 const NOW = new Date("2026-01-02T03:04:05.000Z");
 

@@ -36,7 +36,7 @@ export interface CommandParts {
 }
 
 /**
- * The seat commands (catalogue 1.2): each sends the live occupant its control request or user
+ * The seat commands: each sends the live occupant its control request or user
  * line and tells what came of it as the seat's updates. A seat with no session refuses, naming
  * the command and why (SeatDriver.live).
  */
@@ -77,15 +77,16 @@ export class SeatCommands {
       uuid,
       source,
     });
-    // catalogue 2.3 #65: a prompt sent while a turn runs waits in the CLI's queue; said first.
+    // As the original tells it: a prompt sent while a turn runs waits in the CLI's queue; said
+    // first.
     if (this.#state.turnInFlight) this.#emit("prompt_queued_while_busy", {});
     this.#state.queue.push({ uuid, source, text });
     this.#emit("prompt_queued", { uuid, source, text });
   }
 
-  /** replay_conversation: the seat's newest page again, as one `history_replayed` (catalogue
-   * 2.3 #3): the frames the snapshot's conversation carries, flattened oldest first. Refused
-   * naming the seat when it holds no conversation. */
+  /** replay_conversation: the seat's newest page again, as one `history_replayed` (as the
+   * original replays it): the frames the snapshot's conversation carries, flattened oldest
+   * first. Refused naming the seat when it holds no conversation. */
   async replay(): Promise<void> {
     if (!this.#p.history.conversation) {
       throw this.#refuse(
@@ -148,7 +149,7 @@ export class SeatCommands {
 
   /**
    * reconnect_mcp_server / toggle_mcp_server: the control subtypes `mcp_reconnect {serverName}`
-   * and `mcp_toggle {serverName, enabled}` (catalogue 6.4). Success is read back as a fresh
+   * and `mcp_toggle {serverName, enabled}` (the CLI's control subtypes). Success is read back as a fresh
    * `mcp_snapshot`; a failure is `mcp_operation_error {error: {server_name, operation, message}}`
    * (the original's McpOperationError).
    */

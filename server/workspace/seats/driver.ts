@@ -24,7 +24,7 @@ import { spawnOccupant } from "./occupant.ts";
 export type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
 
 /** How long a fresh CLI has to answer `initialize` (startup is CPU-bound: ~4 s each with four
- * starting at once on two cores, harness report §10). */
+ * starting at once on two cores, as measured). */
 export const INIT_TIMEOUT_MS = 60_000;
 
 export interface StartOptions {
@@ -265,7 +265,7 @@ export class SeatDriver {
     await this.#settled;
   }
 
-  /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (catalogue 6.2); resolves once reaped. */
+  /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (the original's ladder); resolves once reaped. */
   async shutdown(): Promise<void> {
     this.#stopped = true;
     const proc = this.#proc;

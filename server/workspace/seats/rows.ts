@@ -61,7 +61,7 @@ export async function homeRow(
   return {
     slot: s.slot,
     label: s.slot.label,
-    // catalogue 7.1 lifecycle `AuthRequired`: a live seat whose upstream refused its credential.
+    // The original's lifecycle `AuthRequired`: a live seat whose upstream refused its credential.
     lifecycle: s.occupied && authRequired ? "AuthRequired" : lifecycle,
     has_background_work: s.state.tasks.hasBackgroundWork,
     pending: front?.kind ?? null,
@@ -174,7 +174,7 @@ export function sessionDefaults(
   };
 }
 
-/** serde's SystemTime shape (catalogue 0: `Time`). */
+/** serde's SystemTime shape: the original's `Time`. */
 function systemTime(ms: number): WireTime {
   return { secs_since_epoch: Math.floor(ms / 1000), nanos_since_epoch: (ms % 1000) * 1_000_000 };
 }

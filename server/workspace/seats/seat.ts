@@ -29,7 +29,7 @@ export type { Lifecycle } from "./rows.ts";
 
 /**
  * One seat, `<org>/<project>/<label>`, as the rest of the server sees it: the seat commands
- * (catalogue 1.2) over parts it composes, each behind its own narrow interface. The driver
+ * over parts it composes, each behind its own narrow interface. The driver
  * (driver.ts) lives the seat's life with its `claude` process and holds the occupant's state
  * (seat_state.ts); the history (history.ts) holds the conversations and their window; the
  * emitter (seat_emit.ts) numbers the seat's updates and keeps them in that window; the asks
@@ -123,7 +123,7 @@ export class Seat implements SeatInfo {
     return this.#driver.release();
   }
 
-  /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (catalogue 6.2); resolves once reaped. */
+  /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (the original's ladder); resolves once reaped. */
   shutdown(): Promise<void> {
     return this.#driver.shutdown();
   }
@@ -134,7 +134,7 @@ export class Seat implements SeatInfo {
     this.#emitter.hear(n);
   }
 
-  // ---- commands (catalogue 1.2) --------------------------------------------------------
+  // ---- commands (commands.ts) ----------------------------------------------------------
 
   /** Why the seat failed, while it is Failed. */
   get failureMessage(): string | null {
@@ -277,7 +277,7 @@ export class Seat implements SeatInfo {
         `epoch ${epoch} is not the occupant's session ${occupant}: those numbers belong to another conversation; read the seat again`,
       );
     }
-    // spec (catalogue 3.4): a held batch goes out before any answer.
+    // As the original orders them: a held batch goes out before any answer.
     this.env.workspace.stream.flush(this.slot);
     const next = this.env.workspace.stream.nextSeq(this.slot);
     if (from > to) throw refuse(`from ${from} is after to ${to}`);

@@ -1,5 +1,6 @@
 import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
+import { Lock } from "../../../server/lock.ts";
 
 const APT = "festival festvox-us-slt-hts";
 
@@ -16,7 +17,7 @@ export class FestivalSpeaker implements Speaker {
   readonly binaries = ["festival"] as const;
   defaultVoice = "cmu_us_slt_arctic_hts";
   #proc: Process | null = null;
-  #tail: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
   #n = 0;
 
   async probe(): Promise<Probe> {
@@ -40,9 +41,7 @@ export class FestivalSpeaker implements Speaker {
   }
 
   render(text: string, voice: string): Promise<Clip> {
-    const job = this.#tail.then(() => this.#render(text, voice));
-    this.#tail = job.catch(() => {});
-    return job;
+    return this.#lock.run(() => this.#render(text, voice));
   }
 
   close(): void {

@@ -2,7 +2,7 @@
  * Test support: a Slack hub on one workspace, `acme`, pointed at the Slack fake, that polls
  * nothing on its own and reports to no one. The tool tests drive it call by call.
  */
-import { SlackHub } from "./slack_hub.ts";
+import { SlackHub } from "../subsystems/connectors/slack_hub.ts";
 
 export function quietHub(fake: { token: string; apiUrl: string }, dir: string): SlackHub {
   return new SlackHub([{
