@@ -91,8 +91,6 @@ const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
   "server/workspace/seats/launch_test.ts",
   "server/workspace/seats/model_wire.ts",
   "server/workspace/seats/reads.ts",
-  "server/workspace/seats/seat.ts",
-  "server/workspace/seats/seat_core.ts",
   "server/workspace/seats/seat_state.ts",
   "server/workspace/seats/seat_state_test.ts",
   "server/workspace/seats/subagent_cards.ts",
