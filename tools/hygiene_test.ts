@@ -66,7 +66,6 @@ const TEAM_CITATION = new RegExp(
  */
 const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
   // Being swept on their own branches.
-  "server/areas/seats.ts",
   "server/areas/session.ts",
   "server/board/board.ts",
   "server/board/board_test.ts",
@@ -82,19 +81,7 @@ const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
   "server/workers/workers.ts",
   "server/workspace/claude/process.ts",
   "server/workspace/mcp/seat_server.ts",
-  "server/workspace/seats/ask_wire.ts",
-  "server/workspace/seats/asks.ts",
-  "server/workspace/seats/asks_test.ts",
-  "server/workspace/seats/conversation.ts",
-  "server/workspace/seats/held_test.ts",
   "server/workspace/seats/launch.ts",
-  "server/workspace/seats/launch_test.ts",
-  "server/workspace/seats/model_wire.ts",
-  "server/workspace/seats/reads.ts",
-  "server/workspace/seats/seat_state.ts",
-  "server/workspace/seats/seat_state_test.ts",
-  "server/workspace/seats/subagent_cards.ts",
-  "server/workspace/seats/window.ts",
   "server/workspace/stream.ts",
   "server/workspace/stream_test.ts",
   "server/workspace/workspace.ts",
@@ -108,15 +95,6 @@ const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
   "subsystems/review/agent_tools_test.ts",
   "subsystems/review/scope.ts",
   "tests/connectors_spawned_test.ts",
-  "tests/web_accounts_test.ts",
-  "tests/web_board_test.ts",
-  "tests/web_models_test.ts",
-  "tests/web_workers_test.ts",
-  "tools/web/app/model/asks.ts",
-  "tools/web/app/views/accounts.tsx",
-  "tools/web/app/views/board.tsx",
-  "tools/web/app/views/held_cards.tsx",
-  "tools/web/app/views/models.tsx",
   // Not in a sweep yet: these cite the team's house-style document, its measured notes or its
   // catalogue by section number.
   "main.ts",
@@ -126,8 +104,6 @@ const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
   "server/server.ts",
   "server/subsystem.ts",
   "server/workspace/mcp/catalog.ts",
-  "server/workspace/seats/occupant.ts",
-  "subsystems/browser/audio.ts",
   "subsystems/browser/launch.ts",
   "subsystems/connectors/gotify_client.ts",
   "subsystems/dictate/models/catalogue.ts",
@@ -137,7 +113,6 @@ const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
   "subsystems/voice/engines/festival.ts",
   "subsystems/voice/engines/process.ts",
   "tools/permissions.ts",
-  "tools/web/app/views/dictate_axes.tsx",
 ];
 /** The files whose comments `teamCitations` reads. */
 const CITING = /\.(ts|tsx|md)$/;
