@@ -73,7 +73,7 @@ export class Registry {
         } catch (err) {
           entry.refusal = `the ${manifest.id} subsystem failed to start: ${(err as Error).message}`;
           host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
-          host.workspace.fatalError = { error: "subsystem_failed", message: entry.refusal };
+          host.workspace.setFatal("subsystem_failed", entry.refusal);
         }
       }
       this.#entries.push(entry);

@@ -29,6 +29,7 @@ import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
 import { serveSocket } from "./socket.ts";
+import { refusalWords, StateKeeper, sweepTemps } from "./state/keeper.ts";
 import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
 import { findClaude, readCliVersion } from "./workspace/cli.ts";
@@ -144,6 +145,16 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const workspace = new Workspace(log, () => store.config);
   const stateDir = `${configDir}/state`;
   await Deno.mkdir(stateDir, { recursive: true });
+  // Every state file goes through one keeper (server/state/): a crash's temp files are swept
+  // before any store reads, and a file found damaged rides home's fatal_error until mended.
+  const keeper = new StateKeeper(log);
+  await sweepTemps(stateDir, log, [`${stateDir}/worktrees`, `${stateDir}/browser`]);
+  keeper.onDamage((damaged) =>
+    workspace.setFatal(
+      "state_damaged",
+      damaged.length === 0 ? null : damaged.map((d) => refusalWords(d)).join("; "),
+    )
+  );
   // The account gateway is up before any seat launches (auto_start leads start at registry boot).
   const gateway = new Gateway({
     log,
@@ -151,6 +162,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     emit: (u) => void workspace.emit(u),
     port: opts.gatewayPort,
     stateDir,
+    keeper,
     occupied: (slot) => (workspace.seat(slot)?.sessionId() ?? null) !== null,
   });
   workspace.gateway = gateway;
@@ -160,6 +172,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     log,
     config: () => store.config,
     stateDir,
+    state: keeper,
     workspace,
     emit: (u) => void workspace.emit(u),
     asks: heldRef.current,
@@ -212,20 +225,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     }
   });
-  // issue 12 §7: a reload that fails is told to every client, not only logged. The settings frame
-  // stays the last good document (spec: The effective config); the failure rides home's
-  // `fatal_error` (spec: What a subject carries > home), pushed as the keyless `fatal_error`
-  // update. When the file loads again the error is cleared and every home holder is sent a
-  // fresh home snapshot, because no update carries a cleared fatal error.
-  store.onFailure((message) => {
-    if (message !== null) {
-      const fatal = { error: "config_invalid", message };
-      workspace.fatalError = fatal;
-      workspace.emit({ name: "fatal_error", fields: fatal });
-      return;
-    }
-    if (workspace.fatalError?.error !== "config_invalid") return;
-    workspace.fatalError = null;
+  // A reload that fails is told to every client, not only logged. The settings frame stays the
+  // last good document (spec: The effective config); the failure rides home's `fatal_error`
+  // (spec: What a subject carries > home), pushed as the keyless `fatal_error` update. When the
+  // file loads again the error is cleared and every home holder is sent a fresh home snapshot,
+  // because no update carries a cleared fatal error.
+  store.onFailure((message) => workspace.setFatal("config_invalid", message));
+  workspace.fatalCleared = () => {
     const home = registry.subject("home");
     if (!("handler" in home)) return;
     for (const conn of connections.values()) {
@@ -234,7 +240,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         .then((data) => conn.sendSnapshot("home", data))
         .catch((error) => log.warn("home_push_failed", { conn: conn.id, error }));
     }
-  });
+  };
   store.watch();
 
   const greeting = (): Greeting => {
@@ -359,6 +365,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       await registry.stop();
       await gateway.stop();
       await http.stop();
+      await keeper.flushed();
       log.info("server_stopped", {});
     },
   };

@@ -18,6 +18,7 @@ import type { z } from "zod";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import type { Logger } from "./log.ts";
+import type { StateKeeper } from "./state/keeper.ts";
 import type { SeatInfo, Workspace } from "./workspace/workspace.ts";
 
 /**
@@ -172,6 +173,11 @@ export interface Delivery {
   uuid?: string;
   /** An extra update to emit once the turn is forged (`cron_prompt_appended`, ...). */
   announce?: SessionUpdate;
+  /**
+   * This very prompt (`uuid`) may have been handed over before forge went down: the seat's
+   * transcript is read first, and a prompt that already landed there is not sent again.
+   */
+  once?: boolean;
 }
 
 /**
@@ -206,6 +212,11 @@ export interface Host {
   config(): ForgeConfig;
   /** forge's own state directory (beside forge.toml): stores, rolled logs. */
   readonly stateDir: string;
+  /**
+   * The one keeper of every state file (server/state/keeper.ts): a store asks it for its file
+   * and never writes under `stateDir` itself. DESIGN.md §4 "State".
+   */
+  readonly state: StateKeeper;
   /** The seats, projects and the update stream every subsystem reads through. */
   readonly workspace: Workspace;
   /** Emits an update into the stream: numbered on its seat's counter and fanned out. */
@@ -321,6 +332,9 @@ export function defineSubsystem<
 >(manifest: Manifest<V, C, S>): Manifest<V, C, S> {
   return manifest;
 }
+
+export type { KeptFile, KeptRead, StateKeeper } from "./state/keeper.ts";
+export { schemaParse, StateWriteError } from "./state/keeper.ts";
 
 /** The one error class that crosses the wire: its message is the `why`, `what` names the verb. */
 export class Refusal extends Error {

@@ -62,6 +62,7 @@ export function seatsArea(wiring: SeatsWiring) {
             config: host.config,
             workspace: host.workspace,
             stateDir: host.stateDir,
+            keeper: host.state,
             watchers: wiring.watchers,
             held: wiring.held,
             tools: wiring.tools,

@@ -5,7 +5,7 @@ import {
   slotName,
   type Wire,
 } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { type Host, type Peer, Refusal, StateWriteError } from "../../server/subsystem.ts";
 import { BaseStore } from "./base.ts";
 import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
@@ -37,7 +37,7 @@ export function create(host: Host) {
       host.log.info("review_pr_unavailable", { why: reason }); // spec: logged once, not per read
     },
   });
-  const threads = new ThreadStore(host.stateDir);
+  const threads = new ThreadStore(host.state, host.stateDir);
 
   const seatOf = (slot: Slot, what: string) => {
     const seat = host.workspace.seat(slot);
@@ -140,16 +140,21 @@ export function create(host: Host) {
       // and these sentences already start with it.
       save_review_threads: async (c: Cmd<"save_review_threads">) => {
         const { project, branch } = c.fields;
-        if (!(await threads.save(project, branch, c.fields.threads))) {
-          throw new Refusal(
-            "dispatch",
-            `save_review_threads: the threads of ${project}@${branch} were not written: the store could not be read or written`,
+        await threads.save(project, branch, c.fields.threads).catch((err) => {
+          throw storeRefusal(
+            "save_review_threads",
+            `the threads of ${project}@${branch} were not written`,
+            err,
+            host,
           );
-        }
+        });
       },
       remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
         const { project, branch, thread_id } = c.fields;
-        if (!(await threads.remove(project, branch, thread_id))) {
+        const removed = await threads.remove(project, branch, thread_id).catch((err) => {
+          throw storeRefusal("remove_review_thread", `${thread_id} was not removed`, err, host);
+        });
+        if (!removed) {
           throw new Refusal(
             "dispatch",
             `remove_review_thread: no thread ${thread_id} in ${project}@${branch}`,
@@ -158,7 +163,10 @@ export function create(host: Host) {
       },
       set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
         const { project, branch, thread_id, status } = c.fields;
-        if (!(await threads.setStatus(project, branch, thread_id, status))) {
+        const set = await threads.setStatus(project, branch, thread_id, status).catch((err) => {
+          throw storeRefusal("set_review_thread_status", `${thread_id} was not changed`, err, host);
+        });
+        if (!set) {
           throw new Refusal(
             "dispatch",
             `set_review_thread_status: thread ${thread_id} in ${project}@${branch} was not changed`,
@@ -210,4 +218,13 @@ export function create(host: Host) {
       return Promise.resolve();
     },
   };
+}
+
+/** A store's refusal in the keeper's words; anything else is logged and not passed on. */
+function storeRefusal(what: string, outcome: string, err: unknown, host: Host): Refusal {
+  if (err instanceof StateWriteError) {
+    return new Refusal("dispatch", `${what}: ${outcome}: ${err.message}`);
+  }
+  host.log.error("review_store_failed", { command: what, error: err });
+  return new Refusal("dispatch", `${what}: ${outcome}: forge could not run the change`);
 }

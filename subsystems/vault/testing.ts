@@ -2,6 +2,7 @@ import type { SessionUpdate, Slot, Wire, WireObject } from "../../protocol/mod.t
 import { sameSlot } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
 import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import {
   type AskOutcome,
   type HeldAsks,
@@ -78,12 +79,14 @@ export class FakeAsks implements HeldAsks {
 export function fakeHost(vault: Record<string, Wire>, stateDir: string) {
   const updates: SessionUpdate[] = [];
   const log = memoryLogger();
+  const state = new StateKeeper(log);
   const asks = new FakeAsks((u) => updates.push(u));
   const config = { areas: { vault: { enabled: true, idle_lock_minutes: 15, ...vault } } };
   const host: Host = {
     log,
     config: () => config as unknown as ForgeConfig,
     stateDir,
+    state,
     workspace: {} as unknown as Workspace,
     emit: (u) => void updates.push(u),
     asks,

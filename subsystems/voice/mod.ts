@@ -21,7 +21,10 @@ export async function create(host: Host) {
   const probing = speakers.probeAll();
   const listeners = new ListenerSet();
   const streams = new VoiceStreams((u) => host.emit(u));
-  const bench = await SpeakingBench.open(`${host.stateDir}/voice/speaking_results.json`);
+  const bench = await SpeakingBench.open(
+    host.state,
+    `${host.stateDir}/voice/speaking_results.json`,
+  );
   let previewError: string | null = null;
 
   const choice = (): Choice => {
@@ -157,6 +160,9 @@ export async function create(host: Host) {
         } catch (err) {
           throw new Refusal("voice_bench_start", `voice_bench_start: ${(err as Error).message}`);
         }
+        await bench.writable().catch((err) => {
+          throw new Refusal("voice_bench_start", `voice_bench_start: ${(err as Error).message}`);
+        });
         void bench.run(picked.speaker, picked.voice, dictation, announce);
       },
       voice_bench_stop: () => {

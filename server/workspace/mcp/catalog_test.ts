@@ -61,7 +61,7 @@ Deno.test("the registry: one handler per declared tool; an off subsystem offers 
   const host = {
     log: memoryLogger(),
     config: () => config,
-    workspace: { fatalError: null },
+    workspace: { setFatal: () => {} },
   } as unknown as Host;
   const ok = () => Promise.resolve({ text: "ok" });
   const registry = new Registry([

@@ -13,7 +13,7 @@ import { processTree, type ProcTable, treeShape } from "./procfs.ts";
 import { Refusal } from "../../subsystem.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SessionRecord } from "./session_book.ts";
-import { SeatCore } from "./seat_core.ts";
+import { SeatCore, type StartOptions } from "./seat_core.ts";
 import { SERVER_NAME } from "../mcp/seat_server.ts";
 
 export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.ts";
@@ -24,6 +24,18 @@ export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.
  * session fields (spec: What a subject carries > home, session).
  */
 export class Seat extends SeatCore implements SeatInfo {
+  /** The newest start: resolves once its CLI answered `initialize` (or the start failed). */
+  started: Promise<void> = Promise.resolve();
+
+  override start(opts: StartOptions): Promise<void> {
+    return (this.started = super.start(opts));
+  }
+
+  /** Whether a start is under way (a delivery waits for it rather than writing too early). */
+  get spawning(): boolean {
+    return this.phase === "spawning";
+  }
+
   // ---- commands (catalogue 1.2) --------------------------------------------------------
 
   /** Why the seat failed, while it is Failed. */
@@ -224,7 +236,8 @@ export class Seat extends SeatCore implements SeatInfo {
    * conversation is the current (or last) occupant's newest page (history.ts). */
   async sessionFields(): Promise<Record<string, Wire>> {
     const config = this.env.config();
-    if (this.phase === "live") this.askForReads();
+    // spec: session > header, mcp: the live occupant is asked for the readings it lacks.
+    if (this.phase === "live") this.occupantReads?.askForReads();
     const asks = this.pendingAsks();
     const dictate = config.areas.dictate ?? {};
     return {

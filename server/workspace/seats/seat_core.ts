@@ -143,6 +143,7 @@ export abstract class SeatCore {
     let plan: LaunchPlan | null = null;
     let planned: unknown = null;
     try {
+      await this.env.booksWritable(); // a launch the seats' books could not record is refused
       plan = planLaunch({
         config,
         project: this.project,
@@ -213,11 +214,13 @@ export abstract class SeatCore {
     try {
       ready = await proc.initialize({}, INIT_TIMEOUT_MS);
     } catch (err) {
+      if (gen !== this.#gen) return;
       // An exit rejects the request too: then the exit itself is the reason, told by #exited.
-      if (gen !== this.#gen || /claude exited/.test((err as Error).message)) return;
-      this.#startError = `it did not answer initialize: ${(err as Error).message}`;
-      proc.kill("SIGKILL"); // the exit then fails the seat, carrying this reason
-      return;
+      if (!/claude exited/.test((err as Error).message)) {
+        this.#startError = `it did not answer initialize: ${(err as Error).message}`;
+        proc.kill("SIGKILL"); // the exit then fails the seat, carrying this reason
+      }
+      return await this.#settled; // resolves once the seat is Failed, never still Spawning
     }
     if (gen !== this.#gen || this.proc !== proc) return;
     const derived = this.state.initialize(ready, model);
@@ -234,7 +237,7 @@ export abstract class SeatCore {
     this.#emitAll(derived);
     void this.env.workspace.gateway?.connected(this.slot, (ready.account ?? null) as Wire);
     // A read that came while the CLI was starting could not ask; it is asked for now.
-    if (this.env.watchers.holding(this.slot) > 0) this.askForReads();
+    if (this.env.watchers.holding(this.slot) > 0) this.occupantReads?.askForReads();
   }
 
   /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */
@@ -340,13 +343,9 @@ export abstract class SeatCore {
   }
 
   async #retire(proc: ClaudeProcess): Promise<void> {
-    proc.interrupt().catch(() => {});
+    // An interrupt the ending process cannot take any more changes nothing: close ends it.
+    proc.interrupt().catch((error) => this.env.log.debug("seat_interrupt_unsent", { error }));
     await proc.close();
-  }
-
-  /** spec: session > header, mcp: asks the live occupant for the readings it lacks. */
-  protected askForReads(): void {
-    this.occupantReads?.askForReads();
   }
 
   // ---- emitting --------------------------------------------------------------------------
