@@ -43,6 +43,7 @@ export function catalogueAreas(core: AreaSpec[], manifests: readonly AnyManifest
  */
 export class Registry {
   readonly #entries: Entry[] = [];
+  #log: Host["log"] | null = null;
   readonly #verbs = new Map<string, Entry>();
   readonly #commands = new Map<string, Entry>();
   readonly #subjects = new Map<string, Entry>();
@@ -51,6 +52,7 @@ export class Registry {
   constructor(readonly manifests: readonly AnyManifest[]) {}
 
   async boot(host: Host): Promise<void> {
+    this.#log = host.log;
     const config = host.config();
     const toolNames = new Set<string>();
     for (const manifest of this.manifests) {
@@ -189,8 +191,9 @@ export class Registry {
     for (const entry of [...this.#entries].reverse()) {
       try {
         await entry.handlers?.stop?.();
-      } catch {
+      } catch (error) {
         // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
+        this.#log?.error("subsystem_stop_failed", { subsystem: entry.manifest.id, error });
       }
     }
   }

@@ -24,6 +24,7 @@ export function clearCatalogCache(): void {
 
 /** One folder's transcripts, stat'ed in parallel; reused as CATALOG_TTL_MS says. */
 async function folderRows(folder: string): Promise<Row[]> {
+  // A probe: a folder that cannot be stat'ed holds no transcripts forge could read.
   const dir = await Deno.stat(folder).catch(() => null);
   if (!dir) return []; // No folder: nothing has run here under this config directory.
   const dirMtime = dir.mtime?.getTime() ?? 0;
@@ -41,6 +42,7 @@ async function folderRows(folder: string): Promise<Row[]> {
       return []; // No folder: nothing has run here under this config directory.
     }
     const stats = await Promise.all(
+      // A transcript that went between the listing and its stat is simply not a row.
       names.map((n) => Deno.stat(`${folder}/${n}`).catch(() => null)),
     );
     return names.flatMap((n, i) =>
@@ -69,6 +71,7 @@ export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Pro
     dirs.add(account?.config_dir ?? fallback);
   }
   if (dirs.size === 0) dirs.add(fallback);
+  // The CLI names its folder by the real path; a path that will not resolve is named as given.
   const cwd = await Deno.realPath(p.path).catch(() => p.path);
   const rows: Row[] = [];
   for (const dir of dirs) rows.push(...await folderRows(`${dir}/projects/${projectSlug(cwd)}`));

@@ -74,6 +74,7 @@ export class TaskBook {
         );
       }
     });
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
     this.#lock = run.catch(() => {});
     return run;
   }

@@ -306,6 +306,7 @@ export class Crons {
       }
       this.o.changed(org, project);
     });
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
     this.#lock = run.catch(() => {});
     return run;
   }

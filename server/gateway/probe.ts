@@ -56,7 +56,7 @@ export async function probeAccount(
       : e.message.replace(/\s+/g, " ").slice(0, 200);
     return { ok: false, why: `${upstream} could not be reached: ${why}` };
   }
-  await res.body?.cancel().catch(() => {});
+  await res.body?.cancel().catch(() => {/* the body is not read: a stream already over is fine */});
   if (res.ok) return { ok: true, headers: res.headers };
   if (res.status === 401 || res.status === 403) {
     return { ok: false, why: `${upstream} refused the token (HTTP ${res.status})` };

@@ -276,6 +276,7 @@ export class KeptFile<T> {
     try {
       raw = JSON.parse(text);
     } catch {
+      // The parser's own words stay out: what a person needs is that the JSON is not whole.
       return { state: "damaged", why: text.trim() === "" ? "it is empty" : "it is not whole JSON" };
     }
     try {

@@ -118,6 +118,7 @@ export class KeptLog {
         if (this.opts.line(raw)) records.push(raw);
         else bad = true;
       } catch {
+        // Counted, not passed on: a bad line is the file's damage, reported as a whole.
         bad = true;
       }
     }

@@ -100,6 +100,7 @@ export class WorkerBook {
       await this.#file.write(Object.fromEntries(next));
       this.#records = next;
     });
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
     this.#lock = run.catch(() => {});
     return run;
   }

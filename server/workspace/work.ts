@@ -30,6 +30,7 @@ async function scan(path: string): Promise<WorkSummary> {
     const info = await Deno.stat(path);
     if (!info.isDirectory) return { branch: null, changed: null, gate: "gone" };
   } catch {
+    // spec: a working tree that cannot be stat'ed is `gone`; the gate is the reason.
     return { branch: null, changed: null, gate: "gone" };
   }
   try {
@@ -41,6 +42,7 @@ async function scan(path: string): Promise<WorkSummary> {
     const changed = status.out.split("\0").filter((e) => /^[ MADRCUT?!]{2} /.test(e)).length;
     return { branch: branch.code === 0 ? branch.out.trim() : null, changed, gate: "in_repo" };
   } catch {
+    // git would not run: the gate `scanner_failed` is what the row says.
     return { branch: null, changed: null, gate: "scanner_failed" };
   }
 }

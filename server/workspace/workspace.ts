@@ -50,7 +50,10 @@ export class Workspace {
    */
   firedPromptName: (uuid: string) => string | undefined = () => undefined;
 
-  constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {}
+  constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {
+    this.stream.onListenerError = (error, n) =>
+      log.error("stream_listener_failed", { update: n.update.name, error });
+  }
 
   projects(): ProjectConfig[] {
     return this.config().orgs.flatMap((o) => o.projects);

@@ -33,6 +33,7 @@ export async function settle(p: Page): Promise<void> {
   const until = performance.now() + 15_000;
   while (performance.now() < until) {
     if (p.tab.dialog) return;
+    // A page between documents answers nothing: it is still loading, and the loop asks again.
     const state = await evaluate(p, "document.readyState").catch(() => "loading");
     if (state === "complete") return;
     await sleep(50);

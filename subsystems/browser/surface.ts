@@ -155,7 +155,11 @@ export class Surfaces {
 
   async #relayout(tab: Tab): Promise<void> {
     const size = tab.viewers.ownerSize();
-    if (size) await tab.resize(cssLayout(size)).catch(() => {});
+    if (size) {
+      await tab.resize(cssLayout(size)).catch((error) =>
+        this.host.log.debug("browser_relayout_failed", { tab: tab.number, error })
+      );
+    }
   }
 
   control(peer: Peer, take: boolean): void {

@@ -132,6 +132,7 @@ export function browserTools(
       }
       const until = performance.now() + 30_000;
       for (const t of tests) {
+        // A test that throws (the page is mid-navigation) has not held yet: asked again.
         while (!(await evaluate(p, t).catch(() => false))) {
           if (performance.now() > until) throw new PageError(`waited 30 s and ${t} never held`);
           await sleep(100);
@@ -165,6 +166,7 @@ export function browserTools(
       const paths = (i.paths as string[] | undefined) ?? [];
       for (const path of paths) {
         if (!path.startsWith("/")) throw new PageError(`${path} is not an absolute path`);
+        // A probe: a path that cannot be stat'ed is refused below as not a file.
         if (!(await Deno.stat(path).catch(() => null))?.isFile) {
           throw new PageError(`${path} is not a file`);
         }

@@ -159,7 +159,7 @@ export class GotifyClient {
       try {
         parsed = GotifyMessage.safeParse(JSON.parse(String(e.data)));
       } catch {
-        parsed = null;
+        parsed = null; // not JSON: refused below with the same words as a wrong shape
       }
       if (parsed?.success) queue(() => this.#handle(parsed.data));
       else this.opts.warn("gotify_frame_unreadable", { bytes: String(e.data).length });
@@ -211,7 +211,12 @@ export class GotifyClient {
 
   async #handle(m: GotifyMessage): Promise<void> {
     if (this.#lastId !== null && m.id <= this.#lastId) return;
-    if (!this.#apps.has(m.appid)) await this.#refreshApps().catch(() => {});
+    if (!this.#apps.has(m.appid)) {
+      // Without the name the message still goes on, under its application's number.
+      await this.#refreshApps().catch((err) =>
+        this.opts.warn("gotify_apps_unread", { error: (err as Error).message })
+      );
+    }
     this.opts.onMessage(m, this.#apps.get(m.appid) ?? `#${m.appid}`);
     await this.#advance(m.id);
   }

@@ -103,6 +103,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
       }
       if (!a.conversation) throw refuse(TOOL, "say which `conversation` the file goes to");
       const path = here(a.path!);
+      // A probe: a path that cannot be stat'ed is refused below as not a readable file.
       const stat = await Deno.stat(path).catch(() => null);
       if (!stat?.isFile) throw refuse(TOOL, `${a.path} is not a file forge can read`);
       const name = safeName(path);

@@ -52,6 +52,7 @@ export class SlackWorkspace {
 
   async userName(id: string): Promise<string> {
     if (!this.#users.has(id)) {
+      // A name is a nicety: a user Slack will not describe is shown by their id.
       const info = await this.api.call("users.info", { user: id }).catch(() => null);
       const user = info?.user as { name?: string } | undefined;
       this.#users.set(id, user?.name ?? id);
@@ -150,7 +151,7 @@ export class SlackHub {
       if (!ws.namesRead && [...watched.keys()].some((id) => !ws.names.has(id))) {
         // Names for the turn's words (`#general`); read once per run, a failure costs only names.
         ws.namesRead = true;
-        await this.#memberOf(ws).catch(() => {});
+        await this.#memberOf(ws).catch(() => {/* names only: the conversation ids still work */});
       }
       for (const [conversation, takers] of watched) {
         // One conversation Slack refuses (left, archived) is logged; the others are still read.
@@ -244,7 +245,7 @@ export class SlackHub {
         ts: parent,
         oldest: thread.last,
         limit: 200,
-      }).catch(() => ({ messages: [] }));
+      }).catch(() => ({ messages: [] })); // a thread Slack will not read: tried again next poll
       for (const r of (replies.messages as Msg[]).filter((x) => x.ts! > thread.last).sort(byTs)) {
         if (r.ts === parent) continue;
         await this.#arrive(ws, conversation, r, parent, takers);

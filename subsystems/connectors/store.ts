@@ -72,6 +72,7 @@ export class SubscriptionStore {
       await this.file.write(next);
       this.#data = next;
     });
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
     this.#chain = run.catch(() => {});
     return run;
   }

@@ -52,6 +52,7 @@ export class InventoryKeeper {
    */
   refresh(trigger: PluginUpdateTrigger, always = false): Promise<Inventory | null> {
     const next = this.#queue.then(() => this.#scan(trigger, always));
+    // The queue's own copy: the caller's `next` carries the failure; the queue carries on.
     this.#queue = next.catch(() => {});
     return next;
   }

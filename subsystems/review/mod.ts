@@ -27,6 +27,7 @@ type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 export function create(host: Host) {
   const watches = new Map<string, SeatWatch>();
   const baseStore = new BaseStore({
+    log: host.log,
     onMeasured: (cwd) => watches.forEach((w) => w.cwd === cwd && w.pass()),
   });
   let prReason: string | null = null;

@@ -209,6 +209,7 @@ export class ThreadStore {
   #locked<T>(project: string, branch: string, fn: () => Promise<T>): Promise<T> {
     const key = this.dirOf(project, branch);
     const prev = this.#locks.get(key) ?? Promise.resolve();
+    // The earlier write's caller heard its failure; this one runs either way.
     const run = prev.catch(() => {}).then(fn);
     this.#locks.set(key, run);
     return run;

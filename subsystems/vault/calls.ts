@@ -147,6 +147,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
             try {
               return new TextDecoder("utf-8", { fatal: true }).decode(body);
             } catch {
+              // Not text: the bytes go as base64, which the prefix says.
               return `base64:${c.toBase64(body)}`;
             }
           })

@@ -58,6 +58,7 @@ export class EnrolmentStore {
 
   #serial<T>(fn: (data: StoreFile) => Promise<T>): Promise<T> {
     const run = this.#chain.then(async () => await fn(structuredClone(await this.#load())));
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
     this.#chain = run.catch(() => {});
     return run;
   }

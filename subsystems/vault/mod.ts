@@ -33,6 +33,7 @@ export function checkServerUrl(url: string): string | null {
   try {
     parsed = new URL(url);
   } catch {
+    // The URL parser's words stay out: not a URL is the reason.
     return `vault.server_url "${url}" is not a URL`;
   }
   if (parsed.protocol === "https:") return null;

@@ -77,6 +77,7 @@ export class VaultSession {
   /** Opens the session; one unlock at a time. Throws `UnlockRefused` in words on a wrong answer. */
   unlock(material: UnlockMaterial): Promise<void> {
     const run = this.#queue.then(() => this.#unlock(material));
+    // The queue's own copy: the caller's `run` carries the refusal; the queue carries on.
     this.#queue = run.catch(() => {});
     return run;
   }

@@ -48,6 +48,7 @@ export async function saveSettings(opts: SaveOptions): Promise<SaveResult> {
   }
   const prev = queues.get(target) ?? Promise.resolve();
   const run = prev.then(() => save(target, opts));
+  // The queue's own copy: the caller awaits `run` and hears its failure as a refusal.
   const settled = run.catch(() => {});
   queues.set(target, settled);
   try {
@@ -68,6 +69,7 @@ async function resolveTarget(path: string): Promise<string> {
     try {
       await Deno.lstat(path);
     } catch {
+      // Nothing at the path at all (not even a dangling link): it is its own target.
       return join(await Deno.realPath(dirname(path)), basename(path));
     }
     throw new Error("it is a symlink to nothing");

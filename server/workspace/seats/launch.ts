@@ -155,6 +155,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
 export async function transcriptOf(plan: LaunchPlan, sessionId: string): Promise<string | null> {
   const configDir = plan.env.CLAUDE_CONFIG_DIR;
   if (!configDir) return null;
+  // The CLI names its folder by the real path; a path that will not resolve is named as given.
   const cwd = await Deno.realPath(plan.cwd).catch(() => plan.cwd);
   return transcriptPath(configDir, cwd, sessionId);
 }

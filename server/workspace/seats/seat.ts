@@ -13,7 +13,7 @@ import { processTree, type ProcTable, treeShape } from "./procfs.ts";
 import { Refusal } from "../../subsystem.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SessionRecord } from "./session_book.ts";
-import { SeatCore, type StartOptions } from "./seat_core.ts";
+import { type Lifecycle, SeatCore, type StartOptions } from "./seat_core.ts";
 import { SERVER_NAME } from "../mcp/seat_server.ts";
 
 export { INIT_TIMEOUT_MS, type Lifecycle, type StartOptions } from "./seat_core.ts";
@@ -29,6 +29,20 @@ export class Seat extends SeatCore implements SeatInfo {
 
   override start(opts: StartOptions): Promise<void> {
     return (this.started = super.start(opts));
+  }
+
+  get lifecycle(): Lifecycle {
+    switch (this.phase) {
+      case "sleeping":
+        return "Sleeping";
+      case "spawning":
+        return "Spawning";
+      case "failed":
+        return "Failed";
+      default:
+        if (this.asks.size > 0 || this.env.held.list(this.slot).length > 0) return "Attention";
+        return this.state.turnInFlight ? "Running" : "Idle";
+    }
   }
 
   /** Whether a start is under way (a delivery waits for it rather than writing too early). */

@@ -84,20 +84,6 @@ export abstract class SeatCore {
     return slotName(this.slot);
   }
 
-  get lifecycle(): Lifecycle {
-    switch (this.phase) {
-      case "sleeping":
-        return "Sleeping";
-      case "spawning":
-        return "Spawning";
-      case "failed":
-        return "Failed";
-      default:
-        if (this.asks.size > 0 || this.env.held.list(this.slot).length > 0) return "Attention";
-        return this.state.turnInFlight ? "Running" : "Idle";
-    }
-  }
-
   /** Whether a process occupies the seat (spawning or live). */
   get occupied(): boolean {
     return this.proc !== null && (this.phase === "spawning" || this.phase === "live");
@@ -245,7 +231,9 @@ export abstract class SeatCore {
     const proc = this.live("close_session");
     this.phase = "releasing";
     this.emit("releasing", {});
-    if (this.state.turnInFlight) proc.interrupt().catch(() => {});
+    if (this.state.turnInFlight) {
+      proc.interrupt().catch((error) => this.env.log.debug("seat_interrupt_unsent", { error }));
+    }
     await proc.close();
     await this.#settled;
   }

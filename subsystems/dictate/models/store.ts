@@ -131,12 +131,12 @@ export class ModelStore {
       // The record will say the model is there: its bytes are on disk before it does.
       await dst.sync();
     } catch (err) {
-      await Deno.remove(partial).catch(() => {});
+      await Deno.remove(partial).catch(() => {/* the copy's failure is what is reported */});
       throw new Error(`copying ${from} failed: ${(err as Error).message}`);
     }
     const actual = pinned.digest("hex");
     if (actual !== row.digest.value) {
-      await Deno.remove(partial).catch(() => {});
+      await Deno.remove(partial).catch(() => {/* the digest's mismatch is what is reported */});
       throw new Error(
         `${from} has ${row.digest.algorithm} ${actual}; ${row.variant} pins ${row.digest.value}`,
       );

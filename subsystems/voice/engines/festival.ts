@@ -41,6 +41,7 @@ export class FestivalSpeaker implements Speaker {
 
   render(text: string, voice: string): Promise<Clip> {
     const job = this.#tail.then(() => this.#render(text, voice));
+    // The queue's own copy: the caller's `job` carries the failure; the queue carries on.
     this.#tail = job.catch(() => {});
     return job;
   }
@@ -76,7 +77,7 @@ export class FestivalSpeaker implements Speaker {
       if (proc.dead) this.#proc = null;
       throw err;
     } finally {
-      await Deno.remove(out).catch(() => {});
+      await Deno.remove(out).catch(() => {/* no clip was written: nothing to remove */});
     }
   }
 }
@@ -107,7 +108,7 @@ class Process {
     this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     this.#child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
       new WritableStream({ write: (s) => void (this.#stderr = (this.#stderr + s).slice(-400)) }),
-    ).catch(() => {});
+    ).catch(() => {/* the pipe closes with the process; its exit is what is reported */});
     this.#child.status.then(() => (this.dead = true));
   }
 
