@@ -1,8 +1,6 @@
 import {
   type ConnectorSets,
   encodeUpdate,
-  type Greeting,
-  PROTOCOL_VERSION,
   sameSlot,
   type SessionUpdate,
   type SettingsDocument,
@@ -23,6 +21,7 @@ import { CORE_AREAS } from "./config/core_areas.ts";
 import { ConfigStore } from "./config/store.ts";
 import { Gateway } from "./gateway/gateway.ts";
 import { Connection } from "./connection.ts";
+import { greetingOf } from "./greeting.ts";
 import { utf8Length } from "./encoded.ts";
 import { IdleCollector } from "./idle_gc.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
@@ -54,6 +53,9 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  /** Whether the socket is served (`server.enabled`); the rest of forge runs either way. */
+  serving: boolean;
+  /** The socket's address; reading it when the socket is off throws a sentence saying so. */
   addr: Deno.NetAddr;
   url: string;
   workspace: Workspace;
@@ -243,30 +245,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   };
   store.watch();
 
-  const greeting = (): Greeting => {
-    const c = store.config;
-    const d = c.areas.dictate ?? {};
-    return {
-      kind: "greeting",
-      version: PROTOCOL_VERSION,
-      forge_version: build.forge_version,
-      forge_version_short: build.forge_version_short,
-      settings: {
-        mark: c.client.mark,
-        theme: c.client.theme,
-        font: c.client.font,
-        dictate: {
-          styling: String(d.styling),
-          structure: String(d.structure),
-          context: String(d.context),
-        },
-      },
-    };
-  };
+  const greeting = () => greetingOf(store.config, build);
 
   let nextId = 1;
   const deps = { registry, workspace, log };
-  const http = await serveSocket({
+  // `server.enabled = false` turns the socket listener off (catalogue: [server]); the rest runs.
+  const http = !store.config.server.enabled ? null : await serveSocket({
     hostname: store.config.server.bind,
     port: opts.port ?? store.config.server.port,
   }, {
@@ -335,20 +319,36 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       conn.sendEncoded(settingsFrame.text, settingsFrame.bytes);
     },
   });
-  const addr = http.addr;
-  log.info("server_listening", {
-    bind: addr.hostname,
-    port: addr.port,
-    config: store.loaded.path,
-    subsystems: registry.states(),
-  });
+  if (http) {
+    log.info("server_listening", {
+      bind: http.addr.hostname,
+      port: http.addr.port,
+      config: store.loaded.path,
+      subsystems: registry.states(),
+    });
+  } else {
+    log.warn("server_socket_disabled", {
+      why: "server.enabled is false: no socket is served; seats, schedules and workers run",
+      config: store.loaded.path,
+      subsystems: registry.states(),
+    });
+  }
+  const socket = () => {
+    if (!http) throw new Error("the socket is off: server.enabled is false in forge.toml");
+    return http.addr;
+  };
 
   let stopped = false;
   return {
-    addr,
-    url: `ws://${
-      addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname
-    }:${addr.port}/socket`,
+    serving: http !== null,
+    get addr() {
+      return socket();
+    },
+    get url() {
+      const addr = socket();
+      const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+      return `ws://${host}:${addr.port}/socket`;
+    },
     workspace,
     gateway,
     config: store,
@@ -364,7 +364,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       await gateway.stop();
-      await http.stop();
+      await http?.stop();
       await keeper.flushed();
       log.info("server_stopped", {});
     },

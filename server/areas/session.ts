@@ -79,8 +79,9 @@ export async function sessionSnapshot(
       machine: null,
       compacting: false,
       sign_in: null,
-      bind: "right_cmd",
-      mode: "auto",
+      // catalogue [dictate]: the key and how it starts a take, carried in the composer.
+      bind: String(host.config().areas.dictate?.bind ?? "right_cmd"),
+      mode: String(host.config().areas.dictate?.mode ?? "auto"),
       notice: null,
     },
     pending_asks: [],
