@@ -6,6 +6,7 @@ import type {
   Slot,
   Wire,
 } from "../protocol/mod.ts";
+import { isEngineError } from "./words.ts";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import { toolDeclarationProblem, type ToolEntry } from "./workspace/mcp/catalog.ts";
@@ -73,7 +74,9 @@ export class Registry {
           entry.handlers = checkHandlers(manifest, await mod.create(host));
           host.log.info("subsystem_started", { subsystem: manifest.id });
         } catch (err) {
-          entry.refusal = `the ${manifest.id} subsystem failed to start: ${(err as Error).message}`;
+          entry.refusal = `the ${manifest.id} subsystem failed to start: ${
+            isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
+          }`;
           host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
           host.workspace.setFatal("subsystem_failed", entry.refusal);
         }

@@ -60,6 +60,8 @@ export interface RunningServer {
   url: string;
   workspace: Workspace;
   gateway: Gateway;
+  /** forge's MCP servers, one per live occupant: what each seat's CLI calls. */
+  tools: ToolBridge;
   config: ConfigStore;
   registry: Registry;
   connections(): number;
@@ -351,6 +353,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
     workspace,
     gateway,
+    tools: bridge,
     config: store,
     registry,
     connections: () => connections.size,

@@ -334,6 +334,8 @@ export function defineSubsystem<
 }
 
 export type { KeptFile, KeptRead, StateKeeper } from "./state/keeper.ts";
+export { isEngineError, netWords, ownWords, spawnWords } from "./words.ts";
+export { ioWords, readWords } from "./state/words.ts";
 export { schemaParse, StateWriteError } from "./state/keeper.ts";
 
 /** The one error class that crosses the wire: its message is the `why`, `what` names the verb. */

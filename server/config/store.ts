@@ -1,5 +1,6 @@
 import type { SettingsDocument, Wire } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
+import { readWords } from "../state/words.ts";
 import { buildDocument } from "./document.ts";
 import { ConfigError, loadConfigFile, loadConfigText, type LoadedConfig } from "./load.ts";
 import type { AreaSpec } from "./spec.ts";
@@ -86,7 +87,9 @@ export class ConfigStore {
       loadConfigText(text, this.#loaded.path, this.areas);
       return null;
     } catch (err) {
-      return err instanceof ConfigError ? err.message : String(err);
+      if (err instanceof ConfigError) return err.message;
+      this.log.warn("config_validate_failed", { error: err });
+      return "the loader failed on the candidate; the log has the cause";
     }
   }
 
@@ -103,8 +106,8 @@ export class ConfigStore {
     } catch (err) {
       const why = err instanceof ConfigError
         ? err.message
-        : `forge.toml: ${(err as Error).message}`;
-      this.log.warn("config_reload_failed", { path: this.#loaded.path, why });
+        : `forge.toml could not be read: ${readWords(err)}`;
+      this.log.warn("config_reload_failed", { path: this.#loaded.path, why, error: err });
       this.#setFailure(why);
       return null;
     }

@@ -7,6 +7,7 @@ import {
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
 import { type Host, Refusal, type ToolHandler, type ToolResult } from "../../server/subsystem.ts";
+import { ownWords } from "../../server/subsystem.ts";
 import { messageId, senderName } from "./envelope.ts";
 
 /**
@@ -95,7 +96,13 @@ export function create(host: Host) {
       return {
         text: `agents__send_message: message ${wrapped.id} to ${
           slotName(target)
-        } failed to deliver: ${(err as Error).message}`,
+        } failed to deliver: ${
+          ownWords(err, {
+            log: host.log,
+            event: "peer_message_undelivered",
+            fallback: "forge could not hand it over; the log has the cause",
+          })
+        }`,
         isError: true,
       };
     }
@@ -122,7 +129,12 @@ export function create(host: Host) {
         try {
           await deliverPeer(target, wrapped);
         } catch (err) {
-          throw new Refusal("dispatch", `deliver_peer_prompt: ${(err as Error).message}`, target);
+          const why = ownWords(err, {
+            log: host.log,
+            event: "peer_prompt_undelivered",
+            fallback: "forge could not hand it over; the log has the cause",
+          });
+          throw new Refusal("dispatch", `deliver_peer_prompt: ${why}`, target);
         }
       },
     },

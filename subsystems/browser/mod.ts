@@ -1,3 +1,4 @@
+import { browserWords } from "./words.ts";
 import type { ClientMessageOf, Command, SessionUpdate, Wire } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { PageAudio } from "./audio.ts";
@@ -103,7 +104,7 @@ export function create(host: Host) {
         try {
           await browser.openTab(url);
         } catch (err) {
-          throw new Refusal("open_url", `open_url: ${(err as Error).message}`);
+          throw new Refusal("open_url", `open_url: ${browserWords(err, host.log)}`);
         }
       },
     },

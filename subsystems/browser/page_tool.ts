@@ -1,3 +1,4 @@
+import { ioWords, isEngineError } from "../../server/subsystem.ts";
 import type { ToolCall, ToolHandler } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import { type Page, PageError, settle, snapshot } from "./page_ops.ts";
@@ -28,6 +29,7 @@ export function pageTool(profiles: Profiles) {
       browser = profiles.forSeat(call.seat.slot);
       tab = await browser.tabFor(call.seat.slot);
     } catch (err) {
+      if (isEngineError(err)) throw new Error("the browser could not start", { cause: err });
       return { text: `the browser could not start: ${(err as Error).message}`, isError: true };
     }
     if (tab.held) {
@@ -50,8 +52,9 @@ export function pageTool(profiles: Profiles) {
     try {
       return { text: await fn({ cdp: browser.cdp!, tab, browser }, input as In, call) };
     } catch (err) {
-      const why = err instanceof PageError ? err.message : `the page call failed: ${err}`;
-      return { text: why, isError: true };
+      // CDP's or the engine's own message goes to seat_server, which logs it with its cause.
+      if (!(err instanceof PageError)) throw new Error("the page call failed", { cause: err });
+      return { text: err.message, isError: true };
     } finally {
       tab.calls--;
       browser.touch();
@@ -82,7 +85,7 @@ export async function output(text: string, input: In, call: ToolCall): Promise<s
   try {
     await Deno.writeTextFile(path, text);
   } catch (err) {
-    throw new PageError(`could not write ${path}: ${(err as Error).message}`);
+    throw new PageError(`could not write ${path}: ${ioWords(err)}`);
   }
   return `Saved ${text.length} characters to ${path}`;
 }

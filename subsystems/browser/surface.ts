@@ -1,3 +1,4 @@
+import { browserWords } from "./words.ts";
 import {
   BrowserGesture,
   type ClientMessageOf,
@@ -90,7 +91,7 @@ export class Surfaces {
       browser = this.profiles.forSeat(seat);
       if (start) await browser.ensureUp();
     } catch (err) {
-      return refuse(`the browser could not start: ${(err as Error).message}`, null);
+      return refuse(`the browser could not start: ${browserWords(err, this.host.log)}`, null);
     }
     const picked = pick(browser);
     if (typeof picked === "string") return refuse(picked, null);

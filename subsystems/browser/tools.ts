@@ -115,8 +115,20 @@ export function browserTools(
       const chosen = await selectOptions(p, await find(p, String(i.target)), i.values as string[]);
       return await after(p, `Selected ${JSON.stringify(chosen)}`);
     }),
-    browser__wait_for: onPage(async (p, i) => {
-      if (typeof i.time === "number") await sleep(i.time * 1000);
+    browser__wait_for: onPage(async (p, i, call) => {
+      // A wait the CLI cancels (an interrupt) ends now, not when its own clock runs out.
+      const cancelled = () => {
+        if (call.signal.aborted) throw new PageError("the wait was cancelled");
+      };
+      if (typeof i.time === "number") {
+        await new Promise<void>((done) => {
+          const timer = setTimeout(done, (i.time as number) * 1000);
+          call.signal.addEventListener("abort", () => (clearTimeout(timer), done()), {
+            once: true,
+          });
+        });
+        cancelled();
+      }
       const tests: string[] = [];
       if (typeof i.text === "string") {
         tests.push(`document.body && document.body.innerText.includes(${JSON.stringify(i.text)})`);
@@ -135,6 +147,7 @@ export function browserTools(
         // A test that throws (the page is mid-navigation) has not held yet: asked again.
         while (!(await evaluate(p, t).catch(() => false))) {
           if (performance.now() > until) throw new PageError(`waited 30 s and ${t} never held`);
+          cancelled();
           await sleep(100);
         }
       }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
+import { type KeptFile, netWords, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 
 /** A message as Gotify's `/stream` and `/message` carry it (gotify/server model.MessageExternal). */
 export const GotifyMessage = z.object({
@@ -239,7 +239,7 @@ export class GotifyClient {
         signal: AbortSignal.timeout(10_000),
       });
     } catch (err) {
-      throw new Error(`Gotify at ${this.#base} did not answer: ${(err as Error).message}`);
+      throw new Error(`Gotify at ${this.#base} did not answer: ${netWords(err)}`, { cause: err });
     }
     const text = await res.text();
     if (!res.ok) {

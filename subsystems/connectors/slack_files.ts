@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SlackDraft } from "../../protocol/mod.ts";
-import type { ToolHandler, ToolSpec } from "../../server/subsystem.ts";
+import { ioWords, netWords, type ToolHandler, type ToolSpec } from "../../server/subsystem.ts";
 import { type Connectors, refuse } from "./context.ts";
 import { pickWorkspace, slackCall } from "./slack.ts";
 import { approval } from "./slack_post.ts";
@@ -82,7 +82,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
           headers: { authorization: `Bearer ${ws.config.token}` },
           signal: call.signal,
         }).catch((err) => {
-          throw refuse(TOOL, `Slack's file host could not be reached: ${(err as Error).message}`);
+          throw refuse(TOOL, `Slack's file host could not be reached: ${netWords(err)}`);
         });
         if (!res.ok) {
           await res.body?.cancel();
@@ -96,7 +96,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
               err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied
                 ? `forge may not write into ${a.dir} (it writes only under its config dir, the ` +
                   "Claude config dirs and /tmp)"
-                : `could not write into ${a.dir}: ${(err as Error).message}`,
+                : `could not write into ${a.dir}: ${ioWords(err)}`,
             );
           });
         return { text: `fetched to ${path}` };
@@ -126,7 +126,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
       });
       const sent = await fetch(String(slot.upload_url), { method: "POST", body: bytes }).catch(
         (err) => {
-          throw refuse(TOOL, `the upload could not be sent: ${(err as Error).message}`);
+          throw refuse(TOOL, `the upload could not be sent: ${netWords(err)}`);
         },
       );
       await sent.body?.cancel();

@@ -8,6 +8,7 @@ import {
   type Slot,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { ownWords } from "../../server/subsystem.ts";
 import { Bench } from "./bench.ts";
 import { MachineCapture } from "./capture.ts";
 import { ModelsPage, wireTime } from "./models/page.ts";
@@ -134,7 +135,13 @@ export async function create(host: Host) {
         } catch (err) {
           throw new Refusal(
             "dictate_stop",
-            `dictate_stop: ${(err as Error).message}`,
+            `dictate_stop: ${
+              ownWords(err, {
+                log: host.log,
+                event: "dictate_stop_failed",
+                fallback: "the take could not be stopped; the log has the cause",
+              })
+            }`,
             c.fields.key,
           );
         }
@@ -159,7 +166,11 @@ export async function create(host: Host) {
           if (!book.stream(peer.id, key, axes, null)) return capture.stop();
           captures.set(peer.id, capture);
         } catch (err) {
-          refuse((err as Error).message);
+          refuse(ownWords(err, {
+            log: host.log,
+            event: "dictate_capture_failed",
+            fallback: "this machine's recorder could not be started; the log has the cause",
+          }));
         }
       },
       set_dictate_override: async (c: Cmd<"set_dictate_override">) => {

@@ -1,3 +1,4 @@
+import { isEngineError } from "../../server/subsystem.ts";
 import type { z } from "zod";
 import type { ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
 import type { VaultCards } from "./cards.ts";
@@ -27,6 +28,8 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           isError: true,
         };
       }
+      // An engine's message goes back to seat_server, which logs it and answers in forge's words.
+      if (isEngineError(err)) throw new Error("the vault call failed", { cause: err });
       return { text: `The vault call failed: ${(err as Error).message}`, isError: true };
     }
   };

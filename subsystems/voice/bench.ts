@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Wire } from "../../protocol/mod.ts";
 import {
   type DictationRole,
+  isEngineError,
   type KeptFile,
   schemaParse,
   type StateKeeper,
@@ -66,6 +67,7 @@ export class SpeakingBench {
   private constructor(
     private readonly file: KeptFile<SpeakingResult[]>,
     private list: SpeakingResult[],
+    private readonly log: StateKeeper["log"],
   ) {}
 
   static async open(keeper: StateKeeper, path: string): Promise<SpeakingBench> {
@@ -75,7 +77,7 @@ export class SpeakingBench {
       indent: 1,
     });
     const read = await file.read();
-    return new SpeakingBench(file, read.state === "read" ? read.value : []);
+    return new SpeakingBench(file, read.state === "read" ? read.value : [], keeper.log);
   }
 
   /** Before a run: a damaged results file refuses (the keeper's words); a mended one is read. */
@@ -170,6 +172,7 @@ export class SpeakingBench {
       this.list = list;
       this.#run = null;
     } catch (err) {
+      if (isEngineError(err)) this.log.warn("voice_bench_failed", { error: err });
       this.#run = { state: "failed", reason: `the speaking bench failed: ${benchWords(err)}` };
     } finally {
       clearInterval(sampler);
@@ -190,9 +193,8 @@ function round(x: number, places: number): number {
   return Math.round(x * f) / f;
 }
 
-/** A keeper's words pass on; an engine's or speaker's own message is named by what failed. */
+/** A keeper's words and forge's own pass on; an engine's message is named by what failed. */
 function benchWords(err: unknown): string {
-  if (err instanceof StateWriteError) return err.message;
-  const message = err instanceof Error ? err.message : String(err);
-  return message;
+  if (err instanceof StateWriteError || !isEngineError(err)) return (err as Error).message;
+  return "a clip could not be rendered or read back (the log has the cause)";
 }

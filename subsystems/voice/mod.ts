@@ -1,5 +1,6 @@
 import { type ClientMessageOf, type Slot, slotName, type Wire } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { ownWords } from "../../server/subsystem.ts";
 import { SpeakingBench } from "./bench.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, type Speaker, Speakers } from "./engines/mod.ts";
 import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
@@ -141,6 +142,12 @@ export async function create(host: Host) {
     },
     commands: {
       voice_bench_start: async () => {
+        const benchWords = (err: unknown) =>
+          ownWords(err, {
+            log: host.log,
+            event: "voice_bench_refused",
+            fallback: "the speaking voice could not be made ready; the log has the cause",
+          });
         if (bench.running) {
           throw new Refusal(
             "voice_bench_start",
@@ -158,10 +165,10 @@ export async function create(host: Host) {
         try {
           picked = await active(null);
         } catch (err) {
-          throw new Refusal("voice_bench_start", `voice_bench_start: ${(err as Error).message}`);
+          throw new Refusal("voice_bench_start", `voice_bench_start: ${benchWords(err)}`);
         }
         await bench.writable().catch((err) => {
-          throw new Refusal("voice_bench_start", `voice_bench_start: ${(err as Error).message}`);
+          throw new Refusal("voice_bench_start", `voice_bench_start: ${benchWords(err)}`);
         });
         void bench.run(picked.speaker, picked.voice, dictation, announce);
       },

@@ -1,4 +1,5 @@
 import type { LaunchSettings } from "../../../protocol/mod.ts";
+import { readWords } from "../../state/words.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import {
   buildArgv,
@@ -172,7 +173,7 @@ export function readEnvFile(path: string | null): Record<string, string> {
   try {
     text = Deno.readTextFileSync(path);
   } catch (err) {
-    throw new Error(`env_file ${path} cannot be read: ${(err as Error).message}`);
+    throw new Error(`env_file ${path} cannot be read: ${readWords(err)}`, { cause: err });
   }
   const out: Record<string, string> = {};
   for (const raw of text.split("\n")) {

@@ -11,6 +11,7 @@ import type { SeatInfo } from "../workspace.ts";
 import { readCallOutput } from "./call_output.ts";
 import { processTree, type ProcTable, treeShape } from "./procfs.ts";
 import { Refusal } from "../../subsystem.ts";
+import { ownWords } from "../../words.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SessionRecord } from "./session_book.ts";
 import { type Lifecycle, SeatCore, type StartOptions } from "./seat_core.ts";
@@ -76,7 +77,15 @@ export class Seat extends SeatCore implements SeatInfo {
     try {
       proc.sendUserMessage(content, uuid);
     } catch (err) {
-      throw this.refuse(command, (err as Error).message);
+      throw this.refuse(
+        command,
+        ownWords(err, {
+          log: this.env.log,
+          event: "seat_prompt_unsent",
+          fallback: "the prompt could not be written to the CLI; the log has the cause",
+          fields: { seat: this.name },
+        }),
+      );
     }
     // spec: a forged turn carries the prompt's own uuid and its source.
     this.chat({

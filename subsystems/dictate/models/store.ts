@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { type KeptFile, schemaParse, type StateKeeper } from "../../../server/subsystem.ts";
+import {
+  ioWords,
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+} from "../../../server/subsystem.ts";
 import type { CatalogueRow } from "./catalogue.ts";
 
 /** One model this machine installed. spec: dictate_models > installed. */
@@ -132,7 +137,7 @@ export class ModelStore {
       await dst.sync();
     } catch (err) {
       await Deno.remove(partial).catch(() => {/* the copy's failure is what is reported */});
-      throw new Error(`copying ${from} failed: ${(err as Error).message}`);
+      throw new Error(`copying ${from} failed: ${ioWords(err)}`, { cause: err });
     }
     const actual = pinned.digest("hex");
     if (actual !== row.digest.value) {

@@ -1,3 +1,4 @@
+import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 
@@ -147,5 +148,5 @@ function startFailure(err: unknown): string {
   if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
     return "forge may not run festival: set [tts] speaking_model to it and restart forge";
   }
-  return `festival could not start: ${(err as Error).message}`;
+  return `festival could not start: ${spawnWords(err)}`;
 }
