@@ -29,6 +29,8 @@ export const ALLOWED: Record<string, string> = {
     "The queue's own copy: the caller awaits `run` and hears its failure as a refusal.",
   "server/config/write/writer.ts#resolveTarget":
     "Nothing at the path at all (not even a dangling link): it is its own target.",
+  "server/config/write/writer.ts#syncDir":
+    "Some file systems refuse fsync on a directory; the rename is still atomic there.",
   "server/config/write/writer.ts#removeQuietly":
     "Already gone; nothing else can be done about a temp file we cannot remove.",
   "server/connection.ts#end": "Already gone: nothing more to do for the socket itself.",

@@ -6,6 +6,8 @@
 import { basename, dirname, join } from "node:path";
 import { applyEdits, type Edit } from "./edits.ts";
 import { fingerprint } from "../fingerprint.ts";
+import { ioWords, readWords } from "../../state/words.ts";
+import { isEngineError } from "../../words.ts";
 
 /** What `saveSettings` needs. Validation and guards are the caller's, as callbacks. */
 export interface SaveOptions {
@@ -44,7 +46,7 @@ export async function saveSettings(opts: SaveOptions): Promise<SaveResult> {
   try {
     target = await resolveTarget(opts.path);
   } catch (e) {
-    return refusal("io", `cannot save ${opts.path}: ${why(e)}`);
+    return refusal("io", `cannot save ${opts.path}: ${readWhy(e)}`);
   }
   const prev = queues.get(target) ?? Promise.resolve();
   const run = prev.then(() => save(target, opts));
@@ -54,7 +56,7 @@ export async function saveSettings(opts: SaveOptions): Promise<SaveResult> {
   try {
     return await run;
   } catch (e) {
-    return refusal("io", `cannot save ${opts.path}: ${why(e)}`);
+    return refusal("io", `cannot save ${opts.path}: ${writeWhy(e)}`);
   } finally {
     if (queues.get(target) === settled) queues.delete(target);
   }
@@ -92,7 +94,7 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
   try {
     before = await readOrEmpty(target);
   } catch (e) {
-    return refusal("io", `cannot read ${target}: ${why(e)}`);
+    return refusal("io", `cannot read ${target}: ${readWhy(e)}`);
   }
   const stale = (now: string) =>
     refusal(
@@ -138,10 +140,12 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
       return stale(now);
     }
     await Deno.rename(temp, target);
+    created = false;
+    await syncDir(dirname(target));
     return { ok: true, text: after };
   } catch (e) {
     if (created) await removeQuietly(temp);
-    return refusal("io", `cannot write ${target}: ${why(e)}`);
+    return refusal("io", `cannot write ${target}: ${writeWhy(e)}`);
   }
 }
 
@@ -149,8 +153,30 @@ function refusal(reason: SaveRefusal, message: string, key_path: string | null =
   return { ok: false, reason, message, key_path };
 }
 
+/** A failed read or write in forge's words (ours pass; the engine's errno is named). */
+function readWhy(e: unknown): string {
+  return isEngineError(e) ? readWords(e) : (e as Error).message;
+}
+
+function writeWhy(e: unknown): string {
+  return isEngineError(e) ? ioWords(e) : (e as Error).message;
+}
+
+/** A callback's own sentence, or what failed when it threw the engine's. */
 function why(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return isEngineError(e) ? "it threw inside forge" : (e as Error).message;
+}
+
+/** The rename is durable once the directory entry is on disk too. */
+async function syncDir(dir: string): Promise<void> {
+  const handle = await Deno.open(dir, { read: true });
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic there.
+  } finally {
+    handle.close();
+  }
 }
 
 /** Runs a callback that returns a refusal message; a callback that throws refuses too. */
