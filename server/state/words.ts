@@ -46,6 +46,10 @@ export function readWords(err: unknown): string {
   }
   if (code === "EISDIR" || err instanceof Deno.errors.IsADirectory) return "it is a directory";
   if (code === "EIO") return "the disk reported an input/output error";
+  if (code === "ENAMETOOLONG") return "its path is too long";
+  if (code === "ENOTDIR") return "a part of its path is a file, not a directory";
+  if (code === "ELOOP") return "its links go round in a loop";
+  if (code === "ENOENT" || err instanceof Deno.errors.NotFound) return "it is not there";
   return "the operating system refused the read";
 }
 

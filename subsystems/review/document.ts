@@ -1,3 +1,4 @@
+import { isEngineError, readWords } from "../../server/subsystem.ts";
 /**
  * `document_read {session, path, reviewable}` (spec: client verbs; server message
  * `document_read`): one document out of the seat's tree or the project's `document_roots`.
@@ -188,6 +189,7 @@ async function readBounded(path: string, limit: number): Promise<Uint8Array> {
   return concat(chunks, total);
 }
 
+/** A read's failure in forge's words: the errno named, never the engine's own message. */
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return isEngineError(err) ? readWords(err) : (err as Error).message;
 }
