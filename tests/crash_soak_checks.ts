@@ -30,7 +30,8 @@ export function worldClis(dir: string): number[] {
   for (const e of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(e.name)) continue;
     const pid = Number(e.name);
-    if (!/claude-code|\/claude /.test(commandOf(pid) + " ")) continue;
+    // The CLI binary in stream-json mode (forge's own process names the CLI in its flags).
+    if (!/^\S*\/claude .*--input-format stream-json/.test(commandOf(pid))) continue;
     try {
       const env = Deno.readTextFileSync(`/proc/${pid}/environ`);
       if (env.includes(`CLAUDE_CONFIG_DIR=${dir}/claude`)) out.push(pid);
@@ -43,7 +44,7 @@ export function worldClis(dir: string): number[] {
 
 /** No CLI of this world runs outside the live forge's own tree (none at all without one). */
 export function orphans(dir: string, forgePid: number | null): string[] {
-  const mine = new Set(forgePid === null ? [] : descendants(forgePid));
+  const mine = new Set(forgePid === null ? [] : [forgePid, ...descendants(forgePid)]);
   return worldClis(dir).filter((p) => !mine.has(p)).map((p) =>
     `an orphan CLI ${p} (${commandOf(p).slice(0, 80)}) runs outside forge`
   );
@@ -69,9 +70,12 @@ export async function historyMatches(
   slot: Slot,
   transcript: string,
 ): Promise<{ problems: string[]; rows: number }> {
-  const rows = (await referenceRows(transcript))
-    .map((r) => r.frame.uuid)
-    .filter((u): u is string => typeof u === "string");
+  // A session nobody prompted yet has no transcript: nothing to show.
+  const read = await referenceRows(transcript).catch((err) => {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  });
+  const rows = read.map((r) => r.frame.uuid).filter((u): u is string => typeof u === "string");
   const pages: Page[] = [];
   for (let before: string | null = null;;) {
     c.send({ kind: "more", conversation: slot, before, turns: 50 });
@@ -103,8 +107,8 @@ export async function historyMatches(
   return { problems, rows: rows.length };
 }
 
-/** How many main requests' last prompt carries `needle` (the fake API's request log). */
-export function promptsWith(requests: unknown[], needle: string): number {
+/** The prompts (last user text) of the main requests carrying `needle` (the fake API's log). */
+export function promptTexts(requests: unknown[], needle: string): string[] {
   const text = (m: Msg | undefined) => {
     const c = m?.content;
     if (typeof c === "string") return c;
@@ -112,13 +116,31 @@ export function promptsWith(requests: unknown[], needle: string): number {
       ? c.map((b: Msg) => (b.type === "text" ? String(b.text) : "")).join("")
       : "";
   };
+  // The last user message is the turn's prompt (the CLI may append its environment after it).
+  const prompt = (messages: Msg[] = []) => messages.findLast((m) => m.role === "user");
   return (requests as { kind: string; body: { messages?: Msg[] } }[])
-    .filter((r) => r.kind === "main" && text(r.body.messages?.at(-1)).includes(needle)).length;
+    .filter((r) => r.kind === "main")
+    .map((r) => text(prompt(r.body.messages)))
+    .filter((t) => t.includes(needle));
+}
+
+/** How many main requests' prompt carries `needle`. */
+export function promptsWith(requests: unknown[], needle: string): number {
+  return promptTexts(requests, needle).length;
 }
 
 /** How many user rows in every transcript under `projects` carry `needle` as their prompt. */
 export async function transcriptPrompts(projects: string, needle: string): Promise<number> {
-  let n = 0;
+  return (await promptRows(projects, needle)).length;
+}
+
+/** The first transcript prompt carrying `needle`, as the CLI recorded it ("" when none). */
+export async function firePrompt(projects: string, needle: string): Promise<string> {
+  return (await promptRows(projects, needle))[0] ?? "";
+}
+
+async function promptRows(projects: string, needle: string): Promise<string[]> {
+  const out: string[] = [];
   for await (const dir of Deno.readDir(projects)) {
     if (!dir.isDirectory) continue;
     for await (const f of Deno.readDir(`${projects}/${dir.name}`)) {
@@ -126,12 +148,16 @@ export async function transcriptPrompts(projects: string, needle: string): Promi
       for (const { frame } of await referenceRows(`${projects}/${dir.name}/${f.name}`)) {
         if (frame.type !== "user") continue;
         const content = (frame.message as Msg | undefined)?.content;
-        const said = typeof content === "string" ? content : JSON.stringify(content ?? "");
-        if (said.includes(needle) && !said.includes("tool_result")) n++;
+        const said = typeof content === "string"
+          ? content
+          : Array.isArray(content)
+          ? (content as Msg[]).map((b) => (b.type === "text" ? String(b.text) : "")).join("")
+          : "";
+        if (said.includes(needle)) out.push(said);
       }
     }
   }
-  return n;
+  return out;
 }
 
 /** The workers: every worktree has a remembered record; every live record its worktree and CLI. */

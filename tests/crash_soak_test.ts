@@ -10,7 +10,11 @@ const KILLS = Number(Deno.env.get("FORGE_SOAK_KILLS") ?? "20");
 const SEED = Number(Deno.env.get("FORGE_SOAK_SEED") ?? "20261204");
 
 Deno.test("crash soak: killed at random moments, forge loses nothing and leaves nothing", async () => {
-  const report = await crashSoak({ kills: KILLS, seed: SEED });
+  const report = await crashSoak({
+    kills: KILLS,
+    seed: SEED,
+    say: Deno.env.get("FORGE_SOAK_DEBUG") ? (line) => console.error(line) : undefined,
+  });
   assertEquals(report.problems, []);
   assertEquals(report.kills, KILLS);
   assert(report.firesChecked >= KILLS / 2, `outage fires checked: ${report.firesChecked}`);
