@@ -1,9 +1,9 @@
 /**
  * The original's updates (catalogue 2.3) that this server never sends, each with the reason it is
- * absent rather than produced (issue 13 §9). A client written against the original reads this to
+ * absent rather than produced. A client written against the original reads this to
  * know which of its handlers stay idle here and why; docs/protocol.md renders it. Every update
  * of the original NOT listed here is produced by some built area - among them, for the record of
- * issue 13: history_replayed (replay_conversation), dispatches_changed and
+ * here: history_replayed (replay_conversation), dispatches_changed and
  * subagent_cards_changed (the CLI's task frames), prompt_queued_while_busy, mcp_operation_error,
  * auth_required and fatal_error.
  */
@@ -22,7 +22,7 @@ export const ABSENT_UPDATES: Readonly<Record<string, string>> = {
   review_activity_notice:
     "the original's nag for a branch with unanswered review threads; the review subsystem serves threads and reviews on the session record and reviews' own commands, and sends no periodic notice.",
   service_status:
-    "the statuspage poll needs a network host no forge config key names, and a subsystem's permissions stay to what its config names (README, permissions); home's service_status stays null, which the spec reads as healthy or unreachable.",
+    "the statuspage poll needs a network host no forge config key names, and a subsystem's permissions stay to what its config names (docs/permissions.md); home's service_status stays null, which the spec reads as healthy or unreachable.",
   cli_version_changed:
     "the installed version is read once at boot and `latest` is never polled (no registry host is a permission forge holds), so nothing moves after boot to announce; a home read taken before the boot read landed shows installed null until the next home read. (Sending it at boot would land an unsolicited home frame in every early client's stream for a fact no page acts on.)",
   catalog_loaded:

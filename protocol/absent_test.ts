@@ -2,7 +2,7 @@ import { assert } from "../tests/assert.ts";
 import { ABSENT_COMMANDS, ABSENT_UPDATES } from "./absent.ts";
 import { COMMANDS } from "./command.ts";
 
-// issue 13 §9: an absence is argued, and an argued command is one this server decodes.
+// An absence is argued, and an argued command is one this server decodes.
 Deno.test("every absent update names its reason; an absent command is a decoded one", () => {
   for (const [name, why] of Object.entries(ABSENT_UPDATES)) {
     assert(why.length > 40, `${name} gives a reason`);

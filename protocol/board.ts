@@ -131,7 +131,7 @@ export const CronEntry = z.object({
 }).strict();
 export type CronEntry = z.infer<typeof CronEntry>;
 
-/** A project's connector subscription sets (issue 21; spec: board > projects > connectors). */
+/** A project's connector subscription sets (spec: board > projects > connectors). */
 export const BoardConnectors = ConnectorSets;
 
 /** One project's entry on the board subject. spec: board > projects. */
@@ -163,7 +163,7 @@ export const CronPromptAppended = z.object({
 
 /**
  * Home's fleet row, counted from the tasks and the seats. spec: home > fleet. The original's
- * spelling where it has one (issue 13 §3): `slots` is the worker cap, `live_workers` the workers
+ * spelling where it has one: `slots` is the worker cap, `live_workers` the workers
  * holding a session and `queue` the ready rows, all numbers. v29 asks for "live against the cap"
  * and "ready and unowned", which the original did not carry: those ride beside them as `live`
  * (every seat holding a session, the lead included), `cap` (the workers plus the lead) and

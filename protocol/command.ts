@@ -13,6 +13,7 @@ import {
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
 import { DeliverGotifyMessageFields } from "./connectors.ts";
+import { NotifySubscribeFields, NotifyTestFields, NotifyUnsubscribeFields } from "./notify.ts";
 import { ReviewStatus, ReviewThread } from "./review.ts";
 import {
   BiometricEnrol,
@@ -149,7 +150,7 @@ export const COMMANDS = {
   respond_question: { fields: obj({ ...key, tool_id: z.string(), outcome: QuestionOutcome }) },
   respond_slack_post: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
-  // Issue 11: the terminal hand-off is answered as the browser's is (the original had none).
+  // The terminal hand-off is answered as the browser's is (the original had none).
   respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
@@ -237,6 +238,10 @@ export const COMMANDS = {
   plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
   plugin_marketplace_add: { fields: obj({ source: z.string() }) },
   plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
+  // forge's extensions beyond v29 (protocol/notify.ts): the person's push subscriptions and test.
+  notify_subscribe: { fields: NotifySubscribeFields },
+  notify_unsubscribe: { fields: NotifyUnsubscribeFields },
+  notify_test: { fields: NotifyTestFields, reply: true },
 } as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -274,7 +279,7 @@ export function decodeCommand(raw: unknown): Command {
   return decodeCommandLenient(raw).command;
 }
 
-/** decodeCommand, also naming the unknown fields it ignored (issue 13 §1: serde's default). */
+/** decodeCommand, also naming the unknown fields it ignored (serde's default). */
 export function decodeCommandLenient(raw: unknown): { command: Command; ignored: string[] } {
   let name: string;
   let bag: unknown = null;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Slot } from "./slot.ts";
 
-// The connectors' wire shapes (issue 21). Where the spec leaves a shape open these are the
+// The connectors' wire shapes. Where the spec leaves a shape open these are the
 // original's (catalogue.md 1.2 #12, #47; 2.3 #37, #58, #60-62; 3 GotifyNotification,
 // SlackDraftEnding; 7.1 home connectors).
 

@@ -182,7 +182,7 @@ export const DictateModelsSnapshot = z.object({
   bench: Tagged.nullable(),
   results: z.array(Json),
   read_aloud: Json.nullable(),
-  // spec: speaking_bench, speaking_results (issue 17): the speaking loop's run and its results.
+  // spec: speaking_bench, speaking_results: the speaking loop's run and its results.
   speaking_bench: Json.nullable(),
   speaking_results: z.array(Json),
 }).strict();

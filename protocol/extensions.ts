@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOTIFY_EXTENSIONS } from "./notify.ts";
 
 // spec: What a subject carries > extensions, and "The read and the frames are one shape": the
 // subject's read and the plugins_* updates embed these same objects. Where the spec names a
@@ -178,3 +179,13 @@ export const PLUGINS_UPDATES = {
 } as const;
 export type PluginsUpdateName = keyof typeof PLUGINS_UPDATES;
 export type PluginsUpdateFields<N extends PluginsUpdateName> = z.infer<(typeof PLUGINS_UPDATES)[N]>;
+
+/**
+ * What forge adds beyond protocol v29, by where it appears: wire names the original never had.
+ * A v29 client never meets them unless it sends them; docs/protocol.md marks each one.
+ */
+export const BEYOND_V29 = {
+  commands: [...NOTIFY_EXTENSIONS.commands],
+  updates: [...NOTIFY_EXTENSIONS.updates],
+  home: [...NOTIFY_EXTENSIONS.home],
+} as const satisfies Record<string, readonly string[]>;

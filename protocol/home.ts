@@ -2,12 +2,13 @@ import { z } from "zod";
 import { AccountsWire, Chip } from "./accounts.ts";
 import { FleetRow } from "./board.ts";
 import { Slot } from "./slot.ts";
+import { HomeNotify } from "./notify.ts";
 import { HomeBiometric, HomeVault } from "./vault.ts";
 
 /**
  * The home subject's snapshot: the one schema its golden test validates (tests/golden_test.ts).
  * spec: What a subject carries > home. Where the spec names a field but not its shape the
- * original's wire is followed (catalogue 7.1; issue 13), and each deliberate difference is argued
+ * original's wire is followed (catalogue 7.1), and each deliberate difference is argued
  * beside its field.
  */
 
@@ -24,7 +25,7 @@ export const WorkState = z.object({
   gate: z.enum(["in_repo", "not_a_repository", "gone", "scanner_failed"]),
 }).strict();
 
-/** One transcript of the project's catalog (issue 13 §2): the original carries the project's
+/** One transcript of the project's catalog: the original carries the project's
  * transcripts here, not its seats; a client reads `last_activity` to tell a project nothing ever
  * ran in from one whose session has gone. `cwd` is the folder the CLI filed it under. */
 export const CatalogRow = z.object({
@@ -129,7 +130,7 @@ export const HomeSnapshot = z.object({
   vault: HomeVault,
   dictate: HomeDictate,
   /** spec: whether [tts] is on and where its models land. With the voice subsystem on it adds
-   * the speaking engine it would use and, when that engine cannot run here, why (issue 17: a
+   * the speaking engine it would use and, when that engine cannot run here, why (a
    * missing package is said in the subsystem's own state, never a silent nothing). */
   voice: z.object({
     enabled: z.boolean(),
@@ -147,6 +148,8 @@ export const HomeSnapshot = z.object({
   /** The original's client reads a string: the message. The kind (`config_invalid`,
    * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
   fatal_error: z.string().nullable(),
+  /** forge's extension beyond v29 (protocol/notify.ts): the push channels' states. */
+  notify: HomeNotify.describe("forge's extension beyond v29: the push channels (docs/notify.md)"),
   // Not here: the original's `plugins` (the extensions subject carries them, spec) and
   // `workers` (each worker is its own agents row with `tree`, spec home > agents).
 }).strict();

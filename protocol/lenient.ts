@@ -4,7 +4,7 @@ import type { z } from "zod";
  * A client message's unknown FIELDS are ignored, as the original's serde decode ignores them: an
  * older client sends fields a newer schema dropped (`browser: false` on a subscribe) and must not
  * be refused for it. Unknown kinds, unknown variants and wrong types stay refused, because those
- * are still parse failures once the unknown keys are set aside. (issue 13 §1)
+ * are still parse failures once the unknown keys are set aside, as the original's serde does.
  */
 export type Lenient<T> =
   | { success: true; data: T; ignored: string[] }

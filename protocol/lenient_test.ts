@@ -3,7 +3,7 @@ import { ClientMessage } from "./client.ts";
 import { decodeCommandLenient } from "./command.ts";
 import { parseIgnoringUnknownFields } from "./lenient.ts";
 
-// issue 13 §1: unknown fields are ignored (serde's default), unknown kinds and wrong types refused.
+// Unknown fields are ignored (serde's default), unknown kinds and wrong types refused.
 
 Deno.test("a subscribe with a field the schema dropped (browser: false) parses, naming it", () => {
   const r = parseIgnoringUnknownFields(ClientMessage, {

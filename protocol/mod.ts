@@ -21,6 +21,7 @@ export * from "./accounts.ts";
 export * from "./dictate.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
+export * from "./notify.ts";
 export * from "./lenient.ts";
 export * from "./issues.ts";
 export * from "./home.ts";

@@ -46,7 +46,7 @@ export const SettingsKey = z.object({
     required: z.boolean(),
     group: z.string().optional(),
   }).strict(),
-  // Not in the spec (issue 12 §7): on a `restart` key whose file value differs from the one the
+  // Not in the spec: on a `restart` key whose file value differs from the one the
   // running server was built with, the value still in force (null: the key was not there at
   // boot). Absent otherwise, so a client that does not know the field reads the document as before.
   in_force: Json.optional(),

@@ -37,7 +37,7 @@ export const FLEET_NEWS: ReadonlySet<string> = new Set([
   "browser_hand_off_resolved",
   "settings_write_pending",
   "settings_write_resolved",
-  // Issue 11: the document and terminal hand-offs park like the browser's (server/subsystem.ts
+  // The document and terminal hand-offs park like the browser's (server/subsystem.ts
   // HELD_KINDS); the original had neither, so their names follow the browser's pattern.
   "document_hand_off_pending",
   "document_hand_off_resolved",

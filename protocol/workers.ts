@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Slot } from "./slot.ts";
 
-// Workers (issue 23): the commands that spawn, close and despawn a lead's workers, the replies
+// Workers: the commands that spawn, close and despawn a lead's workers, the replies
 // two of them answer through (spec: command > reply_to), and the home news they make.
 // catalogue 1.2 rows 41, 42, 44-46; 1.3 (reply bodies); 1.4 (WorkerSpawnReply, DespawnResult,
 // WrappedPrompt, WorkerStatusAction, WorktreeDisposition); 2.3 row 56.

@@ -139,7 +139,7 @@ export class Connection implements Peer {
    * The one teardown path: every ending (close, error, bound, watchdog, keepalive, shutdown)
    * comes here. Only a shutdown closes politely (1001); every other ending aborts the transport
    * at once (a RST), because a peer that stopped reading would never take a close frame queued
-   * behind its unread data and the socket, its fd and its buffers would stay (issue 12 §1).
+   * behind its unread data and the socket, its fd and its buffers would stay.
    */
   end(reason: string, cause?: unknown): void {
     if (this.#ended) return;
@@ -178,7 +178,7 @@ export class Connection implements Peer {
 
   /**
    * Pops frames the socket has finished writing; each one is progress. Run on the sampler's beat
-   * (issue 14 §2: no `bufferedAmount` read per send), so a completion is known to within a beat.
+   * (no `bufferedAmount` read per send), so a completion is known to within a beat.
    */
   #settle(): void {
     if (this.#frames.size === 0) return;

@@ -30,6 +30,8 @@ export interface DispatchDeps {
   registry: Registry;
   workspace: Workspace;
   log: Logger;
+  /** Told when a connection's `showing` or answering moves (server/attendance.ts). */
+  attendance?: { changed(): void };
 }
 
 /**
@@ -74,7 +76,7 @@ export async function dispatchText(
       );
     }
     const kind = kindOf(raw);
-    // issue 13 §1: unknown fields are set aside (logged at debug), as the original's serde does.
+    // Unknown fields are set aside (logged at debug), as the original's serde does.
     const parsed = parseIgnoringUnknownFields(ClientMessage, raw);
     if (parsed.ignored.length) {
       deps.log.debug("client_fields_ignored", {
@@ -97,7 +99,7 @@ export async function dispatchText(
     if (conn.ended) return;
     const refusal = err instanceof Refusal ? err : null;
     if (refusal) {
-      // issue 12 §11: a refused client message leaves a record (kind and reason, never the body).
+      // A refused client message leaves a record (kind and reason, never the body).
       // Only the first few per connection: a client refused 100,000 times would otherwise roll
       // every other record out of the log. The connection's end record carries the count.
       if (++conn.refusals <= REFUSALS_LOGGED) {
@@ -119,7 +121,7 @@ export async function dispatchText(
   }
 }
 
-/** issue 12 §11: a subject that does not exist is answered with the ones that do. */
+/** spec: Subjects. A subject that does not exist is answered with the ones that do. */
 function unknownSubject(kind: string, raw: { what?: unknown }): void {
   if (kind !== "subscribe" && kind !== "unsubscribe") return;
   const what = raw.what;
@@ -196,7 +198,10 @@ async function route(conn: Connection, message: ClientMessage, deps: DispatchDep
 
 async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, deps: DispatchDeps) {
   // spec: answering only goes one way: a later subscribe leaving it false does not take it back.
-  if (msg.answering) conn.answering = true;
+  if (msg.answering && !conn.answering) {
+    conn.answering = true;
+    deps.attendance?.changed();
+  }
   const name: SubjectName = typeof msg.what === "string" ? msg.what : "session";
   const seat = typeof msg.what === "object" ? msg.what.session : null;
   const found = deps.registry.subject(name);
@@ -217,6 +222,7 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
 
 async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) {
   conn.showing = seat;
+  deps.attendance?.changed();
   // spec: showing > once the seat is also watched it spends the mark; a home snapshot may follow.
   if (
     seat && conn.subs.count({ session: seat }) > 0 && deps.workspace.spendUnseen(seat) &&

@@ -18,8 +18,8 @@ const TOKEN_JSON = JSON.stringify(TOKEN);
 /**
  * `data` encoded with `data[outer][inner]` spliced in from the text that same object was
  * encoded to before. The part must not change once built: a seat's newest conversation page is
- * such a part (the window hands out the same page object until it moves). Measured (issue 14
- * §3): encoding a 40-turn seat's 550 KiB snapshot was a third of a subscribe's CPU; with the
+ * such a part (the window hands out the same page object until it moves). Measured:
+ * encoding a 40-turn seat's 550 KiB snapshot was a third of a subscribe's CPU; with the
  * page remembered only the few KiB around it are encoded again.
  */
 export function encodeSpliced(data: WireObject, outer: string, inner: string): EncodedData {
@@ -50,7 +50,7 @@ function isObject(value: Wire | undefined): value is WireObject {
 /**
  * UTF-8 byte length without encoding: what the socket will actually write (a lone surrogate as
  * the 3-byte U+FFFD the encoder writes). Native: a JS loop over a 550 KiB snapshot was 14% of a
- * subscribe's samples (issue 14 §3).
+ * subscribe's samples.
  */
 export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");

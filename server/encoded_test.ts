@@ -1,4 +1,4 @@
-// issue 14 §3: a snapshot encoded with its page spliced from a remembered encoding must be the
+// A snapshot encoded with its page spliced from a remembered encoding must be the
 // very text JSON.stringify gives, byte count included, and must encode the page only once.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { Buffer } from "node:buffer";

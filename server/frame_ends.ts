@@ -2,7 +2,7 @@
  * The byte offsets where a connection's queued frames end, oldest first, with the time each was
  * queued: what the write bound needs to know when a frame's write started (spec: The socket >
  * Reaching it, "One frame write is bounded"). A ring of two typed arrays, so queuing a frame on
- * the send path allocates nothing and costs O(1) (issue 14 §2); it grows by doubling when full.
+ * the send path allocates nothing and costs O(1); it grows by doubling when full.
  */
 export class FrameEnds {
   #ends = new Float64Array(64);

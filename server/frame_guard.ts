@@ -1,7 +1,7 @@
 /**
  * The bound on how deeply an inbound frame may nest, checked on the raw text BEFORE JSON.parse
  * builds anything. A 14 MiB frame nested 7.5 M levels costs JSON.parse seconds and hundreds of
- * MiB, stalling every other connection on the one JS thread (issue 12 §3); this scan reads each
+ * MiB, stalling every other connection on the one JS thread; this scan reads each
  * character once, keeps no stack, and stops at the first bracket past the bound, so a hostile
  * frame is refused after a few hundred characters and an honest one costs one linear pass.
  */

@@ -1,4 +1,4 @@
-// spec: The socket (the 16 MiB inbound bound); issue 12 §3: a frame nested past the bound is
+// spec: The socket (the 16 MiB inbound bound): a frame nested past the bound is
 // refused before JSON.parse builds it, naming the field it was nested under.
 import { assertEquals } from "../tests/assert.ts";
 import { depthExcess, MAX_INBOUND_DEPTH } from "./frame_guard.ts";

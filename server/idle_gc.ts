@@ -1,5 +1,5 @@
 /**
- * Gives memory back once the server goes quiet after a burst (issue 12 §4). Measured with
+ * Gives memory back once the server goes quiet after a burst. Measured with
  * `tools/bench/fuzz.ts`: after 50,000 fuzzed messages the idle server's JS heap held 51 MB used of
  * 108 MB committed, and a full collection brought it to 29 of 31 MB and the RSS down by 68 MiB:
  * nothing was reachable, V8 simply never ran a major collection while nothing allocated. So when

@@ -145,7 +145,7 @@ export class Registry {
     return out;
   }
 
-  /** Every running subsystem's contribution to a project's board entry (issue 21). */
+  /** Every running subsystem's contribution to a project's board entry. */
   boardFields(project: { org: string; name: string }): Record<string, Wire> {
     const out: Record<string, Wire> = {};
     for (const entry of this.#entries) {
@@ -155,7 +155,7 @@ export class Registry {
   }
 
   /**
-   * forge's MCP tools the seats may call under `config` (issue 11): every tool a running
+   * forge's MCP tools the seats may call under `config`: every tool a running
    * subsystem declared, unless a reload has since switched that subsystem off.
    */
   tools(config: ForgeConfig): ToolEntry[] {

@@ -8,7 +8,7 @@
  * reader and at 0.5 MB with this one. Under Deno's default V8 flags that churn set the old
  * generation's collections going every one to three seconds under a streaming turn
  * (`--trace-incremental-marking`: each started on the global limit, which counts external memory,
- * with V8's own heap at half its limit; issue 14 §2). Under the launcher's 1 MiB young generation
+ * with V8's own heap at half its limit). Under the launcher's 1 MiB young generation
  * a scavenge frees the buffers first, so there it saves the allocations rather than pauses.
  *
  * Each chunk yielded is a view on the shared buffer, valid only until the loop asks for the next:

@@ -15,6 +15,7 @@ import { seatsArea } from "./areas/seats.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
+import type { TickClock } from "./board/cron.ts";
 import { workersArea } from "./workers/mod.ts";
 import { buildInfo } from "./build_info.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
@@ -24,6 +25,7 @@ import { Connection } from "./connection.ts";
 import { greetingOf } from "./greeting.ts";
 import { utf8Length } from "./encoded.ts";
 import { IdleCollector } from "./idle_gc.ts";
+import { SeatAttendance } from "./attendance.ts";
 import { dispatchBinary, dispatchText } from "./dispatch.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { catalogueAreas, Registry } from "./registry.ts";
@@ -50,6 +52,8 @@ export interface ServerOptions {
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
   extra?: readonly AnyManifest[];
+  /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
+  cronClock?: TickClock;
 }
 
 export interface RunningServer {
@@ -80,7 +84,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const timers = opts.timers ?? DEFAULT_TIMERS;
   const build = await buildInfo();
   const connections = new Map<number, Connection>();
-  // issue 12 §4: memory back to the OS once a burst of client traffic is over (idle_gc.ts).
+  const attendance = new SeatAttendance(
+    () => connections.values(),
+    (error) => log.warn("attendance_listener_failed", { error }),
+  );
+  // Memory back to the OS once a burst of client traffic is over (idle_gc.ts).
   const idle = new IdleCollector({
     quietMs: 2_000,
     minMessages: 1_000,
@@ -91,7 +99,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const storeRef: { current: ConfigStore | null } = { current: null };
   let cliVersion: string | null = null;
   let board: Board | null = null;
-  // Issue 11: the held asks, forge's MCP bridge and the seats Host.deliver reaches.
+  // The held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
   const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
   const bridge = new ToolBridge(
@@ -130,12 +138,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     // After the seats: the cron tick's boot catch-up delivers into them.
     boardArea((b) => {
       board = b;
-      // issue 21: the connectors' subscription sets ride each project's board entry.
+      // The connectors' subscription sets ride each project's board entry.
       if (b) {
         b.projectFields = (p) =>
           (registryRef.current?.boardFields(p) ?? {}) as { connectors?: ConnectorSets };
       }
-    }),
+    }, opts.cronClock),
     ...SUBSYSTEMS,
     ...(opts.extra ?? []),
   ];
@@ -186,13 +194,14 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     },
     toolsChanged: (slot) => bridge.changed(slot),
     speech: { dictation: null, speaking: null },
+    attendance,
   };
   emitRef.current = host.emit;
   const registry = new Registry(manifests);
   registryRef.current = registry;
   await registry.boot(host);
   // A seat that auto-started during the boot may have listed its tools before the subsystems
-  // after the seats were up: it hears that its list moved (issue 21: the connectors' tools).
+  // after the seats were up: it hears that its list moved (the connectors' tools).
   bridge.changed(undefined, true);
   readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
@@ -222,7 +231,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // spec: the document is built once per load and shared by every connection: so is its encoding.
   let settingsFrame = encodeSettings(store.document);
   store.onReload((document) => {
-    // A reload that switched a subsystem on or off moves the seats' tools (issue 11).
+    // A reload that switched a subsystem on or off moves the seats' tools.
     bridge.changed(undefined, true);
     settingsFrame = encodeSettings(document);
     for (const conn of connections.values()) {
@@ -250,7 +259,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const greeting = () => greetingOf(store.config, build);
 
   let nextId = 1;
-  const deps = { registry, workspace, log };
+  const deps = { registry, workspace, log, attendance };
   // `server.enabled = false` turns the socket listener off (catalogue: [server]); the rest runs.
   const http = !store.config.server.enabled ? null : await serveSocket({
     hostname: store.config.server.bind,
@@ -271,7 +280,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       });
       let chain = Promise.resolve();
       // Messages are handled one at a time, in order: a reply never overtakes an earlier answer.
-      // The queue is bounded (issue 12 §4): a client that sends faster than its messages are
+      // The queue is bounded: a client that sends faster than its messages are
       // handled would otherwise park every one of them in memory; past the bound the socket stops
       // being read, so TCP holds the client back, and reading resumes once half has drained.
       const queue = { messages: 0, bytes: 0, paused: false };
@@ -314,7 +323,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       socket.onClose((why) =>
         why.startsWith("socket_error") ? conn.end("socket_error", why) : conn.end("closed")
       );
-      conn.onClose(() => connections.delete(conn.id));
+      conn.onClose(() => {
+        connections.delete(conn.id);
+        // The last viewer of a seat leaving is news to whoever waits on attendance (notify).
+        if (conn.showing !== null) attendance.changed();
+      });
       connections.set(conn.id, conn);
       log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
       conn.send(greeting());
@@ -360,7 +373,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async stop() {
       if (stopped) return;
       stopped = true;
-      // issue 12 §11: shutdown leaves a record, with what it ended.
+      // Shutdown leaves a record, with what it ended.
       log.info("server_shutdown", { connections: connections.size });
       store.close();
       idle.stop();

@@ -9,7 +9,7 @@ import type { Logger } from "./log.ts";
 
 /**
  * What a connection needs from its WebSocket. `abort` is the reason this is not Deno's own
- * WebSocket: an ended connection must release its transport at once (issue 12 §1), and
+ * WebSocket: an ended connection must release its transport at once, and
  * `Deno.upgradeWebSocket`'s socket has only `close()`, which queues a close frame behind the data
  * a peer that stopped reading never takes, so the fd and megabytes of buffers stay held for as
  * long as the peer's TCP stack keeps answering window probes (measured: still ESTABLISHED with
@@ -146,7 +146,7 @@ function refuse(socket: Socket, status: number, text: string): void {
 /**
  * The Transport over one `ws` socket and the TCP socket under it. A connection's first frame in a
  * turn is written at once; the frames after it in the same turn are corked and leave together in
- * one `writev` when the turn ends. Measured (issue 14 §2): without the cork, 58% of the server
+ * one `writev` when the turn ends. Measured: without the cork, 58% of the server
  * thread's samples in the 50-client fan-out were `writev` itself. Without the first frame leaving
  * at once, a single frame fanned out to 50 sockets sat in userland until the fan-out's last send,
  * and only then were the 50 writes made: the clients could not start on it while the server was

@@ -1,4 +1,4 @@
-// issue 14 §2: the transport writes a turn's first small frame at once, corks the rest and writes
+// The transport writes a turn's first small frame at once, corks the rest and writes
 // small text frames it framed itself beside frames `ws` framed (large, binary): a client must
 // still get every frame whole and in the order it was sent.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";

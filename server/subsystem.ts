@@ -44,7 +44,7 @@ export interface Peer {
 }
 
 // ---------------------------------------------------------------------------------------------
-// forge's own MCP tools (issue 11). The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
+// forge's own MCP tools. The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
 // `<family>__<verb>` (`settings__set`, `vault__read`). A manifest declares its tools; `create`
 // returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
 // seat may call, validates the input against the zod schema (a bad field is a tool error naming
@@ -93,7 +93,7 @@ export interface ToolResult {
 export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult>;
 
 // ---------------------------------------------------------------------------------------------
-// Held asks (issue 11): one per-seat registry for every kind that parks a tool call until a
+// Held asks: one per-seat registry for every kind that parks a tool call until a
 // person answers. spec: session > pending_asks (held kinds lead, in this order).
 
 /** The held kinds, in the order `pending_asks` leads with them. */
@@ -181,7 +181,7 @@ export interface Delivery {
 }
 
 /**
- * Issue 17: the two speech roles reach each other through the Host, never by import. Dictation
+ * The two speech roles reach each other through the Host, never by import. Dictation
  * offers its active engine (the speaking bench reads its clips back with it) and re-announces the
  * models page; voice offers the speaking fields that page carries. spec: dictate_models >
  * speaking, speaking_bench, speaking_results. Either is null while its subsystem is off.
@@ -205,6 +205,20 @@ export interface SpeakingRole {
   fields(): { speaking: Wire; speaking_bench: Wire; speaking_results: Wire };
 }
 
+/**
+ * Who has a seat in front of them now: the connections that declared answering and have it in
+ * `showing`. spec: showing; subscribe > answering. A read-only viewer is nobody who could answer.
+ */
+export interface Attendance {
+  /** Whether an answering connection shows this seat right now. */
+  attended(slot: Slot): boolean;
+  /**
+   * Runs `fn` after any connection's `showing` or answering moves, or a connection ends (the
+   * last viewer leaving is one); returns the call that stops it. A throwing `fn` is skipped.
+   */
+  onChange(fn: () => void): () => void;
+}
+
 /** What the server hands every subsystem. */
 export interface Host {
   readonly log: Logger;
@@ -221,7 +235,7 @@ export interface Host {
   readonly workspace: Workspace;
   /** Emits an update into the stream: numbered on its seat's counter and fanned out. */
   emit(update: SessionUpdate): void;
-  /** The per-seat registry of held asks (issue 11). */
+  /** The per-seat registry of held asks. */
   readonly asks: HeldAsks;
   /**
    * Delivers a forged user turn to a seat, waking a sleeping lead first; rejects with a
@@ -230,8 +244,10 @@ export interface Host {
   deliver(slot: Slot, delivery: Delivery): Promise<void>;
   /** Tells the seats' CLIs their tool lists changed (`notifications/tools/list_changed`). */
   toolsChanged(slot?: Slot): void;
-  /** The speech roles' meeting point (issue 17); absent in hosts built without speech. */
+  /** The speech roles' meeting point; absent in hosts built without speech. */
   readonly speech?: SpeechRoles;
+  /** Who shows which seat; absent in hosts built without connections (a fake host). */
+  readonly attendance?: Attendance;
 }
 
 export type VerbHandler<K extends ClientKind> = (
@@ -274,9 +290,9 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
    * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
    */
   homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
-  /** Fields it contributes to each project's board entry (issue 21: `connectors`). */
+  /** Fields it contributes to each project's board entry (the connectors' `connectors`). */
   boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
-  /** One handler per tool the manifest declares (issue 11). */
+  /** One handler per tool the manifest declares. */
   tools?: Record<string, ToolHandler>;
   /** Sees every update the workspace emits, after it is numbered. */
   onUpdate?: (update: SessionUpdate) => void;
@@ -299,7 +315,7 @@ export interface Manifest<
   commands: readonly C[];
   subjects: readonly S[];
   binary: readonly number[];
-  /** forge's MCP tools this subsystem offers the seats' agents (issue 11); none when absent. */
+  /** forge's MCP tools this subsystem offers the seats' agents; none when absent. */
   tools?: readonly ToolSpec[];
   /** Imports the implementation; null for a subsystem not built yet. Never called when off. */
   load:

@@ -1,6 +1,7 @@
 /**
  * The connection's clocks. spec: The socket > Reaching it. Defaults are the spec's; tests shorten
- * them through `FORGE_TEST_TIMERS` (documented in the README), e.g. `keepalive_ms=400,write_ms=300`.
+ * them through `FORGE_TEST_TIMERS` (documented in docs/configuration.md), e.g.
+ * `keepalive_ms=400,write_ms=300`.
  */
 export interface Timers {
   /** A ping unanswered this long ends the connection (spec: 60 s). */

@@ -1,4 +1,4 @@
-// issue 14 §2: the text frame forge writes itself must read, to `ws`'s own parser, as the text.
+// The text frame forge writes itself must read, to `ws`'s own parser, as the text.
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import * as ws from "ws";

@@ -3,6 +3,7 @@ import { agentsManifest } from "./agents/manifest.ts";
 import { browserManifest } from "./browser/manifest.ts";
 import { connectorsManifest } from "./connectors/manifest.ts";
 import { dictateManifest } from "./dictate/manifest.ts";
+import { notifyManifest } from "./notify/manifest.ts";
 import { pluginsManifest } from "./plugins/manifest.ts";
 import { reviewManifest } from "./review/manifest.ts";
 import { terminalManifest } from "./terminal/manifest.ts";
@@ -25,4 +26,5 @@ export const SUBSYSTEMS: readonly AnyManifest[] = [
   pluginsManifest,
   agentsManifest,
   connectorsManifest,
+  notifyManifest,
 ];

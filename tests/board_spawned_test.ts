@@ -3,10 +3,11 @@
 // spec: What a subject carries > board (hears tasks_changed); page > cron_names and session >
 // conversation (cron_names); "Not every frame on the stream is the CLI's" (a cron fire and a
 // send-back are forged user turns: source cron / forge); catalogue 1.2 task_verdict, task_rank;
-// mcp_tools §7-8; issue 20 "Done when".
+// mcp_tools §7-8.
 import { decodeUpdate, type Task } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { ManualClock } from "./manual_clock.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
@@ -121,43 +122,48 @@ Deno.test("tasks: the agent creates, updates and completes through its tools; th
 });
 
 Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page names it; a server stopped across two fires fires once; a one-shot fires once and is gone", async () => {
-  // The one-shot's instant is 20 s after the fake API picks the reply (`{{now+20s}}`).
+  // The cron tick runs on a clock this test moves (the real CLI and the fake API keep real
+  // time): a schedule falls due when the test says so, so nothing waits for a minute to turn.
+  // forge runs in this process for that; everything else is as a person runs it.
   await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
-  let forge = await world.startForge();
+  const clock = new ManualClock(Date.now());
+  let forge = await world.startInProcess({ cronClock: clock });
   const lead = world.lead("alpha");
   let c = await forge.ready();
   await subscribeSeat(c, lead, true);
 
-  // Both schedules are made early in a minute: the one-shot (due 20 s after its turn) then falls
-  // 20 s or more from a minute boundary, where the minute schedule fires, so the two fires never
-  // reach the waking lead together (the CLI may fold two prompts that arrive while it starts into
-  // one turn, leaving one of them unnamed), and no fire lands in the making turns.
-  while (new Date().getSeconds() > 10) await new Promise((r) => setTimeout(r, 500));
   const made = toolResultsOf(await promptTurn(c, lead, "[[script:cron]] check every minute"));
   const once = toolResultsOf(await promptTurn(c, lead, "[[script:once]] and once"));
   const cron = JSON.parse(made[0].text);
+  const oneShot = JSON.parse(once[0].text);
   assertEquals([cron.schedule, cron.description], [{ recurring: "* * * * *" }, "minute check"]);
-  assertEquals(Object.keys(JSON.parse(once[0].text).schedule), ["once_at"]);
+  assertEquals(Object.keys(oneShot.schedule), ["once_at"]);
 
-  // The lead goes to sleep; the fire wakes it.
+  // The lead goes to sleep; each fire wakes it. They are fired one at a time, earliest first, and
+  // the next only once the model has heard the first (the CLI may fold two prompts that arrive
+  // while it starts into one turn, leaving one of them unnamed).
   command(c, "close_session", { session_key: lead });
   await c.next((m) => updateOf(m, "releasing") !== null, 30_000);
   const fires: Msg[] = [];
-  const seenIds = new Set<string>();
-  while (!(seenIds.has(cron.id) && seenIds.has(JSON.parse(once[0].text).id))) {
-    const m = await c.next((f) => updateOf(f, "cron_prompt_appended") !== null, 90_000);
-    const u = updateOf(m, "cron_prompt_appended")!;
-    fires.push(u);
-    seenIds.add(String(u.cron_id));
+  const due = [
+    { entry: cron, heard: "Minute check: look at the board." },
+    { entry: oneShot, heard: "One-shot: say the word." },
+  ].sort((a, b) => Date.parse(a.entry.next_fire) - Date.parse(b.entry.next_fire));
+  for (const { entry, heard } of due) {
+    clock.advanceTo(Date.parse(entry.next_fire));
+    const m = await c.next(
+      (f) => updateOf(f, "cron_prompt_appended")?.cron_id === entry.id,
+      90_000,
+    );
+    fires.push(updateOf(m, "cron_prompt_appended")!);
+    // A fire is a delivery: the woken lead's CLI asks the model in its own time after it.
+    await untilRequested(world, heard);
   }
   const minute = fires.find((f) => f.cron_id === cron.id)!;
   assertEquals([minute.description, minute.text], [
     "minute check",
     "[[script:fired]] Minute check: look at the board.",
   ]);
-  // A fire is a delivery: the woken lead's CLI asks the model in its own time after it.
-  await untilRequested(world, "Minute check: look at the board.");
-  await untilRequested(world, "One-shot: say the word.");
 
   // The page carrying the fired turn names its schedule, by the prompt's own id.
   c.send({ kind: "more", conversation: lead, before: null, turns: 20 });
@@ -168,16 +174,14 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   // The one-shot is gone after its fire.
   const board = await boardRows(c);
   assertEquals(board.crons.map((x) => x.id), [cron.id]);
+  const nextFire = Date.parse((board.crons[0] as { next_fire: string }).next_fire);
+  assert(nextFire > clock.now(), "the minute schedule's next fire is ahead of its clock");
 
-  // Stopped across two due fires: the stored next fire is set two occurrences back (what a
-  // server down for two minutes leaves), and the start fires it once, saying so.
+  // Stopped across two due fires: the clock moves two minutes past the next fire while no server
+  // runs, and the start fires it once, saying so.
   await forge.stop();
-  const file = `${world.dir}/forge/state/board/cron.json`;
-  const stored = JSON.parse(await Deno.readTextFile(file));
-  const minuteStart = Math.floor(Date.now() / 60_000) * 60_000;
-  stored.crons[0].next_fire = new Date(minuteStart - 120_000).toISOString();
-  await Deno.writeTextFile(file, JSON.stringify(stored));
-  forge = await world.startForge();
+  clock.advanceTo(nextFire + 2 * 60_000 + 1_000);
+  forge = await world.startInProcess({ cronClock: clock });
   // The catch-up fires at boot, before any client could subscribe: wait for the fake API to hear it.
   await untilRequested(world, "[missed cron");
   c = await forge.ready();
@@ -188,7 +192,7 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   )!;
   assertMatch(
     JSON.stringify(fired.message),
-    /\[missed cron c-[0-9a-f]{8}\] .* \d+ occurrences fell due, and it fires once now\./,
+    /\[missed cron c-[0-9a-f]{8}\] .* 3 occurrences fell due, and it fires once now\./,
   );
   assertEquals(fired.source, "cron");
   // spec: session > conversation carries cron_names for the fired prompt, after a restart too.
@@ -204,5 +208,5 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   assertEquals((await requestsWith(world, "[missed cron")).length, 1);
   assertEquals((await requestsWith(world, "One-shot: say the word.")).length, 1, "fired once");
   const advanced = (await boardRows(c)).crons[0] as { next_fire: string };
-  assert(Date.parse(advanced.next_fire) > Date.now() - 1000, "the next fire is ahead, not behind");
+  assert(Date.parse(advanced.next_fire) > clock.now(), "the next fire is ahead, not behind");
 });

@@ -1,6 +1,6 @@
 // Spawned tier: forge runs as a process under its launcher's permissions; its lead runs the real
 // claude CLI against the fake Messages API, scripted to call forge's browser tools, on a REAL
-// Chromium. spec: issue 15 "Done when" (the agent navigates and clicks and two viewers see its
+// Chromium. spec: the agent's browser (the agent navigates and clicks and two viewers see its
 // frames; a hand-off parks and the person's done resumes the agent), browser_view_page,
 // respond_browser_hand_off, browser_hand_off_pending/resolved.
 import { assert, assertEquals, assertMatch } from "./assert.ts";

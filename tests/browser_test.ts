@@ -1,6 +1,6 @@
 // Socket tier with a REAL Chromium (Debian's `chromium`) on loopback test pages. spec:
 // browser_view, browser_control, browser_input, browser_resize, browser_file_answer,
-// browser_download, browser_surface_failed, browser_tabs; binary kind 1; issue 15 "Done when".
+// browser_download, browser_surface_failed, browser_tabs; binary kind 1.
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { browserConfig, framesOf, nextBrowserFrame, pageServer, SEAT } from "./browser_harness.ts";
@@ -198,7 +198,7 @@ Deno.test("a killed Chromium is said out loud and the next attach starts a new h
   await Deno.remove(project, { recursive: true });
 });
 
-// spec: binary kind 2 ("The viewed tab's packets go to its controller alone"); issue 15 §6.
+// spec: binary kind 2 ("The viewed tab's packets go to its controller alone").
 Deno.test("page audio crosses as kind-2 PCM to the controller alone", async () => {
   await using page = pageServer();
   const project = await Deno.makeTempDir();
@@ -226,7 +226,7 @@ Deno.test("page audio crosses as kind-2 PCM to the controller alone", async () =
 });
 
 // spec: browser_view (a refused attach answers {ok:false, why} and is recorded), browser_input
-// and browser_control from a connection with no attach; issue 15 "a missing chromium is said".
+// and browser_control from a connection with no attach; a missing chromium is said.
 Deno.test("a missing Chromium is said; unattached input and control are refused and recorded", async () => {
   const project = await Deno.makeTempDir();
   await using t = await testServer(
@@ -265,7 +265,7 @@ Deno.test("a missing Chromium is said; unattached input and control are refused 
   await Deno.remove(project, { recursive: true });
 });
 
-// issue 15 §6: "where PulseAudio cannot run, the host says so in its state rather than silently
+// "where PulseAudio cannot run, the host says so in its state rather than silently
 // sending nothing" - forge started with no pulseaudio on its PATH, under the launcher's flags.
 Deno.test("a host whose PulseAudio cannot run says so in its tabs state", async () => {
   const project = await Deno.makeTempDir();

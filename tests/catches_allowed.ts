@@ -171,6 +171,12 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/dictate/models/store.ts#install": "the copy's failure is what is reported",
   "subsystems/dictate/models/store.ts#install[2]": "the digest's mismatch is what is reported",
   "subsystems/dictate/read_aloud.ts#stop": "never written, or the index names it",
+  "subsystems/notify/http.ts#hostOf":
+    "Not a URL (the loader refused it already): said as such, never the parser's words.",
+  "subsystems/notify/http.ts#serverWords":
+    "A body that is not JSON adds no words of the server's own: the status says enough.",
+  "subsystems/notify/settings.ts#urls":
+    "not a URL: the loader refused it already, no host to allow",
   "subsystems/plugins/actions.ts#repairMarketplace":
     "integrations §2.5: a corrupt clone is not fixed by update alone; deleting it re-clones.",
   "subsystems/plugins/cli.ts#runPluginCli":

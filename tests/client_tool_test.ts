@@ -32,7 +32,7 @@ Deno.test("deno task client prints every frame as a JSON line, from args or a st
   assertEquals(scripted[4].what, "dispatch");
 });
 
-// issue 12 §10/§11: `send` sends its text as typed (malformed input can be tried), `--port` names
+// `send` sends its text as typed (malformed input can be tried), `--port` names
 // the server, and a command sent with nothing subscribed prints the home it acts on.
 Deno.test("client: send is raw text, --port dials it, a bare command subscribes home first", async () => {
   await using t = await testServer(SAMPLE_CONFIG);

@@ -4,7 +4,7 @@
 // spec: "Not every frame on the stream is the CLI's" (a Gotify notification and a Slack message
 // are forged user turns with their source); session > pending_asks (a Slack draft is held);
 // home > connectors; board > connectors; catalogue 1.2 #12 respond_slack_post, 2.3 #37, #58,
-// #60-62; mcp_tools §9-10; issue 21 "Done when".
+// #60-62; mcp_tools §9-10.
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import {
@@ -70,7 +70,7 @@ Deno.test("gotify: an agent subscribes, a matching notification is the lead's ne
   assertMatch(bad[2].text, /`not-a-uuid` is not a subscription id/);
   assertMatch(bad[4].text, /is not the user's own, so forge will not change it/);
 
-  // The lead goes to sleep; what follows wakes it (issue 21 §1: delivered to the lead, waking it).
+  // The lead goes to sleep; what follows wakes it (delivered to the lead, waking it).
   command(c, "close_session", { session_key: lead });
   await c.next((m) => updateOf(m, "releasing") !== null, 30_000);
 

@@ -1,7 +1,7 @@
 // Spawned tier: the connector tools the first file leaves out, each checked against what the
 // fakes received or hold. mcp_tools §9 (gotify__list, gotify__apps, gotify__recent), §10
 // (slack__subscribe by direct_messages / mentions; slack__react and slack__edit held for a
-// person, approved, own messages only for an edit); issue 21 items 2-3; catalogue 1.2 #12
+// person, approved, own messages only for an edit); catalogue 1.2 #12
 // respond_slack_post, 2.3 #60-62.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { connectorWorld, homeConnectors, nextDelivery, nextUpdate } from "./connectors_harness.ts";

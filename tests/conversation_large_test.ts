@@ -1,7 +1,7 @@
 // Socket tier: a seat whose last session the session book remembers (as after a restart, with
 // no process running it) pages a large transcript of real CLI lines from its snapshot to its
 // first row. spec: more, page; session > conversation (the newest twenty turns, the cursor);
-// "A page that cannot be answered is REFUSED"; issue 4 (every row exactly once, in order).
+// "A page that cannot be answered is REFUSED" (every row exactly once, in order).
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";

@@ -2,7 +2,7 @@
 // spec: more, page ("A page that cannot be answered is REFUSED"; "The cursor is a position");
 // seat_range, seat_frames ("numbered to END at the range's end"; an epoch that is not the
 // occupant's is an error naming seat_range); session > conversation (the newest turns, the
-// cursor, the tool record bound); issue 4: resume and restart lose nothing.
+// cursor, the tool record bound); resume and restart lose nothing.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { referenceRows } from "../server/workspace/conversation/testing.ts";
 import { taskEnding } from "../server/workspace/conversation/turns.ts";

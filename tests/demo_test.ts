@@ -1,6 +1,7 @@
-// Spawned tier. issue 12 §10: `tools/deno.sh task demo` runs forge with the scripted fake model
-// and a demo project, so anyone can watch a seat work without an account. This runs it as the
-// README says (with --port 0 so it cannot collide, and --once so it ends after the first turn).
+// Spawned tier. `tools/deno.sh task demo` runs forge with the scripted fake model
+// and a demo project, so anyone can watch a seat work without an account. This runs it as
+// docs/quickstart.md says (with --port 0 so it cannot collide, and --once so it ends after the
+// first turn).
 import { assert, assertMatch } from "./assert.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;

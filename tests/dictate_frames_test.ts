@@ -104,7 +104,7 @@ Deno.test("spec set_dictate_device: the pick is echoed as dictate_device_pin to 
   assertEquals((await nextUpdate(c, "dictate_device_pin")).pick, "system");
 });
 
-Deno.test("issue 16 §2: takes on two seats decode side by side and each lands on its own connection", async () => {
+Deno.test("takes on two seats decode side by side and each lands on its own connection", async () => {
   const second =
     `\n[[orgs.projects]]\nname = "proj2"\npath = "/nonexistent/forge-test-project-2"\n`;
   await using t = await testServer(DICTATE_CONFIG.replace("\n[dictate]", `${second}\n[dictate]`));

@@ -124,7 +124,7 @@ Deno.test("spawned dictation: takes land words, belong to their connection, and 
     assertEquals(takeNews(watcher), []);
   });
 
-  await t.step("README axes: the same words land styled by the take's axes", async () => {
+  await t.step("the documented axes: the same words land styled by the take's axes", async () => {
     const words = await pinnedFlite("delete the unused imports");
     streamTake(a, words, {
       axes: { styling: "semi_formal", structure: "bullets", context: "general" },

@@ -1,4 +1,4 @@
-// Golden tier (issue 13): each snapshot is built from a live seat - the real CLI against the fake
+// Golden tier: each snapshot is built from a live seat - the real CLI against the fake
 // Messages API, in-process forge - validated against its protocol/ schema and checked field by
 // field against the shape recorded in fixtures/golden/, so a drift fails here rather than in a
 // client. spec: What a subject carries > home, session, usage, board.
@@ -32,7 +32,7 @@ const HOME_OPAQUE = ["accounts", "agents[].last_activity", "agents[].work"];
 
 Deno.test("golden: home, session (idle, mid-turn, ask parked, no session), usage and board", async () => {
   await using world = await seatWorld([{ name: "alpha" }, { name: "beta", autoStart: false }]);
-  // beta is a git repository nobody starts: its record still reads the tree (issue 13 §8).
+  // beta is a git repository nobody starts: its record still reads the tree.
   for (
     const args of [
       ["init", "-q", "-b", "main"],

@@ -1,4 +1,3 @@
-import process from "node:process";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { testServer, until } from "./harness.ts";
 import { MAX_INBOUND_DEPTH } from "../server/frame_guard.ts";
@@ -7,7 +6,7 @@ import { INBOUND_QUEUE } from "../server/server.ts";
 
 // DESIGN §4 "Errors": a refusal is a sentence in the core's own words naming the field; an
 // engine message ("Cannot convert object to primitive value", "Maximum call stack size
-// exceeded") never crosses the wire. issue 12 §2.
+// exceeded") never crosses the wire.
 Deno.test("hostile kinds and commands are refused by name, in the core's words", async () => {
   await using t = await testServer(null);
   const c = await t.ready();
@@ -36,7 +35,7 @@ Deno.test("hostile kinds and commands are refused by name, in the core's words",
   );
 });
 
-// spec: Subjects ("there are six"). issue 12 §11: an unknown subject is answered with the list.
+// spec: Subjects ("there are six"): an unknown subject is answered with the list.
 Deno.test("subscribe to an unknown subject lists the subjects there are", async () => {
   await using t = await testServer(null);
   const c = await t.ready();
@@ -49,15 +48,12 @@ Deno.test("subscribe to an unknown subject lists the subjects there are", async 
   );
 });
 
-// issue 12 §3: a frame nested past the bound is refused before it is built, and the one JS
-// thread keeps answering everyone else meanwhile (before the fix: 3.3 s for 4 M levels, about
-// 0.8 s for the 1 M levels here). The attacker is its own process, so building its frames does
-// not share the server's thread; the window runs from its "ready" (frames built, socket open) to
-// its last refusal. What the server spends is measured as this process's CPU time over the
-// window (the server's thread and the bystander's few paced pings), which the machine's load
-// cannot inflate: under 50 ms a frame means no connection waits longer than that for it. The
-// bystander's pongs are timed too; wall-clock gaps on a shared 2-core machine also carry the
-// scheduler's, so the assertion on them is their median, and the worst is printed.
+// A frame nested past the bound is refused before it is built, in the server's words naming the
+// bound (not an engine's stack overflow), and a bystander on the same server is answered
+// throughout: each of its pings, sent while the attacks go on, gets its pong, and its connection
+// lives on after them. The attacker is its own process, so building its frames does not share
+// the server's thread. What a refusal costs the server's thread, and how long the bystander
+// waits meanwhile, are `tools/deno.sh task bench deep_frame`'s figures.
 Deno.test("a deeply nested frame is refused without stalling other connections", async () => {
   await using t = await testServer(null);
   const bystander = await t.ready();
@@ -71,38 +67,30 @@ Deno.test("a deeply nested frame is refused without stalling other connections",
   let out = "";
   while (!out.includes("ready\n")) out += (await lines.read()).value ?? "";
   let stop = false;
-  const gaps: number[] = [];
+  let pings = 0;
+  let pongs = 0;
   const pinging = (async () => {
     while (!stop) {
-      const sent = performance.now();
+      pings++;
       bystander.send({ kind: "ping" });
       await bystander.next((m) => m.kind === "pong");
-      gaps.push(performance.now() - sent);
+      pongs++;
       await new Promise((r) => setTimeout(r, 2));
     }
   })();
-  const cpuBefore = process.cpuUsage();
   const go = attacker.stdin.getWriter();
   await go.write(new TextEncoder().encode("go\n"));
   await go.close();
   for (let r = await lines.read(); !r.done; r = await lines.read()) out += r.value;
-  const cpu = process.cpuUsage(cpuBefore);
   stop = true;
   await pinging;
   await attacker.status;
   const answers = out.trim().split("\n").slice(1);
   const why = `\`x\` nests deeper than ${MAX_INBOUND_DEPTH} levels, the inbound bound`;
   assertEquals(answers, Array(ATTACKS).fill(why));
-  const perFrameMs = (cpu.user + cpu.system) / 1000 / ATTACKS;
-  gaps.sort((a, b) => a - b);
-  const median = gaps[gaps.length >> 1];
-  console.log(
-    `server CPU ${perFrameMs.toFixed(1)} ms a frame; pongs ${gaps.length}, median ${
-      median.toFixed(2)
-    } ms, worst ${gaps[gaps.length - 1].toFixed(1)} ms`,
-  );
-  assert(perFrameMs < 50, `the server spent ${perFrameMs.toFixed(1)} ms of CPU a frame`);
-  assert(gaps.length >= ATTACKS && median < 50, `bystander pongs: median ${median} ms`);
+  assert(pings > 0 && pongs === pings, `${pongs} pongs for ${pings} pings`);
+  bystander.send({ kind: "ping" });
+  assertEquals((await bystander.next((m) => m.kind === "pong")).kind, "pong");
 });
 
 const ATTACKS = 5;
@@ -128,7 +116,7 @@ for (let i = 0; i < ${ATTACKS}; i++) {
 ws.close();
 `;
 
-// issue 12 §11: the log records shutdown, with the connections it ended.
+// The log records shutdown, with the connections it ended.
 Deno.test("shutdown leaves a log record", async () => {
   await using t = await testServer(null);
   await t.ready();
@@ -141,7 +129,7 @@ Deno.test("shutdown leaves a log record", async () => {
   assert(events.indexOf("server_stopped") > events.indexOf("server_shutdown"));
 });
 
-// issue 12 §4/§11: refusals are logged, but a flood of them cannot roll the log: the first
+// Refusals are logged, but a flood of them cannot roll the log: the first
 // REFUSALS_LOGGED per connection are recorded one by one and the end record counts them all.
 Deno.test("a flood of refused messages logs the first few and counts the rest", async () => {
   await using t = await testServer(null);
@@ -159,7 +147,7 @@ Deno.test("a flood of refused messages logs the first few and counts the rest", 
   assertEquals(ended.refused, 200);
 });
 
-// issue 12 §4: a client that sends faster than its messages are handled is held back by TCP
+// A client that sends faster than its messages are handled is held back by TCP
 // once its queue is full (the queue is bounded), and every message is still answered, in order.
 Deno.test("a flooding client is held back at the inbound bound and loses nothing", async () => {
   await using t = await testServer(null);

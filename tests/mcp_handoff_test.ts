@@ -1,5 +1,5 @@
-// Spawned tier, real CLI + fake API calling forge's document and terminal tools (issue 11
-// "document family", "terminal family", Done when). spec: answer_document_hand_off (approve /
+// Spawned tier, real CLI + fake API calling forge's document and terminal tools (the
+// document and terminal families). spec: answer_document_hand_off (approve /
 // feedback with review_id and note; document_read's confinement); session > composer
 // (`handoff` while a hand-off is parked); terminal_control ("while a client holds it the
 // terminal tools are refused").

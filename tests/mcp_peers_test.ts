@@ -1,5 +1,5 @@
-// Spawned tier, real CLI + fake API (issue 11 "agents family", "Tools are contributed through
-// the registry", Done when). spec: "Not every frame on the stream is the CLI's" (a forged turn
+// Spawned tier, real CLI + fake API (the agents family; tools are contributed through the
+// registry). spec: "Not every frame on the stream is the CLI's" (a forged turn
 // carries its source: `peer`), catalogue 2.3 peer_envelope_appended; mcp.md §2.5 (list_changed:
 // the next turn's tools follow it).
 import { assert, assertEquals, assertMatch } from "./assert.ts";

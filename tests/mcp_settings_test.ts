@@ -1,5 +1,5 @@
-// Spawned tier, real CLI + fake API calling forge's settings tools (issue 11 "settings family",
-// Done when). spec: Editing the config (settings__set / settings__unset park as
+// Spawned tier, real CLI + fake API calling forge's settings tools (the settings
+// family). spec: Editing the config (settings__set / settings__unset park as
 // settings_write_pending; respond_settings_write; the batch validated before the prompt is
 // minted; approval writes through the save path and the reload push follows; declining writes
 // nothing; settings_write_resolved names the ending); subscribe > answering; session >

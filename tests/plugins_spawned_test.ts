@@ -12,7 +12,7 @@ import { spawnForge } from "./spawned.ts";
 // forge started as a person starts it (`deno task start`), under the narrow permissions the
 // launcher computes with the file fence on ([terminal] off): the scan reads a directory
 // marketplace outside the config dir, the LSP checks stat PATH, the watch follows the disk and
-// the real CLI installs. README "Permissions"; spec: extensions.
+// the real CLI installs. docs/permissions.md; spec: extensions.
 Deno.test("extensions under the launcher's permissions: scan, lsp PATH checks, an install and the watch", async () => {
   const root = await Deno.makeTempDir({ prefix: "forge-plugins-spawned-" });
   try {

@@ -1,29 +1,8 @@
-import type { ClientMessageOf } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
-import { defineSubsystem, type Peer } from "../server/subsystem.ts";
+import { defineSubsystem } from "../server/subsystem.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
-
-/** A one-verb subsystem for these tests: `voice_preview` handled by `handler`. */
-function fakePreview(
-  id: string,
-  handler: (m: ClientMessageOf<"voice_preview">, peer: Peer) => void | Promise<void>,
-) {
-  return defineSubsystem({
-    id,
-    note: "a test subsystem",
-    switch: null,
-    area: null,
-    verbs: ["voice_preview"],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => ({ verbs: { voice_preview: handler }, commands: {}, subjects: {} }),
-      }),
-  });
-}
+import { fakePreview } from "./registry_fakes.ts";
 
 // DESIGN §3: a disabled subsystem is never imported, and its verbs answer naming the key.
 Deno.test("an off subsystem is never imported and its verb names the switch", async () => {
@@ -97,7 +76,7 @@ Deno.test("a subsystem that throws at start is reported and the rest runs", asyn
   const e = await c.next();
   assertEquals(e.why, "voice_mode: the broken subsystem failed to start: no speaker attached");
   c.send({ kind: "subscribe", what: "home" });
-  // issue 13 §5: home's fatal_error is the message, as the original's client reads it.
+  // Home's fatal_error is the message, as the original's client reads it.
   const home = (await c.next()).data as { fatal_error: string };
   assertEquals(
     home.fatal_error,
@@ -141,18 +120,14 @@ Deno.test("the watchdog ends a connection whose handler never returns", async ()
     timers: { writeBoundMs: 100, sampleMs: 20 },
   });
   const c = await t.ready();
-  const started = performance.now();
   c.send({
     kind: "voice_preview",
     key: { org: "Acme", project: "proj", label: "lead" },
     voice: null,
   });
   await c.closed();
-  const took = performance.now() - started;
-  // The bound runs from the last completed write (the settings frame, just before the send),
-  // seen at the server's 20 ms samples: the send itself starts a little after it. Now that an
-  // ended connection is aborted rather than closed politely, nothing pads the client's view.
-  assert(took >= 400 - 2 * 20, `ended after ${took} ms, before four write bounds`);
+  // Ended by the watchdog (not by the write bound, which has nothing to write): the record names
+  // it. How long after the stall is `tools/deno.sh task bench lifecycle`'s figure.
   await until(() =>
     t.log.records.some((r) =>
       r.event === "connection_ended" && (r as unknown as { reason: string }).reason === "watchdog"

@@ -43,7 +43,7 @@ Deno.test("a reload that fails keeps the last good config and logs why", async (
   assertEquals((await c.next()).kind, "pong", "no settings frame for a failed reload");
 });
 
-// issue 12 §7: a failed reload is surfaced to connected clients on home's `fatal_error` (the
+// A failed reload is surfaced to connected clients on home's `fatal_error` (the
 // settings frame stays the last good document); a good file clears it; and a restart-class key
 // whose edit waits for a restart is marked with the value still in force.
 Deno.test("a failed reload reaches clients as home's fatal_error; a restart key is marked", async () => {
@@ -62,7 +62,7 @@ Deno.test("a failed reload reaches clients as home's fatal_error; a restart key 
   assertEquals(fatal.error, "config_invalid");
   assertMatch(fatal.message, /failed to parse at line \d+, column \d+: a string is not closed/);
   c.send({ kind: "subscribe", what: "home" });
-  // issue 13 §5: home's field is the message (a string); the update carries the kind beside it.
+  // Home's field is the message (a string); the update carries the kind beside it.
   const again = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: string };
   assertEquals(again.fatal_error, fatal.message);
 

@@ -1,6 +1,7 @@
 import type { Slot } from "../protocol/mod.ts";
 import { memoryLogger } from "../server/log.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
+import type { TickClock } from "../server/board/cron.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 export { until } from "./harness.ts";
 
@@ -28,8 +29,11 @@ export interface SeatWorld extends AsyncDisposable {
    * (a restart on the same address) is passed as `--port`.
    */
   startForge(env?: Record<string, string>, port?: number): Promise<RunningForge>;
-  /** The server in this process (socket tier): it can read /proc, as the test can. */
-  startInProcess(): Promise<InProcessForge>;
+  /**
+   * The server in this process (socket tier): it can read /proc, as the test can. `cronClock`
+   * is the clock the cron tick runs on (a test's ManualClock).
+   */
+  startInProcess(opts?: { cronClock?: TickClock }): Promise<InProcessForge>;
   /** Main-loop requests the fake API has answered so far (its request log). */
   apiRequests(): Promise<{ kind: string; reply: string }[]>;
   dispose(): Promise<void>;
@@ -86,9 +90,9 @@ export async function seatWorld(
       forges.push(forge);
       return forge;
     },
-    async startInProcess() {
+    async startInProcess(opts = {}) {
       const log = memoryLogger();
-      const server = await startServer({ configPath, port: 0, gatewayPort: 0, log });
+      const server = await startServer({ configPath, port: 0, gatewayPort: 0, log, ...opts });
       const mine: ForgeClient[] = [];
       let stopped: Promise<void> | null = null;
       const forge: InProcessForge = {

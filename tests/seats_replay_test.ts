@@ -1,4 +1,4 @@
-// Spawned tier (issue 13 §9): commands and updates the original's clients use, produced from
+// Spawned tier: commands and updates the original's clients use, produced from
 // what the CLI and the workspace know. catalogue 1.2 (start_default, replay_conversation), 2.3
 // (#3 history_replayed, #65 prompt_queued_while_busy).
 import { z } from "zod";
@@ -30,7 +30,7 @@ Deno.test("start_default wakes the first project's lead; a busy prompt is told; 
     }, 60_000),
     "connected",
   )!;
-  // issue 13 §6: `connected` carries the model as the header does (CurrentModel, AvailableModel).
+  // `connected` carries the model as the header does (CurrentModel, AvailableModel).
   const current = CurrentModel.parse(connected.current_model);
   assert(current.resolved_id.length > 0, "the CLI's model is named");
   assert(z.array(AvailableModel).parse(connected.available_models).length > 0);

@@ -55,11 +55,9 @@ Deno.test("a restart finds no orphans: clean shutdown with a background tool, th
     return childrenOf(pid).flatMap((child) => [child, ...below(child)]);
   })(cli);
   assert(tools.some((p) => commandOf(p).includes("sleep 30")), "the background job runs");
-  const t0 = performance.now();
+  // The CLI waits for its job after stdin EOF, so the 5 s grace runs out and SIGTERM ends both;
+  // the server still exits cleanly. (How long that stop takes is the lifecycle bench's figure.)
   assertEquals((await first.stop()).code, 0);
-  const took = performance.now() - t0;
-  // The CLI waits for its job after stdin EOF, so the 5 s grace ran out and SIGTERM ended both.
-  assert(took > 4_500 && took < 15_000, `shutdown took ${took} ms`);
   // A tool process the CLI ended may sit a moment as a zombie until init collects it.
   for (const pid of [cli, ...tools]) {
     await until(() => !alive(pid), 3_000, `${pid} (${commandOf(pid)}) to end with the server`);

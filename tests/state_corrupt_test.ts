@@ -24,6 +24,7 @@ import { ReadAloudSet } from "../subsystems/dictate/read_aloud.ts";
 import { ThreadStore } from "../subsystems/review/threads.ts";
 import { EnrolmentStore } from "../subsystems/vault/enrolments.ts";
 import { SpeakingBench } from "../subsystems/voice/bench.ts";
+import { WebPushStore } from "../subsystems/notify/webpush_store.ts";
 
 const GARBAGE = '{"half": [1, 2';
 const SLOT = { org: "Acme", project: "alpha", label: "lead" };
@@ -239,6 +240,29 @@ const STORES: Record<string, Store> = {
       const bench = await SpeakingBench.open(keeper, `${dir}/voice/speaking_results.json`);
       assertEquals(bench.results(), []);
       return { refused: await refusal(() => bench.writable()) };
+    },
+  },
+  "notify Web Push keys": {
+    file: "notify/vapid.json",
+    async open(keeper, dir) {
+      const store = await WebPushStore.open(keeper, `${dir}/notify`);
+      assertEquals(store.keys, null);
+      return {
+        refused: await refusal(() =>
+          store.add({ endpoint: "https://push.invalid/a", keys: { p256dh: "B", auth: "A" } })
+        ),
+        field: store.problem,
+      };
+    },
+  },
+  "notify Web Push subscriptions": {
+    file: "notify/subscriptions.json",
+    async open(keeper, dir) {
+      const store = await WebPushStore.open(keeper, `${dir}/notify`);
+      return {
+        refused: await refusal(() => store.remove("https://push.invalid/a")),
+        field: store.problem,
+      };
     },
   },
   "gateway usage cache": {

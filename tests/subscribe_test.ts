@@ -133,7 +133,7 @@ Deno.test("usage while its subsystem is off is refused naming the key", async ()
   assertEquals(e.why, "usage: the usage subsystem is turned off by usage.enabled in forge.toml");
 });
 
-// issue 13 §1: an older client's unknown field is ignored (serde's default); a wrong type is not.
+// An older client's unknown field is ignored (serde's default); a wrong type is not.
 Deno.test("subscribe with an unknown field is answered; a wrong type is refused by name", async () => {
   await using t = await testServer(SAMPLE_CONFIG);
   const c = await t.ready();

@@ -31,7 +31,7 @@ async function waitOutput(c: ForgeClient, id: number, re: RegExp, ms = 10_000): 
   }
 }
 
-// spec: terminal_view, terminal_control, kinds 4 and 5; issue 7's "two viewers see the same bytes".
+// spec: terminal_view, terminal_control, kinds 4 and 5: two viewers see the same bytes.
 Deno.test("two viewers share a real shell; only the controller types; a take moves control", async () => {
   const project = await Deno.makeTempDir();
   await using t = await testServer(config(project));
@@ -119,7 +119,7 @@ Deno.test("with [terminal] off, its verbs answer naming the key", async () => {
   await Deno.remove(project, { recursive: true });
 });
 
-// Issue 14 item 6: the model trails a burst and the bytes are relayed first, coalesced into
+// The model trails a burst and the bytes are relayed first, coalesced into
 // fewer frames; none may be lost, reordered or repeated on the way to a socket viewer.
 Deno.test("a multi-MB burst reaches two socket viewers byte for byte (kind 4, by hash)", async () => {
   const project = await Deno.makeTempDir();

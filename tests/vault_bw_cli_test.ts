@@ -6,7 +6,7 @@ import { VaultSession } from "../subsystems/vault/session.ts";
 import { applyChanges, pickItem } from "../subsystems/vault/items.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 
-// spec: Editing the config > vault; issue 18 "Tests against a faithful fake": the official
+// spec: Editing the config > vault; tests against a faithful fake: the official
 // `bw` CLI logs in to the fake over HTTPS (a throwaway CA), reads what the fake's crypto
 // encrypted, writes an item forge's session then decrypts, and reads one forge wrote. So the
 // fake cannot drift from the real client's protocol, and forge's crypto is the real client's.

@@ -1,4 +1,4 @@
-// Spawned tier (issue 17 "Done when"): forge runs as a process; its seats run the real claude CLI
+// Spawned tier: forge runs as a process; its seats run the real claude CLI
 // against the fake Messages API, scripted to call forge's voice__say. The clips are real flite
 // speech, read back with the real PocketSphinx. spec: voice_mode, voice_preview, voice_audio,
 // voice_mode_state, session > state.voice_listeners, dictate_models > speaking, speaking_bench,
@@ -193,7 +193,7 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
   await until(() => notes(listener, beta, STOPPED) > 0, 60_000, "beta's stop note");
   const deadline = Date.now() + 60_000;
   while ((await apiSaw(STOPPED)) === 0) {
-    assert(Date.now() < deadline, "the fake API received the stop note");
+    if (Date.now() > deadline) throw new Error("the fake API never received the stop note");
     await new Promise((r) => setTimeout(r, 100));
   }
 

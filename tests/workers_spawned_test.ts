@@ -1,6 +1,6 @@
 // Spawned tier: forge runs as a process, its lead runs the real claude CLI against the fake
 // Messages API (fixtures/workers/script.json) and spawns workers through agents__spawn; each
-// worker is the real CLI in its own git worktree. issue 23 "Done when"; mcp_tools.md §4
+// worker is the real CLI in its own git worktree. mcp_tools.md §4
 // (agents__spawn / despawn / capacity: the cap, the dirty-tree block, the branch clean-up rule,
 // durable workers); spec: command > reply_to (spawn_worker, despawn_worker answer through reply,
 // a refusal in the body); home > agents (tree, work read in the worktree); catalogue 2.3 row 56.

@@ -1,7 +1,8 @@
 /**
  * `deno task docs`: writes docs/protocol.md from the schemas in protocol/, so a client author
- * reads the wire from the repository itself. `deno task docs --check` exits non-zero when the
- * committed file differs from what the schemas say (CI runs it through docs_test.ts).
+ * reads the wire from the repository itself, and the other generated pages (docs_pages.ts).
+ * `deno task docs --check` exits non-zero when a committed page differs from what its source
+ * says (CI runs the same comparison through docs_test.ts).
  *
  * Every table is rendered from a schema, never written by hand: the client messages, the server
  * messages, the Command variants (with the reply rule), the subjects and the binary kinds. A
@@ -10,17 +11,20 @@
 import { z } from "zod";
 import {
   ABSENT_UPDATES,
+  BEYOND_V29,
   BinaryKind,
   ClientMessage,
   COMMANDS,
   NAMED_SUBJECTS,
   needsReply,
+  NOTIFY_UPDATES,
   PROTOCOL_VERSION,
   ServerMessage,
   SessionSnapshot,
   UNIT_UPDATES,
 } from "../protocol/mod.ts";
 import { HomeSnapshot } from "../protocol/mod.ts";
+import { generatedPages, writePages } from "./docs_pages.ts";
 
 type Schema = {
   type?: string | string[];
@@ -70,7 +74,7 @@ export function typeOf(s: Schema): string {
   }
   if (s.type === "object") {
     // A record: any key, each value of one type. (Closed or open is not drawn: a client's unknown
-    // fields are ignored either way, issue 13 §1.)
+    // fields are ignored either way.)
     if (!s.properties) {
       const values = s.additionalProperties;
       return `{string: ${typeof values === "object" ? typeOf(values) : "JSON"}}`;
@@ -150,7 +154,10 @@ function commands(): string[] {
   for (const name of Object.keys(COMMANDS).sort() as (keyof typeof COMMANDS)[]) {
     const fields: z.ZodType | null = COMMANDS[name].fields;
     const reply = needsReply(name) ? "required" : "refused";
-    out.push(`### \`${name}\``, "", `reply_to: ${reply}.`, "");
+    const beyond = (BEYOND_V29.commands as readonly string[]).includes(name)
+      ? " forge's extension beyond v29."
+      : "";
+    out.push(`### \`${name}\``, "", `reply_to: ${reply}.${beyond}`, "");
     if (fields === null) out.push("A unit variant: sent as its name alone.", "");
     else {
       const s = jsonSchema(fields);
@@ -165,7 +172,7 @@ function commands(): string[] {
   return out;
 }
 
-/** The home and session snapshots' top-level fields (issue 13: protocol/home.ts, session.ts). */
+/** The home and session snapshots' top-level fields (protocol/home.ts, session.ts). */
 function snapshots(): string[] {
   return [
     "### The home snapshot",
@@ -180,6 +187,25 @@ function snapshots(): string[] {
     "`protocol/home.ts` and `protocol/session.ts`; `tests/golden_test.ts` checks both, built from a",
     "live seat, against the shapes recorded in `fixtures/golden/`.",
     "",
+  ];
+}
+
+/** What forge adds beyond v29 (protocol/extensions.ts BEYOND_V29), each marked. */
+function extensions(): string[] {
+  const names = (list: readonly string[]) => list.map((n) => `\`${n}\``).join(", ");
+  return [
+    "## forge's extensions beyond v29",
+    "",
+    "Wire names the original never had; a v29 client meets none of them unless it sends one.",
+    `Commands: ${names(BEYOND_V29.commands)}. Updates: ${names(BEYOND_V29.updates)}.`,
+    `Home fields: ${names(BEYOND_V29.home)}. docs/notify.md says what each does.`,
+    "",
+    ...Object.entries(NOTIFY_UPDATES).flatMap(([name, schema]) => [
+      `### \`${name}\` (keyless: home hears it)`,
+      "",
+      ...fieldRows(jsonSchema(schema)),
+      "",
+    ]),
   ];
 }
 
@@ -221,21 +247,11 @@ export function render(): string {
     ...messages(ClientMessage, "What a client sends"),
     ...messages(ServerMessage, "What a client receives"),
     ...commands(),
+    ...extensions(),
   ].join("\n");
 }
 
 if (import.meta.main) {
-  const path = new URL("../docs/protocol.md", import.meta.url);
-  const text = render();
-  if (Deno.args.includes("--check")) {
-    const current = await Deno.readTextFile(path).catch(() => "");
-    if (current !== text) {
-      console.error("docs/protocol.md is not current: run `tools/deno.sh task docs`");
-      Deno.exit(1);
-    }
-  } else {
-    await Deno.mkdir(new URL("../docs/", import.meta.url), { recursive: true });
-    await Deno.writeTextFile(path, text);
-    console.log(`wrote docs/protocol.md (${text.length} bytes)`);
-  }
+  // Every generated page, not only this one: docs_pages.ts lists them.
+  await writePages(generatedPages(render), Deno.args.includes("--check"));
 }

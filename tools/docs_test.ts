@@ -1,13 +1,99 @@
-// docs/protocol.md is generated from protocol/'s schemas; a schema change without a regenerated
-// page fails here, so the page a client author reads is always the wire (issue 13).
+// The generated pages (docs/protocol.md whole, configuration.md's key tables, architecture.md's
+// handler map) are what their sources say; a schema, key or manifest change without a
+// regenerated page fails here. The README stays short and every relative link resolves.
 import { z } from "zod";
 import { assert, assertEquals } from "../tests/assert.ts";
 import { Slot } from "../protocol/mod.ts";
+import { key } from "../server/config/spec.ts";
 import { render, typeOf } from "./docs.ts";
+import { handlerFile } from "./docs_arch.ts";
+import { defaultCell, kindCell, rangeOf } from "./docs_config.ts";
+import { generatedPages, splice, stalePages } from "./docs_pages.ts";
 
-Deno.test("docs/protocol.md is what the schemas say (run `tools/deno.sh task docs`)", async () => {
-  const committed = await Deno.readTextFile(new URL("../docs/protocol.md", import.meta.url));
-  assert(committed === render(), "docs/protocol.md is stale: run `tools/deno.sh task docs`");
+const root = new URL("../", import.meta.url);
+
+Deno.test("every generated page is what its source says (run `tools/deno.sh task docs`)", async () => {
+  assertEquals(await stalePages(generatedPages(render)), []);
+});
+
+Deno.test("docs: a generated part is spliced between its markers and nowhere else", () => {
+  const page = (body: string) =>
+    `intro\n<!-- BEGIN GENERATED x: \`tools/deno.sh task docs\` writes this part -->${body}` +
+    `<!-- END GENERATED x -->\noutro\n`;
+  assertEquals(splice(page("\nold\n"), "x", "new"), page("\n\nnew\n\n"));
+  let said = "";
+  try {
+    splice("no markers here", "x", "new");
+  } catch (err) {
+    said = (err as Error).message;
+  }
+  assert(said.includes("has no x markers"), said);
+});
+
+Deno.test("docs: a key's kind, range and default read as a person writes them", () => {
+  const port = key.number("server.port", 8790, "restart", "the port", [1, 65535]);
+  assertEquals([kindCell(port), rangeOf(port), defaultCell(port)], [
+    "number",
+    "1..65535",
+    "`8790`",
+  ]);
+  const mode = key.enum("m.mode", ["auto", "hold"], null, "live", "how");
+  assertEquals([kindCell(mode), rangeOf(mode), defaultCell(mode)], [
+    "`auto` / `hold`",
+    null,
+    "unset",
+  ]);
+  assertEquals(kindCell(key.table("t.env", "live", "vars")), "table of strings");
+  assertEquals(kindCell(key.list("l.x", [], "live", "xs")), "list of strings");
+});
+
+Deno.test("docs: a handler is found where it is defined, not where it is mentioned", () => {
+  const files = [
+    { path: "a.ts", text: 'const names = ["prompt"]; // mentions it\n' },
+    { path: "b.ts", text: "return {\n  commands: {\n    prompt: (c) => run(c),\n  },\n};\n" },
+    { path: "c.ts", text: "subjects: { board: subject },\n" },
+  ];
+  assertEquals(handlerFile("prompt", files), "b.ts");
+  assertEquals(handlerFile("board", files), "c.ts");
+  // Nothing defines it: where the name is first written as a string.
+  assertEquals(handlerFile("names", [files[0]]), "a.ts");
+});
+
+/** The relative link targets of a Markdown text (inline links and images), code spans skipped. */
+export function relativeLinks(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1])
+    .filter((t) => !/^[a-z]+:/i.test(t) && !t.startsWith("#"));
+}
+
+Deno.test("docs: links are read from prose, not from code", () => {
+  const text = "see [a](docs/a.md#x) and ![p](shots/p.png)\n`[no](code.md)`\n" +
+    "```\n[no](block.md)\n```\n[web](https://example.org) [here](#top)\n";
+  assertEquals(relativeLinks(text), ["docs/a.md#x", "shots/p.png"]);
+});
+
+Deno.test("every relative link in README.md and docs/*.md resolves inside the repository", async () => {
+  const pages = [
+    "README.md",
+    ...[...Deno.readDirSync(new URL("docs/", root))]
+      .filter((e) => e.isFile && e.name.endsWith(".md")).map((e) => `docs/${e.name}`),
+  ];
+  const broken: string[] = [];
+  for (const page of pages) {
+    const base = new URL(page, root);
+    for (const link of relativeLinks(await Deno.readTextFile(base))) {
+      const target = new URL(link.split("#")[0], base);
+      const inside = target.href.startsWith(root.href);
+      const there = inside && (await Deno.stat(target).then(() => true, () => false));
+      if (!there) broken.push(`${page}: ${link}${inside ? "" : " (outside the repository)"}`);
+    }
+  }
+  assertEquals(broken, []);
+});
+
+Deno.test("the README is short: at most 12 KB", async () => {
+  const size = (await Deno.stat(new URL("README.md", root))).size;
+  assert(size <= 12 * 1024, `README.md is ${size} bytes; move detail into docs/`);
 });
 
 Deno.test("docs: field types render compactly", () => {

@@ -2,10 +2,11 @@ import type { ForgeConfig } from "../server/config/types.ts";
 import { upstreamOf } from "../server/gateway/upstream.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { modelsDir } from "../subsystems/dictate/paths.ts";
+import { notifyNetHosts } from "../subsystems/notify/settings.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 
 /**
- * V8 flags the launcher and the compiled binary run the server with (issue 12 §4). After a burst
+ * V8 flags the launcher and the compiled binary run the server with. After a burst
  * of traffic nothing stays reachable, but V8 keeps the young generation it grew (up to 3 x 16 MiB)
  * committed, and runs no major collection while nothing allocates, so the old generation's
  * garbage stays too. A 1 MiB semi-space bounds the first (a scavenge of 1 MiB is cheap and forge's
@@ -91,6 +92,9 @@ export function permissionFlags(opts: {
     ...vaultNet(config),
     ...dictate.net,
     ...connectorHosts(config),
+    // [notify]: its ntfy and Gotify servers and, with Web Push on, the push services' hosts
+    // (docs/notify.md "Permissions").
+    ...notifyNetHosts(config),
     ...(browser ? ["127.0.0.1"] : []),
   ]);
   const flags = [
@@ -116,7 +120,7 @@ export function permissionFlags(opts: {
 }
 
 /**
- * The connectors' servers (issue 21): the `[gotify]` URL and each `[[slack]]` workspace's Web API
+ * The connectors' servers: the `[gotify]` URL and each `[[slack]]` workspace's Web API
  * (Slack's own unless `api_url` names another), as `host:port` - nothing else on the network.
  */
 export function connectorHosts(config: ForgeConfig): string[] {

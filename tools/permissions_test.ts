@@ -144,7 +144,7 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
   }
 });
 
-// issue 21; README "Permissions": the connectors add the servers the config names, nothing else.
+// docs/permissions.md: the connectors add the servers the config names, nothing else.
 Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Slack API only", () => {
   const f = flags(
     `[browser]\nenabled = false\n[gotify]\nurl = "https://push.example.org"\nclient_token = "C1"\n` +
@@ -161,6 +161,32 @@ Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Sla
     "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
     "no connector configured: nothing of theirs",
   );
+});
+
+// docs/notify.md "Permissions": [notify] adds its ntfy and Gotify servers and, with Web Push on,
+// the push hosts (the major browsers' by default), only when pushes are on.
+Deno.test("notify: the net reaches the configured ntfy and Gotify servers and the push hosts only", () => {
+  const base = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
+  const net = (extra: string) =>
+    flags(`[browser]\nenabled = false\n${extra}`).find((x) => x.startsWith("--allow-net"));
+  const servers = `[notify.ntfy]\nurl = "https://ntfy.example.org"\ntopic = "t"\n` +
+    `[notify.gotify]\nurl = "http://10.0.0.7:8080"\napp_token = "A1"\n`;
+  assertEquals(
+    net(`[notify]\nenabled = true\n${servers}`),
+    `${base},ntfy.example.org:443,10.0.0.7:8080`,
+  );
+  assertEquals(
+    net(`[notify]\nenabled = true\n[notify.webpush]\nenabled = true\nsubject = "mailto:a@b.c"\n`),
+    `${base},fcm.googleapis.com:443,updates.push.services.mozilla.com:443,web.push.apple.com:443`,
+  );
+  assertEquals(
+    net(
+      `[notify]\nenabled = true\n[notify.webpush]\nenabled = true\n` +
+        `push_hosts = ["wns2-par02p.notify.windows.com", "127.0.0.1:4400"]\n`,
+    ),
+    `${base},wns2-par02p.notify.windows.com:443,127.0.0.1:4400`,
+  );
+  assertEquals(net(`[notify]\nenabled = false\n${servers}`), base, "pushes off: nothing of theirs");
 });
 
 Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host; parec only when server_capture says so", () => {

@@ -4,7 +4,7 @@ import type { ProjectConfig } from "../config/types.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 
 /**
- * Home's fleet row in the original's spelling (issue 13 §3; protocol/home.ts says where v29 adds):
+ * Home's fleet row in the original's spelling (protocol/home.ts says where v29 adds):
  * `slots` the project's worker cap, `live_workers` the workers holding a session, `queue` the
  * ready rows; v29's "live against the cap" is `live` (every live seat, the lead too, against
  * `cap` = workers + the lead) and "ready and unowned" adds `unowned`.

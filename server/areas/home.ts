@@ -70,14 +70,14 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     agents,
     unseen: ws.unseen(),
     accounts: ws.gateway?.wire() ?? null,
-    // The connectors subsystem lays its own over this when it runs (issue 21).
+    // The connectors subsystem lays its own over this when it runs.
     connectors: {
       gotify: { connected: false, configured: false, error: null },
       slack: { connected_workspaces: [], load_failed: false, load_error: null },
     },
     biometric: { devices: [] },
     vault: null,
-    // The original's shape with dictation off: an empty snapshot and no device (issue 13 §5);
+    // The original's shape with dictation off: an empty snapshot and no device;
     // the dictate subsystem's own home field replaces this when it runs.
     dictate: {
       enabled: dictate.enabled === true,
@@ -91,8 +91,10 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     forge_version_short: facts.build.forge_version_short,
     boot_id: ws.bootId,
     service_status: null,
-    // The original's client reads a string here (issue 13 §5); the kind rides the update.
+    // The original's client reads a string here; the kind rides the update.
     fatal_error: ws.fatalError?.message ?? null,
+    // forge's extension (protocol/notify.ts); the notify subsystem lays its own over this.
+    notify: notifyOff(config.areas.notify?.enabled === true),
     ...own,
   };
 }
@@ -126,5 +128,22 @@ function sleepingRow(p: ProjectConfig, work: Wire): Wire {
     failed_turn: null,
     tree: null,
     work,
+  };
+}
+
+/**
+ * home's `notify` while the subsystem is not running: off by config, or on in the config and
+ * failed to start (the log's `subsystem_failed` says why).
+ */
+function notifyOff(configured: boolean): Wire {
+  const why = configured
+    ? "the notify subsystem did not start; forge.log's subsystem_failed says why"
+    : "pushes are off ([notify] enabled is false)";
+  const off = { state: "off", why };
+  return {
+    enabled: false,
+    channels: { ntfy: off, gotify: off, webpush: off },
+    vapid_public_key: null,
+    subscriptions: 0,
   };
 }

@@ -55,7 +55,7 @@ async function folderRows(folder: string): Promise<Row[]> {
 }
 
 /**
- * A project's transcript catalog (home > projects > project.sessions, issue 13 §2): one row per
+ * A project's transcript catalog (home > projects > project.sessions): one row per
  * session transcript the CLI wrote for the project's directory, newest first, under every config
  * directory a seat of this project can run with (each of its org's accounts' `config_dir`, else
  * the inherited `$CLAUDE_CONFIG_DIR`, else `~/.claude`). A row is `{session_id, last_activity,

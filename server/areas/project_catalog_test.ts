@@ -2,7 +2,7 @@ import { assertEquals } from "../../tests/assert.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import { CATALOG_CAP, projectCatalog } from "./project_catalog.ts";
 
-// issue 13 §2: home > projects > project.sessions is the project's transcript catalog, newest
+// spec: home > projects > project.sessions is the project's transcript catalog, newest
 // first, read under each config dir its org's accounts run with.
 Deno.test("a project's catalog lists its transcripts newest first, capped, under the account's dir", async () => {
   const root = await Deno.realPath(await Deno.makeTempDir());

@@ -5,7 +5,7 @@ import type { ToolHandler, ToolSpec } from "../subsystem.ts";
 /** A key whose value an agent is not shown: it reads that the key is set, not what it holds. */
 const SECRET_LEAF = /token|secret|password|api_key|apikey|credential/i;
 
-/** forge's `settings` tools (issue 11; spec: Editing the config). */
+/** forge's `settings` tools (spec: Editing the config). */
 export const SETTINGS_TOOLS: ToolSpec[] = [
   {
     name: "settings__get",

@@ -6,7 +6,7 @@ import { applyEdits, type Edit } from "../config/write/edits.ts";
 import { saveSettings } from "../config/write/writer.ts";
 import type { Host, ToolCall, ToolHandler, ToolResult, ToolSpec } from "../subsystem.ts";
 
-/** The settings tools that write (issue 11; spec: Editing the config). */
+/** The settings tools that write (spec: Editing the config). */
 export const SETTINGS_WRITE_TOOLS: ToolSpec[] = [
   {
     name: "settings__set",

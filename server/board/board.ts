@@ -21,7 +21,7 @@ const key = (org: string, name: string) => `${org}/${name}`;
  */
 export class Board {
   readonly #books = new Map<string, Promise<TaskBook>>();
-  /** Other subsystems' fields on each project's entry (the connectors' sets; issue 21). */
+  /** Other subsystems' fields on each project's entry (the connectors' sets). */
   projectFields: (p: { org: string; name: string }) => { connectors?: ConnectorSets } = () => ({});
   private constructor(readonly host: Host, readonly clock: TickClock, readonly crons: Crons) {}
 
@@ -90,7 +90,7 @@ export class Board {
           project: { org: p.org, name: p.name },
           rows: boardRows(book.list.ordered(), now, this.#heldLabels(p)),
           crons: this.crons.list(p.org, p.name),
-          // The connectors subsystem fills these (issue 21); without it the sets are empty.
+          // The connectors subsystem fills these; without it the sets are empty.
           connectors: { gotify: [], slack: [] },
           ...this.projectFields({ org: p.org, name: p.name }),
           error: book.error ?? this.crons.error,

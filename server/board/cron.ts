@@ -1,3 +1,4 @@
+import type { Clock } from "../clock.ts";
 import { z } from "zod";
 import { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
@@ -22,15 +23,11 @@ export const MAX_SLEEP_MS = 30_000;
 /** How many fired prompts keep their schedule's name (for `cron_names`). */
 export const FIRED_CAP = 10_000;
 
-/** The clock and timer the tick runs on; tests drive their own. */
-export interface TickClock {
-  now(): number;
-  /** The instant forge came up: a fire due before it fell due while forge was down. */
-  upSince?(): number;
-  /** Arms a timer; answers a handle `clear` takes. */
-  set(fn: () => void, ms: number): unknown;
-  clear(id: unknown): void;
-}
+/**
+ * The clock and timer the tick runs on (wall time, epoch ms); tests drive their own. `upSince` is
+ * the instant forge came up: a fire due before it fell due while forge was down.
+ */
+export type TickClock = Clock & { upSince?(): number };
 
 export const REAL_CLOCK: TickClock = {
   now: () => Date.now(),

@@ -144,7 +144,7 @@ export const CORE_AREAS: AreaSpec[] = [
         "accounts[].config_dir",
         null,
         "next_session",
-        "the CLAUDE_CONFIG_DIR this account's seats run with",
+        "the CLAUDE_CONFIG_DIR this account's seats run with; ~/ expanded",
       ),
       // Checked at load (slugs and aliases name listed models), read by nothing after: a seat
       // runs the CLI's own model list. Their class says so until something routes by them.
@@ -222,13 +222,14 @@ export const CORE_AREAS: AreaSpec[] = [
           "orgs[].projects[].env_file",
           null,
           "next_session",
-          "a KEY=value file layered under the inline env",
+          "a KEY=value file layered under the inline env; absolute or ~/ " +
+            "(a relative one is ignored, and the seat's log says so)",
         ),
         key.list(
           "orgs[].projects[].document_roots",
           [],
           "live",
-          "extra directories document_read may serve",
+          "extra directories document_read may serve; ~/ expanded",
         ),
         key.string(
           "orgs[].projects[].browser_profile",
@@ -302,7 +303,7 @@ export const CORE_AREAS: AreaSpec[] = [
       ),
       // forge's own: the Web API's base URL (https://slack.com/api/ unless set), so a
       // deployment behind a proxy, or a test's fake, is reached; permissions allow only it.
-      key.string("slack[].api_url", null, "restart", "the Web API's base URL"),
+      key.string("slack[].api_url", null, "restart", "the Web API's base URL (unset: Slack's own)"),
     ]),
   },
 ];

@@ -34,7 +34,7 @@ Deno.test("an org with projects cannot be removed; an account an org binds canno
   assertMatch(settingsGuard(base, noB, fleet([], ["B"]))!, /account `B` has live seats/);
 });
 
-// spec: Editing the config ("refused (a guard declined it, naming what it found)"). issue 12 §8:
+// spec: Editing the config ("refused (a guard declined it, naming what it found)"):
 // the guards run before the loader, so removing an account an org binds is refused by the guard
 // by name, not answered `invalid` because the org now names an account nobody declares.
 Deno.test("save order: the guard refuses by name before the loader calls the file invalid", async () => {

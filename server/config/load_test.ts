@@ -148,7 +148,7 @@ Deno.test("the realistic forge.toml samples load under the catalogue", async () 
   }
 });
 
-// issue 12 §5: every key the catalogue marks required is enforced at load, with file, line, key.
+// Every key the catalogue marks required is enforced at load, with file, line, key.
 Deno.test("a required key left out is refused on its own entry's line", () => {
   const text =
     `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n\n[[orgs]]\nname = "o"\n` +
@@ -166,7 +166,7 @@ Deno.test("a required key left out is refused on its own entry's line", () => {
   );
 });
 
-// issue 12 §6: a duplicate name is placed on the duplicate, not at line 1, column 1.
+// A duplicate name is placed on the duplicate, not at line 1, column 1.
 Deno.test("a duplicate name points at the duplicate's own line", () => {
   const accounts =
     `# accounts\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\n\n[[accounts]]\n` +
@@ -188,7 +188,7 @@ Deno.test("a duplicate name points at the duplicate's own line", () => {
   );
 });
 
-// issue 12 §6: an unterminated string is worded as one, not as the newline the parser ran into.
+// An unterminated string is worded as one, not as the newline the parser ran into.
 Deno.test("an unterminated string is reported as one, at its line", () => {
   assertEquals(
     refusal(`[server]\nbind = "127.0.0.1\nport = 1\n`).message,
@@ -270,7 +270,7 @@ Deno.test("model_slugs and model_aliases keys must be among the account's models
 });
 
 // An account with neither token nor config_dir is the CLI's own login in its default dir
-// (README "Accounts"; pool.ts `accountKind`): the catalogue's token row predates config_dir.
+// (docs/accounts.md; pool.ts `accountKind`): the catalogue's token row predates config_dir.
 Deno.test("an account with neither token nor config_dir loads as the default login", () => {
   const { config } = loadConfigText(ACCOUNT, "/c/forge.toml", areas);
   assertEquals([config.accounts[0].token, config.accounts[0].config_dir], [null, null]);

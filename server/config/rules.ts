@@ -8,7 +8,7 @@ import { isPlainObject } from "./validate.ts";
  *
  * An account with neither `token` nor `config_dir` is not refused here: forge reads it as a
  * `config_dir` account on the CLI's default login dir (`defaultClaudeDir`: `$CLAUDE_CONFIG_DIR`,
- * else `$HOME/.claude`; README "Accounts"), and the catalogue's `token` row predates
+ * else `$HOME/.claude`; docs/accounts.md), and the catalogue's `token` row predates
  * `config_dir` (its "older shapes" note).
  */
 export function sectionRules(tree: Record<string, unknown>): Violation[] {

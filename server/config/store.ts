@@ -187,7 +187,7 @@ export class ConfigStore {
 /**
  * Marks each restart-class key whose value differs from the one the server was built with: it
  * carries `in_force`, the value still serving (null when the key was not there at boot), so a
- * page can say "restart to apply" while the old port still serves. issue 12 §7.
+ * page can say "restart to apply" while the old port still serves.
  */
 export function markRestartPending(
   doc: SettingsDocument,

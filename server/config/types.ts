@@ -16,7 +16,7 @@ export interface ForgeConfig {
   env: Record<string, string>;
   accounts: AccountConfig[];
   orgs: OrgConfig[];
-  /** The `[[slack]]` workspaces (issue 21); absent in a view built before the connectors. */
+  /** The `[[slack]]` workspaces; absent in a view built before the connectors. */
   slack?: SlackWorkspaceConfig[];
   /** Every area's values with defaults applied, for subsystems reading their own area. */
   areas: Record<string, Record<string, Wire>>;

@@ -54,7 +54,7 @@ function walkTable(
   path: (string | number)[],
   out: Violation[],
 ) {
-  // issue 12 §5: a key the catalogue marks required is enforced at load, on its own entry, so a
+  // A key the catalogue marks required is enforced at load, on its own entry, so a
   // project with no path is refused rather than running in `<cwd>/undefined`.
   for (const [name, child] of node.children) {
     if ("pattern" in child && child.edit.required && obj[name] === undefined) {

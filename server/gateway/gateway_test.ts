@@ -113,19 +113,19 @@ Deno.test("gateway: SSE passes through event by event, not buffered", async () =
   const launch = w.gateway.launch(SLOT, w.project)!;
   const res = await post(launch.baseUrl, { ...MSG, stream: true });
   const reader = res.body!.getReader();
-  const arrivals: number[] = [];
+  let reads = 0;
   let text = "";
   const dec = new TextDecoder();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    arrivals.push(performance.now());
+    reads++;
     text += dec.decode(value, { stream: true });
   }
   // Ten deltas paced 120 ms apart: a buffering gateway would hand them over in one read at the
-  // end (a loaded machine may still join a neighbouring pair in one read).
-  assert(arrivals.length >= 6, `only ${arrivals.length} reads`);
-  assert(arrivals.at(-1)! - arrivals[0] >= 9 * 100, "the reads were not spread over the stream");
+  // end (a loaded machine may still join a neighbouring pair in one read). What the gateway adds
+  // to the first byte and the stream is `tools/deno.sh task bench gateway`'s figure.
+  assert(reads >= 6, `only ${reads} reads`);
   assertEquals((text.match(/text_delta/g) ?? []).length, 10);
 });
 
@@ -178,7 +178,10 @@ Deno.test("gateway: a 429 naming its reset cools the account until that reset", 
   const before = Date.now();
   for (let i = 0; i < 2; i++) await (await post(launch.baseUrl, MSG)).body?.cancel();
   const until_ = w.gateway.pool.get("A")!.clock.until!;
-  assert(until_ >= before + 28_000 && until_ <= Date.now() + 31_000, `until ${until_ - before}`);
+  assert(
+    until_ >= before + 28_000 && until_ <= Date.now() + 31_000,
+    `until ${new Date(until_).toISOString()}`,
+  );
 });
 
 Deno.test("gateway: a 401 is auth_required on the seat, not a rotation", async () => {

@@ -3,7 +3,7 @@ import type { AccountConfig } from "../config/types.ts";
 import { defaultClaudeDir } from "../workspace/claude/paths.ts";
 import { probeAccount } from "./probe.ts";
 
-// README "Accounts and the gateway": an account that names no config dir logs in where the CLI
+// docs/accounts.md: an account that names no config dir logs in where the CLI
 // forge launches would, so the probe looks where the launch points the CLI.
 Deno.test("defaultClaudeDir: $CLAUDE_CONFIG_DIR, else ~/.claude (an empty one counts as unset)", () => {
   assertEquals(defaultClaudeDir({ HOME: "/home/me", CLAUDE_CONFIG_DIR: "/cc" }), "/cc");

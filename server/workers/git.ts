@@ -1,5 +1,5 @@
 /**
- * The git a worker's worktree needs (issue 23; mcp_tools.md §4 agents__spawn / agents__despawn):
+ * The git a worker's worktree needs (mcp_tools.md §4 agents__spawn / agents__despawn):
  * a worktree on its own branch made from the lead's HEAD, what would be lost by removing it, and
  * the branch clean-up rule. Real git, run as a child process; every failure is git's own first
  * line inside forge's sentence.

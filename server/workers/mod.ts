@@ -20,7 +20,7 @@ export { Workers } from "./workers.ts";
 type Of<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;
 
 /**
- * The workers area (issue 23): a core area (no switch) over the seats. Commands (catalogue 1.2):
+ * The workers area: a core area (no switch) over the seats. Commands (catalogue 1.2):
  * `spawn_worker` and `despawn_worker` answer through `reply` (WorkerSpawnReply as serde's
  * `{"Ok"|"Err"}`, DespawnResult; spec: command > reply_to), `close_worker`, and the two
  * deliveries between a lead and its workers (a forged `peer` turn through Host.deliver,

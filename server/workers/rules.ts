@@ -6,7 +6,7 @@ import { branchOf } from "./git.ts";
 
 /**
  * The rules a worker's spawn is checked against before anything is made (mcp_tools.md §4
- * agents__spawn; issue 23 item 5): each broken rule is refused in forge's own words.
+ * agents__spawn): each broken rule is refused in forge's own words.
  */
 
 /** A label names a git branch (`worktree-<label>`) and a directory: a conservative spelling. */

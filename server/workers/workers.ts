@@ -47,7 +47,7 @@ export const CONTINUE_TEXT =
   "forge resumed this session (a restart, or your lead asked). Continue your charter where you left off.";
 
 /**
- * A project's workers (issue 23): seats `<org>/<project>/<label>` running the real CLI in their
+ * A project's workers: seats `<org>/<project>/<label>` running the real CLI in their
  * own git worktrees (`<state>/worktrees/<org>/<project>/<label>`, branch `worktree-<label>` from
  * the lead's HEAD), capped by the project's `max_workers`, remembered in the state dir and
  * spawned again after a restart. A spawn that fails half way removes what it made; a despawn

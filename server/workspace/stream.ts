@@ -1,5 +1,6 @@
 import type { CliFrame, SessionUpdate, Slot } from "../../protocol/mod.ts";
 import { slotName, updateSlot } from "../../protocol/mod.ts";
+import { type Clock, MONOTONIC } from "../clock.ts";
 import { appendKind, foldRun, joinRun, type RunKeys } from "./stream_fold.ts";
 
 /** An update as it leaves the workspace: its place in its seat's sequence. spec: update {seq, span}. */
@@ -30,9 +31,9 @@ interface Run {
   msgs: CliFrame[];
   keys: RunKeys;
   deadline: number;
-  /** When its last append came (performance.now()). */
+  /** When its last append came, on the stream's clock. */
   last: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: unknown;
 }
 
 /**
@@ -53,6 +54,7 @@ export class UpdateStream {
 
   constructor(
     private readonly timing = { intervalMs: FLUSH_INTERVAL_MS, ceilingMs: FLUSH_CEILING_MS },
+    private readonly clock: Clock = MONOTONIC,
   ) {}
 
   /** The number the seat's next frame will carry (`header.seq`). */
@@ -92,7 +94,7 @@ export class UpdateStream {
         first: update,
         msgs: [msg],
         keys,
-        deadline: performance.now() + this.timing.ceilingMs,
+        deadline: this.clock.now() + this.timing.ceilingMs,
         last: 0,
         timer: undefined,
       };
@@ -125,27 +127,27 @@ export class UpdateStream {
   /**
    * Notes an append. A run has at most one timer, set when the run starts and set again only when
    * it fires early (the run grew since). Clearing and setting a timer for every token cost the
-   * server thread 2-8% of its time while turns streamed (issue 14 §2; fold_cost, 50 clients).
+   * server thread 2-8% of its time while turns streamed (fold_cost, 50 clients).
    */
   #arm(name: string, run: Run): void {
-    run.last = performance.now();
+    run.last = this.clock.now();
     if (run.timer === undefined) this.#wake(name, run);
   }
 
   /** Sets the run's timer for when it is due: quiet for `intervalMs`, or at its ceiling. */
   #wake(name: string, run: Run): void {
     const due = Math.min(run.last + this.timing.intervalMs, run.deadline);
-    run.timer = setTimeout(() => {
+    run.timer = this.clock.set(() => {
       run.timer = undefined;
       if (this.#runs.get(name) !== run) return;
-      const now = performance.now();
+      const now = this.clock.now();
       if (now < Math.min(run.last + this.timing.intervalMs, run.deadline)) this.#wake(name, run);
       else this.#flushRun(name, run);
-    }, Math.max(0, due - performance.now()));
+    }, Math.max(0, due - this.clock.now()));
   }
 
   #flushRun(name: string, run: Run, followed = false): void {
-    clearTimeout(run.timer);
+    if (run.timer !== undefined) this.clock.clear(run.timer);
     this.#runs.delete(name);
     const fields = run.first.fields ?? {};
     const update: SessionUpdate = run.msgs.length === 1

@@ -2,7 +2,7 @@ import { defineSubsystem } from "../../server/subsystem.ts";
 import { AGENT_TOOLS } from "./tools.ts";
 
 /**
- * The agents' own family (issue 11): who am I, which seats forge runs, and a message to another
+ * The agents' own family: who am I, which seats forge runs, and a message to another
  * project's lead (`deliver_peer_prompt`). Always on: an agent that cannot message cannot report.
  * Spawning workers comes with the Workers issue.
  */

@@ -11,7 +11,7 @@ import { ownWords } from "../../server/subsystem.ts";
 import { messageId, senderName } from "./envelope.ts";
 
 /**
- * The agents family (issue 11): identity, the seats with their lifecycle, and peer messages.
+ * The agents family: identity, the seats with their lifecycle, and peer messages.
  * A message is delivered as a forged user turn with `source: peer` (Host.deliver wakes a
  * sleeping lead) and announced as `peer_envelope_appended`; `deliver_peer_prompt` is the same
  * delivery for a client.

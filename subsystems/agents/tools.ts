@@ -3,7 +3,7 @@ import type { ToolSpec } from "../../server/subsystem.ts";
 
 const roles = ["lead", "worker"] as const;
 
-/** The agents family's tools (issue 11; mcp_tools.md §4, the peers part). */
+/** The agents family's tools (mcp_tools.md §4, the peers part). */
 export const AGENT_TOOLS: ToolSpec[] = [
   {
     name: "agents__whoami",

@@ -37,7 +37,7 @@ async function run(cmd: string, args: string[], env: Record<string, string>) {
 }
 
 /**
- * Page audio (spec: binary kind 2; issue 15 §6): one PulseAudio daemon of forge's own (its
+ * Page audio (spec: binary kind 2): one PulseAudio daemon of forge's own (its
  * runtime dir under the state dir), one null sink per host named in Chromium's PULSE_SINK, and
  * `parec` reading the sink's monitor as 16 kHz mono PCM. A sink is per Chromium process, not per
  * tab, so a profile's sound is every tab's: each packet goes to the controller of each tab of the

@@ -26,7 +26,7 @@ export async function handOff(
         isError: true,
       };
     }
-    // issue 15 §2: each session drives its own tabs only; a person's tab (no owner) may be asked.
+    // Each session drives its own tabs only; a person's tab (no owner) may be asked.
     if (tab.owner && slotName(tab.owner) !== slotName(slot)) {
       return {
         text: `tab ${tab.number} (page=${input.page}) belongs to ${

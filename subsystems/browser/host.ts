@@ -23,7 +23,7 @@ export interface HostEnv {
 }
 
 /**
- * One profile's headless Chromium (issue 15 "Hosts"): started by the first page call or attach,
+ * One profile's headless Chromium: started by the first page call or attach,
  * closed by the idle clock, replaced when it dies. Its tabs are numbered from 1 per run.
  */
 export class BrowserHost {
@@ -297,8 +297,8 @@ export class BrowserHost {
 
   /**
    * The strip's list. spec: browser_tabs {profile, id, up, connected, closing_at_ms, rows}; plus
-   * `audio_off`, why an up host has no page audio (issue 15 §6: said in its state, not only
-   * logged), else null.
+   * `audio_off`, why an up host has no page audio (said in its state,
+   * not only logged), else null.
    */
   list() {
     return {

@@ -1,5 +1,5 @@
 /**
- * Starting one headless Chromium for a profile (issue 15 "Hosts"): Debian's `chromium`, its own
+ * Starting one headless Chromium for a profile: Debian's `chromium`, its own
  * user-data dir, DevTools on an ephemeral loopback port. Measured flags (feasibility §2).
  */
 

@@ -11,7 +11,7 @@ import { browserTools } from "./tools.ts";
 const SESSION_ENDS = new Set(["releasing", "connection_failed", "session_replaced"]);
 
 /**
- * The browser host (issue 15): one headless Chromium per profile, driven over CDP by the seats'
+ * The browser host: one headless Chromium per profile, driven over CDP by the seats'
  * agents (forge's `browser__*` tools), streamed to every viewer, controlled by one.
  * spec: browser_view .. browser_tabs, binary kinds 1 and 2, respond_browser_hand_off, open_url.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ToolSpec } from "../../server/subsystem.ts";
 
-// forge's browser family (issue 15): @playwright/mcp's core tools under forge's
+// forge's browser family: @playwright/mcp's core tools under forge's
 // `<family>__<verb>` naming (spec mcp_tools.md §5 lists the original's `browser_*`), built on CDP
 // against the same Chromium people watch. `target` is a `[ref=eN]` from the last snapshot (or a
 // CSS selector); `element` is the human description Playwright asks for, kept for the record.

@@ -126,7 +126,7 @@ export function moreTools(onPage: (fn: PageFn) => ToolHandler): Record<string, T
     }),
     browser__resize: onPage(async (p, i) => {
       const owner = p.tab.viewers.ownerSize();
-      // spec issue 15 §4: the layout is the controller's, else the longest-watching viewer's.
+      // spec: browser_resize. The layout is the controller's, else the longest-watching viewer's.
       if (owner) {
         throw new PageError(
           `tab ${p.tab.number}'s layout belongs to the person watching it ` +

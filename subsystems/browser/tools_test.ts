@@ -1,5 +1,5 @@
-// The agent's page tools on a REAL Chromium against a loopback test page (issue 15 "The agent's
-// browser"): Playwright MCP's core verbs, each session on its own tab, a held tab refused with a
+// The agent's page tools on a REAL Chromium against a loopback test page (the agent's browser):
+// Playwright MCP's core verbs, each session on its own tab, a held tab refused with a
 // reason, a page dialog answered through browser__handle_dialog, a file chooser through
 // browser__file_upload.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
@@ -111,7 +111,9 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     const stillListed = (t: string) => new RegExp(`(^Tabs: |; )${workerTab}[ :]`).test(t);
     let fresh = await run("tabs", { action: "list" }, callAs("w1"));
     for (const until = performance.now() + 10_000; stillListed(fresh.text);) {
-      assert(performance.now() < until, `tab ${workerTab} never closed: ${fresh.text}`);
+      if (performance.now() > until) {
+        throw new Error(`tab ${workerTab} never closed: ${fresh.text}`);
+      }
       await new Promise((r) => setTimeout(r, 50));
       fresh = await run("tabs", { action: "list" }, callAs("w1"));
     }

@@ -1,4 +1,4 @@
-// forge's Gotify client against the fake Gotify server run as its own process (issue 21 §1:
+// forge's Gotify client against the fake Gotify server run as its own process (
 // stream, reconnect with back-off, catch-up through /message paging so nothing is lost or
 // delivered twice; a refused token answered in words).
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";

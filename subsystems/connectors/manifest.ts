@@ -5,7 +5,7 @@ import { SLACK_FILE_TOOLS } from "./slack_files.ts";
 import { SLACK_WRITE_TOOLS } from "./slack_post.ts";
 
 /**
- * The connectors (issue 21): Gotify's stream and Slack's workspaces reach the agents as forged
+ * The connectors: Gotify's stream and Slack's workspaces reach the agents as forged
  * user turns, and an agent's Slack post waits for a person. Always loaded: without `[gotify]` or
  * `[[slack]]` (their config areas are the core's `gotify` and `slack`) the tools answer that none
  * is configured and home shows them down. spec: home > connectors; board > connectors.

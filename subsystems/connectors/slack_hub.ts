@@ -62,7 +62,7 @@ export class SlackWorkspace {
 }
 
 /**
- * Every `[[slack]]` workspace and its poll (issue 21 §2; the original's polling model): every
+ * Every `[[slack]]` workspace and its poll (the original's polling model): every
  * `poll_seconds` each subscribed conversation is read from its mark (`conversations.history`,
  * `oldest` exclusive), threads seen there are followed (`conversations.replies`) until idle for
  * `thread_idle_days`, and the marks are stored, so across restarts each message arrives once.

@@ -1,4 +1,4 @@
-// The Slack poll against the fake Web API (issue 21 §2): a subscribed conversation is read from
+// The Slack poll against the fake Web API: a subscribed conversation is read from
 // its mark, a 429's Retry-After is waited out before the next call, threads are followed, the
 // user's own messages are skipped, a conversation Slack refuses does not stop the others, and the stored marks mean a new hub delivers nothing twice.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";

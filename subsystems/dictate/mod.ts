@@ -64,7 +64,7 @@ export async function create(host: Host) {
   };
   // The preflight runs in the background: takes accepted meanwhile wait for the model.
   const loading = preflight.start();
-  // Issue 17: the speaking bench reads its clips back with this role's active engine.
+  // The speaking bench reads its clips back with this role's active engine.
   if (host.speech) {
     host.speech.dictation = {
       // The file the page's in_use row names (the PocketSphinx pin's is its language model).

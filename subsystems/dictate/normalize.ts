@@ -2,7 +2,7 @@ import type { DictateAxes } from "../../protocol/mod.ts";
 
 /**
  * Turns a decoder's words into the text a take lands, by the take's three axes. Deterministic
- * text rules, no model (README "Dictation > How the axes change the words"):
+ * text rules, no model (docs/dictate.md, "How the axes change the words"):
  *
  * - spoken punctuation ("comma", "period"/"full stop", "question mark", "exclamation mark",
  *   "colon", "new line", "new paragraph") becomes the mark, except under `as_spoken`;

@@ -2,7 +2,7 @@ import { assertEquals } from "../../tests/assert.ts";
 import { until } from "../../tests/harness.ts";
 import { PluginsWatcher } from "./watch.ts";
 
-// spec (issue 19): a change under the plugins root is rescanned and pushed, debounced: a burst of
+// spec: extensions. A change under the plugins root is rescanned and pushed, debounced: a burst of
 // writes is one call, and a plugins/ that appears after the watch began is followed too.
 Deno.test("watch: a burst is one call; a plugins/ created later is followed", async () => {
   const cfg = await Deno.makeTempDir();

@@ -1,4 +1,4 @@
-// issue 14 §4: a patch is decoded once when every byte is one character; the lines sliced from
+// A patch is decoded once when every byte is one character; the lines sliced from
 // it must be the very lines a decode per line gives - ASCII, a lone invalid byte (U+FFFD either
 // way), and, through the per-line path, multi-byte and cut sequences.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";

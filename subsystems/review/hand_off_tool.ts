@@ -1,5 +1,5 @@
 /**
- * `document__hand_off` (issue 11, document family): the agent hands one document to the person
+ * `document__hand_off` (the document family): the agent hands one document to the person
  * and waits. The path is confined exactly as `document_read` confines it (the read runs first
  * and its refusal is the agent's answer, nothing parked); then a `document_hand_off` ask parks
  * on the seat until `answer_document_hand_off` brings the reader's decision back.

@@ -1,6 +1,6 @@
 /**
  * The default-branch candidates' refs, read from the repository's files instead of a
- * `git for-each-ref` process (issue 14 §4: one git process fewer a record). Refs are loose files
+ * `git for-each-ref` process (one git process fewer a record). Refs are loose files
  * under the common git dir or lines of its `packed-refs`; a linked worktree's `.git` file names
  * its own git dir, whose `commondir` holds the shared refs. Anything this reader does not know
  * for certain (a reftable repository, a `.git` it cannot read, a ref file it cannot parse)

@@ -1,4 +1,4 @@
-// issue 14 §4: the default-branch refs read from files must say exactly what `git for-each-ref`
+// The default-branch refs read from files must say exactly what `git for-each-ref`
 // says, in every layout git leaves them: loose, packed, a clone's symbolic origin/HEAD, a linked
 // worktree, a dangling symref, an unborn branch.
 import { strictEqual as equal } from "node:assert/strict";

@@ -140,7 +140,7 @@ async function scan(
     // spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.
     return gated("gone");
   }
-  // The diff is the long pole (issue 14 §4: ~35 ms of a 200-file tree's ~45 ms record): it is
+  // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is
   // spawned first, and the status (~10 ms) and the ref files are read while it runs.
   const [headDiff, status, root, refs] = await Promise.all([
     diffLayer(cwd, "HEAD"),

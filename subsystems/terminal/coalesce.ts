@@ -1,6 +1,6 @@
 /**
  * Gathers a PTY's reads into chunks while output floods, and passes a read straight through
- * otherwise (issue 14 item 6).
+ * otherwise.
  *
  * Why: Linux hands a PTY's output over in reads of about 4 KiB, so a `cat` at ~70 MB/s is
  * ~1,700 reads per 7 MB, and the terminal bench's profile showed each read cost a kind-4 frame

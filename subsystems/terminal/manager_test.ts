@@ -80,7 +80,7 @@ Deno.test("manager: every real change is told once, a close tells null and the n
     const kinds = () => told.map(([, s]) => s?.state.kind ?? "gone");
     first.terminal.write("sleep 30\r");
     // Wait for the state this test checks, not for the first "running": under load a sample can
-    // land between bash's fork and its exec of sleep (issue 12 §9), which the tracker holds back
+    // land between bash's fork and its exec of sleep, which the tracker holds back
     // for a second sample but a slow machine may still take for a subshell.
     const isSleep = (s: TerminalSummary | null) =>
       s?.state.kind === "running" && s.state.command === "sleep";

@@ -136,7 +136,7 @@ export function create(host: Host) {
       },
     },
     commands: {
-      // Issue 11: the person is done with (or declines) a terminal__hand_off.
+      // The person is done with (or declines) a terminal__hand_off.
       respond_terminal_hand_off: (
         c: Extract<Command, { name: "respond_terminal_hand_off" }>,
         peer: Peer,

@@ -1,6 +1,6 @@
 /**
  * A terminal's server-side screen model: a headless xterm that trails the byte stream, so that
- * reading the PTY and relaying its bytes to viewers never waits for the parse (issue 14 item 6).
+ * reading the PTY and relaying its bytes to viewers never waits for the parse.
  *
  * Why it trails: a profile of the terminal bench (a 7 MB `cat` to five socket viewers) showed
  * the parse - about 100 ms of CPU per 7 MB, as long as the PTY takes to deliver it - running in

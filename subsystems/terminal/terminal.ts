@@ -6,7 +6,7 @@ import { readWords } from "../../server/subsystem.ts";
  *
  * The read path only copies: reads are gathered into chunks while output floods (coalesce.ts),
  * each chunk is numbered and relayed, and the model parses behind the stream (model.ts), so
- * viewers get a burst at the PTY's rate (issue 14 item 6).
+ * viewers get a burst at the PTY's rate.
  *
  * Transport-independent: output is handed to listeners as (seq, bytes); the viewer set and the
  * socket layer decide who hears it.
@@ -238,7 +238,7 @@ export class ShellTerminal {
   /**
    * The model's last `lines` lines (scrollback and screen) as plain text, trailing blank lines
    * dropped, once it has parsed everything written so far: what an agent reads of the screen
-   * (issue 11, terminal__read).
+   * (terminal__read).
    */
   async text(lines: number = this.#rows): Promise<string> {
     await this.settled();

@@ -1,5 +1,5 @@
 /**
- * The terminal family (issue 11): the agent's door to the seat's own terminal, the one people
+ * The terminal family: the agent's door to the seat's own terminal, the one people
  * view. Run a command and read what it printed (bounded, after a settle time), read the screen,
  * send keys, and hand the terminal to the person (a `terminal_hand_off` ask; the summary's
  * `held` says a hand-off holds it). spec: terminal_control - while a person holds the control,

@@ -1,4 +1,4 @@
-// Issue 11 "terminal family": run and read the seat's own terminal, send keys, hand it off (a
+// The terminal family: run and read the seat's own terminal, send keys, hand it off (a
 // terminal_hand_off ask; the summary's `held` says so); spec: terminal_control - while a person
 // holds the control, or a hand-off is parked, every tool is refused with a sentence saying why.
 import { z } from "zod";

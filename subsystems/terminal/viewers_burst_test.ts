@@ -1,5 +1,5 @@
 /**
- * Bursts through a real shell (issue 14 item 6): the model trails the stream, so a repaint is
+ * Bursts through a real shell: the model trails the stream, so a repaint is
  * a screen at the model's seq plus the chunks after it, or waits for the model. Every viewer
  * here is a RecordingSink that decodes its kind-4 frames; what it draws is compared with a fresh
  * xterm fed every byte the PTY produced (spec: terminal_view's seq, binary kind 4).

@@ -2,7 +2,7 @@
  * The usage scan's byte work as one small WebAssembly module with 128-bit SIMD: finding lines
  * and the `"usage"` key, and walking a usage line (usage_walk.ts). The searches test 16 bytes per
  * compare where a JavaScript loop over a Uint8Array tests one (measured on a generated pool:
- * newlines found at 17 GB/s here, 1.5 GB/s with `Uint8Array.indexOf`). Issue 14 item 5: a first
+ * newlines found at 17 GB/s here, 1.5 GB/s with `Uint8Array.indexOf`). A first
  * scan finds what carries usage in the bytes and leaves the rest unparsed.
  *
  * Assembled from its text (wasm_text.ts) on a memory the caller owns; the first `BASE` bytes

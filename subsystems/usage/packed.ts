@@ -2,7 +2,7 @@
  * One file's records as the byte reader builds them and a reader thread sends them: the numbers
  * in one Float64Array (moved, not copied), every plain id pair in one string (`msg_..:req_..`
  * after each other, sliced out on arrival), model and cwd as indexes into the file's few
- * distinct values. Cloning an object per record cost more than reading it (issue 14: ~3 us a
+ * distinct values. Cloning an object per record cost more than reading it (~3 us a
  * record to serialize and deserialize, against well under 1 us to read it from the bytes).
  *
  * A line repeating the message of the record before it is not kept: the CLI writes one line per

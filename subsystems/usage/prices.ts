@@ -60,7 +60,7 @@ const MODEL_RATES = strict({
   fast_multiplier: number((n) => n > 0, "a number above 0"),
 }, ["long_prompt", "fast_multiplier"]);
 /** The price file's shape, checked by hand: zod would be the one reason to load it on the usage
- * scan's path (issue 14: a first scan's process starts light). */
+ * scan's path (a first scan's process starts light). */
 const PRICE_FILE = strict({
   source: check((v) => typeof v === "string" && v.length > 0, "a non-empty string"),
   as_of: check((v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v), "YYYY-MM-DD"),

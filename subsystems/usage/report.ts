@@ -79,7 +79,7 @@ export function buildSnapshot(files: PoolFile[], opts: ReportOptions): UsageSnap
 
 /**
  * The report built a file at a time, in path order, so a first scan folds each file as it lands
- * rather than all of them after the last (issue 14 item 5: totals built incrementally).
+ * rather than all of them after the last (totals built incrementally).
  */
 export class ReportFold {
   readonly #opts: ReportOptions;

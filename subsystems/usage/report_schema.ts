@@ -1,6 +1,6 @@
 /**
  * The `usage` subject's snapshot schema (zod), apart from the report that builds it: the usage
- * scan's path loads no zod (issue 14: a first scan's process starts light); tests and the
+ * scan's path loads no zod (a first scan's process starts light); tests and the
  * golden check validate snapshots against it. spec: Subjects > usage.
  */
 import { z } from "zod";

@@ -223,7 +223,7 @@ Deno.test("report: windowStarts on a Monday starts the week today", () => {
   assertEquals(new Date(s.month).getDate(), 1);
 });
 
-// spec: usage (issue 22: the usage subject attributes cost per account): the gateway's ledger
+// spec: usage (the usage subject attributes cost per account): the gateway's ledger
 // names the account behind each request-id; a message it does not name is unattributed.
 Deno.test("report: by_account rows from the gateway's request ledger", () => {
   const s = new SessionLines("a", "/w/app")

@@ -188,7 +188,7 @@ function asError(err: unknown): Error {
 }
 
 /**
- * The stat walk, synchronous: a rescan with nothing changed is this walk alone (issue 14: under
+ * The stat walk, synchronous: a rescan with nothing changed is this walk alone (under
  * 50 ms), and one awaited stat per file cost more in round trips than the stats themselves
  * (a 388-file pool: ~45-90 ms awaited on a loaded machine, a few ms in one go).
  */

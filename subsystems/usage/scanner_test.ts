@@ -79,7 +79,7 @@ Deno.test("spec usage: UsageScanner answers exact totals and reuses unchanged fi
     const again = await scanner.scan(NOW);
     assertEquals([again.files_read, again.files_reused], [0, 2]);
     assertEquals(again.snapshot, first.snapshot);
-    // Nothing changed: the report is the one already built (issue 14: a rescan costs the walk).
+    // Nothing changed: the report is the one already built (a rescan costs the walk).
     ok(again.snapshot === first.snapshot, "an unchanged pool reuses its report");
     // A later day moves the windows, and other projects move the grouping: both rebuild.
     const tomorrow = await scanner.scan(new Date(NOW.getTime() + 86_400_000));

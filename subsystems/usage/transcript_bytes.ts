@@ -1,5 +1,5 @@
 /**
- * Reading a session transcript from its bytes: the first scan's reader (issue 14 item 5). The
+ * Reading a session transcript from its bytes: the first scan's reader. The
  * answer is what `TranscriptParser` (the whole-line parse) gives for the same file, records and
  * skipped count alike; transcript_bytes_test.ts compares the two on real, generated, odd and
  * damaged transcripts.

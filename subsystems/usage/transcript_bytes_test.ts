@@ -2,7 +2,7 @@
  * The byte reader (transcript_bytes.ts) against the whole-line parse (transcript.ts): the same
  * records and skipped count, on the real CLI's transcripts, generated sessions, hand-made odd
  * lines and random damage, each read whole and in reads cut small enough to split every line,
- * key and multi-byte character. Issue 14 item 5: "exactly the same numbers".
+ * key and multi-byte character: exactly the same numbers.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { fileURLToPath } from "node:url";

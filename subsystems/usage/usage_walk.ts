@@ -3,7 +3,7 @@
  * walk over the JSON, in WebAssembly (byte_search.ts), that notes where the few fields a usage
  * count needs lie - the line's type, cwd, timestamp and requestId; its message's id, model and
  * usage - and skips the rest: the content array with its text, thinking and tool input, most of
- * the bytes. String runs are skipped 32 bytes a step. spec: Subjects > usage; issue 14 item 5.
+ * the bytes. String runs are skipped 32 bytes a step. spec: Subjects > usage.
  *
  * The walk accepts only what `JSON.parse` accepts (every byte is checked against the JSON
  * grammar) and answers 0 for anything it does not read itself - an escaped key in an object it

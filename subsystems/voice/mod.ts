@@ -194,7 +194,7 @@ export async function create(host: Host) {
         enabled: true,
         models_dir: typeof area().models_dir === "string" ? area().models_dir as Wire : null,
         speaking_model: choice().id,
-        // issue 17: a missing engine is said here, never a silent nothing.
+        // A missing engine is said here, never a silent nothing.
         missing: missingOf(speakers, choice()),
       },
     }),

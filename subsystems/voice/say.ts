@@ -15,7 +15,7 @@ export interface SayDeps {
 }
 
 /**
- * `voice__say {text}` (issue 17 §2): the text split at sentences, queued on the calling seat's
+ * `voice__say {text}`: the text split at sentences, queued on the calling seat's
  * voice stream; the call returns once the clips are queued, not when they are played. With nobody
  * listening it says so and renders nothing; past `MAX_SAY_CHARS` it is refused in words.
  */

@@ -1,5 +1,5 @@
 /**
- * How `voice__say` cuts an update into clips (issue 17 §2): at sentence boundaries, so the first
+ * How `voice__say` cuts an update into clips: at sentence boundaries, so the first
  * clip plays while the rest render. A sentence longer than `MAX_CLIP_CHARS` is cut again at its
  * last comma or space before the bound, so no single clip keeps a listener waiting long.
  */

@@ -1,7 +1,7 @@
 import { assertEquals } from "../../tests/assert.ts";
 import { MAX_CLIP_CHARS, sentences } from "./split.ts";
 
-// issue 17 §2: long text is split at sentence boundaries into clips rendered in order.
+// Long text is split at sentence boundaries into clips rendered in order.
 Deno.test("sentences: cut at . ! ? in order, whitespace folded, empty pieces dropped", () => {
   assertEquals(
     sentences("The build passed.  Two tests\nfailed! Shall I fix them? ... "),

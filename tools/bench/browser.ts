@@ -1,5 +1,5 @@
 /**
- * Browser bench (issue 15): a real Chromium behind a real forge socket.
+ * Browser bench: a real Chromium behind a real forge socket.
  *
  *   tools/deno.sh run --allow-all tools/bench/browser.ts [--secs 4] [--pairs 3] [--clicks 40]
  *

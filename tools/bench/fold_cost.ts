@@ -1,5 +1,5 @@
 /**
- * What a seat costs the server (issue 3 item 8), with the real `claude` CLI against the fake API:
+ * What a seat costs the server, with the real `claude` CLI against the fake API:
  *
  * 1. CPU per request: forge runs as its own process (`deno run -A main.ts`, so its /proc walks
  *    run) holding one seat with a long real conversation built by real turns; the arm prices a

@@ -4,7 +4,7 @@ import { ClientMessage } from "../../protocol/client.ts";
 import { SERVER_V8_FLAGS } from "../permissions.ts";
 
 /**
- * What fuzzed traffic leaves behind in the server's memory (issue 12 §4). Each arm boots a server
+ * What fuzzed traffic leaves behind in the server's memory. Each arm boots a server
  * as its own process, opens 8 connections, sends `--messages` fuzzed messages (hostile and
  * malformed messages of every kind, the same seeded sequence in every arm) spread over them in
  * paced batches (a ping closes each batch, and its pong proves the batch was handled), closes the

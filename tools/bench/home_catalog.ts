@@ -1,6 +1,6 @@
 /**
  * Home catalog bench: what a project's transcript catalog (home > projects > project.sessions,
- * issue 13 §2) adds to a home read, for a project with many transcripts.
+ * home > projects) adds to a home read, for a project with many transcripts.
  *
  *   tools/deno.sh run --allow-all tools/bench/home_catalog.ts [--transcripts 2000] [--runs 15]
  *

@@ -1,5 +1,5 @@
 /**
- * Agent-tools bench (issue 11): a forge tool call's round trip beside a bare control_request
+ * Agent-tools bench: a forge tool call's round trip beside a bare control_request
  * echo on the same CLI, with 1 and 10 seats at once.
  *
  *   tools/deno.sh run --allow-all tools/bench/mcp.ts [--calls 40] [--seats 1,10]

@@ -1,5 +1,5 @@
 /**
- * History paging below the window (issue 4; issue 14 §1): `more` over a real socket against forge
+ * History paging below the window: `more` over a real socket against forge
  * running as its own process (`deno run -A main.ts`), so the read, the encode and the send are all
  * in the figure, beside the baseline a reader without a pager pays: the whole transcript read and
  * every row mapped once, in this process.

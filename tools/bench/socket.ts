@@ -4,7 +4,7 @@
  * interleaved arms whose order turns each round (forge, bare, ws / ws, bare, forge, ...). The
  * clients live in Worker threads, so their parsing is not on the server's thread; latency runs
  * from the stamp taken when the server accepted the update to the client's parse. Each arm prints
- * what it moved, so an arm that stopped delivering cannot look fast. issue 14 §1-2.
+ * what it moved, so an arm that stopped delivering cannot look fast.
  *
  *   deno task bench socket [--clients 50] [--updates 2000] [--rounds 5] [--workers 2] [--runs 5]
  */

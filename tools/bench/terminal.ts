@@ -1,5 +1,5 @@
 /**
- * Terminal bench (issue 14 item 6): a burst of output through forge's terminal to N real socket
+ * Terminal bench: a burst of output through forge's terminal to N real socket
  * viewers against the same burst read from a PTY alone, in paired, interleaved arms.
  *
  *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5] [--late 3] [--keys 200]

@@ -1,5 +1,5 @@
 /**
- * Voice bench: what speaking an update costs, per engine (issue 17 §6).
+ * Voice bench: what speaking an update costs, per engine.
  *
  *   tools/deno.sh run --allow-all tools/bench/voice.ts [--runs 3] [--engines flite,festival]
  *

@@ -1,5 +1,5 @@
 /**
- * Workers bench (issue 23): spawn-to-connected for 1 and 5 workers, and forge's own RSS per live
+ * Workers bench: spawn-to-connected for 1 and 5 workers, and forge's own RSS per live
  * worker (the CLIs' excluded: they are other processes).
  *
  *   tools/deno.sh run --allow-all --v8-flags=--expose-gc tools/bench/workers.ts [--runs 3]

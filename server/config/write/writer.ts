@@ -105,7 +105,7 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
   const applied = applyEdits(before.text, opts.edits);
   if (!applied.ok) return refusal("invalid", applied.message, applied.key_path);
   const after = applied.text;
-  // Guards before the loader (issue 12 §8): removing an account an org binds also leaves the org
+  // Guards before the loader: removing an account an org binds also leaves the org
   // naming an account nobody declares, which the loader would call `invalid`; the guard's
   // refusal says what it found, so it speaks first.
   const refused = opts.guard

@@ -70,7 +70,7 @@ Deno.test("buildChildEnv: reserved variables refused with a warning, model slots
   ]);
 });
 
-// spec: home > accounts (issue 22): through the gateway no credential variable reaches the CLI.
+// spec: home > accounts: through the gateway no credential variable reaches the CLI.
 Deno.test("buildChildEnv: the gateway's stamp owns the base URL and every credential variable", () => {
   const { env, warnings } = buildChildEnv({
     ...base,

@@ -7,7 +7,7 @@
 /**
  * The config dir of a CLI whose account names none: the inherited `$CLAUDE_CONFIG_DIR`, else the
  * CLI's own default, `~/.claude`. The launch, the account probe, a seat's OAuth facts and the
- * project catalog all ask here, so they read the same login (README "Accounts and the gateway").
+ * project catalog all ask here, so they read the same login (docs/accounts.md).
  */
 export function defaultClaudeDir(env: { CLAUDE_CONFIG_DIR?: string; HOME?: string }): string {
   return env.CLAUDE_CONFIG_DIR || `${env.HOME ?? ""}/.claude`;

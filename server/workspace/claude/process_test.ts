@@ -137,36 +137,35 @@ Deno.test("close() SIGTERMs a CLI that does not finish within the grace period, 
       chunk_delay_ms: 200,
     }],
   });
-  const { proc, log } = h.spawn({ closeGraceMs: 500 });
+  const { proc, log } = h.spawn({ closeGraceMs: 1_500 });
   proc.sendUserMessage("slow");
-  await log.waitFor(
-    (f) => f.type === "stream_event" && (f.event as JsonObject).type === "content_block_delta",
-    "a delta",
-  );
-  const t0 = performance.now();
+  const isDelta = (f: CliFrame) =>
+    f.type === "stream_event" && (f.event as JsonObject).type === "content_block_delta";
+  await log.waitFor(isDelta, "a delta");
+  const atClose = log.frames.filter(isDelta).length;
   const exit = await proc.close();
-  const took = performance.now() - t0;
-  // The CLI finishes the running turn after stdin EOF (20 s here), so the grace ran out and the
-  // SIGTERM ended it: it exits 143 through its own handler.
+  // The CLI finishes the running turn after stdin EOF (20 s here): it went on streaming through
+  // the grace, then the SIGTERM ended it and it exited 143 through its own handler. (How long
+  // close() takes is the lifecycle bench's figure.)
+  ok(log.frames.filter(isDelta).length > atClose, "the turn went on through the grace");
   deepStrictEqual([exit.code, exit.signal], [143, null]);
-  ok(took >= 450 && took < 2_500, `close took ${took} ms`);
   await rejects(Deno.stat(`/proc/${proc.pid}`), Deno.errors.NotFound);
 });
 
 Deno.test("close() SIGKILLs a child that ignores SIGTERM", async () => {
   // Not the CLI: a shell that ignores TERM and never reads stdin, to reach the last step.
+  // It says so on stderr when the TERM comes, so the order (EOF, TERM, KILL) is read, not timed.
   const proc = ClaudeProcess.spawn({
     bin: "sh",
-    args: ["-c", "trap '' TERM; while :; do sleep 0.05; done"],
+    args: ["-c", "trap 'echo got TERM >&2' TERM; while :; do sleep 0.05; done"],
     cwd: ".",
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
     closeGraceMs: 100,
     termGraceMs: 200,
   });
-  const t0 = performance.now();
   const exit = await proc.close();
   deepStrictEqual(exit.signal, "SIGKILL");
-  ok(performance.now() - t0 >= 280, "it waited out both graces");
+  match(proc.stderrTail, /got TERM/, "the TERM came first and was ignored");
 });
 
 Deno.test("close() leaves no tool process behind: a background Bash ends with the CLI", async () => {

@@ -24,7 +24,7 @@ export interface SeatTools {
 }
 
 /**
- * forge's agent tools across every seat (issue 11): the launch flags, one MCP server per
+ * forge's agent tools across every seat: the launch flags, one MCP server per
  * occupant, and the `notifications/tools/list_changed` that tells a CLI its tools moved - on a
  * subsystem's request (`Host.toolsChanged`) or after a reload changed the set a seat was listed.
  */

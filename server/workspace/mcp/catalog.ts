@@ -54,8 +54,8 @@ export function listEntry(spec: ToolSpec): WireObject {
 
 /**
  * Each declaration's entry, built once: converting the zod inputs to JSON Schema took ~30 ms
- * of the server's thread on every CLI's `tools/list` (issue 14: a stall a CLI line's latency
- * met). A reload declares new spec objects, which are built afresh.
+ * of the server's thread on every CLI's `tools/list` (a stall a CLI line's
+ * latency met). A reload declares new spec objects, which are built afresh.
  */
 const listed = new WeakMap<ToolSpec, WireObject>();
 

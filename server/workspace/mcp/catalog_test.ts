@@ -1,4 +1,4 @@
-// Issue 11 "Tools are contributed through the registry": a manifest declares each tool (name
+// Tools are contributed through the registry: a manifest declares each tool (name
 // `<family>__<verb>`, family, roles); one handler per declared tool, checked at boot; an off
 // subsystem offers none, a reload switching it off takes its tools away.
 import { z } from "zod";

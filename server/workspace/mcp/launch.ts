@@ -1,7 +1,7 @@
 import { SERVER_NAME } from "./seat_server.ts";
 
 /**
- * The CLI's hard limit on one forge tool call, set deliberately (README: forge's tools). A call
+ * The CLI's hard limit on one forge tool call, set deliberately (docs/tools.md). A call
  * that parks an ask waits for a person, who may answer tomorrow, so the limit is a week, not the
  * CLI's default of about 28 hours. It must stay below 2^31 ms (about 24.8 days): the CLI's
  * timer treats a larger delay as 1 ms.

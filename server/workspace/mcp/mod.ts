@@ -1,5 +1,5 @@
 /**
- * forge's own MCP server for its seats (issue 11): the tool catalogue the registry contributes
+ * forge's own MCP server for its seats: the tool catalogue the registry contributes
  * (catalog.ts), one server per occupant over the control protocol (seat_server.ts), the launch
  * flags (launch.ts) and the bridge holding them together (bridge.ts).
  */

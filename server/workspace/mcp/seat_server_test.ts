@@ -1,4 +1,4 @@
-// Issue 11 "The bridge"; mcp.md §2.1 (the frames), §2.3 (notifications/cancelled names the
+// The bridge; mcp.md §2.1 (the frames), §2.3 (notifications/cancelled names the
 // JSON-RPC id), §5 (alwaysLoad), §6.2 (readOnlyHint).
 import { z } from "zod";
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";

@@ -16,7 +16,7 @@ export function toolCall(req: CanUseToolRequest): WireObject {
     status: "pending",
     content: [],
     raw_input: req.input as Wire,
-    // The original's ToolCall carries these as null while the call waits (issue 13 §8).
+    // The original's ToolCall carries these as null while the call waits.
     raw_output: null,
     output_metadata: null,
     task_metadata: null,

@@ -28,7 +28,7 @@ export interface SeatEnv {
   booksWritable(): Promise<void>;
   /** An ask's own sequence, counted per server run. spec: home > boot_id. */
   nextAskSeq(): number;
-  /** Every seat's held asks (issue 11): ordered with the seat's own permission and questions. */
+  /** Every seat's held asks: ordered with the seat's own permission and questions. */
   held: HeldAskRegistry;
   /** forge's MCP server for the seats' CLIs; null runs them without forge's tools. */
   tools: ToolBridge | null;

@@ -92,7 +92,7 @@ export function endingOf(reason: unknown): Exclude<AskEnding, "answered"> {
 }
 
 /**
- * Every seat's held asks (issue 11): the one registry a tool call parks through until a person
+ * Every seat's held asks: the one registry a tool call parks through until a person
  * answers. An ask is keyed by its id and owned by one seat; it emits its `*_pending` update when
  * parked and its `*_resolved {id, ending}` when it ends, however it ends: answered, declined,
  * its call cancelled (an interrupt), the session ended, expired. Nothing here belongs to a

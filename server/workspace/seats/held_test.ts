@@ -1,4 +1,4 @@
-// Issue 11 "One ask mechanism"; spec: session > pending_asks (held kinds lead, in their order,
+// One ask mechanism; spec: session > pending_asks (held kinds lead, in their order,
 // arrival order within a kind), subscribe > answering, Editing the config
 // (settings_write_pending / settings_write_resolved names the ending).
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";

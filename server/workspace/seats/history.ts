@@ -34,8 +34,7 @@ export class SeatHistory {
   }
 
   /**
-   * A new occupant's conversation: seeded from its transcript when it is resumed (spec: issue 4,
-   * "a resumed seat seeds its conversation from its transcript"), read before the CLI writes to
+   * A new occupant's conversation: seeded from its transcript when it is resumed ("a resumed seat seeds its conversation from its transcript"), read before the CLI writes to
    * it. Recorded in the book when its transcript can be named.
    */
   async begin(

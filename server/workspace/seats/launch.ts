@@ -45,7 +45,7 @@ export interface LaunchInput {
   inherited?: Record<string, string>;
   /** The account gateway's binding for this seat; absent or null: the CLI talks directly. */
   gateway?: GatewayLaunch | null;
-  /** forge's own flags (its MCP server, issue 11), rendered before the launch's `extra_args`. */
+  /** forge's own flags (its MCP server), rendered before the launch's `extra_args`. */
   forgeArgs?: ReadonlyArray<readonly [string, string | null]>;
 }
 
@@ -190,7 +190,7 @@ export function readEnvFile(path: string | null): Record<string, string> {
 }
 
 /**
- * A launch's `charter` (a worker's, issue 23) as its system-prompt addition: joined after forge's
+ * A launch's `charter` (a worker's) as its system-prompt addition: joined after forge's
  * own `append-system-prompt` section, or the flag itself when forge gave none (the CLI takes the
  * flag once).
  */

@@ -187,7 +187,7 @@ Deno.test("readEnvFile: KEY=value lines, comments, export, quotes", async () => 
   }
 });
 
-Deno.test("planLaunch: a worker's charter joins forge's own system-prompt section, one flag (issue 23)", () => {
+Deno.test("planLaunch: a worker's charter joins forge's own system-prompt section, one flag", () => {
   const plan = (forgeArgs: [string, string][]) =>
     planLaunch({
       config: config(),
@@ -211,7 +211,7 @@ Deno.test("planLaunch: a worker's charter joins forge's own system-prompt sectio
   );
 });
 
-// spec: home > accounts (issue 22): a gateway launch binds the gateway's account and keeps its
+// spec: home > accounts: a gateway launch binds the gateway's account and keeps its
 // token and URL with forge.
 Deno.test("planLaunch: through the gateway the CLI gets the seat's route and no token", () => {
   const spare = { ...account, display_name: "Spare", token: "sk-spare", config_dir: "/cfg/spare" };

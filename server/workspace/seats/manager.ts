@@ -51,9 +51,9 @@ export interface SeatManagerOptions {
   /** The keeper of forge's state files (server/state/): the seats' two books. */
   keeper: StateKeeper;
   watchers: Watchers;
-  /** Every seat's held asks (issue 11); its counter numbers the permission asks too. */
+  /** Every seat's held asks; its counter numbers the permission asks too. */
   held: HeldAskRegistry;
-  /** forge's MCP server for the seats' CLIs (issue 11); null runs them without forge's tools. */
+  /** forge's MCP server for the seats' CLIs; null runs them without forge's tools. */
   tools: ToolBridge | null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Seats: the `claude` sessions forge supervises (issue 3). `SeatManager` owns them; a `Seat` is
+ * Seats: the `claude` sessions forge supervises. `SeatManager` owns them; a `Seat` is
  * one `<org>/<project>/<label>` and its occupant; the socket reaches them through the core area
  * in `server/areas/seats.ts`. The low-level CLI driver is `../claude/`.
  */

@@ -4,7 +4,7 @@ import { SERVER_NAME } from "../mcp/seat_server.ts";
 import type { SeatInfo } from "../workspace.ts";
 
 /**
- * Spawns a seat's occupant with forge's MCP server attached (issue 11): `mcp_message` control
+ * Spawns a seat's occupant with forge's MCP server attached: `mcp_message` control
  * requests go to the occupant's tool server (mcp.md §2.6), and the bridge reaches the CLI back
  * through forge's own `mcp_message` requests. Any other inbound subtype is answered with an
  * error naming it. Throws as `ClaudeProcess.spawn` does.

@@ -82,7 +82,7 @@ export function descendants(table: ProcTable, root: number): number[] {
 
 /**
  * The tree under (and including) `root` as the `processes` snapshot, in the original's
- * ProcessSnapshot shape (issue 13 §7): `{processes, scanned_at}`, each row `{pid, parent_pid,
+ * ProcessSnapshot shape (spec: session > processes): `{processes, scanned_at}`, each row `{pid, parent_pid,
  * name, command, memory_bytes}` and `scanned_at` serde's SystemTime; `pid` beside them names the
  * root the walk began at (additive: the CLI's own pid, which a client leads the tree with).
  */

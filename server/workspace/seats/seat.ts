@@ -217,7 +217,7 @@ export class Seat extends SeatCore implements SeatInfo {
 
   // ---- reads -----------------------------------------------------------------------------
 
-  /** SeatInfo.toolFamilies: the families a worker was given (issue 23). */
+  /** SeatInfo.toolFamilies: the families a worker was given. */
   toolFamilies(): readonly string[] | null {
     return this.families;
   }

@@ -60,9 +60,9 @@ export abstract class SeatCore {
   protected tmpBase = "/tmp";
   /** The occupant's context and MCP readings (reads.ts). */
   protected occupantReads: OccupantReads | null = null;
-  /** forge's MCP server for the occupant (issue 11), null without one. */
+  /** forge's MCP server for the occupant, null without one. */
   #tools: SeatTools | null = null;
-  /** A worker's tool families beyond the always-on ones (issue 23); null = every family. */
+  /** A worker's tool families beyond the always-on ones; null = every family. */
   families: readonly string[] | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();

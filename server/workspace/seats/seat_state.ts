@@ -70,7 +70,7 @@ export class SeatState {
     this.slashCommands = commands.map((c) => ({
       name: String(c.name ?? ""),
       description: typeof c.description === "string" ? c.description : "",
-      // The original's spelling (issue 13 §8): the CLI's argumentHint crosses as input_hint.
+      // The original's spelling: the CLI's argumentHint crosses as input_hint.
       input_hint: typeof c.argumentHint === "string" ? c.argumentHint : "",
     }));
     out.push({ name: "slash_commands_changed", fields: { commands: this.slashCommands } });
@@ -117,7 +117,7 @@ export class SeatState {
         this.compacting = false;
         if (this.tasks.endTurn()) out.push(this.#tasksChanged());
         out.push(turnEnding(frame));
-        // home > agents: why it failed if it did; the failure mark draws from when (issue 13 §4).
+        // home > agents: why it failed if it did; the failure mark draws from when.
         if (out.at(-1)!.name === "turn_error") this.failedTurnAt = Date.now();
         if (out.at(-1)!.name === "turn_complete") this.failedTurnAt = null;
         break;

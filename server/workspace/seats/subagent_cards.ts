@@ -10,7 +10,7 @@ const KEPT = 64;
 const FAILED = new Set(["failed", "killed", "error"]);
 
 /**
- * The seat's subagent cards, fed by the CLI's own frames (issue 13 §8-9): a `task_started` of
+ * The seat's subagent cards, fed by the CLI's own frames: a `task_started` of
  * type `local_agent` opens a card keyed by the call that dispatched it; the subagent's tool calls
  * (frames whose `parent_tool_use_id` is that call) count and fill its tail; `task_progress`
  * carries its usage; a terminal `task_updated` or `task_notification` ends it. `apply` answers

@@ -1,7 +1,7 @@
 import { assertEquals } from "../../../tests/assert.ts";
 import { SubagentCards } from "./subagent_cards.ts";
 
-// issue 13 §8: subagent_instances and has_dispatches from the CLI's own task frames (the
+// subagent_instances and has_dispatches from the CLI's own task frames (the
 // frame sequence the CLI writes for a Task dispatch: task_started, the subagent's calls under
 // parent_tool_use_id, task_progress, a terminal task_updated).
 Deno.test("a dispatch opens a card, counts its calls, takes its usage and ends", () => {

@@ -2,7 +2,7 @@
  * The speech engines behind one interface. A role (dictation today; `speaking` is the voice
  * issue's, which adds a `Speaker` beside `Transcriber` and a row in ENGINES) runs one model on one
  * engine. Every engine decodes inside a Worker (`decode_worker.ts`): a batch decode takes seconds
- * and the server's event loop must never wait on it (issue 16 §2).
+ * and the server's event loop must never wait on it.
  */
 
 /** The engines that can turn audio into words here. spec notes: speech §2. */

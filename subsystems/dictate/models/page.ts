@@ -57,7 +57,7 @@ export class ModelsPage {
       catalogue: () => string | null;
       importDir: () => string | null;
       changed: (snapshot: Wire) => void;
-      /** The speaking role's fields (issue 17, the voice subsystem's), null while it is off. */
+      /** The speaking role's fields (the voice subsystem's), null while it is off. */
       speaking?: () => { speaking: Wire; speaking_bench: Wire; speaking_results: Wire } | null;
     },
   ) {}

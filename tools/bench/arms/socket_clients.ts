@@ -1,7 +1,7 @@
 /// <reference lib="deno.worker" />
 /**
  * A Worker holding some of the socket bench's clients, so their parsing runs on a thread of its
- * own and not on the server's (issue 14 §1). Each client dials, subscribes to home, waits for the
+ * own and not on the server's. Each client dials, subscribes to home, waits for the
  * snapshot, then counts every stamped update: latency is the absolute clock at parse minus the
  * stamp the server took when it accepted the update (`performance.timeOrigin + now()` is one clock
  * across threads of a process). A kind-3 frame is gunzipped and parsed like text, as a client does.

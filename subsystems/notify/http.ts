@@ -1,0 +1,91 @@
+/**
+ * One HTTP request to a push server, with every way it can fail said in forge's words: the
+ * server by its host and port only (an ntfy topic or a push endpoint in a URL is a capability,
+ * so neither is ever written down), never an engine's message.
+ */
+export class SendFailure extends Error {
+  constructor(
+    why: string,
+    /** Retrying cannot help (a refused token, a subscription gone): the push is not retried. */
+    readonly final = false,
+    /** The HTTP status the server answered, or null when it never answered. */
+    readonly status: number | null = null,
+  ) {
+    super(why);
+    this.name = "SendFailure";
+  }
+}
+
+/** `host:port` of a URL, the port made explicit: what a log and a reason may name. */
+export function hostOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
+  } catch {
+    // Not a URL (the loader refused it already): said as such, never the parser's words.
+    return "(no valid URL)";
+  }
+}
+
+/**
+ * Sends the request; resolves with the response when the server answered 2xx, else throws a
+ * SendFailure naming `who` (`ntfy at host:port`). 429 and 5xx are worth a retry, the other
+ * refusals are not. `signal` is the attempt's deadline (the sender's clock aborts it).
+ */
+export async function post(
+  who: string,
+  url: string,
+  init: { method?: string; headers: Record<string, string>; body: string | Uint8Array },
+  signal: AbortSignal,
+): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: init.method ?? "POST",
+      headers: init.headers,
+      body: init.body as BodyInit,
+      signal,
+    });
+  } catch (err) {
+    if (signal.aborted && signal.reason instanceof SendFailure) throw signal.reason;
+    throw new SendFailure(`${who}: ${networkWords(err)}`);
+  }
+  if (res.ok) return res;
+  const detail = await res.text().then(serverWords, () => "");
+  const status = `answered HTTP ${res.status}${detail ? ` (${detail})` : ""}`;
+  const retry = res.status === 429 || res.status >= 500;
+  const words = res.status === 401 || res.status === 403
+    ? `refused the credential: ${status}`
+    : status;
+  throw new SendFailure(`${who} ${words}`, !retry, res.status);
+}
+
+/** A refusal's own short message (ntfy's `error`, Gotify's `errorDescription`), at most 120. */
+function serverWords(text: string): string {
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const said = body.errorDescription ?? body.error ?? body.message;
+    return typeof said === "string" ? said.slice(0, 120) : "";
+  } catch {
+    // A body that is not JSON adds no words of the server's own: the status says enough.
+    return "";
+  }
+}
+
+/** Why a request never got an answer, in words. */
+function networkWords(err: unknown): string {
+  if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
+    return "forge may not reach it: its host was not in the config when forge launched (restart forge)";
+  }
+  // fetch says "fetch failed"; what happened is in its cause (Deno's own, English, unstable).
+  let text = "";
+  for (let e: unknown = err, i = 0; e && i < 4; e = (e as Error).cause, i++) {
+    text += ` ${String((e as Error).message ?? e)}`;
+  }
+  if (/refused/i.test(text)) return "it refused the connection (is the server running?)";
+  if (/dns|lookup|resolve|name or service/i.test(text)) return "its host name did not resolve";
+  if (/certificate|tls|ssl/i.test(text)) return "its TLS certificate was not trusted";
+  if (/reset|closed|broken pipe|eof/i.test(text)) return "it closed the connection unanswered";
+  if (/timed? ?out/i.test(text)) return "the connection timed out";
+  return "it could not be reached";
+}

@@ -1,0 +1,145 @@
+/**
+ * docs/architecture.md's handler map, rendered from the manifests the registry routes by: for
+ * every client message kind, Command, subject, binary kind and agent tool, the area that answers
+ * it and the file its handler is written in. A newcomer finds any wire message's handler in one
+ * hop, and the page cannot name a handler that moved (tests/docs_pages_test.ts boots a server and
+ * checks that this list of areas is the one its registry holds).
+ */
+import { accountsArea } from "../server/areas/accounts.ts";
+import { homeArea } from "../server/areas/home.ts";
+import { perfArea } from "../server/areas/perf.ts";
+import { seatsArea } from "../server/areas/seats.ts";
+import { sessionArea } from "../server/areas/session.ts";
+import { settingsArea } from "../server/areas/settings.ts";
+import { boardArea } from "../server/board/mod.ts";
+import type { AnyManifest } from "../server/subsystem.ts";
+import { workersArea } from "../server/workers/mod.ts";
+import { SUBSYSTEMS } from "../subsystems/mod.ts";
+
+const never = (): never => {
+  throw new Error("a manifest read for the docs is never loaded");
+};
+
+/**
+ * The manifests in the order server.ts hands them to the registry. A core area's factory only
+ * stores what it is given until its `load` runs, which the docs never do.
+ */
+export function manifests(): AnyManifest[] {
+  return [
+    homeArea({ build: null as never, cliVersion: never, board: never, subsystemFields: never }),
+    sessionArea(never),
+    perfArea("."),
+    accountsArea,
+    settingsArea(never),
+    seatsArea({
+      watchers: { holding: never, showing: never },
+      held: null as never,
+      tools: null,
+      started: never,
+    }),
+    workersArea(never),
+    boardArea(),
+    ...SUBSYSTEMS,
+  ] as AnyManifest[];
+}
+
+/** Where each core area's handlers are written; a subsystem's live in `subsystems/<id>/`. */
+const CORE_SCOPE: Record<string, string[]> = {
+  home: ["server/areas/home.ts"],
+  session: ["server/areas/session.ts"],
+  perf: ["server/areas/perf.ts"],
+  accounts: ["server/areas/accounts.ts"],
+  settings: ["server/areas/settings.ts", "server/areas/settings_tools.ts"],
+  seats: ["server/areas/seats.ts", "server/areas/conversation.ts"],
+  workers: ["server/workers/"],
+  board: ["server/board/"],
+};
+
+/** The messages dispatch answers itself, before any area is asked. */
+const DISPATCH_KINDS = ["ping", "subscribe", "unsubscribe", "showing", "command"];
+
+const root = new URL("../", import.meta.url);
+
+/** The scope's source files (no tests, no manifest), read once. */
+function sources(scope: string[]): { path: string; text: string }[] {
+  const out: { path: string; text: string }[] = [];
+  for (const entry of scope) {
+    const paths = entry.endsWith("/")
+      ? [...Deno.readDirSync(new URL(entry, root))]
+        .filter((e) => e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts"))
+        .filter((e) => !["manifest.ts", "testing.ts", "test_support.ts"].includes(e.name))
+        .map((e) => entry + e.name).sort()
+      : [entry];
+    for (const path of paths) out.push({ path, text: Deno.readTextFileSync(new URL(path, root)) });
+  }
+  return out;
+}
+
+/**
+ * The file that defines a name's handler: a property or method keyed by it (`prompt: (c) =>`,
+ * `async more(`, `{ board: subject }`, `"tasks__create": `), else where the name is first written.
+ */
+export function handlerFile(name: string, files: { path: string; text: string }[]): string {
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const defines = new RegExp(`(^\\s*|{\\s*)(async\\s+)?("${esc}"|${esc})\\s*[:(]`, "m");
+  const found = files.find((f) => defines.test(f.text)) ??
+    files.find((f) => f.text.includes(`"${name}"`));
+  return found?.path ?? files[0].path;
+}
+
+type Row = { name: string; area: string; file: string };
+
+/** One row per name `pick` reads off each manifest; a binary kind's handler is `binary:`. */
+function rowsOf(pick: (m: AnyManifest) => readonly (string | number)[], list: AnyManifest[]) {
+  const rows: Row[] = [];
+  for (const m of list) {
+    const files = sources(CORE_SCOPE[m.id] ?? [`subsystems/${m.id}/`]);
+    for (const name of pick(m)) {
+      const key = typeof name === "number" ? "binary" : name;
+      rows.push({ name: String(name), area: m.id, file: handlerFile(key, files) });
+    }
+  }
+  return rows.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+function table(rows: Row[], head: string): string[] {
+  return [
+    `| ${head} | area | handler |`,
+    "|---|---|---|",
+    ...rows.map((r) => `| \`${r.name}\` | ${r.area} | \`${r.file}\` |`),
+    "",
+  ];
+}
+
+/** The generated part of docs/architecture.md. */
+export function renderHandlerMap(list: AnyManifest[] = manifests()): string {
+  const areas = list.map((m) =>
+    `| ${m.id} | ${m.switch ? `\`${m.switch}\`` : "always"} | ${m.note} |`
+  );
+  return [
+    "### Areas",
+    "",
+    "| area | switch | what it serves |",
+    "|---|---|---|",
+    ...areas,
+    "",
+    "### Client messages",
+    "",
+    `${DISPATCH_KINDS.map((k) => `\`${k}\``).join(", ")} are answered by \`server/dispatch.ts\``,
+    "itself; every other kind is routed to the area below.",
+    "",
+    ...table(rowsOf((m) => m.verbs, list), "kind"),
+    "### Commands",
+    "",
+    ...table(rowsOf((m) => m.commands, list), "command"),
+    "### Subjects",
+    "",
+    ...table(rowsOf((m) => m.subjects, list), "subject"),
+    "### Binary kinds a client sends",
+    "",
+    ...table(rowsOf((m) => m.binary, list), "kind"),
+    "### forge's MCP tools",
+    "",
+    ...table(rowsOf((m) => (m.tools ?? []).map((t) => t.name), list), "tool"),
+  ].join("\n").trimEnd();
+}
