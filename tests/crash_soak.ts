@@ -19,7 +19,8 @@ import {
   transcriptPrompts,
   workersHold,
 } from "./crash_soak_checks.ts";
-import { ask, git } from "./harness.ts";
+import { seedWorld, thread, writeJson } from "./crash_soak_world.ts";
+import { ask } from "./harness.ts";
 import {
   chatOf,
   command,
@@ -132,57 +133,7 @@ class Soak {
 
   /** A project that is a git repo, a schedule that never falls due, one subscription. */
   async seed(): Promise<void> {
-    const repo = this.world.projectDir("alpha");
-    git(repo, "init", "-q", "-b", "main");
-    await Deno.writeTextFile(`${repo}/README.md`, "soak\n");
-    git(repo, "add", ".");
-    git(
-      repo,
-      "-c",
-      "user.email=s@forge.invalid",
-      "-c",
-      "user.name=soak",
-      "commit",
-      "-q",
-      "-m",
-      "1",
-    );
-    await Deno.writeTextFile(
-      this.world.configPath,
-      (await Deno.readTextFile(this.world.configPath)) + "max_workers = 1\n",
-    );
-    await Deno.mkdir(`${this.state}/board`, { recursive: true });
-    await Deno.mkdir(`${this.state}/connectors`, { recursive: true });
-    const now = new Date().toISOString();
-    await writeJson(`${this.state}/board/cron.json`, {
-      version: 1,
-      crons: [{
-        id: "c-5eed0000",
-        org: "Acme",
-        project: "alpha",
-        schedule: { recurring: "0 0 1 1 *" },
-        prompt: "the new year",
-        description: "yearly",
-        created_by: "lead",
-        created_at: now,
-        next_fire: `${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`,
-        last_fired: null,
-        last_error: null,
-      }],
-    });
-    this.subscriptions = JSON.stringify({
-      version: 1,
-      gotify: [{
-        id: crypto.randomUUID(),
-        org: "Acme",
-        project: "alpha",
-        owner: "lead",
-        applications: ["ci"],
-        min_priority: 5,
-      }],
-      slack: [],
-    });
-    await Deno.writeTextFile(`${this.state}/connectors/subscriptions.json`, this.subscriptions);
+    this.subscriptions = await seedWorld(this.world, this.state);
   }
 
   async boot(): Promise<void> {
@@ -382,31 +333,6 @@ class Soak {
   problem(at: string, found: string[]): void {
     for (const p of found) this.report.problems.push(`${at}: ${p}`);
   }
-}
-
-function thread(k: number) {
-  const at = new Date().toISOString();
-  return {
-    id: `t${k}`,
-    anchor: {
-      path: "README.md",
-      side: "new",
-      line: 1,
-      content_hash: "1",
-      context: ["soak"],
-      base_ref: "main",
-    },
-    comments: [{ author: "user", text: `thread ${k}`, at, review_id: null }],
-    status: "open",
-    created_at: at,
-    updated_at: at,
-    commit: null,
-  };
-}
-
-async function writeJson(path: string, value: unknown): Promise<void> {
-  await Deno.writeTextFile(`${path}.soak`, JSON.stringify(value));
-  await Deno.rename(`${path}.soak`, path);
 }
 
 function sleep(ms: number): Promise<void> {

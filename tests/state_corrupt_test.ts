@@ -66,27 +66,11 @@ const STORES: Record<string, Store> = {
   },
   "schedules": {
     file: "board/cron.json",
-    async open(keeper, dir) {
-      const crons = await Crons.open(keeper, dir, cronOpts());
-      return {
-        refused: await refusal(() =>
-          crons.create("Acme", "alpha", "lead", { prompt: "p", schedule: "0 9 * * *" })
-        ),
-        field: crons.error,
-      };
-    },
+    open: schedulesRefused,
   },
   "fired names": {
     file: "board/cron_fired.json",
-    async open(keeper, dir) {
-      const crons = await Crons.open(keeper, dir, cronOpts());
-      return {
-        refused: await refusal(() =>
-          crons.create("Acme", "alpha", "lead", { prompt: "p", schedule: "0 9 * * *" })
-        ),
-        field: crons.error,
-      };
-    },
+    open: schedulesRefused,
   },
   "connector subscriptions": {
     file: "connectors/subscriptions.json",
@@ -286,6 +270,17 @@ const STORES: Record<string, Store> = {
     },
   },
 };
+
+/** Both schedule files refuse the same way: a new schedule, and the board's error says why. */
+async function schedulesRefused(keeper: StateKeeper, dir: string) {
+  const crons = await Crons.open(keeper, dir, cronOpts());
+  return {
+    refused: await refusal(() =>
+      crons.create("Acme", "alpha", "lead", { prompt: "p", schedule: "0 9 * * *" })
+    ),
+    field: crons.error,
+  };
+}
 
 function cronOpts() {
   return {
