@@ -67,13 +67,7 @@ export async function crashSoak(
 ): Promise<SoakReport> {
   const world = await seatWorld([{ name: "alpha", autoStart: true }], SCRIPT);
   try {
-    const report = await new Soak(world, o).run();
-    if (report.problems.length > 0 && Deno.env.get("FORGE_SOAK_DEBUG")) {
-      const api = await Deno.readTextFile(`${world.dir}/api.log`).catch(() => "");
-      await Deno.writeTextFile("/tmp/soak_api.log", api);
-      await Deno.copyFile(`${world.dir}/forge/forge.log`, "/tmp/soak_forge.log");
-    }
-    return report;
+    return await new Soak(world, o).run();
   } finally {
     await world.dispose();
   }
