@@ -54,8 +54,14 @@ export interface SoakReport {
   turnsChecked: number;
   /** Outage schedules seen to fire exactly once. */
   firesChecked: number;
-  /** From `LISTENING` to the fake API hearing the outage's fire, per boot that fired one. */
+  /**
+   * Per outage fire: from `LISTENING` to the prompt in the lead's transcript (`fireMs`); to
+   * forge's own `cron_fired` record, the prompt handed to the woken lead (`handedMs`, from the
+   * log's clock); and that boot's own time to `LISTENING` (`fireBootMs`), the machine's load.
+   */
   fireMs: number[];
+  handedMs: number[];
+  fireBootMs: number[];
   /** From the start command to `LISTENING`. */
   bootMs: number[];
   actions: Record<string, number>;
@@ -97,6 +103,8 @@ class Soak {
       turnsChecked: 0,
       firesChecked: 0,
       fireMs: [],
+      handedMs: [],
+      fireBootMs: [],
       bootMs: [],
       actions: {},
       problems: [],
@@ -161,6 +169,9 @@ class Soak {
         await sleep(50);
       }
       this.report.fireMs.push(performance.now() - this.listeningAt);
+      this.report.fireBootMs.push(this.report.bootMs.at(-1)!);
+      const handed = await handedAfterListening(`${this.world.dir}/forge/forge.log`);
+      if (handed !== null) this.report.handedMs.push(handed);
       this.fired.push(words);
     }
     this.fires = [];
@@ -327,6 +338,20 @@ class Soak {
   problem(at: string, found: string[]): void {
     for (const p of found) this.report.problems.push(`${at}: ${p}`);
   }
+}
+
+/** From this boot's `server_listening` record to the `cron_fired` after it, on the log's clock. */
+async function handedAfterListening(log: string): Promise<number | null> {
+  const records = (await Deno.readTextFile(log)).split("\n").flatMap((l) => {
+    try {
+      return [JSON.parse(l) as { at: string; event: string }];
+    } catch {
+      return []; // a line still being written
+    }
+  });
+  const up = records.findLastIndex((r) => r.event === "server_listening");
+  const fired = records.slice(up).find((r) => r.event === "cron_fired");
+  return up < 0 || !fired ? null : Date.parse(fired.at) - Date.parse(records[up].at);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -242,6 +242,13 @@ export class Crons {
       try {
         await this.o.deliver(e, text, uuid, begun !== undefined);
         this.#failures.delete(e.id);
+        this.o.log.info("cron_fired", {
+          cron: e.id,
+          project: e.project,
+          uuid,
+          late_ms: this.o.clock.now() - dueAt,
+          missed: late,
+        });
       } catch (err) {
         failed = (err as Error).message ?? String(err);
         this.o.log.warn("cron_fire_undelivered", { cron: e.id, project: e.project, why: failed });

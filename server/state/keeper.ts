@@ -172,14 +172,19 @@ export class StateKeeper {
       this.log.warn("state_aside_unlisted", { path, error });
     }
     const stamp = new Date(this.now()).toISOString().replaceAll(":", "-");
-    const aside = `${path}.corrupt-${stamp}`;
-    try {
-      await Deno.writeFile(aside, bytes, { createNew: true });
-      return aside;
-    } catch (error) {
-      this.log.error("state_aside_failed", { path, aside, error });
-      return null;
+    for (let n = 1; n <= 100; n++) {
+      // Two damages in one millisecond get a counter rather than one writing over the other.
+      const aside = `${path}.corrupt-${stamp}${n > 1 ? `-${n}` : ""}`;
+      try {
+        await Deno.writeFile(aside, bytes, { createNew: true });
+        return aside;
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists) continue;
+        this.log.error("state_aside_failed", { path, aside, error });
+        return null;
+      }
     }
+    return null;
   }
 }
 
@@ -221,8 +226,9 @@ export class KeptFile<T> {
       if (this.#damage) this.#mended(got.state === "missing" ? "removed" : "mended");
       return got;
     }
-    if (this.#damage?.why !== got.why) {
-      const aside = await this.keeper.keepAside(this.path);
+    // Every damaged version is kept aside (the same bytes once); each new one is told.
+    const aside = await this.keeper.keepAside(this.path);
+    if (this.#damage?.why !== got.why || this.#damage.aside !== aside) {
       this.#damage = { path: this.path, area: this.opts.area, aside, why: got.why };
       this.keeper.log.error("state_file_damaged", { ...this.#damage });
       this.keeper.mark(this.path, this.#damage);

@@ -183,3 +183,18 @@ Deno.test("the append-only log: a torn tail is cut, a damaged line refuses appen
   assertEquals(await small.records(), [{ id: "2" }, { id: "3" }]);
   assertEquals(await Deno.readTextFile(`${w.dir}/small.jsonl`), '{"id":"3"}\n');
 });
+
+Deno.test("a file damaged again in another way is kept aside again, and told again", async () => {
+  await using w = await world();
+  const path = `${w.dir}/doc.json`;
+  const file = w.keeper.file(path, opts);
+  await Deno.writeTextFile(path, "{ first");
+  await file.read();
+  await Deno.writeTextFile(path, "{ second");
+  // Same reason (not whole JSON), other bytes: both versions are kept.
+  const keeper = new StateKeeper(w.log, () => Date.UTC(2026, 0, 2, 3, 4, 6));
+  await keeper.file(path, opts).read();
+  const asides = w.names().filter((n) => n.startsWith("doc.json.corrupt-"));
+  assertEquals(asides.length, 2);
+  assertEquals(w.log.records.filter((r) => r.event === "state_file_damaged").length, 2);
+});

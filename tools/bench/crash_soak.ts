@@ -42,6 +42,14 @@ console.log(
     report.fireMs.filter((ms) => ms > 10_000).length
   } of ${report.fireMs.length}`,
 );
+console.log(`forge's own fire (cron_fired) after LISTENING: ${spread(report.handedMs)}`);
 console.log(`boot to LISTENING (the floor): ${spread(report.bootMs)}`);
+const slowest = report.fireMs.map((ms, i) => [ms, report.fireBootMs[i]])
+  .sort((a, b) => b[0] - a[0]).slice(0, 6);
+console.log(
+  `slowest fires (fire s / that boot's own s): ${
+    slowest.map(([f, b]) => `${(f / 1000).toFixed(1)}/${(b / 1000).toFixed(1)}`).join(", ")
+  }`,
+);
 for (const p of report.problems.slice(0, 40)) console.log(`  problem: ${p}`);
 if (report.problems.length > 0 || report.fireMs.some((ms) => ms > 10_000)) Deno.exitCode = 1;
