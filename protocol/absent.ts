@@ -10,8 +10,6 @@
 export const ABSENT_UPDATES: Readonly<Record<string, string>> = {
   hook_observation:
     "forge installs no hooks into a seat's CLI: permissions arrive on the control protocol's can_use_tool and forge's tools are its in-process MCP server, so there is no hook event to observe. What the original read from hooks (permission mode, model) reaches the header from the CLI's own init and status frames.",
-  monitors_changed:
-    "the CLI's Monitor tool is not folded into records yet: `monitors` is [] and nothing announces it. A client draws an empty monitor list, which is the truth of what forge tracks.",
   sessions_listed:
     "answered the original's list-sessions ask, which no v29 command makes; home's projects[].project.sessions carries the same catalog rows (session_id, last_activity, cwd) on every home read.",
   slash_command_error:
@@ -19,12 +17,9 @@ export const ABSENT_UPDATES: Readonly<Record<string, string>> = {
   runtime_reload_completed:
     "announced the original's in-process runtime reload. A forge seat is a CLI process: a plugin action runs the real `claude plugin` CLI and its outcome rides the plugins_* updates (extensions subject), and a config reload's failure rides fatal_error; nothing else reloads.",
   runtime_reload_failed: "as runtime_reload_completed: there is no in-process runtime to reload.",
-  review_activity_notice:
-    "the original's nag for a branch with unanswered review threads; the review subsystem serves threads and reviews on the session record and reviews' own commands, and sends no periodic notice.",
-  service_status:
-    "the statuspage poll needs a network host no forge config key names, and a subsystem's permissions stay to what its config names (docs/permissions.md); home's service_status stays null, which the spec reads as healthy or unreachable.",
-  cli_version_changed:
-    "the installed version is read once at boot and `latest` is never polled (no registry host is a permission forge holds), so nothing moves after boot to announce; a home read taken before the boot read landed shows installed null until the next home read. (Sending it at boot would land an unsolicited home frame in every early client's stream for a fact no page acts on.)",
+  plugins_rollback_succeeded:
+    "a rollback's outcome, and v29 has no command that rolls a plugin back: the spec's \"What is not here\" lists roll back among the details overlay's verbs filed as their own work, so no press can start one and nothing has an outcome to announce.",
+  plugins_rollback_failed: "as plugins_rollback_succeeded: no v29 command starts a rollback.",
   catalog_loaded:
     "the original loaded its transcript catalog once in the background and announced it; forge reads the catalog on every home read (server/areas/project_catalog.ts), so there is no later load to announce.",
 };

@@ -118,6 +118,35 @@ export function encodeBrowserAudio(a: BrowserAudio): Uint8Array {
   return out;
 }
 
+/** Decodes a kind-2 packet, or says why it is not one. `samples` is a view, not a copy. */
+export function decodeBrowserAudio(
+  frame: Uint8Array,
+): { ok: true; audio: BrowserAudio } | { ok: false; why: string } {
+  if (frame[0] !== BROWSER_AUDIO_KIND) {
+    return { ok: false, why: `browser audio: kind ${frame[0]} is not 2` };
+  }
+  if (
+    frame.length < BROWSER_AUDIO_HEADER_BYTES || (frame.length - BROWSER_AUDIO_HEADER_BYTES) % 2
+  ) {
+    return {
+      ok: false,
+      why: `browser audio: ${frame.length} bytes is not a header and i16 samples`,
+    };
+  }
+  const v = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  return {
+    ok: true,
+    audio: {
+      profile: v.getUint16(1, true),
+      tab: v.getUint16(3, true),
+      seq: v.getUint32(5, true),
+      rate: v.getUint32(9, true),
+      channels: frame[13],
+      samples: frame.subarray(BROWSER_AUDIO_HEADER_BYTES),
+    },
+  };
+}
+
 const Modifiers = z.array(z.enum(["alt", "ctrl", "meta", "shift"])).optional();
 
 /**

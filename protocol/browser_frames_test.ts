@@ -1,5 +1,10 @@
 import { assert, assertEquals } from "../tests/assert.ts";
-import { decodeBrowserFrame, encodeBrowserFrame } from "./browser_frames.ts";
+import {
+  decodeBrowserAudio,
+  decodeBrowserFrame,
+  encodeBrowserAudio,
+  encodeBrowserFrame,
+} from "./browser_frames.ts";
 
 // spec: Binary messages > kind 1, the 19-byte header; the pixels cross untouched.
 Deno.test("a browser frame round-trips its 19-byte header and keeps the bytes as given", () => {
@@ -30,4 +35,18 @@ Deno.test("a browser frame round-trips its 19-byte header and keeps the bytes as
     threw = e instanceof RangeError;
   }
   assert(threw, "a width past a u16 is refused, never wrapped");
+});
+
+// spec: Binary messages > kind 2, the 14-byte header; interleaved i16 samples behind it.
+Deno.test("a browser audio packet round-trips its 14-byte header; a torn one is refused", () => {
+  const samples = new Uint8Array([1, 0, 255, 255]);
+  const audio = { profile: 4, tab: 1, seq: 9, rate: 48000, channels: 2, samples };
+  const wire = encodeBrowserAudio(audio);
+  const back = decodeBrowserAudio(wire);
+  assertEquals(back.ok && { ...back.audio, samples: [...back.audio.samples] }, {
+    ...audio,
+    samples: [...samples],
+  });
+  assertEquals(decodeBrowserAudio(wire.subarray(0, 15)).ok, false, "an odd sample byte");
+  assertEquals(decodeBrowserAudio(wire.subarray(0, 8)).ok, false, "a short header");
 });

@@ -202,6 +202,18 @@ export const COMMANDS = {
     fields: obj({ project: z.string(), subject: z.string(), parent: z.string().nullable() }),
   },
   task_move: { fields: obj({ project: z.string(), id: z.string(), to: TaskStatus }) },
+  // forge's own, beyond v29: a person's schedule made and removed from the board page (an agent's
+  // are its cron__create and cron__delete tools). Exactly one of `schedule` and `run_once_at`.
+  cron_create: {
+    fields: obj({
+      project: z.string(),
+      prompt: z.string(),
+      schedule: z.string().nullable(),
+      run_once_at: z.string().nullable(),
+      description: z.string().nullable(),
+    }),
+  },
+  cron_delete: { fields: obj({ project: z.string(), id: z.string() }) },
   deliver_peer_prompt: { fields: DeliverPeerPromptFields },
   spawn_worker: { fields: SpawnWorkerFields, reply: true },
   close_worker: { fields: CloseWorkerFields },
@@ -212,8 +224,11 @@ export const COMMANDS = {
   deliver_gotify_message: { fields: DeliverGotifyMessageFields },
   save_review_threads: { fields: obj({ ...review, threads: z.array(ReviewThread) }) },
   remove_review_thread: { fields: obj({ ...review, thread_id: z.string() }) },
+  // The third of "the three review writes" that require reply_to (spec: command > reply_to):
+  // a reviewer's resolve or reopen, answered with the bool upsert_review_thread's is.
   set_review_thread_status: {
     fields: obj({ ...review, thread_id: z.string(), status: ReviewStatus }),
+    reply: true,
   },
   upsert_review_thread: { fields: obj({ ...review, thread: ReviewThread }), reply: true },
   submit_review: {

@@ -91,11 +91,15 @@ export type SlackDraftEnding = z.infer<typeof SlackDraftEnding>;
 
 /** `slack_post_pending {key, draft}` (catalogue 2.3 #61). */
 export const SlackPostPending = z.object({ key: Slot, draft: SlackDraft }).strict();
-/** `slack_draft_resolved {key, id, ending}` (catalogue 2.3 #62). */
+/**
+ * `slack_draft_resolved {key, id, ending, failure}` (catalogue 2.3 #62). `failure` is forge's:
+ * an approved draft resolves once Slack has it, and names why not when the send failed.
+ */
 export const SlackDraftResolved = z.object({
   key: Slot,
   id: z.string(),
   ending: SlackDraftEnding,
+  failure: z.string().nullable(),
 }).strict();
 /** `gotify_notification_appended {key, notification, uuid}` (catalogue 2.3 #58). */
 export const GotifyNotificationAppended = z.object({

@@ -102,6 +102,17 @@ const DictateFailure = z.union([
   z.string(),
 ]);
 
+/**
+ * A status page's answer: a Statuspage `status.indicator` (none, minor, major, critical,
+ * maintenance) and its description, or `unreachable` with forge's words for why. It is home's
+ * `service_status` (when it names trouble) and the keyless `service_status` update's fields.
+ */
+export const ServiceStatus = z.object({
+  severity: z.enum(["none", "minor", "major", "critical", "maintenance", "unreachable"]),
+  message: z.string(),
+}).strict();
+export type ServiceStatus = z.infer<typeof ServiceStatus>;
+
 /** home > dictate in the original's shape: the snapshot is `{models, failure}` even with
  * dictation off (then no models), and `device` is the pinned input device or null. */
 export const HomeDictate = z.object({
@@ -143,8 +154,8 @@ export const HomeSnapshot = z.object({
   forge_version: z.string(),
   forge_version_short: z.string(),
   boot_id: z.string(),
-  /** The statuspage's last answer; this server polls none, so null (protocol/absent.ts). */
-  service_status: z.json().nullable(),
+  /** The status page's last answer when it names trouble; null for healthy or unreachable. */
+  service_status: ServiceStatus.nullable(),
   /** The original's client reads a string: the message. The kind (`config_invalid`,
    * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
   fatal_error: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Slot } from "./slot.ts";
 
 // The review threads as the review commands carry them (`upsert_review_thread`,
 // `save_review_threads`, `set_review_thread_status`) and the session record's `reviews` row reads
@@ -59,3 +60,39 @@ export const ReviewSet = z.object({
   created_at: z.string(),
 }).strict();
 export type ReviewSet = z.infer<typeof ReviewSet>;
+
+/** One store's read: its value, or why it could not be read (never an empty list for a failure). */
+const ReadOf = <T extends z.ZodType>(value: T) =>
+  z.union([
+    z.object({ outcome: z.literal("read"), value }).strict(),
+    z.object({ outcome: z.literal("failed"), value: z.string() }).strict(),
+  ]);
+
+/** The session record's `reviews` row: threads and rounds, each read on its own. */
+export const ReviewsRow = z.object({
+  threads: ReadOf(z.array(ReviewThread)),
+  reviews: ReadOf(z.array(ReviewSet)),
+}).strict();
+
+/**
+ * `review_threads_changed {key, branch, reviews}`: forge's own update (the original's pages
+ * re-read the record on a notice). A review write - a person's command or an agent's
+ * review__reply / review__resolve - pushes the branch's `reviews` row to every seat on it.
+ */
+export const ReviewThreadsChanged = z.object({
+  key: Slot,
+  branch: z.string(),
+  reviews: ReviewsRow,
+}).strict();
+
+/**
+ * `review_activity_notice {key, branch, waiting, message}` (catalogue 2.3 #69): at the end of an
+ * agent's turn, one per review round it touched; `waiting` is how many of the round's comments
+ * are still open. mcp_tools.md §6 words the message.
+ */
+export const ReviewActivityNotice = z.object({
+  key: Slot,
+  branch: z.string(),
+  waiting: z.number().int().nonnegative(),
+  message: z.string(),
+}).strict();

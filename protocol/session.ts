@@ -105,6 +105,22 @@ export const SubagentInstance = z.object({
 }).strict();
 export type SubagentInstance = z.infer<typeof SubagentInstance>;
 
+/**
+ * One watch the session has running: a background task the CLI's Monitor tool began (spec:
+ * session > monitors). `command` or `url` is its source (a shell command's lines, a WebSocket's
+ * frames); `timeout_ms` the deadline its call asked for. `monitors_changed {key, monitors}`
+ * carries the whole list when it moves.
+ */
+export const Monitor = z.object({
+  task_id: z.string(),
+  description: z.string(),
+  command: z.string().nullable(),
+  url: z.string().nullable(),
+  timeout_ms: z.number().nullable(),
+  tool_use_id: z.string(),
+}).strict();
+export const MonitorsChanged = z.object({ key: Slot, monitors: z.array(Monitor) }).strict();
+
 export const SessionSnapshot = z.object({
   slot: Slot,
   header: SessionHeader,
@@ -148,7 +164,7 @@ export const SessionSnapshot = z.object({
   ),
   subagent_instances: z.array(SubagentInstance),
   background_tasks: z.array(z.record(z.string(), z.json())),
-  monitors: z.array(z.json()),
+  monitors: z.array(Monitor),
   mcp: z.json().nullable(),
   processes: ProcessSnapshot.nullable(),
   terminal: z.json().nullable(),

@@ -16,3 +16,22 @@ export const MONOTONIC: Clock = {
   set: (fn, ms) => setTimeout(fn, ms),
   clear: (id) => clearTimeout(id as number),
 };
+
+/**
+ * `clock` with every timer's callback guarded: a throw goes to `failed` (a log record), never
+ * out of the timer, where nothing would catch it and the process would end.
+ */
+export function guarded(clock: Clock, failed: (error: unknown) => void): Clock {
+  return {
+    now: () => clock.now(),
+    set: (fn, ms) =>
+      clock.set(() => {
+        try {
+          fn();
+        } catch (error) {
+          failed(error);
+        }
+      }, ms),
+    clear: (id) => clock.clear(id),
+  };
+}

@@ -156,7 +156,8 @@ export class Registry {
 
   /**
    * forge's MCP tools the seats may call under `config`: every tool a running
-   * subsystem declared, unless a reload has since switched that subsystem off.
+   * subsystem declared, unless a reload has since switched that subsystem off or the tool's own
+   * `when` does not hold under it.
    */
   tools(config: ForgeConfig): ToolEntry[] {
     const out: ToolEntry[] = [];
@@ -164,6 +165,7 @@ export class Registry {
       const handlers = entry.handlers?.tools;
       if (!handlers || !switchedOn(entry.manifest, config)) continue;
       for (const spec of entry.manifest.tools ?? []) {
+        if (spec.when && !spec.when(config)) continue;
         out.push({ spec, handler: handlers[spec.name], subsystem: entry.manifest.id });
       }
     }

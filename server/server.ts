@@ -9,9 +9,12 @@ import {
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { accountsArea } from "./areas/accounts.ts";
+import { cliVersionArea, type LatestSchedule } from "./areas/cli_version.ts";
+import { dictateModelsArea } from "./areas/dictate_models.ts";
 import { homeArea } from "./areas/home.ts";
 import { perfArea } from "./areas/perf.ts";
 import { seatsArea } from "./areas/seats.ts";
+import { serviceStatusArea, type StatusSchedule } from "./areas/service_status.ts";
 import { sessionArea } from "./areas/session.ts";
 import { settingsArea } from "./areas/settings.ts";
 import { type Board, boardArea } from "./board/mod.ts";
@@ -33,7 +36,6 @@ import { serveSocket } from "./socket.ts";
 import { refusalWords, StateKeeper, sweepTemps } from "./state/keeper.ts";
 import type { AnyManifest, Host } from "./subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "./timers.ts";
-import { findClaude, readCliVersion } from "./workspace/cli.ts";
 import { Workspace } from "./workspace/workspace.ts";
 import { ToolBridge } from "./workspace/mcp/bridge.ts";
 import { HeldAskRegistry } from "./workspace/seats/held.ts";
@@ -52,6 +54,10 @@ export interface ServerOptions {
   log?: Logger;
   /** Extra manifests (tests add fakes); the real subsystems are always loaded. */
   extra?: readonly AnyManifest[];
+  /** When the status page is read (default every five minutes); tests tick it themselves. */
+  statusSchedule?: StatusSchedule;
+  /** When npm is asked for the newest claude (default every six hours); tests tick it. */
+  latestSchedule?: LatestSchedule;
   /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
   cronClock?: TickClock;
 }
@@ -97,7 +103,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   });
   const registryRef: { current: Registry | null } = { current: null };
   const storeRef: { current: ConfigStore | null } = { current: null };
-  let cliVersion: string | null = null;
   let board: Board | null = null;
   // The held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
@@ -110,7 +115,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const manifests = [
     homeArea({
       build,
-      cliVersion: () => cliVersion,
       board: () => board,
       subsystemFields: () =>
         registryRef.current?.homeFields((error, id) =>
@@ -118,6 +122,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         ) ?? Promise.resolve({}),
     }),
     sessionArea(() => registryRef.current!),
+    serviceStatusArea(opts.statusSchedule),
+    cliVersionArea(opts.latestSchedule),
+    dictateModelsArea,
     perfArea(configDir),
     accountsArea,
     settingsArea(() => storeRef.current!),
@@ -195,6 +202,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     toolsChanged: (slot) => bridge.changed(slot),
     speech: { dictation: null, speaking: null },
     attendance,
+    onReload: (fn) => store.onReload(() => fn()),
   };
   emitRef.current = host.emit;
   const registry = new Registry(manifests);
@@ -203,7 +211,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   // A seat that auto-started during the boot may have listed its tools before the subsystems
   // after the seats were up: it hears that its list moved (the connectors' tools).
   bridge.changed(undefined, true);
-  readCliVersion(findClaude(store.config)).then((v) => (cliVersion = v));
 
   workspace.stream.subscribe((numbered) => {
     registry.onUpdate(

@@ -1,6 +1,6 @@
-// The transport writes a turn's first small frame at once, corks the rest and writes
-// small text frames it framed itself beside frames `ws` framed (large, binary): a client must
-// still get every frame whole and in the order it was sent.
+// The transport writes a turn's first small frame at once, corks the rest and writes text
+// frames it framed itself beside frames `ws` framed (binary): a client must still get every
+// frame whole and in the order it was sent.
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Socket } from "node:net";
 import { memoryLogger } from "./log.ts";
@@ -33,7 +33,7 @@ async function connected() {
   };
 }
 
-Deno.test("frames written at once, corked, self-framed and ws-framed arrive whole and in order", async () => {
+Deno.test("frames written at once, corked, forge-framed and ws-framed arrive whole and in order", async () => {
   await using pair = await connected();
   const { transport, client } = pair;
   const got: string[] = [];
@@ -42,7 +42,7 @@ Deno.test("frames written at once, corked, self-framed and ws-framed arrive whol
     got.push(typeof e.data === "string" ? e.data : `binary ${[...new Uint8Array(e.data)]}`);
     if (got.length === 7) all.resolve();
   };
-  const big = "B".repeat(20 * 1024); // over the cork bound: `ws` frames it
+  const big = "B".repeat(20 * 1024); // over the cork bound: written at once, framed by forge
   // One turn: the first leaves at once, the rest are corked until the turn ends.
   transport.send("first");
   transport.send("second é");
@@ -135,6 +135,37 @@ Deno.test("a frame sent with `more` is held for the next, and the two leave in o
   }
   await all.promise;
   assertEquals(got, ["a run of tokens", "the frame that ended it", "held alone"]);
+});
+
+Deno.test("a large text frame sent to many connections is framed once, the same bytes to each", async () => {
+  const accepted: Transport[] = [];
+  const three = Promise.withResolvers<void>();
+  const server = await served((t) => accepted.push(t) === 3 && three.resolve());
+  const clients = Array.from({ length: 3 }, () => {
+    const c = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
+    const got = Promise.withResolvers<string>();
+    c.onmessage = (e) => got.resolve(e.data);
+    return { c, got: got.promise };
+  });
+  await three.promise;
+  const write = Socket.prototype.write;
+  const written: unknown[] = [];
+  try {
+    Socket.prototype.write = function (this: Socket, chunk: unknown, ...rest: unknown[]) {
+      written.push(chunk);
+      return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+    };
+    const update = JSON.stringify({ kind: "update", pad: "é".repeat(600_000) });
+    for (const t of accepted) t.send(update);
+    Socket.prototype.write = write;
+    assertEquals(written.length, 3);
+    assertEquals(written[1] === written[0] && written[2] === written[0], true);
+    for (const { got } of clients) assertEquals(await got, update);
+  } finally {
+    Socket.prototype.write = write;
+    for (const { c } of clients) c.close();
+    await server.stop();
+  }
 });
 
 // The direct write of forge-framed text (ws_frame.ts) is only in order because `ws` never holds

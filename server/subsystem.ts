@@ -12,11 +12,11 @@ import type {
   Slot,
   Subject,
   Wire,
-  WireObject,
 } from "../protocol/mod.ts";
 import type { z } from "zod";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
+import type { HeldAsks } from "./held_asks.ts";
 import type { Logger } from "./log.ts";
 import type { StateKeeper } from "./state/keeper.ts";
 import type { SeatInfo, Workspace } from "./workspace/workspace.ts";
@@ -45,7 +45,8 @@ export interface Peer {
 
 // ---------------------------------------------------------------------------------------------
 // forge's own MCP tools. The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
-// `<family>__<verb>` (`settings__set`, `vault__read`). A manifest declares its tools; `create`
+// `<family>__<verb>` (`settings__set`, `vault__read`), or `<family>_<verb>` for a family that keeps
+// an upstream tool set's names (`browser_navigate`: see ToolNaming). A manifest declares its tools; `create`
 // returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
 // seat may call, validates the input against the zod schema (a bad field is a tool error naming
 // it, never a crash), and runs the handler with the calling seat.
@@ -53,12 +54,32 @@ export interface Peer {
 /** Which kind of seat may call a tool. A project's lead is `lead`; every other label a worker. */
 export type ToolRole = "lead" | "worker";
 
+/**
+ * How a tool's name joins its family and verb. `forge` (the default): `<family>__<verb>`, the
+ * family its own prefix. `upstream`: `<family>_<verb>`, for a family that transcribes a tool set
+ * models already know and keeps its names (the browser family keeps @playwright/mcp's
+ * `browser_navigate`, `browser_snapshot`, ...). Every tool of one family is named one way.
+ */
+export type ToolNaming = "forge" | "upstream";
+
+/** The name a tool of `family` doing `verb` has under `naming`. */
+export function toolName(family: string, verb: string, naming: ToolNaming = "forge"): string {
+  return `${family}${naming === "upstream" ? "_" : "__"}${verb}`;
+}
+
 /** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
 export interface ToolSpec {
-  /** `<family>__<verb>`: what the agent calls after `mcp__forge__`. */
+  /** `toolName(family, verb, naming)`: what the agent calls after `mcp__forge__`. */
   name: string;
   /** The family (`settings`, `browser`, ...): a worker's `mcp_families` picks families. */
   family: string;
+  /** How `name` joins family and verb; absent is `forge`. */
+  naming?: ToolNaming;
+  /**
+   * Offered only while this holds under the config in force (a key that gates a dangerous tool,
+   * read at every listing so a reload moves it); absent is always.
+   */
+  when?: (config: ForgeConfig) => boolean;
   /** What the model reads: what the tool does and what a person sees while it waits. */
   description: string;
   /** The input; rendered as JSON Schema for tools/list, parsed before the handler runs. */
@@ -86,81 +107,19 @@ export interface ToolCall {
 /** What goes back to the agent as the tool_result. Throwing a `Refusal` is an error result too. */
 export interface ToolResult {
   text: string;
+  /** Further text blocks after `text`, in order (review__list names other branches in one). */
+  more?: string[];
   isError?: boolean;
+  /** Pictures after the text (a screenshot), as MCP image blocks: base64 `data` and its type. */
+  images?: { data: string; mimeType: string }[];
 }
 
 /** A tool's handler: `input` has already passed the declared schema. */
 export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult>;
 
-// ---------------------------------------------------------------------------------------------
-// Held asks: one per-seat registry for every kind that parks a tool call until a
-// person answers. spec: session > pending_asks (held kinds lead, in this order).
-
-/** The held kinds, in the order `pending_asks` leads with them. */
-export const HELD_KINDS = [
-  "slack_post",
-  "browser_hand_off",
-  "document_hand_off",
-  "terminal_hand_off",
-  "vault_ask",
-  "settings_write",
-] as const;
-export type HeldKind = typeof HELD_KINDS[number];
-
-/** How a parked ask ended: in its `*_resolved` update and in the words the agent gets back. */
-export type AskEnding =
-  | "answered"
-  | "declined"
-  | "cancelled"
-  | "session_ended"
-  | "expired"
-  | "abandoned";
-
-export type AskOutcome<A> =
-  | { ending: "answered"; answer: A }
-  | { ending: Exclude<AskEnding, "answered">; note?: string };
-
-/** What a subsystem parks. The registry mints the id unless one is given. */
-export interface HeldAskSpec {
-  kind: HeldKind;
-  id?: string;
-  /** The card a client draws (`pending_asks[].request` and the `*_pending` update's fields). */
-  request: WireObject;
-  /** The call's signal: an abort withdraws the ask with ending `cancelled`. */
-  signal: AbortSignal;
-  /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
-  expiresMs?: number;
-}
-
-export interface HeldAsks {
-  /**
-   * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
-   * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
-   * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending. Wire (server/workspace/seats/held.ts HELD_WIRE): `<kind>_pending {key,
-   * ...request, id}` and `<kind>_resolved {key, id, ending}` (a Slack post resolves as
-   * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
-   * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
-   * `cancelled` on an interrupt); the ask ends with it.
-   */
-  park<A>(slot: Slot, spec: HeldAskSpec): { id: string; outcome: Promise<AskOutcome<A>> };
-  /**
-   * Answers a parked ask for a person. Refuses (throws `Refusal`) a connection that never
-   * declared answering, an id no longer waiting, or an id parked on another seat or kind.
-   * `ending` is `answered` for an answer, `declined` for a no.
-   */
-  answer(
-    slot: Slot,
-    kind: HeldKind,
-    id: string,
-    peer: Peer,
-    reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
-  ): void;
-  /** Replaces a parked card's request and re-pushes its `*_pending` (vault `needs_unlock`). */
-  restamp(slot: Slot, id: string, request: WireObject): void;
-  /** The asks parked on a seat, held kinds first, as `pending_asks` carries them. */
-  list(slot: Slot): { kind: string; id: string; request: WireObject }[];
-}
+// The held asks' contract (HELD_KINDS, HeldAsks, ...) lives in held_asks.ts; subsystems read it
+// from here.
+export * from "./held_asks.ts";
 
 /**
  * A forged user turn forge hands a seat (spec: "Not every frame on the stream is the CLI's"):
@@ -182,13 +141,19 @@ export interface Delivery {
 
 /**
  * The two speech roles reach each other through the Host, never by import. Dictation
- * offers its active engine (the speaking bench reads its clips back with it) and re-announces the
- * models page; voice offers the speaking fields that page carries. spec: dictate_models >
- * speaking, speaking_bench, speaking_results. Either is null while its subsystem is off.
+ * offers its active engine (the speaking bench reads its clips back with it) and its models page;
+ * voice offers the speaking fields that page carries. spec: dictate_models > speaking, in_use,
+ * speaking_bench, speaking_results. Either is null while its subsystem is off; the core area
+ * serving dictate_models (server/areas/dictate_models.ts) reads them and sets `announce`.
  */
 export interface SpeechRoles {
   dictation: DictationRole | null;
   speaking: SpeakingRole | null;
+  /**
+   * Re-pushes the models page (`dictate_models_changed`) after a speaking field moved: the
+   * dictation role's page when it runs, else the page a switched-off [dictate] still serves.
+   */
+  announce?: () => void;
 }
 
 export interface DictationRole {
@@ -196,13 +161,15 @@ export interface DictationRole {
   file(): string;
   /** Reads 16 kHz mono i16 back into words off the event loop; rejects with a sentence. */
   transcribe(pcm: Int16Array): Promise<string>;
-  /** Re-pushes the models page (`dictate_models_changed`) after a speaking field moved. */
+  /** The whole models page (the dictate_models read), speaking fields included. */
+  page(): Wire;
+  /** Re-pushes the models page (`dictate_models_changed`). */
   announce(): void;
 }
 
 export interface SpeakingRole {
-  /** The speaking role's fields of the dictate_models read. */
-  fields(): { speaking: Wire; speaking_bench: Wire; speaking_results: Wire };
+  /** The speaking role's fields of the dictate_models read, and its `in_use` row. */
+  fields(): { speaking: Wire; in_use: Wire; speaking_bench: Wire; speaking_results: Wire };
 }
 
 /**
@@ -248,6 +215,11 @@ export interface Host {
   readonly speech?: SpeechRoles;
   /** Who shows which seat; absent in hosts built without connections (a fake host). */
   readonly attendance?: Attendance;
+  /**
+   * Runs `fn` after each reload of forge.toml that moved something (`config()` already answers
+   * the new one); returns the call that stops it. Absent in hosts built without a config store.
+   */
+  onReload?(fn: () => void): () => void;
 }
 
 export type VerbHandler<K extends ClientKind> = (
@@ -360,6 +332,34 @@ export class Refusal extends Error {
     super(why);
     this.name = "Refusal";
   }
+}
+
+/**
+ * A core area that answers no verb, command or subject: it only lays fields over a read (home's,
+ * a seat's), hears updates and stops - `create` returns those handlers alone.
+ */
+export function fieldsArea(
+  id: string,
+  note: string,
+  create: (host: Host) => Pick<
+    Handlers<never, never, never>,
+    "homeFields" | "sessionFields" | "onUpdate" | "stop"
+  >,
+) {
+  return defineSubsystem({
+    id,
+    note,
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: (host: Host) => ({ verbs: {}, commands: {}, subjects: {}, ...create(host) }),
+      }),
+  });
 }
 
 /**

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 
 /**
  * A WebSocket text frame's bytes (RFC 6455 §5.2: FIN, opcode 1, unmasked as a server's frames
- * are), built once for the string a fan-out hands every connection.
+ * are), built once for the string a fan-out hands every connection, whatever its size.
  *
  * Why: `ws` frames each send of its own, encoding the string to UTF-8 and allocating a header and
  * its write list per socket. A CLI line fanned out to 50 clients is the same string 50 times, and

@@ -4,13 +4,15 @@
 // frames; a hand-off parks and the person's done resumes the agent), browser_view_page,
 // respond_browser_hand_off, browser_hand_off_pending/resolved.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { framesOf, nextBrowserFrame, pageServer } from "./browser_harness.ts";
+import { framesOf, nextBrowserFrame, pageServer, twoViewers } from "./browser_harness.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 const use = (name: string, input: Record<string, unknown>) => ({
-  content: [{ type: "tool_use", name: `mcp__forge__browser__${name}`, input }],
+  content: [{ type: "tool_use", name: `mcp__forge__browser_${name}`, input }],
 });
+
+const button = '{{match:button "Press me" \\[ref=(\\w+)\\]}}';
 
 Deno.test("the agent drives its tab through forge's browser tools while two viewers watch; a hand-off parks and resumes", async () => {
   await using page = pageServer();
@@ -23,9 +25,10 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
         browse: [
           use("navigate", { url: `${page.url}/form` }),
           use("find", { text: "PRESS" }),
-          use("click", { target: "e1", element: "Press me" }),
-          use("type", { target: "e2", text: "from the agent" }),
-          use("click_and_capture", { target: "e1", settleMs: 300 }),
+          // Each ref is read off the previous answer's snapshot, as the model reads it.
+          use("click", { target: button, element: "Press me" }),
+          use("type", { target: "{{match:textbox \\[ref=(\\w+)\\]}}", text: "from the agent" }),
+          use("click_and_capture", { target: button, settleMs: 300 }),
           { content: [{ type: "text", text: "browsed" }] },
         ],
         handoff: [
@@ -46,13 +49,7 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
   await subscribeSeat(c, lead, true);
 
   // Two viewers attach first: the host starts and its boot tab is the one the agent adopts.
-  const a = await forge.ready();
-  const b = await forge.ready();
-  for (const [v, r] of [[a, 1], [b, 2]] as const) {
-    v.send({ kind: "browser_view", seat: lead, reply_to: r });
-    const reply = await v.next((m) => m.kind === "reply" && m.reply_to === r, 30_000);
-    assertEquals(reply.body, { ok: true, profile: "Acme/default", tab: 1 });
-  }
+  const [a, b] = await twoViewers(forge, lead);
 
   const frames = await promptTurn(c, lead, "[[script:browse]] press the button");
   const results = toolResultsOf(frames);
@@ -61,12 +58,12 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
     [false, false, false, false, false],
     JSON.stringify(results),
   );
-  assertMatch(results[0].text, /Navigated to .*\/form[\s\S]*button "Press me" \[ref=e1\]/);
+  assertMatch(results[0].text, /Navigated to .*\/form[\s\S]*button "Press me" \[ref=\w+\]/);
   assertMatch(
     results[1].text,
-    /- 1 of \d+ snapshot lines match text "PRESS":\n- button "Press me"/,
+    /1 snapshot line match text "PRESS":\n```yaml\n[\s\S]*- button "Press me" \[ref=\w+\]/,
   );
-  assertMatch(results[2].text, /Clicked Press me[\s\S]*text: clicked/);
+  assertMatch(results[2].text, /Clicked Press me[\s\S]*generic \[ref=\w+\]: clicked/);
   // The click's own report to the page server, captured with its answer.
   assertMatch(results[4].text, /1\. \[GET\] .*\/event\?what=click => \[200\] OK\n {3}body: ok/);
   await page.event((e) => e.what === "click");

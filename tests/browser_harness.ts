@@ -1,5 +1,6 @@
-import { type BrowserFrame, decodeBrowserFrame } from "../protocol/mod.ts";
+import { type BrowserFrame, decodeBrowserFrame, type Slot } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
+import { assertEquals } from "./assert.ts";
 
 /** The seat every browser test drives. */
 export const SEAT = { org: "Acme", project: "proj", label: "lead" };
@@ -183,4 +184,22 @@ export async function nextBrowserFrame(
   const d = decodeBrowserFrame((f as { bytes: Uint8Array }).bytes);
   if (!d.ok) throw new Error(d.why);
   return d.frame;
+}
+
+/**
+ * Two viewer connections attached to a seat's tab 1: attached first, they start the host, and its
+ * boot tab is the one the seat's agent then adopts. spec: browser_view.
+ */
+export async function twoViewers(
+  forge: { ready(): Promise<ForgeClient> },
+  seat: Slot,
+): Promise<[ForgeClient, ForgeClient]> {
+  const a = await forge.ready();
+  const b = await forge.ready();
+  for (const [v, r] of [[a, 1], [b, 2]] as const) {
+    v.send({ kind: "browser_view", seat, reply_to: r });
+    const reply = await v.next((m) => m.kind === "reply" && m.reply_to === r, 30_000);
+    assertEquals(reply.body, { ok: true, profile: "Acme/default", tab: 1 });
+  }
+  return [a, b];
 }

@@ -14,7 +14,7 @@ export const ALLOWED: Record<string, string> = {
     "No folder: nothing has run here under this config directory.",
   "server/areas/project_catalog.ts#stats":
     "A transcript that went between the listing and its stat is simply not a row.",
-  "server/areas/project_catalog.ts#cwd":
+  "server/areas/project_catalog.ts#resolved":
     "The CLI names its folder by the real path; a path that will not resolve is named as given.",
   "server/board/book.ts#change":
     "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
@@ -97,13 +97,33 @@ export const ALLOWED: Record<string, string> = {
   "server/workspace/seats/proc_files.ts#read": "As above: the process ended under the read.",
   "server/workspace/seats/procfs.ts#run":
     "No `ps` on this machine: the probe falls back, and says which source it used.",
-  "server/workspace/work.ts#scan":
+  "server/workspace/work.ts#fingerprint":
+    'A probe: a path that will not stat stamps as absent ("-"), which is what the print says.',
+  "server/workspace/work.ts#scanWork":
     "spec: a working tree that cannot be stat'ed is `gone`; the gate is the reason.",
-  "server/workspace/work.ts#scan[2]":
+  "server/workspace/work.ts#scanWork[2]":
     "git would not run: the gate `scanner_failed` is what the row says.",
   "subsystems/browser/audio.ts#start": "the reader closed",
   "subsystems/browser/audio.ts#stop": "gone",
   "subsystems/browser/cdp.ts#close": "already gone",
+  "subsystems/browser/driver_ops.ts#n":
+    "frame since gone, resolves to nothing (or throws): both are stale.",
+  "subsystems/browser/driver_ops.ts#values":
+    "A frame that navigated away or will not run scripts holds no password to hide.",
+  "subsystems/browser/driver_ops.ts#maskPasswords":
+    "YAML quoting JSON cannot read: compared as written",
+  "subsystems/browser/driver_ops.ts#out":
+    'A frame that navigated away or will not run scripts has no form to list: "".',
+  "subsystems/browser/driver_worker.ts#nodeExistsSync":
+    "a probe: a path Deno will not stat does not exist for Playwright",
+  "subsystems/browser/driver_worker.ts#targetIdOf": "a session already gone needs no detach",
+  "subsystems/browser/driver_worker.ts#targetIdOf[2]":
+    "a page CDP will not describe has no target id: looked up again",
+  "subsystems/browser/driver_worker.ts#hidden":
+    "A page that closed or navigated under the check is not brought forward: nothing to show.",
+  "subsystems/browser/driver_worker.ts#toFront": "closed meanwhile: nothing to raise",
+  "subsystems/browser/driver_worker.ts#(top)":
+    "keeps an unanswered failure from ending the worker.",
   "subsystems/browser/files.ts#bytesOf":
     "Not base64 after all: no bytes, and the caller says what it could not read.",
   "subsystems/browser/files.ts#downloadEvent":
@@ -142,9 +162,7 @@ export const ALLOWED: Record<string, string> = {
     "Stopping a cast the tab already ended (it closed) changes nothing.",
   "subsystems/browser/tab.ts#resizeNow": "As above: a cast already over needs no stop.",
   "subsystems/browser/tab_history.ts#h": "a closing tab: no history to step",
-  "subsystems/browser/tools.ts#browser__wait_for":
-    "A test that throws (the page is mid-navigation) has not held yet: asked again.",
-  "subsystems/browser/tools.ts#browser__file_upload":
+  "subsystems/browser/tools.ts#files":
     "A probe: a path that cannot be stat'ed is refused below as not a file.",
   "subsystems/browser/tools_net.ts#r":
     "evicted from Chromium's buffer: the body is no longer there",
@@ -175,8 +193,6 @@ export const ALLOWED: Record<string, string> = {
     "Not a URL (the loader refused it already): said as such, never the parser's words.",
   "subsystems/notify/http.ts#serverWords":
     "A body that is not JSON adds no words of the server's own: the status says enough.",
-  "subsystems/notify/settings.ts#urls":
-    "not a URL: the loader refused it already, no host to allow",
   "subsystems/plugins/actions.ts#repairMarketplace":
     "integrations §2.5: a corrupt clone is not fixed by update alone; deleting it re-clones.",
   "subsystems/plugins/cli.ts#runPluginCli":
@@ -227,6 +243,8 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/review/scan.ts#topLevel": "No `.git` here: git says where the top is, if anywhere.",
   "subsystems/review/scan.ts#countLines":
     "An untracked file that went before it was counted adds nothing to the stats.",
+  "subsystems/review/scope.ts#scopeOfSeat":
+    "Not there, or not a directory: either way the checkout is not on disk, which is the why.",
   "subsystems/review/threads.ts#run":
     "The earlier write's caller heard its failure; this one runs either way.",
   "subsystems/review/watch.ts#stop": "Already closed.",

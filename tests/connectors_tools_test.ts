@@ -43,7 +43,6 @@ Deno.test("gotify: list answers the seat's own subscriptions, apps the server's 
   assertEquals(reads.map((r) => r.isError), [false, false, false]);
   const [list, apps, recent] = reads.map((r) => JSON.parse(r.text));
   assertEquals(list, [{ id, project: "alpha", applications: ["ci"], min_priority: 5 }]);
-  // The fake server's applications, forge's own notify app among them (fixtures/gotify).
   assertEquals([...apps].sort(), ["backup", "ci", "forge"]);
   // applications ["ci"], min_priority 5, limit 2: the two newest ci messages at 5 or above.
   assertEquals(recent.map((r: Msg) => [r.app, r.title, r.message, r.priority]), [

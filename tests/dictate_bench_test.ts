@@ -29,6 +29,7 @@ type Page = {
     tier: string;
   }[];
   updates: { current: { corpus: string | null; wer: number | null } }[];
+  rows: { file: string; speed: unknown; wer: unknown }[];
 };
 
 async function pageWhere(c: ForgeClient, pred: (p: Page) => boolean): Promise<Page> {
@@ -98,6 +99,11 @@ Deno.test("spawned read-aloud and bench: three recordings, one result with its c
       // The updates entry reads the in-use model's own run on that corpus.
       assertEquals(page.updates[0].current.corpus, digest);
       assertEquals(page.updates[0].current.wer, result.metrics.wer);
+      // No feed carries the row's speed and WER here: the local bench fills them, naming it.
+      const row = page.rows.find((r) => r.file === "en-us.lm.bin")!;
+      const local = { source: "local_bench", tier: "read_aloud", corpus: digest };
+      assertEquals(row.wer, { value: result.metrics.wer, ...local });
+      assertEquals(row.speed, { value: result.metrics.xrt_wall, ...local });
     },
   );
 

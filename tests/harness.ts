@@ -1,5 +1,7 @@
 import { memoryLogger } from "../server/log.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
+import type { LatestSchedule } from "../server/areas/cli_version.ts";
+import type { StatusSchedule } from "../server/areas/service_status.ts";
 import type { AnyManifest } from "../server/subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "../server/timers.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
@@ -21,7 +23,12 @@ export interface TestServer {
  */
 export async function testServer(
   configText: string | null,
-  opts: { timers?: Partial<Timers>; extra?: readonly AnyManifest[] } = {},
+  opts: {
+    timers?: Partial<Timers>;
+    extra?: readonly AnyManifest[];
+    statusSchedule?: StatusSchedule;
+    latestSchedule?: LatestSchedule;
+  } = {},
 ): Promise<TestServer> {
   const dir = await Deno.makeTempDir({ prefix: "forge-test-" });
   const configPath = `${dir}/forge.toml`;
@@ -34,6 +41,9 @@ export async function testServer(
     log,
     timers: { ...DEFAULT_TIMERS, ...opts.timers },
     extra: opts.extra,
+    // No socket-tier test reads a real status page: the poll runs only when a test ticks it.
+    statusSchedule: opts.statusSchedule ?? (() => ({ stop: () => {} })),
+    latestSchedule: opts.latestSchedule ?? (() => ({ stop: () => {} })),
   });
   const clients: ForgeClient[] = [];
   const connect = async (o: { origin?: string; deflate?: boolean } = {}) => {

@@ -22,22 +22,35 @@ export interface NotifyWorld extends AsyncDisposable {
 }
 
 /**
- * A seat world (projects alpha and beta) whose forge.toml turns pushes on through a fake ntfy
- * server (with a token), a fake Gotify server (forge's application token) and, with `webpush`,
- * a fake push service as the one allowed push host; each fake its own process. The browser is
- * off, so the launcher's network grant is the servers' alone (docs/notify.md "Permissions").
- * `coalesce_secs` is 0: the window is the unit tests' (notifier_test.ts); here each push counts.
+ * A seat world (projects alpha and beta unless `projects` names others) whose forge.toml turns
+ * pushes on through a fake ntfy server (with a token), a fake Gotify server (forge's application
+ * token) and, with `webpush`, a fake push service as the one allowed push host; each fake its own
+ * process. The browser is off, so the launcher's network grant is the servers' alone
+ * (docs/notify.md "Permissions"). `coalesce_secs` is 0 unless `coalesceSecs` says otherwise: the
+ * window is the unit tests' (notifier_test.ts), so here each push counts. `named` is a fake API
+ * script's named sequences, written to a file the world removes; else `script` is the file.
  */
 export async function notifyWorld(
-  opts: { script?: string; webpush?: boolean; extra?: string } = {},
+  opts: {
+    script?: string;
+    named?: Record<string, unknown[]>;
+    projects?: string[];
+    coalesceSecs?: number;
+    webpush?: boolean;
+    extra?: string;
+  } = {},
 ): Promise<NotifyWorld> {
-  const world = await seatWorld([{ name: "alpha" }, { name: "beta" }], opts.script);
+  const scriptFile = opts.named ? await Deno.makeTempFile({ suffix: ".json" }) : null;
+  if (scriptFile) await Deno.writeTextFile(scriptFile, JSON.stringify({ named: opts.named }));
+  const projects = (opts.projects ?? ["alpha", "beta"]).map((name) => ({ name }));
+  const world = await seatWorld(projects, scriptFile ?? opts.script);
   const ntfy = await startFakeNtfy(NTFY_TOKEN);
   const gotify = await startFakeGotify(world.dir);
   const push = await startFakePushService();
   await Deno.writeTextFile(
     world.configPath,
-    `\n[browser]\nenabled = false\n\n[notify]\nenabled = true\ncoalesce_secs = 0\n` +
+    `\n[browser]\nenabled = false\n\n[notify]\nenabled = true\n` +
+      `coalesce_secs = ${opts.coalesceSecs ?? 0}\n` +
       `client_url = "${CLIENT_URL}"\n\n[notify.ntfy]\nurl = "${ntfy.url}"\ntopic = "${TOPIC}"\n` +
       `token = "${NTFY_TOKEN}"\n\n[notify.gotify]\nurl = "${gotify.url}"\n` +
       `app_token = "${GOTIFY_APP_TOKEN}"\n` +
@@ -65,6 +78,7 @@ export async function notifyWorld(
       await ntfy.stop();
       await gotify.stop();
       await push.stop();
+      if (scriptFile) await Deno.remove(scriptFile);
     },
   };
 }

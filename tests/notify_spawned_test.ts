@@ -4,7 +4,8 @@
 // docs/notify.md: a parked ask becomes one push per channel naming the seat, the command and a
 // click URL ending in the seat's path; nothing while an answering connection shows the seat,
 // the waiting ask pushed when it leaves; notify_test answers ok, and failing in words when the
-// server is down; a hung server holds up no seat, and its push lands once it answers.
+// server is down; a reload that turns a channel off is home's news; a hung server holds up no
+// seat, and its push lands once it answers.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { ask, until } from "./harness.ts";
 import {
@@ -100,6 +101,13 @@ Deno.test("a parked ask is one push on ntfy and on Gotify; none while a viewer s
   assertEquals(down.ok, false);
   assertMatch(String(down.why), /^ntfy at 127\.0\.0\.1:\d+: it refused the connection/);
   assertEquals(await nextChannelState(h, "ntfy", "failing"), { state: "failing", why: down.why });
+  // A reload that takes the topic away (a live key) turns ntfy off, and home hears of it.
+  const toml = await Deno.readTextFile(w.world.configPath);
+  await Deno.writeTextFile(w.world.configPath, toml.replace(`topic = "${TOPIC}"\n`, ""));
+  assertEquals(await nextChannelState(h, "ntfy", "off"), {
+    state: "off",
+    why: "no [notify.ntfy] topic in forge.toml",
+  });
   const log = await Deno.readTextFile(`${w.world.dir}/forge/forge.log`);
   assert(!log.includes(w.ntfy.token!) && !log.includes(TOPIC), "no token or topic in the log");
 });
@@ -140,4 +148,31 @@ Deno.test("with the ntfy server hung, seats run and frames flow; the push lands 
   assertEquals(await nextChannelState(h2, "ntfy", "ok"), { state: "ok", why: null });
   command(b, "respond_permission", { key: beta, tool_id: betaAsk.tool_id, outcome: ALLOW });
   await untilResult(b);
+});
+
+Deno.test("an ask held while its viewer shows the seat is pushed when that viewer's connection closes", async () => {
+  await using w = await notifyWorld();
+  const forge = await w.world.startForge();
+  const alpha = w.world.lead("alpha"), beta = w.world.lead("beta");
+  // v answers and shows alpha; c answers too and shows nothing, and stays.
+  const v = await forge.ready(), c = await forge.ready();
+  await subscribeSeat(v, alpha, true);
+  v.send({ kind: "showing", seat: alpha });
+  await subscribeSeat(c, alpha, true);
+  await subscribeSeat(c, beta, true);
+  command(v, "prompt", { key: alpha, text: "[[script:bash]] make a file", attachments: [] });
+  const held = await nextAsk(c, alpha);
+  // beta, shown by nobody, asks after alpha: had alpha's been pushed it would have left first.
+  command(c, "prompt", { key: beta, text: "[[script:bash]] make a file", attachments: [] });
+  const betaAsk = await nextAsk(c, beta);
+  await until(async () => (await w.ntfy.messages(TOPIC)).length > 0, 30_000, "beta's push");
+  assertEquals((await w.ntfy.messages(TOPIC)).map((m) => m.title), ["beta/lead needs you"]);
+  await v.close(); // the last viewer of alpha goes: its connection ends
+  await until(async () => (await w.ntfy.messages(TOPIC)).length > 1, 30_000, "alpha's push");
+  const pushed = (await w.ntfy.messages(TOPIC))[1];
+  assertEquals([pushed.title, pushed.message], ["alpha/lead needs you", "Bash: touch allowed.txt"]);
+  command(c, "respond_permission", { key: alpha, tool_id: held.tool_id, outcome: ALLOW });
+  command(c, "respond_permission", { key: beta, tool_id: betaAsk.tool_id, outcome: ALLOW });
+  await untilResult(c);
+  await untilResult(c);
 });

@@ -18,9 +18,11 @@ async function agent(c: ForgeClient, project: string): Promise<Msg> {
 
 Deno.test("a missing claude binary fails the seat by name; the server runs on", async () => {
   await using world = await seatWorld([{ name: "alpha" }]);
-  await Deno.writeTextFile(world.configPath, '\n[claude]\npath = "/nonexistent/bin/claude"\n', {
-    append: true,
-  });
+  const config = await Deno.readTextFile(world.configPath);
+  await Deno.writeTextFile(
+    world.configPath,
+    config.replace("[claude]\n", '[claude]\npath = "/nonexistent/bin/claude"\n'),
+  );
   const forge = await world.startInProcess();
   const c = await forge.ready();
   // auto_start failed at boot, before anyone listened: the home row carries it.

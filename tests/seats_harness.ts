@@ -59,13 +59,20 @@ export interface RunningForge extends AsyncDisposable {
   stop(): Promise<Deno.CommandStatus>;
 }
 
+/** A script file, or one built from the world's dir (a script that names a project's path). */
+export type ScriptSource = string | ((dir: string) => unknown);
+
 export async function seatWorld(
   projects: { name: string; autoStart?: boolean }[],
-  script = `${FIXTURES}/script.json`,
+  script: ScriptSource = `${FIXTURES}/script.json`,
 ): Promise<SeatWorld> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-seats-" }));
   for (const sub of ["home", "claude", "tmp", "forge", ...projects.map((p) => p.name)]) {
     await Deno.mkdir(`${dir}/${sub}`, { recursive: true });
+  }
+  if (typeof script === "function") {
+    await Deno.writeTextFile(`${dir}/script.json`, JSON.stringify(script(dir)));
+    script = `${dir}/script.json`;
   }
   const api = await startApi(script, `${dir}/api.log`);
   const template = await Deno.readTextFile(`${FIXTURES}/forge.toml`);

@@ -160,6 +160,12 @@ Deno.test("voice: two clients, one listening; notes in and out; clips in seq ord
     null,
   ]);
   assert((speaking.voices as string[]).includes("rms"), JSON.stringify(speaking.voices));
+  // spec: dictate_models > in_use: one row per model a role runs, the speaking row among them.
+  assertEquals((page.in_use as Msg[]).map((r) => [r.role, r.file, r.catalogue]), [
+    ["dictation", "en-us.lm.bin", (page.in_use as Msg[])[0].catalogue],
+    ["vad", "silero_vad_v5.onnx", (page.in_use as Msg[])[1].catalogue],
+    ["speaking", "flite", null],
+  ]);
   models.send({ kind: "command", command: "voice_bench_start" });
   await until(
     () =>

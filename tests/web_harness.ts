@@ -1,5 +1,10 @@
 import { type Browser, chromium, type Page } from "playwright-core";
-import { type RunningForge, type SeatWorld, seatWorld } from "./seats_harness.ts";
+import {
+  type RunningForge,
+  type ScriptSource,
+  type SeatWorld,
+  seatWorld,
+} from "./seats_harness.ts";
 
 /**
  * The web client's test world: the seat tests' world (real seats on the fake API), a forge
@@ -27,13 +32,28 @@ export interface WebWorld extends AsyncDisposable {
 
 export async function webWorld(
   projects: { name: string; autoStart?: boolean }[],
-  opts: { viewport?: { width: number; height: number }; script?: string } = {},
+  opts: {
+    viewport?: { width: number; height: number };
+    script?: ScriptSource;
+    /** More Chromium flags (a fake microphone's). */
+    args?: string[];
+    /** Appended to the world's forge.toml before forge starts (after `before` ran). */
+    config?: string | ((world: SeatWorld) => string);
+    /** Runs on the world before forge starts (a git repo, a remembered session). */
+    before?: (world: SeatWorld) => Promise<void>;
+  } = {},
 ): Promise<WebWorld> {
   const world = await seatWorld(projects, opts.script);
+  await opts.before?.(world);
+  const config = typeof opts.config === "function" ? opts.config(world) : opts.config;
+  if (config) await Deno.writeTextFile(world.configPath, `\n${config}\n`, { append: true });
   let forge = await world.startForge();
   const port = forge.port;
   const web = await startWeb(forge.url);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--autoplay-policy=no-user-gesture-required", ...opts.args ?? []],
+  });
   const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
   const consoleErrors: string[] = [];
   page.on("pageerror", (e) => consoleErrors.push(e.message));

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "./assert.ts";
 import { texts, webWorld } from "./web_harness.ts";
-import { GENERATED_SESSION, writeGenerated } from "../server/workspace/conversation/generate.ts";
+import { GENERATED_SESSION, writeGenerated } from "../fixtures/history/generate.ts";
 
 // A seat whose last session the session book remembers (no process runs it), with a long
 // transcript of real CLI lines and a git working tree with changes. spec: more ("walked to the
@@ -85,7 +85,12 @@ Deno.test({
       await page.waitForTimeout(50);
     }
     await start.waitFor();
-    assertEquals(await page.getByTestId("turn").count(), total);
+    // The conversation is virtualised: the page holds every turn, the DOM only those in view.
+    assertEquals(
+      await page.evaluate("globalThis.forgeDebug.client.state.seat.turns.length"),
+      total,
+    );
+    assert(await page.getByTestId("turn").count() < total, "only the turns in view are drawn");
     // Pages this large cross as kind-3 frames (the page dialled deflate=1) and land in order.
     const inflated = await page.evaluate(
       "globalThis.forgeDebug.client.link.inflated",

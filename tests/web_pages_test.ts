@@ -68,5 +68,6 @@ Deno.test({
     await page.goto(`${w.webUrl}#/usage`);
     await page.getByTestId("usage-today").waitFor({ timeout: 30_000 });
     await page.getByTestId("usage-lifetime").waitFor();
+    await w.shot("usage");
   },
 });

@@ -65,7 +65,7 @@ Deno.test({
     await questions.nth(1).waitFor({ timeout: 30_000 });
     await questions.first().getByLabel("Blue").check();
     await questions.first().getByTestId("answer").click();
-    await page.getByText("Which sizes?").waitFor();
+    await page.getByTestId("dock").getByText("Which sizes?").waitFor();
     await questions.first().getByLabel("Small").check();
     await questions.first().getByLabel("Large").check();
     await questions.first().getByTestId("answer").click();

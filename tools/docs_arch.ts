@@ -6,8 +6,11 @@
  * checks that this list of areas is the one its registry holds).
  */
 import { accountsArea } from "../server/areas/accounts.ts";
+import { cliVersionArea } from "../server/areas/cli_version.ts";
+import { dictateModelsArea } from "../server/areas/dictate_models.ts";
 import { homeArea } from "../server/areas/home.ts";
 import { perfArea } from "../server/areas/perf.ts";
+import { serviceStatusArea } from "../server/areas/service_status.ts";
 import { seatsArea } from "../server/areas/seats.ts";
 import { sessionArea } from "../server/areas/session.ts";
 import { settingsArea } from "../server/areas/settings.ts";
@@ -26,8 +29,11 @@ const never = (): never => {
  */
 export function manifests(): AnyManifest[] {
   return [
-    homeArea({ build: null as never, cliVersion: never, board: never, subsystemFields: never }),
+    homeArea({ build: null as never, board: never, subsystemFields: never }),
     sessionArea(never),
+    serviceStatusArea(),
+    cliVersionArea(),
+    dictateModelsArea,
     perfArea("."),
     accountsArea,
     settingsArea(never),
@@ -49,6 +55,9 @@ const CORE_SCOPE: Record<string, string[]> = {
   session: ["server/areas/session.ts"],
   perf: ["server/areas/perf.ts"],
   accounts: ["server/areas/accounts.ts"],
+  service_status: ["server/areas/service_status.ts"],
+  cli_version: ["server/areas/cli_version.ts"],
+  dictate_models: ["server/areas/dictate_models.ts"],
   settings: ["server/areas/settings.ts", "server/areas/settings_tools.ts"],
   seats: ["server/areas/seats.ts", "server/areas/conversation.ts"],
   workers: ["server/workers/"],
@@ -89,14 +98,24 @@ export function handlerFile(name: string, files: { path: string; text: string }[
 
 type Row = { name: string; area: string; file: string };
 
-/** One row per name `pick` reads off each manifest; a binary kind's handler is `binary:`. */
-function rowsOf(pick: (m: AnyManifest) => readonly (string | number)[], list: AnyManifest[]) {
+/**
+ * One row per name `pick` reads off each manifest; a binary kind's handler is `binary:`. A name
+ * the area also answers as a client message kind (the browser's `browser_tabs` is a socket verb
+ * and an agent's tool) is looked for past the verb's own file.
+ */
+function rowsOf(
+  pick: (m: AnyManifest) => readonly (string | number)[],
+  list: AnyManifest[],
+  besideVerbs = false,
+) {
   const rows: Row[] = [];
   for (const m of list) {
     const files = sources(CORE_SCOPE[m.id] ?? [`subsystems/${m.id}/`]);
     for (const name of pick(m)) {
       const key = typeof name === "number" ? "binary" : name;
-      rows.push({ name: String(name), area: m.id, file: handlerFile(key, files) });
+      const verb = besideVerbs && (m.verbs as readonly string[]).includes(key);
+      const pool = verb ? files.filter((f) => f.path !== handlerFile(key, files)) : files;
+      rows.push({ name: String(name), area: m.id, file: handlerFile(key, pool) });
     }
   }
   return rows.sort((a, b) => a.name.localeCompare(b.name));
@@ -140,6 +159,6 @@ export function renderHandlerMap(list: AnyManifest[] = manifests()): string {
     ...table(rowsOf((m) => m.binary, list), "kind"),
     "### forge's MCP tools",
     "",
-    ...table(rowsOf((m) => (m.tools ?? []).map((t) => t.name), list), "tool"),
+    ...table(rowsOf((m) => (m.tools ?? []).map((t) => t.name), list, true), "tool"),
   ].join("\n").trimEnd();
 }

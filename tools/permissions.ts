@@ -79,6 +79,8 @@ export function permissionFlags(opts: {
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     ...dictate.run,
     ...ttsRun(config),
+    // home's cli_version.latest asks npm's own client (server/areas/cli_version.ts).
+    ...(config.claude.check_latest ? [config.claude.npm] : []),
     ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   // The gateway listens on loopback and forwards to each account's upstream. With no accounts
@@ -92,6 +94,7 @@ export function permissionFlags(opts: {
     ...vaultNet(config),
     ...dictate.net,
     ...connectorHosts(config),
+    ...statusHost(config),
     // [notify]: its ntfy and Gotify servers and, with Web Push on, the push services' hosts
     // (docs/notify.md "Permissions").
     ...notifyNetHosts(config),
@@ -142,6 +145,15 @@ export function connectorHosts(config: ForgeConfig): string[] {
       return []; // not a URL: the loader refused it already, no host to allow
     }
   });
+}
+
+/**
+ * The status page's host (`[server] status_url`, Anthropic's unless it names another; empty = no
+ * poll, nothing allowed): home's service_status reads nothing else.
+ */
+export function statusHost(config: ForgeConfig): string[] {
+  const url = config.server.status_url;
+  return url ? [upstreamHost(url)].filter(Boolean) : [];
 }
 
 /** `host:port` of an upstream URL, the port made explicit (443 for https, 80 for http). */

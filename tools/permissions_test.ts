@@ -7,7 +7,7 @@ import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
 
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 const text =
-  `[server]\nbind = "10.0.0.5"\nport = 9000\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\nconfig_dir = "/srv/claude-a"\n` +
+  `[server]\nbind = "10.0.0.5"\nport = 9000\nstatus_url = ""\n[claude]\ncheck_latest = false\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\nconfig_dir = "/srv/claude-a"\n` +
   `[[orgs]]\nname = "o"\naccounts = ["A"]\n[[orgs.projects]]\nname = "p"\npath = "/srv/p"\ndocument_roots = ["/srv/docs"]\n`;
 
 function flags(extra: string) {
@@ -182,9 +182,9 @@ Deno.test("notify: the net reaches the configured ntfy and Gotify servers and th
   assertEquals(
     net(
       `[notify]\nenabled = true\n[notify.webpush]\nenabled = true\n` +
-        `push_hosts = ["wns2-par02p.notify.windows.com", "127.0.0.1:4400"]\n`,
+        `push_hosts = ["*.notify.windows.com", "127.0.0.1:4400"]\n`,
     ),
-    `${base},wns2-par02p.notify.windows.com:443,127.0.0.1:4400`,
+    `${base},*.notify.windows.com:443,127.0.0.1:4400`,
   );
   assertEquals(net(`[notify]\nenabled = false\n${servers}`), base, "pushes off: nothing of theirs");
 });
@@ -221,4 +221,57 @@ Deno.test("with [tts] on: only the configured speaking engine's binary may run (
   const espeak = run('[tts]\nenabled = true\nspeaking_model = "espeak-ng"\n').split(/[=,]/);
   assert(espeak.includes("espeak-ng") && !espeak.includes("flite"), espeak.join(","));
   assert(run('[tts]\nenabled = true\nspeaking_model = "nope"\n').split(/[=,]/).includes("flite"));
+});
+
+// The status page's host alone: Anthropic's by default, the one [server] status_url names, and
+// nothing when it is empty (the poll is off).
+Deno.test("home's status poll adds the status page's host, and nothing when it is off", () => {
+  const net = (server: string) => {
+    const { config } = loadConfigText(
+      `[server]\nport = 9000\n${server}[browser]\nenabled = false\n`,
+      "/etc/forge/forge.toml",
+      areas,
+    );
+    return permissionFlags({
+      config,
+      configPath: "/etc/forge/forge.toml",
+      port: 9000,
+      repoRoot: "/opt/forge",
+      claudeBin: "/opt/claude",
+      home: "/home/u",
+      claudeConfigDir: null,
+    }).find((x) => x.startsWith("--allow-net"));
+  };
+  assertEquals(net(""), "--allow-net=127.0.0.1:9000,127.0.0.1:8787,status.claude.com:443");
+  assertEquals(
+    net(`status_url = "http://127.0.0.1:4555/api/v2/status.json"\n`),
+    "--allow-net=127.0.0.1:9000,127.0.0.1:8787,127.0.0.1:4555",
+  );
+  assertEquals(net(`status_url = ""\n`), "--allow-net=127.0.0.1:9000,127.0.0.1:8787");
+});
+
+// home's cli_version.latest runs npm's own client: allowed while [claude] check_latest is on.
+Deno.test("the latest-claude check adds its npm to the binaries forge may run, only when on", () => {
+  const run = (claude: string) => {
+    const { config } = loadConfigText(
+      `[server]\nport = 9000\n[browser]\nenabled = false\n${claude}`,
+      "/etc/forge/forge.toml",
+      areas,
+    );
+    return permissionFlags({
+      config,
+      configPath: "/etc/forge/forge.toml",
+      port: 9000,
+      repoRoot: "/opt/forge",
+      claudeBin: "/opt/claude",
+      home: "/home/u",
+      claudeConfigDir: null,
+    }).find((x) => x.startsWith("--allow-run"));
+  };
+  assertEquals(run(""), "--allow-run=git,ps,kill,/opt/claude,npm");
+  assertEquals(
+    run(`[claude]\nnpm = "/usr/local/bin/npm"\n`),
+    "--allow-run=git,ps,kill,/opt/claude,/usr/local/bin/npm",
+  );
+  assertEquals(run(`[claude]\ncheck_latest = false\n`), "--allow-run=git,ps,kill,/opt/claude");
 });

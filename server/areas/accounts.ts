@@ -1,5 +1,5 @@
 import type { Slot } from "../../protocol/mod.ts";
-import { defineSubsystem, type Host } from "../subsystem.ts";
+import { fieldsArea, type Host } from "../subsystem.ts";
 
 /**
  * The account pool's per-seat field: a session snapshot's `account` - the forge account the
@@ -8,24 +8,12 @@ import { defineSubsystem, type Host } from "../subsystem.ts";
  * `status_snapshot`, `forge_account_identity`. The pool itself is home's (areas/home.ts) and
  * lives in server/gateway/.
  */
-export const accountsArea = defineSubsystem({
-  id: "accounts",
-  note: "which account each seat runs under",
-  switch: null,
-  area: null,
-  verbs: [],
-  commands: [],
-  subjects: [],
-  binary: [],
-  load: () =>
-    Promise.resolve({
-      create: (host: Host) => ({
-        verbs: {},
-        commands: {},
-        subjects: {},
-        sessionFields: async (slot: Slot) => ({
-          account: (await host.workspace.gateway?.seatAccount(slot)) ?? null,
-        }),
-      }),
+export const accountsArea = fieldsArea(
+  "accounts",
+  "which account each seat runs under",
+  (host: Host) => ({
+    sessionFields: async (slot: Slot) => ({
+      account: (await host.workspace.gateway?.seatAccount(slot)) ?? null,
     }),
-});
+  }),
+);

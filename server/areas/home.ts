@@ -3,7 +3,7 @@ import type { Board } from "../board/mod.ts";
 import type { BuildInfo } from "../build_info.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import { fleetRow } from "./fleet_row.ts";
-import { projectCatalog } from "./project_catalog.ts";
+import { CATALOG_CAP, projectCatalog } from "./project_catalog.ts";
 import { type Host, subjectArea } from "../subsystem.ts";
 import { readWork } from "../workspace/work.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
@@ -11,7 +11,6 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 /** Facts the home read needs that are measured once at boot. */
 export interface HomeFacts {
   build: BuildInfo;
-  cliVersion: () => string | null;
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
   /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
@@ -38,16 +37,20 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
   const held = new Map(
     ws.seats().map((s) => [`${s.slot.org}/${s.slot.project}/${s.slot.label}`, s]),
   );
+  // A seat working in a project's tree keeps its glance fresh; a quiet tree's is reused.
+  const live = (p: ProjectConfig) =>
+    (held.get(`${p.org}/${p.name}/${LEAD_LABEL}`)?.sessionId() ?? null) !== null;
+  const cap = catalogRows(projects.length);
   const projectRows = await Promise.all(projects.map(async (p) => ({
-    project: projectIdentity(config, p, await projectCatalog(config, p)),
-    work: await readWork(p.path),
+    project: projectIdentity(config, p, await projectCatalog(config, p, { cap, live: live(p) })),
+    work: await readWork(p.path, { live: live(p) }),
     // spec: home > projects: the account the row's next seat would bind, and its state.
     ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
   })));
   const agents: Wire[] = [];
   for (const p of projects) {
     const name = `${p.org}/${p.name}/${LEAD_LABEL}`;
-    if (!held.has(name)) agents.push(sleepingRow(p, await readWork(p.path)));
+    if (!held.has(name)) agents.push(sleepingRow(p, await readWork(p.path, { live: false })));
   }
   for (const seat of held.values()) {
     agents.push(seat.homeRow ? await seat.homeRow() : sleepingRow(seat.project, null));
@@ -86,7 +89,8 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
       device: null,
     },
     voice: { enabled: tts.enabled === true, models_dir: (tts.models_dir as string | null) ?? null },
-    cli_version: { installed: facts.cliVersion(), latest: null },
+    // The cli_version area lays the versions it read over this (server/areas/cli_version.ts).
+    cli_version: { installed: null, latest: null },
     forge_version: facts.build.forge_version,
     forge_version_short: facts.build.forge_version_short,
     boot_id: ws.bootId,
@@ -98,6 +102,18 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     ...own,
   };
 }
+
+/**
+ * The catalog rows home carries for each project: CATALOG_CAP while the projects are few, and
+ * HOME_CATALOG_ROWS shared among them when they are many (each keeps its newest at least), so a
+ * home of 200 projects stays a couple of hundred kilobytes and not megabytes of session rows.
+ */
+export function catalogRows(projects: number): number {
+  return Math.max(1, Math.min(CATALOG_CAP, Math.floor(HOME_CATALOG_ROWS / Math.max(1, projects))));
+}
+
+/** The catalog rows a home carries over all its projects, once they are many. */
+export const HOME_CATALOG_ROWS = 200;
 
 function projectIdentity(config: ForgeConfig, p: ProjectConfig, sessions: Wire[]): Wire {
   const org = config.orgs.find((o) => o.name === p.org);

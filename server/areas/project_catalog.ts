@@ -15,21 +15,27 @@ interface Row {
  * milliseconds to stat (tools/bench/home_catalog.ts). A new transcript changes the folder's
  * mtime and is listed at once; an older one's last_activity is at most this stale. */
 export const CATALOG_TTL_MS = 5_000;
+/** The same for a project no seat is working in: its transcripts are not being written, and a
+ * home of hundreds of projects would otherwise stat every one of them on every read. */
+export const QUIET_CATALOG_TTL_MS = 30_000;
 const cache = new Map<string, { at: number; dirMtime: number; rows: Promise<Row[]> }>();
+/** Each project path's real path, reused for QUIET_CATALOG_TTL_MS. */
+const realPaths = new Map<string, { at: number; path: Promise<string> }>();
 
 /** Forgets every reused listing (the bench's fresh arm). */
 export function clearCatalogCache(): void {
   cache.clear();
+  realPaths.clear();
 }
 
-/** One folder's transcripts, stat'ed in parallel; reused as CATALOG_TTL_MS says. */
-async function folderRows(folder: string): Promise<Row[]> {
+/** One folder's transcripts, stat'ed in parallel; reused for `ttl` as CATALOG_TTL_MS says. */
+async function folderRows(folder: string, ttl: number): Promise<Row[]> {
   // A probe: a folder that cannot be stat'ed holds no transcripts forge could read.
   const dir = await Deno.stat(folder).catch(() => null);
   if (!dir) return []; // No folder: nothing has run here under this config directory.
   const dirMtime = dir.mtime?.getTime() ?? 0;
   const held = cache.get(folder);
-  if (held && held.dirMtime === dirMtime && Date.now() - held.at < CATALOG_TTL_MS) {
+  if (held && held.dirMtime === dirMtime && Date.now() - held.at < ttl) {
     return held.rows;
   }
   const rows = (async () => {
@@ -50,7 +56,7 @@ async function folderRows(folder: string): Promise<Row[]> {
     );
   })();
   cache.set(folder, { at: Date.now(), dirMtime, rows });
-  if (cache.size > 256) cache.delete(cache.keys().next().value!);
+  if (cache.size > 4096) cache.delete(cache.keys().next().value!);
   return rows;
 }
 
@@ -60,10 +66,20 @@ async function folderRows(folder: string): Promise<Row[]> {
  * directory a seat of this project can run with (each of its org's accounts' `config_dir`, else
  * the inherited `$CLAUDE_CONFIG_DIR`, else `~/.claude`). A row is `{session_id, last_activity,
  * cwd}`; `last_activity` is the transcript's mtime as serde's SystemTime, which is what tells a
- * project nothing ever ran in from one whose session has gone.
+ * project nothing ever ran in from one whose session has gone. `cap`: the newest rows carried;
+ * `live`: a seat works in the project, so its listing is reused for CATALOG_TTL_MS at most.
  */
-export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Promise<Wire[]> {
-  const fallback = defaultClaudeDir(Deno.env.toObject());
+export async function projectCatalog(
+  config: ForgeConfig,
+  p: ProjectConfig,
+  opts: { cap?: number; live?: boolean } = {},
+): Promise<Wire[]> {
+  const cap = opts.cap ?? CATALOG_CAP;
+  const ttl = opts.live === false ? QUIET_CATALOG_TTL_MS : CATALOG_TTL_MS;
+  const fallback = defaultClaudeDir({
+    CLAUDE_CONFIG_DIR: Deno.env.get("CLAUDE_CONFIG_DIR"),
+    HOME: Deno.env.get("HOME"),
+  });
   const org = config.orgs.find((o) => o.name === p.org);
   const dirs = new Set<string>();
   for (const name of [...(org?.accounts ?? []), ...(org?.fallback_accounts ?? [])]) {
@@ -71,12 +87,13 @@ export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Pro
     dirs.add(account?.config_dir ?? fallback);
   }
   if (dirs.size === 0) dirs.add(fallback);
-  // The CLI names its folder by the real path; a path that will not resolve is named as given.
-  const cwd = await Deno.realPath(p.path).catch(() => p.path);
+  const cwd = await realPath(p.path);
   const rows: Row[] = [];
-  for (const dir of dirs) rows.push(...await folderRows(`${dir}/projects/${projectSlug(cwd)}`));
+  for (const dir of dirs) {
+    rows.push(...await folderRows(`${dir}/projects/${projectSlug(cwd)}`, ttl));
+  }
   rows.sort((a, b) => b.mtime - a.mtime);
-  return rows.slice(0, CATALOG_CAP).map((r) => ({
+  return rows.slice(0, cap).map((r) => ({
     session_id: r.session_id,
     last_activity: {
       secs_since_epoch: Math.floor(r.mtime / 1000),
@@ -84,4 +101,15 @@ export async function projectCatalog(config: ForgeConfig, p: ProjectConfig): Pro
     },
     cwd,
   }));
+}
+
+/** `path` resolved, reused for QUIET_CATALOG_TTL_MS (a project's directory seldom moves). */
+function realPath(path: string): Promise<string> {
+  const held = realPaths.get(path);
+  if (held && Date.now() - held.at < QUIET_CATALOG_TTL_MS) return held.path;
+  // The CLI names its folder by the real path; a path that will not resolve is named as given.
+  const resolved = Deno.realPath(path).catch(() => path);
+  realPaths.set(path, { at: Date.now(), path: resolved });
+  if (realPaths.size > 4096) realPaths.delete(realPaths.keys().next().value!);
+  return resolved;
 }

@@ -1,5 +1,6 @@
 import { assertEquals } from "../../tests/assert.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
+import { catalogRows } from "./home.ts";
 import { CATALOG_CAP, projectCatalog } from "./project_catalog.ts";
 
 // spec: home > projects > project.sessions is the project's transcript catalog, newest
@@ -31,6 +32,13 @@ Deno.test("a project's catalog lists its transcripts newest first, capped, under
     assertEquals(rows[0].session_id, `s${CATALOG_CAP + 1}`);
     assertEquals(rows[0].last_activity.secs_since_epoch, 1_700_000_000 + CATALOG_CAP + 1);
     assertEquals(rows[0].cwd, path);
+    // A home of many projects carries each one's newest rows only (home.ts catalogRows).
+    const newest = await projectCatalog(config, project, { cap: catalogRows(200) });
+    assertEquals(newest.map((r) => (r as { session_id: string }).session_id), [
+      `s${CATALOG_CAP + 1}`,
+    ]);
+    assertEquals(catalogRows(1), CATALOG_CAP);
+    assertEquals(catalogRows(10), 20);
     // A project nothing ran in has an empty catalog.
     const empty = await projectCatalog(config, { ...project, path: root });
     assertEquals(empty, []);

@@ -104,18 +104,32 @@ async function write(
     const row = rows.get(e.key)!.key;
     return { path: e.key, class: row.class, now: row.value, after: e.value };
   });
+  // The write and the reload are the ask's effect: settings_write_resolved goes out once
+  // forge.toml holds the batch and forge runs on it, or names why it does not.
   const parked = deps.host.asks.park<boolean>(call.seat.slot, {
     kind: "settings_write",
     request: { tool, keys, reason },
     signal: call.signal,
+    effect: () => land(tool, path, before, edits, keys, deps),
   });
   const outcome = await parked.outcome;
-  if (outcome.ending !== "answered" || outcome.answer !== true) {
-    return {
-      text: `${tool}: ${endingWords(outcome.ending)}; nothing was written.`,
-      isError: true,
-    };
-  }
+  if (outcome.ending === "answered" && outcome.result) return outcome.result;
+  return {
+    text: `${tool}: ${endingWords(outcome.ending)}; nothing was written.`,
+    isError: true,
+  };
+}
+
+/** Writes an approved batch and reloads forge on it; a failure is said in words. */
+async function land(
+  tool: string,
+  path: string,
+  before: string,
+  edits: Edit[],
+  keys: { path: string; after: Wire }[],
+  deps: WriteDeps,
+): Promise<ToolResult> {
+  const store = deps.store();
   const saved = await saveSettings({
     path,
     fingerprint: fingerprint(before),
@@ -130,8 +144,18 @@ async function write(
       isError: true,
     };
   }
-  deps.host.log.info("settings_saved", { by: tool, keys: asked.map((e) => e.key) });
+  deps.host.log.info("settings_saved", { by: tool, keys: keys.map((k) => k.path) });
   await store.reload();
+  // The file watch may have reloaded first; what matters is that the running config is the
+  // text just written, and that it loaded.
+  if (store.failure !== null || store.loaded.fingerprint !== fingerprint(saved.text)) {
+    return {
+      text: `${tool}: forge.toml now holds the batch, but forge did not reload it: ${
+        store.failure ?? "the file moved again before the reload"
+      }.`,
+      isError: true,
+    };
+  }
   return {
     text: `${tool}: the person approved; forge.toml now holds ${
       keys.map((k) => `${k.path} = ${JSON.stringify(k.after)}`).join(", ")

@@ -7,6 +7,9 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 type Of<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;
 type Fielded<N extends Command["name"]> = { name: N; fields: Of<N> };
 
+/** Who made a schedule from the page: the person, as a prompt's `source` names them. */
+const PERSON = "you";
+
 /** The people's task commands (catalogue 1.2 #34-39). */
 export const TASK_COMMANDS = [
   "task_verdict",
@@ -15,6 +18,8 @@ export const TASK_COMMANDS = [
   "task_assign",
   "task_create",
   "task_move",
+  "cron_create",
+  "cron_delete",
 ] as const;
 
 /**
@@ -86,6 +91,21 @@ export function taskCommands(host: Host, board: Board) {
         const { task, owner } = await board.change(p, (l) => l.verdict(f.id, f.approve, now()));
         if (f.approve) return;
         await reach("task_verdict", { ...leadOf(p), label: owner }, sendBackText(task, words));
+      }),
+    cron_create: ({ fields: f }: Fielded<"cron_create">) =>
+      run("cron_create", async () => {
+        const p = board.project(f.project);
+        await board.crons.create(p.org, p.name, PERSON, {
+          prompt: f.prompt,
+          schedule: f.schedule ?? undefined,
+          run_once_at: f.run_once_at ?? undefined,
+          description: f.description ?? undefined,
+        });
+      }),
+    cron_delete: ({ fields: f }: Fielded<"cron_delete">) =>
+      run("cron_delete", async () => {
+        const p = board.project(f.project);
+        await board.crons.delete(p.org, p.name, f.id);
       }),
     task_answer: ({ fields: f }: Fielded<"task_answer">) =>
       run("task_answer", async () => {

@@ -11,6 +11,9 @@ const isLoopbackOrIp = (v: unknown) =>
     ? "must be an IP address (or localhost)"
     : null;
 
+/** Anthropic's status page as Statuspage serves it: `[server] status_url`'s default. */
+export const DEFAULT_STATUS_URL = "https://status.claude.com/api/v2/status.json";
+
 export const CORE_AREAS: AreaSpec[] = [
   {
     id: "server",
@@ -41,6 +44,18 @@ export const CORE_AREAS: AreaSpec[] = [
         "bound on a session snapshot's conversation page, in KiB",
         [16, 1048576],
       ),
+      {
+        ...key.string(
+          "server.status_url",
+          DEFAULT_STATUS_URL,
+          "restart",
+          "a Statuspage status.json polled for home's service_status; empty turns the poll off",
+        ),
+        check: (v) =>
+          typeof v === "string" && v !== "" && !/^https?:\/\/[^/]+/.test(v)
+            ? "must be an http(s) URL, or empty to turn the poll off"
+            : null,
+      },
       key.number(
         "server.tool_record_cap_kb",
         64,
@@ -104,6 +119,18 @@ export const CORE_AREAS: AreaSpec[] = [
         null,
         "next_session",
         "the claude binary; unset uses $FORGE_CLAUDE_BIN, else the first claude on PATH",
+      ),
+      key.bool(
+        "claude.check_latest",
+        true,
+        "live",
+        "ask npm every six hours for the newest claude release (home cli_version.latest)",
+      ),
+      key.string(
+        "claude.npm",
+        "npm",
+        "restart",
+        "the npm client check_latest runs (its own config names the registry)",
       ),
     ],
   },

@@ -209,6 +209,7 @@ function view(tree: Record<string, unknown>, areas: AreaSpec[]): ForgeConfig {
       allowed_origins: s.allowed_origins as string[],
       first_frame_cap_kb: s.first_frame_cap_kb as number,
       tool_record_cap_kb: s.tool_record_cap_kb as number,
+      status_url: s.status_url as string,
     },
     client: {
       mark: areaValues.client.mark as string | null,
@@ -216,7 +217,11 @@ function view(tree: Record<string, unknown>, areas: AreaSpec[]): ForgeConfig {
       font: areaValues.client.font as string | null,
     },
     documents: { max_size_mib: areaValues.documents.max_size_mib as number },
-    claude: { path: areaValues.claude.path as string | null },
+    claude: {
+      path: areaValues.claude.path as string | null,
+      check_latest: areaValues.claude.check_latest as boolean,
+      npm: areaValues.claude.npm as string,
+    },
     env: table(tree.env),
     accounts,
     orgs,

@@ -9,10 +9,18 @@ export interface ForgeConfig {
     allowed_origins: string[];
     first_frame_cap_kb: number;
     tool_record_cap_kb: number;
+    /** A Statuspage `status.json` for home's service_status; "" = no poll. */
+    status_url: string;
   };
   client: { mark: string | null; theme: string | null; font: string | null };
   documents: { max_size_mib: number };
-  claude: { path: string | null };
+  claude: {
+    path: string | null;
+    /** Whether the newest claude release is asked of npm (home cli_version.latest). */
+    check_latest: boolean;
+    /** The npm client that asks. */
+    npm: string;
+  };
   env: Record<string, string>;
   accounts: AccountConfig[];
   orgs: OrgConfig[];

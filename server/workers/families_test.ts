@@ -13,7 +13,7 @@ const tool = (name: string, family: string): ToolEntry => ({
 });
 const TOOLS = [
   tool("agents__list", "agents"),
-  tool("browser__open", "browser"),
+  tool("browser_open", "browser"),
   tool("settings__get", "settings"),
   tool("tasks__list", "tasks"),
   tool("cron__list", "cron"),
@@ -34,7 +34,7 @@ function names(label: string, families: readonly string[] | null): string[] {
 Deno.test("a worker given review lists review and the always-on families, not tasks or cron", () => {
   assertEquals(names("w1", ["review"]), [
     "agents__list",
-    "browser__open",
+    "browser_open",
     "settings__get",
     "review__read",
   ]);

@@ -1,6 +1,7 @@
 import { type ServerMessage, type Slot, slotName } from "../../protocol/mod.ts";
 import type { HostAudio } from "./audio.ts";
 import { type Cdp, type CdpBody, connectCdp } from "./cdp.ts";
+import { PageDriver } from "./driver.ts";
 import { killGroup, launchChromium } from "./launch.ts";
 import { Tab } from "./tab.ts";
 
@@ -41,16 +42,33 @@ export class BrowserHost {
   startMs = 0;
   audioNote: string | null = null;
   #audio: HostAudio | null = null;
+  #wsUrl: string | null = null;
+  /**
+   * The agent's page tools' Playwright, attached to this Chromium beside `cdp` on first use and
+   * ended with it (driver.ts).
+   */
+  readonly driver: PageDriver;
 
   constructor(
     private readonly env: HostEnv,
     readonly key: string,
     readonly id: number,
     readonly dir: string,
-  ) {}
+  ) {
+    this.driver = new PageDriver(
+      () => this.#wsUrl,
+      `${dir}/playwright`,
+      (event, fields) => this.env.log(event, { profile: this.key, ...fields }),
+    );
+  }
 
   get up(): boolean {
     return this.cdp !== null;
+  }
+
+  /** The DevTools URL of the running Chromium (a bench attaches its own Playwright), or null. */
+  get devtoolsUrl(): string | null {
+    return this.#wsUrl;
   }
 
   pid(): number | null {
@@ -87,6 +105,7 @@ export class BrowserHost {
       throw new Error(`chromium opened DevTools but forge could not connect: ${err}`);
     }
     this.cdp = cdp;
+    this.#wsUrl = launched.wsUrl;
     this.#closing = false;
     const child = launched.child;
     cdp.onEvent((method, params, session) => this.#event(method, params, session));
@@ -192,6 +211,10 @@ export class BrowserHost {
     this.#child = null;
     const cdp = this.cdp;
     this.cdp = null;
+    this.#wsUrl = null;
+    this.driver.close(
+      reason === "closed" ? "the browser closed" : `the browser stopped: ${reason}`,
+    );
     killGroup(child.pid);
     void cdp?.close();
     this.#audio?.stop();
@@ -230,7 +253,13 @@ export class BrowserHost {
     await this.ensureUp();
     // Blank first, then navigate: a page that loaded before forge attached would leave its
     // load (and so its title) unheard.
-    const { targetId } = await this.cdp!.send("Target.createTarget", { url: "about:blank" });
+    // Each tab in a window of its own: a tab behind another in one window is hidden, and a
+    // hidden page runs no animation frames, which Playwright's actions wait on (and a viewer of
+    // it would see no paint).
+    const { targetId } = await this.cdp!.send("Target.createTarget", {
+      url: "about:blank",
+      newWindow: true,
+    });
     const tab = await this.#adopt(String(targetId), null);
     if (!tab) throw new Error("the new tab vanished before forge could attach to it");
     if (url !== "about:blank") await this.cdp!.send("Page.navigate", { url }, tab.session);

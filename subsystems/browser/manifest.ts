@@ -2,7 +2,10 @@ import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
 import { BROWSER_TOOLS } from "./tool_specs.ts";
 
-/** The browser host: Chromium driven over CDP, viewed by clients. spec: browser_view .. browser_tabs. */
+/**
+ * The browser host: Chromium viewed by clients over CDP and driven by the agents' browser tools
+ * through Playwright. spec: browser_view .. browser_tabs.
+ */
 export const browserManifest = defineSubsystem({
   id: "browser",
   note: "the browser the server hosts for its seats",
@@ -25,6 +28,13 @@ export const browserManifest = defineSubsystem({
         "live",
         "an unused profile's host closes after this long",
         [10, 86400],
+      ),
+      key.bool(
+        "browser.run_code_unsafe",
+        false,
+        "live",
+        "offer the agents browser_run_code_unsafe: a Playwright snippet run in forge's own " +
+          "process, as able as forge itself (RCE-equivalent)",
       ),
     ],
   },

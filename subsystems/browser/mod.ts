@@ -11,8 +11,9 @@ import { browserTools } from "./tools.ts";
 const SESSION_ENDS = new Set(["releasing", "connection_failed", "session_replaced"]);
 
 /**
- * The browser host: one headless Chromium per profile, driven over CDP by the seats'
- * agents (forge's `browser__*` tools), streamed to every viewer, controlled by one.
+ * The browser host: one headless Chromium per profile, streamed to every viewer over
+ * forge's own CDP connection and controlled by one, and driven by the seats' agents through
+ * Playwright attached beside it (the `browser_*` tools, driver.ts).
  * spec: browser_view .. browser_tabs, binary kinds 1 and 2, respond_browser_hand_off, open_url.
  */
 export function create(host: Host) {
@@ -119,6 +120,8 @@ export function create(host: Host) {
       const browser = key_ ? profiles.hosts.get(key_) : undefined;
       if (browser?.up) void browser.closeSeat(key);
     },
+    /** The hosts by profile, for tests and benches that look under the tools. */
+    profiles,
     stop: async () => {
       await profiles.closeAll();
       await audio.stop();

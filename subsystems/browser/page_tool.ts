@@ -1,5 +1,5 @@
 import { ioWords, isEngineError } from "../../server/subsystem.ts";
-import type { ToolCall, ToolHandler } from "../../server/subsystem.ts";
+import type { ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import { type Page, PageError, settle, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
@@ -8,17 +8,17 @@ import type { Tab } from "./tab.ts";
 /** A tool's input, as the MCP server validated it against the tool's schema (tool_specs.ts). */
 export type In = Record<string, unknown>;
 
-/** One page tool's body: the seat's page and the call; its text is the tool's answer. */
+/** One page tool's body: the seat's page and the call; its text (or result) is the answer. */
 export type PageFn = (
-  p: Page & { browser: BrowserHost },
+  p: Page,
   input: In,
   call: ToolCall,
-) => Promise<string>;
+) => Promise<string | ToolResult>;
 
 /**
  * Wraps a page tool's body so it runs on the calling seat's own tab (spec: "Each session drives
  * its own tabs only"): the tab is `in_use` while it runs, a `held` tab (a parked hand-off) refuses
- * with the reason, an open page dialog refuses everything but browser__handle_dialog, and a
+ * with the reason, an open page dialog refuses everything but browser_handle_dialog, and a
  * PageError or a start failure becomes a tool error in its own words.
  */
 export function pageTool(profiles: Profiles) {
@@ -43,14 +43,15 @@ export function pageTool(profiles: Profiles) {
       return {
         text:
           `a page dialog is open (${tab.dialog.kind}: ${JSON.stringify(tab.dialog.message)}); ` +
-          "answer it with browser__handle_dialog first",
+          "answer it with browser_handle_dialog first",
         isError: true,
       };
     }
     tab.calls++;
     browser.touch();
     try {
-      return { text: await fn({ cdp: browser.cdp!, tab, browser }, input as In, call) };
+      const out = await fn({ cdp: browser.cdp!, tab, browser }, input as In, call);
+      return typeof out === "string" ? { text: out } : out;
     } catch (err) {
       // CDP's or the engine's own message goes to seat_server, which logs it with its cause.
       if (!(err instanceof PageError)) throw new Error("the page call failed", { cause: err });
@@ -62,15 +63,34 @@ export function pageTool(profiles: Profiles) {
   };
 }
 
-/** What an acting tool answers: its line, then the open dialog or the page's new snapshot. */
+/**
+ * What an acting tool answers: its line under `### Result`, then the open dialog, or the page
+ * as it now stands (its snapshot with fresh refs), as @playwright/mcp answers an action.
+ */
 export async function after(p: Page, what: string): Promise<string> {
   await settle(p);
-  if (p.tab.dialog) {
-    return `${what}\n- A ${p.tab.dialog.kind} dialog is open: ${
-      JSON.stringify(p.tab.dialog.message)
-    }`;
+  const result = `### Result\n${what}`;
+  if (p.tab.dialog) return `${result}\n${modalState(p)}`;
+  try {
+    return `${result}\n${await snapshot(p)}`;
+  } catch (err) {
+    if (p.tab.dialog) return `${result}\n${modalState(p)}`;
+    return `${result}\n### Page\n- the page could not be read just now (${
+      (err as Error).message
+    }); take a browser_snapshot`;
   }
-  return `${what}\n${await snapshot(p)}`;
+}
+
+/** The open page dialog, as the answer names it. */
+export function modalState(p: Page): string {
+  const d = p.tab.dialog!;
+  return `### Modal state\n- A ${d.kind} dialog is open: ${JSON.stringify(d.message)}; ` +
+    "answer it with browser_handle_dialog";
+}
+
+/** A path the agent gave, against the seat's working directory when relative. */
+export function seatPath(path: string, call: ToolCall): string {
+  return path.startsWith("/") ? path : `${call.seat.cwd}/${path}`;
 }
 
 /**
@@ -79,9 +99,7 @@ export async function after(p: Page, what: string): Promise<string> {
  */
 export async function output(text: string, input: In, call: ToolCall): Promise<string> {
   if (typeof input.filename !== "string" || input.filename === "") return text;
-  const path = input.filename.startsWith("/")
-    ? input.filename
-    : `${call.seat.cwd}/${input.filename}`;
+  const path = seatPath(input.filename, call);
   try {
     await Deno.writeTextFile(path, text);
   } catch (err) {

@@ -17,7 +17,7 @@ export interface ConsoleEntry {
 
 /** One request of the page, filled in as its Network.* events arrive. */
 export interface NetEntry {
-  /** 1-based, stable while the page lives: browser__network_request takes it. */
+  /** 1-based, stable while the page lives: browser_network_request takes it. */
   index: number;
   requestId: string;
   method: string;

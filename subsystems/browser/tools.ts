@@ -1,43 +1,39 @@
-import { slotName } from "../../protocol/mod.ts";
-import type { Host, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import { Buffer } from "node:buffer";
+import type { Host, ToolCall, ToolHandler } from "../../server/subsystem.ts";
 import type { Files } from "./files.ts";
-import { clickAt, pressKey } from "./input.ts";
-import {
-  centre,
-  evaluate,
-  fill,
-  find,
-  onElement,
-  PageError,
-  selectOptions,
-  settle,
-  snapshot,
-} from "./page_ops.ts";
+import { drive, PageError, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
 import { handOff } from "./hand_off.ts";
-import { after, type In, pageTool } from "./page_tool.ts";
+import { after, type In, output, pageTool, seatPath } from "./page_tool.ts";
+import { tabTools } from "./tools_tabs.ts";
 import { moreTools } from "./tools_more.ts";
 import { netTools } from "./tools_net.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const MOD: Record<string, string> = {
-  Alt: "alt",
-  Control: "ctrl",
-  ControlOrMeta: "ctrl",
-  Meta: "meta",
-  Shift: "shift",
-};
+const said = (i: In, key = "target") => String(i.element ?? i[key]);
+
+/** Every path a tool was given is absolute and names a file, or a PageError says which is not. */
+async function files(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    if (!path.startsWith("/")) throw new PageError(`${path} is not an absolute path`);
+    // A probe: a path that cannot be stat'ed is refused below as not a file.
+    if (!(await Deno.stat(path).catch(() => null))?.isFile) {
+      throw new PageError(`${path} is not a file`);
+    }
+  }
+}
 
 /**
  * The handlers of the browser family (tool_specs.ts). Each call drives the calling seat's own
  * tab (spec: "Each session drives its own tabs only"): the tab is `in_use` while it runs, a
  * `held` tab (a parked hand-off) refuses with the reason, an open page dialog refuses everything
- * but browser__handle_dialog.
+ * but browser_handle_dialog. Element work goes through the host's Playwright (driver.ts); the
+ * page's history, dialogs, console and network stay on forge's own CDP connection.
  */
 export function browserTools(
   host: Host,
   profiles: Profiles,
-  files: Files,
+  chooser: Files,
 ): Record<string, ToolHandler> {
   const onPage = pageTool(profiles);
 
@@ -49,145 +45,155 @@ export function browserTools(
       return await after(p, `Went ${back ? "back" : "forward"}`);
     });
 
-  const handlers: Record<string, ToolHandler> = {
-    browser__navigate: onPage(async (p, i) => {
+  return {
+    browser_navigate: onPage(async (p, i) => {
       const url = String(i.url);
       const r = await p.cdp.send("Page.navigate", { url }, p.tab.session);
       if (r.errorText) throw new PageError(`navigating to ${url} failed: ${r.errorText}`);
       return await after(p, `Navigated to ${url}`);
     }),
-    browser__navigate_back: go(true),
-    browser__navigate_forward: go(false),
-    browser__snapshot: onPage(async (p) => await snapshot(p)),
-    browser__click: onPage(async (p, i) => {
-      const at = await centre(p, await find(p, String(i.target)));
-      await p.tab.inputUnlessDialog(clickAt(p.cdp, p.tab.session, at.x, at.y, {
-        button: i.button as string | undefined,
-        clicks: i.doubleClick ? 2 : 1,
-        modifiers: ((i.modifiers as string[] | undefined) ?? []).map((m) => MOD[m]),
+    browser_navigate_back: go(true),
+    browser_navigate_forward: go(false),
+    browser_snapshot: onPage(async (p, i, call) => {
+      const page = await snapshot(p, {
+        target: i.target as string | undefined,
+        depth: i.depth as number | undefined,
+        boxes: i.boxes as boolean | undefined,
+      });
+      return await output(page, i, call);
+    }),
+    browser_click: onPage(async (p, i) => {
+      await p.tab.inputUnlessDialog(drive(p, "click", {
+        target: String(i.target),
+        doubleClick: i.doubleClick === true,
+        button: i.button as "left" | "right" | "middle" | undefined,
+        modifiers: i.modifiers as string[] | undefined,
+        force: i.force === true,
       }));
-      return await after(p, `Clicked ${i.element ?? i.target}`);
+      return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i)}`);
     }),
-    browser__hover: onPage(async (p, i) => {
-      const at = await centre(p, await find(p, String(i.target)));
-      await p.cdp.send("Input.dispatchMouseEvent", {
-        type: "mouseMoved",
-        x: at.x,
-        y: at.y,
-      }, p.tab.session);
-      return await after(p, `Hovered ${i.element ?? i.target}`);
+    browser_hover: onPage(async (p, i) => {
+      await drive(p, "hover", { target: String(i.target) });
+      return await after(p, `Hovered over ${said(i)}`);
     }),
-    browser__type: onPage(async (p, i) => {
-      const el = await find(p, String(i.target));
+    browser_type: onPage(async (p, i) => {
       const text = String(i.text);
-      if (i.slowly) {
-        await onElement(p, el, "function () { this.focus(); }");
-        for (const ch of text) await pressKey(p.cdp, p.tab.session, ch);
-      } else await fill(p, el, text);
-      if (i.submit) await p.tab.inputUnlessDialog(pressKey(p.cdp, p.tab.session, "Enter"));
-      return await after(p, `Typed ${[...text].length} characters into ${i.element ?? i.target}`);
+      await p.tab.inputUnlessDialog(drive(p, "type", {
+        target: String(i.target),
+        text,
+        slowly: i.slowly === true,
+        submit: i.submit === true,
+      }));
+      return await after(p, `Typed ${[...text].length} characters into ${said(i)}`);
     }),
-    browser__press_key: onPage(async (p, i) => {
-      const parts = String(i.key).split("+");
-      const key = parts.pop() || "+";
-      await p.tab.inputUnlessDialog(
-        pressKey(p.cdp, p.tab.session, key, parts.map((m) => MOD[m] ?? m.toLowerCase())),
-      );
+    browser_press_key: onPage(async (p, i) => {
+      await p.tab.inputUnlessDialog(drive(p, "press", { key: String(i.key) }));
       return await after(p, `Pressed ${i.key}`);
     }),
-    browser__fill_form: onPage(async (p, i) => {
+    browser_fill_form: onPage(async (p, i) => {
       const fields = i.fields as { target: string; name: string; type: string; value: string }[];
-      for (const f of fields) {
-        const el = await find(p, f.target);
-        if (f.type === "checkbox" || f.type === "radio") {
-          const want = f.value === "true";
-          const checked = await onElement(p, el, "function () { return this.checked; }");
-          if (checked !== want) {
-            const at = await centre(p, el);
-            await clickAt(p.cdp, p.tab.session, at.x, at.y);
-          }
-        } else if (f.type === "combobox") await selectOptions(p, el, [f.value]);
-        else await fill(p, el, f.value);
-      }
-      return await after(p, `Filled ${fields.length} field(s)`);
+      await p.tab.inputUnlessDialog(drive(p, "fillForm", {
+        fields: fields.map((f) => ({
+          target: f.target,
+          name: f.name,
+          type: f.type as "textbox",
+          value: f.value,
+        })),
+      }));
+      return await after(p, `Filled ${fields.map((f) => f.name).join(", ")}`);
     }),
-    browser__select_option: onPage(async (p, i) => {
-      const chosen = await selectOptions(p, await find(p, String(i.target)), i.values as string[]);
-      return await after(p, `Selected ${JSON.stringify(chosen)}`);
+    browser_select_option: onPage(async (p, i) => {
+      const chosen = await drive(p, "select", {
+        target: String(i.target),
+        values: i.values as string[],
+      });
+      return await after(p, `Selected ${JSON.stringify(chosen)} in ${said(i)}`);
     }),
-    browser__wait_for: onPage(async (p, i, call) => {
-      // A wait the CLI cancels (an interrupt) ends now, not when its own clock runs out.
-      const cancelled = () => {
-        if (call.signal.aborted) throw new PageError("the wait was cancelled");
-      };
-      if (typeof i.time === "number") {
-        await new Promise<void>((done) => {
-          const timer = setTimeout(done, (i.time as number) * 1000);
-          call.signal.addEventListener("abort", () => (clearTimeout(timer), done()), {
-            once: true,
-          });
-        });
-        cancelled();
-      }
-      const tests: string[] = [];
-      if (typeof i.text === "string") {
-        tests.push(`document.body && document.body.innerText.includes(${JSON.stringify(i.text)})`);
-      }
-      if (typeof i.textGone === "string") {
-        tests.push(
-          `!(document.body && document.body.innerText.includes(${JSON.stringify(i.textGone)}))`,
-        );
-      }
-      if (typeof i.expression === "string") tests.push(`!!(${i.expression})`);
-      if (tests.length === 0 && typeof i.time !== "number") {
-        throw new PageError("browser__wait_for needs time, text, textGone or expression");
-      }
-      const until = performance.now() + 30_000;
-      for (const t of tests) {
-        // A test that throws (the page is mid-navigation) has not held yet: asked again.
-        while (!(await evaluate(p, t).catch(() => false))) {
-          if (performance.now() > until) throw new PageError(`waited 30 s and ${t} never held`);
-          cancelled();
-          await sleep(100);
-        }
-      }
-      return await after(p, "Waited");
+    browser_drag: onPage(async (p, i) => {
+      await p.tab.inputUnlessDialog(drive(p, "drag", {
+        startTarget: String(i.startTarget),
+        endTarget: String(i.endTarget),
+      }));
+      return await after(p, `Dragged ${said(i, "startTarget")} to ${said(i, "endTarget")}`);
     }),
-    browser__take_screenshot: onPage(async (p, i) => {
-      const type = (i.type as string | undefined) ?? "png";
-      const shot = await p.cdp.send("Page.captureScreenshot", {
-        format: type,
-        captureBeyondViewport: i.fullPage === true,
-      }, p.tab.session);
-      const dir = `${p.browser.dir}/screenshots`;
-      await Deno.mkdir(dir, { recursive: true });
-      const path = `${dir}/page-${Date.now()}.${type}`;
-      const bin = atob(String(shot.data));
-      await Deno.writeFile(path, Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-      return `Took a screenshot of tab ${p.tab.number} (${bin.length} bytes), saved to ${path}`;
-    }),
-    browser__evaluate: onPage(async (p, i) => {
-      const fn = String(i.function);
-      const value = typeof i.target === "string"
-        ? await onElement(p, await find(p, i.target), `function () { return (${fn})(this); }`)
-        : await evaluate(p, `(${fn})()`);
-      return JSON.stringify(value ?? null, null, 1) ?? "undefined";
-    }),
-    browser__file_upload: onPage(async (p, i) => {
-      const chooser = files.chooserOf(p.tab);
-      if (!chooser) throw new PageError("no file chooser is open on this tab; click the input");
+    browser_drop: onPage(async (p, i) => {
       const paths = (i.paths as string[] | undefined) ?? [];
-      for (const path of paths) {
-        if (!path.startsWith("/")) throw new PageError(`${path} is not an absolute path`);
-        // A probe: a path that cannot be stat'ed is refused below as not a file.
-        if (!(await Deno.stat(path).catch(() => null))?.isFile) {
-          throw new PageError(`${path} is not a file`);
-        }
+      const data = i.data as Record<string, string> | undefined;
+      if (paths.length === 0 && !data) {
+        throw new PageError('browser_drop needs "paths" or "data" (or both) to drop');
       }
-      await files.give(chooser, paths);
+      await files(paths);
+      await drive(p, "drop", { target: String(i.target), paths, data });
+      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i)}`);
+    }),
+    browser_file_upload: onPage(async (p, i) => {
+      const open = chooser.chooserOf(p.tab);
+      if (!open) throw new PageError("no file chooser is open on this tab; click the input");
+      const paths = (i.paths as string[] | undefined) ?? [];
+      await files(paths);
+      await chooser.give(open, paths);
       return await after(p, paths.length ? `Uploaded ${paths.length} file(s)` : "Cancelled");
     }),
-    browser__handle_dialog: onPage(async (p, i) => {
+    browser_wait_for: onPage(async (p, i) => {
+      if (typeof i.time === "number") await sleep(i.time * 1000);
+      const until = {
+        text: i.text as string | undefined,
+        textGone: i.textGone as string | undefined,
+        expression: i.expression as string | undefined,
+      };
+      const some = Object.values(until).some((v) => v !== undefined);
+      if (!some && typeof i.time !== "number") {
+        throw new PageError("browser_wait_for needs time, text, textGone or expression");
+      }
+      if (some) await drive(p, "waitFor", { ...until, timeoutMs: 30_000 });
+      return await after(p, "Waited");
+    }),
+    browser_take_screenshot: onPage(async (p, i, call) => {
+      const type = (i.type as "png" | "jpeg" | "webp" | undefined) ?? "png";
+      if (i.fullPage === true && typeof i.target === "string") {
+        throw new PageError("fullPage cannot be used with an element's screenshot");
+      }
+      const bytes = await drive(p, "shot", {
+        target: i.target as string | undefined,
+        type,
+        scale: (i.scale as "css" | "device" | undefined) ?? "css",
+        fullPage: i.fullPage === true,
+      });
+      const path = typeof i.filename === "string"
+        ? seatPath(i.filename, call)
+        : `${p.browser.dir}/screenshots/page-${Date.now()}.${type}`;
+      await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
+      await Deno.writeFile(path, bytes);
+      const of = typeof i.target === "string"
+        ? said(i)
+        : i.fullPage
+        ? "the full page"
+        : "the viewport";
+      return {
+        text: `Took a screenshot of ${of} in tab ${p.tab.number} (${bytes.length} bytes), ` +
+          `saved to ${path}`,
+        images: [{ data: Buffer.from(bytes).toString("base64"), mimeType: `image/${type}` }],
+      };
+    }),
+    browser_evaluate: onPage(async (p, i, call) => {
+      const { json } = await drive(p, "evaluate", {
+        fn: String(i.function),
+        target: i.target as string | undefined,
+      });
+      return await output(json, i, call);
+    }),
+    browser_run_code_unsafe: onPage(async (p, i, call) => {
+      let code = typeof i.code === "string" ? i.code : null;
+      if (typeof i.filename === "string") {
+        const path = seatPath(i.filename, call);
+        code = await Deno.readTextFile(path).catch((err) => {
+          throw new PageError(`could not read ${path}: ${(err as Error).message}`);
+        });
+      }
+      if (!code) throw new PageError("browser_run_code_unsafe needs code or filename");
+      return (await drive(p, "runCode", { code })).json;
+    }),
+    browser_handle_dialog: onPage(async (p, i) => {
       if (!p.tab.dialog) throw new PageError("no dialog is open on this tab");
       await p.cdp.send("Page.handleJavaScriptDialog", {
         accept: i.accept === true,
@@ -195,58 +201,9 @@ export function browserTools(
       }, p.tab.session);
       return await after(p, `${i.accept ? "Accepted" : "Dismissed"} the dialog`);
     }, { dialogOk: true }),
-    browser__tabs: async (input, call): Promise<ToolResult> => {
-      const i = input as In;
-      const browser = profiles.forSeat(call.seat.slot);
-      const me = slotName(call.seat.slot);
-      const mine = () =>
-        [...browser.tabs.values()].filter((t) => t.owner && slotName(t.owner) === me);
-      try {
-        await browser.tabFor(call.seat.slot);
-        const n = typeof i.index === "number" ? i.index : browser.current.get(me);
-        const pick = () => {
-          const t = mine().find((t) => t.number === n);
-          if (!t) throw new PageError(`tab ${n} is not one of yours; yours are ${list()}`);
-          return t;
-        };
-        const list = () =>
-          mine().map((t) =>
-            `${t.number}${browser.current.get(me) === t.number ? " (current)" : ""}: ` +
-            `${JSON.stringify(t.title)} ${t.url} page=${t.targetId}`
-          ).join("; ");
-        if (i.action === "new") {
-          const t = await browser.openTab(typeof i.url === "string" ? i.url : "about:blank");
-          t.owner = call.seat.slot;
-          await settle({ cdp: browser.cdp!, tab: t });
-          t.url = String(await evaluate({ cdp: browser.cdp!, tab: t }, "location.href"));
-          t.title = String(await evaluate({ cdp: browser.cdp!, tab: t }, "document.title"));
-          browser.current.set(me, t.number);
-        } else if (i.action === "select") browser.current.set(me, pick().number);
-        else if (i.action === "close") await browser.closeTab(pick());
-        // The answer names each tab by the title its page holds now, not the last one heard.
-        await Promise.all(mine().map((t) => t.refreshTitle()));
-        host.log.debug("browser_tool_tabs", { seat: me, action: i.action });
-        return { text: `Tabs: ${list() || "none"}` };
-      } catch (err) {
-        return { text: (err as Error).message, isError: true };
-      }
-    },
-    browser__close: (_input, call): Promise<ToolResult> => {
-      const browser = profiles.forSeat(call.seat.slot);
-      const n = browser.current.get(slotName(call.seat.slot));
-      const tab = n === undefined ? undefined : browser.tabs.get(n);
-      if (!tab) return Promise.resolve({ text: "no tab of this session is open", isError: true });
-      if (tab.held) {
-        return Promise.resolve({
-          text: `tab ${tab.number} is held by a hand-off (${tab.held}); it stays open`,
-          isError: true,
-        });
-      }
-      return browser.closeTab(tab).then(() => ({ text: `Closed tab ${tab.number}` }));
-    },
-    browser__hand_off: (input, call) => handOff(host, profiles, input as In, call),
+    ...tabTools(host, profiles),
+    browser_hand_off: (input, call: ToolCall) => handOff(host, profiles, input as In, call),
     ...moreTools(onPage),
     ...netTools(onPage),
   };
-  return handlers;
 }

@@ -37,7 +37,7 @@ async function withTools(
     signal: new AbortController().signal,
   };
   try {
-    await fn((name, input) => tools[`browser__${name}`](input, call), state, browser);
+    await fn((name, input) => tools[`browser_${name}`](input, call), state, browser);
   } finally {
     await browser.stop();
     await Deno.remove(state, { recursive: true }).catch(() => {});
@@ -58,21 +58,27 @@ Deno.test("find, drag, resize, emulate_media and form_state on a real page", asy
   await withTools(async (run, cwd, browser) => {
     ok(await run("navigate", { url: `${page.url}/tools` }));
 
-    // find: a case-insensitive substring or a /regex/flags, only the hits, refs live.
+    // find: a case-insensitive substring or a /regex/flags, only the hits under their path, refs
+    // live.
     const found = ok(await run("find", { text: "DROP ZONE" }));
-    assertMatch(found, /- 1 of \d+ snapshot lines match text "DROP ZONE":\n- text: Drop zone$/);
+    assertMatch(
+      found,
+      /### Find results\n1 snapshot line match text "DROP ZONE":\n```yaml\n- generic:\n {2}- generic \[ref=(f\d+)?e\d+\]: Drop zone\n```$/,
+    );
     const re = ok(await run("find", { regex: "/sign\\s?up/i" }));
-    assertMatch(re, /form "Email[^"]*Sign up" \[ref=e\d+\]/);
-    assertMatch(re, /button "Sign up" \[ref=e\d+\]/);
+    assertMatch(re, /button "Sign up" \[ref=(f\d+)?e\d+\]/);
     refused(await run("find", { regex: "/(/" }), /regex \/\(\/ is not a valid regular expression/);
     refused(await run("find", { regex: "sign" }), /regex "sign" is not written \/pattern\/flags/);
     refused(await run("find", { text: "a", regex: "/a/" }), /exactly one of `text` or `regex`/);
-    assertMatch(ok(await run("find", { text: "zzz-none" })), /- 0 of \d+ snapshot lines match/);
+    assertMatch(
+      ok(await run("find", { text: "zzz-none" })),
+      /0 snapshot lines match text "zzz-none"$/,
+    );
     assertMatch(
       ok(await run("find", { text: "knob", filename: "found.txt" })),
       /^Saved \d+ characters to .*found\.txt$/,
     );
-    assertMatch(await Deno.readTextFile(`${cwd}/found.txt`), /- text: Knob/);
+    assertMatch(await Deno.readTextFile(`${cwd}/found.txt`), /generic \[ref=(f\d+)?e\d+\]: Knob/);
 
     // drag: an HTML5 draggable card into its drop zone carries the drag's data.
     assertMatch(ok(await run("drag", { startTarget: "#card", endTarget: "#zone" })), /Dragged/);
@@ -84,7 +90,7 @@ Deno.test("find, drag, resize, emulate_media and form_state on a real page", asy
     assert(Number(moved.moves) >= 8, `moves ${moved.moves}`);
     refused(
       await run("drag", { startTarget: "#card", endTarget: "e999" }),
-      /no element matches target "e999"/,
+      /^ref e999 names nothing on the page now/,
     );
 
     // resize: the page lays out at the new size.
@@ -143,7 +149,7 @@ Deno.test("find, drag, resize, emulate_media and form_state on a real page", asy
 
     // form_state: every form's fields with value, control text and validity.
     const state = ok(await run("form_state", {}));
-    assertMatch(state, /^- form "signup" \(4 fields, 2 invalid\) \[ref=e\d+\]:/);
+    assertMatch(state, /^- form "signup" \(4 fields, 2 invalid\):/);
     assertMatch(state, /- email "Email" name=email value="nope" \[required\] \[invalid: [^\]]+\]/);
     assertMatch(state, /- password "" name=pw value=\(6 characters\)/);
     assert(!state.includes("secret"), "a password's characters stay out");
@@ -151,6 +157,10 @@ Deno.test("find, drag, resize, emulate_media and form_state on a real page", asy
     assertMatch(state, /- checkbox "Terms" name=tos \[unchecked\] \[required\] \[invalid: /);
     const one = ok(await run("form_state", { target: "#signup" }));
     assertEquals(one, state);
+    // ...and a password's characters stay out of the snapshot too.
+    const snap = ok(await run("snapshot", {}));
+    assertMatch(snap, /textbox \[ref=(f\d+)?e\d+\]: \(a password, 6 characters\)/);
+    assert(!snap.includes("secret"), "the snapshot shows no password");
     ok(await run("navigate", { url: `${page.url}/widgets` }));
     refused(await run("form_state", {}), /the page has no <form>; pass a container's ref/);
     assertMatch(ok(await run("form_state", { target: "body" })), /^- body "" \(3 fields\):/);
@@ -184,7 +194,7 @@ Deno.test("console and network: levels, navigation, static, filter, details, cli
       cap,
       /1 response\(s\) the click triggered within 300 ms:\n1\. \[POST\] .*\/api\/data\?x=1 => \[200\] OK\n {3}body: \{"items":\[1,2,3\]\}/,
     );
-    assertMatch(ok(await run("find", { text: "got 3" })), /- text: got 3/);
+    assertMatch(ok(await run("find", { text: "got 3" })), /\]: got 3$/m);
     const none = ok(await run("click_and_capture", { target: "#got", settleMs: 0 }));
     assertMatch(
       none,

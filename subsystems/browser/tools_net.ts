@@ -1,7 +1,6 @@
 import type { ToolHandler } from "../../server/subsystem.ts";
-import { clickAt } from "./input.ts";
-import { centre, find, type Page, PageError } from "./page_ops.ts";
-import { type In, output, type PageFn } from "./page_tool.ts";
+import { drive, type Page, PageError } from "./page_ops.ts";
+import { type In, modalState, output, type PageFn } from "./page_tool.ts";
 import { LEVELS, type NetEntry } from "./tab_log.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -47,7 +46,7 @@ async function bodyOf(p: Page, e: NetEntry): Promise<{ text: string; binary: boo
 /** The console and network tools (spec mcp_tools.md §5), on the tab's TabLog. */
 export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, ToolHandler> {
   return {
-    browser__console_messages: onPage((p, i, call) => {
+    browser_console_messages: onPage((p, i, call) => {
       const level = (i.level as string | undefined) ?? "info";
       const rank = LEVELS.indexOf(level as typeof LEVELS[number]);
       const log = p.tab.log;
@@ -63,7 +62,7 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
         : `no console messages at ${level} or more severe ${scope}`;
       return output(text, i, call);
     }),
-    browser__network_requests: onPage((p, i, call) => {
+    browser_network_requests: onPage((p, i, call) => {
       let filter: RegExp | null = null;
       if (typeof i.filter === "string") {
         try {
@@ -95,7 +94,7 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
       }
       return output(lines.length ? lines.join("\n") : "no requests since the page loaded", i, call);
     }),
-    browser__network_request: onPage(async (p, i, call) => {
+    browser_network_request: onPage(async (p, i, call) => {
       const net = p.tab.log.net;
       const e = net.find((e) => e.index === i.index);
       if (!e) {
@@ -103,7 +102,7 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
           net.length
             ? `request #${i.index} is not in this page's log (it holds #${net[0].index}..#${
               net.at(-1)!.index
-            }); see browser__network_requests`
+            }); see browser_network_requests`
             : `request #${i.index} is not in this page's log: no request since the page loaded`,
         );
       }
@@ -138,19 +137,18 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
         for (const h of hints) {
           l.push(
             "",
-            `Call browser__network_request with part="${h}" to read the ${h.replace("-", " ")}.`,
+            `Call browser_network_request with part="${h}" to read the ${h.replace("-", " ")}.`,
           );
         }
         text = l.join("\n");
       }
       return await output(text, i, call);
     }),
-    browser__click_and_capture: onPage(async (p, i: In) => {
-      const at = await centre(p, await find(p, String(i.target)));
+    browser_click_and_capture: onPage(async (p, i: In) => {
       const settleMs = typeof i.settleMs === "number" ? i.settleMs : 1500;
       const cap = p.tab.log.capture();
       try {
-        await p.tab.inputUnlessDialog(clickAt(p.cdp, p.tab.session, at.x, at.y));
+        await p.tab.inputUnlessDialog(drive(p, "click", { target: String(i.target) }));
         await sleep(settleMs);
         // The requests seen in the window get their ends (bounded; a hung one shows pending).
         const until = performance.now() + FINISH_MS;
@@ -175,15 +173,12 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
         } else if (body.text.length > CAPTURE_BODY) {
           lines.push(
             `   body: ${body.text.slice(0, CAPTURE_BODY)}… (${body.text.length} characters; ` +
-              "browser__network_request gives it whole)",
+              "browser_network_request gives it whole)",
           );
         } else lines.push(`   body: ${body.text}`);
       }
-      if (p.tab.dialog) {
-        lines.push(
-          `- A ${p.tab.dialog.kind} dialog is open: ${JSON.stringify(p.tab.dialog.message)}`,
-        );
-      } else lines.push("- The page may have changed: browser__snapshot or browser__find for refs");
+      if (p.tab.dialog) lines.push(modalState(p));
+      else lines.push("- The page may have changed: browser_snapshot or browser_find for refs");
       return lines.join("\n");
     }),
   };

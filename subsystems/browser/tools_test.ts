@@ -1,7 +1,7 @@
-// The agent's page tools on a REAL Chromium against a loopback test page (the agent's browser):
-// Playwright MCP's core verbs, each session on its own tab, a held tab refused with a
-// reason, a page dialog answered through browser__handle_dialog, a file chooser through
-// browser__file_upload.
+// The agent's page tools on a REAL Chromium against a loopback test page (the agent's
+// browser): Playwright MCP's core verbs under their own names, each session on its own tab, a
+// held tab refused with a reason, a page dialog answered through browser_handle_dialog, a file
+// chooser through browser_file_upload.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { browserConfig, pageServer } from "../../tests/browser_harness.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
@@ -52,30 +52,34 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
   const tools = browser.tools as Record<string, ToolHandler>;
   const lead = callAs("lead");
   const run = async (name: string, input: Record<string, unknown>, call = lead) => {
-    const r = await tools[`browser__${name}`](input, call);
+    const r = await tools[`browser_${name}`](input, call);
     return r;
   };
   try {
     const nav = await run("navigate", { url: `${page.url}/widgets` });
     assertEquals(nav.isError, undefined, nav.text);
-    assertMatch(nav.text, /combobox "" value="r" \[ref=e1\]/);
-    assertMatch(nav.text, /checkbox "I agree" \[unchecked\] \[ref=e\d+\]/);
+    assertMatch(nav.text, /^### Result\nNavigated to .*\/widgets\n### Page\n- Page URL: /);
+    assertMatch(nav.text, /- combobox \[ref=e\d+\]:\n\s+- option "Red" \[selected\]/);
+    assertMatch(nav.text, /checkbox "I agree" \[ref=e\d+\]/);
     const refOf = (text: string, re: RegExp) => re.exec(text)![1];
-    const agree = refOf(nav.text, /checkbox "I agree" \[unchecked\] \[ref=(e\d+)\]/);
-    const q = refOf(nav.text, /textbox "" value="" \[ref=(e\d+)\]/);
+    const color = refOf(nav.text, /combobox \[ref=(e\d+)\]/);
+    const agree = refOf(nav.text, /checkbox "I agree" \[ref=(e\d+)\]/);
+    const q = refOf(nav.text, /textbox \[ref=(e\d+)\]/);
     const ask = refOf(nav.text, /button "Ask" \[ref=(e\d+)\]/);
 
-    const sel = await run("select_option", { target: "e1", values: ["Green"] });
+    const sel = await run("select_option", { target: color, values: ["Green"] });
     assertEquals(sel.isError, undefined, sel.text);
+    assertMatch(sel.text, /Selected \["g"\]/);
     await page.event((e) => e.what === "select" && e.value === "g");
-    await run("fill_form", {
+    const filled = await run("fill_form", {
       fields: [{ target: agree, name: "agree", type: "checkbox", value: "true" }],
     });
+    assertMatch(filled.text, /checkbox "I agree" \[checked\]/);
     await page.event((e) => e.what === "check" && e.value === "true");
     await run("type", { target: q, text: "hello", submit: true });
     await page.event((e) => e.what === "enter" && e.value === "hello");
     const waited = await run("wait_for", { text: "arrived" });
-    assertMatch(waited.text, /text: arrived/);
+    assertMatch(waited.text, /paragraph \[ref=e\d+\]: arrived/);
     assertEquals((await run("evaluate", { function: "() => 6 * 7" })).text, "42");
     assertEquals(
       (await run("evaluate", { function: "(el) => el.id", target: q })).text,
@@ -83,14 +87,19 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     );
     const missing = await run("click", { target: "e999" });
     assertEquals(missing.isError, true);
-    assertMatch(missing.text, /no element matches target "e999"/);
+    assertMatch(
+      missing.text,
+      /^ref e999 names nothing on the page now: .*Take a new browser_snapshot/,
+    );
+    const nowhere = await run("click", { target: "#nowhere" });
+    assertMatch(nowhere.text, /^no element matches "#nowhere"; take a browser_snapshot/);
 
     // A page dialog holds the tab: other tools are refused until it is answered.
     const clicked = await run("click", { target: ask });
-    assertMatch(clicked.text, /A confirm dialog is open: "sure\?"/);
+    assertMatch(clicked.text, /### Modal state\n- A confirm dialog is open: "sure\?"/);
     const blocked = await run("snapshot", {});
     assertEquals(blocked.isError, true);
-    assertMatch(blocked.text, /answer it with browser__handle_dialog/);
+    assertMatch(blocked.text, /answer it with browser_handle_dialog/);
     await run("handle_dialog", { accept: true });
     await page.event((e) => e.what === "confirm" && e.value === "true");
 

@@ -117,26 +117,26 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
         text: shown,
         parts: [shown],
       };
-      const ok = await approval(c, call, draft, expiryMs);
-      if (ok !== true) return { text: ok };
-      const bytes = await Deno.readFile(path);
-      const slot = await slackCall(TOOL, ws, "files.getUploadURLExternal", {
-        filename: name,
-        length: bytes.length,
+      return await approval(c, call, draft, expiryMs, async () => {
+        const bytes = await Deno.readFile(path);
+        const slot = await slackCall(TOOL, ws, "files.getUploadURLExternal", {
+          filename: name,
+          length: bytes.length,
+        });
+        const sent = await fetch(String(slot.upload_url), { method: "POST", body: bytes }).catch(
+          (err) => {
+            throw refuse(TOOL, `the upload could not be sent: ${(err as Error).message}`);
+          },
+        );
+        await sent.body?.cancel();
+        if (!sent.ok) throw refuse(TOOL, `Slack's upload host answered ${sent.status}`);
+        await slackCall(TOOL, ws, "files.completeUploadExternal", {
+          files: JSON.stringify([{ id: slot.file_id, title: name }]),
+          channel_id: a.conversation,
+          ...(a.thread_ts ? { thread_ts: a.thread_ts } : {}),
+        });
+        return { text: "uploaded" };
       });
-      const sent = await fetch(String(slot.upload_url), { method: "POST", body: bytes }).catch(
-        (err) => {
-          throw refuse(TOOL, `the upload could not be sent: ${netWords(err)}`);
-        },
-      );
-      await sent.body?.cancel();
-      if (!sent.ok) throw refuse(TOOL, `Slack's upload host answered ${sent.status}`);
-      await slackCall(TOOL, ws, "files.completeUploadExternal", {
-        files: JSON.stringify([{ id: slot.file_id, title: name }]),
-        channel_id: a.conversation,
-        ...(a.thread_ts ? { thread_ts: a.thread_ts } : {}),
-      });
-      return { text: "uploaded" };
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   Refusal,
   type ToolCall,
   type ToolHandler,
+  type ToolResult,
   type ToolSpec,
 } from "../../server/subsystem.ts";
 import { type Connectors, refuse } from "./context.ts";
@@ -84,30 +85,38 @@ export function splitParts(text: string, max = PART_CHARS): string[] {
   return chunks.map((c, i) => `(${i + 1}/${chunks.length}) ${c}`);
 }
 
-/** Parks a draft on the calling seat; true once a person approves it, else the words to return. */
+/**
+ * Parks a draft on the calling seat. Once a person approves it, `send` runs before the draft
+ * resolves, so slack_draft_resolved follows the message reaching Slack (or names why it did
+ * not); every other ending comes back as the words the agent reads.
+ */
 export async function approval(
   c: Connectors,
   call: ToolCall,
   draft: SlackDraft,
   expiryMs: number,
-): Promise<true | string> {
+  send: () => Promise<ToolResult>,
+): Promise<ToolResult> {
   const { outcome } = c.host.asks.park(call.seat.slot, {
     kind: "slack_post",
     id: draft.id,
     request: draft,
     signal: call.signal,
     expiresMs: expiryMs,
+    effect: send,
   });
   const o = await outcome;
-  if (o.ending === "answered") return true;
+  if (o.ending === "answered" && o.result) return o.result;
   const nothing = draft.action === "post" || draft.action === "upload"
     ? "nothing was sent"
     : "the message is untouched";
   if (o.ending === "expired") {
-    return `nobody answered the draft within ${Math.round(expiryMs / 1000)} s, so ${nothing}`;
+    return {
+      text: `nobody answered the draft within ${Math.round(expiryMs / 1000)} s, so ${nothing}`,
+    };
   }
-  if (o.ending === "declined") return `not approved, so ${nothing}`;
-  return `the draft was withdrawn (${o.ending}), so ${nothing}`;
+  if (o.ending === "declined") return { text: `not approved, so ${nothing}` };
+  return { text: `the draft was withdrawn (${o.ending}), so ${nothing}` };
 }
 
 /** The user's own messages only: refused before anything parks. */
@@ -157,35 +166,35 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
       const ws = pickWorkspace(c, "slack__post", workspace);
       const parts = splitParts(text);
       const draft = draftOf(ws, conversation, { thread_ts: thread_ts ?? null, text, parts });
-      const ok = await approval(c, call, draft, expiryMs);
-      if (ok !== true) return { text: ok };
-      let channel = conversation;
-      if (/^[UW][A-Z0-9]+$/.test(conversation)) {
-        // A user id: the DM with them, opened (or found) by Slack.
-        const open = await slackCall("slack__post", ws, "conversations.open", {
-          users: conversation,
-        });
-        channel = String((open.channel as In).id);
-      }
-      for (let i = 0; i < parts.length; i++) {
-        try {
-          await ws.api.call("chat.postMessage", {
-            channel,
-            text: parts[i],
-            ...(thread_ts ? { thread_ts } : {}),
+      return await approval(c, call, draft, expiryMs, async () => {
+        let channel = conversation;
+        if (/^[UW][A-Z0-9]+$/.test(conversation)) {
+          // A user id: the DM with them, opened (or found) by Slack.
+          const open = await slackCall("slack__post", ws, "conversations.open", {
+            users: conversation,
           });
-        } catch (err) {
-          const why = (err as Error).message;
-          if (i === 0) throw refuse("slack__post", `nothing was sent: ${why}`);
-          const unsent = parts.map((_, k) => k + 1).slice(i).join(", ");
-          return {
-            text: `posted part${i > 1 ? "s" : ""} 1${i > 1 ? `-${i}` : ""} of ${parts.length}; ` +
-              `the rest were NOT sent (part${parts.length - i > 1 ? "s" : ""} ${unsent}): ${why}`,
-            isError: true,
-          };
+          channel = String((open.channel as In).id);
         }
-      }
-      return { text: `posted to Slack (${parts.length} message${parts.length > 1 ? "s" : ""})` };
+        for (let i = 0; i < parts.length; i++) {
+          try {
+            await ws.api.call("chat.postMessage", {
+              channel,
+              text: parts[i],
+              ...(thread_ts ? { thread_ts } : {}),
+            });
+          } catch (err) {
+            const why = (err as Error).message;
+            if (i === 0) throw refuse("slack__post", `nothing was sent: ${why}`);
+            const unsent = parts.map((_, k) => k + 1).slice(i).join(", ");
+            return {
+              text: `posted part${i > 1 ? "s" : ""} 1${i > 1 ? `-${i}` : ""} of ${parts.length}; ` +
+                `the rest were NOT sent (part${parts.length - i > 1 ? "s" : ""} ${unsent}): ${why}`,
+              isError: true,
+            };
+          }
+        }
+        return { text: `posted to Slack (${parts.length} message${parts.length > 1 ? "s" : ""})` };
+      });
     },
     slack__edit: async (input, call) => {
       const { conversation, ts, text, workspace } = input as In & {
@@ -207,14 +216,14 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
         text: shown,
         parts: [shown],
       });
-      const ok = await approval(c, call, draft, expiryMs);
-      if (ok !== true) return { text: ok };
-      if (del) {
-        await slackCall("slack__edit", ws, "chat.delete", { channel: conversation, ts });
-        return { text: "deleted" };
-      }
-      await slackCall("slack__edit", ws, "chat.update", { channel: conversation, ts, text });
-      return { text: "updated" };
+      return await approval(c, call, draft, expiryMs, async () => {
+        if (del) {
+          await slackCall("slack__edit", ws, "chat.delete", { channel: conversation, ts });
+          return { text: "deleted" };
+        }
+        await slackCall("slack__edit", ws, "chat.update", { channel: conversation, ts, text });
+        return { text: "updated" };
+      });
     },
     slack__react: async (input, call) => {
       const { conversation, ts, name, remove, workspace } = input as In & {
@@ -232,14 +241,14 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
         text: shown,
         parts: [shown],
       });
-      const ok = await approval(c, call, draft, expiryMs);
-      if (ok !== true) return { text: ok };
-      await slackCall("slack__react", ws, remove ? "reactions.remove" : "reactions.add", {
-        channel: conversation,
-        timestamp: ts,
-        name,
+      return await approval(c, call, draft, expiryMs, async () => {
+        await slackCall("slack__react", ws, remove ? "reactions.remove" : "reactions.add", {
+          channel: conversation,
+          timestamp: ts,
+          name,
+        });
+        return { text: remove ? "reaction removed" : "reacted" };
       });
-      return { text: remove ? "reaction removed" : "reacted" };
     },
   };
 }

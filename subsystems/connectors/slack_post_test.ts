@@ -1,7 +1,10 @@
 // slack__post's parts and a partial post's words (mcp_tools §10: text over 4,000 characters goes
-// as numbered parts; "posted part X of Y; the rest were NOT sent"), against the Slack fake.
+// as numbered parts; "posted part X of Y; the rest were NOT sent"), against the Slack fake; the
+// draft resolves once the send ran, with its failure in words.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
-import type { Host, ToolCall } from "../../server/subsystem.ts";
+import type { SessionUpdate } from "../../protocol/mod.ts";
+import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
+import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
 import { quietHub } from "./testing.ts";
@@ -25,12 +28,27 @@ Deno.test("slack__post: a part that fails midway says which parts were not sent"
   const fake = await startFakeSlack();
   const dir = await Deno.makeTempDir({ prefix: "forge-slack-" });
   const hub = quietHub(fake, dir);
-  // A person approves every draft at once: the part this test is about is what follows.
-  const host = {
-    asks: {
-      park: () => ({ id: "d", outcome: Promise.resolve({ ending: "answered", answer: {} }) }),
-    },
-  } as unknown as Host;
+  // A person approves every draft as it parks: the part this test is about is what follows.
+  const resolved: SessionUpdate[] = [];
+  const person = { answering: true } as Peer;
+  const asks: HeldAskRegistry = new HeldAskRegistry((u) => {
+    if (u.name === "slack_post_pending") {
+      queueMicrotask(() =>
+        asks.answer(
+          u.fields!.key!,
+          "slack_post",
+          String((u.fields!.draft as { id: string }).id),
+          person,
+          {
+            ending: "answered",
+            answer: { approved: true },
+          },
+        )
+      );
+    }
+    if (u.name === "slack_draft_resolved") resolved.push(u);
+  });
+  const host = { asks } as unknown as Host;
   const tools = slackWriteTools({ host, slack: hub } as unknown as Connectors, 1000);
   const call = {
     seat: { slot: { org: "Acme", project: "alpha", label: "lead" } },
@@ -45,6 +63,8 @@ Deno.test("slack__post: a part that fails midway says which parts were not sent"
         "Slack (acme) refused chat.postMessage: is_archived",
       isError: true,
     });
+    // The draft resolved after the send ran, naming what failed.
+    assertEquals(resolved.map((u) => u.fields!.failure), [out.text]);
     const posts = (await fake.calls()).filter((c) => c.method === "chat.postMessage");
     assertEquals(posts.length, 2, "the failed second part was the last tried");
   } finally {

@@ -108,7 +108,7 @@ export const dictateManifest = defineSubsystem({
     "dictate_stream",
     "dictate_stop",
   ],
-  subjects: ["dictate_models"],
+  subjects: [],
   binary: [0],
   load: () => import("./mod.ts"),
 });

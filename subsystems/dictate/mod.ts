@@ -69,6 +69,7 @@ export async function create(host: Host) {
     host.speech.dictation = {
       // The file the page's in_use row names (the PocketSphinx pin's is its language model).
       file: () => (page.snapshot() as { in_use: { file: string }[] }).in_use[0].file,
+      page: () => page.snapshot(),
       transcribe: async (pcm) => {
         await loading;
         const engine = preflight.engine();
@@ -198,9 +199,9 @@ export async function create(host: Host) {
           host.log.info("dictate_models_refused", { what, why: (err as Error).message }),
       }),
     },
-    subjects: {
-      dictate_models: () => Promise.resolve(page.snapshot()),
-    },
+    // The dictate_models subject is served by the core (server/areas/dictate_models.ts), which
+    // reads this role's page: with [dictate] off it still carries the speaking row.
+    subjects: {},
     binary: (frame: ClientBinary, peer: Peer) => {
       if (frame.kind !== 0) return;
       // spec: a frame with no take to hold it is dropped with a debug record and no answer.

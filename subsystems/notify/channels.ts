@@ -20,6 +20,14 @@ export interface Channel {
   note?(): string | null;
 }
 
+/**
+ * Why a channel whose server was unset at boot is off: the file may have gained it since, and a
+ * server's URL takes effect at a restart (the launcher grants the network to it then).
+ */
+function unset(key: string, now: string | null): string {
+  return now ? `${key} takes effect when forge restarts` : `no ${key} in forge.toml`;
+}
+
 /** ntfy's priorities (1 min .. 5 max) and tags (emoji short codes its apps draw). */
 const NTFY_PRIORITY = { high: 4, default: 3, low: 2 } as const;
 const NTFY_TAGS: Record<Push["kind"], string> = {
@@ -38,13 +46,13 @@ const NTFY_TAGS: Record<Push["kind"], string> = {
  */
 export function ntfyChannel(
   url: string | null,
-  live: () => { topic: string | null; token: string | null },
+  live: () => { url: string | null; topic: string | null; token: string | null },
 ): Channel {
   return {
     name: "ntfy",
     off: () =>
       !url
-        ? "no [notify.ntfy] url in forge.toml"
+        ? unset("[notify.ntfy] url", live().url)
         : !live().topic
         ? "no [notify.ntfy] topic in forge.toml"
         : null,
@@ -79,12 +87,16 @@ const GOTIFY_PRIORITY = { high: 8, default: 5, low: 3 } as const;
  * Gotify: `POST <url>/message` with an application token in `X-Gotify-Key` (a header, so no log
  * of a URL holds it), the tap's URL in `extras` as its Android app reads it.
  */
-export function gotifyChannel(url: string | null, token: () => string | null): Channel {
+export function gotifyChannel(
+  url: string | null,
+  live: () => { url: string | null; appToken: string | null },
+): Channel {
+  const token = () => live().appToken;
   return {
     name: "gotify",
     off: () =>
       !url
-        ? "no [notify.gotify] url in forge.toml"
+        ? unset("[notify.gotify] url", live().url)
         : !token()
         ? "no [notify.gotify] app_token in forge.toml"
         : null,

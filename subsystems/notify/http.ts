@@ -10,13 +10,18 @@ export class SendFailure extends Error {
     readonly final = false,
     /** The HTTP status the server answered, or null when it never answered. */
     readonly status: number | null = null,
+    /** The target is gone (a dropped subscription), not the channel failing: it stays ok. */
+    readonly gone = false,
   ) {
     super(why);
     this.name = "SendFailure";
   }
 }
 
-/** `host:port` of a URL, the port made explicit: what a log and a reason may name. */
+/**
+ * `host:port` of a URL, the port made explicit: what a log and a reason may name, and what the
+ * launcher grants (the keys' checks refuse a URL this cannot read, manifest.ts).
+ */
 export function hostOf(url: string): string {
   try {
     const u = new URL(url);

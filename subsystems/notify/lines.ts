@@ -3,8 +3,9 @@ import type { ForgeConfig } from "../../server/config/types.ts";
 
 // What a push says of one need: its one line. Built only from what the ask's card draws, which
 // carries no secret (a vault card names the item and the field, never a value); a settings
-// write whose key holds a credential names the key and not the value, and a tool's input shows
-// the card's title (the command, the path, the URL), never a file's content.
+// write names the key and says the value only where it cannot be a credential (sayable), and a
+// tool's input shows the card's title (the command, the path, the URL), never a file's content.
+// What an agent itself wrote there (a token in a command) is scrubbed after (push.ts scrub).
 
 /** The first `n` characters of a text's first line, with an ellipsis where it was cut. */
 export function clip(text: string, n = 100): string {
@@ -17,8 +18,22 @@ const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const obj = (v: unknown): Fields =>
   v !== null && typeof v === "object" && !Array.isArray(v) ? v as Fields : {};
 
-/** A key whose value is a credential: its value is never said. */
-const SECRET_KEY = /(token|passw|secret|private|credential|api_?key|(^|[._])key$)/i;
+/**
+ * A key whose value is a credential: its value is never said. An ntfy topic is one too: on a
+ * public server whoever knows it reads every push.
+ */
+const SECRET_KEY = /(token|passw|secret|private|credential|api_?key|(^|[._])key$|topic$)/i;
+
+/**
+ * Whether a settings write may say a key's new value: never a credential's, never one under an
+ * `env` table (where credentials live under any name: a DATABASE_URL holds its password) and
+ * never a whole table (it may hold either).
+ */
+function sayable(path: string, value: unknown): boolean {
+  if (SECRET_KEY.test(path) || path.split(/[.[\]]+/).includes("env")) return false;
+  return value === null || typeof value !== "object" ||
+    (Array.isArray(value) && value.every((x) => x === null || typeof x !== "object"));
+}
 
 /** A permission ask: the tool and the first 100 characters of what it would do. */
 export function permissionLine(request: Fields): string {
@@ -40,9 +55,9 @@ export function heldLine(kind: string, card: Fields): string {
     case "settings_write": {
       const keys = Array.isArray(card.keys) ? card.keys.map(obj) : [];
       const said = keys.slice(0, 2).map((k) =>
-        SECRET_KEY.test(str(k.path))
-          ? `change ${str(k.path)}`
-          : `change ${str(k.path)} to ${valueWords(k.after as Wire)}`
+        sayable(str(k.path), k.after)
+          ? `change ${str(k.path)} to ${valueWords(k.after as Wire)}`
+          : `change ${str(k.path)}`
       );
       const more = keys.length > 2 ? ` (+${keys.length - 2} more)` : "";
       return clip(said.join(", ") + more) || "change forge.toml";
@@ -103,14 +118,18 @@ export function finishedLine(ms: number): string {
 }
 
 /**
- * Every credential the config holds (tokens of the accounts, connectors and channels, and any
- * env value under a secret-looking name): taken out of a push's words before it leaves.
+ * Every credential the config holds (tokens of the accounts, connectors and channels, an ntfy
+ * topic, any value under a secret-looking name, the password in any URL): taken out of a push's
+ * words before it leaves.
  */
 export function secretsOf(config: ForgeConfig): string[] {
   const out: string[] = [];
   const walk = (name: string, v: unknown) => {
-    if (typeof v === "string" && SECRET_KEY.test(name) && v.length > 0) out.push(v);
-    else if (v && typeof v === "object") {
+    if (typeof v === "string" && v.length > 0) {
+      if (SECRET_KEY.test(name)) out.push(v);
+      const password = URL.parse(v)?.password;
+      if (password) out.push(password, decodeURIComponent(password));
+    } else if (v && typeof v === "object") {
       for (const [k, x] of Object.entries(v as Fields)) walk(k, x);
     }
   };
@@ -122,5 +141,5 @@ export function secretsOf(config: ForgeConfig): string[] {
   }
   for (const w of config.slack ?? []) out.push(w.token);
   for (const o of config.orgs) for (const p of o.projects) walk("", p.env);
-  return [...new Set(out)].sort((a, b) => b.length - a.length);
+  return [...new Set(out)];
 }

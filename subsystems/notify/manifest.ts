@@ -7,8 +7,8 @@ export const NOTIFY_KINDS = ["ask", "failed", "finished", "auth"] as const;
 /**
  * The push services' hosts a browser's subscription may name when `[notify.webpush] push_hosts`
  * is unset: Chrome and Android's, Firefox's and Safari's. Deno's `--allow-net` is fixed at
- * launch and takes no wildcard, so a service on any other host (Edge's WNS hosts vary by region)
- * is added by name. docs/notify.md "Permissions".
+ * launch, so a service on any other host is added to the list (Edge's regional WNS hosts as
+ * `*.notify.windows.com`, a wildcard Deno takes). docs/notify.md "Permissions".
  */
 export const DEFAULT_PUSH_HOSTS = [
   "fcm.googleapis.com",
@@ -20,6 +20,35 @@ const kindsCheck = (v: unknown) =>
   Array.isArray(v) && v.some((k) => !(NOTIFY_KINDS as readonly unknown[]).includes(k))
     ? `must list only ${NOTIFY_KINDS.join(", ")}`
     : null;
+
+/** A server's or a tap's URL: http: or https:, as fetch and the launcher's grant read it. */
+const httpUrl = (v: unknown) => {
+  if (typeof v !== "string" || v === "") return null;
+  const url = URL.parse(v);
+  return url && (url.protocol === "http:" || url.protocol === "https:") && url.hostname
+    ? null
+    : `must be an http: or https: URL, not ${JSON.stringify(v)}`;
+};
+
+/** ntfy's own rule for a topic name; a server refuses any other. */
+const topicCheck = (v: unknown) =>
+  typeof v === "string" && v !== "" && !/^[-_A-Za-z0-9]{1,64}$/.test(v)
+    ? "must be 1 to 64 letters, digits, - or _ (ntfy's topic names)"
+    : null;
+
+/** RFC 8292: the VAPID contact a push service may write to. */
+const subjectCheck = (v: unknown) =>
+  typeof v === "string" && v !== "" && !/^(mailto:|https:\/\/)\S+$/.test(v)
+    ? `must be a mailto: or https: URL, not ${JSON.stringify(v)}`
+    : null;
+
+/** What `--allow-net` takes: a host (or `*.` a domain's names) and an optional port, no URL. */
+const PUSH_HOST = /^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+const pushHostsCheck = (v: unknown) => {
+  const bad = Array.isArray(v) ? v.find((h) => !PUSH_HOST.test(String(h))) : undefined;
+  return bad === undefined ? null : `must list hosts such as fcm.googleapis.com, ` +
+    `push.example.org:8443 or *.notify.windows.com, not ${JSON.stringify(bad)}`;
+};
 
 /** `[notify]`, `[notify.ntfy]`, `[notify.gotify]` and `[notify.webpush]`. docs/notify.md. */
 export const NOTIFY_AREA: AreaSpec = {
@@ -57,15 +86,21 @@ export const NOTIFY_AREA: AreaSpec = {
       null,
       "live",
       "where a tap lands; the seat's path (#/seat/<org>/<project>/<label>) is appended",
+      { check: httpUrl },
     ),
-    key.string("notify.ntfy.url", null, "restart", "the ntfy server (network is granted to it)"),
-    key.string("notify.ntfy.topic", null, "live", "the topic pushes are published to"),
+    key.string("notify.ntfy.url", null, "restart", "the ntfy server (network is granted to it)", {
+      check: httpUrl,
+    }),
+    key.string("notify.ntfy.topic", null, "live", "the topic pushes are published to", {
+      check: topicCheck,
+    }),
     key.string("notify.ntfy.token", null, "live", "an access token, sent as a bearer; optional"),
     key.string(
       "notify.gotify.url",
       null,
       "restart",
       "the Gotify server (network is granted to it)",
+      { check: httpUrl },
     ),
     key.string(
       "notify.gotify.app_token",
@@ -79,14 +114,18 @@ export const NOTIFY_AREA: AreaSpec = {
       null,
       "live",
       "the VAPID contact: a mailto: or https: URL the push services may write to",
+      { check: subjectCheck },
     ),
-    key.list(
-      "notify.webpush.push_hosts",
-      null,
-      "restart",
-      "push service hosts a subscription may name (network is granted to them); unset: " +
-        DEFAULT_PUSH_HOSTS.join(", "),
-    ),
+    {
+      ...key.list(
+        "notify.webpush.push_hosts",
+        null,
+        "restart",
+        "push service hosts a subscription may name (network is granted to them; *.domain " +
+          "takes its names); unset: " + DEFAULT_PUSH_HOSTS.join(", "),
+      ),
+      check: pushHostsCheck,
+    },
   ],
 };
 

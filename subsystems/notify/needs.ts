@@ -1,7 +1,6 @@
 import type { NotifyKind, SessionUpdate, Slot } from "../../protocol/mod.ts";
 import { updateSlot } from "../../protocol/mod.ts";
-import { HELD_WIRE } from "../../server/workspace/seats/held.ts";
-import type { HeldKind } from "../../server/subsystem.ts";
+import { HELD_KINDS, type HeldKind } from "../../server/subsystem.ts";
 import {
   diedLine,
   failedLine,
@@ -19,11 +18,16 @@ export type NeedChange =
 
 type Fields = Record<string, unknown>;
 
-/** `<kind>_pending` and `<kind>_resolved` (and `slack_draft_resolved`) back to their kind. */
-const HELD_BY_UPDATE = new Map<string, { kind: HeldKind; pending: boolean }>(
-  (Object.entries(HELD_WIRE) as [HeldKind, { pending: string; resolved: string }][]).flatMap((
-    [kind, wire],
-  ) => [[wire.pending, { kind, pending: true }], [wire.resolved, { kind, pending: false }]]),
+/**
+ * A held ask's updates back to its kind: `<kind>_pending` parks one and `<kind>_resolved` ends
+ * it, but for the Slack draft, which `slack_draft_resolved` ends (spec: session > pending_asks).
+ * needs_test.ts holds this to the seats' own table.
+ */
+export const HELD_BY_UPDATE = new Map<string, { kind: HeldKind; pending: boolean }>(
+  HELD_KINDS.flatMap((kind) => [
+    [`${kind}_pending`, { kind, pending: true }],
+    [kind === "slack_post" ? "slack_draft_resolved" : `${kind}_resolved`, { kind, pending: false }],
+  ]),
 );
 
 /**

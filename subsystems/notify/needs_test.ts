@@ -2,9 +2,8 @@
 // and the one line each says, with no secret in any of them.
 import type { SessionUpdate } from "../../protocol/mod.ts";
 import { assertEquals } from "../../tests/assert.ts";
-import { secretsOf } from "./lines.ts";
-import { NeedReader } from "./needs.ts";
-import { composePush, scrub, seatTitle, seatUrl } from "./push.ts";
+import { HELD_WIRE } from "../../server/workspace/seats/held.ts";
+import { HELD_BY_UPDATE, NeedReader } from "./needs.ts";
 
 const key = { org: "Acme", project: "alpha", label: "lead" };
 const u = (name: string, fields: Record<string, unknown>): SessionUpdate => ({
@@ -64,6 +63,18 @@ Deno.test("asks, their endings, failures, sign-ins and long turns are read off t
     ),
     [["ask", "held:s1", "change client.mark to klin, change notify.ntfy.token"]],
   );
+  // A value is said only where it cannot be a credential: not under env (a DATABASE_URL holds
+  // its password), not an ntfy topic (a password on a public server), not a whole table.
+  const setting = (path: string, after: unknown) =>
+    lines(r, u("settings_write_pending", { id: path, keys: [{ path, after }] }))[0][2];
+  assertEquals(setting("env.DATABASE_URL", "postgres://app:pw@db/app"), "change env.DATABASE_URL");
+  assertEquals(
+    setting("orgs[0].projects[1].env.LOG", "debug"),
+    "change orgs[0].projects[1].env.LOG",
+  );
+  assertEquals(setting("env", { GH: "ghp_x" }), "change env");
+  assertEquals(setting("notify.ntfy.topic", "s3cret-topic"), "change notify.ntfy.topic");
+  assertEquals(setting("notify.kinds", ["ask"]), 'change notify.kinds to ["ask"]');
   assertEquals(
     lines(
       r,
@@ -123,32 +134,11 @@ Deno.test("asks, their endings, failures, sign-ins and long turns are read off t
   );
 });
 
-Deno.test("a title names the org only where two orgs share the project; the click lands on the seat", () => {
-  const orgs = [
-    { name: "Acme", projects: [{ name: "alpha" }] },
-    { name: "Beta", projects: [{ name: "alpha" }, { name: "web" }] },
-  ];
-  assertEquals(seatTitle(key, orgs), "Acme/alpha/lead");
-  assertEquals(seatTitle({ org: "Beta", project: "web", label: "w 1" }, orgs), "web/w 1");
-  assertEquals(
-    seatUrl("https://forge.example/app/#/old", { org: "Beta", project: "web", label: "w 1" }),
-    "https://forge.example/app/#/seat/Beta/web/w%201",
-  );
-});
-
-Deno.test("no secret the config holds reaches a push's words", () => {
-  const config = {
-    areas: { notify: { "ntfy.token": "tk_planted_ntfy", "gotify.app_token": "gtfya.planted" } },
-    env: { ANTHROPIC_API_KEY: "sk-env-planted" },
-    accounts: [{ token: "sk-account-planted", env: {} }],
-    slack: [{ token: "xoxp-planted" }],
-    orgs: [],
-  } as unknown as Parameters<typeof secretsOf>[0];
-  const push = composePush(key, [{
-    kind: "ask",
-    id: "a",
-    line:
-      "Bash: curl -H 'Bearer tk_planted_ntfy' -d sk-env-planted xoxp-planted sk-account-planted",
-  }], { title: "alpha/lead", clientUrl: null });
-  assertEquals(scrub(push, secretsOf(config)).body, "Bash: curl -H 'Bearer •••' -d ••• ••• •••");
+Deno.test("the held asks' update names are the ones the seats emit", () => {
+  const emitted = Object.entries(HELD_WIRE).flatMap(([kind, wire]) => [
+    [wire.pending, kind, true],
+    [wire.resolved, kind, false],
+  ]);
+  const read = [...HELD_BY_UPDATE].map(([name, h]) => [name, h.kind, h.pending]);
+  assertEquals(read.map(String).sort(), emitted.map(String).sort());
 });

@@ -1,6 +1,6 @@
 import type { NotifyKind, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../../server/clock.ts";
 import type { NeedChange } from "./needs.ts";
 import type { Need, Push } from "./push.ts";
 
@@ -25,7 +25,8 @@ interface SeatBook {
   slot: Slot;
   needs: Map<string, Waiting>;
   lastPush: number | null;
-  cancel: (() => void) | null;
+  /** The armed push's timer (the clock's handle), or null. */
+  timer: unknown;
 }
 
 const ASK: NotifyKind = "ask";
@@ -100,27 +101,27 @@ export class Notifier {
     const name = slotName(slot);
     let book = this.#seats.get(name);
     if (!book) {
-      this.#seats.set(name, book = { slot, needs: new Map(), lastPush: null, cancel: null });
+      this.#seats.set(name, book = { slot, needs: new Map(), lastPush: null, timer: null });
     }
     return book;
   }
 
   #schedule(book: SeatBook): void {
-    if (book.cancel !== null || this.opts.attended(book.slot)) return;
+    if (book.timer !== null || this.opts.attended(book.slot)) return;
     const now = this.opts.clock.now();
     const at = Math.max(
       now + GATHER_MS,
       (book.lastPush ?? -Infinity) + this.opts.settings().coalesceMs,
     );
-    book.cancel = this.opts.clock.after(at - now, () => {
-      book.cancel = null;
+    book.timer = this.opts.clock.set(() => {
+      book.timer = null;
       this.#fire(book);
-    });
+    }, at - now);
   }
 
   #cancel(book: SeatBook): void {
-    book.cancel?.();
-    book.cancel = null;
+    if (book.timer !== null) this.opts.clock.clear(book.timer);
+    book.timer = null;
   }
 
   #fire(book: SeatBook): void {

@@ -2,7 +2,7 @@
 // answering viewer shows the seat, an ask answered before its push leaves never pushed.
 import type { NotifyKind, Slot } from "../../protocol/mod.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { FakeClock } from "../../tests/fake_clock.ts";
+import { ManualClock } from "../../tests/manual_clock.ts";
 import { GATHER_MS, Notifier } from "./notifier.ts";
 import { composePush, type Push } from "./push.ts";
 
@@ -10,7 +10,7 @@ const seat = (label: string): Slot => ({ org: "Acme", project: "alpha", label })
 const same = (a: Slot, b: Slot) => a.label === b.label;
 
 function world(kinds: NotifyKind[] = ["ask", "failed", "finished", "auth"]) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const pushes: { push: Push; wanted: () => boolean }[] = [];
   const shown: Slot[] = [];
   const notifier = new Notifier({
@@ -31,9 +31,9 @@ Deno.test("a burst of 20 asks over 5 seats is 5 pushes, each counting its seat's
   const seats = ["s1", "s2", "s3", "s4", "s5"].map(seat);
   for (let i = 0; i < 20; i++) {
     w.ask(seats[i % 5], `ask-${i}`);
-    await w.clock.advance(15); // the asks arrive over 300 ms, interleaved across the seats
+    await w.clock.advanceSettling(15); // the asks arrive over 300 ms, interleaved across the seats
   }
-  await w.clock.advance(60 * 60_000); // an hour on: nothing more leaves for the same asks
+  await w.clock.advanceSettling(60 * 60_000); // an hour on: nothing more leaves for the same asks
   assertEquals(w.pushes.length, 5);
   assertEquals(
     w.pushes.map((p) => [p.push.seat!.label, p.push.count, p.push.title]).sort(),
@@ -45,14 +45,14 @@ Deno.test("a second ask inside the window waits for it and carries the count; no
   const w = world();
   const s = seat("lead");
   w.ask(s, "a");
-  await w.clock.advance(GATHER_MS);
+  await w.clock.advanceSettling(GATHER_MS);
   assertEquals(w.pushes.length, 1);
-  await w.clock.advance(4_000);
+  await w.clock.advanceSettling(4_000);
   w.ask(s, "b", "Bash: rm -rf build");
   // The window runs from when the first push left.
-  await w.clock.advance(30_000 - 4_000 - 1);
+  await w.clock.advanceSettling(30_000 - 4_000 - 1);
   assertEquals(w.pushes.length, 1, "not before the window ends");
-  await w.clock.advance(1);
+  await w.clock.advanceSettling(1);
   assertEquals(w.pushes.length, 2);
   assertEquals([w.pushes[1].push.body, w.pushes[1].push.count], [
     "Bash: rm -rf build (2 waiting)",
@@ -64,9 +64,9 @@ Deno.test("an ask answered before its push leaves is never pushed", async () => 
   const w = world();
   const s = seat("lead");
   w.ask(s, "a");
-  await w.clock.advance(GATHER_MS - 1);
+  await w.clock.advanceSettling(GATHER_MS - 1);
   w.gone(s, "a");
-  await w.clock.advance(60 * 60_000);
+  await w.clock.advanceSettling(60 * 60_000);
   assertEquals(w.pushes.length, 0);
   assertEquals(w.clock.pending, 0);
 });
@@ -79,11 +79,11 @@ Deno.test("nothing is pushed while an answering viewer shows the seat; the waiti
   w.ask(s, "b");
   w.gone(s, "a");
   w.notifier.apply({ type: "need", slot: s, need: { kind: "failed", id: "f", line: "boom" } });
-  await w.clock.advance(60 * 60_000);
+  await w.clock.advanceSettling(60 * 60_000);
   assertEquals(w.pushes.length, 0, "nothing while shown");
   w.shown.length = 0;
   w.notifier.attendanceChanged();
-  await w.clock.advance(GATHER_MS);
+  await w.clock.advanceSettling(GATHER_MS);
   assertEquals(w.pushes.length, 1);
   // The failure happened in front of the viewer; only the ask still waiting is pushed.
   assertEquals([w.pushes[0].push.kind, w.pushes[0].push.count, w.pushes[0].push.body], [
@@ -96,7 +96,7 @@ Deno.test("nothing is pushed while an answering viewer shows the seat; the waiti
   w.notifier.attendanceChanged();
   w.shown.length = 0;
   w.notifier.attendanceChanged();
-  await w.clock.advance(60 * 60_000);
+  await w.clock.advanceSettling(60 * 60_000);
   assertEquals(w.pushes.length, 1);
 });
 
@@ -106,7 +106,7 @@ Deno.test("a viewer arriving before the push leaves stops it", async () => {
   w.ask(s, "a");
   w.shown.push(s);
   w.notifier.attendanceChanged();
-  await w.clock.advance(60 * 60_000);
+  await w.clock.advanceSettling(60 * 60_000);
   assertEquals(w.pushes.length, 0);
 });
 
@@ -114,10 +114,10 @@ Deno.test("kinds picks which needs push, and a push of asks alone is unwanted on
   const w = world(["ask"]);
   const s = seat("lead");
   w.notifier.apply({ type: "need", slot: s, need: { kind: "finished", id: "f", line: "done" } });
-  await w.clock.advance(60_000);
+  await w.clock.advanceSettling(60_000);
   assertEquals(w.pushes.length, 0, "finished is not in kinds");
   w.ask(s, "a");
-  await w.clock.advance(GATHER_MS);
+  await w.clock.advanceSettling(GATHER_MS);
   assert(w.pushes[0].wanted(), "the ask still waits");
   w.gone(s, "a");
   assert(!w.pushes[0].wanted(), "answered: a retry would be withdrawn");
@@ -136,13 +136,13 @@ Deno.test("events push once, most urgent first in the title, counted with the as
     slot: s,
     need: { kind: "failed", id: "e", line: "overloaded" },
   });
-  await w.clock.advance(GATHER_MS);
+  await w.clock.advanceSettling(GATHER_MS);
   assertEquals([w.pushes[0].push.title, w.pushes[0].push.body, w.pushes[0].push.priority], [
     "lead failed",
     "overloaded (2 waiting)",
     "default",
   ]);
   assert(w.pushes[0].wanted(), "an event's push stays wanted through its retries");
-  await w.clock.advance(60 * 60_000);
+  await w.clock.advanceSettling(60 * 60_000);
   assertEquals(w.pushes.length, 1, "events are not pushed again");
 });

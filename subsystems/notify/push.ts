@@ -1,4 +1,4 @@
-import type { NotifyKind, NotifyPushPayload, Slot } from "../../protocol/mod.ts";
+import type { NotifyChannel, NotifyKind, NotifyPushPayload, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 
 /** One thing a seat waits on its person for: a parked ask, or an event (failed, finished). */
@@ -79,6 +79,19 @@ export function composePush(
   };
 }
 
+/** What `notify_test` sends through a channel: no seat, a tap landing on `client_url`. */
+export function testPush(channel: NotifyChannel, clientUrl: string | null): Push {
+  return {
+    seat: null,
+    kind: "test",
+    title: "forge: a test push",
+    body: `This ${channel} channel reaches you.`,
+    count: 1,
+    priority: "default",
+    url: clientUrl,
+  };
+}
+
 /** The JSON a Web Push carries (protocol/notify.ts NotifyPushPayload). */
 export function payloadOf(push: Push): NotifyPushPayload {
   return {
@@ -92,11 +105,26 @@ export function payloadOf(push: Push): NotifyPushPayload {
 }
 
 /**
- * Takes every secret the config holds out of a push's words (a token pasted into a Bash
- * command, say): no token, password or key reaches a channel, whatever an agent wrote.
+ * Takes every secret given out of a push's words (a token pasted into a Bash command, say), the
+ * longest first so none is left half said: no token, password or key reaches a channel, whatever
+ * an agent wrote. A line was cut at 100 characters with its whitespace folded (lines.ts clip),
+ * so a secret is looked for folded too, and a cut that ends inside one takes its first
+ * characters. Shorter than 4 characters, a "secret" would blank ordinary words.
  */
 export function scrub(push: Push, secrets: readonly string[]): Push {
-  const clean = (text: string) =>
-    secrets.reduce((t, s) => (s.length >= 4 ? t.replaceAll(s, "•••") : t), text);
+  const forms = secrets.flatMap((s) => [s, s.replace(/\s+/g, " ").trim()]);
+  const longestFirst = [...new Set(forms)].filter((s) => s.length >= 4)
+    .sort((a, b) => b.length - a.length);
+  const clean = (text: string) => {
+    let t = longestFirst.reduce((t, s) => t.replaceAll(s, "•••"), text);
+    if (!t.includes("…")) return t;
+    for (const s of longestFirst) {
+      // A cut line holds at most the 100 characters before its ellipsis.
+      for (let k = Math.min(s.length - 1, 100); k >= 3; k--) {
+        t = t.replaceAll(`${s.slice(0, k)}…`, "•••…");
+      }
+    }
+    return t;
+  };
   return { ...push, title: clean(push.title), body: clean(push.body) };
 }

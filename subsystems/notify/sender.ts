@@ -7,7 +7,7 @@ import type {
 import { slotName } from "../../protocol/mod.ts";
 import type { Logger } from "../../server/log.ts";
 import type { Channel, Target } from "./channels.ts";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../../server/clock.ts";
 import { SendFailure } from "./http.ts";
 import type { Push } from "./push.ts";
 
@@ -37,7 +37,8 @@ interface Sending {
  */
 export class Sender {
   readonly #states = new Map<NotifyChannel, { failing: string | null }>();
-  readonly #retries = new Set<() => void>();
+  /** The armed retries' timers (the clock's handles). */
+  readonly #retries = new Set<unknown>();
 
   constructor(
     private readonly opts: {
@@ -47,6 +48,8 @@ export class Sender {
       retryMs: () => number;
       /** A channel's state moved. */
       changed: () => void;
+      /** What a send nobody awaits threw: logged, so it ends nothing else. */
+      crashed: (error: unknown) => void;
     },
   ) {}
 
@@ -55,12 +58,17 @@ export class Sender {
     for (const channel of this.opts.channels) {
       if (channel.off() !== null) continue;
       for (const target of channel.targets()) {
-        void this.#attempt({ channel, target, push, wanted, first: this.opts.clock.now() }, 1);
+        const sending = { channel, target, push, wanted, first: this.opts.clock.now() };
+        this.#attempt(sending, 1).catch(this.opts.crashed);
       }
     }
   }
 
-  /** One test push through a channel now, no retries: whether every target took it, and why not. */
+  /**
+   * One test push through a channel now, no retries: whether every target took it, and why not.
+   * The targets are tried at once, so the answer waits one attempt's deadline at most, however
+   * many browsers are subscribed: the asking connection's next messages wait behind it.
+   */
   async test(name: NotifyChannel, push: Push): Promise<NotifyTestReply> {
     const channel = this.opts.channels.find((c) => c.name === name)!;
     const off = channel.off();
@@ -69,11 +77,8 @@ export class Sender {
     if (targets.length === 0) {
       return { ok: false, why: `${name}: ${channel.note?.() ?? "nowhere to send"}` };
     }
-    const whys: string[] = [];
-    for (const target of targets) {
-      const failed = await this.#once(channel, target, push);
-      if (failed !== null) whys.push(failed.why);
-    }
+    const failed = await Promise.all(targets.map((target) => this.#once(channel, target, push)));
+    const whys = failed.flatMap((f) => (f === null ? [] : [f.why]));
     return whys.length === 0 ? { ok: true, why: null } : { ok: false, why: whys.join("; ") };
   }
 
@@ -90,7 +95,7 @@ export class Sender {
 
   /** Stops every pending retry (shutdown). */
   stop(): void {
-    for (const cancel of this.#retries) cancel();
+    for (const timer of this.#retries) this.opts.clock.clear(timer);
     this.#retries.clear();
   }
 
@@ -102,12 +107,12 @@ export class Sender {
   ): Promise<{ why: string; final: boolean } | null> {
     const { clock } = this.opts;
     const deadline = new AbortController();
-    const cancel = clock.after(ATTEMPT_MS, () =>
+    const timer = clock.set(() =>
       deadline.abort(
         new SendFailure(
           `${channel.name} at ${target.label} did not answer within ${ATTEMPT_MS / 1000} s`,
         ),
-      ));
+      ), ATTEMPT_MS);
     try {
       await target.send(push, deadline.signal);
       this.#mark(channel.name, null);
@@ -126,10 +131,11 @@ export class Sender {
       if (!(err instanceof SendFailure)) {
         this.opts.log.error("notify_send_crashed", { channel: channel.name, error: err });
       }
-      this.#mark(channel.name, why);
+      // A subscription gone is one browser less, not the channel failing.
+      if (!(err instanceof SendFailure && err.gone)) this.#mark(channel.name, why);
       return { why, final: err instanceof SendFailure && err.final };
     } finally {
-      cancel();
+      clock.clear(timer);
     }
   }
 
@@ -153,15 +159,15 @@ export class Sender {
       return;
     }
     log.warn("notify_failed", { ...fields, attempt: n, retry_in_ms: delay });
-    const cancel = clock.after(delay, () => {
-      this.#retries.delete(cancel);
+    const timer = clock.set(() => {
+      this.#retries.delete(timer);
       if (!s.wanted()) {
         log.info("notify_withdrawn", { channel: s.channel.name, seat: seatOf(s.push.seat) });
         return;
       }
-      void this.#attempt(s, n + 1);
-    });
-    this.#retries.add(cancel);
+      this.#attempt(s, n + 1).catch(this.opts.crashed);
+    }, delay);
+    this.#retries.add(timer);
   }
 
   #mark(name: NotifyChannel, failing: string | null): void {

@@ -2,8 +2,8 @@
 // retry_minutes, then dropped with a log record; a hung server is a failure once the attempt's
 // deadline passes; every send and failure is logged by channel, never with a token.
 import { memoryLogger } from "../../server/log.ts";
-import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
-import { FakeClock } from "../../tests/fake_clock.ts";
+import { assertEquals, assertMatch } from "../../tests/assert.ts";
+import { ManualClock } from "../../tests/manual_clock.ts";
 import type { Channel } from "./channels.ts";
 import { SendFailure } from "./http.ts";
 import type { Push } from "./push.ts";
@@ -31,7 +31,7 @@ function fakeChannel(answer: (n: number, signal: AbortSignal) => Promise<void>) 
 }
 
 function sender(channel: Channel, retryMinutes = 10) {
-  const clock = new FakeClock();
+  const clock = new ManualClock();
   const log = memoryLogger();
   let changes = 0;
   const s = new Sender({
@@ -40,6 +40,9 @@ function sender(channel: Channel, retryMinutes = 10) {
     channels: [channel],
     retryMs: () => retryMinutes * 60_000,
     changed: () => changes++,
+    crashed: (error) => {
+      throw error;
+    },
   });
   const events = () => log.records.map((r) => r.event);
   return { clock, log, s, events, changes: () => changes };
@@ -51,14 +54,14 @@ Deno.test("a refused send is retried with back-off and lands; the channel goes f
   const f = fakeChannel((n) => (n <= 2 ? refused() : Promise.resolve()));
   const w = sender(f.channel);
   w.s.send(PUSH, () => true);
-  await w.clock.advance(0);
+  await w.clock.advanceSettling(0);
   assertEquals(w.s.state("ntfy"), {
     state: "failing",
     why: "ntfy at ntfy.test:443 answered HTTP 503",
   });
-  await w.clock.advance(backoffMs(1) - 1);
+  await w.clock.advanceSettling(backoffMs(1) - 1);
   assertEquals(f.attempts(), 1, "the first retry waits its back-off");
-  await w.clock.advance(1 + backoffMs(2));
+  await w.clock.advanceSettling(1 + backoffMs(2));
   assertEquals(f.attempts(), 3);
   assertEquals(w.events(), ["notify_failed", "notify_failed", "notify_sent"]);
   assertEquals(w.s.state("ntfy"), { state: "ok", why: null });
@@ -70,10 +73,11 @@ Deno.test("a send still failing when retry_minutes runs out is dropped with a re
   const f = fakeChannel(refused);
   const w = sender(f.channel, 1);
   w.s.send(PUSH, () => true);
-  await w.clock.advance(10 * 60_000);
+  await w.clock.advanceSettling(10 * 60_000);
   const dropped = w.log.records.filter((r) => r.event === "notify_dropped");
   assertEquals(dropped.length, 1);
-  assert(f.attempts() >= 4 && f.attempts() <= 6, `attempts inside a minute: ${f.attempts()}`);
+  // Tries at 0, 2, 6, 14 and 30 s; the next would be at 62 s, past the minute.
+  assertEquals(f.attempts(), 5);
   assertEquals(w.clock.pending, 0, "nothing more is tried");
   assertMatch(JSON.stringify(dropped[0]), /HTTP 503/);
 });
@@ -86,12 +90,12 @@ Deno.test("a hung server fails at the attempt's deadline and the retry lands", a
   );
   const w = sender(f.channel);
   w.s.send(PUSH, () => true);
-  await w.clock.advance(ATTEMPT_MS);
+  await w.clock.advanceSettling(ATTEMPT_MS);
   assertEquals(w.s.state("ntfy"), {
     state: "failing",
     why: `ntfy at ntfy.test:443 did not answer within ${ATTEMPT_MS / 1000} s`,
   });
-  await w.clock.advance(backoffMs(1));
+  await w.clock.advanceSettling(backoffMs(1));
   assertEquals(w.events(), ["notify_failed", "notify_sent"]);
 });
 
@@ -101,15 +105,15 @@ Deno.test("a refusal retrying cannot help is not retried, and an unwanted push i
   );
   const a = sender(final.channel);
   a.s.send(PUSH, () => true);
-  await a.clock.advance(60 * 60_000);
+  await a.clock.advanceSettling(60 * 60_000);
   assertEquals(final.attempts(), 1);
   const f = fakeChannel(refused);
   const b = sender(f.channel);
   let wanted = true;
   b.s.send(PUSH, () => wanted);
-  await b.clock.advance(0);
+  await b.clock.advanceSettling(0);
   wanted = false; // its ask was answered meanwhile
-  await b.clock.advance(60 * 60_000);
+  await b.clock.advanceSettling(60 * 60_000);
   assertEquals(f.attempts(), 1);
   assertEquals(b.events(), ["notify_failed", "notify_withdrawn"]);
 });
@@ -134,4 +138,42 @@ Deno.test("notify_test answers ok, or why not in words, and off names what is mi
     why: "ntfy is off: no [notify.ntfy] url in forge.toml",
   });
   assertEquals(o.s.state("ntfy"), { state: "off", why: "no [notify.ntfy] url in forge.toml" });
+});
+
+Deno.test("notify_test tries every target at once: two hung ones answer at one deadline", async () => {
+  const hung = (label: string) => ({
+    label,
+    send: (_p: Push, signal: AbortSignal) =>
+      new Promise<void>((_, reject) =>
+        signal.addEventListener("abort", () => reject(signal.reason))
+      ),
+  });
+  const channel: Channel = {
+    name: "webpush",
+    off: () => null,
+    targets: () => [hung("a.push.test:443"), hung("b.push.test:443")],
+  };
+  const w = sender(channel);
+  let reply: unknown = null;
+  w.s.test("webpush", PUSH).then((r) => (reply = r));
+  await w.clock.advanceSettling(ATTEMPT_MS);
+  assertEquals(reply, {
+    ok: false,
+    why: `webpush at a.push.test:443 did not answer within ${ATTEMPT_MS / 1000} s; ` +
+      `webpush at b.push.test:443 did not answer within ${ATTEMPT_MS / 1000} s`,
+  });
+});
+
+Deno.test("a target gone (a dropped subscription) leaves the channel ok", async () => {
+  const gone = fakeChannel(() =>
+    Promise.reject(new SendFailure("the push service says it is gone", true, 410, true))
+  );
+  const w = sender(gone.channel);
+  w.s.send(PUSH, () => true);
+  await w.clock.advanceSettling(60 * 60_000);
+  assertEquals([gone.attempts(), w.s.state("ntfy"), w.changes()], [
+    1,
+    { state: "ok", why: null },
+    0,
+  ]);
 });

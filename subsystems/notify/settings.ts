@@ -1,5 +1,6 @@
 import type { NotifyKind } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
+import { hostOf } from "./http.ts";
 import { DEFAULT_PUSH_HOSTS } from "./manifest.ts";
 
 /** `[notify]` as the subsystem reads it, defaults applied (the catalogue's, manifest.ts). */
@@ -37,9 +38,27 @@ export function notifySettings(config: ForgeConfig): NotifySettings {
   };
 }
 
-/** A `push_hosts` entry as `host:port` (a bare host is HTTPS's 443), as the launcher grants it. */
+/**
+ * A `push_hosts` entry as `host:port`, lower case (a URL's host is), a bare host on HTTPS's 443:
+ * what the launcher grants. A `*.` entry stays a wildcard, which Deno's `--allow-net` takes.
+ */
 export function hostPort(entry: string): string {
-  return /:\d+$/.test(entry) && !entry.endsWith("]") ? entry : `${entry}:443`;
+  const host = entry.toLowerCase();
+  return /:\d+$/.test(host) && !host.endsWith("]") ? host : `${host}:443`;
+}
+
+/**
+ * Whether the launcher's grant of `hosts` reaches `where` (`host:port`): an exact entry, or a
+ * `*.domain` one on the same port, which Deno lets reach the domain and every name under it.
+ */
+export function pushHostGranted(hosts: readonly string[], where: string): boolean {
+  const at = where.lastIndexOf(":");
+  const [name, port] = [where.slice(0, at), where.slice(at)];
+  return hosts.some((entry) => {
+    if (!entry.startsWith("*.")) return entry === where;
+    const domain = entry.slice(2, entry.lastIndexOf(":"));
+    return entry.endsWith(port) && (name === domain || name.endsWith(`.${domain}`));
+  });
 }
 
 /**
@@ -49,14 +68,6 @@ export function hostPort(entry: string): string {
 export function notifyNetHosts(config: ForgeConfig): string[] {
   const s = notifySettings(config);
   if ((config.areas.notify ?? {}).enabled !== true) return [];
-  const urls = [s.ntfy.url, s.gotify.url].flatMap((u) => {
-    if (u === null) return [];
-    try {
-      const url = new URL(u);
-      return [`${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`];
-    } catch {
-      return []; // not a URL: the loader refused it already, no host to allow
-    }
-  });
-  return [...urls, ...(s.webpush.enabled ? s.webpush.pushHosts : [])];
+  const servers = [s.ntfy.url, s.gotify.url].flatMap((u) => (u === null ? [] : [hostOf(u)]));
+  return [...servers, ...(s.webpush.enabled ? s.webpush.pushHosts : [])];
 }

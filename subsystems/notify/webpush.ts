@@ -18,14 +18,17 @@ const URGENCY = { high: "high", default: "normal", low: "low" } as const;
  */
 export function webPushChannel(
   store: WebPushStore | null,
-  subject: () => string | null,
+  live: () => { enabled: boolean; subject: string | null },
   dropped: (sub: StoredSubscription, status: number) => void,
 ): Channel {
+  const subject = () => live().subject;
   return {
     name: "webpush",
     off: () =>
       store === null
-        ? "[notify.webpush] enabled is false"
+        ? live().enabled
+          ? "[notify.webpush] enabled takes effect when forge restarts"
+          : "[notify.webpush] enabled is false"
         : !subject()
         ? "no [notify.webpush] subject (a mailto: or https: contact) in forge.toml"
         : store.keys === null
@@ -70,6 +73,7 @@ export function webPushChannel(
               `${who} says this browser's subscription is gone (HTTP ${status}); forge dropped it`,
               true,
               status,
+              true,
             );
           }
         },

@@ -1,8 +1,12 @@
 import { key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
+import { REVIEW_TOOLS } from "./agent_tools.ts";
 import { DOCUMENT_TOOLS } from "./hand_off_tool.ts";
 
-/** The review surface's reads and writes. spec: document_read, file_content, the review writes. */
+/**
+ * The review surface's reads and writes, and the agent's side of a review (the `review` MCP
+ * family, mcp_tools.md §6). spec: document_read, file_content, the review writes.
+ */
 export const reviewManifest = defineSubsystem({
   id: "review",
   note: "working tree, diffs, file content, documents and review threads",
@@ -23,6 +27,6 @@ export const reviewManifest = defineSubsystem({
   ],
   subjects: [],
   binary: [],
-  tools: DOCUMENT_TOOLS,
+  tools: [...REVIEW_TOOLS, ...DOCUMENT_TOOLS],
   load: () => import("./mod.ts"),
 });

@@ -1,11 +1,14 @@
 import {
   type ClientMessageOf,
   type Command,
+  type SessionUpdate,
   type Slot,
   slotName,
   type Wire,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, StateWriteError } from "../../server/subsystem.ts";
+import { ReviewActivity } from "./activity.ts";
+import { reviewTools } from "./agent_tools.ts";
 import { BaseStore } from "./base.ts";
 import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
@@ -39,6 +42,15 @@ export function create(host: Host) {
     },
   });
   const threads = new ThreadStore(host.state, host.stateDir);
+  const activity = new ReviewActivity(host, threads);
+  let stopping = false;
+  /** A person's write landed: every viewer of the branch hears the threads move. */
+  const written = <T>(project: string, branch: string, result: T): T => {
+    activity.threadsChanged({ project, branch }).catch((error) =>
+      host.log.warn("review_threads_push_failed", { project, branch, error })
+    );
+    return result;
+  };
 
   const seatOf = (slot: Slot, what: string) => {
     const seat = host.workspace.seat(slot);
@@ -149,6 +161,7 @@ export function create(host: Host) {
             host,
           );
         });
+        written(project, branch, null);
       },
       remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
         const { project, branch, thread_id } = c.fields;
@@ -161,30 +174,38 @@ export function create(host: Host) {
             `remove_review_thread: no thread ${thread_id} in ${project}@${branch}`,
           );
         }
+        written(project, branch, null);
       },
+      // The third review write (spec: command > reply_to, "the three review writes"): its
+      // reply is the bool upsert's is, true when the status was written.
       set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
         const { project, branch, thread_id, status } = c.fields;
-        const set = await threads.setStatus(project, branch, thread_id, status).catch((err) => {
-          throw storeRefusal("set_review_thread_status", `${thread_id} was not changed`, err, host);
+        const ok = await threads.setStatus(project, branch, thread_id, status).catch((error) => {
+          // The reply is the spec's bool (written or not); the keeper's words go to the log.
+          host.log.warn("review_status_unwritten", { project, branch, error });
+          return false;
         });
-        if (!set) {
-          throw new Refusal(
-            "dispatch",
-            `set_review_thread_status: thread ${thread_id} in ${project}@${branch} was not changed`,
-          );
-        }
+        return ok ? written(project, branch, true) : false;
       },
-      upsert_review_thread: async (c: Cmd<"upsert_review_thread">) =>
-        await threads.upsert(c.fields.project, c.fields.branch, c.fields.thread),
-      submit_review: async (c: Cmd<"submit_review">) => (await threads.submitReview(
-        c.fields.project,
-        c.fields.branch,
-        c.fields.summary,
-        c.fields.thread_ids,
-      )),
+      upsert_review_thread: async (c: Cmd<"upsert_review_thread">) => {
+        const { project, branch } = c.fields;
+        const ok = await threads.upsert(project, branch, c.fields.thread);
+        return ok ? written(project, branch, true) : false;
+      },
+      submit_review: async (c: Cmd<"submit_review">) => {
+        const { project, branch } = c.fields;
+        const set = await threads.submitReview(
+          project,
+          branch,
+          c.fields.summary,
+          c.fields.thread_ids,
+        );
+        return set ? written(project, branch, set) : null;
+      },
     },
     subjects: {},
     tools: {
+      ...reviewTools({ store: threads, activity, shuttingDown: () => stopping }),
       document__hand_off: documentHandOff(
         host,
         async (call, path, reviewable) =>
@@ -214,7 +235,9 @@ export function create(host: Host) {
         reviews,
       };
     },
+    onUpdate: (u: SessionUpdate) => void activity.onUpdate(u),
     stop: () => {
+      stopping = true;
       for (const w of watches.values()) w.stop();
       return Promise.resolve();
     },

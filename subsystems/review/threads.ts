@@ -124,6 +124,53 @@ export class ThreadStore {
   }
 
   /**
+   * Change one thread under the scope's lock (`change` edits it in place, stamped updated_at):
+   * the thread as written, `"missing"` when no thread has that id, or null when the store could
+   * not be read or written.
+   */
+  async changeThread(
+    project: string,
+    branch: string,
+    threadId: string,
+    change: (thread: ReviewThread, at: string) => void,
+  ): Promise<ReviewThread | "missing" | null> {
+    let found: ReviewThread | undefined;
+    const written = await this.#mutate(project, branch, (threads) => {
+      found = threads.find((t) => t.id === threadId);
+      if (!found) return null;
+      const at = this.now().toISOString();
+      change(found, at);
+      found.updated_at = at;
+      return threads;
+    }).catch((error) => {
+      // The answer is null (not read or not written); the keeper's words go to the log.
+      this.keeper.log.warn("review_thread_unwritten", { project, branch, error });
+      return null;
+    });
+    if (written === null) return null;
+    if (written) return found!;
+    return found === undefined && (await this.readThreads(project, branch)).outcome === "read"
+      ? "missing"
+      : null;
+  }
+
+  /** The other branches of a project whose review store holds at least one round. */
+  async branchesWithReviews(project: string): Promise<string[]> {
+    const out: string[] = [];
+    try {
+      for await (const e of Deno.readDir(`${this.stateDir}/reviews/${segment(project)}`)) {
+        if (!e.isDirectory) continue;
+        const branch = decodeURIComponent(e.name === "%00" ? "" : e.name);
+        const reviews = await this.readReviews(project, branch);
+        if (reviews.outcome === "read" && reviews.value.length > 0) out.push(branch);
+      }
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    return out.sort();
+  }
+
+  /**
    * Seal the listed threads' unfiled user turns into a new review round and return it; null when
    * either store could not be read or written (spec: submit_review's reply is a ReviewSet or
    * null). Unknown ids are ignored; a round with a summary and no turns is still a round.

@@ -67,13 +67,17 @@ export class PoolScanner {
 
   readonly #threadedBytes: number;
 
+  readonly #reader: URL | undefined;
+
   /**
    * `configDirs`: CLI config dirs (each holding `projects/`); duplicates are scanned once.
    * `threadedBytes`: how much a scan must read before it spreads over threads (tests lower it).
+   * `reader`: the reader threads' module (scan_threads.ts READER unless a bench names another).
    */
-  constructor(configDirs: string[], opts: { threadedBytes?: number } = {}) {
+  constructor(configDirs: string[], opts: { threadedBytes?: number; reader?: URL } = {}) {
     this.#configDirs = [...new Set(configDirs)];
     this.#threadedBytes = opts.threadedBytes ?? THREADED_BYTES;
+    this.#reader = opts.reader;
   }
 
   #inflight: Promise<PoolScan> | null = null;
@@ -153,7 +157,7 @@ export class PoolScanner {
     const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
     const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
     if (bytes >= this.#threadedBytes && threads > 1) {
-      await readThreaded(toRead.sort(), threads, landed);
+      await readThreaded(toRead.sort(), threads, landed, this.#reader);
     } else {
       const queue = toRead.values();
       // A reader (its WebAssembly memory: one read's worth) only for files there are.

@@ -8,6 +8,9 @@
 import type { PackedRead } from "./packed.ts";
 import type { ReadAnswer, ReadRequest } from "./scan_worker.ts";
 
+/** The reader thread's module: it answers each ReadRequest with a ReadAnswer per file. */
+export const READER = new URL("./scan_worker.ts", import.meta.url);
+
 const IN_FLIGHT = 2;
 /** Files past the last one handed out whose first bytes are asked of the disk ahead of time. */
 const AHEAD = 6;
@@ -17,6 +20,7 @@ export async function readThreaded(
   paths: string[],
   threads: number,
   landed: (path: string, read: PackedRead | Error) => void,
+  module: URL = READER,
 ): Promise<void> {
   // A reader thread's first read of a file waits on the disk with nothing else in flight when
   // the page cache is cold: the first bytes of the next few files are read here, in the
@@ -40,7 +44,7 @@ export async function readThreaded(
   let failure = "";
   const thread = () =>
     new Promise<void>((resolve) => {
-      const worker = new Worker(new URL("./scan_worker.ts", import.meta.url), { type: "module" });
+      const worker = new Worker(module, { type: "module" });
       const pending = new Set<string>();
       const handOut = () => {
         while (pending.size < IN_FLIGHT && handed < paths.length) {

@@ -48,6 +48,9 @@ export interface UsageScannerOptions {
   projects: ProjectRef[];
   /** The price table; omitted means the bundled `prices.json`, null means none. */
   prices?: PriceTable | null;
+  /** The reader threads' module for a first scan (a bench's plain-text reader); omitted, the
+   * byte reader (scan_worker.ts). */
+  reader?: URL;
 }
 
 /** One scan's answer: the snapshot for the wire and the facts for the log. */
@@ -73,7 +76,7 @@ export class UsageScanner {
   #last: { basis: Basis; snapshot: UsageSnapshot } | null = null;
 
   constructor(opts: UsageScannerOptions) {
-    this.#pool = new PoolScanner(opts.configDirs);
+    this.#pool = new PoolScanner(opts.configDirs, { reader: opts.reader });
     this.#projects = [...opts.projects];
     let prices: PriceTable | null = null;
     let priceError: string | null = null;

@@ -29,8 +29,8 @@ export class VaultCards {
   ) {}
 
   /**
-   * Parks one call and waits for the person. `run` performs the call once approved; every
-   * other ending is answered to the agent in words.
+   * Parks one call and waits for the person. `run` performs the call once approved, before the
+   * card resolves; every other ending is answered to the agent in words.
    */
   async hold(
     call: ToolCall,
@@ -43,10 +43,16 @@ export class VaultCards {
     if (unusable) return { text: `The vault cannot be used: ${unusable}.`, isError: true };
     const slot = call.seat.slot;
     const request: VaultAskRequest = { ...draft, needs_unlock: this.locked() };
+    // The call is the ask's effect: vault_ask_resolved goes out once the vault item changed (or
+    // the call failed, in words). A card sent back runs nothing.
     const parked = this.host.asks.park<VaultAnswer>(slot, {
       kind: "vault_ask",
       request,
       signal: call.signal,
+      effect: (answer) =>
+        typeof answer === "object" && answer !== null && "send_back" in answer
+          ? Promise.resolve(null)
+          : run(),
     });
     const card: Card = { slot, request, answering: false, fill };
     this.#cards.set(parked.id, card);
@@ -65,13 +71,14 @@ export class VaultCards {
     });
     if (outcome.ending === "answered") {
       const answer = outcome.answer;
-      if (typeof answer === "object" && "send_back" in answer) {
-        return {
-          text: `The person sent this vault call back without running it: ${answer.send_back.note}`,
-          isError: true,
-        };
-      }
-      return await run();
+      if (outcome.result) return outcome.result;
+      const note = typeof answer === "object" && "send_back" in answer
+        ? answer.send_back.note
+        : "(no note)";
+      return {
+        text: `The person sent this vault call back without running it: ${note}`,
+        isError: true,
+      };
     }
     if (outcome.ending === "declined") {
       const why = outcome.note ? `: ${outcome.note}` : ".";

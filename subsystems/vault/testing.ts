@@ -1,99 +1,41 @@
-import type { SessionUpdate, Slot, Wire, WireObject } from "../../protocol/mod.ts";
-import { sameSlot } from "../../protocol/mod.ts";
+import { startFakeVault } from "../../fixtures/vault_server/mod.ts";
+import { decodeCommand, type SessionUpdate, type Slot, type Wire } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper } from "../../server/state/keeper.ts";
-import {
-  type AskOutcome,
-  type HeldAsks,
-  type HeldAskSpec,
-  type HeldKind,
-  type Host,
-  type Peer,
-  Refusal,
-  type ToolCall,
-} from "../../server/subsystem.ts";
+import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
+import { create } from "./mod.ts";
+import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
 
-// A Host for the vault's subsystem-tier tests: a HeldAsks registry that behaves as the
-// contract says (park emits `*_pending`, answer resolves and emits `*_resolved`, restamp
-// re-pushes), an update list, and a memory log. The spawned tests use the real one.
-
-interface Parked {
-  slot: Slot;
-  kind: HeldKind;
-  request: WireObject;
-  resolve: (o: AskOutcome<unknown>) => void;
-}
-
-export class FakeAsks implements HeldAsks {
-  readonly parked = new Map<string, Parked>();
-  #next = 1;
-  constructor(private readonly emit: (u: SessionUpdate) => void) {}
-
-  park<A>(slot: Slot, spec: HeldAskSpec): { id: string; outcome: Promise<AskOutcome<A>> } {
-    const id = spec.id ?? `ask-${this.#next++}`;
-    const { promise, resolve } = Promise.withResolvers<AskOutcome<A>>();
-    const end = (o: AskOutcome<unknown>) => {
-      if (!this.parked.delete(id)) return;
-      this.emit({ name: `${spec.kind}_resolved`, fields: { key: slot, id, ending: o.ending } });
-      resolve(o as AskOutcome<A>);
-    };
-    this.parked.set(id, { slot, kind: spec.kind, request: spec.request, resolve: end });
-    spec.signal.addEventListener("abort", () => end({ ending: "cancelled" }));
-    this.emit({ name: `${spec.kind}_pending`, fields: { key: slot, id, ...spec.request } });
-    return { id, outcome: promise };
-  }
-
-  answer(
-    slot: Slot,
-    kind: HeldKind,
-    id: string,
-    peer: Peer,
-    reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
-  ): void {
-    const p = this.parked.get(id);
-    if (!peer.answering) throw new Refusal("answer", "this connection does not answer");
-    if (!p || p.kind !== kind || !sameSlot(p.slot, slot)) {
-      throw new Refusal("answer", `no ${kind} ${id} is waiting on that seat`);
-    }
-    p.resolve(reply);
-  }
-
-  restamp(slot: Slot, id: string, request: WireObject): void {
-    const p = this.parked.get(id);
-    if (!p) return;
-    p.request = request;
-    this.emit({ name: `${p.kind}_pending`, fields: { key: slot, id, ...request } });
-  }
-
-  list(slot: Slot) {
-    return [...this.parked].filter(([, p]) => sameSlot(p.slot, slot)).map(([id, p]) => ({
-      kind: p.kind,
-      id,
-      request: p.request,
-    }));
-  }
-}
+// A Host for the vault's subsystem-tier tests: the server's own held-ask registry (park emits
+// `*_pending`, an answer runs the call and then emits `*_resolved`, restamp re-pushes), an update
+// list, and a memory log.
 
 export function fakeHost(vault: Record<string, Wire>, stateDir: string) {
   const updates: SessionUpdate[] = [];
   const log = memoryLogger();
-  const state = new StateKeeper(log);
-  const asks = new FakeAsks((u) => updates.push(u));
+  // A test may look at the world the moment an update goes out (what landed before it).
+  let seen: (u: SessionUpdate) => unknown = () => {};
+  const record = (u: SessionUpdate) => {
+    seen(u);
+    updates.push(u);
+  };
+  const asks = new HeldAskRegistry(record);
   const config = { areas: { vault: { enabled: true, idle_lock_minutes: 15, ...vault } } };
   const host: Host = {
     log,
     config: () => config as unknown as ForgeConfig,
     stateDir,
-    state,
+    state: new StateKeeper(log),
     workspace: {} as unknown as Workspace,
-    emit: (u) => void updates.push(u),
+    emit: record,
     asks,
     deliver: () => Promise.reject(new Error("no deliveries here")),
     toolsChanged: () => {},
   };
-  return { host, updates, log, asks, config };
+  const onEmit = (fn: (u: SessionUpdate) => unknown) => void (seen = fn);
+  return { host, updates, log, asks, config, onEmit };
 }
 
 export const SLOT: Slot = { org: "Acme", project: "proj", label: "lead" };
@@ -117,5 +59,54 @@ export function peer(answering: boolean): Peer {
     sendBinary: () => {},
     buffered: () => 0,
     onClose: () => {},
+  };
+}
+
+/**
+ * The vault subsystem over the fake vault server, with helpers that call its tools and answer
+ * its cards as the dispatcher would (decoded by the command's schema, then handled).
+ */
+export async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = {}) {
+  const vault = await startFakeVault({ iterations: 5000, tokenTtl: opts.tokenTtl, kdf: opts.kdf });
+  const dir = await Deno.makeTempDir({ prefix: "forge-vault-" });
+  const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
+  const sub = create(h.host);
+  const respond = (id: string, answer: Wire, slot: Slot = SLOT, answering = true) =>
+    Promise.resolve().then(() =>
+      sub.commands.respond_vault_ask(
+        decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
+        peer(answering),
+      )
+    );
+  const unlockWith = async () => ({
+    approve: { unlock: { password: vault.state.password, code: await vault.totpNow() } },
+  });
+  const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
+    sub.tools[tool](input, toolCall(slot));
+  // respond and cmd call a command as the dispatcher does: decoded by its schema, then handled.
+  const cmd = (name: string, fields: unknown, answering = true) =>
+    Promise.resolve().then(() =>
+      (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
+        decodeCommand(fields === null ? name : { [name]: fields }),
+        peer(answering),
+      )
+    );
+  const lastId = () => h.asks.list(SLOT).map((a) => a.id).at(-1)!;
+  const pending = () => h.updates.filter((u) => u.name === "vault_ask_pending");
+  return {
+    vault,
+    ...h,
+    sub,
+    respond,
+    unlockWith,
+    call,
+    cmd,
+    lastId,
+    pending,
+    async [Symbol.asyncDispose]() {
+      await sub.stop();
+      await vault.close();
+      await Deno.remove(dir, { recursive: true });
+    },
   };
 }

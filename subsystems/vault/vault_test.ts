@@ -1,61 +1,16 @@
-import { SEED, startFakeVault } from "../../fixtures/vault_server/mod.ts";
-import { decodeCommand, type Slot, type Wire } from "../../protocol/mod.ts";
-import type { Peer, ToolResult } from "../../server/subsystem.ts";
+import { SEED } from "../../fixtures/vault_server/mod.ts";
+import type { Wire } from "../../protocol/mod.ts";
+import type { ToolResult } from "../../server/subsystem.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { create } from "./mod.ts";
-import { fakeHost, OTHER, peer, SLOT, toolCall } from "./testing.ts";
+import { fakeHost, OTHER, setup, SLOT, toolCall } from "./testing.ts";
 import { until } from "../../tests/harness.ts";
 
 // spec: Editing the config > vault (every vault__* call parks as vault_ask_pending with a draft
 // that draws no secret; respond_vault_ask approve / send_back / decline with unlock material;
 // needs_unlock restamped from the live session; a wrong password or code keeps the card
 // parked; bad input refused by name leaving every card as it was). Subsystem tier: the real
-// session against the fake vault server, a fake Host implementing HeldAsks.
-
-async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2id" } = {}) {
-  const vault = await startFakeVault({ iterations: 5000, tokenTtl: opts.tokenTtl, kdf: opts.kdf });
-  const dir = await Deno.makeTempDir({ prefix: "forge-vault-" });
-  const h = fakeHost({ server_url: vault.url, email: vault.state.email }, dir);
-  const sub = create(h.host);
-  const respond = (id: string, answer: Wire, slot: Slot = SLOT, answering = true) =>
-    Promise.resolve().then(() =>
-      sub.commands.respond_vault_ask(
-        decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
-        peer(answering),
-      )
-    );
-  const unlockWith = async () => ({
-    approve: { unlock: { password: vault.state.password, code: await vault.totpNow() } },
-  });
-  const call = (tool: string, input: unknown, slot: Slot = SLOT) =>
-    sub.tools[tool](input, toolCall(slot));
-  // respond and cmd call a command as the dispatcher does: decoded by its schema, then handled.
-  const cmd = (name: string, fields: unknown, answering = true) =>
-    Promise.resolve().then(() =>
-      (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
-        decodeCommand(fields === null ? name : { [name]: fields }),
-        peer(answering),
-      )
-    );
-  const lastId = () => [...h.asks.parked.keys()].at(-1)!;
-  const pending = () => h.updates.filter((u) => u.name === "vault_ask_pending");
-  return {
-    vault,
-    ...h,
-    sub,
-    respond,
-    unlockWith,
-    call,
-    cmd,
-    lastId,
-    pending,
-    async [Symbol.asyncDispose]() {
-      await sub.stop();
-      await vault.close();
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
-}
+// session against the fake vault server, a Host with the server's own held-ask registry.
 
 Deno.test("a read parks without a secret; a wrong code keeps it parked; approval unlocks, answers, and re-bases the other card", async () => {
   await using t = await setup();
@@ -85,7 +40,7 @@ Deno.test("a read parks without a secret; a wrong code keeps it parked; approval
     () => t.respond(readId, { approve: { unlock: { password: "wrong", code: "123456" } } }),
     /did not unlock: the master password was not accepted/,
   );
-  assertEquals(t.asks.parked.size, 2);
+  assertEquals(t.asks.list(SLOT).length, 2);
   assert(t.sub.session.locked);
   await t.respond(readId, await t.unlockWith());
   assertEquals(await read, { text: SEED.login.password });
@@ -122,7 +77,7 @@ Deno.test("bad answers are refused by name and leave every card as it was", asyn
     () => t.respond(id, { approve: { unlock: null } }),
     /the vault is locked, so card .* needs the master password/,
   );
-  assertEquals(t.asks.parked.size, 1);
+  assertEquals(t.asks.list(SLOT).length, 1);
   assertEquals(t.pending().length, 1);
   await t.respond(id, await t.unlockWith());
   assertEquals(await read, { text: SEED.login.notes });
@@ -186,7 +141,7 @@ Deno.test("rotated keys (a MAC failure) and a refused refresh each lock the sess
   const b = t.call("vault__read", { item: SEED.login.name, field: "password" });
   const waiting = t.call("vault__read", { item: SEED.login.name, field: "notes" });
   const waitingId = t.lastId();
-  await t.respond([...t.asks.parked.keys()][0], { approve: { unlock: null } });
+  await t.respond(t.asks.list(SLOT)[0].id, { approve: { unlock: null } });
   assertMatch((await b).text, /the vault is locked \(keys rotated\): the call did not run/);
   assertEquals(t.sub.session.lastLock, "keys_rotated");
   assertEquals(
@@ -211,6 +166,10 @@ Deno.test("create, update (a cipher-keyed item), attachment and search run on th
     );
     return await p;
   };
+  // vault_ask_resolved goes out once the vault item changed: count the server's items then.
+  const atResolve: number[] = [];
+  t.onEmit((u) => u.name === "vault_ask_resolved" && atResolve.push(t.vault.state.ciphers.length));
+  const before = t.vault.state.ciphers.length;
   const made = await approve(
     t.call("vault__create", {
       name: "new-item",
@@ -218,6 +177,7 @@ Deno.test("create, update (a cipher-keyed item), attachment and search run on th
     }),
   );
   assertMatch(made.text, /^Created "new-item" \(id .+\)\.$/);
+  assertEquals(atResolve, [before + 1], "resolved after the item was created");
   assertEquals(
     t.pending()[0].fields!.diff,
     [{ field: "username", change: "set" }, { field: "password", change: "set" }, {

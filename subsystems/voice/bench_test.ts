@@ -14,6 +14,7 @@ function pocketsphinx(pool: WorkerPool): DictationRole {
   return {
     file: () => "en-us.lm.bin",
     transcribe: async (pcm) => (await pool.transcribe(pcm)).text,
+    page: () => null,
     announce: () => {},
   };
 }
@@ -76,6 +77,7 @@ Deno.test("speaking bench: a stop stores nothing; a failed read-back is the run'
     const quiet: DictationRole = {
       file: () => "en-us.lm.bin",
       transcribe: () => Promise.resolve(""),
+      page: () => null,
       announce: () => {},
     };
     const running = bench.run(speakers.get("flite"), "rms", quiet, () => {});

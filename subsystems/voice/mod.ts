@@ -5,7 +5,7 @@ import { SpeakingBench } from "./bench.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, type Speaker, Speakers } from "./engines/mod.ts";
 import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
 import { VoiceStreams } from "./queue.ts";
-import { type Choice, missingOf, speakingRow } from "./row.ts";
+import { type Choice, missingOf, speakingInUse, speakingRow } from "./row.ts";
 import { sayTool } from "./say.ts";
 
 /** The fixed line a preview speaks. spec: voice_preview. */
@@ -43,11 +43,12 @@ export async function create(host: Host) {
       modelsDir: typeof area().models_dir === "string" ? area().models_dir as string : null,
       voice: configuredVoice(),
     }, previewError);
-  const announce = () => host.speech?.dictation?.announce();
+  const announce = () => host.speech?.announce?.();
   if (host.speech) {
     host.speech.speaking = {
       fields: () => ({
         speaking: row(),
+        in_use: speakingInUse(speakers, choice()),
         speaking_bench: bench.view(),
         speaking_results: bench.results(),
       }),

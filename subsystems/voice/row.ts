@@ -61,3 +61,24 @@ export function speakingRow(
         : missing),
   };
 }
+
+/**
+ * The speaking role's `in_use` row (spec: dictate_models > in_use): the variant the role runs,
+ * `ready` once its probe found it installed, else `pending`; `from` names the [tts]
+ * speaking_model pin or the compiled pin; `catalogue` is null (no feed carries the speaking
+ * models), and so are size and digest (a package, not a downloaded file).
+ */
+export function speakingInUse(speakers: Speakers, choice: Choice): Wire {
+  const probe = speakers.probed(choice.id);
+  return {
+    role: "speaking",
+    file: speakers.get(choice.id).file,
+    size: null,
+    sha256: null,
+    state: probe !== null && "voices" in probe ? "ready" : "pending",
+    facts: { runtime: choice.id },
+    catalogue: null,
+    from: { from: choice.from },
+    at: null,
+  };
+}

@@ -16,7 +16,8 @@
  *    are parsed back to back, no other task between); the clients spread over one worker per
  *    core and stamp each frame they parse. Frames the batch holds (token appends) are reported
  *    apart from the rest. A bare relay of the same CLI's lines is the pair's other arm; each
- *    client count runs in halves, forge, bare, bare, forge (arms/seat_latency.ts).
+ *    client count runs in halves, forge, bare, bare, forge (arms/seat_latency.ts). Goal: at the
+ *    largest count (50), forge's p99 at most the bare relay's p99 + 1 ms.
  *
  *   tools/deno.sh run -A tools/bench/fold_cost.ts [--turns 40] [--requests 10] [--pairs 7]
  *     [--latency-turns 16] [--clients 1,10,50]
@@ -40,6 +41,8 @@ import {
   settle,
 } from "./arms/seat_fixtures.ts";
 import { latencyArms } from "./arms/seat_latency.ts";
+import { finishGoals } from "./support/goals.ts";
+import { cpuOver as cpuWhile, threadsNs } from "./support/cpu.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 const seat = { org: "Bench", project: "long", label: "lead" };
@@ -89,6 +92,7 @@ async function main() {
     await api.stop();
     await Deno.remove(dir, { recursive: true });
   }
+  finishGoals();
 }
 
 // ---- 1. CPU per request -------------------------------------------------------------------
@@ -237,29 +241,8 @@ function stats(xs: number[]): string {
 }
 
 /** The server process's CPU (ns, every thread) spent while `work` runs. */
-async function cpuOver(pid: number, work: () => Promise<unknown>) {
-  const before = cpuNs(pid);
-  const t0 = performance.now();
-  await work();
-  return { cpuNs: cpuNs(pid) - before, wallMs: performance.now() - t0 };
-}
-
-/**
- * The process's CPU time in nanoseconds: the sum of its threads' scheduler run times
- * (/proc/<pid>/task/<tid>/schedstat, the scheduler's own ns clock - getrusage grade, not the
- * 10 ms ticks /proc/<pid>/stat reports). A thread that exits inside a window takes its time
- * with it, so a window can only read low, never high.
- */
-function cpuNs(pid: number): number {
-  let sum = 0;
-  for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
-    try {
-      sum += Number(Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/schedstat`).split(" ")[0]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return sum;
+function cpuOver(pid: number, work: () => Promise<unknown>) {
+  return cpuWhile(pid, work, threadsNs);
 }
 
 /** This bench again, under the launcher's V8 flags (see the top of this file). */

@@ -5,8 +5,8 @@
  *
  * Arms, interleaved round by round against one fake ntfy server (its own process), each read
  * off the server's subscribe stream as an ntfy app reads it:
- *   forge  the notify subsystem (its reader, notifier, sender and ntfy channel on the wall clock)
- *          handed a `permission_request` as the registry hands it every numbered update:
+ *   forge  the notify subsystem (its reader, notifier, sender and ntfy channel, on the machine's
+ *          clock) handed a `permission_request` as the registry hands it every numbered update:
  *          update in -> message on the stream.
  *   bare   one fetch POST of the same JSON body to the same server: post -> message on the
  *          stream. The floor: the server and the loopback, nothing of forge's.
@@ -24,7 +24,7 @@ import { createLogger } from "../../server/log.ts";
 import { catalogueAreas } from "../../server/registry.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { SUBSYSTEMS } from "../../subsystems/mod.ts";
-import { WALL_CLOCK } from "../../subsystems/notify/clock.ts";
+import { MONOTONIC } from "../../server/clock.ts";
 import { start } from "../../subsystems/notify/mod.ts";
 import { GATHER_MS } from "../../subsystems/notify/notifier.ts";
 
@@ -51,7 +51,7 @@ const host = {
   stateDir: dir,
   emit: () => {},
 } as unknown as Host;
-const notify = await start(host, WALL_CLOCK);
+const notify = await start(host, MONOTONIC);
 const key = { org: "Acme", project: "alpha", label: "lead" };
 const arrived = new Map<string, number>();
 let wake: (() => void) | null = null;

@@ -5,7 +5,7 @@
  * every row mapped once, in this process.
  *
  * The seat is one the session book remembers with no process running it (as after a restart), its
- * transcript generated from real CLI-written lines (`server/workspace/conversation/generate.ts`).
+ * transcript generated from real CLI-written lines (`fixtures/history/generate.ts`).
  * Arms, interleaved round by round with the order turning: a page at the newest turns, in the
  * middle and at the very start, and the whole-file read. Then a cold pair: the page cache dropped
  * before a middle page and before a whole-file read, where this machine permits it (root); else
@@ -14,7 +14,7 @@
  *   tools/deno.sh task bench paging [--size-mb 500] [--rounds 30] [--turns 20] [--cold-pairs 3]
  */
 import { parseArgs } from "node:util";
-import { GENERATED_SESSION, writeGenerated } from "../../server/workspace/conversation/generate.ts";
+import { GENERATED_SESSION, writeGenerated } from "../../fixtures/history/generate.ts";
 import { lineFrame } from "../../server/workspace/conversation/rows.ts";
 import { ForgeClient } from "../client_lib.ts";
 import { dropCaches } from "./arms/process.ts";

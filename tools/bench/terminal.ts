@@ -1,6 +1,8 @@
 /**
  * Terminal bench: a burst of output through forge's terminal to N real socket
- * viewers against the same burst read from a PTY alone, in paired, interleaved arms.
+ * viewers against the same burst read from a PTY alone and through a bare relay, in paired,
+ * interleaved arms. Goal: forge at least 0.9x the bare relay's throughput (the median of the
+ * paired ratios, bare ms / forge ms).
  *
  *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5] [--late 3] [--keys 200]
  *     [--forge-flags "--cpu-prof --cpu-prof-dir=prof"]
@@ -31,6 +33,7 @@ import { forgeTerminal, Viewer } from "./support/terminal_forge.ts";
 import { drawn, Replay } from "./support/terminal_draw.ts";
 import { bareRelay } from "./support/terminal_bare.ts";
 import { spread } from "./support/spread.ts";
+import { finishGoals, goal, median, range } from "./support/goals.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -154,6 +157,7 @@ try {
     await forge.burst(file, expected);
     const ratios: number[] = [];
     const bareRatios: number[] = [];
+    const overBare: number[] = [];
     const rates = { raw: [] as number[], bare: [] as number[], forge: [] as number[] };
     for (let i = 0; i < PAIRS; i++) {
       // pty, bare, forge; then forge, bare, pty: no arm always runs first or last.
@@ -179,6 +183,7 @@ try {
       if (r.wrong || b.wrong || f.wrong) failed = true;
       ratios.push(r.ms / f.ms);
       bareRatios.push(r.ms / b.ms);
+      overBare.push(b.ms / f.ms);
       rates.raw.push(expected.length / 1e3 / r.ms);
       rates.bare.push(expected.length / 1e3 / b.ms);
       rates.forge.push(expected.length / 1e3 / f.ms);
@@ -188,7 +193,9 @@ try {
           `forge ${describe(f, "forge")}, then ${
             parse.toFixed(0)
           } ms cpu as the model caught up | ` +
-          `ratio ${(r.ms / f.ms).toFixed(2)}, bare ${(r.ms / b.ms).toFixed(2)} | load ${load()}`,
+          `ratio ${(r.ms / f.ms).toFixed(2)}, bare ${(r.ms / b.ms).toFixed(2)}, forge/bare ${
+            (b.ms / f.ms).toFixed(2)
+          } | load ${load()}`,
       );
       // Outside the timed arms: the replay of what the first viewer was sent.
       await stillStream(forge.viewers[0]);
@@ -205,6 +212,13 @@ try {
     console.log(
       `ratio forge/pty (pty ms / forge ms), median (range) over ${PAIRS} pairs: ` +
         `${spread(ratios)}`,
+    );
+    goal(
+      `terminal burst to ${VIEWERS} viewers, forge vs the bare relay`,
+      median(overBare) >= 0.9,
+      `${range(overBare)}x (bare ms / forge ms); forge ${spread(rates.forge)} MB/s, the bare ` +
+        `relay (the floor) ${spread(rates.bare)} MB/s, the PTY alone ${spread(rates.raw)} MB/s`,
+      ">= 0.9x the bare node-pty relay",
     );
     if (KEYS > 0) await keystrokes(raw, forge);
     for (let i = 0; i < LATE; i++) {
@@ -234,3 +248,4 @@ if (failed) {
   );
   Deno.exit(1);
 }
+finishGoals();

@@ -1,107 +1,121 @@
 /**
- * How long the web client takes to first draw a fleet of 20 seats, beside the wire's own cost.
+ * The web client's first draws and memory, this branch's page beside today's (main's).
  *
  * World: a forge on the seat fixtures with 20 projects (their leads asleep, so the home carries
- * 20 seat rows without 20 CLIs on a shared machine), the web program pointed at it, and Debian's
- * Chromium through playwright-core. Arms, paired and interleaved per round:
- * - `wire`: the protocol client (Deno) dials, reads the greeting and the settings frame,
- *   subscribes home and holds its snapshot - the socket's own floor;
- * - `page`: a fresh browser page navigates to the web client and draws all 20 seat rows on the
- *   home, timed by the page's own clock from navigation start (load, bundle parse, connect,
- *   greeting, home snapshot, draw).
- * Prints medians and ranges, and what each arm moved (snapshot bytes; rows drawn).
+ * 20 seat rows without 20 CLIs on a shared machine), one of them a remembered seat of 5,000
+ * numbered turns (tests/numbered_history.ts), and two web programs pointed at it: this
+ * checkout's page and `--baseline REF`'s (default main), written out with git archive. Debian's
+ * Chromium through playwright-core. Per round, paired and interleaved (the order alternates):
+ * - `wire`: the protocol client dials, reads the greeting and settings, and holds the home
+ *   snapshot, then the seat's - the socket's own floor beside the pages' figures;
+ * - `home`: navigation -> the 20 seat rows painted (the page's `forge:home-drawn` mark);
+ * - `seat`: navigation -> the 5,000-turn seat's newest prompt drawn;
+ * - `walk` (every `--walk-every` rounds, default once): the seat walked to its first prompt by
+ *   scrolling to the top, then the page's JS heap after a forced collection, and the elements
+ *   the DOM holds.
  *
- *   tools/deno.sh task bench web_first_draw [--rounds N]
+ *   tools/deno.sh task bench web_first_draw [--rounds N] [--turns N] [--baseline REF]
  */
 import { chromium } from "playwright-core";
+import { promptOf, rememberHistory } from "../../tests/numbered_history.ts";
 import { seatWorld } from "../../tests/seats_harness.ts";
 import { CHROMIUM, startWeb } from "../../tests/web_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
+import { spread } from "./support/spread.ts";
+import { checkoutPage, homeDraw, seatArm, serveFrom } from "./support/web_page.ts";
 
+const flag = (name: string, or: string) => {
+  const at = Deno.args.indexOf(name);
+  return at >= 0 ? Deno.args[at + 1] : or;
+};
 const SEATS = 20;
-const at = Deno.args.indexOf("--rounds");
-const ROUNDS = at >= 0 ? Number(Deno.args[at + 1]) : 7;
+const ROUNDS = Number(flag("--rounds", "5"));
+const TURNS = Number(flag("--turns", "5000"));
+const BASELINE = flag("--baseline", "main");
+const WALK_EVERY = Number(flag("--walk-every", String(ROUNDS)));
+const LONG = { org: "Acme", project: "long", label: "lead" };
 
-const world = await seatWorld(
-  Array.from(
-    { length: SEATS },
-    (_, i) => ({ name: `p${String(i + 1).padStart(2, "0")}`, autoStart: false }),
-  ),
+const projects = Array.from(
+  { length: SEATS - 1 },
+  (_, i) => ({ name: `p${String(i + 1).padStart(2, "0")}`, autoStart: false }),
 );
+const world = await seatWorld([...projects, { name: "long", autoStart: false }]);
+await rememberHistory(world.dir, LONG, TURNS);
 const forge = await world.startForge();
-const web = await startWeb(forge.url);
+const baselineDir = await checkoutPage(BASELINE);
+const pages = {
+  branch: await startWeb(forge.url),
+  [BASELINE]: await serveFrom(baselineDir, forge.url),
+};
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
 
-async function wireArm(): Promise<{ ms: number; bytes: number }> {
+async function wireArm(): Promise<{ home: number; seat: number; bytes: number }> {
   const t0 = performance.now();
   const c = await ForgeClient.connect(forge.url);
   await c.next((m) => m.kind === "settings");
   c.send({ kind: "subscribe", what: "home" });
+  await c.next((m) => m.kind === "snapshot");
+  const home = performance.now() - t0;
+  c.send({ kind: "subscribe", what: { session: LONG } });
   const snap = await c.next((m) => m.kind === "snapshot");
-  const ms = performance.now() - t0;
+  const seat = performance.now() - t0;
   await c.close();
-  return { ms, bytes: JSON.stringify(snap).length };
+  return { home, seat, bytes: JSON.stringify(snap).length };
 }
 
-const marks: Record<string, number[]> = {};
+type Figures = { home: number[]; seat: number[]; walk: number[]; heap: number[]; nodes: number[] };
+const empty = (): Figures => ({ home: [], seat: [], walk: [], heap: [], nodes: [] });
+const got: Record<string, Figures> = { wire: empty(), branch: empty(), [BASELINE]: empty() };
+let seatBytes = 0;
 
-async function pageArm(): Promise<{ ms: number; rows: number }> {
-  const page = await browser.newPage();
-  await page.goto(web.url, { waitUntil: "commit" });
-  // The page's own clock starts at navigation; the home marks when its rows are painted.
-  const ms = await page.waitForFunction(
-    `document.querySelectorAll('[data-testid^="seat-Acme/"]').length >= ${SEATS} &&
-      performance.getEntriesByName("forge:home-drawn")[0]?.startTime`,
-    undefined,
-    { timeout: 60_000 },
-  ).then((h) => h.jsonValue() as Promise<number>);
-  const rows = await page.locator('[data-testid^="seat-Acme/"]').count();
-  const seen = await page.evaluate(
-    `performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])`,
-  ) as [string, number][];
-  for (const [name, t] of seen) (marks[name] ??= []).push(t);
-  await page.close();
-  return { ms, rows };
-}
-
-const wire: number[] = [];
-const pageMs: number[] = [];
-let bytes = 0;
-let rows = 0;
 try {
-  // One unmeasured round of each warms the server's home read and the browser's cache of nothing
-  // (the web program serves with no-store, so every page load fetches the bundle again).
+  // One unmeasured pass of each warms the server's reads (the web programs serve with no-store,
+  // so every page load fetches its bundle again).
   await wireArm();
-  await pageArm();
+  for (const p of Object.values(pages)) await homeDraw(browser, p.url, SEATS);
   for (let r = 0; r < ROUNDS; r++) {
-    const arms = r % 2 === 0 ? ["wire", "page"] : ["page", "wire"];
-    for (const arm of arms) {
+    const order = r % 2 === 0 ? ["wire", "branch", BASELINE] : [BASELINE, "branch", "wire"];
+    const walk = (r + 1) % WALK_EVERY === 0;
+    for (const arm of order) {
       if (arm === "wire") {
-        const got = await wireArm();
-        wire.push(got.ms);
-        bytes = got.bytes;
-      } else {
-        const got = await pageArm();
-        pageMs.push(got.ms);
-        rows = got.rows;
+        const w = await wireArm();
+        got.wire.home.push(w.home);
+        got.wire.seat.push(w.seat);
+        seatBytes = w.bytes;
+        continue;
       }
+      const url = pages[arm].url;
+      got[arm].home.push(await homeDraw(browser, url, SEATS));
+      const s = await seatArm(browser, `${url}#/seat/Acme/long/lead`, promptOf(TURNS), walk);
+      got[arm].seat.push(s.drawMs);
+      if (s.walkMs !== null) got[arm].walk.push(s.walkMs);
+      if (s.heapMb !== null) got[arm].heap.push(s.heapMb);
+      if (s.walkMs !== null) got[arm].nodes.push(s.nodes);
     }
   }
 } finally {
   await browser.close();
-  await web.stop();
+  for (const p of Object.values(pages)) await p.stop();
   await world.dispose();
+  await Deno.remove(baselineDir, { recursive: true });
 }
 
-const stat = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return `median ${s[Math.floor(s.length / 2)].toFixed(0)} ms (range ${s[0].toFixed(0)}-${
-    s.at(-1)!.toFixed(0)
-  } ms, n=${s.length})`;
-};
-console.log(`web_first_draw: ${SEATS} seats, ${ROUNDS} interleaved rounds`);
-console.log(`  wire (protocol client: dial -> home snapshot, ${bytes} B): ${stat(wire)}`);
-console.log(`  page (navigation -> ${rows} seat rows drawn):            ${stat(pageMs)}`);
-for (const [name, ts] of Object.entries(marks)) {
-  console.log(`    of which, navigation -> ${name.padEnd(15)} ${stat(ts.slice(-ROUNDS))}`);
+const ms = (xs: number[]) => xs.length ? `${spread(xs, 0)} ms` : "-";
+console.log(
+  `web_first_draw: ${SEATS} seats, a ${TURNS}-turn seat, ${ROUNDS} interleaved rounds ` +
+    `(median (min..max)); this branch beside ${BASELINE}`,
+);
+console.log(
+  `  floor, wire (protocol client): home ${ms(got.wire.home)}, ` +
+    `+ seat snapshot ${ms(got.wire.seat)} (${seatBytes} B)`,
+);
+for (const arm of ["branch", BASELINE]) {
+  const f = got[arm];
+  console.log(`  ${arm.padEnd(8)} home first draw ${ms(f.home)} · seat first draw ${ms(f.seat)}`);
+  if (f.walk.length) {
+    console.log(
+      `           walked to the first turn in ${ms(f.walk)} · JS heap after ` +
+        `${spread(f.heap, 1)} MB · ${spread(f.nodes, 0)} elements in the DOM`,
+    );
+  }
 }

@@ -6,12 +6,19 @@
 const HERE = new URL(".", import.meta.url).pathname;
 
 export interface Bundle {
+  /** The entry the page loads (`/app.js`). */
   app: string;
+  /** Where the entry's chunks sit: each is served under its own name. */
+  dir: string;
   xtermCss: string;
+  /** highlight.js's own light theme, for the page's code blocks and diffs. */
+  hljsCss: string;
 }
 
 export async function bundleApp(): Promise<Bundle> {
-  const out = `${HERE}dist/app.js`;
+  const outdir = `${HERE}dist`;
+  // Chunks of an older build would be served beside the new ones: start from an empty dir.
+  await Deno.remove(outdir, { recursive: true }).catch(() => {});
   const run = await new Deno.Command(Deno.execPath(), {
     args: [
       "bundle",
@@ -22,8 +29,11 @@ export async function bundleApp(): Promise<Bundle> {
       "browser",
       "--minify",
       "--sourcemap=linked",
-      "-o",
-      out,
+      // The seat's heavy views are imported when first drawn (views/lazy.tsx): their code
+      // lands in chunks beside the entry, which the page fetches then.
+      "--code-splitting",
+      "--outdir",
+      outdir,
       `${HERE}app/main.tsx`,
     ],
     stdout: "piped",
@@ -42,5 +52,9 @@ export async function bundleApp(): Promise<Bundle> {
       `forge web: xterm.js's stylesheet is missing at ${xtermCss}`,
     );
   }
-  return { app: out, xtermCss };
+  const hljsCss = `${HERE}node_modules/highlight.js/styles/github.css`;
+  await Deno.stat(hljsCss).catch(() => {
+    throw new Error(`forge web: highlight.js's stylesheet is missing at ${hljsCss}`);
+  });
+  return { app: `${outdir}/main.js`, dir: outdir, xtermCss, hljsCss };
 }

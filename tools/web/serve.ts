@@ -69,12 +69,23 @@ async function clientBuild(): Promise<string> {
 }
 
 /** The page's stylesheet, kept as files of one part each and served as one, in this order. */
-const STYLES = ["page", "conversation", "panes"];
+const STYLES = ["page", "conversation", "panes", "features"];
 async function pageStyles(): Promise<string> {
   const parts = await Promise.all(
     STYLES.map((name) => Deno.readTextFile(`${HERE}app/styles/${name}.css`)),
   );
   return parts.join("\n");
+}
+
+/** A file of the split bundle by its own name (`/chunk-<hash>.js`, `/chat-<hash>.js`, the maps). */
+function chunk(
+  dir: string,
+  path: string,
+): [string, () => Promise<Uint8Array<ArrayBuffer>>] | null {
+  const name = /^\/((?:main|[a-z_]+-[A-Za-z0-9_]+)\.js(?:\.map)?)$/.exec(path)?.[1];
+  if (!name) return null;
+  const type = name.endsWith(".map") ? "application/json" : "text/javascript; charset=utf-8";
+  return [type, () => Deno.readFile(`${dir}/${name}`)];
 }
 
 const INDEX = `<!doctype html>
@@ -84,6 +95,7 @@ const INDEX = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>forge</title>
 <link rel="stylesheet" href="/xterm.css">
+<link rel="stylesheet" href="/hljs.css">
 <link rel="stylesheet" href="/style.css">
 </head>
 <body><div id="root"></div><script type="module" src="/app.js"></script></body>
@@ -112,6 +124,7 @@ async function main() {
       "text/css; charset=utf-8",
       () => Deno.readFile(files.xtermCss),
     ],
+    "/hljs.css": ["text/css; charset=utf-8", () => Deno.readFile(files.hljsCss)],
     "/style.css": ["text/css; charset=utf-8", pageStyles],
     "/config.json": ["application/json", () => config],
   };
@@ -127,7 +140,8 @@ async function main() {
       );
     },
   }, async (req) => {
-    const route = routes[new URL(req.url).pathname];
+    const path = new URL(req.url).pathname;
+    const route = routes[path] ?? chunk(files.dir, path);
     if (!route) return new Response("not found", { status: 404 });
     return new Response(await route[1](), {
       headers: { "content-type": route[0], "cache-control": "no-store" },

@@ -102,6 +102,17 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
       `${target} changed since the page loaded it (fingerprint ${opts.fingerprint}, now ${now})`,
     );
   if (fingerprint(before.text) !== opts.fingerprint) return stale(fingerprint(before.text));
+  // A file its owner made read-only says "do not edit": the rename would replace it anyway (and
+  // root's write would pass any mode), so the save honours the mode itself.
+  const mode = before.info?.mode;
+  if (typeof mode === "number" && (mode & 0o222) === 0) {
+    return refusal(
+      "io",
+      `${target} is read-only (mode ${
+        (mode & 0o777).toString(8).padStart(4, "0")
+      }): make it writable to save`,
+    );
+  }
   const applied = applyEdits(before.text, opts.edits);
   if (!applied.ok) return refusal("invalid", applied.message, applied.key_path);
   const after = applied.text;

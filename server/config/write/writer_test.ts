@@ -194,6 +194,18 @@ Deno.test("mode: the file keeps its own permission bits", async () => {
   }
 });
 
+Deno.test("mode: a read-only file is not replaced, whoever saves (root passes any mode)", async () => {
+  await withConfig(async (dir, path) => {
+    const text = await Deno.readTextFile(path);
+    await Deno.chmod(path, 0o444);
+    const r = await saveSettings(opts(path, [setPort(8791)]));
+    equal(r.ok ? null : r.reason, "io");
+    equal(r.ok ? "" : r.message, `${path} is read-only (mode 0444): make it writable to save`);
+    equal(await Deno.readTextFile(path), text);
+    deepEqual(await names(dir), ["forge.toml"]);
+  });
+});
+
 Deno.test({
   name: "owner: a save by root leaves a user's file owned by that user",
   ignore: Deno.uid() !== 0,

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../../tests/assert.ts";
-import { writeGenerated } from "./generate.ts";
+import { writeGenerated } from "../../../fixtures/history/generate.ts";
 import { cursorAtUuid, page } from "./pager.ts";
 import type { Frame } from "./rows.ts";
 import { referenceRows, walk, withTempDir } from "./testing.ts";
@@ -15,7 +15,7 @@ Deno.test("spec more: a 12 MB transcript of real lines walks from its newest pag
     const ref = await referenceRows(path);
     const rows = ref.map((r) => r.frame);
     const prompts = rows.filter(opensTurn).length;
-    // The sources hold 1, 1, 3, 2, 3, 1 and 5 turns (generate.ts SOURCES order).
+    // The sources hold 1, 1, 3, 2, 3, 1 and 5 turns (fixtures/history/generate.ts SOURCES order).
     const per = [1, 1, 3, 2, 3, 1, 5];
     assertEquals(
       prompts,

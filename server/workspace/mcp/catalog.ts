@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { Wire, WireObject } from "../../../protocol/mod.ts";
-import type { ToolHandler, ToolRole, ToolSpec } from "../../subsystem.ts";
+import {
+  type ToolHandler,
+  toolName,
+  type ToolNaming,
+  type ToolRole,
+  type ToolSpec,
+} from "../../subsystem.ts";
 import { LEAD_LABEL } from "../workspace.ts";
 
 /** One tool a running subsystem offers: its declaration, its handler and who declared it. */
@@ -10,8 +16,8 @@ export interface ToolEntry {
   subsystem: string;
 }
 
-/** `<family>__<verb>`: lower-case words, the family its own prefix. */
-const TOOL_NAME = /^([a-z][a-z0-9_]*?)__([a-z][a-z0-9_]*)$/;
+/** A verb: lower-case words joined by underscores, a letter first. */
+const VERB = /^[a-z][a-z0-9_]*$/;
 
 /** The role a seat's agent has: a project's lead is `lead`, every other label a worker. */
 export function roleOf(label: string): ToolRole {
@@ -19,20 +25,32 @@ export function roleOf(label: string): ToolRole {
 }
 
 /**
- * Checks a manifest's tool declarations at boot: each name is `<family>__<verb>` with its own
- * family first, and appears once across every subsystem. Returns the sentence naming the first
- * problem, or null.
+ * Checks a manifest's tool declarations at boot: each name is its family joined to a verb as the
+ * spec's naming says (ToolNaming: `<family>__<verb>`, or `<family>_<verb>` for an upstream-named
+ * family), one family names all its tools one way, and each name appears once across every
+ * subsystem. Returns the sentence naming the first problem, or null.
  */
 export function toolDeclarationProblem(
   specs: readonly ToolSpec[],
   taken: ReadonlySet<string>,
 ): string | null {
+  const namingOf = new Map<string, ToolNaming>();
   for (const spec of specs) {
-    const m = TOOL_NAME.exec(spec.name);
-    if (!m) return `tool \`${spec.name}\` is not named <family>__<verb>`;
-    if (m[1] !== spec.family) {
-      return `tool \`${spec.name}\` is declared in family \`${spec.family}\`, not \`${m[1]}\``;
+    const naming = spec.naming ?? "forge";
+    const prefix = toolName(spec.family, "", naming);
+    const verb = spec.name.startsWith(prefix) ? spec.name.slice(prefix.length) : null;
+    if (verb === null || !VERB.test(verb) || !VERB.test(spec.family)) {
+      const other = spec.name.split(naming === "upstream" ? "_" : "__")[0];
+      if (verb === null && VERB.test(other) && other !== spec.name) {
+        return `tool \`${spec.name}\` is declared in family \`${spec.family}\`, not \`${other}\``;
+      }
+      return `tool \`${spec.name}\` is not named ${toolName("<family>", "<verb>", naming)}`;
     }
+    const first = namingOf.get(spec.family);
+    if (first !== undefined && first !== naming) {
+      return `family \`${spec.family}\` names its tools two ways (${first} and ${naming})`;
+    }
+    namingOf.set(spec.family, naming);
     if (taken.has(spec.name)) return `tool \`${spec.name}\` is declared twice`;
     if (spec.roles.length === 0) return `tool \`${spec.name}\` names no role that may call it`;
   }

@@ -1,12 +1,13 @@
 // Tools are contributed through the registry: a manifest declares each tool (name
-// `<family>__<verb>`, family, roles); one handler per declared tool, checked at boot; an off
-// subsystem offers none, a reload switching it off takes its tools away.
+// `<family>__<verb>`, or `<family>_<verb>` for an upstream-named family; family; roles); one
+// handler per declared tool, checked at boot; an off subsystem offers none, a reload switching it
+// off takes its tools away, and a tool's own `when` gates it on the config in force.
 import { z } from "zod";
 import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { ForgeConfig } from "../../config/types.ts";
 import { memoryLogger } from "../../log.ts";
 import { Registry } from "../../registry.ts";
-import { defineSubsystem, type Host, type ToolSpec } from "../../subsystem.ts";
+import { defineSubsystem, type Host, toolName, type ToolSpec } from "../../subsystem.ts";
 import { toolDeclarationProblem } from "./catalog.ts";
 
 const spec = (name: string, family = "demo"): ToolSpec => ({
@@ -28,6 +29,28 @@ Deno.test("tool declarations: <family>__<verb>, its own family, declared once, s
   assertMatch(
     toolDeclarationProblem([{ ...spec("demo__run"), roles: [] }], new Set())!,
     /names no role/,
+  );
+});
+
+Deno.test("an upstream-named family is <family>_<verb>, and names every tool that way", () => {
+  const up = (name: string): ToolSpec => ({ ...spec(name, "browser"), naming: "upstream" });
+  assertEquals(
+    toolDeclarationProblem([up("browser_navigate"), up("browser_run_code")], new Set()),
+    null,
+  );
+  assertEquals(toolName("browser", "navigate", "upstream"), "browser_navigate");
+  assertEquals(toolName("vault", "read"), "vault__read");
+  assertMatch(
+    toolDeclarationProblem([up("browser__navigate")], new Set())!,
+    /`browser__navigate` is not named <family>_<verb>/,
+  );
+  assertMatch(
+    toolDeclarationProblem([up("page_navigate")], new Set())!,
+    /declared in family `browser`, not `page`/,
+  );
+  assertMatch(
+    toolDeclarationProblem([up("browser_navigate"), spec("browser__close", "browser")], new Set())!,
+    /family `browser` names its tools two ways \(upstream and forge\)/,
   );
 });
 
@@ -54,15 +77,15 @@ function manifest(id: string, tools: ToolSpec[], handlers: Record<string, unknow
   });
 }
 
+/** A host whose config is whatever `config` reads now. */
+const hostReading = (config: () => ForgeConfig) =>
+  ({ log: memoryLogger(), config, workspace: { setFatal: () => {} } }) as unknown as Host;
+
 Deno.test("the registry: one handler per declared tool; an off subsystem offers none", async () => {
   let config = {
     areas: { good: { enabled: true }, missing: { enabled: true }, extra: { enabled: true } },
   } as unknown as ForgeConfig;
-  const host = {
-    log: memoryLogger(),
-    config: () => config,
-    workspace: { setFatal: () => {} },
-  } as unknown as Host;
+  const host = hostReading(() => config);
   const ok = () => Promise.resolve({ text: "ok" });
   const registry = new Registry([
     manifest("good", [spec("good__run", "good")], { good__run: ok }),
@@ -77,4 +100,24 @@ Deno.test("the registry: one handler per declared tool; an off subsystem offers 
   assertEquals(registry.tools(config).map((t) => t.spec.name), ["good__run"]);
   config = { areas: { good: { enabled: false } } } as unknown as ForgeConfig;
   assertEquals(registry.tools(config), [], "a reload that switched it off took its tools");
+});
+
+Deno.test("a tool's `when` offers it only while it holds under the config in force", async () => {
+  let config = { areas: { gated: { enabled: true, risky: false } } } as unknown as ForgeConfig;
+  const host = hostReading(() => config);
+  const ok = () => Promise.resolve({ text: "ok" });
+  const risky: ToolSpec = {
+    ...spec("gated__risky", "gated"),
+    when: (c) => c.areas.gated?.risky === true,
+  };
+  const registry = new Registry([
+    manifest("gated", [spec("gated__safe", "gated"), risky], {
+      gated__safe: ok,
+      gated__risky: ok,
+    }),
+  ]);
+  await registry.boot(host);
+  assertEquals(registry.tools(config).map((t) => t.spec.name), ["gated__safe"]);
+  config = { areas: { gated: { enabled: true, risky: true } } } as unknown as ForgeConfig;
+  assertEquals(registry.tools(config).map((t) => t.spec.name), ["gated__safe", "gated__risky"]);
 });

@@ -12,8 +12,9 @@ export const TOOL_CALL_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 export const TOOLS_PROMPT = [
   "# forge's tools",
   "This session runs under forge, a server that supervises Claude Code sessions for a person. " +
-  "forge gives you its own tools, named mcp__forge__<family>__<verb>; they are allowed " +
-  "without a permission prompt.",
+  "forge gives you its own tools, named mcp__forge__<family>__<verb> (the browser's keep the " +
+  "names Playwright's MCP server gives them: mcp__forge__browser_navigate and so on); they are " +
+  "allowed without a permission prompt.",
   "Some of them ask the person and wait for the answer - a change to forge's settings, handing " +
   "a document or the terminal over to them. Such a call stays open until the person answers, " +
   "which may take hours; that is expected, so do not retry or work around it. The answer says " +

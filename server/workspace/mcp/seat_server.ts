@@ -150,7 +150,13 @@ export class SeatToolServer {
 }
 
 function answer(result: ToolResult): JsonObject {
-  const out: JsonObject = { content: [{ type: "text", text: result.text }] };
+  const texts = [result.text, ...(result.more ?? [])].map((text) => ({ type: "text", text }));
+  const images = (result.images ?? []).map((i) => ({
+    type: "image",
+    data: i.data,
+    mimeType: i.mimeType,
+  }));
+  const out: JsonObject = { content: [...texts, ...images] };
   if (result.isError) out.isError = true;
   return out;
 }

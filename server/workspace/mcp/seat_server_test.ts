@@ -155,3 +155,24 @@ Deno.test("notifications/cancelled aborts the call it names; endAll ends the res
   s.endAll("the CLI process ended");
   assertEquals(text(await second), "session_ended");
 });
+
+Deno.test("tools/call: a result's pictures follow its text as MCP image blocks", async () => {
+  const picture: ToolEntry = {
+    subsystem: "test",
+    spec: {
+      name: "demo__shot",
+      family: "demo",
+      description: "a picture",
+      input: z.object({}),
+      roles: ["lead"],
+    },
+    handler: () =>
+      Promise.resolve({ text: "saved", images: [{ data: "iVBORw0=", mimeType: "image/png" }] }),
+  };
+  const s = new SeatToolServer(seat("lead"), () => [picture], memoryLogger());
+  const r = result(await s.handle(rpc(1, "tools/call", { name: "demo__shot", arguments: {} })));
+  assertEquals(r.content, [
+    { type: "text", text: "saved" },
+    { type: "image", data: "iVBORw0=", mimeType: "image/png" },
+  ]);
+});

@@ -1,12 +1,12 @@
 // spec: more, page, seat_range, seat_frames; session > conversation; "The cursor is a position,
 // not an index"; "A page that cannot be answered is REFUSED". A conversation over a transcript of
-// real CLI lines (generate.ts): the rows after a cut arrive as live frames, as the CLI streams
+// real CLI lines (fixtures/history/generate.ts): the rows after a cut arrive as live frames, as the CLI streams
 // them, and the rows before it are the history a resumed session is seeded from.
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { CliFrame } from "../../../protocol/mod.ts";
 import { memoryLogger } from "../../log.ts";
 import { Refusal } from "../../subsystem.ts";
-import { GENERATED_SESSION, writeGenerated } from "../conversation/generate.ts";
+import { GENERATED_SESSION, writeGenerated } from "../../../fixtures/history/generate.ts";
 import { lineFrame } from "../conversation/rows.ts";
 import { referenceRows, withTempDir } from "../conversation/testing.ts";
 import { opensTurn } from "../conversation/turns.ts";

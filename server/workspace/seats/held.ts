@@ -9,6 +9,7 @@ import {
   type HeldKind,
   type Peer,
   Refusal,
+  type ToolResult,
 } from "../../subsystem.ts";
 
 /** Each held kind's updates and the command (or verb) that answers it. spec: session >
@@ -80,6 +81,7 @@ export interface HeldCard {
 interface Held extends HeldCard {
   slot: Slot;
   arrival: number;
+  effect?: HeldAskSpec["effect"];
   settle: (outcome: AskOutcome<unknown>) => void;
 }
 
@@ -124,6 +126,7 @@ export class HeldAskRegistry implements HeldAsks {
       request: { ...spec.request, id },
       slot,
       arrival: ++this.#arrivals,
+      effect: spec.effect,
       settle: (outcome) => {
         clearTimeout(timer);
         spec.signal.removeEventListener("abort", onAbort);
@@ -205,15 +208,29 @@ export class HeldAskRegistry implements HeldAsks {
     this.emit({ name: wire.pending, fields: { key: held.slot, ...body } });
   }
 
+  /**
+   * Ends an ask: it leaves the registry at once (so no second answer lands), its effect runs
+   * when it was answered, and only then does `*_resolved` go out, naming a failed effect.
+   */
   #end(id: string, outcome: AskOutcome<unknown>): void {
     const held = this.#asks.get(id);
     if (!held) return;
     this.#asks.delete(id);
-    const wire = HELD_WIRE[held.kind];
-    this.emit({
-      name: wire.resolved,
-      fields: { key: held.slot, id, ending: wire.ending?.(outcome.ending) ?? outcome.ending },
+    if (outcome.ending !== "answered" || !held.effect) return this.#resolve(held, outcome, null);
+    const answer = outcome.answer;
+    held.effect(answer).catch((err): ToolResult => ({
+      text: err instanceof Error ? err.message : String(err),
+      isError: true,
+    })).then((result) => {
+      const landed = { ending: "answered" as const, answer, ...(result ? { result } : {}) };
+      this.#resolve(held, landed, result?.isError ? result.text : null);
     });
+  }
+
+  #resolve(held: Held, outcome: AskOutcome<unknown>, failure: string | null): void {
+    const wire = HELD_WIRE[held.kind];
+    const ending = wire.ending?.(outcome.ending) ?? outcome.ending;
+    this.emit({ name: wire.resolved, fields: { key: held.slot, id: held.id, ending, failure } });
     held.settle(outcome);
   }
 }

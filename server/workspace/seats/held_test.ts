@@ -58,7 +58,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
   assertEquals(await a.outcome, { ending: "answered", answer: { ok: true } });
   assertEquals(emitted.at(-1), {
     name: "settings_write_resolved",
-    fields: { key: lead, id: a.id, ending: "answered" },
+    fields: { key: lead, id: a.id, ending: "answered", failure: null },
   });
   const b = held.park(lead, { kind: "settings_write", request: {}, signal });
   held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
@@ -143,6 +143,7 @@ Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approve
     key: lead,
     id: a.id,
     ending: { answered: { approved: false } },
+    failure: null,
   });
   const b = held.park(lead, { kind: "slack_post", request: {}, signal, expiresMs: 1 });
   assertEquals((await b.outcome).ending, "expired");
@@ -152,4 +153,84 @@ Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approve
   stop.abort();
   assertEquals((await c.outcome).ending, "cancelled");
   assertEquals(emitted.at(-1)!.fields!.ending, "abandoned");
+});
+
+// A held ask resolves after its effect: the answer runs the effect; `*_resolved` goes
+// out once it landed, carrying a failed effect's words; the ask is gone from pending_asks at
+// once, so a second answer is refused while the effect runs.
+Deno.test("held asks: an answered ask resolves after its effect, naming a failure", async () => {
+  const { held, emitted } = registry();
+  const signal = new AbortController().signal;
+  const landed = Promise.withResolvers<void>();
+  let ran = 0;
+  const a = held.park(lead, {
+    kind: "settings_write",
+    request: {},
+    signal,
+    effect: async (answer) => {
+      ran++;
+      await landed.promise;
+      return { text: `wrote ${answer}` };
+    },
+  });
+  held.answer(lead, "settings_write", a.id, peer(true), { ending: "answered", answer: true });
+  assertEquals(held.list(lead), [], "no longer waiting on a person");
+  assertMatch(
+    String((() => {
+      try {
+        held.answer(lead, "settings_write", a.id, peer(true), { ending: "declined" });
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })()),
+    /no settings_write ask .* is waiting/,
+  );
+  await Promise.resolve();
+  assertEquals(
+    emitted.filter((u) => u.name === "settings_write_resolved"),
+    [],
+    "not before it lands",
+  );
+  landed.resolve();
+  assertEquals(await a.outcome, {
+    ending: "answered",
+    answer: true,
+    result: { text: "wrote true" },
+  });
+  assertEquals(emitted.at(-1)!.fields, { key: lead, id: a.id, ending: "answered", failure: null });
+  assertEquals(ran, 1);
+
+  const b = held.park(lead, {
+    kind: "vault_ask",
+    request: {},
+    signal,
+    effect: () => Promise.resolve({ text: "vault__update: the item is gone", isError: true }),
+  });
+  held.answer(lead, "vault_ask", b.id, peer(true), { ending: "answered", answer: {} });
+  await b.outcome;
+  assertEquals(emitted.at(-1)!.fields!.failure, "vault__update: the item is gone");
+  const c = held.park(lead, {
+    kind: "slack_post",
+    request: {},
+    signal,
+    effect: () => Promise.reject(new Error("Slack refused chat.postMessage: is_archived")),
+  });
+  held.answer(lead, "slack_post", c.id, peer(true), { ending: "answered", answer: {} });
+  assertEquals((await c.outcome).ending, "answered");
+  assertEquals(emitted.at(-1)!.fields, {
+    key: lead,
+    id: c.id,
+    ending: { answered: { approved: true } },
+    failure: "Slack refused chat.postMessage: is_archived",
+  });
+  const d = held.park(lead, {
+    kind: "settings_write",
+    request: {},
+    signal,
+    effect: () => {
+      throw new Error("a decline runs no effect");
+    },
+  });
+  held.answer(lead, "settings_write", d.id, peer(true), { ending: "declined" });
+  assertEquals((await d.outcome).ending, "declined");
 });

@@ -37,10 +37,11 @@ function config(over: Partial<ForgeConfig> = {}): ForgeConfig {
       allowed_origins: [],
       first_frame_cap_kb: 2048,
       tool_record_cap_kb: 64,
+      status_url: "",
     },
     client: { mark: null, theme: null, font: null },
     documents: { max_size_mib: 10 },
-    claude: { path: "/opt/claude" },
+    claude: { path: "/opt/claude", check_latest: false, npm: "npm" },
     env: { LAYER: "global", GLOBAL_ONLY: "g" },
     accounts: [{ ...account, display_name: "Spare", config_dir: "/cfg/spare" }, account],
     orgs: [{
@@ -144,7 +145,7 @@ Deno.test("planLaunch refuses by name: no binary, a mode the CLI does not take, 
     let why = "";
     try {
       planLaunch({
-        config: config({ claude: { path: null } }),
+        config: config({ claude: { path: null, check_latest: false, npm: "npm" } }),
         project,
         cwd: "/",
         occupancy: { sessionId: "x" },

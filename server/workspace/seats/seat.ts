@@ -251,7 +251,7 @@ export class Seat extends SeatCore implements SeatInfo {
         : home && this.cwd.startsWith(`${home}/`)
         ? `~${this.cwd.slice(home.length)}`
         : this.cwd,
-      work: await readWork(this.cwd),
+      work: await readWork(this.cwd, { live: this.occupied }),
     };
   }
 
@@ -281,6 +281,8 @@ export class Seat extends SeatCore implements SeatInfo {
           ? "handoff"
           : this.state.compacting
           ? "compacting"
+          : this.state.turnInFlight && this.state.machineTurn
+          ? "machine"
           : null,
         compacting: this.state.compacting,
         sign_in: null,
@@ -295,6 +297,7 @@ export class Seat extends SeatCore implements SeatInfo {
       subagents: this.state.subagents,
       subagent_instances: this.state.cards.wire(),
       background_tasks: this.state.tasks.wire(),
+      monitors: this.state.tasks.monitors(),
       mcp: this.state.mcp,
       processes: this.state.processes,
       failure: this.failure,

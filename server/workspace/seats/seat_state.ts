@@ -46,6 +46,12 @@ export class SeatState {
   contextTokens = 0;
   turnInFlight = false;
   compacting = false;
+  /** Whether the turn running was started by no person (spec: session > composer > machine). */
+  machineTurn = false;
+  /** Whether a prompt of the queue started the turn running (else the CLI started it). */
+  promptStarted = false;
+  /** The monitors last announced, to push monitors_changed only on a move. */
+  #monitors = "[]";
   queue: QueueRow[] = [];
   slashCommands: WireObject[] = [];
   subagents: WireObject[] = [];
@@ -88,7 +94,10 @@ export class SeatState {
   /** Moves the state by one CLI frame; returns the updates it implies. */
   apply(frame: CliFrame): Derived[] {
     const out: Derived[] = [];
-    if (this.tasks.apply(frame)) out.push(this.#tasksChanged());
+    if (this.tasks.apply(frame)) {
+      out.push(this.#tasksChanged());
+      this.#monitorsMoved(out);
+    }
     const cards = this.cards.apply(frame);
     if (cards.flipped) {
       out.push({
@@ -104,7 +113,14 @@ export class SeatState {
         const uuid = typeof frame.command_uuid === "string" ? frame.command_uuid : null;
         const state = typeof frame.state === "string" ? frame.state : null;
         if (!uuid || !state) break;
-        if (state === "started") this.turnInFlight = true;
+        if (state === "started") {
+          this.turnInFlight = true;
+          // spec: composer > machine: a prompt forge's own machinery sent (a cron fire, a
+          // delivery, a kick) runs a machine turn; a person's own send does not.
+          const source = this.queue.find((q) => q.uuid === uuid)?.source ?? "you";
+          this.machineTurn = source !== "you";
+          this.promptStarted = true;
+        }
         if (SETTLED.has(state)) this.queue = this.queue.filter((q) => q.uuid !== uuid);
         out.push({ name: "prompt_lifecycle", fields: { uuid, state } });
         break;
@@ -115,7 +131,12 @@ export class SeatState {
       case "result":
         this.turnInFlight = false;
         this.compacting = false;
-        if (this.tasks.endTurn()) out.push(this.#tasksChanged());
+        this.machineTurn = false;
+        this.promptStarted = false;
+        if (this.tasks.endTurn()) {
+          out.push(this.#tasksChanged());
+          this.#monitorsMoved(out);
+        }
         out.push(turnEnding(frame));
         // home > agents: why it failed if it did; the failure mark draws from when.
         if (out.at(-1)!.name === "turn_error") this.failedTurnAt = Date.now();
@@ -129,6 +150,9 @@ export class SeatState {
     switch (frame.subtype) {
       case "init": {
         this.turnInFlight = true;
+        // A turn no prompt started is the CLI's own: a Monitor event, a task's ending, a
+        // scheduled wake-up wakes the model with nobody's words (spec: composer > machine).
+        if (!this.promptStarted) this.machineTurn = true;
         if (typeof frame.model === "string") {
           this.model = frame.model;
           this.modelAuthoritative = true;
@@ -162,6 +186,15 @@ export class SeatState {
       this.availableModels,
       this.modelAuthoritative,
     );
+  }
+
+  /** spec: session > monitors, pushed as monitors_changed when the set moves. */
+  #monitorsMoved(out: Derived[]): void {
+    const monitors = this.tasks.monitors();
+    const text = JSON.stringify(monitors);
+    if (text === this.#monitors) return;
+    this.#monitors = text;
+    out.push({ name: "monitors_changed", fields: { monitors } });
   }
 
   #tasksChanged(): Derived {

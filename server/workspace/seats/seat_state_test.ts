@@ -154,3 +154,58 @@ Deno.test("a tool record over the cap is reduced to the drawn keys, then to a ma
     bytes: JSON.stringify(big.tool_use_result).length,
   });
 });
+
+// spec: session > monitors (monitors_changed) and composer > machine; the frames are the CLI's
+// own for a Monitor call (task_started carries the call's tool_use id; task_notification ends it).
+Deno.test("a Monitor call's task is a monitor until it ends; a turn no prompt started is the machine's", () => {
+  const s = new SeatState();
+  s.queue.push({ uuid: "u1", source: "you", text: "watch" });
+  s.apply({ type: "command_lifecycle", command_uuid: "u1", state: "started" });
+  s.apply({ type: "system", subtype: "init" });
+  assertEquals(s.machineTurn, false, "a person's prompt");
+  s.apply({
+    type: "assistant",
+    message: {
+      content: [{
+        type: "tool_use",
+        id: "toolu_1",
+        name: "Monitor",
+        input: { description: "ticks", timeout_ms: 5000, command: "echo tick" },
+      }],
+    },
+  });
+  const started = s.apply({
+    type: "system",
+    subtype: "task_started",
+    task_id: "t1",
+    tool_use_id: "toolu_1",
+    description: "ticks",
+    is_backgrounded: true,
+    task_type: "local_bash",
+  });
+  const monitor = {
+    task_id: "t1",
+    description: "ticks",
+    command: "echo tick",
+    url: null,
+    timeout_ms: 5000,
+    tool_use_id: "toolu_1",
+  };
+  assertEquals(started.find((d) => d.name === "monitors_changed")?.fields, { monitors: [monitor] });
+  s.apply({ type: "result", subtype: "success", is_error: false });
+  assertEquals(s.tasks.monitors(), [monitor], "a backgrounded watch outlives its turn");
+  s.apply({ type: "system", subtype: "init" });
+  assertEquals(s.machineTurn, true, "an event woke the model: nobody's prompt");
+  const ended = s.apply({
+    type: "system",
+    subtype: "task_notification",
+    task_id: "t1",
+    tool_use_id: "toolu_1",
+    status: "completed",
+  });
+  assertEquals(ended.find((d) => d.name === "monitors_changed")?.fields, { monitors: [] });
+  s.apply({ type: "result", subtype: "success", is_error: false });
+  s.queue.push({ uuid: "u2", source: "cron", text: "fire" });
+  s.apply({ type: "command_lifecycle", command_uuid: "u2", state: "started" });
+  assertEquals(s.machineTurn, true, "forge's own machinery");
+});

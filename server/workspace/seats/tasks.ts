@@ -15,6 +15,23 @@ export type TaskRow = {
   tool_use_id: string | null;
 };
 
+/**
+ * One watch the session has running: a background task the CLI's Monitor tool began. spec:
+ * session > monitors. `command` is the shell command whose lines are the events, `url` the
+ * WebSocket whose frames are (one or the other); `timeout_ms` the deadline the call asked for.
+ */
+export type MonitorRow = {
+  task_id: string;
+  description: string;
+  command: string | null;
+  url: string | null;
+  timeout_ms: number | null;
+  tool_use_id: string;
+};
+
+/** What a Monitor call asked for, by its tool_use id, until its task starts. */
+type MonitorCall = Omit<MonitorRow, "task_id" | "tool_use_id">;
+
 const TERMINAL = new Set(["completed", "failed", "killed", "stopped", "cancelled", "error"]);
 /** How many tool calls (their command) and ended tasks (their output file) are remembered. */
 const REMEMBERED = 512;
@@ -29,6 +46,7 @@ export class TaskBook {
   #rows = new Map<string, TaskRow>();
   #commands = new Map<string, string>();
   #outputs = new Map<string, string>();
+  #monitorCalls = new Map<string, MonitorCall>();
 
   rows(): TaskRow[] {
     return [...this.#rows.values()];
@@ -36,6 +54,14 @@ export class TaskBook {
 
   wire(): Wire[] {
     return this.rows();
+  }
+
+  /** The live tasks a Monitor call began. spec: session > monitors. */
+  monitors(): MonitorRow[] {
+    return this.rows().flatMap((r) => {
+      const call = r.tool_use_id ? this.#monitorCalls.get(r.tool_use_id) : undefined;
+      return call ? [{ task_id: r.task_id, ...call, tool_use_id: r.tool_use_id! }] : [];
+    });
   }
 
   get hasBackgroundWork(): boolean {
@@ -118,11 +144,26 @@ export class TaskBook {
     const content = (frame.message as { content?: unknown } | undefined)?.content;
     if (!Array.isArray(content)) return;
     for (const block of content) {
-      const b = block as { type?: unknown; id?: unknown; input?: { command?: unknown } };
-      if (
-        b?.type === "tool_use" && typeof b.id === "string" && typeof b.input?.command === "string"
-      ) {
-        this.#remember(this.#commands, b.id, b.input.command);
+      const b = block as {
+        type?: unknown;
+        id?: unknown;
+        name?: unknown;
+        input?: { command?: unknown; description?: unknown; timeout_ms?: unknown; ws?: unknown };
+      };
+      if (b?.type !== "tool_use" || typeof b.id !== "string") continue;
+      const input = b.input ?? {};
+      if (typeof input.command === "string") this.#remember(this.#commands, b.id, input.command);
+      if (b.name === "Monitor") {
+        const url = (input.ws as { url?: unknown } | undefined)?.url;
+        this.#monitorCalls.set(b.id, {
+          description: typeof input.description === "string" ? input.description : "",
+          command: typeof input.command === "string" ? input.command : null,
+          url: typeof url === "string" ? url : null,
+          timeout_ms: typeof input.timeout_ms === "number" ? input.timeout_ms : null,
+        });
+        if (this.#monitorCalls.size > REMEMBERED) {
+          this.#monitorCalls.delete(this.#monitorCalls.keys().next().value!);
+        }
       }
     }
   }

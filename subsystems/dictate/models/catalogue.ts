@@ -32,6 +32,10 @@ export const CatalogueRow = z.object({
   languages: z.array(z.string()),
   streaming: z.boolean(),
   url: z.string().nullable(),
+  /** The feed's m4-max Metal realtime factor, where it carries one. spec: rows > speed. */
+  speed_x: z.number().positive().nullable().optional(),
+  /** The feed's FLEURS English word error rate, where it carries one. spec: rows > wer. */
+  fleurs_en_wer: z.number().nonnegative().nullable().optional(),
 }).strict();
 export type CatalogueRow = z.infer<typeof CatalogueRow>;
 

@@ -9,7 +9,7 @@ import {
   SILERO_V5_ROW,
 } from "./catalogue.ts";
 import type { ModelStore } from "./store.ts";
-import { type BenchResult, proposeUpdates } from "./updates.ts";
+import { type BenchResult, measured, proposeUpdates } from "./updates.ts";
 
 type Check =
   | { state: "never" }
@@ -58,7 +58,12 @@ export class ModelsPage {
       importDir: () => string | null;
       changed: (snapshot: Wire) => void;
       /** The speaking role's fields (the voice subsystem's), null while it is off. */
-      speaking?: () => { speaking: Wire; speaking_bench: Wire; speaking_results: Wire } | null;
+      speaking?: () => {
+        speaking: Wire;
+        in_use: Wire;
+        speaking_bench: Wire;
+        speaking_results: Wire;
+      } | null;
     },
   ) {}
 
@@ -193,10 +198,11 @@ export class ModelsPage {
       models_dir: this.store.dir,
       // The speaking role is the voice subsystem's ([tts]): it fills these through the Host.
       speaking: speaking?.speaking ?? null,
-      in_use: inUse,
+      // spec: in_use carries the speaking row when [tts] runs one.
+      in_use: speaking ? [...inUse, speaking.in_use] : inUse,
       check: this.check as Wire,
       updates: [proposeUpdates(dictationFile, this.rows, results)],
-      rows: this.rows.map((r) => this.#row(r)),
+      rows: this.rows.map((r) => this.#row(r, results, dictationFile)),
       install: this.install as Wire,
       activate: this.activate as Wire,
       installed: this.store.installed().map((r) => ({ ...r, at: wireTime(r.at) })) as Wire,
@@ -223,14 +229,26 @@ export class ModelsPage {
       facts: row
         ? { license: row.license, params: row.params, quant: row.quant, runtime: row.engine }
         : null,
-      catalogue: row ? this.#row(row) : null,
+      catalogue: row ? this.#row(row, this.bench?.results() ?? [], null) : null,
       from: { from: m.from },
       at: m.at === null ? null : wireTime(m.at),
     };
   }
 
-  #row(r: CatalogueRow): Wire {
+  /**
+   * One feed row. `speed` and `wer` are the feed's own numbers where it carries them, else the
+   * local read-aloud bench's (its newest run of the row's file, on the in-use model's tier and
+   * corpus when that model has a run), each naming its source - the numbers the adoption rule
+   * compares on (updates.ts).
+   */
+  #row(r: CatalogueRow, results: readonly BenchResult[], inUse: string | null): Wire {
     const installed = r.source === "package" ? true : this.store.record(r.file) !== undefined;
+    const basis = inUse === null
+      ? null
+      : measured(this.rows.find((x) => x.file === inUse), inUse, results);
+    const m = measured(r, r.file, results, basis) ?? measured(r, r.file, results);
+    const axis = (value: number | undefined) =>
+      m && value !== undefined ? { value, source: m.source, tier: m.tier, corpus: m.corpus } : null;
     return {
       variant: r.variant,
       display_name: r.display_name,
@@ -247,9 +265,8 @@ export class ModelsPage {
       languages: r.languages,
       streaming: r.streaming,
       download: { quant: r.quant, size_bytes: r.size_bytes },
-      // No feed carries m4-max speed or FLEURS WER here: the local bench's results stand in.
-      speed: null,
-      wer: null,
+      speed: axis(m?.speed_x),
+      wer: axis(m?.wer),
       url: r.url,
       download_count: null,
       installed,

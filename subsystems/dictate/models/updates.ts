@@ -30,18 +30,69 @@ export type Verdict =
   | "less_accurate"
   | "slower";
 
+/**
+ * A model's two measured axes and where they came from: the feed's own numbers (FLEURS English
+ * WER and the m4-max Metal realtime factor) where its row carries both, else the local bench's
+ * newest run on the read-aloud set. Numbers from different sources, or from runs on different
+ * tiers or corpora, are never compared.
+ */
+export type Measured = {
+  wer: number;
+  speed_x: number;
+  source: "feed" | "local_bench";
+  /** The corpus digest a local run scored, and its tier; null for the feed's numbers. */
+  corpus: string | null;
+  tier: string | null;
+};
+
+/**
+ * A row's measured axes: its feed numbers, else the newest local run of its file - on `basis`'s
+ * tier and corpus when one is given (so it compares with the model in use), else any.
+ */
+export function measured(
+  row: CatalogueRow | undefined,
+  file: string,
+  results: readonly BenchResult[],
+  basis: Measured | null = null,
+): Measured | null {
+  if (basis?.source !== "local_bench" && row?.speed_x != null && row.fleurs_en_wer != null) {
+    return {
+      wer: row.fleurs_en_wer,
+      speed_x: row.speed_x,
+      source: "feed",
+      corpus: null,
+      tier: null,
+    };
+  }
+  if (basis?.source === "feed") return null;
+  const run = results.filter((r) =>
+    r.target.role === "dictation" && r.target.file === file &&
+    (basis === null || (r.tier === basis.tier && r.corpus.sha256 === basis.corpus))
+  ).sort((a, b) => b.at - a.at)[0];
+  return run
+    ? {
+      wer: run.metrics.wer,
+      speed_x: run.metrics.xrt_wall,
+      source: "local_bench",
+      corpus: run.corpus.sha256,
+      tier: run.tier,
+    }
+    : null;
+}
+
 /** One entry of dictate_models' `updates`: a type alias, so the page checks it as a Wire. */
 export type UpdateEntry = {
   role: "dictation";
   file: string;
   /**
-   * The in-use model's own numbers. No feed carries FLEURS WER or m4-max speed here, so
-   * `fleurs_en_wer` is null and the local bench's run (its WER and times-realtime) stands in.
+   * The in-use model's own numbers: `fleurs_en_wer` the feed's when its row carries one, and
+   * `wer` / `speed_x` the axes the rule compares on (the feed's, else the local bench's).
    */
   current: {
-    fleurs_en_wer: null;
+    fleurs_en_wer: number | null;
     wer: number | null;
     speed_x: number | null;
+    source: Measured["source"] | null;
     corpus: string | null;
   };
   candidates: {
@@ -55,41 +106,37 @@ export type UpdateEntry = {
 
 /**
  * spec: "A candidate beats the model in use on both measured axes or it is not one": lower word
- * error rate AND faster, here both from local bench runs on the SAME tier and corpus as the
- * in-use model's newest run; it must carry English and not be the one in use. Among those that
- * clear it, the fastest is picked. Nothing is adopted: the page proposes, dictate_activate adopts.
+ * error rate AND faster, both from one source - the feed's own rows where they carry the
+ * numbers, else local bench runs on the SAME tier and corpus as the in-use model's newest run; it
+ * must carry English and not be the one in use. Among those that clear it, the fastest is picked.
+ * Nothing is adopted: the page proposes, dictate_activate adopts.
  */
 export function proposeUpdates(
   inUse: string,
   rows: readonly CatalogueRow[],
   results: readonly BenchResult[],
 ): UpdateEntry {
-  const newest = (file: string, tier?: string, corpus?: string) =>
-    results.filter((r) =>
-      r.target.role === "dictation" && r.target.file === file &&
-      (tier === undefined || r.tier === tier) &&
-      (corpus === undefined || r.corpus.sha256 === corpus)
-    ).sort((a, b) => b.at - a.at)[0];
-  const current = newest(inUse);
+  const inUseRow = rows.find((r) => r.file === inUse);
+  const current = measured(inUseRow, inUse, results);
   const judged = rows.filter((r) => r.kind === "dictation").map((row) => {
-    const run = current ? newest(row.file, current.tier, current.corpus.sha256) : undefined;
+    const theirs = current ? measured(row, row.file, results, current) : null;
     const verdict: Verdict = row.file === inUse
       ? "in_use"
       : !row.languages.includes("en")
       ? "not_english"
-      : !current || !run
+      : !current || !theirs
       ? "no_comparable_run"
-      : run.metrics.wer >= current.metrics.wer
+      : theirs.wer >= current.wer
       ? "less_accurate"
-      : run.metrics.xrt_wall <= current.metrics.xrt_wall
+      : theirs.speed_x <= current.speed_x
       ? "slower"
       : "beats_both";
     return {
       row: row.variant,
       file: row.file,
       verdict: verdict as Verdict,
-      wer: run?.metrics.wer ?? null,
-      speed_x: run?.metrics.xrt_wall ?? null,
+      wer: theirs?.wer ?? null,
+      speed_x: theirs?.speed_x ?? null,
     };
   });
   const best = judged.filter((c) => c.verdict === "beats_both")
@@ -99,10 +146,11 @@ export function proposeUpdates(
     role: "dictation",
     file: inUse,
     current: {
-      fleurs_en_wer: null,
-      wer: current?.metrics.wer ?? null,
-      speed_x: current?.metrics.xrt_wall ?? null,
-      corpus: current?.corpus.sha256 ?? null,
+      fleurs_en_wer: inUseRow?.fleurs_en_wer ?? null,
+      wer: current?.wer ?? null,
+      speed_x: current?.speed_x ?? null,
+      source: current?.source ?? null,
+      corpus: current?.corpus ?? null,
     },
     candidates: judged,
   };

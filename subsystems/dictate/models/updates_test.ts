@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../tests/assert.ts";
 import { type CatalogueRow, POCKETSPHINX_ROW, WHISPER_TINY_EN_ROW } from "./catalogue.ts";
-import { type BenchResult, proposeUpdates } from "./updates.ts";
+import { type BenchResult, measured, proposeUpdates } from "./updates.ts";
 
 const row = (variant: string, file: string, languages = ["en"]): CatalogueRow => ({
   ...WHISPER_TINY_EN_ROW,
@@ -66,4 +66,50 @@ Deno.test("candidate rule: only runs on the same tier and corpus compare; Englis
   });
   // With no run of the model in use there is nothing to beat.
   assertEquals(verdicts(rows, [run("o.bin", 0.1, 50)])["other-corpus"], "no_comparable_run");
+});
+
+Deno.test("candidate rule: the feed's own numbers compare where both rows carry them", () => {
+  const fed = (variant: string, file: string, fleurs_en_wer: number, speed_x: number) => ({
+    ...row(variant, file),
+    fleurs_en_wer,
+    speed_x,
+  });
+  const inUse = { ...POCKETSPHINX_ROW, fleurs_en_wer: 0.3, speed_x: 10 };
+  const entry = proposeUpdates(IN_USE, [
+    inUse,
+    fed("fast", "f.bin", 0.1, 40),
+    fed("faster", "ff.bin", 0.2, 60),
+    fed("worse", "w.bin", 0.4, 90),
+    row("unfed", "u.bin"),
+  ], [run("u.bin", 0.01, 99)]);
+  assertEquals(entry.current, {
+    fleurs_en_wer: 0.3,
+    wer: 0.3,
+    speed_x: 10,
+    source: "feed",
+    corpus: null,
+  });
+  assertEquals(Object.fromEntries(entry.candidates.map((c) => [c.row, c.verdict])), {
+    "pocketsphinx-en-us": "in_use",
+    fast: "beats_both",
+    faster: "picked",
+    worse: "less_accurate",
+    unfed: "no_comparable_run", // a local run never compares with the feed's numbers
+  });
+});
+
+Deno.test("measured: the feed's numbers, else the newest local run on the basis's corpus", () => {
+  const fed = { ...row("x", "x.bin"), fleurs_en_wer: 0.2, speed_x: 30 };
+  assertEquals(measured(fed, "x.bin", []), {
+    wer: 0.2,
+    speed_x: 30,
+    source: "feed",
+    corpus: null,
+    tier: null,
+  });
+  const local = [run("y.bin", 0.5, 2, "c1"), { ...run("y.bin", 0.4, 3, "c2"), at: 2 }];
+  assertEquals(measured(row("y", "y.bin"), "y.bin", local)?.corpus, "c2", "the newest run");
+  const basis = measured(undefined, IN_USE, [run(IN_USE, 0.3, 5, "c1")]);
+  assertEquals(measured(row("y", "y.bin"), "y.bin", local, basis)?.wer, 0.5, "the same corpus");
+  assertEquals(measured(fed, "x.bin", [], basis), null, "feed numbers never meet a local basis");
 });

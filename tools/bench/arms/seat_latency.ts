@@ -14,6 +14,7 @@ import { ForgeClient } from "../../client_lib.ts";
 import { breakdown } from "./seat_breakdown.ts";
 import { frameKind, prompt, settle, sinceRead } from "./seat_fixtures.ts";
 import { bareRelay } from "./seat_bare.ts";
+import { goal } from "../support/goals.ts";
 import {
   addSpent,
   clientWorkers,
@@ -195,6 +196,16 @@ export async function latencyArms(
           }\n` +
           `      ${lateFrames(relay.perFrame, relay.handed, "relay")}`,
       );
+      if (clients === Math.max(...clientCounts)) {
+        const [mine, floor] = [p99(flat(forge.perFrame)), p99(flat(relay.perFrame))];
+        goal(
+          `CLI line to ${clients} clients, p99 of single frames`,
+          mine <= floor + 1,
+          `forge ${mine.toFixed(2)} ms, the bare relay (the floor) ${floor.toFixed(2)} ms ` +
+            `(${(mine - floor).toFixed(2)} ms over it), the same turns in halves`,
+          "<= the bare relay's p99 + 1 ms",
+        );
+      }
     }
     driver.send({ kind: "subscribe", what: { session: seat } });
     await driver.next((m) => m.kind === "snapshot");
@@ -254,6 +265,12 @@ function lateFrames(
   if (late.length > shown.length) shown.push(`${late.length - shown.length} more`);
   return `frames whose median client waited 5 ms or more: ${late.length} of ${perFrame.size}` +
     (late.length ? ` (worst first: ${shown.join(", ")})` : "");
+}
+
+/** The p99 `q` prints. */
+function p99(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(0.99 * s.length))];
 }
 
 function q(xs: number[]): string {

@@ -4,7 +4,10 @@
  * times and the peak RSS. It imports the usage scanner and nothing else, so the process's own
  * start is what a small program's is.
  *
- *   tools/deno.sh run --allow-all tools/bench/arms/usage_report.ts POOL_CONFIG_DIR
+ *   tools/deno.sh run --allow-all tools/bench/arms/usage_report.ts POOL_CONFIG_DIR [--plain]
+ *
+ * `--plain`: the first scan's reader threads read each file as text and parse its usage lines
+ * whole (usage_plain_worker.ts), in place of the WebAssembly byte reader.
  */
 import { PriceTable } from "../../../subsystems/usage/prices.ts";
 import { UsageScanner } from "../../../subsystems/usage/scanner.ts";
@@ -13,12 +16,15 @@ import { UsageScanner } from "../../../subsystems/usage/scanner.ts";
  * What one forge process does for a usage subscribe - scan the pool and build
  * the report - then the same again with nothing changed; answered as JSON with the peak RSS.
  */
-export async function measure(pool: string) {
+export async function measure(pool: string, plain = false) {
   const prices = PriceTable.bundled();
-  const scanner = new UsageScanner({ configDirs: [pool], projects: [], prices });
+  const reader = plain ? new URL("./usage_plain_worker.ts", import.meta.url) : undefined;
+  const scanner = new UsageScanner({ configDirs: [pool], projects: [], prices, reader });
+  const cpu0 = ownCpuMs();
   let t0 = performance.now();
   const cold = await scanner.scan();
   const coldMs = performance.now() - t0;
+  const coldCpuMs = ownCpuMs() - cpu0;
   t0 = performance.now();
   const warm = await scanner.scan();
   const warmMs = performance.now() - t0;
@@ -27,6 +33,7 @@ export async function measure(pool: string) {
   const snap = cold.snapshot;
   return {
     coldMs,
+    coldCpuMs,
     warmMs,
     peakRssMiB: hwm,
     files: [cold.files_read, warm.files_read, warm.files_reused],
@@ -36,4 +43,14 @@ export async function measure(pool: string) {
   };
 }
 
-if (import.meta.main) console.log(JSON.stringify(await measure(Deno.args[0])));
+/** This process's CPU (user + system, every thread it ever ran, in 10 ms ticks), ms. */
+function ownCpuMs(): number {
+  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+if (import.meta.main) {
+  console.log(
+    JSON.stringify(await measure(Deno.args[0], Deno.args[1] === "--plain")),
+  );
+}

@@ -1,4 +1,5 @@
 import { render } from "preact";
+import { micStats } from "./audio/mic.ts";
 import { ForgeClient } from "./net/client.ts";
 import { App } from "./views/app.tsx";
 import { setClient } from "./views/use.ts";
@@ -22,7 +23,7 @@ async function main() {
   const w = globalThis as unknown as { forgeDebug: unknown };
   // For the browser tests and a person at the console: the socket can be dropped as a network
   // would drop it, and the first draw's time read back.
-  w.forgeDebug = { client, dropSocket: () => client.link.drop() };
+  w.forgeDebug = { client, mic: micStats, dropSocket: () => client.link.drop() };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") client.link.probe();
     client.terminal.pause(document.visibilityState === "hidden");

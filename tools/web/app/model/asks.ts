@@ -1,4 +1,5 @@
-import type { SessionUpdate, Wire } from "../../../../protocol/mod.ts";
+import type { Wire } from "../../../../protocol/mod.ts";
+import { z } from "zod";
 import { COMMANDS, isCommandName } from "../../../../protocol/mod.ts";
 
 /**
@@ -18,11 +19,18 @@ export interface Ask {
 }
 
 type Obj = Record<string, Wire>;
-const obj = (v: unknown): Obj =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : {};
+const obj = (v: Wire | undefined): Obj =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
 
 function askOf(kind: string, entry: Obj): Ask {
-  const request = entry.request !== undefined ? obj(entry.request) : withoutKey(entry);
+  let request = entry.request !== undefined ? obj(entry.request) : withoutKey(entry);
+  // A Slack draft's update nests its card under `draft` (catalogue 2.3 #61); the record does not.
+  const draft = request.draft;
+  if (
+    kind === "slack_post" && typeof draft === "object" && draft !== null && !Array.isArray(draft)
+  ) {
+    request = draft;
+  }
   const id = entry.tool_id ?? entry.id ?? request.id ?? "";
   return {
     kind,
@@ -37,15 +45,27 @@ function withoutKey(fields: Obj): Obj {
   return rest;
 }
 
+/** One entry of the snapshot's `pending_asks` (protocol/session.ts PendingAsk). */
+export interface PendingEntry {
+  kind: string;
+  tool_id?: string;
+  id?: string;
+  request: Obj;
+}
+
 /** The snapshot's `pending_asks`, oldest first. */
-export function asksFromSnapshot(list: Wire | undefined): Ask[] {
-  if (!Array.isArray(list)) return [];
-  return list.map((e) => askOf(String(obj(e).kind ?? "ask"), obj(e)));
+export function asksFromSnapshot(list: PendingEntry[]): Ask[] {
+  return list.map((e) => {
+    const entry: Obj = { request: e.request };
+    if (e.tool_id !== undefined) entry.tool_id = e.tool_id;
+    if (e.id !== undefined) entry.id = e.id;
+    return askOf(e.kind, entry);
+  });
 }
 
 /** Applies one update to the held asks; an update that is not about asks changes nothing. */
-export function applyAskUpdate(asks: Ask[], update: SessionUpdate): Ask[] {
-  const f = (update.fields ?? {}) as Obj;
+export function applyAskUpdate(asks: Ask[], update: { name: string; fields: Obj }): Ask[] {
+  const f = update.fields;
   const name = update.name;
   if (name === "permission_request") return [...asks, askOf("permission", f)];
   if (name === "question_request") return [...asks, askOf("question", f)];
@@ -82,12 +102,10 @@ export interface GenericAnswer {
 export function genericAnswer(kind: string): GenericAnswer | null {
   const name = `respond_${kind}`;
   if (!isCommandName(name)) return null;
-  const schema = COMMANDS[name].fields as unknown as {
-    shape?: Record<string, unknown>;
-  } | null;
-  const shape = schema?.shape ?? {};
+  const schema: z.ZodType | null = COMMANDS[name].fields;
+  if (!(schema instanceof z.ZodObject)) return null;
+  const shape: Record<string, z.ZodType> = schema.shape;
   const fields = Object.keys(shape).filter((k) => k !== "key" && k !== "id");
   if (fields.length !== 1) return null;
-  const def = (shape[fields[0]] as { def?: { type?: string } }).def;
-  return def?.type === "boolean" ? { command: name, field: fields[0] } : null;
+  return shape[fields[0]] instanceof z.ZodBoolean ? { command: name, field: fields[0] } : null;
 }

@@ -30,8 +30,8 @@ export type Row =
   };
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : null;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+const obj = (v: unknown): Obj | null => isObj(v) ? v : null;
 
 /** The words of a user message's content: a string, or its text blocks joined. */
 export function contentText(content: unknown): string {

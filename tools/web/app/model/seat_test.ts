@@ -1,5 +1,6 @@
 import { assertEquals } from "../../../../tests/assert.ts";
 import type { Wire } from "../../../../protocol/mod.ts";
+import type { Session } from "../net/narrow.ts";
 import { SeatModel } from "./seat.ts";
 
 // spec: update {seq, span}; seat_range ("a client that reads 5 and then 7 knows exactly one frame
@@ -12,18 +13,50 @@ const chat = (text: string) => ({
     msg: { type: "assistant", message: { content: [{ type: "text", text }] } },
   },
 });
-const snapshot = (seq: number, turns: Wire[] = []): Wire => ({
-  header: { session_id: "s1", seq },
-  conversation: { turns, cursor: "c1" },
+const snapshot = (seq: number, turns: Wire[] = [], session_id = "s1"): Session => ({
+  slot,
+  header: {
+    session_id,
+    seq,
+    model: null,
+    available_models: [],
+    effort: null,
+    permission_mode: null,
+    context: { percent: null, max_tokens: null },
+    turn_in_flight: false,
+  },
+  conversation: {
+    turns: turns.map((t) => ({ key: null, messages: [t] })),
+    compaction_count: 0,
+    cursor: "c1",
+  },
+  state: { slot, scan_cwd: "/", queue: [], voice_listeners: 0 },
+  composer: { machine: null, compacting: false, sign_in: null, bind: "", mode: "", notice: null },
   pending_asks: [],
-  state: { queue: [] },
+  pending_ask: null,
+  has_dispatches: false,
+  slash_commands: [],
+  subagents: [],
+  subagent_instances: [],
+  background_tasks: [],
+  monitors: [],
+  mcp: null,
+  processes: null,
+  terminal: null,
+  work: null,
+  git: null,
+  pr: null,
+  closes: [],
+  diff: null,
+  file_index: null,
+  reviews: null,
 });
 const words = (m: SeatModel) =>
   m.turns.flatMap((t) => t.messages.map((f) => JSON.stringify(f.message)));
 
 Deno.test("seat model: a gap is asked for, later frames wait, and the repair lands in order", () => {
   const m = new SeatModel(slot);
-  m.seed(snapshot(5, [{ key: null, messages: [{ type: "user", message: { content: "hi" } }] }]));
+  m.seed(snapshot(5, [{ type: "user", message: { content: "hi" } }]));
   assertEquals(m.accept(chat("a"), 5, 1), { kind: "applied" });
   assertEquals(m.accept(chat("d"), 8, 1), { kind: "gap", from: 6, to: 7 });
   m.accept(chat("e"), 9, 1);
@@ -42,7 +75,7 @@ Deno.test("seat model: a gap is asked for, later frames wait, and the repair lan
 
 Deno.test("seat model: a reconnect snapshot of the same epoch keeps the turns and names the gap", () => {
   const m = new SeatModel(slot);
-  m.seed(snapshot(3, [{ key: null, messages: [{ type: "user", message: { content: "hi" } }] }]));
+  m.seed(snapshot(3, [{ type: "user", message: { content: "hi" } }]));
   m.accept(chat("a"), 3, 1);
   assertEquals(m.rebase(snapshot(6)), { from: 4, to: 5 });
   m.repaired([{ seq: 4, update: chat("b") }, { seq: 5, update: chat("c") }]);
@@ -50,7 +83,7 @@ Deno.test("seat model: a reconnect snapshot of the same epoch keeps the turns an
   assertEquals(m.turns[0].messages.length, 4);
   // Another epoch (or a count that went backwards: a new server run) seeds instead.
   assertEquals(
-    m.rebase({ ...(snapshot(2) as Record<string, Wire>), header: { session_id: "s2", seq: 2 } }),
+    m.rebase(snapshot(2, [], "s2")),
     null,
   );
   assertEquals(m.turns.length, 0);

@@ -1,16 +1,28 @@
+import { z } from "zod";
 import type {
   BrowserFrame,
   BrowserGesture,
   ServerMessage,
   Slot,
-  Wire,
 } from "../../../../protocol/mod.ts";
-import { decodeBrowserFrame, sameSlot } from "../../../../protocol/mod.ts";
+import { decodeBrowserAudio, decodeBrowserFrame, sameSlot } from "../../../../protocol/mod.ts";
+import { PcmPlayer } from "../audio/pcm_player.ts";
 import { fromBase64 } from "./base64.ts";
 import type { ForgeClient } from "./client.ts";
 import type { BrowserPanel, BrowserRow } from "./store.ts";
 
-type Obj = Record<string, Wire>;
+/** A strip row as the page draws it. spec: browser_tabs ({number, title, url, owner, ...}). */
+const TabRow = z.object({
+  number: z.number(),
+  title: z.string().nullable().catch(""),
+  url: z.string().nullable().catch(""),
+  state: z.string().catch(""),
+}).loose();
+const TabList = z.object({ profile: z.string(), up: z.boolean(), rows: z.array(TabRow) }).loose();
+type TabList = z.infer<typeof TabList>;
+const Refused = z.object({ ok: z.literal(false), why: z.string() });
+const TabsReply = z.union([z.object({ ok: z.literal(true), tabs: TabList }), Refused]);
+const ViewReply = z.union([z.object({ ok: z.literal(true), tab: z.number() }).loose(), Refused]);
 
 /** Where the frames are drawn: the canvas registers one. */
 export interface BrowserSink {
@@ -36,6 +48,10 @@ export class BrowserWire {
   #opening: Set<number> | null = null;
   #attachGen = 0;
   #sized = "";
+  /** A hand-off's page to attach once the panel opens (its Open was pressed elsewhere). */
+  #wantPage: string | null = null;
+  /** The page's own sound (kind 2), for the controller. */
+  readonly sound = new PcmPlayer();
 
   constructor(private readonly client: ForgeClient) {}
 
@@ -62,13 +78,18 @@ export class BrowserWire {
     void this.client.ask((reply_to) => ({ kind: "browser_tabs", seat, reply_to })).then((b) => {
       const p = this.#p;
       if (!p || !sameSlot(p.seat, seat)) return;
-      const body = b as Obj;
-      if (body.ok !== true) {
-        p.failed = String(body.why);
+      const body = TabsReply.safeParse(b);
+      if (!body.success) {
+        p.failed = "the server's answer to browser_tabs was not understood";
+      } else if (!body.data.ok) {
+        p.failed = body.data.why;
       } else {
-        this.#tabs(body.tabs as Obj);
+        this.#tabs(body.data.tabs);
         const want = p.want !== null && p.rows.some((r) => r.number === p.want) ? p.want : null;
-        if (p.up) this.view(want ?? undefined);
+        const page = this.#wantPage;
+        this.#wantPage = null;
+        if (page) void this.viewPage(seat, page);
+        else if (p.up) this.view(want ?? undefined);
       }
       this.client.store.changed();
     });
@@ -89,9 +110,10 @@ export class BrowserWire {
     void this.client.ask((reply_to) => ({ kind: "browser_view", seat: p.seat, tab, reply_to }))
       .then((b) => {
         if (gen !== this.#attachGen || this.#p !== p) return;
-        const body = b as Obj;
-        if (body.ok === true) p.want = Number(body.tab);
-        else p.failed = String(body.why);
+        const body = ViewReply.safeParse(b);
+        if (!body.success) p.failed = "the server's answer to browser_view was not understood";
+        else if (body.data.ok) p.want = body.data.tab;
+        else p.failed = body.data.why;
         this.client.store.changed();
       });
   }
@@ -130,8 +152,38 @@ export class BrowserWire {
     return !!v && v.controller === v.viewer;
   }
 
+  /** Takes or gives back the role; a take opens the sound from the person's own click. */
   control(take: boolean): void {
+    if (take) this.sound.open();
+    else this.sound.close();
     this.client.send({ kind: "browser_control", take });
+  }
+
+  /**
+   * A hand-off's Open: attaches the page by the CDP target id the ask carries, because a tab
+   * number names another tab after a host replacement. spec: browser_view_page.
+   */
+  viewPage(seat: Slot, target: string): Promise<string | null> {
+    const p = this.#p;
+    if (!p || !sameSlot(p.seat, seat)) {
+      // The panel is not open yet: it attaches this page once the strip has answered.
+      this.#wantPage = target;
+      return Promise.resolve(null);
+    }
+    const gen = ++this.#attachGen;
+    p.view = null;
+    p.failed = null;
+    this.#sized = "";
+    return this.client.ask((reply_to) => ({ kind: "browser_view_page", seat, target, reply_to }))
+      .then((body) => {
+        const reply = ViewReply.safeParse(body);
+        if (!reply.success) return "the server's answer to browser_view_page was not understood";
+        if (gen !== this.#attachGen || this.#p !== p) return null;
+        if (reply.data.ok) p.want = reply.data.tab;
+        else p.failed = reply.data.why;
+        this.client.store.changed();
+        return reply.data.ok ? null : reply.data.why;
+      });
   }
 
   nav(back: boolean): void {
@@ -165,7 +217,8 @@ export class BrowserWire {
     const p = this.#p;
     if (!p) return;
     if (m.kind === "browser_tabs") {
-      if (m.profile === this.#profile) this.#tabs(m as unknown as Obj);
+      const list = TabList.safeParse(m);
+      if (m.profile === this.#profile && list.success) this.#tabs(list.data);
     } else if (m.kind === "browser_view") {
       // A switch lets the old tab go; its last words (a viewer count) are not this view's.
       if (p.want !== null && m.tab !== p.want) return;
@@ -193,15 +246,24 @@ export class BrowserWire {
     this.#sink?.frame(d.frame);
   }
 
-  #tabs(list: Obj): void {
+  /** A kind-2 packet: the viewed tab's sound, played while this page drives (spec: kind 2). */
+  audio(bytes: Uint8Array): void {
+    const v = this.#p?.view;
+    const d = decodeBrowserAudio(bytes);
+    if (!v || !d.ok || !this.mine || d.audio.profile !== v.id || d.audio.tab !== v.tab) return;
+    // A packet behind the picture is dropped rather than queued (spec: kind 2).
+    this.sound.play(d.audio.seq, d.audio.rate, d.audio.channels, d.audio.samples, 0.25);
+  }
+
+  #tabs(list: TabList): void {
     const p = this.#p!;
-    this.#profile = String(list.profile);
-    p.up = list.up === true;
-    p.rows = ((list.rows ?? []) as Obj[]).map((r): BrowserRow => ({
-      number: Number(r.number),
-      title: String(r.title ?? ""),
-      url: String(r.url ?? ""),
-      state: String(r.state ?? ""),
+    this.#profile = list.profile;
+    p.up = list.up;
+    p.rows = list.rows.map((r): BrowserRow => ({
+      number: r.number,
+      title: r.title ?? "",
+      url: r.url ?? "",
+      state: r.state,
     }));
     // A new tab opens blank and then navigates (as does a host's boot tab): the first new row
     // that left the blank page is the one the person asked for.

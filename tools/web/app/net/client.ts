@@ -1,24 +1,31 @@
-import type { ClientMessage, SettingsEdit, Slot, Subject, Wire } from "../../../../protocol/mod.ts";
+import type {
+  ClientMessage,
+  NamedSubject,
+  SettingsEdit,
+  Slot,
+  Subject,
+  Wire,
+} from "../../../../protocol/mod.ts";
 import {
   BinaryKind,
-  decodeUpdate,
   describeIssues,
   isBoardNews,
   isFleetNews,
   sameSlot,
   ServerMessage,
-  updateSlot,
 } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
+import { Dictation } from "./dictation.ts";
 import { Link } from "./link.ts";
 import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
+import { Subjects } from "./subjects.ts";
 import { TerminalWire } from "./terminal_wire.ts";
+import { isNamed, PLUGIN_UPDATES, readUpdate, TAKE_UPDATES } from "./updates.ts";
+import { VoiceWire } from "./voice_wire.ts";
 
-type Obj = Record<string, Wire>;
-export type HeldSubject = "usage" | "board";
-const obj = (v: unknown): Obj =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v as Obj : {};
+/** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
+export type HeldSubject = Exclude<NamedSubject, "home">;
 
 /** spec: ping. The oldest protocol this client knows to answer `ping` with `pong`. */
 const PING_SINCE = 29;
@@ -32,14 +39,20 @@ const PING_SINCE = 29;
 export class ForgeClient {
   readonly store = new Store();
   /** What the connection did, for the browser tests and a person at the console. */
-  readonly stats = { greetings: 0, rangeAsks: 0, schemaErrors: [] as string[] };
+  readonly stats: { greetings: number; rangeAsks: number; schemaErrors: string[] } = {
+    greetings: 0,
+    rangeAsks: 0,
+    schemaErrors: [],
+  };
   /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
   validate = false;
   readonly link: Link;
   readonly terminal: TerminalWire;
   readonly browser = new BrowserWire(this);
   readonly seats = new SeatAttach(this);
-  #bootId: string | null = null;
+  readonly subjects = new Subjects(this);
+  readonly dictation = new Dictation(this);
+  readonly voice = new VoiceWire(this);
   #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
   /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
   #held = new Set<HeldSubject>();
@@ -52,8 +65,11 @@ export class ForgeClient {
     this.link = new Link(url, {
       onOpen: () => {},
       onMessage: (m) => this.#onMessage(m),
-      onBinary: (b) =>
-        b[0] === BinaryKind.browser_frame ? this.browser.frame(b) : this.terminal.output(b),
+      onBinary: (b) => {
+        if (b[0] === BinaryKind.browser_frame) this.browser.frame(b);
+        else if (b[0] === BinaryKind.browser_audio) this.browser.audio(b);
+        else this.terminal.output(b);
+      },
       onState: (link, retryInMs) => {
         this.store.state.link = link;
         this.store.state.retryInMs = retryInMs;
@@ -77,6 +93,12 @@ export class ForgeClient {
 
   send(message: ClientMessage): boolean {
     return this.link.send(message);
+  }
+
+  /** A frame this page could not read against protocol/'s schemas: counted and said. */
+  offSchema(why: string): void {
+    this.stats.schemaErrors.push(why);
+    this.#note({ kind: "error", what: "schema", why, seat: null, dispatch_id: null });
   }
 
   command(name: string, fields: Wire | null, replyTo?: number): void {
@@ -128,7 +150,7 @@ export class ForgeClient {
 
   // ---- pages that hold a subject ------------------------------------------------------------
 
-  /** Holds (or lets go of) a keyless subject a page draws: `usage`, `board`. */
+  /** Holds (or lets go of) a keyless subject a page draws. */
   hold(subject: HeldSubject, on: boolean): void {
     if (on === this.#held.has(subject)) return;
     if (on) this.#held.add(subject);
@@ -194,13 +216,13 @@ export class ForgeClient {
         this.#error(m);
         break;
       case "file_content":
-        s.files.set(`${m.path}@${m.sha ?? ""}`, obj(m.content));
+        s.files.set(`${m.path}@${m.sha ?? ""}`, m);
         break;
       case "commit_diff":
-        s.commits.set(m.sha, m as unknown as Obj);
+        s.commits.set(m.sha, m);
         break;
       case "document_read":
-        s.document = m as unknown as Obj;
+        s.document = m;
         break;
       case "reply": {
         const waiting = this.#replies.get(m.reply_to);
@@ -235,40 +257,30 @@ export class ForgeClient {
   }
 
   #snapshot(subject: Subject, data: Wire): void {
-    const s = this.state;
-    if (subject === "home") {
-      const home = obj(data);
-      const restarted = this.#bootId !== null && home.boot_id !== this.#bootId;
-      this.#bootId = typeof home.boot_id === "string" ? home.boot_id : null;
-      if (!s.home) performance.mark("forge:home");
-      s.home = home;
-      this.seats.home(restarted);
-      return;
-    }
-    if (subject === "usage" || subject === "board") {
-      s[subject] = obj(data);
-      return;
-    }
-    if (typeof subject === "object") this.seats.snapshot(subject.session, data);
+    if (typeof subject === "object") return this.seats.snapshot(subject.session, data);
+    const read = this.subjects.snapshot(subject, data);
+    if (read) this.seats.home(read.restarted);
   }
 
-  #update(
-    raw: Wire,
-    seq: number | null | undefined,
-    span: number | undefined,
-  ): void {
-    const update = decodeUpdate(raw);
-    const slot = updateSlot(update);
+  #update(raw: Wire, seq: number | null | undefined, span: number | undefined): void {
+    const u = readUpdate(raw);
+    if (u.known === "invalid") return this.offSchema(u.why);
+    const slot = u.key;
     const seat = this.state.seat;
-    if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(update, raw, seq, span);
-    // A seat's own words about a press that failed (a mode or model switch, a notice).
-    if (slot && (update.name === "notice" || update.name.endsWith("_failed"))) {
-      const f = update.fields ?? {};
-      const why = String(f.text ?? f.message ?? JSON.stringify(f));
-      this.#note({ kind: "error", what: update.name, why, seat: slot, dispatch_id: null });
+    if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, raw, seq, span);
+    if (isNamed(u, ...TAKE_UPDATES)) this.dictation.update(u);
+    if (isNamed(u, "voice_audio")) this.voice.update(u);
+    if (isNamed(u, "accounts_changed", "dictate_models_changed", ...PLUGIN_UPDATES)) {
+      this.subjects.update(u);
     }
-    if (slot === null || isFleetNews(update)) this.#soon("home");
-    if (this.#held.has("board") && isBoardNews(update)) this.#soon("board");
+    // A seat's own words about a press that failed (a mode or model switch).
+    if (slot && u.known === false && u.name.endsWith("_failed")) {
+      const why = typeof u.fields.message === "string" ? u.fields.message : u.name;
+      this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
+    }
+    const news = { name: u.name, fields: u.fields };
+    if (slot === null || isFleetNews(news)) this.#soon("home");
+    if (this.#held.has("board") && isBoardNews(news)) this.#soon("board");
   }
 
   /** A home or board move is a read (spec: update > home's two arms; board): re-ask,

@@ -1,7 +1,9 @@
-import type { ServerMessage, SessionUpdate, Slot, Wire } from "../../../../protocol/mod.ts";
+import type { ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
 import { sameSlot } from "../../../../protocol/mod.ts";
 import { SeatModel } from "../model/seat.ts";
 import type { ForgeClient } from "./client.ts";
+import { narrowSession } from "./narrow.ts";
+import type { ReadUpdate } from "./updates.ts";
 
 /** How many turns a `more` asks for: the same page the snapshot carries. */
 const PAGE_TURNS = 20;
@@ -42,6 +44,8 @@ export class SeatAttach {
     this.#awaiting = "fresh";
     this.#subscribe(slot);
     this.client.send({ kind: "showing", seat: slot });
+    // spec: voice_mode - a return to a seat this page listened to resumes it.
+    this.client.voice.shown(slot);
     this.client.store.changed();
   }
 
@@ -49,6 +53,8 @@ export class SeatAttach {
     const seat = this.#state.seat;
     if (!seat) return;
     this.client.terminal.detach();
+    this.client.voice.left(seat.slot);
+    this.client.dictation.left();
     this.client.send({ kind: "unsubscribe", what: { session: seat.slot } });
     this.client.send({ kind: "showing", seat: null });
     this.#state.seat = null;
@@ -96,11 +102,20 @@ export class SeatAttach {
     if (restarted) seat.nextSeq = null;
     this.#subscribe(seat.slot);
     this.client.send({ kind: "showing", seat: seat.slot });
+    // The server's listener set died with the old connection: say it again.
+    this.client.voice.shown(seat.slot);
   }
 
-  snapshot(slot: Slot, data: Wire): void {
+  snapshot(slot: Slot, raw: Wire): void {
     const seat = this.#state.seat;
     if (!seat || !sameSlot(slot, seat.slot)) return;
+    const read = narrowSession(raw);
+    if (!read.ok) {
+      this.client.offSchema(read.why);
+      this.#awaiting = null;
+      return;
+    }
+    const data = read.data;
     if (this.#awaiting === "reattach" && seat.nextSeq !== null) {
       const gap = seat.rebase(data);
       if (gap) this.#range(seat, gap);
@@ -112,7 +127,7 @@ export class SeatAttach {
   }
 
   /** One update for the seat on screen; frames before its snapshot are the snapshot's. */
-  update(update: SessionUpdate, raw: Wire, seq: number | null | undefined, span?: number): void {
+  update(update: ReadUpdate, raw: Wire, seq: number | null | undefined, span?: number): void {
     const seat = this.#state.seat;
     if (!seat || this.#awaiting !== null) return;
     const got = seat.accept(raw, seq, span);

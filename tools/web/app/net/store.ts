@@ -1,12 +1,15 @@
 import type {
   ErrorFrame,
   Greeting,
+  ServerMessage,
   SettingsDocument,
   Slot,
   Wire,
 } from "../../../../protocol/mod.ts";
 import type { LinkState } from "./link.ts";
 import type { SeatModel } from "../model/seat.ts";
+import type { Board, DictateModels, Extensions, Home } from "./narrow.ts";
+import type { Take } from "./dictation.ts";
 
 type Obj = Record<string, Wire>;
 
@@ -84,9 +87,17 @@ export interface AppState {
   retryInMs: number | null;
   greeting: Greeting | null;
   settings: SettingsDocument | null;
-  home: Obj | null;
+  home: Home | null;
   usage: Obj | null;
-  board: Obj | null;
+  board: Board | null;
+  extensions: Extensions | null;
+  models: DictateModels | null;
+  /** The plugin actions' and the models page's last words, newest last. */
+  pluginNews: { ok: boolean; text: string; at: number }[];
+  /** This page's dictation take, while one runs or its words wait in the composer. */
+  take: Take | null;
+  /** Whether this page listens to the seat on screen (its own voice switch). */
+  voiceOn: boolean;
   /** The seat on screen, or null. */
   seat: SeatModel | null;
   /** Why the seat on screen could not be read (a seat nobody started). */
@@ -95,10 +106,10 @@ export interface AppState {
   errors: (ErrorFrame & { at: number })[];
   saves: Map<number, SaveAnswer>;
   /** `file_content` answers by `path@sha`. */
-  files: Map<string, Obj>;
+  files: Map<string, Extract<ServerMessage, { kind: "file_content" }>>;
   /** `commit_diff` answers by sha. */
-  commits: Map<string, Obj>;
-  document: Obj | null;
+  commits: Map<string, Extract<ServerMessage, { kind: "commit_diff" }>>;
+  document: Extract<ServerMessage, { kind: "document_read" }> | null;
   terminal: TerminalAttach | null;
   browser: BrowserPanel | null;
   /** A `more` is out: the walk waits for its page before asking again. */
@@ -114,6 +125,11 @@ export function initialState(): AppState {
     home: null,
     usage: null,
     board: null,
+    extensions: null,
+    models: null,
+    pluginNews: [],
+    take: null,
+    voiceOn: false,
     seat: null,
     seatError: null,
     errors: [],

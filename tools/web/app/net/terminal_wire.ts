@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ServerMessage, Slot } from "../../../../protocol/mod.ts";
 import {
   BinaryKind,
@@ -6,6 +7,9 @@ import {
   sameSlot,
 } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "./client.ts";
+
+/** A refused attach's reply body. spec: terminal_view ({"ok": false, "why": ...}). */
+const Refused = z.object({ ok: z.literal(false), why: z.string() });
 
 /** Where the terminal's bytes are drawn: the xterm.js view registers one. */
 export interface TerminalSink {
@@ -111,12 +115,12 @@ export class TerminalWire {
         state.terminal.controller = m.controller;
       }
     } else if (m.kind === "reply" && m.reply_to === 1) {
-      const body = m.body as { ok?: boolean; why?: string };
-      if (body && body.ok === false) {
+      const body = Refused.safeParse(m.body);
+      if (body.success) {
         state.errors = [...state.errors, {
           kind: "error",
           what: "terminal_view",
-          why: String(body.why),
+          why: body.data.why,
           seat: this.#want,
           dispatch_id: null,
           at: Date.now(),

@@ -1,59 +1,156 @@
 import { useEffect, useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
+import { type BoardRow, TaskStatus } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
-
-type Obj = Record<string, Wire>;
 
 /** spec: board - "a page holding the subject re-reads on a slow beat of its own - 30 s". */
 const BEAT_MS = 30_000;
 
 /**
- * One project's board under its home row: each task with its status, owner, rollup and the marks
- * that are set. Drawn only when the board subject has rows for the project.
+ * One project's board: each task with its status, owner, rollup and the marks that are set;
+ * away from the home (`compact` off) each row also carries its actions - move, rank, assign, a
+ * verdict on a row in review, an answer to a row waiting on the user. Each is a fire-and-forget
+ * command whose effect is the board's re-read (spec: board; catalogue 1.2 task commands).
  */
-export function ProjectBoard(props: { org: string; project: string }) {
+export function ProjectBoard(props: { org: string; project: string; compact?: boolean }) {
   const s = useApp();
-  const projects = (s.board?.projects ?? []) as Obj[];
-  const mine = projects.find((p) => {
-    const id = p.project as Obj;
-    return id.org === props.org && id.name === props.project;
-  });
-  const rows = (mine?.rows ?? []) as Obj[];
-  if (mine?.error) return <p class="notice">The board could not be read: {String(mine.error)}</p>;
+  const mine = s.board?.projects.find((p) =>
+    p.project.org === props.org && p.project.name === props.project
+  );
+  if (mine?.error) return <p class="notice">The board could not be read: {mine.error}</p>;
+  const rows = mine?.rows ?? [];
   if (rows.length === 0) return null;
   return (
     <table class="board" data-testid={`board-${props.project}`}>
       <tbody>
-        {rows.map((r) => {
-          const t = r.task as Obj;
-          const marks = Object.entries((r.marks ?? {}) as Obj).filter(([, on]) => on === true);
-          const rollup = r.rollup as number[] | null;
-          return (
-            <tr key={String(t.id)} class={`task ${t.status}`}>
-              <td class="muted">{String(t.id)}</td>
-              <td>
-                {r.epic_subject ? <span class="muted">{String(r.epic_subject)} ›</span> : null}
-                {String(t.subject)}
-              </td>
-              <td>
-                <span class="chip">{String(t.status)}</span>
-              </td>
-              <td class="muted">{t.owner ? String(t.owner) : "unowned"}</td>
-              <td class="muted">{rollup ? `${rollup[0]}/${rollup[1]}` : ""}</td>
-              <td>
-                {marks.map(([m]) => (
-                  <span class="mark-chip" key={m}>{m.replaceAll("_", " ")}</span>
-                ))}
-              </td>
-            </tr>
-          );
-        })}
+        {rows.map((r) => (
+          <TaskRow row={r} project={props.project} compact={!!props.compact} key={r.task.id} />
+        ))}
       </tbody>
     </table>
   );
 }
 
-/** Re-reads the board on its slow beat while the home is on screen. */
+function TaskRow(props: { row: BoardRow; project: string; compact: boolean }) {
+  const { row: r, project } = props;
+  const t = r.task;
+  const marks = Object.entries(r.marks).filter(([, on]) => on);
+  return (
+    <tr class={`task ${t.status}`} data-testid={`task-${t.id}`}>
+      <td class="muted">{t.id}</td>
+      <td>
+        {r.epic_subject ? <span class="muted">{r.epic_subject} ›</span> : null}
+        {t.subject}
+        {t.waiting_on?.question && (
+          <div class="question" data-testid="task-question">
+            {t.waiting_on.asked_by ?? "someone"} asks: {t.waiting_on.question}
+          </div>
+        )}
+      </td>
+      <td>
+        {props.compact ? <span class="chip">{t.status}</span> : (
+          <select
+            data-testid="task-status"
+            value={t.status}
+            onChange={(e) =>
+              client().command("task_move", { project, id: t.id, to: e.currentTarget.value })}
+          >
+            {TaskStatus.options.map((o) => <option value={o} key={o}>{o}</option>)}
+          </select>
+        )}
+      </td>
+      <td class="muted">{t.owner ?? "unowned"}</td>
+      <td class="muted">{r.rollup ? `${r.rollup[0]}/${r.rollup[1]}` : ""}</td>
+      <td>
+        {marks.map(([m]) => <span class="mark-chip" key={m}>{m.replaceAll("_", " ")}</span>)}
+      </td>
+      {!props.compact && (
+        <td class="task-actions">
+          <TaskActions row={r} project={project} />
+        </td>
+      )}
+    </tr>
+  );
+}
+
+function TaskActions(props: { row: BoardRow; project: string }) {
+  const { project } = props;
+  const t = props.row.task;
+  const [words, setWords] = useState("");
+  const [owner, setOwner] = useState(t.owner ?? "");
+  const cmd = (name: string, fields: Record<string, string | boolean | null | object>) =>
+    client().command(name, { project, id: t.id, ...fields });
+  return (
+    <>
+      <button type="button" title="to the top" onClick={() => cmd("task_rank", { to: "top" })}>
+        ⤒
+      </button>
+      <button
+        type="button"
+        data-testid="task-up"
+        title="up one"
+        onClick={() => cmd("task_rank", { to: "up" })}
+      >
+        ↑
+      </button>
+      <button type="button" title="down one" onClick={() => cmd("task_rank", { to: "down" })}>
+        ↓
+      </button>
+      <input
+        class="owner"
+        data-testid="task-owner"
+        placeholder="owner"
+        value={owner}
+        onInput={(e) => setOwner(e.currentTarget.value)}
+      />
+      <button
+        type="button"
+        data-testid="task-assign"
+        onClick={() => cmd("task_assign", { owner: owner.trim() || null })}
+      >
+        Assign
+      </button>
+      {(props.row.marks.in_review || props.row.marks.waiting_on_user) && (
+        <input
+          data-testid="task-words"
+          placeholder={props.row.marks.in_review ? "what is wrong (to send back)" : "your answer"}
+          value={words}
+          onInput={(e) => setWords(e.currentTarget.value)}
+        />
+      )}
+      {props.row.marks.in_review && (
+        <>
+          <button
+            type="button"
+            data-testid="task-approve"
+            onClick={() => cmd("task_verdict", { approve: true, words: words.trim() || null })}
+          >
+            Approve
+          </button>
+          <button
+            type="button"
+            data-testid="task-send-back"
+            disabled={!words.trim()}
+            onClick={() => cmd("task_verdict", { approve: false, words: words.trim() })}
+          >
+            Send back
+          </button>
+        </>
+      )}
+      {props.row.marks.waiting_on_user && (
+        <button
+          type="button"
+          data-testid="task-answer"
+          disabled={!words.trim()}
+          onClick={() => cmd("task_answer", { words: words.trim() })}
+        >
+          Answer
+        </button>
+      )}
+    </>
+  );
+}
+
+/** Re-reads the board on its slow beat while a page that draws it is on screen. */
 export function useBoardBeat(): void {
   useEffect(() => {
     const timer = setInterval(() => client().reread("board"), BEAT_MS);
@@ -82,7 +179,7 @@ export function NewTask(props: { project: string }) {
         data-testid={`new-task-${props.project}`}
         placeholder="New task"
         value={subject}
-        onInput={(e) => setSubject((e.target as HTMLInputElement).value)}
+        onInput={(e) => setSubject(e.currentTarget.value)}
       />
     </form>
   );

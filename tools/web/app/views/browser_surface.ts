@@ -14,6 +14,8 @@ function modifiers(e: MouseEvent | KeyboardEvent): Modifier[] | undefined {
 
 const BUTTONS = ["left", "middle", "right"] as const;
 /** Keys that only modify another: sent with the key they modify, never alone. */
+/** How long a left press waits for a second one before it crosses as a single click. */
+const DOUBLE_CLICK_MS = 250;
 const MODIFIER_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph"]);
 
 /**
@@ -33,6 +35,8 @@ export class Surface {
   #moved: { x: number; y: number; modifiers?: Modifier[] } | null = null;
   #observer: ResizeObserver;
   #off: (() => void)[] = [];
+  /** A left press waiting out the double-click window; a key or wheel sends it at once. */
+  #pendingPress: { timer: ReturnType<typeof setTimeout>; flush: () => void } | null = null;
   closed = false;
 
   constructor(
@@ -60,6 +64,7 @@ export class Surface {
 
   dispose(): void {
     this.closed = true;
+    if (this.#pendingPress) clearTimeout(this.#pendingPress.timer);
     this.#observer.disconnect();
     for (const off of this.#off) off();
     this.#shown?.close();
@@ -126,6 +131,14 @@ export class Surface {
     };
   }
 
+  /** A press still waiting goes first: a key after a click lands where the click put focus. */
+  #sendPress(): void {
+    const p = this.#pendingPress;
+    if (!p) return;
+    clearTimeout(p.timer);
+    p.flush();
+  }
+
   #on<K extends keyof HTMLElementEventMap>(
     type: K,
     fn: (e: HTMLElementEventMap[K]) => void,
@@ -136,18 +149,30 @@ export class Surface {
   }
 
   #listen(): void {
-    // A press is a whole click on the host (spec: browser_input "a press"), sent on the way down.
+    // A press is a whole click on the host (spec: browser_input "a press"). A left press waits
+    // out the double-click window, so a double-click crosses as ONE press of two clicks (the
+    // host then fires one dblclick, as a local page would) rather than as two single clicks.
     this.#on("mousedown", (e) => {
       this.canvas.focus();
       const p = this.#point(e);
       if (!p) return;
       e.preventDefault();
-      this.send({
-        type: "press",
+      const press = {
+        type: "press" as const,
         ...p,
         button: BUTTONS[e.button] ?? "left",
         modifiers: modifiers(e),
-      });
+      };
+      const waiting = this.#pendingPress;
+      this.#pendingPress = null;
+      if (waiting) clearTimeout(waiting.timer);
+      if (press.button !== "left") return void this.send(press);
+      if (waiting && e.detail >= 2) return void this.send({ ...press, clicks: 2 });
+      const flush = () => {
+        this.#pendingPress = null;
+        this.send(press);
+      };
+      this.#pendingPress = { timer: setTimeout(flush, DOUBLE_CLICK_MS), flush };
     });
     this.#on("contextmenu", (e) => e.preventDefault());
     // Moves are a stream: one per animation frame at most, the latest position.
@@ -168,16 +193,19 @@ export class Surface {
       const p = this.#point(e);
       if (!p) return;
       const g = { type: "wheel" as const, ...p, dx: e.deltaX, dy: e.deltaY };
+      this.#sendPress();
       if (this.send({ ...g, modifiers: modifiers(e) })) e.preventDefault();
     });
     this.#on("keydown", (e) => {
       if (MODIFIER_KEYS.has(e.key) || e.isComposing) return;
       // A paste is left to run: it arrives as the paste event's text below.
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "v") return;
+      this.#sendPress();
       if (this.send({ type: "key", key: e.key, modifiers: modifiers(e) })) e.preventDefault();
     });
     this.#on("paste", (e) => {
       const text = e.clipboardData?.getData("text/plain");
+      this.#sendPress();
       if (text && this.send({ type: "text", text })) e.preventDefault();
     });
   }

@@ -1,12 +1,41 @@
-import { useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { DictateAxesPicker } from "./dictate_axes.tsx";
+import { MicButton, pushToTalk } from "./mic.tsx";
 import { client, useApp } from "./use.ts";
 
-/** The composer: send a prompt, see the queued ones (and take one back), cancel the turn. */
+/**
+ * The composer: send a prompt, dictate into it (the landed words are placed here for editing,
+ * and a landing carried across a reload is read back from the record's `notice`), see the queued
+ * prompts (and take one back), cancel the turn. spec: session > composer; dictate_stream.
+ */
 export function Composer() {
   const s = useApp();
   const seat = s.seat!;
   const [text, setText] = useState("");
   const key = seat.slot;
+  const box = useRef<HTMLTextAreaElement>(null);
+  const composer = seat.record?.composer;
+  const ptt = useMemo(
+    () => pushToTalk(composer?.bind ?? "off", composer?.mode ?? "auto"),
+    [composer?.bind, composer?.mode],
+  );
+
+  // A take's words land here for editing before they are sent.
+  const landed = s.take?.landed ?? null;
+  useEffect(() => {
+    if (landed === null) return;
+    setText((t) => (t.trim() ? `${t.trimEnd()} ${landed}` : landed));
+    client().dictation.consumed();
+    box.current?.focus();
+  }, [landed]);
+  // A landing nobody sent is carried by the record: a reload puts it back in the box.
+  const carried = seat.landed?.surface === "composer" || seat.landed?.surface === null
+    ? seat.landed.text
+    : null;
+  useEffect(() => {
+    if (carried && !text) setText(carried);
+  }, [carried]);
+
   const send = () => {
     const words = text.trim();
     if (!words) return;
@@ -22,11 +51,7 @@ export function Composer() {
               <span class="source">{q.source}</span> {q.text}
               <button
                 type="button"
-                onClick={() =>
-                  client().command("cancel_queued_prompt", {
-                    key,
-                    uuid: q.uuid,
-                  })}
+                onClick={() => client().command("cancel_queued_prompt", { key, uuid: q.uuid })}
               >
                 take back
               </button>
@@ -35,27 +60,34 @@ export function Composer() {
         </ul>
       )}
       <textarea
+        ref={box}
         data-testid="composer"
         placeholder="Tell the seat what to do (Enter sends, Shift+Enter a new line)"
         value={text}
-        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
+          if (ptt.keydown(e)) return e.preventDefault();
           if (e.key === "Enter" && !e.shiftKey) {
             e.preventDefault();
             send();
           }
         }}
+        onKeyUp={(e) => {
+          if (ptt.keyup(e)) e.preventDefault();
+        }}
       />
       <div class="composer-actions">
-        <button
-          type="button"
-          data-testid="send"
-          onClick={send}
-          disabled={s.link !== "open"}
-        >
+        <button type="button" data-testid="send" onClick={send} disabled={s.link !== "open"}>
           Send
         </button>
-        {seat.header.turn_in_flight === true && (
+        <MicButton />
+        {s.home?.dictate.enabled && <DictateAxesPicker seat={seat} />}
+        {composer && composer.bind !== "off" && (
+          <span class="muted ptt" data-testid="ptt">
+            push-to-talk: {composer.bind.replace("_", " ")} ({composer.mode})
+          </span>
+        )}
+        {seat.turnInFlight && (
           <button
             type="button"
             data-testid="cancel"

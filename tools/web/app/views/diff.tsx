@@ -1,24 +1,10 @@
 import { useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
+import { type DiffFile, layerFiles } from "../net/review_read.ts";
+import { highlight, languageOf } from "../draw/highlight.ts";
 import { CommentForm } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
-type Obj = Record<string, Wire>;
-
-export interface DiffLine {
-  kind: "hunk" | "context" | "added" | "removed";
-  text: string;
-  old_line: number | null;
-  new_line: number | null;
-}
-
-/** The files of a layer state (`"clean"`, `{"populated": {...}}`, `"scan_failed"`). */
-export function layerFiles(layer: Wire | undefined): Obj[] | string {
-  if (layer === "clean") return "clean";
-  if (layer === "scan_failed") return "the scan failed";
-  const populated = (layer as Obj | null)?.populated as Obj | undefined;
-  return populated ? (populated.files as Obj[]) : "nothing to state";
-}
+export { layerFiles };
 
 /**
  * One file's raw hunks drawn as a diff. Between two hunks (and above the first) the lines the
@@ -26,15 +12,20 @@ export function layerFiles(layer: Wire | undefined): Obj[] | string {
  * `file_content` and draws the lines the gap spans. spec: file_content.
  */
 export function FileDiff(
-  props: { file: Obj; sha: string | null; expandable: boolean; commentable?: boolean },
+  props: { file: DiffFile; sha: string | null; expandable: boolean; commentable?: boolean },
 ) {
   const s = useApp();
   const [commenting, setCommenting] = useState<number | null>(null);
   const file = props.file;
-  const path = String(file.path);
-  const lines = (file.lines ?? []) as unknown as DiffLine[];
+  const path = file.path;
+  const language = languageOf(path);
+  const lines = file.lines;
   const content = s.files.get(`${path}@${props.sha ?? ""}`);
-  const read = content?.state === "read" ? (content.lines as string[]) : null;
+  const body = content?.content;
+  const got = typeof body === "object" && body !== null && !Array.isArray(body) ? body : null;
+  const read = got?.state === "read" && Array.isArray(got.lines)
+    ? got.lines.map((l) => typeof l === "string" ? l : "")
+    : null;
   const seat = s.seat!;
   const expand = () =>
     client().send({
@@ -71,7 +62,7 @@ export function FileDiff(
                 <button type="button" data-testid="expand" onClick={expand}>
                   ↕ {hidden} unchanged line{hidden === 1 ? "" : "s"}
                 </button>
-                {content?.state === "failed" && <span class="muted">{String(content.why)}</span>}
+                {got?.state === "failed" && <span class="muted">{String(got.why)}</span>}
               </td>
             </tr>,
           );
@@ -107,7 +98,7 @@ export function FileDiff(
         </td>
         <td>
           {l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " "}
-          {l.text}
+          <Line text={l.text} language={language} />
         </td>
       </tr>,
     );
@@ -131,13 +122,21 @@ export function FileDiff(
   return (
     <div class="file" data-testid={`file-${path}`}>
       <div class="file-head">
-        <b>{path}</b> <span class="muted">{String(file.status)}</span>
-        {file.truncated === true && <span class="muted">· cut at the read's cap</span>}
-        {file.binary === true && <span class="muted">· binary</span>}
+        <b>{path}</b> <span class="muted">{file.status}</span>
+        {file.truncated && <span class="muted">· cut at the read's cap</span>}
+        {file.binary && <span class="muted">· binary</span>}
       </div>
       <table class="diff">
         <tbody>{out}</tbody>
       </table>
     </div>
   );
+}
+
+/** One diff line, highlighted in its file's language when the page carries that language. */
+function Line(props: { text: string; language: string | null }) {
+  const html = highlight(props.text, props.language);
+  return html === null
+    ? <span>{props.text}</span>
+    : <span class="hljs" dangerouslySetInnerHTML={{ __html: html }} />;
 }

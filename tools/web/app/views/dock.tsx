@@ -1,11 +1,38 @@
 import { useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
+import { z } from "zod";
+import { PermissionOutcome } from "../../../../protocol/mod.ts";
 import { type Ask, genericAnswer } from "../model/asks.ts";
 import { DocumentHandOffCard } from "./hand_off.tsx";
+import { BrowserHandOffCard, SlackCard } from "./held_cards.tsx";
 import { client, useApp } from "./use.ts";
 import { VaultCard } from "./vault_card.tsx";
 
-type Obj = Record<string, Wire>;
+/** The CLI's permission ask, as much of it as the card draws. */
+const Action = PermissionOutcome.options[0].shape.action;
+const PermissionAsk = z.object({
+  tool_call: z.object({ title: z.string().catch("a tool"), raw_input: z.json().optional() })
+    .loose(),
+  display: z.object({ description: z.string().nullable().optional() }).loose().optional(),
+  options: z.array(
+    z.object({ option_id: z.string(), name: z.string(), kind: z.string(), action: Action })
+      .loose(),
+  ),
+}).loose();
+
+/** The CLI's question ask: one question of its batch. */
+const QuestionAsk = z.object({
+  question_index: z.number(),
+  total_questions: z.number(),
+  prompt: z.object({
+    header: z.string().catch(""),
+    question: z.string(),
+    multi_select: z.boolean().catch(false),
+    options: z.array(
+      z.object({ option_id: z.string(), label: z.string(), description: z.string().nullish() })
+        .loose(),
+    ),
+  }).loose(),
+}).loose();
 
 /**
  * The asks dock: every ask the seat holds, oldest first. This client declared `answering`, so it
@@ -50,38 +77,41 @@ function Card(props: { ask: Ask; live: boolean }) {
       return <DocumentHandOffCard ask={props.ask} />;
     case "vault_ask":
       return <VaultCard ask={props.ask} />;
+    case "slack_post":
+      return <SlackCard ask={props.ask} />;
+    case "browser_hand_off":
+      return <BrowserHandOffCard ask={props.ask} />;
     default:
       return <GenericCard ask={props.ask} />;
   }
 }
 
 function PermissionCard(props: { ask: Ask }) {
-  const r = props.ask.request;
-  const call = r.tool_call as Obj;
-  const display = (r.display ?? {}) as Obj;
-  const options = (r.options ?? []) as Obj[];
+  const r = PermissionAsk.safeParse(props.ask.request);
   const [notes, setNotes] = useState("");
   const key = client().state.seat!.slot;
-  const answer = (o: Obj) =>
+  if (!r.success) return <GenericCard ask={props.ask} />;
+  const { tool_call: call, display, options } = r.data;
+  const answer = (o: (typeof options)[number]) =>
     client().command("respond_permission", {
       key,
       tool_id: props.ask.id,
       outcome: {
         outcome: "selected",
-        option_id: String(o.option_id),
-        action: o.action as Wire,
+        option_id: o.option_id,
+        action: o.action,
         ...(o.kind === "notes" ? { notes_text: notes } : {}),
       },
     });
   return (
     <>
-      <div class="ask-title">Allow {String(call.title)}?</div>
-      {display.description ? <div class="muted">{String(display.description)}</div> : null}
-      <pre class="ask-input">{JSON.stringify(call.raw_input, null, 2)}</pre>
+      <div class="ask-title">Allow {call.title}?</div>
+      {display?.description ? <div class="muted">{display.description}</div> : null}
+      <pre class="ask-input">{JSON.stringify(call.raw_input ?? null, null, 2)}</pre>
       <input
         placeholder="Notes for Claude (with “Tell Claude…”)"
         value={notes}
-        onInput={(e) => setNotes((e.target as HTMLInputElement).value)}
+        onInput={(e) => setNotes(e.currentTarget.value)}
       />
       <div class="ask-actions">
         {options.filter((o) => o.kind !== "edit").map((o) => (
@@ -89,10 +119,10 @@ function PermissionCard(props: { ask: Ask }) {
             type="button"
             class={`opt-${o.kind}`}
             data-testid={`option-${o.option_id}`}
-            key={String(o.option_id)}
+            key={o.option_id}
             onClick={() => answer(o)}
           >
-            {String(o.name)}
+            {o.name}
           </button>
         ))}
       </div>
@@ -101,13 +131,13 @@ function PermissionCard(props: { ask: Ask }) {
 }
 
 function QuestionCard(props: { ask: Ask; live: boolean }) {
-  const r = props.ask.request;
-  const prompt = r.prompt as Obj;
-  const options = (prompt.options ?? []) as Obj[];
-  const multi = prompt.multi_select === true;
+  const r = QuestionAsk.safeParse(props.ask.request);
   const [chosen, setChosen] = useState<string[]>([]);
   const [notes, setNotes] = useState("");
   const key = client().state.seat!.slot;
+  if (!r.success) return <GenericCard ask={props.ask} />;
+  const { prompt } = r.data;
+  const multi = prompt.multi_select;
   const toggle = (id: string) =>
     setChosen(
       multi ? (chosen.includes(id) ? chosen.filter((c) => c !== id) : [...chosen, id]) : [id],
@@ -125,36 +155,29 @@ function QuestionCard(props: { ask: Ask; live: boolean }) {
   return (
     <>
       <div class="ask-title">
-        {String(prompt.header)}: {String(prompt.question)}
-        <span class="muted">
-          ({Number(r.question_index) + 1}/{String(r.total_questions)})
-        </span>
+        {prompt.header}: {prompt.question}
+        <span class="muted">({r.data.question_index + 1}/{r.data.total_questions})</span>
       </div>
       <div class="ask-actions">
-        {options.map((o) => (
-          <label class="choice" key={String(o.option_id)}>
+        {prompt.options.map((o) => (
+          <label class="choice" key={o.option_id}>
             <input
               type={multi ? "checkbox" : "radio"}
-              checked={chosen.includes(String(o.option_id))}
-              onChange={() => toggle(String(o.option_id))}
+              checked={chosen.includes(o.option_id)}
+              onChange={() => toggle(o.option_id)}
               disabled={!props.live}
             />
-            {String(o.label)}
-            {o.description ? <span class="muted">— {String(o.description)}</span> : null}
+            {o.label}
+            {o.description ? <span class="muted">— {o.description}</span> : null}
           </label>
         ))}
       </div>
       <input
         placeholder="Other: your own words"
         value={notes}
-        onInput={(e) => setNotes((e.target as HTMLInputElement).value)}
+        onInput={(e) => setNotes(e.currentTarget.value)}
       />
-      <button
-        type="button"
-        data-testid="answer"
-        disabled={!props.live}
-        onClick={submit}
-      >
+      <button type="button" data-testid="answer" disabled={!props.live} onClick={submit}>
         Answer
       </button>
     </>

@@ -1,14 +1,19 @@
 import { useEffect } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { AgentRow, Slot, Wire } from "../../../../protocol/mod.ts";
+import type { z } from "zod";
+import type { Home as HomeData } from "../net/narrow.ts";
+import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
-import { Marks } from "./marks.tsx";
+import { Marks, seatName } from "./marks.tsx";
 import { client, useApp } from "./use.ts";
 
-type Obj = Record<string, Wire>;
+type Agent = z.infer<typeof AgentRow>;
+type Project = HomeData["projects"][number];
 
 /**
- * Home: every project with its seats and their marks, the account chips and the fleet at a
- * glance; a project whose lead sleeps offers Start. spec: What a subject carries > home.
+ * Home: every project with its seats and their marks (a lead's workers under it), the account
+ * chips and the fleet at a glance; a project whose lead sleeps offers Start. spec: What a subject
+ * carries > home.
  */
 export function Home() {
   const s = useApp();
@@ -21,92 +26,72 @@ export function Home() {
     }
   }, [home]);
   if (!home) return <p class="muted">Reading the fleet…</p>;
-  const projects = (home.projects ?? []) as Obj[];
-  const agents = (home.agents ?? []) as Obj[];
-  const unseen = (home.unseen ?? []) as Obj[];
-  const fleet = (home.fleet ?? []) as Obj[];
-  const accounts = ((home.accounts as Obj)?.loading ?? []) as Obj[];
   return (
     <div class="home" data-testid="home">
       <header class="page-head">
         <h1>Fleet</h1>
         <UsageGlance usage={s.usage} />
-        <div class="chips">
-          {accounts.map((a) => (
-            <span
-              class={`chip ${a.state}`}
-              key={String(a.display_name)}
-              data-testid="account"
-            >
-              {String(a.display_name)} · {String(a.state)}
-            </span>
-          ))}
-        </div>
+        <AccountChips pool={home.accounts} />
       </header>
-      {home.fatal_error ? <div class="notice">{JSON.stringify(home.fatal_error)}</div> : null}
-      {projects.map((p) => {
-        const id = p.project as Obj;
-        const mine = agents.filter((a) =>
-          (a.slot as Obj).project === id.name && (a.slot as Obj).org === id.org
-        );
-        const glance = fleet.find((f) => f.project === id.name);
-        // The fleet row's v29 pair: every live seat against the cap (protocol/board.ts FleetRow).
-        const slots = glance as Obj | undefined;
-        const work = p.work as Obj | null;
-        return (
-          <section
-            class="project"
-            key={String(id.key)}
-            data-testid={`project-${id.name}`}
-          >
-            <h2>
-              {String(id.name)}
-              <span class="muted">{String(id.org)}</span>
-              {work?.branch ? <span class="branch">⎇ {String(work.branch)}</span> : null}
-              {slots && (
-                <span class="muted">
-                  · {String(slots.live)}/{String(slots.cap)} live
-                </span>
-              )}
-            </h2>
-            <ul class="seats">
-              {mine.map((a) => <SeatRow agent={a} unseen={unseen} key={seatName(a)} />)}
-            </ul>
-            <ProjectBoard org={String(id.org)} project={String(id.name)} />
-            <NewTask project={String(id.name)} />
-          </section>
-        );
-      })}
+      {home.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
     </div>
   );
 }
 
-function seatName(a: Obj): string {
-  const slot = a.slot as Obj;
-  return `${slot.org}/${slot.project}/${slot.label}`;
+function ProjectRow(props: { project: Project; home: HomeData }) {
+  const { project: p, home } = props;
+  const id = p.project;
+  const mine = home.agents.filter((a) => a.slot.project === id.name && a.slot.org === id.org);
+  const lead = mine.find((a) => a.slot.label === "lead");
+  const workers = mine.filter((a) => a.slot.label !== "lead");
+  const glance = home.fleet.find((f) => f.project === id.name);
+  const chip = p.chip ? accountChip(home.accounts, id.org, p.chip.account_name) : null;
+  return (
+    <section class="project" data-testid={`project-${id.name}`}>
+      <h2>
+        {id.name}
+        <span class="muted">{id.org}</span>
+        {p.work.branch ? <span class="branch">⎇ {p.work.branch}</span> : null}
+        {glance && <span class="muted">· {glance.live}/{glance.cap} live</span>}
+        {p.chip && chip && (
+          <span class={`chip account ${chip.state}`} title={chip.detail} data-testid="project-chip">
+            {p.chip.account_name} · {chip.words}
+          </span>
+        )}
+      </h2>
+      <ul class="seats">
+        {lead && <SeatRow agent={lead} unseen={home.unseen} />}
+        {workers.length > 0 && (
+          <li class="worker-rows">
+            <ul class="seats workers-of" data-testid={`workers-of-${id.name}`}>
+              {workers.map((a) => (
+                <SeatRow agent={a} unseen={home.unseen} key={seatName(a.slot)} />
+              ))}
+            </ul>
+          </li>
+        )}
+      </ul>
+      <ProjectBoard org={id.org} project={id.name} compact />
+      <NewTask project={id.name} />
+    </section>
+  );
 }
 
-function SeatRow(props: { agent: Obj; unseen: Obj[] }) {
+function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
   const a = props.agent;
-  const slot = a.slot as Obj;
-  const name = seatName(a);
-  const sleeping = a.lifecycle === "Sleeping";
+  const slot = a.slot;
+  const name = seatName(slot);
   const start = () =>
-    client().command("spawn_project", {
-      project_name: String(slot.project),
-      launch_settings: {},
-    });
+    client().command("spawn_project", { project_name: slot.project, launch_settings: {} });
   return (
     <li class="seat-row" data-testid={`seat-${name}`}>
-      <a href={`#/seat/${name}`}>{String(slot.label)}</a>
+      <a href={`#/seat/${name}`}>{slot.label}</a>
       <Marks agent={a} unseen={props.unseen} />
-      {a.reason ? <span class="reason">{String(a.reason)}</span> : null}
-      {sleeping && slot.label === "lead" && (
-        <button
-          type="button"
-          onClick={start}
-          data-testid={`start-${slot.project}`}
-        >
+      {a.tree && <span class="muted">{a.tree}</span>}
+      {a.reason ? <span class="reason">{a.reason}</span> : null}
+      {a.lifecycle === "Sleeping" && slot.label === "lead" && (
+        <button type="button" onClick={start} data-testid={`start-${slot.project}`}>
           Start lead
         </button>
       )}
@@ -114,14 +99,27 @@ function SeatRow(props: { agent: Obj; unseen: Obj[] }) {
   );
 }
 
+const TOKEN_FIELDS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_tokens",
+  "cache_read_tokens",
+];
+
 /** Usage at a glance: today's and this week's totals from the usage subject. */
-function UsageGlance(props: { usage: Obj | null }) {
-  if (!props.usage) return null;
+function UsageGlance(props: { usage: Record<string, Wire> | null }) {
+  const usage = props.usage;
+  if (!usage) return null;
   const line = (name: string) => {
-    const total = ((props.usage![name] ?? {}) as Obj).total as Obj | undefined;
-    if (!total) return null;
-    const tokens = ["input_tokens", "output_tokens", "cache_creation_tokens", "cache_read_tokens"]
-      .reduce((n, k) => n + (typeof total[k] === "number" ? total[k] as number : 0), 0);
+    const window = usage[name];
+    const total = typeof window === "object" && window !== null && !Array.isArray(window)
+      ? window.total
+      : null;
+    if (typeof total !== "object" || total === null || Array.isArray(total)) return null;
+    const tokens = TOKEN_FIELDS.reduce((n, k) => {
+      const v = total[k];
+      return n + (typeof v === "number" ? v : 0);
+    }, 0);
     const cost = typeof total.cost_usd === "number" ? `$${total.cost_usd.toFixed(2)}` : "";
     return `${name} ${tokens.toLocaleString()} tokens ${cost}`;
   };

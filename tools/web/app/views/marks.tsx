@@ -1,61 +1,44 @@
-import type { Wire } from "../../../../protocol/mod.ts";
+import { type AgentRow, sameSlot, type Slot } from "../../../../protocol/mod.ts";
+import type { z } from "zod";
 
-type Obj = Record<string, Wire>;
+type Agent = z.infer<typeof AgentRow>;
 
 /**
  * A seat's marks, drawn from its home row: lifecycle, needs-you (a parked ask), failure (why it
  * failed), background work, and unseen (its last turn finished while nobody was showing it).
  * spec: home > agents, unseen; showing spends them.
  */
-export function Marks(props: { agent: Obj; unseen: Obj[] }) {
+export function Marks(props: { agent: Agent; unseen: Slot[] }) {
   const a = props.agent;
-  const slot = a.slot as Obj;
-  const unseen = props.unseen.some((u) =>
-    u.org === slot.org && u.project === slot.project && u.label === slot.label
-  );
-  const lifecycle = String(a.lifecycle ?? "");
+  const unseen = props.unseen.some((u) => sameSlot(u, a.slot));
   return (
     <span class="marks">
-      <span
-        class={`lifecycle ${lifecycle.toLowerCase()}`}
-        data-mark="lifecycle"
-      >
-        {lifecycle}
+      <span class={`lifecycle ${a.lifecycle.toLowerCase()}`} data-mark="lifecycle">
+        {a.lifecycle}
       </span>
-      {a.pending !== null && a.pending !== undefined && (
+      {a.pending !== null && (
         <span
           class="mark needs-you"
           data-mark="needs-you"
           title={`waiting on you: ${a.pending}${
-            Number(a.pending_depth) > 0 ? ` (+${a.pending_depth})` : ""
+            a.pending_depth > 0 ? ` (+${a.pending_depth})` : ""
           }`}
         >
           ◆
         </span>
       )}
-      {a.reason !== null && a.reason !== undefined && (
-        <span class="mark failure" data-mark="failure" title={String(a.reason)}>
+      {a.reason !== null && (
+        <span class="mark failure" data-mark="failure" title={a.reason}>
           ✕
         </span>
       )}
-      {a.has_background_work === true && (
-        <span
-          class="mark background"
-          data-mark="background"
-          title="background work"
-        >
-          ⟳
-        </span>
+      {a.has_background_work && (
+        <span class="mark background" data-mark="background" title="background work">⟳</span>
       )}
-      {unseen && (
-        <span
-          class="mark unseen"
-          data-mark="unseen"
-          title="finished while away"
-        >
-          ●
-        </span>
-      )}
+      {unseen && <span class="mark unseen" data-mark="unseen" title="finished while away">●</span>}
     </span>
   );
 }
+
+/** A seat's name as the page's addresses spell it. */
+export const seatName = (slot: Slot) => `${slot.org}/${slot.project}/${slot.label}`;

@@ -1,22 +1,16 @@
-import { PROTOCOL_VERSION, type Wire } from "../../../../protocol/mod.ts";
+import { PROTOCOL_VERSION } from "../../../../protocol/mod.ts";
 import type { Route } from "./app.tsx";
-import { Marks } from "./marks.tsx";
+import { Marks, seatName } from "./marks.tsx";
 import { skewSentence } from "./skew.ts";
 import { useApp } from "./use.ts";
-
-type Obj = Record<string, Wire>;
 
 /** The rail: the pages, every seat with its marks, and the footer naming both builds. */
 export function Rail(props: { clientBuild: string; route: Route }) {
   const s = useApp();
-  const name = (a: Obj) => {
-    const slot = a.slot as Obj;
-    return `${slot.org}/${slot.project}/${slot.label}`;
-  };
-  const agents = [...(s.home?.agents ?? []) as Obj[]].sort((a, b) =>
-    name(a).localeCompare(name(b))
+  const agents = [...s.home?.agents ?? []].sort((a, b) =>
+    seatName(a.slot).localeCompare(seatName(b.slot))
   );
-  const unseen = (s.home?.unseen ?? []) as Obj[];
+  const unseen = s.home?.unseen ?? [];
   const greeting = s.greeting;
   const skew = greeting ? skewSentence(greeting, props.clientBuild) : null;
   const here = props.route.page === "seat" ? props.route.seat : null;
@@ -27,13 +21,16 @@ export function Rail(props: { clientBuild: string; route: Route }) {
       <a href="#/usage" class={props.route.page === "usage" ? "on" : ""}>
         Usage
       </a>
+      <a href="#/board" class={props.route.page === "board" ? "on" : ""}>Board</a>
+      <a href="#/extensions" class={props.route.page === "extensions" ? "on" : ""}>Plugins</a>
+      <a href="#/models" class={props.route.page === "models" ? "on" : ""}>Models</a>
       <a href="#/settings" class={props.route.page === "settings" ? "on" : ""}>
         Settings
       </a>
       <div class="rail-seats">
         {agents.map((a) => {
-          const slot = a.slot as Obj;
-          const name = `${slot.org}/${slot.project}/${slot.label}`;
+          const slot = a.slot;
+          const name = seatName(slot);
           return (
             <a
               href={`#/seat/${name}`}

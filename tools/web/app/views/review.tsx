@@ -1,11 +1,9 @@
 import { useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
 import { fromBase64 } from "../net/base64.ts";
-import { FileDiff, layerFiles } from "./diff.tsx";
+import { layerFiles, reviewRead } from "../net/review_read.ts";
+import { FileDiff } from "./diff.tsx";
 import { Threads } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
-
-type Obj = Record<string, Wire>;
 
 /**
  * The review tab: the changed files with their raw hunks, a commit's own diff on demand
@@ -15,14 +13,12 @@ type Obj = Record<string, Wire>;
 export function ReviewPage() {
   const s = useApp();
   const seat = s.seat!;
-  const record = seat.record;
-  const diff = (record.diff ?? {}) as Obj;
-  const git = (record.git ?? {}) as Obj;
-  const commits = ((git.ahead as Obj | null)?.commits ?? []) as Obj[];
+  const read = reviewRead(seat.record?.git, seat.record?.diff);
+  const commits = read.commits;
   const [commit, setCommit] = useState<string | null>(null);
   const [docPath, setDocPath] = useState("");
-  const worktree = layerFiles(diff.worktree);
-  const branch = diff.branch_ahead === null ? null : layerFiles(diff.branch_ahead);
+  const worktree = layerFiles(read.worktree);
+  const branch = read.branchAhead === null ? null : layerFiles(read.branchAhead);
   const shown = commit ? s.commits.get(commit) : null;
   const doc = s.document;
   return (
@@ -35,7 +31,7 @@ export function ReviewPage() {
         ))}
       {branch !== null && (
         <>
-          <h2>Ahead of {String(git.default_branch ?? "the base")}</h2>
+          <h2>Ahead of {read.defaultBranch ?? "the base"}</h2>
           {typeof branch === "string" ? <p class="muted">{branch}</p> : branch.map((f) => (
             <FileDiff
               file={f}
@@ -44,7 +40,7 @@ export function ReviewPage() {
               key={String(f.path)}
             />
           ))}
-          {diff.base_error ? <p class="muted">{String(diff.base_error)}</p> : null}
+          {read.baseError ? <p class="muted">{read.baseError}</p> : null}
         </>
       )}
       {commits.length > 0 && (

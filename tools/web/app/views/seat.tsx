@@ -1,15 +1,21 @@
-import type { Wire } from "../../../../protocol/mod.ts";
-import { PermissionMode } from "../../../../protocol/mod.ts";
+import { PermissionMode, sameSlot } from "../../../../protocol/mod.ts";
+import type { SeatModel } from "../model/seat.ts";
 import { BrowserPage } from "./browser.tsx";
-import { Chat } from "./chat.tsx";
 import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
-import { ReviewPage } from "./review.tsx";
-import { TerminalPage } from "./terminal.tsx";
+import { lazy } from "./lazy.tsx";
+import { SeatAccount, SeatNotices } from "./seat_account.tsx";
+
 import type { SeatTab } from "./app.tsx";
 import { client, useApp } from "./use.ts";
+import { VoiceSwitch } from "./voice.tsx";
+import { Workers } from "./workers.tsx";
 
-type Obj = Record<string, Wire>;
+// The heavy parts of a seat load on first use (views/lazy.tsx): the conversation's drawing, the
+// review's highlighted diffs and the terminal's xterm.js.
+const Chat = lazy(() => import("./chat.tsx").then((m) => m.Chat));
+const ReviewPage = lazy(() => import("./review.tsx").then((m) => m.ReviewPage));
+const TerminalPage = lazy(() => import("./terminal.tsx").then((m) => m.TerminalPage));
 
 /** One seat: its header and pickers, then the conversation, review, terminal or browser tab. */
 export function SeatPage(props: { name: string; tab: SeatTab }) {
@@ -18,36 +24,22 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
   if (s.seatError) {
     return <div class="notice" data-testid="seat-error">{s.seatError}</div>;
   }
-  if (
-    !seat ||
-    seat.nextSeq === null && seat.turns.length === 0 && !seat.record.header
-  ) {
-    return <p class="muted">Reading {props.name}…</p>;
-  }
-  const header = seat.header;
+  if (!seat || !seat.record) return <p class="muted">Reading {props.name}…</p>;
   const key = seat.slot;
-  const models = (header.available_models ?? []) as Obj[];
-  // header.model is the CurrentModel object (protocol/session.ts); an init frame's bare id too.
-  const model = typeof header.model === "string"
-    ? header.model
-    : (((header.model as Obj | null)?.catalog_id ?? (header.model as Obj | null)?.resolved_id) as
-      | string
-      | undefined) ?? null;
-  const base = `#/seat/${props.name}`;
-  const tasks = (seat.record.background_tasks ?? []) as Obj[];
-  const row = ((s.home?.agents ?? []) as Obj[]).find((a) => {
-    const slot = a.slot as Obj;
-    return slot.org === key.org && slot.project === key.project && slot.label === key.label;
-  });
+  const row = s.home?.agents.find((a) => sameSlot(a.slot, key));
   // The seat's own stream is fresher than the home row a read ago: an ask or a turn in flight
   // says so at once (the home's rule: asks first, then the turn).
   const lifecycle = seat.asks.length > 0
     ? "Attention"
-    : header.turn_in_flight === true
+    : seat.turnInFlight
     ? "Running"
-    : row
-    ? String(row.lifecycle)
-    : null;
+    : row?.lifecycle ?? null;
+  const base = `#/seat/${props.name}`;
+  const tab = (id: SeatTab, label: string) => (
+    <a href={id === "chat" ? base : `${base}/${id}`} class={props.tab === id ? "on" : ""}>
+      {label}
+    </a>
+  );
   return (
     <div class="seat" data-testid="seat">
       <header class="page-head seat-head">
@@ -63,75 +55,31 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
             Start
           </button>
         )}
-        <span
-          class={`busy ${header.turn_in_flight ? "on" : ""}`}
-          data-testid="turn-state"
-        >
-          {header.turn_in_flight ? "working" : "idle"}
+        <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
+          {seat.turnInFlight ? "working" : "idle"}
         </span>
-        <label>
-          model{" "}
-          <select
-            value={String(model ?? "")}
-            onChange={(e) =>
-              client().command("set_model", {
-                key,
-                model: (e.target as HTMLSelectElement).value,
-              })}
-          >
-            {model && !models.some((m) => m.id === model) && (
-              <option value={String(model)}>
-                {String(model)}
-              </option>
-            )}
-            {models.map((m) => (
-              <option value={String(m.id)} key={String(m.id)}>
-                {String(m.display_name ?? m.id)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          mode{" "}
-          <select
-            value={String(header.permission_mode ?? "default")}
-            onChange={(e) =>
-              client().command("set_mode", {
-                key,
-                mode: (e.target as HTMLSelectElement).value,
-              })}
-          >
-            {PermissionMode.options.map((m) => <option value={m} key={m}>{m}</option>)}
-          </select>
-        </label>
+        <SeatAccount seat={seat} />
+        <Pickers seat={seat} />
+        <VoiceSwitch seat={seat} />
         <nav class="tabs">
-          <a href={base} class={props.tab === "chat" ? "on" : ""}>
-            Conversation
-          </a>
-          <a href={`${base}/review`} class={props.tab === "review" ? "on" : ""}>
-            Review
-          </a>
-          <a
-            href={`${base}/terminal`}
-            class={props.tab === "terminal" ? "on" : ""}
-          >
-            Terminal
-          </a>
-          <a href={`${base}/browser`} class={props.tab === "browser" ? "on" : ""}>
-            Browser
-          </a>
+          {tab("chat", "Conversation")}
+          {tab("review", "Review")}
+          {tab("terminal", "Terminal")}
+          {tab("browser", "Browser")}
         </nav>
       </header>
-      {tasks.length > 0 && (
+      <SeatNotices seat={seat} />
+      {seat.backgroundTasks.length > 0 && (
         <div class="tasks" data-testid="background-tasks">
-          {tasks.map((t) => (
-            <span class="chip" key={String(t.task_id ?? t.id)}>
+          {seat.backgroundTasks.map((t, i) => (
+            <span class="chip" key={String(t.task_id ?? i)}>
               ⟳ {String(t.description ?? t.command ?? t.task_id)}
             </span>
           ))}
         </div>
       )}
-      <Processes tree={seat.record.processes} />
+      <Processes seat={seat} />
+      {key.label === "lead" && <Workers lead={key} />}
       {props.tab === "chat" && (
         <>
           <Chat />
@@ -146,18 +94,49 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
   );
 }
 
+/** The model and permission-mode pickers (set_model, set_mode). */
+function Pickers(props: { seat: SeatModel }) {
+  const { seat } = props;
+  const key = seat.slot;
+  const models = seat.record?.header.available_models ?? [];
+  const model = seat.model;
+  return (
+    <>
+      <label>
+        model{" "}
+        <select
+          value={model ?? ""}
+          onChange={(e) => client().command("set_model", { key, model: e.currentTarget.value })}
+        >
+          {model && !models.some((m) => m.id === model) && <option value={model}>{model}</option>}
+          {models.map((m) => <option value={m.id} key={m.id}>{m.display_name}</option>)}
+        </select>
+      </label>
+      <label>
+        mode{" "}
+        <select
+          value={seat.permissionMode ?? "default"}
+          onChange={(e) => client().command("set_mode", { key, mode: e.currentTarget.value })}
+        >
+          {PermissionMode.options.map((m) => <option value={m} key={m}>{m}</option>)}
+        </select>
+      </label>
+    </>
+  );
+}
+
 /** The seat's process tree, walked once a second while a page holds the seat (spec:
  * session > processes); null until something walked it. */
-function Processes(props: { tree: Wire | undefined }) {
-  const rows = ((props.tree as Obj | null)?.processes ?? []) as Obj[];
+function Processes(props: { seat: SeatModel }) {
+  const rows = props.seat.processes?.processes ?? [];
   if (rows.length === 0) return null;
   return (
     <details class="processes" data-testid="processes">
       <summary class="muted">{rows.length} process{rows.length === 1 ? "" : "es"}</summary>
       <ul>
         {rows.map((r) => (
-          <li key={String(r.pid)}>
-            <code>{String(r.pid)}</code> {String(r.command)}
+          <li key={r.pid}>
+            <code>{r.pid}</code> {r.command}
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { newThread, type Thread, withReply } from "../model/threads.ts";
+import { SubmitReply, threadsRead } from "../net/review_read.ts";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -8,8 +9,7 @@ type Obj = Record<string, Wire>;
 /** Where the review writes go: the seat's project and the branch its record names. */
 export function reviewScope(): { project: string; branch: string } {
   const seat = client().state.seat!;
-  const work = (seat.record.work ?? {}) as Obj;
-  return { project: seat.slot.project, branch: String(work.branch ?? "HEAD") };
+  return { project: seat.slot.project, branch: seat.record?.work?.branch ?? "HEAD" };
 }
 
 /**
@@ -52,14 +52,10 @@ export function Threads() {
   const s = useApp();
   const seat = s.seat!;
   // Each store is read separately (spec: session > reviews), as {outcome, value}.
-  const reviews = (seat.record.reviews ?? {}) as Obj;
-  const read = reviews.threads as Obj | undefined;
+  const { threads, failed } = threadsRead(seat.record?.reviews);
   const [summary, setSummary] = useState("");
   const [submitted, setSubmitted] = useState<string | null>(null);
-  if (read && read.outcome !== "read") {
-    return <p class="notice">The review threads could not be read: {JSON.stringify(read)}</p>;
-  }
-  const threads = (Array.isArray(read?.value) ? read.value : []) as unknown as Thread[];
+  if (failed) return <p class="notice">The review threads could not be read: {failed}</p>;
   const open = threads.filter((t) => t.status === "open");
   const submit = async () => {
     const body = await client().reviewWrite("submit_review", {
@@ -68,8 +64,8 @@ export function Threads() {
       thread_ids: open.map((t) => t.id),
       origin: seat.slot,
     });
-    const set = body as Obj;
-    setSubmitted(set && typeof set === "object" ? `Review ${set.number} submitted.` : String(body));
+    const set = SubmitReply.safeParse(body);
+    setSubmitted(set.success ? `Review ${set.data.number} submitted.` : String(body));
   };
   return (
     <div class="threads" data-testid="threads">
@@ -128,13 +124,12 @@ function ThreadView(props: { thread: Thread }) {
           <button
             type="button"
             data-testid="resolve"
-            onClick={() => {
-              client().command("set_review_thread_status", {
+            onClick={async () => {
+              await client().reviewWrite("set_review_thread_status", {
                 ...reviewScope(),
                 thread_id: t.id,
                 status: "resolved",
               });
-              client().rereadRecord();
             }}
           >
             Resolve

@@ -1,7 +1,7 @@
+import { z } from "zod";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
 
-type Obj = Record<string, Wire>;
 const WINDOWS = ["today", "week", "month", "lifetime"] as const;
 
 /**
@@ -30,16 +30,38 @@ export function UsagePage() {
               No price table is loaded: every cost below is a placeholder zero.
             </p>
           )}
-          {WINDOWS.map((w) => <Window name={w} data={(u[w] ?? {}) as Obj} key={w} />)}
+          {WINDOWS.map((w) => <Window name={w} data={windowOf(u[w])} key={w} />)}
         </>
       )}
     </div>
   );
 }
 
-function Window(props: { name: string; data: Obj }) {
-  const by = (k: string) => (props.data[k] ?? []) as Obj[];
-  const total = (props.data.total ?? {}) as Obj;
+/** One usage row as the page draws it (tokens, cost, the unpriced models). spec: usage. */
+const Row = z.object({
+  name: z.string().optional(),
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+  cache_creation_tokens: z.number().optional(),
+  cache_read_tokens: z.number().optional(),
+  cost_usd: z.number().optional(),
+  unpriced_models: z.array(z.string()).optional(),
+}).loose();
+type Row = z.infer<typeof Row>;
+const UsageWindow = z.object({
+  total: Row.catch({}),
+  by_model: z.array(Row).catch([]),
+  by_project: z.array(Row).catch([]),
+}).loose();
+type UsageWindow = z.infer<typeof UsageWindow>;
+
+function windowOf(raw: Wire | undefined): UsageWindow {
+  return UsageWindow.safeParse(raw ?? {}).data ?? { total: {}, by_model: [], by_project: [] };
+}
+
+function Window(props: { name: string; data: UsageWindow }) {
+  const by = (k: "by_model" | "by_project") => props.data[k];
+  const total = props.data.total;
   return (
     <section class="usage-window" data-testid={`usage-${props.name}`}>
       <h2>
@@ -53,7 +75,7 @@ function Window(props: { name: string; data: Obj }) {
   );
 }
 
-function Table(props: { title: string; rows: Obj[] }) {
+function Table(props: { title: string; rows: Row[] }) {
   return (
     <table class="usage-table">
       <thead>
@@ -91,14 +113,10 @@ const TOKEN_FIELDS = [
   "cache_read_tokens",
 ] as const;
 
-function tokens(r: Obj): string {
-  return TOKEN_FIELDS.reduce(
-    (n, k) => n + (typeof r[k] === "number" ? r[k] as number : 0),
-    0,
-  )
-    .toLocaleString();
+function tokens(r: Row): string {
+  return TOKEN_FIELDS.reduce((n, k) => n + (r[k] ?? 0), 0).toLocaleString();
 }
 
-function cost(r: Obj): string {
+function cost(r: Row): string {
   return typeof r.cost_usd === "number" ? `$${r.cost_usd.toFixed(2)}` : "—";
 }

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
 import { vaultAnswer, type VaultChoice } from "../model/vault.ts";
+import { VaultAskRequest } from "../../../../protocol/mod.ts";
 import { client } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -23,8 +24,9 @@ export function VaultCard(props: { ask: Ask }) {
       id: props.ask.id,
       answer: vaultAnswer(choice),
     });
-  const attachment = r.attachment as Obj | null;
-  const diff = (r.diff ?? []) as Obj[];
+  const card = VaultAskRequest.safeParse(r);
+  const attachment = card.success ? card.data.attachment : null;
+  const diff = card.success ? card.data.diff ?? [] : [];
   return (
     <>
       <div class="ask-title">

@@ -1,0 +1,37 @@
+/**
+ * The pieces every browser tool declaration shares (tool_specs.ts, tool_specs_more.ts): the
+ * `browser_<verb>` name and the arguments @playwright/mcp spells the same way everywhere.
+ */
+import { z } from "zod";
+import { toolName, type ToolSpec } from "../../server/subsystem.ts";
+
+/** What a target argument takes. */
+export const target = z.string().min(1).describe(
+  "Exact target element reference from the page snapshot (e.g. e5, f1e5), or a unique element " +
+    "selector",
+);
+export const element = z.string().optional().describe(
+  "Human-readable element description used to obtain permission to interact with the element",
+);
+export const filename = z.string().optional().describe(
+  "Save the answer to this file instead of returning it (relative names resolve against your " +
+    "working directory)",
+);
+export const modifiers = z.array(z.enum(["Alt", "Control", "ControlOrMeta", "Meta", "Shift"]));
+const roles = ["lead", "worker"] as const;
+
+/** One browser tool's declaration: named `browser_<verb>`, in the always-on browser family. */
+export const spec = (
+  verb: string,
+  description: string,
+  shape: z.ZodRawShape,
+  readOnly = false,
+): ToolSpec => ({
+  name: toolName("browser", verb, "upstream"),
+  family: "browser",
+  naming: "upstream",
+  description,
+  input: z.object(shape).strict(),
+  roles,
+  readOnly,
+});

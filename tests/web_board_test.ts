@@ -1,0 +1,166 @@
+import type { Page } from "playwright-core";
+import { startFakeGotify } from "../fixtures/gotify/mod.ts";
+import { startFakeSlack } from "../fixtures/slack/mod.ts";
+import { assertEquals, assertMatch } from "./assert.ts";
+import { texts, webWorld } from "./web_harness.ts";
+
+// The whole board from the page: tasks (create, move, rank, assign, a verdict, an answer to a row
+// waiting on the user), schedules (made, listed with their next fire, deleted), the connector
+// subscriptions an agent made, and a Slack draft in the dock (declined, then approved). spec:
+// What a subject carries > board; catalogue 1.2 task commands, respond_slack_post; 2.3 #37, #61.
+
+const tool = (name: string, input: unknown) => ({
+  content: [{ type: "tool_use", name: `mcp__forge__${name}`, input }],
+});
+const SCRIPT = {
+  named: {
+    rows: [
+      tool("tasks__create", { subject: "Ship the notes", verify: "user", owner: "lead" }),
+      tool("tasks__update", { id: "{{result.id}}", status: "completed" }),
+      tool("tasks__create", {
+        subject: "Pick a colour",
+        status: "waiting",
+        question: "Which colour?",
+      }),
+      tool("gotify__subscribe", { applications: ["ci"], min_priority: 5 }),
+      tool("slack__subscribe", { conversations: [{ id: "C0GENERAL", mode: "all" }] }),
+      { content: [{ type: "text", text: "The board is ready." }] },
+    ],
+    post: [
+      tool("slack__post", { conversation: "C0GENERAL", text: "Deploy is green." }),
+      { content: [{ type: "text", text: "Posted or not." }] },
+    ],
+  },
+};
+
+/** Sends a prompt and allows whatever the CLI asks until `last` is drawn. */
+async function turn(page: Page, prompt: string, last: string) {
+  await page.getByTestId("composer").fill(prompt);
+  await page.getByTestId("send").click();
+  const done = page.getByTestId("answer").getByText(last).last();
+  const ask = page.getByTestId("ask-permission");
+  for (;;) {
+    const next = await Promise.race([
+      done.waitFor({ timeout: 60_000 }).then(() => "done"),
+      ask.waitFor({ timeout: 60_000 }).then(() => "ask"),
+    ]);
+    if (next === "done") return;
+    await ask.getByTestId("option-allow_once").click();
+    await ask.waitFor({ state: "detached" });
+  }
+}
+
+Deno.test({
+  name: "web: the board's tasks, schedules and subscriptions, and a Slack draft in the dock",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const slack = await startFakeSlack();
+    const gotifyDir = await Deno.makeTempDir({ prefix: "forge-web-gotify-" });
+    const gotify = await startFakeGotify(gotifyDir);
+    try {
+      await using w = await webWorld([{ name: "alpha" }], {
+        script: () => SCRIPT,
+        config: `[gotify]\nurl = "${gotify.url}"\nclient_token = "${gotify.clientToken}"\n\n` +
+          `[[slack]]\nworkspace = "acme"\ntoken = "${slack.token}"\npoll_seconds = 1\n` +
+          `api_url = "${slack.apiUrl}"\n`,
+      });
+      const { page } = w;
+      await page.goto(`${w.webUrl}#/seat/Acme/alpha/lead`);
+      await turn(page, "[[script:rows]] set the board up", "The board is ready.");
+
+      await page.goto(`${w.webUrl}#/board`);
+      const board = page.getByTestId("board-alpha");
+      const row = (subject: string) => board.locator("tr", { hasText: subject });
+      // A verdict: the row in review is approved.
+      await row("Ship the notes").getByTestId("task-approve").click();
+      await page.waitForFunction(
+        `[...document.querySelectorAll("tr")].some((tr) => tr.textContent.includes("Ship the notes")
+          && tr.querySelector("select")?.value === "completed")`,
+      );
+      // An answer to the row waiting on the user reaches the seat that asked.
+      assertMatch(
+        (await row("Pick a colour").getByTestId("task-question").textContent())!,
+        /Which colour\?/,
+      );
+      await row("Pick a colour").getByTestId("task-words").fill("Blue, please");
+      await row("Pick a colour").getByTestId("task-answer").click();
+      await row("Pick a colour").getByTestId("task-question").waitFor({
+        state: "detached",
+        timeout: 30_000,
+      });
+
+      // Create two, rank the second above the first, move and assign one.
+      for (const subject of ["Write the docs", "Write the tests"]) {
+        await page.getByTestId("new-task-alpha").fill(subject);
+        await page.getByTestId("new-task-alpha").press("Enter");
+        await row(subject).waitFor({ timeout: 30_000 });
+      }
+      const order = async () =>
+        (await texts(page, "[data-testid=board-alpha] tr td:nth-child(2)")).filter((t) =>
+          t.startsWith("Write the")
+        );
+      assertEquals(await order(), ["Write the docs", "Write the tests"]);
+      await row("Write the tests").getByTestId("task-up").click();
+      await page.waitForFunction(
+        `[...document.querySelectorAll("[data-testid=board-alpha] tr")]
+          .map((tr) => tr.children[1]?.textContent ?? "")
+          .filter((t) => t.startsWith("Write the"))[0] === "Write the tests"`,
+      );
+      await row("Write the docs").getByTestId("task-status").selectOption("in_progress");
+      await row("Write the docs").getByTestId("task-owner").fill("lead");
+      await row("Write the docs").getByTestId("task-assign").click();
+      await row("Write the docs").locator("td", { hasText: /^lead$/ }).waitFor({ timeout: 30_000 });
+      assertEquals(
+        await row("Write the docs").getByTestId("task-status").inputValue(),
+        "in_progress",
+      );
+
+      // Schedules: one made here, with its next fire; a bad one refused in forge's words; deleted.
+      const schedules = page.getByTestId("schedules-alpha");
+      await schedules.getByTestId("cron-prompt").fill("look at the board");
+      await schedules.getByTestId("cron-when").fill("61 * * * *");
+      await schedules.getByTestId("cron-create").click();
+      await page.getByTestId("notices").getByText(/cron_create/).waitFor({ timeout: 30_000 });
+      await schedules.getByTestId("cron-when").fill("*/30 * * * *");
+      await schedules.getByTestId("cron-description").fill("half-hourly look");
+      await schedules.getByTestId("cron-create").click();
+      const entry = schedules.locator("li", { hasText: "half-hourly look" });
+      await entry.waitFor({ timeout: 30_000 });
+      assertMatch((await entry.getByTestId("cron-next").textContent())!, /^next \d/);
+      assertMatch((await entry.textContent())!, /\*\/30 \* \* \* \*.*by you/);
+      await entry.getByTestId("cron-delete").click();
+      await entry.waitFor({ state: "detached", timeout: 30_000 });
+
+      // The subscriptions the agent made, drawn from the board's connector sets.
+      const subs = page.getByTestId("subscriptions-alpha");
+      assertMatch((await subs.getByTestId("sub-gotify").textContent())!, /ci at priority ≥ 5/);
+      assertMatch(
+        (await subs.getByTestId("sub-slack").textContent())!,
+        /acme → lead: C0GENERAL \(all\)/,
+      );
+      await w.shot("board");
+
+      // A Slack draft in the dock: declined (nothing sent), then approved (posted).
+      await page.goto(`${w.webUrl}#/seat/Acme/alpha/lead`);
+      for (const approve of [false, true]) {
+        await page.getByTestId("composer").fill("[[script:post]] say it");
+        await page.getByTestId("send").click();
+        const card = page.getByTestId("ask-slack_post");
+        await card.waitFor({ timeout: 60_000 });
+        assertEquals(await card.getByTestId("slack-part").textContent(), "Deploy is green.");
+        if (approve) await w.shot("seat-slack-draft");
+        await card.getByTestId(approve ? "slack-approve" : "slack-decline").click();
+        await card.waitFor({ state: "detached", timeout: 30_000 });
+        await page.getByTestId("answer").getByText("Posted or not.").nth(approve ? 1 : 0)
+          .waitFor({ timeout: 60_000 });
+      }
+      const posts = (await slack.calls()).filter((x) => x.method === "chat.postMessage");
+      assertEquals(posts.map((p) => p.params.text), ["Deploy is green."]);
+    } finally {
+      await slack.stop();
+      await gotify.stop();
+      await Deno.remove(gotifyDir, { recursive: true }).catch(() => {});
+    }
+  },
+});

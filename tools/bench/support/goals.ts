@@ -1,0 +1,50 @@
+/**
+ * A bench's goals: each figure the project states a goal for is judged here against the floor
+ * measured in the same run, printed as one `GOAL` line (met or MISSED, the figure, both arms
+ * and the goal), and counted. `finishGoals()` ends the bench with exit code 3 when any goal was
+ * missed, which `task bench` (all.ts) reports apart from a bench that failed.
+ */
+
+/** The exit code of a bench that ran whole but missed a goal. */
+export const MISSED_EXIT = 3;
+
+/** The prefix all.ts collects for its closing table. */
+export const GOAL_PREFIX = "GOAL ";
+
+const missed: string[] = [];
+
+/**
+ * Records one goal: `figure` names it, `measured` says what was measured with the floor beside
+ * it (both arms), `goal` the rule it is judged by. Returns `met`.
+ */
+export function goal(figure: string, met: boolean, measured: string, goal: string): boolean {
+  if (!met) missed.push(figure);
+  console.log(`${GOAL_PREFIX}${met ? "met   " : "MISSED"} ${figure}: ${measured} (goal: ${goal})`);
+  return met;
+}
+
+/** Ends the bench: exit 3 naming the missed goals, else returns. */
+export function finishGoals(): void {
+  if (missed.length === 0) return;
+  console.log(`goals missed: ${missed.join("; ")}`);
+  Deno.exit(MISSED_EXIT);
+}
+
+/** The median of `xs` (the mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** `median (min..max)` of `xs`. */
+export function range(xs: number[], digits = 2): string {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${median(s).toFixed(digits)} (${s[0].toFixed(digits)}..${s.at(-1)!.toFixed(digits)})`;
+}
+
+/** The `p`th percentile (0..100) of `xs`, nearest rank. */
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}

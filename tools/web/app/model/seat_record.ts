@@ -1,0 +1,172 @@
+import {
+  type DictateNotice,
+  DictateOverrides,
+  type Slot,
+  type Wire,
+} from "../../../../protocol/mod.ts";
+import type { Session } from "../net/narrow.ts";
+import type { ReadUpdate } from "../net/updates.ts";
+import { applyAskUpdate, type Ask, asksFromSnapshot } from "./asks.ts";
+import { TurnBook } from "./turns.ts";
+
+export interface QueuedPrompt {
+  uuid: string;
+  source: string;
+  text: string;
+}
+
+/** A seat's own words kept on its page: an account rotation, a refused credential, a notice. */
+export interface SeatNotice {
+  severity: string;
+  text: string;
+  at: number;
+}
+
+/** How many notices a seat keeps on screen (the oldest go first). */
+const KEEP_NOTICES = 20;
+
+/**
+ * The seat's record as the page draws it: the snapshot's fields, moved by the updates that
+ * change them. spec: What a subject carries > session (header, state, composer, pending_asks,
+ * processes, background_tasks, terminal, account); the rotation notices the gateway sends as
+ * `notice` updates are all kept, newest last, because a person reads why the seat moved.
+ */
+export class SeatRecord {
+  record: Session | null = null;
+  asks: Ask[] = [];
+  queue: QueuedPrompt[] = [];
+  terminal: Record<string, Wire> | null = null;
+  processes: Session["processes"] = null;
+  backgroundTasks: Record<string, Wire>[] = [];
+  /** The model the seat runs: the header's, or the newest init frame's bare id. */
+  model: string | null = null;
+  permissionMode: string | null = null;
+  context: { percent: number | null; max_tokens: number | null } | null = null;
+  /** The account the seat's requests go out under now. */
+  account: string | null = null;
+  /** The upstream refused the seat's credential: the server's advice for a sign-in. */
+  authRequired: string | null = null;
+  notices: SeatNotice[] = [];
+  /** How many clients have voice on for the seat (this one too while its switch is on). */
+  listeners = 0;
+  /** The seat's own dictation axes, each absent where the server's default holds. */
+  overrides: DictateOverrides = {};
+  /** The last landed take nobody sent, carried across a reload (composer > notice). */
+  landed: DictateNotice | null = null;
+  /** Rises on every change, so a view can tell it must draw again. */
+  version = 0;
+  protected book = new TurnBook();
+
+  constructor(readonly slot: Slot) {}
+
+  get turnInFlight(): boolean {
+    return this.book.inFlight;
+  }
+
+  protected takeRecord(d: Session): void {
+    this.record = d;
+    this.asks = asksFromSnapshot(d.pending_asks);
+    this.queue = d.state.queue.map((q) => ({ ...q, source: String(q.source) }));
+    this.terminal = d.terminal !== null && typeof d.terminal === "object" &&
+        !Array.isArray(d.terminal)
+      ? d.terminal
+      : null;
+    this.processes = d.processes;
+    this.backgroundTasks = d.background_tasks;
+    this.model = d.header.model?.catalog_id ?? d.header.model?.resolved_id ?? null;
+    this.permissionMode = d.header.permission_mode;
+    this.context = d.header.context;
+    this.account = d.account?.display_name ?? this.account;
+    this.listeners = d.state.voice_listeners;
+    this.landed = noticeOf(d.composer.notice);
+    this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
+    this.book.inFlight = d.header.turn_in_flight;
+  }
+
+  /** Applies one update about this seat. */
+  protected apply(u: ReadUpdate): void {
+    this.version++;
+    if (u.known === "invalid") return;
+    if (u.known === false) {
+      this.asks = applyAskUpdate(this.asks, u);
+      return;
+    }
+    switch (u.name) {
+      case "chat_appended": {
+        const msg = u.fields.msg;
+        if (msg.type === "system" && msg.subtype === "init") {
+          if (typeof msg.model === "string") this.model = msg.model;
+          if (typeof msg.permissionMode === "string") this.permissionMode = msg.permissionMode;
+        }
+        return this.book.add(msg);
+      }
+      case "prompt_queued":
+        this.queue = [...this.queue, u.fields];
+        return;
+      case "prompt_lifecycle":
+        if (u.fields.state !== "queued") this.#dequeue(u.fields.uuid);
+        return;
+      case "prompt_cancel_resolved":
+        if (u.fields.cancelled) this.#dequeue(u.fields.uuid);
+        return;
+      case "turn_complete":
+      case "turn_error":
+      case "turn_cancelled":
+        this.book.inFlight = false;
+        return;
+      case "context_usage_snapshot":
+        this.context = {
+          percent: u.fields.percentage ?? null,
+          max_tokens: u.fields.max_tokens ?? null,
+        };
+        return;
+      case "processes_changed":
+        this.processes = u.fields.snapshot;
+        return;
+      case "background_tasks_changed":
+        this.backgroundTasks = u.fields.tasks;
+        return;
+      case "terminal_changed":
+        this.terminal = u.fields.terminal;
+        return;
+      case "notice":
+        return this.#note(u.fields.severity, u.fields.text);
+      case "forge_account_identity":
+        this.account = u.fields.display_name;
+        this.authRequired = null;
+        return;
+      case "auth_required":
+        this.authRequired = u.fields.method_description;
+        return this.#note("error", u.fields.method_description);
+      case "voice_mode_state":
+        this.listeners = u.fields.listeners;
+        return;
+      case "dictate_overrides":
+        this.overrides = u.fields.overrides;
+        return;
+    }
+  }
+
+  #dequeue(uuid: string): void {
+    this.queue = this.queue.filter((q) => q.uuid !== uuid);
+  }
+
+  #note(severity: string, text: string): void {
+    this.notices = [...this.notices.slice(-(KEEP_NOTICES - 1)), { severity, text, at: Date.now() }];
+  }
+}
+
+/** The composer's carried landing, when the record holds one. */
+function noticeOf(raw: Wire): DictateNotice | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  if (typeof raw.text !== "string") return null;
+  const surface = raw.surface;
+  return {
+    text: raw.text,
+    carried: true,
+    surface: surface === "composer" || surface === "review" || surface === "files" ||
+        surface === "doc"
+      ? surface
+      : null,
+  };
+}

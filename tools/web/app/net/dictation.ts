@@ -1,0 +1,132 @@
+import type { DictateAxes, DictateOutcome, Slot } from "../../../../protocol/mod.ts";
+import { encodeDictationFrame, sameSlot } from "../../../../protocol/mod.ts";
+import { type Mic, openMic } from "../audio/mic.ts";
+import type { ForgeClient } from "./client.ts";
+import type { PageUpdate, TAKE_UPDATES } from "./updates.ts";
+
+/** Where a take stands, as the composer draws it. */
+export type TakePhase = "opening" | "listening" | "transcribing" | "ended";
+
+/** This page's dictation take. spec: dictate_stream; the dictate_* updates go to it alone. */
+export interface Take {
+  seat: Slot;
+  phase: TakePhase;
+  /** The server's meter (dictate_level), dBFS; null for no signal. */
+  peakDb: number | null;
+  /** The take's noise floor (dictate_started), dBFS. */
+  floorDb: number | null;
+  progress: { done: number; total: number | null } | null;
+  /** The landed words, for the composer to take once (then cleared). */
+  landed: string | null;
+  /** How the take ended when it landed nothing, in words. */
+  why: string | null;
+}
+
+type TakeUpdate = Extract<PageUpdate, { name: (typeof TAKE_UPDATES)[number] }>;
+
+/**
+ * The composer's dictation: the microphone (audio/mic.ts) streamed as kind-0 frames between a
+ * `dictate_stream` and a `dictate_stop`, and the take's own updates (started, level,
+ * transcribing, progress, ended) drawn as its phases. spec: dictate_stream, Binary messages.
+ */
+export class Dictation {
+  #mic: Mic | null = null;
+
+  constructor(private readonly client: ForgeClient) {}
+
+  get #take(): Take | null {
+    return this.client.state.take;
+  }
+
+  /** Starts a take on `seat`: the take registers first, so the frames that follow find it. */
+  async start(seat: Slot, axes: DictateAxes): Promise<void> {
+    if (this.#mic || this.#take?.phase === "listening") return;
+    const take: Take = {
+      seat,
+      phase: "opening",
+      peakDb: null,
+      floorDb: null,
+      progress: null,
+      landed: null,
+      why: null,
+    };
+    this.client.state.take = take;
+    this.client.store.changed();
+    this.client.command("dictate_stream", { key: seat, options: axes, surface: "composer" });
+    try {
+      this.#mic = await openMic((samples) => {
+        this.client.link.sendBinary(encodeDictationFrame(samples));
+      });
+    } catch (err) {
+      this.client.command("dictate_stop", { key: seat, submit: false });
+      take.phase = "ended";
+      take.why = err instanceof Error ? err.message : String(err);
+      this.client.store.changed();
+    }
+  }
+
+  /** Ends the take: `submit` transcribes what was said, otherwise it is dropped. */
+  async stop(submit: boolean): Promise<void> {
+    const take = this.#take;
+    const mic = this.#mic;
+    this.#mic = null;
+    await mic?.stop();
+    if (take && take.phase !== "ended") {
+      this.client.command("dictate_stop", { key: take.seat, submit });
+    }
+  }
+
+  /** The composer took the landed words (or the person dismissed the words of an ending). */
+  consumed(): void {
+    this.client.state.take = null;
+    this.client.store.changed();
+  }
+
+  /** The page left the seat: a live take is dropped, not submitted. */
+  left(): void {
+    if (this.#mic) void this.stop(false);
+    this.client.state.take = null;
+  }
+
+  /** One of the take's own updates. */
+  update(u: TakeUpdate): void {
+    const take = this.#take;
+    if (!take || !sameSlot(take.seat, u.fields.key)) return;
+    switch (u.name) {
+      case "dictate_started":
+        take.phase = "listening";
+        take.floorDb = u.fields.floor_db;
+        return;
+      case "dictate_level":
+        take.peakDb = u.fields.peak_db;
+        return;
+      case "dictate_transcribing":
+        take.phase = "transcribing";
+        return;
+      case "dictate_progress":
+        take.progress = { done: u.fields.done, total: u.fields.total };
+        return;
+      case "dictate_ended": {
+        void this.#mic?.stop();
+        this.#mic = null;
+        take.phase = "ended";
+        const o = u.fields.outcome;
+        if (typeof o === "object" && "landed" in o) take.landed = o.landed.text;
+        else take.why = endingWords(o);
+      }
+    }
+  }
+}
+
+/** A take that landed nothing, in words. catalogue: DictateOutcome. */
+function endingWords(o: DictateOutcome): string {
+  if (o === "empty") return "Nothing was heard that could be written down.";
+  if (o === "failed") return "The take could not be transcribed.";
+  if (o === "cancelled") return "The take was cancelled.";
+  if (typeof o === "object" && "no_audio" in o) {
+    return `No speech reached forge in ${o.no_audio.seconds} s` +
+      (o.no_audio.peak_db === null ? " (digital silence)." : ` (peak ${o.no_audio.peak_db} dB).`);
+  }
+  if (typeof o === "object" && "refused" in o) return o.refused.message;
+  return "The take ended.";
+}

@@ -1,0 +1,54 @@
+import { CONTEXTS, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
+import type { SeatModel } from "../model/seat.ts";
+import { client } from "./use.ts";
+
+const AXES: [string, readonly string[]][] = [
+  ["styling", STYLINGS],
+  ["structure", STRUCTURES],
+  ["context", CONTEXTS],
+];
+
+/**
+ * The seat's dictation overrides: each axis set here or left to the server's default (the
+ * greeting's), echoed back by `dictate_overrides`. spec: greeting > settings.dictate; catalogue
+ * 1.2 set_dictate_override, reset_dictate_overrides; 2.3 #26.
+ */
+export function DictateAxesPicker(props: { seat: SeatModel }) {
+  const { seat } = props;
+  const defaults = client().state.greeting?.settings.dictate;
+  const held: Record<string, string | undefined> = { ...seat.overrides };
+  const defaultOf: Record<string, string | undefined> = { ...defaults };
+  return (
+    <details class="dictate-axes" data-testid="dictate-axes">
+      <summary class="muted">dictation style</summary>
+      {AXES.map(([axis, options]) => (
+        <label key={axis}>
+          {axis}{" "}
+          <select
+            data-testid={`override-${axis}`}
+            value={held[axis] ?? ""}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              if (value) {
+                client().command("set_dictate_override", {
+                  key: seat.slot,
+                  update: { [axis]: value },
+                });
+              }
+            }}
+          >
+            <option value="">default ({defaultOf[axis] ?? "?"})</option>
+            {options.map((o) => <option value={o} key={o}>{o}</option>)}
+          </select>
+        </label>
+      ))}
+      <button
+        type="button"
+        data-testid="override-reset"
+        onClick={() => client().command("reset_dictate_overrides", { key: seat.slot })}
+      >
+        Reset
+      </button>
+    </details>
+  );
+}

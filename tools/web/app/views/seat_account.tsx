@@ -1,0 +1,48 @@
+import type { SeatModel } from "../model/seat.ts";
+import { accountChip } from "./accounts.tsx";
+import { useApp } from "./use.ts";
+
+/**
+ * The account the seat's requests go out under, with that account's state from the pool.
+ * spec: session > account; home > accounts; forge_account_identity.
+ */
+export function SeatAccount(props: { seat: SeatModel }) {
+  const s = useApp();
+  const name = props.seat.account;
+  if (!name) return null;
+  const chip = accountChip(s.home?.accounts ?? null, props.seat.slot.org, name);
+  return (
+    <span class={`chip account ${chip.state}`} data-testid="seat-account" title={chip.detail}>
+      account {name} · {chip.words}
+    </span>
+  );
+}
+
+/**
+ * The seat's own notices, every one kept: an account rotation ("forge moved this seat from ..."),
+ * every account cooling, a refused credential with the server's advice. spec: notice;
+ * auth_required.
+ */
+export function SeatNotices(props: { seat: SeatModel }) {
+  const { seat } = props;
+  if (seat.notices.length === 0 && !seat.authRequired) return null;
+  return (
+    <details class="seat-notices" data-testid="seat-notices" open>
+      <summary class="muted">
+        {seat.notices.length} notice{seat.notices.length === 1 ? "" : "s"}
+      </summary>
+      {seat.authRequired && (
+        <div class="notice" role="alert" data-testid="sign-in-needed">
+          Sign-in needed: {seat.authRequired}
+        </div>
+      )}
+      <ul>
+        {seat.notices.map((n, i) => (
+          <li class={`seat-notice ${n.severity}`} key={`${n.at}:${i}`} data-testid="seat-notice">
+            <span class="muted">{new Date(n.at).toLocaleTimeString()}</span> {n.text}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

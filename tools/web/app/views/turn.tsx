@@ -1,0 +1,73 @@
+import { useMemo } from "preact/hooks";
+import { Markdown } from "../draw/code.tsx";
+import { ToolCall } from "../draw/tool_call.tsx";
+import { foldTurn, type Row, type ToolRow } from "../model/fold.ts";
+import type { Turn } from "../model/seat.ts";
+
+/**
+ * One turn, folded by the client's own rule (model/fold.ts): prompts as the reader's words (or a
+ * delivery's, labelled by its source), the model's answers as rendered markdown, tool calls as
+ * what they did, and the turn's ending. spec: "Two representations of one conversation cross".
+ */
+export function TurnView(props: { turn: Turn }) {
+  const rows = useMemo(() => foldTurn(props.turn.messages), [props.turn]);
+  return (
+    <div class="turn" data-testid="turn">
+      {rows.map((r, i) => <RowView row={r} key={i} />)}
+    </div>
+  );
+}
+
+function RowView(props: { row: Row }) {
+  const r = props.row;
+  switch (r.kind) {
+    case "prompt":
+      return (
+        <div class={`prompt source-${r.source ?? "you"}`} data-testid="prompt">
+          {r.source && r.source !== "you" && <span class="source">{r.source}</span>}
+          <div class="words">{r.text}</div>
+        </div>
+      );
+    case "text":
+      return (
+        <Markdown
+          text={r.text}
+          class={`answer${r.streaming ? " streaming" : ""}`}
+          testid="answer"
+        />
+      );
+    case "thinking":
+      return (
+        <details class="thinking">
+          <summary>thinking{r.streaming ? "…" : ""}</summary>
+          <div>{r.text}</div>
+        </details>
+      );
+    case "tokens":
+      return <div class="tokens muted" data-testid="tokens">~{r.tokens} tokens of thought</div>;
+    case "tools":
+      return <ToolGroup calls={r.calls} />;
+    case "result":
+      return (
+        <div class={`result ${r.ok ? "ok" : "failed"}`} data-testid="result">
+          {r.ok ? "done" : `ended: ${r.text}`}
+          {r.durationMs !== null && ` · ${(r.durationMs / 1000).toFixed(1)} s`}
+          {r.cost !== null && ` · $${r.cost.toFixed(4)}`}
+        </div>
+      );
+  }
+}
+
+function ToolGroup(props: { calls: ToolRow[] }) {
+  const calls = props.calls;
+  const running = calls.some((c) => c.result === null);
+  return (
+    <details class="tools" open data-testid="tools">
+      <summary>
+        {calls.length === 1 ? calls[0].name : `${calls.length} tool calls`}
+        {running ? " · running" : ""}
+      </summary>
+      {calls.map((c) => <ToolCall call={c} key={c.id} />)}
+    </details>
+  );
+}
