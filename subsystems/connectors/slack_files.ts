@@ -125,7 +125,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
         });
         const sent = await fetch(String(slot.upload_url), { method: "POST", body: bytes }).catch(
           (err) => {
-            throw refuse(TOOL, `the upload could not be sent: ${(err as Error).message}`);
+            throw refuse(TOOL, `the upload could not be sent: ${netWords(err)}`);
           },
         );
         await sent.body?.cancel();
