@@ -1,7 +1,8 @@
 // slack__attachment against the Slack fake (mcp_tools §10): a fetch is not held, lands under a
 // sanitised name and never overwrites; an upload waits for a person and, approved, is shared.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
-import type { Host, ToolCall } from "../../server/subsystem.ts";
+import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
+import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
 import { safeName, slackFileTools } from "./slack_files.ts";
@@ -18,22 +19,23 @@ Deno.test("slack__attachment: fetch never overwrites; an upload is held, then sh
   const fake = await startFakeSlack();
   const dir = await Deno.makeTempDir({ prefix: "forge-slack-files-" });
   const hub = quietHub(fake, dir);
+  // A person approves the first upload as it parks and declines the second, through the real
+  // registry: an approved upload resolves only once the file is shared.
   const answers: boolean[] = [true, false];
   const parked: unknown[] = [];
-  const host = {
-    asks: {
-      park: (_slot: unknown, spec: { request: unknown }) => {
-        parked.push(spec.request);
-        const yes = answers.shift();
-        return {
-          id: "d",
-          outcome: Promise.resolve(
-            yes ? { ending: "answered", answer: {} } : { ending: "declined" },
-          ),
-        };
-      },
-    },
-  } as unknown as Host;
+  const person = { answering: true } as Peer;
+  const asks: HeldAskRegistry = new HeldAskRegistry((u) => {
+    if (u.name !== "slack_post_pending") return;
+    const draft = u.fields!.draft as { id: string };
+    parked.push(draft);
+    const reply = answers.shift()
+      ? { ending: "answered" as const, answer: { approved: true } }
+      : { ending: "declined" as const };
+    queueMicrotask(() =>
+      asks.answer(u.fields!.key!, "slack_post", String(draft.id), person, reply)
+    );
+  });
+  const host = { asks } as unknown as Host;
   const tool =
     slackFileTools({ host, slack: hub } as unknown as Connectors, 1000).slack__attachment;
   const call = {
