@@ -194,7 +194,7 @@ class Soak {
     lap("workers up");
     const pid = this.forge!.serverPid();
     this.problem(at, orphans(this.world.dir, pid));
-    this.problem(at, temps(this.state));
+    this.problem(at, temps(`${this.world.dir}/forge`));
     this.problem(at, workersHold(this.state, pid).problems);
     // The lead's history against the CLI's transcript of its session.
     const book = JSON.parse(await Deno.readTextFile(`${this.state}/seats/sessions.json`));

@@ -5,6 +5,7 @@ import { buildDocument } from "./document.ts";
 import { ConfigError, loadConfigFile, loadConfigText, type LoadedConfig } from "./load.ts";
 import type { AreaSpec } from "./spec.ts";
 import type { ForgeConfig } from "./types.ts";
+import { sweepSaveTemps } from "./write/writer.ts";
 
 export interface ReloadChange {
   path: string;
@@ -49,6 +50,12 @@ export class ConfigStore {
     version: string,
     log: Logger,
   ): Promise<ConfigStore> {
+    // A save a crash cut short left its temp file beside the config: gone before the first read.
+    const swept = await sweepSaveTemps(path).catch((error) => {
+      log.warn("config_temps_unswept", { path, error });
+      return [];
+    });
+    if (swept.length > 0) log.info("config_temps_swept", { removed: swept });
     return new ConfigStore(await loadConfigFile(path, areas), areas, version, log);
   }
 

@@ -60,3 +60,22 @@ Deno.test("a config watch that dies is logged and started again; the change it m
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("opening the config sweeps a save's temp file a crash left, and says so", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-config-sweep-" });
+  const path = `${dir}/forge.toml`;
+  try {
+    await Deno.writeTextFile(path, `[server]\nport = 8790\n`);
+    await Deno.writeTextFile(`${dir}/.forge.toml.5eed0001.tmp`, `[server]\nport = 87`);
+    const log = memoryLogger();
+    const store = await ConfigStore.open(path, areas, "test", log);
+    store.close();
+    assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["forge.toml"]);
+    const swept = log.records.find((r) => r.event === "config_temps_swept");
+    assertEquals((swept as unknown as { removed: string[] })?.removed, [
+      `${await Deno.realPath(dir)}/.forge.toml.5eed0001.tmp`,
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

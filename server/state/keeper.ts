@@ -143,12 +143,13 @@ export class StateKeeper {
       if (mode !== undefined) await Deno.chmod(tmp, mode);
       await Deno.rename(tmp, path);
       created = false;
-      await syncDir(dir, this.log);
     } catch (error) {
       if (created) await removeIfThere(tmp, this.log);
       this.log.error("state_write_failed", { path, error });
       throw new StateWriteError(path, "io", `${path} could not be written: ${ioWords(error)}`);
     }
+    // The rename landed the write: a directory that cannot be fsynced does not undo it.
+    await syncDir(dir, this.log);
   }
 
   /** @internal: keeps a copy of a damaged file aside; the same bytes are kept once. */
@@ -338,14 +339,12 @@ function dirOf(path: string): string {
 }
 
 async function syncDir(dir: string, log: Logger): Promise<void> {
-  const handle = await Deno.open(dir, { read: true });
   try {
+    using handle = await Deno.open(dir, { read: true });
     await handle.sync();
   } catch (error) {
     // Some file systems refuse fsync on a directory; the rename is still atomic there.
     log.debug("state_dir_sync_refused", { dir, error });
-  } finally {
-    handle.close();
   }
 }
 

@@ -152,12 +152,13 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
     }
     await Deno.rename(temp, target);
     created = false;
-    await syncDir(dirname(target));
-    return { ok: true, text: after };
   } catch (e) {
     if (created) await removeQuietly(temp);
     return refusal("io", `cannot write ${target}: ${writeWhy(e)}`);
   }
+  // The rename landed the save: a directory that cannot be fsynced does not undo it.
+  await syncDir(dirname(target));
+  return { ok: true, text: after };
 }
 
 function refusal(reason: SaveRefusal, message: string, key_path: string | null = null): SaveResult {
@@ -180,13 +181,11 @@ function why(e: unknown): string {
 
 /** The rename is durable once the directory entry is on disk too. */
 async function syncDir(dir: string): Promise<void> {
-  const handle = await Deno.open(dir, { read: true });
   try {
+    using handle = await Deno.open(dir, { read: true });
     await handle.sync();
   } catch {
     // Some file systems refuse fsync on a directory; the rename is still atomic there.
-  } finally {
-    handle.close();
   }
 }
 
@@ -225,4 +224,34 @@ async function removeQuietly(path: string): Promise<void> {
   } catch {
     // Already gone; nothing else can be done about a temp file we cannot remove.
   }
+}
+
+/** A save's temp file beside `target`: `.<name>.<8 hex>.tmp`. */
+const isSaveTemp = (target: string, name: string) =>
+  name.startsWith(`.${basename(target)}.`) && /^\.[0-9a-f]{8}\.tmp$/.test(
+    name.slice(basename(target).length + 1),
+  );
+
+/**
+ * Removes the temp files a save cut short by a crash left beside the config (one process keeps
+ * a config, so at boot none is in use) and answers their paths. A directory that does not exist
+ * yet holds none; any other failure rejects with the engine's error, for the caller to log.
+ */
+export async function sweepSaveTemps(path: string): Promise<string[]> {
+  const removed: string[] = [];
+  let target: string;
+  let entries: Deno.DirEntry[];
+  try {
+    target = await resolveTarget(path);
+    entries = await Array.fromAsync(Deno.readDir(dirname(target)));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return removed;
+    throw e;
+  }
+  for (const e of entries) {
+    if (!e.isFile || !isSaveTemp(target, e.name)) continue;
+    await Deno.remove(join(dirname(target), e.name));
+    removed.push(join(dirname(target), e.name));
+  }
+  return removed;
 }
