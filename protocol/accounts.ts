@@ -152,3 +152,4 @@ export const SeatAccount = z.object({
   cli: z.record(z.string(), z.json()).nullable(),
   credentials: OauthCredentialsSnapshot.shape.credentials,
 }).strict().nullable();
+export type SeatAccount = z.infer<typeof SeatAccount>;

@@ -13,6 +13,21 @@ export const BinaryKind = {
 } as const;
 export type BinaryKind = typeof BinaryKind[keyof typeof BinaryKind];
 
+/** Each kind's direction and layout after the tag byte, all integers little-endian (spec: Binary
+ * messages). docs/protocol.md prints these. */
+export const BINARY_LAYOUT: Record<keyof typeof BinaryKind, string> = {
+  dictation:
+    "client -> server: i16 mono samples at 16 kHz, one frame per 20 ms (payload <= 16 KiB)",
+  browser_frame:
+    "server -> client: u16 profile, u16 tab, u32 seq, u16 width, u16 height, u8 format, u8 key, " +
+    "u16 page width, u16 page height, then the host's encoded image (19-byte header)",
+  browser_audio:
+    "server -> client: u16 profile, u16 tab, u32 seq, u32 rate, u8 channels, then i16 samples",
+  gzip_json: "server -> client: one ServerMessage of 64 KiB or more, gzipped (with ?deflate=1)",
+  terminal_output: "server -> client: u16 terminal id, u32 seq, then the shell's own bytes",
+  terminal_input: "client -> server: u16 terminal id, then the keystrokes",
+};
+
 /** Kinds a client may send; every other kind arriving from a client is refused by its tag. */
 export const CLIENT_BINARY_KINDS: ReadonlySet<number> = new Set([
   BinaryKind.dictation,

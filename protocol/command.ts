@@ -13,12 +13,18 @@ import {
 } from "./dictate.ts";
 import { Slot } from "./slot.ts";
 import { DeliverGotifyMessageFields } from "./connectors.ts";
-import { NotifySubscribeFields, NotifyTestFields, NotifyUnsubscribeFields } from "./notify.ts";
-import { ReviewStatus, ReviewThread } from "./review.ts";
+import {
+  NotifySubscribeFields,
+  NotifyTestFields,
+  NotifyTestReply,
+  NotifyUnsubscribeFields,
+} from "./notify.ts";
+import { ReviewSet, ReviewStatus, ReviewThread } from "./review.ts";
 import {
   BiometricEnrol,
   BiometricRelease,
   BiometricRewrite,
+  EnrolmentMaterial,
   VaultAnswer,
   VaultEnrolmentMaterial,
 } from "./vault.ts";
@@ -27,7 +33,9 @@ import {
   DeliverPeerPromptFields,
   DeliverWorkerPromptFields,
   DeliverWorkerPromptToLeadFields,
+  DespawnResult,
   DespawnWorkerFields,
+  SpawnWorkerBody,
   SpawnWorkerFields,
 } from "./workers.ts";
 
@@ -111,6 +119,20 @@ export type QuestionOutcome = z.infer<typeof QuestionOutcome>;
 /** The scopes `claude plugin install/update --scope` takes. */
 export const PluginScope = z.enum(["user", "project", "local"]);
 
+/** One row of the command table: its fields, its reply (required `reply_to`) and, for a command
+ * forge adds beyond protocol v29, why. */
+export interface CommandSpec {
+  fields: z.ZodType | null;
+  /** The success body's schema: the command answers through `reply` (refusals as a string). */
+  reply?: z.ZodType;
+  extension?: string;
+}
+
+const NOTIFY = "the person's push subscriptions and test push (docs/notify.md); v29 has no pushes";
+const PLUGIN_ACTION =
+  "the spec counts the plugin actions with fields without naming them: the name and fields are forge's";
+const CRON =
+  "a person's schedule made or removed from the board page: v29 gives a person no command for it";
 const key = { key: Slot };
 const review = { project: z.string(), branch: z.string() };
 const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
@@ -150,8 +172,11 @@ export const COMMANDS = {
   respond_question: { fields: obj({ ...key, tool_id: z.string(), outcome: QuestionOutcome }) },
   respond_slack_post: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
-  // The terminal hand-off is answered as the browser's is (the original had none).
-  respond_terminal_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
+  respond_terminal_hand_off: {
+    fields: obj({ ...key, id: z.string(), done: z.boolean() }),
+    extension:
+      "answers the terminal hand-off, which the original did not have, as the browser's is",
+  },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
   set_dictate_override: { fields: obj({ ...key, update: DictateOverrideUpdate }) },
@@ -212,12 +237,13 @@ export const COMMANDS = {
       run_once_at: z.string().nullable(),
       description: z.string().nullable(),
     }),
+    extension: CRON,
   },
-  cron_delete: { fields: obj({ project: z.string(), id: z.string() }) },
+  cron_delete: { fields: obj({ project: z.string(), id: z.string() }), extension: CRON },
   deliver_peer_prompt: { fields: DeliverPeerPromptFields },
-  spawn_worker: { fields: SpawnWorkerFields, reply: true },
+  spawn_worker: { fields: SpawnWorkerFields, reply: SpawnWorkerBody },
   close_worker: { fields: CloseWorkerFields },
-  despawn_worker: { fields: DespawnWorkerFields, reply: true },
+  despawn_worker: { fields: DespawnWorkerFields, reply: DespawnResult },
   open_url: { fields: obj({ url: z.string() }) },
   deliver_worker_prompt: { fields: DeliverWorkerPromptFields },
   deliver_worker_prompt_to_lead: { fields: DeliverWorkerPromptToLeadFields },
@@ -228,9 +254,12 @@ export const COMMANDS = {
   // a reviewer's resolve or reopen, answered with the bool upsert_review_thread's is.
   set_review_thread_status: {
     fields: obj({ ...review, thread_id: z.string(), status: ReviewStatus }),
-    reply: true,
+    reply: z.boolean().describe("whether the thread's status was stored"),
   },
-  upsert_review_thread: { fields: obj({ ...review, thread: ReviewThread }), reply: true },
+  upsert_review_thread: {
+    fields: obj({ ...review, thread: ReviewThread }),
+    reply: z.boolean().describe("whether the thread was stored"),
+  },
   submit_review: {
     fields: obj({
       ...review,
@@ -238,26 +267,40 @@ export const COMMANDS = {
       thread_ids: z.array(z.string()),
       origin: Slot,
     }),
-    reply: true,
+    reply: ReviewSet.nullable().describe(
+      "the review as filed; null when the store could not write",
+    ),
   },
-  biometric_release: { fields: BiometricRelease, reply: true },
-  biometric_enrol: { fields: BiometricEnrol, reply: true },
-  biometric_rewrite: { fields: BiometricRewrite, reply: true },
-  vault_enrolment_material: { fields: VaultEnrolmentMaterial, reply: true },
+  biometric_release: {
+    fields: BiometricRelease,
+    reply: z.string().describe("the enrolment's wrapped blob"),
+  },
+  biometric_enrol: { fields: BiometricEnrol, reply: z.literal(true).describe("enrolled") },
+  biometric_rewrite: {
+    fields: BiometricRewrite,
+    reply: z.boolean().describe("whether a row the person created was rewritten"),
+  },
+  vault_enrolment_material: { fields: VaultEnrolmentMaterial, reply: EnrolmentMaterial },
   vault_lock: { fields: null },
   plugin_update_all: { fields: null },
   plugin_check_updates: { fields: null },
   // The four plugin actions with fields; the spec counts them (63 struct variants) without naming
   // them, so the names and fields are ours. spec: "What is not here" > the six actions.
-  plugin_install: { fields: obj({ plugin_id: z.string() }) },
-  plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
-  plugin_marketplace_add: { fields: obj({ source: z.string() }) },
-  plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
+  plugin_install: { fields: obj({ plugin_id: z.string() }), extension: PLUGIN_ACTION },
+  plugin_update: {
+    fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }),
+    extension: PLUGIN_ACTION,
+  },
+  plugin_marketplace_add: { fields: obj({ source: z.string() }), extension: PLUGIN_ACTION },
+  plugin_marketplace_repair: {
+    fields: obj({ marketplace: z.string() }),
+    extension: PLUGIN_ACTION,
+  },
   // forge's extensions beyond v29 (protocol/notify.ts): the person's push subscriptions and test.
-  notify_subscribe: { fields: NotifySubscribeFields },
-  notify_unsubscribe: { fields: NotifyUnsubscribeFields },
-  notify_test: { fields: NotifyTestFields, reply: true },
-} as const satisfies Record<string, { fields: z.ZodType | null; reply?: boolean }>;
+  notify_subscribe: { fields: NotifySubscribeFields, extension: NOTIFY },
+  notify_unsubscribe: { fields: NotifyUnsubscribeFields, extension: NOTIFY },
+  notify_test: { fields: NotifyTestFields, reply: NotifyTestReply, extension: NOTIFY },
+} as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;
 type FieldsOf<N extends CommandName> = (typeof COMMANDS)[N]["fields"] extends z.ZodType
@@ -268,8 +311,16 @@ export type Command = { [N in CommandName]: { name: N; fields: FieldsOf<N> } }[C
 
 /** Whether the command's outcome rides a `reply` (and so requires `reply_to`). */
 export function needsReply(name: CommandName): boolean {
-  const spec: { fields: unknown; reply?: boolean } = COMMANDS[name];
-  return spec.reply === true;
+  return replySchema(name) !== null;
+}
+
+/**
+ * The schema of a reply command's success body, null for a command with no reply. A refusal
+ * rides the same reply as a string in forge's words. spec: command > reply_to.
+ */
+export function replySchema(name: CommandName): z.ZodType | null {
+  const spec: CommandSpec = COMMANDS[name];
+  return spec.reply ?? null;
 }
 
 export function isCommandName(name: string): name is CommandName {

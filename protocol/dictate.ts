@@ -110,15 +110,6 @@ export const takeUpdate = {
   }),
 };
 
-/** The names of the updates that go to the take's own connection alone. */
-export const TAKE_NEWS = [
-  "dictate_started",
-  "dictate_level",
-  "dictate_transcribing",
-  "dictate_progress",
-  "dictate_ended",
-] as const;
-
 // ---- binary kind 0 --------------------------------------------------------------------------
 
 /** spec: kind 0 carries i16 little-endian mono samples at 16 kHz, one frame per 20 ms. */
@@ -148,7 +139,8 @@ export function dictationSamples(payload: Uint8Array): Int16Array {
 // ---- the dictate_models subject -----------------------------------------------------------
 
 const Json = z.json();
-const Tagged = z.object({ state: z.string() }).loose();
+/** A state tagged on `state`, its other fields JSON. */
+const Tagged = z.object({ state: z.string() }).catchall(Json);
 
 /**
  * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
@@ -175,7 +167,7 @@ export const DictateModelsSnapshot = z.object({
   ),
   check: Tagged,
   updates: z.array(Json),
-  rows: z.array(z.object({ variant: z.string(), file: z.string() }).loose()),
+  rows: z.array(z.object({ variant: z.string(), file: z.string() }).catchall(Json)),
   install: Tagged,
   activate: Tagged,
   installed: z.array(Json),
@@ -186,3 +178,4 @@ export const DictateModelsSnapshot = z.object({
   speaking_bench: Json.nullable(),
   speaking_results: z.array(Json),
 }).strict();
+export type DictateModelsSnapshot = z.infer<typeof DictateModelsSnapshot>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOTIFY_EXTENSIONS } from "./notify.ts";
+import type { UpdateFields } from "./update.ts";
 
 // spec: What a subject carries > extensions, and "The read and the frames are one shape": the
 // subject's read and the plugins_* updates embed these same objects. Where the spec names a
@@ -178,14 +178,5 @@ export const PLUGINS_UPDATES = {
   }).strict(),
 } as const;
 export type PluginsUpdateName = keyof typeof PLUGINS_UPDATES;
-export type PluginsUpdateFields<N extends PluginsUpdateName> = z.infer<(typeof PLUGINS_UPDATES)[N]>;
-
-/**
- * What forge adds beyond protocol v29, by where it appears: wire names the original never had.
- * A v29 client never meets them unless it sends them; docs/protocol.md marks each one.
- */
-export const BEYOND_V29 = {
-  commands: [...NOTIFY_EXTENSIONS.commands],
-  updates: [...NOTIFY_EXTENSIONS.updates],
-  home: [...NOTIFY_EXTENSIONS.home],
-} as const satisfies Record<string, readonly string[]>;
+/** A plugins_* update's fields, as the update table types them. */
+export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;

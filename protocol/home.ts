@@ -17,6 +17,7 @@ export const WireTime = z.object({
   secs_since_epoch: z.number().int(),
   nanos_since_epoch: z.number().int(),
 }).strict();
+export type WireTime = z.infer<typeof WireTime>;
 
 /** What git said about a row's tree. */
 export const WorkState = z.object({
@@ -24,6 +25,7 @@ export const WorkState = z.object({
   changed: z.number().int().nullable(),
   gate: z.enum(["in_repo", "not_a_repository", "gone", "scanner_failed"]),
 }).strict();
+export type WorkState = z.infer<typeof WorkState>;
 
 /** One transcript of the project's catalog: the original carries the project's
  * transcripts here, not its seats; a client reads `last_activity` to tell a project nothing ever
@@ -33,6 +35,7 @@ export const CatalogRow = z.object({
   last_activity: WireTime,
   cwd: z.string(),
 }).strict();
+export type CatalogRow = z.infer<typeof CatalogRow>;
 
 export const HomeProject = z.object({
   project: z.object({
@@ -54,6 +57,7 @@ export const HomeProject = z.object({
   // Not here: the original's `tasks`, `crons` and `connectors` - spec (#2517) moved them to the
   // board subject, and the spec wins over the original where it moved a field.
 }).strict();
+export type HomeProject = z.infer<typeof HomeProject>;
 
 /** The lifecycles a row names (catalogue 7.1), PascalCase as the original's enum serialises. */
 export const Lifecycle = z.enum([
@@ -94,6 +98,7 @@ export const AgentRow = z.object({
   tree: z.string().nullable(),
   work: WorkState.nullable(),
 }).strict();
+export type AgentRow = z.infer<typeof AgentRow>;
 
 const DictateFailure = z.union([
   z.object({ hash_mismatch: z.object({}).passthrough() }).strict(),
@@ -157,7 +162,7 @@ export const HomeSnapshot = z.object({
   /** The status page's last answer when it names trouble; null for healthy or unreachable. */
   service_status: ServiceStatus.nullable(),
   /** The original's client reads a string: the message. The kind (`config_invalid`,
-   * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
+   * `subsystem_failed`, `state_damaged`) rides the keyless `fatal_error` update's `error` beside it. */
   fatal_error: z.string().nullable(),
   /** forge's extension beyond v29 (protocol/notify.ts): the push channels' states. */
   notify: HomeNotify.describe("forge's extension beyond v29: the push channels (docs/notify.md)"),
@@ -165,3 +170,5 @@ export const HomeSnapshot = z.object({
   // `workers` (each worker is its own agents row with `tree`, spec home > agents).
 }).strict();
 export type HomeSnapshot = z.infer<typeof HomeSnapshot>;
+/** What one subsystem contributes to the home snapshot: some of its fields, as the schema types them. */
+export type HomePart = Partial<HomeSnapshot>;

@@ -24,6 +24,7 @@ export const AvailableModel = z.object({
   supports_auto_mode: z.boolean().nullable(),
   resolved_model: z.string().nullable(),
 }).strict();
+export type AvailableModel = z.infer<typeof AvailableModel>;
 
 /** The original's CurrentModel (runtime.rs): the header's model and `connected.current_model`. */
 export const CurrentModel = z.object({
@@ -39,6 +40,7 @@ export const CurrentModel = z.object({
   supports_adaptive_thinking: z.boolean().nullable(),
   is_authoritative: z.boolean(),
 }).strict();
+export type CurrentModel = z.infer<typeof CurrentModel>;
 
 export const SessionHeader = z.object({
   session_id: z.string().nullable(),
@@ -74,6 +76,14 @@ export const ProcessSnapshot = z.object({
   ),
   scanned_at: WireTime,
 }).strict();
+export type ProcessSnapshot = z.infer<typeof ProcessSnapshot>;
+
+/** The session's `mcp` read and `mcp_snapshot`'s fields: the CLI's servers, or why not. */
+export const McpRead = z.object({
+  servers: z.array(z.json()).describe("the CLI's mcp_status rows, as it wrote them"),
+  error: z.string().nullable().describe("why the read failed, when it did"),
+}).strict();
+export type McpRead = z.infer<typeof McpRead>;
 
 /** A pending ask, adjacently tagged. A permission's `tool_call` carries the original's null
  * `raw_output` / `output_metadata` / `task_metadata` while the call waits. */
@@ -104,6 +114,37 @@ export const SubagentInstance = z.object({
   }).strict().nullable(),
 }).strict();
 export type SubagentInstance = z.infer<typeof SubagentInstance>;
+
+/** One command the CLI advertises; `input_hint` is the original's spelling of its argumentHint. */
+export const SlashCommand = z.object({
+  name: z.string(),
+  description: z.string(),
+  input_hint: z.string(),
+}).strict();
+export type SlashCommand = z.infer<typeof SlashCommand>;
+
+/** One agent type the CLI advertises; `model` is its own ("inherit" or an alias), null when the
+ * CLI named none. */
+export const SubagentRow = z.object({
+  name: z.string(),
+  description: z.string(),
+  model: z.string().nullable(),
+}).strict();
+export type SubagentRow = z.infer<typeof SubagentRow>;
+
+/** One live task (server/workspace/seats/tasks.ts keeps them). spec: session > background_tasks. */
+export const BackgroundTask = z.object({
+  task_id: z.string(),
+  task_type: z.string(),
+  /** The line the row leads with. */
+  description: z.string().describe("the line the row leads with"),
+  is_backgrounded: z.boolean().describe(
+    "whether the CLI backgrounded it (else a long foreground call)",
+  ),
+  command: z.string().nullable().describe("the command its own call carried, when it was a Bash"),
+  tool_use_id: z.string().nullable().describe("the call that began it"),
+}).strict();
+export type BackgroundTask = z.infer<typeof BackgroundTask>;
 
 /**
  * One watch the session has running: a background task the CLI's Monitor tool began (spec:
@@ -153,19 +194,12 @@ export const SessionSnapshot = z.object({
   pending_asks: z.array(PendingAsk),
   pending_ask: PendingAsk.nullable(),
   has_dispatches: z.boolean(),
-  /** `input_hint` is the original's spelling of the CLI's argumentHint. */
-  slash_commands: z.array(
-    z.object({ name: z.string(), description: z.string(), input_hint: z.string() }).strict(),
-  ),
-  /** `model` is the agent type's own ("inherit" or an alias), null when the CLI named none. */
-  subagents: z.array(
-    z.object({ name: z.string(), description: z.string(), model: z.string().nullable() })
-      .strict(),
-  ),
+  slash_commands: z.array(SlashCommand),
+  subagents: z.array(SubagentRow),
   subagent_instances: z.array(SubagentInstance),
-  background_tasks: z.array(z.record(z.string(), z.json())),
+  background_tasks: z.array(BackgroundTask),
   monitors: z.array(Monitor),
-  mcp: z.json().nullable(),
+  mcp: McpRead.nullable(),
   processes: ProcessSnapshot.nullable(),
   terminal: z.json().nullable(),
   work: WorkState.nullable(),
@@ -181,3 +215,11 @@ export const SessionSnapshot = z.object({
   failure: z.json().nullable().optional(),
 }).strict();
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
+type SeatOwned = "composer" | "state";
+/**
+ * What one part of the server contributes to a session snapshot: whole fields, or fields inside
+ * the seat's own `composer` and `state` (dictation's notice and overrides), typed by the schema.
+ */
+export type SessionPart =
+  & { [K in Exclude<keyof SessionSnapshot, SeatOwned>]?: SessionSnapshot[K] }
+  & { [K in SeatOwned]?: Partial<SessionSnapshot[K]> };

@@ -1,117 +1,205 @@
-import { z } from "zod";
-import { Slot } from "./slot.ts";
+import type { z } from "zod";
+import type { SlackDraftEnding } from "./connectors.ts";
+import { type AskEnding, HELD_UPDATES, type HeldCard, type HeldKind } from "./held.ts";
+import { describeIssues } from "./issues.ts";
+import type { Wire } from "./server.ts";
+import type { Slot } from "./slot.ts";
+import type { Hearer, UpdateSpec } from "./update_spec.ts";
+import { FLEET_UPDATES } from "./updates_fleet.ts";
+import { SEAT_UPDATES } from "./updates_seat.ts";
+import { SUBSYSTEM_UPDATES } from "./updates_subsystems.ts";
 
 // spec: How a message is tagged. A SessionUpdate is externally tagged one level inside `update`:
 // `{"chat_appended": {"key": ..., "msg": ...}}`; the unit variants cross as the bare name.
 
-type Json = z.infer<ReturnType<typeof z.json>>;
-/** A CLI stream-json frame as the CLI wrote it: forwarded untouched, never reshaped. */
-export type CliFrame = { [key: string]: Json };
+/**
+ * Every update this server sends: its name, what it means, its fields' schema and who hears it
+ * beyond its seat. The routing sets below, the typed emit path, the test clients' validation and
+ * docs/protocol.md all read this one table. To add an update, add its row to its area's table
+ * (updates_seat.ts, updates_fleet.ts, updates_subsystems.ts); docs/protocol.md says how.
+ */
+export const UPDATES = { ...SEAT_UPDATES, ...FLEET_UPDATES, ...SUBSYSTEM_UPDATES } as const;
 
-/** The unit variants. spec: "catalog_loaded", "cli_version_changed" and "dictate_availability". */
-export const UNIT_UPDATES = [
-  "catalog_loaded",
-  "cli_version_changed",
-  "dictate_availability",
-] as const;
-export type UnitUpdate = typeof UNIT_UPDATES[number];
+export type UpdateName = keyof typeof UPDATES;
+type FieldsSchema<N extends UpdateName> = (typeof UPDATES)[N]["fields"];
+/** An update's field bag as its schema infers it; null for a unit variant. */
+export type UpdateFields<N extends UpdateName> = FieldsSchema<N> extends infer S extends z.ZodType
+  ? z.output<S>
+  : null;
+/** A decoded update: its name and its fields, narrowed together by the name. */
+export type SessionUpdate = { [N in UpdateName]: { name: N; fields: UpdateFields<N> } }[UpdateName];
+/** One update variant. */
+export type UpdateOf<N extends UpdateName> = Extract<SessionUpdate, { name: N }>;
+/** The updates whose fields carry a seat's `key`. */
+export type KeyedUpdateName = {
+  [N in UpdateName]: UpdateFields<N> extends { key: Slot } ? N : never;
+}[UpdateName];
+/** A keyed update's fields without the `key` the seat adds. */
+export type SeatFields<N extends KeyedUpdateName> = Omit<UpdateFields<N>, "key">;
+/** A keyed update before its seat adds the key (a seat's state derives these from CLI frames). */
+export type SeatUpdate = { [N in KeyedUpdateName]: { name: N; fields: SeatFields<N> } }[
+  KeyedUpdateName
+];
+/** A seat's own emit: a keyed update's name and its fields, the seat adding its `key`. */
+export type SeatEmit = <N extends KeyedUpdateName>(name: N, fields: SeatFields<N>) => void;
+
+/** The update table's names. */
+export const UPDATE_NAMES = Object.keys(UPDATES) as UpdateName[];
+
+export function isUpdateName(name: string): name is UpdateName {
+  return Object.hasOwn(UPDATES, name);
+}
+
+/** The table's row for a name, as the interface every row satisfies. */
+export function updateSpec(name: UpdateName): UpdateSpec {
+  return UPDATES[name];
+}
+
+/** Builds a typed update: a misspelt name or a wrong field is a compile error here. */
+export function update<N extends UpdateName>(name: N, fields: UpdateFields<N>): UpdateOf<N> {
+  return { name, fields } as unknown as UpdateOf<N>;
+}
+
+/** Builds a seat's own update: its fields with the seat's `key` beside them. */
+export function seatUpdate<N extends KeyedUpdateName>(
+  key: Slot,
+  name: N,
+  fields: SeatFields<N>,
+): UpdateOf<N> {
+  return { name, fields: { key, ...fields } } as unknown as UpdateOf<N>;
+}
+
+/** `seatUpdate` for an update already paired with its name (a SeatUpdate). */
+export function keyedUpdate(key: Slot, u: SeatUpdate): SessionUpdate {
+  return { name: u.name, fields: { key, ...u.fields } } as SessionUpdate;
+}
 
 /**
- * The keyed variants that home hears as fleet news (catalogue 2.2). `chat_appended` is home news only
- * for a completing `result`, a session-state frame or a background-tasks frame (see `isFleetNews`).
+ * A held ask's `*_pending` update: `{key, ...card}`, a Slack draft as `{key, draft}`. The card
+ * is the kind's request (protocol/held.ts HELD_REQUESTS), which the registry keeps per kind.
  */
-export const FLEET_NEWS: ReadonlySet<string> = new Set([
-  "spawning",
-  "connected",
-  "session_replaced",
-  "connection_failed",
-  "auth_required",
-  "turn_error",
-  "turn_cancelled",
-  "permission_request",
-  "question_request",
-  "pending_interaction_resolved",
-  "slack_post_pending",
-  "slack_draft_resolved",
-  "browser_hand_off_pending",
-  "browser_hand_off_resolved",
-  "settings_write_pending",
-  "settings_write_resolved",
-  // The document and terminal hand-offs park like the browser's (server/subsystem.ts
-  // HELD_KINDS); the original had neither, so their names follow the browser's pattern.
-  "document_hand_off_pending",
-  "document_hand_off_resolved",
-  "terminal_hand_off_pending",
-  "terminal_hand_off_resolved",
-  "vault_ask_pending",
-  "vault_ask_resolved",
-  "tasks_changed",
-  "releasing",
-]);
-
-/** Board news: the variants that move the board subject. spec: What a subject carries > board. */
-export const BOARD_NEWS: ReadonlySet<string> = new Set([
-  "tasks_changed",
-  "cron_schedules_changed",
-  "connector_subscriptions_changed",
-  "spawning",
-  "connected",
-  "session_replaced",
-  "releasing",
-  "connection_failed",
-  "worker_status_changed",
-]);
-
-/** A decoded update: its variant name and field bag (`key` present on every keyed variant). */
-export interface SessionUpdate {
-  name: string;
-  fields: { key?: Slot; [field: string]: unknown } | null;
+export function heldPending(kind: HeldKind, key: Slot, card: HeldCard): SessionUpdate {
+  const fields = kind === "slack_post" ? { key, draft: card } : { key, ...card };
+  return { name: HELD_UPDATES[kind].pending, fields } as SessionUpdate;
 }
+
+/** A held ask's `*_resolved {key, id, ending, failure}` once its effect landed; a Slack
+ * draft's ending in its own words (catalogue 3 SlackDraftEnding: `expired`, `abandoned` or
+ * `{answered: {approved}}`). `failure` is the effect's words when it failed, else null. */
+export function heldResolved(
+  kind: HeldKind,
+  key: Slot,
+  id: string,
+  ending: AskEnding,
+  failure: string | null = null,
+): SessionUpdate {
+  if (kind !== "slack_post") {
+    const fields = { key, id, ending, failure };
+    return { name: HELD_UPDATES[kind].resolved, fields } as SessionUpdate;
+  }
+  // A draft withdrawn any other way (its call cancelled, the session ended) was abandoned.
+  const said: SlackDraftEnding = ending === "answered" || ending === "declined"
+    ? { answered: { approved: ending === "answered" } }
+    : ending === "expired"
+    ? "expired"
+    : "abandoned";
+  return update("slack_draft_resolved", { key, id, ending: said, failure });
+}
+
+const hearing = (who: Hearer): ReadonlySet<UpdateName> =>
+  new Set(UPDATE_NAMES.filter((n) => updateSpec(n).hears?.includes(who)));
+
+/** The unit variants, which cross as their bare name. */
+export const UNIT_UPDATES: readonly UpdateName[] = UPDATE_NAMES.filter((n) =>
+  updateSpec(n).fields === null
+);
+/**
+ * The keyed variants home hears as fleet news (catalogue 2.2). `chat_appended` is home news only
+ * for a completing `result`, a session-state frame or a background-tasks frame (`isFleetNews`).
+ */
+export const FLEET_NEWS = hearing("home");
+/** The variants that move the board subject. spec: What a subject carries > board. */
+export const BOARD_NEWS = hearing("board");
+/** The dictate_models subject hears exactly these. catalogue 2.2. */
+export const DICTATE_MODELS_NEWS = hearing("dictate_models");
+/** The extensions subject hears the plugins_* family in full. spec: extensions. */
+export const EXTENSIONS_NEWS = hearing("extensions");
+/** The updates that go to the connection that started them alone (a take's news). */
+export const OWN_NEWS: ReadonlySet<UpdateName> = new Set(
+  UPDATE_NAMES.filter((n) => updateSpec(n).own === true),
+);
 
 /** The wire form: `"name"` for a unit variant, else `{name: fields}`. */
-export function encodeUpdate(update: SessionUpdate): string | Record<string, unknown> {
-  return update.fields === null ? update.name : { [update.name]: update.fields };
+export function encodeUpdate(u: SessionUpdate): Wire {
+  return u.fields === null ? u.name : { [u.name]: u.fields };
 }
 
-/** Inverse of `encodeUpdate`, for clients reading the stream. */
+/** What `readUpdate` answers: the update, or the sentence naming what was wrong. */
+export type UpdateRead = { ok: true; update: SessionUpdate } | { ok: false; why: string };
+
+/**
+ * Reads one wire update against its schema: a client narrows what it gets by `update.name`.
+ * Refuses, in words, a shape that is not one variant, a name the table does not hold, and fields
+ * off the variant's schema (an unknown field included: the tables are closed).
+ */
+export function readUpdate(raw: unknown): UpdateRead {
+  let name: string;
+  let bag: unknown = null;
+  if (typeof raw === "string") name = raw;
+  else if (raw && typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 1) {
+    name = Object.keys(raw)[0];
+    bag = (raw as Record<string, unknown>)[name];
+  } else return { ok: false, why: 'an update is one variant: its name, or {"<name>": {fields}}' };
+  if (!isUpdateName(name)) return { ok: false, why: `unknown update \`${name}\`` };
+  const schema = updateSpec(name).fields;
+  if (schema === null) {
+    return typeof raw === "string"
+      ? { ok: true, update: { name, fields: null } as SessionUpdate }
+      : { ok: false, why: `\`${name}\` is a unit variant: it crosses as its name alone` };
+  }
+  const parsed = schema.safeParse(bag);
+  if (!parsed.success) return { ok: false, why: `${name}: ${describeIssues(parsed.error)}` };
+  return { ok: true, update: { name, fields: parsed.data } as SessionUpdate };
+}
+
+/** The fields of `u` when it is the variant `name`, else null: narrowing in one call. */
+export function fieldsOf<N extends UpdateName>(u: SessionUpdate, name: N): UpdateFields<N> | null {
+  return u.name === name ? (u.fields as UpdateFields<N>) : null;
+}
+
+/** `readUpdate`, throwing its sentence: for a client that treats drift as a bug. */
 export function decodeUpdate(raw: unknown): SessionUpdate {
-  if (typeof raw === "string") return { name: raw, fields: null };
-  const parsed = z.record(z.string(), z.record(z.string(), z.unknown())).parse(raw);
-  const [name] = Object.keys(parsed);
-  return { name, fields: parsed[name] };
+  const read = readUpdate(raw);
+  if (!read.ok) throw new Error(read.why);
+  return read.update;
 }
 
 /** The seat an update belongs to, or null for a keyless (app-level) update. */
-export function updateSlot(update: SessionUpdate): Slot | null {
-  // A plain shape check rather than a schema parse: this runs once for every update emitted.
-  const key = update.fields?.key as Partial<Slot> | undefined;
-  return key && typeof key.org === "string" && typeof key.project === "string" &&
-      typeof key.label === "string"
-    ? key as Slot
-    : null;
+export function updateSlot(u: SessionUpdate): Slot | null {
+  return u.fields !== null && "key" in u.fields ? u.fields.key : null;
 }
 
 /** Whether a keyed update is something a home row draws. spec: What a client receives > update. */
-export function isFleetNews(update: SessionUpdate): boolean {
-  if (FLEET_NEWS.has(update.name)) return true;
-  if (update.name !== "chat_appended") return false;
-  const msg = update.fields?.msg as CliFrame | undefined;
-  if (!msg) return false;
+export function isFleetNews(u: SessionUpdate): boolean {
+  if (FLEET_NEWS.has(u.name)) return true;
+  if (u.name !== "chat_appended") return false;
+  const msg = u.fields.msg;
   if (msg.type === "result") return msg.subtype === "success";
   return msg.type === "system" &&
     (msg.subtype === "session_state_changed" || msg.subtype === "background_tasks_changed");
 }
 
-export function isBoardNews(update: SessionUpdate): boolean {
-  return BOARD_NEWS.has(update.name);
+export function isBoardNews(u: SessionUpdate): boolean {
+  return BOARD_NEWS.has(u.name);
 }
 
-/** The dictate_models subject hears exactly these two. catalogue 2.2. */
-export function isDictateModelsNews(update: SessionUpdate): boolean {
-  return update.name === "dictate_models_changed" || update.name === "dictate_availability";
+export function isDictateModelsNews(u: SessionUpdate): boolean {
+  return DICTATE_MODELS_NEWS.has(u.name);
 }
 
-/** The extensions subject hears the plugins_* family in full. spec: extensions. */
-export function isExtensionsNews(update: SessionUpdate): boolean {
-  return update.name.startsWith("plugins_");
+export function isExtensionsNews(u: SessionUpdate): boolean {
+  return EXTENSIONS_NEWS.has(u.name);
 }
+
+/** A CLI stream-json frame as the CLI wrote it: forwarded untouched, never reshaped. */
+export type CliFrame = UpdateFields<"chat_appended">["msg"];

@@ -4,10 +4,10 @@ import {
   encodeGzipFrame,
   type ServerMessage,
   type Slot,
+  type SnapshotData,
   type Subject,
-  type Wire,
 } from "../protocol/mod.ts";
-import { EncodedData, utf8Length } from "./encoded.ts";
+import { encodeData, EncodedData, utf8Length } from "./encoded.ts";
 import { Subscriptions } from "./fanout.ts";
 import { FrameEnds } from "./frame_ends.ts";
 import type { Logger } from "./log.ts";
@@ -70,10 +70,11 @@ export class Connection implements Peer {
   }
 
   /** Sends a subject's snapshot; data a subject handler already encoded goes out as it is. */
-  sendSnapshot(subject: Subject, data: Wire | EncodedData): void {
-    if (!(data instanceof EncodedData)) return this.send({ kind: "snapshot", subject, data });
+  sendSnapshot(subject: Subject, data: SnapshotData | EncodedData): void {
+    if (this.#ended) return;
+    const body = data instanceof EncodedData ? data : encodeData(data);
     const head = `{"kind":"snapshot","subject":${JSON.stringify(subject)},"data":`;
-    this.sendEncoded(`${head}${data.text}}`, utf8Length(head) + data.bytes + 1);
+    this.sendEncoded(`${head}${body.text}}`, utf8Length(head) + body.bytes + 1);
   }
 
   /**

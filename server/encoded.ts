@@ -1,12 +1,17 @@
-import type { Wire, WireObject } from "../protocol/mod.ts";
 import { Buffer } from "node:buffer";
 
 /**
  * A subject's snapshot data already encoded as JSON text, for a subscribe to send as it is.
- * Built only by {@link encodeSpliced} from typed data, so what it carries is still a `Wire`.
+ * Built only by {@link encodeSpliced} from a subject's typed snapshot (protocol/snapshots.ts).
  */
 export class EncodedData {
   constructor(readonly text: string, readonly bytes: number) {}
+}
+
+/** A snapshot's data encoded whole. */
+export function encodeData(data: object): EncodedData {
+  const text = JSON.stringify(data);
+  return new EncodedData(text, utf8Length(text));
 }
 
 /** The text each large part was last encoded to, for as long as the part itself lives. */
@@ -22,13 +27,14 @@ const TOKEN_JSON = JSON.stringify(TOKEN);
  * encoding a 40-turn seat's 550 KiB snapshot was a third of a subscribe's CPU; with the
  * page remembered only the few KiB around it are encoded again.
  */
-export function encodeSpliced(data: WireObject, outer: string, inner: string): EncodedData {
-  const holder = data[outer];
+export function encodeSpliced<T extends object>(
+  data: T,
+  outer: keyof T & string,
+  inner: string,
+): EncodedData {
+  const holder: unknown = data[outer];
   const part = isObject(holder) ? holder[inner] : undefined;
-  if (!isObject(holder) || typeof part !== "object" || part === null) {
-    const text = JSON.stringify(data);
-    return new EncodedData(text, utf8Length(text));
-  }
+  if (!isObject(holder) || typeof part !== "object" || part === null) return encodeData(data);
   let known = remembered.get(part);
   if (!known) {
     const text = JSON.stringify(part);
@@ -43,7 +49,7 @@ export function encodeSpliced(data: WireObject, outer: string, inner: string): E
   );
 }
 
-function isObject(value: Wire | undefined): value is WireObject {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

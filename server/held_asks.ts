@@ -1,29 +1,13 @@
-import type { Slot, WireObject } from "../protocol/mod.ts";
+import type { AskEnding, HeldCard, HeldKind, HeldRequest, Slot } from "../protocol/mod.ts";
 import type { Peer, ToolResult } from "./subsystem.ts";
 
 // The held asks' contract: one per-seat registry for every kind that parks a tool call until a
 // person answers (server/workspace/seats/held.ts). spec: session > pending_asks (held kinds lead,
 // in this order). Subsystems import it through server/subsystem.ts.
 
-/** The held kinds, in the order `pending_asks` leads with them. */
-export const HELD_KINDS = [
-  "slack_post",
-  "browser_hand_off",
-  "document_hand_off",
-  "terminal_hand_off",
-  "vault_ask",
-  "settings_write",
-] as const;
-export type HeldKind = typeof HELD_KINDS[number];
-
-/** How a parked ask ended: in its `*_resolved` update and in the words the agent gets back. */
-export type AskEnding =
-  | "answered"
-  | "declined"
-  | "cancelled"
-  | "session_ended"
-  | "expired"
-  | "abandoned";
+// The held kinds (in the order `pending_asks` leads with them), their cards and how an ask ends
+// are the wire's: protocol/held.ts.
+export { type AskEnding, HELD_KINDS, type HeldKind } from "../protocol/mod.ts";
 
 /**
  * How a parked ask came back to its tool call. An answered ask whose spec named an `effect`
@@ -34,11 +18,14 @@ export type AskOutcome<A> =
   | { ending: Exclude<AskEnding, "answered">; note?: string };
 
 /** What a subsystem parks. The registry mints the id unless one is given. */
-export interface HeldAskSpec {
-  kind: HeldKind;
+export type HeldAskSpec = { [K in HeldKind]: HeldAskOf<K> }[HeldKind];
+
+/** What a subsystem parks for one kind: its card is that kind's (protocol/held.ts). */
+export interface HeldAskOf<K extends HeldKind> {
+  kind: K;
   id?: string;
   /** The card a client draws (`pending_asks[].request` and the `*_pending` update's fields). */
-  request: WireObject;
+  request: HeldRequest<K>;
   /** The call's signal: an abort withdraws the ask with ending `cancelled`. */
   signal: AbortSignal;
   /** Ends the ask as `expired` after this long unanswered (a Slack draft: 600 s). */
@@ -47,8 +34,10 @@ export interface HeldAskSpec {
    * What an answer sets going (the settings file written and reloaded, the vault call run, the
    * Slack message posted). It runs once the person answers, and `*_resolved` goes out only when
    * it has landed: `failure` on that update carries the result's words when the effect failed
-   * (an `isError` result, or a throw), else null. An effect that finds the answer asks for
-   * nothing (a vault card sent back) returns null. Declines, expiries and withdrawals run none.
+   * (an `isError` result, so the effect words it in forge's terms), else null. An effect that
+   * throws or rejects resolves the ask too, with forge's words naming what failed (the thrown
+   * cause goes to the log only). An effect that finds the answer asks for nothing (a vault card
+   * sent back) returns null. Declines, expiries and withdrawals run none.
    */
   effect?: (answer: unknown) => Promise<ToolResult | null>;
 }
@@ -58,8 +47,8 @@ export interface HeldAsks {
    * Parks an ask on a seat; emits its `*_pending` update and resolves when a person answers
    * (the answer as `respond_*` carried it, already validated by the caller's schema) or when
    * it is withdrawn (call cancelled, session ended, expired). The `*_resolved` update names
-   * the ending, after the spec's `effect` landed. Wire (server/workspace/seats/held.ts
-   * HELD_WIRE): `<kind>_pending {key, ...request, id}` and `<kind>_resolved {key, id, ending,
+   * the ending, after the spec's `effect` landed. Wire (protocol/held.ts HELD_UPDATES):
+   * `<kind>_pending {key, ...request, id}` and `<kind>_resolved {key, id, ending,
    * failure}` (a Slack post resolves as
    * `slack_draft_resolved`); `pending_asks` carries `{kind, id, seq, request: {...request, id}}`.
    * A call's signal aborted by forge carries its ending (`session_ended` when the CLI went away,
@@ -79,7 +68,7 @@ export interface HeldAsks {
     reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
   ): void;
   /** Replaces a parked card's request and re-pushes its `*_pending` (vault `needs_unlock`). */
-  restamp(slot: Slot, id: string, request: WireObject): void;
+  restamp(slot: Slot, id: string, request: HeldRequest<HeldKind>): void;
   /** The asks parked on a seat, held kinds first, as `pending_asks` carries them. */
-  list(slot: Slot): { kind: string; id: string; request: WireObject }[];
+  list(slot: Slot): { kind: HeldKind; id: string; request: HeldCard }[];
 }

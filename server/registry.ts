@@ -2,6 +2,8 @@ import type {
   ClientBinary,
   ClientKind,
   CommandName,
+  HomePart,
+  SessionPart,
   SessionUpdate,
   Slot,
   Wire,
@@ -122,8 +124,8 @@ export class Registry {
   }
 
   /** Every running subsystem's contribution to a seat's session snapshot. */
-  async sessionFields(slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> {
-    const out: Record<string, Wire> = {};
+  async sessionFields(slot: Slot, opts: { review: boolean }): Promise<SessionPart> {
+    const out: SessionPart = {};
     for (const entry of this.#entries) {
       if (entry.handlers?.sessionFields) {
         Object.assign(out, await entry.handlers.sessionFields(slot, opts));
@@ -133,8 +135,8 @@ export class Registry {
   }
 
   /** Every running subsystem's contribution to the home snapshot; one failing read is left out. */
-  async homeFields(log: (err: unknown, id: string) => void): Promise<Record<string, Wire>> {
-    const out: Record<string, Wire> = {};
+  async homeFields(log: (err: unknown, id: string) => void): Promise<HomePart> {
+    const out: HomePart = {};
     for (const entry of this.#entries) {
       try {
         if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());

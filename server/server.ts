@@ -5,7 +5,6 @@ import {
   type SessionUpdate,
   type SettingsDocument,
   type Slot,
-  type Wire,
 } from "../protocol/mod.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { accountsArea } from "./areas/accounts.ts";
@@ -106,7 +105,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   let board: Board | null = null;
   // The held asks, forge's MCP bridge and the seats Host.deliver reaches.
   const emitRef: { current: (u: SessionUpdate) => void } = { current: () => {} };
-  const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u)) };
+  const heldRef = { current: new HeldAskRegistry((u) => emitRef.current(u), log) };
   const bridge = new ToolBridge(
     () => registryRef.current?.tools(storeRef.current!.config) ?? [],
     log,
@@ -219,7 +218,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     );
     const frame = {
       kind: "update" as const,
-      update: encodeUpdate(numbered.update) as Wire,
+      update: encodeUpdate(numbered.update),
       ...(numbered.seq === null ? {} : { seq: numbered.seq }),
       span: numbered.span,
     };

@@ -5,21 +5,24 @@ import type {
   ClientMessageOf,
   Command,
   CommandName,
+  DictateModelsSnapshot,
+  HomePart,
   NamedSubject,
   PromptSource,
   ServerMessage,
+  SessionPart,
   SessionUpdate,
   Slot,
+  SnapshotData,
   Subject,
   Wire,
 } from "../protocol/mod.ts";
-import type { z } from "zod";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import type { HeldAsks } from "./held_asks.ts";
 import type { Logger } from "./log.ts";
 import type { StateKeeper } from "./state/keeper.ts";
-import type { SeatInfo, Workspace } from "./workspace/workspace.ts";
+import type { Workspace } from "./workspace/workspace.ts";
 
 /**
  * The contract between the server and a subsystem (DESIGN.md §3). A subsystem is a static
@@ -43,79 +46,9 @@ export interface Peer {
   onClose(fn: () => void): void;
 }
 
-// ---------------------------------------------------------------------------------------------
-// forge's own MCP tools. The CLI sees a tool as `mcp__forge__<name>`; `<name>` is
-// `<family>__<verb>` (`settings__set`, `vault__read`), or `<family>_<verb>` for a family that keeps
-// an upstream tool set's names (`browser_navigate`: see ToolNaming). A manifest declares its tools; `create`
-// returns one handler per declared tool; the bridge (server/workspace/mcp/) lists the tools a
-// seat may call, validates the input against the zod schema (a bad field is a tool error naming
-// it, never a crash), and runs the handler with the calling seat.
-
-/** Which kind of seat may call a tool. A project's lead is `lead`; every other label a worker. */
-export type ToolRole = "lead" | "worker";
-
-/**
- * How a tool's name joins its family and verb. `forge` (the default): `<family>__<verb>`, the
- * family its own prefix. `upstream`: `<family>_<verb>`, for a family that transcribes a tool set
- * models already know and keeps its names (the browser family keeps @playwright/mcp's
- * `browser_navigate`, `browser_snapshot`, ...). Every tool of one family is named one way.
- */
-export type ToolNaming = "forge" | "upstream";
-
-/** The name a tool of `family` doing `verb` has under `naming`. */
-export function toolName(family: string, verb: string, naming: ToolNaming = "forge"): string {
-  return `${family}${naming === "upstream" ? "_" : "__"}${verb}`;
-}
-
-/** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
-export interface ToolSpec {
-  /** `toolName(family, verb, naming)`: what the agent calls after `mcp__forge__`. */
-  name: string;
-  /** The family (`settings`, `browser`, ...): a worker's `mcp_families` picks families. */
-  family: string;
-  /** How `name` joins family and verb; absent is `forge`. */
-  naming?: ToolNaming;
-  /**
-   * Offered only while this holds under the config in force (a key that gates a dangerous tool,
-   * read at every listing so a reload moves it); absent is always.
-   */
-  when?: (config: ForgeConfig) => boolean;
-  /** What the model reads: what the tool does and what a person sees while it waits. */
-  description: string;
-  /** The input; rendered as JSON Schema for tools/list, parsed before the handler runs. */
-  input: z.ZodType;
-  /** Who may call it; a seat of another role does not see it in tools/list. */
-  roles: readonly ToolRole[];
-  /**
-   * MCP `readOnlyHint`: the CLI runs such calls beside each other and beside a parked call of
-   * the same message; a call that may park or write must leave it false.
-   */
-  readOnly?: boolean;
-}
-
-/** What a tool handler learns of its call. */
-export interface ToolCall {
-  /** The calling seat (its slot, project, cwd). */
-  seat: SeatInfo;
-  role: ToolRole;
-  /** The CLI's tool_use id (`_meta["claudecode/toolUseId"]`), when it sent one. */
-  toolUseId: string | null;
-  /** Aborts when the CLI cancels the call (an interrupt) or the session ends. */
-  signal: AbortSignal;
-}
-
-/** What goes back to the agent as the tool_result. Throwing a `Refusal` is an error result too. */
-export interface ToolResult {
-  text: string;
-  /** Further text blocks after `text`, in order (review__list names other branches in one). */
-  more?: string[];
-  isError?: boolean;
-  /** Pictures after the text (a screenshot), as MCP image blocks: base64 `data` and its type. */
-  images?: { data: string; mimeType: string }[];
-}
-
-/** A tool's handler: `input` has already passed the declared schema. */
-export type ToolHandler = (input: unknown, call: ToolCall) => Promise<ToolResult>;
+// forge's own MCP tools: their declarations and typed handlers (tool_spec.ts).
+import type { ToolHandler, ToolSpec } from "./tool_spec.ts";
+export * from "./tool_spec.ts";
 
 // The held asks' contract (HELD_KINDS, HeldAsks, ...) lives in held_asks.ts; subsystems read it
 // from here.
@@ -162,15 +95,21 @@ export interface DictationRole {
   /** Reads 16 kHz mono i16 back into words off the event loop; rejects with a sentence. */
   transcribe(pcm: Int16Array): Promise<string>;
   /** The whole models page (the dictate_models read), speaking fields included. */
-  page(): Wire;
+  page(): DictateModelsSnapshot;
   /** Re-pushes the models page (`dictate_models_changed`). */
   announce(): void;
 }
 
 export interface SpeakingRole {
   /** The speaking role's fields of the dictate_models read, and its `in_use` row. */
-  fields(): { speaking: Wire; in_use: Wire; speaking_bench: Wire; speaking_results: Wire };
+  fields(): SpeakingFields;
 }
+
+/** The speaking role's fields of the dictate_models read, and its `in_use` row
+ * (protocol/dictate.ts). */
+export type SpeakingFields =
+  & Pick<DictateModelsSnapshot, "speaking" | "speaking_bench" | "speaking_results">
+  & { in_use: DictateModelsSnapshot["in_use"][number] };
 
 /**
  * Who has a seat in front of them now: the connections that declared answering and have it in
@@ -239,7 +178,7 @@ export type SubjectHandler = (
   subject: Subject,
   peer: Peer,
   opts: { review: boolean },
-) => Promise<Wire | EncodedData>;
+) => Promise<SnapshotData | EncodedData>;
 
 export type SubjectName = NamedSubject | "session";
 
@@ -256,12 +195,12 @@ export interface Handlers<V extends ClientKind, C extends CommandName, S extends
   sessionFields?: (
     slot: Slot,
     opts: { review: boolean },
-  ) => Record<string, Wire> | Promise<Record<string, Wire>>;
+  ) => SessionPart | Promise<SessionPart>;
   /**
    * Fields this subsystem contributes to the home snapshot (the vault's `vault` and `biometric`
    * rows); they replace the core's defaults for those names. spec: What a subject carries > home.
    */
-  homeFields?: () => Record<string, Wire> | Promise<Record<string, Wire>>;
+  homeFields?: () => HomePart | Promise<HomePart>;
   /** Fields it contributes to each project's board entry (the connectors' `connectors`). */
   boardFields?: (project: { org: string; name: string }) => Record<string, Wire>;
   /** One handler per tool the manifest declares. */
@@ -370,7 +309,7 @@ export function subjectArea<const S extends SubjectName>(
   id: string,
   note: string,
   subject: S,
-  read: (host: Host, peer: Peer) => Wire | Promise<Wire>,
+  read: (host: Host, peer: Peer) => SnapshotData | Promise<SnapshotData>,
 ) {
   return defineSubsystem({
     id,

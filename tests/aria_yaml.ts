@@ -3,6 +3,7 @@
  * for comparing forge's browser_snapshot with Playwright's own. A line is `- role "name" [state]`
  * with `: text` or nested children; `- text: ...` is text; `- /url: ...` a property.
  */
+import { parseLine } from "../subsystems/browser/snapshot_lines.ts";
 
 export interface AriaNode {
   role: string;
@@ -14,49 +15,58 @@ export interface AriaNode {
   children: (AriaNode | string)[];
 }
 
-const LINE = /^(\s*)- (.*)$/;
-const HEAD = /^([a-z]+)(?: "((?:[^"\\]|\\.)*)")?((?: \[[^\]]*\])*)(?::(?: (.*))?)?$/;
+/** A key: `role`, `role "name"`, then its `[state]`s (what Playwright's key parser reads). */
+const HEAD = /^([a-z]+)(?: "((?:[^"\\]|\\.)*)")?((?: \[[^\]]*\])*)$/;
 
-function unquote(s: string): string {
-  if (s.startsWith('"')) {
-    try {
-      return JSON.parse(s);
-    } catch { /* left as written */ }
-  }
-  if (s.startsWith("'") && s.endsWith("'")) return s.slice(1, -1).replaceAll("''", "'");
-  return s;
-}
+/** Why a snapshot could not be read: the line, numbered from 1, and what was wrong with it. */
+export class AriaYamlError extends Error {}
 
-/** The snapshot's top-level nodes. */
+/**
+ * The snapshot's top-level nodes. Lines are taken apart as Playwright's renderer writes them
+ * (snapshot_lines.ts: a single-quoted key where YAML needs one, a double-quoted value); a line
+ * that is not a list item, or a key that is not `role "name" [state]`, throws an AriaYamlError
+ * naming the line - a comparison never passes over what it could not read.
+ */
 export function parseAria(yaml: string): AriaNode[] {
   const root: AriaNode = { role: "fragment", name: null, line: "", children: [] };
   const stack: { indent: number; node: AriaNode }[] = [{ indent: -1, node: root }];
-  for (const raw of yaml.split("\n")) {
-    const m = LINE.exec(raw);
-    if (!m) continue;
-    const indent = m[1].length;
-    while (stack.length > 1 && stack.at(-1)!.indent >= indent) stack.pop();
-    const parent = stack.at(-1)!.node;
-    const body = unquote(m[2]);
-    if (body.startsWith("/")) continue; // a property: /url, /placeholder
-    if (body.startsWith("text: ")) {
-      parent.children.push(unquote(body.slice(6)));
-      continue;
+  const lines = yaml.split("\n");
+  lines.forEach((raw, n) => {
+    if (raw.trim() === "") return;
+    const unreadable = (why: string) =>
+      new AriaYamlError(`aria snapshot line ${n + 1} ${why}: ${JSON.stringify(raw)}`);
+    const l = parseLine(raw);
+    if (!l) throw unreadable("is not a list item (`- ...`)");
+    if (l.keyRaw.startsWith("'") && !/^'.*'$/s.test(l.keyRaw)) {
+      throw unreadable("has a quoted key with no closing quote");
     }
-    const h = HEAD.exec(body);
-    if (!h) {
-      parent.children.push(body);
-      continue;
+    while (stack.length > 1 && stack.at(-1)!.indent >= l.indent) stack.pop();
+    const parent = stack.at(-1)!.node;
+    if (l.key.startsWith("/")) return; // a property: /url, /placeholder
+    if (l.key === "text") {
+      if (l.value === null) throw unreadable("is a text line with no text");
+      parent.children.push(l.value);
+      return;
+    }
+    const h = HEAD.exec(l.key);
+    if (!h) throw unreadable('does not start `role "name" [state]`');
+    let name: string | null = null;
+    if (h[2] !== undefined) {
+      try {
+        name = JSON.parse(`"${h[2]}"`);
+      } catch {
+        throw unreadable("has a name whose escapes do not read");
+      }
     }
     const node: AriaNode = {
       role: h[1],
-      name: h[2] === undefined ? null : JSON.parse(`"${h[2]}"`),
+      name,
       line: raw.trim(),
-      children: h[4] === undefined ? [] : [unquote(h[4])],
+      children: l.value === null ? [] : [l.value],
     };
     parent.children.push(node);
-    stack.push({ indent, node });
-  }
+    stack.push({ indent: l.indent, node });
+  });
   return root.children.filter((c): c is AriaNode => typeof c !== "string");
 }
 

@@ -2,7 +2,7 @@
 // a wrong name, a wrong role, one element standing in for two; and accepts what Playwright's AI
 // mode rightly prints differently (a name its descendants print, a generic wrapper, refs).
 import { assertEquals } from "./assert.ts";
-import { flatten, parseAria, unlisted } from "./aria_yaml.ts";
+import { AriaYamlError, flatten, parseAria, unlisted } from "./aria_yaml.ts";
 
 const REFERENCE = `- heading "Outer link" [level=1]:
   - text: Outer
@@ -67,4 +67,39 @@ Deno.test("a missing element, a wrong name, a wrong role and a lost duplicate ar
   assertEquals(lines(TOOL.replace("- text: Outer", "- text: Inner")), [
     '- heading "Outer link" [level=1]:',
   ]);
+});
+
+Deno.test("a key YAML had to quote reads as its role, name and value", () => {
+  const nodes = flatten(parseAria(
+    `- 'textbox "PIN: 4 digits" [ref=e6]': "1234"\n- 'button "It''s: on"'\n- text: "a: b"`,
+  ));
+  assertEquals(nodes.map((n) => [n.role, n.name, n.children]), [
+    ["textbox", "PIN: 4 digits", ["1234"]],
+    ["button", "It's: on", []],
+  ]);
+});
+
+Deno.test("yaml the parser cannot read is refused in words naming the line, never passed over", () => {
+  const refused = (yaml: string) => {
+    try {
+      parseAria(yaml);
+    } catch (err) {
+      if (err instanceof AriaYamlError) return err.message;
+      throw err;
+    }
+    throw new Error(`read without complaint: ${yaml}`);
+  };
+  assertEquals(
+    refused('- list:\n  listitem "x"'),
+    'aria snapshot line 2 is not a list item (`- ...`): "  listitem \\"x\\""',
+  );
+  assertEquals(
+    refused('- \'button "Open": x'),
+    'aria snapshot line 1 has a quoted key with no closing quote: "- \'button \\"Open\\": x"',
+  );
+  assertEquals(
+    refused('- button "Open" [ref=e1] extra'),
+    'aria snapshot line 1 does not start `role "name" [state]`: ' +
+      '"- button \\"Open\\" [ref=e1] extra"',
+  );
 });

@@ -4,7 +4,7 @@
 // conversation (cron_names); "Not every frame on the stream is the CLI's" (a cron fire and a
 // send-back are forged user turns: source cron / forge); catalogue 1.2 task_verdict, task_rank;
 // mcp_tools §7-8.
-import { decodeUpdate, type Task } from "../protocol/mod.ts";
+import { decodeUpdate, fieldsOf, type Task } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { ManualClock } from "./manual_clock.ts";
@@ -15,7 +15,7 @@ const SCRIPT = new URL("../fixtures/board/script.json", import.meta.url).pathnam
 type Msg = Record<string, unknown>;
 
 const changed = (m: Msg) => m.kind === "update" && decodeUpdate(m.update).name === "tasks_changed";
-const tasksOf = (m: Msg) => decodeUpdate(m.update).fields!.tasks as Task[];
+const tasksOf = (m: Msg): Task[] => fieldsOf(decodeUpdate(m.update), "tasks_changed")!.tasks;
 
 async function boardRows(c: ForgeClient) {
   c.send({ kind: "subscribe", what: "board" });

@@ -1,7 +1,7 @@
 // The board over the socket: spec What a subject carries > board (one entry per project; hears
 // tasks_changed), home > fleet (counts derived from the tasks; home hears tasks_changed),
 // catalogue 1.2 task commands (refused by name) and "a restart keeps the board exactly".
-import { BoardSnapshot, decodeUpdate, FleetRow } from "../protocol/mod.ts";
+import { BoardSnapshot, decodeUpdate, fieldsOf, FleetRow } from "../protocol/mod.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
@@ -41,7 +41,7 @@ Deno.test("board: task commands move the board and home's fleet counts; refusals
   create("second");
   for (const subject of ["first", "second"]) {
     const u = decodeUpdate((await watcher.next(isUpdate("tasks_changed"))).update);
-    assertEquals((u.fields?.tasks as { subject: string }[]).at(-1)?.subject, subject);
+    assertEquals(fieldsOf(u, "tasks_changed")?.tasks.at(-1)?.subject, subject);
     await home.next(isUpdate("tasks_changed"));
   }
   const rows = (await board(watcher)).projects[0].rows;
@@ -50,7 +50,7 @@ Deno.test("board: task commands move the board and home's fleet counts; refusals
     command: { task_rank: { project: "proj", id: rows[1].task.id, to: "top" } },
   });
   const ranked = decodeUpdate((await watcher.next(isUpdate("tasks_changed"))).update);
-  assertEquals((ranked.fields?.tasks as { subject: string }[]).map((x) => x.subject), [
+  assertEquals(fieldsOf(ranked, "tasks_changed")?.tasks.map((x) => x.subject), [
     "second",
     "first",
   ]);
@@ -106,6 +106,7 @@ Deno.test("board: a restart keeps the board exactly", async () => {
     );
     assert(after.projects[0].error === null);
     await d.close();
+    assertEquals(d.schemaErrors, [], "every frame on protocol/'s schemas");
   } finally {
     await again.stop();
   }

@@ -2,7 +2,7 @@
 // claude CLI against the fake Messages API, scripted to sign in on a page whose sign-in form sits
 // in an open shadow root inside a cross-origin iframe - by refs it reads off browser_snapshot's
 // answer, as a model would - while two people watch the tab and one of them holds the controller
-// role throughout. The model's tool list carries the browser family's names (mcp_tools.md §5).
+// role throughout. The model's tool list carries the browser family's names.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { framesOf, nextBrowserFrame, twoViewers } from "./browser_harness.ts";
 import { promptTurn, toolResultsOf } from "./mcp_harness.ts";
@@ -15,7 +15,7 @@ const use = (name: string, input: Record<string, unknown>) => ({
 /** The ref on the previous answer's line for `line` (fake API `{{match:...}}`). */
 const refOf = (line: string) => `{{match:${line} \\[ref=(f\\d+e\\d+)\\]}}`;
 
-/** mcp_tools.md §5's browser family, and the arguments the model must see for the key tools. */
+/** The browser family's names, and the arguments the model must see for the key tools. */
 const NAMES = [
   "navigate",
   "navigate_back",

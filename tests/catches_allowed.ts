@@ -8,6 +8,27 @@
  * parser's words stay out of forge's.
  */
 export const ALLOWED: Record<string, string> = {
+  "subsystems/browser/driver.ts#blocker":
+    "Playwright waits on every page as it attaches: a page that stopped answering meanwhile is named rather than Playwright's timeout.",
+  "subsystems/browser/driver_worker.ts#read": "a session already gone needs no detach",
+  "server/areas/cli_version.ts#readLatestCliVersion":
+    "The parser's words stay out: the answer said is that it is not JSON, the output its cause.",
+  "server/areas/service_status.ts#readStatusPage":
+    "The body is not read: a stream already over needs no cancel, and the status says it all.",
+  "server/areas/service_status.ts#pageName":
+    "A URL that does not parse is named by its key: the loader already refused its text.",
+  "subsystems/browser/driver_calls.ts#within":
+    "The race's own copy: the caller hears `work`'s failure; one after the bound has no listener.",
+  "subsystems/browser/driver_ops.ts#title":
+    "A title the page will not give in time is left out: the snapshot answers without it.",
+  "subsystems/browser/driver_passwords.ts#maskPasswords":
+    "A frame that navigated under the first look is looked at once more; a second failure refuses.",
+  "subsystems/browser/page_ops.ts#evaluate":
+    "The race's own copy: the caller hears `asked`'s failure; one after the bound has no listener.",
+  "subsystems/browser/snapshot_lines.ts#unquoteValue":
+    "A value that is not quoted as Playwright quotes is shown as it stands.",
+  "subsystems/browser/tab_health.ts#readyForAttach":
+    "A page that closed meanwhile has no script left to stop: the note is still right.",
   "server/areas/project_catalog.ts#dir":
     "A probe: a folder that cannot be stat'ed holds no transcripts forge could read.",
   "server/areas/project_catalog.ts#rows":
@@ -108,17 +129,11 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/browser/cdp.ts#close": "already gone",
   "subsystems/browser/driver_ops.ts#n":
     "frame since gone, resolves to nothing (or throws): both are stale.",
-  "subsystems/browser/driver_ops.ts#values":
-    "A frame that navigated away or will not run scripts holds no password to hide.",
-  "subsystems/browser/driver_ops.ts#maskPasswords":
-    "YAML quoting JSON cannot read: compared as written",
   "subsystems/browser/driver_ops.ts#out":
     'A frame that navigated away or will not run scripts has no form to list: "".',
   "subsystems/browser/driver_worker.ts#nodeExistsSync":
     "a probe: a path Deno will not stat does not exist for Playwright",
   "subsystems/browser/driver_worker.ts#targetIdOf": "a session already gone needs no detach",
-  "subsystems/browser/driver_worker.ts#targetIdOf[2]":
-    "a page CDP will not describe has no target id: looked up again",
   "subsystems/browser/driver_worker.ts#hidden":
     "A page that closed or navigated under the check is not brought forward: nothing to show.",
   "subsystems/browser/driver_worker.ts#toFront": "closed meanwhile: nothing to raise",
@@ -146,8 +161,6 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/browser/launch.ts#launchChromium[2]": "closed",
   "subsystems/browser/launch.ts#killGroup": "already gone",
   "subsystems/browser/launch.ts#killGroup[2]": "already gone",
-  "subsystems/browser/page_ops.ts#state":
-    "A page between documents answers nothing: it is still loading, and the loop asks again.",
   "subsystems/browser/surface.ts#view":
     "never waits on it (a page dialog holds a screenshot until it closes).",
   "subsystems/browser/tab.ts#refreshTitle":

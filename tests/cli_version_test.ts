@@ -25,7 +25,9 @@ async function until(c: ForgeClient, want: (v: Versions) => boolean): Promise<Ve
 Deno.test("cli_version: installed at boot, latest from npm, each move announced", async () => {
   const dir = await Deno.makeTempDir({ prefix: "forge-npm-" });
   const npm = `${dir}/npm`;
-  const answer = (v: string) => Deno.writeTextFile(npm, `#!/bin/sh\necho ${v}\n`, { mode: 0o755 });
+  // npm view --json prints the one version as a JSON string.
+  const answer = (v: string) =>
+    Deno.writeTextFile(npm, `#!/bin/sh\necho '"${v}"'\n`, { mode: 0o755 });
   await answer("9.9.1");
   let tick: () => Promise<void> = () => Promise.reject(new Error("the check never started"));
   try {

@@ -57,3 +57,37 @@ Deno.test("client: send is raw text, --port dials it, a bare command subscribes 
   assertEquals(bare.slice(0, 3).map((m) => m.kind), ["greeting", "settings", "snapshot"]);
   assertEquals(bare[2].subject, "home");
 });
+
+// `--validate` checks every frame against protocol/'s schemas: a person sees each mismatch in
+// words on stderr and the exit status says there was one.
+Deno.test("client --validate names a frame off the schemas and exits 3", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "client", "--url", t.server.url, "--quiet-ms", "800", "--validate"]
+      .concat(["subscribe", "home"]),
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const errors = new Response(child.stderr).text();
+  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes('"snapshot"')) seen += (await lines.read()).value ?? "";
+  // A frame the schemas refuse: fatal_error's message is words, never a number. (The emit path
+  // is typed, so only a cast can send it: this is the drift --validate is there to catch.)
+  t.server.workspace.emit(
+    {
+      name: "fatal_error",
+      fields: { error: "config_invalid", message: 7 },
+    } as unknown as Parameters<
+      typeof t.server.workspace.emit
+    >[0],
+  );
+  while (!(await lines.read()).done) { /* the rest of the frames */ }
+  const status = await child.status;
+  assertEquals(status.code, 3);
+  const said = await errors;
+  assertEquals(said.trim().split("\n").filter((l) => l.startsWith("schema: ")).length, 1, said);
+  assertEquals(said.includes("update fatal_error: message"), true, said);
+});

@@ -20,7 +20,7 @@ const READERS: Record<string, string> = {
   "server.status_url": "server/areas/service_status.ts",
   "claude.check_latest": "server/areas/cli_version.ts",
   "claude.npm": "server/areas/cli_version.ts",
-  "browser.run_code_unsafe": "subsystems/browser/tool_specs_more.ts",
+  "browser.run_code_unsafe": "subsystems/browser/tool_specs_page.ts",
   "server.first_frame_cap_kb": "server/workspace/seats/history.ts",
   "server.tool_record_cap_kb": "server/workspace/seats/seat_core.ts",
   "client.mark": "server/greeting.ts",

@@ -10,20 +10,23 @@ Deno.test("deflate=1: big frames cross as kind 3, small ones as text, in order",
   await c.next((m) => m.kind === "snapshot");
   const big = "y".repeat(200_000);
   t.server.workspace.emit({
-    name: "service_status",
-    fields: { severity: "minor", message: "small-1" },
+    name: "fatal_error",
+    fields: { error: "config_invalid", message: "small-1" },
   });
-  t.server.workspace.emit({ name: "service_status", fields: { severity: "minor", message: big } });
   t.server.workspace.emit({
-    name: "service_status",
-    fields: { severity: "minor", message: "small-2" },
+    name: "fatal_error",
+    fields: { error: "config_invalid", message: big },
+  });
+  t.server.workspace.emit({
+    name: "fatal_error",
+    fields: { error: "config_invalid", message: "small-2" },
   });
   const frames = [];
   for (let i = 0; i < 3; i++) frames.push(await c.nextFrame((f) => f.type === "json"));
   const seen = frames.map((f) =>
     f.type === "json"
       ? [
-        (f.data.update as { service_status: { message: string } }).service_status.message.slice(
+        (f.data.update as { fatal_error: { message: string } }).fatal_error.message.slice(
           0,
           7,
         ),
@@ -42,8 +45,8 @@ Deno.test("without deflate=1 a big frame is plain text", async () => {
   c.send({ kind: "subscribe", what: "home" });
   await c.next((m) => m.kind === "snapshot");
   t.server.workspace.emit({
-    name: "service_status",
-    fields: { severity: "minor", message: "z".repeat(300_000) },
+    name: "fatal_error",
+    fields: { error: "config_invalid", message: "z".repeat(300_000) },
   });
   const f = await c.nextFrame((x) => x.type === "json");
   assert(f.type === "json" && !f.compressed);

@@ -103,7 +103,13 @@ Deno.test("spawned read-aloud and bench: three recordings, one result with its c
       const row = page.rows.find((r) => r.file === "en-us.lm.bin")!;
       const local = { source: "local_bench", tier: "read_aloud", corpus: digest };
       assertEquals(row.wer, { value: result.metrics.wer, ...local });
-      assertEquals(row.speed, { value: result.metrics.xrt_wall, ...local });
+      assertEquals(row.speed, {
+        backend: "pocketsphinx",
+        machine: "local",
+        quant: "8-bit senone dump",
+        xrt_wall: result.metrics.xrt_wall,
+        ...local,
+      });
     },
   );
 

@@ -3,7 +3,7 @@
 // words - a settings save answers `io`, a board change and a worker spawn are refused - nothing
 // is torn (the files parse and hold what they held, no temp file is left), the server serves on,
 // and the same writes go through once space is freed.
-import { decodeUpdate } from "../protocol/mod.ts";
+import { decodeUpdate, fieldsOf } from "../protocol/mod.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";
 import { TEMP_SUFFIX } from "../server/state/keeper.ts";
@@ -172,7 +172,7 @@ Deno.test("a full disk: each write refused in forge's words, nothing torn, serve
       command: { task_create: { project: "proj", subject: "after", parent: null } },
     });
     const changed = decodeUpdate((await c.next(isUpdate("tasks_changed"))).update);
-    assertEquals((changed.fields?.tasks as { subject: string }[]).map((t) => t.subject), [
+    assertEquals(fieldsOf(changed, "tasks_changed")!.tasks.map((t) => t.subject), [
       "before",
       "after",
     ]);

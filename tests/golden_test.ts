@@ -3,7 +3,7 @@
 // field against the shape recorded in fixtures/golden/, so a drift fails here rather than in a
 // client. spec: What a subject carries > home, session, usage, board.
 import { BoardSnapshot, HomeSnapshot, SessionSnapshot } from "../protocol/mod.ts";
-import { UsageSnapshotSchema } from "../subsystems/usage/report_schema.ts";
+import { UsageSnapshotSchema } from "../protocol/usage.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { checkGolden } from "./golden_shape.ts";
 import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";

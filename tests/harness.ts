@@ -5,6 +5,7 @@ import type { StatusSchedule } from "../server/areas/service_status.ts";
 import type { AnyManifest } from "../server/subsystem.ts";
 import { DEFAULT_TIMERS, type Timers } from "../server/timers.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
+import { RawSocket } from "./raw_socket.ts";
 
 export interface TestServer {
   server: RunningServer;
@@ -66,7 +67,10 @@ export async function testServer(
     },
     async [Symbol.asyncDispose]() {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
-      const drift = clients.flatMap((c) => c.schemaErrors);
+      const drift = [
+        ...clients.flatMap((c) => c.schemaErrors),
+        ...RawSocket.schemaErrorsFor(server.addr.port),
+      ];
       await server.stop();
       await Deno.remove(dir, { recursive: true });
       if (drift.length > 0) {

@@ -45,8 +45,8 @@ Deno.test("a slow reader of a 3.5 MB frame is not ended by the keepalive", async
   await until(() => raw.texts().some((s) => s.includes('"snapshot"')));
   raw.pause();
   t.server.workspace.emit({
-    name: "service_status",
-    fields: { severity: "minor", message: "x".repeat(3_500_000) },
+    name: "fatal_error",
+    fields: { error: "config_invalid", message: "x".repeat(3_500_000) },
   });
   // Read the frame slowly: a little at a time, longer than the keepalive's whole window.
   const until3 = performance.now() + 2500;
@@ -57,7 +57,7 @@ Deno.test("a slow reader of a 3.5 MB frame is not ended by the keepalive", async
     await new Promise((r) => setTimeout(r, 120));
   }
   raw.resume();
-  await until(() => raw.texts().some((s) => s.includes("service_status")), 10_000, "the big frame");
+  await until(() => raw.texts().some((s) => s.includes("fatal_error")), 10_000, "the big frame");
   assertEquals(t.server.connections(), 1);
   raw.close();
 });
@@ -77,8 +77,8 @@ Deno.test("a peer that stops reading is ended by the write bound and its socket 
   raw.pause();
   for (let i = 0; i < 12; i++) {
     t.server.workspace.emit({
-      name: "service_status",
-      fields: { severity: "minor", message: String(i).repeat(3_500_000) },
+      name: "fatal_error",
+      fields: { error: "config_invalid", message: String(i).repeat(3_500_000) },
     });
   }
   const ended = () =>

@@ -1,7 +1,11 @@
+import { WireChecker } from "../protocol/mod.ts";
+
 /**
  * A WebSocket client written on a raw TCP connection, for the keepalive tests: unlike every real
  * client it can refuse to answer pings, and it can stop reading (a peer that vanished, or a slow
  * reader) so the server's bounds can be watched from the far side. RFC 6455 framing, minimal.
+ * Like every test client it checks each text frame against protocol/'s schemas; the harness
+ * fails the test whose server one of its raw sockets read a frame off the schema from.
  */
 export interface RawFrame {
   opcode: number;
@@ -9,13 +13,29 @@ export interface RawFrame {
 }
 
 export class RawSocket {
+  /** Every raw socket opened, for the harness to read their schema errors by port. */
+  static readonly opened: RawSocket[] = [];
   readonly frames: RawFrame[] = [];
+  /** What the text frames got wrong against protocol/'s schemas. */
+  readonly schemaErrors: string[] = [];
+  readonly #checker = new WireChecker();
   pings = 0;
   #paused: PromiseWithResolvers<void> | null = null;
   #closed = Promise.withResolvers<string>();
   #buf = new Uint8Array(0);
 
-  private constructor(private readonly conn: Deno.TcpConn, private answerPings: boolean) {}
+  private constructor(
+    private readonly conn: Deno.TcpConn,
+    private answerPings: boolean,
+    readonly port: number,
+  ) {
+    RawSocket.opened.push(this);
+  }
+
+  /** The schema errors of every raw socket opened to `port`. */
+  static schemaErrorsFor(port: number): string[] {
+    return RawSocket.opened.filter((s) => s.port === port).flatMap((s) => s.schemaErrors);
+  }
 
   static async open(
     port: number,
@@ -28,7 +48,7 @@ export class RawSocket {
       } HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
       `Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`;
     await conn.write(new TextEncoder().encode(req));
-    const sock = new RawSocket(conn, opts.answerPings);
+    const sock = new RawSocket(conn, opts.answerPings, port);
     await sock.#readHeaders();
     sock.#loop();
     return sock;
@@ -55,6 +75,11 @@ export class RawSocket {
   }
 
   async sendText(text: string): Promise<void> {
+    try {
+      this.#checker.sent(JSON.parse(text));
+    } catch {
+      // Not JSON: a test of the inbound bounds. Nothing to note.
+    }
     await this.#send(0x1, new TextEncoder().encode(text));
   }
 
@@ -115,11 +140,25 @@ export class RawSocket {
             ? (frame.payload[0] << 8) | frame.payload[1]
             : 1005;
           return this.#closed.resolve(`close ${code}`);
-        } else this.frames.push(frame);
+        } else {
+          this.frames.push(frame);
+          if (frame.opcode === 0x1) this.#check(frame.payload);
+        }
       }
     } catch (err) {
       this.#closed.resolve(`error ${(err as Error).message}`);
     }
+  }
+
+  #check(payload: Uint8Array): void {
+    let data: unknown;
+    try {
+      data = JSON.parse(new TextDecoder().decode(payload));
+    } catch {
+      this.schemaErrors.push("a text frame that is not JSON");
+      return;
+    }
+    this.schemaErrors.push(...this.#checker.check(data));
   }
 
   #parse(): RawFrame | null {

@@ -112,7 +112,7 @@ Deno.test("frames are numbered on their seat's own counter; keyless frames reach
     name: "notice",
     fields: { key: lead, severity: "info", text: "not home news" },
   });
-  t.server.workspace.emit({ name: "cli_version_changed", fields: null });
+  t.server.workspace.emit({ name: "dictate_availability", fields: null });
   const got = [await c.next(), await c.next(), await c.next(), await c.next()];
   assertEquals(got.map((u) => [Object.keys(u.update as object)[0] ?? u.update, u.seq]), [
     ["spawning", 0],
@@ -120,7 +120,7 @@ Deno.test("frames are numbered on their seat's own counter; keyless frames reach
     ["releasing", 1],
     ["0", undefined],
   ]);
-  assertEquals(got[3].update, "cli_version_changed");
+  assertEquals(got[3].update, "dictate_availability");
 });
 
 // spec: Subjects: a subject whose subsystem is off is answered with an error naming it.

@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import {
   type RunningForge,
   type ScriptSource,
@@ -34,6 +34,8 @@ export async function webWorld(
   projects: { name: string; autoStart?: boolean }[],
   opts: {
     viewport?: { width: number; height: number };
+    /** The page's device (a phone's viewport, touch, pixel ratio); over `viewport`. */
+    device?: BrowserContextOptions;
     script?: ScriptSource;
     /** More Chromium flags (a fake microphone's). */
     args?: string[];
@@ -54,7 +56,10 @@ export async function webWorld(
     executablePath: CHROMIUM,
     args: ["--no-sandbox", "--autoplay-policy=no-user-gesture-required", ...opts.args ?? []],
   });
-  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+  const page = await browser.newPage({
+    viewport: opts.viewport ?? { width: 1280, height: 800 },
+    ...opts.device,
+  });
   const consoleErrors: string[] = [];
   page.on("pageerror", (e) => consoleErrors.push(e.message));
   const shots = Deno.env.get("FORGE_WEB_SHOTS") ??
@@ -80,8 +85,9 @@ export async function webWorld(
       return path;
     },
     async [Symbol.asyncDispose]() {
+      // Every forge the page held (a page may hold several) read its frames on the schema.
       const drift = await page.evaluate(
-        "globalThis.forgeDebug?.client.stats.schemaErrors ?? []",
+        "globalThis.forgeDebug?.forges.list.flatMap((c) => c.stats.schemaErrors) ?? []",
       ).catch(() => []) as string[];
       await browser.close().catch(() => {});
       await web.stop();
@@ -97,10 +103,13 @@ export async function webWorld(
   return w;
 }
 
-/** `deno task web --forge URL --port 0`, as a person runs it; reads `WEB <url>` off stdout. */
-export async function startWeb(forgeUrl: string) {
+/**
+ * `deno task web --forge URL --port 0`, as a person runs it (`more` adds options: `--cert`...);
+ * reads `WEB <url>` off stdout.
+ */
+export async function startWeb(forgeUrl: string, more: string[] = []) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "--quiet", "web", "--forge", forgeUrl, "--port", "0"],
+    args: ["task", "--quiet", "web", "--forge", forgeUrl, "--port", "0", ...more],
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",

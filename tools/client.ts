@@ -18,7 +18,9 @@ import { ForgeClient } from "./client_lib.ts";
  *
  * Flags: --port N (ws://127.0.0.1:N/socket), --url ws://127.0.0.1:8790/socket, --deflate,
  * --origin O, --quiet-ms N (exit after this long with no frame once the actions are sent;
- * default 1500), --follow (never exit).
+ * default 1500), --follow (never exit), --validate (check every frame against protocol/'s
+ * schemas - envelope, snapshot, update fields, repaired frames, reply bodies - print each
+ * mismatch to stderr as `schema: ...`, and exit 3 when there was one).
  */
 const args = [...Deno.args];
 const take = (name: string): string | null => {
@@ -39,6 +41,7 @@ const origin = take("--origin") ?? undefined;
 const quietMs = Number(take("--quiet-ms") ?? 1500);
 const deflate = has("--deflate");
 const follow = has("--follow");
+const validate = has("--validate");
 
 /** What one action sends: a message (JSON-encoded on the way out) or raw text exactly as typed. */
 export type Outbound = { message: unknown } | { raw: string };
@@ -126,14 +129,22 @@ if (import.meta.main) {
   }
   let client: ForgeClient;
   try {
-    client = await ForgeClient.connect(url, { origin, deflate });
+    client = await ForgeClient.connect(url, { origin, deflate, validate });
   } catch (err) {
     console.error(`forge client: ${(err as Error).message} (is forge running? --port/--url)`);
     Deno.exit(1);
   }
   let last = performance.now();
   let printed = 0;
+  let told = 0;
+  const tell = () => {
+    for (; told < client.schemaErrors.length; told++) {
+      console.error(`schema: ${client.schemaErrors[told]}`);
+    }
+  };
+  const exit = () => Deno.exit(client.schemaErrors.length > 0 ? 3 : 0);
   const pump = setInterval(() => {
+    tell();
     for (; printed < client.frames.length; printed++) {
       const f = client.frames[printed];
       console.log(
@@ -143,7 +154,10 @@ if (import.meta.main) {
     }
     if (!follow && performance.now() - last > quietMs) {
       clearInterval(pump);
-      client.close().then(() => Deno.exit(0));
+      client.close().then(() => {
+        tell();
+        exit();
+      });
     }
   }, 20);
   for (const o of outbound) {
@@ -158,6 +172,7 @@ if (import.meta.main) {
           : {},
       ));
     }
-    Deno.exit(0);
+    tell();
+    exit();
   });
 }

@@ -1,11 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import {
-  BinaryKind,
-  describeIssues,
-  ServerMessage,
-  snapshotSchema,
-  type Subject,
-} from "../protocol/mod.ts";
+import { BinaryKind, WireChecker } from "../protocol/mod.ts";
 
 /** One frame as the client received it: parsed JSON for text and kind-3 frames, raw bytes otherwise. */
 export type Frame =
@@ -19,9 +13,10 @@ export type Frame =
  */
 export class ForgeClient {
   readonly frames: Frame[] = [];
-  /** With `validate`, every JSON frame that does not match protocol/'s ServerMessage schema. */
+  /** With `validate`, what every JSON frame that is off protocol/'s schemas got wrong: the
+   * envelope, a snapshot's data, an update's fields, a repaired frame, a reply's body. */
   readonly schemaErrors: string[] = [];
-  #validate = false;
+  #checker: WireChecker | null = null;
   #waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   #taken = new Set<number>();
   #closed = Promise.withResolvers<CloseEvent>();
@@ -48,12 +43,13 @@ export class ForgeClient {
     socket.onerror = (e) =>
       opened.reject(new Error(`connect ${url}: ${(e as ErrorEvent).message}`));
     const client = new ForgeClient(socket);
-    client.#validate = opts.validate === true;
+    if (opts.validate) client.#checker = new WireChecker();
     await opened.promise;
     return client;
   }
 
   send(message: unknown): void {
+    this.#checker?.sent(message);
     this.socket.send(JSON.stringify(message));
   }
 
@@ -115,20 +111,8 @@ export class ForgeClient {
 
   #push(frame: Frame): void {
     this.frames.push(frame);
-    if (this.#validate && frame.type === "json") {
-      const parsed = ServerMessage.safeParse(frame.data);
-      if (!parsed.success) {
-        this.schemaErrors.push(`${frame.data.kind}: ${describeIssues(parsed.error)}`);
-      } else if (frame.data.kind === "snapshot") {
-        // A snapshot's data is JSON on the envelope; its subject's own schema checks the shape.
-        const schema = snapshotSchema(frame.data.subject as Subject);
-        const data = schema?.safeParse(frame.data.data);
-        if (data && !data.success) {
-          this.schemaErrors.push(
-            `snapshot of ${JSON.stringify(frame.data.subject)}: ${describeIssues(data.error)}`,
-          );
-        }
-      }
+    if (this.#checker && frame.type === "json") {
+      this.schemaErrors.push(...this.#checker.check(frame.data));
     }
     const index = this.frames.length - 1;
     const waiter = this.#waiters.find((w) => w.pred(frame));

@@ -1,136 +1,37 @@
 /**
  * `deno task docs`: writes docs/protocol.md from the schemas in protocol/, so a client author
- * reads the wire from the repository itself, and the other generated pages (docs_pages.ts).
- * `deno task docs --check` exits non-zero when a committed page differs from what its source
- * says (CI runs the same comparison through docs_test.ts).
+ * reads the wire from the repository itself. `deno task docs --check` exits non-zero when the
+ * committed file differs from what the schemas say (CI runs it through docs_test.ts).
  *
- * Every table is rendered from a schema, never written by hand: the client messages, the server
- * messages, the Command variants (with the reply rule), the subjects and the binary kinds. A
- * field's note is its schema's `.describe()` text where the schema carries one.
+ * Every table is rendered from a schema, never written by hand: the subjects and their
+ * snapshots, the binary kinds, every update (what it means, who hears it, its fields), the client
+ * messages, the server messages, every command with its reply, and what forge adds to v29. A
+ * field's note is its schema's `.describe()` text.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import {
   ABSENT_UPDATES,
   BEYOND_V29,
+  BINARY_LAYOUT,
   BinaryKind,
   ClientMessage,
   COMMANDS,
+  type CommandSpec,
   NAMED_SUBJECTS,
-  needsReply,
-  NOTIFY_UPDATES,
   PROTOCOL_VERSION,
+  replySchema,
   ServerMessage,
-  SessionSnapshot,
+  snapshotSchema,
+  type Subject,
   UNIT_UPDATES,
+  type UpdateName,
+  UPDATES,
+  updateSpec,
 } from "../protocol/mod.ts";
-import { HomeSnapshot } from "../protocol/mod.ts";
 import { generatedPages, writePages } from "./docs_pages.ts";
+import { fieldRows, jsonSchema, typeOf } from "./docs_tables.ts";
 
-type Schema = {
-  type?: string | string[];
-  const?: unknown;
-  enum?: unknown[];
-  anyOf?: Schema[];
-  oneOf?: Schema[];
-  items?: Schema | false;
-  prefixItems?: Schema[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: Schema | boolean;
-  $ref?: string;
-  description?: string;
-};
-
-/** The JSON Schema of one zod schema, with anything JSON Schema cannot say read as JSON. */
-function jsonSchema(schema: z.ZodType): Schema {
-  return z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Schema;
-}
-
-/** A compact type for a table cell: `string`, `Slot`, `"a" \| "b"`, `[JSON]`, `{...}`. */
-export function typeOf(s: Schema): string {
-  if (s.$ref) return "JSON";
-  if (s.const !== undefined) return JSON.stringify(s.const);
-  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" \\| ");
-  // z.union is anyOf and z.discriminatedUnion oneOf: on the wire both are "one of these".
-  const arms = s.anyOf ?? s.oneOf;
-  if (arms) {
-    const kinds = arms.map(typeOf);
-    // z.json(): any JSON value.
-    if (
-      ["string", "number", "boolean", "null"].every((k) => kinds.includes(k)) && kinds.length === 6
-    ) {
-      return "JSON";
-    }
-    return kinds.includes("null") && kinds.length === 2
-      ? `${kinds.find((k) => k !== "null")} or null`
-      : kinds.join(" \\| ");
-  }
-  const props = s.properties ? Object.keys(s.properties).sort().join(",") : "";
-  if (props === "label,org,project") return "Slot";
-  if (s.type === "array") {
-    // A tuple: its positions in order.
-    if (s.prefixItems) return `[${s.prefixItems.map(typeOf).join(", ")}]`;
-    return `[${s.items ? typeOf(s.items) : "JSON"}]`;
-  }
-  if (s.type === "object") {
-    // A record: any key, each value of one type. (Closed or open is not drawn: a client's unknown
-    // fields are ignored either way.)
-    if (!s.properties) {
-      const values = s.additionalProperties;
-      return `{string: ${typeof values === "object" ? typeOf(values) : "JSON"}}`;
-    }
-    const entries = Object.entries(s.properties);
-    if (entries.length > 4) return `{${entries.map(([k]) => k).join(", ")}}`;
-    return `{${entries.map(([k, v]) => `${k}: ${typeOf(v)}`).join(", ")}}`;
-  }
-  if (s.type === "integer") return "integer";
-  if (Array.isArray(s.type)) return s.type.join(" \\| ");
-  return s.type ?? "JSON";
-}
-
-/**
- * The object a field holds when its cell names its keys alone (more than four of them): itself,
- * the items of a list of it, or it or null. Its fields get rows of their own beneath it.
- */
-function wideObject(s: Schema): { schema: Schema; path: string } | null {
-  const arms = s.anyOf ?? s.oneOf;
-  if (arms?.length === 2 && arms.some((a) => a.type === "null")) {
-    return wideObject(arms.find((a) => a.type !== "null")!);
-  }
-  if (s.type === "array" && s.items) {
-    const inner = wideObject(s.items);
-    return inner && { schema: inner.schema, path: `[]${inner.path}` };
-  }
-  // A Slot (3 fields) is never wide: it stays `Slot` in its cell.
-  const wide = s.type === "object" && Object.keys(s.properties ?? {}).length > 4;
-  return wide ? { schema: s, path: "" } : null;
-}
-
-/** One row per field of an object schema (nested wide objects as dotted rows): name, type, required, note. */
-function fieldRows(s: Schema, skip: string[] = []): string[] {
-  const fields: [string, Schema, boolean][] = [];
-  const walk = (o: Schema, prefix: string, depth: number) => {
-    const required = new Set(o.required ?? []);
-    for (const [k, v] of Object.entries(o.properties ?? {})) {
-      if (!prefix && skip.includes(k)) continue;
-      fields.push([`${prefix}${k}`, v, required.has(k)]);
-      const wide = depth < 3 ? wideObject(v) : null;
-      if (wide) walk(wide.schema, `${prefix}${k}${wide.path}.`, depth + 1);
-    }
-  };
-  walk(s, "", 0);
-  if (fields.length === 0) return ["(no fields)"];
-  // The note column appears where a schema carries a description (`.describe()`).
-  const notes = fields.some(([, v]) => v.description);
-  const rows = fields.map(([k, v, required]) =>
-    `| \`${k}\` | ${typeOf(v)} | ${required ? "yes" : "no"} |` +
-    (notes ? ` ${(v.description ?? "").replaceAll("\n", " ")} |` : "")
-  );
-  const head = notes
-    ? ["| field | type | required | note |", "|---|---|---|---|"]
-    : ["| field | type | required |", "|---|---|---|"];
-  return [...head, ...rows];
-}
+export { typeOf };
 
 function messages(union: z.ZodDiscriminatedUnion, heading: string): string[] {
   const out = [`## ${heading}`, ""];
@@ -147,71 +48,141 @@ function commands(): string[] {
     "## Commands",
     "",
     'A `command` message carries one variant, externally tagged: `{"<name>": {fields}}`, or the',
-    "bare name for a unit variant. `reply_to` is required exactly where the table says so, and",
-    "refused where it says no.",
+    "bare name for a unit variant. `reply_to` is required exactly where a reply is listed, and",
+    "refused elsewhere. A reply command's refusal rides its reply as a string in forge's words.",
     "",
   ];
   for (const name of Object.keys(COMMANDS).sort() as (keyof typeof COMMANDS)[]) {
-    const fields: z.ZodType | null = COMMANDS[name].fields;
-    const reply = needsReply(name) ? "required" : "refused";
-    const beyond = (BEYOND_V29.commands as readonly string[]).includes(name)
-      ? " forge's extension beyond v29."
-      : "";
-    out.push(`### \`${name}\``, "", `reply_to: ${reply}.${beyond}`, "");
-    if (fields === null) out.push("A unit variant: sent as its name alone.", "");
+    const spec: CommandSpec = COMMANDS[name];
+    const reply = replySchema(name);
+    out.push(`### \`${name}\``, "");
+    if (spec.extension) out.push(`forge's extension: ${spec.extension}.`, "");
+    if (spec.fields === null) out.push("A unit variant: sent as its name alone.", "");
     else {
-      const s = jsonSchema(fields);
-      out.push(
-        ...(s.properties
-          ? fieldRows(s)
-          : ["Fields: any JSON object (not yet pinned by a schema)."]),
-        "",
-      );
+      const s = jsonSchema(spec.fields);
+      out.push(...(s.properties ? fieldRows(s) : [`Fields: ${typeOf(s)}.`]), "");
+    }
+    if (reply === null) {
+      out.push("reply_to: refused (no reply: its effect arrives as updates).", "");
+    } else {
+      const r = jsonSchema(reply);
+      const note = r.description ? ` (${r.description})` : "";
+      out.push(`reply_to: required. The reply's body on success: ${typeOf(r)}${note}.`, "");
     }
   }
   return out;
 }
 
-/** The home and session snapshots' top-level fields (protocol/home.ts, session.ts). */
+const SNAPSHOT_TITLES: [Subject, string][] = [
+  ["home", "home"],
+  [{ session: { org: "", project: "", label: "" } }, "session"],
+  ["board", "board"],
+  ["usage", "usage"],
+  ["dictate_models", "dictate_models"],
+  ["extensions", "extensions"],
+];
+
+/** Each subject's snapshot, its fields from the schema a validating client checks it with. */
 function snapshots(): string[] {
   return [
-    "### The home snapshot",
-    "",
-    ...fieldRows(jsonSchema(HomeSnapshot)),
-    "",
-    "### The session snapshot",
-    "",
-    ...fieldRows(jsonSchema(SessionSnapshot)),
-    "",
-    "Where a shape differs from the original's wire, the reason is beside the field in",
-    "`protocol/home.ts` and `protocol/session.ts`; `tests/golden_test.ts` checks both, built from a",
+    ...SNAPSHOT_TITLES.flatMap(([subject, title]) => [
+      `### The ${title} snapshot`,
+      "",
+      ...fieldRows(jsonSchema(snapshotSchema(subject))),
+      "",
+    ]),
+    "Where a shape differs from the original's wire, the reason is beside the field in its",
+    "protocol/ schema; `tests/golden_test.ts` checks home, session, usage and board, built from a",
     "live seat, against the shapes recorded in `fixtures/golden/`.",
     "",
   ];
 }
 
-/** What forge adds beyond v29 (protocol/extensions.ts BEYOND_V29), each marked. */
+/** Who hears an update beyond the seat it names. spec: What a client receives > update. */
+function reach(name: UpdateName): string {
+  const spec = updateSpec(name);
+  const keyed = spec.fields !== null && "key" in (jsonSchema(spec.fields).properties ?? {});
+  const who = [keyed ? "the seat's session subscribers" : "home (it names no seat)"];
+  if (spec.own) return "the connection that started the take, alone";
+  for (const h of spec.hears ?? []) {
+    if (h === "home" && keyed) who.push("home, as fleet news");
+    else if (h !== "home") who.push(h);
+  }
+  return who.join("; ");
+}
+
+function updates(): string[] {
+  const out = [
+    "## Updates",
+    "",
+    'An `update` frame carries one SessionUpdate, externally tagged: `{"<name>": {fields}}`. The',
+    `unit variants cross as the bare name: ${UNIT_UPDATES.map((u) => `\`${u}\``).join(", ")}.`,
+    "Every keyed update carries the seat's `key` and is numbered on that seat's counter (`seq`,",
+    "`span`); a keyless one carries no `seq`. `chat_appended` reaches home only for a successful",
+    "`result`, a `session_state_changed` frame or a `background_tasks_changed` frame.",
+    "",
+    "To add an update, add its row to the update table (`UPDATES` in `protocol/update.ts`, whose",
+    "rows live in `updates_seat.ts`, `updates_fleet.ts` and `updates_subsystems.ts`): what it",
+    "means, its fields' schema with a `.describe()` note on each field that needs one, who hears",
+    "it beyond its seat, and `extension` when protocol v29 does not have it. That one edit types",
+    "the emit path (`emit(name, fields)` does not compile for a name or field the row does not",
+    "hold), routes it, makes every test client validate it and puts it on this page",
+    "(`tools/deno.sh task docs`); `protocol/update_test.ts` then insists product code emits it.",
+    "",
+  ];
+  for (const name of Object.keys(UPDATES) as UpdateName[]) {
+    const spec = updateSpec(name);
+    out.push(`### \`${name}\``, "", spec.about, "", `Reaches: ${reach(name)}.`, "");
+    if (spec.extension) out.push(`forge's extension: ${spec.extension}`, "");
+    out.push(
+      ...(spec.fields === null
+        ? ["A unit variant: it crosses as its name alone."]
+        : fieldRows(jsonSchema(spec.fields))),
+      "",
+    );
+  }
+  out.push(
+    "### Updates of the original this server never sends, and why",
+    "",
+    ...Object.entries(ABSENT_UPDATES).map(([name, why]) => `- \`${name}\`: ${why}`),
+    "",
+  );
+  return out;
+}
+
+/** What forge adds beyond protocol v29, gathered from the tables' `extension` marks. */
 function extensions(): string[] {
-  const names = (list: readonly string[]) => list.map((n) => `\`${n}\``).join(", ");
+  const rows = [
+    ...(Object.keys(UPDATES) as UpdateName[]).flatMap((n) => {
+      const why = updateSpec(n).extension;
+      return why ? [`- update \`${n}\`: ${why}`] : [];
+    }),
+    ...(Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).flatMap((n) => {
+      const why = (COMMANDS[n] as CommandSpec).extension;
+      return why ? [`- command \`${n}\`: ${why}`] : [];
+    }),
+  ];
+  const home = BEYOND_V29.home.map((n) => `\`${n}\``).join(", ");
   return [
-    "## forge's extensions beyond v29",
+    "## forge's extensions to v29",
     "",
     "Wire names the original never had; a v29 client meets none of them unless it sends one.",
-    `Commands: ${names(BEYOND_V29.commands)}. Updates: ${names(BEYOND_V29.updates)}.`,
-    `Home fields: ${names(BEYOND_V29.home)}. docs/notify.md says what each does.`,
     "",
-    ...Object.entries(NOTIFY_UPDATES).flatMap(([name, schema]) => [
-      `### \`${name}\` (keyless: home hears it)`,
-      "",
-      ...fieldRows(jsonSchema(schema)),
-      "",
-    ]),
+    ...rows,
+    `- home fields: ${home} (docs/notify.md)`,
+    ...BEYOND_V29.fields.map((f) =>
+      `- field \`${f}\`: a held ask resolves after its answer's effect and names why one ` +
+      "failed (docs/held_asks.md)"
+    ),
+    "",
   ];
 }
 
 /** The whole document. */
 export function render(): string {
-  const kinds = Object.entries(BinaryKind).map(([name, n]) => `| ${n} | \`${name}\` |`);
+  const kinds = (Object.entries(BinaryKind) as [keyof typeof BinaryKind, number][]).map((
+    [name, n],
+  ) => `| ${n} | \`${name}\` | ${BINARY_LAYOUT[name]} |`);
   return [
     "# forge's wire protocol",
     "",
@@ -219,7 +190,10 @@ export function render(): string {
     "",
     `Protocol version ${PROTOCOL_VERSION}. One WebSocket at \`/socket\`; every text message is a`,
     "JSON object tagged on `kind`. The schemas in `protocol/` are the source of this page and of",
-    "the server's own types; a TypeScript client can import `protocol/mod.ts` as its SDK.",
+    "the server's own types; a TypeScript client can import `protocol/mod.ts` as its SDK, and",
+    "narrow every update with `readUpdate` / `decodeUpdate` (a union discriminated on `name`).",
+    "`tools/deno.sh task conformance ws://HOST:PORT/socket` checks a running server against the",
+    "spec's client-visible rules.",
     "",
     "## Subjects",
     "",
@@ -229,21 +203,13 @@ export function render(): string {
     ...snapshots(),
     "## Binary frames",
     "",
-    "The first byte is the kind.",
+    "The first byte is the kind; every integer after it is little-endian.",
     "",
-    "| byte | kind |",
-    "|---|---|",
+    "| byte | kind | direction and layout |",
+    "|---|---|---|",
     ...kinds,
     "",
-    "## Updates",
-    "",
-    'An `update` frame carries one SessionUpdate, externally tagged: `{"<name>": {fields}}`. The',
-    `unit variants cross as the bare name: ${UNIT_UPDATES.map((u) => `\`${u}\``).join(", ")}.`,
-    "",
-    "Updates of the original this server never sends, and why:",
-    "",
-    ...Object.entries(ABSENT_UPDATES).map(([name, why]) => `- \`${name}\`: ${why}`),
-    "",
+    ...updates(),
     ...messages(ClientMessage, "What a client sends"),
     ...messages(ServerMessage, "What a client receives"),
     ...commands(),

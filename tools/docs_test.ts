@@ -3,7 +3,7 @@
 // regenerated page fails here. The README stays short and every relative link resolves.
 import { z } from "zod";
 import { assert, assertEquals } from "../tests/assert.ts";
-import { Slot } from "../protocol/mod.ts";
+import { COMMANDS, Slot, UPDATE_NAMES, updateSpec } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
 import { render, typeOf } from "./docs.ts";
 import { handlerFile } from "./docs_arch.ts";
@@ -94,6 +94,23 @@ Deno.test("every relative link in README.md and docs/*.md resolves inside the re
 Deno.test("the README is short: at most 12 KB", async () => {
   const size = (await Deno.stat(new URL("README.md", root))).size;
   assert(size <= 12 * 1024, `README.md is ${size} bytes; move detail into docs/`);
+});
+
+Deno.test("docs/protocol.md has every update's meaning and fields, every command's reply", () => {
+  const page = render();
+  const section = (name: string) => {
+    const at = page.indexOf(`### \`${name}\`\n`);
+    assert(at >= 0, `no section for ${name}`);
+    return page.slice(at, page.indexOf("\n### ", at + 1));
+  };
+  for (const name of UPDATE_NAMES) {
+    const text = section(name);
+    const spec = updateSpec(name);
+    assert(text.includes(spec.about), `${name}: its meaning`);
+    assert(text.includes("Reaches: "), `${name}: who hears it`);
+    if (spec.fields !== null) assert(text.includes("| `"), `${name}: its fields`);
+  }
+  for (const name of Object.keys(COMMANDS)) assert(section(name).includes("reply_to: "), name);
 });
 
 Deno.test("docs: field types render compactly", () => {

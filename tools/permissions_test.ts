@@ -10,8 +10,9 @@ const text =
   `[server]\nbind = "10.0.0.5"\nport = 9000\nstatus_url = ""\n[claude]\ncheck_latest = false\n[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\nconfig_dir = "/srv/claude-a"\n` +
   `[[orgs]]\nname = "o"\naccounts = ["A"]\n[[orgs.projects]]\nname = "p"\npath = "/srv/p"\ndocument_roots = ["/srv/docs"]\n`;
 
-function flags(extra: string) {
-  const { config } = loadConfigText(text + extra, "/etc/forge/forge.toml", areas);
+/** The flags a whole forge.toml gets; `opts` adds the launcher's PATH and marketplace reads. */
+function flagsOf(toml: string, opts: { pathDirs?: string[]; pluginSources?: string[] } = {}) {
+  const { config } = loadConfigText(toml, "/etc/forge/forge.toml", areas);
   return permissionFlags({
     config,
     configPath: "/etc/forge/forge.toml",
@@ -20,8 +21,18 @@ function flags(extra: string) {
     claudeBin: "/opt/claude",
     home: "/home/u",
     claudeConfigDir: null,
+    ...opts,
   });
 }
+
+/** The flags of the shared config above plus `extra`. */
+const flags = (extra: string) => flagsOf(text + extra);
+
+/** The one flag of `f` named `name` (`--allow-net`), with its scope. */
+const flagNamed = (f: string[], name: string) => f.find((x) => x.startsWith(name));
+
+/** The shared config's network: the socket, the gateway's loopback port, account A's upstream. */
+const BASE_NET = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
 
 // README "Permissions": the network is the bind address alone; files are fenced to the dirs the
 // config names when no native addon makes the fence moot.
@@ -29,11 +40,11 @@ Deno.test("with the terminal off, every permission is scoped to what the config 
   const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
   // The socket, the gateway's loopback port, and account A's upstream (no base_url: the API's).
   assertEquals(
-    f.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
+    flagNamed(f, "--allow-net"),
+    BASE_NET,
   );
-  assertEquals(f.find((x) => x.startsWith("--allow-run")), "--allow-run=git,ps,kill,/opt/claude");
-  const read = f.find((x) => x.startsWith("--allow-read="))!.slice("--allow-read=".length).split(
+  assertEquals(flagNamed(f, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude");
+  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(
     ",",
   );
   for (
@@ -54,10 +65,6 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   const f = flags("");
   assert(f.includes("--allow-ffi=/opt/forge/node_modules"));
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
-  assertEquals(
-    f.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,127.0.0.1",
-  );
 });
 
 // README "Permissions": the gateway adds its own port and exactly the upstreams the accounts name.
@@ -68,7 +75,7 @@ Deno.test("the gateway's port and each account's upstream host are the only extr
       `display_name = "C"\nprovider = "anthropic"\ntoken = "k"\nbase_url = "http://127.0.0.1:4100"\n`,
   );
   assertEquals(
-    f.find((x) => x.startsWith("--allow-net")),
+    flagNamed(f, "--allow-net"),
     "--allow-net=10.0.0.5:9000,127.0.0.1:8900,api.anthropic.com:443,openrouter.example:443," +
       "127.0.0.1:4100",
   );
@@ -79,13 +86,11 @@ Deno.test("with the vault on, the network adds the configured vault server alone
   const on = flags(
     `[terminal]\nenabled = false\n[browser]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
   );
-  // (the socket, then the account gateway's port and account A's upstream, then the vault)
-  const base = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
-  assertEquals(on.find((x) => x.startsWith("--allow-net")), `${base},vault.example.invalid:443`);
+  assertEquals(flagNamed(on, "--allow-net"), `${BASE_NET},vault.example.invalid:443`);
   const off = flags(
     `[terminal]\nenabled = false\n[browser]\nenabled = false\n[vault]\nenabled = false\nserver_url = "https://vault.example.invalid:8443"\n`,
   );
-  assertEquals(off.find((x) => x.startsWith("--allow-net")), base);
+  assertEquals(flagNamed(off, "--allow-net"), BASE_NET);
 });
 
 // README "Permissions": with the browser on, Chromium runs through setsid at its configured path
@@ -93,14 +98,14 @@ Deno.test("with the vault on, the network adds the configured vault server alone
 Deno.test("the browser adds setsid, its Chromium and loopback only when on", () => {
   const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
   assertEquals(
-    on.find((x) => x.startsWith("--allow-run")),
+    flagNamed(on, "--allow-run"),
     "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium,pulseaudio,pactl,parec",
   );
   assertEquals(
-    on.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,127.0.0.1",
+    flagNamed(on, "--allow-net"),
+    `${BASE_NET},127.0.0.1`,
   );
-  assert(on.find((x) => x.startsWith("--allow-read="))!.split(",").includes("/opt/chromium"));
+  assert(flagNamed(on, "--allow-read=")!.split(",").includes("/opt/chromium"));
   const off = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
   assert(!off.some((x) => x.includes("setsid") || x.includes("chromium") || x.includes("pulse")));
 });
@@ -120,21 +125,11 @@ Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fe
     );
     const sources = directoryMarketplaces([cfg, `${cfg}/absent`]);
     assertEquals(sources, ["/srv/market"]);
-    const read = (extra: string) => {
-      const { config } = loadConfigText(text + extra, "/etc/forge/forge.toml", areas);
-      const f = permissionFlags({
-        config,
-        configPath: "/etc/forge/forge.toml",
-        port: 9000,
-        repoRoot: "/opt/forge",
-        claudeBin: "/opt/claude",
-        home: "/home/u",
-        claudeConfigDir: null,
-        pathDirs: ["/usr/local/bin", "/usr/bin"],
-        pluginSources: sources,
-      });
-      return f.find((x) => x.startsWith("--allow-read="))!.split("=")[1].split(",");
-    };
+    const read = (extra: string) =>
+      flagNamed(
+        flagsOf(text + extra, { pathDirs: ["/usr/local/bin", "/usr/bin"], pluginSources: sources }),
+        "--allow-read=",
+      )!.split("=")[1].split(",");
     const on = read("[terminal]\nenabled = false\n");
     for (const dir of ["/usr/local/bin", "/usr/bin", "/srv/market"]) assert(on.includes(dir), dir);
     const off = read("[terminal]\nenabled = false\n[plugins]\nenabled = false\n");
@@ -152,41 +147,39 @@ Deno.test("connectors: the net reaches the [gotify] URL and each workspace's Sla
       `[[slack]]\nworkspace = "lab"\ntoken = "xoxp-2"\napi_url = "http://127.0.0.1:4000/api/"\n`,
   );
   assertEquals(
-    f.find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,push.example.org:443," +
+    flagNamed(f, "--allow-net"),
+    `${BASE_NET},push.example.org:443,` +
       "slack.com:443,files.slack.com:443,127.0.0.1:4000",
-  );
-  assertEquals(
-    flags("[browser]\nenabled = false\n").find((x) => x.startsWith("--allow-net")),
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443",
-    "no connector configured: nothing of theirs",
   );
 });
 
 // docs/notify.md "Permissions": [notify] adds its ntfy and Gotify servers and, with Web Push on,
 // the push hosts (the major browsers' by default), only when pushes are on.
 Deno.test("notify: the net reaches the configured ntfy and Gotify servers and the push hosts only", () => {
-  const base = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
   const net = (extra: string) =>
-    flags(`[browser]\nenabled = false\n${extra}`).find((x) => x.startsWith("--allow-net"));
+    flagNamed(flags(`[browser]\nenabled = false\n${extra}`), "--allow-net");
   const servers = `[notify.ntfy]\nurl = "https://ntfy.example.org"\ntopic = "t"\n` +
     `[notify.gotify]\nurl = "http://10.0.0.7:8080"\napp_token = "A1"\n`;
   assertEquals(
     net(`[notify]\nenabled = true\n${servers}`),
-    `${base},ntfy.example.org:443,10.0.0.7:8080`,
+    `${BASE_NET},ntfy.example.org:443,10.0.0.7:8080`,
   );
   assertEquals(
     net(`[notify]\nenabled = true\n[notify.webpush]\nenabled = true\nsubject = "mailto:a@b.c"\n`),
-    `${base},fcm.googleapis.com:443,updates.push.services.mozilla.com:443,web.push.apple.com:443`,
+    `${BASE_NET},fcm.googleapis.com:443,updates.push.services.mozilla.com:443,web.push.apple.com:443`,
   );
   assertEquals(
     net(
       `[notify]\nenabled = true\n[notify.webpush]\nenabled = true\n` +
         `push_hosts = ["*.notify.windows.com", "127.0.0.1:4400"]\n`,
     ),
-    `${base},*.notify.windows.com:443,127.0.0.1:4400`,
+    `${BASE_NET},*.notify.windows.com:443,127.0.0.1:4400`,
   );
-  assertEquals(net(`[notify]\nenabled = false\n${servers}`), base, "pushes off: nothing of theirs");
+  assertEquals(
+    net(`[notify]\nenabled = false\n${servers}`),
+    BASE_NET,
+    "pushes off: nothing of theirs",
+  );
 });
 
 Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host; parec only when server_capture says so", () => {
@@ -196,26 +189,26 @@ Deno.test("with dictation on: ffi, the model dirs, the import dir, a feed's host
       `catalogue = "https://feeds.example.test/speech.json"\n`,
   );
   assert(f.includes("--allow-ffi"));
-  const read = f.find((x) => x.startsWith("--allow-read="))!;
+  const read = flagNamed(f, "--allow-read=")!;
   for (const dir of ["/usr/share/pocketsphinx/model/en-us", "/home/u/models", "/srv/import"]) {
     assert(read.includes(dir), dir);
   }
-  assert(f.find((x) => x.startsWith("--allow-write="))!.includes("/home/u/models"));
+  assert(flagNamed(f, "--allow-write=")!.includes("/home/u/models"));
   assertEquals(
-    f.find((x) => x.startsWith("--allow-net")),
+    flagNamed(f, "--allow-net"),
     // (the socket, the account gateway's port and account A's upstream, then the catalogue)
-    "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443,feeds.example.test:443",
+    `${BASE_NET},feeds.example.test:443`,
   );
-  assert(!f.find((x) => x.startsWith("--allow-run"))!.includes("parec"));
+  assert(!flagNamed(f, "--allow-run")!.includes("parec"));
   const capture = flags(`${off}[dictate]\nenabled = true\nserver_capture = true\n`);
-  assert(capture.find((x) => x.startsWith("--allow-run"))!.endsWith(",parec,pactl"));
+  assert(flagNamed(capture, "--allow-run")!.endsWith(",parec,pactl"));
   // Off, dictation adds nothing.
   assert(!flags(off).some((x) => x.startsWith("--allow-ffi")));
 });
 
 Deno.test("with [tts] on: only the configured speaking engine's binary may run (flite by default)", () => {
   const off = "[terminal]\nenabled = false\n";
-  const run = (toml: string) => flags(off + toml).find((x) => x.startsWith("--allow-run="))!;
+  const run = (toml: string) => flagNamed(flags(off + toml), "--allow-run=")!;
   assert(!run("").includes("flite"), "off adds nothing");
   assert(run("[tts]\nenabled = true\n").split(/[=,]/).includes("flite"));
   const espeak = run('[tts]\nenabled = true\nspeaking_model = "espeak-ng"\n').split(/[=,]/);
@@ -226,22 +219,11 @@ Deno.test("with [tts] on: only the configured speaking engine's binary may run (
 // The status page's host alone: Anthropic's by default, the one [server] status_url names, and
 // nothing when it is empty (the poll is off).
 Deno.test("home's status poll adds the status page's host, and nothing when it is off", () => {
-  const net = (server: string) => {
-    const { config } = loadConfigText(
-      `[server]\nport = 9000\n${server}[browser]\nenabled = false\n`,
-      "/etc/forge/forge.toml",
-      areas,
+  const net = (server: string) =>
+    flagNamed(
+      flagsOf(`[server]\nport = 9000\n${server}[browser]\nenabled = false\n`),
+      "--allow-net",
     );
-    return permissionFlags({
-      config,
-      configPath: "/etc/forge/forge.toml",
-      port: 9000,
-      repoRoot: "/opt/forge",
-      claudeBin: "/opt/claude",
-      home: "/home/u",
-      claudeConfigDir: null,
-    }).find((x) => x.startsWith("--allow-net"));
-  };
   assertEquals(net(""), "--allow-net=127.0.0.1:9000,127.0.0.1:8787,status.claude.com:443");
   assertEquals(
     net(`status_url = "http://127.0.0.1:4555/api/v2/status.json"\n`),
@@ -252,22 +234,11 @@ Deno.test("home's status poll adds the status page's host, and nothing when it i
 
 // home's cli_version.latest runs npm's own client: allowed while [claude] check_latest is on.
 Deno.test("the latest-claude check adds its npm to the binaries forge may run, only when on", () => {
-  const run = (claude: string) => {
-    const { config } = loadConfigText(
-      `[server]\nport = 9000\n[browser]\nenabled = false\n${claude}`,
-      "/etc/forge/forge.toml",
-      areas,
+  const run = (claude: string) =>
+    flagNamed(
+      flagsOf(`[server]\nport = 9000\n[browser]\nenabled = false\n${claude}`),
+      "--allow-run",
     );
-    return permissionFlags({
-      config,
-      configPath: "/etc/forge/forge.toml",
-      port: 9000,
-      repoRoot: "/opt/forge",
-      claudeBin: "/opt/claude",
-      home: "/home/u",
-      claudeConfigDir: null,
-    }).find((x) => x.startsWith("--allow-run"));
-  };
   assertEquals(run(""), "--allow-run=git,ps,kill,/opt/claude,npm");
   assertEquals(
     run(`[claude]\nnpm = "/usr/local/bin/npm"\n`),

@@ -6,11 +6,11 @@
  * this page - `enabled: false`, nothing of dictation's, and the speaking role's row, its `in_use`
  * entry and its bench; with both off it is refused in words.
  */
-import type { Wire } from "../../protocol/mod.ts";
+import type { DictateModelsSnapshot } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, Refusal, type SpeakingRole } from "../subsystem.ts";
 
 /** The page a switched-off [dictate] serves while [tts] runs the speaking role. */
-export function speakingOnlyPage(host: Host, speaking: SpeakingRole): Wire {
+export function speakingOnlyPage(host: Host, speaking: SpeakingRole): DictateModelsSnapshot {
   const fields = speaking.fields();
   const dir = host.config().areas.dictate?.models_dir;
   return {
@@ -44,7 +44,7 @@ export const dictateModelsArea = defineSubsystem({
   load: () =>
     Promise.resolve({
       create: (host: Host) => {
-        const read = (): Wire | null => {
+        const read = (): DictateModelsSnapshot | null => {
           const dictation = host.speech?.dictation;
           if (dictation) return dictation.page();
           const speaking = host.speech?.speaking;

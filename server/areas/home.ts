@@ -1,4 +1,11 @@
-import type { Wire } from "../../protocol/mod.ts";
+import type {
+  AgentRow,
+  CatalogRow,
+  HomePart,
+  HomeProject,
+  HomeSnapshot,
+  WorkState,
+} from "../../protocol/mod.ts";
 import type { Board } from "../board/mod.ts";
 import type { BuildInfo } from "../build_info.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
@@ -14,7 +21,7 @@ export interface HomeFacts {
   /** The running board, whose tasks the fleet row counts; null before it starts. */
   board: () => Board | null;
   /** The running subsystems' own home fields (the vault's rows); absent in a bare registry. */
-  subsystemFields?: () => Promise<Record<string, Wire>>;
+  subsystemFields?: () => Promise<HomePart>;
 }
 
 /**
@@ -30,7 +37,7 @@ export function homeArea(facts: HomeFacts) {
   );
 }
 
-export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> {
+export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<HomeSnapshot> {
   const config = host.config();
   const ws = host.workspace;
   const projects = ws.projects();
@@ -47,7 +54,7 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<Wire> 
     // spec: home > projects: the account the row's next seat would bind, and its state.
     ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
   })));
-  const agents: Wire[] = [];
+  const agents: AgentRow[] = [];
   for (const p of projects) {
     const name = `${p.org}/${p.name}/${LEAD_LABEL}`;
     if (!held.has(name)) agents.push(sleepingRow(p, await readWork(p.path, { live: false })));
@@ -115,7 +122,11 @@ export function catalogRows(projects: number): number {
 /** The catalog rows a home carries over all its projects, once they are many. */
 export const HOME_CATALOG_ROWS = 200;
 
-function projectIdentity(config: ForgeConfig, p: ProjectConfig, sessions: Wire[]): Wire {
+function projectIdentity(
+  config: ForgeConfig,
+  p: ProjectConfig,
+  sessions: CatalogRow[],
+): HomeProject["project"] {
   const org = config.orgs.find((o) => o.name === p.org);
   return {
     key: `${p.org}/${p.name}`,
@@ -130,7 +141,7 @@ function projectIdentity(config: ForgeConfig, p: ProjectConfig, sessions: Wire[]
   };
 }
 
-function sleepingRow(p: ProjectConfig, work: Wire): Wire {
+function sleepingRow(p: ProjectConfig, work: WorkState | null): AgentRow {
   return {
     slot: { org: p.org, project: p.name, label: LEAD_LABEL },
     label: LEAD_LABEL,
@@ -151,11 +162,11 @@ function sleepingRow(p: ProjectConfig, work: Wire): Wire {
  * home's `notify` while the subsystem is not running: off by config, or on in the config and
  * failed to start (the log's `subsystem_failed` says why).
  */
-function notifyOff(configured: boolean): Wire {
+function notifyOff(configured: boolean): HomeSnapshot["notify"] {
   const why = configured
     ? "the notify subsystem did not start; forge.log's subsystem_failed says why"
     : "pushes are off ([notify] enabled is false)";
-  const off = { state: "off", why };
+  const off = { state: "off" as const, why };
   return {
     enabled: false,
     channels: { ntfy: off, gotify: off, webpush: off },

@@ -1,4 +1,4 @@
-import type { Wire } from "../../protocol/mod.ts";
+import type { CatalogRow } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import { defaultClaudeDir, projectSlug } from "../workspace/claude/paths.ts";
 
@@ -73,7 +73,7 @@ export async function projectCatalog(
   config: ForgeConfig,
   p: ProjectConfig,
   opts: { cap?: number; live?: boolean } = {},
-): Promise<Wire[]> {
+): Promise<CatalogRow[]> {
   const cap = opts.cap ?? CATALOG_CAP;
   const ttl = opts.live === false ? QUIET_CATALOG_TTL_MS : CATALOG_TTL_MS;
   const fallback = defaultClaudeDir({

@@ -1,4 +1,5 @@
-import type { Command, Wire } from "../../protocol/mod.ts";
+import type { Command } from "../../protocol/mod.ts";
+import { encodeUpdate, update } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 import { SeatManager, type Watchers } from "../workspace/seats/mod.ts";
 import type { HeldAskRegistry } from "../workspace/seats/held.ts";
@@ -137,7 +138,7 @@ export function seatsArea(wiring: SeatsWiring) {
                 const output = await seats.get("read_call_output", key).readCallOutput(call_id);
                 peer.send({
                   kind: "update",
-                  update: { call_output: { key, call_id, output } } as Wire,
+                  update: encodeUpdate(update("call_output", { key, call_id, output })),
                   seq: null,
                   span: 1,
                 });

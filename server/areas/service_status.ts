@@ -9,24 +9,15 @@ import { z } from "zod";
 import type { ServiceStatus } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
 import { fieldsArea, type Host } from "../subsystem.ts";
+import { every, type PollSchedule } from "./poll.ts";
 
 /** How often the page is read: an outage lasts minutes to hours, and the page is someone else's. */
 export const STATUS_POLL_MS = 5 * 60_000;
 
-/**
- * Runs `tick` now and then on a timer until stopped; the default is every STATUS_POLL_MS. Tests
- * inject one that ticks when they say so, so no test waits on the clock.
- */
-export type StatusSchedule = (tick: () => Promise<void>) => { stop(): void };
+/** Runs the poll; server/areas/poll.ts. */
+export type StatusSchedule = PollSchedule;
 
-export const everyFiveMinutes: StatusSchedule = (tick) => {
-  let running = tick();
-  const timer = setInterval(() => {
-    // A slow page never stacks reads: the next waits for the last.
-    running = running.then(tick);
-  }, STATUS_POLL_MS);
-  return { stop: () => clearInterval(timer) };
-};
+export const everyFiveMinutes: StatusSchedule = every(STATUS_POLL_MS);
 
 /** A Statuspage `status.json`: `status.indicator` is none, minor, major, critical or maintenance. */
 const StatusJson = z.object({
@@ -36,30 +27,65 @@ const StatusJson = z.object({
   }),
 });
 
-/** The page's answer as the update carries it; `unreachable` when it could not be read. */
-export async function readStatusPage(url: string, signal: AbortSignal): Promise<ServiceStatus> {
+/** How long one read of the page may take before it counts as unreachable. */
+export const STATUS_READ_MS = 15_000;
+
+/**
+ * One read of the page: the answer as the update carries it (`unreachable` when it could not be
+ * read, in forge's words naming what went wrong), and for the log only, the fetch's or the
+ * parser's own error when there was one.
+ */
+export async function readStatusPage(
+  url: string,
+  signal: AbortSignal,
+): Promise<{ status: ServiceStatus; cause?: string }> {
+  const where = pageName(url);
+  const unreachable = (message: string, cause?: unknown) => ({
+    status: { severity: "unreachable" as const, message },
+    ...(cause === undefined ? {} : { cause: String(cause) }),
+  });
+  let res: Response;
+  try {
+    res = await fetch(url, { signal });
+  } catch (err) {
+    return (err as Error)?.name === "TimeoutError"
+      ? unreachable(
+        `the status page at ${where} did not answer within ${STATUS_READ_MS / 1000} s`,
+        err,
+      )
+      : unreachable(`the status page at ${where} could not be reached`, err);
+  }
+  if (!res.ok) {
+    // The body is not read: a stream already over needs no cancel, and the status says it all.
+    await res.body?.cancel().catch(() => {});
+    return unreachable(`the status page at ${where} answered HTTP ${res.status}`);
+  }
   let body: unknown;
   try {
-    const res = await fetch(url, { signal });
-    if (!res.ok) {
-      await res.body?.cancel();
-      return { severity: "unreachable", message: `the status page answered HTTP ${res.status}` };
-    }
-    body = await res.json();
+    body = JSON.parse(await res.text());
   } catch (err) {
-    return {
-      severity: "unreachable",
-      message: `the status page could not be read: ${(err as Error).message}`,
-    };
+    return unreachable(`the status page at ${where} answered with something that is not JSON`, err);
   }
   const page = StatusJson.safeParse(body);
   if (!page.success) {
-    return {
-      severity: "unreachable",
-      message: "the status page's answer is not a Statuspage status.json",
-    };
+    return unreachable(
+      `the status page at ${where} answered JSON that is not a Statuspage status.json`,
+      page.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+    );
   }
-  return { severity: page.data.status.indicator, message: page.data.status.description };
+  return {
+    status: { severity: page.data.status.indicator, message: page.data.status.description },
+  };
+}
+
+/** The page's host, as a person recognises it (never the path or any credential in the URL). */
+function pageName(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    // A URL that does not parse is named by its key: the loader already refused its text.
+    return "status_url";
+  }
 }
 
 /**
@@ -85,14 +111,15 @@ export class StatusPoller {
   async poll(): Promise<void> {
     const url = this.url();
     if (url === "" || this.#stop.signal.aborted) return;
-    const next = await readStatusPage(
+    const read = await readStatusPage(
       url,
-      AbortSignal.any([this.#stop.signal, AbortSignal.timeout(15_000)]),
+      AbortSignal.any([this.#stop.signal, AbortSignal.timeout(STATUS_READ_MS)]),
     );
     if (this.#stop.signal.aborted) return;
+    const next = read.status;
     const before = this.home();
     if (next.severity === "unreachable" && next.severity !== this.#last.severity) {
-      this.log.info("service_status_unreachable", { url, why: next.message });
+      this.log.info("service_status_unreachable", { why: next.message, cause: read.cause });
     }
     this.#last = next;
     const after = this.home();
@@ -112,13 +139,16 @@ function troubled(s: ServiceStatus): boolean {
 /** The core area that runs the poll and lays `service_status` over the home's default. */
 export function serviceStatusArea(schedule: StatusSchedule = everyFiveMinutes) {
   return fieldsArea("service_status", "the status page's last answer, on home", (host: Host) => {
+    // A restart-class key: the launcher allowed the boot value's host, so the boot value is read.
+    const url = host.config().server.status_url;
     const poller = new StatusPoller(
-      () => host.config().server.status_url,
+      () => url,
       (status) => host.emit({ name: "service_status", fields: status }),
       host.log,
     );
-    const timer = schedule(() =>
-      poller.poll().catch((error) => host.log.warn("service_status_failed", { error }))
+    const timer = schedule(
+      () => poller.poll(),
+      (error) => host.log.warn("service_status_failed", { error: String(error) }),
     );
     return {
       homeFields: () => ({ service_status: poller.home() }),

@@ -1,10 +1,4 @@
-import {
-  type Slot,
-  slotName,
-  type Subject,
-  type Wire,
-  type WireObject,
-} from "../../protocol/mod.ts";
+import { type SessionSnapshot, type Slot, slotName, type Subject } from "../../protocol/mod.ts";
 import { encodeSpliced } from "../encoded.ts";
 import type { Registry } from "../registry.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
@@ -50,7 +44,7 @@ export async function sessionSnapshot(
   registry: Registry,
   slot: Slot,
   opts: { review: boolean } = { review: false },
-): Promise<WireObject> {
+): Promise<SessionSnapshot> {
   // spec (catalogue 3.4): queued updates precede a snapshot, so a held run goes out first.
   host.workspace.stream.flush(slot);
   const seat = host.workspace.seat(slot);
@@ -61,7 +55,7 @@ export async function sessionSnapshot(
       slot,
     );
   }
-  const base: Record<string, Wire> = {
+  const base: SessionSnapshot = {
     slot,
     header: {
       session_id: seat.sessionId(),
@@ -103,21 +97,13 @@ export async function sessionSnapshot(
     file_index: null,
     reviews: null,
   };
-  const extra = await registry.sessionFields(slot, opts);
   // A subsystem may add fields INSIDE the seat's own `composer` and `state` (dictation's notice
   // and overrides): those merge into the seat's objects rather than replacing them.
-  const inner: Record<string, Wire> = {};
-  for (const field of NESTED) {
-    if (field in extra) inner[field] = extra[field];
-    delete extra[field];
-  }
-  Object.assign(base, extra);
-  if (seat.sessionFields) Object.assign(base, await seat.sessionFields());
-  for (const [field, value] of Object.entries(inner)) {
-    base[field] = { ...(base[field] as Record<string, Wire>), ...(value as Record<string, Wire>) };
-  }
-  return base;
+  const { composer, state, ...extra } = await registry.sessionFields(slot, opts);
+  const own = seat.sessionFields ? await seat.sessionFields() : {};
+  const { composer: seatComposer, state: seatState, ...seatRest } = own;
+  const out: SessionSnapshot = Object.assign(base, extra, seatRest);
+  out.composer = { ...out.composer, ...seatComposer, ...composer };
+  out.state = { ...out.state, ...seatState, ...state };
+  return out;
 }
-
-/** The seat-owned objects a subsystem adds fields into. spec: session > composer, state. */
-const NESTED = ["composer", "state"];

@@ -2,7 +2,7 @@ import type { ClientMessageOf, Command } from "../../protocol/mod.ts";
 import { settingsGuard } from "../config/guards.ts";
 import type { ConfigStore } from "../config/store.ts";
 import { saveSettings } from "../config/write/writer.ts";
-import { defineSubsystem, type Host, type Peer } from "../subsystem.ts";
+import { defineSubsystem, type Host, type Peer, toolHandlers } from "../subsystem.ts";
 import { SETTINGS_TOOLS, settingsGet } from "./settings_tools.ts";
 import { SETTINGS_WRITE_TOOLS, settingsWriteHandlers } from "./settings_write_tool.ts";
 
@@ -78,7 +78,9 @@ export function settingsArea(configStore: () => ConfigStore) {
           },
           subjects: {},
           tools: {
-            settings__get: settingsGet(() => configStore().document),
+            ...toolHandlers(SETTINGS_TOOLS)({
+              settings__get: settingsGet(() => configStore().document),
+            }),
             ...settingsWriteHandlers({
               host,
               store: configStore,

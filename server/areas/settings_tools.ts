@@ -1,13 +1,13 @@
 import { z } from "zod";
 import type { SettingsDocument, Wire } from "../../protocol/mod.ts";
-import type { ToolHandler, ToolSpec } from "../subsystem.ts";
+import { defineTool, type ToolHandlerOf } from "../subsystem.ts";
 
 /** A key whose value an agent is not shown: it reads that the key is set, not what it holds. */
 const SECRET_LEAF = /token|secret|password|api_key|apikey|credential/i;
 
-/** forge's `settings` tools (spec: Editing the config). */
-export const SETTINGS_TOOLS: ToolSpec[] = [
-  {
+/** forge's `settings` tools. */
+export const SETTINGS_TOOLS = [
+  defineTool({
     name: "settings__get",
     family: "settings",
     description:
@@ -22,13 +22,14 @@ export const SETTINGS_TOOLS: ToolSpec[] = [
     }).strict(),
     roles: ["lead", "worker"],
     readOnly: true,
-  },
-];
+  }),
+] as const;
 
 /** settings__get: the keys asked for, from the document of the load in force. */
-export function settingsGet(document: () => SettingsDocument): ToolHandler {
-  return (input) => {
-    const { keys } = input as { keys?: string[] };
+export function settingsGet(
+  document: () => SettingsDocument,
+): ToolHandlerOf<typeof SETTINGS_TOOLS[0]["input"]> {
+  return ({ keys }) => {
     const all = document().areas.flatMap((a) => a.keys);
     const wanted = keys ?? all.map((k) => k.path);
     const unknown = wanted.filter((p) => !all.some((k) => k.path === p));

@@ -4,11 +4,18 @@ import { fingerprint } from "../config/fingerprint.ts";
 import type { ConfigStore } from "../config/store.ts";
 import { applyEdits, type Edit } from "../config/write/edits.ts";
 import { saveSettings } from "../config/write/writer.ts";
-import type { Host, ToolCall, ToolHandler, ToolResult, ToolSpec } from "../subsystem.ts";
+import {
+  defineTool,
+  type Host,
+  type ToolCall,
+  type ToolHandler,
+  toolHandlers,
+  type ToolResult,
+} from "../subsystem.ts";
 
-/** The settings tools that write (spec: Editing the config). */
-export const SETTINGS_WRITE_TOOLS: ToolSpec[] = [
-  {
+/** The settings tools that write. */
+export const SETTINGS_WRITE_TOOLS = [
+  defineTool({
     name: "settings__set",
     family: "settings",
     description:
@@ -28,8 +35,8 @@ export const SETTINGS_WRITE_TOOLS: ToolSpec[] = [
       reason: z.string().optional().describe("why, in a sentence the person reads"),
     }).strict(),
     roles: ["lead", "worker"],
-  },
-  {
+  }),
+  defineTool({
     name: "settings__unset",
     family: "settings",
     description:
@@ -40,8 +47,8 @@ export const SETTINGS_WRITE_TOOLS: ToolSpec[] = [
       reason: z.string().optional().describe("why, in a sentence the person reads"),
     }).strict(),
     roles: ["lead", "worker"],
-  },
-];
+  }),
+] as const;
 
 interface WriteDeps {
   host: Host;
@@ -51,16 +58,12 @@ interface WriteDeps {
 
 /** settings__set and settings__unset: check the batch, park it, write it once approved. */
 export function settingsWriteHandlers(deps: WriteDeps): Record<string, ToolHandler> {
-  return {
-    settings__set: (input, call) => {
-      const { edits, reason } = input as { edits: { key: string; value: Wire }[]; reason?: string };
-      return write("settings__set", edits, reason ?? null, call, deps);
-    },
-    settings__unset: (input, call) => {
-      const { key, reason } = input as { key: string; reason?: string };
-      return write("settings__unset", [{ key, value: null }], reason ?? null, call, deps);
-    },
-  };
+  return toolHandlers(SETTINGS_WRITE_TOOLS)({
+    settings__set: ({ edits, reason }, call) =>
+      write("settings__set", edits, reason ?? null, call, deps),
+    settings__unset: ({ key, reason }, call) =>
+      write("settings__unset", [{ key, value: null }], reason ?? null, call, deps),
+  });
 }
 
 async function write(

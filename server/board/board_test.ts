@@ -8,7 +8,8 @@ import { Refusal } from "../subsystem.ts";
 import { taskFilePath } from "./book.ts";
 import { taskCommands } from "./commands.ts";
 import { boardWorld, project } from "./testing.ts";
-import { boardTools } from "./tools.ts";
+import { parseInput } from "../workspace/mcp/catalog.ts";
+import { BOARD_TOOLS, boardTools } from "./tools.ts";
 
 type Fields<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;
 const cmd = <N extends Command["name"]>(name: N, fields: Fields<N>) => ({ name, fields });
@@ -52,18 +53,24 @@ Deno.test("tools: bad task and cron input is answered in words naming the field"
   await using w = await boardWorld();
   const tools = boardTools(w.board);
   const call = w.call("alpha");
+  // As the bridge runs a call: the arguments parsed with the tool's schema first (a field off it
+  // is refused there, naming it), then the handler, whose refusals name the field too.
+  const run = (name: string, input: unknown) => {
+    const parsed = parseInput(BOARD_TOOLS.find((t) => t.name === name)!, input);
+    return parsed.ok ? tools[name](parsed.input, call) : { text: parsed.why, isError: true };
+  };
   const cases: [string, unknown, RegExp][] = [
     ["tasks__create", { subject: "" }, /^subject: must not be empty/],
-    ["tasks__create", { subject: "x", status: "done" }, /^status: /],
-    ["tasks__create", { subject: "x", colour: "red" }, /colour/],
+    ["tasks__create", { subject: "x", status: "done" }, /bad input: status: /],
+    ["tasks__create", { subject: "x", colour: "red" }, /bad input: .*unknown field colour/],
     ["tasks__update", { id: "t-missing", status: "completed" }, /no task `t-missing`/],
-    ["tasks__delete", {}, /^id: /],
+    ["tasks__delete", {}, /bad input: id: expected string/],
     ["cron__create", { prompt: "p", schedule: "every day" }, /^schedule: `every day`/],
     ["cron__create", { prompt: "p" }, /^schedule, run_once_at:/],
     ["cron__delete", { id: "c-x" }, /^id: no schedule `c-x`/],
   ];
   for (const [name, input, re] of cases) {
-    const r = await tools[name](input, call);
+    const r = await run(name, input);
     assert(r.isError, `${name} ${JSON.stringify(input)} was not refused`);
     assertMatch(r.text, re);
   }

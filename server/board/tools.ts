@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { describeIssues, TaskStatus } from "../../protocol/mod.ts";
-import type { ToolCall, ToolHandler, ToolResult, ToolSpec } from "../subsystem.ts";
+import {
+  defineTool,
+  type ToolCall,
+  type ToolHandler,
+  toolHandlers,
+  type ToolResult,
+} from "../subsystem.ts";
 import type { Board } from "./board.ts";
 import { BoardError, type TaskPatch } from "./tasks.ts";
 
@@ -49,15 +55,15 @@ const CronCreateInput = z.object({
 const both = ["lead", "worker"] as const;
 
 /** The tools the board area declares. */
-export const BOARD_TOOLS: readonly ToolSpec[] = [
-  {
+export const BOARD_TOOLS = [
+  defineTool({
     name: "tasks__create",
     family: "tasks",
     description: "Create a row on your project's task board. Answers the stored task.",
     input: CreateInput,
     roles: both,
-  },
-  {
+  }),
+  defineTool({
     name: "tasks__update",
     family: "tasks",
     description:
@@ -66,23 +72,23 @@ export const BOARD_TOOLS: readonly ToolSpec[] = [
       "completing a `verify: user` row waits for their verdict. Answers the updated task.",
     input: UpdateInput,
     roles: both,
-  },
-  {
+  }),
+  defineTool({
     name: "tasks__list",
     family: "tasks",
     description: "List your project's tasks in board order, optionally by owner, parent or status.",
     input: ListInput,
     roles: both,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "tasks__delete",
     family: "tasks",
     description: "Delete a task and every task under it.",
     input: IdInput,
     roles: both,
-  },
-  {
+  }),
+  defineTool({
     name: "cron__create",
     family: "cron",
     description:
@@ -91,33 +97,34 @@ export const BOARD_TOOLS: readonly ToolSpec[] = [
       "agent, and a one-shot is removed once it fires; a fire missed while forge was down runs once.",
     input: CronCreateInput,
     roles: both,
-  },
-  {
+  }),
+  defineTool({
     name: "cron__list",
     family: "cron",
     description: "List your project's schedules with their next fire.",
     input: z.object({}).strict(),
     roles: both,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "cron__delete",
     family: "cron",
     description: "Delete one of your project's schedules by id.",
     input: IdInput,
     roles: both,
-  },
-];
+  }),
+] as const;
 
 const json = (value: unknown): ToolResult => ({ text: JSON.stringify(value, null, 2) });
 
 /** One handler per declared tool, each on the calling seat's own project. */
 export function boardTools(board: Board): Record<string, ToolHandler> {
+  // A value the board refuses is the tool's error result, in the board's words.
   const on =
-    <I>(schema: z.ZodType<I>, fn: (input: I, call: ToolCall) => Promise<ToolResult>) =>
-    async (raw: unknown, call: ToolCall): Promise<ToolResult> => {
+    <I>(fn: (input: I, call: ToolCall) => Promise<ToolResult>) =>
+    async (input: I, call: ToolCall): Promise<ToolResult> => {
       try {
-        return await fn(schema.parse(raw), call);
+        return await fn(input, call);
       } catch (err) {
         if (err instanceof BoardError) return { text: err.message, isError: true };
         if (err instanceof z.ZodError) return { text: describeIssues(err), isError: true };
@@ -126,22 +133,22 @@ export function boardTools(board: Board): Record<string, ToolHandler> {
     };
   const project = (call: ToolCall) => ({ org: call.seat.slot.org, name: call.seat.slot.project });
   const now = () => board.clock.now();
-  return {
-    tasks__create: on(CreateInput, async (input, call) => {
+  return toolHandlers(BOARD_TOOLS)({
+    tasks__create: on(async (input, call) => {
       const t = await board.change(
         project(call),
         (l) => l.create(toPatch(input), now(), call.seat.slot.label),
       );
       return json(t);
     }),
-    tasks__update: on(UpdateInput, async ({ id, ...rest }, call) => {
+    tasks__update: on(async ({ id, ...rest }, call) => {
       const t = await board.change(
         project(call),
         (l) => l.update(id, toPatch(rest), now(), call.seat.slot.label),
       );
       return json(t);
     }),
-    tasks__list: on(ListInput, async (f, call) => {
+    tasks__list: on(async (f, call) => {
       const all = await board.tasks(project(call));
       return json(all.filter((t) =>
         (f.owner === undefined || t.owner === f.owner) &&
@@ -149,24 +156,24 @@ export function boardTools(board: Board): Record<string, ToolHandler> {
         (f.status === undefined || t.status === f.status)
       ));
     }),
-    tasks__delete: on(IdInput, async ({ id }, call) => {
+    tasks__delete: on(async ({ id }, call) => {
       const removed = await board.change(project(call), (l) => l.delete(id));
       return json({ status: "deleted", removed: removed[0], children_removed: removed.length - 1 });
     }),
-    cron__create: on(CronCreateInput, async (input, call) => {
+    cron__create: on(async (input, call) => {
       const p = project(call);
       return json(await board.crons.create(p.org, p.name, call.seat.slot.label, input));
     }),
-    cron__list: on(z.object({}).strict(), (_i, call) => {
+    cron__list: on((_i, call) => {
       const p = project(call);
       return Promise.resolve(json(board.crons.list(p.org, p.name)));
     }),
-    cron__delete: on(IdInput, async ({ id }, call) => {
+    cron__delete: on(async ({ id }, call) => {
       const p = project(call);
       const gone = await board.crons.delete(p.org, p.name, id);
       return json({ status: "deleted", removed: gone });
     }),
-  };
+  });
 }
 
 function toPatch(input: Omit<z.infer<typeof UpdateInput>, "id">): TaskPatch {

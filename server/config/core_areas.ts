@@ -123,7 +123,7 @@ export const CORE_AREAS: AreaSpec[] = [
       key.bool(
         "claude.check_latest",
         true,
-        "live",
+        "restart",
         "ask npm every six hours for the newest claude release (home cli_version.latest)",
       ),
       key.string(

@@ -1,5 +1,11 @@
-import type { AccountKind, AccountsWire, AccountUsage, Chip } from "../../protocol/accounts.ts";
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import type {
+  AccountKind,
+  AccountsWire,
+  AccountUsage,
+  Chip,
+  SeatAccount,
+} from "../../protocol/accounts.ts";
+import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
@@ -195,7 +201,7 @@ export class Gateway {
   }
 
   /** The seat's CLI answered `initialize`: its auth facts and the account it runs under. */
-  connected(slot: Slot, cliAccount: Wire | null): Promise<void> {
+  connected(slot: Slot, cliAccount: unknown): Promise<void> {
     return this.#facts.connected(slot, cliAccount);
   }
 
@@ -210,7 +216,7 @@ export class Gateway {
   }
 
   /** A seat's `account` session field. */
-  seatAccount(slot: Slot): Promise<Wire> {
+  seatAccount(slot: Slot): Promise<SeatAccount> {
     return this.#facts.field(slot);
   }
 

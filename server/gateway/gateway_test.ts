@@ -1,5 +1,5 @@
 import { AccountsWire } from "../../protocol/accounts.ts";
-import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
+import { fieldsOf, type SessionUpdate, type Slot } from "../../protocol/mod.ts";
 import { type ScriptInput, startFakeApi } from "../../fixtures/fake_api/mod.ts";
 import { SUBSYSTEMS } from "../../subsystems/mod.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
@@ -161,7 +161,9 @@ Deno.test("gateway: a 429 streak cools the account and the seat's next request g
   );
   // ...and the cooldown's end is announced: home hears A is no longer cooling.
   const coolRow = (u: SessionUpdate) =>
-    AccountsWire.parse(u.fields!.accounts).orgs[0].rows.find((r) => r.display_name === "A")!;
+    AccountsWire.parse(fieldsOf(u, "accounts_changed")!.accounts).orgs[0].rows.find((r) =>
+      r.display_name === "A"
+    )!;
   await until(() => {
     const frames = w.updates.filter((u) => u.name === "accounts_changed");
     const cooled = frames.findIndex((u) => coolRow(u).cooling);
@@ -260,7 +262,9 @@ Deno.test("gateway: an account at its cap is announced ready again when the wind
   const launch = w.gateway.launch(SLOT, w.project)!;
   await (await post(launch.baseUrl, MSG)).body?.cancel();
   const rowA = (u: SessionUpdate) =>
-    AccountsWire.parse(u.fields!.accounts).orgs[0].rows.find((r) => r.display_name === "A")!;
+    AccountsWire.parse(fieldsOf(u, "accounts_changed")!.accounts).orgs[0].rows.find((r) =>
+      r.display_name === "A"
+    )!;
   await until(() => {
     const frames = w.updates.filter((u) => u.name === "accounts_changed");
     const capped = frames.findIndex((u) => rowA(u).at_cap);

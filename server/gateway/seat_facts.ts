@@ -1,5 +1,6 @@
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import type { SeatAccount, SessionUpdate, Slot, WireObject } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
+import { isJsonObject } from "../workspace/claude/mod.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
 /** A config dir's OAuth login, without its tokens. spec: catalogue 2.3 `oauth_credentials_snapshot`. */
@@ -45,7 +46,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
  */
 export class SeatFacts {
   /** The CLI's own `initialize` account facts, per seat. */
-  readonly #cli = new Map<string, Wire>();
+  readonly #cli = new Map<string, WireObject | null>();
 
   constructor(
     private readonly pool: AccountPool,
@@ -55,8 +56,8 @@ export class SeatFacts {
   ) {}
 
   /** The seat's CLI answered `initialize`: what it said of its auth, and whose account it runs. */
-  async connected(slot: Slot, cli: Wire | null): Promise<void> {
-    this.#cli.set(slotName(slot), cli);
+  async connected(slot: Slot, cli: unknown): Promise<void> {
+    this.#cli.set(slotName(slot), isJsonObject(cli) ? cli : null);
     const account = this.#bound(slot);
     if (!account) return;
     this.identity(slot, account);
@@ -81,7 +82,7 @@ export class SeatFacts {
   }
 
   /** A seat's `account` session field (protocol/accounts.ts `SeatAccount`). */
-  async field(slot: Slot): Promise<Wire> {
+  async field(slot: Slot): Promise<SeatAccount> {
     const account = this.#bound(slot);
     if (!account) return null;
     return {

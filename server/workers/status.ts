@@ -1,10 +1,4 @@
-import type {
-  SessionUpdate,
-  Slot,
-  Wire,
-  WorkerStatus,
-  WorktreeDisposition,
-} from "../../protocol/mod.ts";
+import type { SessionUpdate, Slot, WorkerStatus, WorktreeDisposition } from "../../protocol/mod.ts";
 import type { Seat } from "../workspace/seats/seat.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import type { WorkerRecord } from "./book.ts";
@@ -36,7 +30,7 @@ export function statusChanged(
   };
   return {
     name: "worker_status_changed",
-    fields: { project_key: rec.slot.project, action, status, worktree } as Record<string, Wire>,
+    fields: { project_key: rec.slot.project, action, status, worktree },
   };
 }
 

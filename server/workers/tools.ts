@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MCP_FAMILIES, type Slot } from "../../protocol/mod.ts";
-import type { ToolCall, ToolHandler, ToolSpec } from "../subsystem.ts";
+import { defineTool, type ToolCall, type ToolHandler, toolHandlers } from "../subsystem.ts";
 import type { WorkerRecord } from "./book.ts";
 import { checkFamilies, checkLabel, checkText } from "./rules.ts";
 import type { Workers } from "./workers.ts";
@@ -14,8 +14,8 @@ const families = z.array(z.string()).describe(
   }; omitted or [] = all`,
 );
 
-export const WORKER_TOOLS: ToolSpec[] = [
-  {
+export const WORKER_TOOLS = [
+  defineTool({
     name: "agents__spawn",
     family: "agents",
     description:
@@ -37,8 +37,8 @@ export const WORKER_TOOLS: ToolSpec[] = [
       mcp_families: families.optional(),
     }).strict(),
     roles: ["lead"],
-  },
-  {
+  }),
+  defineTool({
     name: "agents__despawn",
     family: "agents",
     description:
@@ -51,8 +51,8 @@ export const WORKER_TOOLS: ToolSpec[] = [
       force: z.boolean().optional().describe("discard unsaved work"),
     }).strict(),
     roles: ["lead"],
-  },
-  {
+  }),
+  defineTool({
     name: "agents__update",
     family: "agents",
     description:
@@ -66,8 +66,8 @@ export const WORKER_TOOLS: ToolSpec[] = [
       mcp_families: families.optional(),
     }).strict(),
     roles: ["lead"],
-  },
-  {
+  }),
+  defineTool({
     name: "agents__capacity",
     family: "agents",
     description:
@@ -76,8 +76,8 @@ export const WORKER_TOOLS: ToolSpec[] = [
     input: z.object({}).strict(),
     roles: ["lead"],
     readOnly: true,
-  },
-];
+  }),
+] as const;
 
 const json = (value: unknown) => Promise.resolve({ text: JSON.stringify(value, null, 1) });
 
@@ -85,17 +85,8 @@ const json = (value: unknown) => Promise.resolve({ text: JSON.stringify(value, n
 export function workerTools(workers: Workers): Record<string, ToolHandler> {
   const projectOf = (call: ToolCall) =>
     workers.project("agents", `${call.seat.slot.org}/${call.seat.slot.project}`);
-  return {
-    agents__spawn: async (input, call) => {
-      const i = input as {
-        label: string;
-        charter: string;
-        kick?: string;
-        resume_kick?: string;
-        interactive?: boolean;
-        resume_session?: boolean;
-        mcp_families?: string[];
-      };
+  return toolHandlers(WORKER_TOOLS)({
+    agents__spawn: async (i, call) => {
       const project = projectOf(call);
       const slot = { ...call.seat.slot, label: i.label.trim() };
       const stored = workers.record(slot);
@@ -127,8 +118,7 @@ export function workerTools(workers: Workers): Record<string, ToolHandler> {
         ...(reply.durability_warning ? { durability_warning: reply.durability_warning } : {}),
       });
     },
-    agents__despawn: async (input, call) => {
-      const i = input as { label: string; force?: boolean };
+    agents__despawn: async (i, call) => {
       const result = await workers.despawn(projectOf(call), i.label, i.force ?? false);
       if (result === "not_found") {
         return {
@@ -140,17 +130,15 @@ export function workerTools(workers: Workers): Record<string, ToolHandler> {
       if ("failed" in result) return { text: result.failed.reason, isError: true };
       return json({ status: "despawned", ...result.despawned });
     },
-    agents__update: async (input, call) => {
-      const i = input as Record<string, unknown> & { label: string };
+    agents__update: async (i, call) => {
       const what = "agents__update";
       const label = checkLabel(what, i.label);
       const fields: Partial<WorkerRecord> = {};
       for (const f of ["charter", "kick", "resume_kick"] as const) {
-        if (typeof i[f] === "string") fields[f] = checkText(what, f, i[f] as string);
+        const value = i[f];
+        if (typeof value === "string") fields[f] = checkText(what, f, value);
       }
-      if (Array.isArray(i.mcp_families)) {
-        fields.mcp_families = checkFamilies(what, i.mcp_families as string[]);
-      }
+      if (i.mcp_families) fields.mcp_families = checkFamilies(what, i.mcp_families);
       const updated = Object.keys(fields);
       if (updated.length === 0) {
         return {
@@ -166,5 +154,5 @@ export function workerTools(workers: Workers): Record<string, ToolHandler> {
       const project = projectOf(call);
       return json({ ...workers.capacity(project), cap_source: "max_workers" });
     },
-  };
+  });
 }

@@ -1,4 +1,4 @@
-import type { CliFrame, SessionUpdate, Slot } from "../../protocol/mod.ts";
+import type { CliFrame, SessionUpdate, Slot, UpdateOf } from "../../protocol/mod.ts";
 import { slotName, updateSlot } from "../../protocol/mod.ts";
 import { type Clock, MONOTONIC } from "../clock.ts";
 import { appendKind, foldRun, joinRun, type RunKeys } from "./stream_fold.ts";
@@ -27,7 +27,7 @@ export const FLUSH_CEILING_MS = 100;
 interface Run {
   slot: Slot;
   seq: number;
-  first: SessionUpdate;
+  first: UpdateOf<"chat_appended">;
   msgs: CliFrame[];
   keys: RunKeys;
   deadline: number;
@@ -74,12 +74,11 @@ export class UpdateStream {
     const seq = this.#next.get(name) ?? 0;
     this.#next.set(name, seq + 1);
     const numbered: NumberedUpdate = { update, slot, seq, span: 1, only };
-    const msg = update.name === "chat_appended" && only === null
-      ? update.fields?.msg as CliFrame | undefined
-      : undefined;
+    const append = update.name === "chat_appended" && only === null ? update : null;
+    const msg = append?.fields.msg;
     const kind = msg ? appendKind(msg) : null;
     const run = this.#runs.get(name);
-    if (msg && kind) {
+    if (append && msg && kind) {
       if (run && joinRun(run.keys, kind)) {
         run.msgs.push(msg);
         this.#arm(name, run);
@@ -91,7 +90,7 @@ export class UpdateStream {
       const fresh: Run = {
         slot,
         seq,
-        first: update,
+        first: append,
         msgs: [msg],
         keys,
         deadline: this.clock.now() + this.timing.ceilingMs,
@@ -149,10 +148,9 @@ export class UpdateStream {
   #flushRun(name: string, run: Run, followed = false): void {
     if (run.timer !== undefined) this.clock.clear(run.timer);
     this.#runs.delete(name);
-    const fields = run.first.fields ?? {};
     const update: SessionUpdate = run.msgs.length === 1
       ? run.first
-      : { name: run.first.name, fields: { ...fields, msg: foldRun(run.msgs) } };
+      : { name: run.first.name, fields: { ...run.first.fields, msg: foldRun(run.msgs) } };
     this.#publish({
       update,
       slot: run.slot,

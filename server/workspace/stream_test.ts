@@ -157,7 +157,7 @@ Deno.test("the ceiling bounds how long a steady run is held", () => {
 Deno.test("keyless and connection-only updates are never held or numbered on a seat", () => {
   const stream = new UpdateStream();
   const out = collect(stream);
-  stream.emit({ name: "cli_version_changed", fields: null });
+  stream.emit({ name: "dictate_availability", fields: null });
   stream.emit(chat(counter(1, 1, "u1")), 7);
   assertEquals(out.map((u) => [u.seq, u.only]), [[null, null], [0, 7]]);
 });
@@ -170,10 +170,13 @@ Deno.test("a listener that throws is logged with the update's name; the others s
     throw new TypeError("a listener's bug");
   });
   ws.stream.subscribe((n) => heard.push(n.update.name));
-  ws.emit({ name: "fleet_changed", fields: null });
-  assertEquals(heard, ["fleet_changed"]);
+  ws.emit({ name: "dictate_availability", fields: null });
+  assertEquals(heard, ["dictate_availability"]);
   const failed = log.records.find((r) => r.event === "stream_listener_failed") as
     | { update: string; error: Error }
     | undefined;
-  assertEquals([failed?.update, failed?.error.message], ["fleet_changed", "a listener's bug"]);
+  assertEquals([failed?.update, failed?.error.message], [
+    "dictate_availability",
+    "a listener's bug",
+  ]);
 });

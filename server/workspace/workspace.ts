@@ -1,9 +1,18 @@
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
+import type {
+  AgentRow,
+  SessionPart,
+  SessionUpdate,
+  Slot,
+  UpdateFields,
+} from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import type { Logger } from "../log.ts";
 import { type NumberedUpdate, UpdateStream } from "./stream.ts";
+
+/** What kind of failure home's `fatal_error` holds: one source each. */
+export type FatalKind = UpdateFields<"fatal_error">["error"];
 
 /** The label of a project's lead seat. catalogue 4.2. */
 export const LEAD_LABEL = "lead";
@@ -16,14 +25,14 @@ export interface SeatInfo {
   /** The occupant's session id, or null when nothing occupies the seat. */
   sessionId(): string | null;
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
-  homeRow?(): Wire | Promise<Wire>;
+  homeRow?(): AgentRow | Promise<AgentRow>;
   /**
    * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
    * absent = every family. The always-on families are not listed here.
    */
   toolFamilies?(): readonly string[] | null;
   /** The seat's own session snapshot fields (header, state, conversation...). */
-  sessionFields?(): Record<string, Wire> | Promise<Record<string, Wire>>;
+  sessionFields?(): SessionPart | Promise<SessionPart>;
 }
 
 /**
@@ -37,8 +46,8 @@ export class Workspace {
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
   /** home's `fatal_error` now: the newest of the sources still set (`setFatal`). */
-  fatalError: { error: string; message: string } | null = null;
-  readonly #fatal = new Map<string, string>();
+  fatalError: UpdateFields<"fatal_error"> | null = null;
+  readonly #fatal = new Map<FatalKind, string>();
   /** Runs when the last fatal source clears: no update carries a cleared fatal error, so the
    * server sends every home holder a fresh snapshot. */
   fatalCleared: () => void = () => {};
@@ -93,7 +102,7 @@ export class Workspace {
    * pushed as the keyless `fatal_error` update; a clear falls back to the newest source still
    * set (pushed the same way) or, with none left, to `fatalCleared`.
    */
-  setFatal(error: string, message: string | null): void {
+  setFatal(error: FatalKind, message: string | null): void {
     const had = this.#fatal.get(error);
     if (message === null ? had === undefined : had === message) return;
     this.#fatal.delete(error);

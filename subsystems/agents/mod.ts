@@ -3,11 +3,11 @@ import {
   envelopeText,
   type Slot,
   slotName,
-  type Wire,
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
-import { type Host, Refusal, type ToolHandler, type ToolResult } from "../../server/subsystem.ts";
+import { type Host, Refusal, toolHandlers, type ToolResult } from "../../server/subsystem.ts";
 import { ownWords } from "../../server/subsystem.ts";
+import { AGENT_TOOLS, type AgentToolHandler } from "./tools.ts";
 import { messageId, senderName } from "./envelope.ts";
 
 /**
@@ -36,7 +36,7 @@ export function create(host: Host) {
     return (seat as { lifecycle?: string } | undefined)?.lifecycle ?? "Sleeping";
   };
 
-  const whoami: ToolHandler = (_input, call) =>
+  const whoami: AgentToolHandler<0> = (_input, call) =>
     json({
       slot: call.seat.slot,
       role: call.role,
@@ -45,9 +45,8 @@ export function create(host: Host) {
       session_id: call.seat.sessionId(),
     });
 
-  const list: ToolHandler = (input, call) => {
-    const only = (input as { project?: string }).project;
-    const rows = new Map<string, Wire>();
+  const list: AgentToolHandler<1> = ({ project: only }, call) => {
+    const rows = new Map<string, { slot: Slot; lifecycle: string; cwd: string }>();
     for (const project of host.workspace.projects()) {
       const slot = { org: project.org, project: project.name, label: "lead" };
       rows.set(slotName(slot), { slot, lifecycle: lifecycleOf(slot), cwd: project.path });
@@ -63,14 +62,14 @@ export function create(host: Host) {
         });
       }
     }
-    const out = [...rows.values()].filter((r) =>
-      !only || (r as { slot: Slot }).slot.project === only
-    );
+    const out = [...rows.values()].filter((r) => !only || r.slot.project === only);
     return json(out);
   };
 
-  const sendMessage: ToolHandler = async (input, call): Promise<ToolResult> => {
-    const { project, org, message } = input as { project: string; org?: string; message: string };
+  const sendMessage: AgentToolHandler<2> = async (
+    { project, org, message },
+    call,
+  ): Promise<ToolResult> => {
     const target: Slot = { org: org ?? call.seat.slot.org, project, label: "lead" };
     if (!host.workspace.project(target.org, target.project)) {
       const known = host.workspace.projects().map((p) => `${p.org}/${p.name}`).join(", ");
@@ -139,11 +138,11 @@ export function create(host: Host) {
       },
     },
     subjects: {},
-    tools: {
+    tools: toolHandlers(AGENT_TOOLS)({
       agents__whoami: whoami,
       agents__list: list,
       agents__send_message: sendMessage,
-    },
+    }),
   };
 }
 

@@ -1,11 +1,14 @@
 import { z } from "zod";
-import type { ToolSpec } from "../../server/subsystem.ts";
+import { defineTool, type ToolHandlerOf } from "../../server/subsystem.ts";
 
 const roles = ["lead", "worker"] as const;
 
-/** The agents family's tools (mcp_tools.md §4, the peers part). */
-export const AGENT_TOOLS: ToolSpec[] = [
-  {
+/** The handler of one of these tools, its input typed by that tool's schema. */
+export type AgentToolHandler<N extends number> = ToolHandlerOf<typeof AGENT_TOOLS[N]["input"]>;
+
+/** The agents family's tools. */
+export const AGENT_TOOLS = [
+  defineTool({
     name: "agents__whoami",
     family: "agents",
     description:
@@ -14,8 +17,8 @@ export const AGENT_TOOLS: ToolSpec[] = [
     input: z.object({}).strict(),
     roles,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "agents__list",
     family: "agents",
     description:
@@ -28,8 +31,8 @@ export const AGENT_TOOLS: ToolSpec[] = [
     }).strict(),
     roles,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "agents__send_message",
     family: "agents",
     description:
@@ -43,5 +46,5 @@ export const AGENT_TOOLS: ToolSpec[] = [
       message: z.string().min(1),
     }).strict(),
     roles,
-  },
-];
+  }),
+] as const;

@@ -1,15 +1,15 @@
 /**
  * The page driver's operations (driver.ts), run in its Worker on Playwright objects. A target is
- * a ref from the latest aria snapshot (`e5`, `f1e5` inside a frame: Playwright's `aria-ref`,
- * which reaches into open shadow roots and frames alike) or a selector naming one element. A ref
- * that names nothing now is refused in words that send the agent back to browser_snapshot.
+ * a ref from the latest aria snapshot (`e<n>` or `f<frame>e<n>`: Playwright's `aria-ref`, which
+ * reaches into open shadow roots and frames alike) or a selector naming one element. A ref that
+ * names nothing now is refused in words that send the agent back to browser_snapshot.
  */
 import type { Frame, Locator, Page } from "playwright-core";
 import type { DriverOps } from "./driver.ts";
+import { pageFunction, Refused, within } from "./driver_calls.ts";
+import { maskPasswords } from "./driver_passwords.ts";
 import { FORM_STATE_JS } from "./form_state.ts";
-
-/** A sentence already in forge's words: passed to the agent as it is. */
-export class Refused extends Error {}
+import { subtreeOf } from "./snapshot_lines.ts";
 
 /** One field of browser_fill_form. */
 export interface FillField {
@@ -19,7 +19,12 @@ export interface FillField {
   value: string;
 }
 
-/** A snapshot ref: `e<n>`, or `f<frame>e<n>` for an element of a child frame. */
+/**
+ * A snapshot ref: `e<n>`, or `f<frame>e<n>`, where `<frame>` is Playwright's number for the
+ * document the element is in - a child frame's, or the main frame's own once it has navigated
+ * (Playwright numbers a main frame's documents after the first): a prefix says which document,
+ * not that the element sits in a child frame.
+ */
 export const REF = /^(f\d+)?e\d+$/;
 /** How long an action waits for its element to be actionable (as @playwright/mcp's default). */
 export const ACTION_MS = 5_000;
@@ -49,7 +54,7 @@ export async function locate(page: Page, target: string): Promise<Locator> {
     n = await loc.count();
   } catch {
     throw new Refused(
-      `target ${JSON.stringify(target)} is neither a ref from browser_snapshot (e5, f1e5) ` +
+      `target ${JSON.stringify(target)} is neither a ref from browser_snapshot (e5, f3e5) ` +
         "nor a selector forge can read",
     );
   }
@@ -67,16 +72,6 @@ export async function locate(page: Page, target: string): Promise<Locator> {
   return loc;
 }
 
-/**
- * A Playwright page function from its source text, without running that text here: Playwright
- * sends a function's source (`String(fn)`) to the page and calls it there.
- */
-function pageFunction<A extends unknown[]>(source: string): (...args: A) => unknown {
-  const fn = () => undefined;
-  fn.toString = () => source;
-  return fn;
-}
-
 /** JSON of a value the page returned, `undefined` spelled out. */
 const json = (v: unknown) => JSON.stringify(v ?? null, null, 1) ?? "undefined";
 
@@ -86,16 +81,10 @@ type Ops = {
 
 export const DRIVER_OPS: Ops = {
   snapshot: async (page, a) => {
-    const opts = { mode: "ai" as const, depth: a.depth, boxes: a.boxes, timeout: 10_000 };
-    let yaml: string;
-    if (a.target) {
-      yaml = await (await locate(page, a.target)).ariaSnapshot(opts);
-      // A ref resolves against its frame's latest snapshot, which was just this element's: the
-      // page's is taken again so every ref the agent holds still acts (an element keeps its ref
-      // from snapshot to snapshot, so the element's refs stay good too).
-      await page.ariaSnapshot({ mode: "ai", timeout: 10_000 });
-    } else yaml = await page.ariaSnapshot(opts);
-    return { url: page.url(), title: await page.title(), yaml: await maskPasswords(page, yaml) };
+    const yaml = await snapshotYaml(page, a);
+    // A title the page will not give in time is left out: the snapshot answers without it.
+    const title = await within(page.title(), TITLE_MS, "").catch(() => "");
+    return { url: page.url(), title, yaml: await maskPasswords(page, yaml) };
   },
   click: async (page, a) => {
     const el = await locate(page, a.target);
@@ -160,6 +149,7 @@ export const DRIVER_OPS: Ops = {
     const timeout = a.timeoutMs;
     // Text in any frame counts (a sign-in's "Welcome" lives in its frame); gone means gone
     // from every frame.
+    const secs = timeout / 1000;
     if (a.text !== undefined) {
       const seen = new AbortController();
       const text = a.text;
@@ -170,7 +160,12 @@ export const DRIVER_OPS: Ops = {
           ),
         );
       } catch (err) {
-        throw err instanceof AggregateError ? err.errors[0] : err;
+        const first = err instanceof AggregateError ? err.errors[0] : err;
+        if (!timedOut(first)) throw first;
+        throw new Refused(
+          `${JSON.stringify(text)} did not appear in any frame of the page within ${secs} s; ` +
+            "browser_find or browser_snapshot shows what the page says now",
+        );
       } finally {
         seen.abort();
       }
@@ -179,10 +174,20 @@ export const DRIVER_OPS: Ops = {
       const gone = a.textGone;
       await Promise.all(
         page.frames().map((f) => f.getByText(gone).first().waitFor({ state: "hidden", timeout })),
-      );
+      ).catch((err) => {
+        if (!timedOut(err)) throw err;
+        throw new Refused(
+          `${JSON.stringify(gone)} was still in a frame of the page after ${secs} s; ` +
+            "browser_find or browser_snapshot shows what the page says now",
+        );
+      });
     }
     if (a.expression !== undefined) {
-      await page.waitForFunction(pageFunction(`() => (${a.expression})`), undefined, { timeout });
+      await page.waitForFunction(pageFunction(`() => (${a.expression})`), undefined, { timeout })
+        .catch((err) => {
+          if (!timedOut(err)) throw err;
+          throw new Refused(`the expression was still falsy in the page after ${secs} s`);
+        });
     }
     return null;
   },
@@ -218,43 +223,33 @@ export const DRIVER_OPS: Ops = {
   },
 };
 
-/** A textbox line that shows a value: `- textbox "Password" [ref=e5]: hunter2`. */
-const VALUE_LINE = /^(\s*- textbox\b[^\n]*?: )(.+)$/gm;
+/** How long the page's title may take: the snapshot answers without it rather than wait. */
+const TITLE_MS = 2_000;
 
-/** The values of a frame's password fields, open shadow roots included. */
-const PASSWORDS_JS = `() => {
-  const out = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll("*")) {
-      if (el.tagName === "INPUT" && el.type === "password" && el.value) out.push(el.value);
-      if (el.shadowRoot) walk(el.shadowRoot);
-    }
-  };
-  walk(document);
-  return out;
-}`;
+/** Whether Playwright gave up waiting (its TimeoutError: a name, and its words). */
+const timedOut = (err: unknown) =>
+  err instanceof Error &&
+  (err.name === "TimeoutError" || /Timeout \d+ms exceeded/.test(err.message));
 
 /**
- * Playwright's snapshot shows a textbox's value, a password's too. A password the person typed
- * in a hand-off is theirs: each password field's value is shown as its length only. The frames
- * are asked only when some textbox shows a value at all.
+ * The aria snapshot the agent asked for. One element's (`target`) is cut out of the page's when
+ * the target is a ref the page's lists: a ref resolves against its frame's latest snapshot, so an
+ * element's own snapshot would leave the page's other refs dead until the page's was taken again
+ * - two snapshots where one does. A selector, or a `depth` (counted from the element), takes the
+ * element's own, then the page's again behind it.
  */
-async function maskPasswords(page: Page, yaml: string): Promise<string> {
-  if (!yaml.match(VALUE_LINE)) return yaml;
-  const secrets = new Set<string>();
-  for (const frame of page.frames()) {
-    // A frame that navigated away or will not run scripts holds no password to hide.
-    const values = await frame.evaluate(pageFunction(PASSWORDS_JS)).catch(() => []);
-    for (const v of values as string[]) secrets.add(v);
+async function snapshotYaml(page: Page, a: DriverOps["snapshot"]["args"]): Promise<string> {
+  const opts = { mode: "ai" as const, depth: a.depth, boxes: a.boxes, timeout: 10_000 };
+  if (!a.target) return await page.ariaSnapshot(opts);
+  if (REF.test(a.target) && a.depth === undefined) {
+    const whole = await page.ariaSnapshot(opts);
+    const part = subtreeOf(whole, a.target);
+    if (part !== null) return part;
   }
-  if (secrets.size === 0) return yaml;
-  return yaml.replace(VALUE_LINE, (line, head: string, value: string) => {
-    let shown = value;
-    try {
-      if (value.startsWith('"')) shown = JSON.parse(value);
-    } catch { /* YAML quoting JSON cannot read: compared as written */ }
-    return secrets.has(shown) ? `${head}(a password, ${[...shown].length} characters)` : line;
-  });
+  const yaml = await (await locate(page, a.target)).ariaSnapshot(opts);
+  // An element keeps its ref from snapshot to snapshot, so the element's refs stay good too.
+  await page.ariaSnapshot({ mode: "ai", timeout: 10_000 });
+  return yaml;
 }
 
 /** One frame's forms (open shadow roots included), or "" for a frame with none. */

@@ -5,7 +5,7 @@
  * after forge's own framing, so the agent reads what went wrong and what to do.
  */
 import type { DriverOp } from "./driver.ts";
-import { Refused } from "./driver_ops.ts";
+import { Refused } from "./driver_calls.ts";
 
 /** What each operation was trying to do, for "could not <what>". */
 const DOING: Record<DriverOp, string> = {
@@ -40,11 +40,24 @@ const REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
   ],
 ];
 
+/**
+ * The sentence an ask answers with when its bound ran out: the page did not let it finish - a
+ * script on it running without end, a dialog it holds - or Playwright did not.
+ */
+export function tooSlow(op: DriverOp, ms: number): string {
+  return `could not ${DOING[op] ?? op} within ${Math.round(ms / 100) / 10} s: the page did not ` +
+    "let it finish (a script on it may be running without end, or a dialog holding it)";
+}
+
 /** The sentence an ask that failed answers with. */
 export function explain(err: unknown, op: DriverOp): string {
   if (err instanceof Refused) return err.message;
   const text = err instanceof Error ? err.message : String(err);
   const what = DOING[op] ?? op;
+  if (/Target crashed/i.test(text)) {
+    return `could not ${what}: the tab's page crashed (its renderer is gone); browser_navigate ` +
+      "loads a page in it again, or browser_close closes it";
+  }
   if (/Target page, context or browser has been closed|Target closed/i.test(text)) {
     return `could not ${what}: the tab closed or navigated away while the call ran`;
   }

@@ -2,14 +2,19 @@
 /**
  * The page driver's Worker (driver.ts): one Playwright connection over CDP to one host's Chromium,
  * attached with `noDefaults` so Playwright leaves the browser as forge set it (downloads, media,
- * fonts, focus), and every ask answered with a value or a sentence in forge's words. When the
- * connection ends the worker says so and the server ends it; a fresh one attaches on the next ask.
+ * fonts, focus), and every ask answered with a value or a sentence in forge's words - within the
+ * ask's bound, whatever its page does. When the connection ends the worker says so and the server
+ * ends it; a fresh one attaches on the next ask.
  */
 import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import type { DriverAsk, DriverOp, DriverReply } from "./driver.ts";
-import { DRIVER_OPS, Refused } from "./driver_ops.ts";
-import { explain } from "./driver_words.ts";
+import { Refused, within } from "./driver_calls.ts";
+import { DRIVER_OPS } from "./driver_ops.ts";
+import { explain, tooSlow } from "./driver_words.ts";
+
+/** How long the worker waits on a page for what it needs before the operation itself. */
+const LOOKUP_MS = 5_000;
 
 let connecting: Promise<Browser> | null = null;
 const send = (r: DriverReply) => self.postMessage(r);
@@ -49,6 +54,7 @@ async function connect(wsUrl: string, artifactsDir: string): Promise<Browser> {
     send({ kind: "gone", why: why.split("\n")[0] });
     throw err;
   }
+  send({ kind: "attached" });
   browser.on("disconnected", () => {
     send({ kind: "gone", why: "Playwright's connection to the browser closed" });
   });
@@ -58,13 +64,16 @@ async function connect(wsUrl: string, artifactsDir: string): Promise<Browser> {
   return browser;
 }
 
-/** Each page's CDP target id, read once through a short CDP session of Playwright's own. */
+/**
+ * Each page's CDP target id, read once through a short CDP session of Playwright's own. A read
+ * that failed or ran out of time is not kept: the next lookup asks again.
+ */
 const targetIds = new WeakMap<Page, Promise<string | null>>();
 
 function targetIdOf(page: Page): Promise<string | null> {
   let id = targetIds.get(page);
   if (!id) {
-    id = (async () => {
+    const read = (async () => {
       const session = await page.context().newCDPSession(page);
       try {
         const info = await session.send("Target.getTargetInfo");
@@ -72,7 +81,12 @@ function targetIdOf(page: Page): Promise<string | null> {
       } finally {
         await session.detach().catch(() => {/* a session already gone needs no detach */});
       }
-    })().catch(() => null); // a page CDP will not describe has no target id: looked up again
+    })();
+    // A page CDP will not describe in time has no target id: forgotten, so it is looked up again.
+    id = within(read, LOOKUP_MS, "no target id").catch(() => {
+      targetIds.delete(page);
+      return null;
+    });
     targetIds.set(page, id);
   }
   return id;
@@ -85,11 +99,11 @@ function targetIdOf(page: Page): Promise<string | null> {
 async function pageOf(browser: Browser, targetId: string): Promise<Page> {
   const until = Date.now() + 10_000;
   for (;;) {
-    for (const context of browser.contexts()) {
-      for (const page of context.pages()) {
-        if ((await targetIdOf(page)) === targetId) return page;
-      }
-    }
+    // Asked side by side: one page that does not answer holds up no other's lookup.
+    const pages = browser.contexts().flatMap((c) => c.pages());
+    const ids = await Promise.all(pages.map(targetIdOf));
+    const found = pages[ids.indexOf(targetId)];
+    if (found) return found;
     const left = until - Date.now();
     if (left <= 0) {
       throw new Refused("Playwright does not see this tab; it may have closed");
@@ -117,19 +131,28 @@ const READS = new Set<DriverOp>(["snapshot", "formState", "evaluate"]);
  * own, so this moves only a page's own popups.
  */
 async function toFront(page: Page): Promise<void> {
-  // A page that closed or navigated under the check is not brought forward: nothing to show.
-  const hidden = await page.evaluate("document.visibilityState === 'hidden'").catch(() => false);
-  if (hidden) await page.bringToFront().catch(() => {/* closed meanwhile: nothing to raise */});
+  // A page that does not answer is left where it is: the action's own bound speaks for it.
+  const hidden = await within(
+    page.evaluate("document.visibilityState === 'hidden'"),
+    LOOKUP_MS,
+    "",
+  ).catch(() => false /* a page that does not answer is not raised */);
+  // A page that closed meanwhile has nothing to raise.
+  if (hidden) await within(page.bringToFront(), LOOKUP_MS, "").catch(() => {});
+}
+
+async function run(m: Extract<DriverAsk, { kind: "ask" }>): Promise<unknown> {
+  if (!connecting) throw new Refused("the page driver was asked before it was told the browser");
+  const browser = await connecting;
+  const page = await pageOf(browser, m.page);
+  if (!READS.has(m.op)) await toFront(page);
+  const op = DRIVER_OPS[m.op as DriverOp] as (p: Page, a: unknown) => Promise<unknown>;
+  return await op(page, m.args);
 }
 
 async function answer(m: Extract<DriverAsk, { kind: "ask" }>): Promise<void> {
   try {
-    if (!connecting) throw new Refused("the page driver was asked before it was told the browser");
-    const browser = await connecting;
-    const page = await pageOf(browser, m.page);
-    if (!READS.has(m.op)) await toFront(page);
-    const op = DRIVER_OPS[m.op as DriverOp] as (p: Page, a: unknown) => Promise<unknown>;
-    const value = await op(page, m.args);
+    const value = await within(run(m), m.boundMs, tooSlow(m.op, m.boundMs));
     send({ kind: "answer", id: m.id, ok: true, value });
   } catch (err) {
     send({ kind: "answer", id: m.id, ok: false, why: explain(err, m.op as DriverOp) });
@@ -138,6 +161,7 @@ async function answer(m: Extract<DriverAsk, { kind: "ask" }>): Promise<void> {
 
 self.onmessage = (e: MessageEvent<DriverAsk>) => {
   const m = e.data;
+  if (m.kind === "ping") return send({ kind: "pong" });
   if (m.kind === "init") {
     connecting = connect(m.wsUrl, m.artifactsDir);
     // Each op awaits `connecting` and answers its failure in words (explain); this copy only

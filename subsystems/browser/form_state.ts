@@ -1,10 +1,11 @@
 /**
- * The page side of forge's browser_form_state (mcp_tools.md §5, a forge addition): a function, as
- * source, called with a root element (a form or any container) or null for every form of the
- * frame's document, open shadow roots included. Each field is listed with its value, its control
- * text (the label; a select's chosen option) and the browser's own validity (`validity.valid`,
- * read without checkValidity so no `invalid` event fires). A password shows its length, never
- * its characters. Null root and no form answers "" (the frame has none).
+ * The page side of forge's browser_form_state (forge's addition to the browser family of its MCP
+ * tools; docs/browser.md): a function, as source, called with a root element (a form or any
+ * container) or null for every form of the frame's document, open shadow roots included. Each
+ * field is listed with its value, its control text (the label; a select's chosen option) and the
+ * browser's own validity (`validity.valid`, read without checkValidity so no `invalid` event
+ * fires). A password shows its length, never its characters. Null root and no form answers ""
+ * (the frame has none).
  */
 export const FORM_STATE_JS = `function (root) {
   const q = (s) => JSON.stringify(String(s));

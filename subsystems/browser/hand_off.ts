@@ -4,7 +4,7 @@ import type { Host, ToolCall, ToolResult } from "../../server/subsystem.ts";
 import type { Profiles } from "./profiles.ts";
 
 /**
- * browser_hand_off (spec: browser_view_page's hand-off words; mcp_tools.md §5): asks the person
+ * browser_hand_off (spec: browser_view_page's hand-off words; docs/browser.md): asks the person
  * to act in a tab. The page id must name an open tab before anything parks; the parked card
  * carries the tab and the page id; while it waits the tab is `held` and the page tools refuse.
  */

@@ -4,6 +4,7 @@ import { type Cdp, type CdpBody, connectCdp } from "./cdp.ts";
 import { PageDriver } from "./driver.ts";
 import { killGroup, launchChromium } from "./launch.ts";
 import { Tab } from "./tab.ts";
+import { readyForAttach } from "./tab_health.ts";
 
 /** What a host needs from the subsystem around it. */
 export interface HostEnv {
@@ -55,11 +56,14 @@ export class BrowserHost {
     readonly id: number,
     readonly dir: string,
   ) {
-    this.driver = new PageDriver(
-      () => this.#wsUrl,
-      `${dir}/playwright`,
-      (event, fields) => this.env.log(event, { profile: this.key, ...fields }),
-    );
+    const log = (event: string, fields: Record<string, unknown>) =>
+      this.env.log(event, { profile: this.key, ...fields });
+    this.driver = new PageDriver({
+      wsUrl: () => this.#wsUrl,
+      readyForAttach: () =>
+        this.cdp ? readyForAttach(this.cdp, [...this.tabs.values()], log) : Promise.resolve(null),
+      log,
+    }, `${dir}/playwright`);
   }
 
   get up(): boolean {

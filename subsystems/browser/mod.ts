@@ -1,5 +1,6 @@
 import { browserWords } from "./words.ts";
 import type { ClientMessageOf, Command, SessionUpdate, Wire } from "../../protocol/mod.ts";
+import { updateSlot } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { PageAudio } from "./audio.ts";
 import { Files } from "./files.ts";
@@ -114,7 +115,7 @@ export function create(host: Host) {
     onUpdate: (u: SessionUpdate) => {
       // spec: browser_tabs ("a tab ... closes with its session"): a session that released,
       // failed or was replaced lets its tabs go.
-      const key = u.fields?.key;
+      const key = updateSlot(u);
       if (!key || !SESSION_ENDS.has(u.name)) return;
       const key_ = profiles.keyFor(key);
       const browser = key_ ? profiles.hosts.get(key_) : undefined;

@@ -51,16 +51,23 @@ export function pageTool(profiles: Profiles) {
     browser.touch();
     try {
       const out = await fn({ cdp: browser.cdp!, tab, browser }, input as In, call);
-      return typeof out === "string" ? { text: out } : out;
+      return withNotes(tab, typeof out === "string" ? { text: out } : out);
     } catch (err) {
       // CDP's or the engine's own message goes to seat_server, which logs it with its cause.
       if (!(err instanceof PageError)) throw new Error("the page call failed", { cause: err });
-      return { text: err.message, isError: true };
+      return withNotes(tab, { text: err.message, isError: true });
     } finally {
       tab.calls--;
       browser.touch();
     }
   };
+}
+
+/** An answer with what forge did to the tab meanwhile (tab_health.ts), told once. */
+function withNotes(tab: Tab, r: ToolResult): ToolResult {
+  if (tab.notes.length === 0) return r;
+  const notes = tab.notes.splice(0).map((n) => `- ${n}`).join("\n");
+  return { ...r, text: `${r.text}\n### Note\n${notes}` };
 }
 
 /**

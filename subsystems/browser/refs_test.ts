@@ -1,4 +1,4 @@
-// Refs from browser_snapshot act on the element they name, wherever it lives (mcp_tools.md §5):
+// Refs from browser_snapshot act on the element they name, wherever it lives (docs/browser.md):
 // click, type, fill, select, hover and drag reach into an open shadow root inside a cross-origin
 // frame and a form inside a shadow root; a ref the page has since replaced, or whose frame is
 // gone, is refused in forge's words that send the agent back to browser_snapshot, and acts on

@@ -1,4 +1,4 @@
-// The agent's snapshot measured against Playwright itself (mcp_tools.md §5 browser_snapshot): on
+// The agent's snapshot measured against Playwright itself (docs/browser.md, browser_snapshot): on
 // every page of the corpus (fixtures/browser_corpus), forge's browser_snapshot - forge's host
 // Chromium, read through its Playwright - lists every element that playwright-core's own
 // `ariaSnapshot()` lists, same role and accessible name, in every frame. The reference is a

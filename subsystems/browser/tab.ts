@@ -44,6 +44,8 @@ export class Tab {
   calls = 0;
   /** The hand-off id parked on this tab, if any: `held`. */
   held: string | null = null;
+  /** What its session is told on its next page tool call (tab_health.ts), then forgotten. */
+  notes: string[] = [];
   layout: Layout = { width: 1280, height: 720, scale: 1 };
   readonly viewers: TabViewers;
   /** Its console and network record (tab_log.ts), for the agent's tools. */
@@ -165,17 +167,23 @@ export class Tab {
   }
 
   /**
-   * Runs an input that may open a page dialog: a modal dialog holds Input.dispatch* unanswered
-   * until it closes, so the input counts as done once the dialog opens.
+   * Runs work that may open a page dialog: a modal dialog holds the call that opened it (an
+   * Input.dispatch*, an evaluate) unanswered until it closes, so the work counts as done once
+   * the dialog opens. Its value, or null when a dialog opened first (its late end is let go).
    */
-  async inputUnlessDialog(input: Promise<unknown>): Promise<void> {
+  async unlessDialog<T>(work: Promise<T>): Promise<{ value: T } | null> {
     let wake = () => {};
-    const opened = new Promise<void>((r) => this.#dialogWaiters.push(wake = r));
+    const opened = new Promise<null>((r) => this.#dialogWaiters.push(wake = () => r(null)));
     try {
-      await Promise.race([input, opened]);
+      return await Promise.race([work.then((value) => ({ value })), opened]);
     } finally {
       this.#dialogWaiters = this.#dialogWaiters.filter((w) => w !== wake);
     }
+  }
+
+  /** An input that may open a page dialog (unlessDialog), its value not wanted. */
+  async inputUnlessDialog(input: Promise<unknown>): Promise<void> {
+    await this.unlessDialog(input);
   }
 
   /** Reads the page's own title: target info carries the URL in its place while loading. */

@@ -1,6 +1,6 @@
 import type { CdpBody } from "./cdp.ts";
 
-/** Console levels, most severe first (spec mcp_tools.md §5 `browser_console_messages`). */
+/** Console levels, most severe first (browser_console_messages' `level`; docs/browser.md). */
 export const LEVELS = ["error", "warning", "info", "debug"] as const;
 export type Level = typeof LEVELS[number];
 

@@ -1,19 +1,23 @@
 import { z } from "zod";
 import type { ToolSpec } from "../../server/subsystem.ts";
 import { element, filename, modifiers, spec, target } from "./tool_args.ts";
-import { MORE_BROWSER_TOOLS } from "./tool_specs_more.ts";
+import { PAGE_TOOLS } from "./tool_specs_page.ts";
 
-// forge's browser family (mcp_tools.md §5): @playwright/mcp's tools under their own names
-// (`browser_navigate`: the family keeps an upstream's names, ToolNaming "upstream") with their
-// arguments, plus forge's additions, run through Playwright against the Chromium people watch.
-// `target` is a ref from the latest browser_snapshot (`e5`, `f1e5` in a frame) or a selector;
-// `element` is the human description @playwright/mcp asks for, kept for the record.
+// The browser family of forge's MCP tools (docs/browser.md): @playwright/mcp's tools under their
+// own names (`browser_navigate`: the family keeps an upstream's names, ToolNaming "upstream") with
+// their arguments, plus forge's additions, run through Playwright against the Chromium people
+// watch. `target` is a ref from the latest browser_snapshot (`e<n>` or `f<frame>e<n>`) or a
+// selector; `element` is the human description @playwright/mcp asks for, kept for the record.
 
-/** The page tools: navigation, the snapshot and every tool that acts on an element by ref. */
-const PAGE_TOOLS: ToolSpec[] = [
+/** Navigation, the snapshot and every tool that acts on an element by ref. */
+const ELEMENT_TOOLS: ToolSpec[] = [
   spec("navigate", "Navigate to a URL", { url: z.string().describe("The URL to navigate to") }),
   spec("navigate_back", "Go back to the previous page", {}),
-  spec("navigate_forward", "Go forward to the next page", {}),
+  spec(
+    "navigate_forward",
+    "Go forward to the next page (forge's addition: the counterpart of browser_navigate_back)",
+    {},
+  ),
   spec(
     "snapshot",
     "Capture accessibility snapshot of the current page, this is better than screenshot",
@@ -41,8 +45,8 @@ const PAGE_TOOLS: ToolSpec[] = [
     true,
   ),
   spec("take_screenshot", "Take a screenshot of the current page or of one element", {
-    scale: z.enum(["css", "device"]).optional().describe(
-      "css (default): sized in CSS pixels; device: in device pixels",
+    scale: z.enum(["css", "device"]).describe(
+      "css: sized in CSS pixels (the usual choice); device: in device pixels",
     ),
     type: z.enum(["png", "jpeg", "webp"]).optional().describe("Image format, default png"),
     filename: z.string().optional().describe("File to save the screenshot to"),
@@ -119,4 +123,4 @@ const PAGE_TOOLS: ToolSpec[] = [
 ];
 
 /** Every tool of the browser family, in @playwright/mcp's order where it has them. */
-export const BROWSER_TOOLS: ToolSpec[] = [...PAGE_TOOLS, ...MORE_BROWSER_TOOLS];
+export const BROWSER_TOOLS: ToolSpec[] = [...ELEMENT_TOOLS, ...PAGE_TOOLS];

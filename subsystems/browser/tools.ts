@@ -6,10 +6,13 @@ import type { Profiles } from "./profiles.ts";
 import { handOff } from "./hand_off.ts";
 import { after, type In, output, pageTool, seatPath } from "./page_tool.ts";
 import { tabTools } from "./tools_tabs.ts";
-import { moreTools } from "./tools_more.ts";
+import { layoutTools } from "./tools_layout.ts";
 import { netTools } from "./tools_net.ts";
+import { readTools } from "./tools_read.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long browser_wait_for waits for its text, its text to go, or its expression. */
+const WAIT_MS = 30_000;
 const said = (i: In, key = "target") => String(i.element ?? i[key]);
 
 /** Every path a tool was given is absolute and names a file, or a PageError says which is not. */
@@ -21,6 +24,31 @@ async function files(paths: string[]): Promise<void> {
       throw new PageError(`${path} is not a file`);
     }
   }
+}
+
+/**
+ * The browser family's `profile` argument: a seat's browser profile is forge.toml's (spec:
+ * browser_tabs, "a seat's profile is forge.toml's"; there is no profile verb), so a call may
+ * name its own - `default` or `Acme/default` - and is refused, in words, for any other.
+ */
+function ownProfileOnly(
+  profiles: Profiles,
+  tools: Record<string, ToolHandler>,
+): Record<string, ToolHandler> {
+  const guard = (handler: ToolHandler): ToolHandler => (input, call) => {
+    const named = (input as In).profile;
+    const key = profiles.keyFor(call.seat.slot);
+    if (typeof named !== "string" || key === null) return handler(input, call);
+    const own = key.slice(key.indexOf("/") + 1);
+    if (named === own || named === key) return handler(input, call);
+    return Promise.resolve({
+      text: `this session's browser profile is "${own}" (forge.toml: its project's ` +
+        `browser_profile, else its org's, else default); profile "${named}" is not one it can ` +
+        `use. Omit profile, or name "${own}".`,
+      isError: true,
+    });
+  };
+  return Object.fromEntries(Object.entries(tools).map(([name, h]) => [name, guard(h)]));
 }
 
 /**
@@ -45,7 +73,7 @@ export function browserTools(
       return await after(p, `Went ${back ? "back" : "forward"}`);
     });
 
-  return {
+  return ownProfileOnly(profiles, {
     browser_navigate: onPage(async (p, i) => {
       const url = String(i.url);
       const r = await p.cdp.send("Page.navigate", { url }, p.tab.session);
@@ -73,7 +101,7 @@ export function browserTools(
       return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i)}`);
     }),
     browser_hover: onPage(async (p, i) => {
-      await drive(p, "hover", { target: String(i.target) });
+      await p.tab.inputUnlessDialog(drive(p, "hover", { target: String(i.target) }));
       return await after(p, `Hovered over ${said(i)}`);
     }),
     browser_type: onPage(async (p, i) => {
@@ -103,11 +131,12 @@ export function browserTools(
       return await after(p, `Filled ${fields.map((f) => f.name).join(", ")}`);
     }),
     browser_select_option: onPage(async (p, i) => {
-      const chosen = await drive(p, "select", {
-        target: String(i.target),
-        values: i.values as string[],
-      });
-      return await after(p, `Selected ${JSON.stringify(chosen)} in ${said(i)}`);
+      const values = i.values as string[];
+      const chosen = await p.tab.unlessDialog(
+        drive(p, "select", { target: String(i.target), values }),
+      );
+      // A dialog the change opened holds Playwright's answer: the values asked for are named.
+      return await after(p, `Selected ${JSON.stringify(chosen?.value ?? values)} in ${said(i)}`);
     }),
     browser_drag: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "drag", {
@@ -123,7 +152,7 @@ export function browserTools(
         throw new PageError('browser_drop needs "paths" or "data" (or both) to drop');
       }
       await files(paths);
-      await drive(p, "drop", { target: String(i.target), paths, data });
+      await p.tab.inputUnlessDialog(drive(p, "drop", { target: String(i.target), paths, data }));
       return await after(p, `Dropped ${paths.length} file(s) onto ${said(i)}`);
     }),
     browser_file_upload: onPage(async (p, i) => {
@@ -145,7 +174,8 @@ export function browserTools(
       if (!some && typeof i.time !== "number") {
         throw new PageError("browser_wait_for needs time, text, textGone or expression");
       }
-      if (some) await drive(p, "waitFor", { ...until, timeoutMs: 30_000 });
+      // The wait's own 30 s, and the ask's bound past it: the wait answers in its own words.
+      if (some) await drive(p, "waitFor", { ...until, timeoutMs: WAIT_MS }, WAIT_MS + 5_000);
       return await after(p, "Waited");
     }),
     browser_take_screenshot: onPage(async (p, i, call) => {
@@ -176,11 +206,13 @@ export function browserTools(
       };
     }),
     browser_evaluate: onPage(async (p, i, call) => {
-      const { json } = await drive(p, "evaluate", {
+      const done = await p.tab.unlessDialog(drive(p, "evaluate", {
         fn: String(i.function),
         target: i.target as string | undefined,
-      });
-      return await output(json, i, call);
+      }));
+      // A dialog the function opened holds it unfinished: what it returns is not known yet.
+      if (!done) return await after(p, "The function opened a page dialog before it returned");
+      return await output(done.value.json, i, call);
     }),
     browser_run_code_unsafe: onPage(async (p, i, call) => {
       let code = typeof i.code === "string" ? i.code : null;
@@ -203,7 +235,8 @@ export function browserTools(
     }, { dialogOk: true }),
     ...tabTools(host, profiles),
     browser_hand_off: (input, call: ToolCall) => handOff(host, profiles, input as In, call),
-    ...moreTools(onPage),
+    ...readTools(onPage),
+    ...layoutTools(onPage),
     ...netTools(onPage),
-  };
+  });
 }

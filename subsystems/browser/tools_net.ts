@@ -43,7 +43,7 @@ async function bodyOf(p: Page, e: NetEntry): Promise<{ text: string; binary: boo
   };
 }
 
-/** The console and network tools (spec mcp_tools.md §5), on the tab's TabLog. */
+/** The console and network tools, on the tab's TabLog. */
 export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, ToolHandler> {
   return {
     browser_console_messages: onPage((p, i, call) => {

@@ -3,11 +3,26 @@ import type { Host, ToolHandler, ToolResult } from "../../server/subsystem.ts";
 import { evaluate, PageError, settle } from "./page_ops.ts";
 import type { In } from "./page_tool.ts";
 import type { Profiles } from "./profiles.ts";
+import type { Tab } from "./tab.ts";
+
+/** How long the listing waits for the pages' titles before naming the ones it last heard. */
+const TITLES_MS = 2_000;
+
+/** Each tab's title read now, or after TITLES_MS whatever was last heard. */
+async function freshTitles(tabs: Tab[]): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    Promise.all(tabs.map((t) => t.refreshTitle())),
+    new Promise((r) => (timer = setTimeout(r, TITLES_MS))),
+  ]).finally(() => clearTimeout(timer));
+}
 
 /**
- * browser_tabs and browser_close (mcp_tools.md §5) over the seat's own tabs: a session lists,
- * opens, selects and closes only the tabs it owns (spec: "Each session drives its own tabs
- * only"); a held tab stays open.
+ * browser_tabs and browser_close over the seat's own tabs: a session lists, opens, selects and
+ * closes only the tabs it owns (spec: "Each session drives its own tabs only"); a held tab stays
+ * open. `index` is the tab's place in the session's own list, from 0, as @playwright/mcp numbers
+ * it; each line also names forge's tab number (what the tab strip and a hand-off show) and the
+ * page id browser_hand_off takes.
  */
 export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHandler> {
   return {
@@ -16,20 +31,28 @@ export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHan
       const browser = profiles.forSeat(call.seat.slot);
       const me = slotName(call.seat.slot);
       const mine = () =>
-        [...browser.tabs.values()].filter((t) => t.owner && slotName(t.owner) === me);
+        [...browser.tabs.values()].filter((t) => t.owner && slotName(t.owner) === me)
+          .sort((a, b) => a.number - b.number);
       try {
         await browser.tabFor(call.seat.slot);
-        const n = typeof i.index === "number" ? i.index : browser.current.get(me);
         const pick = () => {
-          const t = mine().find((t) => t.number === n);
-          if (!t) throw new PageError(`tab ${n} is not one of yours; yours are ${list()}`);
+          const tabs = mine();
+          if (typeof i.index !== "number") {
+            return tabs.find((t) => t.number === browser.current.get(me)) ?? tabs[0];
+          }
+          const t = tabs[i.index];
+          if (!t) {
+            throw new PageError(
+              `there is no tab at index ${i.index}: yours are at 0..${tabs.length - 1}\n${list()}`,
+            );
+          }
           return t;
         };
         const list = () =>
-          mine().map((t) =>
-            `${t.number}${browser.current.get(me) === t.number ? " (current)" : ""}: ` +
+          mine().map((t, n) =>
+            `- ${n}${browser.current.get(me) === t.number ? " (current)" : ""}: tab ${t.number} ` +
             `${JSON.stringify(t.title)} ${t.url} page=${t.targetId}`
-          ).join("; ");
+          ).join("\n");
         if (i.action === "new") {
           const t = await browser.openTab(typeof i.url === "string" ? i.url : "about:blank");
           t.owner = call.seat.slot;
@@ -39,10 +62,9 @@ export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHan
           browser.current.set(me, t.number);
         } else if (i.action === "select") browser.current.set(me, pick().number);
         else if (i.action === "close") await browser.closeTab(pick());
-        // The answer names each tab by the title its page holds now, not the last one heard.
-        await Promise.all(mine().map((t) => t.refreshTitle()));
+        await freshTitles(mine());
         host.log.debug("browser_tool_tabs", { seat: me, action: i.action });
-        return { text: `Tabs: ${list() || "none"}` };
+        return { text: `### Open tabs\n${list() || "(none)"}` };
       } catch (err) {
         return { text: (err as Error).message, isError: true };
       }

@@ -108,16 +108,22 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     const back = await run("navigate_back", {});
     assertMatch(back.text, /Went back[\s\S]*Page Title: widgets/);
     const listed = await run("tabs", { action: "new", url: `${page.url}/form` });
-    assertMatch(listed.text, /1: "widgets" .*; 2 \(current\): .*\/form page=/);
-    // A worker's session drives its own tab, never the lead's.
+    assertMatch(
+      listed.text,
+      /^### Open tabs\n- 0: tab 1 "widgets" .*\n- 1 \(current\): tab 2 .*\/form page=/,
+    );
+    // A worker's session drives its own tab, never the lead's: its list starts at 0 too.
     const other = await run("tabs", { action: "select", index: 1 }, callAs("w1"));
     assertEquals(other.isError, true);
-    assertMatch(other.text, /tab 1 is not one of yours/);
+    assertMatch(
+      other.text,
+      /^there is no tab at index 1: yours are at 0\.\.0\n- 0 \(current\): tab/,
+    );
     // A tab closes with its session: the worker's release closes its tab, and its next call
     // opens a fresh one.
-    const workerTab = Number(/yours are (\d+)/.exec(other.text)![1]);
+    const workerTab = Number(/- 0 \(current\): tab (\d+)/.exec(other.text)![1]);
     browser.onUpdate!({ name: "releasing", fields: { key: callAs("w1").seat.slot } });
-    const stillListed = (t: string) => new RegExp(`(^Tabs: |; )${workerTab}[ :]`).test(t);
+    const stillListed = (t: string) => new RegExp(`: tab ${workerTab} `).test(t);
     let fresh = await run("tabs", { action: "list" }, callAs("w1"));
     for (const until = performance.now() + 10_000; stillListed(fresh.text);) {
       if (performance.now() > until) {
@@ -126,7 +132,7 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
       await new Promise((r) => setTimeout(r, 50));
       fresh = await run("tabs", { action: "list" }, callAs("w1"));
     }
-    assert(Number(/Tabs: (\d+)/.exec(fresh.text)![1]) > workerTab, fresh.text);
+    assert(Number(/- 0 \(current\): tab (\d+)/.exec(fresh.text)![1]) > workerTab, fresh.text);
 
     // The file chooser waits for the agent's upload when no person holds the tab.
     const file = await Deno.makeTempFile();
@@ -137,7 +143,7 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     await page.event((e) => e.what === "file" && e.value.endsWith(":agent bytes"));
 
     // A hand-off by page id names the caller's own tab: another session's is refused, unparked.
-    const leadPage = /2 \(current\)[^;]* page=(\S+)/.exec(
+    const leadPage = /- 1 \(current\): tab 2 .* page=(\S+)/.exec(
       (await run("tabs", { action: "list" })).text,
     )![1];
     const foreign = await run("hand_off", { reason: "x", page: leadPage }, callAs("w1"));
@@ -157,7 +163,7 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
     assertEquals((await run("close", {})).text, "Closed tab 2");
     assertMatch(
       (await run("tabs", { action: "list" })).text,
-      /^Tabs: 1: "widgets" [^;]*; \d+ \(current\): "[^"]*" about:blank page=/,
+      /^### Open tabs\n- 0: tab 1 "widgets" .*\n- 1 \(current\): tab \d+ "[^"]*" about:blank page=/,
     );
   } finally {
     await browser.stop();

@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { GotifyNotification, GotifySubscription } from "../../protocol/mod.ts";
-import type { ToolHandler, ToolSpec } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  type ToolHandler,
+  toolHandlers,
+  type ToolRole,
+} from "../../server/subsystem.ts";
 import {
   announceSets,
   type Connectors,
@@ -13,12 +18,12 @@ import {
 } from "./context.ts";
 import type { GotifyMessage } from "./gotify_client.ts";
 
-const ANY: ToolSpec["roles"] = ["lead", "worker"];
+const ANY: readonly ToolRole[] = ["lead", "worker"];
 const Priority = z.number().int().min(0).max(255);
 
 /** The `gotify` family (mcp_tools §9): subscribe, list, unsubscribe, apps, recent. */
-export const GOTIFY_TOOLS: ToolSpec[] = [
-  {
+export const GOTIFY_TOOLS = [
+  defineTool({
     name: "gotify__subscribe",
     family: "gotify",
     description:
@@ -29,31 +34,31 @@ export const GOTIFY_TOOLS: ToolSpec[] = [
       min_priority: Priority.default(0),
     }).strict(),
     roles: ANY,
-  },
-  {
+  }),
+  defineTool({
     name: "gotify__list",
     family: "gotify",
     description: "This seat's own Gotify subscriptions.",
     input: z.object({}).strict(),
     roles: ANY,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "gotify__unsubscribe",
     family: "gotify",
     description: "Remove one of this seat's Gotify subscriptions by its id.",
     input: z.object({ id: z.string() }).strict(),
     roles: ANY,
-  },
-  {
+  }),
+  defineTool({
     name: "gotify__apps",
     family: "gotify",
     description: "The Gotify server's application names (what a subscription names).",
     input: z.object({}).strict(),
     roles: ANY,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "gotify__recent",
     family: "gotify",
     description: "Recent Gotify notifications, newest first, filtered by application and priority.",
@@ -64,8 +69,8 @@ export const GOTIFY_TOOLS: ToolSpec[] = [
     }).strict(),
     roles: ANY,
     readOnly: true,
-  },
-];
+  }),
+] as const;
 
 const NO_GOTIFY = "no Gotify server configured in forge.toml [gotify] (url and client_token)";
 
@@ -118,13 +123,9 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
     if (!c.gotify) throw refuse(tool, NO_GOTIFY);
     return c.gotify;
   };
-  return {
-    gotify__subscribe: async (input, call) => {
+  return toolHandlers(GOTIFY_TOOLS)({
+    gotify__subscribe: async ({ applications, min_priority }, call) => {
       client("gotify__subscribe");
-      const { applications, min_priority } = input as {
-        applications: string[];
-        min_priority: number;
-      };
       const { slot } = call.seat;
       const id = crypto.randomUUID();
       await c.store.change((d) =>
@@ -151,8 +152,7 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
       }));
       return Promise.resolve({ text: JSON.stringify(mine) });
     },
-    gotify__unsubscribe: async (input, call) => {
-      const { id } = input as { id: string };
+    gotify__unsubscribe: async ({ id }, call) => {
       if (!UUID.test(id)) throw refuse("gotify__unsubscribe", `\`${id}\` is not a subscription id`);
       const found = c.store.gotify.find((s) => s.id === id);
       if (!found || !ownedBy(found, call)) {
@@ -172,12 +172,7 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
       });
       return { text: JSON.stringify(names) };
     },
-    gotify__recent: async (input) => {
-      const { applications, min_priority, limit } = input as {
-        applications: string[];
-        min_priority: number;
-        limit: number;
-      };
+    gotify__recent: async ({ applications, min_priority, limit }) => {
       const recent = await client("gotify__recent").recent().catch((err) => {
         throw refuseFrom(c, "gotify__recent", err, "Gotify's messages could not be read");
       });
@@ -196,5 +191,5 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
         }));
       return { text: JSON.stringify(out) };
     },
-  };
+  });
 }

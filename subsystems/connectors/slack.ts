@@ -1,6 +1,11 @@
 import { z } from "zod";
 import type { SlackSubscription } from "../../protocol/mod.ts";
-import type { ToolCall, ToolHandler, ToolSpec } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  type ToolHandler,
+  toolHandlers,
+  type ToolRole,
+} from "../../server/subsystem.ts";
 import {
   announceSets,
   type Connectors,
@@ -13,23 +18,20 @@ import {
 } from "./context.ts";
 import type { SlackArrival, SlackWorkspace } from "./slack_hub.ts";
 
-const ANY: ToolSpec["roles"] = ["lead", "worker"];
+const ANY: readonly ToolRole[] = ["lead", "worker"];
 const Workspace = z.string().min(1).optional().describe(
   "the [[slack]] workspace label; optional when forge.toml has exactly one",
 );
 const Conversation = z.string().min(1).describe("a conversation id (C…, G…, D…)");
 
-const read = (name: string, description: string, input: z.ZodType): ToolSpec => ({
-  name,
-  family: "slack",
-  description,
-  input,
-  roles: ANY,
-  readOnly: true,
-});
+const read = <const N extends string, I extends z.ZodType>(
+  name: N,
+  description: string,
+  input: I,
+) => defineTool({ name, family: "slack", description, input, roles: ANY, readOnly: true });
 
 /** The `slack` family's subscription and read-only tools (mcp_tools §10); none of them parks. */
-export const SLACK_READ_TOOLS: ToolSpec[] = [
+export const SLACK_READ_TOOLS = [
   read(
     "slack__list",
     "List the Slack conversations the user is in: id, name (a DM's partner user id), kind, and " +
@@ -40,7 +42,7 @@ export const SLACK_READ_TOOLS: ToolSpec[] = [
       kind: z.enum(["public", "private", "im", "mpim"]).optional(),
     }).strict(),
   ),
-  {
+  defineTool({
     name: "slack__subscribe",
     family: "slack",
     description:
@@ -55,14 +57,14 @@ export const SLACK_READ_TOOLS: ToolSpec[] = [
       ).default([]),
     }).strict(),
     roles: ANY,
-  },
-  {
+  }),
+  defineTool({
     name: "slack__unsubscribe",
     family: "slack",
     description: "Remove one of this seat's Slack subscriptions by its id.",
     input: z.object({ id: z.string() }).strict(),
     roles: ANY,
-  },
+  }),
   read(
     "slack__search",
     "Search Slack messages, newest first.",
@@ -87,7 +89,7 @@ export const SLACK_READ_TOOLS: ToolSpec[] = [
     "The bookmarks of a conversation.",
     z.object({ conversation: Conversation, workspace: Workspace }).strict(),
   ),
-];
+] as const;
 
 /** The workspace a call names, or the one configured; refused in words otherwise. */
 export function pickWorkspace(c: Connectors, tool: string, label?: string): SlackWorkspace {
@@ -147,9 +149,8 @@ type In = Record<string, unknown>;
 
 export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
   const json = (v: unknown) => ({ text: JSON.stringify(v) });
-  return {
-    slack__list: async (input, call) => {
-      const { workspace, name, kind } = input as In & { workspace?: string; name?: string };
+  return toolHandlers(SLACK_READ_TOOLS)({
+    slack__list: async ({ workspace, name, kind }, call) => {
       const ws = pickWorkspace(c, "slack__list", workspace);
       const mine = new Set(
         c.store.slack.filter((s) => ownedBy(s, call) && s.workspace === ws.config.workspace)
@@ -177,13 +178,7 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
       } while (cursor);
       return json(out);
     },
-    slack__subscribe: async (input, call) => {
-      const { workspace, direct_messages, mentions, conversations } = input as {
-        workspace?: string;
-        direct_messages: boolean;
-        mentions: boolean;
-        conversations: { id: string; mode: "all" | "mentions" }[];
-      };
+    slack__subscribe: async ({ workspace, direct_messages, mentions, conversations }, call) => {
       if (!direct_messages && !mentions && conversations.length === 0) {
         throw refuse(
           "slack__subscribe",
@@ -220,11 +215,10 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
       const n = conversations.length + (direct_messages ? 1 : 0) + (mentions ? 1 : 0);
       return { text: `subscribed to Slack (${n}) (id ${sub.id})` };
     },
-    slack__unsubscribe: async (input, call) => {
-      const { id } = input as { id: string };
+    slack__unsubscribe: async ({ id }, call) => {
       if (!UUID.test(id)) throw refuse("slack__unsubscribe", `\`${id}\` is not a subscription id`);
       const found = c.store.slack.find((s) => s.id === id);
-      if (!found || !ownedBy(found, call as ToolCall)) {
+      if (!found || !ownedBy(found, call)) {
         throw refuse("slack__unsubscribe", `this seat has no Slack subscription ${id}`);
       }
       await c.store.change((d) => (d.slack = d.slack.filter((s) => s.id !== id))).catch((err) => {
@@ -233,12 +227,7 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
       announceSets(c, found.org, found.project);
       return { text: `unsubscribed ${id}` };
     },
-    slack__search: async (input) => {
-      const { query, count, workspace } = input as {
-        query: string;
-        count: number;
-        workspace?: string;
-      };
+    slack__search: async ({ query, count, workspace }) => {
       const ws = pickWorkspace(c, "slack__search", workspace);
       const page = await slackCall("slack__search", ws, "search.messages", {
         query,
@@ -257,14 +246,12 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
         })),
       );
     },
-    slack__user: async (input) => {
-      const { user, workspace } = input as { user: string; workspace?: string };
+    slack__user: async ({ user, workspace }) => {
       const ws = pickWorkspace(c, "slack__user", workspace);
       const u = (await slackCall("slack__user", ws, "users.info", { user })).user as In;
       return json({ id: u.id, name: u.name, real_name: u.real_name ?? null, tz: u.tz ?? null });
     },
-    slack__pins: async (input) => {
-      const { conversation, workspace } = input as { conversation: string; workspace?: string };
+    slack__pins: async ({ conversation, workspace }) => {
       const ws = pickWorkspace(c, "slack__pins", workspace);
       const items = (await slackCall("slack__pins", ws, "pins.list", { channel: conversation }))
         .items as In[];
@@ -275,13 +262,12 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
         }),
       );
     },
-    slack__bookmarks: async (input) => {
-      const { conversation, workspace } = input as { conversation: string; workspace?: string };
+    slack__bookmarks: async ({ conversation, workspace }) => {
       const ws = pickWorkspace(c, "slack__bookmarks", workspace);
       const marks = (await slackCall("slack__bookmarks", ws, "bookmarks.list", {
         channel_id: conversation,
       })).bookmarks as In[];
       return json(marks.map((b) => ({ id: b.id, title: b.title ?? null, link: b.link ?? null })));
     },
-  };
+  });
 }

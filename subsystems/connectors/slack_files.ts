@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { SlackDraft } from "../../protocol/mod.ts";
-import { ioWords, netWords, type ToolHandler, type ToolSpec } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  ioWords,
+  netWords,
+  type ToolHandler,
+  toolHandlers,
+} from "../../server/subsystem.ts";
 import { type Connectors, refuse } from "./context.ts";
 import { pickWorkspace, slackCall } from "./slack.ts";
 import { approval } from "./slack_post.ts";
@@ -8,7 +14,7 @@ import { approval } from "./slack_post.ts";
 const TOOL = "slack__attachment";
 
 /** `slack__attachment` (mcp_tools §10): fetch a shared file (not held), or upload one (held). */
-export const SLACK_FILE_TOOLS: ToolSpec[] = [{
+export const SLACK_FILE_TOOLS = [defineTool({
   name: TOOL,
   family: "slack",
   description: "Fetch a Slack file into a directory (`file_id` + `dir`; never overwrites), or " +
@@ -23,7 +29,7 @@ export const SLACK_FILE_TOOLS: ToolSpec[] = [{
     workspace: z.string().min(1).optional(),
   }).strict(),
   roles: ["lead", "worker"],
-}];
+})] as const;
 
 /** A file name as one path component: no directories, no leading dots, nothing unprintable. */
 export function safeName(name: string): string {
@@ -49,19 +55,9 @@ async function createFresh(dir: string, name: string, bytes: Uint8Array): Promis
   throw new Error(`${dir} already holds 999 files named like ${name}`);
 }
 
-type In = {
-  file_id?: string;
-  dir?: string;
-  path?: string;
-  conversation?: string;
-  thread_ts?: string;
-  workspace?: string;
-};
-
 export function slackFileTools(c: Connectors, expiryMs: number): Record<string, ToolHandler> {
-  return {
-    [TOOL]: async (input, call) => {
-      const a = input as In;
+  return toolHandlers(SLACK_FILE_TOOLS)({
+    [TOOL]: async (a, call) => {
       const fetching = a.file_id !== undefined;
       if (fetching === (a.path !== undefined)) {
         throw refuse(
@@ -138,5 +134,5 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
         return { text: "uploaded" };
       });
     },
-  };
+  });
 }

@@ -2,11 +2,13 @@ import { z } from "zod";
 import type { SlackDraft } from "../../protocol/mod.ts";
 import {
   type CommandHandler,
+  defineTool,
   Refusal,
   type ToolCall,
   type ToolHandler,
+  toolHandlers,
   type ToolResult,
-  type ToolSpec,
+  type ToolRole,
 } from "../../server/subsystem.ts";
 import { type Connectors, refuse } from "./context.ts";
 import { pickWorkspace, slackCall } from "./slack.ts";
@@ -17,20 +19,25 @@ export const PART_CHARS = 4000;
 /** A draft nobody answers for this long expires (catalogue: 600 s). */
 export const DRAFT_EXPIRY_MS = 600_000;
 
-const ANY: ToolSpec["roles"] = ["lead", "worker"];
+const ANY: readonly ToolRole[] = ["lead", "worker"];
 const Workspace = z.string().min(1).optional().describe(
   "the [[slack]] workspace label; optional when forge.toml has exactly one",
 );
-const held = (name: string, description: string, input: z.ZodType): ToolSpec => ({
-  name,
-  family: "slack",
-  description: `${description} HELD: a person approves it before anything is sent.`,
-  input,
-  roles: ANY,
-});
+const held = <const N extends string, I extends z.ZodType>(
+  name: N,
+  description: string,
+  input: I,
+) =>
+  defineTool({
+    name,
+    family: "slack",
+    description: `${description} HELD: a person approves it before anything is sent.`,
+    input,
+    roles: ANY,
+  });
 
 /** The `slack` family's writing tools: each parks a draft for a person (mcp_tools §10). */
-export const SLACK_WRITE_TOOLS: ToolSpec[] = [
+export const SLACK_WRITE_TOOLS = [
   held(
     "slack__post",
     "Post a message to a Slack conversation (a conversation id, or a user id for a DM), optionally " +
@@ -65,7 +72,7 @@ export const SLACK_WRITE_TOOLS: ToolSpec[] = [
       workspace: Workspace,
     }).strict(),
   ),
-];
+] as const;
 
 /** Splits text into parts of at most 4,000 characters, numbered `(i/n)` when there are several. */
 export function splitParts(text: string, max = PART_CHARS): string[] {
@@ -145,24 +152,19 @@ async function ownMessage(ws: SlackWorkspace, conversation: string, ts: string):
 type In = Record<string, unknown>;
 
 export function slackWriteTools(c: Connectors, expiryMs: number): Record<string, ToolHandler> {
-  const draftOf = (ws: SlackWorkspace, conversation: string, rest: Partial<SlackDraft>) => ({
+  const draftOf = (
+    ws: SlackWorkspace,
+    conversation: string,
+    rest: Pick<SlackDraft, "thread_ts" | "text" | "parts"> & Partial<SlackDraft>,
+  ): SlackDraft => ({
     id: crypto.randomUUID(),
     workspace: ws.config.workspace,
     conversation,
-    thread_ts: null,
-    action: "post" as const,
-    text: "",
-    parts: [],
+    action: "post",
     ...rest,
-  } as SlackDraft);
-  return {
-    slack__post: async (input, call) => {
-      const { conversation, text, thread_ts, workspace } = input as In & {
-        conversation: string;
-        text: string;
-        thread_ts?: string;
-        workspace?: string;
-      };
+  });
+  return toolHandlers(SLACK_WRITE_TOOLS)({
+    slack__post: async ({ conversation, text, thread_ts, workspace }, call) => {
       const ws = pickWorkspace(c, "slack__post", workspace);
       const parts = splitParts(text);
       const draft = draftOf(ws, conversation, { thread_ts: thread_ts ?? null, text, parts });
@@ -196,14 +198,8 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
         return { text: `posted to Slack (${parts.length} message${parts.length > 1 ? "s" : ""})` };
       });
     },
-    slack__edit: async (input, call) => {
-      const { conversation, ts, text, workspace } = input as In & {
-        conversation: string;
-        ts: string;
-        text?: string;
-        workspace?: string;
-      };
-      const del = (input as In).delete === true;
+    slack__edit: async ({ conversation, ts, text, workspace, delete: gone }, call) => {
+      const del = gone === true;
       if (del === (text !== undefined)) {
         throw refuse("slack__edit", "give either the new `text` or `delete: true`, not both");
       }
@@ -225,14 +221,7 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
         return { text: "updated" };
       });
     },
-    slack__react: async (input, call) => {
-      const { conversation, ts, name, remove, workspace } = input as In & {
-        conversation: string;
-        ts: string;
-        name: string;
-        remove: boolean;
-        workspace?: string;
-      };
+    slack__react: async ({ conversation, ts, name, remove, workspace }, call) => {
       const ws = pickWorkspace(c, "slack__react", workspace);
       const shown = `[${remove ? "unreact" : "react"}: ${name}]`;
       const draft = draftOf(ws, conversation, {
@@ -250,7 +239,7 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
         return { text: remove ? "reaction removed" : "reacted" };
       });
     },
-  };
+  });
 }
 
 /** `respond_slack_post {key, id, approved}` (catalogue 1.2 #12): a person's yes or no. */

@@ -2,7 +2,7 @@
 // as numbered parts; "posted part X of Y; the rest were NOT sent"), against the Slack fake; the
 // draft resolves once the send ran, with its failure in words.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
-import type { SessionUpdate } from "../../protocol/mod.ts";
+import { fieldsOf, type SessionUpdate } from "../../protocol/mod.ts";
 import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
 import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
@@ -64,7 +64,7 @@ Deno.test("slack__post: a part that fails midway says which parts were not sent"
       isError: true,
     });
     // The draft resolved after the send ran, naming what failed.
-    assertEquals(resolved.map((u) => u.fields!.failure), [out.text]);
+    assertEquals(resolved.map((u) => fieldsOf(u, "slack_draft_resolved")?.failure), [out.text]);
     const posts = (await fake.calls()).filter((c) => c.method === "chat.postMessage");
     assertEquals(posts.length, 2, "the failed second part was the last tried");
   } finally {

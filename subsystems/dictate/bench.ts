@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BenchTarget, BenchTier, type Wire } from "../../protocol/mod.ts";
+import { BenchTarget, BenchTier, type DictateModelsSnapshot } from "../../protocol/mod.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 import { sha256Hex } from "./digest.ts";
 import type { EngineModel, Transcriber } from "./engines/engine.ts";
@@ -78,7 +78,7 @@ export class Bench {
     return [...this.#results];
   }
 
-  view(): Wire {
+  view(): DictateModelsSnapshot["bench"] {
     if (!this.#running) return this.#failure ? { state: "failed", reason: this.#failure } : null;
     const { stop: _stop, ...shown } = this.#running;
     return { state: "running", ...shown };

@@ -15,14 +15,17 @@ import { start } from "./mod.ts";
 import { GATHER_MS } from "./notifier.ts";
 
 const key = { org: "Acme", project: "alpha", label: "lead" };
-const ask = (id: string): SessionUpdate => ({
-  name: "permission_request",
-  fields: {
-    key,
-    tool_id: id,
-    request: { tool_call: { title: "Bash: ls", meta: { tool_name: "Bash" } } },
-  },
-});
+// A permission ask with the fields a push reads (its call's title and tool); the rest of a real
+// request does not reach a push.
+const ask = (id: string) =>
+  ({
+    name: "permission_request",
+    fields: {
+      key,
+      tool_id: id,
+      request: { tool_call: { title: "Bash: ls", meta: { tool_name: "Bash" } } },
+    },
+  }) as unknown as SessionUpdate;
 
 const ON =
   `[notify]\nenabled = true\ncoalesce_secs = 0\n[notify.ntfy]\nurl = "http://127.0.0.1:1"\n`;

@@ -1,6 +1,5 @@
 import type { NotifyKind, SessionUpdate, Slot } from "../../protocol/mod.ts";
-import { updateSlot } from "../../protocol/mod.ts";
-import { HELD_KINDS, type HeldKind } from "../../server/subsystem.ts";
+import { HELD_UPDATES, type HeldKind, updateSlot } from "../../protocol/mod.ts";
 import {
   diedLine,
   failedLine,
@@ -21,13 +20,12 @@ type Fields = Record<string, unknown>;
 /**
  * A held ask's updates back to its kind: `<kind>_pending` parks one and `<kind>_resolved` ends
  * it, but for the Slack draft, which `slack_draft_resolved` ends (spec: session > pending_asks).
- * needs_test.ts holds this to the seats' own table.
+ * Read from the table the seats emit by (protocol/held.ts HELD_UPDATES).
  */
 export const HELD_BY_UPDATE = new Map<string, { kind: HeldKind; pending: boolean }>(
-  HELD_KINDS.flatMap((kind) => [
-    [`${kind}_pending`, { kind, pending: true }],
-    [kind === "slack_post" ? "slack_draft_resolved" : `${kind}_resolved`, { kind, pending: false }],
-  ]),
+  (Object.entries(HELD_UPDATES) as [HeldKind, { pending: string; resolved: string }][]).flatMap((
+    [kind, wire],
+  ) => [[wire.pending, { kind, pending: true }], [wire.resolved, { kind, pending: false }]]),
 );
 
 /**

@@ -2,14 +2,14 @@
 // and the one line each says, with no secret in any of them.
 import type { SessionUpdate } from "../../protocol/mod.ts";
 import { assertEquals } from "../../tests/assert.ts";
-import { HELD_WIRE } from "../../server/workspace/seats/held.ts";
+import { HELD_UPDATES } from "../../protocol/mod.ts";
 import { HELD_BY_UPDATE, NeedReader } from "./needs.ts";
 
 const key = { org: "Acme", project: "alpha", label: "lead" };
-const u = (name: string, fields: Record<string, unknown>): SessionUpdate => ({
-  name,
-  fields: { key, ...fields },
-});
+// Partial field bags: the reader reads only the fields it names, so each update here carries
+// just those (a whole one is what the wire validates; see protocol/update_test.ts).
+const u = (name: string, fields: Record<string, unknown>) =>
+  ({ name, fields: { key, ...fields } }) as unknown as SessionUpdate;
 const lines = (r: NeedReader, update: SessionUpdate) =>
   r.read(update).map((
     c,
@@ -128,14 +128,16 @@ Deno.test("asks, their endings, failures, sign-ins and long turns are read off t
   now = 2 * 3600_000;
   assertEquals(lines(r, result({}))[0][2], "the turn finished after 2 h 0 min");
   assertEquals(
-    r.read({ name: "notify_state_changed", fields: {} }),
+    r.read({ name: "notify_state_changed", fields: {} } as unknown as SessionUpdate),
     [],
     "keyless updates are nobody's need",
   );
 });
 
 Deno.test("the held asks' update names are the ones the seats emit", () => {
-  const emitted = Object.entries(HELD_WIRE).flatMap(([kind, wire]) => [
+  // The seats' registry emits each kind's updates by this table (protocol/update.ts heldPending,
+  // heldResolved), and protocol/update_test.ts holds every name in it to a real emit site.
+  const emitted = Object.entries(HELD_UPDATES).flatMap(([kind, wire]) => [
     [wire.pending, kind, true],
     [wire.resolved, kind, false],
   ]);

@@ -1,17 +1,17 @@
 // docs/notify.md "What a push says": a value the vault handed an agent (or the agent set in it)
 // is known to the scrub before the agent can type it into a later ask.
-import type { SessionUpdate } from "../../protocol/mod.ts";
+import type { SessionUpdate, Wire } from "../../protocol/mod.ts";
 import { assertEquals } from "../../tests/assert.ts";
 import { VaultValues } from "./vault_values.ts";
 
 const key = { org: "Acme", project: "alpha", label: "lead" };
-const chat = (type: string, content: unknown[]): SessionUpdate => ({
+const chat = (type: string, content: Wire[]): SessionUpdate => ({
   name: "chat_appended",
   fields: { key, msg: { type, message: { role: type, content } } },
 });
-const call = (id: string, name: string, input: unknown) =>
+const call = (id: string, name: string, input: Wire) =>
   chat("assistant", [{ type: "tool_use", id, name, input }]);
-const result = (id: string, content: unknown, is_error = false) =>
+const result = (id: string, content: Wire, is_error = false) =>
   chat("user", [{ type: "tool_result", tool_use_id: id, content, is_error }]);
 
 Deno.test("a vault read's answer, an attachment's lines and the values an agent set are kept", () => {

@@ -1,4 +1,5 @@
 import type { PluginsUpdateFields, PluginsUpdateName } from "../../protocol/mod.ts";
+import { update } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { PluginActions } from "./actions.ts";
 import { InventoryKeeper } from "./inventory.ts";
@@ -15,7 +16,7 @@ export function create(host: Host) {
   const configDir = () => pluginsConfigDir(host.config(), env);
   const claudePath = () => claudeBinary(host.config(), env);
   const emit = <N extends PluginsUpdateName>(name: N, fields: PluginsUpdateFields<N>) =>
-    host.emit({ name, fields });
+    host.emit(update(name, fields));
   const keeper = new InventoryKeeper({
     configDir,
     claudePath,

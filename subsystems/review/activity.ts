@@ -7,7 +7,7 @@
  * gets one notice per review", as `review_activity_notice {key, branch, waiting, message}`
  * (catalogue 2.3 #69).
  */
-import { type SessionUpdate, type Slot, slotName } from "../../protocol/mod.ts";
+import { type SessionUpdate, type Slot, slotName, updateSlot } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { LEAD_LABEL } from "../../server/workspace/workspace.ts";
 import { branchAt, type ReviewScopeKey } from "./scope.ts";
@@ -58,7 +58,7 @@ export class ReviewActivity {
    * sending (the rounds are read first), or null when the update ends no turn with activity.
    */
   onUpdate(update: SessionUpdate): Promise<void> | null {
-    const key = update.fields?.key;
+    const key = updateSlot(update);
     if (!TURN_ENDS.has(update.name) || !key) return null;
     const turn = this.#turns.get(slotName(key));
     if (!turn) return null;
@@ -108,14 +108,16 @@ export class ReviewActivity {
         sessionId: () => null,
       });
     }
+    // One symbolic-ref per checkout, all at once: a project of many workers is not read in turn.
     const branches = new Map<string, Promise<{ branch: string } | { why: string }>>();
-    const out: Slot[] = [];
     for (const seat of seats) {
       if (!branches.has(seat.cwd)) branches.set(seat.cwd, branchAt(seat.cwd));
-      const at = await branches.get(seat.cwd)!;
-      if ("branch" in at && at.branch === scope.branch) out.push(seat.slot);
     }
-    return out;
+    const at = await Promise.all(seats.map((seat) => branches.get(seat.cwd)!));
+    return seats.filter((_, i) => {
+      const here = at[i];
+      return "branch" in here && here.branch === scope.branch;
+    }).map((seat) => seat.slot);
   }
 }
 

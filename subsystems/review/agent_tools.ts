@@ -6,16 +6,23 @@
  * (activity.ts), and the turn's end tells the reviewer what the agent did.
  */
 import { z } from "zod";
-import type { ToolCall, ToolHandler, ToolResult, ToolSpec } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  type ToolCall,
+  type ToolHandler,
+  toolHandlers,
+  type ToolResult,
+  type ToolRole,
+} from "../../server/subsystem.ts";
 import { LEAD_LABEL } from "../../server/workspace/workspace.ts";
-import type { ReviewActivity } from "./activity.ts";
+import { type ReviewActivity, roundOf } from "./activity.ts";
 import { type ReviewScopeKey, scopeOfSeat } from "./scope.ts";
-import type { ReviewSet, ReviewThread, ThreadStore } from "./threads.ts";
+import type { ReviewThread, ThreadStore } from "./threads.ts";
 
-const ANY: ToolSpec["roles"] = ["lead", "worker"];
+const ANY: readonly ToolRole[] = ["lead", "worker"];
 
-export const REVIEW_TOOLS: ToolSpec[] = [
-  {
+export const REVIEW_TOOLS = [
+  defineTool({
     name: "review__list",
     family: "review",
     description: "List the reviews a person submitted on your branch, newest first: each round's " +
@@ -24,8 +31,8 @@ export const REVIEW_TOOLS: ToolSpec[] = [
     input: z.object({}).strict(),
     roles: ANY,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "review__get",
     family: "review",
     description: "Read one review round: every comment with its file, line, side, status, the " +
@@ -33,26 +40,27 @@ export const REVIEW_TOOLS: ToolSpec[] = [
     input: z.object({ review_id: z.string().min(1).describe("from review__list") }).strict(),
     roles: ANY,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "review__reply",
     family: "review",
     description: "Reply on one review comment's thread (say what you changed, or why not). An " +
       "open comment becomes addressed; a resolved one stays resolved.",
     input: z.object({
       comment_id: z.string().min(1).describe("a comment_id from review__get"),
-      text: z.string().min(1).describe("your reply"),
+      // Trimmed before the check: a reply of blanks says nothing, and is refused as empty.
+      text: z.string().trim().min(1).describe("your reply"),
     }).strict(),
     roles: ANY,
-  },
-  {
+  }),
+  defineTool({
     name: "review__resolve",
     family: "review",
     description: "Mark one review comment resolved once it is dealt with.",
     input: z.object({ comment_id: z.string().min(1) }).strict(),
     roles: ANY,
-  },
-];
+  }),
+] as const;
 
 interface Deps {
   store: ThreadStore;
@@ -70,8 +78,8 @@ const json = (value: unknown): string => JSON.stringify(value, null, 2);
 export function reviewTools(deps: Deps): Record<string, ToolHandler> {
   const { store, activity } = deps;
   const scoped =
-    (tool: string, run: (scope: ReviewScopeKey, input: unknown) => Promise<ToolResult>) =>
-    async (input: unknown, call: ToolCall): Promise<ToolResult> => {
+    <I>(tool: string, run: (scope: ReviewScopeKey, input: I) => Promise<ToolResult>) =>
+    async (input: I, call: ToolCall): Promise<ToolResult> => {
       const scope = await scopeOfSeat(call.seat, deps.shuttingDown);
       return "why" in scope ? failed(tool, scope.why) : await run(scope, input);
     };
@@ -87,11 +95,10 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
     change: (t: ReviewThread, at: string, who: string, input: { text?: string }) => void,
     done: "replied" | "resolved",
   ) =>
-  async (input: unknown, call: ToolCall): Promise<ToolResult> => {
+  async (fields: { comment_id: string; text?: string }, call: ToolCall): Promise<ToolResult> => {
     const scope = await scopeOfSeat(call.seat, deps.shuttingDown);
     if ("why" in scope) return failed(tool, scope.why);
-    const id = (input as { comment_id: string }).comment_id;
-    const fields = input as { text?: string };
+    const id = fields.comment_id;
     const who = call.seat.slot.label === LEAD_LABEL ? "agent" : call.seat.slot.label;
     const t = await store.changeThread(
       scope.project,
@@ -113,7 +120,7 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
     return { text: json({ comment_id: id, status: t.status }) };
   };
 
-  return {
+  return toolHandlers(REVIEW_TOOLS)({
     review__list: scoped("review__list", async (scope) => {
       const read = await readBoth("review__list", scope);
       if ("text" in read) return read;
@@ -124,7 +131,7 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
         return failed("review__list", `no review on ${scope.branch}. ${elsewhere}`);
       }
       const rows = [...read.rounds].sort((a, b) => b.number - a.number).map((round) => {
-        const members = read.threads.filter((t) => inRound(t, round));
+        const members = read.threads.filter((t) => roundOf(t, read.rounds) === round.id);
         const count = (s: string) => members.filter((t) => t.status === s).length;
         return {
           review_id: round.id,
@@ -140,8 +147,7 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
       });
       return { text: json(rows), ...(others.length > 0 ? { more: [elsewhere] } : {}) };
     }),
-    review__get: scoped("review__get", async (scope, input) => {
-      const id = (input as { review_id: string }).review_id;
+    review__get: scoped("review__get", async (scope, { review_id: id }) => {
       const read = await readBoth("review__get", scope);
       if ("text" in read) return read;
       const round = read.rounds.find((r) => r.id === id);
@@ -149,7 +155,9 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
         return failed("review__get", `no review ${id} on ${scope.project}@${scope.branch}`);
       }
       const numbers = new Map(read.rounds.map((r) => [r.id, r.number]));
-      const comments = read.threads.filter((t) => inRound(t, round)).map((t) => ({
+      const comments = read.threads.filter((t) => roundOf(t, read.rounds) === round.id).map((
+        t,
+      ) => ({
         comment_id: t.id,
         file: t.anchor.path,
         line: t.anchor.line,
@@ -168,16 +176,16 @@ export function reviewTools(deps: Deps): Record<string, ToolHandler> {
       };
     }),
     review__reply: write("review__reply", (t, at, who, { text }) => {
-      t.comments.push({ author: { agent: { label: who } }, text: text ?? "", at, review_id: null });
+      t.comments.push({
+        author: { agent: { label: who } },
+        text: (text ?? "").trim(),
+        at,
+        review_id: null,
+      });
       if (t.status === "open") t.status = "addressed";
     }, "replied"),
     review__resolve: write("review__resolve", (t) => {
       t.status = "resolved";
     }, "resolved"),
-  };
-}
-
-/** Whether one of the thread's turns was filed in this round. */
-function inRound(thread: ReviewThread, round: ReviewSet): boolean {
-  return thread.comments.some((c) => c.review_id === round.id);
+  });
 }

@@ -10,6 +10,7 @@ import { StateKeeper } from "../../server/state/keeper.ts";
 import { ReviewActivity } from "./activity.ts";
 import { REVIEW_TOOLS, reviewTools } from "./agent_tools.ts";
 import { SeatToolServer } from "../../server/workspace/mcp/mod.ts";
+import { parseInput } from "../../server/workspace/mcp/catalog.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { workerPrompt } from "../../server/workers/rules.ts";
 import { cleanup, g, initRepo, tempDir, write } from "./test_support.ts";
@@ -182,4 +183,57 @@ Deno.test("review family: granted and withheld by a worker's mcp_families", () =
     workerPrompt({ ...lead, label: "w1" }, "/w", ["review"], "x").includes("no review tools"),
     false,
   );
+});
+
+// A thread belongs to one round, the newest its person's turns were filed in, so the rounds'
+// counts add up to the threads (the notice at a turn's end reads rounds the same way).
+Deno.test("review family: a thread raised again counts in its newest round only", async () => {
+  const w = await world();
+  try {
+    await w.store.upsert("proj", "main", thread("t1", 1, "first"));
+    await w.store.upsert("proj", "main", thread("t2", 2, "second"));
+    const r1 = (await w.store.submitReview("proj", "main", null, ["t1", "t2"]))!;
+    await w.store.changeThread("proj", "main", "t1", (t, at) => {
+      t.comments.push({ author: "user", text: "still wrong", at, review_id: null });
+    });
+    const r2 = (await w.store.submitReview("proj", "main", null, ["t1"]))!;
+    const list = JSON.parse((await w.run("review__list")).text) as {
+      review_id: string;
+      comment_count: number;
+    }[];
+    assertEquals(list.map((r) => [r.review_id, r.comment_count]), [[r2.id, 1], [r1.id, 1]]);
+    const ids = async (id: string) =>
+      JSON.parse((await w.run("review__get", { review_id: id })).text).comments.map((
+        c: { comment_id: string },
+      ) => c.comment_id);
+    assertEquals([await ids(r1.id), await ids(r2.id)], [["t2"], ["t1"]]);
+  } finally {
+    await cleanup(w.dir);
+  }
+});
+
+Deno.test("review family: a reply is trimmed and a blank one refused; a broken store in forge's words", async () => {
+  const w = await world();
+  try {
+    const reply = REVIEW_TOOLS.find((t) => t.name === "review__reply")!;
+    const blank = parseInput(reply, { comment_id: "t1", text: "  \n " });
+    assertEquals(blank.ok, false, "a reply of blanks says nothing");
+    const padded = parseInput(reply, { comment_id: "t1", text: "  fixed it \n" });
+    assertEquals(padded, { ok: true, input: { comment_id: "t1", text: "fixed it" } });
+    await w.store.upsert("proj", "main", thread("t1", 1, "first"));
+    await w.run("review__reply", { comment_id: "t1", text: " done  " });
+    const t1 = (await w.store.readThreads("proj", "main") as { value: ReviewThread[] }).value[0];
+    assertEquals(t1.comments.at(-1)!.text, "done");
+
+    const file = `${w.store.dirOf("proj", "main")}/threads.json`;
+    await Deno.writeTextFile(file, "{ not json");
+    const broken = await w.run("review__list");
+    assertEquals(broken.isError, true);
+    assertMatch(
+      broken.text,
+      /^review__list: \/.*threads\.json did not parse \(it is not whole JSON\); forge kept a copy at .* until the file is mended or removed$/,
+    );
+  } finally {
+    await cleanup(w.dir);
+  }
 });

@@ -5,11 +5,17 @@
  * on the seat until `answer_document_hand_off` brings the reader's decision back.
  */
 import { z } from "zod";
-import type { Host, ToolCall, ToolHandler, ToolResult, ToolSpec } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  type Host,
+  type ToolCall,
+  type ToolHandlerOf,
+  type ToolResult,
+} from "../../server/subsystem.ts";
 import type { DocumentRead } from "./document.ts";
 import type { HandOffAnswer } from "./hand_off.ts";
 
-export const DOCUMENT_TOOLS: ToolSpec[] = [{
+export const DOCUMENT_TOOLS = [defineTool({
   name: "document__hand_off",
   family: "document",
   description:
@@ -24,7 +30,7 @@ export const DOCUMENT_TOOLS: ToolSpec[] = [{
     reviewable: z.boolean().default(true).describe("ask for a review (line comments)"),
   }).strict(),
   roles: ["lead", "worker"],
-}];
+})] as const;
 
 /** Reads a document for a seat, exactly as `document_read` does. */
 export type ReadForSeat = (
@@ -33,13 +39,11 @@ export type ReadForSeat = (
   reviewable: boolean,
 ) => Promise<DocumentRead<unknown>>;
 
-export function documentHandOff(host: Host, read: ReadForSeat): ToolHandler {
-  return async (input, call): Promise<ToolResult> => {
-    const { path, reason, reviewable } = input as {
-      path: string;
-      reason: string;
-      reviewable: boolean;
-    };
+export function documentHandOff(
+  host: Host,
+  read: ReadForSeat,
+): ToolHandlerOf<typeof DOCUMENT_TOOLS[0]["input"]> {
+  return async ({ path, reason, reviewable }, call): Promise<ToolResult> => {
     const checked = await read(call, path, reviewable);
     if (!checked.ok) {
       return { text: `document__hand_off: ${checked.why}; nothing was handed off.`, isError: true };

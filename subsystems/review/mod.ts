@@ -1,12 +1,19 @@
 import {
   type ClientMessageOf,
   type Command,
+  type SessionPart,
   type SessionUpdate,
   type Slot,
   slotName,
   type Wire,
 } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal, StateWriteError } from "../../server/subsystem.ts";
+import {
+  type Host,
+  type Peer,
+  Refusal,
+  StateWriteError,
+  toolHandlers,
+} from "../../server/subsystem.ts";
 import { ReviewActivity } from "./activity.ts";
 import { reviewTools } from "./agent_tools.ts";
 import { BaseStore } from "./base.ts";
@@ -14,7 +21,7 @@ import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
 import { fileContentMessage } from "./file_content.ts";
 import { parseHandOffAnswer } from "./hand_off.ts";
-import { documentHandOff } from "./hand_off_tool.ts";
+import { DOCUMENT_TOOLS, documentHandOff } from "./hand_off_tool.ts";
 import { PrLookup } from "./pr.ts";
 import { readRecord } from "./record.ts";
 import { ThreadStore } from "./threads.ts";
@@ -206,22 +213,24 @@ export function create(host: Host) {
     subjects: {},
     tools: {
       ...reviewTools({ store: threads, activity, shuttingDown: () => stopping }),
-      document__hand_off: documentHandOff(
-        host,
-        async (call, path, reviewable) =>
-          readDocument(call.seat.slot, {
-            tree: call.seat.cwd,
-            roots: call.seat.project.document_roots,
-            path,
-            reviewable,
-            maxSizeMib: maxMib(),
-            store: threads,
-            project: call.seat.project.name,
-            branch: await branchOf(call.seat.slot),
-          }),
-      ),
+      ...toolHandlers(DOCUMENT_TOOLS)({
+        document__hand_off: documentHandOff(
+          host,
+          async (call, path, reviewable) =>
+            readDocument(call.seat.slot, {
+              tree: call.seat.cwd,
+              roots: call.seat.project.document_roots,
+              path,
+              reviewable,
+              maxSizeMib: maxMib(),
+              store: threads,
+              project: call.seat.project.name,
+              branch: await branchOf(call.seat.slot),
+            }),
+        ),
+      }),
     },
-    sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<Record<string, Wire>> => {
+    sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<SessionPart> => {
       const seat = seatOf(slot, "subscribe");
       const watch = watchOf(slot);
       const record = await watch.record(opts.review);

@@ -190,7 +190,9 @@ export class ThreadStore {
       const at = this.now().toISOString();
       const set: ReviewSet = {
         id: `review-${crypto.randomUUID()}`,
-        number: reviews.value.length + 1,
+        // One past the highest: a store whose rounds are not 1..n (edited by hand, one
+        // dropped) never hands out a number twice.
+        number: Math.max(0, ...reviews.value.map((r) => r.number)) + 1,
         summary,
         created_at: at,
       };

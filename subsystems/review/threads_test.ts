@@ -137,7 +137,12 @@ Deno.test("threads: an unreadable store is failed, never empty, and is never ove
 
     // Valid JSON of the wrong shape is unreadable too; so is a directory where the file should be.
     await Deno.writeTextFile(file, JSON.stringify({ threads: [{ id: 1 }] }));
-    equal((await store.readThreads("p", "b")).outcome, "failed");
+    const shape = await store.readThreads("p", "b");
+    equal(shape.outcome, "failed");
+    match(
+      shape.value as string,
+      /threads\.json did not parse \(its content is not a review thread list \(at threads\.0\.id\)\)/,
+    );
     await Deno.mkdir(`${store.dirOf("p", "b")}/reviews.json`);
     const reviews = await store.readReviews("p", "b");
     equal(reviews.outcome, "failed");
@@ -174,4 +179,22 @@ Deno.test("hash: content_hash is decimal digits of SHA-256's first 64 bits", asy
   equal(await contentHash("abc"), BigInt("0xba7816bf8f01cfea").toString());
   equal(await contentHash(new Uint8Array()), BigInt("0xe3b0c44298fc1c14").toString());
   match(await contentHash("x"), /^\d+$/);
+});
+
+Deno.test("threads: a new round is numbered one past the highest, never a number twice", async () => {
+  const dir = await tempDir();
+  try {
+    const store = new ThreadStore(new StateKeeper(memoryLogger()), dir, () => NOW);
+    await store.upsert("p", "b", await thread("a"));
+    const first = (await store.submitReview("p", "b", null, ["a"]))!;
+    // A round dropped from the file by hand: rounds 1 and 3 remain.
+    const third = { ...first, id: "review-third", number: 3 };
+    await Deno.writeTextFile(
+      `${store.dirOf("p", "b")}/reviews.json`,
+      JSON.stringify({ reviews: [first, third] }),
+    );
+    equal((await store.submitReview("p", "b", null, []))!.number, 4);
+  } finally {
+    await cleanup(dir);
+  }
 });

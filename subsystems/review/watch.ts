@@ -1,4 +1,5 @@
-import type { Slot, Wire } from "../../protocol/mod.ts";
+import type { SeatFields, Slot } from "../../protocol/mod.ts";
+import { seatUpdate } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import type { BaseStore } from "./base.ts";
 import { FileIndexer } from "./file_index.ts";
@@ -145,13 +146,13 @@ export class SeatWatch {
    * The rows `work_changed` carries (work, git, pr, closes) from a scan's two; the PR is the
    * lookup's cache for a seat with a session, looked up on the read for one without.
    */
-  async rows(work: WorkState, git: GitWorkView | null): Promise<Record<string, Wire>> {
+  async rows(work: WorkState, git: GitWorkView | null): Promise<SeatFields<"work_changed">> {
     const answer = await this.deps.pr.read(this.cwd, work.branch ?? null, this.deps.hasSession());
     return { work, git, pr: answer.pr, closes: answer.closes };
   }
 
   /** Records what a record read handed a reader, so the next pass compares against it. */
-  held(rows: Record<string, Wire>): void {
+  held(rows: SeatFields<"work_changed">): void {
     this.#told = JSON.stringify(rows);
   }
 
@@ -190,7 +191,7 @@ export class SeatWatch {
     const text = JSON.stringify(rows);
     if (text !== this.#told && !this.#stopped) {
       this.#told = text;
-      host.emit({ name: "work_changed", fields: { key: this.slot, ...rows } });
+      host.emit(seatUpdate(this.slot, "work_changed", rows));
     }
     const moved = await this.index.check();
     if (moved && !this.#stopped) {

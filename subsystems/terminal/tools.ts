@@ -7,15 +7,22 @@
  */
 import { z } from "zod";
 import { slotName } from "../../protocol/mod.ts";
-import type { Host, ToolCall, ToolHandler, ToolResult, ToolSpec } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  type Host,
+  type ToolCall,
+  type ToolHandler,
+  toolHandlers,
+  type ToolResult,
+} from "../../server/subsystem.ts";
 import type { SeatTerminal, TerminalManager } from "./manager.ts";
 
 /** The most output a run returns: its tail, so the end of a long print is what the agent reads. */
 export const RUN_OUTPUT_CAP = 16_000;
 
 const roles = ["lead", "worker"] as const;
-export const TERMINAL_TOOLS: ToolSpec[] = [
-  {
+export const TERMINAL_TOOLS = [
+  defineTool({
     name: "terminal__run",
     family: "terminal",
     description:
@@ -29,16 +36,16 @@ export const TERMINAL_TOOLS: ToolSpec[] = [
       timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
     }).strict(),
     roles,
-  },
-  {
+  }),
+  defineTool({
     name: "terminal__read",
     family: "terminal",
     description: "Read this seat's terminal screen as plain text (the last `lines` lines).",
     input: z.object({ lines: z.number().int().min(1).max(1000).optional() }).strict(),
     roles,
     readOnly: true,
-  },
-  {
+  }),
+  defineTool({
     name: "terminal__send_keys",
     family: "terminal",
     description:
@@ -46,8 +53,8 @@ export const TERMINAL_TOOLS: ToolSpec[] = [
       "screen after a short settle.",
     input: z.object({ keys: z.string().min(1) }).strict(),
     roles,
-  },
-  {
+  }),
+  defineTool({
     name: "terminal__hand_off",
     family: "terminal",
     description:
@@ -56,8 +63,8 @@ export const TERMINAL_TOOLS: ToolSpec[] = [
       "`reason`. The answer is done or declined, with the screen as it is then.",
     input: z.object({ reason: z.string().min(1) }).strict(),
     roles,
-  },
-];
+  }),
+] as const;
 
 /** The terminal tools over the seats' terminals. */
 export function terminalTools(host: Host, manager: TerminalManager): Record<string, ToolHandler> {
@@ -75,13 +82,8 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
   };
   const refused = (t: SeatTerminal | ToolResult): t is ToolResult => "text" in t;
 
-  return {
-    terminal__run: async (input, call) => {
-      const { command, settle_ms, timeout_ms } = input as {
-        command: string;
-        settle_ms: number;
-        timeout_ms: number;
-      };
+  return toolHandlers(TERMINAL_TOOLS)({
+    terminal__run: async ({ command, settle_ms, timeout_ms }, call) => {
       const t = await door("terminal__run", call);
       if (refused(t)) return t;
       const output = await collect(
@@ -97,7 +99,7 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
       const t = await door("terminal__read", call);
       if (refused(t)) return t;
       return {
-        text: (await t.terminal.text((input as { lines?: number }).lines)) ||
+        text: (await t.terminal.text(input.lines)) ||
           "(the screen is empty)",
       };
     },
@@ -109,7 +111,7 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
         300,
         5_000,
         call.signal,
-        () => t.terminal.write((input as { keys: string }).keys),
+        () => t.terminal.write(input.keys),
       );
       return { text: (await t.terminal.text()) || "(the screen is empty)" };
     },
@@ -121,7 +123,7 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
       try {
         const parked = host.asks.park<boolean>(call.seat.slot, {
           kind: "terminal_hand_off",
-          request: { reason: (input as { reason: string }).reason, terminal: t.terminal.id },
+          request: { reason: input.reason, terminal: t.terminal.id },
           signal: call.signal,
         });
         const outcome = await parked.outcome;
@@ -137,7 +139,7 @@ export function terminalTools(host: Host, manager: TerminalManager): Record<stri
         manager.setHeld(seat, false);
       }
     },
-  };
+  });
 }
 
 /**

@@ -9,10 +9,15 @@
 import { AT, CC, CC1H, COLS, CR, CWD, FAST, HASH, INPUT, KEY_AT, KEY_LENGTH } from "./packed.ts";
 import { MODEL, OUTPUT, REQUEST_LENGTH } from "./packed.ts";
 import { type MessageTokens, noTokens, type PriceTable } from "./prices.ts";
-import type { UsageRow, UsageSnapshot, UsageWindow } from "./report_schema.ts";
+import type { UsageRow, UsageSnapshot, UsageWindow } from "../../protocol/usage.ts";
 import type { PoolFile } from "./scan.ts";
 
-export type { UsageProjectRow, UsageRow, UsageSnapshot, UsageWindow } from "./report_schema.ts";
+export type {
+  UsageProjectRow,
+  UsageRow,
+  UsageSnapshot,
+  UsageWindow,
+} from "../../protocol/usage.ts";
 
 /** A forge project: its name and the directory that holds its sessions' cwds. */
 export interface ProjectRef {

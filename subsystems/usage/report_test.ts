@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { keyHash } from "./packed.ts";
 import { fileURLToPath } from "node:url";
 import { buildSnapshot, windowStarts } from "./report.ts";
-import { UsageSnapshotSchema } from "./report_schema.ts";
+import { UsageSnapshotSchema } from "../../protocol/usage.ts";
 import { PriceTable } from "./prices.ts";
 import { TranscriptParser } from "./transcript.ts";
 import { type ScriptedMessage, SessionLines, slugFor } from "./sample_lines.ts";

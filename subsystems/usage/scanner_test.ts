@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfigDir, UsageScanner } from "./scanner.ts";
-import { UsageSnapshotSchema } from "./report_schema.ts";
+import { UsageSnapshotSchema } from "../../protocol/usage.ts";
 import { buildSnapshot, type UsageRow } from "./report.ts";
 import { readTranscript } from "./transcript.ts";
 import { poolFile } from "./scan.ts";

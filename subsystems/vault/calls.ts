@@ -1,11 +1,10 @@
 import { isEngineError } from "../../server/subsystem.ts";
-import type { z } from "zod";
-import type { ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import { type ToolHandler, toolHandlers, type ToolResult } from "../../server/subsystem.ts";
 import type { VaultCards } from "./cards.ts";
 import * as c from "./crypto.ts";
 import { applyChanges, type ItemView, maskedDiff, pickItem } from "./items.ts";
 import { VaultLocked, type VaultSession } from "./session.ts";
-import { AttachmentInput, CreateInput, ReadInput, SearchInput, UpdateInput } from "./tools.ts";
+import { VAULT_TOOLS } from "./tools.ts";
 
 /** An attachment bigger than this is refused rather than sent back as a tool result. */
 export const ATTACHMENT_LIMIT = 1024 * 1024;
@@ -33,12 +32,10 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
       return { text: `The vault call failed: ${(err as Error).message}`, isError: true };
     }
   };
-  const parse = <S extends z.ZodType>(schema: S, input: unknown): z.infer<S> => schema.parse(input);
   const none = { item: null, query: null, field: null, diff: null, attachment: null };
 
-  return {
-    vault__search: (input: unknown, call: ToolCall) => {
-      const { query } = parse(SearchInput, input);
+  return toolHandlers(VAULT_TOOLS)({
+    vault__search: ({ query }, call) => {
       return cards.hold(
         call,
         { ...none, tool: "search", query },
@@ -66,8 +63,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           ),
       );
     },
-    vault__read: (input: unknown, call: ToolCall) => {
-      const { item, field } = parse(ReadInput, input);
+    vault__read: ({ item, field }, call) => {
       return cards.hold(
         call,
         { ...none, tool: "read", item, field },
@@ -88,8 +84,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           ),
       );
     },
-    vault__create: (input: unknown, call: ToolCall) => {
-      const { name, fields } = parse(CreateInput, input);
+    vault__create: ({ name, fields }, call) => {
       const draft = { ...none, tool: "create" as const, item: name, diff: maskedDiff(fields) };
       return cards.hold(call, draft, () =>
         runOpen(() =>
@@ -100,8 +95,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           })
         ));
     },
-    vault__update: (input: unknown, call: ToolCall) => {
-      const { item, set } = parse(UpdateInput, input);
+    vault__update: ({ item, set }, call) => {
       const draft = { ...none, tool: "update" as const, item, diff: maskedDiff(set) };
       return cards.hold(call, draft, () =>
         runOpen(() =>
@@ -113,8 +107,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           })
         ));
     },
-    vault__attachment: (input: unknown, call: ToolCall) => {
-      const { item, attachment } = parse(AttachmentInput, input);
+    vault__attachment: ({ item, attachment }, call) => {
       const draft = {
         ...none,
         tool: "attachment" as const,
@@ -156,5 +149,5 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           })
         ), size);
     },
-  };
+  });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpec } from "../../server/subsystem.ts";
+import { defineTool } from "../../server/subsystem.ts";
 
 // The agent's vault tools. Every one parks as `vault_ask_pending` until a person answers
 // (spec: Editing the config > vault), so none is read-only: a parked call must not run beside
@@ -32,17 +32,22 @@ export const AttachmentInput = z.object({
 }).strict();
 
 const waits = "Waits until a person approves it in forge.";
-const spec = (verb: string, description: string, input: z.ZodType): ToolSpec => ({
-  name: `vault__${verb}`,
-  family: "vault",
-  description: `${description} ${waits}`,
-  input,
-  roles: ["lead", "worker"],
-  readOnly: false,
-});
+const spec = <const V extends string, I extends z.ZodType>(
+  verb: V,
+  description: string,
+  input: I,
+) =>
+  defineTool({
+    name: `vault__${verb}`,
+    family: "vault",
+    description: `${description} ${waits}`,
+    input,
+    roles: ["lead", "worker"],
+    readOnly: false,
+  });
 
 /** The five vault tools the manifest declares. */
-export const VAULT_TOOLS: ToolSpec[] = [
+export const VAULT_TOOLS = [
   spec(
     "search",
     "Find items in the person's password vault (names, usernames, uris).",
@@ -56,4 +61,4 @@ export const VAULT_TOOLS: ToolSpec[] = [
     "Fetch one attachment of a vault item (text, or base64 for binary).",
     AttachmentInput,
   ),
-];
+] as const;

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { Wire } from "../../protocol/mod.ts";
 import {
   type DictationRole,
   isEngineError,
   type KeptFile,
   schemaParse,
+  type SpeakingFields,
   type StateKeeper,
   StateWriteError,
 } from "../../server/subsystem.ts";
@@ -87,12 +87,12 @@ export class SpeakingBench {
   }
 
   /** `speaking_bench`: the run in flight or its failure; null when none ran since boot. */
-  view(): Wire {
+  view(): SpeakingFields["speaking_bench"] {
     return this.#run;
   }
 
   /** `speaking_results`: every finished run, oldest first, with its instant as RFC 3339. */
-  results(): Wire {
+  results(): SpeakingFields["speaking_results"] {
     return this.list.map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
   }
 

@@ -14,7 +14,9 @@ function pocketsphinx(pool: WorkerPool): DictationRole {
   return {
     file: () => "en-us.lm.bin",
     transcribe: async (pcm) => (await pool.transcribe(pcm)).text,
-    page: () => null,
+    page: () => {
+      throw new Error("the speaking bench reads no models page");
+    },
     announce: () => {},
   };
 }
@@ -77,7 +79,9 @@ Deno.test("speaking bench: a stop stores nothing; a failed read-back is the run'
     const quiet: DictationRole = {
       file: () => "en-us.lm.bin",
       transcribe: () => Promise.resolve(""),
-      page: () => null,
+      page: () => {
+        throw new Error("the speaking bench reads no models page");
+      },
       announce: () => {},
     };
     const running = bench.run(speakers.get("flite"), "rms", quiet, () => {});

@@ -1,6 +1,7 @@
-import { type ClientMessageOf, type Slot, slotName, type Wire } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { type ClientMessageOf, type Slot, slotName } from "../../protocol/mod.ts";
+import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
 import { ownWords } from "../../server/subsystem.ts";
+import { VOICE_TOOLS } from "./manifest.ts";
 import { SpeakingBench } from "./bench.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, type Speaker, Speakers } from "./engines/mod.ts";
 import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
@@ -180,20 +181,20 @@ export async function create(host: Host) {
       },
     },
     subjects: {},
-    tools: {
-      "voice__say": sayTool({
+    tools: toolHandlers(VOICE_TOOLS)({
+      voice__say: sayTool({
         listeners: (slot) => listeners.count(slot),
         active: () => active(null),
         queue: (slot, clips, render) =>
           streams.queue(slot, clips, render, () => listeners.count(slot) > 0),
         log: host.log,
       }),
-    },
+    }),
     sessionFields: (slot: Slot) => ({ state: { voice_listeners: listeners.count(slot) } }),
     homeFields: () => ({
       voice: {
         enabled: true,
-        models_dir: typeof area().models_dir === "string" ? area().models_dir as Wire : null,
+        models_dir: typeof area().models_dir === "string" ? area().models_dir as string : null,
         speaking_model: choice().id,
         // A missing engine is said here, never a silent nothing.
         missing: missingOf(speakers, choice()),

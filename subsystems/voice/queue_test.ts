@@ -2,7 +2,7 @@
 // side by side; a failed render drops the rest of its batch and the seat's stream goes on.
 import { assertEquals, assertRejects } from "../../tests/assert.ts";
 import type { SessionUpdate } from "../../protocol/mod.ts";
-import { decodePcm } from "../../protocol/mod.ts";
+import { decodePcm, fieldsOf } from "../../protocol/mod.ts";
 import type { Clip } from "./engines/speaker.ts";
 import { VoiceStreams } from "./queue.ts";
 
@@ -28,14 +28,14 @@ Deno.test("voice streams: two batches on one seat come out in queue order, seq p
   const second = streams.queue(A, ["a3", "a4"], render, () => true);
   assertEquals(await Promise.all([first, other, second]), [2, 1, 2]);
   const seat = (key: typeof A) =>
-    out.filter((u) => u.fields?.key === key).map((u) => [
-      u.fields!.seq,
-      decodePcm(u.fields!.pcm as string)[0],
+    out.map((u) => fieldsOf(u, "voice_audio")).filter((f) => f?.key === key).map((f) => [
+      f!.seq,
+      decodePcm(f!.pcm)[0],
     ]);
   assertEquals(seat(A), [[0, 1], [1, 2], [2, 3], [3, 4]]);
   assertEquals(seat(B), [[0, 1]]);
   assertEquals(out[0].name, "voice_audio");
-  assertEquals(out[0].fields!.sample_rate, 16_000);
+  assertEquals(fieldsOf(out[0], "voice_audio")?.sample_rate, 16_000);
 });
 
 Deno.test("voice streams: a failed render drops its batch's rest; nobody listening stops it", async () => {
@@ -46,7 +46,7 @@ Deno.test("voice streams: a failed render drops its batch's rest; nobody listeni
     /flite failed \(exit 1\)/,
   );
   assertEquals(await streams.queue(A, ["a3"], render, () => true), 1, "the stream goes on");
-  assertEquals(out.map((u) => u.fields!.seq), [0, 1]);
+  assertEquals(out.map((u) => fieldsOf(u, "voice_audio")?.seq), [0, 1]);
   let listening = true;
   const gone = streams.queue(A, ["a1", "a2", "a3"], (t) => {
     listening = false; // the last listener leaves while the first clip renders

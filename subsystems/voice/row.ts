@@ -1,5 +1,6 @@
 import type { Wire } from "../../protocol/mod.ts";
 import { SPEAKER_IDS, type SpeakerId, type Speakers } from "./engines/mod.ts";
+import type { SpeakingFields } from "../../server/subsystem.ts";
 
 /** Which variant runs and where that choice came from. spec: dictate_models > speaking > from. */
 export interface Choice {
@@ -68,7 +69,7 @@ export function speakingRow(
  * speaking_model pin or the compiled pin; `catalogue` is null (no feed carries the speaking
  * models), and so are size and digest (a package, not a downloaded file).
  */
-export function speakingInUse(speakers: Speakers, choice: Choice): Wire {
+export function speakingInUse(speakers: Speakers, choice: Choice): SpeakingFields["in_use"] {
   const probe = speakers.probed(choice.id);
   return {
     role: "speaking",

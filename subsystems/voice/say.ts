@@ -1,7 +1,8 @@
 import { ownWords } from "../../server/words.ts";
 import { type Slot, slotName } from "../../protocol/mod.ts";
 import type { Logger } from "../../server/log.ts";
-import type { ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import type { ToolCall, ToolHandlerOf, ToolResult } from "../../server/subsystem.ts";
+import type { VOICE_TOOLS } from "./manifest.ts";
 import type { Clip, Speaker } from "./engines/speaker.ts";
 import { MAX_SAY_CHARS, sentences } from "./split.ts";
 
@@ -19,9 +20,8 @@ export interface SayDeps {
  * voice stream; the call returns once the clips are queued, not when they are played. With nobody
  * listening it says so and renders nothing; past `MAX_SAY_CHARS` it is refused in words.
  */
-export function sayTool(deps: SayDeps): ToolHandler {
-  return async (input: unknown, call: ToolCall): Promise<ToolResult> => {
-    const text = (input as { text: string }).text;
+export function sayTool(deps: SayDeps): ToolHandlerOf<typeof VOICE_TOOLS[0]["input"]> {
+  return async ({ text }, call: ToolCall): Promise<ToolResult> => {
     const slot = call.seat.slot;
     if (text.length > MAX_SAY_CHARS) {
       return {

@@ -63,14 +63,17 @@ const until = async (body: string) => {
   while (!arrived.has(body)) await new Promise<void>((r) => (wake = r));
   return arrived.get(body)!;
 };
-const ask = (i: number): SessionUpdate => ({
-  name: "permission_request",
-  fields: {
-    key,
-    tool_id: `t${i}`,
-    request: { tool_call: { title: `Bash: echo round ${i}`, meta: { tool_name: "Bash" } } },
-  },
-});
+// A permission ask with the fields the push reads (its call's title and tool); the rest of a
+// real request does not reach a push.
+const ask = (i: number) =>
+  ({
+    name: "permission_request",
+    fields: {
+      key,
+      tool_id: `t${i}`,
+      request: { tool_call: { title: `Bash: echo round ${i}`, meta: { tool_name: "Bash" } } },
+    },
+  }) as unknown as SessionUpdate;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length * p) / 100))];

@@ -13,20 +13,32 @@ export interface Bundle {
   xtermCss: string;
   /** highlight.js's own light theme, for the page's code blocks and diffs. */
   hljsCss: string;
+  /** The service worker (app/pwa/sw.ts): one classic script, no chunks, served as `/sw.js`. */
+  worker: string;
+  /** The entry's chunks by their served names (`/chat-<hash>.js`), for the worker's cache. */
+  chunks: string[];
+}
+
+/** Runs `deno bundle` with the page's config; throws with its own words when it fails. */
+async function denoBundle(args: string[]): Promise<void> {
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--config", `${HERE}deno.json`, "--platform", "browser", ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (run.code !== 0) {
+    throw new Error(
+      `forge web: bundling the page failed:\n${new TextDecoder().decode(run.stderr)}`,
+    );
+  }
 }
 
 export async function bundleApp(): Promise<Bundle> {
   const outdir = `${HERE}dist`;
   // Chunks of an older build would be served beside the new ones: start from an empty dir.
   await Deno.remove(outdir, { recursive: true }).catch(() => {});
-  const run = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--config",
-      `${HERE}deno.json`,
-      "--platform",
-      "browser",
+  await Promise.all([
+    denoBundle([
       "--minify",
       "--sourcemap=linked",
       // The seat's heavy views are imported when first drawn (views/lazy.tsx): their code
@@ -35,14 +47,23 @@ export async function bundleApp(): Promise<Bundle> {
       "--outdir",
       outdir,
       `${HERE}app/main.tsx`,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (run.code !== 0) {
-    throw new Error(
-      `forge web: bundling the page failed:\n${new TextDecoder().decode(run.stderr)}`,
-    );
+    ]),
+    // The worker is a classic script (every browser that installs a page runs one), bundled
+    // whole into its own directory so its code never lands among the page's chunks.
+    denoBundle([
+      "--minify",
+      "--format",
+      "iife",
+      "--output",
+      `${outdir}/worker/sw.js`,
+      `${HERE}app/pwa/sw.ts`,
+    ]),
+  ]);
+  const chunks: string[] = [];
+  for await (const entry of Deno.readDir(outdir)) {
+    if (entry.isFile && entry.name.endsWith(".js") && entry.name !== "main.js") {
+      chunks.push(`/${entry.name}`);
+    }
   }
   const xtermCss = `${HERE}node_modules/@xterm/xterm/css/xterm.css`;
   try {
@@ -56,5 +77,12 @@ export async function bundleApp(): Promise<Bundle> {
   await Deno.stat(hljsCss).catch(() => {
     throw new Error(`forge web: highlight.js's stylesheet is missing at ${hljsCss}`);
   });
-  return { app: `${outdir}/main.js`, dir: outdir, xtermCss, hljsCss };
+  return {
+    app: `${outdir}/main.js`,
+    dir: outdir,
+    xtermCss,
+    hljsCss,
+    worker: `${outdir}/worker/sw.js`,
+    chunks: chunks.sort(),
+  };
 }

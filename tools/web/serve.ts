@@ -1,58 +1,23 @@
 /**
  * forge's web client program: bundles the page (tools/web/app/, offline, with `deno bundle`) and
- * serves it on loopback, pointed at a forge socket. The page speaks only the socket; this process
- * serves files and the one fact the page cannot know, the forge URL.
+ * serves it, pointed at a forge socket. The page speaks only the socket; this process serves
+ * files and the one fact the page cannot know, the forge URL. With `--cert` and `--key` it serves
+ * https (a secure context, which a browser needs before it gives the microphone, a service
+ * worker or notifications to a page from another machine) and carries the page's socket to
+ * forge (relay.ts).
  *
  *   tools/deno.sh task web [--forge ws://127.0.0.1:8790/socket] [--port 8791] [--bind 127.0.0.1]
+ *                          [--cert PATH --key PATH]
  *
- * Prints `WEB http://<bind>:<port>/` once it listens (the tests read the port from it).
+ * Prints `WEB <url>` once it listens (the tests read the port from it).
  */
 import { FORGE_RELEASE } from "../../protocol/mod.ts";
 import { bundleApp } from "./bundle.ts";
+import { parseWebArgs, type WebOptions } from "./options.ts";
+import { relaySocket } from "./relay.ts";
+import { iconFile, INDEX, MANIFEST, shellFiles, workerScript } from "./shell.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
-
-interface Options {
-  forge: string;
-  port: number;
-  bind: string;
-}
-
-function parseArgs(args: string[]): Options {
-  const opts: Options = {
-    forge: "ws://127.0.0.1:8790/socket",
-    port: 8791,
-    bind: "127.0.0.1",
-  };
-  for (let i = 0; i < args.length; i++) {
-    const [flag, value] = [args[i], args[i + 1]];
-    if (value === undefined) {
-      throw new Error(`forge web: ${flag} needs a value`);
-    }
-    if (flag === "--forge") opts.forge = value;
-    else if (flag === "--port") opts.port = Number(value);
-    else if (flag === "--bind") opts.bind = value;
-    else {throw new Error(
-        `forge web: unknown option ${flag} (--forge, --port, --bind)`,
-      );}
-    i++;
-  }
-  if (!/^wss?:\/\//.test(opts.forge)) {
-    throw new Error(
-      `forge web: --forge ${opts.forge} is not a ws:// or wss:// socket URL`,
-    );
-  }
-  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) {
-    throw new Error(`forge web: --port ${opts.port} is not a port number`);
-  }
-  // spec: Reaching it - the socket allows a page served on a loopback origin.
-  if (!["127.0.0.1", "localhost", "::1"].includes(opts.bind)) {
-    throw new Error(
-      `forge web: --bind ${opts.bind} is not loopback; the page is served locally`,
-    );
-  }
-  return opts;
-}
 
 async function clientBuild(): Promise<string> {
   try {
@@ -69,7 +34,7 @@ async function clientBuild(): Promise<string> {
 }
 
 /** The page's stylesheet, kept as files of one part each and served as one, in this order. */
-const STYLES = ["page", "conversation", "panes", "features"];
+const STYLES = ["page", "conversation", "panes", "features", "forges", "phone"];
 async function pageStyles(): Promise<string> {
   const parts = await Promise.all(
     STYLES.map((name) => Deno.readTextFile(`${HERE}app/styles/${name}.css`)),
@@ -77,53 +42,49 @@ async function pageStyles(): Promise<string> {
   return parts.join("\n");
 }
 
+type Body = Uint8Array<ArrayBuffer> | string;
+type Route = [type: string, body: () => Promise<Body> | Body];
+
 /** A file of the split bundle by its own name (`/chunk-<hash>.js`, `/chat-<hash>.js`, the maps). */
-function chunk(
-  dir: string,
-  path: string,
-): [string, () => Promise<Uint8Array<ArrayBuffer>>] | null {
+function chunk(dir: string, path: string): Route | null {
   const name = /^\/((?:main|[a-z_]+-[A-Za-z0-9_]+)\.js(?:\.map)?)$/.exec(path)?.[1];
   if (!name) return null;
   const type = name.endsWith(".map") ? "application/json" : "text/javascript; charset=utf-8";
   return [type, () => Deno.readFile(`${dir}/${name}`)];
 }
 
-const INDEX = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>forge</title>
-<link rel="stylesheet" href="/xterm.css">
-<link rel="stylesheet" href="/hljs.css">
-<link rel="stylesheet" href="/style.css">
-</head>
-<body><div id="root"></div><script type="module" src="/app.js"></script></body>
-</html>
-`;
+/** What the page is told, and the line that says where it is served and what forge needs. */
+function served(opts: WebOptions, host: string, port: number) {
+  const scheme = opts.tls ? "https" : "http";
+  const url = `${scheme}://${host}:${port}/`;
+  if (!opts.tls) return `WEB ${url} (forge ${opts.forge}`;
+  return `WEB ${url} (relaying /socket to forge ${opts.forge}; forge's [server] allowed_origins ` +
+    `must list "https://<the name in the certificate>:${port}", the page's origin`;
+}
 
 async function main() {
-  const opts = parseArgs(Deno.args);
+  const opts = parseWebArgs(Deno.args);
   const started = performance.now();
+  const tls = opts.tls && {
+    cert: await Deno.readTextFile(opts.tls.cert),
+    key: await Deno.readTextFile(opts.tls.key),
+  };
   const files = await bundleApp();
-  const config = JSON.stringify({
-    forge: opts.forge,
-    client_build: await clientBuild(),
-  });
-  const routes: Record<
-    string,
-    [string, () => Promise<Uint8Array<ArrayBuffer> | string> | string]
-  > = {
+  const build = await clientBuild();
+  // Under TLS the page's socket is this server's own `/socket`, carried to forge.
+  const config = JSON.stringify({ forge: tls ? "/socket" : opts.forge, client_build: build });
+  const worker = await workerScript(
+    files.worker,
+    `${build}-${Date.now().toString(36)}`,
+    shellFiles(files.chunks),
+  );
+  const routes: Record<string, Route> = {
     "/": ["text/html; charset=utf-8", () => INDEX],
     "/index.html": ["text/html; charset=utf-8", () => INDEX],
-    "/app.js": [
-      "text/javascript; charset=utf-8",
-      () => Deno.readFile(files.app),
-    ],
-    "/xterm.css": [
-      "text/css; charset=utf-8",
-      () => Deno.readFile(files.xtermCss),
-    ],
+    "/app.js": ["text/javascript; charset=utf-8", () => Deno.readFile(files.app)],
+    "/sw.js": ["text/javascript; charset=utf-8", () => worker],
+    "/manifest.webmanifest": ["application/manifest+json", () => MANIFEST],
+    "/xterm.css": ["text/css; charset=utf-8", () => Deno.readFile(files.xtermCss)],
     "/hljs.css": ["text/css; charset=utf-8", () => Deno.readFile(files.hljsCss)],
     "/style.css": ["text/css; charset=utf-8", pageStyles],
     "/config.json": ["application/json", () => config],
@@ -131,17 +92,19 @@ async function main() {
   const server = Deno.serve({
     hostname: opts.bind,
     port: opts.port,
+    ...tls,
     onListen: ({ hostname, port }) => {
       const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-      console.log(
-        `WEB http://${host}:${port}/ (forge ${opts.forge}; bundled in ${
-          Math.round(performance.now() - started)
-        } ms)`,
-      );
+      const took = Math.round(performance.now() - started);
+      console.log(`${served(opts, host, port)}; bundled in ${took} ms)`);
     },
   }, async (req) => {
     const path = new URL(req.url).pathname;
-    const route = routes[path] ?? chunk(files.dir, path);
+    if (tls && path === "/socket") return relaySocket(req, opts.forge);
+    const icon = iconFile(path);
+    const route: Route | null = icon
+      ? ["image/png", () => Deno.readFile(icon)]
+      : routes[path] ?? chunk(files.dir, path);
     if (!route) return new Response("not found", { status: 404 });
     return new Response(await route[1](), {
       headers: { "content-type": route[0], "cache-control": "no-store" },

@@ -1,5 +1,5 @@
+import { type Tool, ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Wire, WireObject } from "../../../protocol/mod.ts";
 import {
   type ToolHandler,
   toolName,
@@ -60,9 +60,10 @@ export function toolDeclarationProblem(
 /**
  * The MCP `tools/list` entry of one tool (mcp.md §5, §6.2): the input as JSON Schema, the
  * read-only hint (such calls run beside a parked one), and `anthropic/alwaysLoad` so the schema
- * reaches the model without a ToolSearch round trip.
+ * reaches the model without a ToolSearch round trip. The entry is read with the MCP SDK's own
+ * Tool schema when it is built, so a declaration MCP would not accept fails at the first list.
  */
-export function listEntry(spec: ToolSpec): WireObject {
+export function listEntry(spec: ToolSpec): Tool {
   const known = listed.get(spec);
   if (known) return known;
   const entry = buildEntry(spec);
@@ -75,24 +76,23 @@ export function listEntry(spec: ToolSpec): WireObject {
  * of the server's thread on every CLI's `tools/list` (a stall a CLI line's
  * latency met). A reload declares new spec objects, which are built afresh.
  */
-const listed = new WeakMap<ToolSpec, WireObject>();
+const listed = new WeakMap<ToolSpec, Tool>();
 
-function buildEntry(spec: ToolSpec): WireObject {
-  const schema = z.toJSONSchema(spec.input, { io: "input", unrepresentable: "any" }) as Record<
-    string,
-    Wire
-  >;
-  delete schema.$schema;
+function buildEntry(spec: ToolSpec): Tool {
+  const { $schema: _, ...schema } = z.toJSONSchema(spec.input, {
+    io: "input",
+    unrepresentable: "any",
+  });
   if (schema.type === "object" && !("additionalProperties" in schema)) {
     schema.additionalProperties = false;
   }
-  return {
+  return ToolSchema.parse({
     name: spec.name,
     description: spec.description,
     inputSchema: schema,
     annotations: { readOnlyHint: spec.readOnly === true },
     _meta: { "anthropic/alwaysLoad": true },
-  };
+  });
 }
 
 /**

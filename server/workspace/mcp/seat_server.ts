@@ -1,8 +1,19 @@
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CancelledNotificationSchema,
+  ErrorCode,
+  InitializeRequestSchema,
+  type InitializeResult,
+  LATEST_PROTOCOL_VERSION,
+  type ListToolsResult,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 import { MCP_FAMILIES } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
 import { Refusal, type ToolCall, type ToolResult } from "../../subsystem.ts";
 import { isEngineError } from "../../words.ts";
-import { isJsonObject, type JsonObject, type JsonValue } from "../claude/mod.ts";
+import { isJsonObject, type JsonObject } from "../claude/mod.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { listEntry, parseInput, roleOf, type ToolEntry } from "./catalog.ts";
 
@@ -12,6 +23,15 @@ const SELECTABLE_FAMILIES: ReadonlySet<string> = new Set(MCP_FAMILIES);
 /** forge's MCP server as the CLI knows it. */
 export const SERVER_NAME = "forge";
 const SERVER_VERSION = "1.0.0";
+
+/**
+ * MCP lifecycle > Version negotiation: a server answers the version the client requested when
+ * it supports it, and otherwise the latest it supports - never the client's string echoed. The
+ * supported set is the pinned SDK's (`@modelcontextprotocol/sdk`), so it moves with the pin.
+ */
+export function negotiateVersion(requested: string): string {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
 
 /** Why forge aborted a call's signal: the ending its parked ask ends with (held.ts `endingOf`). */
 export class CallEnded extends Error {
@@ -53,46 +73,58 @@ export class SeatToolServer {
     );
   }
 
-  /** Answers one `mcp_message` control request with its `{mcp_response}` payload. */
+  /**
+   * Answers one `mcp_message` control request with its `{mcp_response}` payload. Requests are
+   * read with the MCP SDK's own schemas; one whose params are off them is answered with the
+   * spec's InvalidParams error in forge's words, an unknown method with MethodNotFound.
+   */
   async handle(request: JsonObject): Promise<JsonObject> {
     const serverName = request.server_name;
     if (serverName !== SERVER_NAME) throw new Error(`unknown MCP server: ${String(serverName)}`);
     const msg = isJsonObject(request.message) ? request.message : {};
     const method = typeof msg.method === "string" ? msg.method : "";
-    const params = isJsonObject(msg.params) ? msg.params : {};
     if (!("id" in msg) || msg.id === null) {
-      if (method === "notifications/cancelled") this.#cancel(params);
+      const cancel = CancelledNotificationSchema.safeParse(msg);
+      if (cancel.success) this.#cancel(cancel.data.params);
       // A notification is acked as the Agent SDK acks it (mcp.md §2.1).
-      return { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } };
+      return payload({ jsonrpc: "2.0", result: {}, id: 0 });
     }
-    const id = msg.id as JsonValue;
-    const ok = (result: JsonObject) => ({ mcp_response: { jsonrpc: "2.0", id, result } });
+    const id = typeof msg.id === "string" || typeof msg.id === "number" ? msg.id : String(msg.id);
+    const ok = (result: InitializeResult | ListToolsResult | CallToolResult | object) =>
+      payload({ jsonrpc: "2.0", id, result });
+    const error = (code: ErrorCode, message: string) =>
+      payload({ jsonrpc: "2.0", id, error: { code, message } });
     switch (method) {
-      case "initialize":
-        return ok({
-          protocolVersion: typeof params.protocolVersion === "string"
-            ? params.protocolVersion
-            : "2025-06-18",
+      case "initialize": {
+        const init = InitializeRequestSchema.safeParse(msg);
+        if (!init.success) {
+          return error(
+            ErrorCode.InvalidParams,
+            "initialize needs params.protocolVersion, a string",
+          );
+        }
+        const answer: InitializeResult = {
+          protocolVersion: negotiateVersion(init.data.params.protocolVersion),
           capabilities: { tools: { listChanged: true } },
           serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
-        });
+        };
+        return ok(answer);
+      }
       case "tools/list": {
         const tools = this.current();
         this.listed = tools.map((t) => t.spec.name).sort();
-        return ok({ tools: tools.map((t) => listEntry(t.spec)) });
+        const answer: ListToolsResult = { tools: tools.map((t) => listEntry(t.spec)) };
+        return ok(answer);
       }
-      case "tools/call":
-        return ok(await this.#call(String(id), params));
+      case "tools/call": {
+        const call = CallToolRequestSchema.safeParse(msg);
+        if (!call.success) return error(ErrorCode.InvalidParams, "tools/call needs params.name");
+        return ok(await this.#call(String(id), call.data.params));
+      }
       case "ping":
         return ok({});
       default:
-        return {
-          mcp_response: {
-            jsonrpc: "2.0",
-            id,
-            error: { code: -32601, message: `forge's MCP server has no method ${method}` },
-          },
-        };
+        return error(ErrorCode.MethodNotFound, `forge's MCP server has no method ${method}`);
     }
   }
 
@@ -103,13 +135,16 @@ export class SeatToolServer {
     this.#calls.clear();
   }
 
-  async #call(rpcId: string, params: JsonObject): Promise<JsonObject> {
-    const name = typeof params.name === "string" ? params.name : "";
+  async #call(
+    rpcId: string,
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  ): Promise<CallToolResult> {
+    const name = params.name;
     const entry = this.current().find((t) => t.spec.name === name);
     if (!entry) return failed(`forge offers no tool \`${name}\` to this seat now`);
     const parsed = parseInput(entry.spec, params.arguments);
     if (!parsed.ok) return failed(parsed.why);
-    const meta = isJsonObject(params._meta) ? params._meta : {};
+    const meta = params._meta ?? {};
     const abort = new AbortController();
     if (this.#ended) abort.abort(this.#ended);
     else this.#calls.set(rpcId, abort);
@@ -139,7 +174,7 @@ export class SeatToolServer {
     }
   }
 
-  #cancel(params: JsonObject): void {
+  #cancel(params: { requestId?: string | number; reason?: string }): void {
     const rpcId = String(params.requestId);
     const abort = this.#calls.get(rpcId);
     if (!abort) return;
@@ -149,18 +184,28 @@ export class SeatToolServer {
   }
 }
 
-function answer(result: ToolResult): JsonObject {
-  const texts = [result.text, ...(result.more ?? [])].map((text) => ({ type: "text", text }));
+function answer(result: ToolResult): CallToolResult {
+  const texts = [result.text, ...(result.more ?? [])].map((text) => ({
+    type: "text" as const,
+    text,
+  }));
   const images = (result.images ?? []).map((i) => ({
-    type: "image",
+    type: "image" as const,
     data: i.data,
     mimeType: i.mimeType,
   }));
-  const out: JsonObject = { content: [...texts, ...images] };
+  const out: CallToolResult = { content: [...texts, ...images] };
   if (result.isError) out.isError = true;
   return out;
 }
 
-function failed(text: string): JsonObject {
+function failed(text: string): CallToolResult {
   return answer({ text, isError: true });
+}
+
+/** The control response's payload: the JSON-RPC reply under `mcp_response` (mcp.md §2.1). */
+function payload(reply: object): JsonObject {
+  const out: unknown = { mcp_response: reply };
+  // Always an object; the guard types it as the JSON it is (the SDK's results are JSON).
+  return isJsonObject(out) ? out : {};
 }

@@ -9,6 +9,10 @@ import type { SeatInfo } from "../workspace.ts";
 import { endingOf } from "../seats/held.ts";
 import type { ToolEntry } from "./catalog.ts";
 import { SeatToolServer } from "./seat_server.ts";
+import {
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 
 function seat(label: string): SeatInfo {
   return {
@@ -65,6 +69,12 @@ const rpc = (id: number | null, method: string, params: JsonObject = {}): JsonOb
     ? { jsonrpc: "2.0", method, params }
     : { jsonrpc: "2.0", id, method, params },
 });
+/** The CLI's initialize params (mcp.md §2.1), asking for `version`. */
+const hello = (version: string): JsonObject => ({
+  protocolVersion: version,
+  capabilities: {},
+  clientInfo: { name: "claude-code", version: "2.1.332" },
+});
 const result = (r: JsonObject) => (r.mcp_response as JsonObject).result as JsonObject;
 const text = (r: JsonObject) => ((result(r).content as JsonObject[])[0].text as string);
 
@@ -74,7 +84,7 @@ Deno.test("initialize, tools/list (role-filtered, alwaysLoad, readOnlyHint), pin
     () => tools(() => Promise.resolve("")),
     memoryLogger(),
   );
-  const init = result(await lead.handle(rpc(0, "initialize", { protocolVersion: "2025-11-25" })));
+  const init = result(await lead.handle(rpc(0, "initialize", hello("2025-11-25"))));
   assertEquals(init.protocolVersion, "2025-11-25");
   assertEquals(init.capabilities, { tools: { listChanged: true } });
   assertEquals(
@@ -97,6 +107,23 @@ Deno.test("initialize, tools/list (role-filtered, alwaysLoad, readOnlyHint), pin
   assertEquals(result(await lead.handle(rpc(2, "ping"))), {});
   const unknown = await lead.handle(rpc(3, "resources/list"));
   assertEquals(((unknown.mcp_response as JsonObject).error as JsonObject).code, -32601);
+});
+
+// MCP lifecycle > Version negotiation: the requested version when supported, else the latest
+// the server supports; never an echo of whatever was asked.
+Deno.test("initialize negotiates the protocol version by the MCP spec", async () => {
+  const s = new SeatToolServer(seat("lead"), () => [], memoryLogger());
+  const version = async (asked: string) =>
+    result(await s.handle(rpc(0, "initialize", hello(asked)))).protocolVersion;
+  assertEquals(await version("2025-06-18"), "2025-06-18", "an older supported version is kept");
+  assertEquals(await version("2024-11-05"), "2024-11-05");
+  assertEquals(await version("1999-01-01"), LATEST_PROTOCOL_VERSION, "unknown: our latest");
+  assertEquals(await version("2099-12-31"), LATEST_PROTOCOL_VERSION, "a future one: our latest");
+  assert(SUPPORTED_PROTOCOL_VERSIONS.includes(LATEST_PROTOCOL_VERSION));
+  const bad = await s.handle(rpc(1, "initialize", { clientInfo: { name: "x", version: "1" } }));
+  const error = (bad.mcp_response as JsonObject).error as JsonObject;
+  assertEquals(error.code, -32602);
+  assertMatch(String(error.message), /initialize needs params.protocolVersion/);
 });
 
 Deno.test("tools/call: result, bad input naming the field, a refusal, an unknown tool", async () => {

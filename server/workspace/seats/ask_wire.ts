@@ -1,4 +1,9 @@
-import type { Wire, WireObject } from "../../../protocol/mod.ts";
+import type {
+  AskToolCall,
+  PermissionRequest,
+  QuestionRequest,
+  Wire,
+} from "../../../protocol/mod.ts";
 import type { CanUseToolRequest, JsonObject, JsonValue } from "../claude/mod.ts";
 
 /**
@@ -7,7 +12,7 @@ import type { CanUseToolRequest, JsonObject, JsonValue } from "../claude/mod.ts"
  */
 
 /** The tool a permission request names, as the catalogue's ToolCall. */
-export function toolCall(req: CanUseToolRequest): WireObject {
+export function toolCall(req: CanUseToolRequest): AskToolCall {
   const raw = req.raw;
   return {
     tool_call_id: req.tool_use_id,
@@ -15,7 +20,7 @@ export function toolCall(req: CanUseToolRequest): WireObject {
     kind: toolKind(req.tool_name),
     status: "pending",
     content: [],
-    raw_input: req.input as Wire,
+    raw_input: req.input,
     // The original's ToolCall carries these as null while the call waits.
     raw_output: null,
     output_metadata: null,
@@ -34,9 +39,9 @@ const EDITABLE = new Set(["Bash", "Edit", "Write", "MultiEdit", "NotebookEdit"])
  * update, unchanged), `allow_with_edits` for an editable tool, `deny`, and `tell_claude` (notes,
  * then deny).
  */
-export function permissionRequest(req: CanUseToolRequest): WireObject {
+export function permissionRequest(req: CanUseToolRequest): PermissionRequest {
   const raw = req.raw;
-  const options: Wire[] = [{
+  const options: PermissionRequest["options"] = [{
     option_id: "allow_once",
     name: "Allow",
     kind: "allow",
@@ -87,7 +92,7 @@ export function questionRequest(
   question: JsonObject,
   index: number,
   total: number,
-): WireObject {
+): QuestionRequest {
   const options = Array.isArray(question.options) ? question.options : [];
   return {
     tool_call: toolCall(req),

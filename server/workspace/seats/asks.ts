@@ -1,9 +1,10 @@
 import type {
   PermissionOutcome,
+  PermissionRequest,
   QuestionOutcome,
+  QuestionRequest,
+  SeatEmit,
   Slot,
-  Wire,
-  WireObject,
 } from "../../../protocol/mod.ts";
 import { slotName } from "../../../protocol/mod.ts";
 import { Refusal } from "../../subsystem.ts";
@@ -11,14 +12,13 @@ import type { CanUseToolRequest, JsonObject, PermissionDecision } from "../claud
 import { isJsonObject } from "../claude/mod.ts";
 import { permissionRequest, questionRequest } from "./ask_wire.ts";
 
-/** One parked ask as `pending_asks` carries it: adjacently tagged on `kind` + `request`. */
-export interface PendingAsk {
-  kind: "permission" | "question";
-  tool_id: string;
-  /** The ask's own sequence in this server run. spec: home > boot_id. */
-  seq: number;
-  request: WireObject;
-}
+/** One parked ask as `pending_asks` carries it: adjacently tagged on `kind` + `request`. The
+ * ask's `seq` is its own sequence in this server run (spec: home > boot_id). */
+export type PendingAsk =
+  | { kind: "permission"; tool_id: string; seq: number; request: PermissionRequest }
+  | { kind: "question"; tool_id: string; seq: number; request: QuestionRequest };
+type QuestionAsk = Extract<PendingAsk, { kind: "question" }>;
+type PermissionAsk = Extract<PendingAsk, { kind: "permission" }>;
 
 interface Waiter {
   tool_id: string;
@@ -30,7 +30,7 @@ interface Waiter {
 }
 
 export interface AskSink {
-  emit(name: string, fields: Record<string, Wire>): void;
+  emit: SeatEmit;
   nextSeq(): number;
 }
 
@@ -83,7 +83,7 @@ export class AskBook {
           seq: this.sink.nextSeq(),
           request,
         });
-        this.sink.emit("question_request", { key: this.slot, tool_id: req.tool_use_id, request });
+        this.sink.emit("question_request", { tool_id: req.tool_use_id, request });
       });
     } else {
       const request = permissionRequest(req);
@@ -93,7 +93,7 @@ export class AskBook {
         seq: this.sink.nextSeq(),
         request,
       });
-      this.sink.emit("permission_request", { key: this.slot, tool_id: req.tool_use_id, request });
+      this.sink.emit("permission_request", { tool_id: req.tool_use_id, request });
     }
     const onAbort = () => this.#gone(req.tool_use_id, "the CLI withdrew the request");
     if (signal.aborted) onAbort();
@@ -107,9 +107,10 @@ export class AskBook {
     if (outcome.outcome === "cancelled") {
       return this.#settle(toolId, { behavior: "deny", message: DEFAULT_DENY });
     }
-    const request = this.#asks.find((a) => a.tool_id === toolId)!.request;
-    const options = request.options as { option_id: string }[];
-    if (!options.some((o) => o.option_id === outcome.option_id)) {
+    const ask = this.#asks.find((a): a is PermissionAsk =>
+      a.tool_id === toolId && a.kind === "permission"
+    )!;
+    if (!ask.request.options.some((o) => o.option_id === outcome.option_id)) {
       throw this.#refuse(
         "respond_permission",
         `${toolId} offers no option \`${outcome.option_id}\``,
@@ -154,12 +155,10 @@ export class AskBook {
       return this.#settle(toolId, { behavior: "deny", message: "The user declined to answer." });
     }
     const index = Math.min(...q.open);
-    const ask = this.#asks.find((a) => a.tool_id === toolId && questionIndex(a) === index)!;
-    const prompt = ask.request.prompt as {
-      question: string;
-      multi_select: boolean;
-      options: { option_id: string; label: string; preview: string | null }[];
-    };
+    const ask = this.#asks.find((a): a is QuestionAsk =>
+      a.tool_id === toolId && a.kind === "question" && a.request.question_index === index
+    )!;
+    const prompt = ask.request.prompt;
     const chosen = outcome.selected_option_ids.map((id) => {
       const option = prompt.options.find((o) => o.option_id === id);
       if (!option) throw this.#refuse("respond_question", `${toolId} offers no option \`${id}\``);
@@ -183,7 +182,6 @@ export class AskBook {
     q.open.delete(index);
     this.#asks = this.#asks.filter((a) => a !== ask);
     this.sink.emit("pending_interaction_resolved", {
-      key: this.slot,
       tool_id: toolId,
       question_index: index,
     });
@@ -241,14 +239,9 @@ export class AskBook {
     this.#asks = this.#asks.filter((a) => a.tool_id !== toolId);
     for (const ask of mine) {
       this.sink.emit("pending_interaction_resolved", {
-        key: this.slot,
         tool_id: toolId,
-        question_index: ask.kind === "question" ? questionIndex(ask) : null,
+        question_index: ask.kind === "question" ? ask.request.question_index : null,
       });
     }
   }
-}
-
-function questionIndex(ask: PendingAsk): number {
-  return ask.request.question_index as number;
 }

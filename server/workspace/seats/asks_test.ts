@@ -1,7 +1,7 @@
 // catalogue 6.5: how a can_use_tool becomes parked asks and how answers become the CLI's decision.
 // spec: subscribe > answering (nothing answers for a person); session > pending_asks.
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
-import type { Wire } from "../../../protocol/mod.ts";
+import { seatUpdate, type SessionUpdate } from "../../../protocol/mod.ts";
 import { Refusal } from "../../subsystem.ts";
 import type { CanUseToolRequest, JsonObject, PermissionDecision } from "../claude/mod.ts";
 import { AskBook } from "./asks.ts";
@@ -9,10 +9,10 @@ import { AskBook } from "./asks.ts";
 const key = { org: "Acme", project: "proj", label: "lead" };
 
 function book() {
-  const emitted: { name: string; fields: Record<string, Wire> }[] = [];
+  const emitted: SessionUpdate[] = [];
   let seq = 0;
   const asks = new AskBook(key, {
-    emit: (name, fields) => emitted.push({ name, fields }),
+    emit: (name, fields) => emitted.push(seatUpdate(key, name, fields)),
     nextSeq: () => ++seq,
   });
   return { asks, emitted };
@@ -58,11 +58,9 @@ Deno.test("a permission ask parks until answered: options, allow, and the ask an
   const { asks, emitted } = book();
   const decision = asks.park(bash("t1"), new AbortController().signal);
   assertEquals(asks.list().map((a) => [a.kind, a.tool_id, a.seq]), [["permission", "t1", 1]]);
-  const request = emitted[0].fields.request as {
-    options: { option_id: string; action: Wire }[];
-    tool_call: JsonObject;
-  };
-  assertEquals(emitted[0].name, "permission_request");
+  const first = emitted[0];
+  assert(first.name === "permission_request", "the ask is announced as a permission_request");
+  const request = first.fields.request;
   assertEquals(request.options.map((o) => o.option_id), [
     "allow_once",
     "allow_always_0",
@@ -229,11 +227,16 @@ Deno.test("AskUserQuestion: one ask per question, front first; answers keyed by 
     raw: { tool_name: "AskUserQuestion", input, tool_use_id: "q" },
   };
   const decision = asks.park(req, new AbortController().signal);
-  assertEquals(emitted.map((e) => [e.name, (e.fields.request as JsonObject).question_index]), [
-    ["question_request", 0],
-    ["question_request", 1],
-    ["question_request", 2],
-  ]);
+  assertEquals(
+    emitted.map((
+      e,
+    ) => [e.name, e.name === "question_request" ? e.fields.request.question_index : null]),
+    [
+      ["question_request", 0],
+      ["question_request", 1],
+      ["question_request", 2],
+    ],
+  );
   assertEquals(asks.list().map((a) => a.seq), [1, 2, 3]);
   assertMatch(
     refusal(() =>
@@ -270,9 +273,8 @@ Deno.test("AskUserQuestion: one ask per question, front first; answers keyed by 
     },
   });
   assertEquals(
-    emitted.filter((e) => e.name === "pending_interaction_resolved").map((e) =>
-      e.fields.question_index
-    ),
+    emitted.map((e) => e.name === "pending_interaction_resolved" ? e.fields.question_index : -1)
+      .filter((i) => i !== -1),
     [0, 1, 2],
   );
 });

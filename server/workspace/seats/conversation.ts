@@ -178,7 +178,7 @@ export class SeatConversation {
     }
     const out: RangeFrame[] = held.slice(keep).map((e) => ({
       seq: e.seq!,
-      update: encodeUpdate(e.update) as Wire,
+      update: encodeUpdate(e.update),
     }));
     const first = this.window.firstSeq();
     const rows = RANGE_MAX_ROWS - out.length;
@@ -196,7 +196,7 @@ export class SeatConversation {
       },
     );
     return [
-      ...below.map((r) => ({ seq: r.seq, update: encodeUpdate(this.#wrap(r.msg)) as Wire })),
+      ...below.map((r) => ({ seq: r.seq, update: encodeUpdate(this.#wrap(r.msg)) })),
       ...out,
     ];
   }

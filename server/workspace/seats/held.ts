@@ -1,5 +1,10 @@
-import type { SessionUpdate, Slot, Wire, WireObject } from "../../../protocol/mod.ts";
-import { sameSlot, slotName } from "../../../protocol/mod.ts";
+import type {
+  HeldCard as WireCard,
+  HeldRequest,
+  SessionUpdate,
+  Slot,
+} from "../../../protocol/mod.ts";
+import { heldPending, heldResolved, sameSlot, slotName } from "../../../protocol/mod.ts";
 import {
   type AskEnding,
   type AskOutcome,
@@ -11,61 +16,18 @@ import {
   Refusal,
   type ToolResult,
 } from "../../subsystem.ts";
+import type { Logger } from "../../log.ts";
 
-/** Each held kind's updates and the command (or verb) that answers it. spec: session >
- * pending_asks; catalogue 2.3 (`slack_post_pending` is resolved by `slack_draft_resolved`). */
-export const HELD_WIRE: Record<HeldKind, HeldWire> = {
-  slack_post: {
-    pending: "slack_post_pending",
-    resolved: "slack_draft_resolved",
-    answer: "respond_slack_post",
-    // catalogue 2.3 #61: `slack_post_pending {key, draft}`, the card under `draft`.
-    pendingFields: (request) => ({ draft: request }),
-    // catalogue 3 SlackDraftEnding: "expired", "abandoned" or {answered: {approved}}; a draft
-    // withdrawn any other way (its call cancelled, the session ended) was abandoned.
-    ending: (ending) =>
-      ending === "answered" || ending === "declined"
-        ? { answered: { approved: ending === "answered" } }
-        : ending === "expired"
-        ? "expired"
-        : "abandoned",
-  },
-  browser_hand_off: {
-    pending: "browser_hand_off_pending",
-    resolved: "browser_hand_off_resolved",
-    answer: "respond_browser_hand_off",
-  },
-  document_hand_off: {
-    pending: "document_hand_off_pending",
-    resolved: "document_hand_off_resolved",
-    answer: "answer_document_hand_off",
-  },
-  terminal_hand_off: {
-    pending: "terminal_hand_off_pending",
-    resolved: "terminal_hand_off_resolved",
-    answer: "respond_terminal_hand_off",
-  },
-  vault_ask: {
-    pending: "vault_ask_pending",
-    resolved: "vault_ask_resolved",
-    answer: "respond_vault_ask",
-  },
-  settings_write: {
-    pending: "settings_write_pending",
-    resolved: "settings_write_resolved",
-    answer: "respond_settings_write",
-  },
+/** The command (or verb) that answers each held kind; its updates are protocol/held.ts
+ * HELD_UPDATES. spec: session > pending_asks. */
+export const HELD_ANSWER: Record<HeldKind, string> = {
+  slack_post: "respond_slack_post",
+  browser_hand_off: "respond_browser_hand_off",
+  document_hand_off: "answer_document_hand_off",
+  terminal_hand_off: "respond_terminal_hand_off",
+  vault_ask: "respond_vault_ask",
+  settings_write: "respond_settings_write",
 };
-
-/** A held kind's wire names, and how its updates carry the card and the ending when that is
- * not the default (`{key, ...request}` and the ending's own name). */
-export interface HeldWire {
-  pending: string;
-  resolved: string;
-  answer: string;
-  pendingFields?: (request: WireObject) => WireObject;
-  ending?: (ending: AskEnding) => Wire;
-}
 
 /** The kinds that hold the seat's machine turn: the composer shows `handoff` while one waits. */
 const HAND_OFFS = new Set<HeldKind>(["browser_hand_off", "document_hand_off", "terminal_hand_off"]);
@@ -75,7 +37,7 @@ export interface HeldCard {
   kind: HeldKind;
   id: string;
   seq: number;
-  request: WireObject;
+  request: WireCard;
 }
 
 interface Held extends HeldCard {
@@ -84,6 +46,23 @@ interface Held extends HeldCard {
   effect?: HeldAskSpec["effect"];
   settle: (outcome: AskOutcome<unknown>) => void;
 }
+
+const SILENT: Pick<Logger, "warn"> = { warn: () => {} };
+
+/** What an answered ask's effect that threw is told as: forge's words, naming what failed. */
+export function effectFailed(kind: HeldKind): string {
+  return `the approved ${EFFECT_NAMES[kind]} did not go through: it failed inside forge ` +
+    "(forge's log has the cause under held_effect_failed)";
+}
+
+const EFFECT_NAMES: Record<HeldKind, string> = {
+  slack_post: "Slack message",
+  browser_hand_off: "browser hand-off",
+  document_hand_off: "document hand-off",
+  terminal_hand_off: "terminal hand-off",
+  vault_ask: "vault call",
+  settings_write: "settings write",
+};
 
 /** Why a call's signal aborted, when forge aborted it: the ending its asks end with. */
 export function endingOf(reason: unknown): Exclude<AskEnding, "answered"> {
@@ -106,7 +85,14 @@ export class HeldAskRegistry implements HeldAsks {
   #arrivals = 0;
   #seq = 0;
 
-  constructor(private readonly emit: (update: SessionUpdate) => void) {}
+  /**
+   * `emit` carries the asks' updates; `log` (forge's log) gets what an effect threw or a failed
+   * emit, words no client or agent sees.
+   */
+  constructor(
+    private readonly emit: (update: SessionUpdate) => void,
+    private readonly log: Pick<Logger, "warn"> = SILENT,
+  ) {}
 
   /** The next ask sequence number of this server run (permission and question asks too). */
   nextSeq(): number {
@@ -150,7 +136,7 @@ export class HeldAskRegistry implements HeldAsks {
     peer: Peer,
     reply: { ending: "answered"; answer: unknown } | { ending: "declined"; note?: string },
   ): void {
-    const command = HELD_WIRE[kind].answer;
+    const command = HELD_ANSWER[kind];
     const refuse = (why: string) =>
       new Refusal(
         command === "answer_document_hand_off" ? command : "dispatch",
@@ -173,7 +159,7 @@ export class HeldAskRegistry implements HeldAsks {
     this.#end(id, reply);
   }
 
-  restamp(slot: Slot, id: string, request: WireObject): void {
+  restamp(slot: Slot, id: string, request: HeldRequest<HeldKind>): void {
     const held = this.#asks.get(id);
     if (!held || !sameSlot(held.slot, slot)) return;
     held.request = { ...request, id };
@@ -203,9 +189,7 @@ export class HeldAskRegistry implements HeldAsks {
   }
 
   #emitPending(held: Held): void {
-    const wire = HELD_WIRE[held.kind];
-    const body = wire.pendingFields ? wire.pendingFields(held.request) : held.request;
-    this.emit({ name: wire.pending, fields: { key: held.slot, ...body } });
+    this.emit(heldPending(held.kind, held.slot, held.request));
   }
 
   /**
@@ -218,19 +202,39 @@ export class HeldAskRegistry implements HeldAsks {
     this.#asks.delete(id);
     if (outcome.ending !== "answered" || !held.effect) return this.#resolve(held, outcome, null);
     const answer = outcome.answer;
-    held.effect(answer).catch((err): ToolResult => ({
-      text: err instanceof Error ? err.message : String(err),
-      isError: true,
-    })).then((result) => {
-      const landed = { ending: "answered" as const, answer, ...(result ? { result } : {}) };
-      this.#resolve(held, landed, result?.isError ? result.text : null);
-    });
+    const effect = held.effect;
+    // An effect that throws at once, rejects, or returns something odd still resolves the ask,
+    // once: its cause goes to the log, and the update and the agent read forge's words.
+    Promise.resolve()
+      .then(() => effect(answer))
+      .catch((error): ToolResult => {
+        this.log.warn("held_effect_failed", { kind: held.kind, id: held.id, error: String(error) });
+        return { text: effectFailed(held.kind), isError: true };
+      })
+      .then((result) => {
+        const landed = { ending: "answered" as const, answer, ...(result ? { result } : {}) };
+        this.#resolve(held, landed, result?.isError ? result.text : null);
+      })
+      .catch((error) => {
+        // The last guard: nothing above should throw, but an ask never hangs and no rejection
+        // goes unhandled. A second settle of a settled ask changes nothing.
+        this.log.warn("held_resolve_failed", {
+          kind: held.kind,
+          id: held.id,
+          error: String(error),
+        });
+        const result = { text: effectFailed(held.kind), isError: true };
+        held.settle({ ending: "answered", answer, result });
+      });
   }
 
   #resolve(held: Held, outcome: AskOutcome<unknown>, failure: string | null): void {
-    const wire = HELD_WIRE[held.kind];
-    const ending = wire.ending?.(outcome.ending) ?? outcome.ending;
-    this.emit({ name: wire.resolved, fields: { key: held.slot, id: held.id, ending, failure } });
+    try {
+      this.emit(heldResolved(held.kind, held.slot, held.id, outcome.ending, failure));
+    } catch (error) {
+      // A client that could not be told must not leave the tool call waiting forever.
+      this.log.warn("held_resolve_failed", { kind: held.kind, id: held.id, error: String(error) });
+    }
     held.settle(outcome);
   }
 }

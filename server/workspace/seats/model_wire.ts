@@ -1,4 +1,4 @@
-import type { Wire, WireObject } from "../../../protocol/mod.ts";
+import type { AvailableModel, CurrentModel } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 
 /**
@@ -15,7 +15,7 @@ const levels = (v: unknown): string[] =>
 
 /** One catalogue row: the original's `AvailableModel`, plus `resolved_model` (which id the
  * alias runs as today: the CLI says so, and it is what matches the header's model). */
-export function availableModel(m: JsonObject): WireObject {
+export function availableModel(m: JsonObject): AvailableModel {
   const id = String(m.value ?? "");
   return {
     id,
@@ -40,26 +40,25 @@ export function availableModel(m: JsonObject): WireObject {
 export function currentModel(
   resolved: string | null,
   requested: string | null,
-  catalogue: Wire[],
+  rows: AvailableModel[],
   authoritative: boolean,
-): Wire {
+): CurrentModel | null {
   if (resolved === null) return null;
-  const rows = catalogue as WireObject[];
   const row = rows.find((r) => r.id === resolved) ??
     rows.find((r) => r.resolved_model === resolved && r.id !== "default") ??
     rows.find((r) => r.resolved_model === resolved) ?? null;
-  const long = text(row?.display_name) ?? resolved;
+  const long = row?.display_name ?? resolved;
   return {
     requested_id: requested,
     resolved_id: resolved,
     display_name_short: long.replace(/\s*\(.*\)\s*$/, ""),
     display_name_long: long,
-    catalog_id: text(row?.id),
+    catalog_id: row?.id ?? null,
     supports_effort: row?.supports_effort === true,
-    supported_effort_levels: (row?.supported_effort_levels ?? []) as Wire,
-    supports_fast_mode: (row?.supports_fast_mode ?? null) as Wire,
-    supports_auto_mode: (row?.supports_auto_mode ?? null) as Wire,
-    supports_adaptive_thinking: (row?.supports_adaptive_thinking ?? null) as Wire,
+    supported_effort_levels: row?.supported_effort_levels ?? [],
+    supports_fast_mode: row?.supports_fast_mode ?? null,
+    supports_auto_mode: row?.supports_auto_mode ?? null,
+    supports_adaptive_thinking: row?.supports_adaptive_thinking ?? null,
     is_authoritative: authoritative,
   };
 }

@@ -1,4 +1,4 @@
-import type { WireObject } from "../../../protocol/mod.ts";
+import type { ProcessSnapshot } from "../../../protocol/mod.ts";
 import { procTable, readSubtrees, statFields } from "./proc_files.ts";
 
 /**
@@ -86,7 +86,11 @@ export function descendants(table: ProcTable, root: number): number[] {
  * name, command, memory_bytes}` and `scanned_at` serde's SystemTime; `pid` beside them names the
  * root the walk began at (additive: the CLI's own pid, which a client leads the tree with).
  */
-export function processTree(table: ProcTable, root: number, now = Date.now()): WireObject {
+export function processTree(
+  table: ProcTable,
+  root: number,
+  now = Date.now(),
+): ProcessSnapshot {
   const rows = [root, ...descendants(table, root)].map((pid) => ({
     pid,
     parent_pid: table.parent.get(pid) ?? 0,
@@ -105,9 +109,8 @@ export function processTree(table: ProcTable, root: number, now = Date.now()): W
 }
 
 /** What makes a walk news: the tree's shape and commands, not its clock or its memory. */
-export function treeShape(snapshot: unknown): string {
-  const rows = (snapshot as { processes?: { pid: number; parent_pid: number; command: string }[] })
-    ?.processes ?? [];
+export function treeShape(snapshot: ProcessSnapshot | null): string {
+  const rows = snapshot?.processes ?? [];
   return JSON.stringify(rows.map((r) => [r.pid, r.parent_pid, r.command]));
 }
 

@@ -1,4 +1,4 @@
-import type { Wire } from "../../../protocol/mod.ts";
+import type { SeatEmit, Wire } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
 import type { ClaudeProcess } from "../claude/mod.ts";
 import type { SeatState } from "./seat_state.ts";
@@ -15,7 +15,7 @@ export interface ReadsHost {
   state(): SeatState;
   /** Whether this occupant is still the seat's, and live. */
   live(): boolean;
-  emit(name: string, fields: Record<string, Wire>): void;
+  emit: SeatEmit;
 }
 
 /**

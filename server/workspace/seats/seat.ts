@@ -1,9 +1,12 @@
 import type {
+  AgentRow,
+  PermissionMode,
   PermissionOutcome,
   PromptSource,
   QuestionOutcome,
   Wire,
   WireObject,
+  WireTime,
 } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 import { readWork } from "../work.ts";
@@ -139,7 +142,7 @@ export class Seat extends SeatCore implements SeatInfo {
     });
   }
 
-  setMode(mode: string): void {
+  setMode(mode: PermissionMode): void {
     this.live("set_mode").request("set_permission_mode", { mode }).then((res) => {
       this.state.permissionMode = typeof res.mode === "string" ? res.mode : mode;
     }).catch((err) => this.emit("set_mode_failed", { mode, message: err.message }));
@@ -228,7 +231,7 @@ export class Seat extends SeatCore implements SeatInfo {
     return [...this.env.held.list(this.slot), ...this.asks.list()];
   }
 
-  async homeRow(): Promise<Wire> {
+  async homeRow(): Promise<AgentRow> {
     const asks = this.pendingAsks();
     const front = asks[0];
     const home = Deno.env.get("HOME");
@@ -352,6 +355,6 @@ export class Seat extends SeatCore implements SeatInfo {
 }
 
 /** serde's SystemTime shape (catalogue 0: `Time`). */
-function systemTime(ms: number): Wire {
+function systemTime(ms: number): WireTime {
   return { secs_since_epoch: Math.floor(ms / 1000), nanos_since_epoch: (ms % 1000) * 1_000_000 };
 }

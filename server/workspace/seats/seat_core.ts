@@ -1,4 +1,10 @@
-import type { CliFrame, LaunchSettings, Slot, Wire } from "../../../protocol/mod.ts";
+import type {
+  CliFrame,
+  KeyedUpdateName,
+  LaunchSettings,
+  SeatFields,
+  Slot,
+} from "../../../protocol/mod.ts";
 import { slotName } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { Refusal } from "../../subsystem.ts";
@@ -10,7 +16,8 @@ import { SeatHistory } from "./history.ts";
 import { type LaunchPlan, type Occupancy, planLaunch, transcriptOf } from "./launch.ts";
 import { OccupantReads } from "./reads.ts";
 import { capToolRecord } from "./records.ts";
-import { type Derived, SeatState } from "./seat_state.ts";
+import { SeatEmitter } from "./seat_emit.ts";
+import { SeatState } from "./seat_state.ts";
 import type { FrameWindow } from "./window.ts";
 import type { SeatTools } from "../mcp/bridge.ts";
 import { spawnOccupant } from "./occupant.ts";
@@ -50,7 +57,7 @@ export abstract class SeatCore {
   protected state = new SeatState();
   /** The conversations: the occupant's (window and transcript) and the earlier ones. */
   protected readonly history: SeatHistory;
-  #emitting = false;
+  readonly #emitter: SeatEmitter;
   /** Set by shutdown: a start still reading its transcript spawns nothing after it. */
   #stopped = false;
   protected readonly asks: AskBook;
@@ -74,6 +81,10 @@ export abstract class SeatCore {
     protected readonly env: SeatEnv,
   ) {
     this.history = new SeatHistory(slot, env);
+    this.#emitter = new SeatEmitter(slot, {
+      emit: (u) => env.workspace.emit(u),
+      push: (seq, u) => this.history.push(seq, u),
+    });
     this.asks = new AskBook(slot, {
       emit: (name, fields) => this.emit(name, fields),
       nextSeq: () => env.nextAskSeq(),
@@ -220,8 +231,8 @@ export abstract class SeatCore {
       history: [],
       compaction_count: this.history.conversation?.compactionCount ?? 0,
     });
-    this.#emitAll(derived);
-    void this.env.workspace.gateway?.connected(this.slot, (ready.account ?? null) as Wire);
+    this.#emitter.derived(derived);
+    void this.env.workspace.gateway?.connected(this.slot, ready.account);
     // A read that came while the CLI was starting could not ask; it is asked for now.
     if (this.env.watchers.holding(this.slot) > 0) this.occupantReads?.askForReads();
   }
@@ -269,7 +280,7 @@ export abstract class SeatCore {
   #frame(frame: CliFrame): void {
     this.lastActivity = Date.now();
     this.chat(capToolRecord(frame, this.env.config().server.tool_record_cap_kb * 1024));
-    this.#emitAll(this.state.apply(frame));
+    this.#emitter.derived(this.state.apply(frame));
     if (frame.type === "result") {
       // spec: home > unseen; session > header (context asked again where a page shows it).
       if (this.env.watchers.showing(this.slot) === 0) this.env.workspace.markUnseen(this.slot);
@@ -339,28 +350,14 @@ export abstract class SeatCore {
   // ---- emitting --------------------------------------------------------------------------
 
   /** Emits one keyed update, numbered on the seat's counter, and keeps it in the window. */
-  protected emit(name: string, fields: Record<string, Wire>): void {
-    const update = { name, fields: { key: this.slot, ...fields } };
-    this.#emitting = true;
-    let numbered: NumberedUpdate;
-    try {
-      numbered = this.env.workspace.emit(update);
-    } finally {
-      this.#emitting = false;
-    }
-    if (numbered.seq !== null) this.history.push(numbered.seq, update);
+  protected emit<N extends KeyedUpdateName>(name: N, fields: SeatFields<N>): void {
+    this.#emitter.emit(name, fields);
   }
 
   /** An update another part of the server numbered on this seat's counter (a subsystem's): the
-   * window holds every number, so `seat_range` can answer it. The seat's own are pushed above. */
+   * window holds every number, so `seat_range` can answer it (seat_emit.ts). */
   hear(n: NumberedUpdate): void {
-    if (this.#emitting || n.seq === null || n.only !== null) return;
-    if (n.update.name === "chat_appended") return; // only the seat emits these
-    this.history.push(n.seq, n.update);
-  }
-
-  #emitAll(derived: Derived[]): void {
-    for (const d of derived) this.emit(d.name, d.fields);
+    this.#emitter.hear(n);
   }
 
   protected chat(msg: CliFrame): void {

@@ -1,14 +1,22 @@
-import type { CliFrame, PromptSource, Wire, WireObject } from "../../../protocol/mod.ts";
+import type {
+  AvailableModel,
+  CliFrame,
+  CurrentModel,
+  McpRead,
+  ProcessSnapshot,
+  PromptSource,
+  SeatUpdate,
+  SlashCommand,
+  SubagentRow,
+  WireObject,
+} from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 import { availableModel, currentModel } from "./model_wire.ts";
 import { SubagentCards } from "./subagent_cards.ts";
 import { TaskBook } from "./tasks.ts";
 
 /** A derived update: its variant and fields, without the seat's `key` (the seat adds it). */
-export interface Derived {
-  name: string;
-  fields: Record<string, Wire>;
-}
+type Derived = SeatUpdate;
 
 /** One prompt still waiting in the CLI's queue. spec: session > state.queue. A type alias, so
  * the queue is checked as the Wire it is sent as. */
@@ -33,7 +41,7 @@ export class SeatState {
   /** The model forge launched with (null: the CLI's default), and whether the CLI named it. */
   requestedModel: string | null = null;
   modelAuthoritative = false;
-  availableModels: Wire[] = [];
+  availableModels: AvailableModel[] = [];
   effort: string | null = null;
   /** When the last turn ended in turn_error (ms), null once a turn completes. */
   failedTurnAt: number | null = null;
@@ -53,10 +61,10 @@ export class SeatState {
   /** The monitors last announced, to push monitors_changed only on a move. */
   #monitors = "[]";
   queue: QueueRow[] = [];
-  slashCommands: WireObject[] = [];
-  subagents: WireObject[] = [];
-  mcp: Wire = null;
-  processes: Wire = null;
+  slashCommands: SlashCommand[] = [];
+  subagents: SubagentRow[] = [];
+  mcp: McpRead | null = null;
+  processes: ProcessSnapshot | null = null;
   readonly tasks = new TaskBook();
   readonly cards = new SubagentCards();
 
@@ -161,12 +169,20 @@ export class SeatState {
         if (typeof frame.session_id === "string") this.sessionId = frame.session_id;
         const names = strings(frame.slash_commands);
         if (names && !sameNames(this.slashCommands, names)) {
-          this.slashCommands = byNames(this.slashCommands, names, { input_hint: "" });
+          this.slashCommands = byNames(this.slashCommands, names, (name) => ({
+            name,
+            description: "",
+            input_hint: "",
+          }));
           out.push({ name: "slash_commands_changed", fields: { commands: this.slashCommands } });
         }
         const agents = strings(frame.agents);
         if (agents && !sameNames(this.subagents, agents)) {
-          this.subagents = byNames(this.subagents, agents, { model: null });
+          this.subagents = byNames(this.subagents, agents, (name) => ({
+            name,
+            description: "",
+            model: null,
+          }));
           out.push({ name: "subagents_changed", fields: { subagents: this.subagents } });
         }
         break;
@@ -179,7 +195,7 @@ export class SeatState {
   }
 
   /** The header's model as the original's CurrentModel (model_wire.ts), null before one is named. */
-  currentModel(): Wire {
+  currentModel(): CurrentModel | null {
     return currentModel(
       this.model,
       this.requestedModel,
@@ -234,14 +250,18 @@ function strings(v: unknown): string[] | null {
   return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : null;
 }
 
-function sameNames(rows: WireObject[], names: string[]): boolean {
+function sameNames(rows: { name: string }[], names: string[]): boolean {
   if (rows.length !== names.length) return false;
   const have = new Set(rows.map((r) => r.name));
   return names.every((n) => have.has(n));
 }
 
 /** Rows for `names`, keeping what an earlier, richer list said about each. */
-function byNames(rows: WireObject[], names: string[], extra: WireObject): WireObject[] {
+function byNames<R extends { name: string }>(
+  rows: R[],
+  names: string[],
+  bare: (name: string) => R,
+): R[] {
   const known = new Map(rows.map((r) => [r.name, r]));
-  return names.map((name) => known.get(name) ?? { name, description: "", ...extra });
+  return names.map((name) => known.get(name) ?? bare(name));
 }

@@ -1,4 +1,4 @@
-import type { CliFrame, SubagentInstance, Wire } from "../../../protocol/mod.ts";
+import type { CliFrame, SubagentInstance } from "../../../protocol/mod.ts";
 
 /** One subagent dispatch as the session's `subagent_instances` carries it (catalogue 7.2); its
  * shape is the schema's, so the card is the wire's own type and needs no cast to cross. */
@@ -24,7 +24,7 @@ export class SubagentCards {
     return this.#cards.size > 0;
   }
 
-  wire(): Wire[] {
+  wire(): Card[] {
     return [...this.#cards.values()];
   }
 

@@ -1,19 +1,7 @@
-import type { CliFrame, Wire } from "../../../protocol/mod.ts";
+import type { BackgroundTask, CliFrame } from "../../../protocol/mod.ts";
 
-/** One live task, as `background_tasks` carries it. spec: session > background_tasks. A type
- * alias, not an interface, so TypeScript checks it against Wire where it crosses. */
-export type TaskRow = {
-  task_id: string;
-  task_type: string;
-  /** The line the row leads with. */
-  description: string;
-  /** Whether the CLI backgrounded it (else a long foreground call it announced). */
-  is_backgrounded: boolean;
-  /** The command its own call carried, when the call was a Bash. */
-  command: string | null;
-  /** The call that began it. */
-  tool_use_id: string | null;
-};
+/** One live task, as `background_tasks` carries it (protocol/session.ts). */
+export type TaskRow = BackgroundTask;
 
 /**
  * One watch the session has running: a background task the CLI's Monitor tool began. spec:
@@ -52,7 +40,7 @@ export class TaskBook {
     return [...this.#rows.values()];
   }
 
-  wire(): Wire[] {
+  wire(): TaskRow[] {
     return this.rows();
   }
 

@@ -1,4 +1,5 @@
-import type { DictateRole, Wire } from "../../../protocol/mod.ts";
+import type { DictateModelsSnapshot, DictateRole, Wire } from "../../../protocol/mod.ts";
+import type { SpeakingFields } from "../../../server/subsystem.ts";
 import type { EngineModel } from "../engines/engine.ts";
 import type { Preflight, RoleModel } from "../preflight.ts";
 import {
@@ -9,7 +10,7 @@ import {
   SILERO_V5_ROW,
 } from "./catalogue.ts";
 import type { ModelStore } from "./store.ts";
-import { type BenchResult, measured, proposeUpdates } from "./updates.ts";
+import { type BenchResult, measured, proposeUpdates, rowAxes } from "./updates.ts";
 
 type Check =
   | { state: "never" }
@@ -27,7 +28,7 @@ type Activate =
 
 /** The bench's part of the page (bench.ts), read when the snapshot is built. */
 export interface BenchView {
-  bench: Wire;
+  bench: DictateModelsSnapshot["bench"];
   results(): BenchResult[];
   readAloud: Wire;
 }
@@ -56,14 +57,9 @@ export class ModelsPage {
       enabled: () => boolean;
       catalogue: () => string | null;
       importDir: () => string | null;
-      changed: (snapshot: Wire) => void;
-      /** The speaking role's fields (the voice subsystem's), null while it is off. */
-      speaking?: () => {
-        speaking: Wire;
-        in_use: Wire;
-        speaking_bench: Wire;
-        speaking_results: Wire;
-      } | null;
+      changed: (snapshot: DictateModelsSnapshot) => void;
+      /** The speaking role's fields, null while it is off. */
+      speaking?: () => SpeakingFields | null;
     },
   ) {}
 
@@ -188,10 +184,10 @@ export class ModelsPage {
   }
 
   /** The subject's whole read. spec: dictate_models (the field table). */
-  snapshot(): Wire {
+  snapshot(): DictateModelsSnapshot {
     const inUse = [this.#inUse(this.preflight.dictation), this.#inUse(this.preflight.vad)];
     const results = this.bench?.results() ?? [];
-    const dictationFile = (inUse[0] as { file: string }).file;
+    const dictationFile = inUse[0].file;
     const speaking = this.opts.speaking?.() ?? null;
     return {
       enabled: this.opts.enabled(),
@@ -200,12 +196,12 @@ export class ModelsPage {
       speaking: speaking?.speaking ?? null,
       // spec: in_use carries the speaking row when [tts] runs one.
       in_use: speaking ? [...inUse, speaking.in_use] : inUse,
-      check: this.check as Wire,
+      check: this.check,
       updates: [proposeUpdates(dictationFile, this.rows, results)],
       rows: this.rows.map((r) => this.#row(r, results, dictationFile)),
-      install: this.install as Wire,
-      activate: this.activate as Wire,
-      installed: this.store.installed().map((r) => ({ ...r, at: wireTime(r.at) })) as Wire,
+      install: this.install,
+      activate: this.activate,
+      installed: this.store.installed().map((r) => ({ ...r, at: wireTime(r.at) })),
       bench: this.bench?.bench ?? null,
       results: results.map((r) => ({ ...r, at: wireTime(r.at) })),
       read_aloud: this.bench?.readAloud ?? null,
@@ -214,7 +210,7 @@ export class ModelsPage {
     };
   }
 
-  #inUse(m: RoleModel): Wire {
+  #inUse(m: RoleModel): DictateModelsSnapshot["in_use"][number] {
     const file = m.file.split("/").pop()!;
     const row = m.role === "vad" ? SILERO_V5_ROW : this.rows.find((r) => r.file === file) ??
       (m.file === POCKETSPHINX_ROW.path ? POCKETSPHINX_ROW : undefined);
@@ -239,16 +235,21 @@ export class ModelsPage {
    * One feed row. `speed` and `wer` are the feed's own numbers where it carries them, else the
    * local read-aloud bench's (its newest run of the row's file, on the in-use model's tier and
    * corpus when that model has a run), each naming its source - the numbers the adoption rule
-   * compares on (updates.ts).
+   * compares on. `speed` keeps the original's keys (updates.ts rowAxes).
    */
-  #row(r: CatalogueRow, results: readonly BenchResult[], inUse: string | null): Wire {
+  #row(
+    r: CatalogueRow,
+    results: readonly BenchResult[],
+    inUse: string | null,
+  ): DictateModelsSnapshot["rows"][number] {
     const installed = r.source === "package" ? true : this.store.record(r.file) !== undefined;
     const basis = inUse === null
       ? null
       : measured(this.rows.find((x) => x.file === inUse), inUse, results);
-    const m = measured(r, r.file, results, basis) ?? measured(r, r.file, results);
-    const axis = (value: number | undefined) =>
-      m && value !== undefined ? { value, source: m.source, tier: m.tier, corpus: m.corpus } : null;
+    const { speed, wer } = rowAxes(
+      r,
+      measured(r, r.file, results, basis) ?? measured(r, r.file, results),
+    );
     return {
       variant: r.variant,
       display_name: r.display_name,
@@ -265,8 +266,8 @@ export class ModelsPage {
       languages: r.languages,
       streaming: r.streaming,
       download: { quant: r.quant, size_bytes: r.size_bytes },
-      speed: axis(m?.speed_x),
-      wer: axis(m?.wer),
+      speed,
+      wer,
       url: r.url,
       download_count: null,
       installed,

@@ -80,6 +80,50 @@ export function measured(
     : null;
 }
 
+/** A row's `speed` on the page: the original's keys, then where the number came from. */
+export type SpeedAxis = {
+  backend: string;
+  machine: string;
+  quant: string | null;
+  xrt_wall: number;
+  source: Measured["source"];
+  tier: string | null;
+  corpus: string | null;
+};
+
+/** A row's `wer` on the page: the rate, then where it came from. */
+export type WerAxis = {
+  value: number;
+  source: Measured["source"];
+  tier: string | null;
+  corpus: string | null;
+};
+
+/**
+ * A row's two axes as the page carries them. spec: dictate_models > rows (speed is "the m4-max
+ * Metal row", the original's `{backend, machine, quant, xrt_wall}`): the feed's numbers keep
+ * that row; the local bench's name the engine it ran on this machine. Either way the source,
+ * tier and corpus ride beside, so a client never compares numbers of two sources.
+ */
+export function rowAxes(
+  row: CatalogueRow,
+  m: Measured | null,
+): { speed: SpeedAxis | null; wer: WerAxis | null } {
+  if (m === null) return { speed: null, wer: null };
+  const from = { source: m.source, tier: m.tier, corpus: m.corpus };
+  const feed = m.source === "feed";
+  return {
+    speed: {
+      backend: feed ? "metal" : row.engine,
+      machine: feed ? "m4-max" : "local",
+      quant: row.quant,
+      xrt_wall: m.speed_x,
+      ...from,
+    },
+    wer: { value: m.wer, ...from },
+  };
+}
+
 /** One entry of dictate_models' `updates`: a type alias, so the page checks it as a Wire. */
 export type UpdateEntry = {
   role: "dictation";

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../tests/assert.ts";
 import { type CatalogueRow, POCKETSPHINX_ROW, WHISPER_TINY_EN_ROW } from "./catalogue.ts";
-import { type BenchResult, measured, proposeUpdates } from "./updates.ts";
+import { type BenchResult, measured, proposeUpdates, rowAxes } from "./updates.ts";
 
 const row = (variant: string, file: string, languages = ["en"]): CatalogueRow => ({
   ...WHISPER_TINY_EN_ROW,
@@ -112,4 +112,35 @@ Deno.test("measured: the feed's numbers, else the newest local run on the basis'
   const basis = measured(undefined, IN_USE, [run(IN_USE, 0.3, 5, "c1")]);
   assertEquals(measured(row("y", "y.bin"), "y.bin", local, basis)?.wer, 0.5, "the same corpus");
   assertEquals(measured(fed, "x.bin", [], basis), null, "feed numbers never meet a local basis");
+});
+
+// spec: dictate_models > rows: speed is the m4-max Metal row, the original's
+// `{backend, machine, quant, xrt_wall}`; forge adds where the number came from.
+Deno.test("rowAxes: speed keeps the original's keys, then the source; the local bench names its engine", () => {
+  const fed = { ...row("x", "x.bin"), fleurs_en_wer: 0.2, speed_x: 30 };
+  assertEquals(rowAxes(fed, measured(fed, "x.bin", [])), {
+    speed: {
+      backend: "metal",
+      machine: "m4-max",
+      quant: fed.quant,
+      xrt_wall: 30,
+      source: "feed",
+      tier: null,
+      corpus: null,
+    },
+    wer: { value: 0.2, source: "feed", tier: null, corpus: null },
+  });
+  const y = row("y", "y.bin");
+  const local = rowAxes(y, measured(y, "y.bin", [run("y.bin", 0.5, 2, "c1")]));
+  assertEquals(local.speed, {
+    backend: y.engine,
+    machine: "local",
+    quant: y.quant,
+    xrt_wall: 2,
+    source: "local_bench",
+    tier: "read_aloud",
+    corpus: "c1",
+  });
+  assertEquals(local.wer, { value: 0.5, source: "local_bench", tier: "read_aloud", corpus: "c1" });
+  assertEquals(rowAxes(y, null), { speed: null, wer: null }, "no number from anywhere");
 });

@@ -40,7 +40,7 @@ async function forgeTarget(): Promise<Target> {
   return {
     url: server.url,
     broadcast: (message) =>
-      server.workspace.emit({ name: "service_status", fields: { severity: "minor", message } }),
+      server.workspace.emit({ name: "fatal_error", fields: { error: "config_invalid", message } }),
     stop: async () => {
       await server.stop();
       await Deno.remove(dir, { recursive: true });
@@ -52,7 +52,7 @@ async function forgeTarget(): Promise<Target> {
 function frameOf(message: string): string {
   return JSON.stringify({
     kind: "update",
-    update: { service_status: { severity: "minor", message } },
+    update: { fatal_error: { error: "config_invalid", message } },
     span: 1,
   });
 }

@@ -74,13 +74,15 @@ export async function seatArm(
 }
 
 /**
- * Today's page, for the baseline arm: `ref`'s tools/web and protocol/ written into a temp dir
+ * Today's page, for the baseline arm: `ref`'s tools/web and what it imports written into a temp dir
  * (git archive), so its own web program bundles and serves its own page. Answers the dir.
  */
 export async function checkoutPage(ref: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "forge-web-baseline-" });
   const archive = new Deno.Command("git", {
-    args: ["-C", REPO, "archive", ref, "tools/web", "protocol"],
+    // The page imports protocol/ and, for its notifications, the notify subsystem's reader and
+    // notifier with what they import from server/.
+    args: ["-C", REPO, "archive", ref, "tools/web", "protocol", "server", "subsystems"],
     stdout: "piped",
   }).spawn();
   const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();

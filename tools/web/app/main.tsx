@@ -1,38 +1,66 @@
 import { render } from "preact";
 import { micStats } from "./audio/mic.ts";
-import { ForgeClient } from "./net/client.ts";
+import { forgeList } from "./net/forge_address.ts";
+import { Forges, KEPT_KEY } from "./net/forges.ts";
+import { startNotify, startShell } from "./pwa/shell.ts";
 import { App } from "./views/app.tsx";
-import { setClient } from "./views/use.ts";
+import { setForges } from "./views/use.ts";
 
-/** What the web program's server tells the page: where forge is, and this client's build. */
+/**
+ * What the web program's server tells the page: the forge it was started with (a socket URL,
+ * or `/socket` on the page's own server when it relays under TLS), and this client's build.
+ */
 interface PageConfig {
   forge: string;
   client_build: string;
+}
+
+/** Local storage, where a browser gives it (a private window may refuse). */
+function kept(): Storage | null {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 async function main() {
   // Marks for the first-draw bench (tools/bench/web_first_draw.ts): where the time goes.
   performance.mark("forge:script");
   const config: PageConfig = await (await fetch("/config.json")).json();
-  // A `?forge=` on the page's own address points one tab at another server.
+  // Repeated `?forge=` on the page's own address names this tab's forges.
   const query = new URLSearchParams(location.search);
-  const client = new ForgeClient(query.get("forge") ?? config.forge);
-  // `?validate=1`: every frame is checked against protocol/'s schemas (the browser tests).
-  client.validate = query.get("validate") === "1";
-  setClient(client);
+  const list = forgeList(query, kept()?.getItem(KEPT_KEY) ?? null, config.forge);
+  const all = new Forges(list.urls, {
+    base: location.href,
+    // `?validate=1`: every frame is checked against protocol/'s schemas (the browser tests).
+    validate: query.get("validate") === "1",
+    keep: (urls) => {
+      kept()?.setItem(KEPT_KEY, JSON.stringify(urls));
+      if (list.from !== "query") return;
+      const next = new URL(location.href);
+      next.searchParams.delete("forge");
+      for (const url of urls) next.searchParams.append("forge", url);
+      history.replaceState(history.state, "", next);
+    },
+  });
+  setForges(all);
+  const first = all.list[0];
   const w = globalThis as unknown as { forgeDebug: unknown };
   // For the browser tests and a person at the console: the socket can be dropped as a network
   // would drop it, and the first draw's time read back.
-  w.forgeDebug = { client, mic: micStats, dropSocket: () => client.link.drop() };
+  w.forgeDebug = { client: first, forges: all, mic: micStats, dropSocket: () => first.link.drop() };
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") client.link.probe();
-    client.terminal.pause(document.visibilityState === "hidden");
+    for (const c of all.list) {
+      if (document.visibilityState === "visible") c.link.probe();
+      c.terminal.pause(document.visibilityState === "hidden");
+    }
   });
-  client.start();
-  render(
-    <App clientBuild={config.client_build} />,
-    document.getElementById("root")!,
-  );
+  addEventListener("online", () => all.list.forEach((c) => c.link.redialNow()));
+  all.start();
+  render(<App clientBuild={config.client_build} />, document.getElementById("root")!);
+  startShell();
+  void startNotify(all);
 }
 
 main();

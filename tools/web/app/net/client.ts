@@ -11,6 +11,7 @@ import {
   describeIssues,
   isBoardNews,
   isFleetNews,
+  readUpdate as readWireUpdate,
   sameSlot,
   ServerMessage,
 } from "../../../../protocol/mod.ts";
@@ -21,7 +22,7 @@ import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
 import { Subjects } from "./subjects.ts";
 import { TerminalWire } from "./terminal_wire.ts";
-import { isNamed, PLUGIN_UPDATES, readUpdate, TAKE_UPDATES } from "./updates.ts";
+import { isNamed, PLUGIN_UPDATES, type ReadUpdate, readUpdate, TAKE_UPDATES } from "./updates.ts";
 import { VoiceWire } from "./voice_wire.ts";
 
 /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
@@ -60,6 +61,8 @@ export class ForgeClient {
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
   #replies = new Map<number, (body: Wire) => void>();
   #replyId = 100;
+  /** Who else reads every update this socket brings (the page's own notifications). */
+  readonly updateReaders = new Set<(update: Exclude<ReadUpdate, { known: "invalid" }>) => void>();
 
   constructor(url: string) {
     this.link = new Link(url, {
@@ -85,6 +88,11 @@ export class ForgeClient {
 
   get state() {
     return this.store.state;
+  }
+
+  /** The forge's host and port as its address spells them: the name drawn beside its rows. */
+  get host(): string {
+    return new URL(this.link.url).host;
   }
 
   start(): void {
@@ -265,6 +273,7 @@ export class ForgeClient {
   #update(raw: Wire, seq: number | null | undefined, span: number | undefined): void {
     const u = readUpdate(raw);
     if (u.known === "invalid") return this.offSchema(u.why);
+    for (const read of this.updateReaders) read(u);
     const slot = u.key;
     const seat = this.state.seat;
     if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, raw, seq, span);
@@ -278,9 +287,10 @@ export class ForgeClient {
       const why = typeof u.fields.message === "string" ? u.fields.message : u.name;
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
-    const news = { name: u.name, fields: u.fields };
-    if (slot === null || isFleetNews(news)) this.#soon("home");
-    if (this.#held.has("board") && isBoardNews(news)) this.#soon("board");
+    // The routing rule is protocol/'s, read off the update table (protocol/update.ts).
+    const wire = readWireUpdate(raw);
+    if (slot === null || (wire.ok && isFleetNews(wire.update))) this.#soon("home");
+    if (this.#held.has("board") && wire.ok && isBoardNews(wire.update)) this.#soon("board");
   }
 
   /** A home or board move is a read (spec: update > home's two arms; board): re-ask,

@@ -73,6 +73,14 @@ export class Link {
     if (this.#socket?.readyState === WebSocket.OPEN) this.#ping();
   }
 
+  /** The network came back (the browser's `online`): a link waiting out its backoff dials now. */
+  redialNow(): void {
+    if (this.#socket !== null || this.#stopped) return;
+    clearTimeout(this.#retry);
+    this.#attempt = 0;
+    this.#dial();
+  }
+
   /** Drops the socket as a network would; the ordinary redial follows. */
   drop(): void {
     this.#socket?.close();

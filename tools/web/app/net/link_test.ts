@@ -110,3 +110,24 @@ Deno.test("link: any frame answers the probe", async () => {
   t.l.stop();
   await s.close();
 });
+
+Deno.test("link: the network back, a link waiting out its backoff dials at once", async () => {
+  let refuse = true;
+  const s = serve((socket) => {
+    if (refuse) socket.close();
+  });
+  const t = link(s.url, { quietMs: 60_000, deadlineMs: 60_000 });
+  t.l.start();
+  await t.until(() => t.states.at(-1) === "down");
+  refuse = false;
+  // The browser's `online`: the dial starts now, not when the backoff's timer would fire.
+  t.l.redialNow();
+  assertEquals(t.states.at(-1), "connecting");
+  await t.until(() => t.opens() === 2 && t.states.at(-1) === "open");
+  assertEquals(s.dials.length, 2);
+  // An open link is not dialled again.
+  t.l.redialNow();
+  assertEquals(s.dials.length, 2);
+  t.l.stop();
+  await s.close();
+});

@@ -1,42 +1,24 @@
 import { useEffect, useState } from "preact/hooks";
 import { parseSlotName } from "../../../../protocol/mod.ts";
-import { Home } from "./home.tsx";
-import { Rail } from "./rail.tsx";
-import { SeatPage } from "./seat.tsx";
-import { SettingsPage } from "./settings.tsx";
-import { UsagePage } from "./usage.tsx";
+import type { ForgeClient } from "../net/client.ts";
+import { viewDrawn } from "../pwa/shell.ts";
 import { BoardPage } from "./board_page.tsx";
 import { ExtensionsPage } from "./extensions.tsx";
+import { ForgesPage } from "./forges_page.tsx";
+import { Home } from "./home.tsx";
 import { ModelsPage } from "./models.tsx";
 import { Notices } from "./notices.tsx";
-import { client, useApp } from "./use.ts";
+import { Rail } from "./rail.tsx";
+import { Reach, StaleBanner } from "./reach.tsx";
+import { parseRoute, type Route, routeForge } from "./route.ts";
+import { SeatPage } from "./seat.tsx";
+import { Secure } from "./secure.tsx";
+import { SettingsPage } from "./settings.tsx";
+import { UsagePage } from "./usage.tsx";
+import { ForgeScope, setFocus, useForges } from "./use.ts";
+import { useWaitingCount } from "./waiting.ts";
 
-/** A seat page's tabs. */
-export type SeatTab = "chat" | "review" | "terminal" | "browser";
-const SEAT_TABS = ["review", "terminal", "browser"] as const;
-
-/** The pages with no seat, by their address (`#/<page>`). */
-const PAGES = ["settings", "usage", "board", "extensions", "models"] as const;
-type Page = (typeof PAGES)[number];
-
-/**
- * The page's address: `#/`, `#/seat/<org>/<project>/<label>[/review|/terminal|/browser]`, or
- * one of PAGES.
- */
-export type Route =
-  | { page: "home" }
-  | { page: "seat"; seat: string; tab: SeatTab }
-  | { page: Page };
-
-export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
-  if (parts[0] === "seat" && parts.length >= 4) {
-    const tab = SEAT_TABS.find((t) => t === parts[4]) ?? "chat";
-    return { page: "seat", seat: parts.slice(1, 4).join("/"), tab };
-  }
-  const page = PAGES.find((p) => p === parts[0]);
-  return page ? { page } : { page: "home" };
-}
+export type { Route, SeatTab } from "./route.ts";
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -48,56 +30,77 @@ function useRoute(): Route {
   return route;
 }
 
-export function App(props: { clientBuild: string }) {
-  const state = useApp();
-  const route = useRoute();
-  const c = client();
-  const voice = state.home?.voice.enabled === true;
+/**
+ * What each forge holds for the page on screen: the focused forge (the one the address is
+ * about) the seat and the page's subject; on the home every forge its usage and board, since
+ * the home draws them all. A forge not focused shows no seat.
+ */
+function useHolds(route: Route, focus: ForgeClient, list: readonly ForgeClient[]): void {
+  const voice = focus.state.home?.voice.enabled === true;
   useEffect(() => {
-    if (route.page === "seat") {
-      const slot = parseSlotName(route.seat);
-      if (slot) c.openSeat(slot, route.tab === "review");
-    } else {
-      c.closeSeat();
+    for (const c of list) if (c !== focus) c.closeSeat();
+    for (const c of list) {
+      const mine = c === focus;
+      const home = route.page === "home";
+      if (mine && route.page === "seat") {
+        const slot = parseSlotName(route.seat);
+        if (slot) c.openSeat(slot, route.tab === "review");
+      } else if (mine) {
+        c.closeSeat();
+      }
+      c.hold("usage", home || mine && route.page === "usage");
+      c.hold("board", home || mine && route.page === "board");
+      c.hold("extensions", mine && route.page === "extensions");
+      // A seat page draws the speaking model's row from the models subject when voice is on.
+      c.hold("dictate_models", mine && (route.page === "models" || route.page === "seat" && voice));
     }
-    c.hold("usage", route.page === "usage" || route.page === "home");
-    c.hold("board", route.page === "home" || route.page === "board");
-    c.hold("extensions", route.page === "extensions");
-    // A seat page draws the speaking model's row from the models subject when voice is on.
-    c.hold("dictate_models", route.page === "models" || route.page === "seat" && voice);
   }, [
     route.page,
     route.page === "seat" ? route.seat : "",
     route.page === "seat" && route.tab,
     voice,
+    focus,
+    list.length,
   ]);
-  const stale = state.link !== "open";
+}
+
+export function App(props: { clientBuild: string }) {
+  const all = useForges();
+  const route = useRoute();
+  const focus = routeForge(route, all.list);
+  setFocus(focus);
+  useHolds(route, focus, all.list);
+  useWaitingCount(all.list);
+  const several = all.list.length > 1;
+  // The home and a seat's conversation say when they are drawn; any other view, or a page whose
+  // forges cannot be reached, is drawn as it is now.
+  const drawing = route.page === "home" || route.page === "seat" && route.tab === "chat";
+  const reached = all.list.some((c) => c.state.link !== "down");
+  useEffect(() => {
+    if (!drawing || !reached || focus.state.seatError) viewDrawn();
+  });
+  // One forge: a drop greys the whole page. Several: the home greys each forge's own part,
+  // and a page about one forge greys when that forge is down.
+  const stale = focus.state.link !== "open" && (!several || route.page !== "home");
   return (
-    <div class={`frame${stale ? " stale" : ""}`}>
-      <Rail clientBuild={props.clientBuild} route={route} />
-      <main data-testid="main">
-        {stale && (
-          <div class="banner" data-testid="stale" role="status">
-            {state.link === "connecting" ? "Connecting to forge…" : "Disconnected from forge."}
-            {state.retryInMs !== null &&
-              ` Trying again in ${Math.ceil(state.retryInMs / 1000)} s.`}
-            {state.home && " What is drawn below is from before the drop."}
-          </div>
-        )}
-        <Notices />
-        {route.page === "home" && <Home />}
-        {route.page === "seat" && (
-          <SeatPage
-            tab={route.tab}
-            name={route.seat}
-          />
-        )}
-        {route.page === "settings" && <SettingsPage />}
-        {route.page === "usage" && <UsagePage />}
-        {route.page === "board" && <BoardPage />}
-        {route.page === "extensions" && <ExtensionsPage />}
-        {route.page === "models" && <ModelsPage />}
-      </main>
-    </div>
+    <ForgeScope value={focus}>
+      <div class={`frame${stale ? " stale" : ""}`}>
+        <Rail clientBuild={props.clientBuild} route={route} focus={focus} />
+        <main data-testid="main">
+          <Reach />
+          <Secure />
+          {stale && <StaleBanner c={focus} named={several} />}
+          <Notices />
+          {route.page === "home" && <Home />}
+          {route.page === "seat" && <SeatPage tab={route.tab} name={route.seat} />}
+          {route.page === "settings" && <SettingsPage />}
+          {route.page === "usage" && <UsagePage />}
+          {route.page === "board" && <BoardPage />}
+          {route.page === "extensions" && <ExtensionsPage />}
+          {route.page === "models" && <ModelsPage />}
+          {route.page === "forges" && <ForgesPage />}
+        </main>
+      </div>
+    </ForgeScope>
   );
 }

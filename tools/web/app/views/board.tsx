@@ -1,6 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { type BoardRow, TaskStatus } from "../../../../protocol/mod.ts";
-import { client, useApp } from "./use.ts";
+import { useApp, useForge } from "./use.ts";
 
 /** spec: board - "a page holding the subject re-reads on a slow beat of its own - 30 s". */
 const BEAT_MS = 30_000;
@@ -33,6 +33,7 @@ export function ProjectBoard(props: { org: string; project: string; compact?: bo
 function TaskRow(props: { row: BoardRow; project: string; compact: boolean }) {
   const { row: r, project } = props;
   const t = r.task;
+  const c = useForge();
   const marks = Object.entries(r.marks).filter(([, on]) => on);
   return (
     <tr class={`task ${t.status}`} data-testid={`task-${t.id}`}>
@@ -52,7 +53,7 @@ function TaskRow(props: { row: BoardRow; project: string; compact: boolean }) {
             data-testid="task-status"
             value={t.status}
             onChange={(e) =>
-              client().command("task_move", { project, id: t.id, to: e.currentTarget.value })}
+              c.command("task_move", { project, id: t.id, to: e.currentTarget.value })}
           >
             {TaskStatus.options.map((o) => <option value={o} key={o}>{o}</option>)}
           </select>
@@ -77,8 +78,9 @@ function TaskActions(props: { row: BoardRow; project: string }) {
   const t = props.row.task;
   const [words, setWords] = useState("");
   const [owner, setOwner] = useState(t.owner ?? "");
+  const c = useForge();
   const cmd = (name: string, fields: Record<string, string | boolean | null | object>) =>
-    client().command(name, { project, id: t.id, ...fields });
+    c.command(name, { project, id: t.id, ...fields });
   return (
     <>
       <button type="button" title="to the top" onClick={() => cmd("task_rank", { to: "top" })}>
@@ -152,22 +154,24 @@ function TaskActions(props: { row: BoardRow; project: string }) {
 
 /** Re-reads the board on its slow beat while a page that draws it is on screen. */
 export function useBoardBeat(): void {
+  const c = useForge();
   useEffect(() => {
-    const timer = setInterval(() => client().reread("board"), BEAT_MS);
+    const timer = setInterval(() => c.reread("board"), BEAT_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [c]);
 }
 
 /** Files a task on the project's board (the `task_create` command; the board re-reads on it). */
 export function NewTask(props: { project: string }) {
   const [subject, setSubject] = useState("");
+  const c = useForge();
   return (
     <form
       class="new-task"
       onSubmit={(e) => {
         e.preventDefault();
         if (!subject.trim()) return;
-        client().command("task_create", {
+        c.command("task_create", {
           project: props.project,
           subject: subject.trim(),
           parent: null,

@@ -6,6 +6,7 @@ import {
 } from "@tanstack/virtual-core";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Turn } from "../model/seat.ts";
+import { viewDrawn } from "../pwa/shell.ts";
 import { TurnView } from "./turn.tsx";
 import { client, useApp } from "./use.ts";
 
@@ -52,9 +53,12 @@ export function Chat() {
   // A seat opens at its newest turn.
   const opened = useRef<Virtualizer<HTMLDivElement, HTMLDivElement> | null>(null);
   useLayoutEffect(() => {
-    if (opened.current === v || seat.turns.length === 0) return;
+    if (opened.current === v) return;
+    // An empty conversation is drawn as it is.
+    if (seat.turns.length === 0) return viewDrawn();
     opened.current = v;
     v.scrollToEnd();
+    viewDrawn();
   });
 
   // The reader's own words bring a scrolled-up reader back to the foot; a delivery's do not.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { SlackDraft } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
 import { seatName } from "./marks.tsx";
-import { client } from "./use.ts";
+import { client, pageHref } from "./use.ts";
 
 /**
  * A Slack draft waiting for a person: what would go out, where, split as it would be sent;
@@ -74,7 +74,7 @@ export function BrowserHandOffCard(props: { ask: Ask }) {
     client().command("respond_browser_hand_off", { key: seat, id: props.ask.id, done: value });
   if (!h.success) return <div class="muted">A hand-off this page cannot read.</div>;
   const open = async () => {
-    location.hash = `#/seat/${seatName(seat)}/browser`;
+    location.hash = pageHref(client(), `seat/${seatName(seat)}/browser`);
     setWhy(await client().browser.viewPage(seat, h.data.page));
   };
   return (

@@ -1,31 +1,63 @@
 import { useEffect } from "preact/hooks";
-import type { AgentRow, Slot, Wire } from "../../../../protocol/mod.ts";
+import type { AgentRow, Slot } from "../../../../protocol/mod.ts";
 import type { z } from "zod";
 import type { Home as HomeData } from "../net/narrow.ts";
+import { viewDrawn } from "../pwa/shell.ts";
 import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks, seatName } from "./marks.tsx";
-import { client, useApp } from "./use.ts";
+import { StaleBanner } from "./reach.tsx";
+import { Totals, UsageGlance } from "./totals.tsx";
+import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
 
 type Agent = z.infer<typeof AgentRow>;
 type Project = HomeData["projects"][number];
 
 /**
  * Home: every project with its seats and their marks (a lead's workers under it), the account
- * chips and the fleet at a glance; a project whose lead sleeps offers Start. spec: What a subject
- * carries > home.
+ * chips and the fleet at a glance; a project whose lead sleeps offers Start. With several forges
+ * each has its own part under its host, drawn down and stale while it is unreachable, and the
+ * header's totals add up every forge's. spec: What a subject carries > home.
  */
 export function Home() {
+  const all = useForges();
+  // The first-draw bench's mark: the fleet's rows are on screen (an effect runs after paint).
+  const drawn = all.list.some((c) => c.state.home !== null);
+  useEffect(() => {
+    if (drawn && performance.getEntriesByName("forge:home-drawn").length === 0) {
+      performance.mark("forge:home-drawn");
+      viewDrawn();
+    }
+  }, [drawn]);
+  if (all.list.length === 1) {
+    return (
+      <ForgeScope value={all.list[0]}>
+        <OneForge />
+      </ForgeScope>
+    );
+  }
+  return (
+    <div class="home" data-testid="home">
+      <header class="page-head">
+        <h1>Fleet</h1>
+        <Totals list={all.list} />
+      </header>
+      {all.list.map((c) => (
+        <ForgeScope value={c} key={c.host}>
+          <ForgeSection />
+        </ForgeScope>
+      ))}
+    </div>
+  );
+}
+
+/** The home of a page that holds one forge. */
+function OneForge() {
   const s = useApp();
   const home = s.home;
   useBoardBeat();
-  // The first-draw bench's mark: the fleet's rows are on screen (an effect runs after paint).
-  useEffect(() => {
-    if (home && performance.getEntriesByName("forge:home-drawn").length === 0) {
-      performance.mark("forge:home-drawn");
-    }
-  }, [home]);
-  if (!home) return <p class="muted">Reading the fleet…</p>;
+  // Not yet open (or dropped before the first home): the banner above says so; no fleet is read.
+  if (!home) return s.link === "open" ? <p class="muted">Reading the fleet…</p> : null;
   return (
     <div class="home" data-testid="home">
       <header class="page-head">
@@ -36,6 +68,30 @@ export function Home() {
       {home.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
       {home.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
     </div>
+  );
+}
+
+/** One forge's part of a home that holds several: its host, its state, then its projects. */
+function ForgeSection() {
+  const c = useForge();
+  const s = useApp();
+  const home = s.home;
+  useBoardBeat();
+  const down = s.link !== "open";
+  return (
+    <section class={`forge-section${down ? " stale" : ""}`} data-testid={`forge-${c.host}`}>
+      <h2 class="forge-head">
+        {c.host}
+        <span class={`link ${s.link}`} data-testid="forge-link">{s.link}</span>
+        {home && <AccountChips pool={home.accounts} />}
+      </h2>
+      {down && <StaleBanner c={c} named />}
+      {!home && !down && <p class="muted">Reading the fleet…</p>}
+      {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      <div class="forge-rows">
+        {home?.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
+      </div>
+    </section>
   );
 }
 
@@ -82,12 +138,15 @@ function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
   const a = props.agent;
   const slot = a.slot;
   const name = seatName(slot);
+  const c = useForge();
+  const several = forges().list.length > 1;
   const start = () =>
-    client().command("spawn_project", { project_name: slot.project, launch_settings: {} });
+    c.command("spawn_project", { project_name: slot.project, launch_settings: {} });
   return (
     <li class="seat-row" data-testid={`seat-${name}`}>
-      <a href={`#/seat/${name}`}>{slot.label}</a>
+      <a href={pageHref(c, `seat/${name}`)}>{slot.label}</a>
       <Marks agent={a} unseen={props.unseen} />
+      {several && <span class="forge-host muted" data-testid="row-forge">{c.host}</span>}
       {a.tree && <span class="muted">{a.tree}</span>}
       {a.reason ? <span class="reason">{a.reason}</span> : null}
       {a.lifecycle === "Sleeping" && slot.label === "lead" && (
@@ -96,36 +155,5 @@ function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
         </button>
       )}
     </li>
-  );
-}
-
-const TOKEN_FIELDS = [
-  "input_tokens",
-  "output_tokens",
-  "cache_creation_tokens",
-  "cache_read_tokens",
-];
-
-/** Usage at a glance: today's and this week's totals from the usage subject. */
-function UsageGlance(props: { usage: Record<string, Wire> | null }) {
-  const usage = props.usage;
-  if (!usage) return null;
-  const line = (name: string) => {
-    const window = usage[name];
-    const total = typeof window === "object" && window !== null && !Array.isArray(window)
-      ? window.total
-      : null;
-    if (typeof total !== "object" || total === null || Array.isArray(total)) return null;
-    const tokens = TOKEN_FIELDS.reduce((n, k) => {
-      const v = total[k];
-      return n + (typeof v === "number" ? v : 0);
-    }, 0);
-    const cost = typeof total.cost_usd === "number" ? `$${total.cost_usd.toFixed(2)}` : "";
-    return `${name} ${tokens.toLocaleString()} tokens ${cost}`;
-  };
-  return (
-    <a href="#/usage" class="glance muted" data-testid="usage-glance">
-      {[line("today"), line("week")].filter(Boolean).join(" · ")}
-    </a>
   );
 }

@@ -12,8 +12,9 @@ const Row = z.object({
   license: z.string().nullish(),
   size_bytes: z.number().nullish(),
   installed: z.boolean().catch(false),
-  wer: z.number().nullish(),
-  speed: z.number().nullish(),
+  // The feed's or the local bench's numbers, each naming its source (a row without is drawn).
+  wer: z.object({ value: z.number() }).loose().nullish().catch(null),
+  speed: z.object({ xrt_wall: z.number() }).loose().nullish().catch(null),
 }).loose();
 const Installed = z.object({ variant: z.string().nullish(), file: z.string() }).loose();
 const Result = z.object({
@@ -98,7 +99,7 @@ export function ModelsPage() {
                     </span>
                   </td>
                   <td class="muted">
-                    {r.wer != null ? `WER ${r.wer}` : ""} {r.speed != null ? `· ${r.speed}×` : ""}
+                    {r.wer ? `WER ${r.wer.value}` : ""} {r.speed ? `· ${r.speed.xrt_wall}×` : ""}
                   </td>
                   <td>
                     {using ? <span class="chip ready">in use</span> : have

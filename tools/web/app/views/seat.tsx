@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { PermissionMode, sameSlot } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
 import { BrowserPage } from "./browser.tsx";
@@ -6,8 +7,8 @@ import { Dock } from "./dock.tsx";
 import { lazy } from "./lazy.tsx";
 import { SeatAccount, SeatNotices } from "./seat_account.tsx";
 
-import type { SeatTab } from "./app.tsx";
-import { client, useApp } from "./use.ts";
+import type { SeatTab } from "./route.ts";
+import { client, forges, pageHref, useApp } from "./use.ts";
 import { VoiceSwitch } from "./voice.tsx";
 import { Workers } from "./workers.tsx";
 
@@ -20,6 +21,8 @@ const TerminalPage = lazy(() => import("./terminal.tsx").then((m) => m.TerminalP
 /** One seat: its header and pickers, then the conversation, review, terminal or browser tab. */
 export function SeatPage(props: { name: string; tab: SeatTab }) {
   const s = useApp();
+  // On a phone the seat's controls and its lists fold away behind More (styles/phone.css).
+  const [more, setMore] = useState(false);
   const seat = s.seat;
   if (s.seatError) {
     return <div class="notice" data-testid="seat-error">{s.seatError}</div>;
@@ -34,16 +37,19 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
     : seat.turnInFlight
     ? "Running"
     : row?.lifecycle ?? null;
-  const base = `#/seat/${props.name}`;
+  const c = client();
+  const several = forges().list.length > 1;
+  const base = pageHref(c, `seat/${props.name}`);
   const tab = (id: SeatTab, label: string) => (
     <a href={id === "chat" ? base : `${base}/${id}`} class={props.tab === id ? "on" : ""}>
       {label}
     </a>
   );
   return (
-    <div class="seat" data-testid="seat">
+    <div class={`seat${more ? " more" : ""}`} data-testid="seat">
       <header class="page-head seat-head">
         <h1>{props.name}</h1>
+        {several && <span class="chip forge-host" data-testid="seat-forge">{c.host}</span>}
         {lifecycle && <span class={`lifecycle ${lifecycle.toLowerCase()}`}>{lifecycle}</span>}
         {lifecycle === "Sleeping" && key.label === "lead" && (
           <button
@@ -58,9 +64,20 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
           {seat.turnInFlight ? "working" : "idle"}
         </span>
-        <SeatAccount seat={seat} />
-        <Pickers seat={seat} />
-        <VoiceSwitch seat={seat} />
+        <button
+          type="button"
+          class="seat-more"
+          data-testid="seat-more"
+          aria-expanded={more}
+          onClick={() => setMore(!more)}
+        >
+          {more ? "Less" : "More"}
+        </button>
+        <div class="seat-controls">
+          <SeatAccount seat={seat} />
+          <Pickers seat={seat} />
+          <VoiceSwitch seat={seat} />
+        </div>
         <nav class="tabs">
           {tab("chat", "Conversation")}
           {tab("review", "Review")}

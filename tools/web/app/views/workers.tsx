@@ -6,7 +6,7 @@ import {
   SpawnWorkerBody,
   type Wire,
 } from "../../../../protocol/mod.ts";
-import { client, useApp } from "./use.ts";
+import { client, pageHref, useApp } from "./use.ts";
 
 /** What the last spawn or despawn press came back as, in words. */
 type Said = { ok: boolean; text: string; force?: string } | null;
@@ -143,7 +143,7 @@ function WorkerRow(
   const name = `${slot.org}/${slot.project}/${slot.label}`;
   return (
     <li class="worker" data-testid={`worker-${slot.label}`}>
-      <a href={`#/seat/${name}`}>{slot.label}</a>
+      <a href={pageHref(client(), `seat/${name}`)}>{slot.label}</a>
       <span class={`lifecycle ${props.lifecycle.toLowerCase()}`} data-testid="worker-state">
         {props.lifecycle}
       </span>

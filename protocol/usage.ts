@@ -1,7 +1,8 @@
 /**
- * The `usage` subject's snapshot schema (zod), apart from the report that builds it: the usage
- * scan's path loads no zod (a first scan's process starts light); tests and the
- * golden check validate snapshots against it. spec: Subjects > usage.
+ * The `usage` subject's snapshot schema (zod), apart from the report that builds it
+ * (subsystems/usage/report.ts imports its types alone, so the scan's path loads no zod and a
+ * first scan's process starts light); validating clients check snapshots against it. spec:
+ * Subjects > usage.
  */
 import { z } from "zod";
 

@@ -29,19 +29,28 @@ const RUN_CODE: ToolSpec = {
   when: (config) => config.areas.browser?.run_code_unsafe === true,
 };
 
-/** The tabs, waiting, evaluation, console, network, dialog and layout tools, and forge's own. */
-export const MORE_BROWSER_TOOLS: ToolSpec[] = [
-  spec("tabs", "List, create, close, or select a browser tab", {
+/**
+ * The tools beyond one element's action: tabs, waiting, evaluation, console, network, dialogs,
+ * layout, and forge's own (click_and_capture, form_state, hand_off).
+ */
+export const PAGE_TOOLS: ToolSpec[] = [
+  spec("tabs", "List, create, close, or select a browser tab (only this session's own tabs)", {
     action: z.enum(["list", "new", "close", "select"]).describe("Operation to perform"),
-    index: z.number().int().optional().describe(
-      "The tab's number, as the list gives it; close defaults to the current tab",
+    index: z.number().int().min(0).optional().describe(
+      "Tab index, from 0, in this session's list; used for close/select. If omitted for " +
+        "close, the current tab is closed. (Each line also names forge's tab number, which " +
+        "hand-offs and the people watching use.)",
     ),
     url: z.string().optional().describe("The URL a new tab opens"),
   }),
   spec("wait_for", "Wait for text to appear or disappear or a specified time to pass", {
     time: z.number().min(0).max(30).optional().describe("The time to wait in seconds"),
-    text: z.string().optional().describe("The text to wait for"),
-    textGone: z.string().optional().describe("The text to wait for to disappear"),
+    text: z.string().optional().describe(
+      "The text to wait for to appear, in any frame of the page (up to 30 s)",
+    ),
+    textGone: z.string().optional().describe(
+      "The text to wait for to disappear from every frame of the page (up to 30 s)",
+    ),
     expression: z.string().optional().describe("JavaScript polled in the page until truthy"),
   }),
   spec("evaluate", "Evaluate JavaScript expression on page or element", {
@@ -52,8 +61,9 @@ export const MORE_BROWSER_TOOLS: ToolSpec[] = [
   }),
   RUN_CODE,
   spec("console_messages", "Returns all console messages", {
-    level: z.enum(["error", "warning", "info", "debug"]).optional().describe(
-      "Level of the messages to return; each level includes the more severe ones. Default info",
+    level: z.enum(["error", "warning", "info", "debug"]).describe(
+      "Level of the messages to return; each level includes the more severe ones (info is " +
+        "the usual choice)",
     ),
     all: z.boolean().optional().describe(
       "Return all console messages since the tab opened, not just since the last navigation",
@@ -65,8 +75,9 @@ export const MORE_BROWSER_TOOLS: ToolSpec[] = [
     "Returns a numbered list of network requests since loading the page. " +
       "Use browser_network_request with the number to get full details.",
     {
-      static: z.boolean().optional().describe(
-        "Whether to include successful static resources like images, fonts, scripts. Default false",
+      static: z.boolean().describe(
+        "Whether to include successful static resources like images, fonts, scripts (false " +
+          "is the usual choice)",
       ),
       filter: z.string().optional().describe(
         'Only return requests whose URL matches this regexp (e.g. "/api/.*user")',
@@ -93,15 +104,20 @@ export const MORE_BROWSER_TOOLS: ToolSpec[] = [
     promptText: z.string().optional().describe("The text of the prompt in case of a prompt"),
   }),
   spec("emulate_media", "Emulate CSS media type and features for the page", {
-    colorScheme: nullable(["light", "dark", "no-preference"], "prefers-color-scheme"),
+    colorScheme: nullable(["light", "dark"], "prefers-color-scheme"),
     reducedMotion: nullable(["reduce", "no-preference"], "prefers-reduced-motion"),
     forcedColors: nullable(["active", "none"], "forced-colors"),
-    contrast: nullable(["more", "less", "no-preference"], "prefers-contrast"),
+    contrast: nullable(["more", "no-preference"], "prefers-contrast"),
     media: nullable(["screen", "print"], "the CSS media type"),
   }),
   spec("resize", "Resize the browser window", {
-    width: z.number().int().min(100).max(7680).describe("Width of the page in CSS pixels"),
-    height: z.number().int().min(100).max(4320).describe("Height of the page in CSS pixels"),
+    // forge's bounds: a whole number of CSS pixels, 100 to 8K.
+    width: z.number().int().min(100).max(7680).describe(
+      "Width of the page in CSS pixels (a whole number, 100 to 7680)",
+    ),
+    height: z.number().int().min(100).max(4320).describe(
+      "Height of the page in CSS pixels (a whole number, 100 to 4320)",
+    ),
   }),
   spec("close", "Close the page (this session's current tab)", {}),
   spec(
@@ -127,7 +143,10 @@ export const MORE_BROWSER_TOOLS: ToolSpec[] = [
       "BLOCKS until they say they are done or decline; the page tools on that tab wait meanwhile.",
     {
       reason: z.string().min(1).describe("what the person should do; shown on the prompt"),
-      page: z.string().optional().describe("the page id browser_tabs listed; omit for yours"),
+      page: z.string().optional().describe(
+        "forge's addition: the page id browser_tabs lists, to hand off a tab other than your " +
+          "current one; omit for your current tab",
+      ),
     },
   ),
 ];

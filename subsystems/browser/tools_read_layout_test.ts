@@ -1,7 +1,8 @@
-// The agent's finer page tools on a REAL Chromium against a loopback test page (spec
-// mcp_tools.md §5: browser_find, browser_drag, browser_console_messages, browser_network_requests,
-// browser_network_request, browser_resize, browser_emulate_media, and forge's click_and_capture
-// and form_state). Outcomes are the page's own `/event` reports and the tools' answers.
+// The agent's finer page tools on a REAL Chromium against a loopback test page (docs/browser.md):
+// reading (browser_find, forge's form_state; tools_read.ts), layout (browser_resize,
+// browser_emulate_media; tools_layout.ts), browser_drag, and the tab's logs
+// (browser_console_messages, browser_network_requests, browser_network_request, forge's
+// click_and_capture; tools_net.ts). Outcomes are the page's own `/event` reports and the answers.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { browserConfig, pageServer } from "../../tests/browser_harness.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
