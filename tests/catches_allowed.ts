@@ -8,6 +8,8 @@
  * parser's words stay out of forge's.
  */
 export const ALLOWED: Record<string, string> = {
+  "subsystems/browser/tools.ts#browser_wait_for":
+    "Heard by the race below; a wait that ended first leaves it with no listener.",
   "subsystems/browser/driver.ts#blocker":
     "Playwright waits on every page as it attaches: a page that stopped answering meanwhile is named rather than Playwright's timeout.",
   "subsystems/browser/driver_worker.ts#read": "a session already gone needs no detach",

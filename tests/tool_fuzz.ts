@@ -57,10 +57,14 @@ export const ENGINE_WORDS: RegExp[] = [
  * would. That one clause is set aside before the check; the rest of the text is checked.
  */
 const PAGE_DATA = /the page threw: (?:[^"\\]|\\.)*/g;
+/** The page's console as browser_console_messages lists it: each line the page's own. */
+const CONSOLE_LINES =
+  /\[(?:LOG|DEBUG|INFO|ERROR|WARNING|WARN|TRACE|DIR|DIRXML|TABLE|CLEAR|ASSERT|COUNT|TIMEEND|STARTGROUP|STARTGROUPCOLLAPSED|ENDGROUP|PROFILE|PROFILEEND)\] (?:[^"\\]|\\.)*/g;
 
 /** The first engine pattern `text` matches, with a window of the text around it; or null. */
 export function engineWords(raw: string): string | null {
-  const text = raw.replace(PAGE_DATA, "the page threw: <the page's own words>");
+  const text = raw.replace(PAGE_DATA, "the page threw: <the page's own words>")
+    .replace(CONSOLE_LINES, "[CONSOLE] <the page's own words>");
   for (const re of ENGINE_WORDS) {
     const m = re.exec(text);
     if (m) return `${re}: …${text.slice(Math.max(0, m.index - 80), m.index + 80)}…`;
