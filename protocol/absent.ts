@@ -1,7 +1,7 @@
 import type { UpdateName } from "./update.ts";
 
 /**
- * The original's SessionUpdate variants at the catalogue's baseline (catalogue 2.3: 77 names), in
+ * The original's SessionUpdate variants at its baseline v8 (77 names), in
  * its declaration order. Each is either a row of forge's update table (protocol/update.ts) or
  * argued absent below; the types hold both ways: a name in both, or in neither, does not compile.
  */
@@ -89,7 +89,7 @@ export type OriginalUpdate = typeof ORIGINAL_UPDATES[number];
 export type AbsentUpdate = Exclude<OriginalUpdate, UpdateName>;
 
 /**
- * The original's updates (catalogue 2.3) that this server never sends, each with the reason it is
+ * The original's updates that this server never sends, each with the reason it is
  * absent rather than produced. A client written against the original reads this to know which of
  * its handlers stay idle here and why; docs/protocol.md renders it. The keys are derived: every
  * original name that is not a row of the update table, and no other (a row emitted later must

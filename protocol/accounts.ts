@@ -2,8 +2,8 @@ import { z } from "zod";
 import { Slot } from "./slot.ts";
 
 // The account pool and the gateway on the wire. spec: What a subject carries > home > accounts;
-// What a client receives > update (the account pool paragraph); catalogue 2.3 and 7.1. Where the
-// spec leaves a shape open these follow the original's HomeWire.accounts, with two changes the
+// What a client receives > update (the account pool paragraph). Where the spec leaves a shape
+// open these follow the original's updates and its HomeWire.accounts, with two changes the
 // issue names: an account's loading state reads `probing | ready | failed` (the original's
 // `loading | ready | bailed`), and each pool row carries `at_cap` and `cooling`.
 
@@ -138,7 +138,7 @@ export const OauthCredentialsSnapshot = z.object({
 }).strict();
 
 /** `auth_required {key, method_name, method_description}`: the upstream refused the seat's
- * credential (HTTP 401). catalogue 2.3. */
+ * credential (HTTP 401). The original's update, by its fields. */
 export const AuthRequired = z.object({
   key: Slot,
   method_name: z.string(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-// The CLI's own asks as they cross (catalogue 1.4 PermissionRequest, QuestionRequest, ToolCall):
+// The CLI's own asks as they cross (the original's PermissionRequest, QuestionRequest, ToolCall):
 // `permission_request.request`, `question_request.request` and `pending_asks[].request`. Built by
 // server/workspace/seats/ask_wire.ts; a client answers with respond_permission or respond_question.
 

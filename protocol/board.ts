@@ -4,10 +4,10 @@ import { Slot } from "./slot.ts";
 
 // The board's wire shapes: its rows, its schedules and the updates that move them. spec: What a
 // subject carries > board; home > fleet. Where the spec leaves a shape open the original's is
-// used (catalogue 1.2 task commands, 2.3 tasks_changed / cron_schedules_changed /
-// cron_prompt_appended, 7.1 Task and BoardRow), trimmed to what forge stores.
+// used (its task commands, tasks_changed / cron_schedules_changed / cron_prompt_appended, Task
+// and BoardRow), trimmed to what forge stores.
 
-/** catalogue: TaskStatus (tasks.rs 17446ac7). */
+/** The original's TaskStatus. */
 export const TaskStatus = z.enum([
   "pending",
   "in_progress",
@@ -18,7 +18,9 @@ export const TaskStatus = z.enum([
 ]);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-/** catalogue: RankMove: `"top" | "up" | "down" | {before: id?}` (a null `before` is the bottom). */
+/**
+ * The original's RankMove: `"top" | "up" | "down" | {before: id?}` (a null `before` is the bottom).
+ */
 export const RankMove = z.union([
   z.enum(["top", "up", "down"]),
   z.object({ before: z.string().nullable() }).strict(),
@@ -43,7 +45,7 @@ export const Estimate = z.object({
   words: z.string().nullable(),
 }).strict();
 
-/** One stored task (catalogue 7.1 Task, with forge's worked-time fields). Times are RFC 3339. */
+/** One stored task (the original's Task, with forge's worked-time fields). Times are RFC 3339. */
 export const Task = z.object({
   id: z.string(),
   project: z.string(),
@@ -72,7 +74,7 @@ export const Task = z.object({
 }).strict();
 export type Task = z.infer<typeof Task>;
 
-/** The marks a board row draws (catalogue 7.1 BoardRow marks), each derived at read time. */
+/** The marks a board row draws (the original's BoardRow marks), each derived at read time. */
 export const RowMarks = z.object({
   /** Waiting on a person's verdict. */
   in_review: z.boolean(),
@@ -112,7 +114,7 @@ export const CronSchedule = z.union([
 ]);
 export type CronSchedule = z.infer<typeof CronSchedule>;
 
-/** A stored schedule (mcp_tools §7 cron__create's answer, plus what forge keeps to fire it). */
+/** A stored schedule (the original's cron__create answer, plus what forge keeps to fire it). */
 export const CronEntry = z.object({
   id: z.string(),
   org: z.string(),
@@ -148,11 +150,11 @@ export const BoardProject = z.object({
 export const BoardSnapshot = z.object({ projects: z.array(BoardProject) }).strict();
 export type BoardSnapshot = z.infer<typeof BoardSnapshot>;
 
-/** `tasks_changed`: the project's whole task list, keyed by its lead (catalogue 2.3 #35). */
+/** `tasks_changed`: the project's whole task list, keyed by its lead. */
 export const TasksChanged = z.object({ key: Slot, tasks: z.array(Task) }).strict();
-/** `cron_schedules_changed`: the project's schedules, keyed by its lead (catalogue 2.3 #36). */
+/** `cron_schedules_changed`: the project's schedules, keyed by its lead. */
 export const CronSchedulesChanged = z.object({ key: Slot, crons: z.array(CronEntry) }).strict();
-/** `cron_prompt_appended`: a schedule fired into its lead (catalogue 2.3 #59). */
+/** `cron_prompt_appended`: a schedule fired into its lead. */
 export const CronPromptAppended = z.object({
   key: Slot,
   text: z.string(),

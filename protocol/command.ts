@@ -40,12 +40,13 @@ import {
 } from "./workers.ts";
 
 // spec: How a message is tagged. A Command is externally tagged on the variant's own name:
-// `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. catalogue 1.2-1.4.
+// `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. The shapes the spec
+// leaves open are the original's Command variants and payload types.
 
 const Json = z.json();
 export type Json = z.infer<typeof Json>;
 
-/** The catalogue's SessionLaunchSettings: every field optional, unknown ones refused. */
+/** The original's SessionLaunchSettings: every field optional, unknown ones refused. */
 export const LaunchSettings = z.object({
   language: z.string().optional(),
   settings: z.record(z.string(), Json).optional(),
@@ -76,7 +77,7 @@ export const PermissionMode = z.enum([
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
 /**
- * spawn_session's `role`: a project's lead, or a worker row by its label (catalogue 1.2 #32). The
+ * spawn_session's `role`: a project's lead, or a worker row by its label (the original's). The
  * worker's object is loose: the original's carries more (`wrote_row`), which forge does not read.
  * That the label is the key's own is the seat manager's check: it needs the key beside it.
  */

@@ -1,6 +1,6 @@
 // The commands whose fields were once a bag of JSON, checked by each handler: their schemas now
 // live here (protocol/), so the decoder refuses a bad field by name, in forge's words, before any
-// handler runs, and a good bag decodes to typed fields. spec: command; catalogue 1.2.
+// handler runs, and a good bag decodes to typed fields. spec: command; the original's Commands.
 import { assertEquals } from "../tests/assert.ts";
 import { CommandRefused, decodeCommand } from "./command.ts";
 

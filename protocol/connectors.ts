@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { Slot } from "./slot.ts";
 
-// The connectors' wire shapes. Where the spec leaves a shape open these are the
-// original's (catalogue.md 1.2 #12, #47; 2.3 #37, #58, #60-62; 3 GotifyNotification,
-// SlackDraftEnding; 7.1 home connectors).
+// The connectors' wire shapes. Where the spec leaves a shape open these are the original
+// forge's: its connector commands and updates, GotifyNotification, SlackDraftEnding and home's
+// connectors.
 
-/** A Gotify notification as a seat receives it. catalogue 3: GotifyNotification. */
+/** A Gotify notification as a seat receives it: the original's GotifyNotification. */
 export const GotifyNotification = z.object({
   app: z.string(),
   title: z.string(),
@@ -15,8 +15,8 @@ export const GotifyNotification = z.object({
 export type GotifyNotification = z.infer<typeof GotifyNotification>;
 
 /**
- * `deliver_gotify_message` (catalogue 1.2 #47): a notification delivered into a project's lead,
- * by the project's name. The original's optional `team_role` picked a member of a team; forge
+ * `deliver_gotify_message` (the original's command): a notification delivered into a project's
+ * lead, by the project's name. The original's optional `team_role` picked a member of a team; forge
  * delivers to the lead alone, so the field is not declared and is ignored as any unknown field is.
  */
 export const DeliverGotifyMessageFields = z.object({
@@ -25,7 +25,7 @@ export const DeliverGotifyMessageFields = z.object({
 }).strict();
 export type DeliverGotifyMessageFields = z.infer<typeof DeliverGotifyMessageFields>;
 
-/** One seat's Gotify subscription (mcp_tools §9): any-of application names, a floor priority. */
+/** One seat's Gotify subscription (the original's `gotify` tools): any-of app names, a floor. */
 export const GotifySubscription = z.object({
   id: z.string(),
   org: z.string(),
@@ -41,7 +41,7 @@ export type GotifySubscription = z.infer<typeof GotifySubscription>;
 /** How a subscribed conversation is read: every message, or only those mentioning the user. */
 export const SlackConversationMode = z.enum(["all", "mentions"]);
 
-/** One seat's Slack subscription (mcp_tools §10). */
+/** One seat's Slack subscription, as the original forge's `slack` tool family makes it. */
 export const SlackSubscription = z.object({
   id: z.string(),
   org: z.string(),
@@ -61,12 +61,13 @@ export const ConnectorSets = z.object({
 }).strict();
 export type ConnectorSets = z.infer<typeof ConnectorSets>;
 
-/** `connector_subscriptions_changed` (catalogue 2.3 #37): a project's sets, keyed by its lead. */
+/** `connector_subscriptions_changed` (the original's): a project's sets, keyed by its lead. */
 export const ConnectorSubscriptionsChanged = z.object({ key: Slot }).extend(ConnectorSets.shape)
   .strict();
 
 /**
- * A draft waiting for a person (mcp_tools §10 "Approval gate"): what would go out, and where.
+ * A draft waiting for a person (the approval gate of the original forge's `slack` tools): what
+ * would go out, and where.
  * `parts` is the text as it would be sent, split at 4,000 characters and numbered.
  */
 export const SlackDraft = z.object({
@@ -81,7 +82,7 @@ export const SlackDraft = z.object({
 }).strict();
 export type SlackDraft = z.infer<typeof SlackDraft>;
 
-/** How a draft ended. catalogue 3: SlackDraftEnding. */
+/** How a draft ended: the original's SlackDraftEnding. */
 export const SlackDraftEnding = z.union([
   z.literal("expired"),
   z.literal("abandoned"),
@@ -89,10 +90,10 @@ export const SlackDraftEnding = z.union([
 ]);
 export type SlackDraftEnding = z.infer<typeof SlackDraftEnding>;
 
-/** `slack_post_pending {key, draft}` (catalogue 2.3 #61). */
+/** `slack_post_pending {key, draft}`, the original's update. */
 export const SlackPostPending = z.object({ key: Slot, draft: SlackDraft }).strict();
 /**
- * `slack_draft_resolved {key, id, ending, failure}` (catalogue 2.3 #62). `failure` is forge's:
+ * `slack_draft_resolved {key, id, ending, failure}`, the original's update. `failure` is forge's:
  * an approved draft resolves once Slack has it, and names why not when the send failed.
  */
 export const SlackDraftResolved = z.object({
@@ -101,13 +102,13 @@ export const SlackDraftResolved = z.object({
   ending: SlackDraftEnding,
   failure: z.string().nullable(),
 }).strict();
-/** `gotify_notification_appended {key, notification, uuid}` (catalogue 2.3 #58). */
+/** `gotify_notification_appended {key, notification, uuid}`, the original's update. */
 export const GotifyNotificationAppended = z.object({
   key: Slot,
   notification: GotifyNotification,
   uuid: z.string(),
 }).strict();
-/** `slack_message_appended {key, prose, uuid}` (catalogue 2.3 #60). */
+/** `slack_message_appended {key, prose, uuid}`, the original's update. */
 export const SlackMessageAppended = z.object({
   key: Slot,
   prose: z.string(),
@@ -115,9 +116,9 @@ export const SlackMessageAppended = z.object({
 }).strict();
 
 /**
- * home's `connectors` (spec: What a subject carries > home > connectors; catalogue 7.1): Gotify's
- * connection, each Slack workspace's, and whether the stored subscription set failed to load.
- * `gotify.configured` and `gotify.error` / `load_error` are forge's: a missing [gotify] and a
+ * home's `connectors` (spec: What a subject carries > home > connectors; the original's shape):
+ * Gotify's connection, each Slack workspace's, and whether the stored subscription set failed to
+ * load. `gotify.configured` and `gotify.error` / `load_error` are forge's: a missing [gotify] and a
  * down server both read as not connected, and the words say which.
  */
 export const ConnectorsHome = z.object({

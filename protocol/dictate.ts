@@ -2,9 +2,9 @@ import { z } from "zod";
 import type { SessionUpdate } from "./update.ts";
 import { Slot } from "./slot.ts";
 
-// spec: dictate_stream, dictate_stop, the take's updates and DictateOutcome (catalogue 1.3, 2.3);
-// binary kind 0. The shapes the spec leaves open follow the original's serde derives (catalogue
-// §1.3: externally tagged, snake_case), said beside each one.
+// spec: dictate_stream, dictate_stop, the take's updates and DictateOutcome; binary kind 0. The
+// shapes the spec leaves open follow the original's serde derives (externally tagged,
+// snake_case), said beside each one.
 
 export const STYLINGS = ["formal", "semi_formal", "casual", "verbatim"] as const;
 export const STRUCTURES = ["prose", "bullets", "as_spoken"] as const;
@@ -18,11 +18,11 @@ export const DictateAxes = z.object({
 }).strict();
 export type DictateAxes = z.infer<typeof DictateAxes>;
 
-/** A seat's stored overrides: each axis absent when the default holds. catalogue 2.3 #26. */
+/** A seat's stored overrides: each axis absent when the default holds (the original's). */
 export const DictateOverrides = DictateAxes.partial();
 export type DictateOverrides = z.infer<typeof DictateOverrides>;
 
-/** One axis set, or all cleared. Externally tagged like the original's enum (catalogue 1.3). */
+/** One axis set, or all cleared. Externally tagged like the original's enum. */
 export const DictateOverrideUpdate = z.union([
   z.object({ styling: z.enum(STYLINGS) }).strict(),
   z.object({ structure: z.enum(STRUCTURES) }).strict(),
@@ -31,7 +31,7 @@ export const DictateOverrideUpdate = z.union([
 ]);
 export type DictateOverrideUpdate = z.infer<typeof DictateOverrideUpdate>;
 
-/** The capture device: the system default or one by id (catalogue 1.3 DictateDeviceChoice). */
+/** The capture device: the system default or one by id (the original's DictateDeviceChoice). */
 export const DictateDeviceChoice = z.union([
   z.literal("system"),
   z.object({ device: z.string().min(1) }).strict(),
@@ -46,7 +46,7 @@ export type DictateSurface = z.infer<typeof DictateSurface>;
 export const DictateRole = z.enum(["dictation", "vad"]);
 export type DictateRole = z.infer<typeof DictateRole>;
 
-/** What a bench scores: a model file in a role (catalogue: bench.target{file,pinned,role}). */
+/** What a bench scores: a model file in a role (the original's bench.target{file,pinned,role}). */
 export const BenchTarget = z.object({
   role: DictateRole,
   file: z.string().min(1),
@@ -55,13 +55,13 @@ export const BenchTarget = z.object({
 export type BenchTarget = z.infer<typeof BenchTarget>;
 
 /**
- * Which local recordings a bench runs on. The original's tier names were not read (catalogue is
- * silent), so ours names the one source of recordings this machine has: the read-aloud set.
+ * Which local recordings a bench runs on. The original's tier names were not read (no record of
+ * them here), so ours names the one source of recordings this machine has: the read-aloud set.
  */
 export const BenchTier = z.enum(["read_aloud"]);
 export type BenchTier = z.infer<typeof BenchTier>;
 
-/** How a take ended. catalogue 1.3 DictateOutcome; `peak_db` is null for digital silence. */
+/** How a take ended: the original's DictateOutcome; `peak_db` is null for digital silence. */
 export type DictateOutcome =
   | { landed: { text: string; truncated: boolean } }
   | "empty"
@@ -89,7 +89,7 @@ export type DictateNotice = {
   surface: DictateSurface | null;
 };
 
-/** The take's own updates, built in one place so their field names never drift. catalogue 2.3. */
+/** The take's own updates, built in one place so their field names never drift. */
 export const takeUpdate = {
   started: (key: Slot, floor_db: number, generation: number): SessionUpdate => ({
     name: "dictate_started",
@@ -144,7 +144,7 @@ const Tagged = z.object({ state: z.string() }).catchall(Json);
 
 /**
  * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
- * table; the key set is the original's baseline v8 (catalogue §2.4). `speaking` and the
+ * table; the key set is the original's, at its baseline v8. `speaking` and the
  * speaking bench belong to the voice subsystem ([tts]); null while it is off. Nested rows are JSON: their fields are the
  * ones the table names, documented beside the code that builds them (subsystems/dictate/models).
  */

@@ -5,7 +5,7 @@ import { decodeCommand } from "./command.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 
-// catalogue 3.5: the v7/v8 baseline fixture, samples 0, 0.5, −1, 0.25, −0.25, 0.99997, −0.5, 0.125.
+// The original's v7/v8 baseline fixture, samples 0, 0.5, −1, 0.25, −0.25, 0.99997, −0.5, 0.125.
 const FIXTURE = "00000000400080002000e0ff7f00c00010";
 const SAMPLES = [0, 16384, -32768, 8192, -8192, 32767, -16384, 4096];
 
@@ -22,7 +22,7 @@ Deno.test("kind 0: the fixture decodes to its samples through the client frame d
   assertEquals(frame.samples.byteOffset, 1);
 });
 
-Deno.test("DictateOutcome: the six arms of catalogue 1.3 parse, and a made-up one does not", () => {
+Deno.test("DictateOutcome: the original's six arms parse, and a made-up one does not", () => {
   for (
     const o of [
       { landed: { text: "run the tests", truncated: false } },

@@ -8,7 +8,7 @@ import { HomeBiometric, HomeVault } from "./vault.ts";
 /**
  * The home subject's snapshot: the one schema its golden test validates (tests/golden_test.ts).
  * spec: What a subject carries > home. Where the spec names a field but not its shape the
- * original's wire is followed (catalogue 7.1), and each deliberate difference is argued
+ * original's wire is followed (its HomeWire), and each deliberate difference is argued
  * beside its field.
  */
 
@@ -54,12 +54,13 @@ export const HomeProject = z.object({
   work: WorkState,
   would_bind: z.boolean(),
   chip: Chip.nullable(),
-  // Not here: the original's `tasks`, `crons` and `connectors` - spec (#2517) moved them to the
-  // board subject, and the spec wins over the original where it moved a field.
+  // Not here: the original's `tasks`, `crons` and `connectors` - the spec moved them to the board
+  // subject (What a subject carries > home > projects), and the spec wins over the original where
+  // it moved a field.
 }).strict();
 export type HomeProject = z.infer<typeof HomeProject>;
 
-/** The lifecycles a row names (catalogue 7.1), PascalCase as the original's enum serialises. */
+/** The lifecycles a row names, PascalCase as the original's enum serialises. */
 export const Lifecycle = z.enum([
   "Sleeping",
   "Spawning",

@@ -86,9 +86,9 @@ export const ReviewThreadsChanged = z.object({
 }).strict();
 
 /**
- * `review_activity_notice {key, branch, waiting, message}` (catalogue 2.3 #69): at the end of an
- * agent's turn, one per review round it touched; `waiting` is how many of the round's comments
- * are still open. mcp_tools.md §6 words the message.
+ * `review_activity_notice {key, branch, waiting, message}` (the original's update): at the end of
+ * an agent's turn, one per review round it touched; `waiting` is how many of the round's comments
+ * are still open. The message is worded as the original forge's `review` tool family words it.
  */
 export const ReviewActivityNotice = z.object({
   key: Slot,

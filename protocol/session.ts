@@ -6,7 +6,7 @@ import { Slot } from "./slot.ts";
 /**
  * The session subject's snapshot: the one schema its golden test validates. spec: What a subject
  * carries > session. Where the spec names a field but not its shape the original's wire is
- * followed (catalogue 7.2), each deliberate difference argued beside its field. Parts
+ * followed (its SessionWire), each deliberate difference argued beside its field. Parts
  * another module owns in detail (git, diff, reviews, terminal, mcp) are checked here for their
  * presence and nullability; their own schemas and tests pin the inside.
  */

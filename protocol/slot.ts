@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** A seat's name: `<org>/<project>/<label>`. spec: Subjects; catalogue 4.2 (field order org, project, label). */
+/** A seat's name: `<org>/<project>/<label>`. spec: Subjects (field order org, project, label). */
 export const Slot = z.object({
   org: z.string().min(1),
   project: z.string().min(1),

@@ -84,7 +84,7 @@ export function heldPending(kind: HeldKind, key: Slot, card: HeldCard): SessionU
 }
 
 /** A held ask's `*_resolved {key, id, ending, failure}` once its effect landed; a Slack
- * draft's ending in its own words (catalogue 3 SlackDraftEnding: `expired`, `abandoned` or
+ * draft's ending in its own words (the original's SlackDraftEnding: `expired`, `abandoned` or
  * `{answered: {approved}}`). `failure` is the effect's words when it failed, else null. */
 export function heldResolved(
   kind: HeldKind,
@@ -114,13 +114,14 @@ export const UNIT_UPDATES: readonly UpdateName[] = UPDATE_NAMES.filter((n) =>
   updateSpec(n).fields === null
 );
 /**
- * The keyed variants home hears as fleet news (catalogue 2.2). `chat_appended` is home news only
- * for a completing `result`, a session-state frame or a background-tasks frame (`isFleetNews`).
+ * The keyed variants home hears as fleet news (the original's rule). `chat_appended` is home news
+ * only for a completing `result`, a session-state frame or a background-tasks frame
+ * (`isFleetNews`).
  */
 export const FLEET_NEWS = hearing("home");
 /** The variants that move the board subject. spec: What a subject carries > board. */
 export const BOARD_NEWS = hearing("board");
-/** The dictate_models subject hears exactly these. catalogue 2.2. */
+/** The dictate_models subject hears exactly these, as in the original. */
 export const DICTATE_MODELS_NEWS = hearing("dictate_models");
 /** The extensions subject hears the plugins_* family in full. spec: extensions. */
 export const EXTENSIONS_NEWS = hearing("extensions");

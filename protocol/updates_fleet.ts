@@ -22,8 +22,8 @@ import { keyed, keyless, promptUuid, type UpdateSpec, words } from "./update_spe
 import { WorkerStatusChanged, WrappedPrompt } from "./workers.ts";
 
 // The updates of the workspace around the seats: the board, workers, deliveries, held asks,
-// accounts, the review watch and the server's own failure (catalogue 2.3 rows 34-37, 42, 47,
-// 56-64, 76). A `hears` of "home" on a keyed update makes it fleet news.
+// accounts, the review watch and the server's own failure (the original's updates, by name). A
+// `hears` of "home" on a keyed update makes it fleet news.
 
 const askId = z.string().describe("the ask's id, as its card and its answer name it");
 const ending = AskEnding.describe("how the ask ended");

@@ -20,7 +20,7 @@ import {
 } from "./session.ts";
 import { keyed, promptUuid, type UpdateSpec, words } from "./update_spec.ts";
 
-// The updates a seat's own life and its CLI's frames make (catalogue 2.3 rows 1-43, 65-68).
+// The updates a seat's own life and its CLI's frames make (the original's, by name).
 // Each reaches the seat's session subscribers; `hears` names the other subjects that hear it.
 
 const cliFrame = z.record(z.string(), z.json()).describe("one CLI stream-json frame, untouched");

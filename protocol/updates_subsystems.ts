@@ -12,7 +12,7 @@ import { VaultRotated } from "./vault.ts";
 import { VoiceAudio, VoiceModeState } from "./voice.ts";
 
 // The subsystems' updates: dictation and its takes, voice, the terminal, the vault and the
-// plugins (catalogue 2.3 rows 26-27, 48-53, 70-75, 77; spec: terminal_changed, voice_audio,
+// plugins (the original's updates, by name; spec: terminal_changed, voice_audio,
 // voice_mode_state, vault_rotated, What a subject carries > extensions).
 
 /** A seat terminal's summary. spec: terminal_changed; the session table's `terminal` row. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // spec: Editing the config > vault. The spec names the messages and what they carry but leaves
-// their shapes open, and the original has no vault (mcp_tools.md §0), so these shapes are ours:
+// their shapes open, and the original forge has no vault, so these shapes are ours:
 // externally tagged like every other enum on the wire (the document hand-off's answer is the
 // model), snake_case fields.
 

@@ -3,23 +3,24 @@ import { Slot } from "./slot.ts";
 
 // Workers: the commands that spawn, close and despawn a lead's workers, the replies
 // two of them answer through (spec: command > reply_to), and the home news they make.
-// catalogue 1.2 rows 41, 42, 44-46; 1.3 (reply bodies); 1.4 (WorkerSpawnReply, DespawnResult,
-// WrappedPrompt, WorkerStatusAction, WorktreeDisposition); 2.3 row 56.
+// Where the spec leaves a shape open these are the original forge's: its worker commands and
+// their reply bodies, its WorkerSpawnReply, DespawnResult, WrappedPrompt, WorkerStatusAction and
+// WorktreeDisposition, and its `worker_status_changed`.
 
-/** The tool families a worker's `mcp_families` may pick, in wire order. mcp_tools.md §2. */
+/** The tool families a worker's `mcp_families` may pick, in the original forge's wire order. */
 export const MCP_FAMILIES = ["review", "cron", "tasks", "gotify", "slack", "systemone"] as const;
 export const McpFamily = z.enum(MCP_FAMILIES);
 export type McpFamily = z.infer<typeof McpFamily>;
 
 /**
- * A project as a worker command names it. The catalogue calls it an opaque ProjectKey; forge's
+ * A project as a worker command names it. The original calls it an opaque ProjectKey; forge's
  * key is the project's name (the board's commands name projects the same way).
  */
 export const ProjectKey = z.string().min(1);
 
 const obj = <T extends z.ZodRawShape>(shape: T) => z.object(shape).strict();
 
-/** `spawn_worker` (catalogue 1.2 row 41; `return_to` never crosses). */
+/** `spawn_worker` (the original's command; its `return_to` never crosses). */
 export const SpawnWorkerFields = obj({
   project_key: ProjectKey,
   label: z.string(),
@@ -34,7 +35,7 @@ export const SpawnWorkerFields = obj({
 });
 export type SpawnWorkerFields = z.infer<typeof SpawnWorkerFields>;
 
-/** `close_worker` (row 42) and `despawn_worker` (row 44; `respond` never crosses). */
+/** `close_worker` and `despawn_worker`, the original's commands (`respond` never crosses). */
 export const CloseWorkerFields = obj({ project_key: ProjectKey, label: z.string() });
 export const DespawnWorkerFields = obj({
   project_key: ProjectKey,
@@ -42,7 +43,7 @@ export const DespawnWorkerFields = obj({
   force: z.boolean().default(false),
 });
 
-/** A message one agent sends another, as forge wraps it (catalogue 1.4 WrappedPrompt). */
+/** A message one agent sends another, as forge wraps it (the original's WrappedPrompt). */
 export const WrappedPrompt = obj({
   id: z.string().min(1),
   kind: z.enum(["message", "delivery_failure_notice", "worker_spawn_failed_notice"]),
@@ -64,7 +65,7 @@ export function envelopeText(w: WrappedPrompt): string {
   return `${head}\n${w.body}`;
 }
 
-/** `deliver_worker_prompt` (row 45) and `deliver_worker_prompt_to_lead` (row 46). */
+/** `deliver_worker_prompt` and `deliver_worker_prompt_to_lead`, the original's commands. */
 export const DeliverWorkerPromptFields = obj({
   caller: Slot,
   project_key: ProjectKey,
@@ -78,9 +79,9 @@ export const DeliverWorkerPromptToLeadFields = obj({
 });
 
 /**
- * `deliver_peer_prompt` (catalogue 1.2 row 40): a client delivers a wrapped message to a project's
- * lead, as an agent's agents__send_message does. `target_project` is the project's name; a name
- * two orgs share resolves to the caller's org first.
+ * `deliver_peer_prompt` (the original's command): a client delivers a wrapped message to a
+ * project's lead, as an agent's agents__send_message does. `target_project` is the project's name;
+ * a name two orgs share resolves to the caller's org first.
  */
 export const DeliverPeerPromptFields = obj({
   caller: Slot,
@@ -89,7 +90,7 @@ export const DeliverPeerPromptFields = obj({
 });
 export type DeliverPeerPromptFields = z.infer<typeof DeliverPeerPromptFields>;
 
-/** A spawn's success, the `Ok` arm of the reply body (catalogue 1.3, 1.4). */
+/** A spawn's success, the `Ok` arm of the reply body (the original's WorkerSpawnReply). */
 export const WorkerSpawnReply = obj({
   session_id: z.string(),
   tag: z.string(),
@@ -101,14 +102,14 @@ export const WorkerSpawnReply = obj({
 });
 export type WorkerSpawnReply = z.infer<typeof WorkerSpawnReply>;
 
-/** spawn_worker's reply body: serde's `Result` (catalogue 1.3). */
+/** spawn_worker's reply body: serde's `Result`, as the original's reply crosses. */
 export const SpawnWorkerBody = z.union([
   obj({ Ok: WorkerSpawnReply }),
   obj({ Err: z.string() }),
 ]);
 export type SpawnWorkerBody = z.infer<typeof SpawnWorkerBody>;
 
-/** despawn_worker's reply body (catalogue 1.4 DespawnResult). */
+/** despawn_worker's reply body (the original's DespawnResult). */
 export const DespawnResult = z.union([
   obj({
     despawned: obj({
@@ -127,7 +128,7 @@ export const WorktreeDisposition = z.enum(["absent", "intact", "removed", "remov
 export type WorktreeDisposition = z.infer<typeof WorktreeDisposition>;
 
 /**
- * One worker as `worker_status_changed` carries it. The catalogue names the type but not its
+ * One worker as `worker_status_changed` carries it. The original names the type but not its
  * fields; this is forge's own shape: the seat, its branch and worktree, its session, whether a
  * process runs it, and whether it is remembered for a restart.
  */
@@ -144,7 +145,7 @@ export const WorkerStatus = obj({
 });
 export type WorkerStatus = z.infer<typeof WorkerStatus>;
 
-/** `worker_status_changed`'s fields (catalogue 2.3 row 56). */
+/** `worker_status_changed`'s fields, as the original's update names them. */
 export const WorkerStatusChanged = obj({
   project_key: ProjectKey,
   action: WorkerStatusAction,

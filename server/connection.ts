@@ -15,13 +15,16 @@ import type { Transport } from "./socket.ts";
 import type { Peer } from "./subsystem.ts";
 import type { Timers } from "./timers.ts";
 
+// node:zlib rather than fflate: 3-4x faster and smaller output. Its async form is used for order,
+// not for the thread: on this Deno it holds the JS thread for its whole run, as gzipSync does
+// (tools/bench/gzip.ts measures both).
 const gzipAsync = promisify(gzip);
 
 /** spec: kind 3: a ServerMessage body of 64 KiB or more crosses gzipped when the client asked. */
 export const DEFLATE_THRESHOLD = 64 * 1024;
 
 /**
- * One socket's transport: ordered sends (gzip off the JS thread, order kept), the write bound,
+ * One socket's transport: ordered sends (a kind-3 gzip keeps its place), the write bound,
  * the watchdog and the single teardown path. Message handling lives in `dispatch.ts`.
  * spec: The socket > Reaching it ("One frame write is bounded", "A connection whose own loop stops").
  */

@@ -34,7 +34,7 @@ export function toolName<F extends string, V extends string, N extends ToolNamin
   return `${family}${naming === "upstream" ? "_" : "__"}${verb}` as ToolNameOf<F, V, N>;
 }
 
-/** One tool forge's MCP server offers. spec (mcp_tools.md) names the original's families. */
+/** One tool forge's MCP server offers, in one of the original forge's tool families. */
 export interface ToolSpec<I extends z.ZodType = z.ZodType, N extends string = string> {
   /** `toolName(family, verb, naming)`: what the agent calls after `mcp__forge__`. */
   name: N;

@@ -1,7 +1,7 @@
 import type { Logger } from "./log.ts";
 
 /**
- * forge's own words on the wire (DESIGN.md §4 "Errors"): a refusal, a tool result or a frame says
+ * forge's own words on the wire: a refusal, a tool result or a frame says
  * what failed in forge's sentence, never the engine's or a library's (`Cannot read properties of
  * undefined`, `No such file or directory (os error 2)`, a schema library's `Invalid input`). The
  * engine's message goes to the log with its cause.

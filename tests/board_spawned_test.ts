@@ -2,8 +2,8 @@
 // Messages API (fixtures/board/script.json), scripted to call forge's tasks__* and cron__* tools.
 // spec: What a subject carries > board (hears tasks_changed); page > cron_names and session >
 // conversation (cron_names); "Not every frame on the stream is the CLI's" (a cron fire and a
-// send-back are forged user turns: source cron / forge); catalogue 1.2 task_verdict, task_rank;
-// mcp_tools §7-8.
+// send-back are forged user turns: source cron / forge); the original's task_verdict and
+// task_rank commands, and its `cron` and `tasks` tool families.
 import { decodeUpdate, fieldsOf, type Task } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";

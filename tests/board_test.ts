@@ -1,6 +1,6 @@
 // The board over the socket: spec What a subject carries > board (one entry per project; hears
 // tasks_changed), home > fleet (counts derived from the tasks; home hears tasks_changed),
-// catalogue 1.2 task commands (refused by name) and "a restart keeps the board exactly".
+// the original's task commands (refused by name) and "a restart keeps the board exactly".
 import { BoardSnapshot, decodeUpdate, fieldsOf, FleetRow } from "../protocol/mod.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";

@@ -39,12 +39,8 @@ export const ALLOWED: Record<string, string> = {
     "A transcript that went between the listing and its stat is simply not a row.",
   "server/areas/project_catalog.ts#resolved":
     "The CLI names its folder by the real path; a path that will not resolve is named as given.",
-  "server/board/book.ts#change":
-    "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
   "server/board/cron.ts#tick":
     "Still damaged: nothing fires over a file forge could not read (the error field says",
-  "server/board/cron.ts#change":
-    "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
   "server/build_info.ts#buildInfo": "No git, or not a checkout: the stamp says so.",
   "server/config/guards.ts#settingsGuard":
     "Text the loader refuses is the validator's to name (it runs next): no guard applies.",
@@ -66,6 +62,10 @@ export const ALLOWED: Record<string, string> = {
     "The CLI's own file, in a shape this reader does not know: no facts, rather than wrong ones.",
   "server/gateway/usage_cache.ts#drain":
     "The keeper logged the refusal or the failed write; a cache that is not written costs",
+  "server/lock.ts#run":
+    "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
+  "server/lock.ts#tail":
+    "The queue's own copy: the caller's `run` carries the failure; the key's queue carries on.",
   "server/log.ts#append":
     "A log that cannot be written must never take the server down; stderr still carries it.",
   "server/log.ts#close": "Already closed.",
@@ -209,7 +209,7 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/notify/http.ts#serverWords":
     "A body that is not JSON adds no words of the server's own: the status says enough.",
   "subsystems/plugins/actions.ts#repairMarketplace":
-    "integrations §2.5: a corrupt clone is not fixed by update alone; deleting it re-clones.",
+    "A corrupt clone is not fixed by the CLI's update alone (measured); deleting it re-clones.",
   "subsystems/plugins/cli.ts#runPluginCli":
     "A config dir that cannot be made fails the CLI below, which says so in its own exit.",
   "subsystems/plugins/cli.ts#kill": "already gone",
@@ -220,8 +220,6 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/plugins/files.ts#isFile": "a probe: absence is the answer",
   "subsystems/plugins/files.ts#entries": "absent or unreadable: no entries",
   "subsystems/plugins/files.ts#executable": "a probe along PATH: not there is not the command",
-  "subsystems/plugins/inventory.ts#refresh":
-    "The queue's own copy: the caller's `next` carries the failure; the queue carries on.",
   "subsystems/plugins/plugin_dir.ts#cloneHead": "no clone here: no head to show",
   "subsystems/plugins/plugin_dir.ts#cloneHead[2]":
     "A packed ref has no loose file: packed-refs holds it.",
@@ -260,8 +258,6 @@ export const ALLOWED: Record<string, string> = {
     "An untracked file that went before it was counted adds nothing to the stats.",
   "subsystems/review/scope.ts#scopeOfSeat":
     "Not there, or not a directory: either way the checkout is not on disk, which is the why.",
-  "subsystems/review/threads.ts#run":
-    "The earlier write's caller heard its failure; this one runs either way.",
   "subsystems/review/watch.ts#stop": "Already closed.",
   "subsystems/terminal/proc.ts#procSource":
     "No /proc here: `ps` is the source, and the probe says so.",
@@ -284,11 +280,7 @@ export const ALLOWED: Record<string, string> = {
     "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
   "subsystems/vault/mod.ts#checkServerUrl":
     "The URL parser's words stay out: not a URL is the reason.",
-  "subsystems/vault/session.ts#unlock":
-    "The queue's own copy: the caller's `run` carries the refusal; the queue carries on.",
-  "subsystems/voice/engines/festival.ts#render":
-    "The queue's own copy: the caller's `job` carries the failure; the queue carries on.",
-  "subsystems/voice/engines/festival.ts#render[2]": "no clip was written: nothing to remove",
+  "subsystems/voice/engines/festival.ts#render": "no clip was written: nothing to remove",
   "subsystems/voice/engines/festival.ts#constructor":
     "the pipe closes with the process; its exit is what is reported",
   "subsystems/voice/engines/festival.ts#end": "already gone",

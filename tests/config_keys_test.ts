@@ -13,10 +13,10 @@ const REPO = new URL("..", import.meta.url).pathname;
 
 /** Who reads each key whose class says it takes effect. */
 const READERS: Record<string, string> = {
-  "server.enabled": "server/server.ts",
-  "server.bind": "server/server.ts",
-  "server.port": "server/server.ts",
-  "server.allowed_origins": "server/server.ts",
+  "server.enabled": "server/boot/socket.ts",
+  "server.bind": "server/boot/socket.ts",
+  "server.port": "server/boot/socket.ts",
+  "server.allowed_origins": "server/boot/socket.ts",
   "server.status_url": "server/areas/service_status.ts",
   "claude.check_latest": "server/areas/cli_version.ts",
   "claude.npm": "server/areas/cli_version.ts",
@@ -70,7 +70,7 @@ const READERS: Record<string, string> = {
   "dictate.normalizer": "subsystems/dictate/mod.ts",
   "dictate.catalogue": "subsystems/dictate/mod.ts",
   "dictate.import_dir": "subsystems/dictate/mod.ts",
-  "dictate.server_capture": "subsystems/dictate/mod.ts",
+  "dictate.server_capture": "subsystems/dictate/take_commands.ts",
   "dictate.max_capture_minutes": "subsystems/dictate/mod.ts",
   "dictate.bind": "server/workspace/seats/seat.ts",
   "dictate.mode": "server/workspace/seats/seat.ts",
@@ -78,7 +78,7 @@ const READERS: Record<string, string> = {
   "dictate.structure": "server/greeting.ts",
   "dictate.context": "server/greeting.ts",
   "tts.models_dir": "subsystems/voice/mod.ts",
-  "tts.speaking_model": "subsystems/voice/mod.ts",
+  "tts.speaking_model": "subsystems/voice/speaking.ts",
   "tts.voice": "subsystems/voice/mod.ts",
   "vault.server_url": "subsystems/vault/mod.ts",
   "vault.email": "subsystems/vault/mod.ts",

@@ -1,8 +1,9 @@
 // Spawned tier: the connector tools the first file leaves out, each checked against what the
-// fakes received or hold. mcp_tools §9 (gotify__list, gotify__apps, gotify__recent), §10
-// (slack__subscribe by direct_messages / mentions; slack__react and slack__edit held for a
-// person, approved, own messages only for an edit); catalogue 1.2 #12
-// respond_slack_post, 2.3 #60-62.
+// fakes received or hold. The original forge's `gotify` tools (gotify__list, gotify__apps,
+// gotify__recent) and `slack` tools (slack__subscribe by direct_messages / mentions; slack__react
+// and slack__edit held for a person, approved, own messages only for an edit); its
+// respond_slack_post command and its slack_message_appended, slack_post_pending and
+// slack_draft_resolved updates.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { connectorWorld, homeConnectors, nextDelivery, nextUpdate } from "./connectors_harness.ts";
 import { until } from "./harness.ts";
@@ -76,7 +77,7 @@ Deno.test("slack: a direct-message and mention subscription delivers DMs and men
   const requests = await w.world.apiRequests() as unknown as { body: unknown }[];
   assert(!requests.some((r) => JSON.stringify(r.body).includes("chatter nobody")), "no mention");
 
-  // slack__react is held like a post (the facade's gate, mcp_tools §10); approved, the fake
+  // slack__react is held like a post (the facade's gate, as in the original); approved, the fake
   // holds the reaction on the message.
   const ts = await w.slack.say("C0GENERAL", "U0FORGE", "typo heer");
   command(c, "prompt", { key: lead, text: "[[script:react]] ack it", attachments: [] });

@@ -6,7 +6,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";
 import { GENERATED_SESSION, writeGenerated } from "../fixtures/history/generate.ts";
-import { referenceRows } from "../server/workspace/conversation/testing.ts";
+import { referenceRows } from "./conversation_support.ts";
 import { toolResultIds, toolUseIds } from "../server/workspace/conversation/turns.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 

@@ -4,7 +4,7 @@
 // occupant's is an error naming seat_range); session > conversation (the newest turns, the
 // cursor, the tool record bound); resume and restart lose nothing.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { referenceRows } from "../server/workspace/conversation/testing.ts";
+import { referenceRows } from "./conversation_support.ts";
 import { taskEnding } from "../server/workspace/conversation/turns.ts";
 import { projectSlug } from "../server/workspace/claude/paths.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";

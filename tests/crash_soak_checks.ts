@@ -2,7 +2,7 @@
  * Test support: what the crash soak (tests/crash_soak.ts) checks after every restart. Each check
  * answers the problems it found, in words; an empty list is a clean restart.
  */
-import { referenceRows } from "../server/workspace/conversation/testing.ts";
+import { referenceRows } from "./conversation_support.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { childrenOf, commandOf, cwdOf } from "./seats_harness.ts";
 import type { Slot } from "../protocol/mod.ts";

@@ -1,4 +1,4 @@
-// Crash at any moment (DESIGN.md §4 "State"; docs/state.md): forge killed with SIGKILL 20 times
+// Crash at any moment (docs/state.md): forge killed with SIGKILL 20 times
 // at random moments of random work and started again. After every restart the lead's history
 // matches its transcript, the board, schedules, subscriptions and workers are as they were, no
 // orphan CLI, worktree or temp file is left, and the schedule that fell due while forge was down

@@ -1,4 +1,4 @@
-// A full disk (DESIGN.md §4 "State"; docs/state.md): forge.toml and the state dir on a small
+// A full disk (docs/state.md): forge.toml and the state dir on a small
 // tmpfs this test mounts (the tests run as root) and fills. Each write is refused in forge's
 // words - a settings save answers `io`, a board change and a worker spawn are refused - nothing
 // is torn (the files parse and hold what they held, no temp file is left), the server serves on,

@@ -1,8 +1,9 @@
 // Spawned tier: `deno task start` runs forge as a process under the launcher's permissions; its
 // seat runs the real claude CLI whose base URL is forge's account gateway; two fake Messages APIs
 // (in this process) stand in for two accounts' upstreams. spec: home > accounts, projects
-// (would_bind, chip); What a client receives > update (the account pool paragraph); catalogue 2.3
-// (accounts_changed, status_snapshot, forge_account_identity, auth_required), 5 ([gateway]).
+// (would_bind, chip); What a client receives > update (the account pool paragraph); the
+// original's updates accounts_changed, status_snapshot, forge_account_identity and auth_required,
+// and its [gateway] keys.
 import {
   AccountsWire,
   AuthRequired,
@@ -216,8 +217,8 @@ Deno.test("the gateway: a config_dir account forwards the CLI's own login unchan
   const c = await forge.connect();
   await c.next((m) => m.kind === "settings");
   // The seat is woken only once this client holds it: `oauth_credentials_snapshot` is told once,
-  // when the seat connects (catalogue 2.3 #28), so a subscriber must be there to hear it. A
-  // client that comes later reads the same facts off the session snapshot's `account`.
+  // when the seat connects, so a subscriber must be there to hear it. A client that comes later
+  // reads the same facts off the session snapshot's `account`.
   c.send({ kind: "subscribe", what: { session: LEAD }, answering: true });
   await c.next((m) => m.kind === "snapshot" && m.subject !== "home");
   command(c, "spawn_project", { project_name: "p", launch_settings: {} });

@@ -1,7 +1,7 @@
 // Spawned tier, real CLI + fake API (the agents family; tools are contributed through the
 // registry). spec: "Not every frame on the stream is the CLI's" (a forged turn
-// carries its source: `peer`), catalogue 2.3 peer_envelope_appended; mcp.md §2.5 (list_changed:
-// the next turn's tools follow it).
+// carries its source: `peer`), the original's peer_envelope_appended; the CLI's MCP
+// list_changed, as measured (the next turn's tools follow it).
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { MCP_SCRIPT, type Msg, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";

@@ -1,4 +1,4 @@
-import { startHarness } from "../server/workspace/claude/testing.ts";
+import { startHarness } from "./claude_support.ts";
 import { assert } from "./assert.ts";
 import { claudeByHand, writeMarketplace } from "./plugins_fixture.ts";
 

@@ -3,7 +3,7 @@
 // review and prompts the seat; the agent lists and reads it (review__list, review__get), edits
 // the file, replies and resolves; every viewer sees the threads move (review_threads_changed),
 // the tree move (work_changed) and the turn's notice (review_activity_notice).
-// mcp_tools.md §6 (review family); spec: command > reply_to ("the three review writes");
+// The original forge's `review` tool family; spec: command > reply_to ("the three review writes");
 // session > reviews, diff.
 import { assert, assertEquals } from "./assert.ts";
 import { type Msg, toolResultsOf, untilResult } from "./mcp_harness.ts";

@@ -1,7 +1,8 @@
 // Socket tier: the server in this process (so it may read /proc), its seats running the real
 // claude CLI against the fake API, a client on the socket. spec: session subject table (header,
 // conversation, state, pending_asks, background_tasks, mcp, processes); showing; home > unseen;
-// What a client sends > read_call_output; catalogue 1.2 and 6.5 (AskUserQuestion).
+// What a client sends > read_call_output; the original's commands, and AskUserQuestion's
+// can_use_tool.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 

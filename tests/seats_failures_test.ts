@@ -1,5 +1,5 @@
 // Socket tier: how a seat fails and what it carries when it does. spec: home > agents (lifecycle,
-// reason); catalogue 2.3 connection_failed {key, message, fatal}: a missing binary, a
+// reason); the original's connection_failed {key, message, fatal}: a missing binary, a
 // failed start or an exit mid-turn leave a Failed seat with the exit and the stderr tail.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";

@@ -1,6 +1,6 @@
 // Spawned tier: three seats run the real CLI at once; one CLI is killed with SIGKILL mid-turn and
 // its seat fails with the exit and its reason while the others and the server run on.
-// spec: home > agents (lifecycle, reason); catalogue 2.3 connection_failed.
+// spec: home > agents (lifecycle, reason); the original's connection_failed.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import {
   alive,

@@ -1,6 +1,6 @@
 // Spawned tier: commands and updates the original's clients use, produced from
-// what the CLI and the workspace know. catalogue 1.2 (start_default, replay_conversation), 2.3
-// (#3 history_replayed, #65 prompt_queued_while_busy).
+// what the CLI and the workspace know: the original's commands start_default and
+// replay_conversation, its updates history_replayed and prompt_queued_while_busy.
 import { z } from "zod";
 import { AvailableModel, CurrentModel } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";

@@ -1,6 +1,6 @@
 // Spawned tier: shutdown leaves no process behind, and a restart finds none - after a clean
-// SIGTERM (stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL; catalogue 6.2) even with a background Bash
-// running under the CLI, and after the server itself was killed with SIGKILL.
+// SIGTERM (stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL, as the original forge stops its CLI) even with a
+// background Bash running under the CLI, and after the server itself was killed with SIGKILL.
 import { assert, assertEquals } from "./assert.ts";
 import {
   alive,

@@ -1,7 +1,8 @@
 // Spawned tier: `deno task start` runs forge as a process; its seat runs the real claude CLI
 // against the fake Messages API (also a process); the test is a client on the socket.
 // spec: What a client receives > update {seq, span}; session > pending_asks; subscribe >
-// answering; catalogue 1.2 (prompt, respond_permission, cancel), 2.3, 6.5.
+// answering; the original's commands (prompt, respond_permission, cancel) and updates, and the
+// CLI's can_use_tool control request.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { alive, chatOf, command, seatWorld, updateOf } from "./seats_harness.ts";
 

@@ -42,7 +42,7 @@ Deno.test("ping is answered with pong", async () => {
   assertEquals(await c.next(), { kind: "pong" });
 });
 
-// DESIGN §1 step 4: anything thrown becomes one error frame and the connection stays open.
+// Anything a handler throws becomes one error frame and the connection stays open.
 Deno.test("malformed input is answered with an error naming what was wrong, and the connection stays", async () => {
   await using t = await testServer(null);
   const c = await t.ready();
@@ -65,7 +65,7 @@ Deno.test("malformed input is answered with an error naming what was wrong, and 
   assertEquals((await c.next()).kind, "pong");
 });
 
-// The 16 MiB inbound bound (catalogue 3.5).
+// The 16 MiB inbound bound (spec: What a client sends > browser_file_answer names it).
 Deno.test("an inbound frame over 16 MiB is refused by name and the connection stays", async () => {
   await using t = await testServer(null);
   const c = await t.ready();

@@ -1,7 +1,7 @@
 // Every store forge keeps, opened over a file that does not parse: the file is kept aside byte
 // for byte, the damage is reported (a `state_file_damaged` record naming it, the keeper's list
 // that home's fatal_error carries, and the area's own error field where it has one), a change
-// to the area is refused in words, and the file is never overwritten. DESIGN.md §4 "State";
+// to the area is refused in words, and the file is never overwritten.
 // docs/state.md lists the stores.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { until } from "./harness.ts";

@@ -3,7 +3,7 @@ import { decodeTerminalOutput, encodeTerminalInput } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { testServer } from "./harness.ts";
-import { replay, type ReplayPiece } from "../subsystems/terminal/testing.ts";
+import { replay, type ReplayPiece } from "./terminal_support.ts";
 
 const seat = { org: "Acme", project: "proj", label: "lead" };
 

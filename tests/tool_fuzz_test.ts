@@ -1,4 +1,4 @@
-// forge's own words on the wire (DESIGN.md §4 "Errors"), for its MCP tools: every tool the
+// forge's own words on the wire, for its MCP tools: every tool the
 // registry lists for a lead is called with mutated inputs, exactly as the CLI's control requests
 // reach the seat's MCP server, while a client holds home and the seat. No tool result and no
 // frame carries an engine's or a library's message; a call the CLI cancels ends; the server

@@ -1,7 +1,7 @@
-// Spawned tier, the real CLI: a worker's message handed to its lead by a client. catalogue 1.2
-// row 46 (deliver_worker_prompt_to_lead {caller, target_lead_key, wrapped}), 2.3 #57
-// (peer_envelope_appended); spec: "Not every frame on the stream is the CLI's"
-// (a delivery is a forged user turn with its source).
+// Spawned tier, the real CLI: a worker's message handed to its lead by a client. The original's
+// deliver_worker_prompt_to_lead {caller, target_lead_key, wrapped} and peer_envelope_appended;
+// spec: "Not every frame on the stream is the CLI's" (a delivery is a forged user turn with its
+// source).
 import { envelopeText } from "../protocol/workers.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { firstUpdate, untilResult } from "./mcp_harness.ts";

@@ -1,8 +1,8 @@
-// Spawned tier, the real CLI: the durable side of workers and bad input. mcp_tools.md §4
+// Spawned tier, the real CLI: the durable side of workers and bad input. The original forge's
 // agents__spawn ("a worker whose worktree is gone is not auto-respawned until resume_session
-// recreates it"); catalogue 1.2 rows 32 (spawn_session with a worker role), 41, 42 (close_worker:
-// no worktree cleanup); (refused in words, nothing left behind, a spawn that
-// fails half way removes what it made); spec: command > reply_to (refusals inside the body).
+// recreates it"); its spawn_session with a worker role, spawn_worker and close_worker (no worktree
+// cleanup); (refused in words, nothing left behind, a spawn that fails half way removes what it
+// made); spec: command > reply_to (refusals inside the body).
 import type { Slot } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { ask, exists, git } from "./harness.ts";

@@ -1,9 +1,9 @@
 // Spawned tier: forge runs as a process, its lead runs the real claude CLI against the fake
 // Messages API (fixtures/workers/script.json) and spawns workers through agents__spawn; each
-// worker is the real CLI in its own git worktree. mcp_tools.md §4
+// worker is the real CLI in its own git worktree. The original forge's `agents` family
 // (agents__spawn / despawn / capacity: the cap, the dirty-tree block, the branch clean-up rule,
 // durable workers); spec: command > reply_to (spawn_worker, despawn_worker answer through reply,
-// a refusal in the body); home > agents (tree, work read in the worktree); catalogue 2.3 row 56.
+// a refusal in the body); home > agents (tree, work read in the worktree); worker_status_changed.
 import type { Slot } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";

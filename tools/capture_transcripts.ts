@@ -11,7 +11,7 @@
  */
 import { parseArgs } from "node:util";
 import type { ReplyInput } from "../fixtures/fake_api/mod.ts";
-import { startHarness } from "../server/workspace/claude/testing.ts";
+import { startHarness } from "../tests/claude_support.ts";
 import { saveTranscript } from "./transcript_scrub.ts";
 
 /** One captured session: its script and the prompts sent, one turn each. */

@@ -37,12 +37,7 @@ export function manifests(): AnyManifest[] {
     perfArea("."),
     accountsArea,
     settingsArea(never),
-    seatsArea({
-      watchers: { holding: never, showing: never },
-      held: null as never,
-      tools: null,
-      started: never,
-    }),
+    seatsArea(null as never),
     workersArea(never),
     boardArea(),
     ...SUBSYSTEMS,
@@ -58,7 +53,11 @@ const CORE_SCOPE: Record<string, string[]> = {
   service_status: ["server/areas/service_status.ts"],
   cli_version: ["server/areas/cli_version.ts"],
   dictate_models: ["server/areas/dictate_models.ts"],
-  settings: ["server/areas/settings.ts", "server/areas/settings_tools.ts"],
+  settings: [
+    "server/areas/settings.ts",
+    "server/areas/settings_tools.ts",
+    "server/areas/settings_write_tool.ts",
+  ],
   seats: ["server/areas/seats.ts", "server/areas/conversation.ts"],
   workers: ["server/workers/"],
   board: ["server/board/"],
@@ -76,7 +75,7 @@ function sources(scope: string[]): { path: string; text: string }[] {
     const paths = entry.endsWith("/")
       ? [...Deno.readDirSync(new URL(entry, root))]
         .filter((e) => e.isFile && e.name.endsWith(".ts") && !e.name.endsWith("_test.ts"))
-        .filter((e) => !["manifest.ts", "testing.ts", "test_support.ts"].includes(e.name))
+        .filter((e) => e.name !== "manifest.ts")
         .map((e) => entry + e.name).sort()
       : [entry];
     for (const path of paths) out.push({ path, text: Deno.readTextFileSync(new URL(path, root)) });
@@ -85,15 +84,44 @@ function sources(scope: string[]): { path: string; text: string }[] {
 }
 
 /**
+ * The naming rule: a handler is a property, method or const named exactly as the wire spells the
+ * name (`prompt: (c) =>`, `async more(`, `{ board: subject }`, `"tasks__create": `,
+ * `const notify_test: CommandHandler<...>`). The one other shape is `subjectArea(...)`, an area
+ * with a single subject whose read function is its handler.
+ */
+function definesHandler(name: string, text: string): boolean {
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(
+    `(^\\s*|{\\s*|\\bconst\\s+)(async\\s+)?("${esc}"|${esc})\\s*[:(]`,
+    "m",
+  ).test(text) || new RegExp(`subjectArea\\([^)]*"${esc}"`, "s").test(text);
+}
+
+/**
  * The file that defines a name's handler: a property or method keyed by it (`prompt: (c) =>`,
  * `async more(`, `{ board: subject }`, `"tasks__create": `), else where the name is first written.
  */
 export function handlerFile(name: string, files: { path: string; text: string }[]): string {
-  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const defines = new RegExp(`(^\\s*|{\\s*)(async\\s+)?("${esc}"|${esc})\\s*[:(]`, "m");
-  const found = files.find((f) => defines.test(f.text)) ??
+  const found = files.find((f) => definesHandler(name, f.text)) ??
     files.find((f) => f.text.includes(`"${name}"`));
   return found?.path ?? files[0].path;
+}
+
+/**
+ * The naming rule's breaches: every wire name an area declares (client kind, Command, subject,
+ * agent tool) whose handler is not a property or method keyed by that exact name in the area's
+ * own files. Empty when the map's every row points at the handler itself.
+ */
+export function unkeyedHandlers(list: AnyManifest[] = manifests()): string[] {
+  const out: string[] = [];
+  for (const m of list) {
+    const files = sources(CORE_SCOPE[m.id] ?? [`subsystems/${m.id}/`]);
+    const names = [...m.verbs, ...m.commands, ...m.subjects, ...(m.tools ?? []).map((t) => t.name)];
+    for (const name of names) {
+      if (!files.some((f) => definesHandler(name, f.text))) out.push(`${m.id}: ${name}`);
+    }
+  }
+  return out;
 }
 
 type Row = { name: string; area: string; file: string };

@@ -6,7 +6,7 @@ import { assert, assertEquals } from "../tests/assert.ts";
 import { COMMANDS, Slot, UPDATE_NAMES, updateSpec } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
 import { render, typeOf } from "./docs.ts";
-import { handlerFile } from "./docs_arch.ts";
+import { handlerFile, unkeyedHandlers } from "./docs_arch.ts";
 import { defaultCell, kindCell, rangeOf } from "./docs_config.ts";
 import { generatedPages, splice, stalePages } from "./docs_pages.ts";
 
@@ -57,6 +57,13 @@ Deno.test("docs: a handler is found where it is defined, not where it is mention
   assertEquals(handlerFile("board", files), "c.ts");
   // Nothing defines it: where the name is first written as a string.
   assertEquals(handlerFile("names", [files[0]]), "a.ts");
+});
+
+// The naming rule (docs/architecture.md > Where a wire name is handled): every name an area
+// declares has a handler keyed by that exact name in the area's own files, so the map's row is
+// the handler itself and never a guess.
+Deno.test("docs: every declared wire name's handler is keyed by the name itself", () => {
+  assertEquals(unkeyedHandlers(), []);
 });
 
 /** The relative link targets of a Markdown text (inline links and images), code spans skipped. */

@@ -4,6 +4,7 @@ import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts"
 import { modelsDir } from "../subsystems/dictate/paths.ts";
 import { notifyNetHosts } from "../subsystems/notify/settings.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
+import { expandHome } from "../server/home_path.ts";
 
 /**
  * V8 flags the launcher and the compiled binary run the server with. After a burst
@@ -189,9 +190,7 @@ function dictatePermissions(config: ForgeConfig, home: string) {
   if (area.enabled !== true) return { ffi: false, read: [], write: [], run: [], net: [] };
   const models = modelsDir(area.models_dir, home);
   const expand = (p: unknown) =>
-    typeof p !== "string" || p.length === 0
-      ? []
-      : [p.startsWith("~/") ? `${home}${p.slice(1)}` : p];
+    typeof p !== "string" || p.length === 0 ? [] : [expandHome(p, home)];
   const feed = typeof area.catalogue === "string" ? area.catalogue : "";
   const url = /^https?:\/\//.test(feed) ? new URL(feed) : null;
   return {

@@ -1,5 +1,5 @@
 import { projectSlug, transcriptPath } from "../server/workspace/claude/paths.ts";
-import type { CliHarness } from "../server/workspace/claude/testing.ts";
+import type { CliHarness } from "../tests/claude_support.ts";
 
 /**
  * What every committed transcript goes through before it lands in the repo (see

@@ -4,9 +4,9 @@ import { fieldsArea, type Host } from "../subsystem.ts";
 /**
  * The account pool's per-seat field: a session snapshot's `account` - the forge account the
  * seat's requests go out under, what the CLI said of its own auth at `initialize`, and a
- * `config_dir` login's facts (never its tokens). spec: session subject; catalogue 2.3
- * `status_snapshot`, `forge_account_identity`. The pool itself is home's (areas/home.ts) and
- * lives in server/gateway/.
+ * `config_dir` login's facts (never its tokens). spec: session subject; the original forge's
+ * `status_snapshot` and `forge_account_identity` updates. The pool itself is home's (areas/home.ts)
+ * and lives in server/gateway/.
  */
 export const accountsArea = fieldsArea(
   "accounts",

@@ -1,10 +1,10 @@
 /**
  * home's `cli_version`: the installed and latest claude versions (spec: What a subject carries >
  * home), and the unit `cli_version_changed` that tells a home holder to read again when either
- * moves (catalogue 2.2: a fleet redraw). Installed is `claude --version` at boot, then whatever a
- * seat's CLI reports in its init frame (a CLI upgraded on disk shows with the next seat that
- * starts). Latest is the newest release npm's own client names for the CLI's package, read on a
- * slow timer while `[claude] check_latest` is on.
+ * moves (a fleet redraw, as in the original). Installed is `claude --version` at boot, then
+ * whatever a seat's CLI reports in its init frame (a CLI upgraded on disk shows with the next seat
+ * that starts). Latest is the newest release npm's own client names for the CLI's package, read on
+ * a slow timer while `[claude] check_latest` is on.
  */
 import type { CliFrame, SessionUpdate } from "../../protocol/mod.ts";
 import { fieldsArea } from "../subsystem.ts";

@@ -1,6 +1,6 @@
 // spec: What a subject carries > home (cli_version: the installed and latest claude versions);
-// catalogue 2.2 (cli_version_changed is a unit redraw). npm is stood in for by a script that
-// answers `npm view <package> version --json` as npm does.
+// cli_version_changed is a unit redraw (spec: How a message is tagged). npm is stood in for by a
+// script that answers `npm view <package> version --json` as npm does.
 import { assertEquals } from "../../tests/assert.ts";
 import { CLI_PACKAGE, CliVersions, readLatestCliVersion } from "./cli_version.ts";
 import { update } from "../../protocol/mod.ts";

@@ -18,7 +18,7 @@ export function conversationVerbs(host: Host) {
   return {
     more: async (m: ClientMessageOf<"more">, peer: Peer) => {
       const seat = seatFor(host, "more", m.conversation);
-      // spec (catalogue 3.4): a held batch goes out before any answer.
+      // A held batch goes out before any answer, as the original forge's connection orders it.
       host.workspace.stream.flush(m.conversation);
       const page = await seat.more(m.before ?? null, m.turns);
       peer.send({

@@ -1,18 +1,7 @@
 import type { Command } from "../../protocol/mod.ts";
 import { encodeUpdate, update } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
-import { SeatManager, type Watchers } from "../workspace/seats/mod.ts";
-import type { HeldAskRegistry } from "../workspace/seats/held.ts";
-import type { ToolBridge } from "../workspace/mcp/bridge.ts";
-
-/** What the server hands the seats beyond the Host: who watches, the asks, forge's tools. */
-export interface SeatsWiring {
-  watchers: Watchers;
-  held: HeldAskRegistry;
-  tools: ToolBridge | null;
-  /** Told the manager once it exists (Host.deliver reaches the seats through it). */
-  started(manager: SeatManager): void;
-}
+import type { SeatManager } from "../workspace/seats/mod.ts";
 import { CONVERSATION_VERBS, conversationVerbs } from "./conversation.ts";
 
 type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
@@ -24,9 +13,10 @@ type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
  * and a command for a seat with no session is refused naming the seat. `read_call_output` is
  * answered to the asking connection alone, `seq: null`, because it stands nowhere in the
  * sequence (spec: What a client receives > update). It also answers the conversation verbs,
- * `more` and `seat_range` (conversation.ts), over the same seats.
+ * `more` and `seat_range` (conversation.ts), over the same seats. The server builds `seats`;
+ * the area boots it when it starts.
  */
-export function seatsArea(wiring: SeatsWiring) {
+export function seatsArea(seats: SeatManager) {
   return defineSubsystem({
     id: "seats",
     note: "the claude sessions forge supervises, and the commands that drive them",
@@ -58,17 +48,6 @@ export function seatsArea(wiring: SeatsWiring) {
     load: () =>
       Promise.resolve({
         create: async (host: Host) => {
-          const seats = new SeatManager({
-            log: host.log,
-            config: host.config,
-            workspace: host.workspace,
-            stateDir: host.stateDir,
-            keeper: host.state,
-            watchers: wiring.watchers,
-            held: wiring.held,
-            tools: wiring.tools,
-          });
-          wiring.started(seats);
           await seats.boot();
           const f = <N extends Command["name"]>(c: Of<N>) =>
             c.fields as NonNullable<Of<N>["fields"]>;

@@ -7,7 +7,7 @@ import type { memoryLogger } from "../log.ts";
 import { Refusal } from "../subsystem.ts";
 import { taskFilePath } from "./book.ts";
 import { taskCommands } from "./commands.ts";
-import { boardWorld, project } from "./testing.ts";
+import { boardWorld, project } from "../../tests/board_support.ts";
 import { parseInput } from "../workspace/mcp/catalog.ts";
 import { BOARD_TOOLS, boardTools } from "./tools.ts";
 

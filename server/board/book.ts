@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Task } from "../../protocol/mod.ts";
 import { type KeptFile, schemaParse, type StateKeeper, StateWriteError } from "../state/keeper.ts";
 import type { Logger } from "../log.ts";
+import { Lock } from "../lock.ts";
 import { BoardError, TaskList } from "./tasks.ts";
 
 const TaskFile = z.object({ version: z.literal(1), tasks: z.array(Task) }).strict();
@@ -21,7 +22,7 @@ export function taskFilePath(stateDir: string, org: string, project: string): st
  * change is refused until the file is mended (then its rows are read back) or removed.
  */
 export class TaskBook {
-  #lock: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
 
   private constructor(
     readonly list: TaskList,
@@ -51,7 +52,7 @@ export class TaskBook {
 
   /** Runs `fn` on the list, writes the result, and answers `fn`'s value; one change at a time. */
   change<R>(fn: (list: TaskList) => R): Promise<R> {
-    const run = this.#lock.then(async () => {
+    return this.#lock.run(async () => {
       try {
         const mended = await this.file.writable();
         if (mended) this.list.tasks = mended.state === "read" ? mended.value.tasks : [];
@@ -74,9 +75,6 @@ export class TaskBook {
         );
       }
     });
-    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
-    this.#lock = run.catch(() => {});
-    return run;
   }
 }
 

@@ -10,7 +10,7 @@ type Fielded<N extends Command["name"]> = { name: N; fields: Of<N> };
 /** Who made a schedule from the page: the person, as a prompt's `source` names them. */
 const PERSON = "you";
 
-/** The people's task commands (catalogue 1.2 #34-39). */
+/** The people's task commands: the original forge's six, by their wire names. */
 export const TASK_COMMANDS = [
   "task_verdict",
   "task_answer",

@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import { z } from "zod";
 import { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
+import { Lock } from "../lock.ts";
 import {
   type KeptFile,
   type KeptRead,
@@ -85,7 +86,7 @@ export class Crons {
   readonly #inflight = new Set<string>();
   /** Failed deliveries in a row per schedule: the next retry waits twice as long. */
   readonly #failures = new Map<string, number>();
-  #lock: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
   #timer: unknown = null;
   #stopped = true;
   readonly #upSince: number;
@@ -192,7 +193,7 @@ export class Crons {
     this.#stopped = true;
     if (this.#timer !== null) this.o.clock.clear(this.#timer);
     this.#timer = null;
-    return this.#lock;
+    return this.#lock.idle();
   }
 
   /**
@@ -293,7 +294,7 @@ export class Crons {
 
   /** One change to one project's schedules at a time: written, then announced; else undone. */
   #change(org: string, project: string, fn: (list: CronEntry[]) => CronEntry[]): Promise<void> {
-    const run = this.#lock.then(async () => {
+    return this.#lock.run(async () => {
       try {
         await this.#writable();
       } catch (err) {
@@ -310,9 +311,6 @@ export class Crons {
       }
       this.o.changed(org, project);
     });
-    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
-    this.#lock = run.catch(() => {});
-    return run;
   }
 
   /** Sleeps until the earliest fire, in chunks of at most MAX_SLEEP_MS. */

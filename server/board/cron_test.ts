@@ -4,7 +4,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { FIRST_RETRY_MS, MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
 import { fieldsOf } from "../../protocol/mod.ts";
-import { boardWorld } from "./testing.ts";
+import { boardWorld } from "../../tests/board_support.ts";
 
 const min = 60_000;
 

@@ -6,7 +6,8 @@ import { BoardError } from "./tasks.ts";
  * Schedule math, and nothing else: croner (npm) parses a 5-field expression in the host's local
  * time and names its next fire. It never runs a timer of its own here (no callback is given):
  * forge's one tick fires what is due (cron.ts), so a restart, a sleep or a clock jump all follow
- * one rule. mcp_tools §7: exactly one of a 5-field `schedule` or an RFC 3339 `run_once_at`.
+ * one rule. As the original forge's `cron` tool family takes it: exactly one of a 5-field
+ * `schedule` or an RFC 3339 `run_once_at`.
  */
 
 /** RFC 3339 date-time: a date, `T`, a time and an offset (`Z` or `±hh:mm`). */

@@ -5,7 +5,7 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
  * A project's tasks as plain data, and every change a person or an agent can make to them. Each
  * operation checks first and changes after, so a refused one (thrown `BoardError`, a sentence
  * naming what was wrong) leaves the list exactly as it was. Persisting and announcing is the
- * caller's (book.ts). spec: What a subject carries > board; catalogue 1.2 task commands.
+ * caller's (book.ts). spec: What a subject carries > board; the original forge's task commands.
  */
 export class BoardError extends Error {}
 

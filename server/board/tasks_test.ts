@@ -1,5 +1,6 @@
-// The task model: spec board > projects (rows with worked time and marks); catalogue 1.2 task
-// commands (a move the status does not allow is refused, nothing changes); mcp_tools §8.
+// The task model: spec board > projects (rows with worked time and marks); the original forge's
+// task commands (a move the status does not allow is refused, nothing changes) and its `tasks`
+// tool family.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { boardRows, fleetCounts } from "./rows.ts";
 import { BoardError, TaskList } from "./tasks.ts";

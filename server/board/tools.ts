@@ -10,10 +10,10 @@ import {
 import type { Board } from "./board.ts";
 import { BoardError, type TaskPatch } from "./tasks.ts";
 
-// forge's `tasks` and `cron` tool families (mcp_tools §7-8): on the caller's own project, for
-// any seat. Inputs are strict (`additionalProperties: false`); a field that does not parse is
-// the bridge's error naming it, and a value the board refuses is answered here in words naming
-// the field, as an error result. Successes answer pretty-printed JSON.
+// forge's `tasks` and `cron` tool families, named as the original forge names them: on the
+// caller's own project, for any seat. Inputs are strict (`additionalProperties: false`); a field
+// that does not parse is the bridge's error naming it, and a value the board refuses is answered
+// here in words naming the field, as an error result. Successes answer pretty-printed JSON.
 
 const text = z.string();
 const Estimate = z.object({

@@ -7,6 +7,7 @@ import { sectionRules } from "./rules.ts";
 import type { AreaSpec, KeySpec } from "./spec.ts";
 import type { AccountConfig, ForgeConfig, OrgConfig, ProjectConfig } from "./types.ts";
 import { dotted, isPlainObject, schemaTree, validateTree } from "./validate.ts";
+import { expandHome } from "../home_path.ts";
 
 /** A successful load: the typed view plus what the settings document and the writer need. */
 export interface LoadedConfig {
@@ -241,10 +242,6 @@ export function valueAt(tree: Record<string, unknown>, spec: KeySpec): Wire {
   let node: unknown = tree;
   for (const part of spec.pattern.split(".")) node = isPlainObject(node) ? node[part] : undefined;
   return node === undefined ? spec.default : (node as Wire);
-}
-
-export function expandHome(path: string, home: string): string {
-  return path === "~" ? home : path.startsWith("~/") ? `${home}/${path.slice(2)}` : path;
 }
 
 const arr = (v: unknown): Record<string, unknown>[] =>

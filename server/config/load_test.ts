@@ -31,7 +31,7 @@ Deno.test("no file: the built-in defaults, the server on 127.0.0.1:8790", () => 
   assertEquals(config.orgs, []);
 });
 
-// DESIGN §4: unknown keys are errors at load, with line and key.
+// Unknown keys are errors at load, with line and key: a typo is never silently ignored.
 Deno.test("an unknown key is refused with file, line, column and key", () => {
   const e = refusal(`# header\n[server]\nport = 8790\n  prot = 1\n`);
   assertEquals(
@@ -201,7 +201,8 @@ Deno.test("an unterminated string is reported as one, at its line", () => {
   );
 });
 
-// catalogue §5: the rules a section states across its keys, each placed on the key it names.
+// The rules a section states across its keys (as the original forge's forge.toml states them),
+// each placed on the key it names.
 const ACCOUNT = `[[accounts]]\ndisplay_name = "A"\nprovider = "anthropic"\nmodels = ["m1"]\n`;
 
 Deno.test("[gotify] present needs its client_token and url", () => {
@@ -270,7 +271,7 @@ Deno.test("model_slugs and model_aliases keys must be among the account's models
 });
 
 // An account with neither token nor config_dir is the CLI's own login in its default dir
-// (docs/accounts.md; pool.ts `accountKind`): the catalogue's token row predates config_dir.
+// (docs/accounts.md; pool.ts `accountKind`): the original forge's `token` key predates config_dir.
 Deno.test("an account with neither token nor config_dir loads as the default login", () => {
   const { config } = loadConfigText(ACCOUNT, "/c/forge.toml", areas);
   assertEquals([config.accounts[0].token, config.accounts[0].config_dir], [null, null]);
@@ -286,7 +287,8 @@ Deno.test("[vault] enabled with no server_url is refused; disabled it may be par
   loadConfigText(`[vault]\nenabled = false\nemail = "a@b.invalid"\n`, "/c/forge.toml", areas);
 });
 
-// catalogue 5: a project's paths take `~/` as the home, env_file among them.
+// As in the original forge's forge.toml: a project's paths take `~/` as the home, env_file
+// among them.
 Deno.test("a project's env_file expands ~/ like its path", () => {
   const text = `[[orgs]]\nname = "Acme"\n[[orgs.projects]]\nname = "proj"\npath = "~/p"\n` +
     `env_file = "~/p/.env"\n`;

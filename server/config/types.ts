@@ -30,7 +30,7 @@ export interface ForgeConfig {
   areas: Record<string, Record<string, Wire>>;
 }
 
-/** One `[[slack]]` entry. catalogue 4: slack[].* keys. */
+/** One `[[slack]]` entry: the original forge's `slack[].*` keys. */
 export interface SlackWorkspaceConfig {
   workspace: string;
   token: string;

@@ -1,8 +1,8 @@
 /**
  * One account's rotation clock: the 429 streak and the cooldown. `streak_count` 429s inside
  * `streak_window_secs` put the account in cooldown until the failing response's reset time, or
- * for `no_reset_cooldown_secs` when it names none (catalogue 5, `[gateway]`). Any answer that is
- * not a 429 ends the streak. Pure: the caller passes the time.
+ * for `no_reset_cooldown_secs` when it names none (the original forge's `[gateway]` keys). Any
+ * answer that is not a 429 ends the streak. Pure: the caller passes the time.
  */
 export interface RotationRules {
   streakCount: number;

@@ -58,8 +58,8 @@ Deno.test("usage: the reset a 429 names - retry-after, then the unified reset, t
   assertEquals(resetFrom(new Headers(), NOW), null);
 });
 
-// catalogue 5 [gateway]: streak_count 429s inside streak_window_secs; the cooldown is the reset
-// time, else no_reset_cooldown_secs.
+// The original forge's [gateway] keys: streak_count 429s inside streak_window_secs; the cooldown is
+// the reset time, else no_reset_cooldown_secs.
 Deno.test("rotation: a streak inside the window cools; a gap or an answer restarts the count", () => {
   const rules = { streakCount: 3, streakWindowMs: 10_000, noResetCooldownMs: 5_000 };
   const c = new RotationClock();

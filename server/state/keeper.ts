@@ -1,5 +1,5 @@
 /**
- * The one way forge keeps a file (DESIGN.md §4 "State"; docs/state.md). Every state file -
+ * The one way forge keeps a file (docs/state.md). Every state file -
  * the board, the schedules, the books, the caches - is written and read through a `KeptFile`
  * this keeper hands out, and nothing else writes under the state dir.
  *

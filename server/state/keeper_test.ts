@@ -1,4 +1,4 @@
-// The keeper's contract (DESIGN.md §4 "State"; docs/state.md): a write lands whole or not at
+// The keeper's contract (docs/state.md): a write lands whole or not at
 // all; a file that does not parse is never read as empty and never overwritten, kept aside,
 // reported and refused until mended or removed; a crash's temp files are swept.
 import { z } from "zod";

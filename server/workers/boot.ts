@@ -9,7 +9,8 @@ import type { SpawnRequest } from "./workers.ts";
 /**
  * The workers' boot: a first spawn a crash cut short (its record still `spawning`) is undone,
  * then every worker a previous run left live whose worktree is still there is spawned again
- * (mcp_tools.md §4: workers are durable). A respawn that fails is logged; the others go on.
+ * (workers are durable, as the original forge's were). A respawn that fails is logged; the
+ * others go on.
  */
 export async function bootWorkers(o: {
   host: Host;
@@ -34,7 +35,7 @@ export async function bootWorkers(o: {
       continue;
     }
     if (!(await isDir(rec.worktree))) {
-      // mcp_tools.md §4: not respawned until a spawn with resume_session recreates it.
+      // Like the original forge's: not respawned until a spawn with resume_session recreates it.
       host.log.warn("worker_worktree_gone", { worker: slotName(rec.slot), worktree: rec.worktree });
       continue;
     }

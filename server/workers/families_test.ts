@@ -1,5 +1,6 @@
-// mcp_tools.md §2: a worker's `mcp_families` withholds the selectable families it did not pick;
-// agents, browser and forge's other families stay on; a lead (no selection) lists them all.
+// The original forge's family selection: a worker's `mcp_families` withholds the selectable
+// families it did not pick; agents, browser and forge's other families stay on; a lead (no
+// selection) lists them all.
 import { z } from "zod";
 import { assertEquals } from "../../tests/assert.ts";
 import { memoryLogger } from "../log.ts";

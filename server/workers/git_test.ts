@@ -1,6 +1,6 @@
-// mcp_tools.md §4 agents__despawn: the dirty-tree block (uncommitted, untracked, unpushed) and
-// the branch clean-up rule (deleted only when every commit is reachable from another ref), on
-// real git repositories.
+// agents__despawn, as the original forge's `agents` family has it: the dirty-tree block
+// (uncommitted, untracked, unpushed) and the branch clean-up rule (deleted only when every commit
+// is reachable from another ref), on real git repositories.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import {
   addWorktree,

@@ -5,7 +5,7 @@ import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { branchOf } from "./git.ts";
 
 /**
- * The rules a worker's spawn is checked against before anything is made (mcp_tools.md §4
+ * The rules a worker's spawn is checked against before anything is made (the original forge's
  * agents__spawn): each broken rule is refused in forge's own words.
  */
 
@@ -37,8 +37,9 @@ export function checkText(what: string, field: string, raw: string): string {
 }
 
 /**
- * `mcp_families` in its canonical stored form (mcp_tools.md §2): deduplicated, in wire order,
- * an empty list meaning every family (null). The always-on families and unknown names refused.
+ * `mcp_families` in its canonical stored form (the original forge's family selection):
+ * deduplicated, in wire order, an empty list meaning every family (null). The always-on families
+ * and unknown names refused.
  */
 export function checkFamilies(what: string, raw: readonly string[] | null | undefined) {
   if (raw === null || raw === undefined) return null;
@@ -81,7 +82,7 @@ export function findProject(
   );
 }
 
-/** The lines a worker's prompt gets for each family it was not given (mcp_tools.md §2). */
+/** The lines a worker's prompt gets for each family it was not given, as the original's does. */
 const WITHHELD: Record<McpFamily, string> = {
   review: "You have no review tools: ask your lead to relay review findings or post replies.",
   cron: "You cannot schedule durable work: ask your lead to schedule it.",

@@ -7,7 +7,7 @@ import { branchOf } from "./git.ts";
 export type WorkerStatusAction = "added" | "removed" | "status_changed";
 
 /**
- * `worker_status_changed` (catalogue 2.3 row 56): keyless, so it reaches home. The worker's
+ * `worker_status_changed` (the original's update): keyless, so it reaches home. The worker's
  * status is forge's WorkerStatus (protocol/workers.ts): its seat, branch, worktree, session,
  * whether a process runs it and whether a restart brings it back.
  */

@@ -5,8 +5,9 @@ import type { WorkerRecord } from "./book.ts";
 import { checkFamilies, checkLabel, checkText } from "./rules.ts";
 import type { Workers } from "./workers.ts";
 
-// The lead-only `agents` verbs (mcp_tools.md §4): a lead spawns, despawns, updates and counts
-// its workers. A worker never lists them (roles: lead), so it cannot spawn workers of its own.
+// The lead-only `agents` verbs (the original forge's family): a lead spawns, despawns, updates and
+// counts its workers. A worker never lists them (roles: lead), so it cannot spawn workers of its
+// own.
 
 const families = z.array(z.string()).describe(
   `tool families the worker gets beyond the always-on agents and browser: any of ${
@@ -98,7 +99,7 @@ export function workerTools(workers: Workers): Record<string, ToolHandler> {
         kick: i.kick ?? null,
         resumeKick: i.resume_kick ?? null,
         interactive: i.interactive ?? false,
-        // mcp_tools.md §2: a re-spawn that states none keeps the stored selection.
+        // As in the original forge: a re-spawn that states none keeps the stored selection.
         families: i.mcp_families === undefined
           ? (stored?.mcp_families ?? null)
           : checkFamilies("agents__spawn", i.mcp_families),

@@ -1,5 +1,6 @@
-// mcp_tools.md §4 agents__update (at least one field; texts non-empty after trim; `mcp_families:
-// []` resets to all; never creates a worker) and agents__capacity (cap, live, available).
+// The original forge's agents__update (at least one field; texts non-empty after trim;
+// `mcp_families: []` resets to all; never creates a worker) and agents__capacity (cap, live,
+// available).
 import { assertEquals, assertMatch } from "../../tests/assert.ts";
 import type { ProjectConfig } from "../config/types.ts";
 import { Refusal, type ToolCall } from "../subsystem.ts";

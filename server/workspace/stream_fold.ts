@@ -2,8 +2,8 @@ import type { CliFrame } from "../../protocol/mod.ts";
 
 /**
  * Token appends and their fold. spec: What a subject carries > "Two representations of one
- * conversation cross"; catalogue 3.6 (consecutive `thinking_tokens` frames merge, their
- * `estimated_tokens_delta` summed).
+ * conversation cross" (consecutive `thinking_tokens` frames merge, their `estimated_tokens_delta`
+ * summed, as the original forge's batch merges them).
  *
  * A TOKEN APPEND is a CLI frame whose whole content is tokens added to what is already open:
  * - `system/thinking_tokens`, which grows the turn's estimate by `estimated_tokens_delta`;

@@ -84,7 +84,10 @@ export async function create(host: Host) {
 
   return {
     verbs: {},
-    commands: { respond_slack_post: respondSlackPost(c), deliver_gotify_message: deliverGotify },
+    commands: {
+      respond_slack_post: respondSlackPost(c),
+      deliver_gotify_message: deliverGotify,
+    },
     subjects: {},
     tools: {
       ...gotifyTools(c),

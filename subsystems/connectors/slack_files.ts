@@ -57,7 +57,7 @@ async function createFresh(dir: string, name: string, bytes: Uint8Array): Promis
 
 export function slackFileTools(c: Connectors, expiryMs: number): Record<string, ToolHandler> {
   return toolHandlers(SLACK_FILE_TOOLS)({
-    [TOOL]: async (a, call) => {
+    slack__attachment: async (a, call) => {
       const fetching = a.file_id !== undefined;
       if (fetching === (a.path !== undefined)) {
         throw refuse(

@@ -1,12 +1,13 @@
-// slack__attachment against the Slack fake (mcp_tools §10): a fetch is not held, lands under a
-// sanitised name and never overwrites; an upload waits for a person and, approved, is shared.
+// slack__attachment (the original forge's `slack` tools) against the Slack fake: a fetch is not
+// held, lands under a sanitised name and never overwrites; an upload waits for a person and,
+// approved, is shared.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
 import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
 import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
 import { safeName, slackFileTools } from "./slack_files.ts";
-import { quietHub } from "./testing.ts";
+import { quietHub } from "../../tests/connectors_support.ts";
 
 Deno.test("safeName: one path component, no leading dots", () => {
   assertEquals(safeName("../../etc/passwd"), "passwd");

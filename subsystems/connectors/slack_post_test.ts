@@ -1,13 +1,13 @@
-// slack__post's parts and a partial post's words (mcp_tools §10: text over 4,000 characters goes
-// as numbered parts; "posted part X of Y; the rest were NOT sent"), against the Slack fake; the
-// draft resolves once the send ran, with its failure in words.
+// slack__post's parts and a partial post's words (the original forge's `slack` tools: text over
+// 4,000 characters goes as numbered parts; "posted part X of Y; the rest were NOT sent"), against
+// the Slack fake; the draft resolves once the send ran, with its failure in words.
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
 import { fieldsOf, type SessionUpdate } from "../../protocol/mod.ts";
 import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
 import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
 import type { Connectors } from "./context.ts";
-import { quietHub } from "./testing.ts";
+import { quietHub } from "../../tests/connectors_support.ts";
 import { slackWriteTools, splitParts } from "./slack_post.ts";
 
 Deno.test("splitParts: one part up to 4,000 characters; beyond, numbered parts that each fit", () => {

@@ -1,27 +1,22 @@
 import {
   type ClientBinary,
-  type Command,
-  type DictateAxes,
-  type DictateOverrides,
   dictationSamples,
   type SessionUpdate,
   type Slot,
 } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
-import { ownWords } from "../../server/subsystem.ts";
+import type { Host, Peer } from "../../server/subsystem.ts";
 import { Bench } from "./bench.ts";
-import { MachineCapture } from "./capture.ts";
 import { ModelsPage, wireTime } from "./models/page.ts";
 import { ModelStore } from "./models/store.ts";
 import { pageCommands } from "./page_commands.ts";
+import { takeCommands } from "./take_commands.ts";
 import { processModelsDir } from "./paths.ts";
 import { SeatPrefs } from "./prefs.ts";
 import { Preflight } from "./preflight.ts";
 import { ReadAloudSet } from "./read_aloud.ts";
 import { TakeBook } from "./takes.ts";
 import { sileroModelPath } from "./vad.ts";
-
-type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
+import { expandHome } from "../../server/home_path.ts";
 
 /**
  * Dictation: takes a client captures (kind-0 frames), decoded off the event loop, normalised by
@@ -42,7 +37,7 @@ export async function create(host: Host) {
   const page = new ModelsPage(store, preflight, {
     enabled: () => area().enabled === true,
     catalogue: () => (typeof area().catalogue === "string" ? area().catalogue as string : null),
-    importDir: () => expandHome(area().import_dir),
+    importDir: () => configuredDir(area().import_dir),
     changed: (models) => host.emit({ name: "dictate_models_changed", fields: { models } }),
     speaking: () => host.speech?.speaking?.fields() ?? null,
   });
@@ -88,113 +83,18 @@ export async function create(host: Host) {
     land: (slot, text, surface) => prefs.land(slot, text, surface),
     log: host.log,
   });
-  const captures = new Map<number, MachineCapture>();
-  const defaults = (): DictateAxes => ({
-    styling: area().styling as DictateAxes["styling"],
-    structure: area().structure as DictateAxes["structure"],
-    context: area().context as DictateAxes["context"],
-  });
-  const watched = new Set<number>();
-  const watch = (peer: Peer) => {
-    if (watched.has(peer.id)) return;
-    watched.add(peer.id);
-    // spec: a connection that goes away drops its take rather than submitting it.
-    peer.onClose(() => {
-      watched.delete(peer.id);
-      captures.get(peer.id)?.stop();
-      captures.delete(peer.id);
-      book.drop(peer.id);
-      set.cancel(peer.id);
-    });
-  };
-  const seatOrRefuse = (what: string, key: Slot) => {
-    if (!host.workspace.seat(key)) {
-      throw new Refusal(what, `${what}: ${key.org}/${key.project}/${key.label} is not a seat`, key);
-    }
-  };
+  const takes = takeCommands({ host, area, prefs, book, set });
   return {
     verbs: {},
     commands: {
-      dictate_stream: (c: Cmd<"dictate_stream">, peer: Peer) => {
-        seatOrRefuse("dictate_stream", c.fields.key);
-        if (set.recorder === peer.id) {
-          throw new Refusal(
-            "dictate_stream",
-            "dictate_stream: this connection is recording the read-aloud passage",
-            c.fields.key,
-          );
-        }
-        watch(peer);
-        book.stream(peer.id, c.fields.key, c.fields.options, c.fields.surface ?? null);
-      },
-      dictate_stop: (c: Cmd<"dictate_stop">, peer: Peer) => {
-        captures.get(peer.id)?.stop();
-        captures.delete(peer.id);
-        let decoding: Promise<void>;
-        try {
-          decoding = book.stop(peer.id, c.fields.key, c.fields.submit);
-        } catch (err) {
-          throw new Refusal(
-            "dictate_stop",
-            `dictate_stop: ${
-              ownWords(err, {
-                log: host.log,
-                event: "dictate_stop_failed",
-                fallback: "the take could not be stopped; the log has the cause",
-              })
-            }`,
-            c.fields.key,
-          );
-        }
-        // The decode runs on while this connection's next messages are handled.
-        decoding.catch((error) => host.log.warn("dictate_stop_failed", { error }));
-      },
-      dictate_start: async (c: Cmd<"dictate_start">, peer: Peer) => {
-        const key = c.fields.key;
-        seatOrRefuse("dictate_start", key);
-        // spec: a server-side take's axes are the session's stored overrides.
-        const axes = prefs.axes(key, defaults());
-        const refuse = (message: string) => book.refuse(peer.id, key, message);
-        if (area().server_capture !== true) {
-          return refuse(
-            "recording from this machine is off: set [dictate] server_capture = true",
-          );
-        }
-        watch(peer);
-        try {
-          const device = prefs.device ?? (area().device as string | null) ?? null;
-          const capture = await MachineCapture.start(device, (s) => book.frame(peer.id, s));
-          if (!book.stream(peer.id, key, axes, null)) return capture.stop();
-          captures.set(peer.id, capture);
-        } catch (err) {
-          refuse(ownWords(err, {
-            log: host.log,
-            event: "dictate_capture_failed",
-            fallback: "this machine's recorder could not be started; the log has the cause",
-          }));
-        }
-      },
-      set_dictate_override: async (c: Cmd<"set_dictate_override">) => {
-        const overrides = await prefs.override(c.fields.key, c.fields.update);
-        host.emit(overridesUpdate(c.fields.key, overrides));
-      },
-      reset_dictate_overrides: async (c: Cmd<"reset_dictate_overrides">) => {
-        host.emit(overridesUpdate(c.fields.key, await prefs.override(c.fields.key, "reset")));
-      },
-      set_dictate_device: async (c: Cmd<"set_dictate_device">) => {
-        await prefs.pickDevice(c.fields.pick);
-        host.emit({
-          name: "dictate_device_pin",
-          fields: { key: c.fields.key, pick: c.fields.pick },
-        });
-      },
+      ...takes.commands,
       ...pageCommands({
         page,
         store,
         bench,
         set,
         streaming: (conn) => book.has(conn),
-        watch,
+        watch: takes.watch,
         failed: (what, err) =>
           host.log.info("dictate_models_refused", { what, why: (err as Error).message }),
       }),
@@ -241,13 +141,7 @@ export async function create(host: Host) {
   };
 }
 
-function expandHome(dir: unknown): string | null {
+function configuredDir(dir: unknown): string | null {
   if (typeof dir !== "string" || dir.length === 0) return null;
-  const home = Deno.env.get("HOME");
-  return home && dir.startsWith("~/") ? `${home}${dir.slice(1)}` : dir;
-}
-
-/** spec: dictate_overrides echoes a seat's overrides after each change (catalogue 2.3 #26). */
-function overridesUpdate(key: Slot, overrides: DictateOverrides): SessionUpdate {
-  return { name: "dictate_overrides", fields: { key, overrides } };
+  return expandHome(dir, Deno.env.get("HOME") ?? null);
 }

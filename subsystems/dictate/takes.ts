@@ -228,7 +228,9 @@ export class TakeBook {
   }
 }
 
-/** A peak sample as dBFS to a tenth, or null for digital silence (−∞). catalogue 2.1. */
+/**
+ * A peak sample as dBFS to a tenth, or null for digital silence (−∞), as the original writes it.
+ */
 export function peakDb(peak: number): number | null {
   if (peak <= 0) return null;
   return Math.round(200 * Math.log10(peak / 32768)) / 10;

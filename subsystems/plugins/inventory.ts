@@ -6,6 +6,7 @@ import type {
   PluginUpdateTrigger,
 } from "../../protocol/mod.ts";
 import { type Inventory, ScanFailure, scanInventory } from "./scan.ts";
+import { Lock } from "../../server/lock.ts";
 
 /** How the keeper reaches the rest of forge: the config dir, the binary, the update stream. */
 export interface KeeperDeps {
@@ -26,7 +27,7 @@ export class InventoryKeeper {
   #current: Inventory | null = null;
   #shown = "";
   #scanned = false;
-  #queue: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
   run: PluginUpdateRun | null = null;
 
   constructor(private readonly deps: KeeperDeps) {}
@@ -51,10 +52,7 @@ export class InventoryKeeper {
    * `always` when a caller wants the frame regardless. Resolves to the inventory served after.
    */
   refresh(trigger: PluginUpdateTrigger, always = false): Promise<Inventory | null> {
-    const next = this.#queue.then(() => this.#scan(trigger, always));
-    // The queue's own copy: the caller's `next` carries the failure; the queue carries on.
-    this.#queue = next.catch(() => {});
-    return next;
+    return this.#lock.run(() => this.#scan(trigger, always));
   }
 
   async #scan(trigger: PluginUpdateTrigger, always: boolean): Promise<Inventory | null> {

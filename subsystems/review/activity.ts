@@ -3,9 +3,9 @@
  * `review_threads_changed {key, branch, reviews}` to every seat of the project on that branch, so
  * a page redraws its threads from the frame rather than re-reading the record (forge's own
  * update; the original's pages re-read on a notice). And what an agent did to a review in one
- * turn is told once, when the turn ends: mcp_tools.md §6, "At the end of a turn the reviewer
- * gets one notice per review", as `review_activity_notice {key, branch, waiting, message}`
- * (catalogue 2.3 #69).
+ * turn is told once, when the turn ends: the original forge's `review` family, "At the end of a
+ * turn the reviewer gets one notice per review", as the original's `review_activity_notice {key,
+ * branch, waiting, message}`.
  */
 import { type SessionUpdate, type Slot, slotName, updateSlot } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";

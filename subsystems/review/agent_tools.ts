@@ -1,9 +1,9 @@
 /**
- * The `review` family (mcp_tools.md §6): the agent reads the reviews a person filed on its branch
- * and answers them. Scope = the caller's project and the branch its checkout is on. A reply is
- * attributed to the worker's label (a lead's to `agent`); a reply moves an open thread to
- * addressed and never reopens a resolved one. Every write reaches every viewer of the branch
- * (activity.ts), and the turn's end tells the reviewer what the agent did.
+ * The `review` family (the original forge's tool family): the agent reads the reviews a person
+ * filed on its branch and answers them. Scope = the caller's project and the branch its checkout is
+ * on. A reply is attributed to the worker's label (a lead's to `agent`); a reply moves an open
+ * thread to addressed and never reopens a resolved one. Every write reaches every viewer of the
+ * branch (activity.ts), and the turn's end tells the reviewer what the agent did.
  */
 import { z } from "zod";
 import {

@@ -13,7 +13,7 @@ import { SeatToolServer } from "../../server/workspace/mcp/mod.ts";
 import { parseInput } from "../../server/workspace/mcp/catalog.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { workerPrompt } from "../../server/workers/rules.ts";
-import { cleanup, g, initRepo, tempDir, write } from "./test_support.ts";
+import { cleanup, g, initRepo, tempDir, write } from "../../tests/review_support.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
 
 const lead: Slot = { org: "Acme", project: "proj", label: "lead" };

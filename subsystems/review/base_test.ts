@@ -4,7 +4,15 @@
 import { deepStrictEqual, match, strictEqual as equal } from "node:assert/strict";
 import { BASE_WINDOW_MS, BaseStore, type BaseTarget } from "./base.ts";
 import { scanTree } from "./scan.ts";
-import { cleanup, cloneOfBare, commitAll, g, initRepo, tempDir, write } from "./test_support.ts";
+import {
+  cleanup,
+  cloneOfBare,
+  commitAll,
+  g,
+  initRepo,
+  tempDir,
+  write,
+} from "../../tests/review_support.ts";
 
 function target(cwd: string, remote_tracking = true): BaseTarget {
   return { cwd, branch: "main", remote: "origin", remote_tracking };

@@ -3,7 +3,7 @@
 // way), and, through the per-line path, multi-byte and cut sequences.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { DiffBudget, parseDiff } from "./diff_parse.ts";
-import { cleanup, commitAll, initRepo, tempDir, write } from "./test_support.ts";
+import { cleanup, commitAll, initRepo, tempDir, write } from "../../tests/review_support.ts";
 
 const bytes = (...parts: (string | number[])[]) =>
   Uint8Array.from(

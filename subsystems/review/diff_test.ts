@@ -14,7 +14,7 @@ import {
   lines,
   tempDir,
   write,
-} from "./test_support.ts";
+} from "../../tests/review_support.ts";
 import type { DiffContent, DiffFile, DiffLayer, LayerState } from "./wire.ts";
 
 const UNVERIFIED = { base: "unverified" as const, base_error: null };

@@ -7,7 +7,7 @@ import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper } from "../../server/state/keeper.ts";
-import { cleanup, tempDir, write } from "./test_support.ts";
+import { cleanup, tempDir, write } from "../../tests/review_support.ts";
 
 const NOTES = "# Title\nintro\nkeep me\nmiddle\nmoved line\nend\n";
 

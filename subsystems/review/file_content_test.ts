@@ -2,7 +2,16 @@
 // size first, the max_size_mib ceiling answered as truncated lines, failures as state failed.
 import { deepStrictEqual, match, strictEqual as equal } from "node:assert/strict";
 import { fileContentMessage, readFileContent } from "./file_content.ts";
-import { cleanup, commitAll, exists, g, initRepo, lines, tempDir, write } from "./test_support.ts";
+import {
+  cleanup,
+  commitAll,
+  exists,
+  g,
+  initRepo,
+  lines,
+  tempDir,
+  write,
+} from "../../tests/review_support.ts";
 
 async function repoWithHistory(dir: string): Promise<{ repo: string; first: string }> {
   const repo = await initRepo(`${dir}/r`);

@@ -3,7 +3,7 @@
 // a change reported only when the index moved from what readers hold.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { FileIndexer, listFiles, toIndex } from "./file_index.ts";
-import { cleanup, commitAll, initRepo, tempDir, write } from "./test_support.ts";
+import { cleanup, commitAll, initRepo, tempDir, write } from "../../tests/review_support.ts";
 
 async function repoTree(dir: string): Promise<string> {
   const repo = await initRepo(`${dir}/r`);

@@ -5,7 +5,7 @@ import { DOCUMENT_TOOLS } from "./hand_off_tool.ts";
 
 /**
  * The review surface's reads and writes, and the agent's side of a review (the `review` MCP
- * family, mcp_tools.md §6). spec: document_read, file_content, the review writes.
+ * family, the original forge's). spec: document_read, file_content, the review writes.
  */
 export const reviewManifest = defineSubsystem({
   id: "review",

@@ -4,7 +4,7 @@
 // signed-in paths run against a stand-in `gh` executable that answers gh's own JSON shapes.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { parseCloses, parsePrList, PrLookup } from "./pr.ts";
-import { cleanup, tempDir } from "./test_support.ts";
+import { cleanup, tempDir } from "../../tests/review_support.ts";
 
 async function fakeGh(dir: string): Promise<{ gh: string; calls: () => string[] }> {
   const gh = `${dir}/gh`;

@@ -6,7 +6,14 @@ import { BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
 import { readRecord } from "./record.ts";
 import { scanTree } from "./scan.ts";
-import { cleanup, commitAll, featureTree, initRepo, tempDir, write } from "./test_support.ts";
+import {
+  cleanup,
+  commitAll,
+  featureTree,
+  initRepo,
+  tempDir,
+  write,
+} from "../../tests/review_support.ts";
 
 Deno.test("record: ordinary, review-with-session and review-without-session reads of the base", async () => {
   const dir = await tempDir();

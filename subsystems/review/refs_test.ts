@@ -3,7 +3,15 @@
 // worktree, a dangling symref, an unborn branch.
 import { strictEqual as equal } from "node:assert/strict";
 import { DEFAULT_REFS, defaultRefs, readRefs, REFS_FORMAT } from "./refs.ts";
-import { cleanup, cloneOfBare, commitAll, g, initRepo, tempDir, write } from "./test_support.ts";
+import {
+  cleanup,
+  cloneOfBare,
+  commitAll,
+  g,
+  initRepo,
+  tempDir,
+  write,
+} from "../../tests/review_support.ts";
 
 const gitSays = (root: string) =>
   g(root, "for-each-ref", `--format=${REFS_FORMAT}`, ...DEFAULT_REFS);

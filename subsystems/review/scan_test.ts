@@ -11,7 +11,7 @@ import {
   lines,
   tempDir,
   write,
-} from "./test_support.ts";
+} from "../../tests/review_support.ts";
 
 Deno.test("scan: a branch ahead of a bare origin states every field of work and git", async () => {
   const dir = await tempDir();

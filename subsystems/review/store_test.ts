@@ -13,7 +13,15 @@ import { BaseStore } from "./base.ts";
 import { gitSpawns } from "./git.ts";
 import { create } from "./mod.ts";
 import { readRecord } from "./record.ts";
-import { cleanup, commitAll, g, initRepo, lines, tempDir, write } from "./test_support.ts";
+import {
+  cleanup,
+  commitAll,
+  g,
+  initRepo,
+  lines,
+  tempDir,
+  write,
+} from "../../tests/review_support.ts";
 
 const SLOT: Slot = { org: "Acme", project: "proj", label: "lead" };
 

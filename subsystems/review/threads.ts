@@ -17,6 +17,7 @@ import {
   StateWriteError,
 } from "../../server/subsystem.ts";
 import type { Read } from "./wire.ts";
+import { KeyedLock } from "../../server/lock.ts";
 
 // The shapes are the wire's (protocol/review.ts); the store's importers read them from here.
 export { ReviewAnchor, ReviewSet, ReviewStatus, ReviewThread } from "../../protocol/review.ts";
@@ -37,7 +38,7 @@ function segment(name: string): string {
 
 /** Per (project, branch) thread and review storage under `stateDir`. */
 export class ThreadStore {
-  #locks = new Map<string, Promise<unknown>>();
+  #locks = new KeyedLock();
   constructor(
     readonly keeper: StateKeeper,
     readonly stateDir: string,
@@ -256,12 +257,7 @@ export class ThreadStore {
 
   /** Run `fn` after every earlier write to the same scope (in-process serialisation). */
   #locked<T>(project: string, branch: string, fn: () => Promise<T>): Promise<T> {
-    const key = this.dirOf(project, branch);
-    const prev = this.#locks.get(key) ?? Promise.resolve();
-    // The earlier write's caller heard its failure; this one runs either way.
-    const run = prev.catch(() => {}).then(fn);
-    this.#locks.set(key, run);
-    return run;
+    return this.#locks.run(this.dirOf(project, branch), fn);
   }
 
   async #read<T>(file: KeptFile<T>, empty: T): Promise<Read<T>> {

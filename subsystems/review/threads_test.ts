@@ -5,7 +5,7 @@ import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper, TEMP_SUFFIX } from "../../server/state/keeper.ts";
 import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
-import { cleanup, tempDir } from "./test_support.ts";
+import { cleanup, tempDir } from "../../tests/review_support.ts";
 
 const NOW = new Date("2026-01-02T03:04:05.000Z");
 

@@ -1,6 +1,6 @@
 import { TerminalManager, type TerminalSummary } from "./manager.ts";
 import { sessionMembers } from "./proc.ts";
-import { testEnv, waitFor, withTempHome } from "./testing.ts";
+import { testEnv, waitFor, withTempHome } from "../../tests/terminal_support.ts";
 
 const SEAT = "acme/web/lead";
 

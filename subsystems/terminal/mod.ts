@@ -1,25 +1,8 @@
-import {
-  type ClientBinary,
-  type ClientMessageOf,
-  type Command,
-  type ServerMessage,
-  type Slot,
-  slotName,
-  type Wire,
-} from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { type Command, type Slot, slotName } from "../../protocol/mod.ts";
+import type { Host, Peer } from "../../server/subsystem.ts";
 import { TerminalManager } from "./manager.ts";
-import type { ViewerSet } from "./viewers.ts";
 import { terminalTools } from "./tools.ts";
-
-/** What one connection is attached to: one terminal at a time. spec: terminal_view. */
-interface Attachment {
-  seat: string;
-  slot: Slot;
-  id: number;
-  viewer: number;
-  viewers: ViewerSet;
-}
+import { terminalViewing } from "./viewing.ts";
 
 /**
  * The terminal subsystem: wires the transport-independent core (manager, viewers) to the socket.
@@ -40,101 +23,10 @@ export function create(host: Host) {
       });
     },
   });
-  const attached = new Map<number, Attachment>();
-
-  const detach = (peer: Peer): void => {
-    const a = attached.get(peer.id);
-    if (!a) return;
-    attached.delete(peer.id);
-    a.viewers.detach(a.viewer);
-  };
-
-  /** The connection's attachment to the terminal a message names, or a refusal naming the verb. */
-  const attachmentFor = (peer: Peer, what: string, slot?: Slot, id?: number): Attachment => {
-    const a = attached.get(peer.id);
-    if (!a) {
-      throw new Refusal(
-        what,
-        `${what}: this connection is not attached to a terminal`,
-        slot ?? null,
-      );
-    }
-    if (slot && (slotName(slot) !== a.seat || a.id !== id)) {
-      throw new Refusal(
-        what,
-        `${what}: this connection is attached to terminal ${a.id} of ${a.seat}, not ${id} of ${
-          slotName(slot)
-        }`,
-        slot,
-      );
-    }
-    return a;
-  };
-
-  const outcome = (
-    what: string,
-    slot: Slot | null,
-    result: { ok: true } | { ok: false; why: string },
-  ) => {
-    if (!result.ok) throw new Refusal(what, `${what}: ${result.why}`, slot);
-  };
+  const viewing = terminalViewing(host, manager);
 
   return {
-    verbs: {
-      terminal_view: async (msg: ClientMessageOf<"terminal_view">, peer: Peer) => {
-        const seat = host.workspace.seat(msg.seat);
-        const answer = (body: Wire) => {
-          if (msg.reply_to !== undefined && msg.reply_to !== null) {
-            peer.send({ kind: "reply", reply_to: msg.reply_to, body });
-          }
-        };
-        if (!seat) {
-          const why = `${slotName(msg.seat)} is not a seat`;
-          if (msg.reply_to == null) {
-            throw new Refusal("terminal_view", `terminal_view: ${why}`, msg.seat);
-          }
-          return answer({ ok: false, why });
-        }
-        const opened = await manager.open(slotName(msg.seat), seat.cwd, msg.id);
-        if (!opened.ok) {
-          if (msg.reply_to == null) {
-            throw new Refusal("terminal_view", `terminal_view: ${opened.why}`, msg.seat);
-          }
-          return answer({ ok: false, why: opened.why });
-        }
-        detach(peer);
-        answer({ ok: true, id: opened.id });
-        const viewer = opened.viewers.attach({
-          sendJson: (m) => peer.send(m as ServerMessage),
-          sendBinary: (b) => peer.sendBinary(b),
-          buffered: () => peer.buffered(),
-        });
-        attached.set(peer.id, {
-          seat: slotName(msg.seat),
-          slot: msg.seat,
-          id: opened.id,
-          viewer,
-          viewers: opened.viewers,
-        });
-        peer.onClose(() => detach(peer));
-      },
-      terminal_detach: (_msg: ClientMessageOf<"terminal_detach">, peer: Peer) => detach(peer),
-      terminal_resize: (msg: ClientMessageOf<"terminal_resize">, peer: Peer) => {
-        const a = attachmentFor(peer, "terminal_resize", msg.seat, msg.id);
-        outcome("terminal_resize", msg.seat, a.viewers.resize(a.viewer, msg.cols, msg.rows));
-      },
-      terminal_pause: (msg: ClientMessageOf<"terminal_pause">, peer: Peer) => {
-        const a = attachmentFor(peer, "terminal_pause");
-        outcome("terminal_pause", a.slot, a.viewers.pause(a.viewer, msg.paused));
-      },
-      terminal_control: (msg: ClientMessageOf<"terminal_control">, peer: Peer) => {
-        const a = attachmentFor(peer, "terminal_control", msg.seat, msg.id);
-        outcome("terminal_control", msg.seat, a.viewers.control(a.viewer, msg.take));
-      },
-      terminal_close: async (msg: ClientMessageOf<"terminal_close">, _peer: Peer) => {
-        outcome("terminal_close", msg.seat, await manager.close(slotName(msg.seat), msg.id));
-      },
-    },
+    verbs: viewing.verbs,
     commands: {
       // The person is done with (or declines) a terminal__hand_off.
       respond_terminal_hand_off: (
@@ -151,32 +43,7 @@ export function create(host: Host) {
     },
     subjects: {},
     tools: terminalTools(host, manager),
-    binary: (frame: ClientBinary, peer: Peer) => {
-      if (frame.kind !== 5) return;
-      const a = attached.get(peer.id);
-      const why = !a
-        ? "this connection is not attached to a terminal"
-        : a.id !== frame.terminal
-        ? `this connection is attached to terminal ${a.id}, not ${frame.terminal}`
-        : null;
-      const result = why ? { ok: false as const, why } : a!.viewers.input(a!.viewer, frame.keys);
-      if (!result.ok) {
-        // A refused keystroke is said out loud: a client typing into a terminal it does not
-        // control would otherwise see nothing happen. Never the keys themselves, only the count.
-        host.log.debug("terminal_input_refused", {
-          conn: peer.id,
-          bytes: frame.keys.length,
-          why: result.why,
-        });
-        peer.send({
-          kind: "error",
-          what: "terminal_input",
-          why: `terminal_input: ${result.why}`,
-          seat: a?.slot ?? null,
-          dispatch_id: null,
-        });
-      }
-    },
+    binary: viewing.binary,
     sessionFields: (slot: Slot) => ({
       terminal: manager.summary(slotName(slot)),
     }),

@@ -1,6 +1,6 @@
 import { ScreenModel, type ScreenModelOptions } from "./model.ts";
 import type { OutputChunk } from "./terminal.ts";
-import { visibleText, waitFor } from "./testing.ts";
+import { visibleText, waitFor } from "../../tests/terminal_support.ts";
 import xt from "@xterm/headless";
 
 const { Terminal: Xterm } = xt;

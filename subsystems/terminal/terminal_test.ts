@@ -1,7 +1,7 @@
 import { type OutputChunk, ShellTerminal } from "./terminal.ts";
 import { readStat, sessionMembers, useProcSource } from "./proc.ts";
 import type { TerminalState } from "./state.ts";
-import { testEnv, text, visibleText, waitFor, withTempHome } from "./testing.ts";
+import { testEnv, text, visibleText, waitFor, withTempHome } from "../../tests/terminal_support.ts";
 
 /** Opens a bash in `home`, collecting its output as text. */
 function open(home: string, cols = 80, rows = 24) {

@@ -9,7 +9,7 @@ import type { Host, Peer, ToolCall, ToolHandler } from "../../server/subsystem.t
 import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { TerminalManager, type TerminalSummary } from "./manager.ts";
-import { testEnv, waitFor, withTempHome } from "./testing.ts";
+import { testEnv, waitFor, withTempHome } from "../../tests/terminal_support.ts";
 import { plain, TERMINAL_TOOLS, terminalTools } from "./tools.ts";
 
 const slot = { org: "acme", project: "web", label: "lead" };

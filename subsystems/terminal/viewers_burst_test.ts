@@ -13,7 +13,7 @@ import {
   testEnv,
   waitFor,
   withTempHome,
-} from "./testing.ts";
+} from "../../tests/terminal_support.ts";
 
 const SEAT = { org: "acme", project: "web", label: "lead" };
 const latin1 = new TextDecoder("latin1");

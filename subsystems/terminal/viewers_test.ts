@@ -1,6 +1,6 @@
 import { ShellTerminal } from "./terminal.ts";
 import { ViewerSet } from "./viewers.ts";
-import { RecordingSink, testEnv, waitFor, withTempHome } from "./testing.ts";
+import { RecordingSink, testEnv, waitFor, withTempHome } from "../../tests/terminal_support.ts";
 
 const SEAT = { org: "acme", project: "web", label: "lead" };
 

@@ -8,7 +8,7 @@ import { readTranscript } from "./transcript.ts";
 import { poolFile } from "./scan.ts";
 import { TranscriptBytes } from "./transcript_bytes.ts";
 import { SessionLines, slugFor } from "./sample_lines.ts";
-import { startHarness } from "../../server/workspace/claude/testing.ts";
+import { startHarness } from "../../tests/claude_support.ts";
 
 const NOW = new Date("2026-12-02T12:00:00Z");
 

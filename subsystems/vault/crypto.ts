@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { argon2id } from "hash-wasm";
 
 // The Bitwarden client-side crypto forge needs to open a personal vault, on WebCrypto plus
@@ -35,18 +36,13 @@ const encoder = new TextEncoder();
 export const utf8 = (text: string): Bytes => encoder.encode(text) as Bytes;
 export const fromUtf8 = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
-export function toBase64(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(s);
-}
+const view = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+export const toBase64 = (bytes: Uint8Array): string => view(bytes).toString("base64");
+/** Strict: atob throws on a character outside the alphabet, where Buffer would skip it. */
 export function fromBase64(text: string): Bytes {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
-export const toBase64Url = (bytes: Uint8Array): string =>
-  toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+export const toBase64Url = (bytes: Uint8Array): string => view(bytes).toString("base64url");
 
 async function pbkdf2(secret: Bytes, salt: Bytes, iterations: number): Promise<Bytes> {
   const key = await crypto.subtle.importKey("raw", secret, "PBKDF2", false, ["deriveBits"]);

@@ -1,6 +1,7 @@
 import { type Tokens, VaultApi, VaultServerError } from "./api.ts";
 import * as c from "./crypto.ts";
 import { type ItemView, openItem } from "./items.ts";
+import { Lock } from "../../server/lock.ts";
 
 /** Why the session locked. spec: Editing the config > vault (locked at boot, idle, vault_lock,
  * a failed refresh, and a decryption that means the keys rotated). */
@@ -56,7 +57,7 @@ export interface SessionOptions {
 export class VaultSession {
   #open: Open | null = null;
   #idle: ReturnType<typeof setTimeout> | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
   lastLock: LockReason | null = "boot";
 
   constructor(private readonly opts: SessionOptions) {}
@@ -76,10 +77,7 @@ export class VaultSession {
 
   /** Opens the session; one unlock at a time. Throws `UnlockRefused` in words on a wrong answer. */
   unlock(material: UnlockMaterial): Promise<void> {
-    const run = this.#queue.then(() => this.#unlock(material));
-    // The queue's own copy: the caller's `run` carries the refusal; the queue carries on.
-    this.#queue = run.catch(() => {});
-    return run;
+    return this.#lock.run(() => this.#unlock(material));
   }
 
   async #unlock(material: UnlockMaterial): Promise<void> {

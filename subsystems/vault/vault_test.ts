@@ -3,7 +3,7 @@ import type { Wire } from "../../protocol/mod.ts";
 import type { ToolResult } from "../../server/subsystem.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { create } from "./mod.ts";
-import { fakeHost, OTHER, setup, SLOT, toolCall } from "./testing.ts";
+import { fakeHost, OTHER, setup, SLOT, toolCall } from "../../tests/vault_support.ts";
 import { until } from "../../tests/harness.ts";
 
 // spec: Editing the config > vault (every vault__* call parks as vault_ask_pending with a draft

@@ -1,13 +1,15 @@
 import { type ClientMessageOf, type Slot, slotName } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
-import { ownWords } from "../../server/subsystem.ts";
 import { VOICE_TOOLS } from "./manifest.ts";
 import { SpeakingBench } from "./bench.ts";
-import { DEFAULT_SPEAKER, isSpeakerId, type Speaker, Speakers } from "./engines/mod.ts";
+import type { Speaker } from "./engines/mod.ts";
+import { benchCommands } from "./bench_commands.ts";
+import { speakingEngine, Unspeakable } from "./speaking.ts";
 import { ListenerSet, type SwitchMove, VOICE_NOTES } from "./listeners.ts";
 import { VoiceStreams } from "./queue.ts";
-import { type Choice, missingOf, speakingInUse, speakingRow } from "./row.ts";
+import { missingOf, speakingInUse, speakingRow } from "./row.ts";
 import { sayTool } from "./say.ts";
+import { onEachClose } from "../../server/close_hook.ts";
 
 /** The fixed line a preview speaks. spec: voice_preview. */
 export const PREVIEW_LINE = "This is how I will sound when I tell you what I am doing.";
@@ -19,8 +21,7 @@ export const PREVIEW_LINE = "This is how I will sound when I tell you what I am 
  */
 export async function create(host: Host) {
   const area = () => host.config().areas.tts ?? {};
-  const speakers = new Speakers();
-  const probing = speakers.probeAll();
+  const { speakers, probing, choice, configuredVoice, active } = speakingEngine(area);
   const listeners = new ListenerSet();
   const streams = new VoiceStreams((u) => host.emit(u));
   const bench = await SpeakingBench.open(
@@ -29,15 +30,6 @@ export async function create(host: Host) {
   );
   let previewError: string | null = null;
 
-  const choice = (): Choice => {
-    const pin = area().speaking_model;
-    if (pin === null || pin === undefined) {
-      return { id: DEFAULT_SPEAKER, from: "compiled_pin", unknown: null };
-    }
-    if (isSpeakerId(pin)) return { id: pin, from: "speaking_model", unknown: null };
-    return { id: DEFAULT_SPEAKER, from: "compiled_pin", unknown: String(pin) };
-  };
-  const configuredVoice = () => (typeof area().voice === "string" ? area().voice as string : null);
   const row = () =>
     speakingRow(speakers, choice(), {
       enabled: area().enabled === true,
@@ -57,21 +49,6 @@ export async function create(host: Host) {
   }
   probing.then(announce);
 
-  /** The engine and voice that speak now; throws `Unspeakable` saying why nothing can. */
-  const active = async (voice: string | null): Promise<{ speaker: Speaker; voice: string }> => {
-    await probing;
-    const c = choice();
-    const probe = await speakers.probe(c.id);
-    if ("missing" in probe) throw new Unspeakable(probe.missing, "engine");
-    const speaker = speakers.get(c.id);
-    const v = voice ?? configuredVoice() ?? speaker.defaultVoice;
-    if (!probe.voices.includes(v)) {
-      const voices = probe.voices.join(", ");
-      throw new Unspeakable(`${c.id} has no voice "${v}"; its voices are ${voices}`, "voice");
-    }
-    return { speaker, voice: v };
-  };
-
   const apply = (move: SwitchMove) => {
     host.emit({ name: "voice_mode_state", fields: { key: move.slot, listeners: move.listeners } });
     if (!move.note) return;
@@ -80,16 +57,10 @@ export async function create(host: Host) {
       host.log.warn("voice_note_failed", { seat: slotName(move.slot), note: move.note, error })
     );
   };
-  const watched = new Set<number>();
-  const watch = (peer: Peer) => {
-    if (watched.has(peer.id)) return;
-    watched.add(peer.id);
-    // spec: a closed client or a dropped socket empties the seat's listener set too.
-    peer.onClose(() => {
-      watched.delete(peer.id);
-      for (const move of listeners.drop(peer.id)) apply(move);
-    });
-  };
+  // spec: a closed client or a dropped socket empties the seat's listener set too.
+  const watch = onEachClose((peer) => {
+    for (const move of listeners.drop(peer.id)) apply(move);
+  });
   const seatOrRefuse = (what: string, key: Slot) => {
     if (!host.workspace.seat(key)) {
       throw new Refusal(what, `${what}: ${slotName(key)} is not a seat`, key);
@@ -142,44 +113,7 @@ export async function create(host: Host) {
         }
       },
     },
-    commands: {
-      voice_bench_start: async () => {
-        const benchWords = (err: unknown) =>
-          ownWords(err, {
-            log: host.log,
-            event: "voice_bench_refused",
-            fallback: "the speaking voice could not be made ready; the log has the cause",
-          });
-        if (bench.running) {
-          throw new Refusal(
-            "voice_bench_start",
-            "voice_bench_start: a speaking bench is already running",
-          );
-        }
-        const dictation = host.speech?.dictation;
-        if (!dictation) {
-          throw new Refusal(
-            "voice_bench_start",
-            "voice_bench_start: the round trip reads the clips back with dictation, and [dictate] is off",
-          );
-        }
-        let picked: { speaker: Speaker; voice: string };
-        try {
-          picked = await active(null);
-        } catch (err) {
-          throw new Refusal("voice_bench_start", `voice_bench_start: ${benchWords(err)}`);
-        }
-        await bench.writable().catch((err) => {
-          throw new Refusal("voice_bench_start", `voice_bench_start: ${benchWords(err)}`);
-        });
-        void bench.run(picked.speaker, picked.voice, dictation, announce);
-      },
-      voice_bench_stop: () => {
-        if (!bench.stop()) {
-          throw new Refusal("voice_bench_stop", "voice_bench_stop: no speaking bench is running");
-        }
-      },
-    },
+    commands: benchCommands({ host, bench, active, announce }),
     subjects: {},
     tools: toolHandlers(VOICE_TOOLS)({
       voice__say: sayTool({
@@ -205,11 +139,4 @@ export async function create(host: Host) {
       speakers.close();
     },
   };
-}
-
-/** Why nothing can be spoken: the engine cannot run here, or the voice is not one it has. */
-class Unspeakable extends Error {
-  constructor(why: string, readonly part: "engine" | "voice") {
-    super(why);
-  }
 }

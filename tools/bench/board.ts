@@ -19,15 +19,12 @@ import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper } from "../../server/state/keeper.ts";
 import { startServer } from "../../server/server.ts";
 import { ForgeClient } from "../client_lib.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const flag = (name: string, dflt: number) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-};
-const PROJECTS = flag("projects", 10);
-const TASKS = flag("tasks", 1000);
-const SUBSCRIBERS = flag("subscribers", 50);
-const RUNS = flag("runs", 7);
+const PROJECTS = numberFlag("projects", 10);
+const TASKS = numberFlag("tasks", 1000);
+const SUBSCRIBERS = numberFlag("subscribers", 50);
+const RUNS = numberFlag("runs", 7);
 
 const dir = await Deno.makeTempDir({ prefix: "forge-bench-board-" });
 const names = Array.from({ length: PROJECTS }, (_, i) => `p${i}`);

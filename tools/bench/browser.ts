@@ -11,22 +11,19 @@
  * - host start: spawn to DevTools URL, over --starts fresh hosts; RSS of each host's process
  *   group (Chromium's every process) with one tab.
  */
+import { median } from "./support/stats.ts";
 import { decodeBrowserFrame } from "../../protocol/mod.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { startServer } from "../../server/server.ts";
 import { browserConfig, pageServer, SEAT } from "../../tests/browser_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const flag = (name: string, fallback: number) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : fallback;
-};
-const SECS = flag("secs", 4);
-const PAIRS = flag("pairs", 3);
-const CLICKS = flag("clicks", 40);
-const STARTS = flag("starts", 3);
+const SECS = numberFlag("secs", 4);
+const PAIRS = numberFlag("pairs", 3);
+const CLICKS = numberFlag("clicks", 40);
+const STARTS = numberFlag("starts", 3);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const range = (xs: number[], digits = 1) =>

@@ -17,14 +17,12 @@
 import { chromium, type Page } from "playwright-core";
 import { CORPUS_PAGES, corpusServer, SETTLED_TEXT } from "../../fixtures/browser_corpus/server.ts";
 import { browserTools, yamlOf } from "../../tests/browser_tools.ts";
-import { finishGoals, goal, median } from "./support/goals.ts";
-import { spread } from "./support/spread.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { median } from "./support/stats.ts";
+import { spread } from "./support/stats.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const flag = (name: string, fallback: number) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : fallback;
-};
-const ROUNDS = flag("rounds", 15);
+const ROUNDS = numberFlag("rounds", 15);
 const SEAT = { org: "Acme", project: "proj", label: "lead" };
 /** The goal: forge adds at most this much over Playwright's own call, or this share of it. */
 const OVER_MS = 15;

@@ -15,13 +15,10 @@ import { startFakeGotify } from "../../fixtures/gotify/mod.ts";
 import { cursorFile, GotifyClient } from "../../subsystems/connectors/gotify_client.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper } from "../../server/state/keeper.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
-const ROUNDS = Number(flag("rounds", "10"));
-const MISSED = Number(flag("missed", "300"));
+const ROUNDS = Number(stringFlag("rounds", "10"));
+const MISSED = Number(stringFlag("missed", "300"));
 
 const dir = await Deno.makeTempDir({ prefix: "forge-bench-gotify-" });
 const fake = await startFakeGotify(dir);

@@ -10,13 +10,11 @@
  *   tools/deno.sh run -A tools/bench/crash_soak.ts [--kills 200] [--seed N]
  */
 import { crashSoak } from "../../tests/crash_soak.ts";
+import { numberFlag } from "./support/flags.ts";
+import { spread as spreadOf } from "./support/stats.ts";
 
-const arg = (name: string, def: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-};
-const KILLS = arg("--kills", 200);
-const SEED = arg("--seed", 20261204);
+const KILLS = numberFlag("kills", 200);
+const SEED = numberFlag("seed", 20261204);
 
 const t0 = performance.now();
 const report = await crashSoak({
@@ -24,13 +22,9 @@ const report = await crashSoak({
   seed: SEED,
   say: (line) => console.error(line),
 });
-const spread = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-  return `median ${(at(0.5) / 1000).toFixed(2)} s, range ${(s[0] / 1000).toFixed(2)}-${
-    (s.at(-1)! / 1000).toFixed(2)
-  } s`;
-};
+/** `median (min..max)` in seconds. */
+const spread = (ms: number[]) =>
+  ms.length === 0 ? "none" : `${spreadOf(ms.map((x) => x / 1000))} s`;
 console.log(
   `crash soak: ${report.kills} kills, ${report.turnsChecked} transcript rows checked, ` +
     `${report.firesChecked} outage fires checked exactly once, ${report.problems.length} problems, ` +

@@ -17,15 +17,12 @@
  */
 import process from "node:process";
 import { testServer } from "../../tests/harness.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, d: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : d;
-};
-const FRAMES = arg("--frames", 5);
-const ROUNDS = arg("--rounds", 3);
-const LEVELS = arg("--levels", 1_000_000);
+const FRAMES = numberFlag("--frames", 5);
+const ROUNDS = numberFlag("--rounds", 3);
+const LEVELS = numberFlag("--levels", 1_000_000);
 
 const attacker = (shape: "deep" | "flat") => `
 const ws = new WebSocket(Deno.args[0]);

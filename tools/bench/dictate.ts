@@ -12,6 +12,7 @@
  * - RTF (decode time / audio time) and the RSS the engine adds, per engine. whisper.cpp has no
  *   model here unless one is installed: its arm says so rather than inventing a number.
  */
+import { median } from "./support/stats.ts";
 import {
   PocketSphinxDecoder,
   PS_MODEL_DIR,
@@ -19,12 +20,9 @@ import {
 import { WorkerPool } from "../../subsystems/dictate/engines/pool.ts";
 import { SileroVad } from "../../subsystems/dictate/vad.ts";
 import { flite } from "../../tests/dictate_audio.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const flag = (name: string, fallback: number) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : fallback;
-};
-const RUNS = flag("runs", 5);
+const RUNS = numberFlag("runs", 5);
 console.log(
   `load average ${
     Deno.loadavg().map((l) => l.toFixed(1)).join(" ")
@@ -32,7 +30,6 @@ console.log(
 );
 const RATE = 16_000;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 const range = (xs: number[], digits = 1) =>

@@ -2,6 +2,7 @@ import { forgeArgs, listening } from "./arms/seat_fixtures.ts";
 import { COMMANDS } from "../../protocol/command.ts";
 import { ClientMessage } from "../../protocol/client.ts";
 import { SERVER_V8_FLAGS } from "../permissions.ts";
+import { numberFlag, stringFlag } from "./support/flags.ts";
 
 /**
  * What fuzzed traffic leaves behind in the server's memory. Each arm boots a server
@@ -18,26 +19,16 @@ import { SERVER_V8_FLAGS } from "../permissions.ts";
  *   tools/deno.sh run -A tools/bench/fuzz.ts [--messages 100000] [--rounds 2] [--idle-ms 5000]
  *     [--batch 250] [--baseline bare|bare_ws] [--v8-flags none|FLAGS]
  */
-const arg = (name: string, def: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-};
-const MESSAGES = arg("--messages", 100_000);
-const ROUNDS = arg("--rounds", 2);
-const IDLE_MS = arg("--idle-ms", 5_000);
-const V8_FLAGS = (() => {
-  const i = Deno.args.indexOf("--v8-flags");
-  return i >= 0 ? Deno.args[i + 1] : SERVER_V8_FLAGS;
-})();
+const MESSAGES = numberFlag("--messages", 100_000);
+const ROUNDS = numberFlag("--rounds", 2);
+const IDLE_MS = numberFlag("--idle-ms", 5_000);
+const V8_FLAGS = stringFlag("--v8-flags", SERVER_V8_FLAGS);
 type Arm = "forge" | "bare" | "bare_ws";
 /** `--baseline bare_ws` compares against the same bare server on node:http + ws, forge's transport. */
-const BASELINE: Arm = Deno.args.includes("--baseline") &&
-    Deno.args[Deno.args.indexOf("--baseline") + 1] === "bare_ws"
-  ? "bare_ws"
-  : "bare";
+const BASELINE: Arm = stringFlag("--baseline", "bare") === "bare_ws" ? "bare_ws" : "bare";
 const CONNECTIONS = 8;
 /** Messages sent before each pacing ping; `--batch 12500` floods each connection's whole share. */
-const BATCH = arg("--batch", 250);
+const BATCH = numberFlag("--batch", 250);
 const REPO = new URL("../..", import.meta.url).pathname;
 
 const CONFIG = `

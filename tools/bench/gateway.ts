@@ -7,16 +7,10 @@
  *
  *   deno task bench gateway [--runs=15] [--kb=1024]
  */
-/** `--name N` or `--name=N` (the bench runner passes only dashed arguments on). */
-const arg = (name: string, def: number) => {
-  const inline = Deno.args.find((a) => a.startsWith(`${name}=`));
-  const i = Deno.args.indexOf(name);
-  const raw = inline ? inline.slice(name.length + 1) : i >= 0 ? Deno.args[i + 1] : undefined;
-  const n = Number(raw);
-  return raw !== undefined && Number.isFinite(n) && n > 0 ? n : def;
-};
-const RUNS = arg("--runs", 15);
-const KB = arg("--kb", 1024);
+import { numberFlag } from "./support/flags.ts";
+import { median } from "./support/stats.ts";
+const RUNS = numberFlag("--runs", 15);
+const KB = numberFlag("--kb", 1024);
 const REPO = new URL("../..", import.meta.url).pathname;
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 1/100 s
 
@@ -110,7 +104,6 @@ async function once(base: string) {
   return { ttfb: first, total: performance.now() - t0, bytes };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}..${Math.max(...xs).toFixed(2)}`;
 
 // Warm both paths (JIT, connection pools), then the paired, interleaved runs.

@@ -17,14 +17,11 @@
  */
 import { gzip, gzipSync } from "node:zlib";
 import { gzipSync as fflateGzip } from "fflate";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, d: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : d;
-};
-const ROUNDS = arg("--rounds", 7);
-const MB = arg("--mb", 3.5);
+const ROUNDS = numberFlag("--rounds", 7);
+const MB = numberFlag("--mb", 3.5);
 
 const rows: unknown[] = [];
 let text = "";

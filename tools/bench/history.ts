@@ -19,7 +19,8 @@
 import { parseArgs } from "node:util";
 import { GENERATED_SESSION } from "../../fixtures/history/generate.ts";
 import { writeTurns } from "../../fixtures/history/turns.ts";
-import { finishGoals, goal, median, range } from "./support/goals.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { median, spread } from "./support/stats.ts";
 import { cpuOver, forgeProcess, rssMiB } from "./support/cpu.ts";
 
 const { values } = parseArgs({
@@ -164,14 +165,14 @@ try {
   goal(
     `history subscribe, ${LONG} turns vs ${SHORT}, CPU`,
     median(cpu) <= 1.5,
-    `${range(cpu)}x; ${range(a.map((l) => l.cpuMs))} ms, the ${SHORT}-turn seat (the floor) ` +
-      `${range(b.map((s) => s.cpuMs))} ms`,
+    `${spread(cpu)}x; ${spread(a.map((l) => l.cpuMs))} ms, the ${SHORT}-turn seat (the floor) ` +
+      `${spread(b.map((s) => s.cpuMs))} ms`,
     "<= 1.5x",
   );
   goal(
     `history subscribe, ${LONG} turns vs ${SHORT}, bytes`,
     median(bytes) <= 1.5,
-    `${range(bytes)}x; ${(a[0].bytes / 1024).toFixed(0)} KiB, the ${SHORT}-turn seat ` +
+    `${spread(bytes)}x; ${(a[0].bytes / 1024).toFixed(0)} KiB, the ${SHORT}-turn seat ` +
       `${(b[0].bytes / 1024).toFixed(0)} KiB`,
     "<= 1.5x",
   );

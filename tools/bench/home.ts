@@ -16,7 +16,8 @@
  * 1-project home's (the floor: the same read with one project).
  */
 import { parseArgs } from "node:util";
-import { finishGoals, goal, median, range } from "./support/goals.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { median, spread } from "./support/stats.ts";
 import { cpuOver, forgeProcess } from "./support/cpu.ts";
 
 const { values } = parseArgs({
@@ -147,8 +148,8 @@ try {
   goal(
     `home subscribe CPU, ${PROJECTS} projects vs 1`,
     median(ratios) <= 20,
-    `${range(ratios, 1)}x; ${PROJECTS} projects ${range(b.map((y) => y.cpuMs), 1)} ms, ` +
-      `1 project (the floor) ${range(a.map((x) => x.cpuMs), 1)} ms`,
+    `${spread(ratios, 1)}x; ${PROJECTS} projects ${spread(b.map((y) => y.cpuMs), 1)} ms, ` +
+      `1 project (the floor) ${spread(a.map((x) => x.cpuMs), 1)} ms`,
     "<= 20x the 1-project home",
   );
 } finally {

@@ -13,13 +13,10 @@
  */
 import type { ForgeConfig, ProjectConfig } from "../../server/config/types.ts";
 import { clearCatalogCache, projectCatalog } from "../../server/areas/project_catalog.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const flag = (name: string, dflt: number) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Number(Deno.args[i + 1]) : dflt;
-};
-const TRANSCRIPTS = flag("transcripts", 2000);
-const RUNS = flag("runs", 15);
+const TRANSCRIPTS = numberFlag("transcripts", 2000);
+const RUNS = numberFlag("runs", 15);
 
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-bench-catalog-" }));
 try {

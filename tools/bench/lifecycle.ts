@@ -22,19 +22,16 @@
 import { UpdateStream } from "../../server/workspace/stream.ts";
 import { encodeLine, StdinWriter } from "../../server/workspace/claude/stdin_writer.ts";
 import { ClaudeProcess } from "../../server/workspace/claude/process.ts";
-import { startHarness } from "../../server/workspace/claude/testing.ts";
+import { startHarness } from "../../tests/claude_support.ts";
 import type { CliFrame, JsonObject } from "../../server/workspace/claude/types.ts";
 import { SAMPLE_CONFIG, testServer } from "../../tests/harness.ts";
 import { RawSocket } from "../../tests/raw_socket.ts";
 import { chatOf, command, seatWorld, updateOf } from "../../tests/seats_harness.ts";
 import { fakePreview } from "../../tests/registry_fakes.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
+import { booleanFlag, numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, d: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : d;
-};
-const RUNS = arg("--runs", 5);
+const RUNS = numberFlag("--runs", 5);
 const figures: { name: string; ms: number[]; bound: string }[] = [];
 const record = (name: string, bound: string) => {
   const f = { name, ms: [] as number[], bound };
@@ -191,9 +188,9 @@ async function shutdownFigure() {
 
 await flushFigures();
 await stdinFigure();
-if (!Deno.args.includes("--skip-cli")) await cliFigures();
-if (!Deno.args.includes("--skip-socket")) await socketFigures();
-if (!Deno.args.includes("--skip-shutdown")) await shutdownFigure();
+if (!booleanFlag("--skip-cli")) await cliFigures();
+if (!booleanFlag("--skip-socket")) await socketFigures();
+if (!booleanFlag("--skip-shutdown")) await shutdownFigure();
 console.log(`lifecycle timings, ${RUNS} runs, ${navigator.hardwareConcurrency} cores; ms:`);
 for (const f of figures) {
   console.log(`  ${f.name.padEnd(28)} ${spread(f.ms, 1).padEnd(26)} bound: ${f.bound}`);

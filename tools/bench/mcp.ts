@@ -25,13 +25,10 @@ import type { ToolEntry } from "../../server/workspace/mcp/catalog.ts";
 import { ToolBridge } from "../../server/workspace/mcp/bridge.ts";
 import { spawnOccupant } from "../../server/workspace/seats/occupant.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const arg = (name: string, def: string) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Deno.args[i + 1] : def;
-};
-const CALLS = Number(arg("--calls", "40"));
-const SEATS = arg("--seats", "1,10").split(",").map(Number);
+const CALLS = Number(stringFlag("--calls", "40"));
+const SEATS = stringFlag("--seats", "1,10").split(",").map(Number);
 const WARM = 3;
 const PAYLOAD = "x".repeat(64);
 

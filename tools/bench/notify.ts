@@ -27,12 +27,9 @@ import { SUBSYSTEMS } from "../../subsystems/mod.ts";
 import { MONOTONIC } from "../../server/clock.ts";
 import { start } from "../../subsystems/notify/mod.ts";
 import { GATHER_MS } from "../../subsystems/notify/notifier.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
-const ROUNDS = Number(flag("rounds", "100"));
+const ROUNDS = Number(stringFlag("rounds", "100"));
 const TOPIC = "bench";
 
 const dir = await Deno.makeTempDir({ prefix: "forge-bench-notify-" });
@@ -46,7 +43,7 @@ const { config } = loadConfigText(
 // The subsystem reads its config, log and state dir from the Host, and emits home's state; it
 // touches nothing else of it (no seats: the update is handed to it directly).
 const host = {
-  log: createLogger({ file: flag("log", "") || null, stderr: false }),
+  log: createLogger({ file: stringFlag("log", "") || null, stderr: false }),
   config: () => config,
   stateDir: dir,
   emit: () => {},

@@ -14,14 +14,11 @@
  * peak RSS). Peak RSS is VmHWM read from /proc while the process runs. Then, in this process, the
  * scan warm and the InventoryKeeper's no-change rescan (scan + compare, no frame emitted).
  */
+import { median } from "./support/stats.ts";
 import { InventoryKeeper } from "../../subsystems/plugins/inventory.ts";
 import { scanInventory } from "../../subsystems/plugins/scan.ts";
 import { writeMarketplace } from "../../tests/plugins_fixture.ts";
-
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
+import { booleanFlag, stringFlag } from "./support/flags.ts";
 
 if (Deno.args[0] === "--scan-once") {
   const t0 = performance.now();
@@ -35,8 +32,8 @@ if (Deno.args[0] === "--scan-once") {
 
 const CLAUDE = Deno.env.get("FORGE_CLAUDE_BIN");
 if (!CLAUDE) throw new Error("FORGE_CLAUDE_BIN is unset: run through tools/deno.sh");
-const SIZES = flag("sizes", "1,20,200").split(",").map(Number);
-const RUNS = Number(flag("runs", "7"));
+const SIZES = stringFlag("sizes", "1,20,200").split(",").map(Number);
+const RUNS = Number(stringFlag("runs", "7"));
 const env = (cfg: string) => ({
   ...Deno.env.toObject(),
   CLAUDE_CONFIG_DIR: cfg,
@@ -84,7 +81,6 @@ async function cli(cfg: string, ...args: string[]) {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[], d = 0) =>
   `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)})`;
 
@@ -164,6 +160,6 @@ try {
     console.log(`     | ${warmLine}; ${rescanLine}`);
   }
 } finally {
-  if (!Deno.args.includes("--keep")) await Deno.remove(root, { recursive: true });
+  if (!booleanFlag("--keep")) await Deno.remove(root, { recursive: true });
   else console.log(`kept ${root}`);
 }

@@ -4,7 +4,8 @@ import { DiffBudget } from "../../subsystems/review/diff_parse.ts";
 import { gitSpawns } from "../../subsystems/review/git.ts";
 import { readRecord } from "../../subsystems/review/record.ts";
 import { scanTree } from "../../subsystems/review/scan.ts";
-import { finishGoals, goal, median } from "./support/goals.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { median } from "./support/stats.ts";
 import {
   cleanup,
   cloneOfBare,
@@ -13,7 +14,8 @@ import {
   lines,
   tempDir,
   write,
-} from "../../subsystems/review/test_support.ts";
+} from "../../tests/review_support.ts";
+import { numberFlag } from "./support/flags.ts";
 
 /**
  * The review record read (work + git + diff: one scan, the base answer, both diff layers) of a
@@ -27,11 +29,7 @@ import {
  *
  *   deno task bench review [--runs 15]
  */
-const arg = (name: string, def: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-};
-const RUNS = arg("--runs", 15);
+const RUNS = numberFlag("--runs", 15);
 
 const range = (xs: number[], digits = 1) => {
   const s = [...xs].sort((a, b) => a - b);

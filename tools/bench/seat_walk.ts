@@ -15,7 +15,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { procTable, readSubtrees } from "../../server/workspace/seats/proc_files.ts";
 import { descendants, processTree } from "../../server/workspace/seats/procfs.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

@@ -16,26 +16,24 @@
  */
 import { type ArmName, target } from "./arms/socket_targets.ts";
 import type { ClientsJob, ClientsReport } from "./arms/socket_clients.ts";
-import { finishGoals, goal, percentile, range } from "./support/goals.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { percentile, spread } from "./support/stats.ts";
+import { booleanFlag, numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, def: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-};
-const CLIENTS = arg("--clients", 50);
-const UPDATES = arg("--updates", 2000);
-const BIG_MB = arg("--big-mb", 2);
-const BIG_UPDATES = arg("--big-updates", 4);
-const PAIRS = arg("--pairs", 9);
-const WORKERS = arg("--workers", 2);
-const RUNS = arg("--runs", 5);
-const FRAME_PAIRS = arg("--frame-pairs", 5);
+const CLIENTS = numberFlag("--clients", 50);
+const UPDATES = numberFlag("--updates", 2000);
+const BIG_MB = numberFlag("--big-mb", 2);
+const BIG_UPDATES = numberFlag("--big-updates", 4);
+const PAIRS = numberFlag("--pairs", 9);
+const WORKERS = numberFlag("--workers", 2);
+const RUNS = numberFlag("--runs", 5);
+const FRAME_PAIRS = numberFlag("--frame-pairs", 5);
 const BIG = 3_500_000;
 const armsArg = Deno.args.indexOf("--arms");
 /** `--arms forge` runs one arm alone (for a profile); ratios print only when both are there. */
 const ARMS =
   (armsArg >= 0 ? Deno.args[armsArg + 1].split(",") : ["forge", "bare", "bare_ws"]) as ArmName[];
-const SKIP_BIG = Deno.args.includes("--no-big");
+const SKIP_BIG = booleanFlag("--no-big");
 const now = () => performance.timeOrigin + performance.now();
 
 /** Starts `n` clients in one Worker; resolves `ready` once all are subscribed. */
@@ -139,18 +137,18 @@ async function fanoutPairs(name: string, updates: number, pad: number) {
   const met = ratios.filter((r) => r >= 0.8).length;
   for (const [arm, rs] of fan) {
     console.log(
-      `  ${arm.padEnd(8)} ${range(rs.map((r) => r.rate), 0)} msg/s   p50 ${
-        range(rs.map((r) => r.p50), 1)
-      } ms   p99 ${range(rs.map((r) => r.p99), 1)} ms`,
+      `  ${arm.padEnd(8)} ${spread(rs.map((r) => r.rate), 0)} msg/s   p50 ${
+        spread(rs.map((r) => r.p50), 1)
+      } ms   p99 ${spread(rs.map((r) => r.p99), 1)} ms`,
     );
   }
   const needed = Math.ceil((7 / 9) * ratios.length);
   goal(
     `${name}, forge/bare throughput`,
     met >= needed,
-    `>= 0.8x in ${met} of ${ratios.length} pairs, ratios ${range(ratios)}; forge ${
-      range(fan.get("forge")!.map((r) => r.rate), 0)
-    } msg/s, bare (the floor) ${range(fan.get("bare")!.map((r) => r.rate), 0)} msg/s`,
+    `>= 0.8x in ${met} of ${ratios.length} pairs, ratios ${spread(ratios)}; forge ${
+      spread(fan.get("forge")!.map((r) => r.rate), 0)
+    } msg/s, bare (the floor) ${spread(fan.get("bare")!.map((r) => r.rate), 0)} msg/s`,
     `>= 0.8x the bare broadcast in at least 7 of 9 pairs`,
   );
 }
@@ -181,13 +179,13 @@ if (!SKIP_BIG && ARMS.includes("forge") && ARMS.includes("bare")) {
   }
   for (const [key, ms] of big) {
     console.log(
-      `  ${key.padEnd(14)} ${range(ms, 1)} ms   (${f(moved.get(key)! / 1e3, 1)} kB a frame)`,
+      `  ${key.padEnd(14)} ${spread(ms, 1)} ms   (${f(moved.get(key)! / 1e3, 1)} kB a frame)`,
     );
   }
   const over = (a: string, b: string) => big.get(a)!.map((x, i) => x / big.get(b)![i]);
   console.log(
-    `  forge/bare text ${range(over("forge text", "bare text"))}x   deflate ${
-      range(over("forge deflate", "bare deflate"))
+    `  forge/bare text ${spread(over("forge text", "bare text"))}x   deflate ${
+      spread(over("forge deflate", "bare deflate"))
     }x`,
   );
 }

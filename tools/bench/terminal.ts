@@ -32,8 +32,8 @@ import { type ArmResult, cpuMs, expectedBytes, rawPty, still } from "./support/t
 import { forgeTerminal, Viewer } from "./support/terminal_forge.ts";
 import { drawn, Replay } from "./support/terminal_draw.ts";
 import { bareRelay } from "./support/terminal_bare.ts";
-import { spread } from "./support/spread.ts";
-import { finishGoals, goal, median, range } from "./support/goals.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { median, spread } from "./support/stats.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -216,7 +216,7 @@ try {
     goal(
       `terminal burst to ${VIEWERS} viewers, forge vs the bare relay`,
       median(overBare) >= 0.9,
-      `${range(overBare)}x (bare ms / forge ms); forge ${spread(rates.forge)} MB/s, the bare ` +
+      `${spread(overBare)}x (bare ms / forge ms); forge ${spread(rates.forge)} MB/s, the bare ` +
         `relay (the floor) ${spread(rates.bare)} MB/s, the PTY alone ${spread(rates.raw)} MB/s`,
       ">= 0.9x the bare node-pty relay",
     );

@@ -11,13 +11,10 @@
  */
 import { seatWorld } from "../../tests/seats_harness.ts";
 import { fuzzTools } from "../../tests/tool_fuzz.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, def: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : def;
-};
-const PER_TOOL = arg("--per-tool", 1000);
-const SEED = arg("--seed", 7);
+const PER_TOOL = numberFlag("per-tool", 1000);
+const SEED = numberFlag("seed", 7);
 
 const world = await seatWorld([{ name: "alpha", autoStart: true }]);
 try {

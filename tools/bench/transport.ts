@@ -18,15 +18,12 @@ import { createServer } from "node:http";
 import type { Socket } from "node:net";
 import { WebSocketServer } from "ws";
 import { RawSocket } from "../../tests/raw_socket.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
+import { numberFlag } from "./support/flags.ts";
 
-const arg = (name: string, d: number) => {
-  const i = Deno.args.indexOf(name);
-  return i >= 0 ? Number(Deno.args[i + 1]) : d;
-};
-const ROUNDS = arg("--rounds", 3);
-const MIB = arg("--mib", 8);
-const HOLD_MS = arg("--hold-secs", 10) * 1000;
+const ROUNDS = numberFlag("--rounds", 3);
+const MIB = numberFlag("--mib", 8);
+const HOLD_MS = numberFlag("--hold-secs", 10) * 1000;
 const CHUNK = new Uint8Array(64 * 1024);
 
 /** The server's end of one loopback connection: held by an fd, and its unsent bytes. */

@@ -36,13 +36,11 @@ import { coldRead, timedProcess } from "./arms/process.ts";
 import { installCcusage, runCcusage } from "./arms/ccusage.ts";
 import { captureTemplate, generate } from "./arms/usage_pool.ts";
 import { compareTotals, type Untiered } from "./arms/usage_totals.ts";
-import { finishGoals, goal, median, range } from "./support/goals.ts";
+import { finishGoals, goal } from "./support/goals.ts";
+import { median, spread } from "./support/stats.ts";
+import { stringFlag } from "./support/flags.ts";
 
 type Obj = Record<string, unknown>;
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
 
 /**
  * `--no-tier POOL` (untimed): forge's costs without the long-prompt tier, which ccusage's
@@ -80,29 +78,29 @@ async function forgeArm(pool: string, plain: boolean) {
 }
 
 if (Deno.args.includes("--no-tier")) {
-  console.log(JSON.stringify(await noTier(flag("no-tier", ""))));
+  console.log(JSON.stringify(await noTier(stringFlag("no-tier", ""))));
   Deno.exit(0);
 }
 
-const PAIRS = Number(flag("pairs", "5"));
+const PAIRS = Number(stringFlag("pairs", "5"));
 /** Parallel readers in the floor arm: the most this disk's cold read gained from (8 here). */
 const FLOOR_READERS = 8;
-const given = flag("pool", "");
+const given = stringFlag("pool", "");
 const tmp = given || await Deno.makeTempDir({ prefix: "forge_usage_bench_" });
 try {
   const pool = join(tmp, "pool");
   const t0 = performance.now();
   if (!given) {
     const template = await captureTemplate();
-    const size = Number(flag("size-mb", "1024")) * 1024 * 1024;
-    const gen = await generate(template, pool, size, Number(flag("seed", "1")));
+    const size = Number(stringFlag("size-mb", "1024")) * 1024 * 1024;
+    const gen = await generate(template, pool, size, Number(stringFlag("seed", "1")));
     console.log(
       `pool: ${(gen.bytes / 2 ** 20).toFixed(0)} MiB in ${gen.files} files from a real ${
         template.header.length + template.block.length
       }-line CLI transcript (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
     );
   }
-  const ccArgs = await installCcusage(tmp, flag("ccusage", "20.0.24"));
+  const ccArgs = await installCcusage(tmp, stringFlag("ccusage", "20.0.24"));
   // Written pages still being flushed would slow whichever arm ran first.
   await new Deno.Command("sync").output();
 
@@ -137,12 +135,12 @@ try {
     ),
   ) as Untiered;
   const cold = [...forge, ...plain].every((r) => r.cold) ? "dropped before every arm" : "WARM";
-  const ms = (xs: number[]) => range(xs.map((x) => x / 1000));
+  const ms = (xs: number[]) => spread(xs.map((x) => x / 1000));
   console.log(`page cache: ${cold}; ${PAIRS} pairs, median (range), seconds`);
   console.log(
     `  forge first scan, in process: wall ${ms(forge.map((r) => r.m.coldMs))}, cpu ${
       ms(forge.map((r) => r.m.coldCpuMs))
-    }; again with nothing changed ${range(forge.map((r) => r.m.warmMs), 1)} ms`,
+    }; again with nothing changed ${spread(forge.map((r) => r.m.warmMs), 1)} ms`,
   );
   console.log(
     `  plain reader's first scan: wall ${ms(plain.map((r) => r.m.coldMs))}, cpu ${
@@ -151,16 +149,16 @@ try {
   );
   console.log(
     `  read floor (${FLOOR_READERS} cat, nothing parsed): wall ${
-      range(floor.map((r) => r.wall))
-    }, cpu ${range(floor.map((r) => r.cpu))}`,
+      spread(floor.map((r) => r.wall))
+    }, cpu ${spread(floor.map((r) => r.cpu))}`,
   );
   console.log(
-    `  forge process: wall ${range(forge.map((r) => r.wall))}, cpu ${
-      range(forge.map((r) => r.cpu))
-    }; ccusage process: wall ${range(cc.map((r) => r.wall))}, cpu ${range(cc.map((r) => r.cpu))}`,
+    `  forge process: wall ${spread(forge.map((r) => r.wall))}, cpu ${
+      spread(forge.map((r) => r.cpu))
+    }; ccusage process: wall ${spread(cc.map((r) => r.wall))}, cpu ${spread(cc.map((r) => r.cpu))}`,
   );
   console.log(
-    `  forge peak RSS ${range(forge.map((r) => r.m.peakRssMiB), 0)} MiB; moved: ${
+    `  forge peak RSS ${spread(forge.map((r) => r.m.peakRssMiB), 0)} MiB; moved: ${
       f.files[0]
     } files read, then ${f.files[1]} read / ${f.files[2]} reused, ${f.skipped} torn lines ` +
       `skipped; the pool holds ${f.total.messages} API messages`,
@@ -171,13 +169,13 @@ try {
   goal(
     "usage first scan in process vs the read floor, wall",
     median(wallFloor) <= 1.3,
-    `${range(wallFloor)}x`,
+    `${spread(wallFloor)}x`,
     "<= 1.3x the 8 cats' wall",
   );
   goal(
     "usage first scan in process vs the read floor, CPU",
     median(cpuFloor) <= 1.5,
-    `${range(cpuFloor)}x`,
+    `${spread(cpuFloor)}x`,
     "<= 1.5x the 8 cats' CPU",
   );
   const ccWall = per(cc.map((r) => r.wall), forge.map((r) => r.wall));
@@ -185,13 +183,13 @@ try {
   goal(
     "usage, a fresh process vs ccusage, wall",
     median(ccWall) >= 2,
-    `ccusage/forge ${range(ccWall)}x`,
+    `ccusage/forge ${spread(ccWall)}x`,
     ">= 2x faster",
   );
   goal(
     "usage, a fresh process vs ccusage, CPU",
     median(ccCpu) >= 2,
-    `ccusage/forge ${range(ccCpu)}x`,
+    `ccusage/forge ${spread(ccCpu)}x`,
     ">= 2x less",
   );
   const plainCpu = per(plain.map((r) => r.m.coldCpuMs), forge.map((r) => r.m.coldCpuMs));
@@ -199,7 +197,7 @@ try {
   goal(
     "usage WebAssembly reader vs a plain TypeScript scan, CPU",
     median(plainCpu) >= 1.3,
-    `plain/WebAssembly ${range(plainCpu)}x CPU, ${range(plainWall)}x wall`,
+    `plain/WebAssembly ${spread(plainCpu)}x CPU, ${spread(plainWall)}x wall`,
     ">= 1.3x, or the WebAssembly walker goes",
   );
   compareTotals(f, c, untiered);

@@ -24,14 +24,11 @@
 import { BW_CLI } from "../../fixtures/vault_server/bw_cli.ts";
 import { type FakeVault, startFakeVault } from "../../fixtures/vault_server/mod.ts";
 import { makeTestTls } from "../../fixtures/vault_server/tls.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const flag = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
-const ROUNDS = Number(flag("rounds", "5"));
-const BW_RUNTIME = flag("bw-runtime", "node");
+const ROUNDS = Number(stringFlag("rounds", "5"));
+const BW_RUNTIME = stringFlag("bw-runtime", "node");
 const HERE = new URL(".", import.meta.url).pathname;
 
 const tls = await makeTestTls();

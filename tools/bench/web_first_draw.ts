@@ -21,18 +21,15 @@ import { promptOf, rememberHistory } from "../../tests/numbered_history.ts";
 import { seatWorld } from "../../tests/seats_harness.ts";
 import { CHROMIUM, startWeb } from "../../tests/web_harness.ts";
 import { ForgeClient } from "../client_lib.ts";
-import { spread } from "./support/spread.ts";
+import { spread } from "./support/stats.ts";
 import { checkoutPage, homeDraw, seatArm, serveFrom } from "./support/web_page.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const flag = (name: string, or: string) => {
-  const at = Deno.args.indexOf(name);
-  return at >= 0 ? Deno.args[at + 1] : or;
-};
 const SEATS = 20;
-const ROUNDS = Number(flag("--rounds", "5"));
-const TURNS = Number(flag("--turns", "5000"));
-const BASELINE = flag("--baseline", "main");
-const WALK_EVERY = Number(flag("--walk-every", String(ROUNDS)));
+const ROUNDS = Number(stringFlag("--rounds", "5"));
+const TURNS = Number(stringFlag("--turns", "5000"));
+const BASELINE = stringFlag("--baseline", "main");
+const WALK_EVERY = Number(stringFlag("--walk-every", String(ROUNDS)));
 const LONG = { org: "Acme", project: "long", label: "lead" };
 
 const projects = Array.from(

@@ -16,13 +16,10 @@
  */
 import { ForgeClient } from "../client_lib.ts";
 import { seatWorld } from "../../tests/seats_harness.ts";
+import { stringFlag } from "./support/flags.ts";
 
-const arg = (name: string, dflt: string) => {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 ? Deno.args[i + 1] : dflt;
-};
-const RUNS = Number(arg("runs", "3"));
-const SIZES = arg("sizes", "1,5").split(",").map(Number);
+const RUNS = Number(stringFlag("runs", "3"));
+const SIZES = stringFlag("sizes", "1,5").split(",").map(Number);
 const SCRIPT = new URL("../../fixtures/workers/script.json", import.meta.url).pathname;
 const MAX = Math.max(...SIZES);
 

@@ -1,7 +1,7 @@
 // spec: Editing the config - the writer keeps comments, order and every untouched byte.
 import { deepStrictEqual as deepEqual, match, strictEqual as equal } from "node:assert/strict";
 import { applyEdits, type Edit } from "./edits.ts";
-import { fixture, lineDiff, type Plain, plain } from "./testing.ts";
+import { fixture, lineDiff, type Plain, plain } from "../../../tests/config_write_support.ts";
 
 type Obj = { [key: string]: Plain };
 const full = fixture("full.toml");

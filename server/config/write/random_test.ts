@@ -3,7 +3,7 @@
 // belongs to nothing the edits removed or replaced.
 import { deepStrictEqual as deepEqual, ok, strictEqual as equal } from "node:assert/strict";
 import { applyEdits, type Edit } from "./edits.ts";
-import { fixture, type Plain, plain } from "./testing.ts";
+import { fixture, type Plain, plain } from "../../../tests/config_write_support.ts";
 
 type Obj = { [key: string]: Plain };
 

@@ -6,7 +6,7 @@ import {
 } from "node:assert/strict";
 import { applyEdits } from "./edits.ts";
 import { type Path, pathKey, scan } from "./scan.ts";
-import { fixture, plain } from "./testing.ts";
+import { fixture, plain } from "../../../tests/config_write_support.ts";
 
 Deno.test("scan: headers get concrete paths; a nested [[array]] joins the LAST parent entry", () => {
   const s = scan(fixture("full.toml"));
@@ -62,8 +62,8 @@ Deno.test("pathKey: distinct paths never share a key, whatever the key text hold
 
 Deno.test('keys `\\` and `"` in a two-byte file stay apart', () => {
   // random_test met this pair: Deno 2.9.6's JSON.parse, once it has read the key "\\" from a
-  // two-byte text, reads a later key "\"" as a backslash. testing.ts's plain() and pathKey()
-  // avoid JSON.parse; this checks the writer itself on the pair.
+  // two-byte text, reads a later key "\"" as a backslash. tests/config_write_support.ts's plain()
+  // and pathKey() avoid JSON.parse; this checks the writer itself on the pair.
   const text = 'env = { K = "\u{1F600}" }\n';
   const r = applyEdits(text, [
     { area: "env", key_path: "env.\\", pattern: "env.*", op: "set", value: "back" },

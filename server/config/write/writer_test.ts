@@ -5,7 +5,7 @@ import { parse } from "smol-toml";
 import type { Edit } from "./edits.ts";
 import { fingerprint } from "../fingerprint.ts";
 import { type SaveOptions, saveSettings, sweepSaveTemps } from "./writer.ts";
-import { fixture } from "./testing.ts";
+import { fixture } from "../../../tests/config_write_support.ts";
 
 const full = fixture("full.toml");
 const setPort = (port: number): Edit => ({

@@ -1,5 +1,5 @@
 /**
- * The argv forge passes to `claude` (catalogue 6.1, in its order): stream-json both ways,
+ * The argv forge passes to `claude` (the original forge's, in its order): stream-json both ways,
  * permission prompts over stdio, partial messages on, `--input-format` always last.
  */
 import type { PermissionMode } from "./types.ts";
@@ -16,7 +16,7 @@ export interface ArgvOptions {
   sessionId?: string;
   /** `--effort <level>`. */
   effort?: string;
-  /** Launch settings `extra_args` (catalogue 1.4): `[flag, value-or-null]`, the flag with or
+  /** Launch settings `extra_args` (the original's field): `[flag, value-or-null]`, the flag with or
    * without its leading `--`. Rendered just before `--input-format`. */
   extraArgs?: ReadonlyArray<readonly [string, string | null]>;
 }
@@ -47,7 +47,7 @@ export function buildArgv(o: ArgvOptions = {}): string[] {
   }
   const argv = ["--output-format", "stream-json", "--verbose"];
   if (o.model) argv.push("--model", o.model);
-  // spec (catalogue 6.1): forge always routes permission prompts over stdio.
+  // forge always routes permission prompts over stdio, as the original forge does.
   argv.push("--permission-prompt-tool", "stdio");
   if (o.permissionMode && o.permissionMode !== "default") {
     argv.push("--permission-mode", o.permissionMode);

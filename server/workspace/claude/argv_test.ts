@@ -1,4 +1,5 @@
-// spec (catalogue 6.1): the argv order forge emits, stream-json both ways, --input-format last.
+// The argv order forge emits (the original forge's, flag for flag), stream-json both ways,
+// --input-format last.
 import { deepStrictEqual, throws } from "node:assert/strict";
 import { buildArgv } from "./argv.ts";
 
@@ -15,7 +16,7 @@ Deno.test("buildArgv: the minimal argv", () => {
   ]);
 });
 
-Deno.test("buildArgv: every option, in catalogue order, extras before --input-format", () => {
+Deno.test("buildArgv: every option, in the original's order, extras before --input-format", () => {
   deepStrictEqual(
     buildArgv({
       model: "claude-sonnet-4-5",

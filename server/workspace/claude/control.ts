@@ -1,6 +1,6 @@
 /**
- * Outbound control requests (forge -> CLI, catalogue 6.3/6.4): numbered ids, the pending map
- * resolved by the CLI's `control_response`, and a timeout per request.
+ * Outbound control requests (forge -> CLI, the subtypes the original forge sends): numbered ids,
+ * the pending map resolved by the CLI's `control_response`, and a timeout per request.
  */
 import { isJsonObject, type JsonObject } from "./types.ts";
 
@@ -80,7 +80,7 @@ export class ControlChannel {
 
   /**
    * Settles the request a `control_response` frame answers. The CLI puts the id inside
-   * `response` (catalogue 6.3). Returns false when the frame matches no pending request.
+   * `response`. Returns false when the frame matches no pending request.
    */
   handleResponse(frame: JsonObject): boolean {
     const response = frame.response;

@@ -1,8 +1,8 @@
-// Outbound control requests against the real CLI (catalogue 6.4) and an interrupt in the
-// middle of a slow stream.
+// Outbound control requests against the real CLI (the subtypes the original forge sends) and an
+// interrupt in the middle of a slow stream.
 import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 import { ControlChannel, ControlError } from "./control.ts";
-import { isResult, startHarness } from "./testing.ts";
+import { isResult, startHarness } from "../../../tests/claude_support.ts";
 import type { JsonObject } from "./types.ts";
 
 Deno.test("interrupt mid-stream ends the turn as error_during_execution; the next turn runs", async () => {

@@ -1,7 +1,8 @@
 /**
- * The child environment for `claude` (catalogue 6.2): the inherited environment minus the
- * variables that would make the child think it runs inside Claude Code, the offline switches,
- * the config layers (narrowest wins), the account's config dir, the model slots and `PWD`.
+ * The child environment for `claude`, as the original forge's launch sets it: the inherited
+ * environment minus the variables that would make the child think it runs inside Claude Code, the
+ * offline switches, the config layers (narrowest wins), the account's config dir, the model slots
+ * and `PWD`.
  */
 
 /** Inputs to {@link buildChildEnv}; every map is `NAME -> value`. */
@@ -42,10 +43,10 @@ export interface ChildEnv {
   warnings: string[];
 }
 
-/** Stripped from the inherited environment only; a layer may set them again (catalogue 6.2). */
+/** Stripped from the inherited environment only; a layer may set them again. */
 export const STRIPPED_VARS = ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"] as const;
 
-/** Keep the CLI off the network except for the Messages API (harness report §2: with these
+/** Keep the CLI off the network except for the Messages API (measured against the CLI: with these
  * set, the only connects are to the base URL; without them it resolves api.anthropic.com for
  * event logging and sends a title-generation side request). */
 export const OFFLINE_VARS: Readonly<Record<string, string>> = {
@@ -53,7 +54,7 @@ export const OFFLINE_VARS: Readonly<Record<string, string>> = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
 };
 
-/** Set to the project model so helpers and subagents use it too (catalogue 6.2). */
+/** Set to the project model so helpers and subagents use it too (as the original forge does). */
 export const MODEL_SLOT_VARS = [
   "ANTHROPIC_DEFAULT_HAIKU_MODEL",
   "ANTHROPIC_DEFAULT_OPUS_MODEL",

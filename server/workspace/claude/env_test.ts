@@ -1,4 +1,4 @@
-// spec (catalogue 6.2): the child environment's layers and reserved variables.
+// The child environment's layers and reserved variables, as the original forge's launch sets them.
 import { deepStrictEqual, strictEqual } from "node:assert/strict";
 import { buildChildEnv, MODEL_SLOT_VARS } from "./env.ts";
 

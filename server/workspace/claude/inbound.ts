@@ -1,7 +1,7 @@
 /**
- * Inbound control requests (CLI -> forge, catalogue 6.5): `can_use_tool` goes to the
- * permission handler, other subtypes to the generic handler or an error answer, and
- * `control_cancel_request` aborts the handler still deciding.
+ * Inbound control requests (CLI -> forge): `can_use_tool` goes to the permission handler, other
+ * subtypes to the generic handler or an error answer, and `control_cancel_request` aborts the
+ * handler still deciding.
  */
 import type { CanUseToolHandler, ControlRequestHandler, JsonObject } from "./types.ts";
 import { isJsonObject, type PermissionDecision } from "./types.ts";

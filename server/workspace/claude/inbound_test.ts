@@ -1,8 +1,8 @@
-// spec (catalogue 6.5): inbound control requests — answers, errors for unknown subtypes,
-// control_cancel_request, and the real CLI's hook_callback and cancel-after-interrupt.
+// Inbound control requests, as the original forge answers them — answers, errors for unknown
+// subtypes, control_cancel_request, and the real CLI's hook_callback and cancel-after-interrupt.
 import { deepStrictEqual, match, ok, rejects, strictEqual } from "node:assert/strict";
 import { InboundControl } from "./inbound.ts";
-import { startHarness } from "./testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 import type { CanUseToolHandler, ControlRequestHandler, JsonObject } from "./types.ts";
 
 function harness(

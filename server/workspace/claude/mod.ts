@@ -1,7 +1,7 @@
 /**
- * The low-level driver for one `claude` CLI process (catalogue 6): argv, child environment,
- * the process with its frame stream and control protocol, and where its transcript lands.
- * Seats logic lives above this; test support is in `testing.ts`.
+ * The low-level driver for one `claude` CLI process, launched as the original forge launches it:
+ * argv, child environment, the process with its frame stream and control protocol, and where its
+ * transcript lands. Seats logic lives above this; test support is in `tests/claude_support.ts`.
  */
 export { type ArgvOptions, buildArgv } from "./argv.ts";
 export {

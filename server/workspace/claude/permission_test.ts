@@ -1,8 +1,8 @@
-// spec (catalogue 6.5): can_use_tool reaches forge's handler; allow runs the tool with the
-// (possibly edited) input, deny does not run it and the model sees the message.
+// can_use_tool reaches forge's handler; allow runs the tool with the (possibly edited) input, deny
+// does not run it and the model sees the message.
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { toolResults, toolResultText } from "../../../fixtures/fake_api/mod.ts";
-import { startHarness } from "./testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 import type { CanUseToolRequest, JsonObject, PermissionDecision } from "./types.ts";
 
 async function exists(path: string): Promise<boolean> {

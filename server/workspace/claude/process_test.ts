@@ -1,8 +1,8 @@
 // The real CLI against the fake API: one prompt streams deltas and ends in a result, with the
-// scripted usage and the caller's uuid carried through (catalogue 6.3).
+// scripted usage and the caller's uuid carried through (the stdin line the original forge writes).
 import { deepStrictEqual, match, ok, rejects } from "node:assert/strict";
 import { ClaudeProcess } from "./process.ts";
-import { startHarness } from "./testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 import { transcriptPath } from "./paths.ts";
 import type { CliFrame, JsonObject } from "./types.ts";
 

@@ -4,7 +4,7 @@
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { lastUserText } from "../../../fixtures/fake_api/mod.ts";
 import { transcriptPath } from "./paths.ts";
-import { startHarness } from "./testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 import type { JsonObject } from "./types.ts";
 
 const SID = "5e551011-1d00-4a6b-9c3e-0123456789ab";

@@ -21,7 +21,7 @@ export type ClaudeEvent =
   | { kind: "frame"; frame: CliFrame }
   | { kind: "bad_line"; line: string; reason: string };
 
-/** The CLI's permission modes (catalogue 1.4 PermissionMode). */
+/** The CLI's permission modes (the original forge's PermissionMode). */
 export type PermissionMode =
   | "default"
   | "acceptEdits"
@@ -30,7 +30,7 @@ export type PermissionMode =
   | "auto"
   | "bypassPermissions";
 
-/** An inbound `can_use_tool` request (catalogue 6.5), as the CLI sent it. */
+/** An inbound `can_use_tool` request, as the CLI sent it. */
 export interface CanUseToolRequest {
   /** The control request id the answer must carry. */
   request_id: string;

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../tests/assert.ts";
 import { countCompactions, occurrences } from "./compactions.ts";
-import { withTempDir } from "./testing.ts";
+import { withTempDir } from "../../../tests/conversation_support.ts";
 
 const BOUNDARY =
   '{"type":"system","subtype":"compact_boundary","content":"Conversation compacted"}';

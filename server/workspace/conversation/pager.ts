@@ -45,7 +45,7 @@ import {
   toolUseIds,
 } from "./turns.ts";
 
-/** catalogue 3.6 SUBSCRIBE_TURNS: `more` turns are clamped to 1..=20. */
+/** `more` turns are clamped to 1..=20, as the original forge's SUBSCRIBE_TURNS clamps them. */
 export const MAX_TURNS = 20;
 /** A page's bound on row text: 2 MiB, the `[server] first_frame_cap_kb` default. */
 export const PAGE_BYTES = 2 << 20;
@@ -289,7 +289,8 @@ export async function cursorAtUuid(
  * The byte offsets of the carried rows whose uuids are `uuids`, searched backwards from the
  * file's end until every one is found or the read cap is reached (one pass for all of them).
  * This is where a walk below the window's floor begins: the rows of the window's oldest frames
- * that the CLI also writes down (catalogue 3.6 ANCHOR_CANDIDATES). A uuid not found is absent.
+ * that the CLI also writes down (the original forge's ANCHOR_CANDIDATES). A uuid not found is
+ * absent.
  */
 export async function rowsAtUuids(
   path: string,

@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../../tests/assert.ts";
 import { writeGenerated } from "../../../fixtures/history/generate.ts";
 import { cursorAtUuid, page } from "./pager.ts";
 import type { Frame } from "./rows.ts";
-import { referenceRows, walk, withTempDir } from "./testing.ts";
+import { referenceRows, walk, withTempDir } from "../../../tests/conversation_support.ts";
 import { opensTurn, toolResultIds, toolUseIds } from "./turns.ts";
 
 const isForged = (f: Frame) => f.uuid === undefined;

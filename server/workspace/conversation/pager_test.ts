@@ -2,7 +2,14 @@ import { assert, assertEquals } from "../../../tests/assert.ts";
 import { rowCursor } from "./cursor.ts";
 import { cursorAtUuid, type Page, page } from "./pager.ts";
 import type { Frame } from "./rows.ts";
-import { promptUuid, REAL, realPath, referenceRows, walk, withTempDir } from "./testing.ts";
+import {
+  promptUuid,
+  REAL,
+  realPath,
+  referenceRows,
+  walk,
+  withTempDir,
+} from "../../../tests/conversation_support.ts";
 import { opensTurn, toolResultIds, toolUseIds } from "./turns.ts";
 
 const NAMES = Object.keys(REAL) as Array<keyof typeof REAL>;

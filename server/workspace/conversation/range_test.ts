@@ -1,7 +1,7 @@
 import { assertEquals } from "../../../tests/assert.ts";
 import { rowCursor } from "./cursor.ts";
 import { rangeFromTranscript } from "./range.ts";
-import { realPath, referenceRows, withTempDir } from "./testing.ts";
+import { realPath, referenceRows, withTempDir } from "../../../tests/conversation_support.ts";
 
 Deno.test("spec seat_frames: below the window, the transcript's own newest rows answer, numbered to end at the range's end", async () => {
   const path = realPath("background_ending");

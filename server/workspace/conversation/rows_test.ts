@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../../tests/assert.ts";
 import { lineFrame, rowFrame } from "./rows.ts";
-import { promptUuid, REAL, realPath } from "./testing.ts";
+import { promptUuid, REAL, realPath } from "../../../tests/conversation_support.ts";
 
 async function realRows(name: keyof typeof REAL): Promise<Array<Record<string, unknown>>> {
   const text = await Deno.readTextFile(realPath(name));

@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../../tests/assert.ts";
 import type { Frame } from "./rows.ts";
-import { promptUuid, REAL, realPath, referenceRows } from "./testing.ts";
+import { promptUuid, REAL, realPath, referenceRows } from "../../../tests/conversation_support.ts";
 import { backgroundedCalls, endingFrame, isPreamble, opensTurn, taskEnding } from "./turns.ts";
 
 async function frames(name: keyof typeof REAL): Promise<Frame[]> {

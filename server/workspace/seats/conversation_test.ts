@@ -8,7 +8,7 @@ import { memoryLogger } from "../../log.ts";
 import { Refusal } from "../../subsystem.ts";
 import { GENERATED_SESSION, writeGenerated } from "../../../fixtures/history/generate.ts";
 import { lineFrame } from "../conversation/rows.ts";
-import { referenceRows, withTempDir } from "../conversation/testing.ts";
+import { referenceRows, withTempDir } from "../../../tests/conversation_support.ts";
 import { opensTurn } from "../conversation/turns.ts";
 import { type PageBody, SeatConversation } from "./conversation.ts";
 

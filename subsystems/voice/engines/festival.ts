@@ -1,6 +1,7 @@
 import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
+import { Lock } from "../../../server/lock.ts";
 
 const APT = "festival festvox-us-slt-hts";
 
@@ -17,7 +18,7 @@ export class FestivalSpeaker implements Speaker {
   readonly binaries = ["festival"] as const;
   defaultVoice = "cmu_us_slt_arctic_hts";
   #proc: Process | null = null;
-  #tail: Promise<unknown> = Promise.resolve();
+  #lock = new Lock();
   #n = 0;
 
   async probe(): Promise<Probe> {
@@ -41,10 +42,7 @@ export class FestivalSpeaker implements Speaker {
   }
 
   render(text: string, voice: string): Promise<Clip> {
-    const job = this.#tail.then(() => this.#render(text, voice));
-    // The queue's own copy: the caller's `job` carries the failure; the queue carries on.
-    this.#tail = job.catch(() => {});
-    return job;
+    return this.#lock.run(() => this.#render(text, voice));
   }
 
   close(): void {

@@ -7,7 +7,7 @@
  * costs to reach N clients on this machine before any server does anything with it.
  */
 import { buildArgv } from "../../../server/workspace/claude/argv.ts";
-import { spawnOfflineCli } from "../../../server/workspace/claude/testing.ts";
+import { spawnOfflineCli } from "../../../tests/claude_support.ts";
 import { appendKind } from "../../../server/workspace/stream_fold.ts";
 import { frameKind, sinceRead } from "./seat_fixtures.ts";
 

@@ -77,8 +77,8 @@ export async function latencyArms(
   // clients' threads.
   const handedAt = new Map<string, number>();
   // A token append the batch held alone crosses with span 1 and no fold, but it is a held run
-  // all the same (up to 16 ms by design, catalogue 3.6): it is reported with the runs, as the
-  // bare relay (which does not send appends) leaves it out of its single frames.
+  // all the same (up to 16 ms by design: the original's flush interval): it is reported with the
+  // runs, as the bare relay (which does not send appends) leaves it out of its single frames.
   const heldAlone = new Set<string>();
   server.workspace.stream.subscribe((u) => {
     const msg = u.update.name === "chat_appended"

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { slugFor } from "../../../subsystems/usage/sample_lines.ts";
-import { startHarness } from "../../../server/workspace/claude/testing.ts";
+import { startHarness } from "../../../tests/claude_support.ts";
 
 type Obj = Record<string, unknown>;
 let seed = 1;

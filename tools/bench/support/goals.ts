@@ -33,22 +33,3 @@ export function finishGoals(): void {
   console.log(`goals missed: ${missed.join("; ")}`);
   Deno.exitCode = MISSED_EXIT;
 }
-
-/** The median of `xs` (the mean of the middle two for an even count). */
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-/** `median (min..max)` of `xs`. */
-export function range(xs: number[], digits = 2): string {
-  const s = [...xs].sort((a, b) => a - b);
-  return `${median(s).toFixed(digits)} (${s[0].toFixed(digits)}..${s.at(-1)!.toFixed(digits)})`;
-}
-
-/** The `p`th percentile (0..100) of `xs`, nearest rank. */
-export function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
-}

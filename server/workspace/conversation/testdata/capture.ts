@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import type { ReplyInput } from "../../../../fixtures/fake_api/mod.ts";
-import { type Spawned, startHarness } from "../../claude/testing.ts";
+import { type Spawned, startHarness } from "../../../../tests/claude_support.ts";
 import { saveTranscript } from "../../../../tools/transcript_scrub.ts";
 
 const id = (n: string) => `7a1e0000-0000-4000-8000-${n.padStart(12, "0")}`;

@@ -1,11 +1,11 @@
-import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
-import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
-import { memoryLogger } from "../log.ts";
-import { StateKeeper } from "../state/keeper.ts";
-import type { Delivery, Host, ToolCall } from "../subsystem.ts";
-import { Workspace } from "../workspace/workspace.ts";
-import { Board } from "./board.ts";
-import type { TickClock } from "./cron.ts";
+import type { SessionUpdate, Slot } from "../protocol/mod.ts";
+import type { ForgeConfig, ProjectConfig } from "../server/config/types.ts";
+import { memoryLogger } from "../server/log.ts";
+import { StateKeeper } from "../server/state/keeper.ts";
+import type { Delivery, Host, ToolCall } from "../server/subsystem.ts";
+import { Workspace } from "../server/workspace/workspace.ts";
+import { Board } from "../server/board/board.ts";
+import type { TickClock } from "../server/board/cron.ts";
 
 /** A clock the test moves by hand; armed timers are recorded, never run by themselves. */
 export class HandClock implements TickClock {

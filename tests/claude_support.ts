@@ -3,11 +3,11 @@
  * (HOME, CLAUDE_CONFIG_DIR, CLAUDE_CODE_TMPDIR, a working dir), the fake API, spawned
  * processes, and a frame log to await frames on. Everything is torn down by `dispose`.
  */
-import { type FakeApi, type ScriptInput, startFakeApi } from "../../../fixtures/fake_api/mod.ts";
-import { type ArgvOptions, buildArgv } from "./argv.ts";
-import { buildChildEnv } from "./env.ts";
-import { ClaudeProcess, type ClaudeSpawnOptions } from "./process.ts";
-import type { CliFrame } from "./types.ts";
+import { type FakeApi, type ScriptInput, startFakeApi } from "../fixtures/fake_api/mod.ts";
+import { type ArgvOptions, buildArgv } from "../server/workspace/claude/argv.ts";
+import { buildChildEnv } from "../server/workspace/claude/env.ts";
+import { ClaudeProcess, type ClaudeSpawnOptions } from "../server/workspace/claude/process.ts";
+import type { CliFrame } from "../server/workspace/claude/types.ts";
 
 /** Every frame a process printed, with a way to await the next matching one. */
 export class FrameLog {

@@ -2,14 +2,17 @@
  * Test support: the real transcripts by name, and the reference reading a page walk is checked
  * against - the whole file parsed front to back, every carried row with its offset.
  */
-import { assert } from "../../../tests/assert.ts";
-import { parseRowCursor } from "./cursor.ts";
-import { type Page, page, type PageOptions } from "./pager.ts";
-import { type Frame, lineFrame } from "./rows.ts";
+import { assert } from "./assert.ts";
+import { parseRowCursor } from "../server/workspace/conversation/cursor.ts";
+import { type Page, page, type PageOptions } from "../server/workspace/conversation/pager.ts";
+import { type Frame, lineFrame } from "../server/workspace/conversation/rows.ts";
 
-const ROOT = new URL("../../../", import.meta.url);
+const ROOT = new URL("../", import.meta.url);
 
-/** The real CLI transcripts: the three in `fixtures/transcripts/` and this folder's four. */
+/**
+ * The real CLI transcripts: the three in `fixtures/transcripts/` and the four in
+ * `server/workspace/conversation/testdata/`.
+ */
 export const REAL = {
   plain_text: "fixtures/transcripts/plain_text.jsonl",
   tool_bash: "fixtures/transcripts/tool_bash.jsonl",

@@ -1,12 +1,12 @@
 /**
- * Test helpers for the writer's tests (not used by the server): fixtures, a line diff, and a
+ * Test helpers for the config writer's tests: fixtures, a line diff, and a
  * plain-JSON view of parsed TOML for deep comparison.
  */
 import { parse } from "smol-toml";
 
 /** The text of `fixtures/forge_toml/<name>`. */
 export function fixture(name: string): string {
-  return Deno.readTextFileSync(new URL(`../../../fixtures/forge_toml/${name}`, import.meta.url));
+  return Deno.readTextFileSync(new URL(`../fixtures/forge_toml/${name}`, import.meta.url));
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
- * Helpers for this folder's tests: a temp home, a condition poll with a deadline, and the
+ * Helpers for the terminal's tests: a temp home, a condition poll with a deadline, and the
  * visible text a VT stream draws in a fresh headless xterm.
  */
 import xt from "@xterm/headless";
-import { decodeTerminalOutput, type TerminalOutputFrame } from "../../protocol/terminal_frames.ts";
-import type { ViewerSink } from "./viewers.ts";
+import { decodeTerminalOutput, type TerminalOutputFrame } from "../protocol/terminal_frames.ts";
+import type { ViewerSink } from "../subsystems/terminal/viewers.ts";
 
 const { Terminal: Xterm } = xt;
 

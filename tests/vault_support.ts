@@ -1,12 +1,12 @@
-import { startFakeVault } from "../../fixtures/vault_server/mod.ts";
-import { decodeCommand, type SessionUpdate, type Slot, type Wire } from "../../protocol/mod.ts";
-import type { ForgeConfig } from "../../server/config/types.ts";
-import { memoryLogger } from "../../server/log.ts";
-import { StateKeeper } from "../../server/state/keeper.ts";
-import type { Host, Peer, ToolCall } from "../../server/subsystem.ts";
-import { create } from "./mod.ts";
-import { HeldAskRegistry } from "../../server/workspace/seats/held.ts";
-import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
+import { startFakeVault } from "../fixtures/vault_server/mod.ts";
+import { decodeCommand, type SessionUpdate, type Slot, type Wire } from "../protocol/mod.ts";
+import type { ForgeConfig } from "../server/config/types.ts";
+import { memoryLogger } from "../server/log.ts";
+import { StateKeeper } from "../server/state/keeper.ts";
+import type { Host, Peer, ToolCall } from "../server/subsystem.ts";
+import { create } from "../subsystems/vault/mod.ts";
+import { HeldAskRegistry } from "../server/workspace/seats/held.ts";
+import type { SeatInfo, Workspace } from "../server/workspace/workspace.ts";
 
 // A Host for the vault's subsystem-tier tests: the server's own held-ask registry (park emits
 // `*_pending`, an answer runs the call and then emits `*_resolved`, restamp re-pushes), an update

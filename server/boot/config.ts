@@ -1,0 +1,34 @@
+import { SUBSYSTEMS } from "../../subsystems/mod.ts";
+import { type BuildInfo, buildInfo } from "../build_info.ts";
+import { CORE_AREAS } from "../config/core_areas.ts";
+import { ConfigStore } from "../config/store.ts";
+import { createLogger, type Logger } from "../log.ts";
+import { catalogueAreas } from "../registry.ts";
+import type { ServerOptions } from "../server.ts";
+
+/** What the config phase leaves: where the config lives, the log beside it, the loaded config. */
+export interface ConfigPhase {
+  configDir: string;
+  log: Logger;
+  build: BuildInfo;
+  store: ConfigStore;
+}
+
+/**
+ * Phase 1, config: the config's folder (made if missing), `forge.log` beside it, and the file
+ * loaded through the key catalogue. The catalogue is the core keys and the subsystems' areas; a
+ * core area declares no config area of its own, so it is not needed here.
+ */
+export async function configPhase(opts: ServerOptions): Promise<ConfigPhase> {
+  const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
+  await Deno.mkdir(configDir, { recursive: true });
+  const log = opts.log ?? createLogger({ file: `${configDir}/forge.log` });
+  const build = await buildInfo();
+  const store = await ConfigStore.open(
+    opts.configPath,
+    catalogueAreas(CORE_AREAS, [...SUBSYSTEMS, ...(opts.extra ?? [])]),
+    build.forge_version_short,
+    log,
+  );
+  return { configDir, log, build, store };
+}
