@@ -3,7 +3,7 @@ import type { UpdateFields } from "./update.ts";
 
 // spec: What a subject carries > extensions, and "The read and the frames are one shape": the
 // subject's read and the plugins_* updates embed these same objects. Where the spec names a
-// field without fixing its shape, the shape is the original's (catalogue §2, rows 48-53, and its
+// field without fixing its shape, the shape is the original's (its plugins_* updates and its
 // plugins wire types): snake_case, optional values as null rather than absent.
 
 const str = z.string();
@@ -146,7 +146,7 @@ export const ExtensionsRead = z.object({
 }).strict();
 export type ExtensionsRead = z.infer<typeof ExtensionsRead>;
 
-/** `cwd_raw` is the directory the CLI ran in (the account's config dir). catalogue §2 rows 48-53. */
+/** `cwd_raw`, as the original's updates carry it: the directory the CLI ran in (its config dir). */
 const cwd = { cwd_raw: str };
 
 /**

@@ -12,9 +12,14 @@ import type { Host, ToolCall, ToolHandler, ToolResult } from "../server/subsyste
 import type { SeatInfo } from "../server/workspace/workspace.ts";
 import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { create } from "../subsystems/browser/mod.ts";
+import { BROWSER_TOOLS } from "../subsystems/browser/tool_specs.ts";
+import { parseInput } from "../server/workspace/mcp/catalog.ts";
 
 export interface BrowserTools extends AsyncDisposable {
-  /** Calls `browser_<verb>` as the seat `Acme/proj/<label>` (lead by default). */
+  /**
+   * Calls `browser_<verb>` as the seat `Acme/proj/<label>` (lead by default), its input parsed
+   * against the tool's schema first as the MCP bridge parses it (a bad input is its error).
+   */
   run(verb: string, input: Record<string, unknown>, label?: string): Promise<ToolResult>;
   /** The subsystem's handlers: its viewer verbs, its update hook. */
   browser: ReturnType<typeof create>;
@@ -22,6 +27,24 @@ export interface BrowserTools extends AsyncDisposable {
   log: ReturnType<typeof memoryLogger>;
   /** The state directory (also the seats' working directory). */
   dir: string;
+}
+
+/**
+ * Calls `browser_<verb>` from `tools` with its input parsed against the tool's schema first, as
+ * the MCP bridge parses it (server/workspace/mcp/catalog.ts): a bad input is its error result.
+ */
+export function runTool(
+  tools: Record<string, ToolHandler>,
+  verb: string,
+  input: Record<string, unknown>,
+  call: ToolCall,
+): Promise<ToolResult> {
+  const name = `browser_${verb}`;
+  const spec = BROWSER_TOOLS.find((t) => t.name === name);
+  if (!spec) throw new Error(`no browser tool ${name}`);
+  const parsed = parseInput(spec, input);
+  if (!parsed.ok) return Promise.resolve({ text: parsed.why, isError: true });
+  return tools[name](parsed.input, call);
 }
 
 /** Starts the browser subsystem over a fresh state directory; `[browser]` keys may be added. */
@@ -43,7 +66,7 @@ export async function browserTools(browserKeys = ""): Promise<BrowserTools> {
     signal: new AbortController().signal,
   });
   return {
-    run: (verb, input, label = "lead") => tools[`browser_${verb}`](input, call(label)),
+    run: (verb, input, label = "lead") => runTool(tools, verb, input, call(label)),
     browser,
     log,
     dir,

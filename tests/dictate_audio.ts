@@ -3,9 +3,9 @@ import { decodeWav } from "../subsystems/dictate/wav.ts";
 
 /**
  * Test speech made by a real TTS: Debian's flite, voice `rms` (16 kHz, the wire's rate), with
- * 0.5 s of silence on each side (notes: speech §7). flite is byte-identical run to run, so each
- * rendering is pinned by the SHA-256 of its samples: a different flite fails loudly here rather
- * than as a wrong transcript.
+ * 0.5 s of silence on each side. flite is byte-identical run to run, so each rendering is pinned
+ * by the SHA-256 of its samples: a different flite fails loudly here rather than as a wrong
+ * transcript.
  */
 
 /** Sentences this decoder path (fresh batch decode of flite rms) gets exactly, with their pins. */

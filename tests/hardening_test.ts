@@ -4,9 +4,9 @@ import { MAX_INBOUND_DEPTH } from "../server/frame_guard.ts";
 import { REFUSALS_LOGGED } from "../server/dispatch.ts";
 import { INBOUND_QUEUE } from "../server/server.ts";
 
-// DESIGN §4 "Errors": a refusal is a sentence in the core's own words naming the field; an
-// engine message ("Cannot convert object to primitive value", "Maximum call stack size
-// exceeded") never crosses the wire.
+// spec: What a client receives > error. A refusal is a sentence in the core's own words naming
+// the field; an engine message ("Cannot convert object to primitive value", "Maximum call stack
+// size exceeded") never crosses the wire.
 Deno.test("hostile kinds and commands are refused by name, in the core's words", async () => {
   await using t = await testServer(null);
   const c = await t.ready();

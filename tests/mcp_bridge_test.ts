@@ -1,6 +1,6 @@
 // Spawned tier: forge runs as a process; its lead runs the real claude CLI against the fake
 // Messages API, scripted to call forge's own MCP tools. The test is a socket client.
-// spec (the bridge; mcp.md §2, §5, §6): every seat's CLI gets forge's sdk server
+// The bridge, as CLI 2.1.332 was measured to need it: every seat's CLI gets forge's sdk server
 // `forge`; its tools are alwaysLoad and pre-allowed (no permission prompt) and answered over the
 // control protocol; bad tool input is a tool error naming the field, and the session goes on.
 import { assert, assertEquals, assertMatch } from "./assert.ts";

@@ -9,7 +9,7 @@ import type { ForgeClient } from "../tools/client_lib.ts";
 /**
  * Local marketplaces for the plugin tests, never the network: a plain directory, or a git repo
  * served over loopback smart HTTP by `git http-backend` behind a tiny Deno server (the CLI clones
- * shallow, which a dumb HTTP server cannot serve; `file://` it refuses). integrations §2.2.
+ * shallow, which a dumb HTTP server cannot serve; `file://` it refuses: both seen on 2.1.332).
  */
 
 export interface PluginSpec {

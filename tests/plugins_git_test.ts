@@ -13,8 +13,8 @@ import {
 
 // The real `claude plugin` CLI against a git marketplace served over loopback smart HTTP by
 // `git http-backend` (the test's own server): add, install, a new upstream version seen by a
-// check, one action at a time, and a corrupted clone repaired. spec: extensions; integrations
-// §2.2, §2.5 (a corrupt clone needs delete + update).
+// check, one action at a time, and a corrupted clone repaired (CLI 2.1.332's `update` alone does
+// not fix one: the clone is deleted, then updated). spec: What a subject carries > extensions.
 
 Deno.test("extensions: a git marketplace over loopback: check, one action at a time, a corrupted clone repaired", async () => {
   const root = await Deno.makeTempDir({ prefix: "forge-plugins-git-" });

@@ -4,7 +4,7 @@ import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
 import { fakePreview } from "./registry_fakes.ts";
 
-// DESIGN §3: a disabled subsystem is never imported, and its verbs answer naming the key.
+// A disabled subsystem is never imported, and its verbs answer naming the key.
 Deno.test("an off subsystem is never imported and its verb names the switch", async () => {
   let imported = false;
   const fake = defineSubsystem({
@@ -47,7 +47,7 @@ Deno.test("an off subsystem is never imported and its verb names the switch", as
   assertEquals(imported, false);
 });
 
-// DESIGN §3: one that throws at start is reported and the rest of the server runs.
+// A subsystem that throws at start is reported and the rest of the server runs.
 Deno.test("a subsystem that throws at start is reported and the rest runs", async () => {
   const broken = defineSubsystem({
     id: "broken",

@@ -140,7 +140,7 @@ const STORES: Record<string, Store> = {
     async open(keeper, dir) {
       const book = new SessionBook(keeper, `${dir}/seats`, keeper.log);
       assertEquals(await book.load(), []);
-      // A launch asks the book first (seat_core.ts): refused while it is damaged.
+      // A launch asks the book first (driver.ts): refused while it is damaged.
       return { refused: await refusal(() => book.writable()), field: book.damage };
     },
   },

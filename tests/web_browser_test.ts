@@ -124,7 +124,10 @@ Deno.test({
     await pressAt(page, 100, 60);
 
     // A second person watches the same tab: both see two viewers and who drives.
-    const other = await w.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const other = await w.browser.newPage({
+      viewport: { width: 1280, height: 800 },
+      bypassCSP: true,
+    });
     await other.goto(url);
     const otherTab = other.locator(".browser-tab", { hasText: "form page" });
     await otherTab.waitFor({ timeout: 30_000 });

@@ -42,6 +42,16 @@ Deno.test({
         ],
       });
       const { page } = w;
+      // The microphone opens when the test lets it (a gate the test opens), so a Cancel pressed
+      // while it is still opening can be seen to close it.
+      await page.addInitScript(`{
+        const media = navigator.mediaDevices;
+        const real = media.getUserMedia.bind(media);
+        media.getUserMedia = async (c) => {
+          if (globalThis.__micGate) await globalThis.__micGate;
+          return real(c);
+        };
+      }`);
       await page.goto(`${w.webUrl}#/seat/Acme/proj/lead`);
       const mic = page.getByTestId("mic-button");
       // The button waits for the dictation models to load (home > dictate).
@@ -110,6 +120,30 @@ Deno.test({
           await composer.inputValue() || await page.getByTestId("take-why").textContent()
         }`,
       );
+      if (await page.getByTestId("take-why").count() > 0) {
+        await page.getByTestId("take-why").locator("button").click();
+      }
+
+      // Cancel pressed while the browser is still opening the microphone: when it opens, it is
+      // closed at once and no frame is sent.
+      const stats = () =>
+        page.evaluate("({ ...globalThis.forgeDebug.mic })") as Promise<
+          { frames: number; opened: number; closed: number }
+        >;
+      const was = await stats();
+      await page.evaluate(`globalThis.__micGate = new Promise((r) => globalThis.__openMic = r); 0`);
+      await mic.click();
+      // The server may already have said the take started; the microphone is still opening.
+      await page.getByTestId("mic-cancel").click();
+      await page.evaluate("globalThis.__openMic()");
+      await page.waitForFunction(
+        `globalThis.forgeDebug.mic.opened === ${was.opened + 1} &&
+          globalThis.forgeDebug.mic.closed === ${was.closed + 1}`,
+        undefined,
+        { timeout: 30_000 },
+      );
+      assertEquals((await stats()).frames, was.frames);
+      assertEquals(await page.getByTestId("take-why").textContent(), "The take was cancelled. ✕");
     } finally {
       await Deno.remove(wav);
     }

@@ -109,7 +109,7 @@ Deno.test({
       });
 
       // Page sound: a tab playing a tone is heard by the controller; a watcher hears nothing.
-      const watcher = await w.browser.newPage();
+      const watcher = await w.browser.newPage({ bypassCSP: true });
       await page.goto(`${w.webUrl}#/seat/Acme/web/lead/browser`);
       await page.getByTestId("browser-url").fill(`${site.url}/tone`);
       await page.getByTestId("browser-open").click();

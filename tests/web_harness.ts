@@ -58,6 +58,10 @@ export async function webWorld(
   });
   const page = await browser.newPage({
     viewport: opts.viewport ?? { width: 1280, height: 800 },
+    // playwright's waitForFunction evaluates its string in the page, which the page's own
+    // policy forbids (no eval). The policy itself is tested in web_draw_test.ts on a page
+    // that keeps it.
+    bypassCSP: true,
     ...opts.device,
   });
   const consoleErrors: string[] = [];

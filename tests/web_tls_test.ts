@@ -44,7 +44,7 @@ Deno.test({
       ],
     });
     await using _browser = { [Symbol.asyncDispose]: () => browser.close() };
-    const page = await browser.newPage();
+    const page = await browser.newPage({ bypassCSP: true });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
 

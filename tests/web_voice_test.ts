@@ -23,7 +23,7 @@ Deno.test({
     });
     const { page } = w;
     // A second page on the seat counts the room.
-    const watcher = await w.browser.newPage();
+    const watcher = await w.browser.newPage({ bypassCSP: true });
     await page.goto(`${w.webUrl}#/seat/${SEAT}`);
     await watcher.goto(`${w.webUrl}#/seat/${SEAT}`);
     const listeners = (p: typeof page) => p.getByTestId("voice-listeners");

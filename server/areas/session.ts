@@ -2,6 +2,7 @@ import { type SessionSnapshot, type Slot, slotName, type Subject } from "../../p
 import { encodeSpliced } from "../encoded.ts";
 import type { Registry } from "../registry.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
+import { sessionDefaults } from "../workspace/seats/rows.ts";
 
 /**
  * The session subject: one seat's record. spec: What a subject carries > session. The fields a
@@ -55,48 +56,13 @@ export async function sessionSnapshot(
       slot,
     );
   }
-  const base: SessionSnapshot = {
-    slot,
-    header: {
-      session_id: seat.sessionId(),
-      model: null,
-      available_models: [],
-      effort: null,
-      permission_mode: seat.project.permission_mode,
-      context: { percent: null, max_tokens: null },
-      turn_in_flight: false,
-      seq: host.workspace.stream.nextSeq(slot),
-    },
-    conversation: { turns: [], compaction_count: 0, cursor: null },
-    state: { slot, scan_cwd: seat.cwd, queue: [], voice_listeners: 0 },
-    composer: {
-      machine: null,
-      compacting: false,
-      sign_in: null,
-      // catalogue [dictate]: the key and how it starts a take, carried in the composer.
-      bind: String(host.config().areas.dictate?.bind ?? "right_cmd"),
-      mode: String(host.config().areas.dictate?.mode ?? "auto"),
-      notice: null,
-    },
-    pending_asks: [],
-    pending_ask: null,
-    has_dispatches: false,
-    slash_commands: [],
-    subagents: [],
-    subagent_instances: [],
-    background_tasks: [],
-    monitors: [],
-    mcp: null,
-    processes: null,
-    terminal: null,
-    work: null,
-    git: null,
-    pr: null,
-    closes: [],
-    diff: null,
-    file_index: null,
-    reviews: null,
-  };
+  // The seat's fields as a seat with no occupant shows them, and the rest empty (rows.ts); the
+  // composer carries [dictate] bind and mode as a live seat's does.
+  const base = sessionDefaults(
+    seat,
+    host.workspace.stream.nextSeq(slot),
+    host.config().areas.dictate ?? {},
+  );
   // A subsystem may add fields INSIDE the seat's own `composer` and `state` (dictation's notice
   // and overrides): those merge into the seat's objects rather than replacing them.
   const { composer, state, ...extra } = await registry.sessionFields(slot, opts);

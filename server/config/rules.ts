@@ -2,20 +2,20 @@ import type { Violation } from "./validate.ts";
 import { isPlainObject } from "./validate.ts";
 
 /**
- * Rules the catalogue states across a section's keys, checked at load beside the per-key ones
- * (catalogue §5). Each is placed on the key it names: a missing key on its table's header, a
- * repeated label on the repeat, a slug on the key that is not a model.
+ * Rules across a section's keys (the original forge's forge.toml rules, and the spec's for
+ * [vault]), checked at load beside the per-key ones. Each is placed on the key it names: a missing
+ * key on its table's header, a repeated label on the repeat, a slug on the key that is not a model.
  *
  * An account with neither `token` nor `config_dir` is not refused here: forge reads it as a
  * `config_dir` account on the CLI's default login dir (`defaultClaudeDir`: `$CLAUDE_CONFIG_DIR`,
- * else `$HOME/.claude`; docs/accounts.md), and the catalogue's `token` row predates
- * `config_dir` (its "older shapes" note).
+ * else `$HOME/.claude`; docs/accounts.md). The original's required `token` comes from a version
+ * whose accounts had no `config_dir` (that key is in its history only).
  */
 export function sectionRules(tree: Record<string, unknown>): Violation[] {
   return [...accountRules(tree), ...connectorRules(tree), ...vaultRules(tree)];
 }
 
-/** Providers whose endpoint is not Anthropic's own, so the account must name it. catalogue §5. */
+/** Providers whose endpoint is not Anthropic's own, so the account names it (as in the original). */
 const NEEDS_BASE_URL = ["codex", "openrouter", "zai"];
 
 function accountRules(tree: Record<string, unknown>): Violation[] {
@@ -63,7 +63,7 @@ function accountRules(tree: Record<string, unknown>): Violation[] {
 
 function connectorRules(tree: Record<string, unknown>): Violation[] {
   const out: Violation[] = [];
-  // A [gotify] table present is Gotify turned on: it needs both keys. catalogue §5.
+  // A [gotify] table present is Gotify turned on: it needs both keys, as in the original.
   if (isPlainObject(tree.gotify)) {
     for (const k of ["url", "client_token"]) {
       if (!nonEmpty(tree.gotify[k])) {

@@ -3,7 +3,7 @@ import type { KeyClass, KeyKind, SettingsKey, Wire } from "../../protocol/mod.ts
 /**
  * One key of the catalogue. `pattern` names where it lives: `server.port`, `accounts[].token`,
  * `orgs[].projects[].path`. The catalogue is the one source for load-time validation, the settings
- * document and the reload summary. DESIGN.md §4 "Config".
+ * document and the reload summary.
  */
 export interface KeySpec {
   pattern: string;

@@ -11,7 +11,7 @@ import type { Profiles } from "./profiles.ts";
 export async function handOff(
   host: Host,
   profiles: Profiles,
-  input: { reason?: unknown; page?: unknown },
+  input: { reason: string; page?: string },
   call: ToolCall,
 ): Promise<ToolResult> {
   const slot = call.seat.slot;
@@ -49,7 +49,7 @@ export async function handOff(
   const { id, outcome } = host.asks.park<unknown>(slot, {
     kind: "browser_hand_off",
     request: {
-      reason: String(input.reason),
+      reason: input.reason,
       tab: tab.number,
       page: tab.targetId,
       profile: browser.key,

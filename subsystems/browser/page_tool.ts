@@ -1,19 +1,25 @@
 import { ioWords, isEngineError } from "../../server/subsystem.ts";
-import type { ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import type { ToolCall, ToolResult } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import { type Page, PageError, settle, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
 import type { Tab } from "./tab.ts";
 
-/** A tool's input, as the MCP server validated it against the tool's schema (tool_specs.ts). */
-export type In = Record<string, unknown>;
-
-/** One page tool's body: the seat's page and the call; its text (or result) is the answer. */
-export type PageFn = (
+/**
+ * One page tool's body: the seat's page, its input as its own schema parsed it (tool_specs.ts),
+ * and the call; its text (or result) is the answer.
+ */
+export type PageFn<I> = (
   p: Page,
-  input: In,
+  input: I,
   call: ToolCall,
 ) => Promise<string | ToolResult>;
+
+/** A page tool's body wrapped onto the seat's tab: a handler for input `I`. */
+export type OnPage = <I>(fn: PageFn<I>, opts?: { dialogOk?: boolean }) => ToolHandlerOn<I>;
+
+/** A tool handler whose input is `I` (ToolHandlerOf, for an input already inferred). */
+export type ToolHandlerOn<I> = (input: I, call: ToolCall) => Promise<ToolResult>;
 
 /**
  * Wraps a page tool's body so it runs on the calling seat's own tab (spec: "Each session drives
@@ -21,8 +27,8 @@ export type PageFn = (
  * with the reason, an open page dialog refuses everything but browser_handle_dialog, and a
  * PageError or a start failure becomes a tool error in its own words.
  */
-export function pageTool(profiles: Profiles) {
-  return (fn: PageFn, opts: { dialogOk?: boolean } = {}): ToolHandler => async (input, call) => {
+export function pageTool(profiles: Profiles): OnPage {
+  return (fn, opts = {}) => async (input, call) => {
     let browser: BrowserHost;
     let tab: Tab;
     try {
@@ -50,7 +56,7 @@ export function pageTool(profiles: Profiles) {
     tab.calls++;
     browser.touch();
     try {
-      const out = await fn({ cdp: browser.cdp!, tab, browser }, input as In, call);
+      const out = await fn({ cdp: browser.cdp!, tab, browser }, input, call);
       return withNotes(tab, typeof out === "string" ? { text: out } : out);
     } catch (err) {
       // CDP's or the engine's own message goes to seat_server, which logs it with its cause.
@@ -104,7 +110,11 @@ export function seatPath(path: string, call: ToolCall): string {
  * The original's `filename` argument: the answer written to a file (relative to the seat's
  * working directory) instead of returned, for an answer too long to read whole.
  */
-export async function output(text: string, input: In, call: ToolCall): Promise<string> {
+export async function output(
+  text: string,
+  input: { filename?: string },
+  call: ToolCall,
+): Promise<string> {
   if (typeof input.filename !== "string" || input.filename === "") return text;
   const path = seatPath(input.filename, call);
   try {

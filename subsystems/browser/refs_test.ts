@@ -58,6 +58,7 @@ Deno.test("refs type, select, hover and drag in a shadow root inside a cross-ori
 
   // A picture of one element in the frame: to the file named, and to the model as an image.
   const shot = await tools.run("take_screenshot", {
+    scale: "css",
     target: refIn(dragged, ref('region "Done"')),
     filename: "done.png",
   });
@@ -113,8 +114,9 @@ Deno.test("a stale ref is refused in words and acts on nothing; a fresh snapshot
   assertEquals(stale.isError, true);
   assertMatch(stale.text, STALE);
   assertMatch(stale.text, new RegExp(`^ref ${invoice} `));
-  for (const verb of ["hover", "type", "select_option"] as const) {
-    const r = await tools.run(verb, { target: invoice, text: "x", values: ["x"] });
+  const each = { hover: {}, type: { text: "x" }, select_option: { values: ["x"] } };
+  for (const [verb, args] of Object.entries(each)) {
+    const r = await tools.run(verb, { target: invoice, ...args });
     assertMatch(r.text, STALE, verb);
   }
   const fresh = refIn(after, ref('button "Open Invoice"'));

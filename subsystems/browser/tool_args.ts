@@ -3,7 +3,7 @@
  * `browser_<verb>` name and the arguments @playwright/mcp spells the same way everywhere.
  */
 import { z } from "zod";
-import { toolName, type ToolSpec } from "../../server/subsystem.ts";
+import { defineTool, toolName } from "../../server/subsystem.ts";
 
 /** What a target argument takes. */
 export const target = z.string().min(1).describe(
@@ -30,19 +30,21 @@ const roles = ["lead", "worker"] as const;
 
 /**
  * One browser tool's declaration: named `browser_<verb>`, in the always-on browser family, with
- * the family's optional `profile` beside its own arguments.
+ * the family's optional `profile` beside its own arguments. The name stays literal and the
+ * schema typed (defineTool), so each handler receives what its own schema infers.
  */
-export const spec = (
-  verb: string,
+export const spec = <const V extends string, S extends z.ZodRawShape>(
+  verb: V,
   description: string,
-  shape: z.ZodRawShape,
+  shape: S,
   readOnly = false,
-): ToolSpec => ({
-  name: toolName("browser", verb, "upstream"),
-  family: "browser",
-  naming: "upstream",
-  description,
-  input: z.object({ ...shape, profile }).strict(),
-  roles,
-  readOnly,
-});
+) =>
+  defineTool({
+    name: toolName("browser", verb, "upstream"),
+    family: "browser",
+    naming: "upstream",
+    description,
+    input: z.object({ ...shape, profile }).strict(),
+    roles,
+    readOnly,
+  });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpec } from "../../server/subsystem.ts";
+import type { ToolHandlers } from "../../server/subsystem.ts";
 import { element, filename, modifiers, spec, target } from "./tool_args.ts";
 import { PAGE_TOOLS } from "./tool_specs_page.ts";
 
@@ -10,7 +10,7 @@ import { PAGE_TOOLS } from "./tool_specs_page.ts";
 // selector; `element` is the human description @playwright/mcp asks for, kept for the record.
 
 /** Navigation, the snapshot and every tool that acts on an element by ref. */
-const ELEMENT_TOOLS: ToolSpec[] = [
+const ELEMENT_TOOLS = [
   spec("navigate", "Navigate to a URL", { url: z.string().describe("The URL to navigate to") }),
   spec("navigate_back", "Go back to the previous page", {}),
   spec(
@@ -120,7 +120,10 @@ const ELEMENT_TOOLS: ToolSpec[] = [
       "The absolute paths to the files to upload; omitted cancels the file chooser",
     ),
   }),
-];
+] as const;
 
 /** Every tool of the browser family, in @playwright/mcp's order where it has them. */
-export const BROWSER_TOOLS: ToolSpec[] = [...ELEMENT_TOOLS, ...PAGE_TOOLS];
+export const BROWSER_TOOLS = [...ELEMENT_TOOLS, ...PAGE_TOOLS] as const;
+
+/** The family's handlers, each typed by its own tool's schema (server/tool_spec.ts). */
+export type BrowserHandlers = ToolHandlers<typeof BROWSER_TOOLS>;

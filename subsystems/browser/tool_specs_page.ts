@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ToolSpec } from "../../server/subsystem.ts";
+import { defineTool } from "../../server/subsystem.ts";
 import { element, filename, spec, target } from "./tool_args.ts";
 
 const nullable = (values: [string, ...string[]], what: string) =>
@@ -10,7 +10,7 @@ const nullable = (values: [string, ...string[]], what: string) =>
  * worker with the server's reach (RCE-equivalent), so offered only while `browser.run_code_unsafe`
  * is true. The key is live: a reload offers or withdraws it.
  */
-const RUN_CODE: ToolSpec = {
+const RUN_CODE = defineTool({
   ...spec(
     "run_code_unsafe",
     "Run a Playwright code snippet. Unsafe: executes arbitrary JavaScript in forge's Playwright " +
@@ -27,13 +27,13 @@ const RUN_CODE: ToolSpec = {
     },
   ),
   when: (config) => config.areas.browser?.run_code_unsafe === true,
-};
+});
 
 /**
  * The tools beyond one element's action: tabs, waiting, evaluation, console, network, dialogs,
  * layout, and forge's own (click_and_capture, form_state, hand_off).
  */
-export const PAGE_TOOLS: ToolSpec[] = [
+export const PAGE_TOOLS = [
   spec("tabs", "List, create, close, or select a browser tab (only this session's own tabs)", {
     action: z.enum(["list", "new", "close", "select"]).describe("Operation to perform"),
     index: z.number().int().min(0).optional().describe(
@@ -149,4 +149,4 @@ export const PAGE_TOOLS: ToolSpec[] = [
       ),
     },
   ),
-];
+] as const;

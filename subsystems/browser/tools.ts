@@ -1,10 +1,11 @@
 import { Buffer } from "node:buffer";
-import type { Host, ToolCall, ToolHandler } from "../../server/subsystem.ts";
+import { type Host, type ToolHandler, toolHandlers } from "../../server/subsystem.ts";
 import type { Files } from "./files.ts";
 import { drive, PageError, snapshot } from "./page_ops.ts";
 import type { Profiles } from "./profiles.ts";
 import { handOff } from "./hand_off.ts";
-import { after, type In, output, pageTool, seatPath } from "./page_tool.ts";
+import { after, output, pageTool, seatPath } from "./page_tool.ts";
+import { BROWSER_TOOLS } from "./tool_specs.ts";
 import { tabTools } from "./tools_tabs.ts";
 import { layoutTools } from "./tools_layout.ts";
 import { netTools } from "./tools_net.ts";
@@ -13,7 +14,8 @@ import { readTools } from "./tools_read.ts";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long browser_wait_for waits for its text, its text to go, or its expression. */
 const WAIT_MS = 30_000;
-const said = (i: In, key = "target") => String(i.element ?? i[key]);
+/** How an answer names the element acted on: the agent's description, else its target. */
+const said = (element: string | undefined, target: string) => element ?? target;
 
 /** Every path a tool was given is absolute and names a file, or a PageError says which is not. */
 async function files(paths: string[]): Promise<void> {
@@ -36,7 +38,10 @@ function ownProfileOnly(
   tools: Record<string, ToolHandler>,
 ): Record<string, ToolHandler> {
   const guard = (handler: ToolHandler): ToolHandler => (input, call) => {
-    const named = (input as In).profile;
+    // Every browser tool's schema carries `profile` (tool_args.ts), parsed before this runs.
+    const named = typeof input === "object" && input !== null && "profile" in input
+      ? input.profile
+      : undefined;
     const key = profiles.keyFor(call.seat.slot);
     if (typeof named !== "string" || key === null) return handler(input, call);
     const own = key.slice(key.indexOf("/") + 1);
@@ -73,9 +78,8 @@ export function browserTools(
       return await after(p, `Went ${back ? "back" : "forward"}`);
     });
 
-  return ownProfileOnly(profiles, {
-    browser_navigate: onPage(async (p, i) => {
-      const url = String(i.url);
+  const handlers = toolHandlers(BROWSER_TOOLS)({
+    browser_navigate: onPage(async (p, { url }) => {
       const r = await p.cdp.send("Page.navigate", { url }, p.tab.session);
       if (r.errorText) throw new PageError(`navigating to ${url} failed: ${r.errorText}`);
       return await after(p, `Navigated to ${url}`);
@@ -83,82 +87,79 @@ export function browserTools(
     browser_navigate_back: go(true),
     browser_navigate_forward: go(false),
     browser_snapshot: onPage(async (p, i, call) => {
-      const page = await snapshot(p, {
-        target: i.target as string | undefined,
-        depth: i.depth as number | undefined,
-        boxes: i.boxes as boolean | undefined,
-      });
+      const page = await snapshot(p, { target: i.target, depth: i.depth, boxes: i.boxes });
       return await output(page, i, call);
     }),
     browser_click: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "click", {
-        target: String(i.target),
+        target: i.target,
         doubleClick: i.doubleClick === true,
-        button: i.button as "left" | "right" | "middle" | undefined,
-        modifiers: i.modifiers as string[] | undefined,
+        button: i.button,
+        modifiers: i.modifiers,
         force: i.force === true,
       }));
-      return await after(p, `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i)}`);
+      return await after(
+        p,
+        `${i.doubleClick ? "Double-clicked" : "Clicked"} ${said(i.element, i.target)}`,
+      );
     }),
     browser_hover: onPage(async (p, i) => {
-      await p.tab.inputUnlessDialog(drive(p, "hover", { target: String(i.target) }));
-      return await after(p, `Hovered over ${said(i)}`);
+      await p.tab.inputUnlessDialog(drive(p, "hover", { target: i.target }));
+      return await after(p, `Hovered over ${said(i.element, i.target)}`);
     }),
     browser_type: onPage(async (p, i) => {
-      const text = String(i.text);
+      const text = i.text;
       await p.tab.inputUnlessDialog(drive(p, "type", {
-        target: String(i.target),
+        target: i.target,
         text,
         slowly: i.slowly === true,
         submit: i.submit === true,
       }));
-      return await after(p, `Typed ${[...text].length} characters into ${said(i)}`);
+      return await after(
+        p,
+        `Typed ${[...text].length} characters into ${said(i.element, i.target)}`,
+      );
     }),
     browser_press_key: onPage(async (p, i) => {
-      await p.tab.inputUnlessDialog(drive(p, "press", { key: String(i.key) }));
+      await p.tab.inputUnlessDialog(drive(p, "press", { key: i.key }));
       return await after(p, `Pressed ${i.key}`);
     }),
-    browser_fill_form: onPage(async (p, i) => {
-      const fields = i.fields as { target: string; name: string; type: string; value: string }[];
+    browser_fill_form: onPage(async (p, { fields }) => {
       await p.tab.inputUnlessDialog(drive(p, "fillForm", {
-        fields: fields.map((f) => ({
-          target: f.target,
-          name: f.name,
-          type: f.type as "textbox",
-          value: f.value,
-        })),
+        fields: fields.map(({ target, name, type, value }) => ({ target, name, type, value })),
       }));
       return await after(p, `Filled ${fields.map((f) => f.name).join(", ")}`);
     }),
     browser_select_option: onPage(async (p, i) => {
-      const values = i.values as string[];
-      const chosen = await p.tab.unlessDialog(
-        drive(p, "select", { target: String(i.target), values }),
-      );
+      const values = i.values;
+      const chosen = await p.tab.unlessDialog(drive(p, "select", { target: i.target, values }));
       // A dialog the change opened holds Playwright's answer: the values asked for are named.
-      return await after(p, `Selected ${JSON.stringify(chosen?.value ?? values)} in ${said(i)}`);
+      return await after(
+        p,
+        `Selected ${JSON.stringify(chosen?.value ?? values)} in ${said(i.element, i.target)}`,
+      );
     }),
     browser_drag: onPage(async (p, i) => {
       await p.tab.inputUnlessDialog(drive(p, "drag", {
-        startTarget: String(i.startTarget),
-        endTarget: String(i.endTarget),
+        startTarget: i.startTarget,
+        endTarget: i.endTarget,
       }));
-      return await after(p, `Dragged ${said(i, "startTarget")} to ${said(i, "endTarget")}`);
+      return await after(p, `Dragged ${i.startTarget} to ${i.endTarget}`);
     }),
     browser_drop: onPage(async (p, i) => {
-      const paths = (i.paths as string[] | undefined) ?? [];
-      const data = i.data as Record<string, string> | undefined;
+      const paths = i.paths ?? [];
+      const data = i.data;
       if (paths.length === 0 && !data) {
         throw new PageError('browser_drop needs "paths" or "data" (or both) to drop');
       }
       await files(paths);
-      await p.tab.inputUnlessDialog(drive(p, "drop", { target: String(i.target), paths, data }));
-      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i)}`);
+      await p.tab.inputUnlessDialog(drive(p, "drop", { target: i.target, paths, data }));
+      return await after(p, `Dropped ${paths.length} file(s) onto ${said(i.element, i.target)}`);
     }),
     browser_file_upload: onPage(async (p, i) => {
       const open = chooser.chooserOf(p.tab);
       if (!open) throw new PageError("no file chooser is open on this tab; click the input");
-      const paths = (i.paths as string[] | undefined) ?? [];
+      const paths = i.paths ?? [];
       await files(paths);
       await chooser.give(open, paths);
       return await after(p, paths.length ? `Uploaded ${paths.length} file(s)` : "Cancelled");
@@ -173,11 +174,7 @@ export function browserTools(
       // Heard by the race below; a wait that ended first leaves it with no listener.
       cancel.catch(() => {});
       if (typeof i.time === "number") await Promise.race([sleep(i.time * 1000), cancel]);
-      const until = {
-        text: i.text as string | undefined,
-        textGone: i.textGone as string | undefined,
-        expression: i.expression as string | undefined,
-      };
+      const until = { text: i.text, textGone: i.textGone, expression: i.expression };
       const some = Object.values(until).some((v) => v !== undefined);
       if (!some && typeof i.time !== "number") {
         throw new PageError("browser_wait_for needs time, text, textGone or expression");
@@ -192,14 +189,14 @@ export function browserTools(
       return await after(p, "Waited");
     }),
     browser_take_screenshot: onPage(async (p, i, call) => {
-      const type = (i.type as "png" | "jpeg" | "webp" | undefined) ?? "png";
+      const type = i.type ?? "png";
       if (i.fullPage === true && typeof i.target === "string") {
         throw new PageError("fullPage cannot be used with an element's screenshot");
       }
       const bytes = await drive(p, "shot", {
-        target: i.target as string | undefined,
+        target: i.target,
         type,
-        scale: (i.scale as "css" | "device" | undefined) ?? "css",
+        scale: i.scale,
         fullPage: i.fullPage === true,
       });
       const path = typeof i.filename === "string"
@@ -208,7 +205,7 @@ export function browserTools(
       await Deno.mkdir(path.replace(/\/[^/]*$/, ""), { recursive: true });
       await Deno.writeFile(path, bytes);
       const of = typeof i.target === "string"
-        ? said(i)
+        ? said(i.element, i.target)
         : i.fullPage
         ? "the full page"
         : "the viewport";
@@ -220,8 +217,8 @@ export function browserTools(
     }),
     browser_evaluate: onPage(async (p, i, call) => {
       const done = await p.tab.unlessDialog(drive(p, "evaluate", {
-        fn: String(i.function),
-        target: i.target as string | undefined,
+        fn: i.function,
+        target: i.target,
       }));
       // A dialog the function opened holds it unfinished: what it returns is not known yet.
       if (!done) return await after(p, "The function opened a page dialog before it returned");
@@ -247,9 +244,10 @@ export function browserTools(
       return await after(p, `${i.accept ? "Accepted" : "Dismissed"} the dialog`);
     }, { dialogOk: true }),
     ...tabTools(host, profiles),
-    browser_hand_off: (input, call: ToolCall) => handOff(host, profiles, input as In, call),
+    browser_hand_off: (input, call) => handOff(host, profiles, input, call),
     ...readTools(onPage),
     ...layoutTools(onPage),
     ...netTools(onPage),
   });
+  return ownProfileOnly(profiles, handlers);
 }

@@ -1,6 +1,6 @@
-import type { ToolHandler } from "../../server/subsystem.ts";
 import { PageError } from "./page_ops.ts";
-import type { PageFn } from "./page_tool.ts";
+import type { OnPage } from "./page_tool.ts";
+import type { BrowserHandlers } from "./tool_specs.ts";
 import type { Tab } from "./tab.ts";
 
 /** browser_emulate_media's argument → the CSS media feature it sets. */
@@ -10,6 +10,8 @@ const FEATURES: Record<string, string> = {
   forcedColors: "forced-colors",
   contrast: "prefers-contrast",
 };
+/** browser_emulate_media's arguments: the media type, then each feature. */
+const KEYS = ["media", "colorScheme", "reducedMotion", "forcedColors", "contrast"] as const;
 /** Each tab's emulated media: one call sets all of it, so omitted arguments keep theirs. */
 const emulated = new WeakMap<Tab, Record<string, string>>();
 
@@ -17,7 +19,9 @@ const emulated = new WeakMap<Tab, Record<string, string>>();
  * The tools that set how the page is laid out and rendered: browser_resize (the viewport, unless a
  * person watching lays it out) and browser_emulate_media (CSS media type and features).
  */
-export function layoutTools(onPage: (fn: PageFn) => ToolHandler): Record<string, ToolHandler> {
+export function layoutTools(
+  onPage: OnPage,
+): Pick<BrowserHandlers, "browser_resize" | "browser_emulate_media"> {
   return {
     browser_resize: onPage(async (p, i) => {
       const owner = p.tab.viewers.ownerSize();
@@ -28,16 +32,17 @@ export function layoutTools(onPage: (fn: PageFn) => ToolHandler): Record<string,
             `(${owner.width}x${owner.height}); it stays as they size it`,
         );
       }
-      const width = Number(i.width), height = Number(i.height);
+      const { width, height } = i;
       await p.tab.resize({ width, height, scale: p.tab.layout.scale });
       return `Resized tab ${p.tab.number} to ${width}x${height}`;
     }),
     browser_emulate_media: onPage(async (p, i) => {
       const now = { ...(emulated.get(p.tab) ?? {}) };
-      for (const key of ["media", ...Object.keys(FEATURES)]) {
+      for (const key of KEYS) {
         if (!(key in i)) continue;
-        if (i[key] === null) delete now[key];
-        else now[key] = String(i[key]);
+        const value = i[key];
+        if (value === null) delete now[key];
+        else now[key] = String(value);
       }
       await p.cdp.send("Emulation.setEmulatedMedia", {
         media: now.media ?? "",

@@ -1,12 +1,11 @@
-import type { ToolHandler } from "../../server/subsystem.ts";
 import { drive, type Page, PageError } from "./page_ops.ts";
-import { type In, modalState, output, type PageFn } from "./page_tool.ts";
+import { modalState, type OnPage, output } from "./page_tool.ts";
+import type { BrowserHandlers } from "./tool_specs.ts";
 import { LEVELS, type NetEntry } from "./tab_log.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Playwright hides successful non-fetch requests unless `static` is set. */
 const isFetch = (e: NetEntry) => e.type === "fetch" || e.type === "xhr";
-const PARTS = ["request-headers", "request-body", "response-headers", "response-body"];
 /** A body longer than this is cut in click_and_capture's answer (network_request gives it whole). */
 const CAPTURE_BODY = 4000;
 /** How long click_and_capture waits, past settleMs, for the requests it saw to finish. */
@@ -44,11 +43,19 @@ async function bodyOf(p: Page, e: NetEntry): Promise<{ text: string; binary: boo
 }
 
 /** The console and network tools, on the tab's TabLog. */
-export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, ToolHandler> {
+export function netTools(
+  onPage: OnPage,
+): Pick<
+  BrowserHandlers,
+  | "browser_console_messages"
+  | "browser_network_requests"
+  | "browser_network_request"
+  | "browser_click_and_capture"
+> {
   return {
     browser_console_messages: onPage((p, i, call) => {
-      const level = (i.level as string | undefined) ?? "info";
-      const rank = LEVELS.indexOf(level as typeof LEVELS[number]);
+      const level = i.level;
+      const rank = LEVELS.indexOf(level);
       const log = p.tab.log;
       const shown = log.console.filter((m) =>
         LEVELS.indexOf(m.level) <= rank && (i.all === true || m.nav === log.nav)
@@ -106,8 +113,7 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
             : `request #${i.index} is not in this page's log: no request since the page loaded`,
         );
       }
-      const part = i.part as string | undefined;
-      if (part !== undefined && !PARTS.includes(part)) throw new PageError(`no part ${part}`);
+      const part = i.part;
       let text: string;
       if (part === "request-headers") text = headers(e.requestHeaders).join("\n");
       else if (part === "request-body") text = e.postData ?? "(the request has no body)";
@@ -144,11 +150,11 @@ export function netTools(onPage: (fn: PageFn) => ToolHandler): Record<string, To
       }
       return await output(text, i, call);
     }),
-    browser_click_and_capture: onPage(async (p, i: In) => {
+    browser_click_and_capture: onPage(async (p, i) => {
       const settleMs = typeof i.settleMs === "number" ? i.settleMs : 1500;
       const cap = p.tab.log.capture();
       try {
-        await p.tab.inputUnlessDialog(drive(p, "click", { target: String(i.target) }));
+        await p.tab.inputUnlessDialog(drive(p, "click", { target: i.target }));
         await sleep(settleMs);
         // The requests seen in the window get their ends (bounded; a hung one shows pending).
         const until = performance.now() + FINISH_MS;

@@ -1,6 +1,6 @@
-import type { ToolHandler } from "../../server/subsystem.ts";
 import { drive, PageError } from "./page_ops.ts";
-import { output, type PageFn } from "./page_tool.ts";
+import { type OnPage, output } from "./page_tool.ts";
+import type { BrowserHandlers } from "./tool_specs.ts";
 
 /** browser_find's `/pattern/flags` as a RegExp, or a PageError naming why not. */
 export function parseRegex(src: string): RegExp {
@@ -49,15 +49,17 @@ export function findLines(yaml: string, hit: (line: string) => boolean): {
  * The tools that read the page without acting on it: browser_find (the snapshot, searched) and
  * forge's browser_form_state (each form field's value, validity and label).
  */
-export function readTools(onPage: (fn: PageFn) => ToolHandler): Record<string, ToolHandler> {
+export function readTools(
+  onPage: OnPage,
+): Pick<BrowserHandlers, "browser_find" | "browser_form_state"> {
   return {
     browser_find: onPage(async (p, i, call) => {
       const hasText = typeof i.text === "string", hasRe = typeof i.regex === "string";
       if (hasText === hasRe) {
         throw new PageError("browser_find needs exactly one of `text` or `regex`");
       }
-      const re = hasRe ? parseRegex(String(i.regex)) : null;
-      const needle = String(i.text ?? "").toLowerCase();
+      const re = i.regex !== undefined ? parseRegex(i.regex) : null;
+      const needle = (i.text ?? "").toLowerCase();
       // A fresh snapshot (so the refs returned are live), of which only the hits are returned.
       const page = await drive(p, "snapshot", {});
       const { hits, shown } = findLines(
@@ -70,8 +72,6 @@ export function readTools(onPage: (fn: PageFn) => ToolHandler): Record<string, T
       const text = hits ? `${head}:\n\`\`\`yaml\n${shown.join("\n")}\n\`\`\`` : head;
       return await output(text, i, call);
     }),
-    browser_form_state: onPage(async (p, i) =>
-      await drive(p, "formState", { target: i.target as string | undefined })
-    ),
+    browser_form_state: onPage(async (p, i) => await drive(p, "formState", { target: i.target })),
   };
 }

@@ -5,6 +5,7 @@
 // click_and_capture; tools_net.ts). Outcomes are the page's own `/event` reports and the answers.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { browserConfig, pageServer } from "../../tests/browser_harness.ts";
+import { runTool } from "../../tests/browser_tools.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
 import { loadConfigText } from "../../server/config/load.ts";
 import { memoryLogger } from "../../server/log.ts";
@@ -38,7 +39,7 @@ async function withTools(
     signal: new AbortController().signal,
   };
   try {
-    await fn((name, input) => tools[`browser_${name}`](input, call), state, browser);
+    await fn((name, input) => runTool(tools, name, input, call), state, browser);
   } finally {
     await browser.stop();
     await Deno.remove(state, { recursive: true }).catch(() => {});
@@ -173,8 +174,8 @@ Deno.test("console and network: levels, navigation, static, filter, details, cli
   await withTools(async (run) => {
     ok(await run("navigate", { url: `${page.url}/tools` }));
 
-    // console_messages: info and more severe by default; debug adds lib.js's line.
-    const info = ok(await run("console_messages", {}));
+    // console_messages: info and more severe (the usual choice); debug adds lib.js's line.
+    const info = ok(await run("console_messages", { level: "info" }));
     assertMatch(
       info,
       /^\[LOG\] hello 42 @ .*\/tools:\d+\n\[WARNING\] careful @ .*\n\[ERROR\] broken thing @ /,
@@ -203,7 +204,7 @@ Deno.test("console and network: levels, navigation, static, filter, details, cli
     );
 
     // network_requests: the fetch shown, the document and script hidden unless `static`.
-    const net = ok(await run("network_requests", {}));
+    const net = ok(await run("network_requests", { static: false }));
     assertMatch(
       net,
       /^(\d+)\. \[POST\] .*\/api\/data\?x=1 => \[200\] OK\n\nNote: 2 static requests not shown/,
@@ -218,7 +219,7 @@ Deno.test("console and network: levels, navigation, static, filter, details, cli
       1,
     );
     refused(
-      await run("network_requests", { filter: "(" }),
+      await run("network_requests", { static: false, filter: "(" }),
       /filter "\(" is not a valid regular expression/,
     );
 
@@ -247,10 +248,13 @@ Deno.test("console and network: levels, navigation, static, filter, details, cli
     // A navigation starts both logs afresh; `all` keeps the earlier page's console.
     ok(await run("navigate", { url: `${page.url}/widgets` }));
     assertMatch(
-      ok(await run("console_messages", {})),
+      ok(await run("console_messages", { level: "info" })),
       /^no console messages at info or more severe since the page loaded$/,
     );
-    assertMatch(ok(await run("console_messages", { all: true })), /\[LOG\] hello 42/);
+    assertMatch(
+      ok(await run("console_messages", { level: "info", all: true })),
+      /\[LOG\] hello 42/,
+    );
     // (Filtered: Chromium asks for /favicon.ico after the load, whenever it gets to it.)
     assertEquals(
       ok(await run("network_requests", { static: true, filter: "widgets|tools|lib" })),

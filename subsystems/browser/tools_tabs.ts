@@ -1,9 +1,9 @@
 import { slotName } from "../../protocol/mod.ts";
-import type { Host, ToolHandler, ToolResult } from "../../server/subsystem.ts";
+import type { Host, ToolResult } from "../../server/subsystem.ts";
 import { evaluate, PageError, settle } from "./page_ops.ts";
-import type { In } from "./page_tool.ts";
 import type { Profiles } from "./profiles.ts";
 import type { Tab } from "./tab.ts";
+import type { BrowserHandlers } from "./tool_specs.ts";
 
 /** How long the listing waits for the pages' titles before naming the ones it last heard. */
 const TITLES_MS = 2_000;
@@ -24,10 +24,12 @@ async function freshTitles(tabs: Tab[]): Promise<void> {
  * it; each line also names forge's tab number (what the tab strip and a hand-off show) and the
  * page id browser_hand_off takes.
  */
-export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHandler> {
+export function tabTools(
+  host: Host,
+  profiles: Profiles,
+): Pick<BrowserHandlers, "browser_tabs" | "browser_close"> {
   return {
-    browser_tabs: async (input, call): Promise<ToolResult> => {
-      const i = input as In;
+    browser_tabs: async (i, call): Promise<ToolResult> => {
       const browser = profiles.forSeat(call.seat.slot);
       const me = slotName(call.seat.slot);
       const mine = () =>
@@ -54,7 +56,7 @@ export function tabTools(host: Host, profiles: Profiles): Record<string, ToolHan
             `${JSON.stringify(t.title)} ${t.url} page=${t.targetId}`
           ).join("\n");
         if (i.action === "new") {
-          const t = await browser.openTab(typeof i.url === "string" ? i.url : "about:blank");
+          const t = await browser.openTab(i.url ?? "about:blank");
           t.owner = call.seat.slot;
           await settle({ cdp: browser.cdp!, tab: t });
           t.url = String(await evaluate({ cdp: browser.cdp!, tab: t }, "location.href"));

@@ -4,6 +4,7 @@
 // chooser through browser_file_upload.
 import { assert, assertEquals, assertMatch } from "../../tests/assert.ts";
 import { browserConfig, pageServer } from "../../tests/browser_harness.ts";
+import { runTool } from "../../tests/browser_tools.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
 import { loadConfigText } from "../../server/config/load.ts";
 import { memoryLogger } from "../../server/log.ts";
@@ -52,7 +53,7 @@ Deno.test("the browser tools drive a real page: select, check, keys, wait, evalu
   const tools = browser.tools as Record<string, ToolHandler>;
   const lead = callAs("lead");
   const run = async (name: string, input: Record<string, unknown>, call = lead) => {
-    const r = await tools[`browser_${name}`](input, call);
+    const r = await runTool(tools, name, input, call);
     return r;
   };
   try {

@@ -37,8 +37,9 @@ export class SileroVad {
 
 /**
  * One take's voice activity: 20 ms wire frames are buffered into Silero's 512-sample windows
- * (notes: speech §5, fed raw 320-sample windows v6 finds 3 of 22), each window scored in turn.
- * `feed` never runs two inferences at once: the model's state threads from window to window.
+ * (measured: fed raw 320-sample windows, Silero v6 finds 3 of 22 spoken commands), each window
+ * scored in turn. `feed` never runs two inferences at once: the model's state threads from window
+ * to window.
  */
 export class VadStream {
   #state: ort.Tensor = new ort.Tensor("float32", new Float32Array(2 * 128), [2, 1, 128]);

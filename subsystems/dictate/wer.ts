@@ -1,4 +1,4 @@
-/** Words for scoring: lower case, punctuation stripped (notes: speech §1, the WER method). */
+/** Words for scoring: lower case, punctuation stripped, as word error rate is usually counted. */
 export function scoringWords(text: string): string[] {
   return text.toLowerCase().replace(/[^a-z0-9' ]+/g, " ").split(/\s+/).filter((w) => w !== "");
 }

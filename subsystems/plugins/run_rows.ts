@@ -30,7 +30,7 @@ export function queuedRows(
 /**
  * A row after its `claude plugin update`: the CLI's `updateOutcome` decides (`updated`,
  * `up_to_date`); an ok answer without one is judged by the versions it names; a failure carries
- * the CLI's own words. integrations §2.5.
+ * the CLI's own words (`claude plugin update --json`, as CLI 2.1.332 answers it).
  */
 export function rowAfterUpdate(
   row: PluginUpdateRunRow,

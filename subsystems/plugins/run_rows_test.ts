@@ -24,7 +24,7 @@ const out = (o: Partial<CliOutcome>): CliOutcome => ({
   ...o,
 });
 
-// The CLI's update answers, as integrations §2.5 recorded them, mapped to the spec's row statuses.
+// The CLI's update answers, as CLI 2.1.332 gave them, mapped to the spec's row statuses.
 Deno.test("run rows: an update's outcome decides the row, with the versions either side", () => {
   const r = row("a@m", "0.1.0");
   assertEquals(

@@ -217,8 +217,8 @@ export async function scanInventory(configDir: string, pathEnv: string): Promise
 }
 
 /**
- * The version an update would install now (integrations §2.4): the marketplace copy's
- * `plugin.json` version, else the entry's `version`, else the clone's HEAD cut to 12 digits.
+ * The version an update would install now (what CLI 2.1.332's `update` compares): the marketplace
+ * copy's `plugin.json` version, else the entry's `version`, else the clone's HEAD cut to 12 digits.
  */
 async function availableVersion(
   market: Market | undefined,

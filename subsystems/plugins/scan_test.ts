@@ -1,9 +1,9 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { ScanFailure, scanInventory } from "./scan.ts";
 
-// The scan reads CLI 2.1.332's layout (integrations §2.3) off disk. These fixtures are written in
-// that layout by hand so each rule can be pinned: what the real CLI writes is covered by the
-// socket tests in tests/plugins_*_test.ts. spec: extensions > snapshot, lsp.
+// The scan reads CLI 2.1.332's layout under its config dir off disk (spec: extensions > snapshot,
+// lsp). These fixtures are written in that layout by hand so each rule can be pinned: what the
+// real CLI writes is covered by the socket tests in tests/plugins_*_test.ts.
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -126,7 +126,7 @@ Deno.test("scan: registry rows, components, versions, enabled state, health and 
       "PreToolUse",
       "Stop",
     ], false]);
-    // integrations §2.4: the candidate is the clone's plugin.json version, else the entry's, else HEAD.
+    // As the CLI's update compares: the clone's plugin.json version, else the entry's, else HEAD.
     assertEquals(full.available_version, "1.1.0");
     assertEquals(nover.available_version, head.slice(0, 12));
     assertEquals(full.lsp_servers, ["a", "b", "c"], "all three declaration places count");

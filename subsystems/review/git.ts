@@ -3,8 +3,8 @@
  * diff, no colour, paths unquoted, optional locks off (a read never takes the index lock a
  * running agent needs), output bounded and time bounded.
  *
- * Measured (notes: deno-feasibility §6): plain `git` through `Deno.Command` is as fast as
- * simple-git and byte-identical, so this thin runner is all the subsystem needs.
+ * Measured (a 200-file diff of a 400-file repository, Deno 2): plain `git` through `Deno.Command`
+ * is as fast as simple-git and byte-identical, so this thin runner is all the subsystem needs.
  */
 
 /** What one git run produced. `code` is -1 when git could not be started at all. */

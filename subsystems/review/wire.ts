@@ -131,5 +131,8 @@ export type IssueRef = {
   url: string;
 };
 
-/** A read that may have failed, adjacently tagged (spec: `reviews` row, catalogue §7.2). */
+/**
+ * A read that may have failed, adjacently tagged as the original's ReadWire (spec: What a subject
+ * carries > session, its `reviews` row).
+ */
 export type Read<T> = { outcome: "read"; value: T } | { outcome: "failed"; value: string };

@@ -21,7 +21,7 @@ import xt from "@xterm/headless";
 import serialize from "@xterm/addon-serialize";
 import type { OutputChunk } from "./terminal.ts";
 
-// The packages are CommonJS: a named import fails under Deno (feasibility §3).
+// The packages are CommonJS: a named import fails under Deno.
 const { Terminal: Xterm } = xt;
 const { SerializeAddon } = serialize;
 

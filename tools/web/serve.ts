@@ -13,9 +13,10 @@
  */
 import { FORGE_RELEASE } from "../../protocol/mod.ts";
 import { bundleApp } from "./bundle.ts";
+import { fileHeaders } from "./headers.ts";
 import { parseWebArgs, type WebOptions } from "./options.ts";
 import { relaySocket } from "./relay.ts";
-import { iconFile, INDEX, MANIFEST, shellFiles, workerScript } from "./shell.ts";
+import { iconFile, indexHtml, MANIFEST, shellFiles, workerScript } from "./shell.ts";
 
 const HERE = new URL(".", import.meta.url).pathname;
 
@@ -78,9 +79,11 @@ async function main() {
     `${build}-${Date.now().toString(36)}`,
     shellFiles(files.chunks),
   );
+  // The conversation's chunk is what a person opens next: fetched while the home draws.
+  const index = indexHtml(files.chunks.filter((c) => c.startsWith("/chat-")));
   const routes: Record<string, Route> = {
-    "/": ["text/html; charset=utf-8", () => INDEX],
-    "/index.html": ["text/html; charset=utf-8", () => INDEX],
+    "/": ["text/html; charset=utf-8", () => index],
+    "/index.html": ["text/html; charset=utf-8", () => index],
     "/app.js": ["text/javascript; charset=utf-8", () => Deno.readFile(files.app)],
     "/sw.js": ["text/javascript; charset=utf-8", () => worker],
     "/manifest.webmanifest": ["application/manifest+json", () => MANIFEST],
@@ -101,14 +104,13 @@ async function main() {
   }, async (req) => {
     const path = new URL(req.url).pathname;
     if (tls && path === "/socket") return relaySocket(req, opts.forge);
-    const icon = iconFile(path);
+    // Browsers ask for /favicon.ico whatever the shell links: it is the small icon.
+    const icon = iconFile(path === "/favicon.ico" ? "/icons/icon-192.png" : path);
     const route: Route | null = icon
       ? ["image/png", () => Deno.readFile(icon)]
       : routes[path] ?? chunk(files.dir, path);
     if (!route) return new Response("not found", { status: 404 });
-    return new Response(await route[1](), {
-      headers: { "content-type": route[0], "cache-control": "no-store" },
-    });
+    return new Response(await route[1](), { headers: fileHeaders(path, route[0]) });
   });
   Deno.addSignalListener("SIGTERM", () => server.shutdown());
   await server.finished;

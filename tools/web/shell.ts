@@ -11,7 +11,12 @@ const ICONS = [192, 512, 180] as const;
 /** The page's chrome colour: the rail's. */
 const THEME = "#1f2023";
 
-export const INDEX = `<!doctype html>
+/**
+ * The page's HTML. `preload` names chunks fetched beside the entry (the conversation's, so
+ * opening a seat does not wait for its code).
+ */
+export const indexHtml = (preload: string[]) =>
+  `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -24,6 +29,7 @@ export const INDEX = `<!doctype html>
 <link rel="stylesheet" href="/xterm.css">
 <link rel="stylesheet" href="/hljs.css">
 <link rel="stylesheet" href="/style.css">
+${preload.map((src) => `<link rel="modulepreload" href="${src}">`).join("\n")}
 </head>
 <body><div id="root"></div><script type="module" src="/app.js"></script></body>
 </html>

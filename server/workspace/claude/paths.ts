@@ -1,5 +1,5 @@
 /**
- * Where the CLI writes a session's transcript (harness report §7, checked by session_test.ts):
+ * Where the CLI writes a session's transcript (measured on CLI 2.1.332; session_test.ts checks it):
  * `$CLAUDE_CONFIG_DIR/projects/<slug>/<session-id>.jsonl`, the slug being the cwd with every
  * character outside `[A-Za-z0-9]` replaced by `-`.
  */

@@ -1,6 +1,6 @@
 // Sessions against the real CLI: --session-id names the transcript, --resume continues it
 // with the history, a reused --session-id fails before any frame, and API errors keep the
-// process alive (harness report §4, §7, §9).
+// process alive (as the pinned CLI, 2.1.332, does them).
 import { deepStrictEqual, match, ok, strictEqual } from "node:assert/strict";
 import { lastUserText } from "../../../fixtures/fake_api/mod.ts";
 import { transcriptPath } from "./paths.ts";

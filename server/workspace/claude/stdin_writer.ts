@@ -1,5 +1,5 @@
 /**
- * The CLI's stdin. One malformed line kills the CLI (harness report §9.4: "Error parsing
+ * The CLI's stdin. One malformed line kills the CLI (measured on CLI 2.1.332: "Error parsing
  * streaming input line", exit 1), so this writer only writes objects it serialises itself,
  * checked to be exactly one line; and callers never wait on the pipe: lines go into a queue
  * that a single loop drains in order.

@@ -25,8 +25,9 @@ export const TOOLS_PROMPT = [
 ].join("\n\n");
 
 /**
- * The launch flags that give a seat's CLI forge's MCP server (mcp.md §9): the sdk server over
- * the control protocol with the deliberate per-call timeout, every forge tool pre-allowed (they
+ * The launch flags that give a seat's CLI forge's MCP server: the sdk server over the control
+ * protocol (measured on CLI 2.1.332: the one transport with no idle limit, and no process, port
+ * or token of its own) with the deliberate per-call timeout, every forge tool pre-allowed (they
  * park their own asks, so they never reach a permission prompt), and the prompt section.
  * Rendered where launch settings' `extra_args` go.
  */

@@ -1,5 +1,6 @@
-// The bridge; mcp.md §2.1 (the frames), §2.3 (notifications/cancelled names the
-// JSON-RPC id), §5 (alwaysLoad), §6.2 (readOnlyHint).
+// The bridge, as CLI 2.1.332 was measured to speak it: the mcp_message frames in order,
+// notifications/cancelled naming the JSON-RPC id, `anthropic/alwaysLoad` (else a tool hides
+// behind ToolSearch) and readOnlyHint (else calls in one message run one after another).
 import { z } from "zod";
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { memoryLogger } from "../../log.ts";
@@ -69,7 +70,7 @@ const rpc = (id: number | null, method: string, params: JsonObject = {}): JsonOb
     ? { jsonrpc: "2.0", method, params }
     : { jsonrpc: "2.0", id, method, params },
 });
-/** The CLI's initialize params (mcp.md §2.1), asking for `version`. */
+/** The CLI's initialize params, as CLI 2.1.332 sends them, asking for `version`. */
 const hello = (version: string): JsonObject => ({
   protocolVersion: version,
   capabilities: {},

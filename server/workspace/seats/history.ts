@@ -5,6 +5,7 @@ import type { PageBody, RangeFrame } from "./conversation.ts";
 import type { SeatEnv } from "./env.ts";
 import type { SessionRecord } from "./session_book.ts";
 import { FrameWindow } from "./window.ts";
+import { noConversation } from "./rows.ts";
 
 /** How many earlier sessions' transcripts a seat keeps naming (their cursors stay pageable). */
 const KNOWN_SESSIONS = 16;
@@ -69,7 +70,7 @@ export class SeatHistory {
 
   /** The snapshot's `conversation` (empty for a seat that never held one). */
   async snapshot(): Promise<Wire> {
-    if (!this.#conv) return { turns: [], compaction_count: 0, cursor: null };
+    if (!this.#conv) return noConversation();
     return await this.#conv.snapshot();
   }
 

@@ -6,9 +6,9 @@ import type {
   ProcessSnapshot,
   PromptSource,
   SeatUpdate,
+  SessionSnapshot,
   SlashCommand,
   SubagentRow,
-  WireObject,
 } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 import { availableModel, currentModel } from "./model_wire.ts";
@@ -217,7 +217,8 @@ export class SeatState {
     return { name: "background_tasks_changed", fields: { tasks: this.tasks.wire() } };
   }
 
-  header(seq: number): WireObject {
+  /** spec: session > header: what the occupant told of itself, at the seat's next number. */
+  header(seq: number): SessionSnapshot["header"] {
     return {
       session_id: this.sessionId,
       model: this.currentModel(),

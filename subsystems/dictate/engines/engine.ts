@@ -5,7 +5,10 @@
  * and the server's event loop must never wait on it.
  */
 
-/** The engines that can turn audio into words here. spec notes: speech §2. */
+/**
+ * The engines that can turn audio into words here: PocketSphinx (Debian's model, through FFI) is
+ * the one whose model ships; whisper.cpp runs only on a ggml file already on disk.
+ */
 export type EngineId = "pocketsphinx" | "whisper";
 
 /** What the Worker is asked to load: an engine and its model (a dir or a file). */

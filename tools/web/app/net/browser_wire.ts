@@ -10,6 +10,7 @@ import { PcmPlayer } from "../audio/pcm_player.ts";
 import { fromBase64 } from "./base64.ts";
 import type { ForgeClient } from "./client.ts";
 import type { BrowserPanel, BrowserRow } from "./store.ts";
+import { lostWords } from "./replies.ts";
 
 /** A strip row as the page draws it. spec: browser_tabs ({number, title, url, owner, ...}). */
 const TabRow = z.object({
@@ -75,6 +76,7 @@ export class BrowserWire {
       downloads: old?.downloads ?? [],
     };
     this.#sized = "";
+    const p0 = this.client.state.browser;
     void this.client.ask((reply_to) => ({ kind: "browser_tabs", seat, reply_to })).then((b) => {
       const p = this.#p;
       if (!p || !sameSlot(p.seat, seat)) return;
@@ -91,6 +93,10 @@ export class BrowserWire {
         if (page) void this.viewPage(seat, page);
         else if (p.up) this.view(want ?? undefined);
       }
+      this.client.store.changed();
+    }, (err) => {
+      if (this.#p !== p0) return;
+      p0.failed = lostWords(err);
       this.client.store.changed();
     });
   }
@@ -114,6 +120,10 @@ export class BrowserWire {
         if (!body.success) p.failed = "the server's answer to browser_view was not understood";
         else if (body.data.ok) p.want = body.data.tab;
         else p.failed = body.data.why;
+        this.client.store.changed();
+      }, (err) => {
+        if (gen !== this.#attachGen || this.#p !== p) return;
+        p.failed = lostWords(err);
         this.client.store.changed();
       });
   }
@@ -183,7 +193,7 @@ export class BrowserWire {
         else p.failed = reply.data.why;
         this.client.store.changed();
         return reply.data.ok ? null : reply.data.why;
-      });
+      }, (err) => lostWords(err));
   }
 
   nav(back: boolean): void {

@@ -6,6 +6,7 @@ import type {
   Subject,
   Wire,
 } from "../../../../protocol/mod.ts";
+import { type Clock, MONOTONIC } from "../../../../server/clock.ts";
 import {
   BinaryKind,
   describeIssues,
@@ -17,7 +18,8 @@ import {
 } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
 import { Dictation } from "./dictation.ts";
-import { Link } from "./link.ts";
+import { DEADLINE_MS, Link, QUIET_MS } from "./link.ts";
+import { Replies } from "./replies.ts";
 import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
 import { Subjects } from "./subjects.ts";
@@ -45,9 +47,9 @@ export class ForgeClient {
     rangeAsks: 0,
     schemaErrors: [],
   };
-  /** With `?validate=1` on the page's address, every frame is checked against protocol/. */
-  validate = false;
   readonly link: Link;
+  /** The timers the socket, the replies and the history walk run on. */
+  readonly clock: Clock;
   readonly terminal: TerminalWire;
   readonly browser = new BrowserWire(this);
   readonly seats = new SeatAttach(this);
@@ -59,12 +61,14 @@ export class ForgeClient {
   #held = new Set<HeldSubject>();
   #saveId = 0;
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
-  #replies = new Map<number, (body: Wire) => void>();
-  #replyId = 100;
+  readonly #replies: Replies;
   /** Who else reads every update this socket brings (the page's own notifications). */
   readonly updateReaders = new Set<(update: Exclude<ReadUpdate, { known: "invalid" }>) => void>();
 
-  constructor(url: string) {
+  /** `clock` runs the socket's probe and the replies' bound (a test's moves by hand). */
+  constructor(url: string, clock?: Clock) {
+    this.clock = clock ?? MONOTONIC;
+    this.#replies = new Replies(this.clock);
     this.link = new Link(url, {
       onOpen: () => {},
       onMessage: (m) => this.#onMessage(m),
@@ -77,12 +81,13 @@ export class ForgeClient {
         this.store.state.link = link;
         this.store.state.retryInMs = retryInMs;
         if (link !== "open") {
+          this.#replies.dropped();
           this.terminal.lost();
           this.browser.lost();
         }
         this.store.changed();
       },
-    });
+    }, clock ? { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock } : undefined);
     this.terminal = new TerminalWire(this);
   }
 
@@ -107,11 +112,13 @@ export class ForgeClient {
   offSchema(why: string): void {
     this.stats.schemaErrors.push(why);
     this.#note({ kind: "error", what: "schema", why, seat: null, dispatch_id: null });
+    this.store.changed();
   }
 
-  command(name: string, fields: Wire | null, replyTo?: number): void {
+  /** Sends a command; false when there is no socket to send it on (nothing was sent). */
+  command(name: string, fields: Wire | null, replyTo?: number): boolean {
     const command = fields === null ? name : { [name]: fields };
-    this.send({
+    return this.send({
       kind: "command",
       command,
       ...(replyTo === undefined ? {} : { reply_to: replyTo }),
@@ -130,13 +137,12 @@ export class ForgeClient {
       });
   }
 
-  /** Sends a message that carries `reply_to` and answers the reply's body. */
+  /**
+   * Sends a message that carries `reply_to` and answers the reply's body; it rejects with a
+   * `ReplyLost` saying why in words when the reply cannot come (net/replies.ts).
+   */
   ask(build: (replyTo: number) => ClientMessage): Promise<Wire> {
-    const id = ++this.#replyId;
-    const { promise, resolve } = Promise.withResolvers<Wire>();
-    this.#replies.set(id, resolve);
-    this.send(build(id));
-    return promise;
+    return this.#replies.ask(build, (m) => this.send(m));
   }
 
   // The seat on screen (seat_attach.ts).
@@ -150,6 +156,10 @@ export class ForgeClient {
 
   walkUp(): void {
     this.seats.walkUp();
+  }
+
+  walkAgain(): void {
+    this.seats.walkAgain();
   }
 
   rereadRecord(): void {
@@ -184,14 +194,22 @@ export class ForgeClient {
 
   // ---- inbound ------------------------------------------------------------------------------
 
-  #onMessage(m: ServerMessage): void {
-    const s = this.state;
-    if (this.validate) {
-      const parsed = ServerMessage.safeParse(m);
-      if (!parsed.success) {
-        this.stats.schemaErrors.push(`${m.kind}: ${describeIssues(parsed.error)}`);
-      }
+  /**
+   * Every frame is checked against protocol/'s ServerMessage before anything reads it; one that
+   * does not fit is counted, said, and dropped, never half-drawn. The checked frame is read as
+   * it came (zod's copy would strip fields a newer server adds), and each body is narrowed
+   * again where it is drawn (updates.ts, narrow.ts).
+   */
+  #onMessage(raw: unknown): void {
+    const parsed = ServerMessage.safeParse(raw);
+    if (!parsed.success) {
+      const kind = typeof raw === "object" && raw !== null && "kind" in raw
+        ? String(raw.kind)
+        : "a frame";
+      return this.offSchema(`${kind}: ${describeIssues(parsed.error)}`);
     }
+    const m = raw as ServerMessage;
+    const s = this.state;
     switch (m.kind) {
       case "greeting":
         s.greeting = m;
@@ -233,10 +251,7 @@ export class ForgeClient {
         s.document = m;
         break;
       case "reply": {
-        const waiting = this.#replies.get(m.reply_to);
-        this.#replies.delete(m.reply_to);
-        if (waiting) waiting(m.body);
-        else this.terminal.message(m);
+        if (!this.#replies.answer(m.reply_to, m.body)) this.terminal.message(m);
         break;
       }
       case "terminal_view":

@@ -20,6 +20,8 @@ export interface Take {
   landed: string | null;
   /** How the take ended when it landed nothing, in words. */
   why: string | null;
+  /** The person stopped or cancelled it: a microphone opening late is closed, not used. */
+  stopped?: boolean;
 }
 
 type TakeUpdate = Extract<PageUpdate, { name: (typeof TAKE_UPDATES)[number] }>;
@@ -40,7 +42,8 @@ export class Dictation {
 
   /** Starts a take on `seat`: the take registers first, so the frames that follow find it. */
   async start(seat: Slot, axes: DictateAxes): Promise<void> {
-    if (this.#mic || this.#take?.phase === "listening") return;
+    const live = this.#take?.phase;
+    if (this.#mic || live === "listening" || live === "opening") return;
     const take: Take = {
       seat,
       phase: "opening",
@@ -54,10 +57,18 @@ export class Dictation {
     this.client.store.changed();
     this.client.command("dictate_stream", { key: seat, options: axes, surface: "composer" });
     try {
-      this.#mic = await openMic((samples) => {
+      const mic = await openMic((samples) => {
         this.client.link.sendBinary(encodeDictationFrame(samples));
       });
+      // The person cancelled (or the page left the seat) while the browser opened it: the take
+      // is over, so the microphone closes at once rather than streaming into nothing.
+      if (this.#take !== take || take.phase === "ended" || take.stopped) {
+        await mic.stop();
+        return;
+      }
+      this.#mic = mic;
     } catch (err) {
+      if (this.#take !== take || take.stopped) return;
       this.client.command("dictate_stop", { key: seat, submit: false });
       take.phase = "ended";
       take.why = err instanceof Error ? err.message : String(err);
@@ -70,9 +81,16 @@ export class Dictation {
     const take = this.#take;
     const mic = this.#mic;
     this.#mic = null;
+    if (take) take.stopped = true;
     await mic?.stop();
     if (take && take.phase !== "ended") {
       this.client.command("dictate_stop", { key: take.seat, submit });
+      // Cancelled before the server heard it start: nothing will come back to end it here.
+      if (!submit && take.phase === "opening") {
+        take.phase = "ended";
+        take.why = "The take was cancelled.";
+        this.client.store.changed();
+      }
     }
   }
 
@@ -84,7 +102,7 @@ export class Dictation {
 
   /** The page left the seat: a live take is dropped, not submitted. */
   left(): void {
-    if (this.#mic) void this.stop(false);
+    if (this.#mic || this.#take?.phase === "opening") void this.stop(false);
     this.client.state.take = null;
   }
 

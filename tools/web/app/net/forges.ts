@@ -19,7 +19,6 @@ export class Forges {
     urls: string[],
     private readonly opts: {
       base: string;
-      validate: boolean;
       /** Writes the list where it is kept (local storage, and the page's address). */
       keep?: (urls: string[]) => void;
     },
@@ -65,7 +64,6 @@ export class Forges {
   #open(url: string): ForgeClient {
     const read = readAddress(url, this.opts.base);
     const c = new ForgeClient(read.ok ? read.url : url);
-    c.validate = this.opts.validate;
     c.store.listen(() => this.#changed());
     this.list.push(c);
     this.#changed();

@@ -38,7 +38,6 @@ Deno.test("forges: an address is read, refused in words, or dialled and kept", a
   const kept: string[][] = [];
   const forges = new Forges(["ws://127.0.0.1:8790/socket"], {
     base: BASE,
-    validate: false,
     keep: (urls) => kept.push(urls),
   });
   assertEquals(forges.list.map((c) => c.host), ["127.0.0.1:8790"]);

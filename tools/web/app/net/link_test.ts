@@ -1,16 +1,27 @@
 import { gzipSync } from "node:zlib";
-import { assert, assertEquals } from "../../../../tests/assert.ts";
-import type { ServerMessage } from "../../../../protocol/mod.ts";
+import { assertEquals } from "../../../../tests/assert.ts";
+import { ServerMessage } from "../../../../protocol/mod.ts";
 import { encodeGzipFrame } from "../../../../protocol/mod.ts";
-import { Link, type LinkState } from "./link.ts";
+import { ManualClock } from "../../../../tests/manual_clock.ts";
+import { DEADLINE_MS, Link, type LinkState, type LinkTiming, QUIET_MS } from "./link.ts";
 
 // The page's socket against a real WebSocket server (Deno's, in this process). spec: Binary
 // messages > 3 ("Order is the socket's"; the client dials with deflate=1); ping ("Every client
 // sends ping after 15 seconds of quiet, and the expiry closes the socket so the ordinary
-// reconnect runs"; "A probe already out is neither asked again nor re-armed").
+// reconnect runs"; "A probe already out is neither asked again nor re-armed"); Reaching it (a
+// browser's worst case from the last frame is 15 s plus its 65 s deadline). The probe's timers
+// run on a clock the test moves by hand; the sockets are real.
+
+/** Everyone waiting for something to happen, woken by any frame either side reads. */
+const waiters: (() => void)[] = [];
+const wake = () => waiters.splice(0).forEach((w) => w());
+const until = async (cond: () => boolean) => {
+  while (!cond()) await new Promise<void>((r) => waiters.push(r));
+};
 
 interface Server {
   url: string;
+  port: number;
   dials: string[];
   /** What each connection received, by connection. */
   received: string[][];
@@ -29,11 +40,15 @@ function serve(onOpen: (socket: WebSocket) => void): Server {
     received.push(mine);
     sockets.push(socket);
     socket.onopen = () => onOpen(socket);
-    socket.onmessage = (e) => mine.push(String(e.data));
+    socket.onmessage = (e) => {
+      mine.push(String(e.data));
+      wake();
+    };
     return response;
   });
   return {
     url: `ws://127.0.0.1:${server.addr.port}/socket`,
+    port: server.addr.port,
     dials,
     received,
     sockets,
@@ -44,26 +59,66 @@ function serve(onOpen: (socket: WebSocket) => void): Server {
   };
 }
 
-function link(url: string, timing: { quietMs: number; deadlineMs: number }) {
+/**
+ * A TCP proxy in front of `port` that can go half-open: `freeze()` makes every connection it
+ * carries swallow bytes both ways without closing either side, as a network that went away
+ * does. Connections made after the freeze pass bytes again.
+ */
+function halfOpenProxy(port: number) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Deno.Conn[] = [];
+  let pairs: { frozen: boolean }[] = [];
+  const pipe = async (from: Deno.Conn, to: Deno.Conn, pair: { frozen: boolean }) => {
+    const buf = new Uint8Array(64 * 1024);
+    for (;;) {
+      const n = await from.read(buf).catch(() => null);
+      if (n === null) return;
+      if (!pair.frozen) await to.write(buf.subarray(0, n)).catch(() => {});
+    }
+  };
+  (async () => {
+    for await (const conn of listener) {
+      const up = await Deno.connect({ hostname: "127.0.0.1", port });
+      const pair = { frozen: false };
+      conns.push(conn, up);
+      pairs.push(pair);
+      void pipe(conn, up, pair);
+      void pipe(up, conn, pair);
+    }
+  })().catch(() => {});
+  return {
+    url: `ws://127.0.0.1:${listener.addr.port}/socket`,
+    freeze() {
+      for (const pair of pairs) pair.frozen = true;
+      pairs = [];
+    },
+    close() {
+      listener.close();
+      for (const c of conns) {
+        try {
+          c.close();
+        } catch { /* already closed */ }
+      }
+    },
+  };
+}
+
+function link(url: string, timing: LinkTiming) {
   const messages: ServerMessage[] = [];
   const states: LinkState[] = [];
   let opens = 0;
-  const waiters: (() => void)[] = [];
   const l = new Link(url, {
     onOpen: () => opens++,
     onMessage: (m) => {
-      messages.push(m);
-      waiters.splice(0).forEach((w) => w());
+      messages.push(ServerMessage.parse(m));
+      wake();
     },
     onBinary: () => {},
     onState: (s) => {
       states.push(s);
-      waiters.splice(0).forEach((w) => w());
+      wake();
     },
   }, timing);
-  const until = async (cond: () => boolean) => {
-    while (!cond()) await new Promise<void>((r) => waiters.push(r));
-  };
   return { l, messages, states, opens: () => opens, until };
 }
 
@@ -73,7 +128,7 @@ Deno.test("link: kind-3 frames inflate in socket order, behind the tag, after di
     socket.send(encodeGzipFrame(gzipSync(JSON.stringify(snapshot))) as Uint8Array<ArrayBuffer>);
     socket.send(JSON.stringify({ kind: "pong" }));
   });
-  const t = link(s.url, { quietMs: 60_000, deadlineMs: 60_000 });
+  const t = link(s.url, { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock: new ManualClock() });
   t.l.start();
   await t.until(() => t.messages.length === 2);
   assertEquals(s.dials, ["?deflate=1"]);
@@ -83,28 +138,67 @@ Deno.test("link: kind-3 frames inflate in socket order, behind the tag, after di
 });
 
 Deno.test("link: quiet draws one ping; no answer by the deadline closes the socket and redials", async () => {
-  const s = serve(() => {}); // a peer that reads and never writes: a half-open link
-  const t = link(s.url, { quietMs: 100, deadlineMs: 400 });
+  const s = serve(() => {}); // a peer that reads and never writes
+  const clock = new ManualClock();
+  const t = link(s.url, { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock });
   t.l.start();
-  await t.until(() => t.opens() === 2);
+  await t.until(() => t.opens() === 1);
+  clock.advanceBy(QUIET_MS);
+  await t.until(() => s.received[0].length === 1);
   // One probe per quiet spell, not re-armed while it is out.
+  clock.advanceBy(DEADLINE_MS - 1);
   assertEquals(s.received[0], [JSON.stringify({ kind: "ping" })]);
-  assert(t.states.includes("down"), "the expiry took the link down before the redial");
+  assertEquals(t.states.at(-1), "open");
+  clock.advanceBy(1);
+  assertEquals(t.states.at(-1), "down", "the expiry took the link down before the redial");
+  clock.advanceBy(10_000 * 1.25); // past the longest first backoff
+  await t.until(() => t.opens() === 2);
   t.l.stop();
+  await s.close();
+});
+
+Deno.test("link: a half-open socket is given up 15 s + 65 s after its last frame, not later", async () => {
+  const s = serve(() => {});
+  const proxy = halfOpenProxy(s.port);
+  const clock = new ManualClock();
+  const t = link(proxy.url, { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock });
+  t.l.start();
+  await t.until(() => t.opens() === 1);
+  // The network goes: nothing crosses either way and no close will ever arrive.
+  proxy.freeze();
+  clock.advanceBy(QUIET_MS + DEADLINE_MS - 1);
+  assertEquals(t.states.at(-1), "open");
+  // spec: a browser's worst case is 15 s plus its deadline. The socket is given up now, at
+  // once, not when the browser's closing handshake would have timed out.
+  clock.advanceBy(1);
+  assertEquals(t.states.at(-1), "down");
+  clock.advanceBy(10_000 * 1.25);
+  await t.until(() => t.opens() === 2 && t.states.at(-1) === "open");
+  // The probe never reached the server: the first link really was half-open.
+  assertEquals(s.received[0], []);
+  t.l.stop();
+  proxy.close();
   await s.close();
 });
 
 Deno.test("link: any frame answers the probe", async () => {
   const s = serve(() => {});
-  const t = link(s.url, { quietMs: 100, deadlineMs: 300 });
+  const clock = new ManualClock();
+  const t = link(s.url, { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock });
   t.l.start();
   await t.until(() => t.opens() === 1);
   // The server answers each ping with pong: the link stays up through several deadlines.
   s.sockets[0].onmessage = (e) => {
     s.received[0].push(String(e.data));
+    wake();
     s.sockets[0].send(JSON.stringify({ kind: "pong" }));
   };
-  await t.until(() => t.messages.length >= 5);
+  for (let n = 1; n <= 5; n++) {
+    clock.advanceBy(QUIET_MS);
+    await t.until(() => t.messages.length === n);
+    clock.advanceBy(DEADLINE_MS - QUIET_MS);
+  }
+  assertEquals(s.received[0].length, 5);
   assertEquals(t.opens(), 1);
   assertEquals(t.states.filter((x) => x === "down").length, 0);
   t.l.stop();
@@ -116,7 +210,7 @@ Deno.test("link: the network back, a link waiting out its backoff dials at once"
   const s = serve((socket) => {
     if (refuse) socket.close();
   });
-  const t = link(s.url, { quietMs: 60_000, deadlineMs: 60_000 });
+  const t = link(s.url, { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock: new ManualClock() });
   t.l.start();
   await t.until(() => t.states.at(-1) === "down");
   refuse = false;

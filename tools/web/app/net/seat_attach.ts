@@ -2,6 +2,7 @@ import type { ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
 import { sameSlot } from "../../../../protocol/mod.ts";
 import { SeatModel } from "../model/seat.ts";
 import type { ForgeClient } from "./client.ts";
+import { HistoryWalk } from "./history_walk.ts";
 import { narrowSession } from "./narrow.ts";
 import type { ReadUpdate } from "./updates.ts";
 
@@ -19,8 +20,20 @@ export class SeatAttach {
   #awaiting: "fresh" | "reattach" | null = null;
   #attachSent = false;
   #review = false;
+  #walkOf: HistoryWalk | null = null;
 
   constructor(private readonly client: ForgeClient) {}
+
+  /** Made on first use: the client's clock is set after its fields are. */
+  get #walk(): HistoryWalk {
+    const c = this.client;
+    return this.#walkOf ??= new HistoryWalk(
+      c.state,
+      (m) => c.send(m),
+      () => c.store.changed(),
+      c.clock,
+    );
+  }
 
   get #state() {
     return this.client.state;
@@ -39,6 +52,7 @@ export class SeatAttach {
     }
     this.close();
     this.#review = review;
+    this.#walk.reset();
     this.#state.seat = new SeatModel(slot);
     this.#state.seatError = null;
     this.#awaiting = "fresh";
@@ -66,15 +80,14 @@ export class SeatAttach {
   /** Asks for the page above the oldest turn held (spec: more, walked to the first row). */
   walkUp(): void {
     const seat = this.#state.seat;
-    if (!seat || seat.cursor === null || this.#state.walking) return;
-    this.#state.walking = true;
-    this.client.send({
-      kind: "more",
-      conversation: seat.slot,
-      before: seat.cursor,
-      turns: PAGE_TURNS,
-    });
-    this.client.store.changed();
+    if (!seat || seat.cursor === null) return;
+    this.#walk.up(seat.slot, seat.cursor, PAGE_TURNS);
+  }
+
+  /** The person pressed Retry after the walk gave up. */
+  walkAgain(): void {
+    this.#walk.reset();
+    this.walkUp();
   }
 
   /**
@@ -88,6 +101,8 @@ export class SeatAttach {
   /** A new connection: the seat on screen waits for the home to say which server run this is. */
   reconnected(): void {
     this.#attachSent = false;
+    // A `more` out on the old connection will never be answered.
+    this.#walk.reset();
     if (this.#state.seat) this.#awaiting = "reattach";
   }
 
@@ -144,7 +159,7 @@ export class SeatAttach {
   page(m: ServerMessage & { kind: "page" }): void {
     const seat = this.#state.seat;
     if (seat && sameSlot(seat.slot, m.conversation)) seat.prepend(m.turns, m.cursor);
-    this.#state.walking = false;
+    this.#walk.landed();
   }
 
   frames(m: ServerMessage & { kind: "seat_frames" }): void {
@@ -162,7 +177,7 @@ export class SeatAttach {
       // spec: an error naming seat_range means read the seat again.
       this.#read(seat.slot, "fresh");
     } else if (m.what === "more") {
-      this.#state.walking = false;
+      this.#walk.refused(m.why, () => this.walkUp());
     }
   }
 

@@ -112,8 +112,10 @@ export interface AppState {
   document: Extract<ServerMessage, { kind: "document_read" }> | null;
   terminal: TerminalAttach | null;
   browser: BrowserPanel | null;
-  /** A `more` is out: the walk waits for its page before asking again. */
+  /** A `more` is out: the walk waits for its page before asking again (net/history_walk.ts). */
   walking: boolean;
+  /** The walk up the history gave up, in words. */
+  walkFailed: string | null;
 }
 
 export function initialState(): AppState {
@@ -140,6 +142,7 @@ export function initialState(): AppState {
     terminal: null,
     browser: null,
     walking: false,
+    walkFailed: null,
   };
 }
 

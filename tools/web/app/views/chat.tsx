@@ -83,6 +83,13 @@ export function Chat() {
       <div class="history-edge" data-testid="history-edge">
         {seat.cursor === null
           ? <span data-testid="history-start">Start of the conversation</span>
+          : s.walkFailed
+          ? (
+            <span class="error" data-testid="walk-failed">
+              {s.walkFailed}{" "}
+              <button type="button" onClick={() => client().walkAgain()}>Retry</button>
+            </span>
+          )
           : <span>{s.walking ? "Reading earlier turns…" : "Earlier turns above"}</span>}
       </div>
       <div class="chat" ref={box} data-testid="chat">

@@ -36,11 +36,16 @@ export function Composer() {
     if (carried && !text) setText(carried);
   }, [carried]);
 
+  // A prompt pressed while the socket is down is not sent and not queued (a queued prompt
+  // could land long after the person stopped meaning it): the words stay in the box, and the
+  // composer says they were not sent.
+  const [unsent, setUnsent] = useState(false);
   const send = () => {
     const words = text.trim();
     if (!words) return;
-    client().command("prompt", { key, text: words, attachments: [] });
-    setText("");
+    const sent = client().command("prompt", { key, text: words, attachments: [] });
+    setUnsent(!sent);
+    if (sent) setText("");
   };
   return (
     <div class="composer">
@@ -64,7 +69,10 @@ export function Composer() {
         data-testid="composer"
         placeholder="Tell the seat what to do (Enter sends, Shift+Enter a new line)"
         value={text}
-        onInput={(e) => setText(e.currentTarget.value)}
+        onInput={(e) => {
+          setText(e.currentTarget.value);
+          setUnsent(false);
+        }}
         onKeyDown={(e) => {
           if (ptt.keydown(e)) return e.preventDefault();
           if (e.key === "Enter" && !e.shiftKey) {
@@ -76,6 +84,12 @@ export function Composer() {
           if (ptt.keyup(e)) e.preventDefault();
         }}
       />
+      {unsent && (
+        <p class="error" data-testid="unsent">
+          Not sent: the connection to forge is down. Your words are kept here; send again once it is
+          back.
+        </p>
+      )}
       <div class="composer-actions">
         <button type="button" data-testid="send" onClick={send} disabled={s.link !== "open"}>
           Send

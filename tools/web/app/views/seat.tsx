@@ -61,9 +61,12 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
             Start
           </button>
         )}
-        <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
-          {seat.turnInFlight ? "working" : "idle"}
-        </span>
+        {/* The lifecycle chip already says Idle: the turn's state is not said twice. */}
+        {(seat.turnInFlight || lifecycle !== "Idle") && (
+          <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
+            {seat.turnInFlight ? "working" : "idle"}
+          </span>
+        )}
         <button
           type="button"
           class="seat-more"
@@ -117,15 +120,23 @@ function Pickers(props: { seat: SeatModel }) {
   const key = seat.slot;
   const models = seat.record?.header.available_models ?? [];
   const model = seat.model;
+  // The seat names its model by catalogue id, by the id the alias resolves to, or (in the
+  // CLI's init frame) by that bare id: each picks the catalogue's row, drawn by its name.
+  const row = models.find((m) => m.id === model || (model !== null && m.resolved_model === model));
+  const current = seat.record?.header.model ?? null;
+  const ownName = current && (model === current.catalog_id || model === current.resolved_id)
+    ? current.display_name_short
+    : model;
   return (
     <>
       <label>
         model{" "}
         <select
-          value={model ?? ""}
+          value={row?.id ?? model ?? ""}
+          data-testid="model-picker"
           onChange={(e) => client().command("set_model", { key, model: e.currentTarget.value })}
         >
-          {model && !models.some((m) => m.id === model) && <option value={model}>{model}</option>}
+          {model && !row && <option value={model}>{ownName}</option>}
           {models.map((m) => <option value={m.id} key={m.id}>{m.display_name}</option>)}
         </select>
       </label>

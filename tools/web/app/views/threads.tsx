@@ -1,10 +1,29 @@
 import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { newThread, type Thread, withReply } from "../model/threads.ts";
+import { lostWords } from "../net/replies.ts";
 import { SubmitReply, threadsRead } from "../net/review_read.ts";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
+
+/** Runs a review write; a reply that will not come is said, and the typed words stay. */
+async function written(
+  write: () => Promise<Wire>,
+  failed: (why: string | null) => void,
+): Promise<Wire | undefined> {
+  failed(null);
+  try {
+    return await write();
+  } catch (err) {
+    failed(lostWords(err));
+    return undefined;
+  }
+}
+
+function Failed(props: { why: string | null }) {
+  return props.why ? <p class="error" data-testid="write-failed">{props.why}</p> : null;
+}
 
 /** Where the review writes go: the seat's project and the branch its record names. */
 export function reviewScope(): { project: string; branch: string } {
@@ -20,6 +39,7 @@ export function CommentForm(
   props: { path: string; line: number; text: string; context: string[]; onDone: () => void },
 ) {
   const [words, setWords] = useState("");
+  const [why, setWhy] = useState<string | null>(null);
   const save = async () => {
     const scope = reviewScope();
     const thread = await newThread(
@@ -32,7 +52,10 @@ export function CommentForm(
       },
       words.trim(),
     );
-    const ok = await client().reviewWrite("upsert_review_thread", { ...scope, thread });
+    const ok = await written(
+      () => client().reviewWrite("upsert_review_thread", { ...scope, thread }),
+      setWhy,
+    );
     if (ok === true) props.onDone();
   };
   return (
@@ -43,6 +66,7 @@ export function CommentForm(
         Comment
       </button>
       <button type="button" onClick={props.onDone}>Cancel</button>
+      <Failed why={why} />
     </div>
   );
 }
@@ -55,15 +79,18 @@ export function Threads() {
   const { threads, failed } = threadsRead(seat.record?.reviews);
   const [summary, setSummary] = useState("");
   const [submitted, setSubmitted] = useState<string | null>(null);
+  const [why, setWhy] = useState<string | null>(null);
   if (failed) return <p class="notice">The review threads could not be read: {failed}</p>;
   const open = threads.filter((t) => t.status === "open");
   const submit = async () => {
-    const body = await client().reviewWrite("submit_review", {
-      ...reviewScope(),
-      summary: summary.trim() || null,
-      thread_ids: open.map((t) => t.id),
-      origin: seat.slot,
-    });
+    const body = await written(() =>
+      client().reviewWrite("submit_review", {
+        ...reviewScope(),
+        summary: summary.trim() || null,
+        thread_ids: open.map((t) => t.id),
+        origin: seat.slot,
+      }), setWhy);
+    if (body === undefined) return;
     const set = SubmitReply.safeParse(body);
     setSubmitted(set.success ? `Review ${set.data.number} submitted.` : String(body));
   };
@@ -81,6 +108,7 @@ export function Threads() {
           Submit review ({open.length} open)
         </button>
         {submitted && <span data-testid="submitted">{submitted}</span>}
+        <Failed why={why} />
       </div>
     </div>
   );
@@ -89,6 +117,7 @@ export function Threads() {
 function ThreadView(props: { thread: Thread }) {
   const t = props.thread;
   const [reply, setReply] = useState("");
+  const [why, setWhy] = useState<string | null>(null);
   return (
     <div class={`thread ${t.status}`} data-testid="thread">
       <div class="thread-head">
@@ -111,11 +140,12 @@ function ThreadView(props: { thread: Thread }) {
           data-testid="reply"
           disabled={!reply.trim()}
           onClick={async () => {
-            await client().reviewWrite("upsert_review_thread", {
-              ...reviewScope(),
-              thread: withReply(t, reply.trim()),
-            });
-            setReply("");
+            const done = await written(() =>
+              client().reviewWrite("upsert_review_thread", {
+                ...reviewScope(),
+                thread: withReply(t, reply.trim()),
+              }), setWhy);
+            if (done !== undefined) setReply("");
           }}
         >
           Reply
@@ -125,17 +155,19 @@ function ThreadView(props: { thread: Thread }) {
             type="button"
             data-testid="resolve"
             onClick={async () => {
-              await client().reviewWrite("set_review_thread_status", {
-                ...reviewScope(),
-                thread_id: t.id,
-                status: "resolved",
-              });
+              await written(() =>
+                client().reviewWrite("set_review_thread_status", {
+                  ...reviewScope(),
+                  thread_id: t.id,
+                  status: "resolved",
+                }), setWhy);
             }}
           >
             Resolve
           </button>
         )}
       </div>
+      <Failed why={why} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import {
   SpawnWorkerBody,
   type Wire,
 } from "../../../../protocol/mod.ts";
+import { lostWords } from "../net/replies.ts";
 import { client, pageHref, useApp } from "./use.ts";
 
 /** What the last spawn or despawn press came back as, in words. */
@@ -39,8 +40,8 @@ export function Workers(props: { lead: Slot }) {
           spawned_by: lead,
         },
       },
-    }));
-    setSaid(spawnWords(body));
+    })).catch((err) => new ReplyFailed(lostWords(err)));
+    setSaid(body instanceof ReplyFailed ? { ok: false, text: body.why } : spawnWords(body));
   };
   return (
     <details
@@ -190,13 +191,18 @@ function WorkerRow(
   );
 }
 
+/** A reply that did not come, held apart from any body the server could send. */
+class ReplyFailed {
+  constructor(readonly why: string) {}
+}
+
 async function despawn(lead: Slot, label: string, force: boolean, onSaid: (s: Said) => void) {
   const body = await client().ask((reply_to) => ({
     kind: "command",
     reply_to,
     command: { despawn_worker: { project_key: lead.project, label, force } },
-  }));
-  onSaid(despawnWords(label, body));
+  })).catch((err) => new ReplyFailed(lostWords(err)));
+  onSaid(body instanceof ReplyFailed ? { ok: false, text: body.why } : despawnWords(label, body));
 }
 
 /** spawn_worker's reply in words: the worker and its worktree, or the refusal's own sentence. */

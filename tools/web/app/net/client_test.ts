@@ -1,0 +1,44 @@
+import { assertEquals, assertMatch } from "../../../../tests/assert.ts";
+import { ManualClock } from "../../../../tests/manual_clock.ts";
+import { ForgeClient } from "./client.ts";
+
+// Every frame the page reads is checked against protocol/'s ServerMessage first: one that does
+// not fit is said and dropped, never acted on. spec: How a message is tagged.
+
+Deno.test("client: a frame off the schema is said and dropped; the next good one is read", async () => {
+  let opened!: WebSocket;
+  const ready = Promise.withResolvers<void>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    opened = socket;
+    socket.onopen = () => ready.resolve();
+    return response;
+  });
+  const c = new ForgeClient(`ws://127.0.0.1:${server.addr.port}/socket`, new ManualClock());
+  const until = async (cond: () => boolean) => {
+    while (!cond()) await new Promise<void>((r) => c.store.listen(r));
+  };
+  c.start();
+  await ready.promise;
+  opened.send(JSON.stringify({ kind: "greeting", version: "twenty-nine" }));
+  await until(() => c.stats.schemaErrors.length > 0);
+  assertEquals(c.state.greeting, null);
+  assertEquals(c.stats.schemaErrors.length, 1);
+  assertMatch(c.stats.schemaErrors[0], /^greeting: /);
+  opened.send(JSON.stringify({
+    kind: "greeting",
+    version: 29,
+    forge_version: "1 · abc",
+    forge_version_short: "1+abc",
+    settings: {
+      mark: null,
+      theme: null,
+      font: null,
+      dictate: { styling: "semi_formal", structure: "prose", context: "general" },
+    },
+  }));
+  await until(() => c.state.greeting !== null);
+  assertEquals(c.state.greeting?.version, 29);
+  c.link.stop();
+  await server.shutdown();
+});
