@@ -58,6 +58,28 @@ async function pressAt(page: Page, x: number, y: number): Promise<void> {
   await page.locator(CANVAS).click({ position: { x: f.ox + x * f.k, y: f.oy + y * f.k } });
 }
 
+/** The canvas's pixels over `css` (device rectangle; the whole canvas when null), in brief. */
+const brief = (c: Canvas, css: number[] | null) => {
+  const s = c.width / c.clientWidth;
+  const [x, y, w, h] = css ? css.map((v) => Math.round(v * s)) : [0, 0, c.width, c.height];
+  const d = c.getContext("2d")!.getImageData(x, y, w, h).data;
+  let hash = 0, lit = 0;
+  for (let i = 0; i < d.length; i += 4) {
+    hash = (hash * 31 + d[i] + d[i + 1] * 3 + d[i + 2] * 7) >>> 0;
+    if (d[i] > 200 && d[i + 1] > 200 && d[i + 2] > 200) lit++;
+  }
+  return { hash, lit };
+};
+
+/** A rectangle of the page's own viewport, in the canvas's CSS pixels (null: the whole). */
+async function rect(
+  page: Page,
+  r?: { x: number; y: number; w: number; h: number },
+): Promise<number[] | null> {
+  const f = r ? await fit(page) : null;
+  return f && r ? [f.ox + r.x * f.k, f.oy + r.y * f.k, r.w * f.k, r.h * f.k] : null;
+}
+
 /**
  * The canvas's pixels over a rectangle of the page (the whole canvas without one) in brief: a
  * hash, and how many are near white (the test page's background).
@@ -66,32 +88,25 @@ async function pixels(
   page: Page,
   r?: { x: number; y: number; w: number; h: number },
 ): Promise<{ hash: number; lit: number }> {
-  const f = r ? await fit(page) : null;
-  const css = f && r ? [f.ox + r.x * f.k, f.oy + r.y * f.k, r.w * f.k, r.h * f.k] : null;
-  return await page.locator(CANVAS).evaluate((c: Canvas, css: number[] | null) => {
-    const s = c.width / c.clientWidth;
-    const [x, y, w, h] = css ? css.map((v) => Math.round(v * s)) : [0, 0, c.width, c.height];
-    const d = c.getContext("2d")!.getImageData(x, y, w, h).data;
-    let hash = 0, lit = 0;
-    for (let i = 0; i < d.length; i += 4) {
-      hash = (hash * 31 + d[i] + d[i + 1] * 3 + d[i + 2] * 7) >>> 0;
-      if (d[i] > 200 && d[i + 1] > 200 && d[i + 2] > 200) lit++;
-    }
-    return { hash, lit };
-  }, css);
+  return await page.locator(CANVAS).evaluate(brief, await rect(page, r));
 }
 
-/** Waits (bounded as a failure) until `read` answers a hash other than `was`. */
+/** Waits, in the page and frame by frame, until the rectangle's hash is other than `was`. */
 async function changes(
-  read: () => Promise<{ hash: number }>,
+  page: Page,
+  r: { x: number; y: number; w: number; h: number },
   was: number,
   state: () => Promise<string>,
 ): Promise<void> {
-  const until = performance.now() + 30_000;
-  while ((await read()).hash === was) {
-    if (performance.now() > until) throw new Error(`the picture never changed: ${await state()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const css = await rect(page, r);
+  await page.waitForFunction(
+    `(${brief})(document.querySelector(${JSON.stringify(CANVAS)}), ${JSON.stringify(css)})` +
+      `.hash !== ${was}`,
+    undefined,
+    { timeout: 30_000 },
+  ).catch(async () => {
+    throw new Error(`the picture never changed: ${await state()}`);
+  });
 }
 
 Deno.test({
@@ -145,7 +160,7 @@ Deno.test({
     const waiting = await pixels(page, out);
     await pressAt(page, 100, 60);
     await pages.event((e) => e.what === "click");
-    await changes(() => pixels(page, out), waiting.hash, () => {
+    await changes(page, out, waiting.hash, () => {
       const drawn = page.locator(CANVAS).evaluate((c: Canvas) => JSON.stringify(c.dataset));
       return drawn.then((d) => `page events ${JSON.stringify(pages.events)}; canvas ${d}`);
     });

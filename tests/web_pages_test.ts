@@ -69,5 +69,14 @@ Deno.test({
     await page.getByTestId("usage-today").waitFor({ timeout: 30_000 });
     await page.getByTestId("usage-lifetime").waitFor();
     await w.shot("usage");
+
+    // Models, with [dictate] and [tts] off: the page says why there is nothing, not "Reading".
+    await page.goto(`${w.webUrl}#/models`);
+    const refused = page.getByTestId("models-refused");
+    await refused.waitFor({ timeout: 30_000 });
+    assertMatch(
+      (await refused.textContent())!,
+      /^No models page: \[dictate\] and \[tts\] are both off/,
+    );
   },
 });

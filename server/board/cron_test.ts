@@ -14,15 +14,28 @@ Deno.test("cron__create input is refused in words naming the field; nothing is s
   const tries: [Record<string, string>, RegExp][] = [
     [{ prompt: "x" }, /^schedule, run_once_at: give exactly one/],
     [{ prompt: "x", schedule: "* * * * *", run_once_at: "2030-01-01T00:00:00Z" }, /exactly one/],
-    [{ prompt: "x", schedule: "61 * * * *" }, /^schedule: `61 \* \* \* \*`.*minute: 61/],
-    [{ prompt: "x", schedule: "* * *" }, /^schedule: .*five/],
-    [{ prompt: "x", schedule: "*/5 * * * * *" }, /^schedule: .*5 parts/],
+    [
+      { prompt: "x", schedule: "61 * * * *" },
+      /^schedule: `61 \* \* \* \*`.*the minute field `61` cannot be read: it takes 0-59/,
+    ],
+    [{ prompt: "x", schedule: "0 25 * * *" }, /the hour field `25` cannot be read: it takes 0-23/],
+    [{ prompt: "x", schedule: "* * *" }, /^schedule: .*it has 3 fields, and a schedule has five/],
+    [{ prompt: "x", schedule: "*/5 * * * * *" }, /^schedule: .*it has 6 fields/],
     [{ prompt: "x", run_once_at: "tomorrow" }, /^run_once_at: `tomorrow` is not an RFC 3339/],
+    [
+      { prompt: "x", run_once_at: "2027-02-30T09:00:00Z" },
+      /^run_once_at: `2027-02-30T09:00:00Z` is not/,
+    ],
     [{ prompt: "x", run_once_at: "2020-01-01T00:00:00Z" }, /^run_once_at: .*in the past/],
     [{ prompt: " ", schedule: "* * * * *" }, /^prompt: must not be empty/],
   ];
   for (const [input, re] of tries) {
-    await assertRejects(() => c.create("Acme", "alpha", "lead", input as never), re);
+    const err = await assertRejects(() => c.create("Acme", "alpha", "lead", input as never), re);
+    // croner's own words (its pattern modes, "configuration", "Invalid value") never cross.
+    assert(
+      !/CronPattern|configuration|Invalid value|5-part|illegal/.test(String(err)),
+      String(err),
+    );
   }
   assertEquals(c.entries, []);
   assertEquals(w.emitted, []);

@@ -30,7 +30,7 @@ export function parseSchedule(
   }
   if (hasOnce) {
     const text = input.run_once_at!.trim();
-    const at = RFC3339.test(text) ? Date.parse(text) : NaN;
+    const at = RFC3339.test(text) && onCalendar(text) ? Date.parse(text) : NaN;
     if (Number.isNaN(at)) {
       throw new BoardError(
         `run_once_at: \`${text}\` is not an RFC 3339 instant (like 2026-12-02T17:30:00Z)`,
@@ -43,13 +43,54 @@ export function parseSchedule(
   let cron: Cron;
   try {
     cron = new Cron(expr, { mode: "5-part" });
-  } catch (err) {
-    const why = (err as Error).message.replace(/^CronPattern: /, "");
-    throw new BoardError(`schedule: \`${expr}\` is not a 5-field cron expression: ${why}`);
+  } catch {
+    throw new BoardError(`schedule: \`${expr}\` is not a 5-field cron expression: ${whyNot(expr)}`);
   }
   const next = cron.nextRun(new Date(now));
   if (!next) throw new BoardError(`schedule: \`${expr}\` has no upcoming occurrence`);
   return { schedule: { recurring: expr }, next: next.getTime() };
+}
+
+/**
+ * Whether the instant's date is a day the calendar has: `Date.parse` rolls 2027-02-30 over to
+ * March 2nd, which would fire a schedule on a day nobody named.
+ */
+function onCalendar(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split("-").map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
+/** The five fields in their order, each with what it takes. */
+const FIELDS = [
+  ["minute", "0-59"],
+  ["hour", "0-23"],
+  ["day-of-month", "1-31"],
+  ["month", "1-12 or JAN-DEC"],
+  ["day-of-week", "0-7 or SUN-SAT"],
+] as const;
+
+/**
+ * Which part of an expression croner refused, in forge's words: the field count, or the first
+ * field that fails alone (tried with every other field `*`). croner's own message is never
+ * passed on - it names its own pattern modes, not what the person typed.
+ */
+function whyNot(expr: string): string {
+  const parts = expr.split(" ");
+  if (parts.length !== FIELDS.length) {
+    return `it has ${parts.length} field${parts.length === 1 ? "" : "s"}, and a schedule has ` +
+      `five: ${FIELDS.map(([name]) => name).join(", ")}`;
+  }
+  for (const [i, [name, takes]] of FIELDS.entries()) {
+    const alone = FIELDS.map((_, j) => j === i ? parts[i] : "*").join(" ");
+    try {
+      new Cron(alone, { mode: "5-part" });
+    } catch {
+      return `the ${name} field \`${parts[i]}\` cannot be read: it takes ${takes}, a range a-b, ` +
+        `a list a,b or a step */n`;
+    }
+  }
+  return "its fields do not make a schedule together";
 }
 
 /** The first fire strictly after `after`; null for a one-shot (it fires once) or no occurrence. */

@@ -62,3 +62,27 @@ export function highlight(code: string, language: string | null): string | null 
   if (!language || !hljs.getLanguage(language)) return null;
   return hljs.highlight(code, { language, ignoreIllegals: true }).value;
 }
+
+/** How many files' highlighted lines are kept: a review page draws a few dozen at most. */
+const KEEP_FILES = 64;
+const byContent = new Map<string, (string | null)[]>();
+
+/**
+ * A diff's lines highlighted, one entry per line (null: draw that line as text). Kept by the
+ * lines' own content, not by the record that carried them: the page re-reads the record on every
+ * store change, so a file whose text is the same is not highlighted again, and a file whose text
+ * moved is - its new lines are drawn highlighted as they now read.
+ */
+export function highlightLines(texts: string[], language: string | null): (string | null)[] {
+  const id = `${language ?? ""}\u0000${texts.join("\n")}`;
+  const held = byContent.get(id);
+  if (held) {
+    byContent.delete(id);
+    byContent.set(id, held);
+    return held;
+  }
+  const fresh = texts.map((t) => highlight(t, language));
+  byContent.set(id, fresh);
+  if (byContent.size > KEEP_FILES) byContent.delete(byContent.keys().next().value!);
+  return fresh;
+}

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../../tests/assert.ts";
 import type { Wire } from "../../../../protocol/mod.ts";
-import type { Session } from "../net/narrow.ts";
+import { seatSnapshot as snapshot } from "../../../../tests/web_seat_snapshot.ts";
 import { SeatModel } from "./seat.ts";
 
 // spec: update {seq, span}; seat_range ("a client that reads 5 and then 7 knows exactly one frame
@@ -12,44 +12,6 @@ const chat = (text: string) => ({
     key: slot,
     msg: { type: "assistant", message: { content: [{ type: "text", text }] } },
   },
-});
-const snapshot = (seq: number, turns: Wire[] = [], session_id = "s1"): Session => ({
-  slot,
-  header: {
-    session_id,
-    seq,
-    model: null,
-    available_models: [],
-    effort: null,
-    permission_mode: null,
-    context: { percent: null, max_tokens: null },
-    turn_in_flight: false,
-  },
-  conversation: {
-    turns: turns.map((t) => ({ key: null, messages: [t] })),
-    compaction_count: 0,
-    cursor: "c1",
-  },
-  state: { slot, scan_cwd: "/", queue: [], voice_listeners: 0 },
-  composer: { machine: null, compacting: false, sign_in: null, bind: "", mode: "", notice: null },
-  pending_asks: [],
-  pending_ask: null,
-  has_dispatches: false,
-  slash_commands: [],
-  subagents: [],
-  subagent_instances: [],
-  background_tasks: [],
-  monitors: [],
-  mcp: null,
-  processes: null,
-  terminal: null,
-  work: null,
-  git: null,
-  pr: null,
-  closes: [],
-  diff: null,
-  file_index: null,
-  reviews: null,
 });
 const words = (m: SeatModel) =>
   m.turns.flatMap((t) => t.messages.map((f) => JSON.stringify(f.message)));

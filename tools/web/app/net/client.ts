@@ -281,6 +281,10 @@ export class ForgeClient {
 
   #snapshot(subject: Subject, data: Wire): void {
     if (typeof subject === "object") return this.seats.snapshot(subject.session, data);
+    if (subject !== "home" && this.state.refusedReads[subject]) {
+      const { [subject]: _read, ...rest } = this.state.refusedReads;
+      this.state.refusedReads = rest;
+    }
     const read = this.subjects.snapshot(subject, data);
     if (read) this.seats.home(read.restarted);
   }
@@ -321,6 +325,12 @@ export class ForgeClient {
 
   #error(m: ServerMessage & { kind: "error" }): void {
     this.#note(m);
+    // spec: Subjects - a refused subscribe names the subject first in its words; a page that
+    // waits on that subject draws the words instead of waiting for a snapshot that never comes.
+    if (m.what === "subscribe" && m.seat === null) {
+      const subject = [...this.#held].find((h) => m.why.startsWith(`${h}: `));
+      if (subject) this.state.refusedReads = { ...this.state.refusedReads, [subject]: m.why };
+    }
     this.seats.error(m);
   }
 }

@@ -42,3 +42,37 @@ Deno.test("client: a frame off the schema is said and dropped; the next good one
   c.link.stop();
   await server.shutdown();
 });
+
+Deno.test("client: a held subject the server refuses is kept in words for its page", async () => {
+  let opened!: WebSocket;
+  const ready = Promise.withResolvers<void>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    opened = socket;
+    socket.onopen = () => ready.resolve();
+    return response;
+  });
+  const c = new ForgeClient(`ws://127.0.0.1:${server.addr.port}/socket`, new ManualClock());
+  const until = async (cond: () => boolean) => {
+    while (!cond()) await new Promise<void>((r) => c.store.listen(r));
+  };
+  c.start();
+  await ready.promise;
+  c.hold("dictate_models", true);
+  const why = "dictate_models: [dictate] and [tts] are both off in forge.toml";
+  // A refusal of a subject this page does not hold is a notice only.
+  opened.send(JSON.stringify({
+    kind: "error",
+    what: "subscribe",
+    why: "extensions: no plugins root",
+    seat: null,
+    dispatch_id: null,
+  }));
+  opened.send(
+    JSON.stringify({ kind: "error", what: "subscribe", why, seat: null, dispatch_id: null }),
+  );
+  await until(() => c.state.errors.length === 2);
+  assertEquals(c.state.refusedReads, { dictate_models: why });
+  c.link.stop();
+  await server.shutdown();
+});

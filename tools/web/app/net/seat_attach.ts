@@ -95,7 +95,7 @@ export class SeatAttach {
    * connection's messages in order, so a read sent after a write sees it.
    */
   rereadRecord(): void {
-    if (this.#state.seat) this.#read(this.#state.seat.slot, "reattach");
+    if (this.#state.seat) this.#read(this.#state.seat.slot, "reattach", false);
   }
 
   /** A new connection: the seat on screen waits for the home to say which server run this is. */
@@ -150,6 +150,12 @@ export class SeatAttach {
     // The diff is read once per record and never pushed (spec: session > diff): a review
     // page reads the record again when the tree moves.
     if (update.name === "work_changed" && this.#review) this.#read(seat.slot, "reattach");
+    // spec: subscribe > review - "a read a page asks for on a notice - a review write, another
+    // client's activity - is an ordinary record read", so a review notice reads without the
+    // base check; the page's own reads (open, the tree moving, a reconnect) keep the flag.
+    const notice = update.name === "review_threads_changed" ||
+      update.name === "review_activity_notice";
+    if (notice && this.#review) this.#read(seat.slot, "reattach", false);
     // A new occupant is a new epoch: read the seat again.
     if (update.name === "connected" || update.name === "session_replaced") {
       this.#read(seat.slot, "fresh");
@@ -192,22 +198,20 @@ export class SeatAttach {
     });
   }
 
-  #subscribe(slot: Slot): void {
+  #subscribe(slot: Slot, review = this.#review): void {
     // spec: answering is declared on every seat subscribe; it sticks for the connection anyway.
-    this.client.send({
-      kind: "subscribe",
-      what: { session: slot },
-      answering: true,
-      review: this.#review,
-    });
+    this.client.send({ kind: "subscribe", what: { session: slot }, answering: true, review });
   }
 
-  /** A read of a seat already subscribed: a second entry, then one let go (counted). */
-  #read(slot: Slot, mode: "fresh" | "reattach"): void {
+  /**
+   * A read of a seat already subscribed: a second entry, then one let go (counted). `review` is
+   * the page's own flag unless the read is a notice's (then false: an ordinary record read).
+   */
+  #read(slot: Slot, mode: "fresh" | "reattach", review = this.#review): void {
     this.#awaiting = mode;
     // Already asked: a home landing before this snapshot must not ask again.
     this.#attachSent = true;
-    this.#subscribe(slot);
+    this.#subscribe(slot, review);
     this.client.send({ kind: "unsubscribe", what: { session: slot } });
   }
 }

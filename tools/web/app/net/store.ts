@@ -1,6 +1,7 @@
 import type {
   ErrorFrame,
   Greeting,
+  NamedSubject,
   ServerMessage,
   SettingsDocument,
   Slot,
@@ -98,10 +99,14 @@ export interface AppState {
   take: Take | null;
   /** Whether this page listens to the seat on screen (its own voice switch). */
   voiceOn: boolean;
+  /** The speech's last gap in words (a clip that never arrived), while listening. */
+  voiceMissed: string | null;
   /** The seat on screen, or null. */
   seat: SeatModel | null;
   /** Why the seat on screen could not be read (a seat nobody started). */
   seatError: string | null;
+  /** A keyless subject the server refused to read, with its words (both speech roles off). */
+  refusedReads: Partial<Record<Exclude<NamedSubject, "home">, string>>;
   /** The newest error frames, newest last, for the notice strip. */
   errors: (ErrorFrame & { at: number })[];
   saves: Map<number, SaveAnswer>;
@@ -132,8 +137,10 @@ export function initialState(): AppState {
     pluginNews: [],
     take: null,
     voiceOn: false,
+    voiceMissed: null,
     seat: null,
     seatError: null,
+    refusedReads: {},
     errors: [],
     saves: new Map(),
     files: new Map(),

@@ -12,11 +12,22 @@ type VoiceUpdate = Extract<PageUpdate, { name: "voice_audio" | "voice_mode_state
  * one. spec: voice_mode, voice_preview, voice_audio.
  */
 export class VoiceWire {
-  readonly player = new VoicePlayer();
+  readonly player: VoicePlayer;
   /** The seats this page means to listen to. */
   #intent = new Set<string>();
 
-  constructor(private readonly client: ForgeClient) {}
+  constructor(private readonly client: ForgeClient) {
+    // The client's clock is read per call: it is set after this wire is made.
+    const clock = {
+      now: () => client.clock.now(),
+      set: (fn: () => void, ms: number) => client.clock.set(fn, ms),
+      clear: (id: unknown) => client.clock.clear(id),
+    };
+    this.player = new VoicePlayer(undefined, clock, (words) => {
+      client.state.voiceMissed = words;
+      client.store.changed();
+    });
+  }
 
   /** The person's switch on the seat on screen. */
   set(seat: Slot, on: boolean): void {

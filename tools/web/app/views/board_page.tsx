@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ConnectorSets, CronEntry } from "../../../../protocol/mod.ts";
+import { readWhen } from "./schedule_when.ts";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { client, useApp } from "./use.ts";
 
@@ -47,15 +48,17 @@ function Schedules(props: { project: string; crons: CronEntry[] }) {
   const [prompt, setPrompt] = useState("");
   const [cron, setCron] = useState("");
   const [description, setDescription] = useState("");
+  // What the page itself refuses (a day the calendar lacks), said under the form.
+  const [refused, setRefused] = useState<string | null>(null);
   const create = () => {
-    const at = cron.trim();
-    // An instant (it has a date in it) fires once; anything else is a 5-field cron expression.
-    const once = /^\d{4}-\d{2}-\d{2}/.test(at);
+    const when = readWhen(cron);
+    setRefused(when.ok ? null : when.why);
+    if (!when.ok) return;
     client().command("cron_create", {
       project,
       prompt: prompt.trim(),
-      schedule: once ? null : at,
-      run_once_at: once ? new Date(at).toISOString() : null,
+      schedule: when.schedule,
+      run_once_at: when.run_once_at,
       description: description.trim() || null,
     });
   };
@@ -121,6 +124,7 @@ function Schedules(props: { project: string; crons: CronEntry[] }) {
         />
         <button type="submit" data-testid="cron-create">Schedule</button>
       </form>
+      {refused && <p class="reason" role="alert" data-testid="cron-refused">{refused}</p>}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { type DiffFile, layerFiles } from "../net/review_read.ts";
-import { highlight, languageOf } from "../draw/highlight.ts";
+import { highlightLines, languageOf } from "../draw/highlight.ts";
 import { CommentForm } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
@@ -20,6 +20,7 @@ export function FileDiff(
   const path = file.path;
   const language = languageOf(path);
   const lines = file.lines;
+  const marked = highlightLines(lines.map((l) => l.text), language);
   const content = s.files.get(`${path}@${props.sha ?? ""}`);
   const body = content?.content;
   const got = typeof body === "object" && body !== null && !Array.isArray(body) ? body : null;
@@ -98,7 +99,7 @@ export function FileDiff(
         </td>
         <td>
           {l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " "}
-          <Line text={l.text} language={language} />
+          <Line text={l.text} html={marked[i]} />
         </td>
       </tr>,
     );
@@ -134,9 +135,8 @@ export function FileDiff(
 }
 
 /** One diff line, highlighted in its file's language when the page carries that language. */
-function Line(props: { text: string; language: string | null }) {
-  const html = highlight(props.text, props.language);
-  return html === null
+function Line(props: { text: string; html: string | null }) {
+  return props.html === null
     ? <span>{props.text}</span>
-    : <span class="hljs" dangerouslySetInnerHTML={{ __html: html }} />;
+    : <span class="hljs" dangerouslySetInnerHTML={{ __html: props.html }} />;
 }

@@ -60,6 +60,14 @@ function stateWords(raw: unknown): string {
 export function ModelsPage() {
   const s = useApp();
   const m = s.models;
+  const refused = s.refusedReads.dictate_models;
+  if (!m && refused) {
+    return (
+      <p class="notice" role="status" data-testid="models-refused">
+        No models page: {refused.replace(/^dictate_models: /, "")}
+      </p>
+    );
+  }
   if (!m) return <p class="muted">Reading the models…</p>;
   const installed = list(Installed, m.installed);
   return (

@@ -1,3 +1,4 @@
+import { noticeWhy } from "./notice_words.ts";
 import { client, useApp } from "./use.ts";
 
 /**
@@ -17,7 +18,7 @@ export function Notices() {
     <div class="notices" data-testid="notices">
       {shown.map((e, i) => (
         <div class="notice" role="alert" key={`${e.at}:${i}`}>
-          <b>{e.what}</b>: {e.why}
+          <b>{e.what}</b>: {noticeWhy(e.what, e.why)}
           <button
             type="button"
             class="dismiss"

@@ -41,6 +41,9 @@ export function VoiceSwitch(props: { seat: SeatModel }) {
       </span>
       {model && <span class="muted" data-testid="speaking-model">· {model}</span>}
       {s.home.voice.missing && <span class="notice">{s.home.voice.missing}</span>}
+      {on && s.voiceMissed && (
+        <span class="notice" role="status" data-testid="voice-missed">{s.voiceMissed}</span>
+      )}
       {on && (
         <>
           {voices.length > 0 && (

@@ -1,0 +1,63 @@
+import { assertEquals } from "../../../../tests/assert.ts";
+import { ManualClock } from "../../../../tests/manual_clock.ts";
+import { seatSnapshot } from "../../../../tests/web_seat_snapshot.ts";
+import { type ClientMessage, readUpdate as readWire, type Wire } from "../../../../protocol/mod.ts";
+import type { ForgeClient } from "./client.ts";
+import { SeatAttach } from "./seat_attach.ts";
+import { initialState } from "./store.ts";
+import { readUpdate } from "./updates.ts";
+
+// spec: subscribe > review - the flag follows the page holding the seat; "a read a page asks for
+// on a notice - a review write, another client's activity - is an ordinary record read".
+
+const slot = { org: "Acme", project: "alpha", label: "lead" };
+
+function world() {
+  const sent: ClientMessage[] = [];
+  const client = {
+    state: initialState(),
+    send: (m: ClientMessage) => (sent.push(m), true),
+    store: { changed() {} },
+    clock: new ManualClock(),
+    stats: { rangeAsks: 0 },
+    voice: { shown() {}, left() {} },
+    offSchema: (why: string) => {
+      throw new Error(why);
+    },
+  } as unknown as ForgeClient;
+  const attach = new SeatAttach(client);
+  attach.open(slot, true);
+  attach.snapshot(slot, seatSnapshot(1) as unknown as Wire);
+  const reads = () =>
+    sent.flatMap((m) => m.kind === "subscribe" && typeof m.what === "object" ? [m.review] : []);
+  const hear = (raw: Wire) => {
+    assertEquals(readWire(raw).ok, true, JSON.stringify(raw));
+    attach.update(readUpdate(raw), raw, null);
+    attach.snapshot(slot, seatSnapshot(1) as unknown as Wire);
+  };
+  return { attach, sent, reads, hear };
+}
+
+const reviews = {
+  threads: { outcome: "read", value: [] },
+  reviews: { outcome: "read", value: [] },
+};
+
+Deno.test("seat attach: the review page's own read carries the flag; a review notice's does not", () => {
+  const w = world();
+  assertEquals(w.reads(), [true]);
+  w.hear({ review_threads_changed: { key: slot, branch: "main", reviews } });
+  w.hear({
+    review_activity_notice: { key: slot, branch: "main", waiting: 1, message: "replied" },
+  });
+  w.attach.rereadRecord();
+  assertEquals(w.reads(), [true, false, false, false]);
+});
+
+Deno.test("seat attach: away from the review tab a review notice reads nothing", () => {
+  const w = world();
+  w.attach.open(slot, false);
+  const before = w.reads().length;
+  w.hear({ review_threads_changed: { key: slot, branch: "main", reviews } });
+  assertEquals(w.reads().length, before);
+});
