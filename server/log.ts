@@ -59,6 +59,7 @@ function statSize(path: string): number {
   try {
     return Deno.statSync(path).size;
   } catch {
+    // No log yet: it starts at zero (an unreadable one fails at the append, which says so).
     return 0;
   }
 }

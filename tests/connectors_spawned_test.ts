@@ -258,14 +258,17 @@ Deno.test("connectors: without [gotify] the tools say so; a subscription store t
   assertEquals((home.gotify as Msg).configured, false);
   assertEquals((home.gotify as Msg).connected, false);
   assertEquals((home.slack as Msg).load_failed, true);
-  assertMatch(String((home.slack as Msg).load_error), /subscriptions\.json is not JSON/);
+  assertMatch(
+    String((home.slack as Msg).load_error),
+    /subscriptions\.json did not parse \(it is not whole JSON\); forge kept a copy at /,
+  );
 
   const [none] = toolResultsOf(await promptTurn(c, lead, "[[script:nogotify]] subscribe"));
   assertEquals(none.isError, true);
   assertMatch(none.text, /no Gotify server configured in forge.toml \[gotify\]/);
   const [refused] = toolResultsOf(await promptTurn(c, lead, "[[script:ssub]] watch general"));
   assertEquals(refused.isError, true);
-  assertMatch(refused.text, /the stored subscriptions failed to load/);
+  assertMatch(refused.text, /subscriptions\.json did not parse .* until the file is mended/);
   assertEquals(await Deno.readTextFile(store), "{ not json", "the file is left to be mended");
 
   // catalogue 1.2 #47: an app hands a notification to a project's lead itself.

@@ -143,7 +143,7 @@ export function connectorHosts(config: ForgeConfig): string[] {
         (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
       return [`${url.hostname}:${port}`];
     } catch {
-      return [];
+      return []; // not a URL: the loader refused it already, no host to allow
     }
   });
 }
@@ -163,7 +163,7 @@ function upstreamHost(url: string): string {
     const u = new URL(url);
     return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
   } catch {
-    return "";
+    return ""; // not a URL: the loader refused it already, no host to allow
   }
 }
 
@@ -246,7 +246,7 @@ export function directoryMarketplaces(configDirs: string[]): string[] {
     try {
       known = JSON.parse(Deno.readTextFileSync(`${dir}/plugins/known_marketplaces.json`));
     } catch {
-      continue;
+      continue; // no marketplace file in this config dir (or not one the CLI wrote whole)
     }
     for (const entry of Object.values(known ?? {})) {
       const path = entry?.source?.path;

@@ -56,8 +56,13 @@ export async function sessionSnapshot(
       slot,
     );
   }
-  // The seat's fields as a seat with no occupant shows them, and the rest empty (rows.ts).
-  const base = sessionDefaults(seat, host.workspace.stream.nextSeq(slot));
+  // The seat's fields as a seat with no occupant shows them, and the rest empty (rows.ts); the
+  // composer carries [dictate] bind and mode as a live seat's does.
+  const base = sessionDefaults(
+    seat,
+    host.workspace.stream.nextSeq(slot),
+    host.config().areas.dictate ?? {},
+  );
   // A subsystem may add fields INSIDE the seat's own `composer` and `state` (dictation's notice
   // and overrides): those merge into the seat's objects rather than replacing them.
   const { composer, state, ...extra } = await registry.sessionFields(slot, opts);

@@ -26,7 +26,7 @@ export class Board {
   private constructor(readonly host: Host, readonly clock: TickClock, readonly crons: Crons) {}
 
   static async open(host: Host, clock: TickClock, deliver: CronDeliver): Promise<Board> {
-    const crons: Crons = await Crons.open(host.stateDir, {
+    const crons: Crons = await Crons.open(host.state, host.stateDir, {
       clock,
       deliver,
       log: host.log,
@@ -46,7 +46,7 @@ export class Board {
     const k = key(p.org, p.name);
     let got = this.#books.get(k);
     if (!got) {
-      got = TaskBook.open(this.host.stateDir, p.org, p.name);
+      got = TaskBook.open(this.host.state, this.host.stateDir, p.org, p.name);
       this.#books.set(k, got);
     }
     return got;

@@ -32,12 +32,13 @@ export function boardArea(
     load: () =>
       Promise.resolve({
         create: async (host: Host) => {
-          const board = await Board.open(host, clock, (entry, text, uuid) => {
+          const board = await Board.open(host, clock, (entry, text, uuid, once) => {
             const lead = leadOf({ org: entry.org, name: entry.project });
             return host.deliver(lead, {
               text,
               source: "cron",
               uuid,
+              once,
               announce: {
                 name: "cron_prompt_appended",
                 fields: {

@@ -1,4 +1,5 @@
 import { parse, TomlError } from "smol-toml";
+import { readWords } from "../state/words.ts";
 import type { Wire } from "../../protocol/mod.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { locate } from "./locate.ts";
@@ -51,7 +52,7 @@ export async function loadConfigFile(path: string, areas: AreaSpec[]): Promise<L
     if (err instanceof Deno.errors.NotFound) {
       return { ...loadConfigText("", path, areas), exists: false };
     }
-    throw new ConfigError(`forge.toml at ${path} could not be read: ${(err as Error).message}`);
+    throw new ConfigError(`forge.toml at ${path} could not be read: ${readWords(err)}`);
   }
   return loadConfigText(text, path, areas);
 }

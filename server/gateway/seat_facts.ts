@@ -20,6 +20,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
   try {
     raw = await Deno.readTextFile(`${configDir}/.credentials.json`);
   } catch {
+    // No credentials file (a token account, or never logged in): no OAuth facts to show.
     return null;
   }
   try {
@@ -33,6 +34,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
       expires_at: typeof oauth.expiresAt === "number" ? oauth.expiresAt : null,
     };
   } catch {
+    // The CLI's own file, in a shape this reader does not know: no facts, rather than wrong ones.
     return null;
   }
 }

@@ -127,6 +127,7 @@ export async function removeWorktree(repo: string, path: string): Promise<string
     await git(repo, ["worktree", "prune"]);
     return null;
   } catch {
+    // git's words are the reason: the hand removal only tried again for a worktree git forgot.
     return `the worktree ${path} could not be removed: ${firstLine(res.err)}`;
   }
 }
@@ -159,6 +160,7 @@ export async function isDir(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isDirectory;
   } catch {
+    // A probe: nothing there (or nothing forge may see) is not a directory.
     return false;
   }
 }

@@ -1,3 +1,4 @@
+import { ownWords } from "../words.ts";
 import {
   type Command,
   envelopeText,
@@ -76,7 +77,12 @@ export function workersArea(seats: () => SeatManager | null) {
                 },
               });
             } catch (err) {
-              throw new Refusal("dispatch", `${what}: ${(err as Error).message}`, target);
+              const why = ownWords(err, {
+                log: host.log,
+                event: "deliver_failed",
+                fallback: "forge could not hand the message over; the log has the cause",
+              });
+              throw new Refusal("dispatch", `${what}: ${why}`, target);
             }
           };
           return {

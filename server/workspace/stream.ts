@@ -161,12 +161,16 @@ export class UpdateStream {
     });
   }
 
+  /** Where a listener that threw is told (the workspace logs it with the update's name). */
+  onListenerError: (error: unknown, numbered: NumberedUpdate) => void = () => {};
+
   #publish(numbered: NumberedUpdate): NumberedUpdate {
     for (const fn of this.#listeners) {
       try {
         fn(numbered);
-      } catch {
-        // One listener's failure never stops the stream reaching the others.
+      } catch (error) {
+        // One listener's failure never stops the stream reaching the others; it is told.
+        this.onListenerError(error, numbered);
       }
     }
     return numbered;

@@ -134,6 +134,7 @@ async function ownMessage(ws: SlackWorkspace, conversation: string, ts: string):
     ts,
     limit: 1,
   }).catch(() =>
+    // Not a thread's parent: `conversations.replies` refuses it, and the history holds it.
     slackCall("slack__edit", ws, "conversations.history", {
       channel: conversation,
       latest: ts,

@@ -1,3 +1,4 @@
+import { isEngineError } from "../../server/subsystem.ts";
 import type { InstalledPlugin, PluginUpdateRun, PluginUpdateTrigger } from "../../protocol/mod.ts";
 import { Refusal } from "../../server/subsystem.ts";
 import { type CliOutcome, type CliTarget, runPluginCli } from "./cli.ts";
@@ -135,7 +136,11 @@ export class PluginActions {
         this.deps.log("plugins_action_crashed", { what, error: err });
         this.deps.emit("plugins_cli_action_failed", {
           cwd_raw: target.configDir,
-          message: `${what} stopped: ${(err as Error).message}`,
+          message: `${what} stopped: ${
+            isEngineError(err)
+              ? "it failed inside forge; the log has the cause"
+              : (err as Error).message
+          }`,
         });
       }).finally(() => this.#busy = null);
     } catch (err) {

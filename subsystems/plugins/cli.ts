@@ -55,6 +55,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_TELEMETRY: "1",
   });
+  // A config dir that cannot be made fails the CLI below, which says so in its own exit.
   await Deno.mkdir(target.configDir, { recursive: true }).catch(() => {});
   let child: Deno.ChildProcess;
   try {
@@ -93,7 +94,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
   try {
     bag = line ? obj(JSON.parse(line)) : null;
   } catch {
-    bag = null;
+    bag = null; // not JSON: the exit code and stderr are the outcome
   }
   if (!bag) {
     const words = stderr.split("\n").filter((l) => l.trim()).at(-1)?.replace(/^✘\s*/, "");

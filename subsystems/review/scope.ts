@@ -24,6 +24,7 @@ export async function scopeOfSeat(
   try {
     if (!(await Deno.stat(seat.cwd)).isDirectory) throw new Error("not a directory");
   } catch {
+    // Not there, or not a directory: either way the checkout is not on disk, which is the why.
     return { why: `the checkout ${seat.cwd} is not on disk` };
   }
   const branch = await branchAt(seat.cwd);

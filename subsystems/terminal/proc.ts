@@ -54,6 +54,7 @@ function procSource(): "proc" | "ps" {
     Deno.readTextFileSync("/proc/self/stat");
     source = "proc";
   } catch {
+    // No /proc here: `ps` is the source, and the probe says so.
     source = "ps";
   }
   return source;
@@ -101,6 +102,7 @@ export async function readStat(pid: number): Promise<ProcStat | null> {
   try {
     return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
   } catch {
+    // The process ended under the read: nothing to report for it.
     return null;
   }
 }

@@ -3,6 +3,7 @@
  * the stderr tail, a non-blocking stdin, forge's control requests and the CLI's, and an
  * ending that always reaps the child (stdin EOF, a grace period, then SIGKILL).
  */
+import { spawnWords } from "../../words.ts";
 import { fileURLToPath } from "node:url";
 import { ControlChannel } from "./control.ts";
 import { EventQueue } from "./event_queue.ts";
@@ -80,7 +81,7 @@ export class ClaudeProcess {
         stderr: "piped",
       }).spawn();
     } catch (e) {
-      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${(e as Error).message}`);
+      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${spawnWords(e)}`, { cause: e });
     }
     return new ClaudeProcess(child, opts);
   }

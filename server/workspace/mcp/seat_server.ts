@@ -12,6 +12,7 @@ import {
 import { MCP_FAMILIES } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
 import { Refusal, type ToolCall, type ToolResult } from "../../subsystem.ts";
+import { isEngineError } from "../../words.ts";
 import { isJsonObject, type JsonObject } from "../claude/mod.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { listEntry, parseInput, roleOf, type ToolEntry } from "./catalog.ts";
@@ -161,7 +162,12 @@ export class SeatToolServer {
     } catch (err) {
       if (err instanceof Refusal) return failed(err.message);
       this.log.warn("tool_call_failed", { tool: name, subsystem: entry.subsystem, error: err });
-      return failed(`${name} failed: ${(err as Error).message ?? String(err)}`);
+      // An engine's or a library's message stays in the log; forge's own sentence goes back.
+      return failed(
+        isEngineError(err)
+          ? `${name} failed inside forge; the log has the cause`
+          : `${name} failed: ${(err as Error).message}`,
+      );
     } finally {
       if (this.#calls.get(rpcId) === abort) this.#calls.delete(rpcId);
       this.log.debug("tool_call", { tool: name, ms: Math.round(performance.now() - started) });

@@ -1,4 +1,5 @@
 import type { LaunchSettings } from "../../../protocol/mod.ts";
+import { readWords } from "../../state/words.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import {
   buildArgv,
@@ -155,6 +156,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
 export async function transcriptOf(plan: LaunchPlan, sessionId: string): Promise<string | null> {
   const configDir = plan.env.CLAUDE_CONFIG_DIR;
   if (!configDir) return null;
+  // The CLI names its folder by the real path; a path that will not resolve is named as given.
   const cwd = await Deno.realPath(plan.cwd).catch(() => plan.cwd);
   return transcriptPath(configDir, cwd, sessionId);
 }
@@ -171,7 +173,7 @@ export function readEnvFile(path: string | null): Record<string, string> {
   try {
     text = Deno.readTextFileSync(path);
   } catch (err) {
-    throw new Error(`env_file ${path} cannot be read: ${(err as Error).message}`);
+    throw new Error(`env_file ${path} cannot be read: ${readWords(err)}`, { cause: err });
   }
   const out: Record<string, string> = {};
   for (const raw of text.split("\n")) {

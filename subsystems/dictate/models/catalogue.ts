@@ -1,3 +1,4 @@
+import { netWords, readWords } from "../../../server/subsystem.ts";
 import { z } from "zod";
 import { PS_MODEL_DIR } from "../engines/pocketsphinx_ffi.ts";
 
@@ -138,7 +139,10 @@ export async function readFeed(source: string): Promise<CatalogueFeed> {
       text = await res.text();
     } else text = await Deno.readTextFile(source);
   } catch (err) {
-    throw new Error(`the catalogue at ${source} could not be read: ${(err as Error).message}`);
+    const why = /^https?:/.test(source)
+      ? (/^HTTP \d+$/.test((err as Error).message) ? (err as Error).message : netWords(err))
+      : readWords(err);
+    throw new Error(`the catalogue at ${source} could not be read: ${why}`, { cause: err });
   }
   let raw: unknown;
   try {

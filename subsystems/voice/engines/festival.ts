@@ -1,3 +1,4 @@
+import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 import { Lock } from "../../../server/lock.ts";
@@ -75,7 +76,7 @@ export class FestivalSpeaker implements Speaker {
       if (proc.dead) this.#proc = null;
       throw err;
     } finally {
-      await Deno.remove(out).catch(() => {});
+      await Deno.remove(out).catch(() => {/* no clip was written: nothing to remove */});
     }
   }
 }
@@ -106,7 +107,7 @@ class Process {
     this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     this.#child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
       new WritableStream({ write: (s) => void (this.#stderr = (this.#stderr + s).slice(-400)) }),
-    ).catch(() => {});
+    ).catch(() => {/* the pipe closes with the process; its exit is what is reported */});
     this.#child.status.then(() => (this.dead = true));
   }
 
@@ -145,5 +146,5 @@ function startFailure(err: unknown): string {
   if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
     return "forge may not run festival: set [tts] speaking_model to it and restart forge";
   }
-  return `festival could not start: ${(err as Error).message}`;
+  return `festival could not start: ${spawnWords(err)}`;
 }

@@ -1,3 +1,4 @@
+import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker, SpeakerId } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 
@@ -52,7 +53,7 @@ class ProcessSpeaker implements Speaker {
           `forge may not run ${this.file}: set [tts] speaking_model to it and restart forge`,
         );
       }
-      throw new Error(`${this.file} could not start: ${(err as Error).message}`);
+      throw new Error(`${this.file} could not start: ${spawnWords(err)}`, { cause: err });
     }
     if (!result.success) {
       const why = new TextDecoder().decode(result.stderr).trim().split("\n")[0];
