@@ -3,7 +3,7 @@ import { startServer } from "./server/server.ts";
 import { timersFromEnv } from "./server/timers.ts";
 
 /**
- * forge: flags -> config -> workspace -> registry -> serve. DESIGN.md §1.
+ * forge: flags -> config -> workspace -> registry -> serve.
  * Flags: `--config PATH` (else $FORGE_CONFIG, $CLAUDE_CONFIG_DIR/forge/forge.toml,
  * ~/.claude/forge/forge.toml) and `--port N` (overrides [server] port; 0 picks a free one).
  * Prints `LISTENING <host>:<port>` on stdout once the socket is bound (`NOT LISTENING: ...` when

@@ -20,7 +20,10 @@ import { Refusal, type SubjectName } from "./subsystem.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 import { isEngineError } from "./words.ts";
 
-/** spec: the 16 MiB inbound bound (catalogue 3.5: the socket's max message size). */
+/**
+ * The 16 MiB inbound bound (spec: What a client sends > browser_file_answer), the original's
+ * socket max message size.
+ */
 export const MAX_INBOUND_BYTES = 16 * 1024 * 1024;
 
 /** Refusals logged one by one per connection; the rest are counted on `connection_ended`. */
@@ -36,7 +39,7 @@ export interface DispatchDeps {
 
 /**
  * Handles one inbound message on a connection. Anything thrown becomes one `error` frame naming
- * what failed; the connection stays open and stack traces never cross. DESIGN.md §1 step 4.
+ * what failed; the connection stays open and stack traces never cross.
  */
 export async function dispatchText(
   conn: Connection,

@@ -42,7 +42,7 @@ export function catalogueAreas(core: AreaSpec[], manifests: readonly AnyManifest
  * Loads the enabled subsystems and answers "who handles this?" for every verb, command, subject
  * and binary kind. An off subsystem is never imported, and its names are answered with a sentence
  * naming it and the key that turned it off; one that throws at start is reported and the rest
- * runs. DESIGN.md §3.
+ * runs.
  */
 export class Registry {
   readonly #entries: Entry[] = [];

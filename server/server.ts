@@ -55,8 +55,7 @@ export interface RunningServer {
  * Boots forge in five phases, each in its own file under `boot/`, each handed what the ones before
  * it left: config (the file, the log), state (the state dir, the connection table), workspace (the
  * stateful core, the account gateway, the held asks), subsystems (every area's handlers in the
- * registry) and socket (update routing, reloads, `/socket`). DESIGN.md §1. `stop` undoes them in
- * reverse.
+ * registry) and socket (update routing, reloads, `/socket`). `stop` undoes them in reverse.
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const config = await configPhase(opts);

@@ -25,7 +25,7 @@ import type { StateKeeper } from "./state/keeper.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
 /**
- * The contract between the server and a subsystem (DESIGN.md §3). A subsystem is a static
+ * The contract between the server and a subsystem. A subsystem is a static
  * manifest, readable at boot without running it, plus `create(host)` returning its handlers.
  * The type of `defineSubsystem` insists on exactly one handler per declared verb, command and
  * subject. Subsystems import `protocol/` and this file, never each other.
@@ -134,7 +134,7 @@ export interface Host {
   readonly stateDir: string;
   /**
    * The one keeper of every state file (server/state/keeper.ts): a store asks it for its file
-   * and never writes under `stateDir` itself. DESIGN.md §4 "State".
+   * and never writes under `stateDir` itself.
    */
   readonly state: StateKeeper;
   /** The seats, projects and the update stream every subsystem reads through. */

@@ -114,7 +114,7 @@ export function permissionFlags(opts: {
   else if (terminal) flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`);
   if (terminal) {
     // node-pty is a native addon: it needs --allow-ffi, and its tty streams need UNSCOPED read and
-    // write (feasibility §3). An addon's native code is outside Deno's sandbox anyway, so with the
+    // write (measured). An addon's native code is outside Deno's sandbox anyway, so with the
     // terminal on the file fence is advisory; turn [terminal] off to keep it.
     flags.push("--allow-read", "--allow-write");
   } else {

@@ -46,7 +46,7 @@ export async function sessionSnapshot(
   slot: Slot,
   opts: { review: boolean } = { review: false },
 ): Promise<SessionSnapshot> {
-  // spec (catalogue 3.4): queued updates precede a snapshot, so a held run goes out first.
+  // As the original orders them, queued updates precede a snapshot: a held run goes out first.
   host.workspace.stream.flush(slot);
   const seat = host.workspace.seat(slot);
   if (!seat) {

@@ -17,7 +17,8 @@ const key = (org: string, name: string) => `${org}/${name}`;
 /**
  * Every project's board: the task books, the schedules, and the reads the board subject and
  * home's fleet row are drawn from. A change is written before it is announced: `tasks_changed`
- * and `cron_schedules_changed` carry the project's whole list, keyed by its lead (catalogue 2.3).
+ * and `cron_schedules_changed` carry the project's whole list, keyed by its lead
+ * (spec: What a subject carries > board).
  */
 export class Board {
   readonly #books = new Map<string, Promise<TaskBook>>();
@@ -52,7 +53,7 @@ export class Board {
     return got;
   }
 
-  /** The project a person's command names (by name, as the catalogue's commands carry it). */
+  /** The project a person's command names (by name, as the original's commands carry it). */
   project(name: string): ProjectConfig {
     const found = this.host.workspace.projects().filter((p) => p.name === name);
     if (found.length === 0) throw new BoardError(`no project \`${name}\` is declared`);

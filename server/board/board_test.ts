@@ -1,6 +1,7 @@
 // The store, the people's commands and the agents' tools over one board: spec board > projects
-// (a restart keeps the board; a torn file is never read as an empty board); catalogue 1.2 task
-// commands (refused by name, the store unchanged) and 2.3 tasks_changed; mcp_tools §7-8.
+// (a restart keeps the board; a torn file is never read as an empty board); the original's task
+// commands (refused by name, the store unchanged) and its tasks_changed; the original forge's
+// `cron` and `tasks` tool families.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import type { Command, Task } from "../../protocol/mod.ts";
 import type { memoryLogger } from "../log.ts";

@@ -68,10 +68,10 @@ export interface CronInput {
 
 /**
  * Every project's schedules, persisted with their next fire, and the one tick that fires them.
- * spec: "Not every frame on the stream is the CLI's" (a fire is a delivery, `source: cron`);
- * mcp_tools §7. The tick fires every entry whose next fire has passed ONCE, however many
- * occurrences passed, then advances it from now; a one-shot is removed once delivered. A fire
- * that fell due while forge was down says so in its turn, however short the outage.
+ * spec: "Not every frame on the stream is the CLI's" (a fire is a delivery, `source: cron`); the
+ * original forge's `cron` tool family. The tick fires every entry whose next fire has passed ONCE,
+ * however many occurrences passed, then advances it from now; a one-shot is removed once delivered.
+ * A fire that fell due while forge was down says so in its turn, however short the outage.
  *
  * Exactly once across a crash: a fire's uuid is written with the occurrence it is for BEFORE it
  * is handed over, and the schedule advances only AFTER the delivery landed. A crash in between

@@ -1,6 +1,7 @@
-// The cron store and tick: mcp_tools §7 (5-field expression in host local time or one RFC 3339
-// instant; one-shots removed after firing; a missed fire is marked); spec "Not every frame on the
-// stream is the CLI's" (a fire is a delivery with source cron); page > cron_names.
+// The cron store and tick, as the original forge's `cron` tool family (5-field expression in host
+// local time or one RFC 3339 instant; one-shots removed after firing; a missed fire is marked);
+// spec "Not every frame on the stream is the CLI's" (a fire is a delivery with source cron);
+// page > cron_names.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { FIRST_RETRY_MS, MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
 import { fieldsOf } from "../../protocol/mod.ts";

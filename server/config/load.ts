@@ -31,7 +31,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * Finds the config file. spec/DESIGN §1: `--config PATH`, else `$FORGE_CONFIG`, else
+ * Finds the config file: `--config PATH`, else `$FORGE_CONFIG`, else
  * `$CLAUDE_CONFIG_DIR/forge/forge.toml`, else `~/.claude/forge/forge.toml`.
  */
 export function configPath(flag: string | null, env: (name: string) => string | undefined): string {

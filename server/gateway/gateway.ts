@@ -57,7 +57,7 @@ export interface GatewayOptions {
  * seat, never a credential); each request goes to the seat's bound account's upstream with that
  * account's credential (a `token` account) or the CLI's own (a `config_dir` account), streaming
  * back untouched. 429 streaks rotate the org's seats, a 401 is `auth_required` on the seat, and
- * every move of the pool is `accounts_changed`. spec: home > accounts; catalogue 5 `[gateway]`.
+ * every move of the pool is `accounts_changed`. spec: home > accounts; config: `[gateway]`.
  */
 export class Gateway {
   readonly pool: AccountPool;

@@ -3,7 +3,7 @@ import { slotName } from "../../protocol/mod.ts";
 import { isJsonObject } from "../workspace/claude/mod.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
-/** A config dir's OAuth login, without its tokens. spec: catalogue 2.3 `oauth_credentials_snapshot`. */
+/** A config dir's OAuth login, without its tokens: the original's `oauth_credentials_snapshot`. */
 export type OauthFacts = {
   subscription_type: string | null;
   scopes: string[];
@@ -42,7 +42,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
 /**
  * What the gateway tells about a seat's account: `forge_account_identity` and `status_snapshot`
  * when the seat connects or moves, `oauth_credentials_snapshot` for a `config_dir` login, and the
- * session subject's `account` field. catalogue 2.3.
+ * session subject's `account` field, as the original's updates carry them.
  */
 export class SeatFacts {
   /** The CLI's own `initialize` account facts, per seat. */

@@ -2,14 +2,14 @@ import { z } from "zod";
 import { McpFamily, Slot, slotName } from "../../protocol/mod.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../state/keeper.ts";
 
-/** A worker forge remembers (mcp_tools.md §4: workers are durable). */
+/** A worker forge remembers (the original forge's `agents` tool family: workers are durable). */
 const WorkerRecord = z.object({
   slot: Slot,
   charter: z.string(),
   kick: z.string().nullable(),
   resume_kick: z.string().nullable(),
   interactive: z.boolean(),
-  /** The families picked; null = every family (mcp_tools.md §2: the canonical stored form). */
+  /** The families picked; null = every family (the original's canonical stored form). */
   mcp_families: z.array(McpFamily).nullable(),
   worktree: z.string(),
   spawned_by: Slot,

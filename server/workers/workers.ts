@@ -42,7 +42,7 @@ export interface SpawnRequest {
   launch?: LaunchSettings;
 }
 
-/** What a resumed worker is told when it has no resume kick (mcp_tools.md §4: durable). */
+/** What a resumed worker is told when it has no resume kick (workers are durable). */
 export const CONTINUE_TEXT =
   "forge resumed this session (a restart, or your lead asked). Continue your charter where you left off.";
 
@@ -196,7 +196,7 @@ export class Workers {
     const launch: LaunchSettings = {
       ...req.launch,
       charter: workerPrompt(slot, worktree, req.families, charter),
-      // mcp_tools.md §4: `interactive` keeps AskUserQuestion; fixed at spawn.
+      // As the original's agents__spawn: `interactive` keeps AskUserQuestion; fixed at spawn.
       extra_args: [
         ...(req.launch?.extra_args ?? []),
         ...(req.interactive ? [] : [["disallowedTools", "AskUserQuestion"] as [string, string]]),
@@ -215,7 +215,7 @@ export class Workers {
       await undo();
       throw new Refusal(what, `${what}: ${slotName(slot)} did not start: ${why}`);
     }
-    // mcp_tools.md §4: a resumed worker is given its resume kick, else told to continue.
+    // As the original does, a resumed worker is given its resume kick, else told to continue.
     const kick = resumed ? (req.resumeKick ?? CONTINUE_TEXT) : req.kick;
     if (kick) seat.prompt(what, kick, [], crypto.randomUUID(), "forge");
     const durability = await this.#book.set(rec).then(
@@ -236,8 +236,8 @@ export class Workers {
   }
 
   /**
-   * Ends a worker and removes its worktree (catalogue 1.2 row 44). Unsaved work blocks unless
-   * `force`; the branch goes only when every commit on it is reachable from another ref.
+   * Ends a worker and removes its worktree (the original's `despawn_worker`). Unsaved work blocks
+   * unless `force`; the branch goes only when every commit on it is reachable from another ref.
    */
   async despawn(project: ProjectConfig, rawLabel: string, force: boolean): Promise<DespawnResult> {
     const label = checkLabel("despawn_worker", rawLabel);

@@ -18,8 +18,10 @@ export interface NumberedUpdate {
   followed?: true;
 }
 
-/** catalogue 3.6: a held run flushes 16 ms after its last append, and never later than 100 ms
- * after its first. */
+/**
+ * The original's flush timers: a held run flushes 16 ms after its last append, and never later
+ * than 100 ms after its first.
+ */
 export const FLUSH_INTERVAL_MS = 16;
 export const FLUSH_CEILING_MS = 100;
 

@@ -1,5 +1,6 @@
 // The update stream's numbering and its batch. spec: What a client receives > update {seq, span};
-// "Two representations of one conversation cross"; catalogue 3.6 (FLUSH_INTERVAL, FLUSH_CEILING).
+// "Two representations of one conversation cross"; the original's flush timers (FLUSH_INTERVAL,
+// FLUSH_CEILING).
 import { assert, assertEquals } from "../../tests/assert.ts";
 import type { CliFrame, SessionUpdate } from "../../protocol/mod.ts";
 import { ManualClock } from "../../tests/manual_clock.ts";

@@ -14,7 +14,7 @@ import { type NumberedUpdate, UpdateStream } from "./stream.ts";
 /** What kind of failure home's `fatal_error` holds: one source each. */
 export type FatalKind = UpdateFields<"fatal_error">["error"];
 
-/** The label of a project's lead seat. catalogue 4.2. */
+/** The label of a project's lead seat, the original's. */
 export const LEAD_LABEL = "lead";
 
 /** What every seat exposes to the rest of the server, whatever drives it. */
@@ -27,7 +27,7 @@ export interface SeatInfo {
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
   homeRow?(): AgentRow | Promise<AgentRow>;
   /**
-   * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
+   * The selectable tool families a worker was given (`mcp_families`); null or
    * absent = every family. The always-on families are not listed here.
    */
   toolFamilies?(): readonly string[] | null;

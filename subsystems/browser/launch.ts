@@ -1,6 +1,6 @@
 /**
  * Starting one headless Chromium for a profile: Debian's `chromium`, its own
- * user-data dir, DevTools on an ephemeral loopback port. Measured flags (feasibility §2).
+ * user-data dir, DevTools on an ephemeral loopback port. Measured flags.
  */
 
 /** A running Chromium: its process and the DevTools URL it printed. */

@@ -19,7 +19,7 @@ export function leadSlot(org: string, project: string): Slot {
   return { org, project, label: "lead" };
 }
 
-/** Announces a project's sets after a change (catalogue 2.3 #37; board news). */
+/** Announces a project's sets after a change (`connector_subscriptions_changed`; board news). */
 export function announceSets(c: Connectors, org: string, project: string): void {
   c.host.emit({
     name: "connector_subscriptions_changed",

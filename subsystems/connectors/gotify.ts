@@ -21,7 +21,7 @@ import type { GotifyMessage } from "./gotify_client.ts";
 const ANY: readonly ToolRole[] = ["lead", "worker"];
 const Priority = z.number().int().min(0).max(255);
 
-/** The `gotify` family (mcp_tools §9): subscribe, list, unsubscribe, apps, recent. */
+/** The `gotify` family, the original's: subscribe, list, unsubscribe, apps, recent. */
 export const GOTIFY_TOOLS = [
   defineTool({
     name: "gotify__subscribe",
@@ -89,7 +89,7 @@ export function gotifyText(n: GotifyNotification): string {
 /**
  * Delivers one notification to every seat whose subscription matches, once per seat: a forged
  * user turn with `source: gotify` (spec: "Not every frame on the stream is the CLI's"), announced
- * by `gotify_notification_appended` (catalogue 2.3 #58). A seat that cannot take it is logged.
+ * by `gotify_notification_appended`. A seat that cannot take it is logged.
  */
 export function deliverNotification(c: Connectors, n: GotifyNotification): void {
   const seats = new Map<string, GotifySubscription>();

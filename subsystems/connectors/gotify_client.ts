@@ -53,7 +53,7 @@ export interface GotifyClientOptions {
 }
 
 /**
- * forge's own Gotify client (integrations §3: no npm client subscribes). It holds `/stream` open
+ * forge's own Gotify client (no npm Gotify client subscribes). It holds `/stream` open
  * with the client token, and after every (re)connect pages `/message` back to the last id it
  * handled, so messages sent while it was away arrive once, in order, and none twice. Deno's
  * WebSocket shows no pings, so a periodic `GET /health` tells a dead server from a quiet one.

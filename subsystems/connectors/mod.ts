@@ -67,7 +67,7 @@ export async function create(host: Host) {
   }
 
   const deliverGotify: CommandHandler<"deliver_gotify_message"> = (command) => {
-    // catalogue 1.2 #47, into the project's lead. The fields arrive parsed
+    // An app's notification, into the project's lead. The fields arrive parsed
     // (protocol/connectors.ts DeliverGotifyMessageFields); the project is the one check left.
     const { project: name, notification: n } = command.fields;
     const project = host.workspace.projects().find((p) => p.name === name);

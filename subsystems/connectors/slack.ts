@@ -30,7 +30,7 @@ const read = <const N extends string, I extends z.ZodType>(
   input: I,
 ) => defineTool({ name, family: "slack", description, input, roles: ANY, readOnly: true });
 
-/** The `slack` family's subscription and read-only tools (mcp_tools §10); none of them parks. */
+/** The `slack` family's subscription and read-only tools, the original's; none of them parks. */
 export const SLACK_READ_TOOLS = [
   read(
     "slack__list",

@@ -13,7 +13,7 @@ import { approval } from "./slack_post.ts";
 
 const TOOL = "slack__attachment";
 
-/** `slack__attachment` (mcp_tools §10): fetch a shared file (not held), or upload one (held). */
+/** `slack__attachment`: fetch a shared file (not held), or upload one (held). */
 export const SLACK_FILE_TOOLS = [defineTool({
   name: TOOL,
   family: "slack",

@@ -132,7 +132,7 @@ export class SlackHub {
    * Marks every conversation the user is in (what a direct-message or mention subscription reads)
    * at its newest message, so the subscription reads from the moment it was made. Left to the
    * next poll, a message written between the subscribe and that poll was taken as the mark and
-   * never delivered (mcp_tools §10: a new subscription starts its watermark at "now").
+   * never delivered (as in the original, a new subscription starts its watermark at "now").
    */
   async markMembers(ws: SlackWorkspace): Promise<void> {
     for (const c of await this.#memberOf(ws)) await this.markNow(ws, c.id);
@@ -289,6 +289,6 @@ export class SlackHub {
 }
 
 function byTs(a: Msg, b: Msg): number {
-  // Slack ts values are compared as strings, never as floats (integrations §4).
+  // Slack ts values (`<secs>.<6 digits>`) are compared as strings, never as floats.
   return a.ts! < b.ts! ? -1 : a.ts! > b.ts! ? 1 : 0;
 }

@@ -76,7 +76,7 @@ export class PluginActions {
       const ours = source.source !== "directory" && !clone.split("/").includes("..") &&
         clone.startsWith(`${target.configDir}/plugins/marketplaces/`);
       return async () => {
-        // integrations §2.5: a corrupt clone is not fixed by update alone; deleting it re-clones.
+        // Measured: a corrupt clone is not fixed by update alone; deleting it re-clones.
         if (ours) await Deno.remove(clone, { recursive: true }).catch(() => {});
         await this.#cliAction(["marketplace", "update", name]);
       };
@@ -208,7 +208,7 @@ export class PluginActions {
   }
 
   /**
-   * One update per registry row. `update` does not refresh the marketplace (integrations §2.4),
+   * One update per registry row. `update` does not refresh the marketplace (measured),
    * so each marketplace is refreshed once first; a row whose refresh failed fails with its words.
    */
   async #updateRun(trigger: PluginUpdateTrigger, rows: InstalledPlugin[], inv: Inventory) {

@@ -27,10 +27,10 @@ export interface CliOutcome {
 const DEFAULT_TIMEOUT_MS = 180_000;
 
 /**
- * Runs `claude plugin <args> --json` under the config dir and reads its one JSON line
- * (integrations §2.1): `outcome` decides, `message` is the CLI's words. Never throws: a missing
- * binary, a timeout or output that is not the CLI's JSON each come back as a failed outcome
- * naming what happened. Telemetry and nonessential traffic are off, as a server's calls should be.
+ * Runs `claude plugin <args> --json` under the config dir and reads its one JSON line (measured
+ * against the CLI): `outcome` decides, `message` is the CLI's words. Never throws: a missing
+ * binary, a timeout or output that is not the CLI's JSON each come back as a failed outcome naming
+ * what happened. Telemetry and nonessential traffic are off, as a server's calls should be.
  */
 export async function runPluginCli(target: CliTarget, args: string[]): Promise<CliOutcome> {
   const failed = (message: string): CliOutcome => ({

@@ -1,7 +1,7 @@
-// mcp_tools.md §6: the review family's shapes and rules - rounds newest first, other branches
-// named (a second block; an error when the own branch has none), open -> addressed on a reply,
-// resolved stays resolved, the lead's replies attributed to `agent`, the scope failures in words,
-// and one notice per touched round when the turn ends.
+// The original forge's `review` tool family: its shapes and rules - rounds newest first, other
+// branches named (a second block; an error when the own branch has none), open -> addressed on a
+// reply, resolved stays resolved, the lead's replies attributed to `agent`, the scope failures in
+// words, and one notice per touched round when the turn ends.
 import { assertEquals, assertMatch } from "../../tests/assert.ts";
 import { memoryLogger } from "../../server/log.ts";
 import type { Host, ToolCall, ToolResult } from "../../server/subsystem.ts";
@@ -154,7 +154,7 @@ Deno.test("review family: other branches are named; the scope's failures are sai
   }
 });
 
-// mcp_tools.md §2: review is a selectable family: a worker given it lists the four tools, one
+// review is a selectable family: a worker given it lists the four tools, one
 // not given it lists none (and its prompt says so, server/workers/rules.ts); a lead lists them.
 Deno.test("review family: granted and withheld by a worker's mcp_families", () => {
   const listed = (label: string, families: string[] | null) =>

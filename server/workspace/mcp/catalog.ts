@@ -58,10 +58,11 @@ export function toolDeclarationProblem(
 }
 
 /**
- * The MCP `tools/list` entry of one tool (mcp.md §5, §6.2): the input as JSON Schema, the
- * read-only hint (such calls run beside a parked one), and `anthropic/alwaysLoad` so the schema
- * reaches the model without a ToolSearch round trip. The entry is read with the MCP SDK's own
- * Tool schema when it is built, so a declaration MCP would not accept fails at the first list.
+ * The MCP `tools/list` entry of one tool (each part measured against the CLI): the input as JSON
+ * Schema, the read-only hint (such calls run beside a parked one), and `anthropic/alwaysLoad` so
+ * the schema reaches the model without a ToolSearch round trip. The entry is read with the MCP
+ * SDK's own Tool schema when it is built, so a declaration MCP would not accept fails at the first
+ * list.
  */
 export function listEntry(spec: ToolSpec): Tool {
   const known = listed.get(spec);

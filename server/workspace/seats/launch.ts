@@ -49,7 +49,7 @@ export interface LaunchInput {
   forgeArgs?: ReadonlyArray<readonly [string, string | null]>;
 }
 
-/** The config's permission-mode spellings the CLI does not take itself. catalogue 1.4. */
+/** The config's permission-mode spellings (the original's) that the CLI does not take itself. */
 const MODE_ALIASES: Record<string, PermissionMode> = {
   ask: "default",
   accept_edits: "acceptEdits",
@@ -67,7 +67,7 @@ export function cliMode(mode: string): PermissionMode {
 }
 
 /**
- * Plans a seat's launch (catalogue 6.1, 6.2). The binary is `[claude] path`, else
+ * Plans a seat's launch (the original's argv and environment). The binary is `[claude] path`, else
  * `$FORGE_CLAUDE_BIN`, else PATH's. The account is the gateway's binding (else the project's org's
  * first); its `config_dir` (else `$CLAUDE_CONFIG_DIR`, else `~/.claude`) is the child's
  * CLAUDE_CONFIG_DIR. Through the gateway the CLI's base URL is the gateway's seat route and no
@@ -161,7 +161,7 @@ export async function transcriptOf(plan: LaunchPlan, sessionId: string): Promise
   return transcriptPath(configDir, cwd, sessionId);
 }
 
-/** catalogue 5: a relative env_file is ignored (read as no file; the launch warns of it). */
+/** As in the original, a relative env_file is ignored (read as no file; the launch warns of it). */
 function ignoredEnvFile(path: string | null): path is string {
   return path !== null && path !== "" && !path.startsWith("/");
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { PS_MODEL_DIR } from "../engines/pocketsphinx_ffi.ts";
 
 /**
- * The models that honestly exist here (notes: speech §6): rows that ship inside installable
+ * The models that honestly exist here: rows that ship inside installable
  * packages, detected at their package paths, and "local file" rows for runtimes whose weights do
  * not ship (whisper.cpp ggml): a person points at a file already on disk and forge checks its
  * digest before copying it in. No row here is a download. A catalogue feed (`[dictate]

@@ -6,7 +6,7 @@ import { Lock } from "../../../server/lock.ts";
 const APT = "festival festvox-us-slt-hts";
 
 /**
- * Festival as ONE persistent `festival --pipe` process (notes: speech §4: ~1 s to start, then
+ * Festival as ONE persistent `festival --pipe` process (measured: ~1 s to start, then
  * ~0.1 s a sentence with slt-hts, the best round trip measured, ~337 MiB resident). Clips are
  * rendered one at a time: each is a Scheme form saving the utterance's WAV to a temp file,
  * followed by a marker printed and flushed, so no `stdbuf` is needed. A process that dies is

@@ -4,7 +4,7 @@ import { parseWav } from "./speaker.ts";
 
 /**
  * An engine run as one child process per sentence, its WAV read from stdout: Debian's flite
- * (voice rms at 16 kHz, ~0.1 s a sentence) and espeak-ng (22,050 Hz). spec notes: speech §4. The
+ * (voice rms at 16 kHz, ~0.1 s a sentence, measured) and espeak-ng (22,050 Hz). The
  * process runs beside the event loop, so a render never blocks other seats.
  */
 class ProcessSpeaker implements Speaker {
