@@ -195,8 +195,6 @@ export const ALLOWED: Record<string, string> = {
     "a thread Slack will not read: tried again next poll",
   "subsystems/connectors/slack_post.ts#page":
     "Not a thread's parent: `conversations.replies` refuses it, and the history holds it.",
-  "subsystems/connectors/store.ts#change":
-    "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
   "subsystems/dictate/capture.ts#constructor":
     "the recorder's pipe broke: it exited, which stop() reports",
   "subsystems/dictate/capture.ts#stop": "Already gone.",
@@ -278,8 +276,6 @@ export const ALLOWED: Record<string, string> = {
     "Not text: the bytes go as base64, which the prefix says.",
   "subsystems/vault/cards.ts#fill":
     "The card keeps what the call itself said; the approval's run reports any failure.",
-  "subsystems/vault/enrolments.ts#serial":
-    "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
   "subsystems/vault/mod.ts#checkServerUrl":
     "The URL parser's words stay out: not a URL is the reason.",
   "subsystems/voice/engines/festival.ts#render": "no clip was written: nothing to remove",

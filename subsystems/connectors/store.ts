@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ConnectorSets, GotifySubscription, SlackSubscription } from "../../protocol/mod.ts";
+import { Lock } from "../../server/lock.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 
 /** The stored subscription file: both connectors' sets, every project's. */
@@ -19,7 +20,7 @@ type Stored = z.infer<typeof StoredSubscriptions>;
  */
 export class SubscriptionStore {
   #data: Stored = { version: 1, gotify: [], slack: [] };
-  #chain: Promise<void> = Promise.resolve();
+  readonly #lock = new Lock();
 
   private constructor(readonly file: KeptFile<Stored>) {}
 
@@ -62,7 +63,7 @@ export class SubscriptionStore {
    * with the keeper's words (a damaged file, a full disk).
    */
   change(fn: (data: Stored) => void): Promise<void> {
-    const run = this.#chain.then(async () => {
+    return this.#lock.run(async () => {
       const mended = await this.file.writable();
       if (mended) {
         this.#data = mended.state === "read" ? mended.value : { version: 1, gotify: [], slack: [] };
@@ -72,8 +73,5 @@ export class SubscriptionStore {
       await this.file.write(next);
       this.#data = next;
     });
-    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
-    this.#chain = run.catch(() => {});
-    return run;
   }
 }

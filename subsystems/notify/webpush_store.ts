@@ -1,6 +1,7 @@
 // @deno-types="@types/web-push"
 import webpush from "web-push";
 import { z } from "zod";
+import { Lock } from "../../server/lock.ts";
 import {
   type KeptFile,
   schemaParse,
@@ -36,7 +37,7 @@ type SubscriptionsFile = z.infer<typeof SubscriptionsFile>;
  */
 export class WebPushStore {
   #subs: StoredSubscription[] = [];
-  #chain: Promise<void> = Promise.resolve();
+  readonly #lock = new Lock();
 
   private constructor(
     readonly keys: { publicKey: string; privateKey: string } | null,
@@ -104,7 +105,7 @@ export class WebPushStore {
    * mended list is read back first; a damaged one refuses in the keeper's words.
    */
   #change(fn: (subs: StoredSubscription[]) => StoredSubscription[]): Promise<boolean> {
-    const run = this.#chain.then(async () => {
+    return this.#lock.run(async () => {
       const mended = await this.file.writable();
       if (mended) this.#subs = mended.state === "read" ? mended.value.subscriptions : [];
       const next = fn(this.#subs);
@@ -115,8 +116,5 @@ export class WebPushStore {
       this.#subs = next;
       return true;
     });
-    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
-    this.#chain = run.then(() => {}, () => {});
-    return run;
   }
 }

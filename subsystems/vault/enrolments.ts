@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Lock } from "../../server/lock.ts";
 import {
   type KeptFile,
   schemaParse,
@@ -28,7 +29,7 @@ type StoreFile = z.infer<typeof StoreFile>;
  */
 export class EnrolmentStore {
   #data: StoreFile | null = null;
-  #chain: Promise<unknown> = Promise.resolve();
+  readonly #lock = new Lock();
   readonly #file: KeptFile<StoreFile>;
 
   constructor(keeper: StateKeeper, readonly path: string) {
@@ -57,10 +58,7 @@ export class EnrolmentStore {
   }
 
   #serial<T>(fn: (data: StoreFile) => Promise<T>): Promise<T> {
-    const run = this.#chain.then(async () => await fn(structuredClone(await this.#load())));
-    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
-    this.#chain = run.catch(() => {});
-    return run;
+    return this.#lock.run(async () => await fn(structuredClone(await this.#load())));
   }
 
   /** Stores (or replaces) a device's blob for a purpose. */
