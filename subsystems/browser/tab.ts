@@ -187,11 +187,11 @@ export class Tab {
   }
 
   /** Reads the page's own title: target info carries the URL in its place while loading. */
-  refreshTitle(fallback?: string): Promise<void> {
+  refreshTitle(fallback?: string, retries = 2): Promise<void> {
     // Only the newest read lands: an evaluate sent into a document being replaced can answer
     // after one sent into its successor.
     const ask = ++this.#titleAsk;
-    return this.host.cdp.send("Runtime.evaluate", {
+    const read = this.host.cdp.send("Runtime.evaluate", {
       expression: "document.title",
       returnByValue: true,
     }, this.session).then((r) => {
@@ -202,7 +202,14 @@ export class Tab {
         this.title = title;
         this.host.changed();
       }
-    }).catch(() => {/* a page that will not say its title keeps the one it had */});
+    });
+    // A read can fail once for a reason that passes (the context swapped under it, or the one
+    // run a stopped script's termination still claims): asked again at once, a few times, so
+    // the row does not keep the last page's title until some later event.
+    return read.catch(() => {
+      if (ask === this.#titleAsk && retries > 0) return this.refreshTitle(fallback, retries - 1);
+      // A page that will not say its title keeps the one it had.
+    });
   }
 
   #frame(p: CdpBody): void {
