@@ -196,9 +196,9 @@ export class ForgeClient {
 
   /**
    * Every frame is checked against protocol/'s ServerMessage before anything reads it; one that
-   * does not fit is counted, said, and dropped, never half-drawn. The checked frame is read as
-   * it came (zod's copy would strip fields a newer server adds), and each body is narrowed
-   * again where it is drawn (updates.ts, narrow.ts).
+   * does not fit is counted, said, and dropped, never half-drawn. The schema is closed, so the
+   * checked frame is the one that came; its open bodies (a snapshot's data, an update) are
+   * narrowed again where they are drawn (updates.ts, narrow.ts).
    */
   #onMessage(raw: unknown): void {
     const parsed = ServerMessage.safeParse(raw);
@@ -208,7 +208,7 @@ export class ForgeClient {
         : "a frame";
       return this.offSchema(`${kind}: ${describeIssues(parsed.error)}`);
     }
-    const m = raw as ServerMessage;
+    const m: ServerMessage = parsed.data;
     const s = this.state;
     switch (m.kind) {
       case "greeting":
@@ -302,8 +302,8 @@ export class ForgeClient {
       this.subjects.update(u);
     }
     // A seat's own words about a press that failed (a mode or model switch).
-    if (slot && u.known === false && u.name.endsWith("_failed")) {
-      const why = typeof u.fields.message === "string" ? u.fields.message : u.name;
+    if (slot && u.name.endsWith("_failed")) {
+      const why = typeof u.bag.message === "string" ? u.bag.message : u.name;
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
     // The routing rule is protocol/'s, read off the update table (protocol/update.ts).
