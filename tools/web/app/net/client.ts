@@ -1,5 +1,6 @@
 import type {
   ClientMessage,
+  CommandName,
   NamedSubject,
   SettingsEdit,
   Slot,
@@ -17,6 +18,7 @@ import {
   ServerMessage,
 } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
+import { type CommandBody, commandWire, offCommand, type ReplyCommand } from "./commands.ts";
 import { Dictation } from "./dictation.ts";
 import { DEADLINE_MS, Link, QUIET_MS } from "./link.ts";
 import { Replies } from "./replies.ts";
@@ -115,22 +117,42 @@ export class ForgeClient {
     this.store.changed();
   }
 
-  /** Sends a command; false when there is no socket to send it on (nothing was sent). */
-  command(name: string, fields: Wire | null, replyTo?: number): boolean {
-    const command = fields === null ? name : { [name]: fields };
-    return this.send({
-      kind: "command",
-      command,
-      ...(replyTo === undefined ? {} : { reply_to: replyTo }),
-    });
+  /**
+   * Sends a command built against protocol/'s COMMANDS; false when there is no socket to send it
+   * on (nothing was sent). spec: What a client sends > command.
+   */
+  command<N extends CommandName>(name: N, fields: CommandBody<N>): boolean {
+    return this.send({ kind: "command", command: commandWire(name, fields) });
+  }
+
+  /**
+   * A command whose body is built at run time (the dock's answer to a held kind it has no drawing
+   * of, its field named by protocol/'s table): read with protocol/'s decoder before it goes, so
+   * one off its schema is said in words and nothing is sent.
+   */
+  commandChecked(name: CommandName, fields: Wire): boolean {
+    const why = offCommand(name, fields);
+    if (why === null) return this.send({ kind: "command", command: { [name]: fields } });
+    this.#note({ kind: "error", what: "command", why, seat: null, dispatch_id: null });
+    this.store.changed();
+    return false;
+  }
+
+  /**
+   * A command whose outcome rides its reply: answers the reply's body, or rejects with a
+   * `ReplyLost` in words (net/replies.ts). spec: command > reply_to.
+   */
+  commandReply<N extends ReplyCommand>(name: N, fields: CommandBody<N>): Promise<Wire> {
+    const command = commandWire(name, fields);
+    return this.ask((reply_to) => ({ kind: "command", command, reply_to }));
   }
 
   /**
    * One of the review writes (spec: command > reply_to: "their outcome rides the reply and no
    * update carries it"): answers the reply's body, then reads the record again for the threads.
    */
-  reviewWrite(name: string, fields: Wire): Promise<Wire> {
-    return this.ask((id) => ({ kind: "command", command: { [name]: fields }, reply_to: id }))
+  reviewWrite<N extends ReplyCommand>(name: N, fields: CommandBody<N>): Promise<Wire> {
+    return this.commandReply(name, fields)
       .then((body) => {
         this.seats.rereadRecord();
         return body;
