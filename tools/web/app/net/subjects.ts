@@ -1,6 +1,12 @@
 import type { NamedSubject, UpdateOf, Wire } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "./client.ts";
-import { narrowBoard, narrowDictateModels, narrowExtensions, narrowHome } from "./narrow.ts";
+import {
+  narrowBoard,
+  narrowDictateModels,
+  narrowExtensions,
+  narrowHome,
+  narrowUsage,
+} from "./narrow.ts";
 import type { PLUGIN_UPDATES } from "./updates.ts";
 
 /** How many plugin and model outcomes the pages keep in words. */
@@ -53,9 +59,12 @@ export class Subjects {
         else this.#off(models.why);
         return null;
       }
-      case "usage":
-        s.usage = typeof data === "object" && data !== null && !Array.isArray(data) ? data : null;
+      case "usage": {
+        const usage = narrowUsage(data);
+        if (usage.ok) s.usage = usage.data;
+        else this.#off(usage.why);
         return null;
+      }
     }
   }
 
