@@ -3,10 +3,11 @@ import { startServer } from "./server/server.ts";
 import { timersFromEnv } from "./server/timers.ts";
 
 /**
- * forge: flags -> config -> workspace -> registry -> serve. DESIGN.md §1.
+ * forge: flags -> config -> workspace -> registry -> serve.
  * Flags: `--config PATH` (else $FORGE_CONFIG, $CLAUDE_CONFIG_DIR/forge/forge.toml,
  * ~/.claude/forge/forge.toml) and `--port N` (overrides [server] port; 0 picks a free one).
- * Prints `LISTENING <host>:<port>` on stdout once the socket is bound.
+ * Prints `LISTENING <host>:<port>` on stdout once the socket is bound (`NOT LISTENING: ...` when
+ * `server.enabled` is false).
  */
 function flag(name: string): string | null {
   const i = Deno.args.indexOf(name);
@@ -26,7 +27,12 @@ if (import.meta.main) {
       gatewayPort: gatewayPort === null ? undefined : Number(gatewayPort),
       timers: timersFromEnv(Deno.env.get("FORGE_TEST_TIMERS")),
     });
-    console.log(`LISTENING ${server.addr.hostname}:${server.addr.port}`);
+    // `server.enabled = false`: no socket, and the line says so instead of an address.
+    console.log(
+      server.serving
+        ? `LISTENING ${server.addr.hostname}:${server.addr.port}`
+        : "NOT LISTENING: server.enabled is false in forge.toml; the rest of forge runs",
+    );
     const shutdown = async () => {
       await server.stop();
       Deno.exit(0);

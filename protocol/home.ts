@@ -163,7 +163,7 @@ export const HomeSnapshot = z.object({
   /** The status page's last answer when it names trouble; null for healthy or unreachable. */
   service_status: ServiceStatus.nullable(),
   /** The original's client reads a string: the message. The kind (`config_invalid`,
-   * `subsystem_failed`) rides the keyless `fatal_error` update's `error` beside it. */
+   * `subsystem_failed`, `state_damaged`) rides the keyless `fatal_error` update's `error` beside it. */
   fatal_error: z.string().nullable(),
   /** forge's extension beyond v29 (protocol/notify.ts): the push channels' states. */
   notify: HomeNotify.describe("forge's extension beyond v29: the push channels (docs/notify.md)"),

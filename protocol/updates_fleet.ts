@@ -154,9 +154,12 @@ export const FLEET_UPDATES = {
   },
   fatal_error: {
     about:
-      "The core holds a fatal error (home's fatal_error): a config reload or a subsystem failed.",
+      "The core holds a fatal error (home's fatal_error): a config reload or a subsystem failed, " +
+      "or a state file did not parse.",
     fields: keyless({
-      error: z.enum(["config_invalid", "subsystem_failed"]).describe("what kind of failure"),
+      error: z.enum(["config_invalid", "subsystem_failed", "state_damaged"]).describe(
+        "what kind of failure",
+      ),
       message: words,
     }),
   },

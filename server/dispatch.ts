@@ -18,8 +18,12 @@ import type { Logger } from "./log.ts";
 import type { Registry } from "./registry.ts";
 import { Refusal, type SubjectName } from "./subsystem.ts";
 import type { Workspace } from "./workspace/workspace.ts";
+import { isEngineError } from "./words.ts";
 
-/** spec: the 16 MiB inbound bound (catalogue 3.5: the socket's max message size). */
+/**
+ * The 16 MiB inbound bound (spec: What a client sends > browser_file_answer), the original's
+ * socket max message size.
+ */
 export const MAX_INBOUND_BYTES = 16 * 1024 * 1024;
 
 /** Refusals logged one by one per connection; the rest are counted on `connection_ended`. */
@@ -35,7 +39,7 @@ export interface DispatchDeps {
 
 /**
  * Handles one inbound message on a connection. Anything thrown becomes one `error` frame naming
- * what failed; the connection stays open and stack traces never cross. DESIGN.md §1 step 4.
+ * what failed; the connection stays open and stack traces never cross.
  */
 export async function dispatchText(
   conn: Connection,
@@ -67,7 +71,12 @@ export async function dispatchText(
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new Refusal("client_message", `not JSON: ${(err as Error).message}`);
+      // The parser's words stay out: where it stopped is what a client can act on.
+      const at = /position (\d+)/.exec((err as Error).message)?.[1];
+      throw new Refusal(
+        "client_message",
+        `not JSON${at ? ` (it stops making sense at character ${at})` : ""}`,
+      );
     }
     const kind = kindOf(raw);
     // Unknown fields are set aside (logged at debug), as the original's serde does.
@@ -162,10 +171,8 @@ function kindOf(raw: unknown): string {
  * hostile value): those stay in the log and the client hears the core's own sentence.
  */
 function ownWords(what: string, err: unknown): string {
-  const engine = err instanceof TypeError || err instanceof RangeError ||
-    err instanceof ReferenceError || err instanceof SyntaxError || !(err instanceof Error);
-  if (engine) return `${what} failed inside the server; the log has the cause`;
-  return err.message;
+  if (isEngineError(err)) return `${what} failed inside the server; the log has the cause`;
+  return (err as Error).message;
 }
 
 async function route(conn: Connection, message: ClientMessage, deps: DispatchDeps): Promise<void> {

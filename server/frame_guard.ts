@@ -85,6 +85,7 @@ function topField(text: string, [start, end]: [number, number]): string {
   try {
     return JSON.parse(end - start > 66 ? raw + '"' : raw);
   } catch {
+    // Escapes cut at the bound do not parse: the raw characters name the field well enough.
     return raw.slice(1, -1);
   }
 }

@@ -8,6 +8,7 @@ export class Lock {
   /** Runs `fn` after every job queued before it; answers what `fn` answers or throws. */
   run<T>(fn: () => Promise<T> | T): Promise<T> {
     const run = this.#tail.then(fn);
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
     this.#tail = run.catch(() => {});
     return run;
   }
@@ -25,6 +26,7 @@ export class KeyedLock {
   /** Runs `fn` after every job queued before it under `key`. */
   run<T>(key: string, fn: () => Promise<T> | T): Promise<T> {
     const run = (this.#tails.get(key) ?? Promise.resolve()).then(fn);
+    // The queue's own copy: the caller's `run` carries the failure; the key's queue carries on.
     const tail = run.catch(() => {});
     this.#tails.set(key, tail);
     // The last job under a key takes its entry with it, so the map holds only busy keys.

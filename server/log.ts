@@ -1,7 +1,7 @@
 /**
  * forge's log: JSON lines, one named event per record (`socket_origin_refused`, `config_reload`),
  * written to `forge.log` beside the config and rolled to `forge.log.1` past a size bound.
- * Records the spec names are part of the contract. DESIGN.md §4 "Log".
+ * Records the spec names are part of the contract.
  */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, unknown>;
@@ -59,6 +59,7 @@ function statSize(path: string): number {
   try {
     return Deno.statSync(path).size;
   } catch {
+    // No log yet: it starts at zero (an unreadable one fails at the append, which says so).
     return 0;
   }
 }

@@ -8,6 +8,7 @@ import type {
   Slot,
   Wire,
 } from "../protocol/mod.ts";
+import { isEngineError } from "./words.ts";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import { toolDeclarationProblem, type ToolEntry } from "./workspace/mcp/catalog.ts";
@@ -41,10 +42,11 @@ export function catalogueAreas(core: AreaSpec[], manifests: readonly AnyManifest
  * Loads the enabled subsystems and answers "who handles this?" for every verb, command, subject
  * and binary kind. An off subsystem is never imported, and its names are answered with a sentence
  * naming it and the key that turned it off; one that throws at start is reported and the rest
- * runs. DESIGN.md §3.
+ * runs.
  */
 export class Registry {
   readonly #entries: Entry[] = [];
+  #log: Host["log"] | null = null;
   readonly #verbs = new Map<string, Entry>();
   readonly #commands = new Map<string, Entry>();
   readonly #subjects = new Map<string, Entry>();
@@ -53,6 +55,7 @@ export class Registry {
   constructor(readonly manifests: readonly AnyManifest[]) {}
 
   async boot(host: Host): Promise<void> {
+    this.#log = host.log;
     const config = host.config();
     const toolNames = new Set<string>();
     for (const manifest of this.manifests) {
@@ -73,9 +76,11 @@ export class Registry {
           entry.handlers = checkHandlers(manifest, await mod.create(host));
           host.log.info("subsystem_started", { subsystem: manifest.id });
         } catch (err) {
-          entry.refusal = `the ${manifest.id} subsystem failed to start: ${(err as Error).message}`;
+          entry.refusal = `the ${manifest.id} subsystem failed to start: ${
+            isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
+          }`;
           host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
-          host.workspace.fatalError = { error: "subsystem_failed", message: entry.refusal };
+          host.workspace.setFatal("subsystem_failed", entry.refusal);
         }
       }
       this.#entries.push(entry);
@@ -193,8 +198,9 @@ export class Registry {
     for (const entry of [...this.#entries].reverse()) {
       try {
         await entry.handlers?.stop?.();
-      } catch {
+      } catch (error) {
         // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
+        this.#log?.error("subsystem_stop_failed", { subsystem: entry.manifest.id, error });
       }
     }
   }

@@ -36,6 +36,7 @@ export async function* reusedReads(
     return read.value;
   };
   let ended = false;
+  // Cancelling a stream that already ended or failed changes nothing: the read says how it ended.
   const onAbort = () => void reader.cancel(signal?.reason).catch(() => {});
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
@@ -51,6 +52,7 @@ export async function* reusedReads(
     }
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    // As above: the stream's own failure is what the caller already heard.
     if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }

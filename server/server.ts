@@ -12,6 +12,7 @@ import type { Logger } from "./log.ts";
 import type { Registry } from "./registry.ts";
 import type { AnyManifest } from "./subsystem.ts";
 import type { Timers } from "./timers.ts";
+import type { ToolBridge } from "./workspace/mcp/bridge.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
 export { INBOUND_QUEUE } from "./boot/accept.ts";
@@ -35,10 +36,15 @@ export interface ServerOptions {
 }
 
 export interface RunningServer {
+  /** Whether the socket is served (`server.enabled`); the rest of forge runs either way. */
+  serving: boolean;
+  /** The socket's address; reading it when the socket is off throws a sentence saying so. */
   addr: Deno.NetAddr;
   url: string;
   workspace: Workspace;
   gateway: Gateway;
+  /** forge's MCP servers, one per live occupant: what each seat's CLI calls. */
+  tools: ToolBridge;
   config: ConfigStore;
   registry: Registry;
   connections(): number;
@@ -49,8 +55,7 @@ export interface RunningServer {
  * Boots forge in five phases, each in its own file under `boot/`, each handed what the ones before
  * it left: config (the file, the log), state (the state dir, the connection table), workspace (the
  * stateful core, the account gateway, the held asks), subsystems (every area's handlers in the
- * registry) and socket (update routing, reloads, `/socket`). DESIGN.md §1. `stop` undoes them in
- * reverse.
+ * registry) and socket (update routing, reloads, `/socket`). `stop` undoes them in reverse.
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const config = await configPhase(opts);
@@ -60,23 +65,40 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const http = await socketPhase(opts, config, state, core, areas);
 
   const { log, store } = config;
-  const { connections, idle } = state;
+  const { connections, idle, keeper } = state;
   const { registry } = areas;
-  const addr = http.addr;
-  log.info("server_listening", {
-    bind: addr.hostname,
-    port: addr.port,
-    config: store.loaded.path,
-    subsystems: registry.states(),
-  });
+  if (http) {
+    log.info("server_listening", {
+      bind: http.addr.hostname,
+      port: http.addr.port,
+      config: store.loaded.path,
+      subsystems: registry.states(),
+    });
+  } else {
+    log.warn("server_socket_disabled", {
+      why: "server.enabled is false: no socket is served; seats, schedules and workers run",
+      config: store.loaded.path,
+      subsystems: registry.states(),
+    });
+  }
+  const socket = () => {
+    if (!http) throw new Error("the socket is off: server.enabled is false in forge.toml");
+    return http.addr;
+  };
   let stopped = false;
   return {
-    addr,
-    url: `ws://${
-      addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname
-    }:${addr.port}/socket`,
+    serving: http !== null,
+    get addr() {
+      return socket();
+    },
+    get url() {
+      const addr = socket();
+      const host = addr.hostname.includes(":") ? `[${addr.hostname}]` : addr.hostname;
+      return `ws://${host}:${addr.port}/socket`;
+    },
     workspace: core.workspace,
     gateway: core.gateway,
+    tools: areas.bridge,
     config: store,
     registry,
     connections: () => connections.size,
@@ -90,7 +112,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       for (const conn of connections.values()) conn.end("shutdown");
       await registry.stop();
       await core.gateway.stop();
-      await http.stop();
+      await http?.stop();
+      await keeper.flushed();
       log.info("server_stopped", {});
     },
   };

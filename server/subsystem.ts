@@ -21,10 +21,11 @@ import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
 import type { HeldAsks } from "./held_asks.ts";
 import type { Logger } from "./log.ts";
+import type { StateKeeper } from "./state/keeper.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 
 /**
- * The contract between the server and a subsystem (DESIGN.md §3). A subsystem is a static
+ * The contract between the server and a subsystem. A subsystem is a static
  * manifest, readable at boot without running it, plus `create(host)` returning its handlers.
  * The type of `defineSubsystem` insists on exactly one handler per declared verb, command and
  * subject. Subsystems import `protocol/` and this file, never each other.
@@ -64,6 +65,11 @@ export interface Delivery {
   uuid?: string;
   /** An extra update to emit once the turn is forged (`cron_prompt_appended`, ...). */
   announce?: SessionUpdate;
+  /**
+   * This very prompt (`uuid`) may have been handed over before forge went down: the seat's
+   * transcript is read first, and a prompt that already landed there is not sent again.
+   */
+  once?: boolean;
 }
 
 /**
@@ -126,6 +132,11 @@ export interface Host {
   config(): ForgeConfig;
   /** forge's own state directory (beside forge.toml): stores, rolled logs. */
   readonly stateDir: string;
+  /**
+   * The one keeper of every state file (server/state/keeper.ts): a store asks it for its file
+   * and never writes under `stateDir` itself.
+   */
+  readonly state: StateKeeper;
   /** The seats, projects and the update stream every subsystem reads through. */
   readonly workspace: Workspace;
   /** Emits an update into the stream: numbered on its seat's counter and fanned out. */
@@ -248,6 +259,11 @@ export function defineSubsystem<
 >(manifest: Manifest<V, C, S>): Manifest<V, C, S> {
   return manifest;
 }
+
+export type { KeptFile, KeptRead, StateKeeper } from "./state/keeper.ts";
+export { isEngineError, netWords, ownWords, spawnWords } from "./words.ts";
+export { ioWords, readWords } from "./state/words.ts";
+export { schemaParse, StateWriteError } from "./state/keeper.ts";
 
 /** The one error class that crosses the wire: its message is the `why`, `what` names the verb. */
 export class Refusal extends Error {

@@ -1,6 +1,7 @@
 import type { SessionUpdate, Slot } from "../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../server/config/types.ts";
 import { memoryLogger } from "../server/log.ts";
+import { StateKeeper } from "../server/state/keeper.ts";
 import type { Delivery, Host, ToolCall } from "../server/subsystem.ts";
 import { Workspace } from "../server/workspace/workspace.ts";
 import { Board } from "../server/board/board.ts";
@@ -9,9 +10,16 @@ import type { TickClock } from "../server/board/cron.ts";
 /** A clock the test moves by hand; armed timers are recorded, never run by themselves. */
 export class HandClock implements TickClock {
   armed: { fn: () => void; at: number }[] = [];
-  constructor(public t: number) {}
+  /** When this "process" came up: a restart (`reopen`) moves it to the clock's now. */
+  up: number;
+  constructor(public t: number) {
+    this.up = t;
+  }
   now(): number {
     return this.t;
+  }
+  upSince(): number {
+    return this.up;
   }
   set(fn: () => void, ms: number): unknown {
     const timer = { fn, at: this.t + ms };
@@ -74,6 +82,7 @@ export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(20
     log,
     config: () => config,
     stateDir,
+    state: new StateKeeper(log),
     workspace,
     emit: (u) => void emitted.push(u),
     asks: {
@@ -91,17 +100,21 @@ export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(20
     },
     toolsChanged: () => {},
   };
-  const open = () =>
-    Board.open(
-      host,
+  // A restart reads through a keeper of its own, as a new process would.
+  const open = (restart = false) => {
+    if (restart) clock.up = clock.t;
+    return Board.open(
+      restart ? { ...host, state: new StateKeeper(log) } : host,
       clock,
-      (entry, text, uuid) =>
+      (entry, text, uuid, once) =>
         host.deliver({ org: entry.org, project: entry.project, label: "lead" }, {
           text,
           source: "cron",
           uuid,
+          once,
         }),
     );
+  };
   const board = await open();
   Object.assign(world, {
     host,
@@ -125,7 +138,7 @@ export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(20
         signal: new AbortController().signal,
       };
     },
-    reopen: open,
+    reopen: () => open(true),
     async [Symbol.asyncDispose]() {
       await board.crons.stop();
       await Deno.remove(stateDir, { recursive: true });

@@ -3,8 +3,8 @@
 // (fixtures/connectors/script.json) to call forge's gotify__* and slack__* tools.
 // spec: "Not every frame on the stream is the CLI's" (a Gotify notification and a Slack message
 // are forged user turns with their source); session > pending_asks (a Slack draft is held);
-// home > connectors; board > connectors; catalogue 1.2 #12 respond_slack_post, 2.3 #37, #58,
-// #60-62; mcp_tools §9-10.
+// home > connectors; board > connectors; the original's respond_slack_post and its connector
+// updates; the original forge's `gotify` and `slack` tool families.
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import {
@@ -204,7 +204,7 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
 Deno.test("slack: an unanswered draft expires and nothing is sent; home shows a down Gotify as down, retried until it is back", async () => {
   await using w = await connectorWorld();
   await w.gotify.stop();
-  // The test shortens the 600 s a draft waits (catalogue: respond_slack_post) to 2 s.
+  // The test shortens the 600 s a draft waits (the original's) to 2 s.
   Deno.env.set("FORGE_SLACK_DRAFT_EXPIRY_SECONDS", "2");
   const forge = await w.world.startForge().finally(() =>
     Deno.env.delete("FORGE_SLACK_DRAFT_EXPIRY_SECONDS")
@@ -258,17 +258,20 @@ Deno.test("connectors: without [gotify] the tools say so; a subscription store t
   assertEquals((home.gotify as Msg).configured, false);
   assertEquals((home.gotify as Msg).connected, false);
   assertEquals((home.slack as Msg).load_failed, true);
-  assertMatch(String((home.slack as Msg).load_error), /subscriptions\.json is not JSON/);
+  assertMatch(
+    String((home.slack as Msg).load_error),
+    /subscriptions\.json did not parse \(it is not whole JSON\); forge kept a copy at /,
+  );
 
   const [none] = toolResultsOf(await promptTurn(c, lead, "[[script:nogotify]] subscribe"));
   assertEquals(none.isError, true);
   assertMatch(none.text, /no Gotify server configured in forge.toml \[gotify\]/);
   const [refused] = toolResultsOf(await promptTurn(c, lead, "[[script:ssub]] watch general"));
   assertEquals(refused.isError, true);
-  assertMatch(refused.text, /the stored subscriptions failed to load/);
+  assertMatch(refused.text, /subscriptions\.json did not parse .* until the file is mended/);
   assertEquals(await Deno.readTextFile(store), "{ not json", "the file is left to be mended");
 
-  // catalogue 1.2 #47: an app hands a notification to a project's lead itself.
+  // deliver_gotify_message: an app hands a notification to a project's lead itself.
   const notification = { app: "ops", title: "disk", message: "92% full", priority: 7 };
   command(c, "deliver_gotify_message", { project: "alpha", notification });
   const handed = await nextDelivery(c, "gotify");

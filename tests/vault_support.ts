@@ -2,6 +2,7 @@ import { startFakeVault } from "../fixtures/vault_server/mod.ts";
 import { decodeCommand, type SessionUpdate, type Slot, type Wire } from "../protocol/mod.ts";
 import type { ForgeConfig } from "../server/config/types.ts";
 import { memoryLogger } from "../server/log.ts";
+import { StateKeeper } from "../server/state/keeper.ts";
 import type { Host, Peer, ToolCall } from "../server/subsystem.ts";
 import { create } from "../subsystems/vault/mod.ts";
 import { HeldAskRegistry } from "../server/workspace/seats/held.ts";
@@ -26,6 +27,7 @@ export function fakeHost(vault: Record<string, Wire>, stateDir: string) {
     log,
     config: () => config as unknown as ForgeConfig,
     stateDir,
+    state: new StateKeeper(log),
     workspace: {} as unknown as Workspace,
     emit: record,
     asks,

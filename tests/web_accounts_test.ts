@@ -5,7 +5,8 @@ import { webWorld } from "./web_harness.ts";
 // Accounts from the page: each account's chip with its state - cooling until when, at its cap,
 // a refused credential's sign-in with the server's words - and a seat showing the account it
 // runs under and every rotation notice. spec: home > accounts, projects (chip); What a client
-// receives > update (the account pool paragraph); catalogue 2.3 (notice, forge_account_identity).
+// receives > update (the account pool paragraph); the original's notice and
+// forge_account_identity updates.
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const limited = {

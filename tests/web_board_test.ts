@@ -7,7 +7,8 @@ import { texts, webWorld } from "./web_harness.ts";
 // The whole board from the page: tasks (create, move, rank, assign, a verdict, an answer to a row
 // waiting on the user), schedules (made, listed with their next fire, deleted), the connector
 // subscriptions an agent made, and a Slack draft in the dock (declined, then approved). spec:
-// What a subject carries > board; catalogue 1.2 task commands, respond_slack_post; 2.3 #37, #61.
+// What a subject carries > board; the original's task commands and respond_slack_post, its
+// connector_subscriptions_changed and slack_post_pending updates.
 
 const tool = (name: string, input: unknown) => ({
   content: [{ type: "tool_use", name: `mcp__forge__${name}`, input }],

@@ -7,7 +7,8 @@ import { webWorld } from "./web_harness.ts";
 // The models page: the catalogue check against a feed file, a row installed from the import dir
 // (its digest checked), activated (the real whisper.cpp runtime refuses a file that is not a
 // model, in words), uninstalled; the read-aloud passage recorded from the page's microphone and
-// benched, the result listed. spec: dictate_models (its field table); catalogue 1.2 dictate_*.
+// benched, the result listed. spec: dictate_models (its field table); the original's dictate_*
+// commands.
 
 Deno.test({
   name: "web: the models page checks, installs, activates, uninstalls, records and benches",

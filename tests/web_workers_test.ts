@@ -5,8 +5,8 @@ import { webWorld } from "./web_harness.ts";
 // Workers from the page: a lead's workers listed under it with their state, spawned and
 // despawned from its seat (the reply's words shown; a dirty tree refused, then forced), closed,
 // and a message delivered to a worker and to its lead. spec: command > reply_to (spawn_worker,
-// despawn_worker answer through the reply, a refusal in its body); home > agents (tree);
-// catalogue 1.2 rows 41-46.
+// despawn_worker answer through the reply, a refusal in its body); home > agents (tree); the
+// original's worker commands (spawn_worker to deliver_worker_prompt_to_lead).
 
 Deno.test({
   name: "web: spawn, message, close and despawn a lead's workers from its seat",

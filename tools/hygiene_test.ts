@@ -59,86 +59,6 @@ const TEAM_CITATION = new RegExp(
   ].join("|"),
   "g",
 );
-/**
- * Files whose team citations are not swept yet. Each is skipped by the check below until its
- * comments cite the spec by section name or say the fact in words; a swept file must then leave
- * this list (the test after the check names it). Empty the list, then delete it.
- */
-const CITATIONS_NOT_YET_SWEPT: readonly string[] = [
-  // Being swept on their own branches.
-  "server/areas/seats.ts",
-  "server/areas/session.ts",
-  "server/board/board.ts",
-  "server/board/board_test.ts",
-  "server/board/cron.ts",
-  "server/board/cron_test.ts",
-  "server/board/mod.ts",
-  "server/dispatch.ts",
-  "server/gateway/gateway.ts",
-  "server/gateway/seat_facts.ts",
-  "server/workers/book.ts",
-  "server/workers/git.ts",
-  "server/workers/mod.ts",
-  "server/workers/workers.ts",
-  "server/workspace/claude/process.ts",
-  "server/workspace/mcp/seat_server.ts",
-  "server/workspace/seats/ask_wire.ts",
-  "server/workspace/seats/asks.ts",
-  "server/workspace/seats/asks_test.ts",
-  "server/workspace/seats/conversation.ts",
-  "server/workspace/seats/held_test.ts",
-  "server/workspace/seats/launch.ts",
-  "server/workspace/seats/launch_test.ts",
-  "server/workspace/seats/model_wire.ts",
-  "server/workspace/seats/reads.ts",
-  "server/workspace/seats/seat_state.ts",
-  "server/workspace/seats/seat_state_test.ts",
-  "server/workspace/seats/subagent_cards.ts",
-  "server/workspace/seats/window.ts",
-  "server/workspace/stream.ts",
-  "server/workspace/stream_test.ts",
-  "server/workspace/workspace.ts",
-  "subsystems/connectors/context.ts",
-  "subsystems/connectors/gotify.ts",
-  "subsystems/connectors/mod.ts",
-  "subsystems/connectors/slack.ts",
-  "subsystems/connectors/slack_files.ts",
-  "subsystems/connectors/slack_hub.ts",
-  "subsystems/connectors/slack_post.ts",
-  "subsystems/review/agent_tools_test.ts",
-  "subsystems/review/scope.ts",
-  "tests/connectors_spawned_test.ts",
-  "tests/web_accounts_test.ts",
-  "tests/web_board_test.ts",
-  "tests/web_models_test.ts",
-  "tests/web_workers_test.ts",
-  "tools/web/app/model/asks.ts",
-  "tools/web/app/views/accounts.tsx",
-  "tools/web/app/views/board.tsx",
-  "tools/web/app/views/held_cards.tsx",
-  "tools/web/app/views/models.tsx",
-  // Not in a sweep yet: these cite the team's house-style document, its measured notes or its
-  // catalogue by section number.
-  "main.ts",
-  "server/config/load.ts",
-  "server/log.ts",
-  "server/registry.ts",
-  "server/server.ts",
-  "server/subsystem.ts",
-  "server/workspace/mcp/catalog.ts",
-  "server/workspace/seats/occupant.ts",
-  "subsystems/browser/audio.ts",
-  "subsystems/browser/launch.ts",
-  "subsystems/connectors/gotify_client.ts",
-  "subsystems/dictate/models/catalogue.ts",
-  "subsystems/plugins/actions.ts",
-  "subsystems/plugins/cli.ts",
-  "subsystems/terminal/proc.ts",
-  "subsystems/voice/engines/festival.ts",
-  "subsystems/voice/engines/process.ts",
-  "tools/permissions.ts",
-  "tools/web/app/views/dictate_axes.tsx",
-];
 /** The files whose comments `teamCitations` reads. */
 const CITING = /\.(ts|tsx|md)$/;
 
@@ -169,20 +89,11 @@ Deno.test("the citation matcher catches a team document's numbers and lets an RF
 Deno.test("no tracked source file cites a team document the repository does not hold", async () => {
   const found: string[] = [];
   for (const path of await trackedSources()) {
-    if (!CITING.test(path) || CITATIONS_NOT_YET_SWEPT.includes(path)) continue;
+    if (!CITING.test(path)) continue;
     const text = await Deno.readTextFile(root + path).catch(() => "");
     found.push(...teamCitations(path, text));
   }
   assertEquals(found, []);
-});
-
-Deno.test("every file CITATIONS_NOT_YET_SWEPT names still cites one: a swept file leaves it", async () => {
-  const swept: string[] = [];
-  for (const path of CITATIONS_NOT_YET_SWEPT) {
-    const text = await Deno.readTextFile(root + path).catch(() => "");
-    if (teamCitations(path, text).length === 0) swept.push(path);
-  }
-  assertEquals(swept, []);
 });
 
 // A test judges outcomes; how long something took is a bench's figure (tools/bench/). This

@@ -114,7 +114,7 @@ export function permissionFlags(opts: {
   else if (terminal) flags.push(`--allow-ffi=${opts.repoRoot}/node_modules`);
   if (terminal) {
     // node-pty is a native addon: it needs --allow-ffi, and its tty streams need UNSCOPED read and
-    // write (feasibility §3). An addon's native code is outside Deno's sandbox anyway, so with the
+    // write (measured). An addon's native code is outside Deno's sandbox anyway, so with the
     // terminal on the file fence is advisory; turn [terminal] off to keep it.
     flags.push("--allow-read", "--allow-write");
   } else {
@@ -143,7 +143,7 @@ export function connectorHosts(config: ForgeConfig): string[] {
         (url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80");
       return [`${url.hostname}:${port}`];
     } catch {
-      return [];
+      return []; // not a URL: the loader refused it already, no host to allow
     }
   });
 }
@@ -163,7 +163,7 @@ function upstreamHost(url: string): string {
     const u = new URL(url);
     return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
   } catch {
-    return "";
+    return ""; // not a URL: the loader refused it already, no host to allow
   }
 }
 
@@ -246,7 +246,7 @@ export function directoryMarketplaces(configDirs: string[]): string[] {
     try {
       known = JSON.parse(Deno.readTextFileSync(`${dir}/plugins/known_marketplaces.json`));
     } catch {
-      continue;
+      continue; // no marketplace file in this config dir (or not one the CLI wrote whole)
     }
     for (const entry of Object.values(known ?? {})) {
       const path = entry?.source?.path;

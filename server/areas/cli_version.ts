@@ -61,6 +61,7 @@ export async function readLatestCliVersion(
   try {
     version = JSON.parse(stdout);
   } catch {
+    // The parser's words stay out: the answer said is that it is not JSON, the output its cause.
     return { why: `${what} answered something that is not JSON`, cause };
   }
   // One version prints as a JSON string; a range matching several prints an array.

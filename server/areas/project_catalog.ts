@@ -30,6 +30,7 @@ export function clearCatalogCache(): void {
 
 /** One folder's transcripts, stat'ed in parallel; reused for `ttl` as CATALOG_TTL_MS says. */
 async function folderRows(folder: string, ttl: number): Promise<Row[]> {
+  // A probe: a folder that cannot be stat'ed holds no transcripts forge could read.
   const dir = await Deno.stat(folder).catch(() => null);
   if (!dir) return []; // No folder: nothing has run here under this config directory.
   const dirMtime = dir.mtime?.getTime() ?? 0;
@@ -47,6 +48,7 @@ async function folderRows(folder: string, ttl: number): Promise<Row[]> {
       return []; // No folder: nothing has run here under this config directory.
     }
     const stats = await Promise.all(
+      // A transcript that went between the listing and its stat is simply not a row.
       names.map((n) => Deno.stat(`${folder}/${n}`).catch(() => null)),
     );
     return names.flatMap((n, i) =>
@@ -105,6 +107,7 @@ export async function projectCatalog(
 function realPath(path: string): Promise<string> {
   const held = realPaths.get(path);
   if (held && Date.now() - held.at < QUIET_CATALOG_TTL_MS) return held.path;
+  // The CLI names its folder by the real path; a path that will not resolve is named as given.
   const resolved = Deno.realPath(path).catch(() => path);
   realPaths.set(path, { at: Date.now(), path: resolved });
   if (realPaths.size > 4096) realPaths.delete(realPaths.keys().next().value!);

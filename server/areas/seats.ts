@@ -7,14 +7,14 @@ import { CONVERSATION_VERBS, conversationVerbs } from "./conversation.ts";
 type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
 
 /**
- * The seat commands (catalogue 1.2): spawning, replacing and releasing occupants, prompts and
- * cancels, modes and models, the answers to parked asks and a call's output. A core area: it has
- * no switch. Every command is fire-and-forget (spec: command): its effect arrives as updates,
- * and a command for a seat with no session is refused naming the seat. `read_call_output` is
- * answered to the asking connection alone, `seq: null`, because it stands nowhere in the
- * sequence (spec: What a client receives > update). It also answers the conversation verbs,
- * `more` and `seat_range` (conversation.ts), over the same seats. The server builds `seats`;
- * the area boots it when it starts.
+ * The seat commands (the original's Command variants): spawning, replacing and releasing occupants,
+ * prompts and cancels, modes and models, the answers to parked asks and a call's output. A core
+ * area: it has no switch. Every command is fire-and-forget (spec: command): its effect arrives as
+ * updates, and a command for a seat with no session is refused naming the seat. `read_call_output`
+ * is answered to the asking connection alone, `seq: null`, because it stands nowhere in the
+ * sequence (spec: What a client receives > update). It also answers the conversation verbs, `more`
+ * and `seat_range` (conversation.ts), over the same seats. The server builds `seats`; the area
+ * boots it when it starts.
  */
 export function seatsArea(seats: SeatManager) {
   return defineSubsystem({

@@ -56,6 +56,7 @@ export async function readStatusPage(
       : unreachable(`the status page at ${where} could not be reached`, err);
   }
   if (!res.ok) {
+    // The body is not read: a stream already over needs no cancel, and the status says it all.
     await res.body?.cancel().catch(() => {});
     return unreachable(`the status page at ${where} answered HTTP ${res.status}`);
   }
@@ -82,6 +83,7 @@ function pageName(url: string): string {
   try {
     return new URL(url).host;
   } catch {
+    // A URL that does not parse is named by its key: the loader already refused its text.
     return "status_url";
   }
 }

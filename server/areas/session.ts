@@ -46,7 +46,7 @@ export async function sessionSnapshot(
   slot: Slot,
   opts: { review: boolean } = { review: false },
 ): Promise<SessionSnapshot> {
-  // spec (catalogue 3.4): queued updates precede a snapshot, so a held run goes out first.
+  // As the original orders them, queued updates precede a snapshot: a held run goes out first.
   host.workspace.stream.flush(slot);
   const seat = host.workspace.seat(slot);
   if (!seat) {
@@ -56,8 +56,13 @@ export async function sessionSnapshot(
       slot,
     );
   }
-  // The seat's fields as a seat with no occupant shows them, and the rest empty (rows.ts).
-  const base = sessionDefaults(seat, host.workspace.stream.nextSeq(slot));
+  // The seat's fields as a seat with no occupant shows them, and the rest empty (rows.ts); the
+  // composer carries [dictate] bind and mode as a live seat's does.
+  const base = sessionDefaults(
+    seat,
+    host.workspace.stream.nextSeq(slot),
+    host.config().areas.dictate ?? {},
+  );
   // A subsystem may add fields INSIDE the seat's own `composer` and `state` (dictation's notice
   // and overrides): those merge into the seat's objects rather than replacing them.
   const { composer, state, ...extra } = await registry.sessionFields(slot, opts);

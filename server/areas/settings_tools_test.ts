@@ -1,5 +1,5 @@
 // The settings family: settings__get reads keys with value and class; an agent is shown
-// that a secret is set, never the secret (COMMON: no secret in any frame but its one answer).
+// that a secret is set, never the secret: no secret in any frame but its one answer.
 import { assertEquals, assertMatch } from "../../tests/assert.ts";
 import type { SettingsDocument, SettingsKey } from "../../protocol/mod.ts";
 import type { ToolCall } from "../subsystem.ts";

@@ -90,7 +90,10 @@ async function write(
   });
   // spec: the batch is validated against the loader before the prompt is minted.
   const path = store.loaded.path;
-  const before = await Deno.readTextFile(path).catch(() => "");
+  const before = await Deno.readTextFile(path).catch((err) => {
+    if (err instanceof Deno.errors.NotFound) return ""; // no file: the defaults, as at boot
+    throw err;
+  });
   const applied = applyEdits(before, edits);
   if (!applied.ok) return refuse(applied.message);
   const invalid = store.validate(applied.text);

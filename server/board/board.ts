@@ -17,7 +17,8 @@ const key = (org: string, name: string) => `${org}/${name}`;
 /**
  * Every project's board: the task books, the schedules, and the reads the board subject and
  * home's fleet row are drawn from. A change is written before it is announced: `tasks_changed`
- * and `cron_schedules_changed` carry the project's whole list, keyed by its lead (catalogue 2.3).
+ * and `cron_schedules_changed` carry the project's whole list, keyed by its lead
+ * (spec: What a subject carries > board).
  */
 export class Board {
   readonly #books = new Map<string, Promise<TaskBook>>();
@@ -26,7 +27,7 @@ export class Board {
   private constructor(readonly host: Host, readonly clock: TickClock, readonly crons: Crons) {}
 
   static async open(host: Host, clock: TickClock, deliver: CronDeliver): Promise<Board> {
-    const crons: Crons = await Crons.open(host.stateDir, {
+    const crons: Crons = await Crons.open(host.state, host.stateDir, {
       clock,
       deliver,
       log: host.log,
@@ -46,13 +47,13 @@ export class Board {
     const k = key(p.org, p.name);
     let got = this.#books.get(k);
     if (!got) {
-      got = TaskBook.open(this.host.stateDir, p.org, p.name);
+      got = TaskBook.open(this.host.state, this.host.stateDir, p.org, p.name);
       this.#books.set(k, got);
     }
     return got;
   }
 
-  /** The project a person's command names (by name, as the catalogue's commands carry it). */
+  /** The project a person's command names (by name, as the original's commands carry it). */
   project(name: string): ProjectConfig {
     const found = this.host.workspace.projects().filter((p) => p.name === name);
     if (found.length === 0) throw new BoardError(`no project \`${name}\` is declared`);

@@ -1,8 +1,10 @@
 // The store, the people's commands and the agents' tools over one board: spec board > projects
-// (a restart keeps the board; a torn file is never read as an empty board); catalogue 1.2 task
-// commands (refused by name, the store unchanged) and 2.3 tasks_changed; mcp_tools §7-8.
+// (a restart keeps the board; a torn file is never read as an empty board); the original's task
+// commands (refused by name, the store unchanged) and its tasks_changed; the original forge's
+// `cron` and `tasks` tool families.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import type { Command, Task } from "../../protocol/mod.ts";
+import type { memoryLogger } from "../log.ts";
 import { Refusal } from "../subsystem.ts";
 import { taskFilePath } from "./book.ts";
 import { taskCommands } from "./commands.ts";
@@ -189,11 +191,30 @@ Deno.test("a restart keeps the board exactly; a damaged file is never read as an
   await Deno.writeTextFile(path, whole.slice(0, whole.length / 2));
   const damaged = await w.reopen();
   const snap = await damaged.snapshot();
-  assertMatch(snap.projects[0].error!, /is damaged \(it is not whole JSON\)/);
+  assertMatch(snap.projects[0].error!, /tasks\.json did not parse \(it is not whole JSON\)/);
+  assertMatch(snap.projects[0].error!, /changes nothing in the board of alpha until the file/);
   const r = await boardTools(damaged).tasks__create({ subject: "four" }, w.call("alpha"));
   assert(r.isError);
-  assertMatch(r.text, /alpha's board cannot be changed/);
+  assertMatch(r.text, /alpha's board cannot be changed: .*tasks\.json did not parse/);
   assertEquals(await Deno.readTextFile(path), whole.slice(0, whole.length / 2));
+  // Kept aside, byte for byte, and named in a log record; home's fatal_error lists it.
+  const aside = [...Deno.readDirSync(path.replace(/\/[^/]*$/, ""))]
+    .find((e) => e.name.startsWith("tasks.json.corrupt-"))!;
+  assertEquals(
+    await Deno.readTextFile(`${path}.${aside.name.slice("tasks.json.".length)}`),
+    whole.slice(0, whole.length / 2),
+  );
+  const log = w.host.log as ReturnType<typeof memoryLogger>;
+  assert(
+    log.records.some((x) => x.event === "state_file_damaged" && "path" in x && x.path === path),
+  );
+  // Mended by hand: the next change reads it back and goes through.
+  await Deno.writeTextFile(path, whole);
+  const mended = await boardTools(damaged).tasks__create({ subject: "four" }, w.call("alpha"));
+  assert(!mended.isError, mended.text);
+  const after = await damaged.tasks({ org: "Acme", name: "alpha" });
+  assertEquals(after.map((t) => t.subject), ["one", "two", "three", "four"]);
+  assertEquals((await damaged.snapshot()).projects[0].error, null);
 });
 
 Deno.test("the board snapshot: one entry per project with rows, crons and empty connector sets", async () => {

@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { Task } from "../../protocol/mod.ts";
-import { DurableJson } from "./durable.ts";
+import { type KeptFile, schemaParse, type StateKeeper, StateWriteError } from "../state/keeper.ts";
+import type { Logger } from "../log.ts";
 import { Lock } from "../lock.ts";
 import { BoardError, TaskList } from "./tasks.ts";
 
 const TaskFile = z.object({ version: z.literal(1), tasks: z.array(Task) }).strict();
+type TaskFile = z.infer<typeof TaskFile>;
 
 /** Where a project's tasks live under forge's state dir. */
 export function taskFilePath(stateDir: string, org: string, project: string): string {
@@ -13,40 +15,49 @@ export function taskFilePath(stateDir: string, org: string, project: string): st
 }
 
 /**
- * One project's task store: the list in memory, the durable file behind it, and one change at a
- * time. A change runs against the list, is written, and only then counts: a refused change or a
- * failed write puts the list back as it was. A file that does not read (damaged, unreadable) is
- * never taken for an empty board: the book keeps the reason and refuses every change, so
- * nothing writes over the rows it could not read.
+ * One project's task store: the list in memory, the kept file behind it (server/state/), and
+ * one change at a time. A change runs against the list, is written, and only then counts: a
+ * refused change or a failed write puts the list back as it was. A file that does not parse is
+ * never taken for an empty board: the keeper keeps a copy aside, `error` says why, and every
+ * change is refused until the file is mended (then its rows are read back) or removed.
  */
 export class TaskBook {
   #lock = new Lock();
 
   private constructor(
     readonly list: TaskList,
-    readonly file: DurableJson<z.infer<typeof TaskFile>>,
-    readonly error: string | null,
+    readonly file: KeptFile<TaskFile>,
+    private readonly log: Logger,
   ) {}
 
-  static async open(stateDir: string, org: string, project: string): Promise<TaskBook> {
-    const file = new DurableJson(taskFilePath(stateDir, org, project), (raw) => {
-      const got = TaskFile.safeParse(raw);
-      if (!got.success) {
-        throw new Error(`its content is not a task list: ${got.error.issues[0]?.message}`);
-      }
-      return got.data;
+  static async open(
+    keeper: StateKeeper,
+    stateDir: string,
+    org: string,
+    project: string,
+  ): Promise<TaskBook> {
+    const file = keeper.file(taskFilePath(stateDir, org, project), {
+      area: `the board of ${project}`,
+      parse: schemaParse(TaskFile, "a task list"),
     });
     const read = await file.read();
-    if (read.state === "unreadable") return new TaskBook(new TaskList(project), file, read.why);
     const tasks = read.state === "read" ? read.value.tasks : [];
-    return new TaskBook(new TaskList(project, tasks), file, null);
+    return new TaskBook(new TaskList(project, tasks), file, keeper.log);
+  }
+
+  /** Why the board cannot be changed (its file is damaged); null when it can. */
+  get error(): string | null {
+    return this.file.damage;
   }
 
   /** Runs `fn` on the list, writes the result, and answers `fn`'s value; one change at a time. */
   change<R>(fn: (list: TaskList) => R): Promise<R> {
     return this.#lock.run(async () => {
-      if (this.error !== null) {
-        throw new BoardError(`${this.list.project}'s board cannot be changed: ${this.error}`);
+      try {
+        const mended = await this.file.writable();
+        if (mended) this.list.tasks = mended.state === "read" ? mended.value.tasks : [];
+      } catch (err) {
+        throw new BoardError(`${this.list.project}'s board cannot be changed: ${words(err)}`);
       }
       const before = this.list.tasks;
       try {
@@ -56,12 +67,18 @@ export class TaskBook {
       } catch (err) {
         this.list.tasks = before;
         if (err instanceof BoardError) throw err;
+        if (!(err instanceof StateWriteError)) {
+          this.log.error("board_change_failed", { error: err });
+        }
         throw new BoardError(
-          `${this.list.project}'s board could not be saved, so nothing changed: ${
-            (err as Error).message
-          }`,
+          `${this.list.project}'s board could not be saved, so nothing changed: ${words(err)}`,
         );
       }
     });
   }
+}
+
+/** A keeper's refusal is already in forge's words; anything else is not passed on. */
+function words(err: unknown): string {
+  return err instanceof StateWriteError ? err.message : "forge could not run the change";
 }

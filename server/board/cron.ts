@@ -3,40 +3,61 @@ import { z } from "zod";
 import { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
 import { Lock } from "../lock.ts";
-import { DurableJson } from "./durable.ts";
+import {
+  type KeptFile,
+  type KeptRead,
+  schemaParse,
+  type StateKeeper,
+  StateWriteError,
+} from "../state/keeper.ts";
 import { nextAfter, occurrencesDue, parseSchedule, scheduleText } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
 
-/** A fire later than this past its time is a missed one: the turn says so. */
+/** A fire later than this past its time while forge runs is a missed one: the turn says so. */
 export const MISSED_GRACE_MS = 60_000;
-/** A fire that could not be delivered is tried again this much later. */
+/** A fire that could not be delivered is tried again after this, doubling up to RETRY_MS. */
+export const FIRST_RETRY_MS = 5_000;
+/** The longest wait before a fire that could not be delivered is tried again. */
 export const RETRY_MS = 60_000;
 /** The tick never sleeps longer than this, so a clock jump or a suspend is noticed. */
 export const MAX_SLEEP_MS = 30_000;
 /** How many fired prompts keep their schedule's name (for `cron_names`). */
 export const FIRED_CAP = 10_000;
 
-/** The clock and timer the tick runs on (wall time, epoch ms); tests drive their own. */
-export type TickClock = Clock;
+/**
+ * The clock and timer the tick runs on (wall time, epoch ms); tests drive their own. `upSince` is
+ * the instant forge came up: a fire due before it fell due while forge was down.
+ */
+export type TickClock = Clock & { upSince?(): number };
 
 export const REAL_CLOCK: TickClock = {
   now: () => Date.now(),
+  upSince: () => performance.timeOrigin,
   set: (fn, ms) => setTimeout(fn, ms),
   clear: (id) => clearTimeout(id as number),
 };
 
-/** Hands a fire's words to the project's lead; rejects with a sentence when it cannot. */
-export type CronDeliver = (entry: CronEntry, text: string, uuid: string) => Promise<void>;
+/**
+ * Hands a fire's words to the project's lead; rejects with a sentence when it cannot. `once`:
+ * this very fire (its uuid) was handed over before forge went down, so the delivery checks the
+ * lead's transcript first and sends nothing when the prompt already landed.
+ */
+export type CronDeliver = (
+  entry: CronEntry,
+  text: string,
+  uuid: string,
+  once: boolean,
+) => Promise<void>;
 
 const CronFile = z.object({ version: z.literal(1), crons: z.array(CronEntry) }).strict();
-const Fired = z.object({ uuid: z.string(), cron_id: z.string(), name: z.string() }).strict();
+/** A fire's prompt: `due` is the occurrence it fired for, so a restart knows it was begun. */
+const Fired = z.object({
+  uuid: z.string(),
+  cron_id: z.string(),
+  name: z.string(),
+  due: z.string().optional(),
+}).strict();
 const FiredFile = z.object({ version: z.literal(1), fired: z.array(Fired) }).strict();
-
-const schemaParse = <T>(schema: z.ZodType<T>) => (raw: unknown): T => {
-  const got = schema.safeParse(raw);
-  if (!got.success) throw new Error(`its content is not forge's: ${got.error.issues[0]?.message}`);
-  return got.data;
-};
 
 export interface CronInput {
   prompt: string;
@@ -47,50 +68,79 @@ export interface CronInput {
 
 /**
  * Every project's schedules, persisted with their next fire, and the one tick that fires them.
- * spec: "Not every frame on the stream is the CLI's" (a fire is a delivery, `source: cron`);
- * mcp_tools §7. The tick fires every entry whose next fire has passed ONCE, however many
- * occurrences passed (a server that was down says so in the turn), then advances it from now;
- * a one-shot is removed once delivered. A fire is written off only after its delivery landed,
- * so a crash in between fires it again rather than never. Each fired prompt's uuid is kept with
- * its schedule's name, persisted, so `cron_names` is right after a restart.
+ * spec: "Not every frame on the stream is the CLI's" (a fire is a delivery, `source: cron`); the
+ * original forge's `cron` tool family. The tick fires every entry whose next fire has passed ONCE,
+ * however many occurrences passed, then advances it from now; a one-shot is removed once delivered.
+ * A fire that fell due while forge was down says so in its turn, however short the outage.
+ *
+ * Exactly once across a crash: a fire's uuid is written with the occurrence it is for BEFORE it
+ * is handed over, and the schedule advances only AFTER the delivery landed. A crash in between
+ * leaves the occurrence due with its uuid on record, so the next boot hands the same uuid over
+ * with `once`: the lead's transcript is read first and a prompt that already landed is not sent
+ * again. Each fired prompt's uuid keeps its schedule's name, so `cron_names` is right after a
+ * restart. While either file is damaged (server/state/), nothing fires and nothing changes.
  */
 export class Crons {
   entries: CronEntry[] = [];
-  readonly fired = new Map<string, { cron_id: string; name: string }>();
+  readonly fired = new Map<string, z.infer<typeof Fired>>();
   readonly #inflight = new Set<string>();
+  /** Failed deliveries in a row per schedule: the next retry waits twice as long. */
+  readonly #failures = new Map<string, number>();
   #lock = new Lock();
   #timer: unknown = null;
   #stopped = true;
-  /** Whether the first tick (the boot catch-up) has run. */
-  #ticked = false;
+  readonly #upSince: number;
 
   private constructor(
-    private readonly file: DurableJson<z.infer<typeof CronFile>>,
-    private readonly firedFile: DurableJson<z.infer<typeof FiredFile>>,
-    readonly error: string | null,
+    private readonly file: KeptFile<z.infer<typeof CronFile>>,
+    private readonly firedFile: KeptFile<z.infer<typeof FiredFile>>,
     private readonly o: {
       clock: TickClock;
       deliver: CronDeliver;
       changed: (org: string, project: string) => void;
       log: Logger;
     },
-  ) {}
+  ) {
+    this.#upSince = o.clock.upSince?.() ?? o.clock.now();
+  }
 
-  static async open(stateDir: string, o: Crons["o"]): Promise<Crons> {
-    const file = new DurableJson(`${stateDir}/board/cron.json`, schemaParse(CronFile));
-    const firedFile = new DurableJson(`${stateDir}/board/cron_fired.json`, schemaParse(FiredFile));
-    const read = await file.read();
-    const crons = new Crons(file, firedFile, read.state === "unreadable" ? read.why : null, o);
-    if (read.state === "read") crons.entries = read.value.crons;
-    const fired = await firedFile.read();
-    if (fired.state === "read") {
-      for (const f of fired.value.fired) crons.fired.set(f.uuid, f);
-    } else if (fired.state === "unreadable") {
-      // Names of past fires are a convenience: keep the damaged file aside and start afresh.
-      o.log.warn("cron_fired_unreadable", { why: fired.why });
-      await Deno.rename(firedFile.path, `${firedFile.path}.damaged-${Date.now()}`).catch(() => {});
-    }
+  static async open(keeper: StateKeeper, stateDir: string, o: Crons["o"]): Promise<Crons> {
+    const file = keeper.file(`${stateDir}/board/cron.json`, {
+      area: "the schedules",
+      parse: schemaParse(CronFile, "a schedule list"),
+    });
+    const firedFile = keeper.file(`${stateDir}/board/cron_fired.json`, {
+      area: "the schedules",
+      parse: schemaParse(FiredFile, "a list of fired prompts"),
+    });
+    const crons = new Crons(file, firedFile, o);
+    crons.#adopt(await file.read(), await firedFile.read());
     return crons;
+  }
+
+  /** Why the schedules cannot change or fire (a damaged file); null when they can. */
+  get error(): string | null {
+    return this.file.damage ?? this.firedFile.damage;
+  }
+
+  #adopt(
+    read: KeptRead<z.infer<typeof CronFile>> | null,
+    fired: KeptRead<z.infer<typeof FiredFile>> | null,
+  ): void {
+    if (read && read.state !== "damaged") {
+      this.entries = read.state === "read" ? read.value.crons : [];
+    }
+    if (fired && fired.state !== "damaged") {
+      this.fired.clear();
+      for (const f of fired.state === "read" ? fired.value.fired : []) this.fired.set(f.uuid, f);
+    }
+  }
+
+  /** Before a change or a fire: a mended file is read back; a damaged one refuses. */
+  async #writable(): Promise<void> {
+    const read = await this.file.writable();
+    const fired = await this.firedFile.writable();
+    this.#adopt(read, fired);
   }
 
   list(org: string, project: string): CronEntry[] {
@@ -152,44 +202,66 @@ export class Crons {
    */
   async tick(): Promise<void> {
     const now = this.o.clock.now();
-    const boot = !this.#ticked;
-    this.#ticked = true;
+    if (this.error !== null) {
+      try {
+        await this.#writable();
+      } catch {
+        // Still damaged: nothing fires over a file forge could not read (the error field says
+        // so); the tick looks again at its next wake.
+        this.#arm();
+        return;
+      }
+    }
     const due = this.entries.filter((e) =>
       !this.#inflight.has(e.id) && Date.parse(e.next_fire) <= now
     );
-    const fires = due.map((e) => this.#fire(e, now, boot));
+    const fires = due.map((e) => this.#fire(e, now));
     this.#arm();
     await Promise.all(fires);
     this.#arm();
   }
 
-  async #fire(e: CronEntry, now: number, boot: boolean): Promise<void> {
+  async #fire(e: CronEntry, now: number): Promise<void> {
     this.#inflight.add(e.id);
     try {
       const dueAt = Date.parse(e.next_fire);
-      const late = now - dueAt > MISSED_GRACE_MS;
-      const text = late ? missedPreface(e, dueAt, now, boot) + e.prompt : e.prompt;
-      const uuid = crypto.randomUUID();
-      this.#remember(uuid, e);
-      await this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
-        this.o.log.warn("cron_fired_unwritable", { error })
+      // spec: a fire that fell due while forge was down says so, however short the outage.
+      const down = dueAt < this.#upSince;
+      const late = down || now - dueAt > MISSED_GRACE_MS;
+      const text = late ? missedPreface(e, dueAt, now, down) + e.prompt : e.prompt;
+      const begun = [...this.fired.values()].find((f) =>
+        f.cron_id === e.id && f.due === e.next_fire
       );
+      const uuid = begun?.uuid ?? crypto.randomUUID();
+      if (!begun) {
+        this.#remember(uuid, e);
+        await this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
+          this.o.log.warn("cron_fired_unwritable", { cron: e.id, error })
+        );
+      }
       let failed: string | null = null;
       try {
-        await this.o.deliver(e, text, uuid);
+        await this.o.deliver(e, text, uuid, begun !== undefined);
+        this.#failures.delete(e.id);
+        this.o.log.info("cron_fired", {
+          cron: e.id,
+          project: e.project,
+          uuid,
+          late_ms: this.o.clock.now() - dueAt,
+          missed: late,
+        });
       } catch (err) {
         failed = (err as Error).message ?? String(err);
         this.o.log.warn("cron_fire_undelivered", { cron: e.id, project: e.project, why: failed });
       }
+      const tries = this.#failures.get(e.id) ?? 0;
+      if (failed !== null) this.#failures.set(e.id, tries + 1);
+      const retry = Math.min(RETRY_MS, FIRST_RETRY_MS * 2 ** tries);
       await this.#change(e.org, e.project, (list) =>
         list.flatMap((x) => {
           if (x.id !== e.id) return [x];
           if (failed !== null) {
-            return [{
-              ...x,
-              last_error: failed,
-              next_fire: new Date(now + RETRY_MS).toISOString(),
-            }];
+            return [{ ...x, last_error: failed, next_fire: new Date(now + retry).toISOString() }];
           }
           const next = nextAfter(x.schedule, now);
           if (next === null) return []; // a one-shot, or a schedule with no occurrence left
@@ -207,19 +279,26 @@ export class Crons {
   }
 
   #remember(uuid: string, e: CronEntry): void {
-    this.fired.set(uuid, { cron_id: e.id, name: e.description ?? scheduleText(e.schedule) });
+    this.fired.set(uuid, {
+      uuid,
+      cron_id: e.id,
+      name: e.description ?? scheduleText(e.schedule),
+      due: e.next_fire,
+    });
     while (this.fired.size > FIRED_CAP) this.fired.delete(this.fired.keys().next().value!);
   }
 
   #firedList(): z.infer<typeof Fired>[] {
-    return [...this.fired].map(([uuid, f]) => ({ uuid, ...f }));
+    return [...this.fired.values()];
   }
 
   /** One change to one project's schedules at a time: written, then announced; else undone. */
   #change(org: string, project: string, fn: (list: CronEntry[]) => CronEntry[]): Promise<void> {
     return this.#lock.run(async () => {
-      if (this.error !== null) {
-        throw new BoardError(`the schedules cannot be changed: ${this.error}`);
+      try {
+        await this.#writable();
+      } catch (err) {
+        throw new BoardError(`the schedules cannot be changed: ${stateWords(err, this.o.log)}`);
       }
       const before = this.entries;
       const mine = (e: CronEntry) => e.org === org && e.project === project;
@@ -228,7 +307,7 @@ export class Crons {
         await this.file.write({ version: 1, crons: this.entries });
       } catch (err) {
         this.entries = before;
-        throw new BoardError(`the schedules could not be saved: ${(err as Error).message}`);
+        throw new BoardError(`the schedules could not be saved: ${stateWords(err, this.o.log)}`);
       }
       this.o.changed(org, project);
     });
@@ -254,10 +333,17 @@ export class Crons {
  * The first words of a missed fire: when it was due, how many occurrences fell due, why it is
  * late (forge was down: the boot catch-up; or it could not fire in time), and that it fires once.
  */
-function missedPreface(e: CronEntry, dueAt: number, now: number, boot: boolean): string {
+function missedPreface(e: CronEntry, dueAt: number, now: number, down: boolean): string {
   const n = occurrencesDue(e.schedule, dueAt, now);
   const count = n === 1 ? "its one occurrence" : `${n} occurrences`;
-  const why = boot ? "while forge was not running" : "and forge could not fire it in time";
+  const why = down ? "while forge was not running" : "and forge could not fire it in time";
   return `[missed cron ${e.id}] This schedule (${scheduleText(e.schedule)}) was due at ` +
     `${new Date(dueAt).toISOString()} ${why}; ${count} fell due, and it fires once now.\n\n`;
+}
+
+/** A keeper's words pass on as they are; anything else is logged and said in forge's words. */
+function stateWords(err: unknown, log: Logger): string {
+  if (err instanceof StateWriteError) return err.message;
+  log.error("cron_change_failed", { error: err });
+  return "forge could not run the change";
 }

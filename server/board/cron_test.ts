@@ -1,8 +1,9 @@
-// The cron store and tick: mcp_tools §7 (5-field expression in host local time or one RFC 3339
-// instant; one-shots removed after firing; a missed fire is marked); spec "Not every frame on the
-// stream is the CLI's" (a fire is a delivery with source cron); page > cron_names.
+// The cron store and tick, as the original forge's `cron` tool family (5-field expression in host
+// local time or one RFC 3339 instant; one-shots removed after firing; a missed fire is marked);
+// spec "Not every frame on the stream is the CLI's" (a fire is a delivery with source cron);
+// page > cron_names.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
+import { FIRST_RETRY_MS, MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
 import { fieldsOf } from "../../protocol/mod.ts";
 import { boardWorld } from "../../tests/board_support.ts";
 
@@ -109,12 +110,17 @@ Deno.test("a fire that cannot be delivered keeps its schedule, says why, and is 
   await w.board.crons.create("Acme", "alpha", "lead", { prompt: "ping", run_once_at: at });
   w.clock.t += min;
   w.failDeliveries = "the lead's launch failed";
-  await w.board.crons.tick();
-  const kept = w.board.crons.entries[0];
-  assertEquals(kept.last_error, "the lead's launch failed");
-  assertEquals(kept.next_fire, new Date(w.clock.t + RETRY_MS).toISOString());
+  // Tried again soon, then less and less often: 5 s, 10 s, 20 s, 40 s, then every minute.
+  const waits: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    await w.board.crons.tick();
+    const kept = w.board.crons.entries[0];
+    assertEquals(kept.last_error, "the lead's launch failed");
+    waits.push(Date.parse(kept.next_fire) - w.clock.t);
+    w.clock.t = Date.parse(kept.next_fire);
+  }
+  assertEquals(waits, [FIRST_RETRY_MS, 10_000, 20_000, 40_000, RETRY_MS, RETRY_MS]);
   w.failDeliveries = null;
-  w.clock.t += RETRY_MS;
   await w.board.crons.tick();
   assertEquals(w.delivered.length, 1);
   assertEquals(w.board.crons.entries, []);
@@ -162,4 +168,79 @@ Deno.test("the tick sleeps to the earliest fire, never longer than its chunk", a
   await w.board.crons.delete("Acme", "alpha", w.board.crons.entries[0].id);
   assertEquals(w.clock.armed.map((a) => a.at - w.clock.t), [MAX_SLEEP_MS]);
   await assertRejects(() => w.board.crons.delete("Acme", "alpha", "c-none"), /^id: no schedule/);
+});
+
+Deno.test("a restart 10 s after a schedule fell due gives a turn that says it was missed", async () => {
+  await using w = await boardWorld();
+  const at = new Date(w.clock.t + min).toISOString();
+  await w.board.crons.create("Acme", "alpha", "lead", { prompt: "ping", run_once_at: at });
+  // forge goes down before the fire and is back 10 s after it fell due: far inside the grace a
+  // running forge allows itself, and still a fire forge was not there to make.
+  w.clock.t = Date.parse(at) + 10_000;
+  const again = await w.reopen();
+  await again.crons.start();
+  await again.crons.stop();
+  assertEquals(w.delivered.length, 1);
+  assertMatch(
+    w.delivered[0].delivery.text,
+    /^\[missed cron c-[0-9a-f]{8}\] This schedule \(once at .*\) was due at .* while forge was not running; its one occurrence fell due, and it fires once now\.\n\nping$/s,
+  );
+  assertEquals(w.delivered[0].delivery.once, false);
+});
+
+Deno.test("a fire a crash cut between its delivery and its advance is handed over once, by its uuid", async () => {
+  await using w = await boardWorld();
+  const at = new Date(w.clock.t + min).toISOString();
+  await w.board.crons.create("Acme", "alpha", "lead", { prompt: "ping", run_once_at: at });
+  w.clock.t = Date.parse(at);
+  // The crash: the fire's uuid was written and the delivery made, the advance never landed.
+  const path = `${w.stateDir}/board/cron.json`;
+  const before = await Deno.readTextFile(path);
+  await w.board.crons.tick();
+  const first = w.delivered[0].delivery;
+  await Deno.writeTextFile(path, before);
+  w.clock.t += 10_000;
+  const again = await w.reopen();
+  await again.crons.start();
+  await again.crons.stop();
+  // The same prompt again, marked `once`: the seat reads its transcript and does not resend it.
+  assertEquals(w.delivered.length, 2);
+  const second = w.delivered[1].delivery;
+  assertEquals([second.uuid, second.once], [first.uuid, true]);
+  assertEquals(again.crons.entries, []);
+  assertEquals(again.crons.nameOf(first.uuid!), "once at " + at);
+});
+
+Deno.test("damaged schedules are kept aside, named, never fired or overwritten, until mended", async () => {
+  await using w = await boardWorld();
+  const at = new Date(w.clock.t + min).toISOString();
+  await w.board.crons.create("Acme", "alpha", "lead", { prompt: "ping", run_once_at: at });
+  const path = `${w.stateDir}/board/cron.json`;
+  const whole = await Deno.readTextFile(path);
+  await Deno.writeTextFile(path, `{"version": 1, "crons": [{"id": 7}]}`);
+  w.clock.t = Date.parse(at) + 1000;
+  const damaged = await w.reopen();
+  assertMatch(
+    damaged.crons.error!,
+    /cron\.json did not parse \(its content is not a schedule list/,
+  );
+  assertMatch((await damaged.snapshot()).projects[0].error!, /cron\.json did not parse/);
+  await damaged.crons.start();
+  assertEquals(w.delivered, []);
+  await assertRejects(
+    () => damaged.crons.create("Acme", "alpha", "lead", { prompt: "p", schedule: "0 9 * * *" }),
+    /^the schedules cannot be changed: .*cron\.json did not parse .* until the file is mended or removed$/,
+  );
+  assertEquals(await Deno.readTextFile(path), `{"version": 1, "crons": [{"id": 7}]}`);
+  const asides = [...Deno.readDirSync(`${w.stateDir}/board`)].filter((e) =>
+    e.name.startsWith("cron.json.corrupt-")
+  );
+  assertEquals(asides.length, 1);
+  // Mended: the next tick reads it back and fires what was due, saying it was missed.
+  await Deno.writeTextFile(path, whole);
+  await damaged.crons.tick();
+  await damaged.crons.stop();
+  assertEquals(damaged.crons.error, null);
+  assertEquals(w.delivered.length, 1);
+  assertMatch(w.delivered[0].delivery.text, /^\[missed cron /);
 });

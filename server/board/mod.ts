@@ -8,12 +8,13 @@ export { Board, leadOf } from "./board.ts";
 
 /**
  * The board area: every project's task board and its schedules. A core area (no switch): the
- * `board` subject (spec: What a subject carries > board), the people's task commands (catalogue
- * 1.2 #34-39), the agents' `tasks__*` and `cron__*` tools (mcp_tools §7-8) and the cron tick,
- * whose fires are deliveries into the project's lead (`source: cron`, announced by
- * `cron_prompt_appended`). It fills the workspace's fired-prompt resolver, so a page names the
- * schedule each fired prompt came from (spec: page > cron_names). `onBoard` hands the running
- * board to home, whose fleet row counts its tasks. `clock` is the tests' own.
+ * `board` subject (spec: What a subject carries > board), the people's task commands (the
+ * original's), the agents' `tasks__*` and `cron__*` tools (the original forge's `tasks` and `cron`
+ * tool families) and the cron tick, whose fires are deliveries into the project's lead
+ * (`source: cron`, announced by `cron_prompt_appended`). It fills the workspace's fired-prompt
+ * resolver, so a page names the schedule each fired prompt came from (spec: page > cron_names).
+ * `onBoard` hands the running board to home, whose fleet row counts its tasks. `clock` is the
+ * tests' own.
  */
 export function boardArea(
   onBoard: (board: Board | null) => void = () => {},
@@ -32,12 +33,13 @@ export function boardArea(
     load: () =>
       Promise.resolve({
         create: async (host: Host) => {
-          const board = await Board.open(host, clock, (entry, text, uuid) => {
+          const board = await Board.open(host, clock, (entry, text, uuid, once) => {
             const lead = leadOf({ org: entry.org, name: entry.project });
             return host.deliver(lead, {
               text,
               source: "cron",
               uuid,
+              once,
               announce: {
                 name: "cron_prompt_appended",
                 fields: {

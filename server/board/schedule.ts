@@ -86,6 +86,7 @@ function whyNot(expr: string): string {
     try {
       new Cron(alone, { mode: "5-part" });
     } catch {
+      // The parser's words stay out: the field it could not read is named, and what it takes.
       return `the ${name} field \`${parts[i]}\` cannot be read: it takes ${takes}, a range a-b, ` +
         `a list a,b or a step */n`;
     }

@@ -1,6 +1,6 @@
-import { type Greeting, PROTOCOL_VERSION } from "../../protocol/mod.ts";
 import { Connection } from "../connection.ts";
 import { dispatchBinary, dispatchText } from "../dispatch.ts";
+import { greetingOf } from "../greeting.ts";
 import type { Registry } from "../registry.ts";
 import type { Transport } from "../socket.ts";
 import type { Timers } from "../timers.ts";
@@ -31,26 +31,6 @@ export function acceptConnection(deps: AcceptDeps) {
   const { log, store, build } = deps.config;
   const { connections, attendance, idle } = deps.state;
   const dispatchDeps = { registry: deps.registry, workspace: deps.workspace, log, attendance };
-  const greeting = (): Greeting => {
-    const c = store.config;
-    const d = c.areas.dictate ?? {};
-    return {
-      kind: "greeting",
-      version: PROTOCOL_VERSION,
-      forge_version: build.forge_version,
-      forge_version_short: build.forge_version_short,
-      settings: {
-        mark: c.client.mark,
-        theme: c.client.theme,
-        font: c.client.font,
-        dictate: {
-          styling: String(d.styling),
-          structure: String(d.structure),
-          context: String(d.context),
-        },
-      },
-    };
-  };
   let nextId = 1;
   return (socket: Transport, info: { peer: string; deflate: boolean }): void => {
     const conn = new Connection(nextId++, socket, {
@@ -111,7 +91,7 @@ export function acceptConnection(deps: AcceptDeps) {
     });
     connections.set(conn.id, conn);
     log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });
-    conn.send(greeting());
+    conn.send(greetingOf(store.config, build));
     const settings = deps.settingsFrame();
     conn.sendEncoded(settings.text, settings.bytes);
   };

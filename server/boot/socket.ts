@@ -9,13 +9,14 @@ import type { StatePhase } from "./state.ts";
 import type { SubsystemsPhase } from "./subsystems.ts";
 import type { WorkspacePhase } from "./workspace.ts";
 
-/** What the socket phase leaves: the listening server. */
-export type SocketPhase = Awaited<ReturnType<typeof serveSocket>>;
+/** What the socket phase leaves: the listening server, or null when `server.enabled` is false. */
+export type SocketPhase = Awaited<ReturnType<typeof serveSocket>> | null;
 
 /**
  * Phase 5, socket: the update stream routed to the areas that listen and to every connection that
  * wants each update, the settings frame kept current across reloads, a failed reload told to
- * every client, then `/socket` served.
+ * every client, then `/socket` served, unless `server.enabled` is false: then the rest of forge
+ * runs with no listener.
  */
 export async function socketPhase(
   opts: ServerOptions,
@@ -64,15 +65,8 @@ export async function socketPhase(
   // `fatal_error` (spec: What a subject carries > home), pushed as the keyless `fatal_error`
   // update. When the file loads again the error is cleared and every home holder is sent a
   // fresh home snapshot, because no update carries a cleared fatal error.
-  store.onFailure((message) => {
-    if (message !== null) {
-      const fatal = { error: "config_invalid" as const, message };
-      workspace.fatalError = fatal;
-      workspace.emit({ name: "fatal_error", fields: fatal });
-      return;
-    }
-    if (workspace.fatalError?.error !== "config_invalid") return;
-    workspace.fatalError = null;
+  store.onFailure((message) => workspace.setFatal("config_invalid", message));
+  workspace.fatalCleared = () => {
     const home = registry.subject("home");
     if (!("handler" in home)) return;
     for (const conn of connections.values()) {
@@ -81,7 +75,7 @@ export async function socketPhase(
         .then((data) => conn.sendSnapshot("home", data))
         .catch((error) => log.warn("home_push_failed", { conn: conn.id, error }));
     }
-  });
+  };
   store.watch();
 
   const accept = acceptConnection({
@@ -92,6 +86,8 @@ export async function socketPhase(
     timers: opts.timers ?? DEFAULT_TIMERS,
     settingsFrame: () => settingsFrame,
   });
+  // `server.enabled = false` turns the socket listener off; the rest of forge runs.
+  if (!store.config.server.enabled) return null;
   return await serveSocket({
     hostname: store.config.server.bind,
     port: opts.port ?? store.config.server.port,

@@ -35,7 +35,7 @@ export interface SubsystemsPhase {
 export async function subsystemsPhase(
   opts: ServerOptions,
   { configDir, log, build, store }: ConfigPhase,
-  { stateDir, attendance }: StatePhase,
+  { stateDir, keeper, attendance }: StatePhase,
   { workspace, held, watchers }: WorkspacePhase,
 ): Promise<SubsystemsPhase> {
   // The bridge and the home area read the registry built below; neither reads it before boot.
@@ -45,6 +45,7 @@ export async function subsystemsPhase(
     config: () => store.config,
     workspace,
     stateDir,
+    keeper,
     watchers,
     held,
     tools: bridge,
@@ -82,6 +83,7 @@ export async function subsystemsPhase(
     log,
     config: () => store.config,
     stateDir,
+    state: keeper,
     workspace,
     emit: (u) => void workspace.emit(u),
     asks: held,

@@ -1,6 +1,7 @@
 import { sameSlot, type Slot } from "../../protocol/mod.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { HeldAskRegistry } from "../workspace/seats/held.ts";
+import { refusalWords } from "../state/keeper.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import type { ServerOptions } from "../server.ts";
 import type { ConfigPhase } from "./config.ts";
@@ -16,22 +17,30 @@ export interface WorkspacePhase {
 }
 
 /**
- * Phase 3, workspace: the workspace every area reads through the Host, then the account gateway,
- * started before any seat can launch (a lead with auto_start starts while the subsystems boot),
- * and the held-ask registry, which emits into the workspace's stream.
+ * Phase 3, workspace: the workspace every area reads through the Host (a state file found damaged
+ * rides home's `fatal_error` until it is mended), then the account gateway, started before any
+ * seat can launch (a lead with auto_start starts while the subsystems boot), and the held-ask
+ * registry, which emits into the workspace's stream.
  */
 export async function workspacePhase(
   opts: ServerOptions,
   { log, store }: ConfigPhase,
-  { stateDir, connections }: StatePhase,
+  { stateDir, keeper, connections }: StatePhase,
 ): Promise<WorkspacePhase> {
   const workspace = new Workspace(log, () => store.config);
+  keeper.onDamage((damaged) =>
+    workspace.setFatal(
+      "state_damaged",
+      damaged.length === 0 ? null : damaged.map((d) => refusalWords(d)).join("; "),
+    )
+  );
   const gateway = new Gateway({
     log,
     config: () => store.config,
     emit: (u) => void workspace.emit(u),
     port: opts.gatewayPort,
     stateDir,
+    keeper,
     occupied: (slot) => (workspace.seat(slot)?.sessionId() ?? null) !== null,
   });
   workspace.gateway = gateway;

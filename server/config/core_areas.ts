@@ -173,9 +173,16 @@ export const CORE_AREAS: AreaSpec[] = [
         "next_session",
         "the CLAUDE_CONFIG_DIR this account's seats run with; ~/ expanded",
       ),
-      key.list("accounts[].models", [], "restart", "canonical model names the account serves"),
-      key.table("accounts[].model_slugs", "restart", "provider slug per model"),
-      key.table("accounts[].model_aliases", "restart", "other names each model answers to", "list"),
+      // Checked at load (slugs and aliases name listed models), read by nothing after: a seat
+      // runs the CLI's own model list. Their class says so until something routes by them.
+      key.list("accounts[].models", [], "not_read_yet", "canonical model names the account serves"),
+      key.table("accounts[].model_slugs", "not_read_yet", "provider slug per model"),
+      key.table(
+        "accounts[].model_aliases",
+        "not_read_yet",
+        "other names each model answers to",
+        "list",
+      ),
       key.table("accounts[].env", "next_session", "the account's environment layer"),
     ]),
   },

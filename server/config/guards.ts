@@ -24,6 +24,7 @@ export function settingsGuard(before: string, after: string, fleet: FleetFacts):
     a = parse(before) as Entry;
     b = parse(after) as Entry;
   } catch {
+    // Text the loader refuses is the validator's to name (it runs next): no guard applies.
     return null;
   }
   const projects = (t: Entry) =>

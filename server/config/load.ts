@@ -1,4 +1,5 @@
 import { parse, TomlError } from "smol-toml";
+import { readWords } from "../state/words.ts";
 import type { Wire } from "../../protocol/mod.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { locate } from "./locate.ts";
@@ -30,7 +31,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * Finds the config file. spec/DESIGN §1: `--config PATH`, else `$FORGE_CONFIG`, else
+ * Finds the config file: `--config PATH`, else `$FORGE_CONFIG`, else
  * `$CLAUDE_CONFIG_DIR/forge/forge.toml`, else `~/.claude/forge/forge.toml`.
  */
 export function configPath(flag: string | null, env: (name: string) => string | undefined): string {
@@ -51,7 +52,7 @@ export async function loadConfigFile(path: string, areas: AreaSpec[]): Promise<L
     if (err instanceof Deno.errors.NotFound) {
       return { ...loadConfigText("", path, areas), exists: false };
     }
-    throw new ConfigError(`forge.toml at ${path} could not be read: ${(err as Error).message}`);
+    throw new ConfigError(`forge.toml at ${path} could not be read: ${readWords(err)}`);
   }
   return loadConfigText(text, path, areas);
 }

@@ -1,9 +1,11 @@
 import type { SettingsDocument, Wire } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
+import { readWords } from "../state/words.ts";
 import { buildDocument } from "./document.ts";
 import { ConfigError, loadConfigFile, loadConfigText, type LoadedConfig } from "./load.ts";
 import type { AreaSpec } from "./spec.ts";
 import type { ForgeConfig } from "./types.ts";
+import { sweepSaveTemps } from "./write/writer.ts";
 
 export interface ReloadChange {
   path: string;
@@ -28,6 +30,8 @@ export class ConfigStore {
   #failureListeners = new Set<(message: string | null) => void>();
   #watcher: Deno.FsWatcher | null = null;
   #debounce: ReturnType<typeof setTimeout> | undefined;
+  #rewatch: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
 
   private constructor(
     loaded: LoadedConfig,
@@ -46,6 +50,12 @@ export class ConfigStore {
     version: string,
     log: Logger,
   ): Promise<ConfigStore> {
+    // A save a crash cut short left its temp file beside the config: gone before the first read.
+    const swept = await sweepSaveTemps(path).catch((error) => {
+      log.warn("config_temps_unswept", { path, error });
+      return [];
+    });
+    if (swept.length > 0) log.info("config_temps_swept", { removed: swept });
     return new ConfigStore(await loadConfigFile(path, areas), areas, version, log);
   }
 
@@ -84,7 +94,9 @@ export class ConfigStore {
       loadConfigText(text, this.#loaded.path, this.areas);
       return null;
     } catch (err) {
-      return err instanceof ConfigError ? err.message : String(err);
+      if (err instanceof ConfigError) return err.message;
+      this.log.warn("config_validate_failed", { error: err });
+      return "the loader failed on the candidate; the log has the cause";
     }
   }
 
@@ -101,8 +113,8 @@ export class ConfigStore {
     } catch (err) {
       const why = err instanceof ConfigError
         ? err.message
-        : `forge.toml: ${(err as Error).message}`;
-      this.log.warn("config_reload_failed", { path: this.#loaded.path, why });
+        : `forge.toml could not be read: ${readWords(err)}`;
+      this.log.warn("config_reload_failed", { path: this.#loaded.path, why, error: err });
       this.#setFailure(why);
       return null;
     }
@@ -126,31 +138,55 @@ export class ConfigStore {
     return changes;
   }
 
-  /** Watches the file's directory (editors replace files by rename), debounced. */
-  watch(): void {
+  /**
+   * Watches the file's directory (editors replace files by rename), debounced. A watch that dies
+   * (an error, or its stream ending while forge runs) is logged with its cause and started again
+   * after `retryMs`, doubling to a minute, with a reload so nothing it missed stays unread.
+   */
+  watch(opts: { watchFs?: typeof Deno.watchFs; retryMs?: number } = {}): void {
+    const watchFs = opts.watchFs ?? Deno.watchFs;
+    const first = opts.retryMs ?? 1_000;
+    let retry = first;
     const dir = this.#loaded.path.replace(/\/[^/]*$/, "") || ".";
     const name = this.#loaded.path.slice(dir.length + 1);
-    try {
-      this.#watcher = Deno.watchFs(dir, { recursive: false });
-    } catch (err) {
-      this.log.warn("config_watch_unavailable", { dir, why: (err as Error).message });
-      return;
-    }
-    (async () => {
-      for await (const event of this.#watcher!) {
-        if (!event.paths.some((p) => p.endsWith("/" + name))) continue;
-        clearTimeout(this.#debounce);
-        this.#debounce = setTimeout(() => this.reload(), 50);
+    const died = (error: unknown) => {
+      if (this.#closed) return;
+      this.log.warn("config_watch_died", { dir, error, retry_ms: retry });
+      this.#rewatch = setTimeout(() => {
+        start();
+        void this.reload();
+      }, retry);
+      retry = Math.min(retry * 2, 60_000);
+    };
+    const start = () => {
+      if (this.#closed) return;
+      let watcher: Deno.FsWatcher;
+      try {
+        watcher = this.#watcher = watchFs(dir, { recursive: false });
+      } catch (err) {
+        return died(err);
       }
-    })().catch(() => {});
+      (async () => {
+        for await (const event of watcher) {
+          retry = first;
+          if (!event.paths.some((p) => p.endsWith("/" + name))) continue;
+          clearTimeout(this.#debounce);
+          this.#debounce = setTimeout(() => this.reload(), 50);
+        }
+      })().then(() => died(new Error("the watch ended")), died);
+    };
+    start();
   }
 
   close(): void {
+    this.#closed = true;
     clearTimeout(this.#debounce);
+    clearTimeout(this.#rewatch);
     try {
       this.#watcher?.close();
-    } catch {
-      // Already closed.
+    } catch (error) {
+      // Closed already (the watch died): nothing is left to close.
+      this.log.debug("config_watch_closed_twice", { error });
     }
   }
 }

@@ -9,6 +9,7 @@ import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Logger } from "../log.ts";
+import type { StateKeeper } from "../state/keeper.ts";
 import { Alarms } from "./alarms.ts";
 import { apiError, forward } from "./forward.ts";
 import { listen } from "./listener.ts";
@@ -43,6 +44,8 @@ export interface GatewayOptions {
   claudeDir?: string;
   /** forge's state dir: the request ledger lives in `gateway/` under it (none when absent). */
   stateDir?: string;
+  /** The keeper of forge's state files (server/state/); with `stateDir`. */
+  keeper?: StateKeeper;
   /** Whether a seat has a live occupant: a pool row counts only those seats. Default: all. */
   occupied?: (slot: Slot) => boolean;
   now?: () => number;
@@ -54,7 +57,7 @@ export interface GatewayOptions {
  * seat, never a credential); each request goes to the seat's bound account's upstream with that
  * account's credential (a `token` account) or the CLI's own (a `config_dir` account), streaming
  * back untouched. 429 streaks rotate the org's seats, a 401 is `auth_required` on the seat, and
- * every move of the pool is `accounts_changed`. spec: home > accounts; catalogue 5 `[gateway]`.
+ * every move of the pool is `accounts_changed`. spec: home > accounts; config: `[gateway]`.
  */
 export class Gateway {
   readonly pool: AccountPool;
@@ -80,10 +83,9 @@ export class Gateway {
   constructor(private readonly opts: GatewayOptions) {
     this.#now = opts.now ?? Date.now;
     this.pool = new AccountPool(this.#now);
-    this.#ledger = new RequestLedger(
-      opts.stateDir ? `${opts.stateDir}/gateway/requests.jsonl` : null,
-    );
-    this.#usageCache = new UsageCache(opts.stateDir ? `${opts.stateDir}/gateway/usage.json` : null);
+    const kept = (name: string) => opts.stateDir && opts.keeper ? `${opts.stateDir}/${name}` : null;
+    this.#ledger = new RequestLedger(opts.keeper ?? null, kept("gateway/requests.jsonl"));
+    this.#usageCache = new UsageCache(opts.keeper ?? null, kept("gateway/usage.json"));
     const claudeDir = opts.claudeDir ?? defaultClaudeDir(Deno.env.toObject());
     this.#claudeDir = claudeDir;
     this.#facts = new SeatFacts(this.pool, opts.emit, claudeDir);
@@ -102,6 +104,8 @@ export class Gateway {
    * config with no accounts has nothing to route: the listener binds once a reload adds one.
    */
   async start(): Promise<void> {
+    await this.#ledger.open();
+    await this.#usageCache.open();
     this.#listener.port = this.#port();
     await this.#bind();
     this.sync();
@@ -125,7 +129,7 @@ export class Gateway {
   sync(): void {
     // A reload that adds the first account: the listener binds now, and home hears it.
     if (!this.#server && !this.#binding) void this.#bind().then(() => this.#announce());
-    const cached = this.#usageCache.load();
+    const cached = this.#usageCache.loaded;
     for (const account of this.pool.sync(this.opts.config())) {
       account.usage ??= cached.get(account.config.display_name) ?? null;
       this.#prober.start(account);
@@ -139,6 +143,7 @@ export class Gateway {
     this.#alarms.clear();
     if (this.#usageTimer !== null) clearTimeout(this.#usageTimer);
     this.#saveUsage();
+    await this.#usageCache.flushed();
     await this.#server?.shutdown();
     this.#server = null;
     this.#listener = { ...this.#listener, ready: false };

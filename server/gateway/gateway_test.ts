@@ -7,6 +7,7 @@ import { CORE_AREAS } from "../config/core_areas.ts";
 import { loadConfigText } from "../config/load.ts";
 import { memoryLogger } from "../log.ts";
 import { catalogueAreas } from "../registry.ts";
+import { StateKeeper } from "../state/keeper.ts";
 import { Gateway } from "./gateway.ts";
 
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
@@ -32,6 +33,7 @@ async function world(a: ScriptInput, b: ScriptInput = {}, extra = "", stateDir?:
     emit: (u) => updates.push(u),
     port: 0,
     stateDir,
+    keeper: stateDir ? new StateKeeper(memoryLogger()) : undefined,
   });
   await gateway.start();
   const project = config.orgs[0].projects[0];

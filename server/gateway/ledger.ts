@@ -1,41 +1,51 @@
-import { RolledFile } from "../log.ts";
+import { KeptLog } from "../state/kept_log.ts";
+import type { StateKeeper } from "../state/keeper.ts";
 
 /** The ledger's size before it rolls to `.1` (one line per API call, about 70 bytes). */
 export const LEDGER_ROLL_BYTES = 8 * 1024 * 1024;
 
+type Line = { request_id: string; account: string };
+const isLine = (v: unknown): v is Line =>
+  typeof (v as Line)?.request_id === "string" && typeof (v as Line)?.account === "string";
+
 /**
  * Which account answered each API request, by the upstream's `request-id`: one JSON line per
- * response in `<stateDir>/gateway/requests.jsonl` (rolled once to `.1`). The CLI writes the same
- * id into its transcript as `requestId`, so the usage scan attributes each message's cost to the
- * account it ran under, across rotations and restarts. spec: usage (cost per account).
+ * response in `<stateDir>/gateway/requests.jsonl` (rolled once to `.1`), kept by the keeper's
+ * append-only log (server/state/kept_log.ts: a torn last line is cut at boot, a damaged file is
+ * kept aside and refuses appends). The CLI writes the same id into its transcript as
+ * `requestId`, so the usage scan attributes each message's cost to the account it ran under,
+ * across rotations and restarts. spec: usage (cost per account).
  */
 export class RequestLedger {
-  readonly #file: RolledFile | null;
+  readonly #log: KeptLog | null;
+  #opened: Promise<unknown> | null = null;
 
-  constructor(readonly path: string | null) {
-    if (path) Deno.mkdirSync(path.replace(/\/[^/]*$/, ""), { recursive: true });
-    this.#file = path ? new RolledFile(path, LEDGER_ROLL_BYTES) : null;
+  constructor(keeper: StateKeeper | null, readonly path: string | null) {
+    this.#log = keeper && path
+      ? new KeptLog(keeper, path, {
+        area: "the request ledger",
+        line: isLine,
+        rollBytes: LEDGER_ROLL_BYTES,
+      })
+      : null;
+  }
+
+  /** Reads the ledger once (boot): a torn tail is cut before the first append. */
+  open(): Promise<unknown> {
+    return (this.#opened ??= this.#log?.open() ?? Promise.resolve());
   }
 
   record(requestId: string, account: string): void {
-    this.#file?.append(JSON.stringify({ request_id: requestId, account }));
+    this.#log?.append({ request_id: requestId, account });
   }
 
-  /** request-id -> account, the rolled copy first so a newer line wins. Unreadable lines skip. */
+  /** request-id -> account, the rolled copy first so a newer line wins. */
   async read(): Promise<Map<string, string>> {
     const out = new Map<string, string>();
-    if (!this.path) return out;
-    for (const file of [`${this.path}.1`, this.path]) {
-      const text = await Deno.readTextFile(file).catch(() => "");
-      for (const line of text.split("\n")) {
-        if (!line) continue;
-        try {
-          const v = JSON.parse(line) as { request_id?: unknown; account?: unknown };
-          if (typeof v.request_id === "string" && typeof v.account === "string") {
-            out.set(v.request_id, v.account);
-          }
-        } catch { /* a torn line: skipped */ }
-      }
+    if (!this.#log) return out;
+    await this.open();
+    for (const line of await this.#log.records()) {
+      if (isLine(line)) out.set(line.request_id, line.account);
     }
     return out;
   }

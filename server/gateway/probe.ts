@@ -1,3 +1,5 @@
+import { readWords } from "../state/words.ts";
+import { netWords } from "../words.ts";
 import type { AccountConfig } from "../config/types.ts";
 import { accountKind } from "./pool.ts";
 import { credentialHeaders, upstreamOf } from "./upstream.ts";
@@ -34,7 +36,7 @@ export async function probeAccount(
         ok: false,
         why: err instanceof Deno.errors.NotFound
           ? `config_dir ${dir} does not exist`
-          : `config_dir ${dir} cannot be read: ${(err as Error).message}`,
+          : `config_dir ${dir} cannot be read: ${readWords(err)}`,
       };
     }
   }
@@ -50,13 +52,12 @@ export async function probeAccount(
         : AbortSignal.timeout(PROBE_TIMEOUT_MS),
     });
   } catch (err) {
-    const e = err as Error;
-    const why = e.name === "TimeoutError"
+    const why = (err as Error).name === "TimeoutError"
       ? `no answer in ${PROBE_TIMEOUT_MS / 1000} s`
-      : e.message.replace(/\s+/g, " ").slice(0, 200);
+      : netWords(err);
     return { ok: false, why: `${upstream} could not be reached: ${why}` };
   }
-  await res.body?.cancel().catch(() => {});
+  await res.body?.cancel().catch(() => {/* the body is not read: a stream already over is fine */});
   if (res.ok) return { ok: true, headers: res.headers };
   if (res.status === 401 || res.status === 403) {
     return { ok: false, why: `${upstream} refused the token (HTTP ${res.status})` };

@@ -3,7 +3,7 @@ import { slotName } from "../../protocol/mod.ts";
 import { isJsonObject } from "../workspace/claude/mod.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
-/** A config dir's OAuth login, without its tokens. spec: catalogue 2.3 `oauth_credentials_snapshot`. */
+/** A config dir's OAuth login, without its tokens: the original's `oauth_credentials_snapshot`. */
 export type OauthFacts = {
   subscription_type: string | null;
   scopes: string[];
@@ -20,6 +20,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
   try {
     raw = await Deno.readTextFile(`${configDir}/.credentials.json`);
   } catch {
+    // No credentials file (a token account, or never logged in): no OAuth facts to show.
     return null;
   }
   try {
@@ -33,6 +34,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
       expires_at: typeof oauth.expiresAt === "number" ? oauth.expiresAt : null,
     };
   } catch {
+    // The CLI's own file, in a shape this reader does not know: no facts, rather than wrong ones.
     return null;
   }
 }
@@ -40,7 +42,7 @@ export async function readOauthFacts(configDir: string): Promise<OauthFacts | nu
 /**
  * What the gateway tells about a seat's account: `forge_account_identity` and `status_snapshot`
  * when the seat connects or moves, `oauth_credentials_snapshot` for a `config_dir` login, and the
- * session subject's `account` field. catalogue 2.3.
+ * session subject's `account` field, as the original's updates carry them.
  */
 export class SeatFacts {
   /** The CLI's own `initialize` account facts, per seat. */

@@ -1,48 +1,64 @@
+import { z } from "zod";
 import { McpFamily, Slot, slotName } from "../../protocol/mod.ts";
-import type { Logger } from "../log.ts";
-import { JsonFile } from "../workspace/seats/json_file.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../state/keeper.ts";
 
-/** A worker forge remembers (mcp_tools.md §4: workers are durable). */
-export interface WorkerRecord {
-  slot: Slot;
-  charter: string;
-  kick: string | null;
-  resume_kick: string | null;
-  interactive: boolean;
-  /** The families picked; null = every family (mcp_tools.md §2: the canonical stored form). */
-  mcp_families: McpFamily[] | null;
-  worktree: string;
-  spawned_by: Slot;
+/** A worker forge remembers (the original forge's `agents` tool family: workers are durable). */
+const WorkerRecord = z.object({
+  slot: Slot,
+  charter: z.string(),
+  kick: z.string().nullable(),
+  resume_kick: z.string().nullable(),
+  interactive: z.boolean(),
+  /** The families picked; null = every family (the original's canonical stored form). */
+  mcp_families: z.array(McpFamily).nullable(),
+  worktree: z.string(),
+  spawned_by: Slot,
   /** Whether a restart brings it back: true from spawn until it is closed or despawned. */
-  live: boolean;
-}
+  live: z.boolean(),
+  /**
+   * A first spawn still under way: written before the worktree is made, cleared once the worker
+   * is live. A boot that finds it set cleans up what the cut spawn made (no worktree is left
+   * behind that no worker owns).
+   */
+  spawning: z.literal(true).optional(),
+});
+export type WorkerRecord = z.infer<typeof WorkerRecord>;
+const BookFile = z.record(z.string(), WorkerRecord);
+type BookFile = z.infer<typeof BookFile>;
 
 /**
- * The workers forge remembers, kept at `<state>/workers/workers.json`: written at every spawn,
- * close, update and despawn, read at boot so each live worker is spawned again on its own
- * session (its last session is the seats' session book's). Writes are serialised and atomic.
+ * The workers forge remembers, kept at `<state>/workers/workers.json` through the keeper
+ * (server/state/): written at every spawn, close, update and despawn, read at boot so each live
+ * worker is spawned again on its own session (its last session is the seats' session book's). A
+ * book that does not parse is kept aside and reported, and every change is refused in words
+ * until it is mended (then read back) or removed.
  */
 export class WorkerBook {
   #records = new Map<string, WorkerRecord>();
-  readonly #file: JsonFile;
-  #failed: string | null = null;
+  #lock: Promise<unknown> = Promise.resolve();
+  readonly #file: KeptFile<BookFile>;
 
-  constructor(dir: string, private readonly log: Logger) {
-    this.#file = new JsonFile(dir, "workers.json", log, {
-      unreadable: "worker_book_unreadable",
-      unwritable: "worker_book_unwritable",
+  constructor(keeper: StateKeeper, dir: string) {
+    this.#file = keeper.file(`${dir}/workers.json`, {
+      area: "the workers",
+      parse: schemaParse(BookFile, "a worker book"),
+      indent: 1,
     });
   }
 
+  get path(): string {
+    return this.#file.path;
+  }
+
+  /** Why the workers cannot change (the book is damaged); null when they can. */
+  get damage(): string | null {
+    return this.#file.damage;
+  }
+
   async load(): Promise<WorkerRecord[]> {
-    const raw = await this.#file.read();
-    this.#records.clear();
-    if (raw && typeof raw === "object" && !Array.isArray(raw)) {
-      for (const value of Object.values(raw as Record<string, unknown>)) {
-        const rec = parse(value);
-        if (rec) this.#records.set(slotName(rec.slot), rec);
-        else this.log.warn("worker_book_row_dropped", { row: value });
-      }
+    const read = await this.#file.read();
+    if (read.state !== "damaged") {
+      this.#records = new Map(Object.entries(read.state === "read" ? read.value : {}));
     }
     return [...this.#records.values()];
   }
@@ -55,56 +71,37 @@ export class WorkerBook {
     return [...this.#records.values()];
   }
 
-  /** Stores the record; answers a sentence when the write did not land (the durability warning). */
-  async set(rec: WorkerRecord): Promise<string | null> {
-    this.#records.set(slotName(rec.slot), rec);
-    return await this.#write();
+  /** Stores the record; rejects with the keeper's words when it did not land (nothing moved). */
+  async set(rec: WorkerRecord): Promise<void> {
+    await this.#change((records) => records.set(slotName(rec.slot), rec));
   }
 
   async delete(slot: Slot): Promise<void> {
-    if (this.#records.delete(slotName(slot))) await this.#write();
+    if (!this.#records.has(slotName(slot))) return;
+    await this.#change((records) => records.delete(slotName(slot)));
   }
 
   flushed(): Promise<void> {
     return this.#file.flushed();
   }
 
-  async #write(): Promise<string | null> {
-    this.#failed = null;
-    const text = JSON.stringify(Object.fromEntries(this.#records), null, 1);
-    await this.#file.write(text);
-    // JsonFile logs a failed write and carries on; read back to tell the caller.
-    try {
-      if (await Deno.readTextFile(this.#file.path) !== text) this.#failed = "changed since";
-    } catch (err) {
-      this.#failed = (err as Error).message;
-    }
-    return this.#failed === null
-      ? null
-      : `forge could not remember this worker across a restart (${this.#file.path}: ${this.#failed})`;
+  /**
+   * One change at a time: a mended book is read back first; the map moves only once the write
+   * landed, so a refused or failed write changes nothing.
+   */
+  #change(fn: (records: Map<string, WorkerRecord>) => void): Promise<void> {
+    const run = this.#lock.then(async () => {
+      const mended = await this.#file.writable();
+      if (mended) {
+        this.#records = new Map(Object.entries(mended.state === "read" ? mended.value : {}));
+      }
+      const next = new Map(this.#records);
+      fn(next);
+      await this.#file.write(Object.fromEntries(next));
+      this.#records = next;
+    });
+    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
+    this.#lock = run.catch(() => {});
+    return run;
   }
-}
-
-function parse(value: unknown): WorkerRecord | null {
-  if (!value || typeof value !== "object") return null;
-  const v = value as Record<string, unknown>;
-  const slot = Slot.safeParse(v.slot);
-  const by = Slot.safeParse(v.spawned_by);
-  if (!slot.success || !by.success) return null;
-  if (typeof v.charter !== "string" || typeof v.worktree !== "string") return null;
-  const str = (x: unknown) => (typeof x === "string" && x.length > 0 ? x : null);
-  const families = Array.isArray(v.mcp_families)
-    ? v.mcp_families.filter((f) => McpFamily.safeParse(f).success) as McpFamily[]
-    : null;
-  return {
-    slot: slot.data,
-    charter: v.charter,
-    kick: str(v.kick),
-    resume_kick: str(v.resume_kick),
-    interactive: v.interactive === true,
-    mcp_families: families && families.length > 0 ? families : null,
-    worktree: v.worktree,
-    spawned_by: by.data,
-    live: v.live !== false,
-  };
 }

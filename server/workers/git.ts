@@ -1,5 +1,5 @@
 /**
- * The git a worker's worktree needs (mcp_tools.md §4 agents__spawn / agents__despawn):
+ * The git a worker's worktree needs (the original's agents__spawn / agents__despawn):
  * a worktree on its own branch made from the lead's HEAD, what would be lost by removing it, and
  * the branch clean-up rule. Real git, run as a child process; every failure is git's own first
  * line inside forge's sentence.
@@ -30,7 +30,7 @@ function firstLine(text: string): string {
   return text.split("\n").find((l) => l.trim())?.trim() ?? "git gave no reason";
 }
 
-/** The branch a worker's worktree is on. mcp_tools.md §4: `worktree-<label>`. */
+/** The branch a worker's worktree is on: `worktree-<label>`, as the original names it. */
 export function branchOf(label: string): string {
   return `worktree-${label}`;
 }
@@ -127,6 +127,7 @@ export async function removeWorktree(repo: string, path: string): Promise<string
     await git(repo, ["worktree", "prune"]);
     return null;
   } catch {
+    // git's words are the reason: the hand removal only tried again for a worktree git forgot.
     return `the worktree ${path} could not be removed: ${firstLine(res.err)}`;
   }
 }
@@ -159,6 +160,7 @@ export async function isDir(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isDirectory;
   } catch {
+    // A probe: nothing there (or nothing forge may see) is not a directory.
     return false;
   }
 }

@@ -1,3 +1,4 @@
+import { ownWords } from "../words.ts";
 import {
   type Command,
   envelopeText,
@@ -19,13 +20,13 @@ export { Workers } from "./workers.ts";
 type Of<N extends Command["name"]> = NonNullable<Extract<Command, { name: N }>["fields"]>;
 
 /**
- * The workers area: a core area (no switch) over the seats. Commands (catalogue 1.2):
+ * The workers area: a core area (no switch) over the seats. Commands (the original's):
  * `spawn_worker` and `despawn_worker` answer through `reply` (WorkerSpawnReply as serde's
- * `{"Ok"|"Err"}`, DespawnResult; spec: command > reply_to), `close_worker`, and the two
- * deliveries between a lead and its workers (a forged `peer` turn through Host.deliver,
- * announced as `peer_envelope_appended`). Tools: the lead-only `agents__spawn`,
- * `agents__despawn`, `agents__update`, `agents__capacity` (mcp_tools.md §4). It lends the seats
- * `spawn_session` for a worker row and `close_session`'s "a lead's workers go first".
+ * `{"Ok"|"Err"}`, DespawnResult; spec: command > reply_to), `close_worker`, and the two deliveries
+ * between a lead and its workers (a forged `peer` turn through Host.deliver, announced as
+ * `peer_envelope_appended`). Tools: the lead-only `agents__spawn`, `agents__despawn`,
+ * `agents__update`, `agents__capacity` (the original forge's `agents` tool family). It lends the
+ * seats `spawn_session` for a worker row and `close_session`'s "a lead's workers go first".
  */
 export function workersArea(seats: () => SeatManager | null) {
   return defineSubsystem({
@@ -76,7 +77,12 @@ export function workersArea(seats: () => SeatManager | null) {
                 },
               });
             } catch (err) {
-              throw new Refusal("dispatch", `${what}: ${(err as Error).message}`, target);
+              const why = ownWords(err, {
+                log: host.log,
+                event: "deliver_failed",
+                fallback: "forge could not hand the message over; the log has the cause",
+              });
+              throw new Refusal("dispatch", `${what}: ${why}`, target);
             }
           };
           return {

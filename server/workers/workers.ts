@@ -14,9 +14,9 @@ import type { SeatManager } from "../workspace/seats/manager.ts";
 import type { Seat } from "../workspace/seats/seat.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { WorkerBook, type WorkerRecord } from "./book.ts";
+import { bootWorkers, isFile, requestOf, stateWords, undoSpawn } from "./boot.ts";
 import {
   addWorktree,
-  deleteBranch,
   deleteBranchIfMerged,
   headOf,
   isDir,
@@ -42,7 +42,7 @@ export interface SpawnRequest {
   launch?: LaunchSettings;
 }
 
-/** What a resumed worker is told when it has no resume kick (mcp_tools.md §4: durable). */
+/** What a resumed worker is told when it has no resume kick (workers are durable). */
 export const CONTINUE_TEXT =
   "forge resumed this session (a restart, or your lead asked). Continue your charter where you left off.";
 
@@ -59,38 +59,26 @@ export class Workers {
   readonly #starting = new Map<string, Set<string>>();
 
   constructor(private readonly host: Host, private readonly seats: SeatManager) {
-    this.#book = new WorkerBook(`${host.stateDir}/workers`, host.log);
+    this.#book = new WorkerBook(host.state, `${host.stateDir}/workers`);
   }
 
-  /** Spawns again every worker a previous run left live whose worktree is still there. */
+  /**
+   * At boot: a spawn a crash cut short is undone (its worktree and branch go, so none is left
+   * that no worker owns), then every worker a previous run left live whose worktree is still
+   * there is spawned again.
+   */
   async boot(): Promise<void> {
-    const records = await this.#book.load();
-    const respawns = [];
-    for (const rec of records) {
-      if (!rec.live) continue;
-      const project = this.host.workspace.project(rec.slot.org, rec.slot.project);
-      if (!project) {
-        this.host.log.warn("worker_project_gone", { worker: slotName(rec.slot) });
-        continue;
-      }
-      if (!(await isDir(rec.worktree))) {
-        // mcp_tools.md §4: not respawned until a spawn with resume_session recreates it.
-        this.host.log.warn("worker_worktree_gone", {
-          worker: slotName(rec.slot),
-          worktree: rec.worktree,
-        });
-        continue;
-      }
-      respawns.push(
-        this.spawn({ ...this.#fromRecord(rec, project), fromBoot: true }).catch((err) =>
-          this.host.log.warn("worker_respawn_failed", {
-            worker: slotName(rec.slot),
-            error: (err as Error).message,
-          })
-        ),
-      );
-    }
-    await Promise.all(respawns);
+    await bootWorkers({
+      host: this.host,
+      records: await this.#book.load(),
+      undo: async (rec) => {
+        const project = this.host.workspace.project(rec.slot.org, rec.slot.project);
+        if (project) await undoSpawn(project.path, rec.worktree, rec.slot.label);
+        await this.seats.forget(rec.slot);
+        await this.#book.delete(rec.slot);
+      },
+      respawn: (rec, project) => this.spawn({ ...requestOf(rec, project), fromBoot: true }),
+    });
   }
 
   project(what: string, key: string): ProjectConfig {
@@ -168,13 +156,38 @@ export class Workers {
     const what = "spawn_worker";
     const repo = req.project.path;
     const worktree = `${this.host.stateDir}/worktrees/${slot.org}/${slot.project}/${slot.label}`;
+    const rec: WorkerRecord = {
+      slot,
+      charter,
+      kick: req.kick,
+      resume_kick: req.resumeKick,
+      interactive: req.interactive,
+      mcp_families: req.families,
+      worktree,
+      spawned_by: req.spawnedBy,
+      live: true,
+    };
+    const known = this.#book.get(slot) !== undefined;
+    // A first spawn is written down before anything is made: a crash part way is undone at
+    // the next boot, and a book that cannot be written refuses the spawn before it starts.
+    if (!known) await this.#remember(what, { ...rec, spawning: true });
     let made: { madeBranch: boolean } | null = null;
+    const undo = async () => {
+      if (made) await undoSpawn(repo, worktree, slot.label, made.madeBranch);
+      if (!known) await this.#book.delete(slot).catch(() => {/* the keeper logged it */});
+    };
     if (!(await isDir(worktree))) {
       const head = await headOf(repo);
-      if ("why" in head) throw new Refusal(what, `${what}: ${head.why}`);
+      if ("why" in head) {
+        await undo();
+        throw new Refusal(what, `${what}: ${head.why}`);
+      }
       await Deno.mkdir(worktree.replace(/\/[^/]+$/, ""), { recursive: true });
       const added = await addWorktree(repo, worktree, slot.label, head.sha);
-      if ("why" in added) throw new Refusal(what, `${what}: ${added.why}`);
+      if ("why" in added) {
+        await undo();
+        throw new Refusal(what, `${what}: ${added.why}`);
+      }
       made = added;
     }
     const prior = req.resume ? this.seats.lastSession(slot) : undefined;
@@ -183,7 +196,7 @@ export class Workers {
     const launch: LaunchSettings = {
       ...req.launch,
       charter: workerPrompt(slot, worktree, req.families, charter),
-      // mcp_tools.md §4: `interactive` keeps AskUserQuestion; fixed at spawn.
+      // As the original's agents__spawn: `interactive` keeps AskUserQuestion; fixed at spawn.
       extra_args: [
         ...(req.launch?.extra_args ?? []),
         ...(req.interactive ? [] : [["disallowedTools", "AskUserQuestion"] as [string, string]]),
@@ -199,28 +212,17 @@ export class Workers {
       // A spawn that fails half way removes what it made.
       const why = seat.failureMessage ?? "its CLI did not start";
       await this.seats.forget(slot);
-      if (made) {
-        await removeWorktree(repo, worktree);
-        if (made.madeBranch) await deleteBranch(repo, slot.label);
-      }
+      await undo();
       throw new Refusal(what, `${what}: ${slotName(slot)} did not start: ${why}`);
     }
-    // mcp_tools.md §4: a resumed worker is given its resume kick, else told to continue.
+    // As the original does, a resumed worker is given its resume kick, else told to continue.
     const kick = resumed ? (req.resumeKick ?? CONTINUE_TEXT) : req.kick;
     if (kick) seat.prompt(what, kick, [], crypto.randomUUID(), "forge");
-    const rec: WorkerRecord = {
-      slot,
-      charter,
-      kick: req.kick,
-      resume_kick: req.resumeKick,
-      interactive: req.interactive,
-      mcp_families: req.families,
-      worktree,
-      spawned_by: req.spawnedBy,
-      live: true,
-    };
-    const known = this.#book.get(slot) !== undefined;
-    const durability = await this.#book.set(rec);
+    const durability = await this.#book.set(rec).then(
+      () => null,
+      (err) =>
+        `forge could not remember this worker across a restart: ${stateWords(err, this.host)}`,
+    );
     this.#announce(known ? "status_changed" : "added", rec, seat, "intact");
     return {
       session_id: sessionId,
@@ -234,8 +236,8 @@ export class Workers {
   }
 
   /**
-   * Ends a worker and removes its worktree (catalogue 1.2 row 44). Unsaved work blocks unless
-   * `force`; the branch goes only when every commit on it is reachable from another ref.
+   * Ends a worker and removes its worktree (the original's `despawn_worker`). Unsaved work blocks
+   * unless `force`; the branch goes only when every commit on it is reachable from another ref.
    */
   async despawn(project: ProjectConfig, rawLabel: string, force: boolean): Promise<DespawnResult> {
     const label = checkLabel("despawn_worker", rawLabel);
@@ -266,7 +268,11 @@ export class Workers {
     }
     const kept = await deleteBranchIfMerged(project.path, label);
     if (kept) out.branch_cleanup_warning = kept;
-    await this.#book.delete(slot);
+    await this.#book.delete(slot).catch((err) =>
+      out.worktree_cleanup_warning ??= `forge could not forget the worker: ${
+        stateWords(err, this.host)
+      }`
+    );
     this.#announce("removed", rec ?? bareRecord(slot, worktree), null, disposition);
     return { despawned: out };
   }
@@ -284,7 +290,7 @@ export class Workers {
       );
     }
     if (seat?.occupied) await seat.release();
-    if (rec) await this.#book.set({ ...rec, live: false });
+    if (rec) await this.#remember("close_worker", { ...rec, live: false });
     const worktree = rec?.worktree ?? seat!.cwd;
     const disposition = (await isDir(worktree)) ? "intact" : "absent";
     this.#announce(
@@ -315,7 +321,7 @@ export class Workers {
         key,
       );
     }
-    await this.spawn({ ...this.#fromRecord(rec, project), launch });
+    await this.spawn({ ...requestOf(rec, project), launch });
   }
 
   /** agents__update: replaces stored fields for the next respawn. */
@@ -327,7 +333,7 @@ export class Workers {
         `agents__update: no worker \`${slot.label}\` is remembered in ${slot.project}`,
       );
     }
-    await this.#book.set({ ...rec, ...fields });
+    await this.#remember("agents__update", { ...rec, ...fields });
   }
 
   /** A remembered worker's process that ended unasked (a crash, a failed resume) is news too. */
@@ -350,19 +356,18 @@ export class Workers {
     return this.#book.flushed();
   }
 
-  #fromRecord(rec: WorkerRecord, project: ProjectConfig): SpawnRequest {
-    return {
-      project,
-      label: rec.slot.label,
-      charter: rec.charter,
-      spawnedBy: rec.spawned_by,
-      kick: rec.kick,
-      resumeKick: rec.resume_kick,
-      interactive: rec.interactive,
-      families: rec.mcp_families,
-      resume: true,
-      fromBoot: false,
-    };
+  /** Writes a record; a refused or failed write is a Refusal in forge's words. */
+  async #remember(what: string, rec: WorkerRecord): Promise<void> {
+    try {
+      await this.#book.set(rec);
+    } catch (err) {
+      throw new Refusal(
+        what,
+        `${what}: forge could not write the worker book, so nothing changed: ${
+          stateWords(err, this.host)
+        }`,
+      );
+    }
   }
 
   #announce(
@@ -383,12 +388,4 @@ export class Workers {
 
 function key(p: ProjectConfig): string {
   return `${p.org}/${p.name}`;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
 }

@@ -19,6 +19,7 @@ function isExecutable(path: string): boolean {
     const info = Deno.statSync(path);
     return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
   } catch {
+    // A probe along PATH: a candidate that is not there is not the CLI.
     return false;
   }
 }
@@ -37,6 +38,7 @@ export async function readCliVersion(binary: string | null): Promise<string | nu
     const text = new TextDecoder().decode(out.stdout);
     return /(\d+\.\d+\.\d+)/.exec(text)?.[1] ?? null;
   } catch {
+    // No version to show (home says unknown); a CLI that will not run fails its seat in words.
     return null;
   }
 }

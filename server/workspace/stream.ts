@@ -18,8 +18,10 @@ export interface NumberedUpdate {
   followed?: true;
 }
 
-/** catalogue 3.6: a held run flushes 16 ms after its last append, and never later than 100 ms
- * after its first. */
+/**
+ * The original's flush timers: a held run flushes 16 ms after its last append, and never later
+ * than 100 ms after its first.
+ */
 export const FLUSH_INTERVAL_MS = 16;
 export const FLUSH_CEILING_MS = 100;
 
@@ -161,12 +163,16 @@ export class UpdateStream {
     });
   }
 
+  /** Where a listener that threw is told (the workspace logs it with the update's name). */
+  onListenerError: (error: unknown, numbered: NumberedUpdate) => void = () => {};
+
   #publish(numbered: NumberedUpdate): NumberedUpdate {
     for (const fn of this.#listeners) {
       try {
         fn(numbered);
-      } catch {
-        // One listener's failure never stops the stream reaching the others.
+      } catch (error) {
+        // One listener's failure never stops the stream reaching the others; it is told.
+        this.onListenerError(error, numbered);
       }
     }
     return numbered;

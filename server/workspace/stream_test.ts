@@ -1,9 +1,12 @@
 // The update stream's numbering and its batch. spec: What a client receives > update {seq, span};
-// "Two representations of one conversation cross"; catalogue 3.6 (FLUSH_INTERVAL, FLUSH_CEILING).
+// "Two representations of one conversation cross"; the original's flush timers (FLUSH_INTERVAL,
+// FLUSH_CEILING).
 import { assert, assertEquals } from "../../tests/assert.ts";
 import type { CliFrame, SessionUpdate } from "../../protocol/mod.ts";
 import { ManualClock } from "../../tests/manual_clock.ts";
+import { memoryLogger } from "../log.ts";
 import { type NumberedUpdate, UpdateStream } from "./stream.ts";
+import { Workspace } from "./workspace.ts";
 
 const key = { org: "Acme", project: "proj", label: "lead" };
 const other = { org: "Acme", project: "proj", label: "w1" };
@@ -158,4 +161,23 @@ Deno.test("keyless and connection-only updates are never held or numbered on a s
   stream.emit({ name: "dictate_availability", fields: null });
   stream.emit(chat(counter(1, 1, "u1")), 7);
   assertEquals(out.map((u) => [u.seq, u.only]), [[null, null], [0, 7]]);
+});
+
+Deno.test("a listener that throws is logged with the update's name; the others still hear it", () => {
+  const log = memoryLogger();
+  const ws = new Workspace(log, () => ({ orgs: [] }) as never);
+  const heard: string[] = [];
+  ws.stream.subscribe(() => {
+    throw new TypeError("a listener's bug");
+  });
+  ws.stream.subscribe((n) => heard.push(n.update.name));
+  ws.emit({ name: "dictate_availability", fields: null });
+  assertEquals(heard, ["dictate_availability"]);
+  const failed = log.records.find((r) => r.event === "stream_listener_failed") as
+    | { update: string; error: Error }
+    | undefined;
+  assertEquals([failed?.update, failed?.error.message], [
+    "dictate_availability",
+    "a listener's bug",
+  ]);
 });

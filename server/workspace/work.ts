@@ -73,6 +73,7 @@ export function readWork(path: string, opts: { live: boolean } = { live: true })
 async function fingerprint(path: string): Promise<string | null> {
   const stamp = (s: Deno.FileInfo | null) => s ? `${s.mtime?.getTime()}:${s.size}` : "-";
   const [dir, head, index] = await Promise.all(
+    // A probe: a path that will not stat stamps as absent ("-"), which is what the print says.
     [path, `${path}/.git/HEAD`, `${path}/.git/index`].map((p) => Deno.stat(p).catch(() => null)),
   );
   return dir ? `${stamp(dir)} ${stamp(head)} ${stamp(index)}` : null;
@@ -84,6 +85,7 @@ export async function scanWork(path: string): Promise<WorkSummary> {
     const info = await Deno.stat(path);
     if (!info.isDirectory) return { branch: null, changed: null, gate: "gone" };
   } catch {
+    // spec: a working tree that cannot be stat'ed is `gone`; the gate is the reason.
     return { branch: null, changed: null, gate: "gone" };
   }
   try {
@@ -101,6 +103,7 @@ export async function scanWork(path: string): Promise<WorkSummary> {
     }
     return { ...statusGlance(new TextDecoder().decode(out.stdout)), gate: "in_repo" };
   } catch {
+    // git would not run: the gate `scanner_failed` is what the row says.
     return { branch: null, changed: null, gate: "scanner_failed" };
   }
 }

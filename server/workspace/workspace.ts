@@ -11,7 +11,10 @@ import type { Gateway } from "../gateway/gateway.ts";
 import type { Logger } from "../log.ts";
 import { type NumberedUpdate, UpdateStream } from "./stream.ts";
 
-/** The label of a project's lead seat. catalogue 4.2. */
+/** What kind of failure home's `fatal_error` holds: one source each. */
+export type FatalKind = UpdateFields<"fatal_error">["error"];
+
+/** The label of a project's lead seat, the original's. */
 export const LEAD_LABEL = "lead";
 
 /** What every seat exposes to the rest of the server, whatever drives it. */
@@ -24,7 +27,7 @@ export interface SeatInfo {
   /** The seat's home `agents` row; absent for a seat nothing drives yet. */
   homeRow?(): AgentRow | Promise<AgentRow>;
   /**
-   * The selectable tool families a worker was given (mcp_tools.md §2: `mcp_families`); null or
+   * The selectable tool families a worker was given (`mcp_families`); null or
    * absent = every family. The always-on families are not listed here.
    */
   toolFamilies?(): readonly string[] | null;
@@ -42,7 +45,12 @@ export class Workspace {
   readonly stream = new UpdateStream();
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
+  /** home's `fatal_error` now: the newest of the sources still set (`setFatal`). */
   fatalError: UpdateFields<"fatal_error"> | null = null;
+  readonly #fatal = new Map<FatalKind, string>();
+  /** Runs when the last fatal source clears: no update carries a cleared fatal error, so the
+   * server sends every home holder a fresh snapshot. */
+  fatalCleared: () => void = () => {};
   /** The account gateway seats launch through (server/gateway/); null until the server sets it. */
   gateway: Gateway | null = null;
   /**
@@ -51,7 +59,10 @@ export class Workspace {
    */
   firedPromptName: (uuid: string) => string | undefined = () => undefined;
 
-  constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {}
+  constructor(readonly log: Logger, private readonly config: () => ForgeConfig) {
+    this.stream.onListenerError = (error, n) =>
+      log.error("stream_listener_failed", { update: n.update.name, error });
+  }
 
   projects(): ProjectConfig[] {
     return this.config().orgs.flatMap((o) => o.projects);
@@ -83,6 +94,23 @@ export class Workspace {
 
   emit(update: SessionUpdate, only: number | null = null): NumberedUpdate {
     return this.stream.emit(update, only);
+  }
+
+  /**
+   * Sets one source of home's `fatal_error` (`config_invalid`, `subsystem_failed`,
+   * `state_damaged`), or clears it with null. spec: What a subject carries > home. A set is
+   * pushed as the keyless `fatal_error` update; a clear falls back to the newest source still
+   * set (pushed the same way) or, with none left, to `fatalCleared`.
+   */
+  setFatal(error: FatalKind, message: string | null): void {
+    const had = this.#fatal.get(error);
+    if (message === null ? had === undefined : had === message) return;
+    this.#fatal.delete(error);
+    if (message !== null) this.#fatal.set(error, message);
+    const newest = [...this.#fatal].at(-1);
+    this.fatalError = newest ? { error: newest[0], message: newest[1] } : null;
+    if (this.fatalError) this.emit({ name: "fatal_error", fields: this.fatalError });
+    else this.fatalCleared();
   }
 
   /** spec: home > unseen: seats whose last turn finished while nobody was showing them. */

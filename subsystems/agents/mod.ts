@@ -6,6 +6,7 @@ import {
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
 import { type Host, Refusal, toolHandlers, type ToolResult } from "../../server/subsystem.ts";
+import { ownWords } from "../../server/subsystem.ts";
 import { AGENT_TOOLS, type AgentToolHandler } from "./tools.ts";
 import { messageId, senderName } from "./envelope.ts";
 
@@ -94,7 +95,13 @@ export function create(host: Host) {
       return {
         text: `agents__send_message: message ${wrapped.id} to ${
           slotName(target)
-        } failed to deliver: ${(err as Error).message}`,
+        } failed to deliver: ${
+          ownWords(err, {
+            log: host.log,
+            event: "peer_message_undelivered",
+            fallback: "forge could not hand it over; the log has the cause",
+          })
+        }`,
         isError: true,
       };
     }
@@ -121,7 +128,12 @@ export function create(host: Host) {
         try {
           await deliverPeer(target, wrapped);
         } catch (err) {
-          throw new Refusal("dispatch", `deliver_peer_prompt: ${(err as Error).message}`, target);
+          const why = ownWords(err, {
+            log: host.log,
+            event: "peer_prompt_undelivered",
+            fallback: "forge could not hand it over; the log has the cause",
+          });
+          throw new Refusal("dispatch", `deliver_peer_prompt: ${why}`, target);
         }
       },
     },

@@ -4,7 +4,7 @@ import type { Host } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import type { Tab } from "./tab.ts";
 
-/** The PCM a host's sink is read at: 16 kHz mono i16 (feasibility §2's measured capture). */
+/** The PCM a host's sink is read at: 16 kHz mono i16 (measured: `parec` captures it so). */
 const RATE = 16_000;
 const CHANNELS = 1;
 

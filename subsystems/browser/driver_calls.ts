@@ -17,6 +17,7 @@ export function within<T>(work: Promise<T>, ms: number, why: string): Promise<T>
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Refused(why)), ms);
   });
+  // The race's own copy: the caller hears `work`'s failure; one after the bound has no listener.
   work.catch(() => {});
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

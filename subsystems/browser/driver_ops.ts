@@ -82,6 +82,7 @@ type Ops = {
 export const DRIVER_OPS: Ops = {
   snapshot: async (page, a) => {
     const yaml = await snapshotYaml(page, a);
+    // A title the page will not give in time is left out: the snapshot answers without it.
     const title = await within(page.title(), TITLE_MS, "").catch(() => "");
     return { url: page.url(), title, yaml: await maskPasswords(page, yaml) };
   },
@@ -253,6 +254,7 @@ async function snapshotYaml(page: Page, a: DriverOps["snapshot"]["args"]): Promi
 
 /** One frame's forms (open shadow roots included), or "" for a frame with none. */
 async function formsOf(frame: Frame, fn: (root: null) => unknown): Promise<string> {
+  // A frame that navigated away or will not run scripts has no form to list: "".
   const out = await frame.evaluate(fn, null).catch(() => null);
   return typeof out === "string" ? out : "";
 }

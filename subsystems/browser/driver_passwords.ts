@@ -81,6 +81,7 @@ export async function maskPasswords(page: Page, yaml: string): Promise<string> {
   if (!showsAnyValue(yaml)) return yaml;
   let secrets: string[];
   try {
+    // A frame that navigated under the first look is looked at once more; a second failure refuses.
     secrets = await passwordsOf(page).catch(() => passwordsOf(page));
   } catch {
     throw new Refused(

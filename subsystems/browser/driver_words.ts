@@ -25,6 +25,9 @@ const DOING: Record<DriverOp, string> = {
   runCode: "run the code",
 };
 
+/** The operations that run the agent's own script in the page, whose exception is the page's. */
+const PAGE_SCRIPTS = new Set<DriverOp>(["evaluate", "waitFor", "runCode"]);
+
 /** A reason in Playwright's call log, and how forge says it. */
 const REASONS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/element is not enabled/, () => "it is disabled"],
@@ -72,6 +75,8 @@ export function explain(err: unknown, op: DriverOp): string {
   if (because) return `could not ${what}: ${because}`;
   // A library message with no reason forge knows: its first line, without the API's name.
   const first = text.split("\n")[0].replace(/^[\w.]+: /, "").replace(/^Error: /, "");
+  // The agent's own script threw in the page: the page's words, said to be the page's.
+  if (PAGE_SCRIPTS.has(op)) return `could not ${what}: the page threw: ${first}`;
   return `could not ${what}: ${first}`;
 }
 

@@ -30,7 +30,7 @@ function nodeExistsSync(): void {
     try {
       return exists(path);
     } catch {
-      return false;
+      return false; // a probe: a path Deno will not stat does not exist for Playwright
     }
   };
 }
@@ -79,9 +79,10 @@ function targetIdOf(page: Page): Promise<string | null> {
         const info = await session.send("Target.getTargetInfo");
         return info.targetInfo.targetId;
       } finally {
-        await session.detach().catch(() => {});
+        await session.detach().catch(() => {/* a session already gone needs no detach */});
       }
     })();
+    // A page CDP will not describe in time has no target id: forgotten, so it is looked up again.
     id = within(read, LOOKUP_MS, "no target id").catch(() => {
       targetIds.delete(page);
       return null;
@@ -135,7 +136,8 @@ async function toFront(page: Page): Promise<void> {
     page.evaluate("document.visibilityState === 'hidden'"),
     LOOKUP_MS,
     "",
-  ).catch(() => false);
+  ).catch(() => false /* a page that does not answer is not raised */);
+  // A page that closed meanwhile has nothing to raise.
   if (hidden) await within(page.bringToFront(), LOOKUP_MS, "").catch(() => {});
 }
 
@@ -162,6 +164,8 @@ self.onmessage = (e: MessageEvent<DriverAsk>) => {
   if (m.kind === "ping") return send({ kind: "pong" });
   if (m.kind === "init") {
     connecting = connect(m.wsUrl, m.artifactsDir);
+    // Each op awaits `connecting` and answers its failure in words (explain); this copy only
+    // keeps an unanswered failure from ending the worker.
     connecting.catch(() => {});
     return;
   }

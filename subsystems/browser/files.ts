@@ -36,6 +36,7 @@ function bytesOf(b64: string): Uint8Array | null {
     for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
   } catch {
+    // Not base64 after all: no bytes, and the caller says what it could not read.
     return null;
   }
 }
@@ -152,6 +153,7 @@ export class Files {
     if (!d) return;
     const path = `${browser.dir}/downloads/${guid}`;
     if (p.state !== "completed") {
+      // A download that did not complete may have left nothing to remove.
       void Deno.remove(path).catch(() => {});
       return;
     }
@@ -161,6 +163,7 @@ export class Files {
     while (backlog.items.length > DOWNLOAD_BACKLOG) {
       const gone = backlog.items.shift()!;
       backlog.lost++;
+      // Counted as lost above; a file already gone is no further loss.
       void Deno.remove(gone.path).catch(() => {});
     }
     void this.deliver(browser);
@@ -189,8 +192,10 @@ export class Files {
       // Read, remove, then send: the server's copy is gone by the time the frame crosses.
       const size = (await Deno.stat(item.path).catch(() => null))?.size ?? -1;
       const bytes = size >= 0 && size <= MAX_DOWNLOAD_BYTES
+        // A file that went under us is a download with no bytes: the error below says so.
         ? await Deno.readFile(item.path).catch(() => null)
         : null;
+      // The bytes are read; a copy that will not go is only a file in forge's own state dir.
       await Deno.remove(item.path).catch(() => {});
       const error = size > MAX_DOWNLOAD_BYTES
         ? `${item.name} is ${size} bytes, past the 32 MiB a download may carry`

@@ -1,3 +1,4 @@
+import { isEngineError } from "../../server/subsystem.ts";
 import { slotName } from "../../protocol/mod.ts";
 import type { Host, ToolCall, ToolResult } from "../../server/subsystem.ts";
 import type { Profiles } from "./profiles.ts";
@@ -38,6 +39,7 @@ export async function handOff(
     try {
       tab = await browser.tabFor(slot);
     } catch (err) {
+      if (isEngineError(err)) throw new Error("the browser could not start", { cause: err });
       return { text: `the browser could not start: ${(err as Error).message}`, isError: true };
     }
   }

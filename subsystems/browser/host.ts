@@ -156,7 +156,7 @@ export class BrowserHost {
     tab.opener = opener;
     this.tabs.set(tab.number, tab);
     this.#bySession.set(tab.session, tab);
-    await tab.init().catch(() => {});
+    await tab.init().catch((error) => this.env.log("browser_tab_init_failed", { error }));
     void tab.refreshTitle();
     this.env.tabsChanged(this);
     return tab;
@@ -176,7 +176,7 @@ export class BrowserHost {
       if (opener) {
         void this.#adopt(info.targetId, opener.number).then((t) => {
           if (t) t.owner = opener.owner;
-        }).catch(() => {});
+        }).catch((error) => this.env.log("browser_tab_adopt_failed", { error }));
       }
     } else if (method === "Target.targetInfoChanged" && info) {
       const tab = [...this.tabs.values()].find((t) => t.targetId === info.targetId);
@@ -272,6 +272,7 @@ export class BrowserHost {
 
   /** Closes one tab's page target. */
   async closeTab(tab: Tab): Promise<void> {
+    // A target already gone is closed; the tab is dropped below either way.
     await this.cdp?.send("Target.closeTarget", { targetId: tab.targetId }).catch(() => {});
     if (this.tabs.has(tab.number)) this.#dropTab(tab, "the tab closed");
   }
@@ -314,10 +315,11 @@ export class BrowserHost {
 
   /** Closes Chromium on purpose (idle clock, shutdown). */
   async close(): Promise<void> {
-    await this.#starting?.catch(() => {});
+    await this.#starting?.catch(() => {/* a start that failed was told by its own caller */});
     const child = this.#child;
     if (!child) return;
     this.#closing = true;
+    // A browser that will not answer the close is killed below, which is the fallback.
     const asked = this.cdp?.send("Browser.close").catch(() => {});
     await Promise.race([asked, new Promise((r) => setTimeout(r, 2000))]);
     const timer = setTimeout(() => killGroup(child.pid), 3000);

@@ -1,6 +1,6 @@
 /**
  * Starting one headless Chromium for a profile: Debian's `chromium`, its own
- * user-data dir, DevTools on an ephemeral loopback port. Measured flags (feasibility §2).
+ * user-data dir, DevTools on an ephemeral loopback port. Measured flags.
  */
 
 /** A running Chromium: its process and the DevTools URL it printed. */
@@ -24,6 +24,7 @@ function exists(path: string): boolean {
   try {
     return Deno.statSync(path).isFile;
   } catch {
+    // A probe for the binary: not there is the answer.
     return false;
   }
 }
@@ -41,7 +42,7 @@ export async function launchChromium(
   await Deno.mkdir(userDataDir, { recursive: true });
   // A profile a killed host left locked would refuse the next start; the lock is ours alone.
   for (const lock of ["SingletonLock", "SingletonSocket", "SingletonCookie"]) {
-    await Deno.remove(`${userDataDir}/${lock}`).catch(() => {});
+    await Deno.remove(`${userDataDir}/${lock}`).catch(() => {/* no lock left: nothing to clear */});
   }
   // setsid: Chromium leads its own process group, so a close or a death takes its renderers,
   // zygotes and crash handler with it (killGroup) rather than leaving them writing the profile.

@@ -1,3 +1,4 @@
+import { browserWords } from "./words.ts";
 import type { ClientMessageOf, Command, SessionUpdate, Wire } from "../../protocol/mod.ts";
 import { updateSlot } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
@@ -105,7 +106,7 @@ export function create(host: Host) {
         try {
           await browser.openTab(url);
         } catch (err) {
-          throw new Refusal("open_url", `open_url: ${(err as Error).message}`);
+          throw new Refusal("open_url", `open_url: ${browserWords(err, host.log)}`);
         }
       },
     },

@@ -43,6 +43,7 @@ export async function evaluate(
     returnByValue: true,
     awaitPromise: true,
   }, p.tab.session);
+  // The race's own copy: the caller hears `asked`'s failure; one after the bound has no listener.
   asked.catch(() => {});
   const r = await Promise.race([asked, late]).finally(() => clearTimeout(timer));
   const ex = r.exceptionDetails as
@@ -67,6 +68,7 @@ export async function settle(p: { cdp: Cdp; tab: Tab }): Promise<void> {
       state = await evaluate(p, "document.readyState", ms);
     } catch (err) {
       if (err instanceof PageSilent) return;
+      // A page between documents answers nothing: it is still loading, and the loop asks again.
       state = "loading";
     }
     if (state === "complete") return;

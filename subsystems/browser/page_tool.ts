@@ -1,3 +1,4 @@
+import { ioWords, isEngineError } from "../../server/subsystem.ts";
 import type { ToolCall, ToolResult } from "../../server/subsystem.ts";
 import type { BrowserHost } from "./host.ts";
 import { type Page, PageError, settle, snapshot } from "./page_ops.ts";
@@ -34,6 +35,7 @@ export function pageTool(profiles: Profiles): OnPage {
       browser = profiles.forSeat(call.seat.slot);
       tab = await browser.tabFor(call.seat.slot);
     } catch (err) {
+      if (isEngineError(err)) throw new Error("the browser could not start", { cause: err });
       return { text: `the browser could not start: ${(err as Error).message}`, isError: true };
     }
     if (tab.held) {
@@ -57,8 +59,9 @@ export function pageTool(profiles: Profiles): OnPage {
       const out = await fn({ cdp: browser.cdp!, tab, browser }, input, call);
       return withNotes(tab, typeof out === "string" ? { text: out } : out);
     } catch (err) {
-      const why = err instanceof PageError ? err.message : `the page call failed: ${err}`;
-      return withNotes(tab, { text: why, isError: true });
+      // CDP's or the engine's own message goes to seat_server, which logs it with its cause.
+      if (!(err instanceof PageError)) throw new Error("the page call failed", { cause: err });
+      return withNotes(tab, { text: err.message, isError: true });
     } finally {
       tab.calls--;
       browser.touch();
@@ -117,7 +120,7 @@ export async function output(
   try {
     await Deno.writeTextFile(path, text);
   } catch (err) {
-    throw new PageError(`could not write ${path}: ${(err as Error).message}`);
+    throw new PageError(`could not write ${path}: ${ioWords(err)}`);
   }
   return `Saved ${text.length} characters to ${path}`;
 }

@@ -57,6 +57,7 @@ function unquoteValue(raw: string): string {
   try {
     return JSON.parse(raw.replace(/\\x([0-9a-fA-F]{2})/g, "\\u00$1"));
   } catch {
+    // A value that is not quoted as Playwright quotes is shown as it stands.
     return raw;
   }
 }

@@ -1,3 +1,4 @@
+import { browserWords } from "./words.ts";
 import {
   BrowserGesture,
   type ClientMessageOf,
@@ -90,7 +91,7 @@ export class Surfaces {
       browser = this.profiles.forSeat(seat);
       if (start) await browser.ensureUp();
     } catch (err) {
-      return refuse(`the browser could not start: ${(err as Error).message}`, null);
+      return refuse(`the browser could not start: ${browserWords(err, this.host.log)}`, null);
     }
     const picked = pick(browser);
     if (typeof picked === "string") return refuse(picked, null);
@@ -155,7 +156,11 @@ export class Surfaces {
 
   async #relayout(tab: Tab): Promise<void> {
     const size = tab.viewers.ownerSize();
-    if (size) await tab.resize(cssLayout(size)).catch(() => {});
+    if (size) {
+      await tab.resize(cssLayout(size)).catch((error) =>
+        this.host.log.debug("browser_relayout_failed", { tab: tab.number, error })
+      );
+    }
   }
 
   control(peer: Peer, take: boolean): void {

@@ -202,12 +202,12 @@ export class Tab {
         this.title = title;
         this.host.changed();
       }
-    }).catch(() => {});
+    }).catch(() => {/* a page that will not say its title keeps the one it had */});
   }
 
   #frame(p: CdpBody): void {
     this.host.cdp.send("Page.screencastFrameAck", { sessionId: p.sessionId }, this.session)
-      .catch(() => {});
+      .catch(() => {/* an ack to a tab that closed: the frame below is its last */});
     const bytes = b64bytes(String(p.data));
     const meta = p.metadata as { deviceWidth: number; deviceHeight: number };
     const size = webpSize(bytes) ?? { width: 0, height: 0 };
@@ -273,6 +273,7 @@ export class Tab {
     if (this.#castRetry !== undefined || ++this.#castTries > 20) return;
     this.#castRetry = setTimeout(() => {
       this.#castRetry = undefined;
+      // A retry that fails schedules the next (up to its tries); it has nothing else to say.
       if (this.viewers.size > 0) void this.#serial(() => this.#castAndStill()).catch(() => {});
     }, 250);
   }
@@ -288,6 +289,7 @@ export class Tab {
     // every later resize: the chain moves on after 5 s; the held call still ends on its own.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const bounded = Promise.race([run, new Promise<void>((r) => (timer = setTimeout(r, 5000)))]);
+    // The chain's own copy: the caller awaits `run` and hears its failure.
     this.#layoutChain = bounded.catch(() => {}).finally(() => clearTimeout(timer));
     return run;
   }
@@ -298,7 +300,7 @@ export class Tab {
     const shot = await this.host.cdp.send("Page.captureScreenshot", {
       format: "webp",
       quality: 90,
-    }, this.session).catch(() => null);
+    }, this.session).catch(() => null); // a tab mid-navigation has no still: answered false
     if (!shot) return false;
     const bytes = b64bytes(String(shot.data));
     const size = webpSize(bytes) ?? { width: 0, height: 0 };
@@ -336,6 +338,7 @@ export class Tab {
   async stopCastIfUnwatched(): Promise<void> {
     if (!this.#casting || this.viewers.size > 0) return;
     this.#casting = false;
+    // Stopping a cast the tab already ended (it closed) changes nothing.
     await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
   }
 
@@ -354,6 +357,7 @@ export class Tab {
       return;
     }
     this.#casting = false;
+    // As above: a cast already over needs no stop.
     await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
     await this.#castAndStill();
   }

@@ -59,6 +59,7 @@ export async function readyForAttach(
   const silent = (await Promise.all(tabs.map(async (t) => (await answers(cdp, t)) ? [] : [t])))
     .flat();
   for (const tab of silent) {
+    // A page that closed meanwhile has no script left to stop: the note is still right.
     await cdp.send("Runtime.terminateExecution", {}, tab.session).catch(() => {});
     log("browser_tab_script_stopped", { tab: tab.number, url: tab.url });
     tab.notes.push(STOPPED_NOTE);

@@ -18,7 +18,7 @@ export class TabHistory {
   /** Where the history sits. spec: browser_nav_state. */
   async state(): Promise<ServerMessage> {
     const h = await this.host.cdp.send("Page.getNavigationHistory", {}, this.session)
-      .catch(() => ({ currentIndex: 0, entries: [] }));
+      .catch(() => ({ currentIndex: 0, entries: [] })); // a closing tab: no history to step
     const index = Number(h.currentIndex ?? 0);
     const count = (h.entries as unknown[] | undefined)?.length ?? 0;
     return {

@@ -21,6 +21,7 @@ const said = (element: string | undefined, target: string) => element ?? target;
 async function files(paths: string[]): Promise<void> {
   for (const path of paths) {
     if (!path.startsWith("/")) throw new PageError(`${path} is not an absolute path`);
+    // A probe: a path that cannot be stat'ed is refused below as not a file.
     if (!(await Deno.stat(path).catch(() => null))?.isFile) {
       throw new PageError(`${path} is not a file`);
     }
@@ -163,15 +164,28 @@ export function browserTools(
       await chooser.give(open, paths);
       return await after(p, paths.length ? `Uploaded ${paths.length} file(s)` : "Cancelled");
     }),
-    browser_wait_for: onPage(async (p, i) => {
-      if (typeof i.time === "number") await sleep(i.time * 1000);
+    browser_wait_for: onPage(async (p, i, call) => {
+      // A wait the CLI cancels (an interrupt) ends now, not when its own clock runs out.
+      const cancel = new Promise<never>((_, reject) => {
+        const stop = () => reject(new PageError("the wait was cancelled"));
+        if (call.signal.aborted) stop();
+        else call.signal.addEventListener("abort", stop, { once: true });
+      });
+      // Heard by the race below; a wait that ended first leaves it with no listener.
+      cancel.catch(() => {});
+      if (typeof i.time === "number") await Promise.race([sleep(i.time * 1000), cancel]);
       const until = { text: i.text, textGone: i.textGone, expression: i.expression };
       const some = Object.values(until).some((v) => v !== undefined);
       if (!some && typeof i.time !== "number") {
         throw new PageError("browser_wait_for needs time, text, textGone or expression");
       }
       // The wait's own 30 s, and the ask's bound past it: the wait answers in its own words.
-      if (some) await drive(p, "waitFor", { ...until, timeoutMs: WAIT_MS }, WAIT_MS + 5_000);
+      if (some) {
+        await Promise.race([
+          drive(p, "waitFor", { ...until, timeoutMs: WAIT_MS }, WAIT_MS + 5_000),
+          cancel,
+        ]);
+      }
       return await after(p, "Waited");
     }),
     browser_take_screenshot: onPage(async (p, i, call) => {

@@ -28,7 +28,7 @@ async function bodyOf(p: Page, e: NetEntry): Promise<{ text: string; binary: boo
     return null;
   }
   const r = await p.cdp.send("Network.getResponseBody", { requestId: e.requestId }, p.tab.session)
-    .catch(() => null);
+    .catch(() => null); // evicted from Chromium's buffer: the body is no longer there
   if (!r) return null;
   if (!r.base64Encoded) return { text: String(r.body), binary: false };
   const bin = atob(String(r.body));

@@ -1,5 +1,6 @@
 import type { Slot } from "../../protocol/mod.ts";
 import { type Delivery, type Host, Refusal, type ToolCall } from "../../server/subsystem.ts";
+import { ownWords } from "../../server/subsystem.ts";
 import type { GotifyClient } from "./gotify_client.ts";
 import type { SlackHub } from "./slack_hub.ts";
 import type { SubscriptionStore } from "./store.ts";
@@ -18,7 +19,7 @@ export function leadSlot(org: string, project: string): Slot {
   return { org, project, label: "lead" };
 }
 
-/** Announces a project's sets after a change (catalogue 2.3 #37; board news). */
+/** Announces a project's sets after a change (`connector_subscriptions_changed`; board news). */
 export function announceSets(c: Connectors, org: string, project: string): void {
   c.host.emit({
     name: "connector_subscriptions_changed",
@@ -43,6 +44,22 @@ export function ownedBy(
 /** A tool's refusal in forge's words, naming the tool. */
 export function refuse(tool: string, why: string): Refusal {
   return new Refusal(tool, `${tool}: ${why}`);
+}
+
+/**
+ * A tool's refusal from a caught error: forge's own sentence as it stands; an engine's or a
+ * library's message is logged with its cause and the tool says what failed in forge's words.
+ */
+export function refuseFrom(c: Connectors, tool: string, err: unknown, failed: string): Refusal {
+  return refuse(
+    tool,
+    ownWords(err, {
+      log: c.host.log,
+      event: "connector_tool_failed",
+      fallback: `${failed}; the log has the cause`,
+      fields: { tool },
+    }),
+  );
 }
 
 /** A subscription id as the tools take it. */

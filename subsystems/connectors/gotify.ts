@@ -13,6 +13,7 @@ import {
   ownedBy,
   ownerSlot,
   refuse,
+  refuseFrom,
   UUID,
 } from "./context.ts";
 import type { GotifyMessage } from "./gotify_client.ts";
@@ -20,7 +21,7 @@ import type { GotifyMessage } from "./gotify_client.ts";
 const ANY: readonly ToolRole[] = ["lead", "worker"];
 const Priority = z.number().int().min(0).max(255);
 
-/** The `gotify` family (mcp_tools §9): subscribe, list, unsubscribe, apps, recent. */
+/** The `gotify` family, the original's: subscribe, list, unsubscribe, apps, recent. */
 export const GOTIFY_TOOLS = [
   defineTool({
     name: "gotify__subscribe",
@@ -88,7 +89,7 @@ export function gotifyText(n: GotifyNotification): string {
 /**
  * Delivers one notification to every seat whose subscription matches, once per seat: a forged
  * user turn with `source: gotify` (spec: "Not every frame on the stream is the CLI's"), announced
- * by `gotify_notification_appended` (catalogue 2.3 #58). A seat that cannot take it is logged.
+ * by `gotify_notification_appended`. A seat that cannot take it is logged.
  */
 export function deliverNotification(c: Connectors, n: GotifyNotification): void {
   const seats = new Map<string, GotifySubscription>();
@@ -137,7 +138,7 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
           min_priority,
         })
       ).catch((err) => {
-        throw refuse("gotify__subscribe", (err as Error).message);
+        throw refuseFrom(c, "gotify__subscribe", err, "the subscription was not stored");
       });
       announceSets(c, slot.org, slot.project);
       return { text: `subscribed to Gotify (id ${id})` };
@@ -159,7 +160,7 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
       }
       await c.store.change((d) => (d.gotify = d.gotify.filter((s) => s.id !== id))).catch(
         (err) => {
-          throw refuse("gotify__unsubscribe", (err as Error).message);
+          throw refuseFrom(c, "gotify__unsubscribe", err, "the subscription was not removed");
         },
       );
       announceSets(c, found.org, found.project);
@@ -167,13 +168,13 @@ export function gotifyTools(c: Connectors): Record<string, ToolHandler> {
     },
     gotify__apps: async () => {
       const names = await client("gotify__apps").apps().catch((err) => {
-        throw refuse("gotify__apps", (err as Error).message);
+        throw refuseFrom(c, "gotify__apps", err, "Gotify's applications could not be read");
       });
       return { text: JSON.stringify(names) };
     },
     gotify__recent: async ({ applications, min_priority, limit }) => {
       const recent = await client("gotify__recent").recent().catch((err) => {
-        throw refuse("gotify__recent", (err as Error).message);
+        throw refuseFrom(c, "gotify__recent", err, "Gotify's messages could not be read");
       });
       const out = recent
         .filter(({ message, app }) =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { readJson, writeJson } from "./store.ts";
+import { type KeptFile, netWords, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 
 /** A message as Gotify's `/stream` and `/message` carry it (gotify/server model.MessageExternal). */
 export const GotifyMessage = z.object({
@@ -24,12 +24,24 @@ const Paged = z.object({
 });
 const Apps = z.array(z.object({ id: z.number().int(), name: z.string() }).passthrough());
 const Cursor = z.object({ last_id: z.number().int().nullable() });
+type Cursor = z.infer<typeof Cursor>;
+
+/** The cursor file, kept by forge's keeper: how far the stream was handed on. */
+export function cursorFile(keeper: StateKeeper, path: string): KeptFile<Cursor> {
+  return keeper.file(path, {
+    area: "the Gotify connector",
+    parse: schemaParse(Cursor, "a Gotify cursor"),
+  });
+}
 
 export interface GotifyClientOptions {
   url: string;
   token: string;
-  /** Where the id of the last message handled is kept, so a restart neither loses nor repeats. */
-  cursorPath: string;
+  /**
+   * The id of the last message handled (`cursorFile`), so a restart neither loses nor repeats.
+   * While it is damaged the client does not connect: it could not tell new messages from old.
+   */
+  cursor: KeptFile<Cursor>;
   /** Runs once per new message, in id order, with its application's name. */
   onMessage: (message: GotifyMessage, app: string) => void;
   onState: () => void;
@@ -41,7 +53,7 @@ export interface GotifyClientOptions {
 }
 
 /**
- * forge's own Gotify client (integrations §3: no npm client subscribes). It holds `/stream` open
+ * forge's own Gotify client (no npm Gotify client subscribes). It holds `/stream` open
  * with the client token, and after every (re)connect pages `/message` back to the last id it
  * handled, so messages sent while it was away arrive once, in order, and none twice. Deno's
  * WebSocket shows no pings, so a periodic `GET /health` tells a dead server from a quiet one.
@@ -91,10 +103,13 @@ export class GotifyClient {
   async #loop(): Promise<void> {
     const { first, max } = this.opts.backoffMs ?? { first: 500, max: 30_000 };
     let wait = first;
-    this.#lastId = (await readJson(this.opts.cursorPath, Cursor, { last_id: null })).value.last_id;
+    const read = await this.opts.cursor.read();
+    if (read.state === "read") this.#lastId = read.value.last_id;
     while (!this.#stopped) {
       const openedAt = Date.now();
       try {
+        const mended = await this.opts.cursor.writable();
+        if (mended) this.#lastId = mended.state === "read" ? mended.value.last_id : null;
         await this.#session();
       } catch (err) {
         this.error = (err as Error).message;
@@ -144,7 +159,7 @@ export class GotifyClient {
       try {
         parsed = GotifyMessage.safeParse(JSON.parse(String(e.data)));
       } catch {
-        parsed = null;
+        parsed = null; // not JSON: refused below with the same words as a wrong shape
       }
       if (parsed?.success) queue(() => this.#handle(parsed.data));
       else this.opts.warn("gotify_frame_unreadable", { bytes: String(e.data).length });
@@ -196,14 +211,19 @@ export class GotifyClient {
 
   async #handle(m: GotifyMessage): Promise<void> {
     if (this.#lastId !== null && m.id <= this.#lastId) return;
-    if (!this.#apps.has(m.appid)) await this.#refreshApps().catch(() => {});
+    if (!this.#apps.has(m.appid)) {
+      // Without the name the message still goes on, under its application's number.
+      await this.#refreshApps().catch((err) =>
+        this.opts.warn("gotify_apps_unread", { error: (err as Error).message })
+      );
+    }
     this.opts.onMessage(m, this.#apps.get(m.appid) ?? `#${m.appid}`);
     await this.#advance(m.id);
   }
 
   async #advance(id: number): Promise<void> {
     this.#lastId = id;
-    await writeJson(this.opts.cursorPath, { last_id: id });
+    await this.opts.cursor.write({ last_id: id });
   }
 
   async #refreshApps(): Promise<void> {
@@ -219,7 +239,7 @@ export class GotifyClient {
         signal: AbortSignal.timeout(10_000),
       });
     } catch (err) {
-      throw new Error(`Gotify at ${this.#base} did not answer: ${(err as Error).message}`);
+      throw new Error(`Gotify at ${this.#base} did not answer: ${netWords(err)}`, { cause: err });
     }
     const text = await res.text();
     if (!res.ok) {

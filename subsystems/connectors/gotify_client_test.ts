@@ -3,7 +3,9 @@
 // delivered twice; a refused token answered in words).
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
 import { startFakeGotify } from "../../fixtures/gotify/mod.ts";
-import { GotifyClient } from "./gotify_client.ts";
+import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
+import { cursorFile, GotifyClient } from "./gotify_client.ts";
 
 async function until(cond: () => boolean, what: string, ms = 20_000) {
   const end = Date.now() + ms;
@@ -17,7 +19,7 @@ function client(dir: string, url: string, token: string, got: string[]) {
   return new GotifyClient({
     url,
     token,
-    cursorPath: `${dir}/cursor.json`,
+    cursor: cursorFile(new StateKeeper(memoryLogger()), `${dir}/cursor.json`),
     onMessage: (m, app) => got.push(`${app}:${m.message}`),
     onState: () => {},
     warn: () => {},

@@ -1,9 +1,9 @@
 import { type CommandHandler, type Host, Refusal } from "../../server/subsystem.ts";
 import { type Connectors, leadSlot } from "./context.ts";
 import { deliverNotification, gotifyTools, notificationOf } from "./gotify.ts";
-import { GotifyClient } from "./gotify_client.ts";
+import { cursorFile, GotifyClient } from "./gotify_client.ts";
 import { deliverSlack, slackReadTools } from "./slack.ts";
-import { SlackHub } from "./slack_hub.ts";
+import { marksFile, SlackHub } from "./slack_hub.ts";
 import { slackFileTools } from "./slack_files.ts";
 import { DRAFT_EXPIRY_MS, respondSlackPost, slackWriteTools } from "./slack_post.ts";
 import { SubscriptionStore } from "./store.ts";
@@ -15,7 +15,7 @@ import { SubscriptionStore } from "./store.ts";
  */
 export async function create(host: Host) {
   const dir = `${host.stateDir}/connectors`;
-  const store = await SubscriptionStore.open(dir);
+  const store = await SubscriptionStore.open(host.state, dir);
   if (store.loadError) host.log.error("connector_store_failed", { error: store.loadError });
   const config = host.config();
   const gotifyArea = config.areas.gotify ?? {};
@@ -29,7 +29,7 @@ export async function create(host: Host) {
     c.gotify = new GotifyClient({
       url,
       token,
-      cursorPath: `${dir}/gotify_cursor.json`,
+      cursor: cursorFile(host.state, `${dir}/gotify_cursor.json`),
       onMessage: (m, app) => deliverNotification(c, notificationOf(m, app)),
       onState,
       warn,
@@ -37,7 +37,7 @@ export async function create(host: Host) {
     c.gotify.start();
   }
   c.slack = new SlackHub(config.slack ?? [], {
-    marksPath: `${dir}/slack_marks.json`,
+    marks: marksFile(host.state, `${dir}/slack_marks.json`),
     subscriptions: () => store.slack,
     arrive: (a) => deliverSlack(c, a),
     onState,
@@ -67,7 +67,7 @@ export async function create(host: Host) {
   }
 
   const deliverGotify: CommandHandler<"deliver_gotify_message"> = (command) => {
-    // catalogue 1.2 #47, into the project's lead. The fields arrive parsed
+    // An app's notification, into the project's lead. The fields arrive parsed
     // (protocol/connectors.ts DeliverGotifyMessageFields); the project is the one check left.
     const { project: name, notification: n } = command.fields;
     const project = host.workspace.projects().find((p) => p.name === name);

@@ -13,6 +13,7 @@ import {
   ownedBy,
   ownerSlot,
   refuse,
+  refuseFrom,
   UUID,
 } from "./context.ts";
 import type { SlackArrival, SlackWorkspace } from "./slack_hub.ts";
@@ -29,7 +30,7 @@ const read = <const N extends string, I extends z.ZodType>(
   input: I,
 ) => defineTool({ name, family: "slack", description, input, roles: ANY, readOnly: true });
 
-/** The `slack` family's subscription and read-only tools (mcp_tools §10); none of them parks. */
+/** The `slack` family's subscription and read-only tools, the original's; none of them parks. */
 export const SLACK_READ_TOOLS = [
   read(
     "slack__list",
@@ -115,6 +116,7 @@ export async function slackCall(
   try {
     return await ws.api.call(method, args);
   } catch (err) {
+    // SlackApi.call throws only slackWords' sentences: forge's words, naming the method.
     throw refuse(tool, (err as Error).message);
   }
 }
@@ -187,12 +189,12 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
       // A new conversation subscription reads from now: its mark starts at the newest message.
       for (const conv of conversations) {
         await c.slack.markNow(ws, conv.id).catch((err) => {
-          throw refuse("slack__subscribe", (err as Error).message);
+          throw refuseFrom(c, "slack__subscribe", err, "the subscription was not stored");
         });
       }
       if (direct_messages || mentions) {
         await c.slack.markMembers(ws).catch((err) => {
-          throw refuse("slack__subscribe", (err as Error).message);
+          throw refuseFrom(c, "slack__subscribe", err, "the subscription was not stored");
         });
       }
       const { slot } = call.seat;
@@ -207,7 +209,7 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
         conversations,
       };
       await c.store.change((d) => d.slack.push(sub)).catch((err) => {
-        throw refuse("slack__subscribe", (err as Error).message);
+        throw refuseFrom(c, "slack__subscribe", err, "the subscription was not stored");
       });
       announceSets(c, slot.org, slot.project);
       const n = conversations.length + (direct_messages ? 1 : 0) + (mentions ? 1 : 0);
@@ -220,7 +222,7 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
         throw refuse("slack__unsubscribe", `this seat has no Slack subscription ${id}`);
       }
       await c.store.change((d) => (d.slack = d.slack.filter((s) => s.id !== id))).catch((err) => {
-        throw refuse("slack__unsubscribe", (err as Error).message);
+        throw refuseFrom(c, "slack__unsubscribe", err, "the subscription was not removed");
       });
       announceSets(c, found.org, found.project);
       return { text: `unsubscribed ${id}` };

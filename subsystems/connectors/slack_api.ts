@@ -1,3 +1,4 @@
+import { netWords } from "../../server/subsystem.ts";
 import { ErrorCode, LogLevel, WebClient } from "@slack/web-api";
 import type { SlackWorkspaceConfig } from "../../server/config/types.ts";
 
@@ -55,7 +56,7 @@ export class SlackApi {
           this.#pausedUntil = Date.now() + secs * 1000;
           continue;
         }
-        throw new Error(slackWords(this.config.workspace, method, err));
+        throw new Error(slackWords(this.config.workspace, method, err), { cause: err });
       }
     }
   }
@@ -70,5 +71,5 @@ export function slackWords(workspace: string, method: string, err: unknown): str
   if (e.code === ErrorCode.RateLimitedError) {
     return `Slack (${workspace}) kept rate-limiting ${method}; try again later`;
   }
-  return `Slack (${workspace}) could not be reached for ${method}: ${e.message ?? String(err)}`;
+  return `Slack (${workspace}) could not be reached for ${method}: ${netWords(err)}`;
 }

@@ -1,13 +1,19 @@
 import { z } from "zod";
 import type { SlackDraft } from "../../protocol/mod.ts";
-import { defineTool, type ToolHandler, toolHandlers } from "../../server/subsystem.ts";
+import {
+  defineTool,
+  ioWords,
+  netWords,
+  type ToolHandler,
+  toolHandlers,
+} from "../../server/subsystem.ts";
 import { type Connectors, refuse } from "./context.ts";
 import { pickWorkspace, slackCall } from "./slack.ts";
 import { approval } from "./slack_post.ts";
 
 const TOOL = "slack__attachment";
 
-/** `slack__attachment` (mcp_tools §10): fetch a shared file (not held), or upload one (held). */
+/** `slack__attachment`: fetch a shared file (not held), or upload one (held). */
 export const SLACK_FILE_TOOLS = [defineTool({
   name: TOOL,
   family: "slack",
@@ -72,7 +78,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
           headers: { authorization: `Bearer ${ws.config.token}` },
           signal: call.signal,
         }).catch((err) => {
-          throw refuse(TOOL, `Slack's file host could not be reached: ${(err as Error).message}`);
+          throw refuse(TOOL, `Slack's file host could not be reached: ${netWords(err)}`);
         });
         if (!res.ok) {
           await res.body?.cancel();
@@ -86,13 +92,14 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
               err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied
                 ? `forge may not write into ${a.dir} (it writes only under its config dir, the ` +
                   "Claude config dirs and /tmp)"
-                : `could not write into ${a.dir}: ${(err as Error).message}`,
+                : `could not write into ${a.dir}: ${ioWords(err)}`,
             );
           });
         return { text: `fetched to ${path}` };
       }
       if (!a.conversation) throw refuse(TOOL, "say which `conversation` the file goes to");
       const path = here(a.path!);
+      // A probe: a path that cannot be stat'ed is refused below as not a readable file.
       const stat = await Deno.stat(path).catch(() => null);
       if (!stat?.isFile) throw refuse(TOOL, `${a.path} is not a file forge can read`);
       const name = safeName(path);
@@ -114,7 +121,7 @@ export function slackFileTools(c: Connectors, expiryMs: number): Record<string, 
         });
         const sent = await fetch(String(slot.upload_url), { method: "POST", body: bytes }).catch(
           (err) => {
-            throw refuse(TOOL, `the upload could not be sent: ${(err as Error).message}`);
+            throw refuse(TOOL, `the upload could not be sent: ${netWords(err)}`);
           },
         );
         await sent.body?.cancel();

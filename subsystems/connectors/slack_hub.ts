@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SlackSubscription } from "../../protocol/mod.ts";
 import type { SlackWorkspaceConfig } from "../../server/config/types.ts";
 import { SlackApi } from "./slack_api.ts";
-import { readJson, writeJson } from "./store.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 
 /** What a poll found: one message for the seats whose subscriptions take it. */
 export interface SlackArrival {
@@ -26,6 +26,14 @@ const Marks = z.record(
   }),
 );
 type Marks = z.infer<typeof Marks>;
+
+/** The marks file, kept by forge's keeper: how far each conversation was read. */
+export function marksFile(keeper: StateKeeper, path: string): KeptFile<Marks> {
+  return keeper.file(path, {
+    area: "the Slack connector",
+    parse: schemaParse(Marks, "a set of Slack read marks"),
+  });
+}
 type Msg = { ts?: string; user?: string; text?: string; thread_ts?: string; reply_count?: number };
 
 /** One workspace: its API, who the token's user is, and whether the last call got through. */
@@ -44,6 +52,7 @@ export class SlackWorkspace {
 
   async userName(id: string): Promise<string> {
     if (!this.#users.has(id)) {
+      // A name is a nicety: a user Slack will not describe is shown by their id.
       const info = await this.api.call("users.info", { user: id }).catch(() => null);
       const user = info?.user as { name?: string } | undefined;
       this.#users.set(id, user?.name ?? id);
@@ -68,7 +77,8 @@ export class SlackHub {
   constructor(
     configs: SlackWorkspaceConfig[],
     private readonly opts: {
-      marksPath: string;
+      /** The read marks (`marksFile`); while damaged, no poll runs (it could repeat messages). */
+      marks: KeptFile<Marks>;
       subscriptions: () => readonly SlackSubscription[];
       arrive: (a: SlackArrival) => void;
       onState: () => void;
@@ -87,9 +97,8 @@ export class SlackHub {
   }
 
   async start(): Promise<void> {
-    const { value, error } = await readJson(this.opts.marksPath, Marks, {});
-    if (error) this.opts.warn("slack_marks_unreadable", { error });
-    this.#marks = value;
+    const read = await this.opts.marks.read();
+    if (read.state === "read") this.#marks = read.value;
     for (const ws of this.workspaces.values()) {
       const tick = () => {
         if (this.#stopped) return;
@@ -116,14 +125,14 @@ export class SlackHub {
     if (mine.conversations[conversation] !== undefined) return;
     const page = await ws.api.call("conversations.history", { channel: conversation, limit: 1 });
     mine.conversations[conversation] = (page.messages as Msg[])[0]?.ts ?? "0";
-    await writeJson(this.opts.marksPath, this.#marks);
+    await this.opts.marks.write(this.#marks);
   }
 
   /**
    * Marks every conversation the user is in (what a direct-message or mention subscription reads)
    * at its newest message, so the subscription reads from the moment it was made. Left to the
    * next poll, a message written between the subscribe and that poll was taken as the mark and
-   * never delivered (mcp_tools §10: a new subscription starts its watermark at "now").
+   * never delivered (as in the original, a new subscription starts its watermark at "now").
    */
   async markMembers(ws: SlackWorkspace): Promise<void> {
     for (const c of await this.#memberOf(ws)) await this.markNow(ws, c.id);
@@ -135,12 +144,14 @@ export class SlackHub {
 
   async #poll(ws: SlackWorkspace): Promise<void> {
     try {
+      const mended = await this.opts.marks.writable();
+      if (mended) this.#marks = mended.state === "read" ? mended.value : {};
       if (ws.me === null) ws.me = String((await ws.api.call("auth.test")).user_id);
       const watched = await this.#watched(ws);
       if (!ws.namesRead && [...watched.keys()].some((id) => !ws.names.has(id))) {
         // Names for the turn's words (`#general`); read once per run, a failure costs only names.
         ws.namesRead = true;
-        await this.#memberOf(ws).catch(() => {});
+        await this.#memberOf(ws).catch(() => {/* names only: the conversation ids still work */});
       }
       for (const [conversation, takers] of watched) {
         // One conversation Slack refuses (left, archived) is logged; the others are still read.
@@ -151,7 +162,7 @@ export class SlackHub {
             error: (err as Error).message,
           })
         );
-        await writeJson(this.opts.marksPath, this.#marks);
+        await this.opts.marks.write(this.#marks);
       }
       this.#setState(ws, true, null);
     } catch (err) {
@@ -234,7 +245,7 @@ export class SlackHub {
         ts: parent,
         oldest: thread.last,
         limit: 200,
-      }).catch(() => ({ messages: [] }));
+      }).catch(() => ({ messages: [] })); // a thread Slack will not read: tried again next poll
       for (const r of (replies.messages as Msg[]).filter((x) => x.ts! > thread.last).sort(byTs)) {
         if (r.ts === parent) continue;
         await this.#arrive(ws, conversation, r, parent, takers);
@@ -278,6 +289,6 @@ export class SlackHub {
 }
 
 function byTs(a: Msg, b: Msg): number {
-  // Slack ts values are compared as strings, never as floats (integrations §4).
+  // Slack ts values (`<secs>.<6 digits>`) are compared as strings, never as floats.
   return a.ts! < b.ts! ? -1 : a.ts! > b.ts! ? 1 : 0;
 }

@@ -4,7 +4,9 @@
 import { startFakeSlack } from "../../fixtures/slack/mod.ts";
 import type { SlackSubscription } from "../../protocol/mod.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
-import { type SlackArrival, SlackHub } from "./slack_hub.ts";
+import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
+import { marksFile, type SlackArrival, SlackHub } from "./slack_hub.ts";
 
 async function until(cond: () => boolean, what: string, ms = 20_000) {
   const end = Date.now() + ms;
@@ -38,7 +40,7 @@ Deno.test("slack poll: reads from the mark, waits out 429 Retry-After, follows t
       thread_idle_days: 14,
       api_url: fake.apiUrl,
     }], {
-      marksPath: `${dir}/marks.json`,
+      marks: marksFile(new StateKeeper(memoryLogger()), `${dir}/marks.json`),
       subscriptions: () => [SUB],
       arrive: (a) => got.push(a),
       onState: () => {},

@@ -16,7 +16,7 @@ import type { SlackWorkspace } from "./slack_hub.ts";
 
 /** Slack's own ceiling on one message's text is near here; the original split at 4,000. */
 export const PART_CHARS = 4000;
-/** A draft nobody answers for this long expires (catalogue: 600 s). */
+/** A draft nobody answers for this long expires (the original's 600 s). */
 export const DRAFT_EXPIRY_MS = 600_000;
 
 const ANY: readonly ToolRole[] = ["lead", "worker"];
@@ -36,7 +36,7 @@ const held = <const N extends string, I extends z.ZodType>(
     roles: ANY,
   });
 
-/** The `slack` family's writing tools: each parks a draft for a person (mcp_tools §10). */
+/** The `slack` family's writing tools: each parks a draft for a person, as the original's do. */
 export const SLACK_WRITE_TOOLS = [
   held(
     "slack__post",
@@ -134,6 +134,7 @@ async function ownMessage(ws: SlackWorkspace, conversation: string, ts: string):
     ts,
     limit: 1,
   }).catch(() =>
+    // Not a thread's parent: `conversations.replies` refuses it, and the history holds it.
     slackCall("slack__edit", ws, "conversations.history", {
       channel: conversation,
       latest: ts,
@@ -241,7 +242,7 @@ export function slackWriteTools(c: Connectors, expiryMs: number): Record<string,
   });
 }
 
-/** `respond_slack_post {key, id, approved}` (catalogue 1.2 #12): a person's yes or no. */
+/** `respond_slack_post {key, id, approved}`: a person's yes or no. */
 export function respondSlackPost(c: Connectors): CommandHandler<"respond_slack_post"> {
   return (command, peer) => {
     const { key, id, approved } = command.fields;
@@ -254,7 +255,7 @@ export function respondSlackPost(c: Connectors): CommandHandler<"respond_slack_p
         approved ? { ending: "answered", answer: { approved: true } } : { ending: "declined" },
       );
     } catch (err) {
-      // catalogue 1.2: a refused respond_slack_post is `error {what: "respond_slack_post"}`.
+      // As in the original, a refused respond_slack_post is `error {what: "respond_slack_post"}`.
       if (err instanceof Refusal) throw new Refusal("respond_slack_post", err.message, key);
       throw err;
     }

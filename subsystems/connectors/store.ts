@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { type ConnectorSets, GotifySubscription, SlackSubscription } from "../../protocol/mod.ts";
+import { Lock } from "../../server/lock.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 
 /** The stored subscription file: both connectors' sets, every project's. */
 const StoredSubscriptions = z.object({
@@ -10,41 +12,36 @@ const StoredSubscriptions = z.object({
 type Stored = z.infer<typeof StoredSubscriptions>;
 
 /**
- * The connectors' persisted subscriptions: `<state>/connectors/subscriptions.json`.
- * A file that exists and cannot be read is never taken for an empty set (spec: home > connectors
- * "whether the stored subscription set failed to load"): `loadError` says why, every change is
- * refused, and the file is left as it was for a person to mend.
+ * The connectors' persisted subscriptions: `<state>/connectors/subscriptions.json`, kept by
+ * forge's keeper (`host.state`). A file that does not parse is never taken for an empty set
+ * (spec: home > connectors "whether the stored subscription set failed to load"): the keeper
+ * keeps a copy aside, `loadError` says why, and every change is refused until the file is
+ * mended (then it is read back) or removed.
  */
 export class SubscriptionStore {
   #data: Stored = { version: 1, gotify: [], slack: [] };
-  #chain: Promise<void> = Promise.resolve();
-  loadError: string | null = null;
+  readonly #lock = new Lock();
 
-  private constructor(readonly path: string) {}
+  private constructor(readonly file: KeptFile<Stored>) {}
 
-  static async open(dir: string): Promise<SubscriptionStore> {
-    await Deno.mkdir(dir, { recursive: true });
-    const store = new SubscriptionStore(`${dir}/subscriptions.json`);
-    let text: string;
-    try {
-      text = await Deno.readTextFile(store.path);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return store;
-      store.loadError = `could not read ${store.path}: ${(err as Error).message}`;
-      return store;
-    }
-    try {
-      const parsed = StoredSubscriptions.safeParse(JSON.parse(text));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        store.loadError = `${store.path} is not a subscription store: ${
-          issue.path.join(".") || "(top)"
-        }: ${issue.message}`;
-      } else store.#data = parsed.data;
-    } catch (err) {
-      store.loadError = `${store.path} is not JSON: ${(err as Error).message}`;
-    }
+  static async open(keeper: StateKeeper, dir: string): Promise<SubscriptionStore> {
+    const store = new SubscriptionStore(keeper.file(`${dir}/subscriptions.json`, {
+      area: "the connector subscriptions",
+      parse: schemaParse(StoredSubscriptions, "a subscription store"),
+      indent: 1,
+    }));
+    const read = await store.file.read();
+    if (read.state === "read") store.#data = read.value;
     return store;
+  }
+
+  get path(): string {
+    return this.file.path;
+  }
+
+  /** Why the subscriptions cannot change (the file is damaged); null when they can. */
+  get loadError(): string | null {
+    return this.file.damage;
   }
 
   get gotify(): readonly GotifySubscription[] {
@@ -61,47 +58,20 @@ export class SubscriptionStore {
     return { gotify: this.#data.gotify.filter(mine), slack: this.#data.slack.filter(mine) };
   }
 
-  /** Applies one change and writes the file (whole, then renamed into place). */
+  /**
+   * Applies one change and writes the file whole; the sets move only once it landed. Rejects
+   * with the keeper's words (a damaged file, a full disk).
+   */
   change(fn: (data: Stored) => void): Promise<void> {
-    if (this.loadError) {
-      return Promise.reject(
-        new Error(
-          `the stored subscriptions failed to load, so forge changes none of them until the file ` +
-            `is mended (${this.loadError})`,
-        ),
-      );
-    }
-    const next = structuredClone(this.#data);
-    fn(next);
-    const run = this.#chain.then(async () => {
-      await writeJson(this.path, next);
+    return this.#lock.run(async () => {
+      const mended = await this.file.writable();
+      if (mended) {
+        this.#data = mended.state === "read" ? mended.value : { version: 1, gotify: [], slack: [] };
+      }
+      const next = structuredClone(this.#data);
+      fn(next);
+      await this.file.write(next);
       this.#data = next;
     });
-    this.#chain = run.catch(() => {});
-    return run;
-  }
-}
-
-/** Writes JSON beside the target, then renames it over: a crash leaves the old file whole. */
-export async function writeJson(path: string, value: unknown): Promise<void> {
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(value, null, 1));
-  await Deno.rename(tmp, path);
-}
-
-/** Reads a JSON file, or `fallback` when there is none; a damaged one is reported. */
-export async function readJson<T>(
-  path: string,
-  schema: z.ZodType<T>,
-  fallback: T,
-): Promise<{ value: T; error: string | null }> {
-  try {
-    const parsed = schema.safeParse(JSON.parse(await Deno.readTextFile(path)));
-    return parsed.success
-      ? { value: parsed.data, error: null }
-      : { value: fallback, error: `${path}: ${parsed.error.issues[0].message}` };
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return { value: fallback, error: null };
-    return { value: fallback, error: `${path}: ${(err as Error).message}` };
   }
 }

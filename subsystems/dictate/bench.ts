@@ -1,4 +1,6 @@
-import type { BenchTarget, BenchTier, DictateModelsSnapshot } from "../../protocol/mod.ts";
+import { z } from "zod";
+import { BenchTarget, BenchTier, type DictateModelsSnapshot } from "../../protocol/mod.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 import { sha256Hex } from "./digest.ts";
 import type { EngineModel, Transcriber } from "./engines/engine.ts";
 import { WorkerPool } from "./engines/pool.ts";
@@ -6,6 +8,24 @@ import type { BenchResult } from "./models/updates.ts";
 import { PASSAGE, type ReadAloudSet, TERMS } from "./read_aloud.ts";
 import { decodeWav } from "./wav.ts";
 import { scoringWords, wordErrors } from "./wer.ts";
+
+/** The results file: what `BenchResult` says, checked when it is read back. */
+const Results = z.array(z.object({
+  at: z.number(),
+  target: BenchTarget,
+  tier: BenchTier,
+  corpus: z.object({ clips: z.number(), audio_seconds: z.number(), sha256: z.string() }),
+  metrics: z.object({
+    clips: z.number(),
+    matched: z.number(),
+    audio_seconds: z.number(),
+    wall_seconds: z.number(),
+    wer: z.number(),
+    term_accuracy: z.number(),
+    xrt_wall: z.number(),
+    stages_ms: z.record(z.string(), z.number()),
+  }),
+}));
 
 type Running = {
   target: BenchTarget;
@@ -19,7 +39,9 @@ type Running = {
 /**
  * The local bench: one model scored on one tier of local recordings (WER against the passage,
  * term accuracy, times realtime, per-stage ms, the corpus digest), on a Worker of its own so a
- * run never takes the decoder takes use. Results persist in `state/dictate/bench.json`.
+ * run never takes the decoder takes use. Results persist in `state/dictate/bench.json` through
+ * forge's keeper: a damaged file is kept aside and reported, and runs and deletions are refused
+ * in the keeper's words until it is mended or removed.
  * spec: dictate_bench, dictate_bench_stop, dictate_bench_delete, dictate_models > bench, results.
  */
 export class Bench {
@@ -29,24 +51,26 @@ export class Bench {
   #failure: string | null = null;
 
   private constructor(
-    private readonly file: string,
+    private readonly file: KeptFile<BenchResult[]>,
     private readonly set: ReadAloudSet,
     private readonly changed: () => void,
     private readonly makeEngine: (m: EngineModel) => Transcriber = (m) => new WorkerPool(m, 1),
   ) {}
 
   static async open(
-    file: string,
+    keeper: StateKeeper,
+    path: string,
     set: ReadAloudSet,
     changed: () => void,
     makeEngine?: (m: EngineModel) => Transcriber,
   ): Promise<Bench> {
+    const file = keeper.file(path, {
+      area: "the dictation bench results",
+      parse: schemaParse(Results, "a list of bench results"),
+    });
     const bench = new Bench(file, set, changed, makeEngine);
-    try {
-      bench.#results = JSON.parse(await Deno.readTextFile(file));
-    } catch {
-      // No runs yet.
-    }
+    const read = await file.read();
+    if (read.state === "read") bench.#results = read.value;
     return bench;
   }
 
@@ -66,6 +90,7 @@ export class Bench {
    */
   plan(target: BenchTarget, tier: BenchTier, model: EngineModel): () => Promise<void> {
     if (this.#running) throw new Error("a bench run is already going: dictate_bench_stop it first");
+    if (this.file.damage) throw new Error(this.file.damage);
     if (this.set.recordings.length === 0) {
       throw new Error("the read-aloud set is empty: record the passage first");
     }
@@ -95,6 +120,7 @@ export class Bench {
   }
 
   async remove(target: BenchTarget, tier: BenchTier, corpus: string): Promise<void> {
+    await this.#mended();
     const keep = this.#results.filter((r) =>
       !(r.target.file === target.file && r.target.role === target.role && r.tier === tier &&
         r.corpus.sha256 === corpus)
@@ -102,8 +128,7 @@ export class Bench {
     if (keep.length === this.#results.length) {
       throw new Error(`no result of ${target.file} on ${tier} over corpus ${corpus}`);
     }
-    this.#results = keep;
-    await this.#save();
+    await this.#save(keep);
   }
 
   async #run(run: Running, model: EngineModel): Promise<void> {
@@ -138,7 +163,8 @@ export class Bench {
       }
       if (run.stop) return;
       const wall = (performance.now() - started) / 1000;
-      this.#results.push({
+      await this.#mended();
+      await this.#save([...this.#results, {
         at: Date.now(),
         target: run.target,
         tier: run.tier,
@@ -153,16 +179,22 @@ export class Bench {
           xrt_wall: round(audio / wall),
           stages_ms: { model_load_ms: Math.round(loadMs), decode_ms: Math.round(decodeMs) },
         },
-      });
-      await this.#save();
+      }]);
     } finally {
       engine.close();
     }
   }
 
-  async #save(): Promise<void> {
-    await Deno.writeTextFile(`${this.file}.tmp`, JSON.stringify(this.#results));
-    await Deno.rename(`${this.file}.tmp`, this.file);
+  /** A damaged file refuses (the keeper's words); a mended one is read back first. */
+  async #mended(): Promise<void> {
+    const read = await this.file.writable();
+    if (read) this.#results = read.state === "read" ? read.value : [];
+  }
+
+  /** The results move only once the write landed. */
+  async #save(results: BenchResult[]): Promise<void> {
+    await this.file.write(results);
+    this.#results = results;
   }
 }
 

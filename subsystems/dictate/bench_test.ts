@@ -2,6 +2,8 @@ import { assertEquals } from "../../tests/assert.ts";
 import { Bench } from "./bench.ts";
 import type { Transcriber } from "./engines/engine.ts";
 import { PASSAGE, ReadAloudSet } from "./read_aloud.ts";
+import { memoryLogger as keeperLog } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 
 // The bench against a fake engine the test steps clip by clip: scoring and the stop rule.
 
@@ -10,7 +12,7 @@ const MODEL = { engine: "pocketsphinx", path: "/fake" } as const;
 
 async function world(clips: number) {
   const dir = await Deno.makeTempDir({ prefix: "forge-bench-test-" });
-  const set = await ReadAloudSet.open(`${dir}/set`);
+  const set = await ReadAloudSet.open(new StateKeeper(keeperLog()), `${dir}/set`);
   for (let i = 0; i < clips; i++) {
     set.start(1);
     set.frame(1, new Int16Array(16_000).fill(i + 1));
@@ -33,7 +35,13 @@ async function world(clips: number) {
       if (words.length) return r(words.shift()!);
       asked = () => r(words.shift()!);
     });
-  const bench = await Bench.open(`${dir}/bench.json`, set, () => {}, () => engine);
+  const bench = await Bench.open(
+    new StateKeeper(keeperLog()),
+    `${dir}/bench.json`,
+    set,
+    () => {},
+    () => engine,
+  );
   return { dir, bench, next };
 }
 

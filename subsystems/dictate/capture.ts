@@ -34,7 +34,7 @@ export class MachineCapture {
         for (let i = 0; i < n; i++) out[i] = view.getInt16(i * 2, true);
         if (!this.#stopped && n > 0) onSamples(out);
       }
-    })().catch(() => {});
+    })().catch(() => {/* the recorder's pipe broke: it exited, which stop() reports */});
   }
 
   /**

@@ -24,10 +24,11 @@ export const dictateManifest = defineSubsystem({
         "live",
         "the capture device id; unset uses the system default",
       ),
+      // The engines run English models; nothing picks a language yet, and the class says so.
       key.string(
         "dictate.language",
         null,
-        "next_session",
+        "not_read_yet",
         "the spoken language; unset autodetects",
       ),
       key.bool("dictate.normalizer", true, "live", "normalize a take's words"),

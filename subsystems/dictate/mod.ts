@@ -25,8 +25,8 @@ import { expandHome } from "../../server/home_path.ts";
  */
 export async function create(host: Host) {
   const area = () => host.config().areas.dictate ?? {};
-  const prefs = await SeatPrefs.open(`${host.stateDir}/dictate`);
-  const store = await ModelStore.open(processModelsDir(area().models_dir));
+  const prefs = await SeatPrefs.open(host.state, `${host.stateDir}/dictate`);
+  const store = await ModelStore.open(host.state, processModelsDir(area().models_dir));
   const boot = ModelsPage.bootModel(store);
   const preflight = new Preflight(
     boot.model,
@@ -41,8 +41,13 @@ export async function create(host: Host) {
     changed: (models) => host.emit({ name: "dictate_models_changed", fields: { models } }),
     speaking: () => host.speech?.speaking?.fields() ?? null,
   });
-  const set = await ReadAloudSet.open(`${host.stateDir}/dictate/read_aloud`);
-  const bench = await Bench.open(`${host.stateDir}/dictate/bench.json`, set, () => page.announce());
+  const set = await ReadAloudSet.open(host.state, `${host.stateDir}/dictate/read_aloud`);
+  const bench = await Bench.open(
+    host.state,
+    `${host.stateDir}/dictate/bench.json`,
+    set,
+    () => page.announce(),
+  );
   page.bench = {
     get bench() {
       return bench.view();

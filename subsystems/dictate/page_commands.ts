@@ -1,5 +1,5 @@
 import type { Command } from "../../protocol/mod.ts";
-import { type Peer, Refusal } from "../../server/subsystem.ts";
+import { isEngineError, type Peer, Refusal } from "../../server/subsystem.ts";
 import type { Bench } from "./bench.ts";
 import type { EngineModel } from "./engines/engine.ts";
 import { POCKETSPHINX_ROW } from "./models/catalogue.ts";
@@ -35,18 +35,24 @@ export function pageCommands(d: PageDeps) {
       page.announce();
     });
   };
+  /** A refusal in forge's words: an engine's message is logged and named by what failed. */
+  const refusal = (what: string, err: unknown) => {
+    if (!isEngineError(err)) return new Refusal(what, `${what}: ${(err as Error).message}`);
+    d.failed(what, err);
+    return new Refusal(what, `${what}: it failed inside forge; the log has the cause`);
+  };
   const inWords = <T>(what: string, plan: () => T): T => {
     try {
       return plan();
     } catch (err) {
-      throw new Refusal(what, `${what}: ${(err as Error).message}`);
+      throw refusal(what, err);
     }
   };
   const inWordsAsync = async (what: string, run: () => Promise<unknown>) => {
     try {
       await run();
     } catch (err) {
-      throw new Refusal(what, `${what}: ${(err as Error).message}`);
+      throw refusal(what, err);
     }
     page.announce();
   };

@@ -1,40 +1,43 @@
+import { z } from "zod";
 import {
   type DictateAxes,
-  type DictateDeviceChoice,
+  DictateDeviceChoice,
   type DictateNotice,
-  type DictateOverrides,
+  DictateOverrides,
   type DictateOverrideUpdate,
   type DictateSurface,
   type Slot,
   slotName,
 } from "../../protocol/mod.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 
-interface Stored {
-  overrides: Record<string, DictateOverrides>;
-  device: DictateDeviceChoice | null;
-}
+const Stored = z.object({
+  overrides: z.record(z.string(), DictateOverrides),
+  device: DictateDeviceChoice.nullable(),
+});
+type Stored = z.infer<typeof Stored>;
 
 /**
  * The per-seat dictation state the server keeps: each seat's axis overrides (kept across restarts
  * in `state/dictate/prefs.json`), the process-wide device pick, and each composer's carried
  * landing (`notice`, until the person sends a prompt). spec: set_dictate_override,
- * set_dictate_device, session > state > dictate_overrides, composer > notice.
+ * set_dictate_device, session > state > dictate_overrides, composer > notice. The file is kept
+ * by forge's keeper: a damaged one is kept aside and reported, seats run on the defaults, and
+ * every change is refused in the keeper's words until it is mended (then read back) or removed.
  */
 export class SeatPrefs {
   #stored: Stored = { overrides: {}, device: null };
   readonly #notices = new Map<string, DictateNotice>();
 
-  private constructor(private readonly file: string) {}
+  private constructor(private readonly file: KeptFile<Stored>) {}
 
-  static async open(dir: string): Promise<SeatPrefs> {
-    await Deno.mkdir(dir, { recursive: true });
-    const prefs = new SeatPrefs(`${dir}/prefs.json`);
-    try {
-      const raw = JSON.parse(await Deno.readTextFile(prefs.file)) as Partial<Stored>;
-      prefs.#stored = { overrides: raw.overrides ?? {}, device: raw.device ?? null };
-    } catch {
-      // No file yet (or an unreadable one): every seat starts on the defaults.
-    }
+  static async open(keeper: StateKeeper, dir: string): Promise<SeatPrefs> {
+    const prefs = new SeatPrefs(keeper.file(`${dir}/prefs.json`, {
+      area: "the dictation preferences",
+      parse: schemaParse(Stored, "a set of dictation preferences"),
+    }));
+    const read = await prefs.file.read();
+    if (read.state === "read") prefs.#stored = read.value;
     return prefs;
   }
 
@@ -44,11 +47,13 @@ export class SeatPrefs {
 
   /** Applies one override (or the reset); returns the seat's overrides after it. */
   async override(slot: Slot, update: DictateOverrideUpdate): Promise<DictateOverrides> {
+    await this.#mended();
     const name = slotName(slot);
     const next = update === "reset" ? {} : { ...this.overrides(slot), ...update };
-    if (Object.keys(next).length === 0) delete this.#stored.overrides[name];
-    else this.#stored.overrides[name] = next;
-    await this.#save();
+    const stored = structuredClone(this.#stored);
+    if (Object.keys(next).length === 0) delete stored.overrides[name];
+    else stored.overrides[name] = next;
+    await this.#save(stored);
     return next;
   }
 
@@ -62,8 +67,8 @@ export class SeatPrefs {
   }
 
   async pickDevice(pick: DictateDeviceChoice | null): Promise<void> {
-    this.#stored.device = pick;
-    await this.#save();
+    await this.#mended();
+    await this.#save({ ...this.#stored, device: pick });
   }
 
   land(slot: Slot, text: string, surface: DictateSurface | null): void {
@@ -79,9 +84,15 @@ export class SeatPrefs {
     this.#notices.delete(slotName(slot));
   }
 
-  async #save(): Promise<void> {
-    const tmp = `${this.file}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify(this.#stored));
-    await Deno.rename(tmp, this.file);
+  /** A damaged file refuses (the keeper's words); a mended one is read back first. */
+  async #mended(): Promise<void> {
+    const read = await this.file.writable();
+    if (read) this.#stored = read.state === "read" ? read.value : { overrides: {}, device: null };
+  }
+
+  /** The prefs move only once the write landed. */
+  async #save(stored: Stored): Promise<void> {
+    await this.file.write(stored);
+    this.#stored = stored;
   }
 }

@@ -1,4 +1,11 @@
+import { z } from "zod";
 import type { Wire } from "../../protocol/mod.ts";
+import {
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+  StateWriteError,
+} from "../../server/subsystem.ts";
 import { sha256Hex } from "./digest.ts";
 import { encodeWav } from "./wav.ts";
 
@@ -9,35 +16,51 @@ export const TERMS = ["tests", "project", "branch", "origin", "warnings"];
 /** One reading is at most this long; frames past it are not kept. */
 const MAX_SAMPLES = 5 * 60 * 16_000;
 
-export interface Recording {
-  id: string;
-  duration_ms: number;
-  bytes: number;
-  sha256: string;
-  at: number;
-}
+const Recording = z.object({
+  id: z.string().uuid(),
+  duration_ms: z.number(),
+  bytes: z.number(),
+  sha256: z.string(),
+  at: z.number(),
+});
+export type Recording = z.infer<typeof Recording>;
+const Index = z.array(Recording);
 
 /**
  * The read-aloud set: recordings of the passage kept under the state dir (16 kHz mono WAV, with
  * duration, bytes and SHA-256), recorded one at a time from one connection's kind-0 frames.
- * spec: dictate_read_aloud_start/_stop/_delete, dictate_models > read_aloud.
+ * spec: dictate_read_aloud_start/_stop/_delete, dictate_models > read_aloud. The index and
+ * the recordings are written through forge's keeper: a damaged index is kept aside, `error`
+ * says so, and recording and deleting are refused until it is mended or removed.
  */
 export class ReadAloudSet {
   #recordings: Recording[] = [];
   #recording: { conn: number; chunks: Int16Array[]; samples: number } | null = null;
-  error: string | null = null;
+  #error: string | null = null;
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly keeper: StateKeeper,
+    private readonly index: KeptFile<Recording[]>,
+  ) {}
 
-  static async open(dir: string): Promise<ReadAloudSet> {
-    await Deno.mkdir(dir, { recursive: true });
-    const set = new ReadAloudSet(dir);
-    try {
-      set.#recordings = JSON.parse(await Deno.readTextFile(`${dir}/index.json`));
-    } catch {
-      // No set yet.
-    }
+  static async open(keeper: StateKeeper, dir: string): Promise<ReadAloudSet> {
+    const set = new ReadAloudSet(
+      dir,
+      keeper,
+      keeper.file(`${dir}/index.json`, {
+        area: "the read-aloud set",
+        parse: schemaParse(Index, "a read-aloud index"),
+      }),
+    );
+    const read = await set.index.read();
+    if (read.state === "read") set.#recordings = read.value;
     return set;
+  }
+
+  /** The set's error: a damaged index, or the last recording that could not be kept. */
+  get error(): string | null {
+    return this.index.damage ?? this.#error;
   }
 
   get recordings(): readonly Recording[] {
@@ -50,6 +73,7 @@ export class ReadAloudSet {
   }
 
   start(conn: number): void {
+    if (this.index.damage) throw new StateWriteError(this.index.path, "damaged", this.index.damage);
     if (this.#recording) {
       throw new Error(
         this.#recording.conn === conn
@@ -94,13 +118,20 @@ export class ReadAloudSet {
       at: Date.now(),
     };
     try {
-      await Deno.writeFile(`${this.dir}/${rec.id}.wav`, wav);
-      this.#recordings = [...this.#recordings, rec];
-      await this.#save();
-      this.error = null;
+      await this.#mended();
+      await this.keeper.writeBytes(this.path(rec.id), wav);
+      await this.#save([...this.#recordings, rec]);
+      this.#error = null;
     } catch (err) {
-      this.error = `the recording could not be kept: ${(err as Error).message}`;
-      throw new Error(this.error);
+      const why = err instanceof StateWriteError ? err.message : "forge could not write it";
+      if (!(err instanceof StateWriteError)) {
+        this.keeper.log.error("read_aloud_unkept", { id: rec.id, error: err });
+      }
+      this.#error = `the recording could not be kept: ${why}`;
+      await Deno.remove(this.path(rec.id)).catch(
+        () => {/* never written, or the index names it */},
+      );
+      throw new Error(this.#error);
     }
     return rec;
   }
@@ -111,10 +142,13 @@ export class ReadAloudSet {
   }
 
   async remove(id: string): Promise<void> {
+    await this.#mended();
     if (!this.#recordings.some((r) => r.id === id)) throw new Error(`no recording is ${id}`);
-    this.#recordings = this.#recordings.filter((r) => r.id !== id);
-    await Deno.remove(`${this.dir}/${id}.wav`).catch(() => {});
-    await this.#save();
+    await this.#save(this.#recordings.filter((r) => r.id !== id));
+    await Deno.remove(this.path(id)).catch((error) =>
+      // The index no longer names it: a file that will not go is only disk, never a claim.
+      this.keeper.log.warn("read_aloud_file_unremoved", { id, error })
+    );
   }
 
   path(id: string): string {
@@ -131,8 +165,15 @@ export class ReadAloudSet {
     };
   }
 
-  async #save(): Promise<void> {
-    await Deno.writeTextFile(`${this.dir}/index.json.tmp`, JSON.stringify(this.#recordings));
-    await Deno.rename(`${this.dir}/index.json.tmp`, `${this.dir}/index.json`);
+  /** A damaged index refuses (the keeper's words); a mended one is read back first. */
+  async #mended(): Promise<void> {
+    const read = await this.index.writable();
+    if (read) this.#recordings = read.state === "read" ? read.value : [];
+  }
+
+  /** The set moves only once the index landed. */
+  async #save(recordings: Recording[]): Promise<void> {
+    await this.index.write(recordings);
+    this.#recordings = recordings;
   }
 }

@@ -5,7 +5,7 @@ import type {
   SessionUpdate,
   Slot,
 } from "../../protocol/mod.ts";
-import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { type Host, ownWords, type Peer, Refusal } from "../../server/subsystem.ts";
 import { MachineCapture } from "./capture.ts";
 import type { SeatPrefs } from "./prefs.ts";
 import type { ReadAloudSet } from "./read_aloud.ts";
@@ -71,7 +71,13 @@ export function takeCommands({ host, area, prefs, book, set }: TakeDeps) {
         } catch (err) {
           throw new Refusal(
             "dictate_stop",
-            `dictate_stop: ${(err as Error).message}`,
+            `dictate_stop: ${
+              ownWords(err, {
+                log: host.log,
+                event: "dictate_stop_failed",
+                fallback: "the take could not be stopped; the log has the cause",
+              })
+            }`,
             c.fields.key,
           );
         }
@@ -96,7 +102,11 @@ export function takeCommands({ host, area, prefs, book, set }: TakeDeps) {
           if (!book.stream(peer.id, key, axes, null)) return capture.stop();
           captures.set(peer.id, capture);
         } catch (err) {
-          refuse((err as Error).message);
+          refuse(ownWords(err, {
+            log: host.log,
+            event: "dictate_capture_failed",
+            fallback: "this machine's recorder could not be started; the log has the cause",
+          }));
         }
       },
       set_dictate_override: async (c: Cmd<"set_dictate_override">) => {

@@ -27,6 +27,7 @@ export function hostOf(url: string): string {
     const u = new URL(url);
     return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
   } catch {
+    // Not a URL (the loader refused it already): said as such, never the parser's words.
     return "(no valid URL)";
   }
 }
@@ -71,6 +72,7 @@ function serverWords(text: string): string {
     const said = body.errorDescription ?? body.error ?? body.message;
     return typeof said === "string" ? said.slice(0, 120) : "";
   } catch {
+    // A body that is not JSON adds no words of the server's own: the status says enough.
     return "";
   }
 }

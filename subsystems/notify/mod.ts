@@ -32,7 +32,9 @@ export async function start(host: Host, machine: Clock) {
   const clock = guarded(machine, crashed);
   const settings = () => notifySettings(host.config());
   const boot = settings();
-  const store = boot.webpush.enabled ? await WebPushStore.open(`${host.stateDir}/notify`) : null;
+  const store = boot.webpush.enabled
+    ? await WebPushStore.open(host.state, `${host.stateDir}/notify`)
+    : null;
   if (store?.problem) host.log.error("notify_store_damaged", { problem: store.problem });
   const channels = [
     ntfyChannel(boot.ntfy.url, () => settings().ntfy),
@@ -85,7 +87,7 @@ export async function start(host: Host, machine: Clock) {
       gotify: sender.state("gotify"),
       webpush: sender.state("webpush"),
     },
-    vapid_public_key: store?.keys.publicKey ?? null,
+    vapid_public_key: store?.keys?.publicKey ?? null,
     subscriptions: store?.subscriptions.length ?? 0,
   });
   let last = JSON.stringify(home());

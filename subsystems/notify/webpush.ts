@@ -31,6 +31,8 @@ export function webPushChannel(
           : "[notify.webpush] enabled is false"
         : !subject()
         ? "no [notify.webpush] subject (a mailto: or https: contact) in forge.toml"
+        : store.keys === null
+        ? store.problem
         : null,
     note: () =>
       store?.problem ??
@@ -44,8 +46,8 @@ export function webPushChannel(
             details = webpush.generateRequestDetails(sub, JSON.stringify(payloadOf(push)), {
               vapidDetails: {
                 subject: subject()!,
-                publicKey: store!.keys.publicKey,
-                privateKey: store!.keys.privateKey,
+                publicKey: store!.keys!.publicKey,
+                privateKey: store!.keys!.privateKey,
               },
               TTL: TTL_SECONDS,
               urgency: URGENCY[push.priority],

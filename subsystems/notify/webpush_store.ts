@@ -1,7 +1,13 @@
 // @deno-types="@types/web-push"
 import webpush from "web-push";
 import { z } from "zod";
-import { DurableJson } from "../../server/board/durable.ts";
+import { Lock } from "../../server/lock.ts";
+import {
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+  StateWriteError,
+} from "../../server/subsystem.ts";
 
 const VapidFile = z.object({ public_key: z.string().min(1), private_key: z.string().min(1) })
   .strict();
@@ -19,74 +25,60 @@ const SubscriptionsFile = z.object({
 }).strict();
 type SubscriptionsFile = z.infer<typeof SubscriptionsFile>;
 
-/** Turns a zod refusal into the sentence DurableJson reports. */
-const parser = <T>(schema: z.ZodType<T>, what: string) => (raw: unknown): T => {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new Error(`it is not ${what}: ${issue.path.join(".") || "(top)"}: ${issue.message}`);
-};
-
 /**
- * Web Push's state under `<state>/notify/` (a directory only forge's user may read): the VAPID
- * key pair, made on first use (never in forge.toml or a settings frame; home carries the public
- * half), and the browsers' subscriptions. Each file is written whole and durably
- * (server/board/durable.ts: temp, fsync, rename, fsync of the directory). A file that does not
- * parse is kept aside as `<name>.damaged-<ms>` and reported in `problem`, never overwritten; a
- * damaged key file takes the subscriptions aside with it, since they were made against its key.
+ * Web Push's state under `<state>/notify/` (a directory only forge's user may read), kept by
+ * forge's keeper (`host.state`, docs/state.md): the VAPID key pair, made on first use (never in
+ * forge.toml or a settings frame; home carries the public half), and the browsers'
+ * subscriptions, each file 0600. A file that does not parse is kept aside and reported in
+ * `problem`, never overwritten: a damaged key file leaves Web Push without keys (no push goes,
+ * no browser subscribes) and its subscriptions as they are, for the key they were made with;
+ * a damaged subscription list refuses changes. Either is mended or removed by a person (a
+ * removed key file is made again at the next start; browsers then subscribe again).
  */
 export class WebPushStore {
   #subs: StoredSubscription[] = [];
-  #chain: Promise<void> = Promise.resolve();
-  /** What was kept aside at open, in words; null when both files read cleanly. */
-  problem: string | null = null;
+  readonly #lock = new Lock();
 
   private constructor(
-    readonly keys: { publicKey: string; privateKey: string },
-    private readonly file: DurableJson<SubscriptionsFile>,
+    readonly keys: { publicKey: string; privateKey: string } | null,
+    private readonly vapid: KeptFile<VapidFile>,
+    private readonly file: KeptFile<SubscriptionsFile>,
   ) {}
 
-  static async open(dir: string): Promise<WebPushStore> {
+  static async open(keeper: StateKeeper, dir: string): Promise<WebPushStore> {
     await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
     await Deno.chmod(dir, 0o700);
-    const problems: string[] = [];
-    const vapid = new DurableJson(`${dir}/vapid.json`, parser(VapidFile, "a VAPID key pair"));
-    const subsFile = new DurableJson(
-      `${dir}/subscriptions.json`,
-      parser(SubscriptionsFile, "a subscription list"),
-    );
+    const vapid = keeper.file(`${dir}/vapid.json`, {
+      area: "the Web Push keys",
+      parse: schemaParse(VapidFile, "a VAPID key pair"),
+      mode: 0o600,
+    });
+    const subsFile = keeper.file(`${dir}/subscriptions.json`, {
+      area: "the Web Push subscriptions",
+      parse: schemaParse(SubscriptionsFile, "a subscription list"),
+      mode: 0o600,
+    });
     let keys: VapidFile | null = null;
     const read = await vapid.read();
     if (read.state === "read") keys = read.value;
-    else if (read.state === "unreadable") {
-      problems.push(
-        `${read.why}; kept aside as ${await keepAside(vapid.path)} with a new key pair`,
-      );
-      const subs = await subsFile.read();
-      if (subs.state !== "missing") {
-        problems.push(
-          `the subscriptions made with the old key were kept aside as ${await keepAside(
-            subsFile.path,
-          )}; each browser subscribes again`,
-        );
-      }
-    }
-    if (keys === null) {
+    else if (read.state === "missing") {
       const made = webpush.generateVAPIDKeys();
       keys = { public_key: made.publicKey, private_key: made.privateKey };
       await vapid.write(keys);
     }
     const store = new WebPushStore(
-      { publicKey: keys.public_key, privateKey: keys.private_key },
+      keys ? { publicKey: keys.public_key, privateKey: keys.private_key } : null,
+      vapid,
       subsFile,
     );
     const subs = await subsFile.read();
     if (subs.state === "read") store.#subs = subs.value.subscriptions;
-    else if (subs.state === "unreadable") {
-      problems.push(`${subs.why}; kept aside as ${await keepAside(subsFile.path)}`);
-    }
-    store.problem = problems.length ? problems.join("; ") : null;
     return store;
+  }
+
+  /** What keeps Web Push from working as stored, in the keeper's words; null when nothing. */
+  get problem(): string | null {
+    return this.vapid.damage ?? this.file.damage;
   }
 
   get subscriptions(): readonly StoredSubscription[] {
@@ -95,6 +87,9 @@ export class WebPushStore {
 
   /** Adds a subscription (replacing one with the same endpoint) and writes the list. */
   add(sub: Omit<StoredSubscription, "added_at">): Promise<void> {
+    if (this.vapid.damage) {
+      return Promise.reject(new StateWriteError(this.vapid.path, "damaged", this.vapid.damage));
+    }
     const entry = { ...sub, added_at: new Date().toISOString() };
     return this.#change((subs) => [...subs.filter((s) => s.endpoint !== sub.endpoint), entry])
       .then(() => {});
@@ -105,9 +100,14 @@ export class WebPushStore {
     return this.#change((subs) => subs.filter((s) => s.endpoint !== endpoint));
   }
 
-  /** Changes run one after another, each on the list the last one left; true when it moved. */
+  /**
+   * Changes run one after another, each on the list the last one left; true when it moved. A
+   * mended list is read back first; a damaged one refuses in the keeper's words.
+   */
   #change(fn: (subs: StoredSubscription[]) => StoredSubscription[]): Promise<boolean> {
-    const run = this.#chain.then(async () => {
+    return this.#lock.run(async () => {
+      const mended = await this.file.writable();
+      if (mended) this.#subs = mended.state === "read" ? mended.value.subscriptions : [];
       const next = fn(this.#subs);
       if (next.length === this.#subs.length && next.every((s, i) => s === this.#subs[i])) {
         return false;
@@ -116,14 +116,5 @@ export class WebPushStore {
       this.#subs = next;
       return true;
     });
-    this.#chain = run.then(() => {}, () => {});
-    return run;
   }
-}
-
-/** Renames a damaged file out of the way; answers the name it now has. */
-async function keepAside(path: string): Promise<string> {
-  const aside = `${path}.damaged-${Date.now()}`;
-  await Deno.rename(path, aside);
-  return aside.slice(aside.lastIndexOf("/") + 1);
 }

@@ -1,3 +1,4 @@
+import { isEngineError } from "../../server/subsystem.ts";
 import type { InstalledPlugin, PluginUpdateRun, PluginUpdateTrigger } from "../../protocol/mod.ts";
 import { Refusal } from "../../server/subsystem.ts";
 import { type CliOutcome, type CliTarget, runPluginCli } from "./cli.ts";
@@ -75,7 +76,7 @@ export class PluginActions {
       const ours = source.source !== "directory" && !clone.split("/").includes("..") &&
         clone.startsWith(`${target.configDir}/plugins/marketplaces/`);
       return async () => {
-        // integrations §2.5: a corrupt clone is not fixed by update alone; deleting it re-clones.
+        // Measured: a corrupt clone is not fixed by update alone; deleting it re-clones.
         if (ours) await Deno.remove(clone, { recursive: true }).catch(() => {});
         await this.#cliAction(["marketplace", "update", name]);
       };
@@ -135,7 +136,11 @@ export class PluginActions {
         this.deps.log("plugins_action_crashed", { what, error: err });
         this.deps.emit("plugins_cli_action_failed", {
           cwd_raw: target.configDir,
-          message: `${what} stopped: ${(err as Error).message}`,
+          message: `${what} stopped: ${
+            isEngineError(err)
+              ? "it failed inside forge; the log has the cause"
+              : (err as Error).message
+          }`,
         });
       }).finally(() => this.#busy = null);
     } catch (err) {
@@ -203,7 +208,7 @@ export class PluginActions {
   }
 
   /**
-   * One update per registry row. `update` does not refresh the marketplace (integrations §2.4),
+   * One update per registry row. `update` does not refresh the marketplace (measured),
    * so each marketplace is refreshed once first; a row whose refresh failed fails with its words.
    */
   async #updateRun(trigger: PluginUpdateTrigger, rows: InstalledPlugin[], inv: Inventory) {

@@ -27,10 +27,10 @@ export interface CliOutcome {
 const DEFAULT_TIMEOUT_MS = 180_000;
 
 /**
- * Runs `claude plugin <args> --json` under the config dir and reads its one JSON line
- * (integrations §2.1): `outcome` decides, `message` is the CLI's words. Never throws: a missing
- * binary, a timeout or output that is not the CLI's JSON each come back as a failed outcome
- * naming what happened. Telemetry and nonessential traffic are off, as a server's calls should be.
+ * Runs `claude plugin <args> --json` under the config dir and reads its one JSON line (measured
+ * against the CLI): `outcome` decides, `message` is the CLI's words. Never throws: a missing
+ * binary, a timeout or output that is not the CLI's JSON each come back as a failed outcome naming
+ * what happened. Telemetry and nonessential traffic are off, as a server's calls should be.
  */
 export async function runPluginCli(target: CliTarget, args: string[]): Promise<CliOutcome> {
   const failed = (message: string): CliOutcome => ({
@@ -55,6 +55,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_TELEMETRY: "1",
   });
+  // A config dir that cannot be made fails the CLI below, which says so in its own exit.
   await Deno.mkdir(target.configDir, { recursive: true }).catch(() => {});
   let child: Deno.ChildProcess;
   try {
@@ -93,7 +94,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
   try {
     bag = line ? obj(JSON.parse(line)) : null;
   } catch {
-    bag = null;
+    bag = null; // not JSON: the exit code and stderr are the outcome
   }
   if (!bag) {
     const words = stderr.split("\n").filter((l) => l.trim()).at(-1)?.replace(/^✘\s*/, "");

@@ -27,6 +27,7 @@ export async function readJson(path: string): Promise<JsonRead> {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
+    // The parser's words stay out: not valid JSON is the reason.
     return { ok: false, missing: false, why: `${path} is not valid JSON` };
   }
 }
@@ -45,7 +46,7 @@ export async function isDir(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isDirectory;
   } catch {
-    return false;
+    return false; // a probe: absence is the answer
   }
 }
 
@@ -53,7 +54,7 @@ export async function isFile(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isFile;
   } catch {
-    return false;
+    return false; // a probe: absence is the answer
   }
 }
 
@@ -78,7 +79,7 @@ export function resolvesOnPath(command: string, path: string): boolean {
       const info = Deno.statSync(p);
       return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
     } catch {
-      return false;
+      return false; // a probe along PATH: not there is not the command
     }
   };
   if (command.includes("/")) return executable(command);

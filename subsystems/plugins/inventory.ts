@@ -68,8 +68,8 @@ export class InventoryKeeper {
     } catch (err) {
       const message = err instanceof ScanFailure
         ? `the plugin inventory could not be read: ${err.message}`
-        : `the plugin inventory scan failed: ${(err as Error).message}`;
-      this.deps.warn("plugins_inventory_refresh_failed", { message });
+        : `the plugin inventory scan failed inside forge; the log has the cause`;
+      this.deps.warn("plugins_inventory_refresh_failed", { message, error: err });
       this.deps.emit("plugins_inventory_refresh_failed", { cwd_raw: dir, message, trigger });
       return this.#current;
     }

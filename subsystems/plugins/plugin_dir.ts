@@ -90,19 +90,20 @@ export async function cloneHead(location: string): Promise<string | null> {
   try {
     head = (await Deno.readTextFile(`${location}/.git/HEAD`)).trim();
   } catch {
-    return null;
+    return null; // no clone here: no head to show
   }
   if (!head.startsWith("ref: ")) return /^[0-9a-f]{40}$/.test(head) ? head : null;
   const ref = head.slice(5);
   try {
     return (await Deno.readTextFile(`${location}/.git/${ref}`)).trim();
   } catch {
+    // A packed ref has no loose file: packed-refs holds it.
     try {
       const packed = await Deno.readTextFile(`${location}/.git/packed-refs`);
       const line = packed.split("\n").find((l) => l.endsWith(` ${ref}`));
       return line ? line.split(" ")[0] : null;
     } catch {
-      return null;
+      return null; // no packed-refs either: the head names a ref that is not there
     }
   }
 }

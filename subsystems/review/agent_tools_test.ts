@@ -1,11 +1,12 @@
-// mcp_tools.md §6: the review family's shapes and rules - rounds newest first, other branches
-// named (a second block; an error when the own branch has none), open -> addressed on a reply,
-// resolved stays resolved, the lead's replies attributed to `agent`, the scope failures in words,
-// and one notice per touched round when the turn ends.
+// The original forge's `review` tool family: its shapes and rules - rounds newest first, other
+// branches named (a second block; an error when the own branch has none), open -> addressed on a
+// reply, resolved stays resolved, the lead's replies attributed to `agent`, the scope failures in
+// words, and one notice per touched round when the turn ends.
 import { assertEquals, assertMatch } from "../../tests/assert.ts";
 import { memoryLogger } from "../../server/log.ts";
 import type { Host, ToolCall, ToolResult } from "../../server/subsystem.ts";
 import type { SessionUpdate, Slot } from "../../protocol/mod.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import { ReviewActivity } from "./activity.ts";
 import { REVIEW_TOOLS, reviewTools } from "./agent_tools.ts";
 import { SeatToolServer } from "../../server/workspace/mcp/mod.ts";
@@ -42,7 +43,7 @@ async function world() {
   await write(`${repo}/a.txt`, "line 1\nline 2\n");
   await g(repo, "add", ".");
   await g(repo, "commit", "-q", "-m", "one");
-  const store = new ThreadStore(`${dir}/state`);
+  const store = new ThreadStore(new StateKeeper(memoryLogger()), `${dir}/state`);
   const emitted: SessionUpdate[] = [];
   const project = { org: "Acme", name: "proj", path: repo } as Host["workspace"] extends
     { projects(): (infer P)[] } ? P : never;
@@ -153,7 +154,7 @@ Deno.test("review family: other branches are named; the scope's failures are sai
   }
 });
 
-// mcp_tools.md §2: review is a selectable family: a worker given it lists the four tools, one
+// review is a selectable family: a worker given it lists the four tools, one
 // not given it lists none (and its prompt says so, server/workers/rules.ts); a lead lists them.
 Deno.test("review family: granted and withheld by a worker's mcp_families", () => {
   const listed = (label: string, families: string[] | null) =>
@@ -227,10 +228,11 @@ Deno.test("review family: a reply is trimmed and a blank one refused; a broken s
     const file = `${w.store.dirOf("proj", "main")}/threads.json`;
     await Deno.writeTextFile(file, "{ not json");
     const broken = await w.run("review__list");
-    assertEquals(broken, {
-      text: `review__list: review threads for proj/main could not be read: ${file} is not JSON`,
-      isError: true,
-    });
+    assertEquals(broken.isError, true);
+    assertMatch(
+      broken.text,
+      /^review__list: \/.*threads\.json did not parse \(it is not whole JSON\); forge kept a copy at .* until the file is mended or removed$/,
+    );
   } finally {
     await cleanup(w.dir);
   }

@@ -1,3 +1,4 @@
+import type { Host } from "../../server/subsystem.ts";
 /**
  * The base check (spec: subscribe's `review` flag; session rows `git` and `diff`): whether the
  * branch diff's base, `origin/<default>`, is fresh. A refresh is one `git fetch` of the default
@@ -42,6 +43,8 @@ export interface BaseStoreOptions {
   now?: () => number;
   /** Called after each completed measurement, so the seat's watch can push `work_changed`. */
   onMeasured?: (cwd: string) => void;
+  /** Where a refresh that could not even run (git would not spawn) is told. */
+  log?: Host["log"];
 }
 
 /** The four-minute window (spec: `diff` row). */
@@ -56,6 +59,7 @@ export class BaseStore {
   #fetchTimeout: number;
   #now: () => number;
   #onMeasured?: (cwd: string) => void;
+  #log?: Host["log"];
 
   constructor(opts: BaseStoreOptions = {}) {
     this.#window = opts.windowMs ?? BASE_WINDOW_MS;
@@ -63,6 +67,7 @@ export class BaseStore {
     this.#fetchTimeout = opts.fetchTimeoutMs ?? 30_000;
     this.#now = opts.now ?? Date.now;
     this.#onMeasured = opts.onMeasured;
+    this.#log = opts.log;
   }
 
   /**
@@ -86,7 +91,9 @@ export class BaseStore {
    */
   kick(target: BaseTarget): void {
     if (!target.remote_tracking || !this.#due(target.cwd)) return;
-    this.#refresh(target).catch(() => {});
+    this.#refresh(target).catch((error) =>
+      this.#log?.warn("review_base_refresh_failed", { cwd: target.cwd, error })
+    );
   }
 
   /**
@@ -120,6 +127,7 @@ export class BaseStore {
 
   /** Resolves when no refresh is in flight for `cwd` (tests and shutdown). */
   async settled(cwd: string): Promise<void> {
+    // Settled either way: the refresh's own failure was told where it happened.
     await this.#inflight.get(cwd)?.catch(() => {});
   }
 

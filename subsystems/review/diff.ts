@@ -132,6 +132,7 @@ async function readHead(
     }
     return { bytes: buf.subarray(0, got), partial: st.size > got };
   } catch {
+    // A file that went between the scan and the read: no content, as for a deleted file.
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { isEngineError, readWords } from "../../server/subsystem.ts";
 /**
  * `document_read {session, path, reviewable}` (spec: client verbs; server message
  * `document_read`): one document out of the seat's tree or the project's `document_roots`.
@@ -95,6 +96,7 @@ export async function readDocument<S>(session: S, ask: DocumentAsk): Promise<Doc
       if (err instanceof Deno.errors.NotFound) return refuse(`${name} does not exist`);
       return refuse(`${name} could not be resolved: ${message(err)}`);
     }
+    // A root that does not resolve holds no document: it is left out of the bases.
     const realBases = (await Promise.all(bases.map((b) => Deno.realPath(b).catch(() => null))))
       .filter((b): b is string => b !== null);
     if (!realBases.some((b) => within(real, b))) {
@@ -124,9 +126,11 @@ export async function readDocument<S>(session: S, ask: DocumentAsk): Promise<Doc
       try {
         docLines = new TextDecoder("utf-8", { fatal: true }).decode(bytes).split("\n");
       } catch {
+        // The decoder's words stay out: not UTF-8 is the reason.
         return refuse(`${name} is not UTF-8 text`);
       }
     }
+    // A tree that will not resolve is compared as given (it then holds nothing of `real`).
     const realTree = await Deno.realPath(tree).catch(() => tree);
     const treeRel = within(real, realTree) ? relative(realTree, real) : null;
     const mine = scope.threads.value.filter((t) =>
@@ -185,6 +189,7 @@ async function readBounded(path: string, limit: number): Promise<Uint8Array> {
   return concat(chunks, total);
 }
 
+/** A read's failure in forge's words: the errno named, never the engine's own message. */
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return isEngineError(err) ? readWords(err) : (err as Error).message;
 }

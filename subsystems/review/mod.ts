@@ -27,6 +27,7 @@ import { threadCommands } from "./thread_commands.ts";
 export function create(host: Host) {
   const watches = new Map<string, SeatWatch>();
   const baseStore = new BaseStore({
+    log: host.log,
     onMeasured: (cwd) => watches.forEach((w) => w.cwd === cwd && w.pass()),
   });
   let prReason: string | null = null;
@@ -37,7 +38,7 @@ export function create(host: Host) {
       host.log.info("review_pr_unavailable", { why: reason }); // spec: logged once, not per read
     },
   });
-  const threads = new ThreadStore(host.stateDir);
+  const threads = new ThreadStore(host.state, host.stateDir);
   const activity = new ReviewActivity(host, threads);
   let stopping = false;
   /** A person's write landed: every viewer of the branch hears the threads move. */
@@ -101,7 +102,7 @@ export function create(host: Host) {
         );
       },
     },
-    commands: threadCommands(threads, written),
+    commands: threadCommands(host, threads, written),
     subjects: {},
     tools: {
       ...reviewTools({ store: threads, activity, shuttingDown: () => stopping }),

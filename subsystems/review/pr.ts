@@ -186,6 +186,7 @@ export function parsePrList(out: string): PrInfo | null | undefined {
     if (typeof r.number !== "number" || typeof r.url !== "string") return undefined;
     return { number: r.number, url: r.url, is_draft: r.isDraft === true };
   } catch {
+    // gh's output in a shape this reader does not know: unknown, never a wrong PR.
     return undefined;
   }
 }
@@ -199,6 +200,7 @@ export function parseCloses(out: string): IssueRef[] | undefined {
       .filter((r) => typeof r?.number === "number")
       .map((r) => ({ number: r.number, url: typeof r.url === "string" ? r.url : "" }));
   } catch {
+    // As above: unknown rather than wrong.
     return undefined;
   }
 }

@@ -25,6 +25,7 @@ export const REFS_FORMAT = "%(refname)%00%(symref)%00%(objectname)";
  * --format=REFS_FORMAT` prints them; `code` non-zero when git itself failed.
  */
 export async function defaultRefs(root: string): Promise<{ code: number; out: string }> {
+  // The refs read straight from the files is a shortcut: git below answers when it fails.
   const read = await readRefs(root).catch(() => null);
   if (read !== null) return { code: 0, out: read };
   const r = await git(root, ["for-each-ref", `--format=${REFS_FORMAT}`, ...DEFAULT_REFS]);
@@ -77,6 +78,7 @@ export async function readRefs(root: string): Promise<string | null> {
 /** The git dir holding shared refs: `.git` itself, or a linked worktree's `commondir`. */
 async function commonDir(root: string): Promise<string | null> {
   const dotGit = `${root}/.git`;
+  // A probe: no `.git` is not a repository.
   const st = await Deno.stat(dotGit).catch(() => null);
   if (st === null) return null;
   if (st.isDirectory) return dotGit;
@@ -114,5 +116,5 @@ async function readOrNull(path: string): Promise<string | null> {
 }
 
 async function exists(path: string): Promise<boolean> {
-  return (await Deno.stat(path).catch(() => null)) !== null;
+  return (await Deno.stat(path).catch(() => null)) !== null; // a probe: absence is the answer
 }

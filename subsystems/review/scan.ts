@@ -137,6 +137,7 @@ async function scan(
     const st = await Deno.stat(cwd);
     if (!st.isDirectory) return gated("gone");
   } catch {
+    // spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.
     return gated("gone");
   }
   // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is
@@ -212,6 +213,7 @@ async function topLevel(cwd: string): Promise<string | null> {
     await Deno.lstat(`${cwd}/.git`);
     return cwd;
   } catch {
+    // No `.git` here: git says where the top is, if anywhere.
     const top = await git(cwd, ["rev-parse", "--show-toplevel"]);
     return top.code === 0 ? text(top.stdout).trim() : null;
   }
@@ -334,6 +336,7 @@ async function countLines(path: string, limit: number): Promise<{ lines: number;
     if (bytes.length && bytes[bytes.length - 1] !== 10) lines++;
     return { lines, bytes: bytes.length };
   } catch {
+    // An untracked file that went before it was counted adds nothing to the stats.
     return { lines: 0, bytes: 0 };
   }
 }

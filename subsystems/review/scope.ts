@@ -1,7 +1,7 @@
 /**
  * Where a seat's review threads live: its project and the branch its checkout is on (a worker's
- * checkout is its worktree). mcp_tools.md §6: the review family's scope, and its failures, one
- * sentence per failed step.
+ * checkout is its worktree). The original forge's `review` tool family's scope, and its failures,
+ * one sentence per failed step.
  */
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { git, text } from "./git.ts";
@@ -24,6 +24,7 @@ export async function scopeOfSeat(
   try {
     if (!(await Deno.stat(seat.cwd)).isDirectory) throw new Error("not a directory");
   } catch {
+    // Not there, or not a directory: either way the checkout is not on disk, which is the why.
     return { why: `the checkout ${seat.cwd} is not on disk` };
   }
   const branch = await branchAt(seat.cwd);

@@ -6,6 +6,7 @@ import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
 import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import type { Host } from "../../server/subsystem.ts";
 import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
 import { BaseStore } from "./base.ts";
@@ -33,8 +34,10 @@ function hostFor(cwd: string, stateDir: string, session: () => string | null) {
     project: { name: "proj", path: cwd, document_roots: [] },
     sessionId: session,
   } as unknown as SeatInfo;
+  const log = memoryLogger();
   const host: Host = {
-    log: memoryLogger(),
+    log,
+    state: new StateKeeper(log),
     config: () => ({ documents: { max_size_mib: 4 } }) as unknown as ForgeConfig,
     stateDir,
     workspace: { seat: () => seat } as unknown as Workspace,

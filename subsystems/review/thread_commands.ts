@@ -1,5 +1,5 @@
 import type { Command } from "../../protocol/mod.ts";
-import { Refusal } from "../../server/subsystem.ts";
+import { type Host, Refusal, StateWriteError } from "../../server/subsystem.ts";
 import type { ThreadStore } from "./threads.ts";
 
 type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
@@ -7,9 +7,10 @@ type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 /**
  * A person's review thread writes: save, remove, set a status, upsert, submit a review. Each that
  * lands goes through `written`, which tells every viewer of the branch. spec: command > reply_to
- * ("the three review writes").
+ * ("the three review writes"). A store that cannot be written refuses in the keeper's words.
  */
 export function threadCommands(
+  host: Host,
   threads: ThreadStore,
   written: <T>(project: string, branch: string, result: T) => T,
 ) {
@@ -19,17 +20,22 @@ export function threadCommands(
     // and these sentences already start with it.
     save_review_threads: async (c: Cmd<"save_review_threads">) => {
       const { project, branch } = c.fields;
-      if (!(await threads.save(project, branch, c.fields.threads))) {
-        throw new Refusal(
-          "dispatch",
-          `save_review_threads: the threads of ${project}@${branch} were not written: the store could not be read or written`,
+      await threads.save(project, branch, c.fields.threads).catch((err) => {
+        throw storeRefusal(
+          "save_review_threads",
+          `the threads of ${project}@${branch} were not written`,
+          err,
+          host,
         );
-      }
+      });
       written(project, branch, null);
     },
     remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
       const { project, branch, thread_id } = c.fields;
-      if (!(await threads.remove(project, branch, thread_id))) {
+      const removed = await threads.remove(project, branch, thread_id).catch((err) => {
+        throw storeRefusal("remove_review_thread", `${thread_id} was not removed`, err, host);
+      });
+      if (!removed) {
         throw new Refusal(
           "dispatch",
           `remove_review_thread: no thread ${thread_id} in ${project}@${branch}`,
@@ -41,7 +47,11 @@ export function threadCommands(
     // reply is the bool upsert's is, true when the status was written.
     set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
       const { project, branch, thread_id, status } = c.fields;
-      const ok = await threads.setStatus(project, branch, thread_id, status);
+      const ok = await threads.setStatus(project, branch, thread_id, status).catch((error) => {
+        // The reply is the spec's bool (written or not); the keeper's words go to the log.
+        host.log.warn("review_status_unwritten", { project, branch, error });
+        return false;
+      });
       return ok ? written(project, branch, true) : false;
     },
     upsert_review_thread: async (c: Cmd<"upsert_review_thread">) => {
@@ -60,4 +70,13 @@ export function threadCommands(
       return set ? written(project, branch, set) : null;
     },
   };
+}
+
+/** A store's refusal in the keeper's words; anything else is logged and not passed on. */
+function storeRefusal(what: string, outcome: string, err: unknown, host: Host): Refusal {
+  if (err instanceof StateWriteError) {
+    return new Refusal("dispatch", `${what}: ${outcome}: ${err.message}`);
+  }
+  host.log.error("review_store_failed", { command: what, error: err });
+  return new Refusal("dispatch", `${what}: ${outcome}: forge could not run the change`);
 }

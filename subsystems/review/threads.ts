@@ -2,13 +2,20 @@
  * Review threads and review rounds per project and branch (spec: session row `reviews`; the
  * review commands `upsert_review_thread`, `submit_review`, `save_review_threads`,
  * `remove_review_thread`, `set_review_thread_status`). Persisted as JSON under forge's state
- * directory, one directory per (project, branch), written atomically (temp file + fsync +
- * rename). Threads and reviews are separate files read separately, so an unreadable one is
- * reported as `{outcome: "failed"}` and never as empty, and a write never replaces a store it
- * could not read.
+ * directory, one directory per (project, branch), through forge's keeper (`host.state`).
+ * Threads and reviews are separate files read separately, so a damaged one is kept aside,
+ * reported as `{outcome: "failed"}` with the keeper's words and never as empty, and a write
+ * never replaces a store it could not read: the change is refused in those words until the
+ * file is mended or removed.
  */
 import { z } from "zod";
 import { ReviewSet, type ReviewStatus, ReviewThread } from "../../protocol/review.ts";
+import {
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+  StateWriteError,
+} from "../../server/subsystem.ts";
 import type { Read } from "./wire.ts";
 import { KeyedLock } from "../../server/lock.ts";
 
@@ -32,7 +39,11 @@ function segment(name: string): string {
 /** Per (project, branch) thread and review storage under `stateDir`. */
 export class ThreadStore {
   #locks = new KeyedLock();
-  constructor(readonly stateDir: string, readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly keeper: StateKeeper,
+    readonly stateDir: string,
+    readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** The directory one (project, branch) lives in. */
   dirOf(project: string, branch: string): string {
@@ -41,25 +52,13 @@ export class ThreadStore {
 
   /** The threads, or why they could not be read. A store never written reads as []. */
   readThreads(project: string, branch: string): Promise<Read<ReviewThread[]>> {
-    return this.#read(
-      `${this.dirOf(project, branch)}/threads.json`,
-      ThreadsFile,
-      "threads",
-      project,
-      branch,
-    )
+    return this.#read(this.#threadsFile(project, branch), { threads: [] })
       .then((r) => r.outcome === "read" ? { outcome: "read", value: r.value.threads } : r);
   }
 
   /** The submitted reviews, or why they could not be read. */
   readReviews(project: string, branch: string): Promise<Read<ReviewSet[]>> {
-    return this.#read(
-      `${this.dirOf(project, branch)}/reviews.json`,
-      ReviewsFile,
-      "reviews",
-      project,
-      branch,
-    )
+    return this.#read(this.#reviewsFile(project, branch), { reviews: [] })
       .then((r) => r.outcome === "read" ? { outcome: "read", value: r.value.reviews } : r);
   }
 
@@ -82,18 +81,26 @@ export class ThreadStore {
       if (i >= 0) threads[i] = thread;
       else threads.push(thread);
       return threads;
+    }).catch((error) => {
+      // The reply is the spec's bool (write confirmed); the words go to the log.
+      this.keeper.log.warn("review_thread_unwritten", { project, branch, error });
+      return false;
     });
   }
 
-  /** Overwrite the whole set (already parsed, as upsert's). False when the write failed. */
-  async save(project: string, branch: string, threads: ReviewThread[]): Promise<boolean> {
-    return await this.#locked(project, branch, async () => {
-      const file = `${this.dirOf(project, branch)}/threads.json`;
-      return await writeAtomic(file, { threads });
+  /**
+   * Overwrite the whole set (already parsed, as upsert's). Rejects with a `StateWriteError` in
+   * the keeper's words when the store is damaged or the write failed.
+   */
+  async save(project: string, branch: string, threads: ReviewThread[]): Promise<void> {
+    await this.#locked(project, branch, async () => {
+      const file = this.#threadsFile(project, branch);
+      await file.writable();
+      await file.write({ threads });
     });
   }
 
-  /** Delete one thread. False when it was not there or the store could not be read or written. */
+  /** Delete one thread. False when it was not there; rejects as `save` does. */
   remove(project: string, branch: string, threadId: string): Promise<boolean> {
     return this.#mutate(project, branch, (threads) => {
       const kept = threads.filter((t) => t.id !== threadId);
@@ -101,7 +108,7 @@ export class ThreadStore {
     });
   }
 
-  /** Set one thread's status. False when the thread is not there or nothing was written. */
+  /** Set one thread's status. False when the thread is not there; rejects as `save` does. */
   setStatus(
     project: string,
     branch: string,
@@ -136,7 +143,12 @@ export class ThreadStore {
       change(found, at);
       found.updated_at = at;
       return threads;
+    }).catch((error) => {
+      // The answer is null (not read or not written); the keeper's words go to the log.
+      this.keeper.log.warn("review_thread_unwritten", { project, branch, error });
+      return null;
     });
+    if (written === null) return null;
     if (written) return found!;
     return found === undefined && (await this.readThreads(project, branch)).outcome === "read"
       ? "missing"
@@ -193,28 +205,53 @@ export class ThreadStore {
         }
         t.updated_at = at;
       }
-      const dir = this.dirOf(project, branch);
       // Reviews first: a round with no members is harmless, members of a missing round are not.
-      if (!(await writeAtomic(`${dir}/reviews.json`, { reviews: [...reviews.value, set] }))) {
+      try {
+        await this.#reviewsFile(project, branch).write({ reviews: [...reviews.value, set] });
+        await this.#threadsFile(project, branch).write({ threads: threads.value });
+      } catch (err) {
+        this.keeper.log.warn("review_submit_unwritten", { project, branch, error: err });
         return null;
       }
-      if (!(await writeAtomic(`${dir}/threads.json`, { threads: threads.value }))) return null;
       return set;
     });
   }
 
-  /** Read-modify-write the threads under the scope's lock; `change` returning null writes nothing. */
+  /**
+   * Read-modify-write the threads under the scope's lock; `change` returning null writes nothing
+   * (false). A store that could not be read or written rejects with the keeper's words.
+   */
   #mutate(
     project: string,
     branch: string,
     change: (threads: ReviewThread[]) => ReviewThread[] | null,
   ): Promise<boolean> {
     return this.#locked(project, branch, async () => {
+      const file = this.#threadsFile(project, branch);
       const current = await this.readThreads(project, branch);
-      if (current.outcome !== "read") return false;
+      if (current.outcome !== "read") {
+        throw new StateWriteError(file.path, "damaged", current.value);
+      }
       const next = change(current.value);
       if (next === null) return false;
-      return await writeAtomic(`${this.dirOf(project, branch)}/threads.json`, { threads: next });
+      await file.write({ threads: next });
+      return true;
+    });
+  }
+
+  #threadsFile(project: string, branch: string): KeptFile<{ threads: ReviewThread[] }> {
+    return this.keeper.file(`${this.dirOf(project, branch)}/threads.json`, {
+      area: `the review threads of ${project}@${branch}`,
+      parse: schemaParse(ThreadsFile, "a review thread list"),
+      indent: 1,
+    });
+  }
+
+  #reviewsFile(project: string, branch: string): KeptFile<{ reviews: ReviewSet[] }> {
+    return this.keeper.file(`${this.dirOf(project, branch)}/reviews.json`, {
+      area: `the review rounds of ${project}@${branch}`,
+      parse: schemaParse(ReviewsFile, "a review round list"),
+      indent: 1,
     });
   }
 
@@ -223,64 +260,9 @@ export class ThreadStore {
     return this.#locks.run(this.dirOf(project, branch), fn);
   }
 
-  async #read<T>(
-    file: string,
-    schema: z.ZodType<T>,
-    what: string,
-    project: string,
-    branch: string,
-  ): Promise<Read<T>> {
-    // The failure is said in forge's words: where the store is and what is wrong with it, never
-    // the file system's or the parser's own message.
-    const failed = (why: string): Read<T> => ({
-      outcome: "failed",
-      value: `review ${what} for ${project}/${branch} could not be read: ${file} ${why}`,
-    });
-    let raw: string;
-    try {
-      raw = await Deno.readTextFile(file);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) {
-        return {
-          outcome: "read",
-          value: schema.parse(what === "threads" ? { threads: [] } : { reviews: [] }),
-        };
-      }
-      if (err instanceof Deno.errors.PermissionDenied) return failed("may not be read by forge");
-      if (err instanceof Deno.errors.IsADirectory) return failed("is a directory, not a file");
-      return failed("could not be opened or read");
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return failed("is not JSON");
-    }
-    const parsed = schema.safeParse(json);
-    if (parsed.success) return { outcome: "read", value: parsed.data };
-    const where = parsed.error.issues[0]?.path.join(".");
-    return failed(`is not a review ${what} file${where ? ` (${where} is off)` : ""}`);
-  }
-}
-
-/** Write JSON to `file` atomically: a sibling temp file, fsync, then rename over. */
-export async function writeAtomic(file: string, value: unknown): Promise<boolean> {
-  const dir = file.slice(0, file.lastIndexOf("/"));
-  const tmp = `${file}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-    const f = await Deno.open(tmp, { write: true, createNew: true, mode: 0o600 });
-    try {
-      const bytes = new TextEncoder().encode(JSON.stringify(value, null, 1));
-      for (let at = 0; at < bytes.length;) at += await f.write(bytes.subarray(at));
-      await f.sync();
-    } finally {
-      f.close();
-    }
-    await Deno.rename(tmp, file);
-    return true;
-  } catch {
-    await Deno.remove(tmp).catch(() => {});
-    return false;
+  async #read<T>(file: KeptFile<T>, empty: T): Promise<Read<T>> {
+    const read = await file.read();
+    if (read.state === "damaged") return { outcome: "failed", value: read.why };
+    return { outcome: "read", value: read.state === "read" ? read.value : empty };
   }
 }

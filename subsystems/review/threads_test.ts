@@ -1,6 +1,8 @@
 // spec: session row `reviews` (threads and reviews read separately, an unreadable one reported
 // as failed, never as empty) and the five review commands.
-import { deepStrictEqual, match, ok, strictEqual as equal } from "node:assert/strict";
+import { deepStrictEqual, match, ok, rejects, strictEqual as equal } from "node:assert/strict";
+import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper, TEMP_SUFFIX } from "../../server/state/keeper.ts";
 import { contentHash } from "./hash.ts";
 import { type ReviewThread, ThreadStore } from "./threads.ts";
 import { cleanup, tempDir } from "../../tests/review_support.ts";
@@ -35,13 +37,13 @@ async function thread(id: string, text = "why this?"): Promise<ReviewThread> {
 }
 
 function leftovers(dir: string): string[] {
-  return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(".tmp"));
+  return [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n.endsWith(TEMP_SUFFIX));
 }
 
 Deno.test("threads: upsert, save, remove and set status round-trip through the store", async () => {
   const dir = await tempDir();
   try {
-    const store = new ThreadStore(dir, () => NOW);
+    const store = new ThreadStore(new StateKeeper(memoryLogger()), dir, () => NOW);
     deepStrictEqual(await store.readScope("p", "feat/x"), {
       threads: { outcome: "read", value: [] },
       reviews: { outcome: "read", value: [] },
@@ -65,7 +67,7 @@ Deno.test("threads: upsert, save, remove and set status round-trip through the s
     deepStrictEqual([t2.value[1].status, t2.value[1].updated_at], ["resolved", NOW.toISOString()]);
     equal(await store.remove("p", "feat/x", "t1"), true);
     equal(await store.remove("p", "feat/x", "t1"), false);
-    equal(await store.save("p", "feat/x", [await thread("s1"), await thread("s2")]), true);
+    await store.save("p", "feat/x", [await thread("s1"), await thread("s2")]);
     const saved = (await store.readThreads("p", "feat/x")) as { value: ReviewThread[] };
     deepStrictEqual(saved.value.map((t) => t.id), ["s1", "s2"]);
     // Another branch and another project are other scopes.
@@ -80,7 +82,7 @@ Deno.test("threads: upsert, save, remove and set status round-trip through the s
 Deno.test("threads: submit_review seals the listed threads' unfiled user turns into a numbered round", async () => {
   const dir = await tempDir();
   try {
-    const store = new ThreadStore(dir, () => NOW);
+    const store = new ThreadStore(new StateKeeper(memoryLogger()), dir, () => NOW);
     await store.upsert("p", "b", await thread("a"));
     await store.upsert("p", "b", await thread("b"));
     const r1 = await store.submitReview("p", "b", "two nits", ["a", "ghost"]);
@@ -110,36 +112,41 @@ Deno.test("threads: submit_review seals the listed threads' unfiled user turns i
 Deno.test("threads: an unreadable store is failed, never empty, and is never overwritten", async () => {
   const dir = await tempDir();
   try {
-    const store = new ThreadStore(dir, () => NOW);
+    const store = new ThreadStore(new StateKeeper(memoryLogger()), dir, () => NOW);
     await store.upsert("p", "b", await thread("a"));
     const file = `${store.dirOf("p", "b")}/threads.json`;
     await Deno.writeTextFile(file, "{ not json");
     const scope = await store.readScope("p", "b");
     equal(scope.threads.outcome, "failed");
-    equal(scope.threads.value, `review threads for p/b could not be read: ${file} is not JSON`);
+    match(scope.threads.value as string, /threads\.json did not parse \(it is not whole JSON\)/);
+    match(scope.threads.value as string, /changes nothing in the review threads of p@b until/);
     deepStrictEqual(scope.reviews, { outcome: "read", value: [] }); // read separately
     equal(await store.upsert("p", "b", await thread("z")), false);
-    equal(await store.remove("p", "b", "a"), false);
-    equal(await store.setStatus("p", "b", "a", "resolved"), false);
+    await rejects(() => store.remove("p", "b", "a"), /did not parse/);
+    await rejects(() => store.setStatus("p", "b", "a", "resolved"), /did not parse/);
+    await rejects(() => store.save("p", "b", []), /did not parse/);
     equal(await store.submitReview("p", "b", null, ["a"]), null);
     equal(await Deno.readTextFile(file), "{ not json");
+    // The damaged file is kept aside, byte for byte, once however often it is read.
+    const asides = [...Deno.readDirSync(store.dirOf("p", "b"))].filter((e) =>
+      e.name.startsWith("threads.json.corrupt-")
+    );
+    equal(asides.length, 1);
+    equal(await Deno.readTextFile(`${store.dirOf("p", "b")}/${asides[0].name}`), "{ not json");
     deepStrictEqual(await store.readReviews("p", "b"), { outcome: "read", value: [] });
 
     // Valid JSON of the wrong shape is unreadable too; so is a directory where the file should be.
     await Deno.writeTextFile(file, JSON.stringify({ threads: [{ id: 1 }] }));
-    deepStrictEqual(await store.readThreads("p", "b"), {
-      outcome: "failed",
-      value: `review threads for p/b could not be read: ${file} is not a review threads file ` +
-        "(threads.0.id is off)",
-    });
+    const shape = await store.readThreads("p", "b");
+    equal(shape.outcome, "failed");
+    match(
+      shape.value as string,
+      /threads\.json did not parse \(its content is not a review thread list \(at threads\.0\.id\)\)/,
+    );
     await Deno.mkdir(`${store.dirOf("p", "b")}/reviews.json`);
     const reviews = await store.readReviews("p", "b");
     equal(reviews.outcome, "failed");
-    equal(
-      reviews.value,
-      `review reviews for p/b could not be read: ${store.dirOf("p", "b")}/reviews.json ` +
-        "is a directory, not a file",
-    );
+    match(reviews.value as string, /reviews\.json did not parse \(it is a directory\)/);
   } finally {
     await cleanup(dir);
   }
@@ -148,7 +155,7 @@ Deno.test("threads: an unreadable store is failed, never empty, and is never ove
 Deno.test("threads: concurrent writes serialise; hostile names stay inside the state dir", async () => {
   const dir = await tempDir();
   try {
-    const store = new ThreadStore(`${dir}/state`, () => NOW);
+    const store = new ThreadStore(new StateKeeper(memoryLogger()), `${dir}/state`, () => NOW);
     const ids = [...Array(20)].map((_, i) => `t${i}`);
     const results = await Promise.all(
       ids.map(async (id) => store.upsert("p", "b", await thread(id))),
@@ -177,7 +184,7 @@ Deno.test("hash: content_hash is decimal digits of SHA-256's first 64 bits", asy
 Deno.test("threads: a new round is numbered one past the highest, never a number twice", async () => {
   const dir = await tempDir();
   try {
-    const store = new ThreadStore(dir, () => NOW);
+    const store = new ThreadStore(new StateKeeper(memoryLogger()), dir, () => NOW);
     await store.upsert("p", "b", await thread("a"));
     const first = (await store.submitReview("p", "b", null, ["a"]))!;
     // A round dropped from the file by hand: rounds 1 and 3 remain.

@@ -134,11 +134,12 @@ export class SeatWatch {
         ) continue;
         this.poke();
       }
-    })().catch(() => {}).finally(() => {
-      // A watch that ended can no longer vouch for the stores: every read scans again.
-      this.#watcher = null;
-      this.#writes++;
-    });
+    })().catch((error) => this.deps.host.log.warn("review_watch_died", { cwd: this.cwd, error }))
+      .finally(() => {
+        // A watch that ended can no longer vouch for the stores: every read scans again.
+        this.#watcher = null;
+        this.#writes++;
+      });
   }
 
   /**

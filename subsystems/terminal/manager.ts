@@ -1,3 +1,4 @@
+import { isEngineError } from "../../server/subsystem.ts";
 /**
  * Every seat's terminal, keyed by the seat's name `org/project/label`: open-or-create, the id
  * check, close, the hand-off flag, and the summary terminal_changed carries (spec: terminal_view,
@@ -99,7 +100,9 @@ export class TerminalManager {
     try {
       terminal = new ShellTerminal({ ...this.#options.terminal, id: this.#nextId(), cwd });
     } catch (e) {
-      return { ok: false, why: `terminal for ${seat}: ${(e as Error).message}` };
+      // The PTY's own message stays out: the shell could not be started is the reason.
+      const why = isEngineError(e) ? "the shell could not be started" : (e as Error).message;
+      return { ok: false, why: `terminal for ${seat}: ${why}` };
     }
     const viewers = new ViewerSet(terminal, { ...this.#options.viewers, seat: ref });
     const entry: Entry = {

@@ -2,7 +2,7 @@
  * What the terminal reads from Linux's /proc: a process's stat line, the members of a session,
  * and the session kill that leaves nothing behind.
  *
- * Why a session and not a process group (feasibility §3): with job control every `&` job gets
+ * Why a session and not a process group (measured): with job control every `&` job gets
  * its own process group, so a group kill misses background jobs; every process the shell started
  * keeps the shell's session id unless it called setsid() itself.
  */
@@ -54,6 +54,7 @@ function procSource(): "proc" | "ps" {
     Deno.readTextFileSync("/proc/self/stat");
     source = "proc";
   } catch {
+    // No /proc here: `ps` is the source, and the probe says so.
     source = "ps";
   }
   return source;
@@ -101,6 +102,7 @@ export async function readStat(pid: number): Promise<ProcStat | null> {
   try {
     return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
   } catch {
+    // The process ended under the read: nothing to report for it.
     return null;
   }
 }

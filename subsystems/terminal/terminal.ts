@@ -1,3 +1,4 @@
+import { readWords } from "../../server/subsystem.ts";
 /**
  * One terminal: a real PTY running the user's shell, and a server-side screen model fed the same
  * bytes, so an attach or a resume is answered with the current screen and the sequence the byte
@@ -323,7 +324,9 @@ function checkPath(
   try {
     info = Deno.statSync(path);
   } catch (e) {
-    throw new Error(`terminal ${id}: ${what} ${path} cannot be used: ${(e as Error).message}`);
+    throw new Error(`terminal ${id}: ${what} ${path} cannot be used: ${readWords(e)}`, {
+      cause: e,
+    });
   }
   if (!ok(info)) {
     const kind = what === "cwd" ? "a directory" : "a file";

@@ -36,6 +36,7 @@ export async function readThreaded(
       Deno.open(paths[warmed]).then(async (file) => {
         using _ = file;
         await file.read(buf);
+        // A warm-up read: a file that will not open is read (and reported) by the scan itself.
       }).catch(() => {}).finally(() => spare.push(buf));
     }
     return path;

@@ -109,6 +109,7 @@ export class TranscriptParser {
     try {
       value = JSON.parse(s.slice(start, end));
     } catch {
+      // Counted: the report's skipped lines say how many did not parse.
       this.skipped++;
       return;
     }

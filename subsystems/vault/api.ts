@@ -127,6 +127,7 @@ export class VaultApi {
       headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
       body: new URLSearchParams(form),
     });
+    // A body that is not JSON is checked below as an unknown answer, with its status.
     const body = await res.json().catch(() => ({}));
     if (res.ok) return Tokens.parse(body);
     const err = GrantError.safeParse(body);

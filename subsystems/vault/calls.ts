@@ -1,3 +1,4 @@
+import { isEngineError } from "../../server/subsystem.ts";
 import { type ToolHandler, toolHandlers, type ToolResult } from "../../server/subsystem.ts";
 import type { VaultCards } from "./cards.ts";
 import * as c from "./crypto.ts";
@@ -26,6 +27,8 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
           isError: true,
         };
       }
+      // An engine's message goes back to seat_server, which logs it and answers in forge's words.
+      if (isEngineError(err)) throw new Error("the vault call failed", { cause: err });
       return { text: `The vault call failed: ${(err as Error).message}`, isError: true };
     }
   };
@@ -140,6 +143,7 @@ export function vaultCalls(session: VaultSession, cards: VaultCards): Record<str
             try {
               return new TextDecoder("utf-8", { fatal: true }).decode(body);
             } catch {
+              // Not text: the bytes go as base64, which the prefix says.
               return `base64:${c.toBase64(body)}`;
             }
           })

@@ -1,3 +1,4 @@
+import { ownWords } from "../../server/subsystem.ts";
 import type { Command, Wire } from "../../protocol/mod.ts";
 import type { EnrolmentMaterial } from "../../protocol/vault.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
@@ -41,7 +42,12 @@ export function vaultCommands(
       try {
         card = cards.find(cmd.key, cmd.id);
       } catch (err) {
-        throw new Refusal(what, `${what}: ${(err as Error).message}`, cmd.key);
+        const why = ownWords(err, {
+          log: host.log,
+          event: "vault_card_unfound",
+          fallback: "the card could not be read; the log has the cause",
+        });
+        throw new Refusal(what, `${what}: ${why}`, cmd.key);
       }
       if (answer === "decline") {
         host.asks.answer(cmd.key, "vault_ask", cmd.id, peer, { ending: "declined" });

@@ -1,4 +1,11 @@
 import { z } from "zod";
+import { Lock } from "../../server/lock.ts";
+import {
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+  StateWriteError,
+} from "../../server/subsystem.ts";
 
 // The enrolment store: each device's wrapped blob per purpose, and the stamps the settings
 // page lists. Only blobs a client's platform authenticator wrapped are kept - never the
@@ -15,40 +22,43 @@ const StoreFile = z.object({
 });
 type StoreFile = z.infer<typeof StoreFile>;
 
-/** Device enrolments on disk. Writes are serialised; a damaged file is refused in words. */
+/**
+ * Device enrolments on disk, kept by forge's keeper (`host.state`, mode 0600). Changes are
+ * serialised; a file that does not parse is kept aside, reported, and every enrolment, release
+ * and rewrite is refused in the keeper's words until it is mended (then read back) or removed.
+ */
 export class EnrolmentStore {
   #data: StoreFile | null = null;
-  #chain: Promise<unknown> = Promise.resolve();
+  readonly #lock = new Lock();
+  readonly #file: KeptFile<StoreFile>;
 
-  constructor(readonly path: string) {}
-
-  async #load(): Promise<StoreFile> {
-    if (this.#data) return this.#data;
-    let text: string;
-    try {
-      text = await Deno.readTextFile(this.path);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return (this.#data = { version: 1, devices: {} });
-      throw new Error(`the enrolment store ${this.path} could not be read`);
-    }
-    const parsed = StoreFile.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`the enrolment store ${this.path} is not forge's format`);
-    return (this.#data = parsed.data);
+  constructor(keeper: StateKeeper, readonly path: string) {
+    this.#file = keeper.file(path, {
+      area: "the vault's device enrolments",
+      parse: schemaParse(StoreFile, "an enrolment store"),
+      mode: 0o600,
+    });
   }
 
+  async #load(): Promise<StoreFile> {
+    if (this.#data) {
+      const mended = await this.#file.writable();
+      if (mended) this.#data = mended.state === "read" ? mended.value : empty();
+      return this.#data;
+    }
+    const read = await this.#file.read();
+    if (read.state === "damaged") throw new StateWriteError(this.path, "damaged", read.why);
+    return (this.#data = read.state === "read" ? read.value : empty());
+  }
+
+  /** Writes the changed copy; the store moves to it only once it landed. */
   async #save(data: StoreFile): Promise<void> {
-    const dir = this.path.replace(/\/[^/]*$/, "");
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    const tmp = `${this.path}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify(data), { mode: 0o600 });
-    await Deno.chmod(tmp, 0o600); // the umask may have narrowed nothing, but never widened
-    await Deno.rename(tmp, this.path);
+    await this.#file.write(data);
+    this.#data = data;
   }
 
   #serial<T>(fn: (data: StoreFile) => Promise<T>): Promise<T> {
-    const run = this.#chain.then(async () => await fn(await this.#load()));
-    this.#chain = run.catch(() => {});
-    return run;
+    return this.#lock.run(async () => await fn(structuredClone(await this.#load())));
   }
 
   /** Stores (or replaces) a device's blob for a purpose. */
@@ -89,6 +99,8 @@ export class EnrolmentStore {
       purposes: { purpose: string; enrolled_at: string; last_release_at: string | null }[];
     }[]
   > {
+    // A damaged store lists nothing here; home's fatal_error names the file.
+    if (this.#file.damage) return [];
     const data = await this.#serial((d) => Promise.resolve(d));
     return Object.entries(data.devices).map(([device, rows]) => ({
       device,
@@ -99,4 +111,8 @@ export class EnrolmentStore {
       })),
     }));
   }
+}
+
+function empty(): StoreFile {
+  return { version: 1, devices: {} };
 }

@@ -33,6 +33,7 @@ export function checkServerUrl(url: string): string | null {
   try {
     parsed = new URL(url);
   } catch {
+    // The URL parser's words stay out: not a URL is the reason.
     return `vault.server_url "${url}" is not a URL`;
   }
   if (parsed.protocol === "https:") return null;
@@ -80,7 +81,7 @@ export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
     onKdf: (ms, kdf) => host.log.info("vault_kdf", { ms: Math.round(ms), kdf: kdf.type }),
   });
   const cards = new VaultCards(host, () => session.locked, unusable);
-  const store = new EnrolmentStore(`${host.stateDir}/vault/enrolments.json`);
+  const store = new EnrolmentStore(host.state, `${host.stateDir}/vault/enrolments.json`);
   const problem = vaultConfig(host).serverUrl ? checkServerUrl(vaultConfig(host).serverUrl!) : null;
   if (problem) host.log.warn("vault_config_refused", { why: problem });
 
@@ -97,7 +98,12 @@ export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
           idle_lock_minutes: vaultConfig(host).idleMinutes,
         }
         : null;
-      const biometric: HomeBiometric = { devices: await store.listing().catch(() => []) };
+      const devices = await store.listing().catch((error) => {
+        // A damaged store lists nothing; the keeper's record and home's fatal_error name it.
+        host.log.warn("vault_enrolments_unlisted", { error });
+        return [];
+      });
+      const biometric: HomeBiometric = { devices };
       return { vault, biometric };
     },
     stop: () => {

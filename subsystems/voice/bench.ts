@@ -1,4 +1,13 @@
-import type { DictationRole, SpeakingFields } from "../../server/subsystem.ts";
+import { z } from "zod";
+import {
+  type DictationRole,
+  isEngineError,
+  type KeptFile,
+  schemaParse,
+  type SpeakingFields,
+  type StateKeeper,
+  StateWriteError,
+} from "../../server/subsystem.ts";
 import type { Speaker } from "./engines/speaker.ts";
 import { scoringWords, to16k, wordErrors } from "./wer.ts";
 
@@ -21,38 +30,60 @@ export const BENCH_LINES = [
   "Build the project and report any warnings.",
 ];
 
-export interface SpeakingResult {
-  at: number;
-  variant: string;
-  file: string;
-  voice: string;
-  dictation_file: string;
-  corpus: { lines: number; words: number; audio_seconds: number; digest: string };
-  round_trip_wer: number;
-  first_audio_ms: number;
-  first_audio_cold_ms: number;
-  rtf: number;
-  peak_rss_bytes: number;
-}
+const SpeakingResult = z.object({
+  at: z.number(),
+  variant: z.string(),
+  file: z.string(),
+  voice: z.string(),
+  dictation_file: z.string(),
+  corpus: z.object({
+    lines: z.number(),
+    words: z.number(),
+    audio_seconds: z.number(),
+    digest: z.string(),
+  }),
+  round_trip_wer: z.number(),
+  first_audio_ms: z.number(),
+  first_audio_cold_ms: z.number(),
+  rtf: z.number(),
+  peak_rss_bytes: z.number(),
+});
+export type SpeakingResult = z.infer<typeof SpeakingResult>;
 
 type Run = { state: "running"; clips: number; done: number; variant: string } | {
   state: "failed";
   reason: string;
 };
 
+/**
+ * The bench's runs and its finished results, kept in the state dir through forge's keeper: a
+ * damaged results file is kept aside and reported, and a run is refused in the keeper's words
+ * until it is mended or removed.
+ */
 export class SpeakingBench {
   #run: Run | null = null;
   #stop = false;
 
-  private constructor(private readonly path: string, private list: SpeakingResult[]) {}
+  private constructor(
+    private readonly file: KeptFile<SpeakingResult[]>,
+    private list: SpeakingResult[],
+    private readonly log: StateKeeper["log"],
+  ) {}
 
-  static async open(path: string): Promise<SpeakingBench> {
-    try {
-      return new SpeakingBench(path, JSON.parse(await Deno.readTextFile(path)));
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-      return new SpeakingBench(path, []);
-    }
+  static async open(keeper: StateKeeper, path: string): Promise<SpeakingBench> {
+    const file = keeper.file(path, {
+      area: "the speaking bench results",
+      parse: schemaParse(z.array(SpeakingResult), "a list of speaking bench results"),
+      indent: 1,
+    });
+    const read = await file.read();
+    return new SpeakingBench(file, read.state === "read" ? read.value : [], keeper.log);
+  }
+
+  /** Before a run: a damaged results file refuses (the keeper's words); a mended one is read. */
+  async writable(): Promise<void> {
+    const read = await this.file.writable();
+    if (read) this.list = read.state === "read" ? read.value : [];
   }
 
   /** `speaking_bench`: the run in flight or its failure; null when none ran since boot. */
@@ -118,7 +149,8 @@ export class SpeakingBench {
       }
       peak = Math.max(peak, Deno.memoryUsage().rss);
       const sorted = [...latencies].sort((a, b) => a - b);
-      this.list.push({
+      await this.writable();
+      const list = [...this.list, {
         at: Date.now(),
         variant: speaker.id,
         file: speaker.file,
@@ -135,15 +167,13 @@ export class SpeakingBench {
         first_audio_cold_ms: round(latencies[0], 1),
         rtf: round(renderMs / 1000 / audioSeconds, 4),
         peak_rss_bytes: peak - baseline,
-      });
-      await Deno.mkdir(this.path.replace(/\/[^/]*$/, ""), { recursive: true });
-      await Deno.writeTextFile(this.path, JSON.stringify(this.list, null, 1));
+      }];
+      await this.file.write(list);
+      this.list = list;
       this.#run = null;
     } catch (err) {
-      this.#run = {
-        state: "failed",
-        reason: `the speaking bench failed: ${(err as Error).message}`,
-      };
+      if (isEngineError(err)) this.log.warn("voice_bench_failed", { error: err });
+      this.#run = { state: "failed", reason: `the speaking bench failed: ${benchWords(err)}` };
     } finally {
       clearInterval(sampler);
     }
@@ -161,4 +191,10 @@ export async function corpusDigest(): Promise<string> {
 function round(x: number, places: number): number {
   const f = 10 ** places;
   return Math.round(x * f) / f;
+}
+
+/** A keeper's words and forge's own pass on; an engine's message is named by what failed. */
+function benchWords(err: unknown): string {
+  if (err instanceof StateWriteError || !isEngineError(err)) return (err as Error).message;
+  return "a clip could not be rendered or read back (the log has the cause)";
 }

@@ -1,4 +1,4 @@
-import { type Host, Refusal } from "../../server/subsystem.ts";
+import { type Host, ownWords, Refusal } from "../../server/subsystem.ts";
 import type { SpeakingBench } from "./bench.ts";
 import type { Speaker } from "./engines/mod.ts";
 
@@ -18,6 +18,12 @@ export interface BenchDeps {
 export function benchCommands({ host, bench, active, announce }: BenchDeps) {
   return {
     voice_bench_start: async () => {
+      const benchWords = (err: unknown) =>
+        ownWords(err, {
+          log: host.log,
+          event: "voice_bench_refused",
+          fallback: "the speaking voice could not be made ready; the log has the cause",
+        });
       if (bench.running) {
         throw new Refusal(
           "voice_bench_start",
@@ -35,8 +41,11 @@ export function benchCommands({ host, bench, active, announce }: BenchDeps) {
       try {
         picked = await active(null);
       } catch (err) {
-        throw new Refusal("voice_bench_start", `voice_bench_start: ${(err as Error).message}`);
+        throw new Refusal("voice_bench_start", `voice_bench_start: ${benchWords(err)}`);
       }
+      await bench.writable().catch((err) => {
+        throw new Refusal("voice_bench_start", `voice_bench_start: ${benchWords(err)}`);
+      });
       void bench.run(picked.speaker, picked.voice, dictation, announce);
     },
     voice_bench_stop: () => {

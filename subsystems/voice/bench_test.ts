@@ -7,6 +7,8 @@ import { WorkerPool } from "../dictate/engines/pool.ts";
 import type { DictationRole } from "../../server/subsystem.ts";
 import { BENCH_LINES, SpeakingBench, type SpeakingResult } from "./bench.ts";
 import { Speakers } from "./engines/mod.ts";
+import { memoryLogger as keeperLog } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 
 function pocketsphinx(pool: WorkerPool): DictationRole {
   return {
@@ -24,7 +26,10 @@ Deno.test("speaking bench: flite rms read back by PocketSphinx; stored with file
   const pool = new WorkerPool({ engine: "pocketsphinx", path: PS_MODEL_DIR }, 1);
   const speakers = new Speakers();
   try {
-    const bench = await SpeakingBench.open(`${dir}/voice/results.json`);
+    const bench = await SpeakingBench.open(
+      new StateKeeper(keeperLog()),
+      `${dir}/voice/results.json`,
+    );
     const seen: unknown[] = [];
     await bench.run(
       speakers.get("flite"),
@@ -54,7 +59,10 @@ Deno.test("speaking bench: flite rms read back by PocketSphinx; stored with file
     // Measured and stored, not judged here: how fast flite renders is the voice bench's figure.
     assert(Number.isFinite(r.rtf) && r.rtf > 0, `rtf ${r.rtf}`);
     assert(Number.isFinite(r.first_audio_ms) && r.first_audio_ms > 0, String(r.first_audio_ms));
-    const reopened = await SpeakingBench.open(`${dir}/voice/results.json`);
+    const reopened = await SpeakingBench.open(
+      new StateKeeper(keeperLog()),
+      `${dir}/voice/results.json`,
+    );
     assertEquals((reopened.results() as unknown[]).length, 1, "results survive a restart");
   } finally {
     pool.close();
@@ -67,7 +75,7 @@ Deno.test("speaking bench: a stop stores nothing; a failed read-back is the run'
   const dir = await Deno.makeTempDir();
   const speakers = new Speakers();
   try {
-    const bench = await SpeakingBench.open(`${dir}/results.json`);
+    const bench = await SpeakingBench.open(new StateKeeper(keeperLog()), `${dir}/results.json`);
     const quiet: DictationRole = {
       file: () => "en-us.lm.bin",
       transcribe: () => Promise.resolve(""),

@@ -24,7 +24,10 @@ export async function create(host: Host) {
   const { speakers, probing, choice, configuredVoice, active } = speakingEngine(area);
   const listeners = new ListenerSet();
   const streams = new VoiceStreams((u) => host.emit(u));
-  const bench = await SpeakingBench.open(`${host.stateDir}/voice/speaking_results.json`);
+  const bench = await SpeakingBench.open(
+    host.state,
+    `${host.stateDir}/voice/speaking_results.json`,
+  );
   let previewError: string | null = null;
 
   const row = () =>

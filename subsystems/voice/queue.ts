@@ -41,6 +41,7 @@ export class VoiceStreams {
       return sent;
     };
     const done = (this.#tail.get(name) ?? Promise.resolve()).then(run);
+    // The queue's own copy: the caller's `done` carries the failure; the queue carries on.
     this.#tail.set(name, done.catch(() => 0));
     return done;
   }

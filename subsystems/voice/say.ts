@@ -1,3 +1,4 @@
+import { ownWords } from "../../server/words.ts";
 import { type Slot, slotName } from "../../protocol/mod.ts";
 import type { Logger } from "../../server/log.ts";
 import type { ToolCall, ToolHandlerOf, ToolResult } from "../../server/subsystem.ts";
@@ -40,7 +41,12 @@ export function sayTool(deps: SayDeps): ToolHandlerOf<typeof VOICE_TOOLS[0]["inp
     try {
       picked = await deps.active();
     } catch (err) {
-      return { isError: true, text: `voice__say: nothing was spoken: ${(err as Error).message}` };
+      const why = ownWords(err, {
+        log: deps.log,
+        event: "voice_say_refused",
+        fallback: "the speaking voice could not be made ready; the log has the cause",
+      });
+      return { isError: true, text: `voice__say: nothing was spoken: ${why}` };
     }
     deps.queue(slot, clips, (t) => picked.speaker.render(t, picked.voice)).catch((error) =>
       deps.log.warn("voice_render_failed", { seat: slotName(slot), error })

@@ -14,9 +14,9 @@
  */
 import { decodeUpdate } from "../../protocol/mod.ts";
 import { taskFilePath } from "../../server/board/book.ts";
-import { DurableJson } from "../../server/board/durable.ts";
 import { TaskList } from "../../server/board/tasks.ts";
 import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import { startServer } from "../../server/server.ts";
 import { ForgeClient } from "../client_lib.ts";
 import { numberFlag } from "./support/flags.ts";
@@ -65,9 +65,11 @@ const LISTS = generate();
 
 /** Both servers read the same rows, so one task id addresses the same row on either. */
 async function seed(stateDir: string) {
+  const keeper = new StateKeeper(memoryLogger());
   for (const l of LISTS) {
     const path = taskFilePath(stateDir, "Acme", l.project);
-    await new DurableJson(path, (x) => x).write({ version: 1, tasks: l.tasks });
+    await keeper.file(path, { area: "the board", parse: (x) => x })
+      .write({ version: 1, tasks: l.tasks });
   }
 }
 

@@ -12,7 +12,9 @@
  * Each arm prints its median and range in ms, and the requests it made per notification.
  */
 import { startFakeGotify } from "../../fixtures/gotify/mod.ts";
-import { GotifyClient } from "../../subsystems/connectors/gotify_client.ts";
+import { cursorFile, GotifyClient } from "../../subsystems/connectors/gotify_client.ts";
+import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import { stringFlag } from "./support/flags.ts";
 
 const ROUNDS = Number(stringFlag("rounds", "10"));
@@ -32,7 +34,7 @@ let waiter: (() => void) | null = null;
 const client = new GotifyClient({
   url: fake.url,
   token: fake.clientToken,
-  cursorPath: `${dir}/cursor.json`,
+  cursor: cursorFile(new StateKeeper(memoryLogger()), `${dir}/cursor.json`),
   onMessage: (m) => {
     handled++;
     seen.set(m.id, performance.now());

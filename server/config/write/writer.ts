@@ -6,6 +6,8 @@
 import { basename, dirname, join } from "node:path";
 import { applyEdits, type Edit } from "./edits.ts";
 import { fingerprint } from "../fingerprint.ts";
+import { ioWords, readWords } from "../../state/words.ts";
+import { isEngineError } from "../../words.ts";
 
 /** What `saveSettings` needs. Validation and guards are the caller's, as callbacks. */
 export interface SaveOptions {
@@ -44,16 +46,17 @@ export async function saveSettings(opts: SaveOptions): Promise<SaveResult> {
   try {
     target = await resolveTarget(opts.path);
   } catch (e) {
-    return refusal("io", `cannot save ${opts.path}: ${why(e)}`);
+    return refusal("io", `cannot save ${opts.path}: ${readWhy(e)}`);
   }
   const prev = queues.get(target) ?? Promise.resolve();
   const run = prev.then(() => save(target, opts));
+  // The queue's own copy: the caller awaits `run` and hears its failure as a refusal.
   const settled = run.catch(() => {});
   queues.set(target, settled);
   try {
     return await run;
   } catch (e) {
-    return refusal("io", `cannot save ${opts.path}: ${why(e)}`);
+    return refusal("io", `cannot save ${opts.path}: ${writeWhy(e)}`);
   } finally {
     if (queues.get(target) === settled) queues.delete(target);
   }
@@ -68,6 +71,7 @@ async function resolveTarget(path: string): Promise<string> {
     try {
       await Deno.lstat(path);
     } catch {
+      // Nothing at the path at all (not even a dangling link): it is its own target.
       return join(await Deno.realPath(dirname(path)), basename(path));
     }
     throw new Error("it is a symlink to nothing");
@@ -90,7 +94,7 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
   try {
     before = await readOrEmpty(target);
   } catch (e) {
-    return refusal("io", `cannot read ${target}: ${why(e)}`);
+    return refusal("io", `cannot read ${target}: ${readWhy(e)}`);
   }
   const stale = (now: string) =>
     refusal(
@@ -147,19 +151,42 @@ async function save(target: string, opts: SaveOptions): Promise<SaveResult> {
       return stale(now);
     }
     await Deno.rename(temp, target);
-    return { ok: true, text: after };
+    created = false;
   } catch (e) {
     if (created) await removeQuietly(temp);
-    return refusal("io", `cannot write ${target}: ${why(e)}`);
+    return refusal("io", `cannot write ${target}: ${writeWhy(e)}`);
   }
+  // The rename landed the save: a directory that cannot be fsynced does not undo it.
+  await syncDir(dirname(target));
+  return { ok: true, text: after };
 }
 
 function refusal(reason: SaveRefusal, message: string, key_path: string | null = null): SaveResult {
   return { ok: false, reason, message, key_path };
 }
 
+/** A failed read or write in forge's words (ours pass; the engine's errno is named). */
+function readWhy(e: unknown): string {
+  return isEngineError(e) ? readWords(e) : (e as Error).message;
+}
+
+function writeWhy(e: unknown): string {
+  return isEngineError(e) ? ioWords(e) : (e as Error).message;
+}
+
+/** A callback's own sentence, or what failed when it threw the engine's. */
 function why(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return isEngineError(e) ? "it threw inside forge" : (e as Error).message;
+}
+
+/** The rename is durable once the directory entry is on disk too. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    using handle = await Deno.open(dir, { read: true });
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic there.
+  }
 }
 
 /** Runs a callback that returns a refusal message; a callback that throws refuses too. */
@@ -197,4 +224,34 @@ async function removeQuietly(path: string): Promise<void> {
   } catch {
     // Already gone; nothing else can be done about a temp file we cannot remove.
   }
+}
+
+/** A save's temp file beside `target`: `.<name>.<8 hex>.tmp`. */
+const isSaveTemp = (target: string, name: string) =>
+  name.startsWith(`.${basename(target)}.`) && /^\.[0-9a-f]{8}\.tmp$/.test(
+    name.slice(basename(target).length + 1),
+  );
+
+/**
+ * Removes the temp files a save cut short by a crash left beside the config (one process keeps
+ * a config, so at boot none is in use) and answers their paths. A directory that does not exist
+ * yet holds none; any other failure rejects with the engine's error, for the caller to log.
+ */
+export async function sweepSaveTemps(path: string): Promise<string[]> {
+  const removed: string[] = [];
+  let target: string;
+  let entries: Deno.DirEntry[];
+  try {
+    target = await resolveTarget(path);
+    entries = await Array.fromAsync(Deno.readDir(dirname(target)));
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return removed;
+    throw e;
+  }
+  for (const e of entries) {
+    if (!e.isFile || !isSaveTemp(target, e.name)) continue;
+    await Deno.remove(join(dirname(target), e.name));
+    removed.push(join(dirname(target), e.name));
+  }
+  return removed;
 }

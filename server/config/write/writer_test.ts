@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parse } from "smol-toml";
 import type { Edit } from "./edits.ts";
 import { fingerprint } from "../fingerprint.ts";
-import { type SaveOptions, saveSettings } from "./writer.ts";
+import { type SaveOptions, saveSettings, sweepSaveTemps } from "./writer.ts";
 import { fixture } from "../../../tests/config_write_support.ts";
 
 const full = fixture("full.toml");
@@ -293,5 +293,46 @@ Deno.test("a missing file is created, private, from the empty text's fingerprint
     const r = await saveSettings({ ...opts(path, [setPort(8791)]), fingerprint: fingerprint("") });
     deepEqual(r, { ok: true, text: "[server]\nport = 8791\n" });
     equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+  });
+});
+
+Deno.test("a save a crash cut short leaves a temp file the next boot sweeps, and nothing else", async () => {
+  await withConfig(async (dir, path) => {
+    // The crash: the temp file is whole, the rename never comes (the save's own clean-up, which
+    // a SIGKILL would not run, is undone by putting the temp file back).
+    const temps: string[] = [];
+    await saveSettings(opts(path, [setPort(8791)], {
+      hooks: {
+        beforeRename: async () => {
+          temps.push(...(await names(dir)).filter((n) => n.endsWith(".tmp")));
+          for (const n of temps) await Deno.copyFile(join(dir, n), join(dir, `${n}.kept`));
+          throw new Error("killed");
+        },
+      },
+    }));
+    for (const n of temps) await Deno.rename(join(dir, `${n}.kept`), join(dir, n));
+    equal(temps.length, 1);
+    // A person's own files that merely look alike stay.
+    const theirs = [
+      ".forge.toml.notmine.tmp",
+      ".other.toml.1a2b3c4d.tmp",
+      "forge.toml.1a2b3c4d.tmp",
+    ];
+    for (const n of theirs) await Deno.writeTextFile(join(dir, n), "mine");
+    deepEqual(await sweepSaveTemps(path), [join(dir, temps[0])]);
+    deepEqual(await names(dir), [...theirs, "forge.toml"].sort());
+    equal(await Deno.readTextFile(path), full);
+  });
+});
+
+Deno.test("the sweep follows a linked config to its directory, and a missing one holds none", async () => {
+  await withConfig(async (dir, path) => {
+    await Deno.mkdir(join(dir, "conf"));
+    const link = join(dir, "conf", "forge.toml");
+    await Deno.symlink(path, link);
+    await Deno.writeTextFile(join(dir, ".forge.toml.0badf00d.tmp"), "half a sav");
+    deepEqual(await sweepSaveTemps(link), [join(dir, ".forge.toml.0badf00d.tmp")]);
+    deepEqual(await names(dir), ["conf", "forge.toml"]);
+    deepEqual(await sweepSaveTemps(join(dir, "nowhere", "forge.toml")), []);
   });
 });

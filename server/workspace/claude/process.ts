@@ -1,8 +1,9 @@
 /**
- * One `claude` CLI process in stream-json mode (catalogue 6): spawn, the stdout frame stream,
- * the stderr tail, a non-blocking stdin, forge's control requests and the CLI's, and an
- * ending that always reaps the child (stdin EOF, a grace period, then SIGKILL).
+ * One `claude` CLI process in stream-json mode, as the original launches it: spawn, the stdout
+ * frame stream, the stderr tail, a non-blocking stdin, forge's control requests and the CLI's, and
+ * an ending that always reaps the child (stdin EOF, a grace period, then SIGKILL).
  */
+import { spawnWords } from "../../words.ts";
 import { fileURLToPath } from "node:url";
 import { ControlChannel } from "./control.ts";
 import { EventQueue } from "./event_queue.ts";
@@ -31,7 +32,7 @@ export interface ClaudeSpawnOptions {
   controlTimeoutMs?: number;
   /** Bytes of stderr kept for failure reports; default 8 KiB. */
   stderrTailBytes?: number;
-  /** How long `close()` waits after stdin EOF before signalling; default 5 s (catalogue 6.2). */
+  /** How long `close()` waits after stdin EOF before signalling; default 5 s, the original's. */
   closeGraceMs?: number;
   /** How long `close()` waits after SIGTERM before SIGKILL; default 2 s. */
   termGraceMs?: number;
@@ -80,7 +81,7 @@ export class ClaudeProcess {
         stderr: "piped",
       }).spawn();
     } catch (e) {
-      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${(e as Error).message}`);
+      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${spawnWords(e)}`, { cause: e });
     }
     return new ClaudeProcess(child, opts);
   }

@@ -34,6 +34,11 @@ export class ToolBridge {
   /** `tools` reads the running subsystems' tools under the config in force now. */
   constructor(private readonly tools: () => ToolEntry[], private readonly log: Logger) {}
 
+  /** The MCP server a seat's live occupant talks to (what its CLI calls), if it has one. */
+  serverFor(slot: Slot): SeatToolServer | undefined {
+    return [...this.#links].find((l) => sameSlot(l.slot, slot))?.server;
+  }
+
   /** The launch flags every seat's CLI gets. */
   launchArgs(): [string, string][] {
     return mcpLaunchArgs();

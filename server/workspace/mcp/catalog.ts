@@ -58,10 +58,11 @@ export function toolDeclarationProblem(
 }
 
 /**
- * The MCP `tools/list` entry of one tool (mcp.md §5, §6.2): the input as JSON Schema, the
- * read-only hint (such calls run beside a parked one), and `anthropic/alwaysLoad` so the schema
- * reaches the model without a ToolSearch round trip. The entry is read with the MCP SDK's own
- * Tool schema when it is built, so a declaration MCP would not accept fails at the first list.
+ * The MCP `tools/list` entry of one tool (each part measured against the CLI): the input as JSON
+ * Schema, the read-only hint (such calls run beside a parked one), and `anthropic/alwaysLoad` so
+ * the schema reaches the model without a ToolSearch round trip. The entry is read with the MCP
+ * SDK's own Tool schema when it is built, so a declaration MCP would not accept fails at the first
+ * list.
  */
 export function listEntry(spec: ToolSpec): Tool {
   const known = listed.get(spec);
@@ -112,13 +113,36 @@ export function parseInput(
   return { ok: false, why: `${spec.name} was called with bad input: ${fields.join("; ")}` };
 }
 
+/** A schema issue in forge's words (the library's own messages stay out). */
 function plainIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
       return `expected ${issue.expected}`;
     case "unrecognized_keys":
       return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
+    case "too_small":
+      return `${sizeOf(issue.origin)} at least ${String(issue.minimum)}${unitOf(issue.origin)}`;
+    case "too_big":
+      return `${sizeOf(issue.origin)} at most ${String(issue.maximum)}${unitOf(issue.origin)}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_format":
+      return issue.format === "regex" ? "is not in the form it takes" : `must be a ${issue.format}`;
+    case "not_multiple_of":
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case "invalid_union":
+      return "matches none of the forms it takes";
+    case "custom":
+      return issue.message; // a schema's own refinement: forge's words, written beside the tool
     default:
-      return issue.message.replace(/^Invalid input: /, "");
+      return "is not accepted";
   }
+}
+
+function sizeOf(origin: string): string {
+  return origin === "array" || origin === "set" ? "must hold" : "must be";
+}
+
+function unitOf(origin: string): string {
+  return origin === "string" ? " characters long" : origin === "array" ? " items" : "";
 }

@@ -79,7 +79,7 @@ function manifest(id: string, tools: ToolSpec[], handlers: Record<string, unknow
 
 /** A host whose config is whatever `config` reads now. */
 const hostReading = (config: () => ForgeConfig) =>
-  ({ log: memoryLogger(), config, workspace: { fatalError: null } }) as unknown as Host;
+  ({ log: memoryLogger(), config, workspace: { setFatal: () => {} } }) as unknown as Host;
 
 Deno.test("the registry: one handler per declared tool; an off subsystem offers none", async () => {
   let config = {

@@ -12,11 +12,12 @@ import {
 import { MCP_FAMILIES } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
 import { Refusal, type ToolCall, type ToolResult } from "../../subsystem.ts";
+import { isEngineError } from "../../words.ts";
 import { isJsonObject, type JsonObject } from "../claude/mod.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { listEntry, parseInput, roleOf, type ToolEntry } from "./catalog.ts";
 
-/** The families a worker's `mcp_families` chooses among (mcp_tools.md §2). */
+/** The families a worker's `mcp_families` chooses among (the original's selectable ones). */
 const SELECTABLE_FAMILIES: ReadonlySet<string> = new Set(MCP_FAMILIES);
 
 /** forge's MCP server as the CLI knows it. */
@@ -42,11 +43,11 @@ export class CallEnded extends Error {
 
 /**
  * forge's MCP server for one occupant of one seat, spoken over the CLI's control protocol
- * (`control_request {subtype: "mcp_message", server_name, message}`, mcp.md §2). Every request is
- * answered at once except `tools/call`, which stays pending while its handler runs (a parked ask
- * may take a day): the driver answers each control request on its own, so a pending call blocks
- * nothing else. `notifications/cancelled {requestId}` - the CLI's only cancel for a call (an
- * interrupt, its hard timeout) - aborts that call's signal, keyed by the JSON-RPC id.
+ * (`control_request {subtype: "mcp_message", server_name, message}`, measured against the CLI).
+ * Every request is answered at once except `tools/call`, which stays pending while its handler runs
+ * (a parked ask may take a day): the driver answers each control request on its own, so a pending
+ * call blocks nothing else. `notifications/cancelled {requestId}` - the CLI's only cancel for a
+ * call (an interrupt, its hard timeout) - aborts that call's signal, keyed by the JSON-RPC id.
  */
 export class SeatToolServer {
   #calls = new Map<string, AbortController>();
@@ -63,7 +64,7 @@ export class SeatToolServer {
   /** The tools this seat's agent may call now: its role's, from subsystems switched on. */
   current(): ToolEntry[] {
     const role = roleOf(this.seat.slot.label);
-    // mcp_tools.md §2: a worker's `mcp_families` withholds the selectable families it did not
+    // As in the original, a worker's `mcp_families` withholds the selectable families it did not
     // pick; every other family (agents, browser, forge's own) stays on.
     const picked = this.seat.toolFamilies?.() ?? null;
     return this.tools().filter((t) =>
@@ -85,7 +86,7 @@ export class SeatToolServer {
     if (!("id" in msg) || msg.id === null) {
       const cancel = CancelledNotificationSchema.safeParse(msg);
       if (cancel.success) this.#cancel(cancel.data.params);
-      // A notification is acked as the Agent SDK acks it (mcp.md §2.1).
+      // A notification is acked as the Agent SDK acks it (measured against the CLI).
       return payload({ jsonrpc: "2.0", result: {}, id: 0 });
     }
     const id = typeof msg.id === "string" || typeof msg.id === "number" ? msg.id : String(msg.id);
@@ -161,7 +162,12 @@ export class SeatToolServer {
     } catch (err) {
       if (err instanceof Refusal) return failed(err.message);
       this.log.warn("tool_call_failed", { tool: name, subsystem: entry.subsystem, error: err });
-      return failed(`${name} failed: ${(err as Error).message ?? String(err)}`);
+      // An engine's or a library's message stays in the log; forge's own sentence goes back.
+      return failed(
+        isEngineError(err)
+          ? `${name} failed inside forge; the log has the cause`
+          : `${name} failed: ${(err as Error).message}`,
+      );
     } finally {
       if (this.#calls.get(rpcId) === abort) this.#calls.delete(rpcId);
       this.log.debug("tool_call", { tool: name, ms: Math.round(performance.now() - started) });
@@ -197,7 +203,7 @@ function failed(text: string): CallToolResult {
   return answer({ text, isError: true });
 }
 
-/** The control response's payload: the JSON-RPC reply under `mcp_response` (mcp.md §2.1). */
+/** The control response's payload: the JSON-RPC reply under `mcp_response`, as measured. */
 function payload(reply: object): JsonObject {
   const out: unknown = { mcp_response: reply };
   // Always an object; the guard types it as the JSON it is (the SDK's results are JSON).

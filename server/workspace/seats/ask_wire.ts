@@ -7,11 +7,11 @@ import type {
 import type { CanUseToolRequest, JsonObject, JsonValue } from "../claude/mod.ts";
 
 /**
- * The wire shapes of a parked ask (catalogue 1.4): a permission request's ToolCall and options,
+ * The wire shapes of a parked ask, the original's: a permission request's ToolCall and options,
  * and one QuestionRequest per AskUserQuestion question. Pure: builds values, holds nothing.
  */
 
-/** The tool a permission request names, as the catalogue's ToolCall. */
+/** The tool a permission request names, as the original's ToolCall. */
 export function toolCall(req: CanUseToolRequest): AskToolCall {
   const raw = req.raw;
   return {
@@ -34,7 +34,7 @@ export function toolCall(req: CanUseToolRequest): AskToolCall {
 const EDITABLE = new Set(["Bash", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 /**
- * The catalogue's PermissionRequest: the call, the offered options and the CLI's display words.
+ * The original's PermissionRequest: the call, the offered options and the CLI's display words.
  * Options: `allow_once`, one `allow_always_<i>` per permission suggestion the CLI sent (its own
  * update, unchanged), `allow_with_edits` for an editable tool, `deny`, and `tell_claude` (notes,
  * then deny).
@@ -86,7 +86,7 @@ export function permissionRequest(req: CanUseToolRequest): PermissionRequest {
   };
 }
 
-/** One AskUserQuestion question as the catalogue's QuestionRequest; option ids are `opt_<j>`. */
+/** One AskUserQuestion question as the original's QuestionRequest; option ids are `opt_<j>`. */
 export function questionRequest(
   req: CanUseToolRequest,
   question: JsonObject,

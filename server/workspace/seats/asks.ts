@@ -38,11 +38,11 @@ const DEFAULT_DENY = "The user denied this tool use.";
 export const ASK_USER_QUESTION = "AskUserQuestion";
 
 /**
- * A seat's parked asks (catalogue 6.5). A `can_use_tool` is held under its `tool_use_id` until a
- * person answers it: nothing answers it for them, so with no answerer the turn waits (spec:
- * subscribe > answering). AskUserQuestion parks one question ask per question, all at once,
- * answered front first. The CLI cancelling the request (an interrupt) or the process ending
- * resolves the ask as gone; an answer to an ask that is gone is refused naming it.
+ * A seat's parked asks, held as the original holds the CLI's control requests. A `can_use_tool` is
+ * held under its `tool_use_id` until a person answers it: nothing answers it for them, so with no
+ * answerer the turn waits (spec: subscribe > answering). AskUserQuestion parks one question ask per
+ * question, all at once, answered front first. The CLI cancelling the request (an interrupt) or the
+ * process ending resolves the ask as gone; an answer to an ask that is gone is refused naming it.
  */
 export class AskBook {
   #asks: PendingAsk[] = [];
@@ -61,7 +61,7 @@ export class AskBook {
 
   /** The CLI's `can_use_tool` handler: parks the ask and resolves when it is answered. */
   park(req: CanUseToolRequest, signal: AbortSignal): Promise<PermissionDecision> {
-    // catalogue 6.5: a duplicate tool_use_id resolves the earlier waiter as a denial.
+    // As the original does, a duplicate tool_use_id resolves the earlier waiter as a denial.
     this.#settle(req.tool_use_id, { behavior: "deny", message: "superseded by a newer request" });
     const { promise, resolve, reject } = Promise.withResolvers<PermissionDecision>();
     const waiter: Waiter = { tool_id: req.tool_use_id, req, resolve, reject };
@@ -171,8 +171,8 @@ export class AskBook {
     if (chosen.length === 0 && !notes) {
       throw this.#refuse("respond_question", `${toolId}: choose an option or write notes`);
     }
-    // catalogue 6.5: a free-text answer with no option chosen is recorded as "Other" with notes;
-    // the notes are the words, so they are what the model reads.
+    // As the original does, a free-text answer with no option chosen is recorded as "Other"
+    // with notes; the notes are the words, so they are what the model reads.
     q.answers[prompt.question] = chosen.length > 0 ? chosen.map((o) => o.label).join(", ") : notes!;
     const annotation: JsonObject = {};
     if (notes) annotation.notes = notes;
@@ -208,7 +208,7 @@ export class AskBook {
     return waiter;
   }
 
-  /** A command refusal (catalogue 1.3: `what` is `dispatch`), naming the command and seat. */
+  /** A command refusal (`what` is `dispatch`), naming the command and seat. */
   #refuse(command: string, why: string): Refusal {
     return new Refusal("dispatch", `${command}: ${slotName(this.slot)}: ${why}`, this.slot);
   }

@@ -1,4 +1,5 @@
-// catalogue 6.5: how a can_use_tool becomes parked asks and how answers become the CLI's decision.
+// How a can_use_tool becomes parked asks and how answers become the CLI's decision, as
+// the original handles the CLI's inbound control requests.
 // spec: subscribe > answering (nothing answers for a person); session > pending_asks.
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import { seatUpdate, type SessionUpdate } from "../../../protocol/mod.ts";

@@ -29,6 +29,7 @@ export async function readCallOutput(input: CallOutputInput): Promise<WireObject
   try {
     file = await Deno.open(path, { read: true });
   } catch {
+    // spec: a call whose output file is gone answers `none`, which is the reason itself.
     return { state: "none", reason: "no-path" };
   }
   try {

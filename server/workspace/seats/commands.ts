@@ -12,6 +12,7 @@ import type {
 } from "../../../protocol/mod.ts";
 import type { ClaudeProcess, JsonObject } from "../claude/mod.ts";
 import type { Refusal } from "../../subsystem.ts";
+import { ownWords } from "../../words.ts";
 import { SERVER_NAME } from "../mcp/seat_server.ts";
 import type { AskBook } from "./asks.ts";
 import { readCallOutput } from "./call_output.ts";
@@ -66,7 +67,15 @@ export class SeatCommands {
     try {
       proc.sendUserMessage(content, uuid);
     } catch (err) {
-      throw this.#refuse(command, (err as Error).message);
+      throw this.#refuse(
+        command,
+        ownWords(err, {
+          log: this.#p.env.log,
+          event: "seat_prompt_unsent",
+          fallback: "the prompt could not be written to the CLI; the log has the cause",
+          fields: { seat: this.#p.name },
+        }),
+      );
     }
     // spec: a forged turn carries the prompt's own uuid and its source.
     this.#chat({

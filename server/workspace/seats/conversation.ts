@@ -71,13 +71,13 @@ const EMPTY: PageBody = { turns: [], cursor: null };
  * (conversation/): what `more`, `seat_range` and the snapshot's `conversation` read. spec: more,
  * seat_range, page, seat_frames; session > conversation; "The cursor is a position".
  *
- * The FLOOR is the transcript row the window's oldest held entry stands on; rows above it are
- * read from disk. While nothing has dropped off the front it is exact: the oldest seeded row of a
+ * The FLOOR is the transcript row the window's oldest held entry stands on; rows above it are read
+ * from disk. While nothing has dropped off the front it is exact: the oldest seeded row of a
  * resumed conversation (null - nothing above - for a fresh session, whose window holds it all).
  * Once the front drops, it is the seeded row now at the front, or else the smallest offset of the
- * rows the CLI wrote for the oldest frames a page shows (their uuids, catalogue 3.6
- * ANCHOR_CANDIDATES; a turn the ceiling cut is shown from where no tool result lacks its call), so
- * no row a window page carries is read again.
+ * rows the CLI wrote for the oldest frames a page shows (their uuids, up to ANCHOR_CANDIDATES of
+ * them: window.ts; a turn the ceiling cut is shown from where no tool result lacks its call), so no
+ * row a window page carries is read again.
  *
  * A page the window can answer is whole turns from memory; past the window's oldest turn the
  * page is read from the transcript above the floor; a cursor of a window that is gone continues

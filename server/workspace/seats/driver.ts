@@ -82,6 +82,7 @@ export class SeatDriver {
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
   readonly #p: DriverParts;
+  readonly #unsent = (error: unknown) => this.#p.env.log.debug("seat_interrupt_unsent", { error });
 
   constructor(parts: DriverParts, public cwd: string) {
     this.#p = parts;
@@ -161,6 +162,7 @@ export class SeatDriver {
     let plan: LaunchPlan | null = null;
     let planned: unknown = null;
     try {
+      await this.#p.env.booksWritable(); // a launch the seats' books could not record is refused
       plan = planLaunch({
         config,
         project: this.#p.project,
@@ -231,11 +233,12 @@ export class SeatDriver {
     try {
       ready = await proc.initialize({}, INIT_TIMEOUT_MS);
     } catch (err) {
+      if (gen !== this.#gen) return;
       // An exit rejects the request too: then the exit itself is the reason, told by #exited.
-      if (gen !== this.#gen || /claude exited/.test((err as Error).message)) return;
-      this.#startError = `it did not answer initialize: ${(err as Error).message}`;
-      proc.kill("SIGKILL"); // the exit then fails the seat, carrying this reason
-      return;
+      const exited = /claude exited/.test((err as Error).message);
+      if (!exited) this.#startError = `it did not answer initialize: ${(err as Error).message}`;
+      if (!exited) proc.kill("SIGKILL"); // the exit then fails the seat, carrying this reason
+      return await this.#settled; // resolves once the seat is Failed, never still Spawning
     }
     if (gen !== this.#gen || this.#proc !== proc) return;
     const derived = this.#state.initialize(ready, model);
@@ -260,7 +263,7 @@ export class SeatDriver {
     const proc = this.live("close_session");
     this.#phase = "releasing";
     this.#emit("releasing", {});
-    if (this.#state.turnInFlight) proc.interrupt().catch(() => {});
+    if (this.#state.turnInFlight) proc.interrupt().catch(this.#unsent);
     await proc.close();
     await this.#settled;
   }
@@ -359,7 +362,7 @@ export class SeatDriver {
   }
 
   async #retire(proc: ClaudeProcess): Promise<void> {
-    proc.interrupt().catch(() => {});
+    proc.interrupt().catch(this.#unsent);
     await proc.close();
   }
 

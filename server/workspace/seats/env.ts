@@ -24,6 +24,8 @@ export interface SeatEnv {
   pids: PidBook;
   /** Each seat's last session, kept across restarts. */
   sessions: SessionBook;
+  /** Rejects in the keeper's words while either book is damaged: no launch goes unrecorded. */
+  booksWritable(): Promise<void>;
   /** An ask's own sequence, counted per server run. spec: home > boot_id. */
   nextAskSeq(): number;
   /** Every seat's held asks: ordered with the seat's own permission and questions. */

@@ -173,7 +173,8 @@ Deno.test("held asks: a cancelled call, an ended session, an expiry end the ask 
   assertEquals((await d.outcome).ending, "session_ended", "an already-aborted call parks nothing");
 });
 
-// catalogue 2.3 #61-62 and 3 SlackDraftEnding: the draft rides `draft`, the ending is Slack's.
+// The original's slack_post_pending and slack_draft_resolved: the draft rides `draft`, the
+// ending is the original's SlackDraftEnding.
 Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approved} / expired / abandoned", async () => {
   const { held, emitted } = registry();
   const signal = new AbortController().signal;

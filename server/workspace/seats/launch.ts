@@ -1,4 +1,5 @@
 import type { LaunchSettings } from "../../../protocol/mod.ts";
+import { readWords } from "../../state/words.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import {
   buildArgv,
@@ -48,7 +49,7 @@ export interface LaunchInput {
   forgeArgs?: ReadonlyArray<readonly [string, string | null]>;
 }
 
-/** The config's permission-mode spellings the CLI does not take itself. catalogue 1.4. */
+/** The config's permission-mode spellings (the original's) that the CLI does not take itself. */
 const MODE_ALIASES: Record<string, PermissionMode> = {
   ask: "default",
   accept_edits: "acceptEdits",
@@ -66,7 +67,7 @@ export function cliMode(mode: string): PermissionMode {
 }
 
 /**
- * Plans a seat's launch (catalogue 6.1, 6.2). The binary is `[claude] path`, else
+ * Plans a seat's launch (the original's argv and environment). The binary is `[claude] path`, else
  * `$FORGE_CLAUDE_BIN`, else PATH's. The account is the gateway's binding (else the project's org's
  * first); its `config_dir` (else `$CLAUDE_CONFIG_DIR`, else `~/.claude`) is the child's
  * CLAUDE_CONFIG_DIR. Through the gateway the CLI's base URL is the gateway's seat route and no
@@ -155,11 +156,12 @@ export function planLaunch(input: LaunchInput): LaunchPlan {
 export async function transcriptOf(plan: LaunchPlan, sessionId: string): Promise<string | null> {
   const configDir = plan.env.CLAUDE_CONFIG_DIR;
   if (!configDir) return null;
+  // The CLI names its folder by the real path; a path that will not resolve is named as given.
   const cwd = await Deno.realPath(plan.cwd).catch(() => plan.cwd);
   return transcriptPath(configDir, cwd, sessionId);
 }
 
-/** catalogue 5: a relative env_file is ignored (read as no file; the launch warns of it). */
+/** As in the original, a relative env_file is ignored (read as no file; the launch warns of it). */
 function ignoredEnvFile(path: string | null): path is string {
   return path !== null && path !== "" && !path.startsWith("/");
 }
@@ -171,7 +173,7 @@ export function readEnvFile(path: string | null): Record<string, string> {
   try {
     text = Deno.readTextFileSync(path);
   } catch (err) {
-    throw new Error(`env_file ${path} cannot be read: ${(err as Error).message}`);
+    throw new Error(`env_file ${path} cannot be read: ${readWords(err)}`, { cause: err });
   }
   const out: Record<string, string> = {};
   for (const raw of text.split("\n")) {

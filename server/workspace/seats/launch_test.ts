@@ -1,4 +1,5 @@
-// catalogue 6.1 (argv) and 6.2 (environment layers): what a seat's launch is made of.
+// What a seat's launch is made of: the argv and the environment's layers, as the original
+// builds them.
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import { cliMode, planLaunch, readEnvFile } from "./launch.ts";
@@ -126,7 +127,7 @@ Deno.test("planLaunch: launch settings win over the project; resume; env_overrid
   });
   assertEquals(bare.env.CLAUDE_CONFIG_DIR, "/home/me/.claude", "else ~/.claude");
   assertEquals(bare.warnings, []);
-  // catalogue 5: a relative env_file is ignored, and the launch says so.
+  // As in the original's forge.toml, a relative env_file is ignored, and the launch says so.
   const relative = planLaunch({
     config: config(),
     project: { ...project, env_file: "proj.env" },
@@ -172,7 +173,7 @@ Deno.test("planLaunch refuses by name: no binary, a mode the CLI does not take, 
     why = (err as Error).message;
   }
   assertMatch(why, /^env_file \/nonexistent\/env cannot be read/);
-  assertEquals(readEnvFile("relative/env"), {}, "a relative env_file is ignored (catalogue 5)");
+  assertEquals(readEnvFile("relative/env"), {}, "a relative env_file is ignored");
 });
 
 Deno.test("readEnvFile: KEY=value lines, comments, export, quotes", async () => {

@@ -6,10 +6,12 @@ import { LEAD_LABEL } from "../workspace.ts";
 import type { SeatEnv, Watchers } from "./env.ts";
 import { PidBook } from "./orphans.ts";
 import { probe, readTable } from "./procfs.ts";
+import { deliverTo, isDir, isFile } from "./delivery.ts";
 import { Seat } from "./seat.ts";
 import { SessionBook } from "./session_book.ts";
 import type { Workspace } from "../workspace.ts";
 import type { Logger } from "../../log.ts";
+import type { StateKeeper } from "../../state/keeper.ts";
 import type { ForgeConfig } from "../../config/types.ts";
 import type { Delivery } from "../../subsystem.ts";
 import type { ToolBridge } from "../mcp/bridge.ts";
@@ -46,6 +48,8 @@ export interface SeatManagerOptions {
   workspace: Workspace;
   /** forge's state directory; the pid book lives in `<stateDir>/seats`. */
   stateDir: string;
+  /** The keeper of forge's state files (server/state/): the seats' two books. */
+  keeper: StateKeeper;
   watchers: Watchers;
   /** Every seat's held asks; its counter numbers the permission asks too. */
   held: HeldAskRegistry;
@@ -78,8 +82,8 @@ export class SeatManager {
   workerHooks: WorkerHooks | null = null;
 
   constructor(private readonly opts: SeatManagerOptions) {
-    this.#pids = new PidBook(`${opts.stateDir}/seats`, opts.log);
-    this.#sessions = new SessionBook(`${opts.stateDir}/seats`, opts.log);
+    this.#pids = new PidBook(opts.keeper, `${opts.stateDir}/seats`, opts.log);
+    this.#sessions = new SessionBook(opts.keeper, `${opts.stateDir}/seats`, opts.log);
     this.#env = {
       log: opts.log,
       config: opts.config,
@@ -87,6 +91,10 @@ export class SeatManager {
       watchers: opts.watchers,
       pids: this.#pids,
       sessions: this.#sessions,
+      booksWritable: async () => {
+        await this.#sessions.writable();
+        await this.#pids.writable();
+      },
       nextAskSeq: () => opts.held.nextSeq(),
       held: opts.held,
       tools: opts.tools,
@@ -241,51 +249,19 @@ export class SeatManager {
   }
 
   /**
-   * Host.deliver: forges a user turn into a seat (spec: "Not every frame on the stream is the
-   * CLI's") as `prompt_under` does, under the delivery's source. A sleeping lead is started
-   * first and the turn goes in once its CLI answered; a worker must be live. Rejects with a
-   * sentence when the seat cannot take it.
+   * Host.deliver: forges a user turn into a seat (delivery.ts). A sleeping lead is started first
+   * on the session the book remembers; rejects with a sentence when the seat cannot take it.
    */
   async deliver(slot: Slot, delivery: Delivery): Promise<string> {
     const project = this.opts.workspace.project(slot.org, slot.project);
     if (!project) throw new Error(`no project ${slot.org}/${slot.project} is declared`);
-    const seat = this.#ensure(slot, project);
-    if (!seat.occupied) {
-      if (slot.label !== LEAD_LABEL) {
-        throw new Error(`${slotName(slot)} has no session to deliver to (a worker must be live)`);
-      }
-      const name = slotName(slot);
-      let starting = this.#starting.get(name);
-      if (!starting) {
-        starting = this.#wakeForDelivery(seat, slot, project.path).finally(() =>
-          this.#starting.delete(name)
-        );
-        this.#starting.set(name, starting);
-      }
-      await starting;
-      if (!seat.occupied) {
-        throw new Error(`${name} could not be woken: ${seat.failureMessage ?? "it did not start"}`);
-      }
-    }
-    const uuid = delivery.uuid ?? crypto.randomUUID();
-    seat.prompt("deliver", delivery.text, [], uuid, delivery.source);
-    if (delivery.announce) this.opts.workspace.emit(delivery.announce);
-    return uuid;
-  }
-
-  /**
-   * Starts a sleeping lead for a delivery: on the session the book remembers, as the boot's
-   * auto-start does, so a cron fire or a peer's message lands in the conversation it belongs to;
-   * a fresh session when there is none, its transcript is gone, or the resume did not come up.
-   */
-  async #wakeForDelivery(seat: Seat, slot: Slot, projectPath: string): Promise<void> {
-    const last = this.#sessions.get(slot);
-    if (last && await isFile(last.transcript) && await isDir(last.cwd)) {
-      this.opts.log.info("seat_woken", { seat: seat.name, session: last.session_id });
-      await seat.start({ occupancy: { resume: last.session_id }, cwd: last.cwd });
-      if (seat.occupied) return;
-    }
-    await seat.start({ occupancy: { sessionId: crypto.randomUUID() }, cwd: projectPath });
+    return await deliverTo(this.#ensure(slot, project), delivery, {
+      projectPath: project.path,
+      starting: this.#starting,
+      last: () => this.#sessions.get(slot),
+      log: this.opts.log,
+      workspace: this.opts.workspace,
+    });
   }
 
   /** Closes every seat at once (each: EOF, 5 s, SIGTERM, 2 s, SIGKILL) and stops the walk. */
@@ -365,22 +341,6 @@ export class SeatManager {
       this.#walking = null;
       resolve();
     }
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false;
-  }
-}
-
-async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
   }
 }
 

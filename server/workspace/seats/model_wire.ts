@@ -3,9 +3,9 @@ import type { JsonObject } from "../claude/mod.ts";
 
 /**
  * The model facts the session header and `connected` carry, in the original's shapes
- * (catalogue 2.3 `CurrentModel`, `AvailableModel`): the CLI's `initialize` answer
- * names its catalogue (`models[]`: value, resolvedModel, displayName, supports* flags), and the
- * header's model is the resolved id matched against that catalogue.
+ * (`CurrentModel`, `AvailableModel`): the CLI's `initialize` answer names its catalogue
+ * (`models[]`: value, resolvedModel, displayName, supports* flags), and the header's model is the
+ * resolved id matched against that catalogue.
  */
 
 const bool = (v: unknown): boolean | null => typeof v === "boolean" ? v : null;

@@ -4,10 +4,10 @@ import { SERVER_NAME } from "../mcp/seat_server.ts";
 import type { SeatInfo } from "../workspace.ts";
 
 /**
- * Spawns a seat's occupant with forge's MCP server attached: `mcp_message` control
- * requests go to the occupant's tool server (mcp.md §2.6), and the bridge reaches the CLI back
- * through forge's own `mcp_message` requests. Any other inbound subtype is answered with an
- * error naming it. Throws as `ClaudeProcess.spawn` does.
+ * Spawns a seat's occupant with forge's MCP server attached: `mcp_message` control requests go to
+ * the occupant's tool server (measured: the CLI's sdk MCP transport asks its host over the control
+ * protocol), and the bridge reaches the CLI back through forge's own `mcp_message` requests. Any
+ * other inbound subtype is answered with an error naming it. Throws as `ClaudeProcess.spawn` does.
  */
 export function spawnOccupant(
   opts: Omit<ClaudeSpawnOptions, "onControlRequest">,

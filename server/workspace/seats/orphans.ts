@@ -1,15 +1,18 @@
+import { z } from "zod";
 import type { Logger } from "../../log.ts";
-import { JsonFile } from "./json_file.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../../state/keeper.ts";
 import { descendants, probe, readTable, signal, startTime } from "./procfs.ts";
 
 /** One CLI process this server started, as the book records it. */
-interface PidRecord {
-  pid: number;
+const PidRecord = z.object({
+  pid: z.number().int().positive(),
   /** Its start time (procfs.ts): a pid the kernel reused for something else does not match;
    * null when no process table could be read, and then it is never signalled. */
-  start: string | null;
-  seat: string;
-}
+  start: z.string().nullable(),
+  seat: z.string(),
+});
+type PidRecord = z.infer<typeof PidRecord>;
+const PidFile = z.array(PidRecord);
 
 /**
  * The book of CLI processes this server runs, kept on disk (`<state>/seats/pids.json`) so the
@@ -17,20 +20,21 @@ interface PidRecord {
  * shutdown leaves the book empty; at boot every recorded pid that is still the same process
  * (same start time) is ended - its own tool processes first, then it: SIGTERM, which the CLI
  * answers by ending its tasks, then SIGKILL. Without a readable process table (procfs.ts) a pid
- * cannot be told from its reuse, so it is logged and left alone. Writes are serialised and
- * atomic (temp + rename); a book that cannot be read or written is logged and never stops a
- * seat.
+ * cannot be told from its reuse, so it is logged and left alone. The book is kept by the keeper
+ * (server/state/): a book that does not parse is kept aside and reported, nothing is reaped on
+ * its word, and `damage` refuses every seat launch until it is mended or removed (a process
+ * launched then could not be recorded, so a crash would leave it behind unseen).
  */
 export class PidBook {
   #records = new Map<number, PidRecord>();
   /** Adds whose start time is still being read: `flushed` waits for them. */
   readonly #adding = new Set<Promise<void>>();
-  readonly #file: JsonFile;
+  readonly #file: KeptFile<PidRecord[]>;
 
-  constructor(dir: string, private readonly log: Logger) {
-    this.#file = new JsonFile(dir, "pids.json", log, {
-      unreadable: "seat_pid_book_unreadable",
-      unwritable: "seat_pid_book_unwritable",
+  constructor(keeper: StateKeeper, dir: string, private readonly log: Logger) {
+    this.#file = keeper.file(`${dir}/pids.json`, {
+      area: "the seats",
+      parse: schemaParse(PidFile, "a process book"),
     });
   }
 
@@ -38,12 +42,29 @@ export class PidBook {
     return this.#file.path;
   }
 
+  /** Why no seat may launch (the book is damaged); null when they may. */
+  get damage(): string | null {
+    return this.#file.damage;
+  }
+
+  /** Before a launch: a mended (or removed) book clears the damage; a damaged one throws. */
+  async writable(): Promise<void> {
+    const mended = await this.#file.writable();
+    if (mended?.state === "read") await this.#reapAll(mended.value);
+  }
+
   /** Ends what a previous run left behind, then starts an empty book. Returns the pids ended. */
   async reap(): Promise<number[]> {
     const left = await this.#file.read();
+    if (left.state === "damaged") return [];
+    const reaped = await this.#reapAll(left.state === "read" ? left.value : []);
+    await this.#write();
+    return reaped;
+  }
+
+  async #reapAll(left: PidRecord[]): Promise<number[]> {
     const reaped: number[] = [];
-    for (const rec of Array.isArray(left) ? left as PidRecord[] : []) {
-      if (typeof rec?.pid !== "number") continue;
+    for (const rec of left) {
       if (rec.start === null || probe().source === null) {
         this.log.warn("seat_orphan_unchecked", { pid: rec.pid, seat: rec.seat, why: probe().why });
         continue;
@@ -52,7 +73,6 @@ export class PidBook {
       const done = await this.#end(rec);
       if (done) reaped.push(rec.pid);
     }
-    await this.#write();
     return reaped;
   }
 
@@ -97,7 +117,12 @@ export class PidBook {
     }
   }
 
-  #write(): Promise<void> {
-    return this.#file.write(JSON.stringify([...this.#records.values()]));
+  async #write(): Promise<void> {
+    try {
+      await this.#file.write([...this.#records.values()]);
+    } catch (error) {
+      // The keeper logged the cause; this names what it costs.
+      this.log.warn("seat_pid_book_unwritable", { path: this.path, error });
+    }
   }
 }

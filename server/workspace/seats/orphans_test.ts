@@ -2,6 +2,7 @@
 // boot; a pid the kernel reused is left alone. (Needs /proc, so this tier runs with -A.)
 import { assert, assertEquals } from "../../../tests/assert.ts";
 import { memoryLogger } from "../../log.ts";
+import { StateKeeper } from "../../state/keeper.ts";
 import { PidBook } from "./orphans.ts";
 import { descendants, probe, processTree, readTable, startTime } from "./procfs.ts";
 
@@ -11,7 +12,7 @@ Deno.test("a recorded process that outlived its run is ended at the next boot, i
   try {
     assertEquals(probe().source, "proc");
     const log = memoryLogger();
-    const first = new PidBook(dir, log);
+    const first = new PidBook(new StateKeeper(log), dir, log);
     first.add(child.pid, "Acme/proj/lead");
     await first.flushed();
     // The shell forks before the child execs sleep: wait for the exec, not for a time.
@@ -27,7 +28,7 @@ Deno.test("a recorded process that outlived its run is ended at the next boot, i
       "sleep 60",
     );
     // The next boot finds the shell (same pid, same start time) and ends it and its sleep.
-    const reaped = await new PidBook(dir, log).reap();
+    const reaped = await new PidBook(new StateKeeper(log), dir, log).reap();
     assertEquals(reaped, [child.pid]);
     // Children first: the sleep's end may let the shell's `wait` return (exit 0) before its
     // own SIGTERM lands, so either ending is the shell ended by the reap.
@@ -65,7 +66,10 @@ Deno.test("a pid whose start time differs is another process: it is not touched"
       `${dir}/pids.json`,
       JSON.stringify([{ pid: child.pid, start: "1", seat: "Acme/proj/lead" }]),
     );
-    assertEquals(await new PidBook(dir, memoryLogger()).reap(), []);
+    assertEquals(
+      await new PidBook(new StateKeeper(memoryLogger()), dir, memoryLogger()).reap(),
+      [],
+    );
     assert((await startTime(child.pid)) !== null, "still running");
   } finally {
     child.kill("SIGKILL");

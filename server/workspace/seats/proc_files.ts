@@ -131,6 +131,7 @@ function readSync(path: string): string | null {
   try {
     return Deno.readTextFileSync(path);
   } catch {
+    // A process that ended between the listing and the read: nothing to report for it.
     return null;
   }
 }
@@ -139,6 +140,7 @@ async function read(path: string): Promise<string | null> {
   try {
     return await Deno.readTextFile(path);
   } catch {
+    // As above: the process ended under the read.
     return null;
   }
 }

@@ -160,6 +160,7 @@ async function run(bin: string, args: string[]): Promise<string | null> {
     const out = await new Deno.Command(bin, { args, stdout: "piped", stderr: "null" }).output();
     return new TextDecoder().decode(out.stdout);
   } catch {
+    // No `ps` on this machine: the probe falls back, and says which source it used.
     return null;
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from "../../log.ts";
 import type { ClaudeProcess } from "../claude/mod.ts";
 import type { SeatState } from "./seat_state.ts";
 
-/** catalogue 3.6 probe bounds: one context reading a minute per seat, none at 500k tokens. */
+/** The original's context-probe bounds: one reading a minute per seat, none at 500k tokens. */
 const PROBE_MIN_INTERVAL_MS = 60_000;
 const PROBE_TOKEN_GATE = 500_000;
 

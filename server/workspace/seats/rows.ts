@@ -139,12 +139,13 @@ export function seatSessionFields<C>(s: RowSource, c: SessionContext<C>) {
 
 /**
  * A session snapshot before any subsystem or seat adds to it: the seat's fields as a seat with
- * no occupant draws them (its project's permission mode in the header), and the fields other
- * parts of the server own, empty.
+ * no occupant draws them (its project's permission mode in the header, `[dictate]`'s bind and
+ * mode in the composer), and the fields other parts of the server own, empty.
  */
 export function sessionDefaults(
   seat: { slot: Slot; project: ProjectConfig; cwd: string; sessionId(): string | null },
   seq: number,
+  dictate: Record<string, unknown>,
 ): SessionSnapshot {
   const state = new SeatState();
   state.permissionMode = seat.project.permission_mode;
@@ -159,7 +160,7 @@ export function sessionDefaults(
     lastActivity: null,
     pendingAsks: [],
     sessionId: seat.sessionId(),
-  }, { seq, conversation: noConversation(), handingOff: false, dictate: {} });
+  }, { seq, conversation: noConversation(), handingOff: false, dictate });
   return {
     slot: seat.slot,
     ...own,

@@ -113,9 +113,17 @@ export class Seat implements SeatInfo {
     return this.#driver.sessionId();
   }
 
+  /** The newest start: resolves once its CLI answered `initialize` (or the start failed). */
+  started: Promise<void> = Promise.resolve();
+
   /** Starts an occupant (SeatDriver.start): never throws; a launch that cannot happen fails it. */
   start(opts: StartOptions): Promise<void> {
-    return this.#driver.start(opts);
+    return (this.started = this.#driver.start(opts));
+  }
+
+  /** Whether a start is under way (a delivery waits for it rather than writing too early). */
+  get spawning(): boolean {
+    return this.#driver.phase === "spawning";
   }
 
   /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */

@@ -33,7 +33,7 @@ const SETTLED = new Set(["started", "completed", "cancelled", "discarded", "refu
  * What one occupant of a seat has told forge so far, and how each CLI frame moves it: the
  * header (model, permission mode, context, turn in flight), the queue, the advertised commands
  * and agents, the tasks, the composer's machine turn. `apply` returns the updates a frame
- * implies beyond its own `chat_appended` (spec: session subject table; catalogue 2.3).
+ * implies beyond its own `chat_appended` (spec: session subject table; the original's updates).
  */
 export class SeatState {
   sessionId: string | null = null;
@@ -232,7 +232,7 @@ export class SeatState {
   }
 }
 
-/** catalogue 2.3: a result ends the turn as `turn_complete`, `turn_cancelled` or `turn_error`. */
+/** A result ends the turn as `turn_complete`, `turn_cancelled` or `turn_error` (the original's). */
 function turnEnding(result: CliFrame): Derived {
   const reason = typeof result.terminal_reason === "string" ? result.terminal_reason : null;
   if (result.subtype === "error_during_execution" && reason?.startsWith("aborted")) {

@@ -1,5 +1,6 @@
 // How CLI frames move a seat's state: spec session table (header, state.queue, slash_commands,
-// subagents, background_tasks); catalogue 2.3 (prompt_lifecycle, *_changed, turn endings).
+// subagents, background_tasks); the original's updates (prompt_lifecycle, *_changed, turn
+// endings).
 import { assertEquals } from "../../../tests/assert.ts";
 import type { CliFrame } from "../../../protocol/mod.ts";
 import { capToolRecord } from "./records.ts";

@@ -1,33 +1,39 @@
+import { z } from "zod";
 import { Slot, slotName } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
-import { JsonFile } from "./json_file.ts";
+import { type KeptFile, schemaParse, type StateKeeper } from "../../state/keeper.ts";
 
 /** A seat's last occupant, as the book keeps it. */
-export interface SessionRecord {
-  slot: Slot;
-  session_id: string;
+const SessionRecord = z.object({
+  slot: Slot,
+  session_id: z.string().min(1),
   /** The working directory the CLI ran in (a resume must run there to find its transcript). */
-  cwd: string;
+  cwd: z.string().min(1),
   /** `<config dir>/projects/<slug>/<session id>.jsonl` (claude/paths.ts). */
-  transcript: string;
-}
+  transcript: z.string().min(1),
+});
+export type SessionRecord = z.infer<typeof SessionRecord>;
+const BookFile = z.record(z.string(), SessionRecord);
+type BookFile = z.infer<typeof BookFile>;
 
 /**
  * Which session each seat last held, kept on disk (`<state>/seats/sessions.json`) so the seat's
  * conversation outlives the server: after a restart a seat with no live session still pages
- * its last transcript, and an `auto_start` lead resumes it ("after a server
- * restart every seat's history is still pageable to its first row"). Written when an occupant
- * starts, removed when a worker's seat is closed. Writes are serialised and atomic (temp +
- * rename); a book that cannot be read or written is logged and never stops a seat.
+ * its last transcript, and an `auto_start` lead resumes it ("after a server restart every seat's
+ * history is still pageable to its first row"). Written when an occupant starts, removed when a
+ * worker's seat is closed, through the keeper (server/state/). A book that does not parse is
+ * kept aside and reported, and `damage` refuses every seat launch until it is mended or removed:
+ * a launch then could not be remembered, and a resume could not find its session.
  */
 export class SessionBook {
   #records = new Map<string, SessionRecord>();
-  readonly #file: JsonFile;
+  readonly #file: KeptFile<BookFile>;
 
-  constructor(dir: string, private readonly log: Logger) {
-    this.#file = new JsonFile(dir, "sessions.json", log, {
-      unreadable: "seat_session_book_unreadable",
-      unwritable: "seat_session_book_unwritable",
+  constructor(keeper: StateKeeper, dir: string, private readonly log: Logger) {
+    this.#file = keeper.file(`${dir}/sessions.json`, {
+      area: "the seats",
+      parse: schemaParse(BookFile, "a session book"),
+      indent: 1,
     });
   }
 
@@ -35,17 +41,21 @@ export class SessionBook {
     return this.#file.path;
   }
 
-  /** Reads the book a previous run left; answers its records (an unreadable book is empty). */
+  /** Why no seat may launch (the book is damaged); null when they may. */
+  get damage(): string | null {
+    return this.#file.damage;
+  }
+
+  /** Reads the book a previous run left; answers its records (none when damaged). */
   async load(): Promise<SessionRecord[]> {
-    const raw = await this.#file.read();
-    this.#records.clear();
-    if (raw && typeof raw === "object" && !Array.isArray(raw)) {
-      for (const value of Object.values(raw as Record<string, unknown>)) {
-        const rec = record(value);
-        if (rec) this.#records.set(slotName(rec.slot), rec);
-      }
-    }
+    this.#adopt(await this.#file.read());
     return [...this.#records.values()];
+  }
+
+  /** Before a launch: a mended book is read back; a damaged one throws the refusal. */
+  async writable(): Promise<void> {
+    const mended = await this.#file.writable();
+    if (mended) this.#adopt(mended);
   }
 
   get(slot: Slot): SessionRecord | undefined {
@@ -69,22 +79,17 @@ export class SessionBook {
     return this.#file.flushed();
   }
 
-  #write(): Promise<void> {
-    return this.#file.write(JSON.stringify(Object.fromEntries(this.#records), null, 1));
+  #adopt(read: Awaited<ReturnType<KeptFile<BookFile>["read"]>>): void {
+    if (read.state === "damaged") return;
+    this.#records = new Map(Object.entries(read.state === "read" ? read.value : {}));
   }
-}
 
-function record(value: unknown): SessionRecord | null {
-  if (!value || typeof value !== "object") return null;
-  const v = value as Record<string, unknown>;
-  const slot = Slot.safeParse(v.slot);
-  if (!slot.success) return null;
-  const strings = [v.session_id, v.cwd, v.transcript].every((x) => typeof x === "string" && x);
-  if (!strings) return null;
-  return {
-    slot: slot.data,
-    session_id: v.session_id as string,
-    cwd: v.cwd as string,
-    transcript: v.transcript as string,
-  };
+  async #write(): Promise<void> {
+    try {
+      await this.#file.write(Object.fromEntries(this.#records));
+    } catch (error) {
+      // The keeper logged the cause; this names what it costs.
+      this.log.warn("seat_session_book_unwritable", { path: this.path, error });
+    }
+  }
 }

@@ -1,7 +1,8 @@
 import type { CliFrame, SubagentInstance } from "../../../protocol/mod.ts";
 
-/** One subagent dispatch as the session's `subagent_instances` carries it (catalogue 7.2); its
- * shape is the schema's, so the card is the wire's own type and needs no cast to cross. */
+/** One subagent dispatch as the session's `subagent_instances` carries it (the original's
+ * session snapshot); its shape is the schema's, so the card is the wire's own type and needs no
+ * cast to cross. */
 type Card = SubagentInstance;
 
 /** How many of a card's newest calls it keeps, and how many cards a seat keeps. */

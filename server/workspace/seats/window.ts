@@ -4,9 +4,9 @@ import { foldTurn } from "./window_fold.ts";
 
 /** spec: session > conversation: "the held window's 64 MiB byte ceiling". */
 export const WINDOW_CEILING_BYTES = 64 * 1024 * 1024;
-/** catalogue 3.6 SUBSCRIBE_TURNS: the snapshot's page of newest turns. */
+/** spec: session > conversation: the snapshot's page of newest turns, "up to twenty". */
 export const SUBSCRIBE_TURNS = 20;
-/** catalogue 3.6 ANCHOR_CANDIDATES: how many of the front's frames are looked for on disk. */
+/** How many of the front's frames are looked for on disk (the original's ANCHOR_CANDIDATES). */
 export const ANCHOR_CANDIDATES = 8;
 
 /** One entry of the window: a numbered update the seat emitted, or a seeded transcript row. */

@@ -58,6 +58,7 @@ export class WorkerPool implements Transcriber {
       if (r.op !== "loaded") throw new Error((r as { why: string }).why);
       return r.ms;
     });
+    // The load's failure reaches whoever awaits `loaded`; the pool only lets the slot go.
     slot.loaded.catch(() => this.#drop(slot));
     return slot;
   }

@@ -47,7 +47,7 @@ export async function loadWhisper(
         const out = await ctx.transcribeFile(wav, { language: "en" }).promise;
         return out.result.trim();
       } finally {
-        await Deno.remove(wav).catch(() => {});
+        await Deno.remove(wav).catch(() => {/* never written: nothing to remove */});
       }
     },
   };

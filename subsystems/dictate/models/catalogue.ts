@@ -1,8 +1,9 @@
+import { netWords, readWords } from "../../../server/subsystem.ts";
 import { z } from "zod";
 import { PS_MODEL_DIR } from "../engines/pocketsphinx_ffi.ts";
 
 /**
- * The models that honestly exist here (notes: speech §6): rows that ship inside installable
+ * The models that honestly exist here: rows that ship inside installable
  * packages, detected at their package paths, and "local file" rows for runtimes whose weights do
  * not ship (whisper.cpp ggml): a person points at a file already on disk and forge checks its
  * digest before copying it in. No row here is a download. A catalogue feed (`[dictate]
@@ -138,7 +139,10 @@ export async function readFeed(source: string): Promise<CatalogueFeed> {
       text = await res.text();
     } else text = await Deno.readTextFile(source);
   } catch (err) {
-    throw new Error(`the catalogue at ${source} could not be read: ${(err as Error).message}`);
+    const why = /^https?:/.test(source)
+      ? (/^HTTP \d+$/.test((err as Error).message) ? (err as Error).message : netWords(err))
+      : readWords(err);
+    throw new Error(`the catalogue at ${source} could not be read: ${why}`, { cause: err });
   }
   let raw: unknown;
   try {

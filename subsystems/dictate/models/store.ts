@@ -1,44 +1,65 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
+import {
+  ioWords,
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+} from "../../../server/subsystem.ts";
 import type { CatalogueRow } from "./catalogue.ts";
 
 /** One model this machine installed. spec: dictate_models > installed. */
-export interface InstalledRecord {
-  variant: string;
-  file: string;
+const InstalledRecord = z.object({
+  variant: z.string(),
+  file: z.string(),
   /** Where it came from: the local file it was copied from (no model here is downloaded). */
-  url: string;
-  size: number;
-  sha256: string;
-  facts: { license: string; params: string | null; quant: string | null; runtime: string };
-  at: number;
-}
+  url: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  facts: z.object({
+    license: z.string(),
+    params: z.string().nullable(),
+    quant: z.string().nullable(),
+    runtime: z.string(),
+  }),
+  at: z.number(),
+});
+export type InstalledRecord = z.infer<typeof InstalledRecord>;
 
-interface Stored {
-  installed: InstalledRecord[];
+const Stored = z.object({
+  installed: z.array(InstalledRecord),
   /** The installed file each role runs instead of its compiled pin. */
-  picks: { dictation?: { file: string; at: number } };
-}
+  picks: z.object({ dictation: z.object({ file: z.string(), at: z.number() }).optional() }),
+});
+type Stored = z.infer<typeof Stored>;
 
 const PROGRESS_EVERY = 8 * 1024 * 1024;
 
 /**
- * `models_dir` and its record (`installed.json` beside the models): local-file installs with the
- * digest checked while copying, uninstalls, and each role's pick. Every refusal is a sentence.
+ * `models_dir` and its record (`installed.json` beside the models, kept by forge's keeper):
+ * local-file installs with the digest checked while copying, uninstalls, and each role's pick.
+ * Every refusal is a sentence. A damaged record is kept aside and reported, and every install,
+ * uninstall and pick is refused in the keeper's words until it is mended or removed.
  */
 export class ModelStore {
   #stored: Stored = { installed: [], picks: {} };
 
-  private constructor(readonly dir: string | null) {}
+  private constructor(
+    readonly dir: string | null,
+    private readonly file: KeptFile<Stored> | null,
+  ) {}
 
-  static async open(dir: string | null): Promise<ModelStore> {
-    const store = new ModelStore(dir);
-    if (!dir) return store;
-    try {
-      const raw = JSON.parse(await Deno.readTextFile(`${dir}/installed.json`)) as Partial<Stored>;
-      store.#stored = { installed: raw.installed ?? [], picks: raw.picks ?? {} };
-    } catch {
-      // Nothing installed yet.
-    }
+  static async open(keeper: StateKeeper, dir: string | null): Promise<ModelStore> {
+    const file = dir
+      ? keeper.file(`${dir}/installed.json`, {
+        area: "the installed dictation models",
+        parse: schemaParse(Stored, "a record of installed models"),
+      })
+      : null;
+    const store = new ModelStore(dir, file);
+    const read = await file?.read();
+    if (read?.state === "read") store.#stored = read.value;
+    if (dir) await removePartials(dir, keeper);
     return store;
   }
 
@@ -59,9 +80,11 @@ export class ModelStore {
   }
 
   async setPick(file: string | null): Promise<void> {
-    if (file) this.#stored.picks.dictation = { file, at: Date.now() };
-    else delete this.#stored.picks.dictation;
-    await this.#save();
+    await this.#mended();
+    const picks = { ...this.#stored.picks };
+    if (file) picks.dictation = { file, at: Date.now() };
+    else delete picks.dictation;
+    await this.#save({ ...this.#stored, picks });
   }
 
   /**
@@ -77,6 +100,7 @@ export class ModelStore {
       throw new Error(`${row.variant} ships in ${row.package}: install that package instead`);
     }
     const dir = this.#dirOrRefuse();
+    await this.#mended();
     if (!importDir) throw new Error("no [dictate] import_dir is set to install local files from");
     const from = `${importDir}/${row.file}`;
     let size: number;
@@ -109,13 +133,15 @@ export class ModelStore {
         }
       }
       await writer.close();
+      // The record will say the model is there: its bytes are on disk before it does.
+      await dst.sync();
     } catch (err) {
-      await Deno.remove(partial).catch(() => {});
-      throw new Error(`copying ${from} failed: ${(err as Error).message}`);
+      await Deno.remove(partial).catch(() => {/* the copy's failure is what is reported */});
+      throw new Error(`copying ${from} failed: ${ioWords(err)}`, { cause: err });
     }
     const actual = pinned.digest("hex");
     if (actual !== row.digest.value) {
-      await Deno.remove(partial).catch(() => {});
+      await Deno.remove(partial).catch(() => {/* the digest's mismatch is what is reported */});
       throw new Error(
         `${from} has ${row.digest.algorithm} ${actual}; ${row.variant} pins ${row.digest.value}`,
       );
@@ -130,20 +156,30 @@ export class ModelStore {
       facts: { license: row.license, params: row.params, quant: row.quant, runtime: row.engine },
       at: Date.now(),
     };
-    this.#stored.installed = [...this.#stored.installed.filter((r) => r.file !== row.file), record];
-    await this.#save();
+    await this.#save({
+      ...this.#stored,
+      installed: [...this.#stored.installed.filter((r) => r.file !== row.file), record],
+    });
     return record;
   }
 
   /** Removes an installed model and its record; refused when it is not installed or in use. */
   async uninstall(file: string): Promise<void> {
+    await this.#mended();
     if (!this.record(file)) throw new Error(`${file} is not installed`);
     if (this.pick()?.file === file) {
       throw new Error(`${file} runs the dictation role: dictate_deactivate it first`);
     }
-    await Deno.remove(this.path(file)).catch(() => {});
-    this.#stored.installed = this.#stored.installed.filter((r) => r.file !== file);
-    await this.#save();
+    await this.#save({
+      ...this.#stored,
+      installed: this.#stored.installed.filter((r) => r.file !== file),
+    });
+    // The record no longer names it: a file that will not go is only disk, never a claim.
+    await Deno.remove(this.path(file)).catch((error) =>
+      error instanceof Deno.errors.NotFound ? undefined : Promise.reject(
+        new Error(`${file} was uninstalled but its file could not be removed`, { cause: error }),
+      )
+    );
   }
 
   #dirOrRefuse(): string {
@@ -151,10 +187,31 @@ export class ModelStore {
     return this.dir;
   }
 
-  async #save(): Promise<void> {
-    const dir = this.#dirOrRefuse();
-    await Deno.mkdir(dir, { recursive: true });
-    await Deno.writeTextFile(`${dir}/installed.json.tmp`, JSON.stringify(this.#stored));
-    await Deno.rename(`${dir}/installed.json.tmp`, `${dir}/installed.json`);
+  /** A damaged record refuses (the keeper's words); a mended one is read back first. */
+  async #mended(): Promise<void> {
+    const read = await this.file?.writable();
+    if (read) this.#stored = read.state === "read" ? read.value : { installed: [], picks: {} };
+  }
+
+  /** The record moves only once the write landed. */
+  async #save(stored: Stored): Promise<void> {
+    this.#dirOrRefuse();
+    await this.file!.write(stored);
+    this.#stored = stored;
+  }
+}
+
+/** A copy a crash cut short (`<file>.partial`) is removed when the store opens. */
+async function removePartials(dir: string, keeper: StateKeeper): Promise<void> {
+  try {
+    for await (const e of Deno.readDir(dir)) {
+      if (!e.isFile || !e.name.endsWith(".partial")) continue;
+      await Deno.remove(`${dir}/${e.name}`);
+      keeper.log.info("dictate_partial_removed", { file: `${dir}/${e.name}` });
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) {
+      keeper.log.warn("dictate_partials_unswept", { dir, error });
+    }
   }
 }

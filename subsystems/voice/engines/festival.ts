@@ -1,3 +1,4 @@
+import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 import { Lock } from "../../../server/lock.ts";
@@ -5,7 +6,7 @@ import { Lock } from "../../../server/lock.ts";
 const APT = "festival festvox-us-slt-hts";
 
 /**
- * Festival as ONE persistent `festival --pipe` process (notes: speech §4: ~1 s to start, then
+ * Festival as ONE persistent `festival --pipe` process (measured: ~1 s to start, then
  * ~0.1 s a sentence with slt-hts, the best round trip measured, ~337 MiB resident). Clips are
  * rendered one at a time: each is a Scheme form saving the utterance's WAV to a temp file,
  * followed by a marker printed and flushed, so no `stdbuf` is needed. A process that dies is
@@ -75,7 +76,7 @@ export class FestivalSpeaker implements Speaker {
       if (proc.dead) this.#proc = null;
       throw err;
     } finally {
-      await Deno.remove(out).catch(() => {});
+      await Deno.remove(out).catch(() => {/* no clip was written: nothing to remove */});
     }
   }
 }
@@ -106,7 +107,7 @@ class Process {
     this.#reader = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     this.#child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
       new WritableStream({ write: (s) => void (this.#stderr = (this.#stderr + s).slice(-400)) }),
-    ).catch(() => {});
+    ).catch(() => {/* the pipe closes with the process; its exit is what is reported */});
     this.#child.status.then(() => (this.dead = true));
   }
 
@@ -145,5 +146,5 @@ function startFailure(err: unknown): string {
   if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
     return "forge may not run festival: set [tts] speaking_model to it and restart forge";
   }
-  return `festival could not start: ${(err as Error).message}`;
+  return `festival could not start: ${spawnWords(err)}`;
 }

@@ -36,6 +36,7 @@ self.onmessage = async (e: MessageEvent<WasiRequest>) => {
   } catch (err) {
     self.postMessage({ id, why: (err as Error).message } satisfies WasiReply);
   } finally {
+    // A scratch dir that will not go is a temp file left in the system's tmp, nothing more.
     if (dir) await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 };

@@ -1,9 +1,10 @@
+import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker, SpeakerId } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 
 /**
  * An engine run as one child process per sentence, its WAV read from stdout: Debian's flite
- * (voice rms at 16 kHz, ~0.1 s a sentence) and espeak-ng (22,050 Hz). spec notes: speech §4. The
+ * (voice rms at 16 kHz, ~0.1 s a sentence, measured) and espeak-ng (22,050 Hz). The
  * process runs beside the event loop, so a render never blocks other seats.
  */
 class ProcessSpeaker implements Speaker {
@@ -52,7 +53,7 @@ class ProcessSpeaker implements Speaker {
           `forge may not run ${this.file}: set [tts] speaking_model to it and restart forge`,
         );
       }
-      throw new Error(`${this.file} could not start: ${(err as Error).message}`);
+      throw new Error(`${this.file} could not start: ${spawnWords(err)}`, { cause: err });
     }
     if (!result.success) {
       const why = new TextDecoder().decode(result.stderr).trim().split("\n")[0];

@@ -24,7 +24,7 @@ const obj = (v: Wire | undefined): Obj =>
 
 function askOf(kind: string, entry: Obj): Ask {
   let request = entry.request !== undefined ? obj(entry.request) : withoutKey(entry);
-  // A Slack draft's update nests its card under `draft` (catalogue 2.3 #61); the record does not.
+  // A Slack draft's update (slack_post_pending) nests its card under `draft`; the record does not.
   const draft = request.draft;
   if (
     kind === "slack_post" && typeof draft === "object" && draft !== null && !Array.isArray(draft)

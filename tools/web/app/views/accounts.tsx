@@ -12,7 +12,8 @@ const time = (ms: number) => new Date(ms).toLocaleTimeString();
 /**
  * One account's chip, read from the pool: its first probe running, ready, cooling until when,
  * at its cap, or failed (a sign-in is needed) with the server's own words. Cooling and the cap
- * are the org's pool row's, so `org` picks the row. spec: home > accounts; catalogue 2.3.
+ * are the org's pool row's, so `org` picks the row. spec: home > accounts; the original's
+ * account updates.
  */
 export function accountChip(pool: AccountsWire | null, org: string | null, name: string): ChipRead {
   const loading = pool?.loading.find((l) => l.display_name === name);

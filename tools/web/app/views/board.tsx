@@ -9,7 +9,7 @@ const BEAT_MS = 30_000;
  * One project's board: each task with its status, owner, rollup and the marks that are set;
  * away from the home (`compact` off) each row also carries its actions - move, rank, assign, a
  * verdict on a row in review, an answer to a row waiting on the user. Each is a fire-and-forget
- * command whose effect is the board's re-read (spec: board; catalogue 1.2 task commands).
+ * command whose effect is the board's re-read (spec: board; the original's task commands).
  */
 export function ProjectBoard(props: { org: string; project: string; compact?: boolean }) {
   const s = useApp();

@@ -10,8 +10,8 @@ const AXES: [string, readonly string[]][] = [
 
 /**
  * The seat's dictation overrides: each axis set here or left to the server's default (the
- * greeting's), echoed back by `dictate_overrides`. spec: greeting > settings.dictate; catalogue
- * 1.2 set_dictate_override, reset_dictate_overrides; 2.3 #26.
+ * greeting's), echoed back by `dictate_overrides`. spec: greeting > settings.dictate; the
+ * original's set_dictate_override and reset_dictate_overrides, and its dictate_overrides update.
  */
 export function DictateAxesPicker(props: { seat: SeatModel }) {
   const { seat } = props;

@@ -8,7 +8,7 @@ import { client, pageHref } from "./use.ts";
 /**
  * A Slack draft waiting for a person: what would go out, where, split as it would be sent;
  * Approve sends it, Decline drops it. spec: session > pending_asks (a Slack draft);
- * respond_slack_post; catalogue 2.3 #61.
+ * respond_slack_post; the original's slack_post_pending.
  */
 export function SlackCard(props: { ask: Ask }) {
   const draft = SlackDraft.safeParse(props.ask.request);

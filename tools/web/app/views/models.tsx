@@ -55,7 +55,7 @@ function stateWords(raw: unknown): string {
  * The models page: the models in use, the catalogue check, every catalogue row with install,
  * activate and uninstall (their progress drawn as it moves), the read-aloud set and its bench
  * with the results, and a seat's dictation overrides. spec: dictate_models (its field table);
- * catalogue 1.2 dictate_* commands.
+ * the original's dictate_* commands.
  */
 export function ModelsPage() {
   const s = useApp();

@@ -1,0 +1,363 @@
+/**
+ * The one way forge keeps a file (docs/state.md). Every state file -
+ * the board, the schedules, the books, the caches - is written and read through a `KeptFile`
+ * this keeper hands out, and nothing else writes under the state dir.
+ *
+ * The contract:
+ * - A write lands whole or not at all: the bytes go to `<name>.keeper-tmp`, which is fsynced,
+ *   renamed over the file, and the directory is fsynced so the rename itself survives a power
+ *   loss. Writes to one file are serialised; a crash at any moment leaves the old file or the
+ *   new one, and at worst a temp file the next boot sweeps (`sweepTemps`).
+ * - A write that fails (a full disk, a read-only mount) removes its temp file and rejects with a
+ *   `StateWriteError` in forge's words (`the disk is full`); the engine's message is logged as
+ *   `state_write_failed` with the path. The file on disk is the one before.
+ * - A read answers `missing` (no file: the store starts empty), `read`, or `damaged`. A file
+ *   that does not parse is NEVER read as empty and never overwritten: a copy is kept aside as
+ *   `<name>.corrupt-<time>`, a `state_file_damaged` record names it, the keeper lists it
+ *   (`damaged()`, which home's `fatal_error` carries) and every write to it is refused in words
+ *   until a person mends or removes it. `writable()` reads a damaged file again before a change:
+ *   once it parses (mended) or is gone (removed) the damage clears and the fresh read is handed
+ *   back for the store to adopt.
+ *
+ * A new store asks `keeper.file(path, {area, parse})` (the Host carries the keeper as
+ * `host.state`), reads once at open, calls `writable()` before each change and `write()` after.
+ */
+import type { Logger } from "../log.ts";
+import { ioWords, readWords } from "./words.ts";
+
+export { schemaParse } from "./words.ts";
+
+/** What a read found. `damaged` carries the sentence a refusal and the area's error field show. */
+export type KeptRead<T> =
+  | { state: "missing" }
+  | { state: "read"; value: T }
+  | { state: "damaged"; why: string };
+
+/** A file the keeper found damaged: where, which area, the copy kept aside and why. */
+export interface Damage {
+  path: string;
+  area: string;
+  /** The copy kept aside (`<name>.corrupt-<time>`); null when not even a copy could be made. */
+  aside: string | null;
+  why: string;
+}
+
+/** A write refused (`damaged`) or failed on disk (`io`); its message is forge's own words. */
+export class StateWriteError extends Error {
+  constructor(readonly path: string, readonly reason: "damaged" | "io", message: string) {
+    super(message);
+    this.name = "StateWriteError";
+  }
+}
+
+/** The suffix of the keeper's temp files, so a boot can tell them from anything else. */
+export const TEMP_SUFFIX = ".keeper-tmp";
+
+export interface KeptFileOptions<T> {
+  /** The area the file belongs to, as a person names it ("the board of alpha"). */
+  area: string;
+  /** Checks and converts the parsed JSON; throws a sentence in forge's words naming what is off. */
+  parse: (raw: unknown) => T;
+  /** The file's mode (0o600 for the vault's enrolments); the default follows the umask. */
+  mode?: number;
+  /** Indentation for a file people read; none by default. */
+  indent?: number;
+}
+
+/** Hands out one `KeptFile` per path and keeps the list of damaged files. */
+export class StateKeeper {
+  readonly #files = new Map<string, KeptFile<unknown>>();
+  readonly #damaged = new Map<string, Damage>();
+  readonly #listeners = new Set<(damaged: Damage[]) => void>();
+
+  constructor(readonly log: Logger, readonly now: () => number = Date.now) {}
+
+  /** The one handle on `path`; a second ask for the same path answers the same handle. */
+  file<T>(path: string, opts: KeptFileOptions<T>): KeptFile<T> {
+    let kept = this.#files.get(path) as KeptFile<T> | undefined;
+    if (!kept) {
+      kept = new KeptFile(this, path, opts);
+      this.#files.set(path, kept as KeptFile<unknown>);
+    }
+    return kept;
+  }
+
+  /** Every file found damaged and not yet mended or removed, oldest first. */
+  damaged(): Damage[] {
+    return [...this.#damaged.values()];
+  }
+
+  /** Runs `fn` with the damaged list each time it moves; answers the unsubscribe. */
+  onDamage(fn: (damaged: Damage[]) => void): () => void {
+    this.#listeners.add(fn);
+    return () => this.#listeners.delete(fn);
+  }
+
+  /** Resolves once every write queued on every file has settled. */
+  async flushed(): Promise<void> {
+    await Promise.all([...this.#files.values()].map((f) => f.flushed()));
+  }
+
+  /** @internal: a KeptFile reports its damage moving. */
+  mark(path: string, damage: Damage | null): void {
+    const had = this.#damaged.has(path);
+    if (damage) this.#damaged.set(path, damage);
+    else this.#damaged.delete(path);
+    if (!had && !damage) return;
+    const list = this.damaged();
+    for (const fn of this.#listeners) {
+      try {
+        fn(list);
+      } catch (error) {
+        this.log.error("state_damage_listener_failed", { error });
+      }
+    }
+  }
+
+  /**
+   * Writes `bytes` to `path` durably (temp, fsync, rename, fsync of the directory); the primitive
+   * every kept file uses, and the one a store of raw bytes (a recording) calls itself. A `mode`
+   * makes the file exactly that private, and a directory it creates 0700. Rejects with a
+   * `StateWriteError` in forge's words; the temp file never outlives a failure.
+   */
+  async writeBytes(path: string, bytes: Uint8Array, mode?: number): Promise<void> {
+    const dir = dirOf(path);
+    const tmp = path + TEMP_SUFFIX;
+    let created = false;
+    try {
+      await Deno.mkdir(dir, { recursive: true, ...(mode !== undefined ? { mode: 0o700 } : {}) });
+      const file = await Deno.open(tmp, {
+        write: true,
+        create: true,
+        truncate: true,
+        ...(mode !== undefined ? { mode } : {}),
+      });
+      created = true;
+      try {
+        for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
+        await file.sync();
+      } finally {
+        file.close();
+      }
+      // Creation masked the mode with the umask; a private file must be exactly as private.
+      if (mode !== undefined) await Deno.chmod(tmp, mode);
+      await Deno.rename(tmp, path);
+      created = false;
+    } catch (error) {
+      if (created) await removeIfThere(tmp, this.log);
+      this.log.error("state_write_failed", { path, error });
+      throw new StateWriteError(path, "io", `${path} could not be written: ${ioWords(error)}`);
+    }
+    // The rename landed the write: a directory that cannot be fsynced does not undo it.
+    await syncDir(dir, this.log);
+  }
+
+  /** @internal: keeps a copy of a damaged file aside; the same bytes are kept once. */
+  async keepAside(path: string): Promise<string | null> {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(path);
+    } catch (error) {
+      this.log.error("state_aside_failed", { path, error });
+      return null;
+    }
+    const name = path.slice(dirOf(path).length + 1);
+    try {
+      for await (const e of Deno.readDir(dirOf(path))) {
+        if (!e.isFile || !e.name.startsWith(`${name}.corrupt-`)) continue;
+        const seen = `${dirOf(path)}/${e.name}`;
+        if (sameBytes(await Deno.readFile(seen), bytes)) return seen;
+      }
+    } catch (error) {
+      // An earlier copy cannot be compared: a second copy costs disk, never data.
+      this.log.warn("state_aside_unlisted", { path, error });
+    }
+    const stamp = new Date(this.now()).toISOString().replaceAll(":", "-");
+    for (let n = 1; n <= 100; n++) {
+      // Two damages in one millisecond get a counter rather than one writing over the other.
+      const aside = `${path}.corrupt-${stamp}${n > 1 ? `-${n}` : ""}`;
+      try {
+        await Deno.writeFile(aside, bytes, { createNew: true });
+        return aside;
+      } catch (error) {
+        if (error instanceof Deno.errors.AlreadyExists) continue;
+        this.log.error("state_aside_failed", { path, aside, error });
+        return null;
+      }
+    }
+    return null;
+  }
+}
+
+/**
+ * One state file: read once at open, written whole. See the module comment for the contract.
+ */
+export class KeptFile<T> {
+  #writing: Promise<void> = Promise.resolve();
+  #damage: Damage | null = null;
+  /** Whether a write was queued or the stale temp file already swept: sweep once, before any. */
+  #swept = false;
+
+  constructor(
+    private readonly keeper: StateKeeper,
+    readonly path: string,
+    private readonly opts: KeptFileOptions<T>,
+  ) {}
+
+  get area(): string {
+    return this.opts.area;
+  }
+
+  /** The refusal's words while the file is damaged; null while it may be written. */
+  get damage(): string | null {
+    return this.#damage ? refusalWords(this.#damage) : null;
+  }
+
+  /**
+   * Reads the file (a stale temp file of a crashed write is removed first). A file that does not
+   * parse is kept aside, logged and listed, and answered as `damaged`, never as empty.
+   */
+  async read(): Promise<KeptRead<T>> {
+    if (!this.#swept) {
+      this.#swept = true;
+      await removeIfThere(this.path + TEMP_SUFFIX, this.keeper.log);
+    }
+    const got = await this.#load();
+    if (got.state !== "damaged") {
+      if (this.#damage) this.#mended(got.state === "missing" ? "removed" : "mended");
+      return got;
+    }
+    // Every damaged version is kept aside (the same bytes once); each new one is told.
+    const aside = await this.keeper.keepAside(this.path);
+    if (this.#damage?.why !== got.why || this.#damage.aside !== aside) {
+      this.#damage = { path: this.path, area: this.opts.area, aside, why: got.why };
+      this.keeper.log.error("state_file_damaged", { ...this.#damage });
+      this.keeper.mark(this.path, this.#damage);
+    }
+    return { state: "damaged", why: refusalWords(this.#damage) };
+  }
+
+  /**
+   * Before a change: null when the file may be written as the store holds it. A damaged file is
+   * read again: still damaged throws the refusal (`StateWriteError`, reason `damaged`); mended
+   * or removed clears the damage and answers the fresh read, which the store adopts first.
+   */
+  async writable(): Promise<KeptRead<T> | null> {
+    if (!this.#damage) return null;
+    const got = await this.read();
+    if (got.state === "damaged") throw new StateWriteError(this.path, "damaged", got.why);
+    return got;
+  }
+
+  /** Queues a durable write of `value`; resolves once it (and every write before it) landed. */
+  write(value: T): Promise<void> {
+    const text = JSON.stringify(value, null, this.opts.indent);
+    this.#swept = true;
+    const next = this.#writing.then(() => {
+      if (this.#damage) {
+        throw new StateWriteError(this.path, "damaged", refusalWords(this.#damage));
+      }
+      return this.keeper.writeBytes(this.path, new TextEncoder().encode(text), this.opts.mode);
+    });
+    // A failed write is the caller's to report (it was logged); the queue itself carries on.
+    this.#writing = next.catch(() => {});
+    return next;
+  }
+
+  /** Resolves once every queued write has settled. */
+  flushed(): Promise<void> {
+    return this.#writing;
+  }
+
+  async #load(): Promise<KeptRead<T>> {
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(this.path));
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return { state: "missing" };
+      if (err instanceof TypeError) return { state: "damaged", why: "it is not UTF-8 text" };
+      this.keeper.log.warn("state_read_failed", { path: this.path, error: err });
+      return { state: "damaged", why: readWords(err) };
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // The parser's own words stay out: what a person needs is that the JSON is not whole.
+      return { state: "damaged", why: text.trim() === "" ? "it is empty" : "it is not whole JSON" };
+    }
+    try {
+      return { state: "read", value: this.opts.parse(raw) };
+    } catch (err) {
+      return { state: "damaged", why: (err as Error).message };
+    }
+  }
+
+  #mended(how: "mended" | "removed"): void {
+    this.keeper.log.info("state_file_mended", { path: this.path, area: this.opts.area, how });
+    this.#damage = null;
+    this.keeper.mark(this.path, null);
+  }
+}
+
+/** The sentence a refusal, a log record and an area's error field carry for a damaged file. */
+export function refusalWords(d: Damage): string {
+  const kept = d.aside ? `forge kept a copy at ${d.aside} and` : "forge";
+  return `${d.path} did not parse (${d.why}); ${kept} changes nothing in ${d.area} until the ` +
+    `file is mended or removed`;
+}
+
+/**
+ * Removes the keeper's temp files a crashed write left anywhere under `dir` (the state dir at
+ * boot), skipping folders forge does not keep (worktrees, browser profiles). Answers how many.
+ */
+export async function sweepTemps(dir: string, log: Logger, skip: readonly string[] = []) {
+  let removed = 0;
+  const walk = async (at: string) => {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(at));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) log.warn("state_sweep_failed", { at, error });
+      return;
+    }
+    for (const e of entries) {
+      const path = `${at}/${e.name}`;
+      if (e.isDirectory && !skip.includes(path)) await walk(path);
+      else if (e.isFile && e.name.endsWith(TEMP_SUFFIX) && await removeIfThere(path, log)) {
+        removed++;
+      }
+    }
+  };
+  await walk(dir);
+  if (removed > 0) log.info("state_temps_swept", { dir, removed });
+  return removed;
+}
+
+function dirOf(path: string): string {
+  return path.replace(/\/[^/]*$/, "") || "/";
+}
+
+async function syncDir(dir: string, log: Logger): Promise<void> {
+  try {
+    using handle = await Deno.open(dir, { read: true });
+    await handle.sync();
+  } catch (error) {
+    // Some file systems refuse fsync on a directory; the rename is still atomic there.
+    log.debug("state_dir_sync_refused", { dir, error });
+  }
+}
+
+async function removeIfThere(path: string, log: Logger): Promise<boolean> {
+  try {
+    await Deno.remove(path);
+    return true;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) log.warn("state_temp_unremoved", { path, error });
+    return false;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
