@@ -13,7 +13,6 @@ import {
   describeIssues,
   isBoardNews,
   isFleetNews,
-  readUpdate as readWireUpdate,
   sameSlot,
   ServerMessage,
 } from "../../../../protocol/mod.ts";
@@ -329,9 +328,9 @@ export class ForgeClient {
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
     // The routing rule is protocol/'s, read off the update table (protocol/update.ts).
-    const wire = readWireUpdate(raw);
-    if (slot === null || (wire.ok && isFleetNews(wire.update))) this.#soon("home");
-    if (this.#held.has("board") && wire.ok && isBoardNews(wire.update)) this.#soon("board");
+    const typed = u.known === true;
+    if (slot === null || (typed && isFleetNews(u))) this.#soon("home");
+    if (this.#held.has("board") && typed && isBoardNews(u)) this.#soon("board");
   }
 
   /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
