@@ -132,9 +132,10 @@ export class ModelStore {
           progress(got, size);
         }
       }
-      await writer.close();
-      // The record will say the model is there: its bytes are on disk before it does.
+      // The record will say the model is there: its bytes are on disk before it does. Synced
+      // before the writer closes, which closes the file with it.
       await dst.sync();
+      await writer.close();
     } catch (err) {
       await Deno.remove(partial).catch(() => {/* the copy's failure is what is reported */});
       throw new Error(`copying ${from} failed: ${ioWords(err)}`, { cause: err });
