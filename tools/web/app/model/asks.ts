@@ -1,4 +1,4 @@
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { CommandName, Wire } from "../../../../protocol/mod.ts";
 import { z } from "zod";
 import { COMMANDS, isCommandName } from "../../../../protocol/mod.ts";
 
@@ -90,7 +90,7 @@ export function applyAskUpdate(asks: Ask[], update: { name: string; fields: Obj 
 
 /** How the dock answers an ask kind it has no drawing of its own for. */
 export interface GenericAnswer {
-  command: string;
+  command: CommandName;
   /** The boolean field the answer sets (`approved`, `done`), drawn as a yes and a no. */
   field: string;
 }

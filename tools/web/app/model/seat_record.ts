@@ -87,10 +87,9 @@ export class SeatRecord {
   protected apply(u: ReadUpdate): void {
     this.version++;
     if (u.known === "invalid") return;
-    if (u.known === false) {
-      this.asks = applyAskUpdate(this.asks, u);
-      return;
-    }
+    // Any held ask's card is drawn from its bag, so a kind this page has no drawing of is held.
+    this.asks = applyAskUpdate(this.asks, { name: u.name, fields: u.bag });
+    if (u.known === false) return;
     switch (u.name) {
       case "chat_appended": {
         const msg = u.fields.msg;

@@ -1,4 +1,4 @@
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { VaultAnswer } from "../../../../protocol/mod.ts";
 
 /**
  * The `respond_vault_ask` answer a vault card sends (protocol/vault.ts's VaultAnswer): approve,
@@ -11,7 +11,7 @@ export type VaultChoice =
   | { kind: "send_back"; note: string }
   | { kind: "decline" };
 
-export function vaultAnswer(choice: VaultChoice): Wire {
+export function vaultAnswer(choice: VaultChoice): VaultAnswer {
   switch (choice.kind) {
     case "approve":
       return {

@@ -1,5 +1,6 @@
 import type {
   ClientMessage,
+  CommandName,
   NamedSubject,
   SettingsEdit,
   Slot,
@@ -12,11 +13,11 @@ import {
   describeIssues,
   isBoardNews,
   isFleetNews,
-  readUpdate as readWireUpdate,
   sameSlot,
   ServerMessage,
 } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
+import { type CommandBody, commandWire, offCommand, type ReplyCommand } from "./commands.ts";
 import { Dictation } from "./dictation.ts";
 import { DEADLINE_MS, Link, QUIET_MS } from "./link.ts";
 import { Replies } from "./replies.ts";
@@ -115,22 +116,42 @@ export class ForgeClient {
     this.store.changed();
   }
 
-  /** Sends a command; false when there is no socket to send it on (nothing was sent). */
-  command(name: string, fields: Wire | null, replyTo?: number): boolean {
-    const command = fields === null ? name : { [name]: fields };
-    return this.send({
-      kind: "command",
-      command,
-      ...(replyTo === undefined ? {} : { reply_to: replyTo }),
-    });
+  /**
+   * Sends a command built against protocol/'s COMMANDS; false when there is no socket to send it
+   * on (nothing was sent). spec: What a client sends > command.
+   */
+  command<N extends CommandName>(name: N, fields: CommandBody<N>): boolean {
+    return this.send({ kind: "command", command: commandWire(name, fields) });
+  }
+
+  /**
+   * A command whose body is built at run time (the dock's answer to a held kind it has no drawing
+   * of, its field named by protocol/'s table): read with protocol/'s decoder before it goes, so
+   * one off its schema is said in words and nothing is sent.
+   */
+  commandChecked(name: CommandName, fields: Wire): boolean {
+    const why = offCommand(name, fields);
+    if (why === null) return this.send({ kind: "command", command: { [name]: fields } });
+    this.#note({ kind: "error", what: "command", why, seat: null, dispatch_id: null });
+    this.store.changed();
+    return false;
+  }
+
+  /**
+   * A command whose outcome rides its reply: answers the reply's body, or rejects with a
+   * `ReplyLost` in words (net/replies.ts). spec: command > reply_to.
+   */
+  commandReply<N extends ReplyCommand>(name: N, fields: CommandBody<N>): Promise<Wire> {
+    const command = commandWire(name, fields);
+    return this.ask((reply_to) => ({ kind: "command", command, reply_to }));
   }
 
   /**
    * One of the review writes (spec: command > reply_to: "their outcome rides the reply and no
    * update carries it"): answers the reply's body, then reads the record again for the threads.
    */
-  reviewWrite(name: string, fields: Wire): Promise<Wire> {
-    return this.ask((id) => ({ kind: "command", command: { [name]: fields }, reply_to: id }))
+  reviewWrite<N extends ReplyCommand>(name: N, fields: CommandBody<N>): Promise<Wire> {
+    return this.commandReply(name, fields)
       .then((body) => {
         this.seats.rereadRecord();
         return body;
@@ -196,9 +217,9 @@ export class ForgeClient {
 
   /**
    * Every frame is checked against protocol/'s ServerMessage before anything reads it; one that
-   * does not fit is counted, said, and dropped, never half-drawn. The checked frame is read as
-   * it came (zod's copy would strip fields a newer server adds), and each body is narrowed
-   * again where it is drawn (updates.ts, narrow.ts).
+   * does not fit is counted, said, and dropped, never half-drawn. The schema is closed, so the
+   * checked frame is the one that came; its open bodies (a snapshot's data, an update) are
+   * narrowed again where they are drawn (updates.ts, narrow.ts).
    */
   #onMessage(raw: unknown): void {
     const parsed = ServerMessage.safeParse(raw);
@@ -208,7 +229,7 @@ export class ForgeClient {
         : "a frame";
       return this.offSchema(`${kind}: ${describeIssues(parsed.error)}`);
     }
-    const m = raw as ServerMessage;
+    const m: ServerMessage = parsed.data;
     const s = this.state;
     switch (m.kind) {
       case "greeting":
@@ -302,14 +323,14 @@ export class ForgeClient {
       this.subjects.update(u);
     }
     // A seat's own words about a press that failed (a mode or model switch).
-    if (slot && u.known === false && u.name.endsWith("_failed")) {
-      const why = typeof u.fields.message === "string" ? u.fields.message : u.name;
+    if (slot && u.name.endsWith("_failed")) {
+      const why = typeof u.bag.message === "string" ? u.bag.message : u.name;
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
     // The routing rule is protocol/'s, read off the update table (protocol/update.ts).
-    const wire = readWireUpdate(raw);
-    if (slot === null || (wire.ok && isFleetNews(wire.update))) this.#soon("home");
-    if (this.#held.has("board") && wire.ok && isBoardNews(wire.update)) this.#soon("board");
+    const typed = u.known === true;
+    if (slot === null || (typed && isFleetNews(u))) this.#soon("home");
+    if (this.#held.has("board") && typed && isBoardNews(u)) this.#soon("board");
   }
 
   /** A home or board move is a read (spec: update > home's two arms; board): re-ask,

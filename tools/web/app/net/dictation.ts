@@ -1,8 +1,8 @@
-import type { DictateAxes, DictateOutcome, Slot } from "../../../../protocol/mod.ts";
+import type { DictateAxes, DictateOutcome, Slot, UpdateOf } from "../../../../protocol/mod.ts";
 import { encodeDictationFrame, sameSlot } from "../../../../protocol/mod.ts";
 import { type Mic, openMic } from "../audio/mic.ts";
 import type { ForgeClient } from "./client.ts";
-import type { PageUpdate, TAKE_UPDATES } from "./updates.ts";
+import type { TAKE_UPDATES } from "./updates.ts";
 
 /** Where a take stands, as the composer draws it. */
 export type TakePhase = "opening" | "listening" | "transcribing" | "ended";
@@ -24,7 +24,7 @@ export interface Take {
   stopped?: boolean;
 }
 
-type TakeUpdate = Extract<PageUpdate, { name: (typeof TAKE_UPDATES)[number] }>;
+type TakeUpdate = UpdateOf<(typeof TAKE_UPDATES)[number]>;
 
 /**
  * The composer's dictation: the microphone (audio/mic.ts) streamed as kind-0 frames between a

@@ -159,7 +159,9 @@ export class Link {
     if (typeof data === "string") {
       return this.events.onMessage(JSON.parse(data));
     }
-    const bytes = new Uint8Array(data as ArrayBuffer);
+    // binaryType is "arraybuffer": any other frame is not this socket's to read.
+    if (!(data instanceof ArrayBuffer)) return;
+    const bytes = new Uint8Array(data);
     if (bytes[0] !== BinaryKind.gzip_json) return this.events.onBinary(bytes);
     this.inflated++;
     const stream = new Blob([bytes.subarray(1)]).stream().pipeThrough(

@@ -7,6 +7,7 @@ import {
   HomeSnapshot,
   parseIgnoringUnknownFields,
   SessionSnapshot,
+  UsageSnapshotSchema,
   type Wire,
 } from "../../../../protocol/mod.ts";
 
@@ -34,5 +35,6 @@ export const narrowHome = (raw: Wire) => narrow(HomeSnapshot, "home", raw);
 export const narrowBoard = (raw: Wire) => narrow(BoardSnapshot, "board", raw);
 export const narrowSession = (raw: Wire) => narrow(SessionSnapshot, "session", raw);
 export const narrowExtensions = (raw: Wire) => narrow(ExtensionsRead, "extensions", raw);
+export const narrowUsage = (raw: Wire) => narrow(UsageSnapshotSchema, "usage", raw);
 export const narrowDictateModels = (raw: Wire) =>
   narrow(DictateModelsSnapshot, "dictate_models", raw);

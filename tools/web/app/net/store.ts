@@ -5,6 +5,7 @@ import type {
   ServerMessage,
   SettingsDocument,
   Slot,
+  UsageSnapshot,
   Wire,
 } from "../../../../protocol/mod.ts";
 import type { LinkState } from "./link.ts";
@@ -89,7 +90,7 @@ export interface AppState {
   greeting: Greeting | null;
   settings: SettingsDocument | null;
   home: Home | null;
-  usage: Obj | null;
+  usage: UsageSnapshot | null;
   board: Board | null;
   extensions: Extensions | null;
   models: DictateModels | null;

@@ -1,14 +1,19 @@
-import type { NamedSubject, Wire } from "../../../../protocol/mod.ts";
+import type { NamedSubject, UpdateOf, Wire } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "./client.ts";
-import { narrowBoard, narrowDictateModels, narrowExtensions, narrowHome } from "./narrow.ts";
-import type { PageUpdate, PLUGIN_UPDATES } from "./updates.ts";
+import {
+  narrowBoard,
+  narrowDictateModels,
+  narrowExtensions,
+  narrowHome,
+  narrowUsage,
+} from "./narrow.ts";
+import type { PLUGIN_UPDATES } from "./updates.ts";
 
 /** How many plugin and model outcomes the pages keep in words. */
 const KEEP_NEWS = 8;
 
-type Keyless = Extract<
-  PageUpdate,
-  { name: "accounts_changed" | "dictate_models_changed" | (typeof PLUGIN_UPDATES)[number] }
+type Keyless = UpdateOf<
+  "accounts_changed" | "dictate_models_changed" | (typeof PLUGIN_UPDATES)[number]
 >;
 
 /**
@@ -54,9 +59,12 @@ export class Subjects {
         else this.#off(models.why);
         return null;
       }
-      case "usage":
-        s.usage = typeof data === "object" && data !== null && !Array.isArray(data) ? data : null;
+      case "usage": {
+        const usage = narrowUsage(data);
+        if (usage.ok) s.usage = usage.data;
+        else this.#off(usage.why);
         return null;
+      }
     }
   }
 

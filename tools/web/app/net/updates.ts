@@ -1,125 +1,93 @@
 import { z } from "zod";
 import {
-  AccountsChanged,
-  AuthRequired,
-  describeIssues,
-  DictateModelsSnapshot,
-  DictateOutcome,
-  DictateOverrides,
-  ForgeAccountIdentity,
-  PLUGINS_UPDATES,
-  ProcessSnapshot,
+  isUpdateName,
+  parseIgnoringUnknownFields,
+  type PluginsUpdateName,
+  readUpdate as readWireUpdate,
+  type SessionUpdate,
   Slot,
-  VoiceAudio,
-  VoiceModeState,
+  type UpdateName,
+  type UpdateRead,
+  updateSlot,
+  updateSpec,
   type Wire,
-  WorkerStatusChanged,
 } from "../../../../protocol/mod.ts";
 
 /**
  * The one place the page reads an update: the wire's externally tagged `{name: fields}` (or a unit
- * variant's bare name) checked against the schema of the fields this page draws. Everything past
- * here holds a typed update, never a cast. spec: How a message is tagged; the catalogue's update
- * table for the fields. When protocol/ carries an UPDATES table of its own, this table becomes a
- * re-export of it and nothing that imports `readUpdate` changes.
+ * variant's bare name) read with protocol/'s own reader against its UPDATES table, so the page
+ * holds no schema of its own for any update. Everything past here holds a typed update, never a
+ * cast. spec: How a message is tagged.
  */
 
-const key = { key: Slot };
-const keyed = <T extends z.ZodRawShape>(shape: T) => z.object({ ...key, ...shape }).loose();
-/** A CLI stream-json frame: forwarded untouched, so only its being an object is checked. */
-const CliFrameSchema = z.record(z.string(), z.json());
-
-export const PAGE_UPDATES = {
-  chat_appended: keyed({ msg: CliFrameSchema }),
-  prompt_queued: keyed({ uuid: z.string(), source: z.string(), text: z.string() }),
-  prompt_lifecycle: keyed({ uuid: z.string(), state: z.string() }),
-  prompt_cancel_resolved: keyed({ uuid: z.string(), cancelled: z.boolean() }),
-  turn_complete: keyed({}),
-  turn_error: keyed({ message: z.string() }),
-  turn_cancelled: keyed({}),
-  context_usage_snapshot: keyed({
-    percentage: z.number().nullable().optional(),
-    max_tokens: z.number().nullable().optional(),
-  }),
-  processes_changed: keyed({ snapshot: ProcessSnapshot.nullable() }),
-  terminal_changed: keyed({ terminal: z.record(z.string(), z.json()).nullable() }),
-  background_tasks_changed: keyed({ tasks: z.array(z.record(z.string(), z.json())) }),
-  notice: keyed({ severity: z.string(), text: z.string() }),
-  connection_failed: keyed({ message: z.string(), fatal: z.boolean() }),
-  auth_required: AuthRequired.loose(),
-  forge_account_identity: ForgeAccountIdentity.loose(),
-  accounts_changed: AccountsChanged.loose(),
-  worker_status_changed: WorkerStatusChanged.loose(),
-  dictate_started: keyed({ floor_db: z.number(), generation: z.number() }),
-  dictate_level: keyed({ peak_db: z.number().nullable() }),
-  dictate_transcribing: keyed({}),
-  dictate_progress: keyed({
-    generation: z.number(),
-    done: z.number(),
-    total: z.number().nullable(),
-  }),
-  dictate_ended: keyed({ outcome: DictateOutcome, generation: z.number() }),
-  dictate_overrides: keyed({ overrides: DictateOverrides }),
-  dictate_models_changed: z.object({ models: DictateModelsSnapshot }).loose(),
-  voice_audio: VoiceAudio.loose(),
-  voice_mode_state: VoiceModeState.loose(),
-  ...PLUGINS_UPDATES,
-} as const;
-
-export type PageUpdateName = keyof typeof PAGE_UPDATES;
-/** A typed update: one this page draws, with its fields as their schema says. */
-export type PageUpdate = {
-  [N in PageUpdateName]: { name: N; fields: z.infer<(typeof PAGE_UPDATES)[N]> };
-}[PageUpdateName];
-/** Any other update: its name, its seat when it names one, and its bag as plain JSON. */
+/** A typed update: protocol/'s SessionUpdate, with its seat and its bag as plain JSON beside it. */
+export type KnownUpdate = SessionUpdate & {
+  known: true;
+  key: Slot | null;
+  /** The fields as they crossed, for the readers that take any held ask's card as JSON. */
+  bag: Record<string, Wire>;
+};
+/** An update protocol/ does not name (a newer forge's): its name, its seat, its bag as JSON. */
 export interface OtherUpdate {
   name: string;
   known: false;
   key: Slot | null;
-  fields: Record<string, Wire>;
+  bag: Record<string, Wire>;
 }
 
 /** What `readUpdate` answers: typed, other, or off its schema (with forge's words for why). */
 export type ReadUpdate =
-  | (PageUpdate & { known: true; key: Slot | null })
+  | KnownUpdate
   | OtherUpdate
   | { name: string; known: "invalid"; key: Slot | null; why: string };
 
 const Bag = z.record(z.string(), z.json());
 const Keyed = z.object({ key: Slot }).loose();
 
-function isPageUpdate(name: string): name is PageUpdateName {
-  return Object.hasOwn(PAGE_UPDATES, name);
-}
-
 /** Reads one wire update. Never throws: a malformed frame answers `known: "invalid"`. */
 export function readUpdate(raw: Wire): ReadUpdate {
-  if (typeof raw === "string") return { name: raw, known: false, key: null, fields: {} };
+  const shape = variant(raw);
+  if (!shape) return { name: "?", known: "invalid", key: null, why: "an update is one variant" };
+  const { name, bag } = shape;
+  if (!isUpdateName(name)) return other(name, bag);
+  const read = readLeniently(name, raw, bag);
+  if (!read.ok) return { name, known: "invalid", key: null, why: read.why };
+  return { ...read.update, known: true, key: updateSlot(read.update), bag };
+}
+
+/**
+ * protocol/'s reader; a field this build does not know is set aside first, as the snapshots'
+ * are (net/narrow.ts), because a newer forge adds fields and the spec calls them additive.
+ */
+function readLeniently(name: UpdateName, raw: Wire, bag: Record<string, Wire>): UpdateRead {
+  const read = readWireUpdate(raw);
+  const schema = updateSpec(name).fields;
+  if (read.ok || schema === null || typeof raw === "string") return read;
+  const known = parseIgnoringUnknownFields(schema, bag);
+  return known.success && known.ignored.length > 0 ? readWireUpdate({ [name]: known.data }) : read;
+}
+
+function variant(raw: Wire): { name: string; bag: Record<string, Wire> } | null {
+  if (typeof raw === "string") return { name: raw, bag: {} };
   const outer = Bag.safeParse(raw);
   const names = outer.success ? Object.keys(outer.data) : [];
-  if (!outer.success || names.length !== 1) {
-    return { name: "?", known: "invalid", key: null, why: "an update is one variant" };
-  }
-  const name = names[0];
-  const bag = Bag.safeParse(outer.data[name]);
-  if (!bag.success) {
-    return { name, known: "invalid", key: null, why: `${name}: its fields are not an object` };
-  }
-  const slot = Keyed.safeParse(bag.data);
-  const key = slot.success ? slot.data.key : null;
-  if (!isPageUpdate(name)) return { name, known: false, key, fields: bag.data };
-  const parsed = PAGE_UPDATES[name].safeParse(bag.data);
-  if (!parsed.success) {
-    return { name, known: "invalid", key, why: `${name}: ${describeIssues(parsed.error)}` };
-  }
-  return { name, fields: parsed.data, known: true, key } as ReadUpdate;
+  if (!outer.success || names.length !== 1) return null;
+  const bag = Bag.safeParse(outer.data[names[0]]);
+  return { name: names[0], bag: bag.success ? bag.data : {} };
+}
+
+/** A name protocol/ lacks is a newer forge's: kept as JSON, never refused (the dock draws any
+ * held ask's card from its bag, net/asks.ts). */
+function other(name: string, bag: Record<string, Wire>): OtherUpdate {
+  const keyed = Keyed.safeParse(bag);
+  return { name, known: false, key: keyed.success ? keyed.data.key : null, bag };
 }
 
 /** Whether `u` is a typed update of one of `names`: the narrowing the routers use. */
-export function isNamed<N extends PageUpdateName>(
+export function isNamed<N extends UpdateName>(
   u: ReadUpdate,
   ...names: N[]
-): u is Extract<PageUpdate, { name: N }> & { known: true; key: Slot | null } {
+): u is Extract<KnownUpdate, { name: N }> {
   return u.known === true && names.some((n) => n === u.name);
 }
 
@@ -130,7 +98,7 @@ export const TAKE_UPDATES = [
   "dictate_transcribing",
   "dictate_progress",
   "dictate_ended",
-] as const;
+] as const satisfies readonly UpdateName[];
 
 /** The plugins_* family the extensions page hears in full. */
 export const PLUGIN_UPDATES = [
@@ -140,4 +108,4 @@ export const PLUGIN_UPDATES = [
   "plugins_cli_action_failed",
   "plugins_update_run_progress",
   "plugins_update_run_finished",
-] as const satisfies readonly (keyof typeof PLUGINS_UPDATES)[];
+] as const satisfies readonly PluginsUpdateName[];

@@ -1,9 +1,8 @@
-import { type Slot, slotName } from "../../../../protocol/mod.ts";
+import { type Slot, slotName, type UpdateOf } from "../../../../protocol/mod.ts";
 import { VoicePlayer } from "../audio/voice.ts";
 import type { ForgeClient } from "./client.ts";
-import type { PageUpdate } from "./updates.ts";
 
-type VoiceUpdate = Extract<PageUpdate, { name: "voice_audio" | "voice_mode_state" }>;
+type VoiceUpdate = UpdateOf<"voice_audio" | "voice_mode_state">;
 
 /**
  * This page's voice switch, per seat: `voice_mode` on a click (explicit), paused with

@@ -1,5 +1,5 @@
 import type { NotifyKind, SettingsDocument, Slot } from "../../../../protocol/mod.ts";
-import { readUpdate as readWireUpdate, sameSlot, slotName } from "../../../../protocol/mod.ts";
+import { sameSlot, slotName } from "../../../../protocol/mod.ts";
 import { guarded, MONOTONIC } from "../../../../server/clock.ts";
 import { NeedReader } from "../../../../subsystems/notify/needs.ts";
 import { Notifier, type NotifierSettings } from "../../../../subsystems/notify/notifier.ts";
@@ -87,11 +87,10 @@ export class ForgeAlerts {
     });
     const reader = new NeedReader(() => performance.now(), () => rules(c).finishedAfterMs);
     this.#read = (u) => {
-      // The notifier reads protocol/'s typed updates, so the page's bag is read against them
-      // (a unit variant, which crosses as its bare name, carries nothing the notifier reads).
-      const typed = readWireUpdate({ [u.name]: u.fields });
-      if (!typed.ok) return;
-      for (const change of reader.read(typed.update)) this.#notifier.apply(change);
+      // The notifier reads protocol/'s typed updates, which the page's reader already holds; a
+      // name protocol/ does not know carries nothing the notifier reads.
+      if (u.known !== true) return;
+      for (const change of reader.read(u)) this.#notifier.apply(change);
     };
     c.updateReaders.add(this.#read);
   }

@@ -25,6 +25,9 @@ function useRoute(): Route {
   useEffect(() => {
     const on = () => setRoute(parseRoute(location.hash));
     addEventListener("hashchange", on);
+    // A hash moved between the first draw and this listener (a link followed as the page loads)
+    // fired no event this page heard: read it once now.
+    on();
     return () => removeEventListener("hashchange", on);
   }, []);
   return route;

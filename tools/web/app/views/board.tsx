@@ -52,8 +52,10 @@ function TaskRow(props: { row: BoardRow; project: string; compact: boolean }) {
           <select
             data-testid="task-status"
             value={t.status}
-            onChange={(e) =>
-              c.command("task_move", { project, id: t.id, to: e.currentTarget.value })}
+            onChange={(e) => {
+              const to = TaskStatus.safeParse(e.currentTarget.value);
+              if (to.success) c.command("task_move", { project, id: t.id, to: to.data });
+            }}
           >
             {TaskStatus.options.map((o) => <option value={o} key={o}>{o}</option>)}
           </select>
@@ -79,22 +81,29 @@ function TaskActions(props: { row: BoardRow; project: string }) {
   const [words, setWords] = useState("");
   const [owner, setOwner] = useState(t.owner ?? "");
   const c = useForge();
-  const cmd = (name: string, fields: Record<string, string | boolean | null | object>) =>
-    c.command(name, { project, id: t.id, ...fields });
+  const task = { project, id: t.id };
   return (
     <>
-      <button type="button" title="to the top" onClick={() => cmd("task_rank", { to: "top" })}>
+      <button
+        type="button"
+        title="to the top"
+        onClick={() => c.command("task_rank", { ...task, to: "top" })}
+      >
         ⤒
       </button>
       <button
         type="button"
         data-testid="task-up"
         title="up one"
-        onClick={() => cmd("task_rank", { to: "up" })}
+        onClick={() => c.command("task_rank", { ...task, to: "up" })}
       >
         ↑
       </button>
-      <button type="button" title="down one" onClick={() => cmd("task_rank", { to: "down" })}>
+      <button
+        type="button"
+        title="down one"
+        onClick={() => c.command("task_rank", { ...task, to: "down" })}
+      >
         ↓
       </button>
       <input
@@ -107,7 +116,7 @@ function TaskActions(props: { row: BoardRow; project: string }) {
       <button
         type="button"
         data-testid="task-assign"
-        onClick={() => cmd("task_assign", { owner: owner.trim() || null })}
+        onClick={() => c.command("task_assign", { ...task, owner: owner.trim() || null })}
       >
         Assign
       </button>
@@ -124,7 +133,8 @@ function TaskActions(props: { row: BoardRow; project: string }) {
           <button
             type="button"
             data-testid="task-approve"
-            onClick={() => cmd("task_verdict", { approve: true, words: words.trim() || null })}
+            onClick={() =>
+              c.command("task_verdict", { ...task, approve: true, words: words.trim() || null })}
           >
             Approve
           </button>
@@ -132,7 +142,8 @@ function TaskActions(props: { row: BoardRow; project: string }) {
             type="button"
             data-testid="task-send-back"
             disabled={!words.trim()}
-            onClick={() => cmd("task_verdict", { approve: false, words: words.trim() })}
+            onClick={() =>
+              c.command("task_verdict", { ...task, approve: false, words: words.trim() })}
           >
             Send back
           </button>
@@ -143,7 +154,7 @@ function TaskActions(props: { row: BoardRow; project: string }) {
           type="button"
           data-testid="task-answer"
           disabled={!words.trim()}
-          onClick={() => cmd("task_answer", { words: words.trim() })}
+          onClick={() => c.command("task_answer", { ...task, words: words.trim() })}
         >
           Answer
         </button>

@@ -1,4 +1,4 @@
-import { CONTEXTS, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
+import { CONTEXTS, DictateOverrideUpdate, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
 import { client } from "./use.ts";
 
@@ -28,12 +28,10 @@ export function DictateAxesPicker(props: { seat: SeatModel }) {
             data-testid={`override-${axis}`}
             value={held[axis] ?? ""}
             onChange={(e) => {
-              const value = e.currentTarget.value;
-              if (value) {
-                client().command("set_dictate_override", {
-                  key: seat.slot,
-                  update: { [axis]: value },
-                });
+              // The select's words narrowed by protocol/'s own schema of the axis's values.
+              const update = DictateOverrideUpdate.safeParse({ [axis]: e.currentTarget.value });
+              if (update.success) {
+                client().command("set_dictate_override", { key: seat.slot, update: update.data });
               }
             }}
           >

@@ -1,38 +1,11 @@
 import { useState } from "preact/hooks";
-import { z } from "zod";
-import { PermissionOutcome } from "../../../../protocol/mod.ts";
+import { PermissionAction, PermissionRequest, QuestionRequest } from "../../../../protocol/mod.ts";
 import { type Ask, genericAnswer } from "../model/asks.ts";
+import { narrow } from "../net/narrow.ts";
 import { DocumentHandOffCard } from "./hand_off.tsx";
 import { BrowserHandOffCard, SlackCard } from "./held_cards.tsx";
 import { client, useApp } from "./use.ts";
 import { VaultCard } from "./vault_card.tsx";
-
-/** The CLI's permission ask, as much of it as the card draws. */
-const Action = PermissionOutcome.options[0].shape.action;
-const PermissionAsk = z.object({
-  tool_call: z.object({ title: z.string().catch("a tool"), raw_input: z.json().optional() })
-    .loose(),
-  display: z.object({ description: z.string().nullable().optional() }).loose().optional(),
-  options: z.array(
-    z.object({ option_id: z.string(), name: z.string(), kind: z.string(), action: Action })
-      .loose(),
-  ),
-}).loose();
-
-/** The CLI's question ask: one question of its batch. */
-const QuestionAsk = z.object({
-  question_index: z.number(),
-  total_questions: z.number(),
-  prompt: z.object({
-    header: z.string().catch(""),
-    question: z.string(),
-    multi_select: z.boolean().catch(false),
-    options: z.array(
-      z.object({ option_id: z.string(), label: z.string(), description: z.string().nullish() })
-        .loose(),
-    ),
-  }).loose(),
-}).loose();
 
 /**
  * The asks dock: every ask the seat holds, oldest first. This client declared `answering`, so it
@@ -87,27 +60,32 @@ function Card(props: { ask: Ask; live: boolean }) {
 }
 
 function PermissionCard(props: { ask: Ask }) {
-  const r = PermissionAsk.safeParse(props.ask.request);
+  // The card as protocol/ types it (an ask the page cannot read is drawn as the generic card).
+  const r = narrow(PermissionRequest, "permission ask", props.ask.request);
   const [notes, setNotes] = useState("");
   const key = client().state.seat!.slot;
-  if (!r.success) return <GenericCard ask={props.ask} />;
+  if (!r.ok) return <GenericCard ask={props.ask} />;
   const { tool_call: call, display, options } = r.data;
-  const answer = (o: (typeof options)[number]) =>
+  const answer = (o: (typeof options)[number]) => {
+    // The option's action crosses as JSON; it goes back as the PermissionAction it must be.
+    const action = PermissionAction.safeParse(o.action);
+    if (!action.success) return;
     client().command("respond_permission", {
       key,
       tool_id: props.ask.id,
       outcome: {
         outcome: "selected",
         option_id: o.option_id,
-        action: o.action,
+        action: action.data,
         ...(o.kind === "notes" ? { notes_text: notes } : {}),
       },
     });
+  };
   return (
     <>
       <div class="ask-title">Allow {call.title}?</div>
-      {display?.description ? <div class="muted">{display.description}</div> : null}
-      <pre class="ask-input">{JSON.stringify(call.raw_input ?? null, null, 2)}</pre>
+      {display.description ? <div class="muted">{display.description}</div> : null}
+      <pre class="ask-input">{JSON.stringify(call.raw_input, null, 2)}</pre>
       <input
         placeholder="Notes for Claude (with “Tell Claude…”)"
         value={notes}
@@ -131,11 +109,11 @@ function PermissionCard(props: { ask: Ask }) {
 }
 
 function QuestionCard(props: { ask: Ask; live: boolean }) {
-  const r = QuestionAsk.safeParse(props.ask.request);
+  const r = narrow(QuestionRequest, "question ask", props.ask.request);
   const [chosen, setChosen] = useState<string[]>([]);
   const [notes, setNotes] = useState("");
   const key = client().state.seat!.slot;
-  if (!r.success) return <GenericCard ask={props.ask} />;
+  if (!r.ok) return <GenericCard ask={props.ask} />;
   const { prompt } = r.data;
   const multi = prompt.multi_select;
   const toggle = (id: string) =>
@@ -189,7 +167,7 @@ function GenericCard(props: { ask: Ask }) {
   const how = genericAnswer(a.kind);
   const key = client().state.seat!.slot;
   const send = (value: boolean) =>
-    client().command(how!.command, { key, id: a.id, [how!.field]: value });
+    client().commandChecked(how!.command, { key, id: a.id, [how!.field]: value });
   return (
     <>
       <div class="ask-title">{a.kind.replaceAll("_", " ")}</div>

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
-import { z } from "zod";
-import { SlackDraft } from "../../../../protocol/mod.ts";
+import { BrowserHandOffRequest, SlackDraft } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
+import { narrow } from "../net/narrow.ts";
 import { seatName } from "./marks.tsx";
 import { client, pageHref } from "./use.ts";
 
@@ -53,13 +53,6 @@ export function SlackCard(props: { ask: Ask }) {
   );
 }
 
-const HandOff = z.object({
-  reason: z.string(),
-  tab: z.number(),
-  page: z.string(),
-  profile: z.string().optional(),
-}).loose();
-
 /**
  * A browser hand-off: the agent asks the person to act in a tab. Open attaches that page by its
  * CDP target id (browser_view_page, because a tab number names another tab after a host
@@ -67,12 +60,12 @@ const HandOff = z.object({
  * and browser_view_page; respond_browser_hand_off.
  */
 export function BrowserHandOffCard(props: { ask: Ask }) {
-  const h = HandOff.safeParse(props.ask.request);
+  const h = narrow(BrowserHandOffRequest, "browser hand-off", props.ask.request);
   const seat = client().state.seat!.slot;
   const [why, setWhy] = useState<string | null>(null);
   const done = (value: boolean) =>
     client().command("respond_browser_hand_off", { key: seat, id: props.ask.id, done: value });
-  if (!h.success) return <div class="muted">A hand-off this page cannot read.</div>;
+  if (!h.ok) return <div class="muted">A hand-off this page cannot read.</div>;
   const open = async () => {
     location.hash = pageHref(client(), `seat/${seatName(seat)}/browser`);
     setWhy(await client().browser.viewPage(seat, h.data.page));

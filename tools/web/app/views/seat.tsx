@@ -144,7 +144,10 @@ function Pickers(props: { seat: SeatModel }) {
         mode{" "}
         <select
           value={seat.permissionMode ?? "default"}
-          onChange={(e) => client().command("set_mode", { key, mode: e.currentTarget.value })}
+          onChange={(e) => {
+            const mode = PermissionMode.safeParse(e.currentTarget.value);
+            if (mode.success) client().command("set_mode", { key, mode: mode.data });
+          }}
         >
           {PermissionMode.options.map((m) => <option value={m} key={m}>{m}</option>)}
         </select>

@@ -1,4 +1,4 @@
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { UsageSnapshot } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "../net/client.ts";
 import { seatsWaiting } from "./waiting.ts";
 
@@ -7,7 +7,7 @@ const TOKEN_FIELDS = [
   "output_tokens",
   "cache_creation_tokens",
   "cache_read_tokens",
-];
+] as const;
 const WINDOWS = ["today", "week"] as const;
 
 /** One usage window's total: its tokens and notional cost (null where the window has none). */
@@ -16,18 +16,15 @@ export interface WindowTotal {
   cost: number | null;
 }
 
-const obj = (v: Wire | undefined): Record<string, Wire> | null =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
-
-/** A window's total from the usage subject (spec: usage), or null when it carries none. */
-export function windowTotal(usage: Record<string, Wire> | null, name: string): WindowTotal | null {
-  const total = obj(obj(usage?.[name])?.total);
-  if (!total) return null;
-  const tokens = TOKEN_FIELDS.reduce((n, k) => {
-    const v = total[k];
-    return n + (typeof v === "number" ? v : 0);
-  }, 0);
-  return { tokens, cost: typeof total.cost_usd === "number" ? total.cost_usd : null };
+/** A window's total from the usage subject (spec: usage), or null before it is read. */
+export function windowTotal(
+  usage: UsageSnapshot | null,
+  name: (typeof WINDOWS)[number],
+): WindowTotal | null {
+  if (!usage) return null;
+  const total = usage[name].total;
+  const tokens = TOKEN_FIELDS.reduce((n, k) => n + total[k], 0);
+  return { tokens, cost: total.cost_usd };
 }
 
 function words(name: string, t: WindowTotal): string {
@@ -36,7 +33,7 @@ function words(name: string, t: WindowTotal): string {
 }
 
 /** Usage at a glance: today's and this week's totals from the usage subject. */
-export function UsageGlance(props: { usage: Record<string, Wire> | null }) {
+export function UsageGlance(props: { usage: UsageSnapshot | null }) {
   const usage = props.usage;
   if (!usage) return null;
   const lines = WINDOWS.flatMap((w) => {

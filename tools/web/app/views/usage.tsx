@@ -1,5 +1,4 @@
-import { z } from "zod";
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { UsageRow, UsageWindow } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
 
 const WINDOWS = ["today", "week", "month", "lifetime"] as const;
@@ -25,38 +24,16 @@ export function UsagePage() {
       </header>
       {!u ? <p class="muted">Reading the usage pool…</p> : (
         <>
-          {u.pricing_available === false && (
+          {!u.pricing_available && (
             <p class="notice">
               No price table is loaded: every cost below is a placeholder zero.
             </p>
           )}
-          {WINDOWS.map((w) => <Window name={w} data={windowOf(u[w])} key={w} />)}
+          {WINDOWS.map((w) => <Window name={w} data={u[w]} key={w} />)}
         </>
       )}
     </div>
   );
-}
-
-/** One usage row as the page draws it (tokens, cost, the unpriced models). spec: usage. */
-const Row = z.object({
-  name: z.string().optional(),
-  input_tokens: z.number().optional(),
-  output_tokens: z.number().optional(),
-  cache_creation_tokens: z.number().optional(),
-  cache_read_tokens: z.number().optional(),
-  cost_usd: z.number().optional(),
-  unpriced_models: z.array(z.string()).optional(),
-}).loose();
-type Row = z.infer<typeof Row>;
-const UsageWindow = z.object({
-  total: Row.catch({}),
-  by_model: z.array(Row).catch([]),
-  by_project: z.array(Row).catch([]),
-}).loose();
-type UsageWindow = z.infer<typeof UsageWindow>;
-
-function windowOf(raw: Wire | undefined): UsageWindow {
-  return UsageWindow.safeParse(raw ?? {}).data ?? { total: {}, by_model: [], by_project: [] };
 }
 
 function Window(props: { name: string; data: UsageWindow }) {
@@ -75,7 +52,7 @@ function Window(props: { name: string; data: UsageWindow }) {
   );
 }
 
-function Table(props: { title: string; rows: Row[] }) {
+function Table(props: { title: string; rows: UsageRow[] }) {
   return (
     <table class="usage-table">
       <thead>
@@ -89,9 +66,8 @@ function Table(props: { title: string; rows: Row[] }) {
         {props.rows.map((r, i) => (
           <tr key={i}>
             <td>
-              {String(r.name ?? "?")}
-              {Array.isArray(r.unpriced_models) &&
-                r.unpriced_models.length > 0 && (
+              {r.name}
+              {r.unpriced_models.length > 0 && (
                 <span class="muted" data-testid="unpriced">
                   (unpriced: {r.unpriced_models.join(", ")})
                 </span>
@@ -113,10 +89,10 @@ const TOKEN_FIELDS = [
   "cache_read_tokens",
 ] as const;
 
-function tokens(r: Row): string {
-  return TOKEN_FIELDS.reduce((n, k) => n + (r[k] ?? 0), 0).toLocaleString();
+function tokens(r: UsageRow): string {
+  return TOKEN_FIELDS.reduce((n, k) => n + r[k], 0).toLocaleString();
 }
 
-function cost(r: Row): string {
-  return typeof r.cost_usd === "number" ? `$${r.cost_usd.toFixed(2)}` : "—";
+function cost(r: UsageRow): string {
+  return `$${r.cost_usd.toFixed(2)}`;
 }

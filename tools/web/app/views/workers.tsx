@@ -5,6 +5,7 @@ import {
   type Slot,
   SpawnWorkerBody,
   type Wire,
+  type WrappedPrompt,
 } from "../../../../protocol/mod.ts";
 import { lostWords } from "../net/replies.ts";
 import { client, pageHref, useApp } from "./use.ts";
@@ -29,18 +30,12 @@ export function Workers(props: { lead: Slot }) {
     a.slot.org === lead.org && a.slot.project === lead.project && a.slot.label !== "lead"
   );
   const spawn = async () => {
-    const body = await client().ask((reply_to) => ({
-      kind: "command",
-      reply_to,
-      command: {
-        spawn_worker: {
-          project_key: lead.project,
-          label: label.trim(),
-          charter: charter.trim(),
-          spawned_by: lead,
-        },
-      },
-    })).catch((err) => new ReplyFailed(lostWords(err)));
+    const body = await client().commandReply("spawn_worker", {
+      project_key: lead.project,
+      label: label.trim(),
+      charter: charter.trim(),
+      spawned_by: lead,
+    }).catch((err) => new ReplyFailed(lostWords(err)));
     setSaid(body instanceof ReplyFailed ? { ok: false, text: body.why } : spawnWords(body));
   };
   return (
@@ -118,7 +113,7 @@ function WorkerRow(
   const s = useApp();
   const mine = s.seat && sameSlot(s.seat.slot, slot);
   const send = (toLead: boolean) => {
-    const wrapped = {
+    const wrapped: WrappedPrompt = {
       id: crypto.randomUUID(),
       kind: "message",
       sender_name: "you",
@@ -197,11 +192,9 @@ class ReplyFailed {
 }
 
 async function despawn(lead: Slot, label: string, force: boolean, onSaid: (s: Said) => void) {
-  const body = await client().ask((reply_to) => ({
-    kind: "command",
-    reply_to,
-    command: { despawn_worker: { project_key: lead.project, label, force } },
-  })).catch((err) => new ReplyFailed(lostWords(err)));
+  const body = await client()
+    .commandReply("despawn_worker", { project_key: lead.project, label, force })
+    .catch((err) => new ReplyFailed(lostWords(err)));
   onSaid(body instanceof ReplyFailed ? { ok: false, text: body.why } : despawnWords(label, body));
 }
 
