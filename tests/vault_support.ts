@@ -5,6 +5,7 @@ import { memoryLogger } from "../server/log.ts";
 import { StateKeeper } from "../server/state/keeper.ts";
 import type { Host, Peer, ToolCall } from "../server/subsystem.ts";
 import { create } from "../subsystems/vault/mod.ts";
+import { fakePeer } from "./fake_peer.ts";
 import { HeldAskRegistry } from "../server/workspace/seats/held.ts";
 import type { SeatInfo, Workspace } from "../server/workspace/workspace.ts";
 
@@ -50,18 +51,6 @@ export function toolCall(slot: Slot = SLOT, signal = new AbortController().signa
   };
 }
 
-export function peer(answering: boolean): Peer {
-  return {
-    id: 1,
-    answering,
-    showing: null,
-    send: () => {},
-    sendBinary: () => {},
-    buffered: () => 0,
-    onClose: () => {},
-  };
-}
-
 /**
  * The vault subsystem over the fake vault server, with helpers that call its tools and answer
  * its cards as the dispatcher would (decoded by the command's schema, then handled).
@@ -75,7 +64,7 @@ export async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2i
     Promise.resolve().then(() =>
       sub.commands.respond_vault_ask(
         decodeCommand({ respond_vault_ask: { key: slot, id, answer } }) as never,
-        peer(answering),
+        fakePeer(answering),
       )
     );
   const unlockWith = async () => ({
@@ -88,7 +77,7 @@ export async function setup(opts: { tokenTtl?: number; kdf?: "pbkdf2" | "argon2i
     Promise.resolve().then(() =>
       (sub.commands as unknown as Record<string, (c: unknown, p: Peer) => unknown>)[name](
         decodeCommand(fields === null ? name : { [name]: fields }),
-        peer(answering),
+        fakePeer(answering),
       )
     );
   const lastId = () => h.asks.list(SLOT).map((a) => a.id).at(-1)!;

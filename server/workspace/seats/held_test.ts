@@ -3,24 +3,13 @@
 // (settings_write_pending / settings_write_resolved names the ending).
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { SessionUpdate, Slot } from "../../../protocol/mod.ts";
-import { type Peer, Refusal } from "../../subsystem.ts";
+import { Refusal } from "../../subsystem.ts";
+import { fakePeer } from "../../../tests/fake_peer.ts";
 import { CallEnded } from "../mcp/seat_server.ts";
 import { effectFailed, HeldAskRegistry } from "./held.ts";
 
 const lead: Slot = { org: "Acme", project: "alpha", label: "lead" };
 const other: Slot = { org: "Acme", project: "beta", label: "lead" };
-
-function peer(answering: boolean): Peer {
-  return {
-    id: 1,
-    answering,
-    showing: null,
-    send: () => {},
-    sendBinary: () => {},
-    buffered: () => 0,
-    onClose: () => {},
-  };
-}
 
 // One card per kind, as its parker builds it (protocol/held.ts).
 const write = (n: number) => ({
@@ -92,7 +81,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
     request: write(0),
     signal,
   });
-  held.answer(lead, "settings_write", a.id, peer(true), {
+  held.answer(lead, "settings_write", a.id, fakePeer(true), {
     ending: "answered",
     answer: { ok: true },
   });
@@ -102,7 +91,7 @@ Deno.test("held asks: answered and declined reach the parker and name the ending
     fields: { key: lead, id: a.id, ending: "answered", failure: null },
   });
   const b = held.park(lead, { kind: "settings_write", request: write(1), signal });
-  held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
+  held.answer(lead, "settings_write", b.id, fakePeer(true), { ending: "declined" });
   assertEquals((await b.outcome).ending, "declined");
   assertEquals(held.list(lead), []);
 });
@@ -121,19 +110,27 @@ Deno.test("held asks: a non-answering connection, an unknown id, another seat ar
     throw new Error("not refused");
   };
   assertMatch(
-    refusal(() => held.answer(lead, "settings_write", a.id, peer(false), { ending: "declined" })),
+    refusal(() =>
+      held.answer(lead, "settings_write", a.id, fakePeer(false), { ending: "declined" })
+    ),
     /respond_settings_write: Acme\/alpha\/lead: this connection did not declare answering/,
   );
   assertMatch(
-    refusal(() => held.answer(lead, "settings_write", "nope", peer(true), { ending: "declined" })),
+    refusal(() =>
+      held.answer(lead, "settings_write", "nope", fakePeer(true), { ending: "declined" })
+    ),
     /no settings_write ask nope is waiting/,
   );
   assertMatch(
-    refusal(() => held.answer(other, "settings_write", a.id, peer(true), { ending: "declined" })),
+    refusal(() =>
+      held.answer(other, "settings_write", a.id, fakePeer(true), { ending: "declined" })
+    ),
     /is parked on Acme\/alpha\/lead, not this seat/,
   );
   assertMatch(
-    refusal(() => held.answer(lead, "document_hand_off", a.id, peer(true), { ending: "declined" })),
+    refusal(() =>
+      held.answer(lead, "document_hand_off", a.id, fakePeer(true), { ending: "declined" })
+    ),
     /answer_document_hand_off: .*no document_hand_off ask/,
   );
   assertEquals(held.list(lead).length, 1, "every refusal left the ask parked");
@@ -184,7 +181,7 @@ Deno.test("held asks: a Slack draft is `{key, draft}` and ends answered {approve
     name: "slack_post_pending",
     fields: { key: lead, draft: { ...hi, id: a.id } },
   });
-  held.answer(lead, "slack_post", a.id, peer(true), { ending: "declined" });
+  held.answer(lead, "slack_post", a.id, fakePeer(true), { ending: "declined" });
   await a.outcome;
   assertEquals(emitted.at(-1)!.fields, {
     key: lead,
@@ -220,12 +217,12 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
       return { text: `wrote ${answer}` };
     },
   });
-  held.answer(lead, "settings_write", a.id, peer(true), { ending: "answered", answer: true });
+  held.answer(lead, "settings_write", a.id, fakePeer(true), { ending: "answered", answer: true });
   assertEquals(held.list(lead), [], "no longer waiting on a person");
   assertMatch(
     String((() => {
       try {
-        held.answer(lead, "settings_write", a.id, peer(true), { ending: "declined" });
+        held.answer(lead, "settings_write", a.id, fakePeer(true), { ending: "declined" });
       } catch (err) {
         return (err as Error).message;
       }
@@ -261,7 +258,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
     signal,
     effect: () => Promise.resolve({ text: "vault__update: the item is gone", isError: true }),
   });
-  held.answer(lead, "vault_ask", b.id, peer(true), { ending: "answered", answer: {} });
+  held.answer(lead, "vault_ask", b.id, fakePeer(true), { ending: "answered", answer: {} });
   await b.outcome;
   assertEquals(failureOf(emitted.at(-1)), "vault__update: the item is gone");
   const c = held.park(lead, {
@@ -270,7 +267,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
     signal,
     effect: () => Promise.reject(new Error("Slack refused chat.postMessage: is_archived")),
   });
-  held.answer(lead, "slack_post", c.id, peer(true), { ending: "answered", answer: {} });
+  held.answer(lead, "slack_post", c.id, fakePeer(true), { ending: "answered", answer: {} });
   assertEquals((await c.outcome).ending, "answered");
   assertEquals(emitted.at(-1)!.fields, {
     key: lead,
@@ -286,7 +283,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
       throw new Error("a decline runs no effect");
     },
   });
-  held.answer(lead, "settings_write", d.id, peer(true), { ending: "declined" });
+  held.answer(lead, "settings_write", d.id, fakePeer(true), { ending: "declined" });
   assertEquals((await d.outcome).ending, "declined");
 });
 
@@ -303,7 +300,7 @@ Deno.test("held asks: an effect that throws or rejects resolves in forge's words
       throw new Error("EACCES: permission denied, open '/etc/forge.toml'");
     },
   });
-  held.answer(lead, "settings_write", a.id, peer(true), { ending: "answered", answer: true });
+  held.answer(lead, "settings_write", a.id, fakePeer(true), { ending: "answered", answer: true });
   assertEquals(await a.outcome, {
     ending: "answered",
     answer: true,
@@ -330,7 +327,7 @@ Deno.test("held asks: an effect that throws or rejects resolves in forge's words
     signal,
     effect: () => Promise.reject(new TypeError("Cannot read properties of undefined")),
   });
-  held.answer(lead, "vault_ask", b.id, peer(true), { ending: "answered", answer: {} });
+  held.answer(lead, "vault_ask", b.id, fakePeer(true), { ending: "answered", answer: {} });
   await b.outcome;
   const failure = String(failureOf(emitted.at(-1)));
   assertMatch(failure, /^the approved vault call did not go through/);
@@ -352,7 +349,7 @@ Deno.test("held asks: the session ending mid-effect leaves one resolve, the fail
       throw new Error("fetch failed: socket hang up");
     },
   });
-  held.answer(lead, "slack_post", a.id, peer(true), { ending: "answered", answer: {} });
+  held.answer(lead, "slack_post", a.id, fakePeer(true), { ending: "answered", answer: {} });
   await started.promise;
   // The CLI goes away while the message is being sent: the call aborts, the seat's asks end.
   call.abort(new CallEnded("session_ended", "the CLI exited"));
@@ -382,14 +379,14 @@ Deno.test("held asks: an emit that throws on resolve still hands the call its ou
     signal: new AbortController().signal,
     effect: () => Promise.resolve({ text: "wrote" }),
   });
-  held.answer(lead, "settings_write", a.id, peer(true), { ending: "answered", answer: true });
+  held.answer(lead, "settings_write", a.id, fakePeer(true), { ending: "answered", answer: true });
   assertEquals(await a.outcome, { ending: "answered", answer: true, result: { text: "wrote" } });
   const b = held.park(lead, {
     kind: "settings_write",
     request: write(0),
     signal: new AbortController().signal,
   });
-  held.answer(lead, "settings_write", b.id, peer(true), { ending: "declined" });
+  held.answer(lead, "settings_write", b.id, fakePeer(true), { ending: "declined" });
   assertEquals((await b.outcome).ending, "declined");
   assertEquals(logged, ["held_resolve_failed", "held_resolve_failed"]);
 });
