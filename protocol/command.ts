@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeIssues } from "./issues.ts";
 import { parseIgnoringUnknownFields } from "./lenient.ts";
+import { splitVariant } from "./variant.ts";
 import { RankMove, TaskStatus } from "./board.ts";
 import {
   BenchTarget,
@@ -348,15 +349,11 @@ export function decodeCommand(raw: unknown): Command {
 
 /** decodeCommand, also naming the unknown fields it ignored (serde's default). */
 export function decodeCommandLenient(raw: unknown): { command: Command; ignored: string[] } {
-  let name: string;
-  let bag: unknown = null;
-  if (typeof raw === "string") name = raw;
-  else if (raw && typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 1) {
-    name = Object.keys(raw)[0];
-    bag = (raw as Record<string, unknown>)[name];
-  } else {
+  const variant = splitVariant(raw);
+  if (!variant) {
     throw new CommandRefused(null, 'a command is one variant: its name, or {"<name>": {fields}}');
   }
+  const { name, bag } = variant;
   if (!isCommandName(name)) throw new CommandRefused(null, `unknown command \`${name}\``);
   const schema: z.ZodType | null = COMMANDS[name].fields;
   if (schema === null) {

@@ -8,6 +8,7 @@ import type { Hearer, UpdateSpec } from "./update_spec.ts";
 import { FLEET_UPDATES } from "./updates_fleet.ts";
 import { SEAT_UPDATES } from "./updates_seat.ts";
 import { SUBSYSTEM_UPDATES } from "./updates_subsystems.ts";
+import { splitVariant } from "./variant.ts";
 
 // spec: How a message is tagged. A SessionUpdate is externally tagged one level inside `update`:
 // `{"chat_appended": {"key": ..., "msg": ...}}`; the unit variants cross as the bare name.
@@ -144,13 +145,11 @@ export type UpdateRead = { ok: true; update: SessionUpdate } | { ok: false; why:
  * off the variant's schema (an unknown field included: the tables are closed).
  */
 export function readUpdate(raw: unknown): UpdateRead {
-  let name: string;
-  let bag: unknown = null;
-  if (typeof raw === "string") name = raw;
-  else if (raw && typeof raw === "object" && !Array.isArray(raw) && Object.keys(raw).length === 1) {
-    name = Object.keys(raw)[0];
-    bag = (raw as Record<string, unknown>)[name];
-  } else return { ok: false, why: 'an update is one variant: its name, or {"<name>": {fields}}' };
+  const variant = splitVariant(raw);
+  if (!variant) {
+    return { ok: false, why: 'an update is one variant: its name, or {"<name>": {fields}}' };
+  }
+  const { name, bag } = variant;
   if (!isUpdateName(name)) return { ok: false, why: `unknown update \`${name}\`` };
   const schema = updateSpec(name).fields;
   if (schema === null) {
