@@ -2,7 +2,8 @@ import type { UsageSnapshot } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "../net/client.ts";
 import { seatsWaiting } from "./waiting.ts";
 
-const TOKEN_FIELDS = [
+/** The token counts a usage row or window adds up to its tokens. */
+export const TOKEN_FIELDS = [
   "input_tokens",
   "output_tokens",
   "cache_creation_tokens",

@@ -1,4 +1,5 @@
 import type { UsageRow, UsageWindow } from "../../../../protocol/mod.ts";
+import { TOKEN_FIELDS } from "./totals.tsx";
 import { client, useApp } from "./use.ts";
 
 const WINDOWS = ["today", "week", "month", "lifetime"] as const;
@@ -81,13 +82,6 @@ function Table(props: { title: string; rows: UsageRow[] }) {
     </table>
   );
 }
-
-const TOKEN_FIELDS = [
-  "input_tokens",
-  "output_tokens",
-  "cache_creation_tokens",
-  "cache_read_tokens",
-] as const;
 
 function tokens(r: UsageRow): string {
   return TOKEN_FIELDS.reduce((n, k) => n + r[k], 0).toLocaleString();
