@@ -87,6 +87,20 @@ export const ErrorFrame = msg("error", {
 });
 export type ErrorFrame = z.infer<typeof ErrorFrame>;
 
+/** The `update` frame: one update and its place in its seat's numbered stream. */
+export const UpdateFrame = msg("update", {
+  update: Json,
+  seq: z.number().int().nullable().optional(),
+  span: z.number().int().optional(),
+});
+
+/** The `seat_frames` answer: the numbered frames a `seat_range` asked for. */
+export const SeatFramesFrame = msg("seat_frames", {
+  slot: Slot,
+  epoch: z.string(),
+  frames: z.array(Json),
+});
+
 const slotBag = { seat: Slot, id: z.number().int() };
 
 /** Every message the server sends. */
@@ -102,11 +116,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
   }),
   msg("pong", {}),
   msg("snapshot", { subject: Subject, data: Json }),
-  msg("update", {
-    update: Json,
-    seq: z.number().int().nullable().optional(),
-    span: z.number().int().optional(),
-  }),
+  UpdateFrame,
   msg("page", {
     conversation: Slot,
     turns: z.array(Json),
@@ -114,7 +124,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     // spec: page > cron_names: the schedule each fired prompt came from, by the prompt's id.
     cron_names: z.record(z.string(), z.string()).optional(),
   }),
-  msg("seat_frames", { slot: Slot, epoch: z.string(), frames: z.array(Json) }),
+  SeatFramesFrame,
   msg("reply", { reply_to: z.number().int(), body: Json }),
   ErrorFrame,
   msg("document_read", {

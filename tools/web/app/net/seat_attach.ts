@@ -1,10 +1,11 @@
-import type { ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
+import type { ErrorFrame, ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
 import { sameSlot } from "../../../../protocol/mod.ts";
 import { SeatModel } from "../model/seat.ts";
 import type { ForgeClient } from "./client.ts";
 import { HistoryWalk } from "./history_walk.ts";
 import { narrowSession } from "./narrow.ts";
-import type { ReadUpdate } from "./updates.ts";
+import type { Inbound } from "./inbound.ts";
+import type { HeardUpdate } from "./updates.ts";
 
 /** How many turns a `more` asks for: the same page the snapshot carries. */
 const PAGE_TURNS = 20;
@@ -142,10 +143,10 @@ export class SeatAttach {
   }
 
   /** One update for the seat on screen; frames before its snapshot are the snapshot's. */
-  update(update: ReadUpdate, raw: Wire, seq: number | null | undefined, span?: number): void {
+  update(update: HeardUpdate, seq: number | null, span?: number): void {
     const seat = this.#state.seat;
     if (!seat || this.#awaiting !== null) return;
-    const got = seat.accept(raw, seq, span);
+    const got = seat.accept(update, seq, span);
     if (got.kind === "gap") this.#range(seat, got);
     // The diff is read once per record and never pushed (spec: session > diff): a review
     // page reads the record again when the tree moves.
@@ -168,12 +169,12 @@ export class SeatAttach {
     this.#walk.landed();
   }
 
-  frames(m: ServerMessage & { kind: "seat_frames" }): void {
+  frames(m: Extract<Inbound, { kind: "seat_frames" }>): void {
     const seat = this.#state.seat;
     if (seat && sameSlot(seat.slot, m.slot)) seat.repaired(m.frames);
   }
 
-  error(m: ServerMessage & { kind: "error" }): void {
+  error(m: ErrorFrame): void {
     const seat = this.#state.seat;
     if (!seat || !m.seat || !sameSlot(m.seat, seat.slot)) return;
     if (m.what === "subscribe") {

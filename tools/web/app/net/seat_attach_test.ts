@@ -32,7 +32,9 @@ function world() {
     sent.flatMap((m) => m.kind === "subscribe" && typeof m.what === "object" ? [m.review] : []);
   const hear = (raw: Wire) => {
     assertEquals(readWire(raw).ok, true, JSON.stringify(raw));
-    attach.update(readUpdate(raw), raw, null);
+    const read = readUpdate(raw);
+    if (read.known === "invalid") throw new Error(read.why);
+    attach.update(read, null);
     attach.snapshot(slot, seatSnapshot(1) as unknown as Wire);
   };
   return { attach, sent, reads, hear };
