@@ -78,11 +78,18 @@ Deno.test({
     const chat = page.getByTestId("chat");
     await page.getByTestId("turn").first().waitFor();
     const start = page.getByTestId("history-start");
-    // The reader scrolls up until the first prompt: each wheel near the top walks one `more`.
+    // The reader scrolls up until the first prompt: a wheel to the top walks one `more`, and the
+    // next wheel waits for its page to land (the turns held grew, or the walk reached the start).
+    const held = () =>
+      page.evaluate("globalThis.forgeDebug.client.state.seat.turns.length") as Promise<number>;
     for (let i = 0; i < 400 && !(await start.isVisible()); i++) {
+      const before = await held();
       await chat.hover();
-      await page.mouse.wheel(0, -4000);
-      await page.waitForTimeout(50);
+      await page.mouse.wheel(0, -1_000_000);
+      await page.waitForFunction(
+        `((s) => s.cursor === null || s.turns.length > ${before})` +
+          "(globalThis.forgeDebug.client.state.seat)",
+      );
     }
     await start.waitFor();
     // The conversation is virtualised: the page holds every turn, the DOM only those in view.
