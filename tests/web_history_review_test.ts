@@ -142,5 +142,41 @@ Deno.test({
     const commit = page.locator(".commits li", { hasText: "second" }).getByRole("button");
     await commit.click();
     await page.getByTestId("commit-diff").getByTestId("file-second.txt").waitFor();
+
+    // The tree moves under an open comment form and an opened stretch; the page reads the diff
+    // again (spec: session > diff, "the tree's later movement arrives as work updates"). First a
+    // change above line 50 that moves its row but not its number: the form stays on line 50.
+    await file.getByTestId("comment-50").click();
+    const form = page.getByTestId("comment-form");
+    await form.locator("textarea").fill("a draft");
+    changed[19] = "line twenty, changed";
+    await Deno.writeTextFile(`${dir}/notes.txt`, changed.join("\n") + "\n");
+    await file.getByText("line twenty, changed").waitFor();
+    const underFifty = file.locator(
+      "tr:has([data-testid=comment-50]) + tr [data-testid=comment-form]",
+    );
+    await underFifty.waitFor();
+    assertEquals(await underFifty.locator("textarea").inputValue(), "a draft");
+    // Then the tree moves under the opened stretch: these changes are committed (the tip the
+    // stretch is read from moves) while a new first line and a change at line 58 are written.
+    // The stretch is read again from the new tip and found by its old numbers: new line 21 is the
+    // tip's line 20, the change just committed. Line 50 left the diff; its form stays, words kept.
+    await git(dir, "add", "notes.txt");
+    changed[57] = "line fifty-eight, changed";
+    await Deno.writeTextFile(
+      `${dir}/notes.txt`,
+      ["a new first line", ...changed].join("\n") + "\n",
+    );
+    await git(dir, "commit", "-q", "-m", "third");
+    await file.getByText("a new first line").waitFor();
+    await file.locator("[data-testid=expanded][data-line='21']", {
+      hasText: "line twenty, changed",
+    }).waitFor();
+    assertEquals(
+      await file.locator("[data-testid=expanded][data-line='30']").textContent(),
+      "2930 line 29",
+    );
+    await form.getByText("no longer in the diff").waitFor();
+    assertEquals(await form.locator("textarea").inputValue(), "a draft");
   },
 });

@@ -257,10 +257,8 @@ export class ForgeClient {
         this.#error(m);
         break;
       case "file_content":
-        s.files.set(`${m.path}@${m.sha ?? ""}`, m);
-        break;
       case "commit_diff":
-        s.commits.set(m.sha, m);
+        this.seats.reviewRead(m);
         break;
       case "document_read":
         s.document = m;

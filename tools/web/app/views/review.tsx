@@ -27,7 +27,14 @@ export function ReviewPage() {
       {typeof worktree === "string"
         ? <p class="muted">{worktree}</p>
         : worktree.map((f) => (
-          <FileDiff file={f} sha={null} expandable commentable key={String(f.path)} />
+          <FileDiff
+            file={f}
+            sha={null}
+            readSide="old"
+            expandable
+            commentable
+            key={String(f.path)}
+          />
         ))}
       {branch !== null && (
         <>
@@ -36,6 +43,7 @@ export function ReviewPage() {
             <FileDiff
               file={f}
               sha={null}
+              readSide="new"
               expandable={false}
               key={String(f.path)}
             />
@@ -76,6 +84,7 @@ export function ReviewPage() {
                   <FileDiff
                     file={f}
                     sha={String(shown.commit)}
+                    readSide="new"
                     expandable
                     key={String(f.path)}
                   />
