@@ -11,6 +11,7 @@ export * from "./board.ts";
 export * from "./connectors.ts";
 export * from "./workers.ts";
 export * from "./review.ts";
+export * from "./review_record.ts";
 export * from "./command.ts";
 export * from "./update.ts";
 export * from "./update_spec.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FileContent, LayerState } from "./review_record.ts";
 import { Slot } from "./slot.ts";
 import { Subject } from "./subject.ts";
 
@@ -141,14 +142,14 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     session: Slot,
     path: z.string(),
     sha: z.string().nullable(),
-    content: Json,
+    content: FileContent,
   }),
   msg("commit_diff", {
     session: Slot,
     sha: z.string(),
     ok: z.boolean(),
     commit: z.string().optional(),
-    diff: Json.optional(),
+    diff: LayerState.optional(),
     why: z.string().optional(),
   }),
   msg("terminal_view", {

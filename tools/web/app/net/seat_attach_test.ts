@@ -69,7 +69,7 @@ Deno.test("seat attach: away from the review tab a review notice reads nothing",
 
 Deno.test("seat attach: the tree moving drops the working tree's file reads, keeps a commit's", () => {
   const w = world();
-  const content = { state: "read", lines: ["line 1"], truncated: false };
+  const content = { state: "read" as const, lines: ["line 1"], truncated: false };
   const file = (path: string, sha: string | null, session = slot) =>
     w.attach.reviewRead({ kind: "file_content", session, path, sha, content });
   file("a.txt", null);

@@ -63,11 +63,8 @@ export function FileDiff(
   }, [reading, key]);
   const lines = file.lines;
   const marked = highlightLines(lines.map((l) => l.text), languageOf(path));
-  const body = content?.content;
-  const got = typeof body === "object" && body !== null && !Array.isArray(body) ? body : null;
-  const read = got?.state === "read" && Array.isArray(got.lines)
-    ? got.lines.map((l) => typeof l === "string" ? l : "")
-    : null;
+  const got = content?.content;
+  const read = got?.state === "read" ? got.lines : null;
   const out: JSX.Element[] = [];
   let lastNew = 0;
   let lastOld = 0;
@@ -118,7 +115,7 @@ export function FileDiff(
                   ↕ {hidden} unchanged line{hidden === 1 ? "" : "s"}
                   {reading ? " (reading…)" : ""}
                 </button>
-                {got?.state === "failed" && <span class="muted">{String(got.why)}</span>}
+                {got?.state === "failed" && <span class="muted">{got.why}</span>}
               </td>
             </tr>,
           );

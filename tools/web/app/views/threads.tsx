@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { newThread, type Thread, withReply } from "../model/threads.ts";
 import { lostWords } from "../net/replies.ts";
-import { SubmitReply, threadsRead } from "../net/review_read.ts";
+import { submitted as reviewFiled, threadsRead } from "../net/review_read.ts";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -108,8 +108,14 @@ export function Threads() {
         origin: seat.slot,
       }), setWhy);
     if (body === undefined) return;
-    const set = SubmitReply.safeParse(body);
-    setSubmitted(set.success ? `Review ${set.data.number} submitted.` : String(body));
+    const set = reviewFiled(body);
+    setSubmitted(
+      set === null
+        ? "Nothing to submit."
+        : typeof set === "string"
+        ? set
+        : `Review ${set.number} submitted.`,
+    );
   };
   return (
     <div class="threads" data-testid="threads">
