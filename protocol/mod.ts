@@ -38,4 +38,5 @@ export * from "./home.ts";
 export * from "./session.ts";
 export * from "./absent.ts";
 export * from "./browser_frames.ts";
+export * from "./verb_replies.ts";
 export * from "./voice.ts";

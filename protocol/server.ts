@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FileContent, LayerState } from "./review_record.ts";
 import { Slot } from "./slot.ts";
+import { BrowserTabList } from "./verb_replies.ts";
 import { Subject } from "./subject.ts";
 
 // spec: What a client receives. Every server message is tagged on `kind`. These schemas are the
@@ -177,16 +178,8 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     can_back: z.boolean(),
     can_forward: z.boolean(),
   }),
-  msg("browser_tabs", {
-    id: z.number().int(),
-    profile: z.string(),
-    up: z.boolean(),
-    connected: z.boolean(),
-    closing_at_ms: z.number().nullable(),
-    /** forge's addition: why this up host plays no page audio (PulseAudio cannot run), or null. */
-    audio_off: z.string().nullable(),
-    rows: z.array(Json),
-  }),
+  // The same list the browser_tabs reply carries (protocol/verb_replies.ts).
+  msg("browser_tabs", BrowserTabList.shape),
   msg("browser_surface_failed", {
     id: z.number().int(),
     tab: z.number().int(),
