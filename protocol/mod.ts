@@ -28,6 +28,7 @@ export * from "./binary.ts";
 export * from "./terminal_frames.ts";
 export * from "./accounts.ts";
 export * from "./dictate.ts";
+export * from "./dictate_models.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
 export * from "./notify.ts";
