@@ -141,7 +141,7 @@ Deno.test("subscribe with an unknown field is answered; a wrong type is refused 
   const snap = await c.next();
   assertEquals([snap.kind, snap.subject], ["snapshot", "home"]);
   c.send({ kind: "subscribe", what: "home", review: "yes", browser: false });
-  // Home's own updates (the fleet settling after boot) may come first; the answer is the error.
+  // Boot's read of the installed CLI's version can land first (cli_version_changed), under load.
   const err = await c.next((m) => m.kind === "error");
   assertEquals([err.kind, err.what], ["error", "subscribe"]);
   assertMatch(String(err.why), /review/);
