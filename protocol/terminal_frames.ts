@@ -42,16 +42,25 @@ function checkId(id: number): void {
  * because a wrapped header would address the wrong terminal or sequence.
  */
 export function encodeTerminalOutput(id: number, seq: number, bytes: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(OUTPUT_HEADER_BYTES + bytes.length);
+  frame.set(bytes, OUTPUT_HEADER_BYTES);
+  return writeTerminalOutputHeader(frame, id, seq);
+}
+
+/**
+ * Writes a kind-4 header into `frame`'s first OUTPUT_HEADER_BYTES, whose payload already follows
+ * them, and returns `frame`: a chunk read with room left before it is framed in place rather than
+ * copied (the terminal's 64 KiB flood chunks). Throws as encodeTerminalOutput.
+ */
+export function writeTerminalOutputHeader(frame: Uint8Array, id: number, seq: number): Uint8Array {
   checkId(id);
   if (!Number.isInteger(seq) || seq < 0 || seq > 0xffffffff) {
     throw new RangeError(`terminal frame: seq ${seq} is not a u32`);
   }
-  const frame = new Uint8Array(OUTPUT_HEADER_BYTES + bytes.length);
-  const view = new DataView(frame.buffer);
+  const view = new DataView(frame.buffer, frame.byteOffset, OUTPUT_HEADER_BYTES);
   frame[0] = TERMINAL_OUTPUT_KIND;
   view.setUint16(1, id, true);
   view.setUint32(3, seq, true);
-  frame.set(bytes, OUTPUT_HEADER_BYTES);
   return frame;
 }
 

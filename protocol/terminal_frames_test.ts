@@ -3,6 +3,8 @@ import {
   decodeTerminalOutput,
   encodeTerminalInput,
   encodeTerminalOutput,
+  OUTPUT_HEADER_BYTES,
+  writeTerminalOutputHeader,
 } from "./terminal_frames.ts";
 
 function assertEq(actual: unknown, expected: unknown, what: string): void {
@@ -55,6 +57,25 @@ Deno.test("kind 4: a decode reads at the view's offset, not the buffer's start",
     [9, 77, [1, 2, 3]],
     "offset",
   );
+});
+
+Deno.test("kind 4: a header written in place frames the payload after it, as encoding does", () => {
+  const buffer = new Uint8Array(3 + OUTPUT_HEADER_BYTES + 3);
+  buffer.set([1, 2, 3], 3 + OUTPUT_HEADER_BYTES);
+  const frame = writeTerminalOutputHeader(buffer.subarray(3), 9, 77);
+  assertEq(
+    Array.from(frame),
+    Array.from(encodeTerminalOutput(9, 77, new Uint8Array([1, 2, 3]))),
+    "in place",
+  );
+  if (frame.buffer !== buffer.buffer || frame.byteOffset !== 3) throw new Error("copied");
+  let threw = false;
+  try {
+    writeTerminalOutputHeader(new Uint8Array(OUTPUT_HEADER_BYTES), 1, 2 ** 32);
+  } catch (e) {
+    threw = e instanceof RangeError;
+  }
+  if (!threw) throw new Error("a seq past u32 was written");
 });
 
 Deno.test("kind 5: header is u8 kind, u16 LE id, then the keystrokes", () => {

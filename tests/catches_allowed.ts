@@ -33,8 +33,6 @@ export const ALLOWED: Record<string, string> = {
     "A value that is not quoted as Playwright quotes is shown as it stands.",
   "subsystems/browser/tab_health.ts#readyForAttach":
     "A page that closed meanwhile has no script left to stop: the note is still right.",
-  "server/areas/project_catalog.ts#dir":
-    "A probe: a folder that cannot be stat'ed holds no transcripts forge could read.",
   "server/areas/project_catalog.ts#rows":
     "No folder: nothing has run here under this config directory.",
   "server/areas/project_catalog.ts#stats":
@@ -122,8 +120,12 @@ export const ALLOWED: Record<string, string> = {
   "server/workspace/seats/proc_files.ts#read": "As above: the process ended under the read.",
   "server/workspace/seats/procfs.ts#run":
     "No `ps` on this machine: the probe falls back, and says which source it used.",
-  "server/workspace/work.ts#fingerprint":
-    'A probe: a path that will not stat stamps as absent ("-"), which is what the print says.',
+  "server/workspace/stamps.ts#thread":
+    "No thread to be had (a runtime that refuses workers): every stamp is stat'ed here.",
+  "server/workspace/stamps.ts#statStamp":
+    "A probe: a path that will not stat has no stamp, which is the answer.",
+  "server/workspace/stamps_worker.ts#stamp":
+    "A probe: a path that will not stat has no stamp, which is the answer.",
   "server/workspace/work.ts#scanWork":
     "spec: a working tree that cannot be stat'ed is `gone`; the gate is the reason.",
   "server/workspace/work.ts#scanWork[2]":

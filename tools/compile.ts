@@ -82,6 +82,8 @@ if (import.meta.main) {
     `--v8-flags=${SERVER_V8_FLAGS}`,
     "--include",
     `${repo}subsystems`,
+    "--include",
+    `${repo}server/workspace/stamps_worker.ts`,
     `--env-file=${await stampFile(sha)}`,
     "-o",
     out,

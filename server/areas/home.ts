@@ -48,16 +48,19 @@ export async function homeSnapshot(host: Host, facts: HomeFacts): Promise<HomeSn
   const live = (p: ProjectConfig) =>
     (held.get(`${p.org}/${p.name}/${LEAD_LABEL}`)?.sessionId() ?? null) !== null;
   const cap = catalogRows(projects.length);
-  const projectRows = await Promise.all(projects.map(async (p) => ({
+  // One glance a project: its row and its sleeping lead's row carry the same tree's work (a
+  // project whose lead nobody holds is not live), and each glance stats the tree.
+  const works = projects.map((p) => readWork(p.path, { live: live(p) }));
+  const projectRows = await Promise.all(projects.map(async (p, i) => ({
     project: projectIdentity(config, p, await projectCatalog(config, p, { cap, live: live(p) })),
-    work: await readWork(p.path, { live: live(p) }),
+    work: await works[i],
     // spec: home > projects: the account the row's next seat would bind, and its state.
     ...(ws.gateway?.projectRow(p) ?? { would_bind: false, chip: null }),
   })));
   const agents: AgentRow[] = [];
-  for (const p of projects) {
+  for (const [i, p] of projects.entries()) {
     const name = `${p.org}/${p.name}/${LEAD_LABEL}`;
-    if (!held.has(name)) agents.push(sleepingRow(p, await readWork(p.path, { live: false })));
+    if (!held.has(name)) agents.push(sleepingRow(p, await works[i]));
   }
   for (const seat of held.values()) {
     agents.push(seat.homeRow ? await seat.homeRow() : sleepingRow(seat.project, null));

@@ -1,6 +1,7 @@
 import type { CatalogRow } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import { defaultClaudeDir, projectSlug } from "../workspace/claude/paths.ts";
+import { stamp } from "../workspace/stamps.ts";
 
 /** The most rows one project's catalog carries: the newest, so a long-lived project stays cheap. */
 export const CATALOG_CAP = 50;
@@ -30,10 +31,10 @@ export function clearCatalogCache(): void {
 
 /** One folder's transcripts, stat'ed in parallel; reused for `ttl` as CATALOG_TTL_MS says. */
 async function folderRows(folder: string, ttl: number): Promise<Row[]> {
-  // A probe: a folder that cannot be stat'ed holds no transcripts forge could read.
-  const dir = await Deno.stat(folder).catch(() => null);
+  // A folder that cannot be stat'ed holds no transcripts forge could read.
+  const dir = await stamp(folder);
   if (!dir) return []; // No folder: nothing has run here under this config directory.
-  const dirMtime = dir.mtime?.getTime() ?? 0;
+  const dirMtime = dir.mtime;
   const held = cache.get(folder);
   if (held && held.dirMtime === dirMtime && Date.now() - held.at < ttl) {
     return held.rows;

@@ -1,4 +1,5 @@
 import type { Wire } from "../../protocol/mod.ts";
+import { type Stamp, stamp } from "./stamps.ts";
 
 /** spec: home > projects[].work and agents[].work: branch, changed, gate, read at a directory. */
 export interface WorkSummary {
@@ -11,8 +12,8 @@ export interface WorkSummary {
 /** A glance younger than this is reused as it is: a live seat's tree moves while it works. */
 export const FRESH_MS = 2_000;
 /**
- * A glance is reused this long while its tree's fingerprint holds (the directory, and git's HEAD
- * and index): a commit, a checkout, a staged change or a file made or removed at the top moves
+ * A glance is reused this long while its tree's fingerprint holds (the directory, and git's
+ * `.git`, which moves when HEAD or the index is written): a commit, a checkout, a staged change or a file made or removed at the top moves
  * the fingerprint and is read at once; an edit git has not looked at yet shows within this.
  */
 export const STEADY_MS = 30_000;
@@ -67,16 +68,17 @@ export function readWork(path: string, opts: { live: boolean } = { live: true })
 }
 
 /**
- * What moves when a tree does, read without git: the directory's own mtime and git's HEAD and
- * index (size and mtime). Null when the directory is gone.
+ * What moves when a tree does, read without git: the directory's own mtime and that of git's
+ * `.git`. git writes HEAD and the index as a lock file renamed into place, and a rename moves the
+ * directory it lands in, so `.git`'s mtime moves with either: one stat where the two files took
+ * two, and a home of hundreds of projects stats every tree on each read. Null when the
+ * directory is gone.
  */
 async function fingerprint(path: string): Promise<string | null> {
-  const stamp = (s: Deno.FileInfo | null) => s ? `${s.mtime?.getTime()}:${s.size}` : "-";
-  const [dir, head, index] = await Promise.all(
-    // A probe: a path that will not stat stamps as absent ("-"), which is what the print says.
-    [path, `${path}/.git/HEAD`, `${path}/.git/index`].map((p) => Deno.stat(p).catch(() => null)),
-  );
-  return dir ? `${stamp(dir)} ${stamp(head)} ${stamp(index)}` : null;
+  const print = (s: Stamp | null) => s ? `${s.mtime}:${s.size}` : "-";
+  // A path that will not stat prints as absent ("-"), which is what the print says.
+  const [dir, git] = await Promise.all([stamp(path), stamp(`${path}/.git`)]);
+  return dir ? `${print(dir)} ${print(git)}` : null;
 }
 
 /** Reads `path`'s glance now: one `git status`. */

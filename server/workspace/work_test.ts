@@ -61,7 +61,7 @@ Deno.test("porcelain v2: a rename is one change and its original path is not ano
   assertEquals(statusGlance(out), { branch: "main", changed: 4 });
 });
 
-Deno.test("a quiet tree's glance is reused until its fingerprint moves or the steady window ends", async () => {
+Deno.test("a quiet tree's glance is reused until git or the top moves, or the steady window ends", async () => {
   const dir = await repo();
   let now = 0;
   let reads = 0;
@@ -85,13 +85,23 @@ Deno.test("a quiet tree's glance is reused until its fingerprint moves or the st
     await git(dir, "add", "a.txt");
     await glances.glance(dir, false);
     assertEquals(reads, 3);
+    // A checkout writes HEAD alone (the index holds the same tree): read at once too.
+    now += FRESH_MS + 1;
+    await git(dir, "checkout", "-q", "-b", "other");
+    assertEquals((await glances.glance(dir, false)).branch, "other");
+    assertEquals(reads, 4);
+    // A commit moves the branch and the index.
+    now += FRESH_MS + 1;
+    await git(dir, "commit", "-q", "-m", "second");
+    assertEquals((await glances.glance(dir, false)).changed, 0);
+    assertEquals(reads, 5);
     // Past the steady window a quiet glance is read again even with nothing moved.
     now += FRESH_MS + 1;
     await glances.glance(dir, false);
-    assertEquals(reads, 3);
+    assertEquals(reads, 5);
     now += STEADY_MS;
     await glances.glance(dir, false);
-    assertEquals(reads, 4);
+    assertEquals(reads, 6);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

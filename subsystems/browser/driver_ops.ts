@@ -81,10 +81,12 @@ type Ops = {
 
 export const DRIVER_OPS: Ops = {
   snapshot: async (page, a) => {
-    const yaml = await snapshotYaml(page, a);
+    // Asked beside the snapshot, not after it: the title waits on nothing the snapshot does, and
+    // each round trip to the page is one the agent waits through.
     // A title the page will not give in time is left out: the snapshot answers without it.
-    const title = await within(page.title(), TITLE_MS, "").catch(() => "");
-    return { url: page.url(), title, yaml: await maskPasswords(page, yaml) };
+    const title = within(page.title(), TITLE_MS, "").catch(() => "");
+    const yaml = await maskPasswords(page, await snapshotYaml(page, a));
+    return { url: page.url(), title: await title, yaml };
   },
   click: async (page, a) => {
     const el = await locate(page, a.target);

@@ -17,7 +17,11 @@ export const HOLD_MS = 1;
 export const MAX_BYTES = 64 * 1024;
 export const SMALL_BYTES = 1024;
 
-/** Coalesces reads; `emit` receives each chunk once, as a buffer it owns. */
+/**
+ * Coalesces reads; `emit` receives each chunk once, as a buffer it owns. `headroom`: each chunk
+ * is a view that many bytes into a buffer of its own, those bytes free for a header, so a frame
+ * around the chunk is written in place rather than copied out (the terminal's kind-4 header).
+ */
 export class ReadCoalescer {
   #pending: Uint8Array | null = null;
   #length = 0;
@@ -29,6 +33,7 @@ export class ReadCoalescer {
     private readonly emit: (bytes: Uint8Array) => void,
     private readonly holdMs = HOLD_MS,
     private readonly maxBytes = MAX_BYTES,
+    private readonly headroom = 0,
   ) {}
 
   /** Takes one read; its buffer may be reused by the stream, so it is copied. */
@@ -38,15 +43,16 @@ export class ReadCoalescer {
     if (this.#length === 0 && !flooding) {
       this.#lastEmit = now;
       this.#lastEmitBytes = data.length;
-      this.emit(data.slice());
+      this.emit(this.#own(data));
       return;
     }
-    if (!this.#pending || this.#length + data.length > this.#pending.length) {
-      const grown = new Uint8Array(Math.max(this.maxBytes, this.#length + data.length));
-      if (this.#pending) grown.set(this.#pending.subarray(0, this.#length));
+    const room = this.headroom;
+    if (!this.#pending || room + this.#length + data.length > this.#pending.length) {
+      const grown = new Uint8Array(room + Math.max(this.maxBytes, this.#length + data.length));
+      if (this.#pending) grown.set(this.#pending.subarray(room, room + this.#length), room);
       this.#pending = grown;
     }
-    this.#pending.set(data, this.#length);
+    this.#pending.set(data, room + this.#length);
     this.#length += data.length;
     if (this.#length >= this.maxBytes) this.flush();
     else this.#timer ??= setTimeout(() => this.flush(), this.holdMs);
@@ -62,13 +68,21 @@ export class ReadCoalescer {
     this.#timer = undefined;
     if (this.#length === 0) return;
     // A short chunk gets a buffer of its own: the model may hold it for a while.
-    const held = this.#pending!.subarray(0, this.#length);
-    const bytes = this.#length < this.#pending!.length / 2 ? held.slice() : held;
+    const held = this.#pending!.subarray(this.headroom, this.headroom + this.#length);
+    const bytes = this.#length < this.#pending!.length / 2 ? this.#own(held) : held;
     this.#pending = null;
     this.#length = 0;
     this.#lastEmit = performance.now();
     this.#lastEmitBytes = bytes.length;
     this.emit(bytes);
+  }
+
+  /** A copy of `data` in a buffer of its own, `headroom` bytes in. */
+  #own(data: Uint8Array): Uint8Array {
+    if (this.headroom === 0) return data.slice();
+    const own = new Uint8Array(this.headroom + data.length);
+    own.set(data, this.headroom);
+    return own.subarray(this.headroom);
   }
 
   /** Drops what is held and stops the timer (the terminal is closed). */

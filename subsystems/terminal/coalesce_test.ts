@@ -72,3 +72,27 @@ Deno.test("coalesce: every byte of a long run of reads leaves exactly once, in o
     c.dispose();
   }
 });
+
+Deno.test("coalesce: with headroom, each chunk lies that far into a buffer of its own", () => {
+  const out: Uint8Array[] = [];
+  const c = new ReadCoalescer((b) => out.push(b), 60_000, 4096, 7);
+  try {
+    const sent: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      // Big reads (a flood, held and gathered) and small ones (passed on at once), mixed.
+      const read = new Uint8Array(i % 3 === 0 ? 5 : SMALL_BYTES + i).map((_, j) => (i + j) & 0xff);
+      sent.push(...read);
+      c.read(read);
+    }
+    c.flush();
+    const got = out.flatMap((b) => [...b]);
+    if (got.length !== sent.length || got.some((b, i) => b !== sent[i])) {
+      throw new Error(`${got.length} bytes out of ${sent.length}`);
+    }
+    if (out.some((b) => b.byteOffset !== 7)) throw new Error("a chunk without its 7 bytes of room");
+    if (new Set(out.map((b) => b.buffer)).size !== out.length) throw new Error("a shared buffer");
+    if (out.length > 400 / 2) throw new Error(`${out.length} chunks: the flood was not gathered`);
+  } finally {
+    c.dispose();
+  }
+});

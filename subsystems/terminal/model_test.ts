@@ -1,5 +1,6 @@
 import { ScreenModel, type ScreenModelOptions } from "./model.ts";
 import type { OutputChunk } from "./terminal.ts";
+import { encodeTerminalOutput } from "../../protocol/terminal_frames.ts";
 import { visibleText, waitFor } from "../../tests/terminal_support.ts";
 import xt from "@xterm/headless";
 
@@ -23,7 +24,8 @@ function model(over: Partial<ScreenModelOptions> = {}) {
   });
   let seq = 0;
   const push = (text: string): OutputChunk => {
-    const chunk = { seq: ++seq, bytes: enc.encode(text) };
+    const bytes = enc.encode(text);
+    const chunk = { seq: ++seq, bytes, frame: encodeTerminalOutput(1, seq, bytes) };
     m.push(chunk);
     return chunk;
   };

@@ -13,7 +13,8 @@ import { readWords } from "../../server/subsystem.ts";
  */
 import pty from "@lydell/node-pty";
 import { ScreenModel, seqAfter } from "./model.ts";
-import { ReadCoalescer } from "./coalesce.ts";
+import { HOLD_MS, MAX_BYTES, ReadCoalescer } from "./coalesce.ts";
+import { OUTPUT_HEADER_BYTES, writeTerminalOutputHeader } from "../../protocol/terminal_frames.ts";
 import { killSession } from "./proc.ts";
 import { type TerminalState, TerminalStateTracker } from "./state.ts";
 
@@ -58,6 +59,8 @@ export interface TerminalScreen {
 export interface OutputChunk {
   seq: number;
   bytes: Uint8Array;
+  /** The kind-4 frame carrying it, built around `bytes` in their buffer (no copy). */
+  frame: Uint8Array;
 }
 
 // RIS first, so a client can write a repaint into a terminal that already holds a screen
@@ -95,6 +98,9 @@ export class ShellTerminal {
     this.shell = options.shell ?? Deno.env.get("SHELL") ?? "/bin/bash";
     this.#cols = options.cols ?? 80;
     this.#rows = options.rows ?? 24;
+    if (!Number.isInteger(this.id) || this.id < 0 || this.id > 0xffff) {
+      throw new RangeError(`terminal id ${this.id} is not a u16: no frame could carry it`);
+    }
     checkSize(this.id, this.#cols, this.#rows);
     // node-pty reports a bad cwd or shell only as a child exiting with 1; say which, up front.
     checkPath(this.id, "cwd", this.cwd, (info) => info.isDirectory);
@@ -114,7 +120,13 @@ export class ShellTerminal {
       },
       onPressure: (over) => this.#pressure(over),
     });
-    this.#reads = new ReadCoalescer((bytes) => this.#onData(bytes));
+    // Each chunk is read with room for its kind-4 header before it: framed where it lies.
+    this.#reads = new ReadCoalescer(
+      (bytes) => this.#onData(bytes),
+      HOLD_MS,
+      MAX_BYTES,
+      OUTPUT_HEADER_BYTES,
+    );
     // encoding: null hands us the raw bytes, so a UTF-8 sequence split across reads reaches
     // the viewers exactly as the shell wrote it (the option is missing from the typings).
     const spawnOptions = {
@@ -288,7 +300,16 @@ export class ShellTerminal {
    */
   #onData(bytes: Uint8Array): void {
     this.#seq = (this.#seq + 1) >>> 0;
-    const chunk = { seq: this.#seq, bytes };
+    const room = new Uint8Array(
+      bytes.buffer,
+      bytes.byteOffset - OUTPUT_HEADER_BYTES,
+      OUTPUT_HEADER_BYTES + bytes.length,
+    );
+    const chunk = {
+      seq: this.#seq,
+      bytes,
+      frame: writeTerminalOutputHeader(room, this.id, this.#seq),
+    };
     this.#model.push(chunk);
     for (const listener of this.#outputListeners) listener(chunk);
     this.#tracker.sawOutput(bytes);

@@ -1,6 +1,7 @@
 import { type OutputChunk, ShellTerminal } from "./terminal.ts";
 import { readStat, sessionMembers, useProcSource } from "./proc.ts";
 import type { TerminalState } from "./state.ts";
+import { decodeTerminalOutput } from "../../protocol/terminal_frames.ts";
 import { testEnv, text, visibleText, waitFor, withTempHome } from "../../tests/terminal_support.ts";
 
 /** Opens a bash in `home`, collecting its output as text. */
@@ -29,6 +30,12 @@ Deno.test("terminal: output is numbered from 1 without gaps and the repaint draw
       await waitFor("the echo's output", () => output().includes("hello-42"));
       chunks.forEach((chunk, i) => {
         if (chunk.seq !== i + 1) throw new Error(`chunk ${i} has seq ${chunk.seq}`);
+        // Each chunk's kind-4 frame is built around its bytes and says its id and seq.
+        const frame = decodeTerminalOutput(chunk.frame);
+        if (!frame.ok || frame.frame.id !== 1 || frame.frame.seq !== chunk.seq) {
+          throw new Error(`chunk ${i}'s frame: ${JSON.stringify(frame.ok ? frame.frame : frame)}`);
+        }
+        if (text(frame.frame.bytes) !== text(chunk.bytes)) throw new Error(`chunk ${i}'s bytes`);
       });
       const shot = await waitFor("the model to catch up", () => {
         const s = term.screen();

@@ -2,11 +2,10 @@
  * The viewers of one terminal: who is attached, who holds the person's control, who is paused,
  * and who fell behind (spec: terminal_view, terminal_control, terminal_pause, binary kind 4).
  *
- * Every viewer is written the same kind-4 frames (one encode, shared). A viewer is never sent a
- * backlog: a resume, or a viewer whose sink's buffer went over the bound, gets a fresh
- * terminal_view instead, and the byte stream continues from that screen's sequence.
+ * Every viewer is written the same kind-4 frames (each built once, around its chunk). A viewer is
+ * never sent a backlog: a resume, or a viewer whose sink's buffer went over the bound, gets a
+ * fresh terminal_view instead, and the byte stream continues from that screen's sequence.
  */
-import { encodeTerminalOutput } from "../../protocol/terminal_frames.ts";
 import { type OutputChunk, seqAfter, type ShellTerminal } from "./terminal.ts";
 
 /** Where a viewer's frames go; the socket layer implements it per connection. */
@@ -199,7 +198,6 @@ export class ViewerSet {
   }
 
   #fanOut(chunk: OutputChunk): void {
-    let frame: Uint8Array | null = null;
     for (const [id, v] of this.#viewers) {
       if (v.paused || v.waiting) continue;
       if (v.behind && !this.#caughtUp(id, v)) continue;
@@ -211,8 +209,7 @@ export class ViewerSet {
         this.#startRecheck();
         continue;
       }
-      frame ??= encodeTerminalOutput(this.#terminal.id, chunk.seq, chunk.bytes);
-      v.sink.sendBinary(frame);
+      v.sink.sendBinary(chunk.frame);
       v.lastSent = chunk.seq;
     }
   }
@@ -259,7 +256,7 @@ export class ViewerSet {
     v.lastSent = shot.seq;
     // Chunks already out to others that the model has not parsed continue the stream exactly.
     for (const chunk of t.unparsedAfter(shot.seq)) {
-      v.sink.sendBinary(encodeTerminalOutput(t.id, chunk.seq, chunk.bytes));
+      v.sink.sendBinary(chunk.frame);
       v.lastSent = chunk.seq;
     }
   }

@@ -59,9 +59,10 @@ try {
     // forge stream
     let before = await requests();
     const t0 = performance.now();
-    const arrived = new Promise<void>((r) => (waiter = r));
     const id = await fake.push("ci", { message: `stream ${round}` });
-    while (!seen.has(id)) await arrived;
+    // A fresh wait for each message handled: the stream may still be bringing the poll arm's
+    // last one, and a wait it already settled would spin here, never letting the socket read.
+    while (!seen.has(id)) await new Promise<void>((r) => (waiter = r));
     arms.stream.push(seen.get(id)! - t0);
     reqs.stream += await reads(before);
     // poll 1 s baseline: a poller that runs all the time meets the push at a random phase, so

@@ -43,3 +43,19 @@ export function coldRead(dir: string, readers: number) {
   const script = `find "$0" -type f -print0 | xargs -0 -n 8 -P ${readers} cat > /dev/null`;
   return timedProcess(["bash", "-c", script, dir], { PATH: Deno.env.get("PATH") ?? "" });
 }
+
+/**
+ * The floor for a cold scan that must find its lines: every file under `dir` read from a dropped
+ * page cache by `readers` parallel `grep -cF` of `needle`, which looks at every byte for it
+ * (glibc's memchr-driven search) and parses nothing. A reader that finds the lines carrying
+ * `needle` pays at least this on top of the read floor's kernel time.
+ */
+export function coldSearch(dir: string, readers: number, needle: string) {
+  // grep exits 1 for a batch with no match: not a failure of the arm.
+  const script = `find "$0" -type f -print0 | xargs -0 -n 8 -P ${readers} grep -cF -e "$1" ` +
+    `> /dev/null; true`;
+  return timedProcess(["bash", "-c", script, dir, needle], {
+    PATH: Deno.env.get("PATH") ?? "",
+    LC_ALL: "C",
+  });
+}

@@ -30,8 +30,10 @@ export async function breakdown(server: RunningServer, driver: ForgeClient, turn
   const cold = await time((i) => copies[i].page(null));
   const warm = await time(() => held.sessionFields());
   const others = await time(() => server.registry.sessionFields(seat, { review: false }));
+  // The two parts of the server's Host a session snapshot reads.
+  const host = { workspace: server.workspace, config: () => server.config.config };
   const snapshot = await sessionSnapshot(
-    { workspace: server.workspace } as unknown as Parameters<typeof sessionSnapshot>[0],
+    host as unknown as Parameters<typeof sessionSnapshot>[0],
     server.registry,
     seat,
     { review: false },

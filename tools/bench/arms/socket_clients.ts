@@ -28,9 +28,16 @@ export interface ClientsReport {
 
 const now = () => performance.timeOrigin + performance.now();
 
-/** The stamp `t:<abs ms>` a bench update carries in its message, or null. */
-export function stampOf(m: { update?: { service_status?: { message?: string } } }): number | null {
-  const text = m.update?.service_status?.message;
+/** A client that waits this long with no stamped update fails rather than hangs the bench. */
+const STALL_MS = 60_000;
+
+/**
+ * The stamp `t:<abs ms>` a bench update carries in its message, or null: every arm sends it as a
+ * `fatal_error` update's message (socket_targets.ts), the one home update whose text rides as
+ * given.
+ */
+export function stampOf(m: { update?: { fatal_error?: { message?: string } } }): number | null {
+  const text = m.update?.fatal_error?.message;
   if (!text?.startsWith("t:")) return null;
   const bar = text.indexOf("|");
   return Number(text.slice(2, bar > 0 ? bar : undefined));
@@ -42,6 +49,19 @@ async function client(job: ClientsJob, report: ClientsReport, ready: () => void)
   let seen = 0;
   let subscribed = false;
   const done = Promise.withResolvers<void>();
+  let stall: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => {
+    clearTimeout(stall);
+    stall = setTimeout(() => {
+      ws.close();
+      done.reject(
+        new Error(
+          `a client of ${job.url} saw ${seen} of ${job.expect} stamped updates, none in the ` +
+            `last ${STALL_MS / 1000} s`,
+        ),
+      );
+    }, STALL_MS);
+  };
   ws.onopen = () => ws.send(JSON.stringify({ kind: "subscribe", what: "home" }));
   ws.onerror = () => done.reject(new Error(`client of ${job.url} failed`));
   ws.onmessage = (e) => {
@@ -56,6 +76,7 @@ async function client(job: ClientsJob, report: ClientsReport, ready: () => void)
     if (!subscribed) {
       if (m.kind === "snapshot") {
         subscribed = true;
+        watch();
         ready();
       }
       return;
@@ -67,13 +88,18 @@ async function client(job: ClientsJob, report: ClientsReport, ready: () => void)
     if (job.progress) self.postMessage({ got: at - t });
     report.frames++;
     report.bytes += typeof e.data === "string" ? text.length : (e.data as ArrayBuffer).byteLength;
+    watch();
     if (++seen === job.expect) {
       report.last = Math.max(report.last, at);
       ws.close();
       done.resolve();
     }
   };
-  await done.promise;
+  try {
+    await done.promise;
+  } finally {
+    clearTimeout(stall);
+  }
 }
 
 self.onmessage = async (e: MessageEvent<ClientsJob>) => {
