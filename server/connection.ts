@@ -48,6 +48,9 @@ export class Connection implements Peer {
   /** The keepalive's clock (see {@link #keepalive}). */
   #lastPing = performance.now();
   #ping: { after: number; deliveredAt: number | null } | null = null;
+  /** Open snapshot holds, and the sends that wait for the last one to close (see {@link hold}). */
+  #holds = 0;
+  #held: (() => void)[] = [];
 
   constructor(
     readonly id: number,
@@ -72,12 +75,34 @@ export class Connection implements Peer {
     this.sendEncoded(text, utf8Length(text));
   }
 
-  /** Sends a subject's snapshot; data a subject handler already encoded goes out as it is. */
+  /**
+   * Sends a subject's snapshot; data a subject handler already encoded goes out as it is.
+   * A snapshot passes an open hold: it is what the held frames wait behind.
+   */
   sendSnapshot(subject: Subject, data: SnapshotData | EncodedData): void {
     if (this.#ended) return;
     const body = data instanceof EncodedData ? data : encodeData(data);
     const head = `{"kind":"snapshot","subject":${JSON.stringify(subject)},"data":`;
-    this.sendEncoded(`${head}${body.text}}`, utf8Length(head) + body.bytes + 1);
+    this.#sendText(`${head}${body.text}}`, utf8Length(head) + body.bytes + 1);
+  }
+
+  /**
+   * Holds every other send until the returned release is called (holds nest; the last release
+   * sends what waited, in order). spec: What a client sends > subscribe ("answered with a
+   * snapshot"): a subscription opens before its subject is read, so nothing emitted during the
+   * read is missed, and the hold keeps what was emitted behind the snapshot it follows. A frame
+   * the snapshot already covers is one a client knows by its `seq` (the header's `seq` is where
+   * a fresh reader joins).
+   */
+  hold(): () => void {
+    this.#holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0) return;
+      for (const send of this.#held.splice(0)) send();
+    };
   }
 
   /**
@@ -85,6 +110,12 @@ export class Connection implements Peer {
    * `bytes` is the text's UTF-8 length; `more`: another frame follows at once (Transport.send).
    */
   sendEncoded(text: string, bytes: number, more = false): void {
+    if (this.#ended) return;
+    if (this.#holds > 0) this.#held.push(() => this.#sendText(text, bytes, more));
+    else this.#sendText(text, bytes, more);
+  }
+
+  #sendText(text: string, bytes: number, more = false): void {
     if (this.#ended) return;
     const big = this.opts.deflate && bytes >= DEFLATE_THRESHOLD;
     if (!big && this.#outChain === null) {
@@ -106,6 +137,10 @@ export class Connection implements Peer {
 
   sendBinary(bytes: Uint8Array): void {
     if (this.#ended) return;
+    if (this.#holds > 0) {
+      this.#held.push(() => this.sendBinary(bytes));
+      return;
+    }
     if (this.#outChain !== null) {
       this.#outPending++;
       this.#outChain = this.#outChain.then(() => this.#write(bytes, bytes.length)).finally(() => {
@@ -148,6 +183,7 @@ export class Connection implements Peer {
   end(reason: string, cause?: unknown): void {
     if (this.#ended) return;
     this.#ended = true;
+    this.#held.length = 0;
     clearInterval(this.#sampler);
     try {
       if (reason === "shutdown") {

@@ -211,7 +211,9 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
   if ("refusal" in found) {
     throw new Refusal("subscribe", `${subjectLabel(msg.what)}: ${found.refusal}`, seat);
   }
+  // Heard from now, so nothing emitted during the read is missed; held, so it follows the snapshot.
   conn.subs.add(msg.what);
+  const release = conn.hold();
   try {
     const data = await found.handler(msg.what, conn, { review: msg.review === true });
     conn.sendSnapshot(msg.what, data);
@@ -220,6 +222,8 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
     if (err instanceof Refusal) throw new Refusal("subscribe", err.message, seat);
     deps.log.debug("subscribe_failed", { conn: conn.id, subject: msg.what, error: err });
     throw new Refusal("subscribe", ownWords(`subscribe ${subjectLabel(msg.what)}`, err), seat);
+  } finally {
+    release();
   }
 }
 
