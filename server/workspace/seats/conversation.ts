@@ -245,6 +245,8 @@ export class SeatConversation {
     this.#catching = this.#catching.then(async () => {
       const path = this.o.transcript;
       if (this.#lateFrom === null || !path) return;
+      // Once live frames dropped off the window, rows above it are read from disk: none is late.
+      if (this.window.liveDropped) return void (this.#lateFrom = null);
       try {
         const wrap = (msg: CliFrame) => this.#wrap(msg);
         const prepare = (msg: CliFrame) => this.#cap(msg);
