@@ -126,9 +126,7 @@ export class SeatDriver {
     this.#emit("spawning", planned.spawning);
     const proc = this.#spawn(planned);
     if (!proc) return;
-    // The pid is on disk before the CLI is asked anything, so a kill from here on leaves it
-    // for the next boot to reap (orphans.ts).
-    await this.#occupy(proc, gen, planned.sessionId);
+    this.#occupy(proc, gen, planned.sessionId);
     await this.#handshake(proc, gen, replacing, planned.plan?.model ?? null);
   }
 
@@ -160,9 +158,8 @@ export class SeatDriver {
     }
   }
 
-  /** Makes `proc` the seat's occupant: its readings, its pid, its frames read until it exits.
-   * Resolves once its pid is recorded. */
-  #occupy(proc: ClaudeProcess, gen: number, sessionId: string): Promise<void> {
+  /** Makes `proc` the seat's occupant: its readings, its pid, its frames read until it exits. */
+  #occupy(proc: ClaudeProcess, gen: number, sessionId: string): void {
     this.#proc = proc;
     this.#state.sessionId = sessionId;
     this.#reads = new OccupantReads(proc, {
@@ -172,13 +169,12 @@ export class SeatDriver {
       live: () => this.#proc === proc && this.#phase === "live",
       emit: (name, fields) => this.#emit(name, fields),
     });
-    const recorded = this.#p.env.pids.add(proc.pid, this.name);
+    this.#p.env.pids.add(proc.pid, this.name);
     this.#p.env.log.info("seat_spawned", { seat: this.name, pid: proc.pid, cwd: this.cwd });
     const consumed = this.#consume(proc, gen);
     this.#settled = Promise.all([consumed, proc.exited]).then(([, exit]) =>
       this.#exited(proc, gen, exit)
     );
-    return recorded;
   }
 
   /** Awaits the CLI's `initialize` answer, then tells the seat live; resolves once either. */

@@ -76,10 +76,8 @@ export class PidBook {
     return reaped;
   }
 
-  /** Records a process this server just started (its start time is read, then written);
-   * resolves once the record is on disk, so a caller that waits for it before the process is
-   * given work leaves no working process a kill would keep from the next boot's reap. */
-  add(pid: number, seat: string): Promise<void> {
+  /** Records a process this server just started (its start time is read, then written). */
+  add(pid: number, seat: string): void {
     const rec: PidRecord = { pid, start: null, seat };
     this.#records.set(pid, rec);
     const recorded = (async () => {
@@ -88,7 +86,6 @@ export class PidBook {
     })();
     this.#adding.add(recorded);
     void recorded.finally(() => this.#adding.delete(recorded));
-    return recorded;
   }
 
   remove(pid: number): void {

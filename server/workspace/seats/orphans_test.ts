@@ -77,20 +77,3 @@ Deno.test("a pid whose start time differs is another process: it is not touched"
     await Deno.remove(dir, { recursive: true });
   }
 });
-
-Deno.test("an add resolves once the process is on disk, its start time with it", async () => {
-  const dir = await Deno.makeTempDir();
-  const log = memoryLogger();
-  try {
-    const book = new PidBook(new StateKeeper(log), dir, log);
-    await book.add(Deno.pid, "Acme/proj/lead");
-    const written = JSON.parse(await Deno.readTextFile(`${dir}/pids.json`));
-    assertEquals(written, [{
-      pid: Deno.pid,
-      start: await startTime(Deno.pid),
-      seat: "Acme/proj/lead",
-    }]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
