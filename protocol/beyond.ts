@@ -1,12 +1,16 @@
 import { COMMANDS, type CommandSpec } from "./command.ts";
+import { PLUGINS_EXTENSIONS } from "./extensions.ts";
 import { NOTIFY_EXTENSIONS } from "./notify.ts";
 import { UPDATE_NAMES, updateSpec } from "./update.ts";
+
+const HELD_FAILURE =
+  "a held ask resolves after its answer's effect and names why one failed (docs/held_asks.md)";
 
 /**
  * What forge adds beyond protocol v29, by where it appears: wire names the original never had.
  * The commands and updates are read from their tables' `extension` marks (so marking a row is
- * the one edit), the home fields from the subsystems that add them. A v29 client never meets
- * them unless it sends them; docs/protocol.md lists each one with why.
+ * the one edit), the home fields and the fields on v29's updates from the files that add them.
+ * A v29 client never meets them unless it sends them; docs/protocol.md lists each one with why.
  */
 export const BEYOND_V29 = {
   commands: (Object.keys(COMMANDS) as (keyof typeof COMMANDS)[]).filter((n) =>
@@ -14,15 +18,20 @@ export const BEYOND_V29 = {
   ),
   updates: UPDATE_NAMES.filter((n) => updateSpec(n).extension !== undefined),
   home: [...NOTIFY_EXTENSIONS.home],
-  // Fields forge adds to v29's own updates, as `update.field`. `failure` on every held ask's
-  // `_resolved`: v29's names only the ending; forge's resolves after the answer's effect and says
-  // why one failed (spec: Editing the config). docs/held_asks.md.
-  fields: [
-    "slack_draft_resolved.failure",
-    "browser_hand_off_resolved.failure",
-    "document_hand_off_resolved.failure",
-    "terminal_hand_off_resolved.failure",
-    "vault_ask_resolved.failure",
-    "settings_write_resolved.failure",
-  ],
+  // Fields forge adds to v29's own updates, as `update.field`, with why. `failure` on every held
+  // ask's `_resolved`: v29's names only the ending; forge's resolves after the answer's effect
+  // and says why one failed (spec: Editing the config). docs/held_asks.md.
+  fields: {
+    ...Object.fromEntries(
+      [
+        "slack_draft_resolved",
+        "browser_hand_off_resolved",
+        "document_hand_off_resolved",
+        "terminal_hand_off_resolved",
+        "vault_ask_resolved",
+        "settings_write_resolved",
+      ].map((u) => [`${u}.failure`, HELD_FAILURE]),
+    ),
+    ...PLUGINS_EXTENSIONS.fields,
+  } as Readonly<Record<string, string>>,
 };

@@ -129,8 +129,6 @@ export interface CommandSpec {
 }
 
 const NOTIFY = "the person's push subscriptions and test push (docs/notify.md); v29 has no pushes";
-const PLUGIN_ACTION =
-  "the spec counts the plugin actions with fields without naming them: the name and fields are forge's";
 const CRON =
   "a person's schedule made or removed from the board page: v29 gives a person no command for it";
 const key = { key: Slot };
@@ -174,8 +172,8 @@ export const COMMANDS = {
   respond_browser_hand_off: { fields: obj({ ...key, id: z.string(), done: z.boolean() }) },
   respond_terminal_hand_off: {
     fields: obj({ ...key, id: z.string(), done: z.boolean() }),
-    extension:
-      "answers the terminal hand-off, which the original did not have, as the browser's is",
+    extension: "v29 parks a terminal hand-off (session > pending_asks) and names no command that " +
+      "answers it; forge answers it as the browser's is",
   },
   respond_settings_write: { fields: obj({ ...key, id: z.string(), approved: z.boolean() }) },
   respond_vault_ask: { fields: obj({ ...key, id: z.string(), answer: VaultAnswer }) },
@@ -284,18 +282,14 @@ export const COMMANDS = {
   vault_lock: { fields: null },
   plugin_update_all: { fields: null },
   plugin_check_updates: { fields: null },
-  // The four plugin actions with fields; the spec counts them (63 struct variants) without naming
-  // them, so the names and fields are ours. spec: "What is not here" > the six actions.
-  plugin_install: { fields: obj({ plugin_id: z.string() }), extension: PLUGIN_ACTION },
-  plugin_update: {
-    fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }),
-    extension: PLUGIN_ACTION,
-  },
-  plugin_marketplace_add: { fields: obj({ source: z.string() }), extension: PLUGIN_ACTION },
-  plugin_marketplace_repair: {
-    fields: obj({ marketplace: z.string() }),
-    extension: PLUGIN_ACTION,
-  },
+  // The four plugin actions with fields are v29's own, not extensions: six actions cross (spec:
+  // What is not here > the rest of the extensions surface) and its 63 struct variants count these
+  // four (spec: How a message is tagged). The spec spells neither their names nor their fields,
+  // so those are forge's reading, beside the two unit variants it does name.
+  plugin_install: { fields: obj({ plugin_id: z.string() }) },
+  plugin_update: { fields: obj({ plugin_id: z.string(), scope: PluginScope.optional() }) },
+  plugin_marketplace_add: { fields: obj({ source: z.string() }) },
+  plugin_marketplace_repair: { fields: obj({ marketplace: z.string() }) },
   // forge's extensions beyond v29 (protocol/notify.ts): the person's push subscriptions and test.
   notify_subscribe: { fields: NotifySubscribeFields, extension: NOTIFY },
   notify_unsubscribe: { fields: NotifyUnsubscribeFields, extension: NOTIFY },

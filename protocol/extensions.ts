@@ -178,5 +178,18 @@ export const PLUGINS_UPDATES = {
   }).strict(),
 } as const;
 export type PluginsUpdateName = keyof typeof PLUGINS_UPDATES;
+
+/**
+ * What this file adds beyond v29, as `update.field` with why (protocol/beyond.ts lists it beside
+ * the rest). spec: What a subject carries > extensions: plugins_inventory_updated embeds the
+ * snapshot, and `lsp` is the read's own field beside it.
+ */
+export const PLUGINS_EXTENSIONS = {
+  fields: {
+    "plugins_inventory_updated.lsp":
+      "the PATH checks move with the installed set, so the update carries them beside the " +
+      "snapshot as the read does; v29's update carries the snapshot alone",
+  },
+} as const;
 /** A plugins_* update's fields, as the update table types them. */
 export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;

@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // forge's own addition beyond protocol v29: the person is called by a push when a seat needs
 // them, through services the person runs (an ntfy server, a Gotify server, Web Push to the
-// installed web client). Every name here is an extension (protocol/extensions.ts lists them);
+// installed web client). Every name here is an extension (protocol/beyond.ts lists them);
 // no v29 frame changes. docs/notify.md says what each does.
 
 /** The three channels a push can leave by. */

@@ -66,9 +66,6 @@ const terminal = held(
 );
 const vault = held("A vault call", VaultAskRequest.shape, "respond_vault_ask");
 const settings = held("A settings write", SettingsWriteRequest.shape, "respond_settings_write");
-const HAND_OFF_EXTENSION =
-  "the original parked only the browser's hand-off; forge's document and terminal hand-offs park " +
-  "the same way, so their names follow the browser's.";
 
 export const FLEET_UPDATES = {
   tasks_changed: {
@@ -119,10 +116,13 @@ export const FLEET_UPDATES = {
   },
   browser_hand_off_pending: browser.pending,
   browser_hand_off_resolved: browser.resolved,
-  document_hand_off_pending: { ...document.pending, extension: HAND_OFF_EXTENSION },
-  document_hand_off_resolved: { ...document.resolved, extension: HAND_OFF_EXTENSION },
-  terminal_hand_off_pending: { ...terminal.pending, extension: HAND_OFF_EXTENSION },
-  terminal_hand_off_resolved: { ...terminal.resolved, extension: HAND_OFF_EXTENSION },
+  // v29's own held kinds, not extensions (spec: What a subject carries > session, pending_asks:
+  // "a document hand-off, a terminal hand-off"); the spec does not spell their updates' names,
+  // so these follow the browser's.
+  document_hand_off_pending: document.pending,
+  document_hand_off_resolved: document.resolved,
+  terminal_hand_off_pending: terminal.pending,
+  terminal_hand_off_resolved: terminal.resolved,
   vault_ask_pending: vault.pending,
   vault_ask_resolved: vault.resolved,
   settings_write_pending: settings.pending,

@@ -22,7 +22,7 @@ const READERS: Record<string, string> = {
   "claude.npm": "server/areas/cli_version.ts",
   "browser.run_code_unsafe": "subsystems/browser/tool_specs_page.ts",
   "server.first_frame_cap_kb": "server/workspace/seats/history.ts",
-  "server.tool_record_cap_kb": "server/workspace/seats/driver.ts",
+  "server.tool_record_cap_kb": "server/workspace/seats/occupant_frames.ts",
   "client.mark": "server/greeting.ts",
   "client.theme": "server/greeting.ts",
   "client.font": "server/greeting.ts",

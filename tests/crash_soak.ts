@@ -4,11 +4,12 @@
  * moment of a random piece of work - mid-turn, mid-write of a store (a task, a review thread,
  * the config), mid-worker-spawn or despawn, mid-fire of a schedule, or idle - then started
  * again. During each outage a one-shot schedule falls due. After every restart the checks of
- * tests/crash_soak_checks.ts run: the lead's history against its transcript, the board, the
- * schedules, the subscriptions and the workers as they were, no orphan CLI, worktree or temp
- * file, and the outage's schedule fired exactly once. The test (20 kills) and the bench
- * (tools/bench/crash_soak.ts, 200) share it.
+ * tests/crash_soak_checks.ts run: each seat's history (the lead's and every live worker's)
+ * against its transcript, the board, the schedules, the subscriptions and the workers as they
+ * were, no orphan CLI, worktree or temp file, and the outage's schedule fired exactly once. The
+ * test (20 kills) and the bench (tools/bench/crash_soak.ts, 200) share it.
  */
+import { slotName } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import {
   firePrompt,
@@ -50,8 +51,10 @@ type Msg = Record<string, unknown>;
 
 export interface SoakReport {
   kills: number;
-  /** Transcript rows compared against forge's history, over every restart. */
+  /** Transcript rows compared against forge's history, every seat's, over every restart. */
   turnsChecked: number;
+  /** Worker histories compared (a worker's transcript held rows), over every restart. */
+  workersChecked: number;
   /** Outage schedules seen to fire exactly once. */
   firesChecked: number;
   /**
@@ -101,6 +104,7 @@ class Soak {
     this.report = {
       kills: 0,
       turnsChecked: 0,
+      workersChecked: 0,
       firesChecked: 0,
       fireMs: [],
       handedMs: [],
@@ -196,14 +200,7 @@ class Soak {
     this.problem(at, orphans(this.world.dir, pid));
     this.problem(at, temps(`${this.world.dir}/forge`));
     this.problem(at, workersHold(this.state, pid).problems);
-    // The lead's history against the CLI's transcript of its session.
-    const book = JSON.parse(await Deno.readTextFile(`${this.state}/seats/sessions.json`));
-    const rec = book["Acme/alpha/lead"];
-    if (rec) {
-      const h = await historyMatches(c, this.lead, rec.transcript);
-      this.problem(at, h.problems);
-      this.report.turnsChecked += h.rows;
-    }
+    await this.checkHistories(c, at, pid);
     // The board, the schedules and the subscriptions as they were.
     c.send({ kind: "subscribe", what: "board" });
     const board = await c.next((m) => m.kind === "snapshot" && m.subject === "board");
@@ -224,6 +221,29 @@ class Soak {
     if (subs !== this.subscriptions) this.problem(at, ["the subscriptions moved"]);
     lap("checked");
     c.send({ kind: "unsubscribe", what: "board" });
+  }
+
+  /**
+   * Every seat the soak drives - the lead and each live worker whose CLI runs - its history
+   * against the CLI's transcript of its session. A seat whose newest rows forge has yet to show
+   * (a turn still running) is asked again until it catches up or a minute passes.
+   */
+  async checkHistories(c: ForgeClient, at: string, pid: number): Promise<void> {
+    const book = JSON.parse(await Deno.readTextFile(`${this.state}/seats/sessions.json`));
+    const workers = workersHold(this.state, pid).running.map((label) => ({ ...this.lead, label }));
+    for (const slot of [this.lead, ...workers]) {
+      const rec = book[slotName(slot)];
+      if (!rec) continue; // no session began there: no transcript to hold it against
+      const deadline = Date.now() + 60_000;
+      let h = await historyMatches(c, slot, rec.transcript);
+      while (h.behind && Date.now() < deadline) {
+        await sleep(100);
+        h = await historyMatches(c, slot, rec.transcript);
+      }
+      this.problem(`${at}, ${slotName(slot)}`, h.problems);
+      this.report.turnsChecked += h.rows;
+      if (slot !== this.lead && h.rows > 0) this.report.workersChecked++;
+    }
   }
 
   /** One piece of work, and the moment it is killed in. */
@@ -279,6 +299,8 @@ class Soak {
           project_key: "alpha",
           label,
           charter: "soak",
+          // Its first turn writes the transcript its history is held against at every restart.
+          kick: `worker ${k} begins`,
           spawned_by: this.lead,
         }).catch(() => null); // the kill may come first: the next boot says what landed
         await Promise.race([asked, sleep(this.r.int(4000))]);

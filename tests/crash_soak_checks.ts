@@ -64,12 +64,24 @@ export function temps(dir: string): string[] {
   return found.map((p) => `a temp file was left: ${p}`);
 }
 
-/** The lead's history as forge pages it, against the CLI's transcript of the same session. */
+/** A seat's history held against its transcript; `behind`: forge has yet to show the newest. */
+export interface HistoryCheck {
+  problems: string[];
+  rows: number;
+  /**
+   * Every difference is transcript rows at its end that forge has not shown yet (a turn still
+   * running, its frame on the way): asked again, it may match. Never set for a row shown twice,
+   * out of order, or lost from the middle.
+   */
+  behind: boolean;
+}
+
+/** A seat's history as forge pages it, against the CLI's transcript of the same session. */
 export async function historyMatches(
   c: ForgeClient,
   slot: Slot,
   transcript: string,
-): Promise<{ problems: string[]; rows: number }> {
+): Promise<HistoryCheck> {
   // A session nobody prompted yet has no transcript: nothing to show.
   const read = await referenceRows(transcript).catch((err) => {
     if (err instanceof Deno.errors.NotFound) return [];
@@ -81,7 +93,7 @@ export async function historyMatches(
     c.send({ kind: "more", conversation: slot, before, turns: 50 });
     const page = await c.next((m) => m.kind === "page" || m.kind === "error", 30_000);
     if (page.kind !== "page") {
-      return { problems: [`more refused: ${JSON.stringify(page)}`], rows: 0 };
+      return { problems: [`more refused: ${JSON.stringify(page)}`], rows: 0, behind: false };
     }
     pages.push(page as unknown as Page);
     before = (page as unknown as Page).cursor;
@@ -97,14 +109,17 @@ export async function historyMatches(
   }
   const inTranscript = new Set(rows);
   const carried = shown.filter((u) => inTranscript.has(u));
+  let behind = false;
   if (JSON.stringify(carried) !== JSON.stringify(rows)) {
     const lost = rows.filter((u) => !seen.has(u));
+    behind = problems.length === 0 &&
+      JSON.stringify(carried) === JSON.stringify(rows.slice(0, rows.length - lost.length));
     problems.push(
       `history differs from the transcript (${rows.length} rows, ${carried.length} shown` +
         `${lost.length ? `, lost ${lost.slice(0, 3).join(" ")}` : ", out of order"})`,
     );
   }
-  return { problems, rows: rows.length };
+  return { problems, rows: rows.length, behind };
 }
 
 /** The prompts (last user text) of the main requests carrying `needle` (the fake API's log). */
@@ -160,11 +175,14 @@ async function promptRows(projects: string, needle: string): Promise<string[]> {
   return out;
 }
 
-/** The workers: every worktree has a remembered record; every live record its worktree and CLI. */
+/**
+ * The workers: every worktree has a remembered record; every live record its worktree and CLI.
+ * Answers too the live workers' labels, and those of the live workers whose CLI runs.
+ */
 export function workersHold(
   stateDir: string,
   forgePid: number,
-): { problems: string[]; live: string[] } {
+): { problems: string[]; live: string[]; running: string[] } {
   const problems: string[] = [];
   let book: Record<string, { slot: Slot; worktree: string; live: boolean; spawning?: boolean }> =
     {};
@@ -192,12 +210,14 @@ export function workersHold(
   }
   const cwds = new Set(descendants(forgePid).map(cwdOf));
   const live = records.filter((r) => r.live && !r.spawning);
+  const running: string[] = [];
   for (const r of live) {
     if (!dirs.includes(r.worktree)) continue; // its worktree went: remembered, not respawned
-    if (!cwds.has(r.worktree)) problems.push(`live worker ${r.slot.label} has no CLI running`);
+    if (cwds.has(r.worktree)) running.push(r.slot.label);
+    else problems.push(`live worker ${r.slot.label} has no CLI running`);
   }
   for (const r of records.filter((r) => r.spawning)) {
     problems.push(`worker ${r.slot.label} is still marked spawning after the boot`);
   }
-  return { problems, live: live.map((r) => r.slot.label) };
+  return { problems, live: live.map((r) => r.slot.label), running };
 }

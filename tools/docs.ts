@@ -170,10 +170,7 @@ function extensions(): string[] {
     "",
     ...rows,
     `- home fields: ${home} (docs/notify.md)`,
-    ...BEYOND_V29.fields.map((f) =>
-      `- field \`${f}\`: a held ask resolves after its answer's effect and names why one ` +
-      "failed (docs/held_asks.md)"
-    ),
+    ...Object.entries(BEYOND_V29.fields).map(([f, why]) => `- field \`${f}\`: ${why}`),
     "",
   ];
 }

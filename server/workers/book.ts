@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { McpFamily, Slot, slotName } from "../../protocol/mod.ts";
+import { Lock } from "../lock.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../state/keeper.ts";
 
 /** A worker forge remembers (the original forge's `agents` tool family: workers are durable). */
@@ -35,7 +36,7 @@ type BookFile = z.infer<typeof BookFile>;
  */
 export class WorkerBook {
   #records = new Map<string, WorkerRecord>();
-  #lock: Promise<unknown> = Promise.resolve();
+  readonly #lock = new Lock();
   readonly #file: KeptFile<BookFile>;
 
   constructor(keeper: StateKeeper, dir: string) {
@@ -90,7 +91,7 @@ export class WorkerBook {
    * landed, so a refused or failed write changes nothing.
    */
   #change(fn: (records: Map<string, WorkerRecord>) => void): Promise<void> {
-    const run = this.#lock.then(async () => {
+    return this.#lock.run(async () => {
       const mended = await this.#file.writable();
       if (mended) {
         this.#records = new Map(Object.entries(mended.state === "read" ? mended.value : {}));
@@ -100,8 +101,5 @@ export class WorkerBook {
       await this.#file.write(Object.fromEntries(next));
       this.#records = next;
     });
-    // The queue's own copy: the caller's `run` carries the failure; the queue carries on.
-    this.#lock = run.catch(() => {});
-    return run;
   }
 }

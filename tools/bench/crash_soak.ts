@@ -26,7 +26,8 @@ const report = await crashSoak({
 const spread = (ms: number[]) =>
   ms.length === 0 ? "none" : `${spreadOf(ms.map((x) => x / 1000))} s`;
 console.log(
-  `crash soak: ${report.kills} kills, ${report.turnsChecked} transcript rows checked, ` +
+  `crash soak: ${report.kills} kills, ${report.turnsChecked} transcript rows checked ` +
+    `(${report.workersChecked} of the histories a worker's), ` +
     `${report.firesChecked} outage fires checked exactly once, ${report.problems.length} problems, ` +
     `${((performance.now() - t0) / 60_000).toFixed(1)} min`,
 );

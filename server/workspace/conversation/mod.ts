@@ -33,6 +33,7 @@ export {
   rangeFromTranscript,
   type RangeOptions,
   type RangeRow,
+  rowsSince,
 } from "./range.ts";
 export { type Frame, lineFrame, rowFrame } from "./rows.ts";
 export { opensTurn, type TaskEnding, taskEnding } from "./turns.ts";

@@ -64,3 +64,23 @@ export async function rangeFromTranscript(
   const n = newestFirst.length;
   return newestFirst.reverse().map((msg, i) => ({ seq: to - (n - 1 - i), msg }));
 }
+
+/**
+ * The carried rows starting at or after `from` (a row start: the file's size as a reader saw it
+ * once), oldest first, to the end as it stands now, with their offsets: the rows written since.
+ * At most `maxBytes` (RANGE_MAX_BYTES) of them are read. No file: none.
+ */
+export async function rowsSince(
+  path: string,
+  from: number,
+  o: ReaderOptions & { maxBytes?: number } = {},
+): Promise<{ offset: number; msg: Frame }[]> {
+  using file = await TranscriptFile.open(path, o);
+  if (!file || from >= file.size) return [];
+  const out: { offset: number; msg: Frame }[] = [];
+  for await (const line of file.forward(from, o.maxBytes ?? RANGE_MAX_BYTES)) {
+    const msg = lineFrame(line.text);
+    if (msg) out.push({ offset: line.offset, msg });
+  }
+  return out;
+}

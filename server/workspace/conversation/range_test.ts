@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../tests/assert.ts";
 import { rowCursor } from "./cursor.ts";
-import { rangeFromTranscript } from "./range.ts";
+import { rangeFromTranscript, rowsSince } from "./range.ts";
 import { realPath, referenceRows, withTempDir } from "../../../tests/conversation_support.ts";
 
 Deno.test("spec seat_frames: below the window, the transcript's own newest rows answer, numbered to end at the range's end", async () => {
@@ -40,4 +40,14 @@ Deno.test("spec seat_frames: nothing to answer from is no rows", async () => {
   await withTempDir(async (dir) => {
     assertEquals(await rangeFromTranscript(`${dir}/none.jsonl`, 0, 3), []);
   });
+});
+
+Deno.test("the rows written since an offset: oldest first, with their offsets; none past the end", async () => {
+  const path = realPath("multi_turn");
+  const ref = await referenceRows(path);
+  const since = await rowsSince(path, ref[3].offset);
+  assertEquals(since.map((r) => r.offset), ref.slice(3).map((r) => r.offset));
+  assertEquals(since.map((r) => r.msg), ref.slice(3).map((r) => r.frame));
+  assertEquals(await rowsSince(path, (await Deno.stat(path)).size), []);
+  await withTempDir(async (dir) => assertEquals(await rowsSince(`${dir}/none.jsonl`, 0), []));
 });

@@ -23,6 +23,7 @@ import {
   type WireCursor,
 } from "../conversation/mod.ts";
 import { capToolRecord } from "./records.ts";
+import { placeLateRows } from "./late_rows.ts";
 import { FrameWindow, SUBSCRIBE_TURNS, type WindowPage, type WireTurn } from "./window.ts";
 
 /** The bounds read from `[server]` at each use (both keys are next_session; a page reads now). */
@@ -92,6 +93,9 @@ export class SeatConversation {
   /** The transcript's size when this occupant began: where the rows it writes start. */
   #liveBegin = 0;
   #compactionsAbove = 0;
+  /** Where rows the resumed CLI wrote without sending them may start; null once none can. */
+  #lateFrom: number | null = null;
+  #catching: Promise<void> = Promise.resolve();
   #anchored: { key: string; offset: number | null } | null = null;
 
   constructor(private readonly o: ConversationOptions) {
@@ -136,6 +140,7 @@ export class SeatConversation {
 
   async #more(before: string | null, turns: number): Promise<PageBody> {
     await this.ready();
+    await this.#catchUp();
     const n = clampTurns(turns);
     const cap = this.o.caps().pageBytes;
     if (before === null) return await this.#fromWindow(this.window.page(null, n, cap), n);
@@ -209,6 +214,7 @@ export class SeatConversation {
     const caps = this.o.caps();
     try {
       this.#liveBegin = await sizeOf(path);
+      this.#lateFrom = this.#liveBegin;
       const got = await pageRows(path, null, SUBSCRIBE_TURNS, { pageBytes: caps.pageBytes });
       this.window.seed(
         got.turns.map((t) => ({
@@ -232,6 +238,28 @@ export class SeatConversation {
       });
       this.#seedFloor = this.#liveBegin > 0 ? this.#liveBegin : null;
     }
+  }
+
+  /** Rows the resumed CLI wrote without sending them (late_rows.ts), placed before a read. */
+  #catchUp(): Promise<void> {
+    this.#catching = this.#catching.then(async () => {
+      const path = this.o.transcript;
+      if (this.#lateFrom === null || !path) return;
+      // Once live frames dropped off the window, rows above it are read from disk: none is late.
+      if (this.window.liveDropped) return void (this.#lateFrom = null);
+      try {
+        const wrap = (msg: CliFrame) => this.#wrap(msg);
+        const prepare = (msg: CliFrame) => this.#cap(msg);
+        if (await placeLateRows(this.window, path, this.#lateFrom, prepare, wrap)) {
+          this.#lateFrom = null;
+        }
+      } catch (err) {
+        const seat = slotName(this.o.slot);
+        this.o.log.warn("seat_conversation_catch_up_failed", { seat, path, error: err });
+        this.#lateFrom = null;
+      }
+    });
+    return this.#catching;
   }
 
   /** A window page as the wire carries it; an empty one reads below the floor instead, so an

@@ -1,53 +1,24 @@
-import type {
-  CliFrame,
-  KeyedUpdateName,
-  LaunchSettings,
-  SeatFields,
-  Slot,
-} from "../../../protocol/mod.ts";
+import type { CliFrame, KeyedUpdateName, SeatFields } from "../../../protocol/mod.ts";
 import { slotName } from "../../../protocol/mod.ts";
-import type { ProjectConfig } from "../../config/types.ts";
 import { Refusal } from "../../subsystem.ts";
 import type { ClaudeExit, ClaudeProcess, JsonObject } from "../claude/mod.ts";
+import type { SeatTools } from "../mcp/bridge.ts";
 import type { SeatInfo } from "../workspace.ts";
 import type { AskBook } from "./asks.ts";
-import type { SeatEnv } from "./env.ts";
-import type { SeatHistory } from "./history.ts";
-import { type LaunchPlan, type Occupancy, planLaunch, transcriptOf } from "./launch.ts";
+import { spawnPlanned } from "./occupant.ts";
+import { tellFrame } from "./occupant_frames.ts";
+import { exitMessage, type Failure, failureOf, noSessionWhy, type Phase } from "./phase.ts";
 import { OccupantReads } from "./reads.ts";
-import { capToolRecord } from "./records.ts";
 import type { SeatEmitter } from "./seat_emit.ts";
 import { SeatState } from "./seat_state.ts";
-import type { SeatTools } from "../mcp/bridge.ts";
-import { spawnOccupant } from "./occupant.ts";
-
-export type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
+import { type PlannedStart, planStart, type StartOptions, type StartParts } from "./start_plan.ts";
 
 /** How long a fresh CLI has to answer `initialize` (startup is CPU-bound: ~4 s each with four
  * starting at once on two cores, as measured). */
 export const INIT_TIMEOUT_MS = 60_000;
 
-export interface StartOptions {
-  occupancy: Occupancy;
-  cwd: string;
-  launch?: LaunchSettings;
-}
-
-/** A failed seat's reason and the exit it came from (a type alias: it is checked as a Wire). */
-export type Failure = {
-  message: string;
-  code: number | null;
-  signal: string | null;
-  stderr_tail: string;
-};
-
 /** The parts of its seat a driver works with: named, not reached through the whole seat. */
-export interface DriverParts {
-  slot: Slot;
-  project: ProjectConfig;
-  env: SeatEnv;
-  /** The seat's conversations: a new occupant's begins here (history.ts). */
-  history: SeatHistory;
+export interface DriverParts extends StartParts {
   /** The seat's emit path (seat_emit.ts). */
   emitter: SeatEmitter;
   /** The CLI's permission and question asks, parked on the seat (asks.ts). */
@@ -57,9 +28,9 @@ export interface DriverParts {
 }
 
 /**
- * A seat's CLI driver: its life with its `claude` process. Starting an occupant, turning every
- * CLI frame into `chat_appended` plus what it implies (the occupant's SeatState, seat_state.ts),
- * parking the CLI's asks, asking for context and MCP readings, walking the process tree, and
+ * A seat's CLI driver: its life with its `claude` process. Starting an occupant (planned in
+ * start_plan.ts, spawned by occupant.ts), turning every CLI frame into `chat_appended` plus what
+ * it implies (occupant_frames.ts, onto the occupant's SeatState), parking the CLI's asks, asking for context and MCP readings, walking the process tree, and
  * ending. A process that ends unasked (a failed start, a crash, a kill) leaves the seat Failed
  * with the exit and stderr tail as `connection_failed`, touching no more. `live` hands the
  * seat's commands the process, or refuses naming why there is none.
@@ -137,12 +108,30 @@ export class SeatDriver {
 
   /**
    * Starts an occupant: a fresh session under a minted id or a resumed one, whose conversation
-   * is seeded from its transcript before the CLI runs (history.ts). Emits `spawning`, then
+   * is seeded from its transcript before the CLI runs (start_plan.ts). Emits `spawning`, then
    * `connected` (or `session_replaced` when a live occupant was replaced) once the CLI answers
    * `initialize`. Never throws: a launch that cannot happen fails the seat.
    */
   async start(opts: StartOptions): Promise<void> {
     const replacing = this.#phase === "live";
+    const gen = await this.#vacate();
+    if (gen !== this.#gen) return;
+    this.cwd = opts.cwd;
+    this.#failure = null;
+    this.#startError = null;
+    this.#state = new SeatState();
+    this.#reads = null;
+    const planned = await planStart(this.#p, this.cwd, opts);
+    if (gen !== this.#gen || this.#stopped) return;
+    this.#emit("spawning", planned.spawning);
+    const proc = this.#spawn(planned);
+    if (!proc) return;
+    this.#occupy(proc, gen, planned.sessionId);
+    await this.#handshake(proc, gen, replacing, planned.plan?.model ?? null);
+  }
+
+  /** Ends the asks, tools and process of the occupant a start replaces; answers the new gen. */
+  async #vacate(): Promise<number> {
     const old = this.#proc;
     const gen = ++this.#gen;
     this.#proc = null;
@@ -150,70 +139,27 @@ export class SeatDriver {
     this.#p.asks.clear("the session was replaced");
     this.#endTools("the session was replaced");
     if (old) await this.#retire(old);
-    if (gen !== this.#gen) return;
-    this.cwd = opts.cwd;
-    this.#failure = null;
-    this.#startError = null;
-    this.#state = new SeatState();
-    this.#reads = null;
-    const config = this.#p.env.config();
-    const resumed = "resume" in opts.occupancy;
-    const sessionId = "resume" in opts.occupancy ? opts.occupancy.resume : opts.occupancy.sessionId;
-    let plan: LaunchPlan | null = null;
-    let planned: unknown = null;
+    return gen;
+  }
+
+  /** Spawns the planned CLI, or fails the seat naming why it could not be started. */
+  #spawn(planned: PlannedStart): ClaudeProcess | null {
     try {
-      await this.#p.env.booksWritable(); // a launch the seats' books could not record is refused
-      plan = planLaunch({
-        config,
-        project: this.#p.project,
-        cwd: this.cwd,
-        occupancy: opts.occupancy,
-        launch: opts.launch,
-        gateway: this.#p.env.workspace.gateway?.launch(this.#p.slot, this.#p.project),
-        forgeArgs: this.#p.env.tools?.launchArgs(),
-      });
-    } catch (err) {
-      planned = err;
-    }
-    const transcript = plan ? await transcriptOf(plan, sessionId) : null;
-    await this.#p.history.begin({ session_id: sessionId, cwd: this.cwd, transcript, resumed });
-    if (gen !== this.#gen || this.#stopped) return;
-    const account = plan?.account?.display_name ??
-      config.orgs.find((o) => o.name === this.#p.project.org)?.accounts[0] ?? null;
-    this.#emit("spawning", {
-      project_name: this.#p.project.name,
-      cwd: this.cwd,
-      display_name: account ?? this.#p.project.name,
-    });
-    let proc: ClaudeProcess;
-    let model: string | null;
-    try {
-      if (!plan) throw planned;
-      for (const warning of plan.warnings) {
-        this.#p.env.log.warn("seat_env_refused", { seat: this.name, warning });
-      }
-      const spawned = spawnOccupant(
-        {
-          bin: plan.bin,
-          args: plan.args,
-          cwd: plan.cwd,
-          env: plan.env,
-          canUseTool: (req, signal) => this.#p.asks.park(req, signal),
-          onProblem: (what) => this.#p.env.log.warn("seat_cli_problem", { seat: this.name, what }),
-        },
-        this.#p.info,
-        this.#p.env.tools,
-      );
-      proc = spawned.proc;
+      if (!planned.plan) throw planned.refused;
+      const spawned = spawnPlanned(planned.plan, { ...this.#p, name: this.name });
       this.#tools = spawned.tools;
-      model = plan.model;
-      this.#tmpBase = plan.tmpBase;
-      this.#state.effort = plan.effort;
-      this.#state.permissionMode = plan.permissionMode;
+      this.#tmpBase = planned.plan.tmpBase;
+      this.#state.effort = planned.plan.effort;
+      this.#state.permissionMode = planned.plan.permissionMode;
+      return spawned.proc;
     } catch (err) {
       this.#fail(`claude could not be started for ${this.name}: ${(err as Error).message}`, null);
-      return;
+      return null;
     }
+  }
+
+  /** Makes `proc` the seat's occupant: its readings, its pid, its frames read until it exits. */
+  #occupy(proc: ClaudeProcess, gen: number, sessionId: string): void {
     this.#proc = proc;
     this.#state.sessionId = sessionId;
     this.#reads = new OccupantReads(proc, {
@@ -229,6 +175,15 @@ export class SeatDriver {
     this.#settled = Promise.all([consumed, proc.exited]).then(([, exit]) =>
       this.#exited(proc, gen, exit)
     );
+  }
+
+  /** Awaits the CLI's `initialize` answer, then tells the seat live; resolves once either. */
+  async #handshake(
+    proc: ClaudeProcess,
+    gen: number,
+    replacing: boolean,
+    model: string | null,
+  ): Promise<void> {
     let ready: JsonObject;
     try {
       ready = await proc.initialize({}, INIT_TIMEOUT_MS);
@@ -288,27 +243,13 @@ export class SeatDriver {
         this.#p.env.log.warn("seat_bad_line", { seat: this.name, reason: event.reason });
         continue;
       }
+      this.#lastActivity = Date.now();
       try {
-        this.#frame(event.frame as CliFrame);
+        tellFrame(event.frame as CliFrame, this.#p, { state: this.#state, reads: this.#reads });
       } catch (err) {
         this.#p.env.log.error("seat_frame_failed", { seat: this.name, error: err });
       }
     }
-  }
-
-  #frame(frame: CliFrame): void {
-    this.#lastActivity = Date.now();
-    this.#chat(capToolRecord(frame, this.#p.env.config().server.tool_record_cap_kb * 1024));
-    this.#p.emitter.derived(this.#state.apply(frame));
-    if (frame.type === "result") {
-      // spec: home > unseen; session > header (context asked again where a page shows it).
-      if (this.#p.env.watchers.showing(this.#p.slot) === 0) {
-        this.#p.env.workspace.markUnseen(this.#p.slot);
-      } else this.#reads?.probe(false);
-    }
-    if (frame.type !== "system") return;
-    if (frame.subtype === "compact_boundary") this.#reads?.probe(true);
-    if (frame.subtype === "init") this.#reads?.sawInit(frame);
   }
 
   #exited(proc: ClaudeProcess, gen: number, exit: ClaudeExit): void {
@@ -331,25 +272,18 @@ export class SeatDriver {
       this.#state.turnInFlight = false;
       return;
     }
-    const how = `claude exited (code ${exit.code}${exit.signal ? `, signal ${exit.signal}` : ""})`;
-    const when = this.#phase === "spawning"
-      ? `before it was ready${this.#startError ? ` (${this.#startError})` : ""}`
-      : this.#state.turnInFlight
-      ? "mid-turn"
-      : "while idle";
-    const tail = exit.stderrTail.trim();
-    this.#fail(`${how} ${when}${tail ? `; stderr: ${tail.slice(-500)}` : ""}`, exit);
+    const at = {
+      phase: this.#phase,
+      startError: this.#startError,
+      turnInFlight: this.#state.turnInFlight,
+    };
+    this.#fail(exitMessage(exit, at), exit);
   }
 
   #fail(message: string, exit: ClaudeExit | null): void {
     this.#phase = "failed";
     this.#state.turnInFlight = false;
-    this.#failure = {
-      message,
-      code: exit?.code ?? null,
-      signal: exit?.signal ?? null,
-      stderr_tail: exit?.stderrTail ?? "",
-    };
+    this.#failure = failureOf(message, exit);
     this.#p.env.log.warn("seat_failed", { seat: this.name, message });
     this.#emit("connection_failed", { message, fatal: true });
   }
@@ -378,18 +312,10 @@ export class SeatDriver {
     this.#p.emitter.emit(name, fields);
   }
 
-  #chat(msg: CliFrame): void {
-    this.#emit("chat_appended", { msg });
-  }
-
   /** The live occupant's process for `command`, or a refusal naming why the seat has none. */
   live(command: string): ClaudeProcess {
     if (this.#proc && this.occupied) return this.#proc;
-    const why = this.#phase === "failed"
-      ? `it failed: ${this.#failure?.message ?? "unknown"}`
-      : this.#phase === "releasing"
-      ? "it is being released"
-      : "nothing occupies it";
+    const why = noSessionWhy(this.#phase, this.#failure);
     throw this.refuse(command, `the seat has no session (${why})`);
   }
 

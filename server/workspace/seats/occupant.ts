@@ -2,6 +2,44 @@ import { ClaudeProcess, type ClaudeSpawnOptions } from "../claude/mod.ts";
 import type { SeatTools, ToolBridge } from "../mcp/bridge.ts";
 import { SERVER_NAME } from "../mcp/seat_server.ts";
 import type { SeatInfo } from "../workspace.ts";
+import type { AskBook } from "./asks.ts";
+import type { SeatEnv } from "./env.ts";
+import type { LaunchPlan } from "./launch.ts";
+
+/** The parts of its seat a spawn reads: its name, its env, its asks, and who it is to forge. */
+export interface SpawnParts {
+  name: string;
+  env: SeatEnv;
+  /** The CLI's permission and question asks park here (asks.ts). */
+  asks: AskBook;
+  /** The seat as forge's MCP server names its caller. */
+  info: SeatInfo;
+}
+
+/**
+ * Spawns the occupant `plan` describes, first logging each thing the plan refused
+ * (`seat_env_refused`). Throws as {@link spawnOccupant} does.
+ */
+export function spawnPlanned(
+  plan: LaunchPlan,
+  seat: SpawnParts,
+): { proc: ClaudeProcess; tools: SeatTools | null } {
+  for (const warning of plan.warnings) {
+    seat.env.log.warn("seat_env_refused", { seat: seat.name, warning });
+  }
+  return spawnOccupant(
+    {
+      bin: plan.bin,
+      args: plan.args,
+      cwd: plan.cwd,
+      env: plan.env,
+      canUseTool: (req, signal) => seat.asks.park(req, signal),
+      onProblem: (what) => seat.env.log.warn("seat_cli_problem", { seat: seat.name, what }),
+    },
+    seat.info,
+    seat.env.tools,
+  );
+}
 
 /**
  * Spawns a seat's occupant with forge's MCP server attached: `mcp_message` control requests go to

@@ -7,7 +7,7 @@ import type {
 } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { readWork } from "../work.ts";
-import type { Failure, Phase } from "./driver.ts";
+import type { Failure, Phase } from "./phase.ts";
 import { SeatState } from "./seat_state.ts";
 
 // A seat's rows renderer: what the seat's parts hold, drawn as the wire rows that carry it

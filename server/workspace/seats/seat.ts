@@ -15,16 +15,18 @@ import type { SeatInfo } from "../workspace.ts";
 import { AskBook } from "./asks.ts";
 import { SeatCommands } from "./commands.ts";
 import type { PageBody, RangeFrame } from "./conversation.ts";
-import { SeatDriver, type StartOptions } from "./driver.ts";
+import { SeatDriver } from "./driver.ts";
 import type { SeatEnv } from "./env.ts";
 import { SeatHistory } from "./history.ts";
 import type { ProcTable } from "./procfs.ts";
 import { homeRow, type Lifecycle, lifecycleOf, type RowSource, seatSessionFields } from "./rows.ts";
 import { SeatEmitter } from "./seat_emit.ts";
 import type { SessionRecord } from "./session_book.ts";
+import type { StartOptions } from "./start_plan.ts";
 import type { FrameWindow } from "./window.ts";
 
-export { INIT_TIMEOUT_MS, type StartOptions } from "./driver.ts";
+export { INIT_TIMEOUT_MS } from "./driver.ts";
+export type { StartOptions } from "./start_plan.ts";
 export type { Lifecycle } from "./rows.ts";
 
 /**

@@ -70,7 +70,7 @@ interface Turn {
  */
 export class FrameWindow {
   /** This window's name in the cursors it hands out: a cursor of another window is stale. */
-  readonly id = crypto.randomUUID().slice(0, 8);
+  #id = crypto.randomUUID().slice(0, 8);
   #entries: WindowEntry[] = [];
   /** Array index of the oldest live entry: the front is dropped by moving this, then compacted. */
   #head = 0;
@@ -86,6 +86,10 @@ export class FrameWindow {
   #version = 0;
 
   constructor(private readonly ceiling = WINDOW_CEILING_BYTES) {}
+
+  get id(): string {
+    return this.#id;
+  }
 
   get bytes(): number {
     return this.#bytes;
@@ -130,16 +134,20 @@ export class FrameWindow {
       if (turn.frames.length === 0) continue;
       this.#turns.push({ start: this.#size, key: null, ended: true, prompts: new Set() });
       for (const { frame, offset } of turn.frames) {
-        const update = wrap(frame);
-        const bytes = JSON.stringify(frame).length;
-        if (frame.type === "system" && frame.subtype === "compact_boundary") this.#compactions++;
-        this.#entries.push({ seq: null, update, msg: frame, bytes, offset });
-        this.#bytes += bytes;
+        this.#entries.push(this.#row(frame, offset, wrap));
       }
     }
     this.#seeded = this.#size;
     this.#version++;
     this.#trim();
+  }
+
+  /** An unnumbered transcript row as an entry, counted in the window's bytes and compactions. */
+  #row(frame: CliFrame, offset: number | null, wrap: (m: CliFrame) => SessionUpdate): WindowEntry {
+    const bytes = JSON.stringify(frame).length;
+    if (frame.type === "system" && frame.subtype === "compact_boundary") this.#compactions++;
+    this.#bytes += bytes;
+    return { seq: null, update: wrap(frame), msg: frame, bytes, offset };
   }
 
   /** Records one numbered update. `bytes` is its encoded size when the caller knows it. */
@@ -154,6 +162,26 @@ export class FrameWindow {
     this.#bytes += size;
     if (msg) this.#place(msg, index);
     this.#trim();
+  }
+
+  /** Places transcript rows, unnumbered, just before the held frame carrying `uuid` (in the turn
+   * before it when that frame opens one); the window takes a new name, so a cursor whose index
+   * moved is read by its anchor. False when no held frame carries `uuid`. */
+  insertBefore(
+    uuid: string,
+    rows: { frame: CliFrame; offset: number }[],
+    wrap: (msg: CliFrame) => SessionUpdate,
+  ): boolean {
+    const at = this.#entries.findIndex((e, i) => i >= this.#head && e.msg?.uuid === uuid);
+    if (at < 0 || rows.length === 0) return at >= 0;
+    const index = at - this.#head + this.#base;
+    const entries = rows.map(({ frame, offset }) => this.#row(frame, offset, wrap));
+    this.#entries.splice(at, 0, ...entries);
+    for (const turn of this.#turns) if (turn.start >= index) turn.start += entries.length;
+    this.#id = crypto.randomUUID().slice(0, 8);
+    this.#version++;
+    this.#trim();
+    return true;
   }
 
   /**
@@ -362,8 +390,10 @@ function lowerBound(entries: WindowEntry[], lo: number, seq: number): number {
   let hi = entries.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    const s = entries[mid].seq;
-    if (s !== null && s < seq) lo = mid + 1;
+    let m = mid; // an unnumbered entry (insertBefore) answers as the next numbered one
+    while (m < hi && entries[m].seq === null) m++;
+    const s = m < hi ? entries[m].seq! : Infinity;
+    if (s < seq) lo = m + 1;
     else hi = mid;
   }
   return lo;

@@ -219,3 +219,23 @@ Deno.test("a turn cut at the front is shown from where no tool result lacks its 
   assertEquals(w.front(false).anchors[0], "u1", "the held front, for the numbers");
   assertEquals(w.page(page.oldest, 5), { kind: "below" });
 });
+
+Deno.test("rows placed before a held frame join the turn before it; the numbers and the name move on", () => {
+  const w = new FrameWindow();
+  w.seed([{ frames: [{ frame: user("t1"), offset: 100 }] }], chat); // a turn left unanswered
+  fill(
+    w,
+    [{ name: "connected", fields: { key } }, forged("p1"), assistant("a1"), result("r1")],
+    40,
+  );
+  const id = w.id;
+  assertEquals(w.insertBefore("nobody", [{ frame: assistant("late"), offset: 150 }], chat), false);
+  assert(w.insertBefore("p1", [{ frame: assistant("late"), offset: 150 }], chat));
+  const turns = turnsOf(w.page(null));
+  assertEquals(turns.map(uuids), [["t1", "late"], ["p1", "a1", "r1"]]);
+  assert(w.id !== id, "a cursor of the window before is stale");
+  // The numbered entries are found by number past the unnumbered one between them.
+  assertEquals(w.bySeq(40, 43).map((e) => e.seq), [40, 41, 42, 43]);
+  assertEquals(w.bySeq(41, 41).map((e) => e.msg?.uuid), ["p1"]);
+  assertEquals(w.firstSeq(), 40);
+});
