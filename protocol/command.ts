@@ -4,14 +4,12 @@ import { parseIgnoringUnknownFields } from "./lenient.ts";
 import { splitVariant } from "./variant.ts";
 import { RankMove, TaskStatus } from "./board.ts";
 import {
-  BenchTarget,
-  BenchTier,
   DictateAxes,
   DictateDeviceChoice,
   DictateOverrideUpdate,
-  DictateRole,
   DictateSurface,
 } from "./dictate.ts";
+import { BenchTarget, BenchTier, DictateRole } from "./dictate_models.ts";
 import { Slot } from "./slot.ts";
 import { DeliverGotifyMessageFields } from "./connectors.ts";
 import {

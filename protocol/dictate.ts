@@ -1,5 +1,15 @@
 import { z } from "zod";
 import type { SessionUpdate } from "./update.ts";
+import {
+  ActivateState,
+  BenchRun,
+  CatalogueCheck,
+  InstalledModel,
+  InstallState,
+  ModelRow,
+  ReadAloudRead,
+  SpeakingRead,
+} from "./dictate_models.ts";
 import { Slot } from "./slot.ts";
 
 // spec: dictate_stream, dictate_stop, the take's updates and DictateOutcome; binary kind 0. The
@@ -41,25 +51,6 @@ export type DictateDeviceChoice = z.infer<typeof DictateDeviceChoice>;
 /** The page whose own capture began a take. spec: dictate_stream > surface. */
 export const DictateSurface = z.enum(["composer", "review", "files", "doc"]);
 export type DictateSurface = z.infer<typeof DictateSurface>;
-
-/** The roles a model serves. The speaking role is the voice issue's (`[tts]`). */
-export const DictateRole = z.enum(["dictation", "vad"]);
-export type DictateRole = z.infer<typeof DictateRole>;
-
-/** What a bench scores: a model file in a role (the original's bench.target{file,pinned,role}). */
-export const BenchTarget = z.object({
-  role: DictateRole,
-  file: z.string().min(1),
-  pinned: z.boolean(),
-}).strict();
-export type BenchTarget = z.infer<typeof BenchTarget>;
-
-/**
- * Which local recordings a bench runs on. The original's tier names were not read (no record of
- * them here), so ours names the one source of recordings this machine has: the read-aloud set.
- */
-export const BenchTier = z.enum(["read_aloud"]);
-export type BenchTier = z.infer<typeof BenchTier>;
 
 /** How a take ended: the original's DictateOutcome; `peak_db` is null for digital silence. */
 export type DictateOutcome =
@@ -144,14 +135,16 @@ const Tagged = z.object({ state: z.string() }).catchall(Json);
 
 /**
  * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
- * table; the key set is the original's, at its baseline v8. `speaking` and the
- * speaking bench belong to the voice subsystem ([tts]); null while it is off. Nested rows are JSON: their fields are the
- * ones the table names, documented beside the code that builds them (subsystems/dictate/models).
+ * table; the key set is the original's, at its baseline v8. `speaking` and the speaking bench
+ * belong to the voice subsystem ([tts]); null while it is off. The catalogue rows, installed
+ * models, bench runs, read-aloud set and the check, install and activate states are
+ * protocol/dictate_models.ts's schemas, which their builders return, as is the speaking row; the
+ * running bench and the speaking bench are still JSON here.
  */
 export const DictateModelsSnapshot = z.object({
   enabled: z.boolean(),
   models_dir: z.string().nullable(),
-  speaking: Json.nullable(),
+  speaking: SpeakingRead.nullable(),
   in_use: z.array(
     z.object({
       role: z.string(),
@@ -160,20 +153,20 @@ export const DictateModelsSnapshot = z.object({
       sha256: z.string().nullable(),
       state: Json,
       facts: Json.nullable(),
-      catalogue: Json.nullable(),
+      catalogue: ModelRow.nullable(),
       from: z.object({ from: z.string() }).strict(),
       at: Json.nullable(),
     }).strict(),
   ),
-  check: Tagged,
+  check: CatalogueCheck,
   updates: z.array(Json),
-  rows: z.array(z.object({ variant: z.string(), file: z.string() }).catchall(Json)),
-  install: Tagged,
-  activate: Tagged,
-  installed: z.array(Json),
+  rows: z.array(ModelRow),
+  install: InstallState,
+  activate: ActivateState,
+  installed: z.array(InstalledModel),
   bench: Tagged.nullable(),
-  results: z.array(Json),
-  read_aloud: Json.nullable(),
+  results: z.array(BenchRun),
+  read_aloud: ReadAloudRead.nullable(),
   // spec: speaking_bench, speaking_results: the speaking loop's run and its results.
   speaking_bench: Json.nullable(),
   speaking_results: z.array(Json),

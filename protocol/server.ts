@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { FileContent, LayerState } from "./review_record.ts";
 import { Slot } from "./slot.ts";
+import { BrowserTabList } from "./verb_replies.ts";
 import { Subject } from "./subject.ts";
 
 // spec: What a client receives. Every server message is tagged on `kind`. These schemas are the
@@ -87,6 +89,20 @@ export const ErrorFrame = msg("error", {
 });
 export type ErrorFrame = z.infer<typeof ErrorFrame>;
 
+/** The `update` frame: one update and its place in its seat's numbered stream. */
+export const UpdateFrame = msg("update", {
+  update: Json,
+  seq: z.number().int().nullable().optional(),
+  span: z.number().int().optional(),
+});
+
+/** The `seat_frames` answer: the numbered frames a `seat_range` asked for. */
+export const SeatFramesFrame = msg("seat_frames", {
+  slot: Slot,
+  epoch: z.string(),
+  frames: z.array(Json),
+});
+
 const slotBag = { seat: Slot, id: z.number().int() };
 
 /** Every message the server sends. */
@@ -102,11 +118,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
   }),
   msg("pong", {}),
   msg("snapshot", { subject: Subject, data: Json }),
-  msg("update", {
-    update: Json,
-    seq: z.number().int().nullable().optional(),
-    span: z.number().int().optional(),
-  }),
+  UpdateFrame,
   msg("page", {
     conversation: Slot,
     turns: z.array(Json),
@@ -114,7 +126,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     // spec: page > cron_names: the schedule each fired prompt came from, by the prompt's id.
     cron_names: z.record(z.string(), z.string()).optional(),
   }),
-  msg("seat_frames", { slot: Slot, epoch: z.string(), frames: z.array(Json) }),
+  SeatFramesFrame,
   msg("reply", { reply_to: z.number().int(), body: Json }),
   ErrorFrame,
   msg("document_read", {
@@ -131,14 +143,14 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     session: Slot,
     path: z.string(),
     sha: z.string().nullable(),
-    content: Json,
+    content: FileContent,
   }),
   msg("commit_diff", {
     session: Slot,
     sha: z.string(),
     ok: z.boolean(),
     commit: z.string().optional(),
-    diff: Json.optional(),
+    diff: LayerState.optional(),
     why: z.string().optional(),
   }),
   msg("terminal_view", {
@@ -166,16 +178,8 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     can_back: z.boolean(),
     can_forward: z.boolean(),
   }),
-  msg("browser_tabs", {
-    id: z.number().int(),
-    profile: z.string(),
-    up: z.boolean(),
-    connected: z.boolean(),
-    closing_at_ms: z.number().nullable(),
-    /** forge's addition: why this up host plays no page audio (PulseAudio cannot run), or null. */
-    audio_off: z.string().nullable(),
-    rows: z.array(Json),
-  }),
+  // The same list the browser_tabs reply carries (protocol/verb_replies.ts).
+  msg("browser_tabs", BrowserTabList.shape),
   msg("browser_surface_failed", {
     id: z.number().int(),
     tab: z.number().int(),

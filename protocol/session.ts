@@ -1,14 +1,17 @@
 import { z } from "zod";
 import { SeatAccount } from "./accounts.ts";
 import { WireTime, WorkState } from "./home.ts";
+import { ReviewsRow } from "./review.ts";
+import { DiffContent, GitWorkView, IssueRef, PrInfo } from "./review_record.ts";
 import { Slot } from "./slot.ts";
 
 /**
  * The session subject's snapshot: the one schema its golden test validates. spec: What a subject
  * carries > session. Where the spec names a field but not its shape the original's wire is
- * followed (its SessionWire), each deliberate difference argued beside its field. Parts
- * another module owns in detail (git, diff, reviews, terminal, mcp) are checked here for their
- * presence and nullability; their own schemas and tests pin the inside.
+ * followed (its SessionWire), each deliberate difference argued beside its field. The review
+ * rows (git, pr, closes, diff, reviews) are protocol/review_record.ts's and review.ts's schemas;
+ * terminal and file_index are checked here for their presence and nullability, their own
+ * modules pinning the inside.
  */
 
 /** The original's AvailableModel, plus `resolved_model`: which id the alias runs as today (the
@@ -203,12 +206,12 @@ export const SessionSnapshot = z.object({
   processes: ProcessSnapshot.nullable(),
   terminal: z.json().nullable(),
   work: WorkState.nullable(),
-  git: z.json().nullable(),
-  pr: z.json().nullable(),
-  closes: z.array(z.json()),
-  diff: z.json().nullable(),
+  git: GitWorkView.nullable(),
+  pr: PrInfo.nullable(),
+  closes: z.array(IssueRef),
+  diff: DiffContent.nullable(),
   file_index: z.json().nullable(),
-  reviews: z.json().nullable(),
+  reviews: ReviewsRow.nullable(),
   /** The account the seat runs under (the gateway's; protocol/accounts.ts). */
   account: SeatAccount.optional(),
   /** Why the seat failed, null while it has not (v29 session record; home's `reason`). */

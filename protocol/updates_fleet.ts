@@ -17,6 +17,7 @@ import {
 } from "./held.ts";
 import { ServiceStatus, WorkState } from "./home.ts";
 import { ReviewActivityNotice, ReviewThreadsChanged } from "./review.ts";
+import { GitWorkView, IssueRef, PrInfo } from "./review_record.ts";
 import { VaultAskRequest } from "./vault.ts";
 import { keyed, keyless, promptUuid, type UpdateSpec, words } from "./update_spec.ts";
 import { WorkerStatusChanged, WrappedPrompt } from "./workers.ts";
@@ -167,9 +168,11 @@ export const FLEET_UPDATES = {
     about: "The seat's working tree moved: its git state, branch view, pull request and issues.",
     fields: keyed({
       work: WorkState,
-      git: z.json().describe("the branch view (ahead, behind, commits); null outside a repository"),
-      pr: z.json().describe("the branch's pull request, when one is known"),
-      closes: z.array(z.json()).describe("the issues the branch closes"),
+      git: GitWorkView.nullable().describe(
+        "the branch view (ahead, behind, commits); null outside a repository",
+      ),
+      pr: PrInfo.nullable().describe("the branch's pull request, when one is known"),
+      closes: z.array(IssueRef).describe("the issues the branch closes"),
     }),
   },
   file_index_changed: {

@@ -132,7 +132,6 @@ export const ALLOWED: Record<string, string> = {
     "git would not run: the gate `scanner_failed` is what the row says.",
   "subsystems/browser/audio.ts#start": "the reader closed",
   "subsystems/browser/audio.ts#stop": "gone",
-  "subsystems/browser/cdp.ts#close": "already gone",
   "subsystems/browser/driver_ops.ts#n":
     "frame since gone, resolves to nothing (or throws): both are stale.",
   "subsystems/browser/driver_ops.ts#out":

@@ -2,10 +2,10 @@ import { startFakeApi } from "../fixtures/fake_api/mod.ts";
 import { assertEquals, assertMatch } from "./assert.ts";
 import { webWorld } from "./web_harness.ts";
 
-// Accounts from the page: each account's chip with its state - cooling until when, at its cap,
-// a refused credential's sign-in with the server's words - and a seat showing the account it
-// runs under and every rotation notice. spec: home > accounts, projects (chip); What a client
-// receives > update (the account pool paragraph); the original's notice and
+// Accounts from the page: each account's chip with its state - probing, ready, cooling until
+// when, at its cap, a refused credential's sign-in with the server's words - and a seat showing
+// the account it runs under and every rotation notice. spec: home > accounts, projects (chip);
+// What a client receives > update (the account pool paragraph); the original's notice and
 // forge_account_identity updates.
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
@@ -17,7 +17,8 @@ const account = (name: string, token: string, url: string, dir: string) =>
   `base_url = "${url}"\nconfig_dir = "${dir}/claude"\nmodels = ["claude-sonnet-4-5"]\n`;
 
 Deno.test({
-  name: "web: account chips say cooling, at cap and sign-in needed; a seat shows its rotations",
+  name:
+    "web: account chips say probing, cooling, at cap and sign-in needed; a seat shows its rotations",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -41,6 +42,13 @@ Deno.test({
         ),
     );
     const urlC = `http://127.0.0.1:${refusing.addr.port}`;
+    // D's upstream holds its probe's answer until the test has seen the chip say probing.
+    const answerD = Promise.withResolvers<void>();
+    const holding = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+      await answerD.promise;
+      return Response.json({ data: [] });
+    });
+    const urlD = `http://127.0.0.1:${holding.addr.port}`;
     try {
       await using w = await webWorld([{ name: "p" }], {
         before: async (world) => {
@@ -89,10 +97,25 @@ Deno.test({
       });
       assertEquals(await page.getByTestId("account-C").getAttribute("data-state"), "failed");
       await w.shot("home-accounts");
+
+      // An account added while the page is open (the config reloads): its chip says probing
+      // while its first probe waits on its upstream, then ready once the upstream answers.
+      await Deno.writeTextFile(
+        w.world.configPath,
+        `\n${account("D", "sk-web-d", urlD, w.world.dir)}`,
+        { append: true },
+      );
+      const chipD = page.getByTestId("account-D");
+      await chipD.and(page.locator("[data-state=probing]")).waitFor({ timeout: 30_000 });
+      assertEquals(await chipD.textContent(), "D · probing");
+      answerD.resolve();
+      await chipD.and(page.locator("[data-state=ready]")).waitFor({ timeout: 30_000 });
     } finally {
+      answerD.resolve();
       await apiA.close();
       await apiB.close();
       await refusing.shutdown();
+      await holding.shutdown();
     }
   },
 });

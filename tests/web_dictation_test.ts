@@ -7,9 +7,10 @@ import { webWorld } from "./web_harness.ts";
 // flite's speech into getUserMedia, the page's AudioWorklet streams it as kind-0 frames between
 // dictate_stream and dictate_stop, the real PocketSphinx and Silero transcribe it, and the
 // landed words wait in the composer for editing - and after a reload, from the record's notice.
-// The push-to-talk key the composer record names starts and stops a take as well. spec:
-// dictate_stream ("the connection that sends it feeds the audio as the binary frames"), Binary
-// messages (kind 0: i16 mono 16 kHz, one frame per 20 ms); session > composer (notice, bind).
+// The push-to-talk key the composer record names starts and stops a take as well, held or
+// tapped. spec: dictate_stream ("the connection that sends it feeds the audio as the binary
+// frames"), Binary messages (kind 0: i16 mono 16 kHz, one frame per 20 ms); session > composer
+// (notice, bind).
 
 const SENTENCE = "push the branch to origin";
 /** The words as the take lands them: normalised by the server's default axes (semi-formal prose). */
@@ -119,6 +120,47 @@ Deno.test({
         `push-to-talk take: ${
           await composer.inputValue() || await page.getByTestId("take-why").textContent()
         }`,
+      );
+      if (await page.getByTestId("take-why").count() > 0) {
+        await page.getByTestId("take-why").locator("button").click();
+      }
+
+      // Tapped (auto): one tap starts a take that keeps listening after the key is up, the next
+      // tap stops it. Chromium's own input path carries each press's time, so a tap is a tap
+      // however slowly the machine delivers it (a hold is 400 ms or more).
+      const cdp = await page.context().newCDPSession(page);
+      const tap = async () => {
+        const at = Date.now() / 1000;
+        const key = { key: "Meta", code: "MetaRight", location: 2, windowsVirtualKeyCode: 92 };
+        await cdp.send("Input.dispatchKeyEvent", {
+          ...key,
+          type: "rawKeyDown",
+          modifiers: 4,
+          timestamp: at,
+        });
+        await cdp.send("Input.dispatchKeyEvent", { ...key, type: "keyUp", timestamp: at + 0.05 });
+      };
+      await composer.fill("");
+      await composer.focus();
+      const tapped = await page.evaluate("globalThis.forgeDebug.mic.frames") as number;
+      await tap();
+      await take.and(page.locator("[data-phase=listening]")).waitFor({ timeout: 60_000 });
+      // The key is up and the take still listens: the microphone goes on streaming.
+      await heard(page, tapped + 30);
+      assertEquals(await take.getAttribute("data-phase"), "listening");
+      assertEquals(await mic.textContent(), "■ Stop");
+      await tap();
+      await page.waitForFunction(
+        `document.querySelector('[data-testid=take]')?.dataset.phase !== "listening"`,
+        undefined,
+        { timeout: 60_000 },
+      );
+      assertEquals(await mic.textContent(), "Dictate");
+      await page.waitForFunction(
+        `document.querySelector('[data-testid=composer]').value !== "" ||
+          document.querySelector('[data-testid=take-why]') !== null`,
+        undefined,
+        { timeout: 120_000 },
       );
       if (await page.getByTestId("take-why").count() > 0) {
         await page.getByTestId("take-why").locator("button").click();

@@ -78,11 +78,18 @@ Deno.test({
     const chat = page.getByTestId("chat");
     await page.getByTestId("turn").first().waitFor();
     const start = page.getByTestId("history-start");
-    // The reader scrolls up until the first prompt: each wheel near the top walks one `more`.
+    // The reader scrolls up until the first prompt: a wheel to the top walks one `more`, and the
+    // next wheel waits for its page to land (the turns held grew, or the walk reached the start).
+    const held = () =>
+      page.evaluate("globalThis.forgeDebug.client.state.seat.turns.length") as Promise<number>;
     for (let i = 0; i < 400 && !(await start.isVisible()); i++) {
+      const before = await held();
       await chat.hover();
-      await page.mouse.wheel(0, -4000);
-      await page.waitForTimeout(50);
+      await page.mouse.wheel(0, -1_000_000);
+      await page.waitForFunction(
+        `((s) => s.cursor === null || s.turns.length > ${before})` +
+          "(globalThis.forgeDebug.client.state.seat)",
+      );
     }
     await start.waitFor();
     // The conversation is virtualised: the page holds every turn, the DOM only those in view.
@@ -135,5 +142,41 @@ Deno.test({
     const commit = page.locator(".commits li", { hasText: "second" }).getByRole("button");
     await commit.click();
     await page.getByTestId("commit-diff").getByTestId("file-second.txt").waitFor();
+
+    // The tree moves under an open comment form and an opened stretch; the page reads the diff
+    // again (spec: session > diff, "the tree's later movement arrives as work updates"). First a
+    // change above line 50 that moves its row but not its number: the form stays on line 50.
+    await file.getByTestId("comment-50").click();
+    const form = page.getByTestId("comment-form");
+    await form.locator("textarea").fill("a draft");
+    changed[19] = "line twenty, changed";
+    await Deno.writeTextFile(`${dir}/notes.txt`, changed.join("\n") + "\n");
+    await file.getByText("line twenty, changed").waitFor();
+    const underFifty = file.locator(
+      "tr:has([data-testid=comment-50]) + tr [data-testid=comment-form]",
+    );
+    await underFifty.waitFor();
+    assertEquals(await underFifty.locator("textarea").inputValue(), "a draft");
+    // Then the tree moves under the opened stretch: these changes are committed (the tip the
+    // stretch is read from moves) while a new first line and a change at line 58 are written.
+    // The stretch is read again from the new tip and found by its old numbers: new line 21 is the
+    // tip's line 20, the change just committed. Line 50 left the diff; its form stays, words kept.
+    await git(dir, "add", "notes.txt");
+    changed[57] = "line fifty-eight, changed";
+    await Deno.writeTextFile(
+      `${dir}/notes.txt`,
+      ["a new first line", ...changed].join("\n") + "\n",
+    );
+    await git(dir, "commit", "-q", "-m", "third");
+    await file.getByText("a new first line").waitFor();
+    await file.locator("[data-testid=expanded][data-line='21']", {
+      hasText: "line twenty, changed",
+    }).waitFor();
+    assertEquals(
+      await file.locator("[data-testid=expanded][data-line='30']").textContent(),
+      "2930 line 29",
+    );
+    await form.getByText("no longer in the diff").waitFor();
+    assertEquals(await form.locator("textarea").inputValue(), "a draft");
   },
 });

@@ -1,6 +1,6 @@
 import { sha256Hex } from "../subsystems/dictate/digest.ts";
 import { encodeWav } from "../subsystems/dictate/wav.ts";
-import { assertMatch } from "./assert.ts";
+import { assert, assertMatch } from "./assert.ts";
 import { pinnedFlite } from "./dictate_audio.ts";
 import { webWorld } from "./web_harness.ts";
 
@@ -91,9 +91,11 @@ Deno.test({
         { timeout: 60_000 },
       );
       await keep.click();
-      await page.getByTestId("read-aloud-recordings").locator("li").first().waitFor({
-        timeout: 60_000,
-      });
+      const kept = page.getByTestId("read-aloud-recordings").locator("li").first();
+      await kept.waitFor({ timeout: 60_000 });
+      // The recording is drawn with its length: at least the passage the microphone streamed.
+      const seconds = Number(/ (\d+\.\d) s/.exec((await kept.textContent())!)?.[1]);
+      assert(seconds >= speech.length / 16_000 - 0.1, `the recording is drawn as ${seconds} s`);
       await page.getByTestId("bench-run").click();
       const result = page.getByTestId("bench-result").first();
       await result.waitFor({ timeout: 120_000 });

@@ -11,8 +11,11 @@ import {
   fakePushService,
   notificationsAt,
   recordBadges,
+  recordShown,
+  recordShownIn,
   registrationId,
   setHidden,
+  shownBy,
   tap,
   workerAt,
 } from "./web_pwa_support.ts";
@@ -46,6 +49,7 @@ Deno.test({
     await page.context().grantPermissions(["notifications"], { origin });
     await controlVisibility(page);
     await recordBadges(page);
+    await recordShown(page);
     await fakePushService(page, push);
     const h = await w.forge.ready();
     // The test's own connection hears the asks (home, answering; it shows no seat).
@@ -76,6 +80,9 @@ Deno.test({
     await until(async () => (await push.received()).length > 0, 30_000, "forge's Web Push");
     const [got] = await push.received();
     assertEquals(NotifyPushPayload.parse(JSON.parse(got.payload)).seat, "Acme/alpha/lead");
+    // Each notification is read once its show is done (notificationsAt says why).
+    const pushWorker = await workerAt(page.context(), origin, pushScope);
+    await recordShownIn(pushWorker);
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("ServiceWorker.deliverPushMessage", {
       origin,
@@ -83,14 +90,12 @@ Deno.test({
       data: got.payload,
     });
     const tag = `forge ${host} Acme/alpha/lead`;
-    await until(async () => (await notificationsAt(page, pushScope)).length === 1, 10_000);
-    assertEquals(await notificationsAt(page, pushScope), [
-      { title: "alpha/lead needs you", body: "Bash: touch allowed.txt", tag },
-    ]);
-    assertEquals(await notificationsAt(page, "/"), [], "a visible page raises none itself");
+    const pushed = { title: "alpha/lead needs you", body: "Bash: touch allowed.txt", tag };
+    assertEquals(await shownBy(pushWorker, 1, "the push shown"), [{ scope: pushScope, ...pushed }]);
+    assertEquals(await notificationsAt(page, pushScope), [pushed]);
 
     // A tap opens the seat in this page, where the ask waits in the dock and is answered.
-    await tap(await workerAt(page.context(), origin, pushScope), tag);
+    await tap(pushWorker, tag);
     await page.waitForURL(`**#/@${host}/seat/Acme/alpha/lead`);
     const ask = page.getByTestId("ask-permission");
     await ask.getByTestId("option-allow_once").click({ timeout: 30_000 });
@@ -101,13 +106,13 @@ Deno.test({
     // no word an agent wrote (forge takes secrets out of its pushes; the page cannot).
     await page.goto(`${w.webUrl}#/`);
     await page.getByTestId("home").waitFor();
+    assertEquals(await page.evaluate("forgeTestShown"), [], "a visible page raises none itself");
     await setHidden(page, true);
     command(h, "prompt", { key: ALPHA, text: "[[script:bash]] again", attachments: [] });
     const second = await nextAsk(h, ALPHA);
-    await until(async () => (await notificationsAt(page, "/")).length === 1, 30_000, "a call");
-    assertEquals(await notificationsAt(page, "/"), [
-      { title: "alpha/lead needs you", body: "an ask is waiting for your answer", tag },
-    ]);
+    const call = { title: "alpha/lead needs you", body: "an ask is waiting for your answer", tag };
+    assertEquals(await shownBy(page, 1, "a call"), [{ scope: "/", ...call }]);
+    assertEquals(await notificationsAt(page, "/"), [call]);
     command(h, "respond_permission", { key: ALPHA, tool_id: second.tool_id, outcome: ALLOW });
     await dismissAll(page, "/");
 
@@ -121,7 +126,10 @@ Deno.test({
     await page.getByTestId("ask-permission").waitFor({ timeout: 30_000 });
     command(h, "prompt", { key: ALPHA, text: "[[script:bash]] there", attachments: [] });
     const fourth = await nextAsk(h, ALPHA);
-    await until(async () => (await notificationsAt(page, "/")).length > 0, 30_000, "alpha's call");
+    assertEquals((await shownBy(page, 2, "alpha's call")).map((n) => n.title), [
+      "alpha/lead needs you",
+      "alpha/lead needs you",
+    ]);
     assertEquals((await notificationsAt(page, "/")).map((n) => n.title), ["alpha/lead needs you"]);
     await page.waitForFunction(`document.title === "(2) forge"`);
     assertEquals(await page.evaluate("forgeTestBadges.at(-1)"), 2);

@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Page, Worker } from "playwright-core";
 import type { FakePushService } from "../fixtures/webpush/mod.ts";
+import { until } from "./harness.ts";
 
 // What the phone, install, notification and several-forges browser tests share: the page's
 // visibility as a test sets it, a browser push service that cannot run here stood in for by the
@@ -113,7 +114,62 @@ export interface Shown {
   tag: string;
 }
 
-/** The notifications a registration (by its scope path) shows now. */
+/** A notification a page or worker showed, and the scope path of the registration it used. */
+export interface Recorded extends Shown {
+  scope: string;
+}
+
+/**
+ * Every notification shown through a service worker registration, recorded as `forgeTestShown`
+ * (its scope path beside what `notificationsAt` reads) once the browser's `showNotification` has
+ * resolved: the show is done, and the registration's notifications may be read.
+ */
+const RECORD_SHOWN = `(() => {
+  if (globalThis.forgeTestShown) return;
+  globalThis.forgeTestShown = [];
+  const show = ServiceWorkerRegistration.prototype.showNotification;
+  ServiceWorkerRegistration.prototype.showNotification = async function (title, options) {
+    await show.call(this, title, options);
+    globalThis.forgeTestShown.push({ scope: new URL(this.scope).pathname, title,
+      body: options?.body ?? "", tag: options?.tag ?? "" });
+  };
+})();`;
+
+/** Records every notification the page shows (RECORD_SHOWN), from its first script on. */
+export async function recordShown(page: Page): Promise<void> {
+  await page.addInitScript(RECORD_SHOWN);
+}
+
+/**
+ * Records every notification a service worker shows from now on (RECORD_SHOWN). A worker runs no
+ * init script; the test's connection to it keeps it running, so what it records stays.
+ */
+export async function recordShownIn(worker: Worker): Promise<void> {
+  await worker.evaluate(RECORD_SHOWN);
+}
+
+/**
+ * Waits until a page or worker (a Page or Worker) recording shows (recordShown, recordShownIn)
+ * has shown `count` notifications in all; answers them, oldest first.
+ */
+export async function shownBy(
+  where: { evaluate(expression: string): Promise<unknown> },
+  count: number,
+  what = `${count} notifications shown`,
+): Promise<Recorded[]> {
+  const read = () => where.evaluate("globalThis.forgeTestShown") as Promise<Recorded[]>;
+  await until(async () => (await read()).length >= count, 30_000, what).catch(async (err) => {
+    throw new Error(`${err.message}; shown so far: ${JSON.stringify(await read())}`);
+  });
+  return await read();
+}
+
+/**
+ * The notifications a registration (by its scope path) shows now. Read it only once the shows
+ * the test waits for are done (shownBy): Chromium drops a notification that replaces another of
+ * its tag when a read of the registration's notifications runs while it is being shown, and
+ * never returns it after.
+ */
 export function notificationsAt(page: Page, scope: string): Promise<Shown[]> {
   return page.evaluate(`navigator.serviceWorker.getRegistration(${JSON.stringify(scope)})
     .then((reg) => reg ? reg.getNotifications() : [])

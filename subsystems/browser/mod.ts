@@ -1,5 +1,10 @@
 import { browserWords } from "./words.ts";
-import type { ClientMessageOf, Command, SessionUpdate, Wire } from "../../protocol/mod.ts";
+import type {
+  BrowserTabsReply,
+  ClientMessageOf,
+  Command,
+  SessionUpdate,
+} from "../../protocol/mod.ts";
 import { updateSlot } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { PageAudio } from "./audio.ts";
@@ -68,7 +73,7 @@ export function create(host: Host) {
       browser_file_answer: (m: ClientMessageOf<"browser_file_answer">, peer: Peer) =>
         files.answer(peer, m),
       browser_tabs: (m: ClientMessageOf<"browser_tabs">, peer: Peer) => {
-        let body: Wire;
+        let body: BrowserTabsReply;
         try {
           const browser = profiles.forSeat(m.seat);
           profiles.follow(browser, peer);

@@ -1,10 +1,10 @@
 import { browserWords } from "./words.ts";
 import {
   BrowserGesture,
+  type BrowserViewReply,
   type ClientMessageOf,
   type Slot,
   slotName,
-  type Wire,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { dispatchGesture } from "./input.ts";
@@ -72,7 +72,7 @@ export class Surfaces {
     replyTo: number | null | undefined,
     start: boolean,
   ): Promise<void> {
-    const answer = (body: Wire) => {
+    const answer = (body: BrowserViewReply) => {
       if (replyTo != null) peer.send({ kind: "reply", reply_to: replyTo, body });
     };
     const refuse = (why: string, asked: unknown) => {

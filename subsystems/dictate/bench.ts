@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { BenchTarget, BenchTier, type DictateModelsSnapshot } from "../../protocol/mod.ts";
+import {
+  BenchRun,
+  type BenchTarget,
+  type BenchTier,
+  type DictateModelsSnapshot,
+} from "../../protocol/mod.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
 import { sha256Hex } from "./digest.ts";
 import type { EngineModel, Transcriber } from "./engines/engine.ts";
@@ -9,23 +14,8 @@ import { PASSAGE, type ReadAloudSet, TERMS } from "./read_aloud.ts";
 import { decodeWav } from "./wav.ts";
 import { scoringWords, wordErrors } from "./wer.ts";
 
-/** The results file: what `BenchResult` says, checked when it is read back. */
-const Results = z.array(z.object({
-  at: z.number(),
-  target: BenchTarget,
-  tier: BenchTier,
-  corpus: z.object({ clips: z.number(), audio_seconds: z.number(), sha256: z.string() }),
-  metrics: z.object({
-    clips: z.number(),
-    matched: z.number(),
-    audio_seconds: z.number(),
-    wall_seconds: z.number(),
-    wer: z.number(),
-    term_accuracy: z.number(),
-    xrt_wall: z.number(),
-    stages_ms: z.record(z.string(), z.number()),
-  }),
-}));
+/** The results file: protocol/'s BenchRun with its instant in epoch ms (`BenchResult`). */
+const Results = z.array(BenchRun.extend({ at: z.number() }));
 
 type Running = {
   target: BenchTarget;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Wire } from "../../protocol/mod.ts";
+import type { ReadAloudRead, WireTime } from "../../protocol/mod.ts";
 import {
   type KeptFile,
   schemaParse,
@@ -155,7 +155,7 @@ export class ReadAloudSet {
     return `${this.dir}/${id}.wav`;
   }
 
-  view(time: (ms: number) => Wire): Wire {
+  view(time: (ms: number) => WireTime): ReadAloudRead {
     return {
       recordings: this.#recordings.map((r) => ({ ...r, at: time(r.at) })),
       recording: this.#recording !== null,

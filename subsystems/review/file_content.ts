@@ -6,13 +6,12 @@
  * `[documents] max_size_mib` ceiling answers the whole lines the ceiling reaches, flagged
  * truncated. There is no error arm: every failure is `{"state": "failed", "why": ...}`.
  */
+import type { FileContent } from "../../protocol/mod.ts";
 import { resolveCommit } from "./diff.ts";
 import { git } from "./git.ts";
 
-/** The `content` of a `file_content` answer. */
-export type FileContent =
-  | { state: "read"; lines: string[]; truncated: boolean }
-  | { state: "failed"; why: string };
+/** The `content` of a `file_content` answer: protocol/'s, the schema a client reads it with. */
+export type { FileContent };
 
 /** The `file_content` server message; `session` is echoed as given. */
 export interface FileContentMessage<S> {

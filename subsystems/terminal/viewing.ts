@@ -4,7 +4,7 @@ import {
   type ServerMessage,
   type Slot,
   slotName,
-  type Wire,
+  type TerminalViewReply,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import type { TerminalManager } from "./manager.ts";
@@ -68,7 +68,7 @@ export function terminalViewing(host: Host, manager: TerminalManager) {
     verbs: {
       terminal_view: async (msg: ClientMessageOf<"terminal_view">, peer: Peer) => {
         const seat = host.workspace.seat(msg.seat);
-        const answer = (body: Wire) => {
+        const answer = (body: TerminalViewReply) => {
           if (msg.reply_to !== undefined && msg.reply_to !== null) {
             peer.send({ kind: "reply", reply_to: msg.reply_to, body });
           }

@@ -1,4 +1,4 @@
-import type { Wire } from "../../protocol/mod.ts";
+import type { SpeakingRead } from "../../protocol/mod.ts";
 import { SPEAKER_IDS, type SpeakerId, type Speakers } from "./engines/mod.ts";
 import type { SpeakingFields } from "../../server/subsystem.ts";
 
@@ -28,7 +28,7 @@ export function speakingRow(
   choice: Choice,
   conf: { enabled: boolean; modelsDir: string | null; voice: string | null },
   previewError: string | null,
-): Wire {
+): SpeakingRead {
   const installed = (id: SpeakerId) => {
     const p = speakers.probed(id);
     return p !== null && "voices" in p;
@@ -43,7 +43,11 @@ export function speakingRow(
   });
   const probe = speakers.probed(choice.id);
   const missing = missingOf(speakers, choice);
-  const state: Wire = probe === null ? "pending" : missing ? { failed: missing } : "ready";
+  const state: SpeakingRead["snapshot"]["state"] = probe === null
+    ? "pending"
+    : missing
+    ? { failed: missing }
+    : "ready";
   return {
     enabled: conf.enabled,
     models_dir: conf.modelsDir,

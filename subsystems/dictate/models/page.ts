@@ -1,4 +1,12 @@
-import type { DictateModelsSnapshot, DictateRole, Wire } from "../../../protocol/mod.ts";
+import type {
+  ActivateState,
+  CatalogueCheck,
+  DictateModelsSnapshot,
+  DictateRole,
+  InstallState,
+  ReadAloudRead,
+  WireTime,
+} from "../../../protocol/mod.ts";
 import type { SpeakingFields } from "../../../server/subsystem.ts";
 import type { EngineModel } from "../engines/engine.ts";
 import type { Preflight, RoleModel } from "../preflight.ts";
@@ -12,29 +20,19 @@ import {
 import type { ModelStore } from "./store.ts";
 import { type BenchResult, measured, proposeUpdates, rowAxes } from "./updates.ts";
 
-type Check =
-  | { state: "never" }
-  | { state: "checking" }
-  | { state: "fresh"; at: Wire; release: string; skipped: number }
-  | { state: "unreachable"; error: string };
-type Install =
-  | { state: "idle" }
-  | { state: "downloading"; file: string; got: number; total: number }
-  | { state: "failed"; file: string; reason: string };
-type Activate =
-  | { state: "idle" }
-  | { state: "activating"; role: DictateRole }
-  | { state: "failed"; role: DictateRole; reason: string };
+type Check = CatalogueCheck;
+type Install = InstallState;
+type Activate = ActivateState;
 
 /** The bench's part of the page (bench.ts), read when the snapshot is built. */
 export interface BenchView {
   bench: DictateModelsSnapshot["bench"];
   results(): BenchResult[];
-  readAloud: Wire;
+  readAloud: ReadAloudRead;
 }
 
 /** spec Time: serde's SystemTime shape, the original's (catalogue shorthand). */
-export function wireTime(ms: number): Wire {
+export function wireTime(ms: number): WireTime {
   return { secs_since_epoch: Math.floor(ms / 1000), nanos_since_epoch: (ms % 1000) * 1e6 };
 }
 

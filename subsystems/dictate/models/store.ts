@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { InstalledModel } from "../../../protocol/mod.ts";
 import {
   ioWords,
   type KeptFile,
@@ -8,22 +9,12 @@ import {
 } from "../../../server/subsystem.ts";
 import type { CatalogueRow } from "./catalogue.ts";
 
-/** One model this machine installed. spec: dictate_models > installed. */
-const InstalledRecord = z.object({
-  variant: z.string(),
-  file: z.string(),
-  /** Where it came from: the local file it was copied from (no model here is downloaded). */
-  url: z.string(),
-  size: z.number(),
-  sha256: z.string(),
-  facts: z.object({
-    license: z.string(),
-    params: z.string().nullable(),
-    quant: z.string().nullable(),
-    runtime: z.string(),
-  }),
-  at: z.number(),
-});
+/**
+ * One model this machine installed: protocol/'s InstalledModel (spec: dictate_models >
+ * installed), its instant kept in epoch ms until the read turns it into the wire's. `url` is the
+ * local file it was copied from (no model here is downloaded).
+ */
+const InstalledRecord = InstalledModel.extend({ at: z.number() });
 export type InstalledRecord = z.infer<typeof InstalledRecord>;
 
 const Stored = z.object({

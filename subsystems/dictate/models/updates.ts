@@ -1,25 +1,11 @@
-import type { BenchTarget, BenchTier } from "../../../protocol/mod.ts";
+import type { BenchRun, ModelSpeed, ModelWer } from "../../../protocol/mod.ts";
 import type { CatalogueRow } from "./catalogue.ts";
 
-/** One finished bench run. spec: dictate_models > results (catalogue baseline v8 keys). */
-export interface BenchResult {
-  at: number;
-  target: BenchTarget;
-  tier: BenchTier;
-  corpus: { clips: number; audio_seconds: number; sha256: string };
-  metrics: {
-    clips: number;
-    matched: number;
-    audio_seconds: number;
-    wall_seconds: number;
-    /** Word error rate over every clip's words, 0..1+. */
-    wer: number;
-    term_accuracy: number;
-    /** Times realtime on the wall clock: audio seconds per wall second (higher is faster). */
-    xrt_wall: number;
-    stages_ms: Record<string, number>;
-  };
-}
+/**
+ * One finished bench run as this server keeps it: protocol/'s BenchRun (spec: dictate_models >
+ * results), its instant in epoch milliseconds until the page's read turns it into the wire's.
+ */
+export type BenchResult = Omit<BenchRun, "at"> & { at: number };
 
 export type Verdict =
   | "picked"
@@ -80,24 +66,11 @@ export function measured(
     : null;
 }
 
-/** A row's `speed` on the page: the original's keys, then where the number came from. */
-export type SpeedAxis = {
-  backend: string;
-  machine: string;
-  quant: string | null;
-  xrt_wall: number;
-  source: Measured["source"];
-  tier: string | null;
-  corpus: string | null;
-};
+/** A row's `speed` on the page: protocol/'s, the original's keys then the number's source. */
+export type SpeedAxis = ModelSpeed;
 
-/** A row's `wer` on the page: the rate, then where it came from. */
-export type WerAxis = {
-  value: number;
-  source: Measured["source"];
-  tier: string | null;
-  corpus: string | null;
-};
+/** A row's `wer` on the page: protocol/'s, the rate then where it came from. */
+export type WerAxis = ModelWer;
 
 /**
  * A row's two axes as the page carries them. spec: dictate_models > rows (speed is "the m4-max

@@ -1,6 +1,7 @@
 import type { Slot, Wire } from "../../../../protocol/mod.ts";
+import type { NumberedUpdate } from "../net/inbound.ts";
 import type { Session } from "../net/narrow.ts";
-import { type ReadUpdate, readUpdate } from "../net/updates.ts";
+import type { ReadUpdate } from "../net/updates.ts";
 import { SeatRecord } from "./seat_record.ts";
 import { type Turn, turnOf } from "./turns.ts";
 
@@ -84,8 +85,7 @@ export class SeatModel extends SeatRecord {
    * sequence (spec: update {update, seq, span}); a frame below `nextSeq` is one this page already
    * holds, one above it means frames went missing.
    */
-  accept(raw: Wire, seq: number | null | undefined, span: number | undefined): Acceptance {
-    const update = readUpdate(raw);
+  accept(update: ReadUpdate, seq: number | null | undefined, span: number | undefined): Acceptance {
     const n = typeof seq === "number" ? seq : null;
     const width = span ?? 1;
     if (this.repairing) {
@@ -106,15 +106,16 @@ export class SeatModel extends SeatRecord {
     return { kind: "applied" };
   }
 
-  /** The `seat_frames` answer: the missing frames, then whatever was held behind them. */
-  repaired(frames: Wire[]): void {
+  /**
+   * The `seat_frames` answer: the missing frames, then whatever was held behind them. A frame
+   * off its schema was said (client.ts) and is not drawn; the stream still moves past its number.
+   */
+  repaired(frames: NumberedUpdate[]): void {
     const gap = this.repairing;
     this.repairing = null;
-    for (const f of frames) {
-      if (typeof f !== "object" || f === null || Array.isArray(f)) continue;
-      const seq = typeof f.seq === "number" ? f.seq : null;
+    for (const { seq, update } of frames) {
       if (seq !== null && this.nextSeq !== null && seq < this.nextSeq) continue;
-      this.apply(readUpdate(f.update ?? null));
+      this.apply(update);
       if (seq !== null) this.nextSeq = seq + 1;
     }
     // The transcript answers a range it no longer holds as its newest rows numbered to END at the

@@ -1,18 +1,20 @@
 import { assertEquals } from "../../../../tests/assert.ts";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { seatSnapshot as snapshot } from "../../../../tests/web_seat_snapshot.ts";
+import { readUpdate } from "../net/updates.ts";
 import { SeatModel } from "./seat.ts";
 
 // spec: update {seq, span}; seat_range ("a client that reads 5 and then 7 knows exactly one frame
 // went missing"); seat_frames ("the client resumes exactly where it was reading").
 
 const slot = { org: "Acme", project: "alpha", label: "lead" };
-const chat = (text: string) => ({
-  chat_appended: {
-    key: slot,
-    msg: { type: "assistant", message: { content: [{ type: "text", text }] } },
-  },
-});
+const chat = (text: string) =>
+  readUpdate({
+    chat_appended: {
+      key: slot,
+      msg: { type: "assistant", message: { content: [{ type: "text", text }] } },
+    },
+  });
 const words = (m: SeatModel) =>
   m.turns.flatMap((t) => t.messages.map((f) => JSON.stringify(f.message)));
 
@@ -55,13 +57,13 @@ Deno.test("seat model: a reconnect snapshot of the same epoch keeps the turns an
 Deno.test("seat model: asks of a kind the page has never seen are held and resolved by id", () => {
   const m = new SeatModel(slot);
   m.seed(snapshot(0));
-  m.accept({ widget_ask_pending: { key: slot, id: "w1", what: "a new kind" } }, 0, 1);
+  m.accept(readUpdate({ widget_ask_pending: { key: slot, id: "w1", what: "a new kind" } }), 0, 1);
   assertEquals(m.asks.map((a) => [a.kind, a.id, a.request.what]), [[
     "widget_ask",
     "w1",
     "a new kind",
   ]]);
-  m.accept({ widget_ask_resolved: { key: slot, id: "w1", ending: "answered" } }, 1, 1);
+  m.accept(readUpdate({ widget_ask_resolved: { key: slot, id: "w1", ending: "answered" } }), 1, 1);
   assertEquals(m.asks, []);
 });
 
@@ -81,7 +83,7 @@ Deno.test("seat model: a prompt sent mid-turn opens its turn where the CLI start
       event: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
     });
   let n = 0;
-  const feed = (u: Wire) => m.accept(u, n++, 1);
+  const feed = (u: Wire) => m.accept(readUpdate(u), n++, 1);
   feed(user("a", "first"));
   feed(delta("one "));
   feed(user("b", "second"));

@@ -13,9 +13,19 @@ export async function contentHash(text: string): Promise<string> {
   return new DataView(digest).getBigUint64(0, false).toString(10);
 }
 
-/** A new thread on one line of a file's new side, with the lines around it as its context. */
+/**
+ * A new thread on one line of a file (its new side unless `side` says old), its context the
+ * captured lines, the line itself first.
+ */
 export async function newThread(
-  anchor: { path: string; line: number; text: string; context: string[]; baseRef: string },
+  anchor: {
+    path: string;
+    side?: "old" | "new";
+    line: number;
+    text: string;
+    context: string[];
+    baseRef: string;
+  },
   words: string,
   now = new Date(),
 ): Promise<Thread> {
@@ -24,7 +34,7 @@ export async function newThread(
     id: crypto.randomUUID(),
     anchor: {
       path: anchor.path,
-      side: "new",
+      side: anchor.side ?? "new",
       line: anchor.line,
       content_hash: await contentHash(anchor.text),
       context: anchor.context,

@@ -1,29 +1,26 @@
-import { z } from "zod";
 import type {
   BrowserFrame,
   BrowserGesture,
+  BrowserTabList,
   ServerMessage,
   Slot,
 } from "../../../../protocol/mod.ts";
-import { decodeBrowserAudio, decodeBrowserFrame, sameSlot } from "../../../../protocol/mod.ts";
+import {
+  BrowserTabsReply,
+  BrowserViewReply,
+  decodeBrowserAudio,
+  decodeBrowserFrame,
+  sameSlot,
+} from "../../../../protocol/mod.ts";
 import { PcmPlayer } from "../audio/pcm_player.ts";
 import { fromBase64 } from "./base64.ts";
 import type { ForgeClient } from "./client.ts";
+import { narrow } from "./narrow.ts";
 import type { BrowserPanel, BrowserRow } from "./store.ts";
 import { lostWords } from "./replies.ts";
 
-/** A strip row as the page draws it. spec: browser_tabs ({number, title, url, owner, ...}). */
-const TabRow = z.object({
-  number: z.number(),
-  title: z.string().nullable().catch(""),
-  url: z.string().nullable().catch(""),
-  state: z.string().catch(""),
-}).loose();
-const TabList = z.object({ profile: z.string(), up: z.boolean(), rows: z.array(TabRow) }).loose();
-type TabList = z.infer<typeof TabList>;
-const Refused = z.object({ ok: z.literal(false), why: z.string() });
-const TabsReply = z.union([z.object({ ok: z.literal(true), tabs: TabList }), Refused]);
-const ViewReply = z.union([z.object({ ok: z.literal(true), tab: z.number() }).loose(), Refused]);
+// The verbs' replies are read with protocol/'s schemas (verb_replies.ts), the ones the server
+// builds them with; a body off its schema is said in words, as a refusal is.
 
 /** Where the frames are drawn: the canvas registers one. */
 export interface BrowserSink {
@@ -80,9 +77,9 @@ export class BrowserWire {
     void this.client.ask((reply_to) => ({ kind: "browser_tabs", seat, reply_to })).then((b) => {
       const p = this.#p;
       if (!p || !sameSlot(p.seat, seat)) return;
-      const body = TabsReply.safeParse(b);
-      if (!body.success) {
-        p.failed = "the server's answer to browser_tabs was not understood";
+      const body = narrow(BrowserTabsReply, "browser_tabs's reply", b);
+      if (!body.ok) {
+        p.failed = body.why;
       } else if (!body.data.ok) {
         p.failed = body.data.why;
       } else {
@@ -116,8 +113,8 @@ export class BrowserWire {
     void this.client.ask((reply_to) => ({ kind: "browser_view", seat: p.seat, tab, reply_to }))
       .then((b) => {
         if (gen !== this.#attachGen || this.#p !== p) return;
-        const body = ViewReply.safeParse(b);
-        if (!body.success) p.failed = "the server's answer to browser_view was not understood";
+        const body = narrow(BrowserViewReply, "browser_view's reply", b);
+        if (!body.ok) p.failed = body.why;
         else if (body.data.ok) p.want = body.data.tab;
         else p.failed = body.data.why;
         this.client.store.changed();
@@ -186,8 +183,8 @@ export class BrowserWire {
     this.#sized = "";
     return this.client.ask((reply_to) => ({ kind: "browser_view_page", seat, target, reply_to }))
       .then((body) => {
-        const reply = ViewReply.safeParse(body);
-        if (!reply.success) return "the server's answer to browser_view_page was not understood";
+        const reply = narrow(BrowserViewReply, "browser_view_page's reply", body);
+        if (!reply.ok) return reply.why;
         if (gen !== this.#attachGen || this.#p !== p) return null;
         if (reply.data.ok) p.want = reply.data.tab;
         else p.failed = reply.data.why;
@@ -227,8 +224,7 @@ export class BrowserWire {
     const p = this.#p;
     if (!p) return;
     if (m.kind === "browser_tabs") {
-      const list = TabList.safeParse(m);
-      if (m.profile === this.#profile && list.success) this.#tabs(list.data);
+      if (m.profile === this.#profile) this.#tabs(m);
     } else if (m.kind === "browser_view") {
       // A switch lets the old tab go; its last words (a viewer count) are not this view's.
       if (p.want !== null && m.tab !== p.want) return;
@@ -265,14 +261,14 @@ export class BrowserWire {
     this.sound.play(d.audio.seq, d.audio.rate, d.audio.channels, d.audio.samples, 0.25);
   }
 
-  #tabs(list: TabList): void {
+  #tabs(list: BrowserTabList): void {
     const p = this.#p!;
     this.#profile = list.profile;
     p.up = list.up;
     p.rows = list.rows.map((r): BrowserRow => ({
       number: r.number,
-      title: r.title ?? "",
-      url: r.url ?? "",
+      title: r.title,
+      url: r.url,
       state: r.state,
     }));
     // A new tab opens blank and then navigates (as does a host's boot tab): the first new row

@@ -52,7 +52,14 @@ const tabs = (rows: { number: number; url: string }[], up = true) => ({
   connected: true,
   closing_at_ms: null,
   audio_off: null,
-  rows: rows.map((r) => ({ ...r, title: r.url, owner: null, opener: null, state: "idle" })),
+  rows: rows.map((r) => ({
+    ...r,
+    title: r.url,
+    owner: null,
+    opener: null,
+    state: "idle",
+    dialog: null,
+  })),
 });
 
 function frame(tab: number, seq: number): Uint8Array {

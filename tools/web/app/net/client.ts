@@ -10,22 +10,22 @@ import type {
 import { type Clock, MONOTONIC } from "../../../../server/clock.ts";
 import {
   BinaryKind,
-  describeIssues,
+  type ErrorFrame,
   isBoardNews,
   isFleetNews,
   sameSlot,
-  ServerMessage,
 } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
 import { type CommandBody, commandWire, offCommand, type ReplyCommand } from "./commands.ts";
 import { Dictation } from "./dictation.ts";
+import { readInbound } from "./inbound.ts";
 import { DEADLINE_MS, Link, QUIET_MS } from "./link.ts";
 import { Replies } from "./replies.ts";
 import { SeatAttach } from "./seat_attach.ts";
 import { Store } from "./store.ts";
 import { Subjects } from "./subjects.ts";
 import { TerminalWire } from "./terminal_wire.ts";
-import { isNamed, PLUGIN_UPDATES, type ReadUpdate, readUpdate, TAKE_UPDATES } from "./updates.ts";
+import { type HeardUpdate, isNamed, PLUGIN_UPDATES, TAKE_UPDATES } from "./updates.ts";
 import { VoiceWire } from "./voice_wire.ts";
 
 /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
@@ -64,7 +64,7 @@ export class ForgeClient {
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
   readonly #replies: Replies;
   /** Who else reads every update this socket brings (the page's own notifications). */
-  readonly updateReaders = new Set<(update: Exclude<ReadUpdate, { known: "invalid" }>) => void>();
+  readonly updateReaders = new Set<(update: HeardUpdate) => void>();
 
   /** `clock` runs the socket's probe and the replies' bound (a test's moves by hand). */
   constructor(url: string, clock?: Clock) {
@@ -216,20 +216,13 @@ export class ForgeClient {
   // ---- inbound ------------------------------------------------------------------------------
 
   /**
-   * Every frame is checked against protocol/'s ServerMessage before anything reads it; one that
-   * does not fit is counted, said, and dropped, never half-drawn. The schema is closed, so the
-   * checked frame is the one that came; its open bodies (a snapshot's data, an update) are
-   * narrowed again where they are drawn (updates.ts, narrow.ts).
+   * Every frame is checked against protocol/'s schemas before anything reads it, in one pass
+   * (inbound.ts); one that does not fit is counted, said, and dropped, never half-drawn.
    */
-  #onMessage(raw: unknown): void {
-    const parsed = ServerMessage.safeParse(raw);
-    if (!parsed.success) {
-      const kind = typeof raw === "object" && raw !== null && "kind" in raw
-        ? String(raw.kind)
-        : "a frame";
-      return this.offSchema(`${kind}: ${describeIssues(parsed.error)}`);
-    }
-    const m: ServerMessage = parsed.data;
+  #onMessage(raw: Wire): void {
+    const read = readInbound(raw);
+    if (!read.ok) return this.offSchema(read.why);
+    const m = read.frame;
     const s = this.state;
     switch (m.kind) {
       case "greeting":
@@ -257,16 +250,15 @@ export class ForgeClient {
         this.seats.page(m);
         break;
       case "seat_frames":
+        for (const f of m.frames) if (f.update.known === "invalid") this.offSchema(f.update.why);
         this.seats.frames(m);
         break;
       case "error":
         this.#error(m);
         break;
       case "file_content":
-        s.files.set(`${m.path}@${m.sha ?? ""}`, m);
-        break;
       case "commit_diff":
-        s.commits.set(m.sha, m);
+        this.seats.reviewRead(m);
         break;
       case "document_read":
         s.document = m;
@@ -310,13 +302,11 @@ export class ForgeClient {
     if (read) this.seats.home(read.restarted);
   }
 
-  #update(raw: Wire, seq: number | null | undefined, span: number | undefined): void {
-    const u = readUpdate(raw);
-    if (u.known === "invalid") return this.offSchema(u.why);
+  #update(u: HeardUpdate, seq: number | null, span: number | undefined): void {
     for (const read of this.updateReaders) read(u);
     const slot = u.key;
     const seat = this.state.seat;
-    if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, raw, seq, span);
+    if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, seq, span);
     if (isNamed(u, ...TAKE_UPDATES)) this.dictation.update(u);
     if (isNamed(u, "voice_audio")) this.voice.update(u);
     if (isNamed(u, "accounts_changed", "dictate_models_changed", ...PLUGIN_UPDATES)) {
@@ -340,11 +330,11 @@ export class ForgeClient {
     this.#timers[subject] = setTimeout(() => this.reread(subject), 150);
   }
 
-  #note(m: ServerMessage & { kind: "error" }): void {
+  #note(m: ErrorFrame): void {
     this.state.errors = [...this.state.errors.slice(-4), { ...m, at: Date.now() }];
   }
 
-  #error(m: ServerMessage & { kind: "error" }): void {
+  #error(m: ErrorFrame): void {
     this.#note(m);
     // spec: Subjects - a refused subscribe names the subject first in its words; a page that
     // waits on that subject draws the words instead of waiting for a snapshot that never comes.

@@ -1,4 +1,4 @@
-import type { ClientMessage } from "../../../../protocol/mod.ts";
+import type { ClientMessage, Wire } from "../../../../protocol/mod.ts";
 import { BinaryKind } from "../../../../protocol/mod.ts";
 import { type Clock, MONOTONIC } from "../../../../server/clock.ts";
 
@@ -23,8 +23,11 @@ export type LinkState = "connecting" | "open" | "down";
 export interface LinkEvents {
   /** A new socket opened; the greeting follows as an ordinary message. */
   onOpen(): void;
-  /** A whole JSON message, as parsed: not yet checked against protocol/ (client.ts checks). */
-  onMessage(message: unknown): void;
+  /**
+   * A whole JSON message, as parsed: JSON by construction (JSON.parse yields nothing else), not
+   * yet checked against protocol/ (net/inbound.ts checks).
+   */
+  onMessage(message: Wire): void;
   /** A binary frame that is not kind 3 (terminal output, browser frames). */
   onBinary(bytes: Uint8Array): void;
   onState(state: LinkState, retryInMs: number | null): void;

@@ -1,10 +1,12 @@
-import type { ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
+import type { ErrorFrame, ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
 import { sameSlot } from "../../../../protocol/mod.ts";
 import { SeatModel } from "../model/seat.ts";
 import type { ForgeClient } from "./client.ts";
 import { HistoryWalk } from "./history_walk.ts";
 import { narrowSession } from "./narrow.ts";
-import type { ReadUpdate } from "./updates.ts";
+import { fileKey } from "./store.ts";
+import type { Inbound } from "./inbound.ts";
+import type { HeardUpdate } from "./updates.ts";
 
 /** How many turns a `more` asks for: the same page the snapshot carries. */
 const PAGE_TURNS = 20;
@@ -73,6 +75,8 @@ export class SeatAttach {
     this.client.send({ kind: "showing", seat: null });
     this.#state.seat = null;
     this.#state.document = null;
+    this.#state.files.clear();
+    this.#state.commits.clear();
     this.#awaiting = null;
     this.client.store.changed();
   }
@@ -101,6 +105,8 @@ export class SeatAttach {
   /** A new connection: the seat on screen waits for the home to say which server run this is. */
   reconnected(): void {
     this.#attachSent = false;
+    // The tree may have moved while the page was away.
+    this.#treeMoved();
     // A `more` out on the old connection will never be answered.
     this.#walk.reset();
     if (this.#state.seat) this.#awaiting = "reattach";
@@ -142,14 +148,17 @@ export class SeatAttach {
   }
 
   /** One update for the seat on screen; frames before its snapshot are the snapshot's. */
-  update(update: ReadUpdate, raw: Wire, seq: number | null | undefined, span?: number): void {
+  update(update: HeardUpdate, seq: number | null, span?: number): void {
     const seat = this.#state.seat;
     if (!seat || this.#awaiting !== null) return;
-    const got = seat.accept(raw, seq, span);
+    const got = seat.accept(update, seq, span);
     if (got.kind === "gap") this.#range(seat, got);
     // The diff is read once per record and never pushed (spec: session > diff): a review
-    // page reads the record again when the tree moves.
-    if (update.name === "work_changed" && this.#review) this.#read(seat.slot, "reattach");
+    // page reads the record again when the tree moves, and no file read of the old tree is kept.
+    if (update.name === "work_changed") {
+      this.#treeMoved();
+      if (this.#review) this.#read(seat.slot, "reattach");
+    }
     // spec: subscribe > review - "a read a page asks for on a notice - a review write, another
     // client's activity - is an ordinary record read", so a review notice reads without the
     // base check; the page's own reads (open, the tree moving, a reconnect) keep the flag.
@@ -162,18 +171,26 @@ export class SeatAttach {
     }
   }
 
+  /** A file or commit read (spec: file_content, commit_diff); one for a seat left is dropped. */
+  reviewRead(m: Extract<Inbound, { kind: "file_content" | "commit_diff" }>): void {
+    const seat = this.#state.seat;
+    if (!seat || !sameSlot(seat.slot, m.session)) return;
+    if (m.kind === "file_content") this.#state.files.set(fileKey(m.path, m.sha), m);
+    else this.#state.commits.set(m.sha, m);
+  }
+
   page(m: ServerMessage & { kind: "page" }): void {
     const seat = this.#state.seat;
     if (seat && sameSlot(seat.slot, m.conversation)) seat.prepend(m.turns, m.cursor);
     this.#walk.landed();
   }
 
-  frames(m: ServerMessage & { kind: "seat_frames" }): void {
+  frames(m: Extract<Inbound, { kind: "seat_frames" }>): void {
     const seat = this.#state.seat;
     if (seat && sameSlot(seat.slot, m.slot)) seat.repaired(m.frames);
   }
 
-  error(m: ServerMessage & { kind: "error" }): void {
+  error(m: ErrorFrame): void {
     const seat = this.#state.seat;
     if (!seat || !m.seat || !sameSlot(m.seat, seat.slot)) return;
     if (m.what === "subscribe") {
@@ -185,6 +202,12 @@ export class SeatAttach {
     } else if (m.what === "more") {
       this.#walk.refused(m.why, () => this.walkUp());
     }
+  }
+
+  /** The working tree's file reads are of a tree that is gone; a commit's never change. */
+  #treeMoved(): void {
+    const files = this.#state.files;
+    for (const [key, read] of files) if (read.sha === null) files.delete(key);
   }
 
   #range(seat: SeatModel, gap: { from: number; to: number }): void {

@@ -14,13 +14,16 @@ const slot = { org: "Acme", project: "alpha", label: "lead" };
 
 function world() {
   const sent: ClientMessage[] = [];
+  const state = initialState();
   const client = {
-    state: initialState(),
+    state,
     send: (m: ClientMessage) => (sent.push(m), true),
     store: { changed() {} },
     clock: new ManualClock(),
     stats: { rangeAsks: 0 },
     voice: { shown() {}, left() {} },
+    terminal: { detach() {} },
+    dictation: { left() {} },
     offSchema: (why: string) => {
       throw new Error(why);
     },
@@ -32,10 +35,12 @@ function world() {
     sent.flatMap((m) => m.kind === "subscribe" && typeof m.what === "object" ? [m.review] : []);
   const hear = (raw: Wire) => {
     assertEquals(readWire(raw).ok, true, JSON.stringify(raw));
-    attach.update(readUpdate(raw), raw, null);
+    const read = readUpdate(raw);
+    if (read.known === "invalid") throw new Error(read.why);
+    attach.update(read, null);
     attach.snapshot(slot, seatSnapshot(1) as unknown as Wire);
   };
-  return { attach, sent, reads, hear };
+  return { attach, sent, reads, hear, state };
 }
 
 const reviews = {
@@ -60,4 +65,28 @@ Deno.test("seat attach: away from the review tab a review notice reads nothing",
   const before = w.reads().length;
   w.hear({ review_threads_changed: { key: slot, branch: "main", reviews } });
   assertEquals(w.reads().length, before);
+});
+
+Deno.test("seat attach: the tree moving drops the working tree's file reads, keeps a commit's", () => {
+  const w = world();
+  const content = { state: "read" as const, lines: ["line 1"], truncated: false };
+  const file = (path: string, sha: string | null, session = slot) =>
+    w.attach.reviewRead({ kind: "file_content", session, path, sha, content });
+  file("a.txt", null);
+  file("a.txt", "abc123");
+  // A read that lands after the page left for another seat is not this seat's.
+  file("b.txt", null, { ...slot, label: "worker" });
+  assertEquals([...w.state.files.keys()], ["a.txt@", "a.txt@abc123"]);
+  w.hear({
+    work_changed: {
+      key: slot,
+      work: { branch: "main", changed: 2, gate: "in_repo" },
+      git: null,
+      pr: null,
+      closes: [],
+    },
+  });
+  assertEquals([...w.state.files.keys()], ["a.txt@abc123"]);
+  w.attach.close();
+  assertEquals(w.state.files.size, 0);
 });

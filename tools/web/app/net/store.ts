@@ -111,9 +111,12 @@ export interface AppState {
   /** The newest error frames, newest last, for the notice strip. */
   errors: (ErrorFrame & { at: number })[];
   saves: Map<number, SaveAnswer>;
-  /** `file_content` answers by `path@sha`. */
+  /**
+   * The seat on screen's `file_content` answers by `fileKey`; a working-tree read (sha null) is
+   * dropped when the tree moves (net/seat_attach.ts), so nothing drawn from it goes stale.
+   */
   files: Map<string, Extract<ServerMessage, { kind: "file_content" }>>;
-  /** `commit_diff` answers by sha. */
+  /** The seat on screen's `commit_diff` answers by sha. */
   commits: Map<string, Extract<ServerMessage, { kind: "commit_diff" }>>;
   document: Extract<ServerMessage, { kind: "document_read" }> | null;
   terminal: TerminalAttach | null;
@@ -152,6 +155,11 @@ export function initialState(): AppState {
     walking: false,
     walkFailed: null,
   };
+}
+
+/** Where a `file_content` answer is kept: its path at its revision (null: the working tree). */
+export function fileKey(path: string, sha: string | null): string {
+  return `${path}@${sha ?? ""}`;
 }
 
 /** A tiny observable: views subscribe to `changed` and re-read `state`. */

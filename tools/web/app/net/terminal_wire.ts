@@ -1,15 +1,13 @@
-import { z } from "zod";
 import type { ServerMessage, Slot } from "../../../../protocol/mod.ts";
 import {
   BinaryKind,
   decodeTerminalOutput,
   encodeTerminalInput,
   sameSlot,
+  TerminalViewReply,
 } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "./client.ts";
-
-/** A refused attach's reply body. spec: terminal_view ({"ok": false, "why": ...}). */
-const Refused = z.object({ ok: z.literal(false), why: z.string() });
+import { narrow } from "./narrow.ts";
 
 /** Where the terminal's bytes are drawn: the xterm.js view registers one. */
 export interface TerminalSink {
@@ -115,12 +113,14 @@ export class TerminalWire {
         state.terminal.controller = m.controller;
       }
     } else if (m.kind === "reply" && m.reply_to === 1) {
-      const body = Refused.safeParse(m.body);
-      if (body.success) {
+      // spec: terminal_view - a refused attach answers {"ok": false, "why": ...}.
+      const body = narrow(TerminalViewReply, "terminal_view's reply", m.body);
+      const why = !body.ok ? body.why : body.data.ok ? null : body.data.why;
+      if (why !== null) {
         state.errors = [...state.errors, {
           kind: "error",
           what: "terminal_view",
-          why: body.data.why,
+          why,
           seat: this.#want,
           dispatch_id: null,
           at: Date.now(),

@@ -40,11 +40,16 @@ export type ReadUpdate =
   | KnownUpdate
   | OtherUpdate
   | { name: string; known: "invalid"; key: Slot | null; why: string };
+/** An update the page read: typed or a newer forge's, never one off its schema. */
+export type HeardUpdate = Exclude<ReadUpdate, { known: "invalid" }>;
 
-const Bag = z.record(z.string(), z.json());
 const Keyed = z.object({ key: Slot }).loose();
 
-/** Reads one wire update. Never throws: a malformed frame answers `known: "invalid"`. */
+/**
+ * Reads one wire update. Never throws: a malformed frame answers `known: "invalid"`. This is the
+ * one walk an update gets (net/inbound.ts carves it out of its frame unwalked): its fields are
+ * checked against their variant's schema, and the bag beside them is the same JSON, not a copy.
+ */
 export function readUpdate(raw: Wire): ReadUpdate {
   const shape = variant(raw);
   if (!shape) return { name: "?", known: "invalid", key: null, why: "an update is one variant" };
@@ -57,7 +62,8 @@ export function readUpdate(raw: Wire): ReadUpdate {
 
 /**
  * protocol/'s reader; a field this build does not know is set aside first, as the snapshots'
- * are (net/narrow.ts), because a newer forge adds fields and the spec calls them additive.
+ * are (net/narrow.ts), because a newer forge adds fields and the spec calls them additive. The
+ * second read runs only for a frame the first refused.
  */
 function readLeniently(name: UpdateName, raw: Wire, bag: Record<string, Wire>): UpdateRead {
   const read = readWireUpdate(raw);
@@ -67,13 +73,19 @@ function readLeniently(name: UpdateName, raw: Wire, bag: Record<string, Wire>): 
   return known.success && known.ignored.length > 0 ? readWireUpdate({ [name]: known.data }) : read;
 }
 
+/** The variant's name and its bag, read off the top of the value: nothing below it is walked. */
 function variant(raw: Wire): { name: string; bag: Record<string, Wire> } | null {
   if (typeof raw === "string") return { name: raw, bag: {} };
-  const outer = Bag.safeParse(raw);
-  const names = outer.success ? Object.keys(outer.data) : [];
-  if (!outer.success || names.length !== 1) return null;
-  const bag = Bag.safeParse(outer.data[names[0]]);
-  return { name: names[0], bag: bag.success ? bag.data : {} };
+  if (!isObject(raw)) return null;
+  const names = Object.keys(raw);
+  if (names.length !== 1) return null;
+  const inner = raw[names[0]];
+  return { name: names[0], bag: isObject(inner) ? inner : {} };
+}
+
+/** Whether a JSON value is an object (not an array, not null). */
+export function isObject(value: Wire | undefined): value is Record<string, Wire> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A name protocol/ lacks is a newer forge's: kept as JSON, never refused (the dock draws any

@@ -1,43 +1,89 @@
-import { useState } from "preact/hooks";
-import { type DiffFile, layerFiles } from "../net/review_read.ts";
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { type DiffFile, type DiffLine, layerFiles } from "../net/review_read.ts";
+import { fileKey } from "../net/store.ts";
 import { highlightLines, languageOf } from "../draw/highlight.ts";
-import { CommentForm } from "./threads.tsx";
+import { CommentForm, type Side } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
 export { layerFiles };
 
+/** A line's identity in its file: its side and its number there, whatever row it is drawn in. */
+interface LineAt {
+  side: Side;
+  line: number;
+}
+
+/** The side a diff line is numbered on: a removed line the old file's, any other the new's. */
+function lineAt(l: DiffLine): LineAt | null {
+  if (l.new_line !== null) return { side: "new", line: l.new_line };
+  return l.old_line !== null ? { side: "old", line: l.old_line } : null;
+}
+
+/** An open comment form: the line it is on, and that line as it read when the form opened. */
+interface Commenting extends LineAt {
+  text: string;
+  context: string[];
+}
+
 /**
  * One file's raw hunks drawn as a diff. Between two hunks (and above the first) the lines the
  * record does not carry are a gap; expanding it reads the file whole at `sha` with
- * `file_content` and draws the lines the gap spans. spec: file_content.
+ * `file_content` and draws the lines the gap spans. spec: file_content ("null reads the seat's
+ * branch tip"): that read is one side of this diff, `readSide` says which - the working tree's
+ * changes are against the tip, so there it is the OLD side, and a gap's lines are found by their
+ * old numbers; a commit's tree is its own diff's new side.
+ *
+ * The diff is read again whenever the tree moves (spec: session > diff), so its rows move under
+ * the reader: an open comment form stays on its line by the line's side and number, not its row,
+ * and an opened stretch of a working-tree file is read again from the moved tree (the old read
+ * is dropped with it, net/seat_attach.ts), never drawn from the tree that was.
  */
 export function FileDiff(
-  props: { file: DiffFile; sha: string | null; expandable: boolean; commentable?: boolean },
+  props: {
+    file: DiffFile;
+    sha: string | null;
+    readSide: Side;
+    expandable: boolean;
+    commentable?: boolean;
+  },
 ) {
   const s = useApp();
-  const [commenting, setCommenting] = useState<number | null>(null);
+  const [commenting, setCommenting] = useState<Commenting | null>(null);
   const file = props.file;
   const path = file.path;
-  const language = languageOf(path);
-  const lines = file.lines;
-  const marked = highlightLines(lines.map((l) => l.text), language);
-  const content = s.files.get(`${path}@${props.sha ?? ""}`);
-  const body = content?.content;
-  const got = typeof body === "object" && body !== null && !Array.isArray(body) ? body : null;
-  const read = got?.state === "read" && Array.isArray(got.lines)
-    ? got.lines.map((l) => typeof l === "string" ? l : "")
-    : null;
+  const key = fileKey(path, props.sha);
+  const content = s.files.get(key);
+  // Opened once, a stretch stays open: a read the tree's movement dropped is asked again.
+  const [opened, setOpened] = useState(() => content !== undefined);
+  const reading = opened && content === undefined;
   const seat = s.seat!;
-  const expand = () =>
-    client().send({
-      kind: "file_content",
-      session: seat.slot,
-      path,
-      sha: props.sha,
-    });
-  const out = [];
+  useEffect(() => {
+    if (reading) client().send({ kind: "file_content", session: seat.slot, path, sha: props.sha });
+  }, [reading, key]);
+  const lines = file.lines;
+  const marked = highlightLines(lines.map((l) => l.text), languageOf(path));
+  const got = content?.content;
+  const read = got?.state === "read" ? got.lines : null;
+  const out: JSX.Element[] = [];
   let lastNew = 0;
   let lastOld = 0;
+  let formDrawn = false;
+  const form = (at: Commenting, gone: boolean) => (
+    <tr key={`c-${at.side}-${at.line}`}>
+      <td colSpan={3}>
+        <CommentForm
+          path={path}
+          side={at.side}
+          line={at.line}
+          text={at.text}
+          context={at.context}
+          gone={gone}
+          onDone={() => setCommenting(null)}
+        />
+      </td>
+    </tr>
+  );
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (l.kind === "hunk") {
@@ -49,28 +95,34 @@ export function FileDiff(
           const offset = lastOld - lastNew;
           for (let n = lastNew + 1; n < start; n++) {
             out.push(
-              <tr class="context expanded" data-testid="expanded" key={`x${n}`}>
+              <tr class="context expanded" data-testid="expanded" data-line={n} key={`x${n}`}>
                 <td>{n + offset}</td>
                 <td>{n}</td>
-                <td>{` ${read[n - 1] ?? ""}`}</td>
+                <td>{` ${read[(props.readSide === "old" ? n + offset : n) - 1] ?? ""}`}</td>
               </tr>,
             );
           }
         } else {
           out.push(
-            <tr class="gap" key={`g${i}`}>
+            <tr class="gap" key={`g${start}`}>
               <td colSpan={3}>
-                <button type="button" data-testid="expand" onClick={expand}>
+                <button
+                  type="button"
+                  data-testid="expand"
+                  disabled={reading}
+                  onClick={() => setOpened(true)}
+                >
                   ↕ {hidden} unchanged line{hidden === 1 ? "" : "s"}
+                  {reading ? " (reading…)" : ""}
                 </button>
-                {got?.state === "failed" && <span class="muted">{String(got.why)}</span>}
+                {got?.state === "failed" && <span class="muted">{got.why}</span>}
               </td>
             </tr>,
           );
         }
       }
       out.push(
-        <tr class="hunk" key={i}>
+        <tr class="hunk" key={`h${start}:${i}`}>
           <td colSpan={3}>{l.text}</td>
         </tr>,
       );
@@ -78,24 +130,26 @@ export function FileDiff(
     }
     if (l.new_line !== null) lastNew = l.new_line;
     if (l.old_line !== null) lastOld = l.old_line;
-    const line = l.new_line;
+    const at = lineAt(l);
+    const open = at !== null && commenting !== null && commenting.side === at.side &&
+      commenting.line === at.line;
     out.push(
-      <tr class={l.kind} key={i}>
+      <tr class={l.kind} key={at ? `${at.side}${at.line}` : `r${i}`}>
         <td>{l.old_line ?? ""}</td>
         <td>
-          {props.commentable && line !== null
+          {props.commentable && at !== null
             ? (
               <button
                 type="button"
                 class="line-comment"
-                data-testid={`comment-${line}`}
+                data-testid={at.side === "new" ? `comment-${at.line}` : `comment-old-${at.line}`}
                 title="Comment on this line"
-                onClick={() => setCommenting(i)}
+                onClick={() => setCommenting({ ...at, text: l.text, context: captured(lines, i) })}
               >
-                {line}
+                {l.new_line ?? ""}
               </button>
             )
-            : line ?? ""}
+            : l.new_line ?? ""}
         </td>
         <td>
           {l.kind === "added" ? "+" : l.kind === "removed" ? "-" : " "}
@@ -103,23 +157,14 @@ export function FileDiff(
         </td>
       </tr>,
     );
-    if (commenting === i && line !== null) {
-      const around = lines.slice(Math.max(0, i - 2), i + 3).filter((x) => x.kind !== "hunk");
-      out.push(
-        <tr key={`c${i}`}>
-          <td colSpan={3}>
-            <CommentForm
-              path={path}
-              line={line}
-              text={l.text}
-              context={around.map((x) => x.text)}
-              onDone={() => setCommenting(null)}
-            />
-          </td>
-        </tr>,
-      );
+    if (open && at) {
+      // The line as it reads now: the anchor captures what is there when the comment is saved.
+      out.push(form({ ...at, text: l.text, context: captured(lines, i) }, false));
+      formDrawn = true;
     }
   }
+  // The line left the diff while its form was open: the form stays, and its words with it.
+  if (commenting && !formDrawn) out.push(form(commenting, true));
   return (
     <div class="file" data-testid={`file-${path}`}>
       <div class="file-head">
@@ -132,6 +177,16 @@ export function FileDiff(
       </table>
     </div>
   );
+}
+
+/**
+ * The lines a thread's anchor captures: FIRST the line itself, which is what re-finds the anchor
+ * after edits (protocol/review.ts ReviewAnchor), then the two lines either side of it.
+ */
+function captured(lines: DiffLine[], i: number): string[] {
+  const around = lines.slice(Math.max(0, i - 2), i + 3)
+    .filter((x) => x.kind !== "hunk" && x !== lines[i]);
+  return [lines[i].text, ...around.map((x) => x.text)];
 }
 
 /** One diff line, highlighted in its file's language when the page carries that language. */

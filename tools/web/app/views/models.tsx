@@ -1,54 +1,31 @@
-import { z } from "zod";
-import { DictateRole } from "../../../../protocol/mod.ts";
+import { DictateRole, type Wire } from "../../../../protocol/mod.ts";
 import type { DictateModels } from "../net/narrow.ts";
 import { ReadAloud } from "./read_aloud.tsx";
 import { client, useApp } from "./use.ts";
 
-const Row = z.object({
-  variant: z.string(),
-  file: z.string(),
-  display_name: z.string().nullish(),
-  kind: z.string().nullish(),
-  license: z.string().nullish(),
-  size_bytes: z.number().nullish(),
-  installed: z.boolean().catch(false),
-  // The feed's or the local bench's numbers, each naming its source (a row without is drawn).
-  wer: z.object({ value: z.number() }).loose().nullish().catch(null),
-  speed: z.object({ xrt_wall: z.number() }).loose().nullish().catch(null),
-}).loose();
-const Installed = z.object({ variant: z.string().nullish(), file: z.string() }).loose();
-const Result = z.object({
-  target: z.object({ role: z.string(), file: z.string() }).loose(),
-  metrics: z.object({ wer: z.number(), xrt_wall: z.number(), clips: z.number() }).loose(),
-}).loose();
-const Tagged = z.object({
-  state: z.string(),
-  got: z.number().optional(),
-  total: z.number().optional(),
-  reason: z.string().optional(),
-  error: z.string().optional(),
-  release: z.string().optional(),
-  file: z.string().optional(),
-}).loose();
+// The read's rows are protocol/dictate_models.ts's (the snapshot was narrowed with them): the
+// page draws them as they are typed.
 
-const list = <T,>(schema: z.ZodType<T>, xs: unknown[]): T[] =>
-  xs.flatMap((x) => {
-    const r = schema.safeParse(x);
-    return r.success ? [r.data] : [];
-  });
-const role = (kind: string | null | undefined) => DictateRole.safeParse(kind).data ?? "dictation";
+const role = (kind: string) => DictateRole.safeParse(kind).data ?? "dictation";
 
-/** A tagged state in words: `downloading 3.2/27.1 MB`, `failed: why`, `checking`. */
-function stateWords(raw: unknown): string {
-  const t = Tagged.safeParse(raw);
-  if (!t.success) return "";
-  const d = t.data;
-  if (d.state === "downloading" && d.total) {
-    return `downloading ${d.file ?? ""} ${(d.got ?? 0) / 1e6 | 0}/${d.total / 1e6 | 0} MB`;
+/**
+ * A state tagged on `state` in words: `downloading 3.2/27.1 MB`, `failed: why`, `checking`.
+ * Typed for the check, install and activate; the running bench and a role's state are JSON.
+ */
+function stateWords(raw: Wire): string {
+  if (typeof raw === "string") return raw;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return "";
+  const text = (v: Wire | undefined) => typeof v === "string" ? v : null;
+  const num = (v: Wire | undefined) => typeof v === "number" ? v : null;
+  const state = text(raw.state) ?? "";
+  const total = num(raw.total);
+  if (state === "downloading" && total) {
+    const got = num(raw.got) ?? 0;
+    return `downloading ${text(raw.file) ?? ""} ${got / 1e6 | 0}/${total / 1e6 | 0} MB`;
   }
-  if (d.state === "fresh") return `fresh (${d.release ?? "?"})`;
-  const why = d.reason ?? d.error;
-  return why ? `${d.state}: ${why}` : d.state;
+  if (state === "fresh") return `fresh (${text(raw.release) ?? "?"})`;
+  const why = text(raw.reason) ?? text(raw.error);
+  return why ? `${state}: ${why}` : state;
 }
 
 /**
@@ -69,7 +46,7 @@ export function ModelsPage() {
     );
   }
   if (!m) return <p class="muted">Reading the models…</p>;
-  const installed = list(Installed, m.installed);
+  const installed = m.installed;
   return (
     <div class="models" data-testid="models">
       <header class="page-head">
@@ -94,7 +71,7 @@ export function ModelsPage() {
         <h2>Catalogue</h2>
         <table class="plugins" data-testid="model-rows">
           <tbody>
-            {list(Row, m.rows).map((r) => {
+            {m.rows.map((r) => {
               const have = r.installed || installed.some((i) => i.file === r.file);
               const using = m.in_use.some((u) => u.file === r.file);
               return (
@@ -102,7 +79,7 @@ export function ModelsPage() {
                   <td>
                     <b>{r.variant}</b>{" "}
                     <span class="muted">
-                      {r.display_name ?? ""} · {r.kind ?? ""} · {r.license ?? ""}
+                      {r.display_name} · {r.kind} · {r.license}
                       {r.size_bytes ? ` · ${(r.size_bytes / 1e6).toFixed(1)} MB` : ""}
                     </span>
                   </td>
@@ -183,7 +160,7 @@ function InUse(props: { m: DictateModels }) {
 }
 
 function Results(props: { m: DictateModels }) {
-  const results = list(Result, props.m.results);
+  const results = props.m.results;
   return (
     <section>
       <h2>Bench results</h2>

@@ -1,16 +1,8 @@
 import { useRef, useState } from "preact/hooks";
-import { z } from "zod";
 import { encodeDictationFrame } from "../../../../protocol/mod.ts";
 import { type Mic, openMic } from "../audio/mic.ts";
 import type { DictateModels } from "../net/narrow.ts";
 import { client } from "./use.ts";
-
-const Set = z.object({
-  recordings: z.array(z.object({ id: z.string(), duration: z.number().optional() }).loose()),
-  recording: z.boolean(),
-  passage: z.string(),
-  error: z.string().nullable().optional(),
-}).loose();
 
 /**
  * The read-aloud set: the passage, the recordings kept here (this page's microphone streamed as
@@ -18,11 +10,12 @@ const Set = z.object({
  * in use on them. spec: dictate_models > read_aloud, bench; dictate_read_aloud_start/_stop.
  */
 export function ReadAloud(props: { m: DictateModels }) {
-  const set = Set.safeParse(props.m.read_aloud ?? {});
+  // protocol/dictate_models.ts's ReadAloudRead: null while the dictate subsystem has no set.
+  const set = props.m.read_aloud;
   const mic = useRef<Mic | null>(null);
   const [why, setWhy] = useState<string | null>(null);
   const dictation = props.m.in_use.find((u) => u.role === "dictation");
-  if (!set.success) return null;
+  if (!set) return null;
   const start = async () => {
     setWhy(null);
     client().command("dictate_read_aloud_start", {});
@@ -41,8 +34,8 @@ export function ReadAloud(props: { m: DictateModels }) {
   return (
     <section data-testid="read-aloud">
       <h2>Read aloud</h2>
-      <blockquote class="passage">{set.data.passage}</blockquote>
-      {set.data.recording
+      <blockquote class="passage">{set.passage}</blockquote>
+      {set.recording
         ? (
           <>
             <button type="button" data-testid="read-aloud-keep" onClick={() => stop(true)}>
@@ -56,11 +49,11 @@ export function ReadAloud(props: { m: DictateModels }) {
             Record the passage
           </button>
         )}
-      {(why ?? set.data.error) && <p class="reason">{why ?? set.data.error}</p>}
+      {(why ?? set.error) && <p class="reason">{why ?? set.error}</p>}
       <ul data-testid="read-aloud-recordings">
-        {set.data.recordings.map((r) => (
+        {set.recordings.map((r) => (
           <li key={r.id}>
-            {r.id} <span class="muted">{r.duration ?? "?"} s</span>
+            {r.id} <span class="muted">{(r.duration_ms / 1000).toFixed(1)} s</span>
             <button
               type="button"
               onClick={() => client().command("dictate_read_aloud_delete", { id: r.id })}
@@ -70,7 +63,7 @@ export function ReadAloud(props: { m: DictateModels }) {
           </li>
         ))}
       </ul>
-      {dictation && set.data.recordings.length > 0 && (
+      {dictation && set.recordings.length > 0 && (
         <button
           type="button"
           data-testid="bench-run"

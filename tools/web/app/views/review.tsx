@@ -27,7 +27,14 @@ export function ReviewPage() {
       {typeof worktree === "string"
         ? <p class="muted">{worktree}</p>
         : worktree.map((f) => (
-          <FileDiff file={f} sha={null} expandable commentable key={String(f.path)} />
+          <FileDiff
+            file={f}
+            sha={null}
+            readSide="old"
+            expandable
+            commentable
+            key={f.path}
+          />
         ))}
       {branch !== null && (
         <>
@@ -36,8 +43,9 @@ export function ReviewPage() {
             <FileDiff
               file={f}
               sha={null}
+              readSide="new"
               expandable={false}
-              key={String(f.path)}
+              key={f.path}
             />
           ))}
           {read.baseError ? <p class="muted">{read.baseError}</p> : null}
@@ -48,39 +56,42 @@ export function ReviewPage() {
           <h2>Commits</h2>
           <ul class="commits">
             {commits.map((c) => (
-              <li key={String(c.sha)}>
+              <li key={c.sha}>
                 <button
                   type="button"
                   data-testid={`commit-${c.sha}`}
                   onClick={() => {
-                    setCommit(String(c.sha));
+                    setCommit(c.sha);
                     client().send({
                       kind: "commit_diff",
                       session: seat.slot,
-                      sha: String(c.sha),
+                      sha: c.sha,
                     });
                   }}
                 >
-                  {String(c.sha)}
+                  {c.sha}
                 </button>{" "}
-                {String(c.subject)}
+                {c.subject}
               </li>
             ))}
           </ul>
           <div data-testid="commit-diff">
-            {shown && (shown.ok === false ? <p class="notice">{String(shown.why)}</p> : (() => {
-              const files = layerFiles(shown.diff);
-              return typeof files === "string"
-                ? <p class="muted">{files}</p>
-                : files.map((f) => (
-                  <FileDiff
-                    file={f}
-                    sha={String(shown.commit)}
-                    expandable
-                    key={String(f.path)}
-                  />
-                ));
-            })())}
+            {shown && (shown.ok === false
+              ? <p class="notice">{shown.why ?? "the commit could not be read"}</p>
+              : (() => {
+                const files = layerFiles(shown.diff);
+                return typeof files === "string"
+                  ? <p class="muted">{files}</p>
+                  : files.map((f) => (
+                    <FileDiff
+                      file={f}
+                      sha={shown.commit ?? shown.sha}
+                      readSide="new"
+                      expandable
+                      key={f.path}
+                    />
+                  ));
+              })())}
           </div>
         </>
       )}
@@ -108,8 +119,8 @@ export function ReviewPage() {
       </form>
       {doc && (
         <article class="document" data-testid="document">
-          <div class="muted">{String(doc.path)}</div>
-          <pre>{new TextDecoder().decode(fromBase64(String(doc.bytes)))}</pre>
+          <div class="muted">{doc.path}</div>
+          <pre>{new TextDecoder().decode(fromBase64(doc.bytes))}</pre>
         </article>
       )}
     </div>

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import type { Wire } from "../../../../protocol/mod.ts";
 import { newThread, type Thread, withReply } from "../model/threads.ts";
 import { lostWords } from "../net/replies.ts";
-import { SubmitReply, threadsRead } from "../net/review_read.ts";
+import { submitted as reviewFiled, threadsRead } from "../net/review_read.ts";
 import { client, useApp } from "./use.ts";
 
 type Obj = Record<string, Wire>;
@@ -31,12 +31,24 @@ export function reviewScope(): { project: string; branch: string } {
   return { project: seat.slot.project, branch: seat.record?.work?.branch ?? "HEAD" };
 }
 
+/** The side of a diff a line is numbered on. */
+export type Side = "old" | "new";
+
 /**
- * A comment on one line of the new side: writes a new thread with `upsert_review_thread`.
- * spec: command > reply_to ("the three review writes").
+ * A comment on one line (of the new side, or a removed line's old side): writes a new thread
+ * with `upsert_review_thread`. `gone` says the line left the diff while the form was open; the
+ * words typed stay. spec: command > reply_to ("the three review writes").
  */
 export function CommentForm(
-  props: { path: string; line: number; text: string; context: string[]; onDone: () => void },
+  props: {
+    path: string;
+    side: Side;
+    line: number;
+    text: string;
+    context: string[];
+    gone: boolean;
+    onDone: () => void;
+  },
 ) {
   const [words, setWords] = useState("");
   const [why, setWhy] = useState<string | null>(null);
@@ -45,6 +57,7 @@ export function CommentForm(
     const thread = await newThread(
       {
         path: props.path,
+        side: props.side,
         line: props.line,
         text: props.text,
         context: props.context,
@@ -60,7 +73,11 @@ export function CommentForm(
   };
   return (
     <div class="comment-form" data-testid="comment-form">
-      <div class="muted">Comment on {props.path}:{props.line}</div>
+      <div class="muted">
+        Comment on {props.path}:{props.side === "old" ? "old " : ""}
+        {props.line}
+        {props.gone && " (no longer in the diff: it anchors where it was)"}
+      </div>
       <textarea value={words} onInput={(e) => setWords((e.target as HTMLTextAreaElement).value)} />
       <button type="button" data-testid="comment-save" disabled={!words.trim()} onClick={save}>
         Comment
@@ -91,8 +108,14 @@ export function Threads() {
         origin: seat.slot,
       }), setWhy);
     if (body === undefined) return;
-    const set = SubmitReply.safeParse(body);
-    setSubmitted(set.success ? `Review ${set.data.number} submitted.` : String(body));
+    const set = reviewFiled(body);
+    setSubmitted(
+      set === null
+        ? "Nothing to submit."
+        : typeof set === "string"
+        ? set
+        : `Review ${set.number} submitted.`,
+    );
   };
   return (
     <div class="threads" data-testid="threads">

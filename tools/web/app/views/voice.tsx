@@ -1,15 +1,6 @@
 import { useState } from "preact/hooks";
-import { z } from "zod";
 import type { SeatModel } from "../model/seat.ts";
 import { client, useApp } from "./use.ts";
-
-/** The speaking role's read, as much of it as the switch draws (dictate_models > speaking). */
-const Speaking = z.object({
-  speaking_model: z.string().nullable().optional(),
-  voices: z.array(z.string()).optional(),
-  voice: z.string().nullable().optional(),
-  preview_error: z.string().nullable().optional(),
-}).loose();
 
 /**
  * The seat's listen switch (this page's own voice_mode), how many clients listen, the speaking
@@ -21,10 +12,10 @@ export function VoiceSwitch(props: { seat: SeatModel }) {
   const [voice, setVoice] = useState("");
   if (!s.home?.voice.enabled) return null;
   const on = s.voiceOn;
-  const speaking = Speaking.safeParse(s.models?.speaking ?? {});
-  const voices = speaking.success ? speaking.data.voices ?? [] : [];
-  const model = (speaking.success ? speaking.data.speaking_model : null) ??
-    s.home.voice.speaking_model ?? null;
+  // The speaking role's read (protocol/dictate_models.ts SpeakingRead), null while [tts] is off.
+  const speaking = s.models?.speaking ?? null;
+  const voices = speaking?.voices ?? [];
+  const model = speaking?.speaking_model ?? s.home.voice.speaking_model ?? null;
   return (
     <span class="voice" data-testid="voice">
       <button

@@ -1,0 +1,202 @@
+import { z } from "zod";
+import { WireTime } from "./home.ts";
+
+// spec: dictate_models, its field table: the rows inside the models page's read that the server
+// builds (subsystems/dictate/models/page.ts, bench.ts, read_aloud.ts; subsystems/voice/row.ts)
+// and the page draws. Each builder returns the inferred type, so a drift fails the type check.
+
+/** The roles a model serves. The speaking role is the voice issue's (`[tts]`). */
+export const DictateRole = z.enum(["dictation", "vad"]);
+export type DictateRole = z.infer<typeof DictateRole>;
+
+/** What a bench scores: a model file in a role (the original's bench.target{file,pinned,role}). */
+export const BenchTarget = z.object({
+  role: DictateRole,
+  file: z.string().min(1),
+  pinned: z.boolean(),
+}).strict();
+export type BenchTarget = z.infer<typeof BenchTarget>;
+
+/**
+ * Which local recordings a bench runs on. The original's tier names were not read (no record of
+ * them here), so ours names the one source of recordings this machine has: the read-aloud set.
+ */
+export const BenchTier = z.enum(["read_aloud"]);
+export type BenchTier = z.infer<typeof BenchTier>;
+
+/** Where a row's number came from: the feed's own, or this machine's read-aloud bench. */
+const Source = z.enum(["feed", "local_bench"]);
+/** Beside every number: its source, and a local run's tier and corpus digest (null: the feed). */
+const From = { source: Source, tier: z.string().nullable(), corpus: z.string().nullable() };
+
+/** A row's speed: the original's `{backend, machine, quant, xrt_wall}`, then its source. */
+export const ModelSpeed = z.object({
+  backend: z.string(),
+  machine: z.string(),
+  quant: z.string().nullable(),
+  xrt_wall: z.number(),
+  ...From,
+}).strict();
+export type ModelSpeed = z.infer<typeof ModelSpeed>;
+
+/** A row's word error rate (0..1+), then its source. */
+export const ModelWer = z.object({ value: z.number(), ...From }).strict();
+export type ModelWer = z.infer<typeof ModelWer>;
+
+/** One catalogue row. spec: dictate_models > rows. */
+export const ModelRow = z.object({
+  variant: z.string(),
+  display_name: z.string(),
+  family: z.string(),
+  /** Which role's list the row belongs in. */
+  kind: z.enum(["dictation", "vad"]),
+  engine: z.string(),
+  source: z.string(),
+  package: z.string().nullable(),
+  file: z.string(),
+  size_bytes: z.number(),
+  digest: z.object({ algorithm: z.enum(["sha256", "sha1"]), value: z.string() }).strict(),
+  license: z.string(),
+  params: z.string().nullable(),
+  languages: z.array(z.string()),
+  streaming: z.boolean(),
+  download: z.object({ quant: z.string().nullable(), size_bytes: z.number() }).strict(),
+  speed: ModelSpeed.nullable(),
+  wer: ModelWer.nullable(),
+  url: z.string().nullable(),
+  download_count: z.number().nullable(),
+  installed: z.boolean(),
+}).strict();
+export type ModelRow = z.infer<typeof ModelRow>;
+
+/** One model this machine installed. spec: dictate_models > installed. */
+export const InstalledModel = z.object({
+  variant: z.string(),
+  file: z.string(),
+  /** Where it came from: the local file it was copied from. */
+  url: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  facts: z.object({
+    license: z.string(),
+    params: z.string().nullable(),
+    quant: z.string().nullable(),
+    runtime: z.string(),
+  }).strict(),
+  at: WireTime,
+}).strict();
+export type InstalledModel = z.infer<typeof InstalledModel>;
+
+/** One finished bench run. spec: dictate_models > results (the catalogue baseline v8 keys). */
+export const BenchRun = z.object({
+  at: WireTime,
+  target: BenchTarget,
+  tier: BenchTier,
+  corpus: z.object({ clips: z.number(), audio_seconds: z.number(), sha256: z.string() }).strict(),
+  metrics: z.object({
+    clips: z.number(),
+    matched: z.number(),
+    audio_seconds: z.number(),
+    wall_seconds: z.number(),
+    /** Word error rate over every clip's words, 0..1+. */
+    wer: z.number(),
+    term_accuracy: z.number(),
+    /** Times realtime on the wall clock: audio seconds per wall second (higher is faster). */
+    xrt_wall: z.number(),
+    stages_ms: z.record(z.string(), z.number()),
+  }).strict(),
+}).strict();
+export type BenchRun = z.infer<typeof BenchRun>;
+
+/** One reading of the passage kept in the read-aloud set. */
+export const ReadAloudRecording = z.object({
+  id: z.string(),
+  duration_ms: z.number(),
+  bytes: z.number(),
+  sha256: z.string(),
+  at: WireTime,
+}).strict();
+export type ReadAloudRecording = z.infer<typeof ReadAloudRecording>;
+
+/**
+ * The read-aloud set. spec: dictate_models > read_aloud: the recordings, whether one is being
+ * recorded, the passage and the terms a run scores, and why the set cannot move (its index is
+ * damaged), else null.
+ */
+export const ReadAloudRead = z.object({
+  recordings: z.array(ReadAloudRecording),
+  recording: z.boolean(),
+  passage: z.string(),
+  terms: z.array(z.string()),
+  error: z.string().nullable(),
+}).strict();
+export type ReadAloudRead = z.infer<typeof ReadAloudRead>;
+
+/** The catalogue check. spec: dictate_models > check. */
+export const CatalogueCheck = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("never") }).strict(),
+  z.object({ state: z.literal("checking") }).strict(),
+  z.object({
+    state: z.literal("fresh"),
+    at: WireTime,
+    release: z.string(),
+    /** Rows the feed carried that are not a row of the catalogue's shape. */
+    skipped: z.number().int(),
+  }).strict(),
+  z.object({ state: z.literal("unreachable"), error: z.string() }).strict(),
+]);
+export type CatalogueCheck = z.infer<typeof CatalogueCheck>;
+
+/** An install's progress. spec: dictate_models > install. */
+export const InstallState = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("idle") }).strict(),
+  z.object({
+    state: z.literal("downloading"),
+    file: z.string(),
+    got: z.number(),
+    total: z.number(),
+  }).strict(),
+  z.object({ state: z.literal("failed"), file: z.string(), reason: z.string() }).strict(),
+]);
+export type InstallState = z.infer<typeof InstallState>;
+
+/** A role swap's progress. spec: dictate_models > activate. */
+export const ActivateState = z.discriminatedUnion("state", [
+  z.object({ state: z.literal("idle") }).strict(),
+  z.object({ state: z.literal("activating"), role: DictateRole }).strict(),
+  z.object({ state: z.literal("failed"), role: DictateRole, reason: z.string() }).strict(),
+]);
+export type ActivateState = z.infer<typeof ActivateState>;
+
+/** A speaking variant. Package engines: `quant` and `size` are null, `installed` is the probe's. */
+const SpeakingVariant = z.object({
+  variant: z.string(),
+  file: z.string(),
+  quant: z.null(),
+  size: z.null(),
+  installed: z.boolean(),
+  active: z.boolean(),
+}).strict();
+
+/**
+ * The speaking role's read, the voice subsystem's ([tts]). spec: dictate_models > speaking:
+ * enabled, models_dir, speaking_model, snapshot, active, from, variants, voices, voice,
+ * preview_error (why a preview cannot speak, else null).
+ */
+export const SpeakingRead = z.object({
+  enabled: z.boolean(),
+  models_dir: z.string().nullable(),
+  speaking_model: z.string(),
+  snapshot: z.object({
+    role: z.literal("speaking"),
+    file: z.string(),
+    state: z.union([z.enum(["pending", "ready"]), z.object({ failed: z.string() }).strict()]),
+  }).strict(),
+  active: SpeakingVariant,
+  from: z.enum(["speaking_model", "compiled_pin"]),
+  variants: z.array(SpeakingVariant),
+  voices: z.array(z.string()),
+  voice: z.string().nullable(),
+  preview_error: z.string().nullable(),
+}).strict();
+export type SpeakingRead = z.infer<typeof SpeakingRead>;
