@@ -95,6 +95,7 @@ export async function checkoutPage(ref: string): Promise<string> {
   const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
   await archive.stdout.pipeTo(untar.stdin);
   if (!(await archive.status).success || !(await untar.status).success) {
+    await Deno.remove(dir, { recursive: true });
     throw new Error(`web bench: ${ref}'s page could not be written out`);
   }
   return dir;
