@@ -4,7 +4,7 @@ import type { Socket } from "node:net";
 // @ts-types="npm:@types/ws@8.18.2"
 import { type RawData, type WebSocket as WsSocket, WebSocketServer } from "ws";
 import { checkOrigin, type OriginPolicy } from "./origin.ts";
-import { textFrame } from "./ws_frame.ts";
+import { binaryHead, textFrame } from "./ws_frame.ts";
 import type { Logger } from "./log.ts";
 
 /**
@@ -173,9 +173,16 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
   };
   const write = (data: string | Uint8Array) => {
     // A text frame is framed once for every connection it goes to (ws_frame.ts): a 2 MiB home
-    // update to 50 clients was 50 UTF-8 encodings of it when `ws` framed each send.
-    if (typeof data === "string" && ws.readyState === ws.OPEN) tcp.write(textFrame(data));
-    else ws.send(data);
+    // update to 50 clients was 50 UTF-8 encodings of it when `ws` framed each send. A binary
+    // frame's header is built once too, and the payload follows it as it is, in one writev.
+    if (ws.readyState !== ws.OPEN) ws.send(data);
+    else if (typeof data === "string") tcp.write(textFrame(data));
+    else {
+      tcp.cork();
+      tcp.write(binaryHead(data));
+      tcp.write(data);
+      tcp.uncork();
+    }
   };
   return {
     get open() {

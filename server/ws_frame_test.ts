@@ -2,7 +2,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import * as ws from "ws";
-import { textFrame } from "./ws_frame.ts";
+import { binaryHead, textFrame } from "./ws_frame.ts";
 
 /** `ws`'s frame parser (exported by the package, absent from its type declarations). */
 interface FrameParser {
@@ -17,7 +17,7 @@ function parsed(bytes: Uint8Array): { text: string; binary: boolean }[] {
   const out: { text: string; binary: boolean }[] = [];
   const receiver = new Receiver({ isServer: false });
   receiver.on("message", (data: Buffer, binary: boolean) => {
-    out.push({ text: data.toString(), binary });
+    out.push({ text: binary ? data.toString("hex") : data.toString(), binary });
   });
   receiver.on("error", (e: Error) => {
     throw e;
@@ -52,4 +52,25 @@ Deno.test("the frame is built once while the string is the same, and anew for an
   assertEquals(parsed(other)[0].text, '{"kind":"update","n":2}');
   // An equal string made separately is the same text: its frame's bytes are equal.
   assertEquals([...textFrame(String(["a", "b"]))], [...textFrame(["a", "b"].join(","))]);
+});
+
+Deno.test("a binary header and its payload parse as the same bytes at every length class", () => {
+  for (const n of [0, 1, 125, 126, 65535, 65536, 70_000]) {
+    const payload = new Uint8Array(n).map((_, i) => (i * 7) & 0xff);
+    const head = binaryHead(payload);
+    assertEquals(head.length, n < 126 ? 2 : n < 65536 ? 4 : 10);
+    assertEquals(head[0], 0x82, "FIN and opcode 2, binary");
+    assertEquals(head[1] & 0x80, 0, "a server's frame is not masked");
+    const wire = Buffer.concat([head, payload]);
+    assertEquals(parsed(wire), [{ text: Buffer.from(payload).toString("hex"), binary: true }]);
+  }
+});
+
+Deno.test("a binary header is built once for the same payload, and anew for another", () => {
+  const payload = new Uint8Array(300);
+  const head = binaryHead(payload);
+  assert(binaryHead(payload) === head, "the same bytes object answers the same header");
+  const other = binaryHead(new Uint8Array(300));
+  assert(other !== head, "another payload gets a header of its own");
+  assertEquals([...other], [...head]);
 });

@@ -36,10 +36,11 @@ const projects = Array.from(
   { length: SEATS - 1 },
   (_, i) => ({ name: `p${String(i + 1).padStart(2, "0")}`, autoStart: false }),
 );
+// Written out before forge starts: a ref that will not check out leaves nothing running.
+const baselineDir = await checkoutPage(BASELINE);
 const world = await seatWorld([...projects, { name: "long", autoStart: false }]);
 await rememberHistory(world.dir, LONG, TURNS);
 const forge = await world.startForge();
-const baselineDir = await checkoutPage(BASELINE);
 const pages = {
   branch: await startWeb(forge.url),
   [BASELINE]: await serveFrom(baselineDir, forge.url),

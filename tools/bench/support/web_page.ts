@@ -9,9 +9,16 @@ import type { Browser } from "playwright-core";
 
 const REPO = new URL("../../../", import.meta.url).pathname;
 
+/**
+ * The page's Content-Security-Policy allows no string evaluation, and Playwright's
+ * `waitForFunction` runs its predicate in the page by evaluating it: the bench's pages are opened
+ * with CSP bypassed, which changes nothing the page itself runs.
+ */
+const MEASURED = { bypassCSP: true } as const;
+
 /** navigation -> the home's 20 seat rows painted (the page's own `forge:home-drawn` mark). */
 export async function homeDraw(browser: Browser, url: string, seats: number): Promise<number> {
-  const page = await browser.newPage();
+  const page = await browser.newPage(MEASURED);
   try {
     await page.goto(url, { waitUntil: "commit" });
     const h = await page.waitForFunction(
@@ -37,7 +44,7 @@ export async function seatArm(
   newest: string,
   walk: boolean,
 ): Promise<{ drawMs: number; walkMs: number | null; heapMb: number | null; nodes: number }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await browser.newPage({ ...MEASURED, viewport: { width: 1280, height: 900 } });
   try {
     await page.goto(url, { waitUntil: "commit" });
     const h = await page.waitForFunction(
@@ -88,6 +95,7 @@ export async function checkoutPage(ref: string): Promise<string> {
   const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
   await archive.stdout.pipeTo(untar.stdin);
   if (!(await archive.status).success || !(await untar.status).success) {
+    await Deno.remove(dir, { recursive: true });
     throw new Error(`web bench: ${ref}'s page could not be written out`);
   }
   return dir;
