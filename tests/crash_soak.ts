@@ -65,14 +65,25 @@ export interface SoakReport {
   fireMs: number[];
   handedMs: number[];
   fireBootMs: number[];
+  /** Per outage fire, when the caller measured one beside it (`beside`): that floor's figure. */
+  besideMs: number[];
   /** From the start command to `LISTENING`. */
   bootMs: number[];
   actions: Record<string, number>;
   problems: string[];
 }
 
+/**
+ * Runs the soak. `beside`, when given, is called once after each outage fire is seen, in the
+ * same boot, with the fake API's address: the bench times a floor there (`besideMs`).
+ */
 export async function crashSoak(
-  o: { kills: number; seed: number; say?: (line: string) => void },
+  o: {
+    kills: number;
+    seed: number;
+    say?: (line: string) => void;
+    beside?: (apiUrl: string) => Promise<number>;
+  },
 ): Promise<SoakReport> {
   const world = await seatWorld([{ name: "alpha", autoStart: true }], SCRIPT);
   try {
@@ -109,6 +120,7 @@ class Soak {
       fireMs: [],
       handedMs: [],
       fireBootMs: [],
+      besideMs: [],
       bootMs: [],
       actions: {},
       problems: [],
@@ -176,6 +188,7 @@ class Soak {
       this.report.fireBootMs.push(this.report.bootMs.at(-1)!);
       const handed = await handedAfterListening(`${this.world.dir}/forge/forge.log`);
       if (handed !== null) this.report.handedMs.push(handed);
+      if (this.o.beside) this.report.besideMs.push(await this.o.beside(this.world.apiUrl));
       this.fired.push(words);
     }
     this.fires = [];
