@@ -3,17 +3,25 @@
  * (`claude plugin list --json`, what the original spawned), for 1, 20 and 200 installed plugins,
  * and the cost of a rescan when nothing changed.
  *
- *   tools/deno.sh run --allow-all tools/bench/plugins.ts [--sizes 1,20,200] [--runs 7] [--keep]
+ *   tools/deno.sh run --allow-all tools/bench/plugins.ts [--sizes 1,20,200] [--runs 7] [--fresh]
+ *     [--keep]
  *
  * The plugins root is made by the REAL CLI ($FORGE_CLAUDE_BIN): one local directory marketplace
  * whose plugins each carry a skill, a command, an agent, a hook and an MCP server, every one
  * installed with `claude plugin install` into one root grown size by size (0.3-1 s a call, so the
  * 200 installs take one to four minutes).
+ * The roots are the bench's setup, not its figures, so they are made once and kept for the next
+ * run: one root per size under the system temp dir (`forge-bench-plugins/<key>/n<N>-of<max>`, the key the
+ * CLI's version and the marketplace the fixture writes), each marked done once every install
+ * landed, a half-made one made again. `--fresh` makes them in a temp dir removed after, as one
+ * root grown size by size; `--keep` then keeps it.
  * Arms, alternating run by run: (a) a fresh process that scans once (its wall time, the scan's
  * own time inside it, and the process's peak RSS); (b) `claude plugin list --json` (wall time,
  * peak RSS). Peak RSS is VmHWM read from /proc while the process runs. Then, in this process, the
  * scan warm and the InventoryKeeper's no-change rescan (scan + compare, no frame emitted).
  */
+import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { median } from "./support/stats.ts";
 import { InventoryKeeper } from "../../subsystems/plugins/inventory.ts";
 import { scanInventory } from "../../subsystems/plugins/scan.ts";
@@ -84,32 +92,55 @@ async function cli(cfg: string, ...args: string[]) {
 const range = (xs: number[], d = 0) =>
   `${median(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)})`;
 
-const root = await Deno.makeTempDir({ prefix: "forge-bench-plugins-" });
+const FRESH = booleanFlag("--fresh");
+const root = FRESH
+  ? await Deno.makeTempDir({ prefix: "forge-bench-plugins-" })
+  : join(tmpdir(), "forge-bench-plugins", await cacheKey());
 const self = new URL(import.meta.url).pathname;
+const maxN = Math.max(...SIZES);
+const names = Array.from({ length: maxN }, (_, i) => `p${String(i).padStart(3, "0")}`);
+const specs = names.map((name) => ({ name, version: "1.0.0", full: true }));
+let have = 0;
+/** The plugins root holding the first `n` plugins, made by the real CLI. */
+async function rootOf(n: number): Promise<string> {
+  if (FRESH) {
+    // One plugins root grown size by size: each size installs only the plugins it adds.
+    const cfg = `${root}/cfg`;
+    if (have === 0) {
+      await writeMarketplace(`${root}/src`, "bench", specs);
+      await Deno.mkdir(cfg, { recursive: true });
+      await cli(cfg, "plugin", "marketplace", "add", `${root}/src`);
+    }
+    for (const name of names.slice(have, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
+    have = n;
+    return cfg;
+  }
+  // The marketplace offers all `maxN` plugins at every size, as the grown root's does.
+  const dir = `${root}/n${n}-of${maxN}`;
+  const cfg = `${dir}/cfg`;
+  if (await exists(`${dir}/done`)) return cfg;
+  const t0 = performance.now();
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await writeMarketplace(`${dir}/src`, "bench", specs);
+  await Deno.mkdir(cfg, { recursive: true });
+  await cli(cfg, "plugin", "marketplace", "add", `${dir}/src`);
+  for (const name of names.slice(0, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
+  await Deno.writeTextFile(`${dir}/done`, "");
+  console.log(`     | made the root of ${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  return cfg;
+}
+
 try {
-  const maxN = Math.max(...SIZES);
-  const names = Array.from({ length: maxN }, (_, i) => `p${String(i).padStart(3, "0")}`);
-  await writeMarketplace(
-    `${root}/src`,
-    "bench",
-    names.map((name) => ({ name, version: "1.0.0", full: true })),
-  );
   console.log(
-    `plugins root made by the real CLI (${
-      CLAUDE.split("/").at(-1)
-    }); ${RUNS} runs per arm, interleaved`,
+    `plugins roots made by the real CLI (${CLAUDE.split("/").at(-1)}) ${
+      FRESH ? "now" : `once, kept in ${root}`
+    }; ${RUNS} runs per arm, interleaved`,
   );
   console.log(
     "N    | forge scan process: wall ms, scan ms, peak RSS MiB | claude plugin list --json: wall ms, peak RSS MiB | installed rows, KiB of JSON (forge/cli)",
   );
-  // One plugins root grown size by size: each size installs only the plugins it adds.
-  const cfg = `${root}/cfg`;
-  await Deno.mkdir(cfg, { recursive: true });
-  await cli(cfg, "plugin", "marketplace", "add", `${root}/src`);
-  let have = 0;
   for (const n of [...SIZES].sort((x, y) => x - y)) {
-    for (const name of names.slice(have, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
-    have = n;
+    const cfg = await rootOf(n);
     const a = {
       wall: [] as number[],
       scan: [] as number[],
@@ -160,6 +191,30 @@ try {
     console.log(`     | ${warmLine}; ${rescanLine}`);
   }
 } finally {
-  if (!booleanFlag("--keep")) await Deno.remove(root, { recursive: true });
-  else console.log(`kept ${root}`);
+  if (FRESH && !booleanFlag("--keep")) await Deno.remove(root, { recursive: true });
+  else if (FRESH) console.log(`kept ${root}`);
+}
+
+/**
+ * What the kept roots depend on: the CLI's version, and the marketplace the fixture writes (its
+ * source text), so a new CLI or a changed fixture makes them again.
+ */
+async function cacheKey(): Promise<string> {
+  const version = await new Deno.Command(CLAUDE!, { args: ["--version"], stdout: "piped" })
+    .output();
+  const fixture = await Deno.readTextFile(
+    new URL("../../tests/plugins_fixture.ts", import.meta.url),
+  );
+  const bytes = new TextEncoder().encode(new TextDecoder().decode(version.stdout) + fixture);
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...hash.slice(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false; // not there (or unreadable): made again
+  }
 }
