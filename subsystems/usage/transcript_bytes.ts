@@ -242,20 +242,24 @@ export class TranscriptBytes {
   /** `#text` for values that repeat line after line (model, cwd): the bytes are compared with
    * the last few seen, and a match answers the string already made. */
   #memoText(field: number): string {
-    const f = this.#fields, start = f.start[field], end = f.end[field];
-    const bytes = this.#b.subarray(start, end);
-    for (const m of this.#memo) if (sameBytes(m.bytes, bytes)) return m.text;
+    const f = this.#fields, b = this.#b, start = f.start[field], end = f.end[field];
+    // Compared in place: a view per line is an object per line, and the server's small young
+    // generation collects that often.
+    const memo = this.#memo;
+    for (let i = 0; i < memo.length; i++) {
+      if (sameBytes(memo[i].bytes, b, start, end)) return memo[i].text;
+    }
     const text = this.#intern(this.#text(field));
     if (f.escaped[field]) return text;
-    if (this.#memo.length >= 8) this.#memo.shift();
-    this.#memo.push({ bytes: bytes.slice(), text });
+    if (memo.length >= 8) memo.shift();
+    memo.push({ bytes: b.slice(start, end), text });
     return text;
   }
 
   #equals(field: number, want: Uint8Array): boolean {
     const f = this.#fields;
     if (f.escaped[field]) return this.#text(field) === new TextDecoder().decode(want);
-    return sameBytes(want, this.#b.subarray(f.start[field], f.end[field]));
+    return sameBytes(want, this.#b, f.start[field], f.end[field]);
   }
 
   /** What `count()` of the parsed value gives: a finite number above zero, else 0. Read in
@@ -286,9 +290,10 @@ export class TranscriptBytes {
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether `a` holds the bytes `b[start, end)`. */
+function sameBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false;
   return true;
 }
 
