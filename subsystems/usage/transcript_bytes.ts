@@ -194,6 +194,7 @@ export class TranscriptBytes {
     if (kind[F.message] !== K.object || kind[F.usage] !== K.object) return;
     const model = kind[F.model] === K.string ? this.#memoText(F.model) : "unknown";
     if (model === "<synthetic>") return;
+    if (this.#repeat()) return;
     this.#search.values();
     this.#out.add(
       kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
@@ -207,6 +208,20 @@ export class TranscriptBytes {
       parser.cwd,
     );
     this.#key();
+  }
+
+  /** Whether the line's key is plain ASCII ids (what the CLI writes) naming the message of the
+   * record before it: the CLI writes a line per content block, each with the same id and
+   * usage, and only the first is kept (packed.ts). */
+  #repeat(): boolean {
+    const f = this.#fields, b = this.#b, kind = f.kind;
+    if (kind[F.requestId] !== K.string || kind[F.id] !== K.string) return false;
+    if (f.escaped[F.id] | f.escaped[F.requestId]) return false;
+    const is = f.start[F.id], ie = f.end[F.id], rs = f.start[F.requestId], re = f.end[F.requestId];
+    let high = 0;
+    for (let i = is; i < ie; i++) high |= b[i];
+    for (let i = rs; i < re; i++) high |= b[i];
+    return high < 0x80 && this.#out.repeatsLast(b, is, ie, rs, re);
   }
 
   /** The record's key (`${message.id}:${requestId}`) and request id: plain ASCII ids (what the
