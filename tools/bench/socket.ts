@@ -1,8 +1,7 @@
 /**
  * The socket's fan-out and big-frame costs: forge beside a bare `Deno.serve` WebSocket broadcast
- * (the floor), in paired, interleaved arms whose order turns each pair (forge, bare / bare,
- * forge); `--arms forge,bare,bare_ws` adds a bare node:http + `ws` broadcast (the transport forge
- * runs on), which no goal is judged against and which made each fan-out half as long again. The
+ * (the floor) and a bare node:http + `ws` broadcast (the transport forge runs on), in paired,
+ * interleaved arms whose order turns each pair (forge, bare, ws / ws, bare, forge, ...). The
  * clients live in Worker threads, so their parsing is not on the server's thread; latency runs
  * from the stamp taken when the server accepted the update to the client's parse. Each arm prints
  * what it moved, so an arm that stopped delivering cannot look fast.
@@ -13,7 +12,7 @@
  * home update as large as they come). Then one 3.5 MB frame to one client, text and kind 3.
  *
  *   deno task bench socket [--clients 50] [--updates 2000] [--big-mb 2] [--big-updates 4]
- *     [--pairs 9] [--workers 2] [--runs 5] [--frame-pairs 5] [--arms forge,bare] [--no-big]
+ *     [--pairs 9] [--workers 2] [--runs 5] [--frame-pairs 5] [--arms forge,bare,bare_ws] [--no-big]
  */
 import { type ArmName, target } from "./arms/socket_targets.ts";
 import type { ClientsJob, ClientsReport } from "./arms/socket_clients.ts";
@@ -32,8 +31,8 @@ const FRAME_PAIRS = numberFlag("--frame-pairs", 5);
 const BIG = 3_500_000;
 const armsArg = Deno.args.indexOf("--arms");
 /** `--arms forge` runs one arm alone (for a profile); ratios print only when both are there. */
-/** The goals need forge and the floor (bare); `bare_ws`, the transport alone, is asked for. */
-const ARMS = (armsArg >= 0 ? Deno.args[armsArg + 1].split(",") : ["forge", "bare"]) as ArmName[];
+const ARMS =
+  (armsArg >= 0 ? Deno.args[armsArg + 1].split(",") : ["forge", "bare", "bare_ws"]) as ArmName[];
 const SKIP_BIG = booleanFlag("--no-big");
 const now = () => performance.timeOrigin + performance.now();
 
