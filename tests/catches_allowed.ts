@@ -80,8 +80,6 @@ export const ALLOWED: Record<string, string> = {
     "The parser's own words stay out: what a person needs is that the JSON is not whole.",
   "server/state/kept_log.ts#lines":
     "Counted, not passed on: a bad line is the file's damage, reported as a whole.",
-  "server/workers/book.ts#change":
-    "The queue's own copy: the caller's `run` carries the failure; the queue carries on.",
   "server/workers/boot.ts#isFile":
     "No file there (or none forge may see): the prior session cannot be resumed.",
   "server/workers/git.ts#removeWorktree":

@@ -4,6 +4,14 @@ const bytes = (...xs: number[]) => new Uint8Array(xs);
 /** A read as big as a full PTY buffer gives: the start of a flood. */
 const full = (fill: number) => new Uint8Array(SMALL_BYTES).fill(fill);
 
+/** The chunks that left carry every byte that was read, once each, in the order read. */
+function assertEveryByteOnce(out: Uint8Array[], sent: number[]): void {
+  const got = out.flatMap((b) => [...b]);
+  if (got.length !== sent.length || got.some((b, i) => b !== sent[i])) {
+    throw new Error(`${got.length} bytes out of ${sent.length}`);
+  }
+}
+
 Deno.test("coalesce: a read goes out at once, as a copy", () => {
   const out: Uint8Array[] = [];
   const c = new ReadCoalescer((b) => out.push(b), 60_000, 1 << 20);
@@ -62,10 +70,7 @@ Deno.test("coalesce: every byte of a long run of reads leaves exactly once, in o
       c.read(read);
     }
     c.flush();
-    const got = out.flatMap((b) => [...b]);
-    if (got.length !== sent.length || got.some((b, i) => b !== sent[i])) {
-      throw new Error(`${got.length} bytes out of ${sent.length}`);
-    }
+    assertEveryByteOnce(out, sent);
     if (out.some((b) => b.length > 4096 + 1500)) throw new Error("a chunk past the bound");
     if (out.length > 3000 / 2) throw new Error(`${out.length} chunks: the run was not gathered`);
   } finally {
@@ -85,10 +90,7 @@ Deno.test("coalesce: with headroom, each chunk lies that far into a buffer of it
       c.read(read);
     }
     c.flush();
-    const got = out.flatMap((b) => [...b]);
-    if (got.length !== sent.length || got.some((b, i) => b !== sent[i])) {
-      throw new Error(`${got.length} bytes out of ${sent.length}`);
-    }
+    assertEveryByteOnce(out, sent);
     if (out.some((b) => b.byteOffset !== 7)) throw new Error("a chunk without its 7 bytes of room");
     if (new Set(out.map((b) => b.buffer)).size !== out.length) throw new Error("a shared buffer");
     if (out.length > 400 / 2) throw new Error(`${out.length} chunks: the flood was not gathered`);
