@@ -100,6 +100,20 @@ export class PackedBuilder {
     this.#textLength = at;
   }
 
+  /** Whether the plain ASCII key `b[is, ie)` ":" `b[rs, re)` is the last record's: a later line
+   * of the same message, which is not kept. Asked before the line's record is built, so a
+   * repeat costs no numbers read and no key copied. */
+  repeatsLast(b: Uint8Array, is: number, ie: number, rs: number, re: number): boolean {
+    if (this.keepRepeats || this.#count < 1) return false;
+    const n = this.#nums, o = (this.#count - 1) * COLS, t = this.#text;
+    if (n[o + KEY_LENGTH] !== ie - is + 1 + re - rs) return false; // -1: not a plain key
+    let at = n[o + KEY_AT];
+    for (let i = is; i < ie; i++) if (t[at++] !== b[i]) return false;
+    if (t[at++] !== 0x3a) return false;
+    for (let i = rs; i < re; i++) if (t[at++] !== b[i]) return false;
+    return true;
+  }
+
   /** The last record's key and request id as strings (escaped or non-ASCII ids, or none). */
   keyStrings(key: string | null, requestId: string | null): void {
     if (key !== null && this.#repeats(key, 0, key.length)) return void this.#count--;

@@ -19,8 +19,9 @@ import { VALUES } from "./usage_values.ts";
 import { F, K, LineFields } from "./usage_walk.ts";
 
 const PAGE = 65536;
-/** One read's size: large reads into one reused buffer keep the syscalls few. */
-const READ_BYTES = 4 << 20;
+/** One read's size: few syscalls, and small enough that the bytes the kernel just copied are
+ * still in the core's cache when the searches and the walk read them (cat reads 128 KiB). */
+const READ_BYTES = 256 << 10;
 const ASSISTANT = new TextEncoder().encode("assistant");
 const FAST = new TextEncoder().encode("fast");
 
@@ -194,6 +195,7 @@ export class TranscriptBytes {
     if (kind[F.message] !== K.object || kind[F.usage] !== K.object) return;
     const model = kind[F.model] === K.string ? this.#memoText(F.model) : "unknown";
     if (model === "<synthetic>") return;
+    if (this.#repeat()) return;
     this.#search.values();
     this.#out.add(
       kind[F.timestamp] === K.string ? this.#time(F.timestamp) : NaN,
@@ -207,6 +209,20 @@ export class TranscriptBytes {
       parser.cwd,
     );
     this.#key();
+  }
+
+  /** Whether the line's key is plain ASCII ids (what the CLI writes) naming the message of the
+   * record before it: the CLI writes a line per content block, each with the same id and
+   * usage, and only the first is kept (packed.ts). */
+  #repeat(): boolean {
+    const f = this.#fields, b = this.#b, kind = f.kind;
+    if (kind[F.requestId] !== K.string || kind[F.id] !== K.string) return false;
+    if (f.escaped[F.id] | f.escaped[F.requestId]) return false;
+    const is = f.start[F.id], ie = f.end[F.id], rs = f.start[F.requestId], re = f.end[F.requestId];
+    let high = 0;
+    for (let i = is; i < ie; i++) high |= b[i];
+    for (let i = rs; i < re; i++) high |= b[i];
+    return high < 0x80 && this.#out.repeatsLast(b, is, ie, rs, re);
   }
 
   /** The record's key (`${message.id}:${requestId}`) and request id: plain ASCII ids (what the
@@ -242,20 +258,24 @@ export class TranscriptBytes {
   /** `#text` for values that repeat line after line (model, cwd): the bytes are compared with
    * the last few seen, and a match answers the string already made. */
   #memoText(field: number): string {
-    const f = this.#fields, start = f.start[field], end = f.end[field];
-    const bytes = this.#b.subarray(start, end);
-    for (const m of this.#memo) if (sameBytes(m.bytes, bytes)) return m.text;
+    const f = this.#fields, b = this.#b, start = f.start[field], end = f.end[field];
+    // Compared in place: a view per line is an object per line, and the server's small young
+    // generation collects that often.
+    const memo = this.#memo;
+    for (let i = 0; i < memo.length; i++) {
+      if (sameBytes(memo[i].bytes, b, start, end)) return memo[i].text;
+    }
     const text = this.#intern(this.#text(field));
     if (f.escaped[field]) return text;
-    if (this.#memo.length >= 8) this.#memo.shift();
-    this.#memo.push({ bytes: bytes.slice(), text });
+    if (memo.length >= 8) memo.shift();
+    memo.push({ bytes: b.slice(start, end), text });
     return text;
   }
 
   #equals(field: number, want: Uint8Array): boolean {
     const f = this.#fields;
     if (f.escaped[field]) return this.#text(field) === new TextDecoder().decode(want);
-    return sameBytes(want, this.#b.subarray(f.start[field], f.end[field]));
+    return sameBytes(want, this.#b, f.start[field], f.end[field]);
   }
 
   /** What `count()` of the parsed value gives: a finite number above zero, else 0. Read in
@@ -286,9 +306,10 @@ export class TranscriptBytes {
   }
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether `a` holds the bytes `b[start, end)`. */
+function sameBytes(a: Uint8Array, b: Uint8Array, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[start + i]) return false;
   return true;
 }
 

@@ -174,3 +174,35 @@ Deno.test("usage bytes: timestamps of any day and counts of any size read as the
     assertEquals(read.records.length, 3000);
   });
 });
+
+Deno.test("usage bytes: split reads, escaped quotes, CRLF, a torn last line and usage in a string", async () => {
+  const line = (id: string, input: number, text: string) =>
+    JSON.stringify({
+      type: "assistant",
+      cwd: "/w/p",
+      timestamp: "2026-12-02T09:56:26.643Z",
+      requestId: `req_${id}`,
+      message: {
+        id: `msg_${id}`,
+        model: "claude-opus-5-5",
+        content: [{ type: "text", text }],
+        usage: { input_tokens: input, output_tokens: 2 },
+      },
+    });
+  const lines = [
+    line("a", 10, 'she said "usage": {"input_tokens": 999} \\"'), // escaped quotes around the key
+    JSON.stringify({ type: "user", message: { content: 'what is my "usage" today?' } }),
+    line("b", 20, "x".repeat(300)),
+    line("c", 30, "y").slice(0, -40), // the writer was cut off: the file's last line, no newline
+  ];
+  const text = lines.slice(0, 3).map((l) => l + "\r\n").join("") + lines[3];
+  await withDir(async (dir) => {
+    // Reads of 64 bytes cut every line, and the `"usage"` keys, across reads.
+    const read = await same(dir, enc.encode(text), "named cases", [1, 6, 64]);
+    assertEquals(read.records.map((r) => [r.key, r.input, r.output, r.cwd]), [
+      ["msg_a:req_a", 10, 2, "/w/p"],
+      ["msg_b:req_b", 20, 2, "/w/p"],
+    ]);
+    assertEquals(read.skipped, 1); // the torn last line; the user line's "usage" is no count
+  });
+});

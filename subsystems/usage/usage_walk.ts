@@ -173,13 +173,24 @@ export const WALK: WasmFunc[] = [
   fn(
     "str",
     ["p"],
-    ["c", "e"],
+    ["c", "e", "m"],
     `
     i32.const 0 global.set $esc
     local.get $p i32.const 1 i32.add local.set $p
     loop
-      local.get $p global.get $lim call $special local.tee $p
-      i32.load8_u 0 local.tee $c i32.const 34 i32.eq
+      ;; The next 16 bytes looked at here, the search called only past them: most keys and
+      ;; values end within 16 bytes, and the call cost more than the look. The 0x00 at the
+      ;; line's end is a hit, so a run of 16 plain bytes still ends at or before it.
+      local.get $p v128.load 0 i32.const 34 i8x16.splat i8x16.eq
+      local.get $p v128.load 0 i32.const 92 i8x16.splat i8x16.eq v128.or
+      local.get $p v128.load 0 i32.const 32 i8x16.splat i8x16.lt_u v128.or
+      i8x16.bitmask local.tee $m
+      if
+        local.get $p local.get $m i32.ctz i32.add local.set $p
+      else
+        local.get $p i32.const 16 i32.add global.get $lim call $special local.set $p
+      end
+      local.get $p i32.load8_u 0 local.tee $c i32.const 34 i32.eq
       if local.get $p i32.const 1 i32.add return end
       local.get $c i32.const 92 i32.ne if ${FAIL} end ;; a control byte: never raw in JSON
       i32.const 1 global.set $esc

@@ -51,9 +51,11 @@ export function coldRead(dir: string, readers: number) {
  * `needle` pays at least this on top of the read floor's kernel time.
  */
 export function coldSearch(dir: string, readers: number, needle: string) {
+  // The counts go through a pipe, not straight to /dev/null: GNU grep writing to /dev/null
+  // stops each file at its first match (as with -q), which reads a few KiB of a file, not all.
   // grep exits 1 for a batch with no match: not a failure of the arm.
   const script = `find "$0" -type f -print0 | xargs -0 -n 8 -P ${readers} grep -cF -e "$1" ` +
-    `> /dev/null; true`;
+    `| cat > /dev/null; true`;
   return timedProcess(["bash", "-c", script, dir, needle], {
     PATH: Deno.env.get("PATH") ?? "",
     LC_ALL: "C",
