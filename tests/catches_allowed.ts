@@ -76,8 +76,6 @@ export const ALLOWED: Record<string, string> = {
   "server/reused_reads.ts#reusedReads":
     "As above: the stream's own failure is what the caller already heard.",
   "server/reused_reads.ts#byobReader": "not a byte stream",
-  "server/state/keeper.ts#write":
-    "A failed write is the caller's to report (it was logged); the queue itself carries on.",
   "server/state/keeper.ts#load":
     "The parser's own words stay out: what a person needs is that the JSON is not whole.",
   "server/state/kept_log.ts#lines":

@@ -107,6 +107,8 @@ class Soak {
   fired: string[] = [];
   subscriptions = "";
   listeningAt = 0;
+  /** A moment no forge ran (after the seeding, after each kill): a temp file older is a leftover. */
+  downAt = 0;
 
   constructor(readonly world: SeatWorld, readonly o: Parameters<typeof crashSoak>[0]) {
     this.r = rng(o.seed);
@@ -146,12 +148,14 @@ class Soak {
     await this.settle(this.o.kills);
     await this.forge!.stop();
     this.problem("after a clean stop", orphans(this.world.dir, null));
+    this.problem("after a clean stop", temps(`${this.world.dir}/forge`, Date.now()));
     return this.report;
   }
 
   /** A project that is a git repo, a schedule that never falls due, one subscription. */
   async seed(): Promise<void> {
     this.subscriptions = await seedWorld(this.world, this.state);
+    this.downAt = Date.now();
   }
 
   async boot(): Promise<void> {
@@ -211,7 +215,7 @@ class Soak {
     lap("workers up");
     const pid = this.forge!.serverPid();
     this.problem(at, orphans(this.world.dir, pid));
-    this.problem(at, temps(`${this.world.dir}/forge`));
+    this.problem(at, temps(`${this.world.dir}/forge`, this.downAt));
     this.problem(at, workersHold(this.state, pid).problems);
     await this.checkHistories(c, at, pid);
     // The board, the schedules and the subscriptions as they were.
@@ -338,6 +342,7 @@ class Soak {
   async kill(k: number, action: string): Promise<void> {
     Deno.kill(this.forge!.serverPid(), "SIGKILL");
     await this.forge!.stop();
+    this.downAt = Date.now();
     this.report.kills++;
     this.o.say?.(`kill ${k + 1}/${this.o.kills} (${action})`);
     if (this.fires.length > 0) return; // a fire cut short is still due: it must fire next boot

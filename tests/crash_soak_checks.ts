@@ -50,18 +50,37 @@ export function orphans(dir: string, forgePid: number | null): string[] {
   );
 }
 
-/** A temp file of forge's left anywhere under `dir` (the worktrees are the person's own). */
-export function temps(dir: string): string[] {
+/**
+ * A temp file of forge's left anywhere under `dir` (the worktrees are the person's own) by a
+ * forge that is gone: one last written at or before `downAt` (ms, a moment no forge ran), which
+ * the boot since should have swept. A newer one is a write of the live forge under way (its
+ * worker book written as a respawned worker comes up, say): it is renamed over its file when
+ * the write lands, and is not a leftover.
+ */
+export function temps(dir: string, downAt: number): string[] {
   const found: string[] = [];
   const walk = (at: string) => {
     for (const e of Deno.readDirSync(at)) {
       const path = `${at}/${e.name}`;
       if (e.isDirectory && !/\/(worktrees|browser|pulse)$/.test(path)) walk(path);
-      else if (e.isFile && /\.keeper-tmp$|\.tmp$|\.partial$/.test(e.name)) found.push(path);
+      else if (e.isFile && /\.keeper-tmp$|\.tmp$|\.partial$/.test(e.name)) {
+        const written = modifiedAt(path);
+        if (written !== null && written <= downAt) found.push(path);
+      }
     }
   };
   walk(dir);
   return found.map((p) => `a temp file was left: ${p}`);
+}
+
+/** When `path` was last written (ms), null once it is gone (a write landed between the looks). */
+function modifiedAt(path: string): number | null {
+  try {
+    return Deno.statSync(path).mtime?.getTime() ?? null;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
 }
 
 /** A seat's history held against its transcript; `behind`: forge has yet to show the newest. */

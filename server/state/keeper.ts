@@ -22,6 +22,7 @@
  * A new store asks `keeper.file(path, {area, parse})` (the Host carries the keeper as
  * `host.state`), reads once at open, calls `writable()` before each change and `write()` after.
  */
+import { Lock } from "../lock.ts";
 import type { Logger } from "../log.ts";
 import { ioWords, readWords } from "./words.ts";
 
@@ -193,7 +194,8 @@ export class StateKeeper {
  * One state file: read once at open, written whole. See the module comment for the contract.
  */
 export class KeptFile<T> {
-  #writing: Promise<void> = Promise.resolve();
+  /** Writes to the file, one at a time in the order they were asked. */
+  readonly #writes = new Lock();
   #damage: Damage | null = null;
   /** Whether a write was queued or the stale temp file already swept: sweep once, before any. */
   #swept = false;
@@ -249,24 +251,24 @@ export class KeptFile<T> {
     return got;
   }
 
-  /** Queues a durable write of `value`; resolves once it (and every write before it) landed. */
+  /**
+   * Queues a durable write of `value`; resolves once it (and every write before it) landed. A
+   * failed write rejects its caller (it was logged); the writes queued after it go on.
+   */
   write(value: T): Promise<void> {
     const text = JSON.stringify(value, null, this.opts.indent);
     this.#swept = true;
-    const next = this.#writing.then(() => {
+    return this.#writes.run(() => {
       if (this.#damage) {
         throw new StateWriteError(this.path, "damaged", refusalWords(this.#damage));
       }
       return this.keeper.writeBytes(this.path, new TextEncoder().encode(text), this.opts.mode);
     });
-    // A failed write is the caller's to report (it was logged); the queue itself carries on.
-    this.#writing = next.catch(() => {});
-    return next;
   }
 
   /** Resolves once every queued write has settled. */
-  flushed(): Promise<void> {
-    return this.#writing;
+  async flushed(): Promise<void> {
+    await this.#writes.idle();
   }
 
   async #load(): Promise<KeptRead<T>> {

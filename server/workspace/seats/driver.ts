@@ -127,7 +127,13 @@ export class SeatDriver {
     const proc = this.#spawn(planned);
     if (!proc) return;
     this.#occupy(proc, gen, planned.sessionId);
-    await this.#handshake(proc, gen, replacing, planned.plan?.model ?? null);
+    // The pid is on disk before the CLI is asked anything: a kill of forge from here on leaves
+    // it for the next boot's reap (orphans.ts).
+    await this.#p.env.pids.admit(
+      proc.pid,
+      this.name,
+      () => this.#handshake(proc, gen, replacing, planned.plan?.model ?? null),
+    );
   }
 
   /** Ends the asks, tools and process of the occupant a start replaces; answers the new gen. */
@@ -158,7 +164,8 @@ export class SeatDriver {
     }
   }
 
-  /** Makes `proc` the seat's occupant: its readings, its pid, its frames read until it exits. */
+  /** Makes `proc` the seat's occupant: its readings and its frames read until it exits (its
+   * pid is recorded by `start`, before the handshake). */
   #occupy(proc: ClaudeProcess, gen: number, sessionId: string): void {
     this.#proc = proc;
     this.#state.sessionId = sessionId;
@@ -169,7 +176,6 @@ export class SeatDriver {
       live: () => this.#proc === proc && this.#phase === "live",
       emit: (name, fields) => this.#emit(name, fields),
     });
-    this.#p.env.pids.add(proc.pid, this.name);
     this.#p.env.log.info("seat_spawned", { seat: this.name, pid: proc.pid, cwd: this.cwd });
     const consumed = this.#consume(proc, gen);
     this.#settled = Promise.all([consumed, proc.exited]).then(([, exit]) =>

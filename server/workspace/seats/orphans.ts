@@ -76,8 +76,19 @@ export class PidBook {
     return reaped;
   }
 
-  /** Records a process this server just started (its start time is read, then written). */
-  add(pid: number, seat: string): void {
+  /**
+   * Records a process this server just started, then runs `first` (its first request): a
+   * process is on disk before it is given any work, so a kill from then on leaves nothing the
+   * next boot's reap cannot see. A book that cannot be written was logged; `first` still runs.
+   */
+  async admit<T>(pid: number, seat: string, first: () => Promise<T>): Promise<T> {
+    await this.add(pid, seat);
+    return await first();
+  }
+
+  /** Records a process this server just started (its start time is read, then written);
+   * resolves once the record is on disk (or its write failed and was logged). */
+  add(pid: number, seat: string): Promise<void> {
     const rec: PidRecord = { pid, start: null, seat };
     this.#records.set(pid, rec);
     const recorded = (async () => {
@@ -86,6 +97,7 @@ export class PidBook {
     })();
     this.#adding.add(recorded);
     void recorded.finally(() => this.#adding.delete(recorded));
+    return recorded;
   }
 
   remove(pid: number): void {

@@ -77,3 +77,27 @@ Deno.test("a pid whose start time differs is another process: it is not touched"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a seat's CLI is on the book, its start time with it, before its first request", async () => {
+  const dir = await Deno.makeTempDir();
+  const child = new Deno.Command("sleep", { args: ["60"] }).spawn();
+  const log = memoryLogger();
+  try {
+    const book = new PidBook(new StateKeeper(log), dir, log);
+    // The seat's handshake is `first`: what is on disk when it runs is what a kill then leaves.
+    const onDisk = await book.admit(
+      child.pid,
+      "Acme/proj/lead",
+      async () => JSON.parse(await Deno.readTextFile(`${dir}/pids.json`)),
+    );
+    assertEquals(onDisk, [{
+      pid: child.pid,
+      start: await startTime(child.pid),
+      seat: "Acme/proj/lead",
+    }]);
+  } finally {
+    child.kill("SIGKILL");
+    await child.status;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
