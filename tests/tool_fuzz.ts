@@ -241,6 +241,13 @@ export interface FuzzReport {
 }
 
 /**
+ * The JSON-RPC id of the last request any fuzz run sent. Shared, because runs fuzzing one server
+ * at once must not reuse each other's ids: a second call under an id still running stands in its
+ * place, and a cancel of that id then ends the wrong call, leaving the other parked for ever.
+ */
+let lastRpcId = 1_000_000;
+
+/**
  * Calls every listed tool `perTool` times with mutated inputs through `server.handle`, exactly as
  * the CLI's control requests arrive. A call still running after `cancelMs` is cancelled the way
  * the CLI cancels one (`notifications/cancelled`); one that then does not answer within
@@ -250,12 +257,11 @@ export async function fuzzTools(
   server: SeatToolServer,
   o: { perTool: number; seed: number; cancelMs: number; hangMs: number; skip?: string[] },
 ): Promise<FuzzReport> {
-  let id = 1_000_000;
   const rpc = (method: string, params: JsonObject, withId = true): JsonObject => ({
     subtype: "mcp_message",
     server_name: "forge",
     message: withId
-      ? { jsonrpc: "2.0", id: ++id, method, params }
+      ? { jsonrpc: "2.0", id: ++lastRpcId, method, params }
       : { jsonrpc: "2.0", method, params },
   });
   const listed = await server.handle(rpc("tools/list", {}));
