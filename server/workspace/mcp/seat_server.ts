@@ -144,6 +144,11 @@ export class SeatToolServer {
     if (!entry) return failed(`forge offers no tool \`${name}\` to this seat now`);
     const parsed = parseInput(entry.spec, params.arguments);
     if (!parsed.ok) return failed(parsed.why);
+    // MCP: a request id is never reused within a session. A second call under the id of one still
+    // running would take its place in #calls, and a cancel of that id would end the wrong call.
+    if (this.#calls.has(rpcId)) {
+      return failed(`${name} was called under request id ${rpcId}, which a running call holds`);
+    }
     const meta = params._meta ?? {};
     const abort = new AbortController();
     if (this.#ended) abort.abort(this.#ended);

@@ -184,6 +184,36 @@ Deno.test("notifications/cancelled aborts the call it names; endAll ends the res
   assertEquals(text(await second), "session_ended");
 });
 
+Deno.test("a call under the id of one still running is refused; the running one keeps its cancel", async () => {
+  const seen: ToolCall[] = [];
+  const park = (call: ToolCall) => {
+    seen.push(call);
+    return new Promise<string>((resolve) =>
+      call.signal.addEventListener("abort", () => resolve(endingOf(call.signal.reason)))
+    );
+  };
+  const s = new SeatToolServer(seat("lead"), () => tools(park), memoryLogger());
+  const running = s.handle(rpc(7, "tools/call", { name: "demo__wait", arguments: {} }));
+  await Promise.resolve();
+  // A refusal answers within the microtasks it runs in; a call that parked would not have by the
+  // next macrotask, and the test reports it rather than waiting on it.
+  const again = await Promise.race([
+    s.handle(rpc(7, "tools/call", { name: "demo__wait", arguments: {} })),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 0)),
+  ]);
+  assert(again !== null, "the second call under id 7 parked instead of being refused");
+  assertEquals(result(again).isError, true);
+  assertEquals(text(again), "demo__wait was called under request id 7, which a running call holds");
+  assertEquals(seen.length, 1);
+  await s.handle(rpc(null, "notifications/cancelled", { requestId: 7 }));
+  assertEquals(text(await running), "cancelled");
+  // Once the first has answered, its id may be used again.
+  assertEquals(
+    text(await s.handle(rpc(7, "tools/call", { name: "demo__echo", arguments: { word: "y" } }))),
+    "y",
+  );
+});
+
 Deno.test("tools/call: a result's pictures follow its text as MCP image blocks", async () => {
   const picture: ToolEntry = {
     subsystem: "test",
