@@ -150,7 +150,9 @@ Deno.test("tools/call: result, bad input naming the field, a refusal, an unknown
   assertMatch(text(none), /forge offers no tool `demo__nope`/);
 });
 
-Deno.test("notifications/cancelled aborts the call it names; endAll ends the rest as session_ended", async () => {
+/** A lead's server whose `demo__wait` parks until its call is aborted and answers the ending;
+ * `seen` holds each parked call. */
+function parkingServer(): { s: SeatToolServer; seen: ToolCall[] } {
   const seen: ToolCall[] = [];
   const park = (call: ToolCall) => {
     seen.push(call);
@@ -158,7 +160,11 @@ Deno.test("notifications/cancelled aborts the call it names; endAll ends the res
       call.signal.addEventListener("abort", () => resolve(endingOf(call.signal.reason)))
     );
   };
-  const s = new SeatToolServer(seat("lead"), () => tools(park), memoryLogger());
+  return { s: new SeatToolServer(seat("lead"), () => tools(park), memoryLogger()), seen };
+}
+
+Deno.test("notifications/cancelled aborts the call it names; endAll ends the rest as session_ended", async () => {
+  const { s, seen } = parkingServer();
   const first = s.handle(
     rpc(7, "tools/call", {
       name: "demo__wait",
@@ -185,14 +191,7 @@ Deno.test("notifications/cancelled aborts the call it names; endAll ends the res
 });
 
 Deno.test("a call under the id of one still running is refused; the running one keeps its cancel", async () => {
-  const seen: ToolCall[] = [];
-  const park = (call: ToolCall) => {
-    seen.push(call);
-    return new Promise<string>((resolve) =>
-      call.signal.addEventListener("abort", () => resolve(endingOf(call.signal.reason)))
-    );
-  };
-  const s = new SeatToolServer(seat("lead"), () => tools(park), memoryLogger());
+  const { s, seen } = parkingServer();
   const running = s.handle(rpc(7, "tools/call", { name: "demo__wait", arguments: {} }));
   await Promise.resolve();
   // A refusal answers within the microtasks it runs in; a call that parked would not have by the
