@@ -22,6 +22,7 @@ import {
   rowsAtUuids,
   type WireCursor,
 } from "../conversation/mod.ts";
+import { Lock } from "../../lock.ts";
 import { capToolRecord } from "./records.ts";
 import { placeLateRows } from "./late_rows.ts";
 import { FrameWindow, SUBSCRIBE_TURNS, type WindowPage, type WireTurn } from "./window.ts";
@@ -95,7 +96,8 @@ export class SeatConversation {
   #compactionsAbove = 0;
   /** Where rows the resumed CLI wrote without sending them may start; null once none can. */
   #lateFrom: number | null = null;
-  #catching: Promise<void> = Promise.resolve();
+  /** Catch-ups one at a time: two reads at once must not place the same late rows twice. */
+  readonly #catchUps = new Lock();
   #anchored: { key: string; offset: number | null } | null = null;
 
   constructor(private readonly o: ConversationOptions) {
@@ -242,7 +244,7 @@ export class SeatConversation {
 
   /** Rows the resumed CLI wrote without sending them (late_rows.ts), placed before a read. */
   #catchUp(): Promise<void> {
-    this.#catching = this.#catching.then(async () => {
+    return this.#catchUps.run(async () => {
       const path = this.o.transcript;
       if (this.#lateFrom === null || !path) return;
       // Once live frames dropped off the window, rows above it are read from disk: none is late.
@@ -259,7 +261,6 @@ export class SeatConversation {
         this.#lateFrom = null;
       }
     });
-    return this.#catching;
   }
 
   /** A window page as the wire carries it; an empty one reads below the floor instead, so an

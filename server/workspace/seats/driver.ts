@@ -30,10 +30,11 @@ export interface DriverParts extends StartParts {
 /**
  * A seat's CLI driver: its life with its `claude` process. Starting an occupant (planned in
  * start_plan.ts, spawned by occupant.ts), turning every CLI frame into `chat_appended` plus what
- * it implies (occupant_frames.ts, onto the occupant's SeatState), parking the CLI's asks, asking for context and MCP readings, walking the process tree, and
- * ending. A process that ends unasked (a failed start, a crash, a kill) leaves the seat Failed
- * with the exit and stderr tail as `connection_failed`, touching no more. `live` hands the
- * seat's commands the process, or refuses naming why there is none.
+ * it implies (occupant_frames.ts, onto the occupant's SeatState), parking the CLI's asks,
+ * asking for context and MCP readings, walking the process tree, and ending. A process that
+ * ends unasked (a failed start, a crash, a kill) leaves the seat Failed with the exit and stderr
+ * tail as `connection_failed`, touching no more. `live` hands the seat's commands the process,
+ * or refuses naming why there is none.
  */
 export class SeatDriver {
   #phase: Phase = "sleeping";
