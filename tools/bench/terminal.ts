@@ -4,7 +4,7 @@
  * interleaved arms. Goal: forge at least 0.9x the bare relay's throughput (the median of the
  * paired ratios, bare ms / forge ms).
  *
- *   tools/deno.sh task bench terminal [--mb 5] [--pairs 7] [--viewers 5] [--late 3] [--keys 200]
+ *   tools/deno.sh task bench terminal [--mb 5] [--pairs 15] [--viewers 5] [--late 3] [--keys 200]
  *     [--forge-flags "--cpu-prof --cpu-prof-dir=prof"]
  *
  * The burst is `cat` of `--mb` MiB of base64 lines (written once, the same file for every arm)
@@ -40,7 +40,7 @@ const { values } = parseArgs({
   strict: false,
   options: {
     mb: { type: "string", default: "5" },
-    pairs: { type: "string", default: "7" },
+    pairs: { type: "string", default: "15" },
     viewers: { type: "string", default: "5" },
     late: { type: "string", default: "3" },
     keys: { type: "string", default: "200" },
