@@ -20,12 +20,13 @@ import { numberFlag } from "./support/flags.ts";
 /**
  * The review record read (work + git + diff: one scan, the base answer, both diff layers) of a
  * seat with no session (no store: every read scans the tree) on a tree with 200 changed files,
- * beside `git diff` alone on the same tree (the floor), in paired, interleaved arms; goal: the
- * record at most 1.2x the floor (the median of the paired ratios).
+ * beside `git diff` alone on the same tree (the floor) and the record's own two git processes
+ * started at once with nothing parsed, in interleaved arms; goal: the record at most 1.2x the
+ * floor (the median of the paired ratios).
  * The tree: 400 files x 300 lines cloned from a bare origin, a feature branch 5 commits ahead,
  * 200 files modified (3 changed lines each) and one untracked file. An ordinary read: no fetch.
  * The record's read caps are raised so it carries all 200 files; it prints the git processes
- * one record runs, each pair's arms and ratio, and each arm's median and range.
+ * one record runs, each run's arms and ratio, and each arm's median and range.
  *
  *   deno task bench review [--runs 25]
  */
