@@ -108,6 +108,9 @@ export function diffArgs(against: string, mode: "patch" | "numstat"): string[] {
   return [...args, mode === "patch" ? "-p" : "--numstat", against];
 }
 
+/** The status every scan runs beside its diff: branch, HEAD and every entry, untracked included. */
+export const STATUS_ARGS = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"];
+
 /** Patch output is read up to this; a larger one is counted by git's numstat instead. */
 export const PATCH_READ_CAP = 256 * 1024 * 1024;
 
@@ -144,7 +147,7 @@ async function scan(
   // spawned first, and the status (~10 ms) and the ref files are read while it runs.
   const [headDiff, status, root, refs] = await Promise.all([
     diffLayer(cwd, "HEAD"),
-    git(cwd, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"]),
+    git(cwd, STATUS_ARGS),
     topLevel(cwd),
     defaultRefs(cwd),
   ]);

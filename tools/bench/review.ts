@@ -3,7 +3,7 @@ import { readDiff } from "../../subsystems/review/diff.ts";
 import { DiffBudget } from "../../subsystems/review/diff_parse.ts";
 import { git as runGit, gitSpawns } from "../../subsystems/review/git.ts";
 import { readRecord } from "../../subsystems/review/record.ts";
-import { diffArgs, scanTree } from "../../subsystems/review/scan.ts";
+import { diffArgs, scanTree, STATUS_ARGS } from "../../subsystems/review/scan.ts";
 import { finishGoals, goal } from "./support/goals.ts";
 import { median } from "./support/stats.ts";
 import {
@@ -117,13 +117,13 @@ try {
     });
     spawns = gitSpawns() - before;
   };
-  // The two git processes a record's scan starts at once (its diff and its status, the same
+  // The two git processes a record's scan starts at once (its diff and its status, the scan's own
   // arguments), nothing parsed: the floor under any record that reads untracked files and the
   // branch from git itself, beside the goal's single `git diff`.
   const twoGits = () =>
     Promise.all([
       runGit(tree, diffArgs("HEAD", "patch")),
-      runGit(tree, ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"]),
+      runGit(tree, STATUS_ARGS),
     ]);
   // Paired, interleaved arms, each order in turn, so a machine whose load drifts weighs on every
   // arm of a ratio alike.
