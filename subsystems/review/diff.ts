@@ -7,13 +7,8 @@
  */
 import type { BaseAnswer } from "./base.ts";
 import { git } from "./git.ts";
-import {
-  DiffBudget,
-  FILE_BYTE_CAP,
-  LineCutter,
-  type ParsedFiles,
-  parseDiff,
-} from "./diff_parse.ts";
+import { DiffBudget, FILE_BYTE_CAP, LineCutter, type ParsedFiles } from "./diff_parse.ts";
+import { parseDiff } from "./patch_stream.ts";
 import { diffArgs, EMPTY_TREE, PATCH_READ_CAP, type Patches, type Scan } from "./scan.ts";
 import type { DiffContent, DiffFile, LayerState } from "./wire.ts";
 

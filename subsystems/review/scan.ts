@@ -7,7 +7,7 @@
  * chain ahead (`log --raw --numstat -z`), its count and the range's one diff, again in parallel.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
-import { patchStats } from "./diff_parse.ts";
+import { patchStats } from "./patch_stream.ts";
 import { git, text } from "./git.ts";
 import { defaultRefs } from "./refs.ts";
 import {
