@@ -54,3 +54,38 @@ export class LineCutter {
     return true;
   }
 }
+
+/**
+ * One layer's files parsed ahead of their read (as git wrote them, during the read's scan),
+ * spent from a copy of that read's budget so a layer the scan throws away spends none of it.
+ */
+export interface ParsedAhead {
+  /** The read's budget, and its spend when the copy was taken. */
+  budget: DiffBudget;
+  files: number;
+  bytes: number;
+  /** The copy, as the parse left it. */
+  spent: DiffBudget;
+  parsed: ParsedFiles;
+}
+
+/** A copy of `budget`, to spend ahead of its read. */
+export function budgetCopy(budget: DiffBudget): DiffBudget {
+  const copy = new DiffBudget(budget.fileCap, budget.byteCap);
+  copy.files = budget.files;
+  copy.bytes = budget.bytes;
+  return copy;
+}
+
+/**
+ * The files parsed ahead, when they were parsed for `budget` and it has spent nothing since: its
+ * spend then moves on as parsing them now would have moved it. Else null (parse them now).
+ */
+export function claimAhead(ahead: ParsedAhead | null, budget: DiffBudget): ParsedFiles | null {
+  if (ahead?.budget !== budget || budget.files !== ahead.files || budget.bytes !== ahead.bytes) {
+    return null;
+  }
+  budget.files = ahead.spent.files;
+  budget.bytes = ahead.spent.bytes;
+  return ahead.parsed;
+}
