@@ -80,14 +80,20 @@ export interface UntrackedHead {
 export type UntrackedHeads = Map<string, Promise<UntrackedHead | null>>;
 
 /**
- * The heads of the first `max` untracked entries, read at once (a record's diff carries at most
- * as many files as its budget has left), so they are in hand when the diff lands.
+ * The heads of the first `max` untracked entries (a record's diff carries at most as many files
+ * as its budget has left), read one after another from now, so they are in hand when the diff
+ * lands. One at a time, as the diff would read them: a tree of many untracked files holds one of
+ * them open at once, not hundreds.
  */
 export function untrackedHeads(root: string, entries: StatusEntry[], max: number): UntrackedHeads {
   const out: UntrackedHeads = new Map();
+  let last: Promise<unknown> = Promise.resolve();
   for (const e of entries) {
     if (out.size >= max) break;
-    if (e.status === "untracked") out.set(e.path, untrackedHead(root, e.path));
+    if (e.status !== "untracked") continue;
+    const head = last.then(() => untrackedHead(root, e.path));
+    out.set(e.path, head);
+    last = head;
   }
   return out;
 }
