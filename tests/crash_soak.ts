@@ -9,6 +9,7 @@
  * were, no orphan CLI, worktree or temp file, and the outage's schedule fired exactly once. The
  * test (20 kills) and the bench (tools/bench/crash_soak.ts, 200) share it.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { slotName } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import {
@@ -20,16 +21,9 @@ import {
   transcriptPrompts,
   workersHold,
 } from "./crash_soak_checks.ts";
-import { seedWorld, thread, writeJson } from "./crash_soak_world.ts";
-import { ask } from "./harness.ts";
-import {
-  chatOf,
-  command,
-  type RunningForge,
-  type SeatWorld,
-  seatWorld,
-  subscribeSeat,
-} from "./seats_harness.ts";
+import { act } from "./crash_soak_actions.ts";
+import { seedWorld, writeJson } from "./crash_soak_world.ts";
+import { type RunningForge, type SeatWorld, seatWorld, subscribeSeat } from "./seats_harness.ts";
 import { rng } from "./tool_fuzz.ts";
 
 const SCRIPT = new URL("../fixtures/soak/script.json", import.meta.url).pathname;
@@ -140,7 +134,7 @@ class Soak {
         await sleep(this.r.int(1500));
       } else {
         await this.settle(k);
-        await this.act(action, k);
+        await act(this, action, k);
       }
       await this.kill(k, action);
     }
@@ -263,81 +257,6 @@ class Soak {
     }
   }
 
-  /** One piece of work, and the moment it is killed in. */
-  async act(action: string, k: number): Promise<void> {
-    const c = this.c!;
-    switch (action) {
-      case "turn": {
-        command(c, "prompt", {
-          key: this.lead,
-          text: `[[script:slow]] turn ${k}`,
-          attachments: [],
-        });
-        await c.next((m) => chatOf(m)?.type === "stream_event" || chatOf(m)?.type === "result");
-        return await sleep(this.r.int(1200));
-      }
-      case "task":
-        this.taskInFlight = `task ${k}`;
-        c.send({
-          kind: "command",
-          command: { task_create: { project: "alpha", subject: `task ${k}`, parent: null } },
-        });
-        return await sleep(this.r.int(25));
-      case "settings": {
-        const doc = c.frames.flatMap((f) => f.type === "json" ? [f.data] : [])
-          .find((m) => m.kind === "settings");
-        const fingerprint = (doc!.document as { fingerprint: string }).fingerprint;
-        c.send({
-          kind: "settings_edit",
-          fingerprint,
-          id: k,
-          edits: [{
-            area: "server",
-            key_path: "server.first_frame_cap_kb",
-            pattern: "server.first_frame_cap_kb",
-            op: "set",
-            value: 2048 + k,
-          }],
-        });
-        return await sleep(this.r.int(25));
-      }
-      case "review":
-        c.send({
-          kind: "command",
-          reply_to: 10_000 + k,
-          command: {
-            upsert_review_thread: { project: "alpha", branch: "main", thread: thread(k) },
-          },
-        });
-        return await sleep(this.r.int(25));
-      case "spawn": {
-        const label = `w${k}`;
-        const asked = ask(c, "spawn_worker", {
-          project_key: "alpha",
-          label,
-          charter: "soak",
-          // Its first turn writes the transcript its history is held against at every restart.
-          kick: `worker ${k} begins`,
-          spawned_by: this.lead,
-        }).catch(() => null); // the kill may come first: the next boot says what landed
-        await Promise.race([asked, sleep(this.r.int(4000))]);
-        return;
-      }
-      case "despawn": {
-        const live = workersHold(this.state, this.forge!.serverPid()).live;
-        if (live.length === 0) return;
-        const asked = ask(c, "despawn_worker", {
-          project_key: "alpha",
-          label: live[0],
-          force: true,
-        })
-          .catch(() => null);
-        await Promise.race([asked, sleep(this.r.int(1500))]);
-        return;
-      }
-    }
-  }
-
   /** SIGKILL to the server process; during the outage a one-shot schedule falls due. */
   async kill(k: number, action: string): Promise<void> {
     Deno.kill(this.forge!.serverPid(), "SIGKILL");
@@ -392,8 +311,4 @@ async function handedAfterListening(log: string): Promise<number | null> {
   const up = records.findLastIndex((r) => r.event === "server_listening");
   const fired = records.slice(up).find((r) => r.event === "cron_fired");
   return up < 0 || !fired ? null : Date.parse(fired.at) - Date.parse(records[up].at);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

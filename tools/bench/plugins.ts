@@ -11,10 +11,11 @@
  * installed with `claude plugin install` into one root grown size by size (0.3-1 s a call, so the
  * 200 installs take one to four minutes).
  * The roots are the bench's setup, not its figures, so they are made once and kept for the next
- * run: one root per size under the system temp dir (`forge-bench-plugins/<key>/n<N>-of<max>`, the key the
- * CLI's version and the marketplace the fixture writes), each marked done once every install
- * landed, a half-made one made again. `--fresh` makes them in a temp dir removed after, as one
- * root grown size by size; `--keep` then keeps it.
+ * run: one root per size under the system temp dir (`forge-bench-plugins/<key>/n<N>-of<max>`,
+ * the key the CLI's version and the marketplace the fixture writes), each marked done once every
+ * install landed, a half-made one made again; two runs at once make each root once (a lock
+ * beside it). `--fresh` makes them in a temp dir removed after, as one root grown size by size;
+ * `--keep` then keeps it.
  * Arms, alternating run by run: (a) a fresh process that scans once (its wall time, the scan's
  * own time inside it, and the process's peak RSS); (b) `claude plugin list --json` (wall time,
  * peak RSS). Peak RSS is VmHWM read from /proc while the process runs. Then, in this process, the
@@ -118,16 +119,44 @@ async function rootOf(n: number): Promise<string> {
   // The marketplace offers all `maxN` plugins at every size, as the grown root's does.
   const dir = `${root}/n${n}-of${maxN}`;
   const cfg = `${dir}/cfg`;
-  if (await exists(`${dir}/done`)) return cfg;
-  const t0 = performance.now();
-  await Deno.remove(dir, { recursive: true }).catch(() => {});
-  await writeMarketplace(`${dir}/src`, "bench", specs);
-  await Deno.mkdir(cfg, { recursive: true });
-  await cli(cfg, "plugin", "marketplace", "add", `${dir}/src`);
-  for (const name of names.slice(0, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
-  await Deno.writeTextFile(`${dir}/done`, "");
-  console.log(`     | made the root of ${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  await onceAcrossRuns(dir, async () => {
+    const t0 = performance.now();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await writeMarketplace(`${dir}/src`, "bench", specs);
+    await Deno.mkdir(cfg, { recursive: true });
+    await cli(cfg, "plugin", "marketplace", "add", `${dir}/src`);
+    for (const name of names.slice(0, n)) await cli(cfg, "plugin", "install", `${name}@bench`);
+    await Deno.writeTextFile(`${dir}/done`, "");
+    console.log(`     | made the root of ${n} (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  });
   return cfg;
+}
+
+/**
+ * Makes the kept root `dir` unless it is done, one bench run at a time: a second run started
+ * meanwhile waits for the first's root rather than removing it half-made. The maker's pid is in
+ * `dir.lock`; a lock whose maker is gone is taken over.
+ */
+async function onceAcrossRuns(dir: string, make: () => Promise<void>): Promise<void> {
+  const lock = `${dir}.lock`;
+  await Deno.mkdir(root, { recursive: true });
+  while (!(await exists(`${dir}/done`))) {
+    try {
+      await Deno.writeTextFile(lock, String(Deno.pid), { createNew: true });
+    } catch (err) {
+      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+      const pid = Number(await Deno.readTextFile(lock).catch(() => ""));
+      // An empty lock is one being written; a pid with no process left its root half-made.
+      if (pid > 0 && !(await exists(`/proc/${pid}`))) await Deno.remove(lock).catch(() => {});
+      else await new Promise((r) => setTimeout(r, 1000));
+      continue;
+    }
+    try {
+      if (!(await exists(`${dir}/done`))) await make();
+    } finally {
+      await Deno.remove(lock);
+    }
+  }
 }
 
 try {

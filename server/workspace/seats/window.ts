@@ -1,6 +1,7 @@
 import type { CliFrame, SessionUpdate, Wire } from "../../../protocol/mod.ts";
-import { opensTurn, toolResultIds, toolUseIds } from "../conversation/turns.ts";
+import { toolResultIds, toolUseIds } from "../conversation/turns.ts";
 import { foldTurn } from "./window_fold.ts";
+import { carried, placeInTurns, type Turn } from "./window_turns.ts";
 
 /** spec: session > conversation: "the held window's 64 MiB byte ceiling". */
 export const WINDOW_CEILING_BYTES = 64 * 1024 * 1024;
@@ -42,31 +43,12 @@ export type WindowPage =
   /** The cursor's entry dropped off the front, or the window never held it. */
   | { kind: "gone" };
 
-interface Turn {
-  /** Absolute index (see `#base`) of the turn's first entry. */
-  start: number;
-  /** The first result's uuid once the turn ended: a live turn's name. spec: more > key. */
-  key: string | null;
-  ended: boolean;
-  /** Forged prompts placed in this turn while it ran: the CLI may start one as its own turn. */
-  prompts: Set<string>;
-}
-
 /**
  * A seat's held conversation for one occupant, oldest first, bounded by bytes: every numbered
  * update the seat's stream carried (seat_range reads them by number), after the transcript turns
  * a resumed conversation was seeded with (unnumbered), folded into turns.
  *
- * The turn boundary is the pager's (conversation/turns.ts), so the window and a transcript page
- * agree on where a turn BEGINS (spec: "where a turn BEGINS is a fact about the session"):
- * - a turn begins at a prompt (`opensTurn`: a forged prompt frame) that arrives after the open
- *   turn ended (its `result`); a prompt sent while a turn runs joins it, as the CLI takes it in
- *   that turn (a `queued_command` in the transcript);
- * - a prompt sent mid-turn that the CLI runs as its own turn after the result instead opens that
- *   turn where the CLI starts it (`command_lifecycle` `started` naming it);
- * - nothing else opens a turn: a backgrounded task's ending and the turn the CLI runs on its own
- *   for it stay in the ended turn (spec: the ending "opens no turn"), as its transcript row does.
- * Past the ceiling the oldest entries drop off the front, so the oldest turn can be cut.
+ * Its turns begin where a transcript page's do (window_turns.ts). Past the ceiling the oldest entries drop off the front, so the oldest turn can be cut.
  */
 export class FrameWindow {
   /** This window's name in the cursors it hands out: a cursor of another window is stale. */
@@ -334,17 +316,7 @@ export class FrameWindow {
 
   #place(msg: CliFrame, index: number): void {
     if (msg.type === "system" && msg.subtype === "compact_boundary") this.#compactions++;
-    let open = this.#turns.at(-1);
-    if (!open || (open.ended && (opensTurn(msg) || startsQueued(open, msg)))) {
-      open = { start: index, key: null, ended: false, prompts: new Set() };
-      this.#turns.push(open);
-    } else if (!open.ended && isForgedPrompt(msg)) {
-      open.prompts.add(msg.uuid as string);
-    }
-    if (msg.type === "result" && !open.ended) {
-      open.ended = true;
-      open.key = typeof msg.uuid === "string" ? msg.uuid : null;
-    }
+    placeInTurns(this.#turns, msg, index);
   }
 
   #trim(): void {
@@ -367,22 +339,6 @@ export class FrameWindow {
     }
     if (goneTurns > 0) this.#turns = this.#turns.slice(goneTurns);
   }
-}
-
-/** A frame the CLI also writes to the transcript under the same uuid. */
-function carried(msg: CliFrame): boolean {
-  return (msg.type === "user" || msg.type === "assistant") && typeof msg.uuid === "string";
-}
-
-/** A prompt forge forged (seat.ts: a send carries its `source`). */
-function isForgedPrompt(msg: CliFrame): boolean {
-  return msg.type === "user" && typeof msg.source === "string" && typeof msg.uuid === "string";
-}
-
-/** The CLI starting, after the turn ended, a prompt that was sent while that turn ran. */
-function startsQueued(open: Turn, msg: CliFrame): boolean {
-  return msg.type === "command_lifecycle" && msg.state === "started" &&
-    typeof msg.command_uuid === "string" && open.prompts.has(msg.command_uuid);
 }
 
 /** The first array index at or after `lo` whose numbered entry's seq is >= `seq`. */
