@@ -8,6 +8,7 @@
  * pushed at once gives.
  */
 import { type DiffBudget, LineCutter, type ParsedFiles } from "./diff_parse.ts";
+import { concat } from "./git.ts";
 import { parseRawNumstat, type RawStat } from "./parse.ts";
 import type { DiffFile, DiffLine } from "./wire.ts";
 
@@ -84,7 +85,10 @@ export class PatchStream {
     if (this.#tailBytes) {
       // The line the last chunks left open closes here: joined once, when whole.
       const first = chunk.indexOf(10);
-      const line = join([...this.#tail, chunk.subarray(0, first + 1)], this.#tailBytes + first + 1);
+      const line = concat(
+        [...this.#tail, chunk.subarray(0, first + 1)],
+        this.#tailBytes + first + 1,
+      );
       this.#tail = [];
       this.#tailBytes = 0;
       this.#region(line, 0, line.length);
@@ -101,9 +105,9 @@ export class PatchStream {
   end(): PatchResult {
     if (this.#entries === null) {
       // No empty record: the whole output is raw records.
-      this.#startEntries(join(this.#head, this.#headLength()));
+      this.#startEntries(concat(this.#head, this.#headLength()));
     } else if (this.#tailBytes) {
-      const line = join(this.#tail, this.#tailBytes);
+      const line = concat(this.#tail, this.#tailBytes);
       this.#region(line, 0, line.length);
     }
     this.#close();
@@ -132,13 +136,13 @@ export class PatchStream {
   #headerEnd(chunk: Uint8Array): number {
     if (this.#headNul && chunk[0] === 0) {
       // The pair spans the chunks: the last chunk's final NUL was the first of it.
-      const bytes = join(this.#head, this.#headLength());
+      const bytes = concat(this.#head, this.#headLength());
       this.#startEntries(bytes.subarray(0, bytes.length - 1));
       return 1;
     }
     for (let i = chunk.indexOf(0); i >= 0 && i + 1 < chunk.length; i = chunk.indexOf(0, i + 1)) {
       if (chunk[i + 1] === 0) {
-        this.#startEntries(join([...this.#head, chunk.subarray(0, i)], this.#headLength() + i));
+        this.#startEntries(concat([...this.#head, chunk.subarray(0, i)], this.#headLength() + i));
         return i + 2;
       }
     }
@@ -323,18 +327,6 @@ function startsWith(bytes: Uint8Array, at: number, end: number, prefix: Uint8Arr
   if (at + prefix.length > end) return false;
   for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
   return true;
-}
-
-/** `parts` joined into one buffer of `total` bytes (the one part itself when alone). */
-function join(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Parse one layer's whole `git diff --raw -z -p` output into carried files, spending `budget`. */
