@@ -189,9 +189,10 @@ async function scan(
   // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is spawned
   // first and parsed as it arrives; the status (~10 ms), the untracked files' counts and the
   // ref files are read while it runs.
+  const diffing = diffLayer(cwd, "HEAD", opts.rows);
   const rootRead = topLevel(cwd);
   const [headDiff, { status, porcelain, untracked, heads }, root, refs] = await Promise.all([
-    diffLayer(cwd, "HEAD", opts.rows),
+    diffing,
     statusAndUntracked(cwd, rootRead, opts.rows),
     rootRead,
     defaultRefs(cwd),
