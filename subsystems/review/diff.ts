@@ -7,21 +7,18 @@
  */
 import type { BaseAnswer } from "./base.ts";
 import { git } from "./git.ts";
-import {
-  DiffBudget,
-  FILE_BYTE_CAP,
-  LineCutter,
-  type ParsedFiles,
-  parseDiff,
-} from "./diff_parse.ts";
+import { claimAhead, DiffBudget, LineCutter, type ParsedFiles } from "./diff_parse.ts";
+import { parseDiff } from "./patch_stream.ts";
 import { diffArgs, EMPTY_TREE, PATCH_READ_CAP, type Patches, type Scan } from "./scan.ts";
+import { untrackedHead, type UntrackedHeads } from "./untracked.ts";
 import type { DiffContent, DiffFile, LayerState } from "./wire.ts";
 
 /**
  * Read both layers for a scan already taken, spending one budget across them. `base` is what the
  * base store answered for this read (ordinary or review-scoped); it is carried only beside a
  * branch layer, as is `base_error`. `patches` from {@link scanWithPatches} spare running each
- * git diff a second time; a layer without one is diffed here.
+ * git diff a second time (and parsing the worktree's again, when the scan parsed it for this
+ * `budget`); a layer without one is diffed here.
  */
 export async function readDiff(
   cwd: string,
@@ -48,11 +45,13 @@ export async function readDiff(
   if (wt) {
     if (wt.code !== 0) worktree = "scan_failed";
     else {
-      const parsed = parseDiff(wt.stdout, budget);
+      // The scan's own parse, done while git wrote the patch, when it was made for this budget.
+      const parsed = claimAhead(patches?.worktree_rows ?? null, budget) ??
+        parseDiff(wt.stdout, budget);
       const unmerged = new Set(f.entries.filter((e) => e.status === "unmerged").map((e) => e.path));
       for (const file of parsed.files) if (unmerged.has(file.path)) file.status = "unmerged";
       const untracked = f.entries.filter((e) => e.status === "untracked").map((e) => e.path);
-      await addUntracked(f.root!, untracked, parsed, budget);
+      await addUntracked(f.root!, untracked, parsed, budget, patches?.untracked_heads ?? null);
       worktree = populated(parsed);
     }
   }
@@ -73,6 +72,7 @@ async function addUntracked(
   paths: string[],
   into: ParsedFiles,
   budget: DiffBudget,
+  heads: UntrackedHeads | null,
 ): Promise<void> {
   into.total_files += paths.length;
   for (const path of paths) {
@@ -91,7 +91,8 @@ async function addUntracked(
       lines: [],
     };
     into.files.push(file);
-    const read = await readHead(`${root}/${path}`, FILE_BYTE_CAP + 1);
+    // The scan started this read when its status landed, for a record read; else it runs now.
+    const read = await (heads?.get(path) ?? untrackedHead(root, path));
     if (read === null) continue;
     if (read.bytes.subarray(0, 8000).includes(0)) {
       file.binary = true;
@@ -108,32 +109,6 @@ async function addUntracked(
     );
     if (read.partial) file.truncated = true;
     if (cut.readCapped) into.bytes_capped = true;
-  }
-}
-
-/** The first `limit` bytes of a regular file (a symlink reads as its target, as git stores it). */
-async function readHead(
-  path: string,
-  limit: number,
-): Promise<{ bytes: Uint8Array; partial: boolean } | null> {
-  try {
-    const st = await Deno.lstat(path);
-    if (st.isSymlink) {
-      return { bytes: new TextEncoder().encode(await Deno.readLink(path)), partial: false };
-    }
-    if (!st.isFile) return null;
-    using fh = await Deno.open(path);
-    const buf = new Uint8Array(Math.min(limit, st.size));
-    let got = 0;
-    while (got < buf.length) {
-      const n = await fh.read(buf.subarray(got));
-      if (n === null) break;
-      got += n;
-    }
-    return { bytes: buf.subarray(0, got), partial: st.size > got };
-  } catch {
-    // A file that went between the scan and the read: no content, as for a deleted file.
-    return null;
   }
 }
 

@@ -31,6 +31,11 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Options placed before the subcommand, after the fixed `-c` set. */
   pre?: string[];
+  /**
+   * Sees each stdout chunk as it arrives (within `maxBytes`), so a parser works while git still
+   * writes. One that throws is not called again; `git` rethrows its error once the run ended.
+   */
+  onChunk?: (chunk: Uint8Array) => void;
 }
 
 const DEFAULT_MAX = 64 * 1024 * 1024;
@@ -81,8 +86,9 @@ export function text(bytes: Uint8Array): string {
 }
 
 /**
- * Run `git <fixed -c set> <pre> <args>` in `cwd`. Never throws: a git that cannot start (a
- * missing cwd, no git on PATH) answers code -1 with the reason as `stderr_line`.
+ * Run `git <fixed -c set> <pre> <args>` in `cwd`. Never throws for git's sake (only an
+ * `onChunk` that threw is rethrown): a git that cannot start (a missing cwd, no git on PATH)
+ * answers code -1 with the reason as `stderr_line`.
  */
 export async function git(cwd: string, args: string[], opts: GitOptions = {}): Promise<GitResult> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX;
@@ -109,6 +115,15 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
   }
   let timedOut = false;
   let oversize = false;
+  let sinkError: { error: unknown } | null = null;
+  const sink = (chunk: Uint8Array) => {
+    if (!opts.onChunk || sinkError) return;
+    try {
+      opts.onChunk(chunk);
+    } catch (error) {
+      sinkError = { error };
+    }
+  };
   const kill = () => {
     try {
       child.kill("SIGKILL");
@@ -128,12 +143,14 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
       const room = maxBytes - total;
       if (chunk.length >= room) {
         chunks.push(chunk.subarray(0, room));
+        sink(chunk.subarray(0, room));
         total += room;
         oversize = true;
         kill();
         continue;
       }
       chunks.push(chunk);
+      sink(chunk);
       total += chunk.length;
     }
     return concat(chunks, total);
@@ -151,6 +168,7 @@ export async function git(cwd: string, args: string[], opts: GitOptions = {}): P
   };
   const [stdout, stderr, status] = await Promise.all([readOut(), readErr(), child.status]);
   clearTimeout(timer);
+  if (sinkError) throw (sinkError as { error: unknown }).error;
   const code = timedOut || oversize ? -1 : status.code;
   let line = firstLine(text(stderr));
   if (timedOut) {

@@ -6,7 +6,7 @@
  */
 import type { BaseAnswer, BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
-import type { DiffBudget } from "./diff_parse.ts";
+import { DiffBudget } from "./diff_parse.ts";
 import { type Patches, type Scan, scanWithPatches } from "./scan.ts";
 import type { DiffContent, GitWorkView, WorkState } from "./wire.ts";
 
@@ -37,11 +37,15 @@ export interface ReviewRecord {
 
 /** Read the `work`, `git` and `diff` rows for `cwd`. Never throws for a git failure. */
 export async function readRecord(cwd: string, opts: RecordOptions): Promise<ReviewRecord> {
-  // A fresh scan keeps its patches so each layer's git diff runs once for the whole record.
+  // A fresh scan keeps its patches so each layer's git diff runs once for the whole record, and
+  // parses the worktree's files for this read's budget while git writes them.
   let scan = opts.scan;
   let patches = opts.patches;
   const stored = scan !== undefined;
-  if (!scan) ({ scan, patches } = await scanWithPatches(cwd, { baseStore: opts.baseStore }));
+  const budget = opts.budget ?? new DiffBudget();
+  if (!scan) {
+    ({ scan, patches } = await scanWithPatches(cwd, { baseStore: opts.baseStore, rows: budget }));
+  }
   let base: BaseAnswer = opts.baseStore.ordinaryRead();
   let git = scan.git;
   if (opts.review && scan.facts.base_ref && scan.facts.base) {
@@ -54,7 +58,7 @@ export async function readRecord(cwd: string, opts: RecordOptions): Promise<Revi
   if (git && (stored || opts.review)) git = { ...git, ...opts.baseStore.latest(cwd) };
   const diff = opts.diff
     ? restateBase(opts.diff, base)
-    : await readDiff(cwd, scan, base, opts.budget, patches);
+    : await readDiff(cwd, scan, base, budget, patches);
   return { work: scan.work, git, diff, scan };
 }
 

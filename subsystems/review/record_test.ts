@@ -4,12 +4,14 @@
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
+import { DiffBudget } from "./diff_parse.ts";
 import { readRecord } from "./record.ts";
 import { scanTree } from "./scan.ts";
 import {
   cleanup,
   commitAll,
   featureTree,
+  g,
   initRepo,
   tempDir,
   write,
@@ -84,6 +86,39 @@ Deno.test("record: no branch layer means no base; a stored scan is reused as giv
     });
     equal(reused.work.changed, 1);
     equal(reused.scan, r.scan);
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("record: files parsed while git writes spend the read's budget as a parse after it", async () => {
+  const dir = await tempDir();
+  try {
+    const tree = await featureTree(dir);
+    const unborn = await initRepo(`${dir}/unborn`);
+    await write(`${unborn}/staged.txt`, "s\n");
+    await g(unborn, "add", "staged.txt");
+    await write(`${unborn}/loose.txt`, "l\n");
+    // The spec's caps, caps that stop the worktree layer mid-way, and ones that leave the branch
+    // layer only what the worktree's files left.
+    for (const caps of [[100, 512 * 1024], [2, 40], [6, 10]] as const) {
+      for (const cwd of [tree, unborn]) {
+        const budget = new DiffBudget(...caps);
+        const r = await readRecord(cwd, {
+          baseStore: new BaseStore(),
+          review: false,
+          hasSession: false,
+          budget,
+        });
+        const after = new DiffBudget(...caps);
+        const separate = await readDiff(cwd, await scanTree(cwd), {
+          base: "unverified",
+          base_error: null,
+        }, after);
+        deepStrictEqual(r.diff, separate, `${cwd} under ${caps}`);
+        deepStrictEqual([budget.files, budget.bytes], [after.files, after.bytes]);
+      }
+    }
   } finally {
     await cleanup(dir);
   }

@@ -118,3 +118,36 @@ async function readOrNull(path: string): Promise<string | null> {
 async function exists(path: string): Promise<boolean> {
   return (await Deno.stat(path).catch(() => null)) !== null; // a probe: absence is the answer
 }
+
+/**
+ * The default branch: origin/HEAD's target, else origin/main, origin/master, then the local
+ * main or master. `remote` says the base is remote-tracking (a fetch can check it).
+ */
+export function resolveDefault(
+  out: string,
+): { branch: string; ref: string; remote: boolean; oid: string | null } | null {
+  const have = new Map<string, string>();
+  const oids = new Map<string, string>();
+  for (const line of out.split("\n")) {
+    if (!line) continue;
+    const [ref, sym, oid] = line.split("\0");
+    have.set(ref, sym ?? "");
+    if (oid) oids.set(ref, oid);
+  }
+  const head = have.get("refs/remotes/origin/HEAD");
+  if (head && head.startsWith("refs/remotes/origin/")) {
+    const branch = head.slice("refs/remotes/origin/".length);
+    // origin/HEAD's objectname is its target's commit.
+    const oid = oids.get(head) ?? oids.get("refs/remotes/origin/HEAD") ?? null;
+    return { branch, ref: head, remote: true, oid };
+  }
+  for (const b of ["main", "master"]) {
+    const ref = `refs/remotes/origin/${b}`;
+    if (have.has(ref)) return { branch: b, ref, remote: true, oid: oids.get(ref) ?? null };
+  }
+  for (const b of ["main", "master"]) {
+    const ref = `refs/heads/${b}`;
+    if (have.has(ref)) return { branch: b, ref, remote: false, oid: oids.get(ref) ?? null };
+  }
+  return null;
+}

@@ -1,15 +1,17 @@
 /**
  * One scan of a working tree gives the `work` row and the `git` row (spec: session table).
- * Stage one runs in parallel: `status --porcelain=v2 -z --branch`, the worktree's one diff
- * against HEAD (stats and hunks from one patch) and the default-branch refs with their commits
- * (read from the ref files, refs.ts; the top level is the tree itself when it holds `.git`).
+ * Stage one runs in parallel: `status --porcelain=v2 -z --branch` (then the untracked files'
+ * counts), the worktree's one diff against HEAD (stats and hunks from one patch, parsed as git
+ * writes it) and the default-branch refs with their commits (read from the ref files, refs.ts;
+ * the top level is the tree itself when it holds `.git`).
  * Stage two, when a base resolved and HEAD or the base moved since the tree's last walk: the
  * chain ahead (`log --raw --numstat -z`), its count and the range's one diff, again in parallel.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
-import { patchStats } from "./diff_parse.ts";
+import { budgetCopy, type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
+import { PatchStream } from "./patch_stream.ts";
 import { git, text } from "./git.ts";
-import { defaultRefs } from "./refs.ts";
+import { defaultRefs, resolveDefault } from "./refs.ts";
 import {
   LOG_FORMAT,
   parseLog,
@@ -21,18 +23,14 @@ import {
   type StatusEntry,
   toFileStat,
 } from "./parse.ts";
-import type { Ahead, FileStat, GitWorkView, WorkState } from "./wire.ts";
+import { type UntrackedHeads, untrackedHeads, untrackedLines, worktreeStats } from "./untracked.ts";
+import type { Ahead, GitWorkView, WorkState } from "./wire.ts";
 
 /** git's empty tree: what an unborn branch's uncommitted layer is measured against. */
 export const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 /** The chain ahead is capped at this walk (spec: "the chain is capped at the scan's walk"). */
 export const CHAIN_CAP = 50;
-
-/** Untracked files are line-counted only up to these bounds; past them they count 0/0. */
-const UNTRACKED_COUNT_FILES = 1000;
-const UNTRACKED_COUNT_FILE_BYTES = 1024 * 1024;
-const UNTRACKED_COUNT_TOTAL_BYTES = 16 * 1024 * 1024;
 
 /** What the scan learned that is not on the wire but that the diff and base reads need. */
 export interface ScanFacts {
@@ -66,6 +64,10 @@ export interface Scan {
 export interface Patches {
   worktree: Uint8Array | null;
   branch: Uint8Array | null;
+  /** The worktree layer's files, parsed as git wrote them for {@link ScanOptions.rows}. */
+  worktree_rows: ParsedAhead | null;
+  /** Untracked files' heads, read once the status landed, for {@link ScanOptions.rows}. */
+  untracked_heads: UntrackedHeads | null;
 }
 
 /** Scan knobs. */
@@ -74,6 +76,12 @@ export interface ScanOptions {
   baseStore?: BaseStore;
   /** Chain cap, default {@link CHAIN_CAP}. */
   chainCap?: number;
+  /**
+   * A record read's diff budget: the worktree layer's files are then parsed while git writes
+   * them, off the read's critical path, and handed over as {@link Patches.worktree_rows}, with
+   * the untracked files' heads read meanwhile ({@link Patches.untracked_heads}).
+   */
+  rows?: DiffBudget;
 }
 
 const NO_FACTS: ScanFacts = {
@@ -114,21 +122,56 @@ export const STATUS_ARGS = ["status", "--porcelain=v2", "-z", "--branch", "--unt
 /** Patch output is read up to this; a larger one is counted by git's numstat instead. */
 export const PATCH_READ_CAP = 256 * 1024 * 1024;
 
-/** One layer's stats, and its patch when it fitted the read cap. */
-async function diffLayer(
-  cwd: string,
-  against: string,
-): Promise<{ code: number; stats: RawStat[]; patch: Uint8Array | null }> {
-  const r = await git(cwd, diffArgs(against, "patch"), { maxBytes: PATCH_READ_CAP });
-  if (r.code === 0) {
-    return { code: 0, stats: patchStats(r.stdout), patch: r.stdout.length ? r.stdout : null };
-  }
-  if (!r.oversize) return { code: r.code, stats: [], patch: null };
-  const n = await git(cwd, diffArgs(against, "numstat"));
-  return { code: n.code, stats: n.code === 0 ? rawStats(n.stdout) : [], patch: null };
+interface Layer {
+  code: number;
+  stats: RawStat[];
+  patch: Uint8Array | null;
+  rows: ParsedAhead | null;
 }
 
-const NO_PATCHES: Patches = { worktree: null, branch: null };
+/**
+ * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
+ * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy.
+ */
+async function diffLayer(cwd: string, against: string, rows?: DiffBudget): Promise<Layer> {
+  const spent = rows ? budgetCopy(rows) : null;
+  const stream = new PatchStream(spent);
+  const r = await git(cwd, diffArgs(against, "patch"), {
+    maxBytes: PATCH_READ_CAP,
+    onChunk: (chunk) => stream.push(chunk),
+  });
+  if (r.code === 0) {
+    const { stats, rows: parsed } = stream.end();
+    const ahead = rows && spent && parsed
+      ? { budget: rows, files: rows.files, bytes: rows.bytes, spent, parsed }
+      : null;
+    return { code: 0, stats, patch: r.stdout.length ? r.stdout : null, rows: ahead };
+  }
+  if (!r.oversize) return { code: r.code, stats: [], patch: null, rows: null };
+  const n = await git(cwd, diffArgs(against, "numstat"));
+  return { code: n.code, stats: n.code === 0 ? rawStats(n.stdout) : [], patch: null, rows: null };
+}
+
+const NO_PATCHES: Patches = {
+  worktree: null,
+  branch: null,
+  worktree_rows: null,
+  untracked_heads: null,
+};
+
+/**
+ * The status, then what depends on it alone, read while the diff still runs: the untracked
+ * files' line counts, and (for a record read's `rows`) their heads.
+ */
+async function statusAndUntracked(cwd: string, root: Promise<string | null>, rows?: DiffBudget) {
+  const status = await git(cwd, STATUS_ARGS);
+  if (status.code !== 0) return { status, porcelain: null, untracked: null, heads: null };
+  const porcelain = parsePorcelain(text(status.stdout));
+  const top = await root;
+  if (top === null) return { status, porcelain, untracked: null, heads: null };
+  const heads = rows ? untrackedHeads(top, porcelain.entries, rows.fileCap - rows.files) : null;
+  return { status, porcelain, untracked: await untrackedLines(top, porcelain.entries), heads };
+}
 
 async function scan(
   cwd: string,
@@ -143,25 +186,27 @@ async function scan(
     // spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.
     return gated("gone");
   }
-  // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is
-  // spawned first, and the status (~10 ms) and the ref files are read while it runs.
-  const [headDiff, status, root, refs] = await Promise.all([
-    diffLayer(cwd, "HEAD"),
-    git(cwd, STATUS_ARGS),
-    topLevel(cwd),
+  // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is spawned
+  // first and parsed as it arrives; the status (~10 ms), the untracked files' counts and the
+  // ref files are read while it runs.
+  const diffing = diffLayer(cwd, "HEAD", opts.rows);
+  const rootRead = topLevel(cwd);
+  const [headDiff, { status, porcelain, untracked, heads }, root, refs] = await Promise.all([
+    diffing,
+    statusAndUntracked(cwd, rootRead, opts.rows),
+    rootRead,
     defaultRefs(cwd),
   ]);
-  if (status.code !== 0) {
+  if (!porcelain) {
     const notRepo = /not a git repository/i.test(status.stderr_line);
     return gated(notRepo ? "not_a_repository" : "scanner_failed");
   }
-  if (root === null || refs.code !== 0) return gated("scanner_failed");
-  const porcelain = parsePorcelain(text(status.stdout));
+  if (root === null || untracked === null || refs.code !== 0) return gated("scanner_failed");
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
-  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE);
+  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, opts.rows);
   if (wt.code !== 0) return gated("scanner_failed");
   const counts = new Map(wt.stats.map((r) => [r.path, r]));
-  const worktreeFiles = await worktreeStats(root, porcelain.entries, counts);
+  const worktreeFiles = worktreeStats(porcelain.entries, counts, untracked);
 
   const def = resolveDefault(refs.out);
   const baseTarget: BaseTarget | null = def
@@ -183,6 +228,8 @@ async function scan(
   const patches: Patches = {
     worktree: keep ? wt.patch : null,
     branch: keep && ahead !== null && ahead !== "failed" ? branchPatch : null,
+    worktree_rows: keep ? wt.rows : null,
+    untracked_heads: keep ? heads : null,
   };
   const result: Scan = {
     work: { branch: porcelain.branch, changed: porcelain.entries.length, gate: "in_repo" },
@@ -266,82 +313,6 @@ function rawStats(bytes: Uint8Array): RawStat[] {
 
 function gatedScan(gate: WorkState["gate"]): Scan {
   return { work: { branch: null, changed: null, gate }, git: null, facts: NO_FACTS };
-}
-
-/**
- * The default branch: origin/HEAD's target, else origin/main, origin/master, then the local
- * main or master. `remote` says the base is remote-tracking (a fetch can check it).
- */
-export function resolveDefault(
-  out: string,
-): { branch: string; ref: string; remote: boolean; oid: string | null } | null {
-  const have = new Map<string, string>();
-  const oids = new Map<string, string>();
-  for (const line of out.split("\n")) {
-    if (!line) continue;
-    const [ref, sym, oid] = line.split("\0");
-    have.set(ref, sym ?? "");
-    if (oid) oids.set(ref, oid);
-  }
-  const head = have.get("refs/remotes/origin/HEAD");
-  if (head && head.startsWith("refs/remotes/origin/")) {
-    const branch = head.slice("refs/remotes/origin/".length);
-    // origin/HEAD's objectname is its target's commit.
-    const oid = oids.get(head) ?? oids.get("refs/remotes/origin/HEAD") ?? null;
-    return { branch, ref: head, remote: true, oid };
-  }
-  for (const b of ["main", "master"]) {
-    const ref = `refs/remotes/origin/${b}`;
-    if (have.has(ref)) return { branch: b, ref, remote: true, oid: oids.get(ref) ?? null };
-  }
-  for (const b of ["main", "master"]) {
-    const ref = `refs/heads/${b}`;
-    if (have.has(ref)) return { branch: b, ref, remote: false, oid: oids.get(ref) ?? null };
-  }
-  return null;
-}
-
-async function worktreeStats(
-  root: string,
-  entries: StatusEntry[],
-  counts: Map<string, RawStat>,
-): Promise<FileStat[]> {
-  const out: FileStat[] = [];
-  let counted = 0;
-  let budget = UNTRACKED_COUNT_TOTAL_BYTES;
-  for (const e of entries) {
-    if (e.status !== "untracked") {
-      const c = counts.get(e.path);
-      out.push({ path: e.path, added: c?.added ?? 0, removed: c?.removed ?? 0, status: e.status });
-      continue;
-    }
-    let added = 0;
-    if (counted < UNTRACKED_COUNT_FILES && budget > 0) {
-      counted++;
-      const n = await countLines(`${root}/${e.path}`, Math.min(budget, UNTRACKED_COUNT_FILE_BYTES));
-      budget -= n.bytes;
-      added = n.lines;
-    }
-    out.push({ path: e.path, added, removed: 0, status: "untracked" });
-  }
-  return out;
-}
-
-/** Lines in a text file read whole within `limit`; a binary or larger file counts 0. */
-async function countLines(path: string, limit: number): Promise<{ lines: number; bytes: number }> {
-  try {
-    const st = await Deno.lstat(path);
-    if (!st.isFile || st.size > limit) return { lines: 0, bytes: 0 };
-    const bytes = await Deno.readFile(path);
-    if (bytes.subarray(0, 8000).includes(0)) return { lines: 0, bytes: bytes.length };
-    let lines = 0;
-    for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) lines++;
-    if (bytes.length && bytes[bytes.length - 1] !== 10) lines++;
-    return { lines, bytes: bytes.length };
-  } catch {
-    // An untracked file that went before it was counted adds nothing to the stats.
-    return { lines: 0, bytes: 0 };
-  }
 }
 
 async function scanAhead(
