@@ -229,8 +229,6 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/plugins/watch.ts#stop": "already closed",
   "subsystems/review/base.ts#settled":
     "Settled either way: the refresh's own failure was told where it happened.",
-  "subsystems/review/diff.ts#readHead":
-    "A file that went between the scan and the read: no content, as for a deleted file.",
   "subsystems/review/document.ts#realBases":
     "A root that does not resolve holds no document: it is left out of the bases.",
   "subsystems/review/document.ts#readDocument":
@@ -251,8 +249,10 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/review/scan.ts#scan":
     "spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.",
   "subsystems/review/scan.ts#topLevel": "No `.git` here: git says where the top is, if anywhere.",
-  "subsystems/review/scan.ts#countLines":
+  "subsystems/review/untracked.ts#countLines":
     "An untracked file that went before it was counted adds nothing to the stats.",
+  "subsystems/review/untracked.ts#untrackedHead":
+    "A file that went between the status and the read: no content, as for a deleted file.",
   "subsystems/review/scope.ts#scopeOfSeat":
     "Not there, or not a directory: either way the checkout is not on disk, which is the why.",
   "subsystems/review/watch.ts#stop": "Already closed.",
