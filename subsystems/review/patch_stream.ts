@@ -335,13 +335,3 @@ export function parseDiff(bytes: Uint8Array, budget: DiffBudget): ParsedFiles {
   stream.push(bytes);
   return stream.end().rows!;
 }
-
-/**
- * Per-file added/removed counts read off a whole patch (binary files count 0/0, as numstat's
- * `-`), so one `git diff -p` serves both the stats and the record's hunks.
- */
-export function patchStats(bytes: Uint8Array): RawStat[] {
-  const stream = new PatchStream();
-  stream.push(bytes);
-  return stream.end().stats;
-}

@@ -109,7 +109,7 @@ export function scanWithPatches(
 
 /**
  * The diff every layer runs: raw records for status and paths, then the patch, whose lines the
- * scan counts itself (see {@link patchStats}); `numstat` asks git for the counts instead.
+ * scan counts itself (see {@link PatchStream}); `numstat` asks git for the counts instead.
  */
 export function diffArgs(against: string, mode: "patch" | "numstat"): string[] {
   const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--raw", "-z"];
