@@ -24,9 +24,11 @@
  */
 import { Lock } from "../lock.ts";
 import type { Logger } from "../log.ts";
+import { keepAside, removeIfThere, TEMP_SUFFIX, writeWhole } from "./disk.ts";
 import { ioWords, readWords } from "./words.ts";
 
 export { schemaParse } from "./words.ts";
+export { sweepTemps, TEMP_SUFFIX } from "./disk.ts";
 
 /** What a read found. `damaged` carries the sentence a refusal and the area's error field show. */
 export type KeptRead<T> =
@@ -50,9 +52,6 @@ export class StateWriteError extends Error {
     this.name = "StateWriteError";
   }
 }
-
-/** The suffix of the keeper's temp files, so a boot can tell them from anything else. */
-export const TEMP_SUFFIX = ".keeper-tmp";
 
 export interface KeptFileOptions<T> {
   /** The area the file belongs to, as a person names it ("the board of alpha"). */
@@ -118,75 +117,22 @@ export class StateKeeper {
   /**
    * Writes `bytes` to `path` durably (temp, fsync, rename, fsync of the directory); the primitive
    * every kept file uses, and the one a store of raw bytes (a recording) calls itself. A `mode`
-   * makes the file exactly that private, and a directory it creates 0700. Rejects with a
-   * `StateWriteError` in forge's words; the temp file never outlives a failure.
+   * makes the file exactly that private, and a directory it creates 0700. Answers the stat of
+   * what landed. Rejects with a `StateWriteError` in forge's words; the temp file never outlives
+   * a failure.
    */
-  async writeBytes(path: string, bytes: Uint8Array, mode?: number): Promise<void> {
-    const dir = dirOf(path);
-    const tmp = path + TEMP_SUFFIX;
-    let created = false;
+  async writeBytes(path: string, bytes: Uint8Array, mode?: number): Promise<Deno.FileInfo> {
     try {
-      await Deno.mkdir(dir, { recursive: true, ...(mode !== undefined ? { mode: 0o700 } : {}) });
-      const file = await Deno.open(tmp, {
-        write: true,
-        create: true,
-        truncate: true,
-        ...(mode !== undefined ? { mode } : {}),
-      });
-      created = true;
-      try {
-        for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
-        await file.sync();
-      } finally {
-        file.close();
-      }
-      // Creation masked the mode with the umask; a private file must be exactly as private.
-      if (mode !== undefined) await Deno.chmod(tmp, mode);
-      await Deno.rename(tmp, path);
-      created = false;
+      return await writeWhole(path, bytes, mode, this.log);
     } catch (error) {
-      if (created) await removeIfThere(tmp, this.log);
       this.log.error("state_write_failed", { path, error });
       throw new StateWriteError(path, "io", `${path} could not be written: ${ioWords(error)}`);
     }
-    // The rename landed the write: a directory that cannot be fsynced does not undo it.
-    await syncDir(dir, this.log);
   }
 
   /** @internal: keeps a copy of a damaged file aside; the same bytes are kept once. */
-  async keepAside(path: string): Promise<string | null> {
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(path);
-    } catch (error) {
-      this.log.error("state_aside_failed", { path, error });
-      return null;
-    }
-    const name = path.slice(dirOf(path).length + 1);
-    try {
-      for await (const e of Deno.readDir(dirOf(path))) {
-        if (!e.isFile || !e.name.startsWith(`${name}.corrupt-`)) continue;
-        const seen = `${dirOf(path)}/${e.name}`;
-        if (sameBytes(await Deno.readFile(seen), bytes)) return seen;
-      }
-    } catch (error) {
-      // An earlier copy cannot be compared: a second copy costs disk, never data.
-      this.log.warn("state_aside_unlisted", { path, error });
-    }
-    const stamp = new Date(this.now()).toISOString().replaceAll(":", "-");
-    for (let n = 1; n <= 100; n++) {
-      // Two damages in one millisecond get a counter rather than one writing over the other.
-      const aside = `${path}.corrupt-${stamp}${n > 1 ? `-${n}` : ""}`;
-      try {
-        await Deno.writeFile(aside, bytes, { createNew: true });
-        return aside;
-      } catch (error) {
-        if (error instanceof Deno.errors.AlreadyExists) continue;
-        this.log.error("state_aside_failed", { path, aside, error });
-        return null;
-      }
-    }
-    return null;
+  keepAside(path: string): Promise<string | null> {
+    return keepAside(path, this.now(), this.log);
   }
 }
 
@@ -258,11 +204,11 @@ export class KeptFile<T> {
   write(value: T): Promise<void> {
     const text = JSON.stringify(value, null, this.opts.indent);
     this.#swept = true;
-    return this.#writes.run(() => {
+    return this.#writes.run(async () => {
       if (this.#damage) {
         throw new StateWriteError(this.path, "damaged", refusalWords(this.#damage));
       }
-      return this.keeper.writeBytes(this.path, new TextEncoder().encode(text), this.opts.mode);
+      await this.keeper.writeBytes(this.path, new TextEncoder().encode(text), this.opts.mode);
     });
   }
 
@@ -307,59 +253,4 @@ export function refusalWords(d: Damage): string {
   const kept = d.aside ? `forge kept a copy at ${d.aside} and` : "forge";
   return `${d.path} did not parse (${d.why}); ${kept} changes nothing in ${d.area} until the ` +
     `file is mended or removed`;
-}
-
-/**
- * Removes the keeper's temp files a crashed write left anywhere under `dir` (the state dir at
- * boot), skipping folders forge does not keep (worktrees, browser profiles). Answers how many.
- */
-export async function sweepTemps(dir: string, log: Logger, skip: readonly string[] = []) {
-  let removed = 0;
-  const walk = async (at: string) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(at));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) log.warn("state_sweep_failed", { at, error });
-      return;
-    }
-    for (const e of entries) {
-      const path = `${at}/${e.name}`;
-      if (e.isDirectory && !skip.includes(path)) await walk(path);
-      else if (e.isFile && e.name.endsWith(TEMP_SUFFIX) && await removeIfThere(path, log)) {
-        removed++;
-      }
-    }
-  };
-  await walk(dir);
-  if (removed > 0) log.info("state_temps_swept", { dir, removed });
-  return removed;
-}
-
-function dirOf(path: string): string {
-  return path.replace(/\/[^/]*$/, "") || "/";
-}
-
-async function syncDir(dir: string, log: Logger): Promise<void> {
-  try {
-    using handle = await Deno.open(dir, { read: true });
-    await handle.sync();
-  } catch (error) {
-    // Some file systems refuse fsync on a directory; the rename is still atomic there.
-    log.debug("state_dir_sync_refused", { dir, error });
-  }
-}
-
-async function removeIfThere(path: string, log: Logger): Promise<boolean> {
-  try {
-    await Deno.remove(path);
-    return true;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) log.warn("state_temp_unremoved", { path, error });
-    return false;
-  }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
