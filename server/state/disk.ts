@@ -1,11 +1,36 @@
 /**
- * The keeper's disk primitives (docs/state.md): a whole-or-nothing write, a damaged file's copy
- * kept aside, and the sweep of a crashed write's temp files. `keeper.ts` holds the contract; this holds the system calls.
+ * The keeper's disk primitives (docs/state.md): a whole-or-nothing write, the stat that tells a
+ * file changed since forge read or wrote it, a damaged file's copy kept aside, and the sweep of a
+ * crashed write's temp files. `keeper.ts` holds the contract; this holds the system calls.
  */
 import type { Logger } from "../log.ts";
 
 /** The suffix of the keeper's temp files, so a boot can tell them from anything else. */
 export const TEMP_SUFFIX = ".keeper-tmp";
+
+/**
+ * What forge last saw of a file: enough of its stat to tell it was since replaced (another inode)
+ * or edited (another size or modification time), or `missing`. A read records it from a stat
+ * taken before the read, so a change that lands during the read still shows as a change.
+ */
+export type Seen = Pick<Deno.FileInfo, "dev" | "ino" | "size" | "mtime"> | "missing";
+
+/** The file's stat now: `missing` when it is not there, null when it could not be looked at. */
+export async function seenNow(path: string): Promise<Seen | null> {
+  try {
+    return await Deno.stat(path);
+  } catch (error) {
+    // The read that follows names a file that cannot be looked at; the probe answers only that.
+    return error instanceof Deno.errors.NotFound ? "missing" : null;
+  }
+}
+
+/** Whether two looks saw the same file: same inode, size and modification time. */
+export function sameSeen(a: Seen, b: Seen): boolean {
+  if (a === "missing" || b === "missing") return a === b;
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size &&
+    a.mtime?.getTime() === b.mtime?.getTime();
+}
 
 /**
  * Writes `bytes` to `path` whole (temp, fsync, rename, fsync of the directory) and answers the
