@@ -48,6 +48,8 @@ export interface RunningServer {
   config: ConfigStore;
   registry: Registry;
   connections(): number;
+  /** Ends everything and flushes state; every call, a second signal's too, answers the one
+   * shutdown. */
   stop(): Promise<void>;
 }
 
@@ -85,7 +87,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (!http) throw new Error("the socket is off: server.enabled is false in forge.toml");
     return http.addr;
   };
-  let stopped = false;
+  let stopping: Promise<void> | undefined;
   return {
     serving: http !== null,
     get addr() {
@@ -102,19 +104,22 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config: store,
     registry,
     connections: () => connections.size,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      // Shutdown leaves a record, with what it ended.
-      log.info("server_shutdown", { connections: connections.size });
-      store.close();
-      idle.stop();
-      for (const conn of connections.values()) conn.end("shutdown");
-      await registry.stop();
-      await core.gateway.stop();
-      await http?.stop();
-      await keeper.flushed();
-      log.info("server_stopped", {});
+    stop() {
+      // A second signal (Ctrl-C reaches the launcher and the server both) waits for the same
+      // shutdown: exiting on it would cut the browsers' close and the state writes short.
+      stopping ??= (async () => {
+        // Shutdown leaves a record, with what it ended.
+        log.info("server_shutdown", { connections: connections.size });
+        store.close();
+        idle.stop();
+        for (const conn of connections.values()) conn.end("shutdown");
+        await registry.stop();
+        await core.gateway.stop();
+        await http?.stop();
+        await keeper.flushed();
+        log.info("server_stopped", {});
+      })();
+      return stopping;
     },
   };
 }

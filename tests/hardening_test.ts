@@ -129,6 +129,19 @@ Deno.test("shutdown leaves a log record", async () => {
   assert(events.indexOf("server_stopped") > events.indexOf("server_shutdown"));
 });
 
+// Ctrl-C reaches the launcher and the server both: the second signal's stop must wait for the
+// shutdown the first began (main.ts exits once stop answers).
+Deno.test("a second stop answers only once the one shutdown has ended", async () => {
+  await using t = await testServer(null);
+  await t.ready();
+  const first = t.server.stop();
+  await t.server.stop();
+  const events = t.log.records.map((r) => r.event);
+  assert(events.includes("server_stopped"), "the second stop answered before the shutdown ended");
+  assertEquals(events.filter((e) => e === "server_shutdown").length, 1);
+  await first;
+});
+
 // Refusals are logged, but a flood of them cannot roll the log: the first
 // REFUSALS_LOGGED per connection are recorded one by one and the end record counts them all.
 Deno.test("a flood of refused messages logs the first few and counts the rest", async () => {
