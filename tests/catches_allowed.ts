@@ -100,6 +100,8 @@ export const ALLOWED: Record<string, string> = {
   "server/workspace/claude/process.ts#readStdout":
     "aborted after exit, or the pipe broke: the stream is over either way",
   "server/workspace/claude/process.ts#kill": "already exited",
+  "server/workspace/claude/process.ts#isFolder":
+    "A probe: a cwd that cannot be read as a folder is the answer (the spawn's refusal says so).",
   "server/workspace/claude/stdin_writer.ts#close": "already closed by the other side",
   "server/workspace/cli.ts#isExecutable":
     "A probe along PATH: a candidate that is not there is not the CLI.",
