@@ -62,9 +62,16 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const config = await configPhase(opts);
   const state = await statePhase(config);
-  const core = await workspacePhase(opts, config, state);
-  const areas = await subsystemsPhase(opts, config, state, core);
-  const http = await socketPhase(opts, config, state, core, areas);
+  let core, areas, http;
+  try {
+    core = await workspacePhase(opts, config, state);
+    areas = await subsystemsPhase(opts, config, state, core);
+    http = await socketPhase(opts, config, state, core, areas);
+  } catch (err) {
+    // A boot that fails lets the state dir go: a forge started again in this process may take it.
+    state.owner.release();
+    throw err;
+  }
 
   const { log, store } = config;
   const { connections, idle, keeper } = state;
@@ -117,6 +124,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         await core.gateway.stop();
         await http?.stop();
         await keeper.flushed();
+        state.owner.release();
         log.info("server_stopped", {});
       })();
       return stopping;

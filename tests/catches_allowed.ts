@@ -102,6 +102,9 @@ export const ALLOWED: Record<string, string> = {
   "server/workspace/claude/process.ts#kill": "already exited",
   "server/workspace/claude/process.ts#isFolder":
     "A probe: a cwd that cannot be read as a folder is the answer (the spawn's refusal says so).",
+  "server/state/owner.ts#release": "A descriptor already closed has already let its lock go.",
+  "server/state/owner.ts#holderPid":
+    "The refusal is said without the holder's pid when its file cannot be read; the lock decided.",
   "server/workspace/claude/stdin_writer.ts#close": "already closed by the other side",
   "server/workspace/cli.ts#isExecutable":
     "A probe along PATH: a candidate that is not there is not the CLI.",
