@@ -48,6 +48,8 @@ export interface RunningServer {
   config: ConfigStore;
   registry: Registry;
   connections(): number;
+  /** The server's log (forge.log, or the one its options gave). */
+  log: Logger;
   /** Ends everything and flushes state; every call, a second signal's too, answers the one
    * shutdown. */
   stop(): Promise<void>;
@@ -111,6 +113,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config: store,
     registry,
     connections: () => connections.size,
+    log,
     stop() {
       // A second signal (Ctrl-C reaches the launcher and the server both) waits for the same
       // shutdown: exiting on it would cut the browsers' close and the state writes short.
