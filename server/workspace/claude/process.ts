@@ -81,7 +81,13 @@ export class ClaudeProcess {
         stderr: "piped",
       }).spawn();
     } catch (e) {
-      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${spawnWords(e)}`, { cause: e });
+      // A missing folder and a missing program are one errno: which one is said.
+      const why = !(e instanceof Deno.errors.NotFound)
+        ? spawnWords(e)
+        : isFolder(opts.cwd)
+        ? "that program is not there"
+        : "that folder is not there";
+      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${why}`, { cause: e });
     }
     return new ClaudeProcess(child, opts);
   }
@@ -243,5 +249,13 @@ export class ClaudeProcess {
     const first = await Promise.race([this.exited, late]);
     clearTimeout(timer);
     return first !== "late";
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false; // the answer: it cannot be read as a folder
   }
 }
