@@ -43,7 +43,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** `$FORGE_CLAUDE_BIN`, else the pinned binary under tools/toolchain. */
 export function defaultClaudeBin(): string {
   const pinned = new URL(
-    "../../../tools/toolchain/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+    "../../../tools/toolchain/node_modules/.bin/claude",
     import.meta.url,
   );
   return Deno.env.get("FORGE_CLAUDE_BIN") ?? fileURLToPath(pinned);
