@@ -23,7 +23,7 @@ import {
   type StatusEntry,
   toFileStat,
 } from "./parse.ts";
-import { type UntrackedHeads, untrackedHeads, untrackedLines, worktreeStats } from "./untracked.ts";
+import { readUntracked, type UntrackedHeads, worktreeStats } from "./untracked.ts";
 import type { Ahead, GitWorkView, WorkState } from "./wire.ts";
 
 /** git's empty tree: what an unborn branch's uncommitted layer is measured against. */
@@ -161,7 +161,7 @@ const NO_PATCHES: Patches = {
 
 /**
  * The status, then what depends on it alone, read while the diff still runs: the untracked
- * files' line counts, and (for a record read's `rows`) their heads.
+ * files' line counts, and (for a record read's `rows`) their heads, from one read of each file.
  */
 async function statusAndUntracked(cwd: string, root: Promise<string | null>, rows?: DiffBudget) {
   const status = await git(cwd, STATUS_ARGS);
@@ -169,8 +169,8 @@ async function statusAndUntracked(cwd: string, root: Promise<string | null>, row
   const porcelain = parsePorcelain(text(status.stdout));
   const top = await root;
   if (top === null) return { status, porcelain, untracked: null, heads: null };
-  const heads = rows ? untrackedHeads(top, porcelain.entries, rows.fileCap - rows.files) : null;
-  return { status, porcelain, untracked: await untrackedLines(top, porcelain.entries), heads };
+  const reads = readUntracked(top, porcelain.entries, rows ? rows.fileCap - rows.files : 0);
+  return { status, porcelain, untracked: await reads.lines, heads: rows ? reads.heads : null };
 }
 
 async function scan(
