@@ -9,7 +9,8 @@ import type { BaseAnswer } from "./base.ts";
 import { git } from "./git.ts";
 import { claimAhead, DiffBudget, LineCutter, type ParsedFiles } from "./diff_parse.ts";
 import { parseDiff } from "./patch_stream.ts";
-import { diffArgs, EMPTY_TREE, PATCH_READ_CAP, type Patches, type Scan } from "./scan.ts";
+import { diffArgs, PATCH_READ_CAP } from "./diff_layer.ts";
+import { EMPTY_TREE, type Patches, type Scan } from "./scan.ts";
 import { untrackedHead, type UntrackedHeads } from "./untracked.ts";
 import type { DiffContent, DiffFile, LayerState } from "./wire.ts";
 

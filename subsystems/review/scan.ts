@@ -8,17 +8,14 @@
  * chain ahead (`log --raw --numstat -z`), its count and the range's one diff, again in parallel.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
-import { budgetCopy, type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
-import { PatchStream } from "./patch_stream.ts";
+import { type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
+import { diffLayer } from "./diff_layer.ts";
 import { git, text } from "./git.ts";
 import { defaultRefs, resolveDefault } from "./refs.ts";
 import {
   LOG_FORMAT,
   parseLog,
   parsePorcelain,
-  parseRawNumstat,
-  type RawStat,
-  splitHeader,
   statsBlock,
   type StatusEntry,
   toFileStat,
@@ -107,50 +104,8 @@ export function scanWithPatches(
   return scan(cwd, opts, true);
 }
 
-/**
- * The diff every layer runs: raw records for status and paths, then the patch, whose lines the
- * scan counts itself (see {@link PatchStream}); `numstat` asks git for the counts instead.
- */
-export function diffArgs(against: string, mode: "patch" | "numstat"): string[] {
-  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--raw", "-z"];
-  return [...args, mode === "patch" ? "-p" : "--numstat", against];
-}
-
 /** The status every scan runs beside its diff: branch, HEAD and every entry, untracked included. */
 export const STATUS_ARGS = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"];
-
-/** Patch output is read up to this; a larger one is counted by git's numstat instead. */
-export const PATCH_READ_CAP = 256 * 1024 * 1024;
-
-interface Layer {
-  code: number;
-  stats: RawStat[];
-  patch: Uint8Array | null;
-  rows: ParsedAhead | null;
-}
-
-/**
- * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
- * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy.
- */
-async function diffLayer(cwd: string, against: string, rows?: DiffBudget): Promise<Layer> {
-  const spent = rows ? budgetCopy(rows) : null;
-  const stream = new PatchStream(spent);
-  const r = await git(cwd, diffArgs(against, "patch"), {
-    maxBytes: PATCH_READ_CAP,
-    onChunk: (chunk) => stream.push(chunk),
-  });
-  if (r.code === 0) {
-    const { stats, rows: parsed } = stream.end();
-    const ahead = rows && spent && parsed
-      ? { budget: rows, files: rows.files, bytes: rows.bytes, spent, parsed }
-      : null;
-    return { code: 0, stats, patch: r.stdout.length ? r.stdout : null, rows: ahead };
-  }
-  if (!r.oversize) return { code: r.code, stats: [], patch: null, rows: null };
-  const n = await git(cwd, diffArgs(against, "numstat"));
-  return { code: n.code, stats: n.code === 0 ? rawStats(n.stdout) : [], patch: null, rows: null };
-}
 
 const NO_PATCHES: Patches = {
   worktree: null,
@@ -304,11 +259,6 @@ async function branchLayer(
     }
   }
   return walked;
-}
-
-/** The raw + numstat records of a diff layer's output (its patch, if any, left aside). */
-function rawStats(bytes: Uint8Array): RawStat[] {
-  return parseRawNumstat(splitHeader(bytes).header.split("\0"));
 }
 
 function gatedScan(gate: WorkState["gate"]): Scan {

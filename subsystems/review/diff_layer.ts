@@ -1,0 +1,58 @@
+/**
+ * One diff layer as the scan reads it (spec: session table, `git` and `diff` rows): git's
+ * `diff --raw -z -p` against a commit, fed to a {@link PatchStream} as git writes it, so the
+ * layer's stats (and for a record read its files) are ready with git's last byte; a patch over
+ * the read cap is counted by git's numstat instead.
+ */
+import { budgetCopy, type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
+import { git } from "./git.ts";
+import { parseRawNumstat, type RawStat, splitHeader } from "./parse.ts";
+import { PatchStream } from "./patch_stream.ts";
+
+/**
+ * The diff every layer runs: raw records for status and paths, then the patch, whose lines the
+ * scan counts itself (see {@link PatchStream}); `numstat` asks git for the counts instead.
+ */
+export function diffArgs(against: string, mode: "patch" | "numstat"): string[] {
+  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--raw", "-z"];
+  return [...args, mode === "patch" ? "-p" : "--numstat", against];
+}
+
+/** Patch output is read up to this; a larger one is counted by git's numstat instead. */
+export const PATCH_READ_CAP = 256 * 1024 * 1024;
+
+/** One layer read: git's exit code, its stats, its patch and (for a record read) its files. */
+export interface Layer {
+  code: number;
+  stats: RawStat[];
+  patch: Uint8Array | null;
+  rows: ParsedAhead | null;
+}
+
+/**
+ * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
+ * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy.
+ */
+export async function diffLayer(cwd: string, against: string, rows?: DiffBudget): Promise<Layer> {
+  const spent = rows ? budgetCopy(rows) : null;
+  const stream = new PatchStream(spent);
+  const r = await git(cwd, diffArgs(against, "patch"), {
+    maxBytes: PATCH_READ_CAP,
+    onChunk: (chunk) => stream.push(chunk),
+  });
+  if (r.code === 0) {
+    const { stats, rows: parsed } = stream.end();
+    const ahead = rows && spent && parsed
+      ? { budget: rows, files: rows.files, bytes: rows.bytes, spent, parsed }
+      : null;
+    return { code: 0, stats, patch: r.stdout.length ? r.stdout : null, rows: ahead };
+  }
+  if (!r.oversize) return { code: r.code, stats: [], patch: null, rows: null };
+  const n = await git(cwd, diffArgs(against, "numstat"));
+  return { code: n.code, stats: n.code === 0 ? rawStats(n.stdout) : [], patch: null, rows: null };
+}
+
+/** The raw + numstat records of a diff layer's output (its patch, if any, left aside). */
+function rawStats(bytes: Uint8Array): RawStat[] {
+  return parseRawNumstat(splitHeader(bytes).header.split("\0"));
+}
