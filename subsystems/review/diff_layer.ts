@@ -29,16 +29,37 @@ export interface Layer {
   rows: ParsedAhead | null;
 }
 
+/** How one layer is read. */
+export interface LayerOptions {
+  /** A record read's budget: the layer's files are parsed for it too, spent from a copy. */
+  rows?: DiffBudget;
+  /** The patch read cap, default {@link PATCH_READ_CAP}. */
+  cap?: number;
+}
+
 /**
  * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
- * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy.
+ * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy. A
+ * patch that reaches the cap is counted by git's numstat (its code and stats; no patch, no
+ * files).
  */
-export async function diffLayer(cwd: string, against: string, rows?: DiffBudget): Promise<Layer> {
+export async function diffLayer(
+  cwd: string,
+  against: string,
+  opts: LayerOptions = {},
+): Promise<Layer> {
+  const { rows, cap = PATCH_READ_CAP } = opts;
   const spent = rows ? budgetCopy(rows) : null;
   const stream = new PatchStream(spent);
+  let fed = 0;
   const r = await git(cwd, diffArgs(against, "patch"), {
-    maxBytes: PATCH_READ_CAP,
-    onChunk: (chunk) => stream.push(chunk),
+    maxBytes: cap,
+    onChunk: (chunk) => {
+      // The chunk that reaches the cap makes the run oversize (the runner's own rule), whose
+      // parse numstat replaces: it is not parsed.
+      fed += chunk.length;
+      if (fed < cap) stream.push(chunk);
+    },
   });
   if (r.code === 0) {
     const { stats, rows: parsed } = stream.end();

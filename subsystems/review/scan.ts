@@ -144,7 +144,7 @@ async function scan(
   // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is spawned
   // first and parsed as it arrives; the status (~10 ms), the untracked files' counts and the
   // ref files are read while it runs.
-  const diffing = diffLayer(cwd, "HEAD", opts.rows);
+  const diffing = diffLayer(cwd, "HEAD", { rows: opts.rows });
   const rootRead = topLevel(cwd);
   const [headDiff, { status, porcelain, untracked, heads }, root, refs] = await Promise.all([
     diffing,
@@ -158,7 +158,7 @@ async function scan(
   }
   if (root === null || untracked === null || refs.code !== 0) return gated("scanner_failed");
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
-  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, opts.rows);
+  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, { rows: opts.rows });
   if (wt.code !== 0) return gated("scanner_failed");
   const counts = new Map(wt.stats.map((r) => [r.path, r]));
   const worktreeFiles = worktreeStats(porcelain.entries, counts, untracked);
