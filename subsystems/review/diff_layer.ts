@@ -33,13 +33,19 @@ export interface Layer {
 export interface LayerOptions {
   /** A record read's budget: the layer's files are parsed for it too, spent from a copy. */
   rows?: DiffBudget;
+  /**
+   * Where `rows` will stand when the read comes to this layer, when that is past where it stands
+   * now (the branch layer's parse starts where the worktree layer's left it); the copy is of it.
+   */
+  from?: DiffBudget;
   /** The patch read cap, default {@link PATCH_READ_CAP}. */
   cap?: number;
 }
 
 /**
  * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
- * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy. A
+ * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy of
+ * `from` (default: `rows` itself). A
  * patch that reaches the cap is counted by git's numstat (its code and stats; no patch, no
  * files).
  */
@@ -49,7 +55,8 @@ export async function diffLayer(
   opts: LayerOptions = {},
 ): Promise<Layer> {
   const { rows, cap = PATCH_READ_CAP } = opts;
-  const spent = rows ? budgetCopy(rows) : null;
+  const from = opts.from ?? rows;
+  const spent = from ? budgetCopy(from) : null;
   const stream = new PatchStream(spent);
   let fed = 0;
   const r = await git(cwd, diffArgs(against, "patch"), {
@@ -63,8 +70,8 @@ export async function diffLayer(
   });
   if (r.code === 0) {
     const { stats, rows: parsed } = stream.end();
-    const ahead = rows && spent && parsed
-      ? { budget: rows, files: rows.files, bytes: rows.bytes, spent, parsed }
+    const ahead = rows && from && spent && parsed
+      ? { budget: rows, files: from.files, bytes: from.bytes, spent, parsed }
       : null;
     return { code: 0, stats, patch: r.stdout.length ? r.stdout : null, rows: ahead };
   }

@@ -6,10 +6,12 @@
  * the top level is the tree itself when it holds `.git`).
  * Stage two, when a base resolved and HEAD or the base moved since the tree's last walk: the
  * chain ahead (`log --raw --numstat -z`), its count and the range's one diff, again in parallel.
+ * For a record read, the worktree layer's files are finished between the two, so the range's
+ * diff is parsed as git writes it from where they leave the read's budget.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
 import { type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
-import { diffLayer } from "./diff_layer.ts";
+import { diffLayer, type LayerOptions } from "./diff_layer.ts";
 import { git, text } from "./git.ts";
 import { defaultRefs, resolveDefault } from "./refs.ts";
 import {
@@ -21,6 +23,7 @@ import {
   toFileStat,
 } from "./parse.ts";
 import { readUntracked, type UntrackedHeads, worktreeStats } from "./untracked.ts";
+import { finishWorktree } from "./worktree_layer.ts";
 import type { Ahead, GitWorkView, WorkState } from "./wire.ts";
 
 /** git's empty tree: what an unborn branch's uncommitted layer is measured against. */
@@ -61,8 +64,16 @@ export interface Scan {
 export interface Patches {
   worktree: Uint8Array | null;
   branch: Uint8Array | null;
-  /** The worktree layer's files, parsed as git wrote them for {@link ScanOptions.rows}. */
+  /**
+   * The worktree layer's files, parsed as git wrote them for {@link ScanOptions.rows}, then
+   * finished (unmerged entries stated, untracked files carried) as the read would finish them.
+   */
   worktree_rows: ParsedAhead | null;
+  /**
+   * The branch layer's files, parsed as git wrote them for {@link ScanOptions.rows} from where
+   * the finished worktree layer leaves it; null when the walk was reused and ran no diff.
+   */
+  branch_rows: ParsedAhead | null;
   /** Untracked files' heads, read once the status landed, for {@link ScanOptions.rows}. */
   untracked_heads: UntrackedHeads | null;
 }
@@ -74,9 +85,10 @@ export interface ScanOptions {
   /** Chain cap, default {@link CHAIN_CAP}. */
   chainCap?: number;
   /**
-   * A record read's diff budget: the worktree layer's files are then parsed while git writes
-   * them, off the read's critical path, and handed over as {@link Patches.worktree_rows}, with
-   * the untracked files' heads read meanwhile ({@link Patches.untracked_heads}).
+   * A record read's diff budget: each layer's files are then parsed while git writes them, off
+   * the read's critical path, and handed over as {@link Patches.worktree_rows} and
+   * {@link Patches.branch_rows}, with the untracked files' heads read meanwhile
+   * ({@link Patches.untracked_heads}).
    */
   rows?: DiffBudget;
 }
@@ -111,6 +123,7 @@ const NO_PATCHES: Patches = {
   worktree: null,
   branch: null,
   worktree_rows: null,
+  branch_rows: null,
   untracked_heads: null,
 };
 
@@ -160,6 +173,15 @@ async function scan(
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
   const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, { rows: opts.rows });
   if (wt.code !== 0) return gated("scanner_failed");
+  // The worktree layer is finished here as the read would finish it, so that the branch layer
+  // can be parsed as git writes it from where the worktree's leave the read's budget.
+  let branchFrom: DiffBudget | undefined = opts.rows;
+  if (opts.rows && porcelain.entries.length) {
+    branchFrom = wt.rows?.spent;
+    if (wt.rows) {
+      await finishWorktree(wt.rows.parsed, porcelain.entries, root, wt.rows.spent, heads);
+    }
+  }
   const counts = new Map(wt.stats.map((r) => [r.path, r]));
   const worktreeFiles = worktreeStats(porcelain.entries, counts, untracked);
 
@@ -170,20 +192,25 @@ async function scan(
   let ahead: Ahead | null | "failed" = null;
   let baseRef: string | null = null;
   let branchPatch: Uint8Array | null = null;
+  let branchRows: ParsedAhead | null = null;
   // On the local default itself there is nothing to be ahead of; on main with origin/main
   // as the base, the unpushed commits are the branch layer.
   if (def && porcelain.head && def.ref !== `refs/heads/${porcelain.branch}`) {
     baseRef = def.ref;
-    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP);
+    const rows = branchFrom && { rows: opts.rows, from: branchFrom };
+    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP, rows);
     ahead = walked.ahead;
     branchPatch = walked.patch;
+    branchRows = walked.rows;
   }
   if (baseTarget) opts.baseStore?.kick(baseTarget);
   const measured = opts.baseStore?.latest(cwd) ?? { base: null, base_error: null };
+  const branched = keep && ahead !== null && ahead !== "failed";
   const patches: Patches = {
     worktree: keep ? wt.patch : null,
-    branch: keep && ahead !== null && ahead !== "failed" ? branchPatch : null,
+    branch: branched ? branchPatch : null,
     worktree_rows: keep ? wt.rows : null,
+    branch_rows: branched ? branchRows : null,
     untracked_heads: keep ? heads : null,
   };
   const result: Scan = {
@@ -224,10 +251,16 @@ async function topLevel(cwd: string): Promise<string | null> {
   }
 }
 
+/** A walk of the branch layer: the chain ahead and the range's patch. */
+interface Walk {
+  ahead: Ahead | null | "failed";
+  patch: Uint8Array | null;
+}
+
 /** The branch layer a tree last walked, keyed by the two commits it is a function of. */
 interface WalkedBranch {
   key: string;
-  walked: { ahead: Ahead | null | "failed"; patch: Uint8Array | null };
+  walked: Walk;
 }
 const walkedBranches = new Map<string, WalkedBranch>();
 const WALKED_KEEP = 64;
@@ -243,16 +276,18 @@ async function branchLayer(
   def: { ref: string; oid: string | null },
   head: string,
   cap: number,
-): Promise<{ ahead: Ahead | null | "failed"; patch: Uint8Array | null }> {
+  rows?: LayerOptions,
+): Promise<Walk & { rows: ParsedAhead | null }> {
   const key = def.oid ? `${head}\0${def.ref}\0${def.oid}\0${cap}` : null;
   const held = walkedBranches.get(cwd);
   if (key && held?.key === key && (held.walked.patch !== null || held.walked.ahead === null)) {
-    return held.walked;
+    return { ...held.walked, rows: null };
   }
-  const walked = await scanAhead(cwd, def.ref, cap);
+  const walked = await scanAhead(cwd, def.ref, cap, rows);
   walkedBranches.delete(cwd);
   if (key && walked.ahead !== "failed" && (walked.patch?.length ?? 0) <= WALKED_PATCH_BYTES) {
-    walkedBranches.set(cwd, { key, walked });
+    // The files parsed for this read's budget are this read's alone.
+    walkedBranches.set(cwd, { key, walked: { ahead: walked.ahead, patch: walked.patch } });
     // Oldest out first: a Map keeps insertion order.
     if (walkedBranches.size > WALKED_KEEP) {
       walkedBranches.delete(walkedBranches.keys().next().value!);
@@ -269,7 +304,9 @@ async function scanAhead(
   cwd: string,
   baseRef: string,
   cap: number,
-): Promise<{ ahead: Ahead | null | "failed"; patch: Uint8Array | null }> {
+  rows?: LayerOptions,
+): Promise<Walk & { rows: ParsedAhead | null }> {
+  const failed = { ahead: "failed" as const, patch: null, rows: null };
   const [log, range] = await Promise.all([
     git(cwd, [
       "log",
@@ -283,18 +320,18 @@ async function scanAhead(
       LOG_FORMAT,
       `${baseRef}..HEAD`,
     ]),
-    diffLayer(cwd, `${baseRef}...HEAD`),
+    diffLayer(cwd, `${baseRef}...HEAD`, rows),
   ]);
-  if (log.code !== 0 || range.code !== 0) return { ahead: "failed", patch: null };
+  if (log.code !== 0 || range.code !== 0) return failed;
   const commits = parseLog(text(log.stdout));
   let commitCount = commits.length;
   // The walk is capped: only a chain that reached the cap needs the full count.
   if (commitCount >= cap) {
     const count = await git(cwd, ["rev-list", "--count", `${baseRef}..HEAD`]);
-    if (count.code !== 0) return { ahead: "failed", patch: null };
+    if (count.code !== 0) return failed;
     commitCount = Number(text(count.stdout).trim());
   }
-  if (!commitCount) return { ahead: null, patch: null };
+  if (!commitCount) return { ahead: null, patch: null, rows: null };
   return {
     ahead: {
       commit_count: commitCount,
@@ -307,5 +344,6 @@ async function scanAhead(
       stats: statsBlock(range.stats.map(toFileStat)),
     },
     patch: range.patch,
+    rows: range.rows,
   };
 }
