@@ -25,6 +25,7 @@ export const PATCH_READ_CAP = 256 * 1024 * 1024;
 export interface Layer {
   code: number;
   stats: RawStat[];
+  /** git's whole output, empty when nothing changed; null when git failed or hit the cap. */
   patch: Uint8Array | null;
   rows: ParsedAhead | null;
 }
@@ -73,7 +74,8 @@ export async function diffLayer(
     const ahead = rows && from && spent && parsed
       ? { budget: rows, files: from.files, bytes: from.bytes, spent, parsed }
       : null;
-    return { code: 0, stats, patch: r.stdout.length ? r.stdout : null, rows: ahead };
+    // An empty patch is kept too: the layer was diffed, and a read that reuses it runs no git.
+    return { code: 0, stats, patch: r.stdout, rows: ahead };
   }
   if (!r.oversize) return { code: r.code, stats: [], patch: null, rows: null };
   const n = await git(cwd, diffArgs(against, "numstat"));

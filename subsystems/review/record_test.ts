@@ -8,8 +8,10 @@ import { DiffBudget, type ParsedFiles } from "./diff_parse.ts";
 import { readRecord } from "./record.ts";
 import { scanTree, scanWithPatches } from "./scan.ts";
 import type { LayerState } from "./wire.ts";
+import { gitSpawns } from "./git.ts";
 import {
   cleanup,
+  cloneOfBare,
   commitAll,
   featureTree,
   g,
@@ -163,6 +165,36 @@ Deno.test("record: both layers parsed while git writes are taken as parsed, not 
     // The caps cut each layer somewhere: the worktree's, the branch's files and its bytes
     // mid-file; and one read carries the branch layer whole.
     deepStrictEqual(cut, { worktree: true, files: true, bytes: true, whole: true });
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("record: an empty layer diff is kept - a re-scan and its read run neither again", async () => {
+  const dir = await tempDir();
+  try {
+    // Two commits ahead that net to nothing, and only an untracked file in the tree: both
+    // layers' diffs are empty.
+    const { tree } = await cloneOfBare(dir, { "a.txt": "a\n" });
+    await g(tree, "checkout", "-q", "-b", "feature");
+    await write(`${tree}/a.txt`, "b\n");
+    await commitAll(tree, "change");
+    await g(tree, "revert", "--no-edit", "HEAD");
+    await write(`${tree}/u.txt`, "u\n");
+    const first = await scanWithPatches(tree);
+    equal(first.scan.git!.ahead!.commit_count, 2);
+    deepStrictEqual([first.patches.worktree?.length, first.patches.branch?.length], [0, 0]);
+    let before = gitSpawns();
+    const { scan, patches } = await scanWithPatches(tree);
+    equal(gitSpawns() - before, 2, "the re-scan runs its diff and its status, no branch walk");
+    before = gitSpawns();
+    const diff = await readDiff(tree, scan, UNVERIFIED, new DiffBudget(), patches);
+    equal(gitSpawns() - before, 0, "the read reuses both empty diffs");
+    deepStrictEqual(diff, await readDiff(tree, scan, UNVERIFIED));
+    equal(diff.branch_ahead, "clean");
+    deepStrictEqual(populated(diff.worktree).files.map((f) => [f.path, f.status]), [
+      ["u.txt", "untracked"],
+    ]);
   } finally {
     await cleanup(dir);
   }

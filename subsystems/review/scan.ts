@@ -59,7 +59,8 @@ export interface Scan {
 
 /**
  * The patch text a record read reuses: the scan's own `--raw -z -p` output for each
- * layer, so the record runs each git diff once. Null when the layer was not diffed.
+ * layer (empty when nothing changed), so the record runs each git diff once. Null when the layer
+ * was not diffed, or its patch was over the read cap.
  */
 export interface Patches {
   worktree: Uint8Array | null;
