@@ -37,8 +37,9 @@ export interface LayerOptions {
   /**
    * Where `rows` will stand when the read comes to this layer, when that is past where it stands
    * now (the branch layer's parse starts where the worktree layer's left it); the copy is of it.
+   * It may still be on its way: what git writes meanwhile waits for it (undefined: no files).
    */
-  from?: DiffBudget;
+  from?: DiffBudget | Promise<DiffBudget | undefined>;
   /** The patch read cap, default {@link PATCH_READ_CAP}. */
   cap?: number;
 }
@@ -46,9 +47,8 @@ export interface LayerOptions {
 /**
  * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
  * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy of
- * `from` (default: `rows` itself). A
- * patch that reaches the cap is counted by git's numstat (its code and stats; no patch, no
- * files).
+ * `from` (default: `rows` itself). A patch that reaches the cap is counted by git's numstat
+ * (its code and stats; no patch, no files).
  */
 export async function diffLayer(
   cwd: string,
@@ -56,9 +56,18 @@ export async function diffLayer(
   opts: LayerOptions = {},
 ): Promise<Layer> {
   const { rows, cap = PATCH_READ_CAP } = opts;
+  // The stream, once where its budget starts is known; what git writes before then waits.
+  const parse: { stream?: PatchStream; from?: DiffBudget; spent?: DiffBudget } = {};
+  const early: Uint8Array[] = [];
+  const begin = (from: DiffBudget | undefined) => {
+    parse.from = rows && from;
+    parse.spent = parse.from && budgetCopy(parse.from);
+    parse.stream = new PatchStream(parse.spent);
+    for (const chunk of early.splice(0)) parse.stream.push(chunk);
+  };
+  // git is started first, so a `from` still on its way is waited for while git writes.
   const from = opts.from ?? rows;
-  const spent = from ? budgetCopy(from) : null;
-  const stream = new PatchStream(spent);
+  const begun = from instanceof Promise ? from.then(begin) : begin(from);
   let fed = 0;
   const r = await git(cwd, diffArgs(against, "patch"), {
     maxBytes: cap,
@@ -66,13 +75,17 @@ export async function diffLayer(
       // The chunk that reaches the cap makes the run oversize (the runner's own rule), whose
       // parse numstat replaces: it is not parsed.
       fed += chunk.length;
-      if (fed < cap) stream.push(chunk);
+      if (fed >= cap) return;
+      if (parse.stream) parse.stream.push(chunk);
+      else early.push(chunk);
     },
   });
+  await begun;
   if (r.code === 0) {
-    const { stats, rows: parsed } = stream.end();
-    const ahead = rows && from && spent && parsed
-      ? { budget: rows, files: from.files, bytes: from.bytes, spent, parsed }
+    const { stats, rows: parsed } = parse.stream!.end();
+    const { from: at, spent } = parse;
+    const ahead = rows && at && spent && parsed
+      ? { budget: rows, files: at.files, bytes: at.bytes, spent, parsed }
       : null;
     // An empty patch is kept too: the layer was diffed, and a read that reuses it runs no git.
     return { code: 0, stats, patch: r.stdout, rows: ahead };

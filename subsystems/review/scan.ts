@@ -174,18 +174,18 @@ async function scan(
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
   const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, { rows: opts.rows });
   if (wt.code !== 0) return gated("scanner_failed");
-  // The worktree layer is finished here as the read would finish it, so that the branch layer
-  // can be parsed as git writes it from where the worktree's leave the read's budget.
-  let branchFrom: DiffBudget | undefined = opts.rows;
-  if (opts.rows && porcelain.entries.length) {
-    branchFrom = wt.rows?.spent;
-    if (wt.rows) {
-      await finishWorktree(wt.rows.parsed, porcelain.entries, root, wt.rows.spent, heads);
-    }
-  }
   const counts = new Map(wt.stats.map((r) => [r.path, r]));
   const worktreeFiles = worktreeStats(porcelain.entries, counts, untracked);
 
+  // A record read's worktree layer is finished here as the read would finish it, so that the
+  // branch layer's files can be parsed as git writes them from where the worktree's leave the
+  // read's budget. It starts in a microtask: after the branch walk below has spawned its git,
+  // whose output waits for it.
+  const rows = opts.rows && porcelain.entries.length ? wt.rows : null;
+  const finished = rows && Promise.resolve()
+    .then(() => finishWorktree(rows.parsed, porcelain.entries, root, rows.spent, heads))
+    .then(() => rows.spent);
+  const branchFrom = finished ?? (porcelain.entries.length ? undefined : opts.rows);
   const def = resolveDefault(refs.out);
   const baseTarget: BaseTarget | null = def
     ? { cwd, branch: def.branch, remote: "origin", remote_tracking: def.remote }
@@ -198,12 +198,13 @@ async function scan(
   // as the base, the unpushed commits are the branch layer.
   if (def && porcelain.head && def.ref !== `refs/heads/${porcelain.branch}`) {
     baseRef = def.ref;
-    const rows = branchFrom && { rows: opts.rows, from: branchFrom };
-    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP, rows);
+    const parse = branchFrom && { rows: opts.rows, from: branchFrom };
+    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP, parse);
     ahead = walked.ahead;
     branchPatch = walked.patch;
     branchRows = walked.rows;
   }
+  await finished;
   if (baseTarget) opts.baseStore?.kick(baseTarget);
   const measured = opts.baseStore?.latest(cwd) ?? { base: null, base_error: null };
   const branched = keep && ahead !== null && ahead !== "failed";
