@@ -1,4 +1,5 @@
 import { configPath } from "./server/config/load.ts";
+import { guardProcess } from "./server/crash_guard.ts";
 import { startServer } from "./server/server.ts";
 import { timersFromEnv } from "./server/timers.ts";
 
@@ -27,6 +28,8 @@ if (import.meta.main) {
       gatewayPort: gatewayPort === null ? undefined : Number(gatewayPort),
       timers: timersFromEnv(Deno.env.get("FORGE_TEST_TIMERS")),
     });
+    // From here a failure nothing caught is logged and the server serves on (crash_guard.ts).
+    guardProcess(globalThis, server.log);
     // `server.enabled = false`: no socket, and the line says so instead of an address.
     console.log(
       server.serving

@@ -103,6 +103,20 @@ export function isLoopbackHost(host: string): boolean {
   return expandIpv6(h) === "0000:0000:0000:0000:0000:0000:0000:0001";
 }
 
+/** An IP literal of a private network: RFC 1918, the shared 100.64/10 (a tailnet's), IPv6 ULA. */
+export function isPrivateHost(host: string): boolean {
+  const h = normalizeHost(host);
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
+  if (v4) {
+    const [a, b] = [Number(v4[1]), Number(v4[2])];
+    if (v4.slice(1).some((o) => Number(o) > 255)) return false;
+    return a === 10 || a === 172 && b >= 16 && b <= 31 || a === 192 && b === 168 ||
+      a === 100 && b >= 64 && b <= 127;
+  }
+  const full = h.includes(":") ? expandIpv6(h) : null;
+  return full !== null && /^f[cd]/.test(full);
+}
+
 function expandIpv6(h: string): string | null {
   const halves = h.split("::");
   if (halves.length > 2) return null;

@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/assert.ts";
-import { checkOrigin, isLoopbackHost } from "./origin.ts";
+import { checkOrigin, isLoopbackHost, isPrivateHost } from "./origin.ts";
 
 const policy = {
   bind: "10.1.2.3",
@@ -72,4 +72,21 @@ Deno.test("loopback recognises every spelling of 127/8 and ::1", () => {
     ["126.0.0.1", "::", "::2", "127.0.0.256", "localhost.", "1.2.3.4"].map(isLoopbackHost),
     [false, false, false, false, false, false],
   );
+});
+
+Deno.test("origin: private networks' addresses, and what is not one", () => {
+  const yes = ["10.1.2.3", "172.16.0.1", "172.31.255.1", "192.168.0.9", "100.64.1.1", "fd12::1"];
+  for (const ip of yes) assertEquals(isPrivateHost(ip), true, ip);
+  const no = [
+    "172.32.0.1",
+    "8.8.8.8",
+    "100.128.0.1",
+    "2001:db8::1",
+    "box.lan",
+    "999.1.1.1",
+    "0.0.0.0",
+    "::",
+    "fdx::1",
+  ];
+  for (const ip of no) assertEquals(isPrivateHost(ip), false, ip);
 });

@@ -48,6 +48,10 @@ export interface RunningServer {
   config: ConfigStore;
   registry: Registry;
   connections(): number;
+  /** The server's log (forge.log, or the one its options gave). */
+  log: Logger;
+  /** Ends everything and flushes state; every call, a second signal's too, answers the one
+   * shutdown. */
   stop(): Promise<void>;
 }
 
@@ -60,9 +64,16 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const config = await configPhase(opts);
   const state = await statePhase(config);
-  const core = await workspacePhase(opts, config, state);
-  const areas = await subsystemsPhase(opts, config, state, core);
-  const http = await socketPhase(opts, config, state, core, areas);
+  let core, areas, http;
+  try {
+    core = await workspacePhase(opts, config, state);
+    areas = await subsystemsPhase(opts, config, state, core);
+    http = await socketPhase(opts, config, state, core, areas);
+  } catch (err) {
+    // A boot that fails lets the state dir go: a forge started again in this process may take it.
+    state.owner.release();
+    throw err;
+  }
 
   const { log, store } = config;
   const { connections, idle, keeper } = state;
@@ -85,7 +96,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (!http) throw new Error("the socket is off: server.enabled is false in forge.toml");
     return http.addr;
   };
-  let stopped = false;
+  let stopping: Promise<void> | undefined;
   return {
     serving: http !== null,
     get addr() {
@@ -102,19 +113,24 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     config: store,
     registry,
     connections: () => connections.size,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      // Shutdown leaves a record, with what it ended.
-      log.info("server_shutdown", { connections: connections.size });
-      store.close();
-      idle.stop();
-      for (const conn of connections.values()) conn.end("shutdown");
-      await registry.stop();
-      await core.gateway.stop();
-      await http?.stop();
-      await keeper.flushed();
-      log.info("server_stopped", {});
+    log,
+    stop() {
+      // A second signal (Ctrl-C reaches the launcher and the server both) waits for the same
+      // shutdown: exiting on it would cut the browsers' close and the state writes short.
+      stopping ??= (async () => {
+        // Shutdown leaves a record, with what it ended.
+        log.info("server_shutdown", { connections: connections.size });
+        store.close();
+        idle.stop();
+        for (const conn of connections.values()) conn.end("shutdown");
+        await registry.stop();
+        await core.gateway.stop();
+        await http?.stop();
+        await keeper.flushed();
+        state.owner.release();
+        log.info("server_stopped", {});
+      })();
+      return stopping;
     },
   };
 }

@@ -115,7 +115,21 @@ export async function serveSocket(
     });
   });
   const addr = await new Promise<Deno.NetAddr>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (err: Error & { code?: string }) => {
+      const where = `${opts.hostname}:${opts.port}`;
+      reject(
+        new Error(
+          err.code === "EADDRINUSE"
+            ? `${where} is taken (another forge?): start with --port N or set [server] port`
+            : err.code === "EADDRNOTAVAIL"
+            ? `${where}: [server] bind is not an address of this machine`
+            : err.code === "EACCES" || err.code === "NotCapable"
+            ? `forge is not allowed to listen on ${where}`
+            : `the socket could not listen on ${where}`,
+          { cause: err },
+        ),
+      );
+    });
     server.listen(opts.port, opts.hostname, () => {
       const a = server.address();
       if (a === null || typeof a === "string") return reject(new Error("no address"));

@@ -15,6 +15,14 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/browser/driver.ts#blocker":
     "Playwright waits on every page as it attaches: a page that stopped answering meanwhile is named rather than Playwright's timeout.",
   "subsystems/browser/driver_worker.ts#read": "a session already gone needs no detach",
+  "subsystems/browser/leftover.ts#endLeftover":
+    "A probe: a profile with no lock has no Chromium holding it, so nothing is ended.",
+  "subsystems/browser/leftover.ts#endLeftovers":
+    "A probe: no browser state yet means no Chromium was ever started here.",
+  "subsystems/browser/leftover.ts#hostname":
+    "Not allowed to ask the host name: no lock can be told as this host's, so nothing is ended.",
+  "subsystems/browser/leftover.ts#psOf":
+    "A probe: without ps no process can be told from a reused pid, so nothing is ended.",
   "server/areas/cli_version.ts#readLatestCliVersion":
     "The parser's words stay out: the answer said is that it is not JSON, the output its cause.",
   "server/areas/service_status.ts#readStatusPage":
@@ -92,6 +100,11 @@ export const ALLOWED: Record<string, string> = {
   "server/workspace/claude/process.ts#readStdout":
     "aborted after exit, or the pipe broke: the stream is over either way",
   "server/workspace/claude/process.ts#kill": "already exited",
+  "server/workspace/claude/process.ts#isFolder":
+    "A probe: a cwd that cannot be read as a folder is the answer (the spawn's refusal says so).",
+  "server/state/owner.ts#release": "A descriptor already closed has already let its lock go.",
+  "server/state/owner.ts#holderPid":
+    "The refusal is said without the holder's pid when its file cannot be read; the lock decided.",
   "server/workspace/claude/stdin_writer.ts#close": "already closed by the other side",
   "server/workspace/cli.ts#isExecutable":
     "A probe along PATH: a candidate that is not there is not the CLI.",

@@ -1,8 +1,11 @@
-import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "./assert.ts";
 import { testServer, until } from "./harness.ts";
 import { MAX_INBOUND_DEPTH } from "../server/frame_guard.ts";
 import { REFUSALS_LOGGED } from "../server/dispatch.ts";
-import { INBOUND_QUEUE } from "../server/server.ts";
+import { INBOUND_QUEUE, startServer } from "../server/server.ts";
+import { memoryLogger } from "../server/log.ts";
+import { TEMP_SUFFIX } from "../server/state/keeper.ts";
+import { DEFAULT_TIMERS } from "../server/timers.ts";
 
 // spec: What a client receives > error. A refusal is a sentence in the core's own words naming
 // the field; an engine message ("Cannot convert object to primitive value", "Maximum call stack
@@ -127,6 +130,68 @@ Deno.test("shutdown leaves a log record", async () => {
   };
   assertEquals(shutdown.connections, 1);
   assert(events.indexOf("server_stopped") > events.indexOf("server_shutdown"));
+});
+
+// Ctrl-C reaches the launcher and the server both: the second signal's stop must wait for the
+// shutdown the first began (main.ts exits once stop answers).
+Deno.test("a second stop answers only once the one shutdown has ended", async () => {
+  await using t = await testServer(null);
+  await t.ready();
+  const first = t.server.stop();
+  await t.server.stop();
+  const events = t.log.records.map((r) => r.event);
+  assert(events.includes("server_stopped"), "the second stop answered before the shutdown ended");
+  assertEquals(events.filter((e) => e === "server_shutdown").length, 1);
+  await first;
+});
+
+// A second forge over the same config would end the first's seats as a dead run's orphans and
+// sweep the temp files of its writes in flight: it is refused at boot, before it touches a thing.
+Deno.test("a second forge over the same config is refused at boot and sweeps nothing", async () => {
+  await using t = await testServer(null);
+  await t.ready();
+  const inFlight = `${t.dir}/state/a-write${TEMP_SUFFIX}`;
+  await Deno.writeTextFile(inFlight, "{}");
+  const start = () =>
+    startServer({
+      configPath: t.configPath,
+      port: 0,
+      gatewayPort: 0,
+      log: memoryLogger(),
+      timers: DEFAULT_TIMERS,
+      statusSchedule: () => ({ stop: () => {} }),
+      latestSchedule: () => ({ stop: () => {} }),
+    });
+  await assertRejects(start, new RegExp(`^another forge \\(pid ${Deno.pid}\\) runs over `));
+  assertEquals(await Deno.readTextFile(inFlight), "{}");
+  await Deno.remove(inFlight);
+  // Once the first has stopped, the config is free.
+  await t.server.stop();
+  const next = await start();
+  await next.stop();
+});
+
+Deno.test("a socket port another server holds is refused in forge's words, with the way out", async () => {
+  await using t = await testServer(null);
+  const dir = await Deno.makeTempDir({ prefix: "forge-port-" });
+  try {
+    const port = t.server.addr.port;
+    await assertRejects(
+      () =>
+        startServer({
+          configPath: `${dir}/forge.toml`,
+          port,
+          gatewayPort: 0,
+          log: memoryLogger(),
+          timers: DEFAULT_TIMERS,
+          statusSchedule: () => ({ stop: () => {} }),
+          latestSchedule: () => ({ stop: () => {} }),
+        }),
+      new RegExp(`^127\\.0\\.0\\.1:${port} is taken \\(another forge\\?\\): start with --port N`),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 // Refusals are logged, but a flood of them cannot roll the log: the first

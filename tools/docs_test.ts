@@ -1,6 +1,6 @@
 // The generated pages (docs/protocol.md whole, configuration.md's key tables, architecture.md's
 // handler map) are what their sources say; a schema, key or manifest change without a
-// regenerated page fails here. The README stays short and every relative link resolves.
+// regenerated page fails here. The README stays short and every link lands, down to the heading.
 import { z } from "zod";
 import { assert, assertEquals } from "../tests/assert.ts";
 import { COMMANDS, Slot, UPDATE_NAMES, updateSpec } from "../protocol/mod.ts";
@@ -9,6 +9,7 @@ import { render, typeOf } from "./docs.ts";
 import { handlerFile, unkeyedHandlers } from "./docs_arch.ts";
 import { defaultCell, kindCell, rangeOf } from "./docs_config.ts";
 import { generatedPages, splice, stalePages } from "./docs_pages.ts";
+import { brokenLinks, headingAnchors, linkTargets } from "./docs_links.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -66,36 +67,62 @@ Deno.test("docs: every declared wire name's handler is keyed by the name itself"
   assertEquals(unkeyedHandlers(), []);
 });
 
-/** The relative link targets of a Markdown text (inline links and images), code spans skipped. */
-export function relativeLinks(text: string): string[] {
-  const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
-  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1])
-    .filter((t) => !/^[a-z]+:/i.test(t) && !t.startsWith("#"));
-}
-
-Deno.test("docs: links are read from prose, not from code", () => {
+Deno.test("docs: links are read from prose and tags, not from code", () => {
   const text = "see [a](docs/a.md#x) and ![p](shots/p.png)\n`[no](code.md)`\n" +
-    "```\n[no](block.md)\n```\n[web](https://example.org) [here](#top)\n";
-  assertEquals(relativeLinks(text), ["docs/a.md#x", "shots/p.png"]);
+    "```\n[no](block.md)\n```\n[web](https://example.org) [here](#top)\n" +
+    '<img src="shots/q.png" width="9" alt="q"> <a href="b.md#y">b</a>\n';
+  assertEquals(linkTargets(text), [
+    "docs/a.md#x",
+    "shots/p.png",
+    "https://example.org",
+    "#top",
+    "shots/q.png",
+    "b.md#y",
+  ]);
 });
 
-Deno.test("every relative link in README.md and docs/*.md resolves inside the repository", async () => {
+Deno.test("docs: a heading's anchor is GitHub's slug of its text", () => {
+  const page = "# forge's state: one keeper\n## The status page (`home.service_status`)\n" +
+    "## Over TLS\n### Over TLS\n## See [the client](client.md) <sup>new</sup>\n" +
+    "```toml\n# not_a_heading = 1\n```\n";
+  assertEquals([...headingAnchors(page)], [
+    "forges-state-one-keeper",
+    "the-status-page-homeservice_status",
+    "over-tls",
+    "over-tls-1",
+    "see-the-client-new",
+  ]);
+});
+
+Deno.test("docs: a missing file, image, heading or own anchor is a broken link", async () => {
+  const page = "## Here\n[fine](#here) [fine](setup.md#setting-up) [fine](../README.md#set-up)\n" +
+    "[gone](nothing.md) [stray](setup.md#no-such-heading) [self](#not-here)\n" +
+    '<img src="screenshots/no-such-shot.png" alt="x"> [out](../../x.md) [code](../main.ts#x)\n';
+  assertEquals(await brokenLinks(root, "docs/fixture.md", page), [
+    "docs/fixture.md: nothing.md (no such file)",
+    "docs/fixture.md: setup.md#no-such-heading (no heading there is #no-such-heading)",
+    "docs/fixture.md: #not-here (no heading there is #not-here)",
+    "docs/fixture.md: ../../x.md (outside the repository)",
+    "docs/fixture.md: ../main.ts#x (a fragment on a page that is not Markdown)",
+    "docs/fixture.md: screenshots/no-such-shot.png (no such file)",
+  ]);
+});
+
+Deno.test("every link in README.md and docs/*.md lands: file, image and heading", async () => {
   const pages = [
     "README.md",
     ...[...Deno.readDirSync(new URL("docs/", root))]
       .filter((e) => e.isFile && e.name.endsWith(".md")).map((e) => `docs/${e.name}`),
   ];
   const broken: string[] = [];
+  let links = 0;
   for (const page of pages) {
-    const base = new URL(page, root);
-    for (const link of relativeLinks(await Deno.readTextFile(base))) {
-      const target = new URL(link.split("#")[0], base);
-      const inside = target.href.startsWith(root.href);
-      const there = inside && (await Deno.stat(target).then(() => true, () => false));
-      if (!there) broken.push(`${page}: ${link}${inside ? "" : " (outside the repository)"}`);
-    }
+    const text = await Deno.readTextFile(new URL(page, root));
+    links += linkTargets(text).length;
+    broken.push(...await brokenLinks(root, page, text));
   }
   assertEquals(broken, []);
+  assert(links > 50, `only ${links} links found: the reader lost them`);
 });
 
 Deno.test("the README is short: at most 12 KB", async () => {

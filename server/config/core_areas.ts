@@ -1,4 +1,5 @@
-import { type AreaSpec, grouped, key, required } from "./spec.ts";
+import { isLoopbackHost, isPrivateHost } from "../origin.ts";
+import { type AreaSpec, grouped, key, type KeySpec, required } from "./spec.ts";
 
 // The core's own config areas. Subsystems add theirs through their manifests (server/registry).
 // Classes: restart = built once at boot; next_session = read when a session or connection opens;
@@ -6,10 +7,40 @@ import { type AreaSpec, grouped, key, required } from "./spec.ts";
 
 const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "auto", "bypassPermissions"];
 
-const isLoopbackOrIp = (v: unknown) =>
-  typeof v === "string" && !/^[0-9a-fA-F:.]+$/.test(v) && v !== "localhost"
+// spec: Reaching it - loopback or a private network, never public: the network is the socket's
+// access control, so a wildcard (0.0.0.0, ::), which listens on public addresses too, is refused.
+const loopbackOrPrivate = (v: unknown) =>
+  typeof v !== "string"
+    ? null // its type is the key's own check
+    : !/^[0-9a-fA-F:.]+$/.test(v) && v !== "localhost"
     ? "must be an IP address (or localhost)"
-    : null;
+    : isLoopbackHost(v) || isPrivateHost(v)
+    ? null
+    : "must be a loopback or private network's address (127/8, ::1, 10/8, 172.16/12, " +
+      "192.168/16, 100.64/10, fc00::/7): the socket has no authentication, so it is never " +
+      "served on a public address or every address (0.0.0.0, ::)";
+
+/**
+ * An environment layer: a variable no process environment can carry (an empty name, a name with
+ * `=` or a NUL byte in it, a value with a NUL byte) is refused here, by name, rather than
+ * stopping every seat's launch later in the operating system's words.
+ */
+function envTable(pattern: string, note: string): KeySpec {
+  const check = (v: unknown) => {
+    if (typeof v !== "object" || v === null) return null; // its type is the key's own check
+    for (const [name, value] of Object.entries(v)) {
+      const shown = JSON.stringify(name);
+      if (name === "") return "has a variable with an empty name";
+      if (name.includes("=")) return `has a variable ${shown} whose name holds \`=\``;
+      if (name.includes("\0")) return `has a variable ${shown} whose name holds a NUL byte`;
+      if (typeof value === "string" && value.includes("\0")) {
+        return `has a variable ${shown} whose value holds a NUL byte`;
+      }
+    }
+    return null;
+  };
+  return { ...key.table(pattern, "next_session", note), check };
+}
 
 /** Anthropic's status page as Statuspage serves it: `[server] status_url`'s default. */
 export const DEFAULT_STATUS_URL = "https://status.claude.com/api/v2/status.json";
@@ -28,7 +59,7 @@ export const CORE_AREAS: AreaSpec[] = [
           "restart",
           "the address the socket binds; loopback or a private network, never public",
         ),
-        check: isLoopbackOrIp,
+        check: loopbackOrPrivate,
       },
       key.number("server.port", 8790, "restart", "the socket's port", [1, 65535]),
       key.list(
@@ -138,7 +169,7 @@ export const CORE_AREAS: AreaSpec[] = [
     id: "env",
     name: "env",
     note: "the base layer of every seat's environment ([env] < account env < project env)",
-    keys: [key.table("env", "next_session", "variables every seat's CLI starts with")],
+    keys: [envTable("env", "variables every seat's CLI starts with")],
   },
   {
     id: "accounts",
@@ -183,7 +214,7 @@ export const CORE_AREAS: AreaSpec[] = [
         "other names each model answers to",
         "list",
       ),
-      key.table("accounts[].env", "next_session", "the account's environment layer"),
+      envTable("accounts[].env", "the account's environment layer"),
     ]),
   },
   {
@@ -240,11 +271,7 @@ export const CORE_AREAS: AreaSpec[] = [
           "the effort level a seat starts with",
         ),
         key.number("orgs[].projects[].max_workers", 2, "live", "cap on worker seats", [0, 64]),
-        key.table(
-          "orgs[].projects[].env",
-          "next_session",
-          "the project's environment layer (narrowest)",
-        ),
+        envTable("orgs[].projects[].env", "the project's environment layer (narrowest)"),
         key.string(
           "orgs[].projects[].env_file",
           null,

@@ -63,7 +63,26 @@ Deno.test("a wrong type and a value outside its rule are refused by name", () =>
     /`client\.theme` must be one of dark/,
   );
   assertMatch(refusal(`[server]\nbind = "example.com"\n`).message, /must be an IP address/);
+  for (const bind of ["0.0.0.0", "::", "8.8.8.8", "2001:db8::1"]) {
+    assertMatch(
+      refusal(`[server]\nbind = "${bind}"\n`).message,
+      /`server\.bind` must be a loopback or private network's address .* never served on a public/,
+    );
+  }
   assertMatch(refusal(`env = { A = 1 }\n`).message, /`env` must be a table of string values/);
+  // A variable no environment can carry: refused by name, not at every seat's launch.
+  assertMatch(refusal(`env = { "" = "x" }\n`).message, /`env` has a variable with an empty name/);
+  assertMatch(refusal(`env = { "A=B" = "x" }\n`).message, /`env` has a variable "A=B" whose name/);
+  assertMatch(
+    refusal(
+      `[[accounts]]\ndisplay_name = "a"\nprovider = "anthropic"\ntoken = "k"\nenv = { "\\u0000" = "x" }\n`,
+    ).message,
+    /`accounts\[0\]\.env` has a variable "\\u0000" whose name holds a NUL byte/,
+  );
+  assertMatch(
+    refusal(`env = { A = "x\\u0000y" }\n`).message,
+    /`env` has a variable "A" whose value holds a NUL byte/,
+  );
 });
 
 Deno.test("a syntax error names its line and column", () => {

@@ -119,15 +119,21 @@ export class Gateway {
     if (this.#binding || this.#server || this.#stopped) return;
     if (this.opts.config().accounts.length === 0) return;
     this.#binding = true;
-    const bound = await listen(this.#port(), (req) => this.#handle(req), this.opts.log);
-    this.#server = bound.server;
-    this.#listener = bound.state;
-    if (this.#stopped) await this.#server?.shutdown();
+    try {
+      const bound = await listen(this.#port(), (req) => this.#handle(req), this.opts.log);
+      this.#server = bound.server;
+      this.#listener = bound.state;
+      if (this.#stopped) await this.#server?.shutdown();
+    } finally {
+      // A bind that failed (a taken port) is tried again at the next reload's sync.
+      this.#binding = false;
+    }
   }
 
   /** Takes the config's accounts again (boot and reload): new ones are probed. */
   sync(): void {
-    // A reload that adds the first account: the listener binds now, and home hears it.
+    // A reload that adds the first account, or follows a failed bind: the listener binds now,
+    // and home hears it.
     if (!this.#server && !this.#binding) void this.#bind().then(() => this.#announce());
     const cached = this.#usageCache.loaded;
     for (const account of this.pool.sync(this.opts.config())) {

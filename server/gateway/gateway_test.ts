@@ -228,7 +228,7 @@ Deno.test("gateway: a token account that its upstream refuses fails its probe, i
   assert(x.last_error!.includes("could not be reached"), x.last_error!);
 });
 
-Deno.test("gateway: a taken port is a bind_error on home and a seat's launch refuses in words", async () => {
+Deno.test("gateway: a taken port is a bind_error, a launch refuses in words, a reload binds", async () => {
   await using w = await world({});
   const port = w.gateway.listener().port;
   const text = `[gateway]\nport = ${port}\n[[accounts]]\ndisplay_name = "A"\n` +
@@ -248,6 +248,11 @@ Deno.test("gateway: a taken port is a bind_error on home and a seat's launch ref
       refused = (err as Error).message;
     }
     assert(refused.startsWith("the account gateway is not listening"), refused);
+    // The port freed, the next reload's sync binds it.
+    await w.gateway.stop();
+    second.sync();
+    await until(() => second.listener().ready, "the listener to bind at the reload");
+    assertEquals(second.listener(), { ready: true, port, bind_error: null });
   } finally {
     await second.stop();
   }

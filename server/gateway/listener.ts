@@ -30,8 +30,10 @@ export async function listen(
   } catch (err) {
     const why = err instanceof Deno.errors.AddrInUse
       ? `port ${port} is taken`
-      : (err as Error).message;
-    log.error("gateway_bind_failed", { port, error: why });
+      : err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied
+      ? `forge is not allowed to listen on port ${port}`
+      : `port ${port} could not be bound`;
+    log.error("gateway_bind_failed", { port, error: why, cause: err });
     return { server: null, state: { ready: false, port, bind_error: `127.0.0.1:${port}: ${why}` } };
   }
 }

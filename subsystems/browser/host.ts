@@ -3,6 +3,7 @@ import type { HostAudio } from "./audio.ts";
 import { type Cdp, type CdpBody, connectCdp } from "./cdp.ts";
 import { PageDriver } from "./driver.ts";
 import { killGroup, launchChromium } from "./launch.ts";
+import { endLeftover } from "./leftover.ts";
 import { Tab } from "./tab.ts";
 import { readyForAttach } from "./tab_health.ts";
 
@@ -93,6 +94,11 @@ export class BrowserHost {
     this.audioNote = audio.note;
     let launched;
     try {
+      // A Chromium an earlier forge left over this profile would hold it: ended first.
+      await endLeftover(
+        `${this.dir}/user-data`,
+        (e, f) => this.env.log(e, { profile: this.key, ...f }),
+      );
       launched = await launchChromium(chromium.bin, `${this.dir}/user-data`, audio.env);
     } catch (err) {
       audio.stop();

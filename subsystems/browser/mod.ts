@@ -9,6 +9,7 @@ import { updateSlot } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { PageAudio } from "./audio.ts";
 import { Files } from "./files.ts";
+import { endLeftovers } from "./leftover.ts";
 import { Profiles } from "./profiles.ts";
 import { Surfaces } from "./surface.ts";
 import { browserTools } from "./tools.ts";
@@ -40,6 +41,10 @@ export function create(host: Host) {
     chromium: chromium.bin ?? null,
     why: chromium.bin === null ? chromium.why : null,
   });
+
+  // Chromiums an earlier forge left running (it died without its shutdown) are ended at boot,
+  // not only when their profile is next opened.
+  void endLeftovers(`${host.stateDir}/browser`, (e, f) => host.log.warn(e, f));
 
   return {
     verbs: {

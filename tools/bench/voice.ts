@@ -171,12 +171,15 @@ for (const id of live) {
     bytes = await gnuTime("espeak-ng", ["-v", "en-us", "-w", "/dev/null", TEN]);
     how = "child peak";
   } else if (id === "festival") {
+    // Its own directory: two runs at once never write each other's clips.
+    const dir = await Deno.makeTempDir({ prefix: "forge-bench-voice-" });
     const forms = clips.map((c, i) =>
-      `(utt.save.wave (utt.synth (Utterance Text "${c}")) "/tmp/forge-bench-${i}.wav" (quote riff))\n`
+      `(utt.save.wave (utt.synth (Utterance Text "${c}")) "${dir}/${i}.wav" (quote riff))\n`
     ).join("");
-    bytes = await gnuTime("festival", ["--pipe"], `(voice_cmu_us_slt_arctic_hts)\n${forms}`);
-    for (let i = 0; i < clips.length; i++) {
-      await Deno.remove(`/tmp/forge-bench-${i}.wav`).catch(() => {});
+    try {
+      bytes = await gnuTime("festival", ["--pipe"], `(voice_cmu_us_slt_arctic_hts)\n${forms}`);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
     }
     how = "persistent process peak";
   } else {

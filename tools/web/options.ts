@@ -6,6 +6,8 @@
  *   --bind ADDR   the address served: loopback, or with TLS an address of a private network
  *   --cert PATH --key PATH   serve https (PEM files), relaying the page's socket to --forge
  */
+import { isLoopbackHost, isPrivateHost } from "../../server/origin.ts";
+
 export interface WebOptions {
   forge: string;
   port: number;
@@ -44,8 +46,8 @@ export function parseWebArgs(args: string[]): WebOptions {
     throw new Error(`forge web: --port ${seen.get("--port")} is not a port number`);
   }
   // spec: Reaching it - forge is reached over loopback or a private network, never publicly.
-  if (!isLoopback(opts.bind)) {
-    if (!isPrivate(opts.bind)) {
+  if (!isLoopbackHost(opts.bind)) {
+    if (!isPrivateHost(opts.bind)) {
       throw new Error(
         `forge web: --bind ${opts.bind} is not loopback or a private network's address ` +
           "(10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); the page is never served publicly",
@@ -59,22 +61,6 @@ export function parseWebArgs(args: string[]): WebOptions {
     }
   }
   return opts;
-}
-
-export function isLoopback(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** An IP literal of a private network: RFC 1918, the shared 100.64/10 (a tailnet's), IPv6 ULA. */
-export function isPrivate(host: string): boolean {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    if (v4.slice(1).some((o) => Number(o) > 255)) return false;
-    return a === 10 || a === 172 && b >= 16 && b <= 31 || a === 192 && b === 168 ||
-      a === 100 && b >= 64 && b <= 127;
-  }
-  return /^f[cd][0-9a-f]{2}:/i.test(host);
 }
 
 /** The host and port a socket URL dials, as `--allow-net` names it. */

@@ -43,7 +43,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** `$FORGE_CLAUDE_BIN`, else the pinned binary under tools/toolchain. */
 export function defaultClaudeBin(): string {
   const pinned = new URL(
-    "../../../tools/toolchain/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+    "../../../tools/toolchain/node_modules/.bin/claude",
     import.meta.url,
   );
   return Deno.env.get("FORGE_CLAUDE_BIN") ?? fileURLToPath(pinned);
@@ -81,7 +81,13 @@ export class ClaudeProcess {
         stderr: "piped",
       }).spawn();
     } catch (e) {
-      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${spawnWords(e)}`, { cause: e });
+      // A missing folder and a missing program are one errno: which one is said.
+      const why = !(e instanceof Deno.errors.NotFound)
+        ? spawnWords(e)
+        : isFolder(opts.cwd)
+        ? "that program is not there"
+        : "that folder is not there";
+      throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${why}`, { cause: e });
     }
     return new ClaudeProcess(child, opts);
   }
@@ -243,5 +249,13 @@ export class ClaudeProcess {
     const first = await Promise.race([this.exited, late]);
     clearTimeout(timer);
     return first !== "late";
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false; // the answer: it cannot be read as a folder
   }
 }

@@ -233,3 +233,27 @@ function kind(f: CliFrame): string {
   if (f.type === "stream_event") return `stream_event:${(f.event as JsonObject).type}`;
   return f.subtype ? `${f.type}/${f.subtype}` : f.type;
 }
+
+Deno.test("a spawn that cannot start says which is missing: the folder or the program", () => {
+  const dir = Deno.makeTempDirSync({ prefix: "forge-spawn-" });
+  const attempt = (bin: string, cwd: string) => {
+    try {
+      ClaudeProcess.spawn({ bin, cwd, args: [], env: {} });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return "started";
+  };
+  try {
+    deepStrictEqual(
+      attempt("/bin/true", `${dir}/gone`),
+      `claude: cannot start /bin/true in ${dir}/gone: that folder is not there`,
+    );
+    deepStrictEqual(
+      attempt(`${dir}/no-claude`, dir),
+      `claude: cannot start ${dir}/no-claude in ${dir}: that program is not there`,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
