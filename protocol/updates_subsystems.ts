@@ -109,7 +109,7 @@ export const SUBSYSTEM_UPDATES = {
   },
   vault_rotated: {
     about: "The vault session's refresh token rotated: a device holding an enrolment rewrites it " +
-      "(live sockets only).",
+      "(live sockets only; sent to answering connections alone, the token being a secret).",
     fields: VaultRotated,
   },
   notify_state_changed: {

@@ -100,6 +100,9 @@ export const HomeBiometric = z.object({
 });
 export type HomeBiometric = z.infer<typeof HomeBiometric>;
 
-/** The slot-less `vault_rotated` update: the session's new refresh token, live sockets only. */
+/**
+ * The slot-less `vault_rotated` update: the session's new refresh token, live sockets only, and
+ * only those that answer (a read-only connection holds no enrolment and no secret).
+ */
 export const VaultRotated = z.object({ refresh_token: z.string() }).strict();
 export type VaultRotated = z.infer<typeof VaultRotated>;

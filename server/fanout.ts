@@ -50,6 +50,19 @@ export class Subscriptions {
   }
 }
 
+/**
+ * Whether a connection is sent an update: the one it is for alone, or one its subscriptions
+ * route (spec: What a client receives), narrowed to answering connections when it is for them.
+ */
+export function reaches(
+  conn: { id: number; answering: boolean; subs: Subscriptions },
+  u: NumberedUpdate,
+): boolean {
+  if (typeof u.only === "number") return conn.id === u.only;
+  if (u.only === "answering" && !conn.answering) return false;
+  return conn.subs.wants(u);
+}
+
 /** The routing rule for one subject. */
 export function routes(subject: Subject, u: NumberedUpdate): boolean {
   if (typeof subject === "object") return u.slot !== null && sameSlot(u.slot, subject.session);

@@ -139,8 +139,11 @@ export interface Host {
   readonly state: StateKeeper;
   /** The seats, projects and the update stream every subsystem reads through. */
   readonly workspace: Workspace;
-  /** Emits an update into the stream: numbered on its seat's counter and fanned out. */
-  emit(update: SessionUpdate): void;
+  /**
+   * Emits an update into the stream: numbered on its seat's counter and fanned out; with
+   * `"answering"`, only to the answering connections it routes to (a secret, `vault_rotated`).
+   */
+  emit(update: SessionUpdate, to?: "answering"): void;
   /** The per-seat registry of held asks. */
   readonly asks: HeldAsks;
   /**

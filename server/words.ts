@@ -52,9 +52,18 @@ export function spawnWords(err: unknown): string {
   return "the operating system would not start it";
 }
 
-/** Why a request over the network failed, in forge's words (fetch's own message kept out). */
+/**
+ * Why a request over the network failed, in forge's words (fetch's own message kept out). Read
+ * from the error and its causes: Deno's fetch says only `fetch failed` and puts the socket's
+ * reason (`Connection refused`, `dns error`) on its cause.
+ */
 export function netWords(err: unknown): string {
-  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && depth < 4; depth++) {
+    parts.push(e instanceof Error ? `${e.name} ${e.message}` : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  const text = parts.join(" ");
   if (/refused/i.test(text)) return "the connection was refused";
   if (/dns|lookup|resolve|name or service not known/i.test(text)) {
     return "its host name did not resolve";

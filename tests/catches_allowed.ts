@@ -280,8 +280,8 @@ export const ALLOWED: Record<string, string> = {
     "A warm-up read: a file that will not open is read (and reported) by the scan itself.",
   "subsystems/usage/transcript.ts#line":
     "Counted: the report's skipped lines say how many did not parse.",
-  "subsystems/vault/api.ts#body":
-    "A body that is not JSON is checked below as an unknown answer, with its status.",
+  "subsystems/vault/api.ts#readJson":
+    "The parser's words stay out: not what the server sends is the reason, named by the request.",
   "subsystems/vault/calls.ts#vault__attachment":
     "Not text: the bytes go as base64, which the prefix says.",
   "subsystems/vault/cards.ts#fill":

@@ -77,5 +77,9 @@ Deno.test("forge's MCP server: settings__get answers the agent with no permissio
   )!;
   const error = failed.error as Msg;
   assertEquals([error.server_name, error.operation], ["nope", "toggle"]);
-  assertMatch(String(error.message), /mcp_toggle .* failed: Server not found: nope/);
+  // forge's sentence naming the operation and the server, with the CLI's reason; no request id.
+  assertEquals(
+    error.message,
+    'turning MCP server "nope" off failed: the CLI answered "Server not found: nope"',
+  );
 });

@@ -99,7 +99,7 @@ Deno.test("a parked ask is one push on ntfy and on Gotify; none while a viewer s
   await w.ntfy.stop();
   const down = await ask(c, "notify_test", { channel: "ntfy" });
   assertEquals(down.ok, false);
-  assertMatch(String(down.why), /^ntfy at 127\.0\.0\.1:\d+: it refused the connection/);
+  assertMatch(String(down.why), /^ntfy at 127\.0\.0\.1:\d+: the connection was refused/);
   assertEquals(await nextChannelState(h, "ntfy", "failing"), { state: "failing", why: down.why });
   // A reload that takes the topic away (a live key) turns ntfy off, and home hears of it.
   const toml = await Deno.readTextFile(w.world.configPath);
@@ -140,8 +140,8 @@ Deno.test("with the ntfy server hung, seats run and frames flow; the push lands 
   await w.ntfy.stop();
   command(b, "prompt", { key: beta, text: "[[script:bash]] make a file", attachments: [] });
   const betaAsk = await nextAsk(b, beta);
-  const failing = await nextChannelState(h2, "ntfy", "failing", /refused the connection/);
-  assertMatch(String(failing.why), /^ntfy at 127\.0\.0\.1:\d+: it refused the connection/);
+  const failing = await nextChannelState(h2, "ntfy", "failing", /the connection was refused/);
+  assertMatch(String(failing.why), /^ntfy at 127\.0\.0\.1:\d+: the connection was refused/);
   await w.ntfy.restart();
   await until(async () => (await w.ntfy.messages(TOPIC)).length > 0, 60_000, "the retried push");
   assertEquals((await w.ntfy.messages(TOPIC))[0].title, "beta/lead needs you");

@@ -91,7 +91,7 @@ const STORES: Record<string, Store> = {
         cursor: cursorFile(keeper, `${dir}/connectors/gotify_cursor.json`),
         onMessage: () => {},
         onState: () => {},
-        warn: () => {},
+        log: memoryLogger(),
         backoffMs: { first: 10, max: 10 },
       });
       client.start();

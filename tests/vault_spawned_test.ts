@@ -61,9 +61,12 @@ Deno.test({
     // One client per subject, so a seat's turn is read off its own client: home also carries
     // every seat's completed turn as fleet news.
     const a = await forge.ready(), b = await forge.ready(), ro = await forge.ready();
-    const h = await forge.ready();
+    const h = await forge.ready(), rh = await forge.ready();
     h.send({ kind: "subscribe", what: "home", answering: true });
     await h.next((m) => m.kind === "snapshot" && m.subject === "home");
+    // A read-only home viewer: it reads everything slot-less but holds no secret.
+    rh.send({ kind: "subscribe", what: "home", answering: false });
+    await rh.next((m) => m.kind === "snapshot" && m.subject === "home");
     await subscribeSeat(a, alpha, true);
     await subscribeSeat(b, beta, true);
     await subscribeSeat(ro, alpha, false);
@@ -182,6 +185,15 @@ Deno.test({
     const fresh = String(rotated.refresh_token);
     assert(fresh !== material.refresh_token);
     secrets.push(material.refresh_token, fresh);
+    // The read-only home viewer was not sent it: a frame it is sent after the rotation arrives,
+    // and nothing before it was vault_rotated (one socket's frames keep their order).
+    rh.send({ kind: "subscribe", what: "home", answering: false });
+    await rh.next((m) => m.kind === "snapshot" && m.subject === "home");
+    assertEquals(
+      rh.frames.filter((f) => f.type === "json" && updateOf(f.data, "vault_rotated") !== null),
+      [],
+      "a read-only connection was sent the rotated refresh token",
+    );
     const rewrite = { device: "laptop", purpose: "vault" };
     assertEquals(
       await reply(h, {
@@ -204,7 +216,7 @@ Deno.test({
 
     // 9. No secret in forge.log, nor in any frame the test received but its own answer: the
     // read values only in the seat's own tool_result frames, the token and key only in the
-    // material reply and vault_rotated.
+    // material reply and in vault_rotated to the answering home client.
     await forge.stop();
     const log = await Deno.readTextFile(`${world.dir}/forge/forge.log`);
     for (const s of [...secrets, agentValue, SEED.login.password, SEED.keyed.username]) {
@@ -212,12 +224,13 @@ Deno.test({
     }
     const store = await Deno.readTextFile(`${world.dir}/forge/state/vault/enrolments.json`);
     assert(!store.includes(material.refresh_token) && !store.includes(material.user_key));
-    for (const c of [a, b, ro, h]) {
+    for (const c of [a, b, ro, h, rh]) {
       for (const f of c.frames) {
         if (f.type !== "json") continue;
         const text = JSON.stringify(f.data);
-        const allowed = f.data.kind === "reply" && f.data.reply_to === 1 ||
-          updateOf(f.data, "vault_rotated") !== null;
+        const allowed = c === h &&
+          (f.data.kind === "reply" && f.data.reply_to === 1 ||
+            updateOf(f.data, "vault_rotated") !== null);
         for (const s of secrets) {
           if (text.includes(s) && s !== vault.state.password) {
             assert(allowed, `a frame holds a secret (${s.slice(0, 3)}...): ${text.slice(0, 160)}`);

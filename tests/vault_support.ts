@@ -23,6 +23,8 @@ export function fakeHost(vault: Record<string, Wire>, stateDir: string) {
     updates.push(u);
   };
   const asks = new HeldAskRegistry(record);
+  // The updates emitted for answering connections alone (Host.emit's `"answering"`).
+  const answeringOnly = new Set<SessionUpdate>();
   const config = { areas: { vault: { enabled: true, idle_lock_minutes: 15, ...vault } } };
   const host: Host = {
     log,
@@ -30,13 +32,16 @@ export function fakeHost(vault: Record<string, Wire>, stateDir: string) {
     stateDir,
     state: new StateKeeper(log),
     workspace: {} as unknown as Workspace,
-    emit: record,
+    emit: (u, to) => {
+      if (to === "answering") answeringOnly.add(u);
+      record(u);
+    },
     asks,
     deliver: () => Promise.reject(new Error("no deliveries here")),
     toolsChanged: () => {},
   };
   const onEmit = (fn: (u: SessionUpdate) => unknown) => void (seen = fn);
-  return { host, updates, log, asks, config, onEmit };
+  return { host, updates, answeringOnly, log, asks, config, onEmit };
 }
 
 export const SLOT: Slot = { org: "Acme", project: "proj", label: "lead" };

@@ -136,11 +136,12 @@ export class Crons {
     }
   }
 
-  /** Before a change or a fire: a mended file is read back; a damaged one refuses. */
+  /** Before a change or a fire: a file mended or changed on disk is read back; a damaged one
+   * refuses. */
   async #writable(): Promise<void> {
-    const read = await this.file.writable();
-    const fired = await this.firedFile.writable();
-    this.#adopt(read, fired);
+    // Each read is taken in as it comes: a refusal of the second must not lose the first.
+    this.#adopt(await this.file.writable(), null);
+    this.#adopt(null, await this.firedFile.writable());
   }
 
   list(org: string, project: string): CronEntry[] {
@@ -202,15 +203,14 @@ export class Crons {
    */
   async tick(): Promise<void> {
     const now = this.o.clock.now();
-    if (this.error !== null) {
-      try {
-        await this.#writable();
-      } catch {
-        // Still damaged: nothing fires over a file forge could not read (the error field says
-        // so); the tick looks again at its next wake.
-        this.#arm();
-        return;
-      }
+    try {
+      // A file mended or changed on disk since it was read is taken in before anything fires.
+      await this.#writable();
+    } catch {
+      // Damaged: nothing fires over a file forge could not read (the error field says so); the
+      // tick looks again at its next wake.
+      this.#arm();
+      return;
     }
     const due = this.entries.filter((e) =>
       !this.#inflight.has(e.id) && Date.parse(e.next_fire) <= now

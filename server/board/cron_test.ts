@@ -244,3 +244,33 @@ Deno.test("damaged schedules are kept aside, named, never fired or overwritten, 
   assertEquals(w.delivered.length, 1);
   assertMatch(w.delivered[0].delivery.text, /^\[missed cron /);
 });
+
+Deno.test("schedules changed on disk since they were read: broken, nothing fires; edited, the edit fires", async () => {
+  await using w = await boardWorld();
+  const c = w.board.crons;
+  const e = await c.create("Acme", "alpha", "lead", { prompt: "standup", schedule: "0 * * * *" });
+  const path = `${w.stateDir}/board/cron.json`;
+  const stored = await Deno.readTextFile(path);
+  w.clock.t = Date.parse(e.next_fire) + 500;
+  // Broken by hand: the tick reads it again first, fires nothing, and the bytes stand.
+  await Deno.writeTextFile(path, stored.slice(0, 40));
+  await c.tick();
+  assertEquals(w.delivered.length, 0);
+  assertMatch(c.error!, /cron\.json did not parse \(it is not whole JSON\)/);
+  assertEquals(await Deno.readTextFile(path), stored.slice(0, 40));
+  // Mended with an edit: the tick takes the edit in, fires it, and the advance keeps it.
+  await Deno.writeTextFile(path, stored.replace('"standup"', '"standup, edited"'));
+  await c.tick();
+  assertEquals(w.delivered.map((d) => d.delivery.text), ["standup, edited"]);
+  const after = JSON.parse(await Deno.readTextFile(path)).crons;
+  assertEquals([after[0].prompt, after[0].last_fired], [
+    "standup, edited",
+    c.entries[0].last_fired,
+  ]);
+  // Edited again while whole: the next fire is the new words, not the ones the run held.
+  w.clock.t = Date.parse(c.entries[0].next_fire) + 500;
+  const edited = (await Deno.readTextFile(path)).replace('"standup, edited"', '"retro"');
+  await Deno.writeTextFile(path, edited);
+  await c.tick();
+  assertEquals(w.delivered.map((d) => d.delivery.text), ["standup, edited", "retro"]);
+});

@@ -1,5 +1,6 @@
 import { encodeUpdate, type SettingsDocument } from "../../protocol/mod.ts";
 import { utf8Length } from "../encoded.ts";
+import { reaches } from "../fanout.ts";
 import { serveSocket } from "../socket.ts";
 import type { ServerOptions } from "../server.ts";
 import { DEFAULT_TIMERS } from "../timers.ts";
@@ -42,7 +43,7 @@ export async function socketPhase(
     let text: string | null = null;
     let bytes = 0;
     for (const conn of connections.values()) {
-      if (numbered.only !== null ? conn.id !== numbered.only : !conn.subs.wants(numbered)) continue;
+      if (!reaches(conn, numbered)) continue;
       if (text === null) {
         text = JSON.stringify(frame);
         bytes = utf8Length(text);

@@ -85,7 +85,7 @@ export async function subsystemsPhase(
     stateDir,
     state: keeper,
     workspace,
-    emit: (u) => void workspace.emit(u),
+    emit: (u, to) => void workspace.emit(u, to ?? null),
     asks: held,
     deliver: async (slot, delivery) => {
       await seats.deliver(slot, delivery);

@@ -18,15 +18,31 @@
  *   until a person mends or removes it. `writable()` reads a damaged file again before a change:
  *   once it parses (mended) or is gone (removed) the damage clears and the fresh read is handed
  *   back for the store to adopt.
+ * - A file is written only over what the store last read or wrote. Each handle keeps the stat
+ *   of that moment (inode, size, modification time); before a change and before a write one stat
+ *   compares it with the disk. A file that moved since (a person's edit, a disk that garbled it)
+ *   or was never read is read again first: damaged, it goes the damaged way above; whole,
+ *   `writable()` hands it to the store to adopt, and a `write()` that was not preceded by one is
+ *   refused (`changed`) rather than put back what the store held over it.
  *
  * A new store asks `keeper.file(path, {area, parse})` (the Host carries the keeper as
  * `host.state`), reads once at open, calls `writable()` before each change and `write()` after.
  */
 import { Lock } from "../lock.ts";
 import type { Logger } from "../log.ts";
+import {
+  keepAside,
+  removeIfThere,
+  sameSeen,
+  type Seen,
+  seenNow,
+  TEMP_SUFFIX,
+  writeWhole,
+} from "./disk.ts";
 import { ioWords, readWords } from "./words.ts";
 
 export { schemaParse } from "./words.ts";
+export { sweepTemps, TEMP_SUFFIX } from "./disk.ts";
 
 /** What a read found. `damaged` carries the sentence a refusal and the area's error field show. */
 export type KeptRead<T> =
@@ -43,16 +59,20 @@ export interface Damage {
   why: string;
 }
 
-/** A write refused (`damaged`) or failed on disk (`io`); its message is forge's own words. */
+/**
+ * A write refused (`damaged`: the file does not parse; `changed`: it parses but changed on disk
+ * since the store read it) or failed on disk (`io`); its message is forge's own words.
+ */
 export class StateWriteError extends Error {
-  constructor(readonly path: string, readonly reason: "damaged" | "io", message: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: "damaged" | "changed" | "io",
+    message: string,
+  ) {
     super(message);
     this.name = "StateWriteError";
   }
 }
-
-/** The suffix of the keeper's temp files, so a boot can tell them from anything else. */
-export const TEMP_SUFFIX = ".keeper-tmp";
 
 export interface KeptFileOptions<T> {
   /** The area the file belongs to, as a person names it ("the board of alpha"). */
@@ -118,75 +138,22 @@ export class StateKeeper {
   /**
    * Writes `bytes` to `path` durably (temp, fsync, rename, fsync of the directory); the primitive
    * every kept file uses, and the one a store of raw bytes (a recording) calls itself. A `mode`
-   * makes the file exactly that private, and a directory it creates 0700. Rejects with a
-   * `StateWriteError` in forge's words; the temp file never outlives a failure.
+   * makes the file exactly that private, and a directory it creates 0700. Answers the stat of
+   * what landed. Rejects with a `StateWriteError` in forge's words; the temp file never outlives
+   * a failure.
    */
-  async writeBytes(path: string, bytes: Uint8Array, mode?: number): Promise<void> {
-    const dir = dirOf(path);
-    const tmp = path + TEMP_SUFFIX;
-    let created = false;
+  async writeBytes(path: string, bytes: Uint8Array, mode?: number): Promise<Deno.FileInfo> {
     try {
-      await Deno.mkdir(dir, { recursive: true, ...(mode !== undefined ? { mode: 0o700 } : {}) });
-      const file = await Deno.open(tmp, {
-        write: true,
-        create: true,
-        truncate: true,
-        ...(mode !== undefined ? { mode } : {}),
-      });
-      created = true;
-      try {
-        for (let off = 0; off < bytes.length;) off += await file.write(bytes.subarray(off));
-        await file.sync();
-      } finally {
-        file.close();
-      }
-      // Creation masked the mode with the umask; a private file must be exactly as private.
-      if (mode !== undefined) await Deno.chmod(tmp, mode);
-      await Deno.rename(tmp, path);
-      created = false;
+      return await writeWhole(path, bytes, mode, this.log);
     } catch (error) {
-      if (created) await removeIfThere(tmp, this.log);
       this.log.error("state_write_failed", { path, error });
       throw new StateWriteError(path, "io", `${path} could not be written: ${ioWords(error)}`);
     }
-    // The rename landed the write: a directory that cannot be fsynced does not undo it.
-    await syncDir(dir, this.log);
   }
 
   /** @internal: keeps a copy of a damaged file aside; the same bytes are kept once. */
-  async keepAside(path: string): Promise<string | null> {
-    let bytes: Uint8Array;
-    try {
-      bytes = await Deno.readFile(path);
-    } catch (error) {
-      this.log.error("state_aside_failed", { path, error });
-      return null;
-    }
-    const name = path.slice(dirOf(path).length + 1);
-    try {
-      for await (const e of Deno.readDir(dirOf(path))) {
-        if (!e.isFile || !e.name.startsWith(`${name}.corrupt-`)) continue;
-        const seen = `${dirOf(path)}/${e.name}`;
-        if (sameBytes(await Deno.readFile(seen), bytes)) return seen;
-      }
-    } catch (error) {
-      // An earlier copy cannot be compared: a second copy costs disk, never data.
-      this.log.warn("state_aside_unlisted", { path, error });
-    }
-    const stamp = new Date(this.now()).toISOString().replaceAll(":", "-");
-    for (let n = 1; n <= 100; n++) {
-      // Two damages in one millisecond get a counter rather than one writing over the other.
-      const aside = `${path}.corrupt-${stamp}${n > 1 ? `-${n}` : ""}`;
-      try {
-        await Deno.writeFile(aside, bytes, { createNew: true });
-        return aside;
-      } catch (error) {
-        if (error instanceof Deno.errors.AlreadyExists) continue;
-        this.log.error("state_aside_failed", { path, aside, error });
-        return null;
-      }
-    }
-    return null;
+  keepAside(path: string): Promise<string | null> {
+    return keepAside(path, this.now(), this.log);
   }
 }
 
@@ -199,6 +166,12 @@ export class KeptFile<T> {
   #damage: Damage | null = null;
   /** Whether a write was queued or the stale temp file already swept: sweep once, before any. */
   #swept = false;
+  /**
+   * The file as the store last took it in (its read) or put it out (its write); null before
+   * either. A write over anything else would put back what the store holds over bytes it never
+   * saw, so the file is read again first.
+   */
+  #seen: Seen | null = null;
 
   constructor(
     private readonly keeper: StateKeeper,
@@ -216,18 +189,90 @@ export class KeptFile<T> {
   }
 
   /**
-   * Reads the file (a stale temp file of a crashed write is removed first). A file that does not
-   * parse is kept aside, logged and listed, and answered as `damaged`, never as empty.
+   * Reads the file (a stale temp file of a crashed write is removed first), as what the store
+   * now holds. A file that does not parse is kept aside, logged and listed, and answered as
+   * `damaged`, never as empty.
    */
   async read(): Promise<KeptRead<T>> {
+    const { got, seen } = await this.#examine();
+    this.#seen = got.state === "damaged" ? null : seen;
+    return got;
+  }
+
+  /**
+   * Before a change: null when the file may be written as the store holds it - it is as the
+   * store last read or wrote it (one stat, no read), or it is not there (a store that held
+   * something writes it back). Otherwise the file is read again: damaged (whether it was
+   * already, or broke on disk since, or was never read) throws the refusal (`StateWriteError`,
+   * reason `damaged`) after keeping it aside; one that parses - mended, or changed on disk by
+   * someone else - is answered for the store to adopt first, so its change lands on top of what
+   * the file holds and nothing written there is lost. A damaged file since removed answers
+   * `missing`: the store starts empty.
+   */
+  async writable(): Promise<KeptRead<T> | null> {
+    // A write still landing would look like a change made by someone else.
+    await this.#writes.idle();
+    const wasDamaged = this.#damage !== null;
+    if (!wasDamaged && await this.#unchanged()) return null;
+    const got = await this.read();
+    if (got.state === "damaged") throw new StateWriteError(this.path, "damaged", got.why);
+    if (got.state === "missing" && !wasDamaged) return null;
+    return got;
+  }
+
+  /**
+   * Queues a durable write of `value`; resolves once it (and every write before it) landed. A
+   * failed write rejects its caller (it was logged); the writes queued after it go on. The file
+   * must still be as the store last read or wrote it (or not there): one that changed on disk
+   * since is read again and never written over - damaged, it is refused as `damaged` (kept
+   * aside, logged, listed); whole, as `changed`, for the store's next `writable()` to adopt.
+   */
+  write(value: T): Promise<void> {
+    const text = JSON.stringify(value, null, this.opts.indent);
+    this.#swept = true;
+    return this.#writes.run(async () => {
+      if (!this.#damage && !(await this.#unchanged())) {
+        // Read again but not taken in: the value was made from what the store held before.
+        const { got } = await this.#examine();
+        if (got.state === "read") {
+          throw new StateWriteError(this.path, "changed", changedWords(this.path, this.area));
+        }
+      }
+      if (this.#damage) {
+        throw new StateWriteError(this.path, "damaged", refusalWords(this.#damage));
+      }
+      const bytes = new TextEncoder().encode(text);
+      this.#seen = await this.keeper.writeBytes(this.path, bytes, this.opts.mode);
+    });
+  }
+
+  /** Resolves once every queued write has settled. */
+  async flushed(): Promise<void> {
+    await this.#writes.idle();
+  }
+
+  /** Whether the file is as the store last read or wrote it, or not there: a stat, no read. */
+  async #unchanged(): Promise<boolean> {
+    const now = await seenNow(this.path);
+    if (now === "missing") return true;
+    return now !== null && this.#seen !== null && sameSeen(now, this.#seen);
+  }
+
+  /**
+   * Reads and judges the file, and what it was when looked at (a stat before the read, so a
+   * change during the read shows later as a change). Damage is kept aside, logged and listed
+   * (each distinct damage once); a damaged file that parses again, or is gone, is mended.
+   */
+  async #examine(): Promise<{ got: KeptRead<T>; seen: Seen | null }> {
     if (!this.#swept) {
       this.#swept = true;
       await removeIfThere(this.path + TEMP_SUFFIX, this.keeper.log);
     }
+    const seen = await seenNow(this.path);
     const got = await this.#load();
     if (got.state !== "damaged") {
       if (this.#damage) this.#mended(got.state === "missing" ? "removed" : "mended");
-      return got;
+      return { got, seen };
     }
     // Every damaged version is kept aside (the same bytes once); each new one is told.
     const aside = await this.keeper.keepAside(this.path);
@@ -236,39 +281,7 @@ export class KeptFile<T> {
       this.keeper.log.error("state_file_damaged", { ...this.#damage });
       this.keeper.mark(this.path, this.#damage);
     }
-    return { state: "damaged", why: refusalWords(this.#damage) };
-  }
-
-  /**
-   * Before a change: null when the file may be written as the store holds it. A damaged file is
-   * read again: still damaged throws the refusal (`StateWriteError`, reason `damaged`); mended
-   * or removed clears the damage and answers the fresh read, which the store adopts first.
-   */
-  async writable(): Promise<KeptRead<T> | null> {
-    if (!this.#damage) return null;
-    const got = await this.read();
-    if (got.state === "damaged") throw new StateWriteError(this.path, "damaged", got.why);
-    return got;
-  }
-
-  /**
-   * Queues a durable write of `value`; resolves once it (and every write before it) landed. A
-   * failed write rejects its caller (it was logged); the writes queued after it go on.
-   */
-  write(value: T): Promise<void> {
-    const text = JSON.stringify(value, null, this.opts.indent);
-    this.#swept = true;
-    return this.#writes.run(() => {
-      if (this.#damage) {
-        throw new StateWriteError(this.path, "damaged", refusalWords(this.#damage));
-      }
-      return this.keeper.writeBytes(this.path, new TextEncoder().encode(text), this.opts.mode);
-    });
-  }
-
-  /** Resolves once every queued write has settled. */
-  async flushed(): Promise<void> {
-    await this.#writes.idle();
+    return { got: { state: "damaged", why: refusalWords(this.#damage) }, seen };
   }
 
   async #load(): Promise<KeptRead<T>> {
@@ -302,64 +315,15 @@ export class KeptFile<T> {
   }
 }
 
+/** The refusal of a write over a file that changed on disk since the store read it. */
+function changedWords(path: string, area: string): string {
+  return `${path} changed on disk since forge read it; forge wrote nothing over it and reads it ` +
+    `again before the next change to ${area}`;
+}
+
 /** The sentence a refusal, a log record and an area's error field carry for a damaged file. */
 export function refusalWords(d: Damage): string {
   const kept = d.aside ? `forge kept a copy at ${d.aside} and` : "forge";
   return `${d.path} did not parse (${d.why}); ${kept} changes nothing in ${d.area} until the ` +
     `file is mended or removed`;
-}
-
-/**
- * Removes the keeper's temp files a crashed write left anywhere under `dir` (the state dir at
- * boot), skipping folders forge does not keep (worktrees, browser profiles). Answers how many.
- */
-export async function sweepTemps(dir: string, log: Logger, skip: readonly string[] = []) {
-  let removed = 0;
-  const walk = async (at: string) => {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(at));
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) log.warn("state_sweep_failed", { at, error });
-      return;
-    }
-    for (const e of entries) {
-      const path = `${at}/${e.name}`;
-      if (e.isDirectory && !skip.includes(path)) await walk(path);
-      else if (e.isFile && e.name.endsWith(TEMP_SUFFIX) && await removeIfThere(path, log)) {
-        removed++;
-      }
-    }
-  };
-  await walk(dir);
-  if (removed > 0) log.info("state_temps_swept", { dir, removed });
-  return removed;
-}
-
-function dirOf(path: string): string {
-  return path.replace(/\/[^/]*$/, "") || "/";
-}
-
-async function syncDir(dir: string, log: Logger): Promise<void> {
-  try {
-    using handle = await Deno.open(dir, { read: true });
-    await handle.sync();
-  } catch (error) {
-    // Some file systems refuse fsync on a directory; the rename is still atomic there.
-    log.debug("state_dir_sync_refused", { dir, error });
-  }
-}
-
-async function removeIfThere(path: string, log: Logger): Promise<boolean> {
-  try {
-    await Deno.remove(path);
-    return true;
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) log.warn("state_temp_unremoved", { path, error });
-    return false;
-  }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -204,3 +204,134 @@ Deno.test("a file damaged again in another way is kept aside again, and told aga
   assertEquals(asides.length, 2);
   assertEquals(w.log.records.filter((r) => r.event === "state_file_damaged").length, 2);
 });
+
+/** The `state_file_damaged` records the log holds. */
+const damagedRecords = (w: { log: ReturnType<typeof memoryLogger> }) =>
+  w.log.records.filter((r) => r.event === "state_file_damaged");
+
+Deno.test("a file broken on disk after forge read it is refused at the next change, kept aside, told once", async () => {
+  await using w = await world();
+  const path = `${w.dir}/doc.json`;
+  const file = w.keeper.file(path, opts);
+  assertEquals(await file.read(), { state: "missing" });
+  await file.write({ n: 1 });
+  assertEquals(await file.writable(), null);
+  const broken = '{"n": 1, "hand-edited';
+  await Deno.writeTextFile(path, broken);
+  // Before a change (the stores' way) and a write asked without one: both refuse, nothing lands.
+  const before = await caught(() => file.writable());
+  assertEquals(before.reason, "damaged");
+  assertMatch(
+    before.message,
+    /doc\.json did not parse \(it is not whole JSON\); forge kept a copy/,
+  );
+  assertEquals((await caught(() => file.write({ n: 2 }))).message, before.message);
+  await caught(() => file.writable());
+  assertEquals(await Deno.readTextFile(path), broken);
+  assertEquals(w.names(), ["doc.json", "doc.json.corrupt-2026-01-02T03-04-05.000Z"]);
+  assertEquals(damagedRecords(w).length, 1);
+  assertEquals(w.keeper.damaged().map((d) => d.path), [path]);
+});
+
+Deno.test("a file broken on disk between a change's check and its write is not written over", async () => {
+  await using w = await world();
+  const path = `${w.dir}/doc.json`;
+  const file = w.keeper.file(path, opts);
+  await file.write({ n: 1 });
+  assertEquals(await file.writable(), null);
+  await Deno.writeTextFile(path, "{");
+  const refused = await caught(() => file.write({ n: 2 }));
+  assertEquals(refused.reason, "damaged");
+  assertEquals(await Deno.readTextFile(path), "{");
+  assertEquals(damagedRecords(w).length, 1);
+});
+
+Deno.test("a file changed on disk but whole is handed to the store to adopt; a blind write over it is refused", async () => {
+  await using w = await world();
+  const path = `${w.dir}/doc.json`;
+  const file = w.keeper.file(path, opts);
+  await file.write({ n: 1 });
+  // A person's edit (a new inode, as an editor's save makes): the store adopts it, then changes.
+  await Deno.writeTextFile(`${path}.edit`, '{"n": 7}');
+  await Deno.rename(`${path}.edit`, path);
+  assertEquals(await file.writable(), { state: "read", value: { n: 7 } });
+  await file.write({ n: 8 });
+  assertEquals(await file.read(), { state: "read", value: { n: 8 } });
+  // Edited in place, then written without asking first: refused, the edit stands, and the next
+  // change hands it over.
+  await Deno.writeTextFile(path, '{"n": 70}');
+  const refused = await caught(() => file.write({ n: 9 }));
+  assertEquals(refused.reason, "changed");
+  assertMatch(
+    refused.message,
+    /doc\.json changed on disk since forge read it; forge wrote nothing over it and reads it again before the next change to the test area$/,
+  );
+  assertEquals(await Deno.readTextFile(path), '{"n": 70}');
+  assertEquals(await file.writable(), { state: "read", value: { n: 70 } });
+  await file.write({ n: 71 });
+  assertEquals(JSON.parse(await Deno.readTextFile(path)), { n: 71 });
+  assertEquals([damagedRecords(w).length, w.names()], [0, ["doc.json"]]);
+});
+
+Deno.test("a file never read is read before it is written: damaged refuses, whole is handed over", async () => {
+  await using w = await world();
+  // Asked before a change (a save that replaces the whole file), and written without asking.
+  for (const [name, tried] of [["asked", "writable"], ["blind", "write"]] as const) {
+    const path = `${w.dir}/${name}.json`;
+    await Deno.writeTextFile(path, '{"n": "one"}');
+    const file = w.keeper.file(path, opts);
+    const refused = await caught(() => tried === "write" ? file.write({ n: 2 }) : file.writable());
+    assertEquals(refused.reason, "damaged");
+    assertMatch(refused.message, new RegExp(`${name}\\.json did not parse \\(its content is not`));
+    assertEquals(await Deno.readTextFile(path), '{"n": "one"}');
+  }
+  assertEquals(damagedRecords(w).length, 2);
+  assertEquals(w.names(), [
+    "asked.json",
+    "asked.json.corrupt-2026-01-02T03-04-05.000Z",
+    "blind.json",
+    "blind.json.corrupt-2026-01-02T03-04-05.000Z",
+  ]);
+  const wholePath = `${w.dir}/whole.json`;
+  await Deno.writeTextFile(wholePath, '{"n": 3}');
+  const whole = w.keeper.file(wholePath, opts);
+  assertEquals(await whole.writable(), { state: "read", value: { n: 3 } });
+  await whole.write({ n: 4 });
+  assertEquals(JSON.parse(await Deno.readTextFile(wholePath)), { n: 4 });
+});
+
+Deno.test("a missing file is written: never made, or removed after a read", async () => {
+  await using w = await world();
+  const fresh = w.keeper.file(`${w.dir}/new/doc.json`, opts);
+  assertEquals(await fresh.writable(), null);
+  await fresh.write({ n: 1 });
+  assertEquals(JSON.parse(await Deno.readTextFile(`${w.dir}/new/doc.json`)), { n: 1 });
+  // Removed after forge read it: the store keeps what it holds and writes it back.
+  await Deno.remove(`${w.dir}/new/doc.json`);
+  assertEquals(await fresh.writable(), null);
+  await fresh.write({ n: 2 });
+  assertEquals(JSON.parse(await Deno.readTextFile(`${w.dir}/new/doc.json`)), { n: 2 });
+  assertEquals(damagedRecords(w).length, 0);
+});
+
+Deno.test("read, change, write: the file is looked at (a stat), not read again", async () => {
+  await using w = await world();
+  const path = `${w.dir}/doc.json`;
+  await Deno.writeTextFile(path, '{"n": 1}');
+  const file = w.keeper.file(path, opts);
+  assertEquals(await file.read(), { state: "read", value: { n: 1 } });
+  for (const n of [2, 3]) {
+    assertEquals(await file.writable(), null);
+    await file.write({ n });
+  }
+  // Bytes that do not parse, put in place with the size, inode and time forge saw: a read
+  // would refuse them, so the change and the write landing says neither read the file.
+  const { mtime, atime, ino } = await Deno.stat(path);
+  await Deno.writeTextFile(path, "{garbag");
+  await Deno.utime(path, atime!, mtime!);
+  assertEquals((await Deno.stat(path)).ino, ino);
+  assertEquals(await file.writable(), null);
+  await file.write({ n: 4 });
+  assertEquals(JSON.parse(await Deno.readTextFile(path)), { n: 4 });
+  assertEquals([damagedRecords(w).length, w.names()], [0, ["doc.json"]]);
+});

@@ -3,6 +3,13 @@ import { slotName, updateSlot } from "../../protocol/mod.ts";
 import { type Clock, MONOTONIC } from "../clock.ts";
 import { appendKind, foldRun, joinRun, type RunKeys } from "./stream_fold.ts";
 
+/**
+ * Who an update goes to beyond its subjects' routing: one connection alone (a take's news), the
+ * answering connections its routing reaches (a secret only a client that answers for the person
+ * may hold: `vault_rotated`, spec: Biometric unlock), or null for every connection it routes to.
+ */
+export type Audience = number | "answering" | null;
+
 /** An update as it leaves the workspace: its place in its seat's sequence. spec: update {seq, span}. */
 export interface NumberedUpdate {
   update: SessionUpdate;
@@ -11,8 +18,8 @@ export interface NumberedUpdate {
   seq: number | null;
   /** How many of the seat's numbers the frame stands for (1 unless a fold merged a run). */
   span: number;
-  /** A connection the update is for alone (a take's news); null for everyone it routes to. */
-  only: number | null;
+  /** Who it is for beyond its routing ({@link Audience}); null for everyone it routes to. */
+  only: Audience;
   /** Set on a held run published because another frame of its seat is published right after
    * it: the transport holds the run's frame for that one, so both leave in one write. */
   followed?: true;
@@ -67,9 +74,9 @@ export class UpdateStream {
   /**
    * Numbers one update and publishes it, or holds it when it is a token append (its listeners
    * then see it inside the run's folded frame). Returns the update's own number either way.
-   * `only` routes a connection-owned update (a take's news); such an update is never held.
+   * `only` narrows who hears it ({@link Audience}); such an update is never held.
    */
-  emit(update: SessionUpdate, only: number | null = null): NumberedUpdate {
+  emit(update: SessionUpdate, only: Audience = null): NumberedUpdate {
     const slot = updateSlot(update);
     if (!slot) return this.#publish({ update, slot, seq: null, span: 1, only });
     const name = slotName(slot);

@@ -9,7 +9,7 @@ import { slotName } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import type { Gateway } from "../gateway/gateway.ts";
 import type { Logger } from "../log.ts";
-import { type NumberedUpdate, UpdateStream } from "./stream.ts";
+import { type Audience, type NumberedUpdate, UpdateStream } from "./stream.ts";
 
 /** What kind of failure home's `fatal_error` holds: one source each. */
 export type FatalKind = UpdateFields<"fatal_error">["error"];
@@ -92,7 +92,7 @@ export class Workspace {
     this.#seats.delete(slotName(slot));
   }
 
-  emit(update: SessionUpdate, only: number | null = null): NumberedUpdate {
+  emit(update: SessionUpdate, only: Audience = null): NumberedUpdate {
     return this.stream.emit(update, only);
   }
 

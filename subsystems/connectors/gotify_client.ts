@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { type KeptFile, netWords, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
+import type { Logger } from "../../server/log.ts";
+import {
+  type KeptFile,
+  netWords,
+  ownWords,
+  schemaParse,
+  type StateKeeper,
+} from "../../server/subsystem.ts";
 
 /** A message as Gotify's `/stream` and `/message` carry it (gotify/server model.MessageExternal). */
 export const GotifyMessage = z.object({
@@ -45,7 +52,8 @@ export interface GotifyClientOptions {
   /** Runs once per new message, in id order, with its application's name. */
   onMessage: (message: GotifyMessage, app: string) => void;
   onState: () => void;
-  warn: (event: string, fields: Record<string, unknown>) => void;
+  /** Where a failure's records go; a cause that is not forge's sentence is logged here only. */
+  log: Logger;
   /** Reconnect back-off: first wait and ceiling (the original's 500 ms doubling to 30 s). */
   backoffMs?: { first: number; max: number };
   /** How often the liveness probe (`GET /health`) runs while the stream is open. */
@@ -93,7 +101,7 @@ export class GotifyClient {
   /** The newest messages (up to 200), newest first, with their application names. */
   async recent(): Promise<{ message: GotifyMessage; app: string }[]> {
     await this.#refreshApps();
-    const page = Paged.parse(await this.#get("/message?limit=200"));
+    const page = await this.#page("/message?limit=200");
     return page.messages.map((m) => ({
       message: m,
       app: this.#apps.get(m.appid) ?? `#${m.appid}`,
@@ -112,8 +120,14 @@ export class GotifyClient {
         if (mended) this.#lastId = mended.state === "read" ? mended.value.last_id : null;
         await this.#session();
       } catch (err) {
-        this.error = (err as Error).message;
-        this.opts.warn("gotify_connection_failed", { error: this.error });
+        // Home shows this sentence: forge's own, never a library's (the log keeps that cause).
+        this.error = ownWords(err, {
+          log: this.opts.log,
+          event: "gotify_client_threw",
+          fallback:
+            `the Gotify connection to ${this.#base} failed inside forge; the log has the cause`,
+        });
+        this.opts.log.warn("gotify_connection_failed", { error: this.error });
       }
       this.#setConnected(false);
       if (this.#stopped) break;
@@ -140,7 +154,7 @@ export class GotifyClient {
     let chain: Promise<void> = Promise.resolve();
     const queue = (fn: () => Promise<void>) => {
       chain = chain.then(fn).catch((err) => {
-        this.opts.warn("gotify_message_failed", { error: (err as Error).message });
+        this.opts.log.warn("gotify_message_failed", { error: (err as Error).message });
         socket.close(4000, "catch-up failed");
       });
     };
@@ -162,7 +176,7 @@ export class GotifyClient {
         parsed = null; // not JSON: refused below with the same words as a wrong shape
       }
       if (parsed?.success) queue(() => this.#handle(parsed.data));
-      else this.opts.warn("gotify_frame_unreadable", { bytes: String(e.data).length });
+      else this.opts.log.warn("gotify_frame_unreadable", { bytes: String(e.data).length });
     };
     if (!(await opened)) {
       socket.close();
@@ -177,7 +191,7 @@ export class GotifyClient {
     }
     const probe = setInterval(() => {
       this.#get("/health").catch((err) => {
-        this.opts.warn("gotify_probe_failed", { error: (err as Error).message });
+        this.opts.log.warn("gotify_probe_failed", { error: (err as Error).message });
         socket.close(4001, "health probe failed");
       });
     }, this.opts.probeMs ?? 15_000);
@@ -193,14 +207,14 @@ export class GotifyClient {
   async #catchUp(): Promise<void> {
     if (this.#lastId === null) {
       // First run: start from the newest message; what came before forge is not news.
-      const page = Paged.parse(await this.#get("/message?limit=1"));
+      const page = await this.#page("/message?limit=1");
       await this.#advance(page.messages[0]?.id ?? 0);
       return;
     }
     const missed: GotifyMessage[] = [];
     let path = "/message?limit=100";
     for (;;) {
-      const page = Paged.parse(await this.#get(path));
+      const page = await this.#page(path);
       missed.push(...page.messages.filter((m) => m.id > this.#lastId!));
       const oldest = page.messages.at(-1)?.id ?? 0;
       if (!page.paging.next || oldest <= this.#lastId) break;
@@ -214,7 +228,7 @@ export class GotifyClient {
     if (!this.#apps.has(m.appid)) {
       // Without the name the message still goes on, under its application's number.
       await this.#refreshApps().catch((err) =>
-        this.opts.warn("gotify_apps_unread", { error: (err as Error).message })
+        this.opts.log.warn("gotify_apps_unread", { error: (err as Error).message })
       );
     }
     this.opts.onMessage(m, this.#apps.get(m.appid) ?? `#${m.appid}`);
@@ -227,8 +241,17 @@ export class GotifyClient {
   }
 
   async #refreshApps(): Promise<void> {
-    const apps = Apps.parse(await this.#get("/application"));
+    const apps = expect(
+      Apps,
+      await this.#get("/application"),
+      "/application",
+      "an application list",
+    );
     this.#apps = new Map(apps.map((a) => [a.id, a.name]));
+  }
+
+  async #page(path: string): Promise<z.infer<typeof Paged>> {
+    return expect(Paged, await this.#get(path), "/message", "a page of messages");
   }
 
   async #get(path: string): Promise<unknown> {
@@ -263,4 +286,14 @@ export class GotifyClient {
     this.connected = on;
     this.opts.onState();
   }
+}
+
+/**
+ * Gotify's answer in the shape forge reads, or forge's sentence naming the path and what it
+ * should have been (a schema library's issue list is no sentence for a person).
+ */
+function expect<T>(schema: z.ZodType<T>, body: unknown, path: string, what: string): T {
+  const read = schema.safeParse(body);
+  if (read.success) return read.data;
+  throw new Error(`Gotify answered ${path} with something that is not ${what}`);
 }

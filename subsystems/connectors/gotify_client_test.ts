@@ -15,6 +15,11 @@ async function until(cond: () => boolean, what: string, ms = 20_000) {
   }
 }
 
+/** The message a call rejects with; null when it resolves. */
+function refusal(call: () => Promise<unknown>): Promise<string | null> {
+  return call().then(() => null, (err) => (err as Error).message);
+}
+
 function client(dir: string, url: string, token: string, got: string[]) {
   return new GotifyClient({
     url,
@@ -22,7 +27,7 @@ function client(dir: string, url: string, token: string, got: string[]) {
     cursor: cursorFile(new StateKeeper(memoryLogger()), `${dir}/cursor.json`),
     onMessage: (m, app) => got.push(`${app}:${m.message}`),
     onState: () => {},
-    warn: () => {},
+    log: memoryLogger(),
     backoffMs: { first: 50, max: 400 },
     probeMs: 200,
   });
@@ -95,6 +100,59 @@ Deno.test("gotify client: a wrong client token is down with Gotify's words, and 
   } finally {
     await c.stop();
     await fake.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("gotify client: an answer that is not Gotify's shape is down in forge's words", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-gotify-" });
+  // A stand-in for a server at the configured URL that is not Gotify: every path answers JSON
+  // of the wrong shape (the application list alone is right when `apps` is set).
+  let apps = false;
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    if (apps && path === "/application") return Response.json([{ id: 1, name: "ci" }]);
+    return Response.json({ unexpected: true });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}`;
+  const log = memoryLogger();
+  const c = new GotifyClient({
+    url,
+    token: "gtfyc.any",
+    cursor: cursorFile(new StateKeeper(memoryLogger()), `${dir}/cursor.json`),
+    onMessage: () => {},
+    onState: () => {},
+    log,
+    backoffMs: { first: 50, max: 400 },
+  });
+  try {
+    c.start();
+    await until(() => c.error !== null, "an error");
+    assertEquals(
+      c.error,
+      "Gotify answered /application with something that is not an application list",
+    );
+    const failed = log.records.find((r) => r.event === "gotify_connection_failed") as
+      | { error?: unknown }
+      | undefined;
+    assertEquals(failed?.error, c.error);
+    assertEquals(
+      await refusal(() => c.recent()),
+      "Gotify answered /application with something that is not an application list",
+    );
+    apps = true;
+    assertEquals(await c.apps(), ["ci"]);
+    assertEquals(
+      await refusal(() => c.recent()),
+      "Gotify answered /message with something that is not a page of messages",
+    );
+    const logged = JSON.stringify(log.records);
+    for (const engine of ["invalid_type", "Invalid input", "expected"]) {
+      assert(!logged.includes(engine), `the log holds a schema library's words: ${logged}`);
+    }
+  } finally {
+    await c.stop();
+    await server.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -32,7 +32,7 @@ export async function create(host: Host) {
       cursor: cursorFile(host.state, `${dir}/gotify_cursor.json`),
       onMessage: (m, app) => deliverNotification(c, notificationOf(m, app)),
       onState,
-      warn,
+      log: host.log,
     });
     c.gotify.start();
   }

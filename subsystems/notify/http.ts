@@ -3,6 +3,8 @@
  * server by its host and port only (an ntfy topic or a push endpoint in a URL is a capability,
  * so neither is ever written down), never an engine's message.
  */
+import { netWords } from "../../server/words.ts";
+
 export class SendFailure extends Error {
   constructor(
     why: string,
@@ -77,20 +79,11 @@ function serverWords(text: string): string {
   }
 }
 
-/** Why a request never got an answer, in words. */
+/** Why a request never got an answer, in words (forge's own `netWords`, which reads fetch's
+ * cause), with the way out of the one refusal a restart mends. */
 function networkWords(err: unknown): string {
   if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
     return "forge may not reach it: its host was not in the config when forge launched (restart forge)";
   }
-  // fetch says "fetch failed"; what happened is in its cause (Deno's own, English, unstable).
-  let text = "";
-  for (let e: unknown = err, i = 0; e && i < 4; e = (e as Error).cause, i++) {
-    text += ` ${String((e as Error).message ?? e)}`;
-  }
-  if (/refused/i.test(text)) return "it refused the connection (is the server running?)";
-  if (/dns|lookup|resolve|name or service/i.test(text)) return "its host name did not resolve";
-  if (/certificate|tls|ssl/i.test(text)) return "its TLS certificate was not trusted";
-  if (/reset|closed|broken pipe|eof/i.test(text)) return "it closed the connection unanswered";
-  if (/timed? ?out/i.test(text)) return "the connection timed out";
-  return "it could not be reached";
+  return netWords(err);
 }

@@ -198,3 +198,23 @@ Deno.test("threads: a new round is numbered one past the highest, never a number
     await cleanup(dir);
   }
 });
+
+Deno.test("threads: a save on a branch nobody read since boot reads the file first, and refuses a broken one", async () => {
+  const dir = await tempDir();
+  try {
+    const log = memoryLogger();
+    const store = new ThreadStore(new StateKeeper(log), dir, () => NOW);
+    const file = `${store.dirOf("p", "feat")}/threads.json`;
+    await Deno.mkdir(store.dirOf("p", "feat"), { recursive: true });
+    await Deno.writeTextFile(file, '{"threads": [ {"id": "t1", "BROKEN');
+    await rejects(() => store.save("p", "feat", []), /threads\.json did not parse/);
+    equal(await Deno.readTextFile(file), '{"threads": [ {"id": "t1", "BROKEN');
+    equal(log.records.filter((r) => r.event === "state_file_damaged").length, 1);
+    // Whole, it is replaced as the save says.
+    await Deno.writeTextFile(file, JSON.stringify({ threads: [await thread("a")] }));
+    await store.save("p", "feat", []);
+    deepStrictEqual(await store.readThreads("p", "feat"), { outcome: "read", value: [] });
+  } finally {
+    await cleanup(dir);
+  }
+});

@@ -15,6 +15,7 @@ export function create(host: Host) {
       shell: typeof area.shell === "string" ? area.shell : undefined,
       scrollback: typeof area.scrollback === "number" ? area.scrollback : undefined,
     },
+    viewers: { log: host.log },
     onChange: (seat, summary) => {
       const [org, project, label] = seat.split("/");
       host.emit({

@@ -6,6 +6,7 @@
  * never sent a backlog: a resume, or a viewer whose sink's buffer went over the bound, gets a
  * fresh terminal_view instead, and the byte stream continues from that screen's sequence.
  */
+import type { Logger } from "../../server/log.ts";
 import { type OutputChunk, seqAfter, type ShellTerminal } from "./terminal.ts";
 
 /** Where a viewer's frames go; the socket layer implements it per connection. */
@@ -58,6 +59,8 @@ export interface ViewerSetOptions {
   recheckMs?: number;
   /** Unparsed bytes a screen may be followed by; past it the screen waits. Default 256 KiB. */
   tailMax?: number;
+  /** Where a failure's cause goes (the PTY's own words); a refusal says what failed in forge's. */
+  log?: Logger;
 }
 
 interface Viewer {
@@ -80,6 +83,7 @@ export class ViewerSet {
   #highWater: number;
   #recheckMs: number;
   #tailMax: number;
+  #log: Logger | undefined;
   #recheck: ReturnType<typeof setInterval> | undefined;
   #unsubscribe: () => void;
 
@@ -89,6 +93,7 @@ export class ViewerSet {
     this.#highWater = options.highWater ?? 1024 * 1024;
     this.#recheckMs = options.recheckMs ?? 50;
     this.#tailMax = options.tailMax ?? 256 * 1024;
+    this.#log = options.log;
     this.#unsubscribe = terminal.onOutput((chunk) => this.#fanOut(chunk));
   }
 
@@ -184,7 +189,21 @@ export class ViewerSet {
     try {
       this.#terminal.resize(cols, rows);
     } catch (e) {
-      return { ok: false, why: (e as Error).message };
+      // node-pty's words (an ioctl's errno) go to the log; the person reads which resize failed.
+      this.#log?.warn("terminal_resize_failed", {
+        seat: this.seat,
+        terminal: this.#terminal.id,
+        viewer,
+        cols,
+        rows,
+        error: e,
+      });
+      const why = !this.#terminal.alive
+        ? "; the shell has exited"
+        : this.#log
+        ? "; the log has the cause"
+        : "";
+      return { ok: false, why: `${this.#name()}: the resize to ${cols}x${rows} failed${why}` };
     }
     return { ok: true };
   }

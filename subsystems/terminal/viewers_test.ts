@@ -1,5 +1,7 @@
 import { ShellTerminal } from "./terminal.ts";
 import { ViewerSet } from "./viewers.ts";
+import { memoryLogger } from "../../server/log.ts";
+import { assertEquals } from "../../tests/assert.ts";
 import { RecordingSink, testEnv, waitFor, withTempHome } from "../../tests/terminal_support.ts";
 
 const SEAT = { org: "acme", project: "web", label: "lead" };
@@ -225,6 +227,34 @@ Deno.test("viewers: a viewer over its buffer bound gets a fresh screen, not the 
     const drawn = await slow.draw();
     if (!drawn.lines.includes("done-49") || !drawn.lines.includes("2000")) {
       throw new Error(`fresh screen:\n${drawn.lines.join("\n")}`);
+    }
+  });
+});
+
+Deno.test("viewers: a resize the PTY refuses is named in forge's words, its cause logged", async () => {
+  await withTempHome(async (home) => {
+    const term = new ShellTerminal({ id: 7, cwd: home, shell: "/bin/bash", env: testEnv(home) });
+    const log = memoryLogger();
+    const viewers = new ViewerSet(term, { seat: SEAT, log });
+    try {
+      const viewer = viewers.attach(new RecordingSink());
+      expectOk(viewers.resize(viewer, 100, 30), "a resize");
+      // The PTY refusing as node-pty's addon does when its descriptor is gone (the shell's exit
+      // racing the resize): its words are the engine's, for the log alone.
+      term.resize = () => {
+        throw new Error("ioctl(2) failed, EBADF");
+      };
+      assertEquals(viewers.resize(viewer, 120, 40), {
+        ok: false,
+        why: "terminal 7 of acme/web/lead: the resize to 120x40 failed; the log has the cause",
+      });
+      const logged = log.records.find((r) => r.event === "terminal_resize_failed") as
+        | { error?: unknown }
+        | undefined;
+      assertEquals((logged?.error as Error | undefined)?.message, "ioctl(2) failed, EBADF");
+    } finally {
+      viewers.dispose();
+      await term.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { netWords } from "../../server/subsystem.ts";
 import type { Kdf } from "./crypto.ts";
 
 // The Bitwarden client protocol, as the official CLI speaks it (identity: prelogin and
@@ -15,10 +16,12 @@ export class VaultServerError extends Error {
       | "refresh_refused"
       | "unauthorized"
       | "unreachable"
-      | "refused",
+      | "refused"
+      | "unreadable",
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = "VaultServerError";
   }
 }
@@ -95,10 +98,11 @@ export class VaultApi {
         ...(this.client ? { client: this.client } : {}),
       });
     } catch (err) {
-      // The engine's message names the host and the TLS or socket cause, never a secret.
+      // fetch's own words stay out (they ride on the cause): the URL and forge's reason say it.
       throw new VaultServerError(
         "unreachable",
-        `the vault server at ${this.#base} could not be reached (${(err as Error).message})`,
+        `the vault server at ${this.#base} could not be reached: ${netWords(err)}`,
+        { cause: err },
       );
     }
   }
@@ -110,7 +114,7 @@ export class VaultApi {
       body: JSON.stringify({ email }),
     });
     if (!res.ok) throw new VaultServerError("refused", `prelogin answered ${res.status}`);
-    const p = Prelogin.parse(await res.json());
+    const p = expect(Prelogin, await readJson(res), "prelogin");
     return p.kdf === 1
       ? {
         type: 1,
@@ -128,8 +132,8 @@ export class VaultApi {
       body: new URLSearchParams(form),
     });
     // A body that is not JSON is checked below as an unknown answer, with its status.
-    const body = await res.json().catch(() => ({}));
-    if (res.ok) return Tokens.parse(body);
+    const body = await readJson(res);
+    if (res.ok) return expect(Tokens, body, "the token request");
     const err = GrantError.safeParse(body);
     const said = err.success ? err.data.ErrorModel?.Message ?? err.data.error : undefined;
     if (form.grant_type === "refresh_token") {
@@ -188,7 +192,7 @@ export class VaultApi {
 
   async sync(access: string): Promise<Sync> {
     const res = await this.#api(access, "/sync?excludeDomains=true");
-    return Sync.parse(await res.json());
+    return expect(Sync, await readJson(res), "sync");
   }
 
   /** Creates (id null) or replaces a cipher; answers the stored record. */
@@ -198,7 +202,7 @@ export class VaultApi {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
-    return CipherRecord.parse(await res.json());
+    return expect(CipherRecord, await readJson(res), "the item's write");
   }
 
   /** An attachment's encrypted bytes, through the download url the server hands out. */
@@ -206,7 +210,11 @@ export class VaultApi {
     const path = `/ciphers/${encodeURIComponent(cipherId)}/attachment/${
       encodeURIComponent(attachmentId)
     }`;
-    const meta = AttachmentMeta.parse(await (await this.#api(access, path)).json());
+    const meta = expect(
+      AttachmentMeta,
+      await readJson(await this.#api(access, path)),
+      "the attachment's request",
+    );
     // A self-hosted server serves the file itself; a cloud one names a blob store's signed url.
     const res = await this.#send(new URL(meta.url, `${this.#base}/`).href, {});
     if (!res.ok) {
@@ -214,4 +222,28 @@ export class VaultApi {
     }
     return new Uint8Array(await res.arrayBuffer());
   }
+}
+
+/** An answer's JSON, or undefined when it is not JSON (`expect` then names it). */
+async function readJson(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // the parser's words stay out: not what the server sends is the reason
+  }
+}
+
+/**
+ * The server's answer in the shape forge reads, or forge's sentence naming the request whose
+ * answer was wrong (a gateway's HTML page, a server that is not Bitwarden's): never a parser's
+ * or a schema library's words.
+ */
+function expect<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+  const read = schema.safeParse(body);
+  if (read.success) return read.data;
+  throw new VaultServerError(
+    "unreadable",
+    `the vault server's answer to ${what} is not what a Bitwarden server sends`,
+  );
 }

@@ -4,7 +4,7 @@ import type { EnrolmentMaterial } from "../../protocol/vault.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import type { VaultCards } from "./cards.ts";
 import type { EnrolmentStore } from "./enrolments.ts";
-import { UnlockRefused, type VaultSession } from "./session.ts";
+import type { VaultSession } from "./session.ts";
 
 type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 
@@ -79,8 +79,14 @@ export function vaultCommands(
                 : material,
             );
           } catch (err) {
-            // A wrong password or code is answered in words; the card stays parked as it was.
-            const why = err instanceof UnlockRefused ? err.message : (err as Error).message;
+            // A wrong password or code, or a server that cannot be reached or read, is answered in
+            // forge's words (an engine's message stays in the log); the card stays parked.
+            const why = ownWords(err, {
+              log: host.log,
+              event: "vault_unlock_failed",
+              fallback: "the unlock failed inside forge; the log has the cause",
+              fields: { seat: cmd.key, id: cmd.id },
+            });
             host.log.warn("vault_unlock_refused", { seat: cmd.key, id: cmd.id, why });
             throw new Refusal(what, `${what}: the vault did not unlock: ${why}`, cmd.key);
           } finally {

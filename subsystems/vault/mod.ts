@@ -73,10 +73,13 @@ export function create(host: Host, opts: { client?: Deno.HttpClient } = {}) {
       cards.restampAll();
     },
     onRotated: (refreshToken) => {
-      // spec: the slot-less vault_rotated, live sockets only: emitted, never stored.
+      // spec: the slot-less vault_rotated, live sockets only: emitted, never stored. The token is
+      // a secret, and only a client that answers can hold an enrolment to rewrite (as
+      // vault_enrolment_material goes to answering connections alone): a read-only one never
+      // hears it.
       host.log.info("vault_rotated", {});
       const fields: VaultRotated = { refresh_token: refreshToken };
-      host.emit({ name: "vault_rotated", fields });
+      host.emit({ name: "vault_rotated", fields }, "answering");
     },
     onKdf: (ms, kdf) => host.log.info("vault_kdf", { ms: Math.round(ms), kdf: kdf.type }),
   });

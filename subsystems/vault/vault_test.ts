@@ -136,6 +136,8 @@ Deno.test("rotated keys (a MAC failure) and a refused refresh each lock the sess
   // Each call refreshes (the token is inside its last minute): the rotation is pushed.
   const rotated = t.updates.filter((u) => u.name === "vault_rotated");
   assert(rotated.length >= 1);
+  // The token is a secret: it goes to answering connections alone.
+  assert(rotated.every((u) => t.answeringOnly.has(u)), "vault_rotated went to every connection");
   assertEquals(rotated.at(-1)!.fields!.refresh_token, t.sub.session.material()!.refresh_token);
   await t.vault.rotateUserKey();
   const b = t.call("vault__read", { item: SEED.login.name, field: "password" });

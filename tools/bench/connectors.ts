@@ -41,7 +41,7 @@ const client = new GotifyClient({
     waiter?.();
   },
   onState: () => {},
-  warn: () => {},
+  log: memoryLogger(),
   backoffMs: { first: 20, max: 200 },
 });
 const stats = (xs: number[]) => {

@@ -4,16 +4,22 @@
  */
 import { isJsonObject, type JsonObject } from "./types.ts";
 
-/** A control request the CLI refused, did not answer in time, or could not answer. */
+/**
+ * A control request the CLI refused, did not answer in time, or could not answer. `reason` is a
+ * clause a person can read (`the CLI answered "Server not found: x"`, `claude exited (code 0)`);
+ * the request id is the CLI's bookkeeping: it stays on the error for the log, out of the message
+ * a frame may carry.
+ */
 export class ControlError extends Error {
   constructor(
     readonly subtype: string,
     readonly requestId: string,
-    reason: string,
+    readonly reason: string,
     /** The CLI's `error_code` (e.g. `unsupported_request`), when it sent one. */
     readonly code?: string,
+    options?: ErrorOptions,
   ) {
-    super(`claude control request ${subtype} (${requestId}) failed: ${reason}`);
+    super(`claude control request ${subtype} failed: ${reason}`, options);
     this.name = "ControlError";
   }
 }
@@ -65,7 +71,7 @@ export class ControlChannel {
     const ms = timeoutMs ?? this.defaultTimeoutMs;
     const timer = setTimeout(() => {
       this.#pending.delete(id);
-      reject(new ControlError(subtype, id, `no control_response within ${ms} ms`));
+      reject(new ControlError(subtype, id, `the CLI did not answer within ${ms} ms`));
     }, ms);
     this.#pending.set(id, { subtype, resolve, reject, timer });
     try {
@@ -73,7 +79,12 @@ export class ControlChannel {
     } catch (e) {
       clearTimeout(timer);
       this.#pending.delete(id);
-      reject(new ControlError(subtype, id, (e as Error).message));
+      // The write's own words ride on the cause: the reason is that the CLI never heard it.
+      reject(
+        new ControlError(subtype, id, "it could not be written to the CLI", undefined, {
+          cause: e,
+        }),
+      );
     }
     return promise;
   }
@@ -92,8 +103,10 @@ export class ControlChannel {
     if (response.subtype === "success") {
       p.resolve(isJsonObject(response.response) ? response.response : {});
     } else {
-      const reason = typeof response.error === "string" ? response.error : JSON.stringify(response);
       const code = typeof response.error_code === "string" ? response.error_code : undefined;
+      const reason = typeof response.error === "string"
+        ? `the CLI answered "${response.error}"`
+        : `the CLI refused it${code ? ` (${code})` : ""}`;
       p.reject(new ControlError(p.subtype, response.request_id, reason, code));
     }
     return true;

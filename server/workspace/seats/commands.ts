@@ -10,7 +10,7 @@ import type {
   Wire,
   WireObject,
 } from "../../../protocol/mod.ts";
-import type { ClaudeProcess, JsonObject } from "../claude/mod.ts";
+import { type ClaudeProcess, ControlError, type JsonObject } from "../claude/mod.ts";
 import type { Refusal } from "../../subsystem.ts";
 import { ownWords } from "../../words.ts";
 import { SERVER_NAME } from "../mcp/seat_server.ts";
@@ -175,11 +175,28 @@ export class SeatCommands {
     const asked = operation === "reconnect"
       ? proc.request("mcp_reconnect", { serverName })
       : proc.request("mcp_toggle", { serverName, enabled: enabled === true });
-    asked.then(() => this.#p.driver.reads?.readMcp()).catch((err) =>
+    // The person reads which operation on which server failed and why; the request id is
+    // the CLI's bookkeeping, for the log alone.
+    const doing = operation === "reconnect"
+      ? `reconnecting MCP server "${serverName}"`
+      : `turning MCP server "${serverName}" ${enabled === true ? "on" : "off"}`;
+    asked.then(() => this.#p.driver.reads?.readMcp()).catch((err) => {
+      const fields = { seat: this.#p.name, server: serverName, operation };
+      const why = err instanceof ControlError ? err.reason : ownWords(err, {
+        log: this.#p.env.log,
+        event: "seat_mcp_operation_threw",
+        fallback: "it failed inside forge; the log has the cause",
+        fields,
+      });
+      this.#p.env.log.warn("seat_mcp_operation_failed", {
+        ...fields,
+        request_id: err instanceof ControlError ? err.requestId : null,
+        why,
+      });
       this.#emit("mcp_operation_error", {
-        error: { server_name: serverName, operation, message: err.message },
-      })
-    );
+        error: { server_name: serverName, operation, message: `${doing} failed: ${why}` },
+      });
+    });
   }
 
   /** read_call_output: the call's output (call_output.ts); answered to the asker alone. */

@@ -47,10 +47,16 @@ export class PidBook {
     return this.#file.damage;
   }
 
-  /** Before a launch: a mended (or removed) book clears the damage; a damaged one throws. */
+  /**
+   * Before a launch or a write: a mended (or removed) book clears the damage; a damaged one
+   * throws. A book read again (mended, or changed on disk since this run wrote it) has its
+   * leftovers reaped: the processes it names that this run did not start, never its own.
+   */
   async writable(): Promise<void> {
-    const mended = await this.#file.writable();
-    if (mended?.state === "read") await this.#reapAll(mended.value);
+    const read = await this.#file.writable();
+    if (read?.state === "read") {
+      await this.#reapAll(read.value.filter((rec) => !this.#records.has(rec.pid)));
+    }
   }
 
   /** Ends what a previous run left behind, then starts an empty book. Returns the pids ended. */
@@ -131,6 +137,8 @@ export class PidBook {
 
   async #write(): Promise<void> {
     try {
+      // A book changed on disk since is read again first, never written over unseen.
+      await this.writable();
       await this.#file.write([...this.#records.values()]);
     } catch (error) {
       // The keeper logged the cause; this names what it costs.

@@ -101,3 +101,38 @@ Deno.test("a seat's CLI is on the book, its start time with it, before its first
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a book changed on disk under a run: a leftover it names is ended, never the run's own", async () => {
+  const dir = await Deno.makeTempDir();
+  const spawn = () => new Deno.Command("sleep", { args: ["60"] }).spawn();
+  const [mine, leftover, next] = [spawn(), spawn(), spawn()];
+  const log = memoryLogger();
+  try {
+    const book = new PidBook(new StateKeeper(log), dir, log);
+    assertEquals(await book.reap(), []);
+    await book.add(mine.pid, "Acme/proj/lead");
+    // A person puts back a book that names this run's CLI and one a dead run left.
+    const rec = async (p: Deno.ChildProcess, seat: string) => ({
+      pid: p.pid,
+      start: await startTime(p.pid),
+      seat,
+    });
+    const edited = [await rec(mine, "Acme/proj/lead"), await rec(leftover, "Acme/proj/old")];
+    await Deno.writeTextFile(`${dir}/pids.json`, JSON.stringify(edited));
+    // The next record reads the book again first: the leftover ends, this run's CLI does not.
+    await book.add(next.pid, "Acme/proj/w1");
+    const ended = await leftover.status;
+    assert(ended.signal === "SIGTERM" || ended.signal === "SIGKILL", JSON.stringify(ended));
+    assert((await startTime(mine.pid)) !== null, "this run's CLI still runs");
+    const onDisk = JSON.parse(await Deno.readTextFile(`${dir}/pids.json`)) as { pid: number }[];
+    assertEquals(onDisk.map((r) => r.pid), [mine.pid, next.pid]);
+  } finally {
+    for (const p of [mine, leftover, next]) {
+      try {
+        p.kill("SIGKILL");
+      } catch { /* ended */ }
+      await p.status;
+    }
+    await Deno.remove(dir, { recursive: true });
+  }
+});
