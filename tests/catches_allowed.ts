@@ -262,8 +262,8 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/review/scan.ts#scan":
     "spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.",
   "subsystems/review/scan.ts#topLevel": "No `.git` here: git says where the top is, if anywhere.",
-  "subsystems/review/untracked.ts#countLines":
-    "An untracked file that went before it was counted adds nothing to the stats.",
+  "subsystems/review/untracked.ts#readOnce":
+    "A file that went after the status: no lines and no content, as for a deleted file.",
   "subsystems/review/untracked.ts#untrackedHead":
     "A file that went between the status and the read: no content, as for a deleted file.",
   "subsystems/review/scope.ts#scopeOfSeat":

@@ -7,18 +7,21 @@
  */
 import type { BaseAnswer } from "./base.ts";
 import { git } from "./git.ts";
-import { claimAhead, DiffBudget, LineCutter, type ParsedFiles } from "./diff_parse.ts";
+import { claimAhead, DiffBudget, type ParsedFiles } from "./diff_parse.ts";
 import { parseDiff } from "./patch_stream.ts";
-import { diffArgs, EMPTY_TREE, PATCH_READ_CAP, type Patches, type Scan } from "./scan.ts";
-import { untrackedHead, type UntrackedHeads } from "./untracked.ts";
-import type { DiffContent, DiffFile, LayerState } from "./wire.ts";
+import { diffArgs, PATCH_READ_CAP } from "./diff_layer.ts";
+import { EMPTY_TREE, type Patches, type Scan } from "./scan.ts";
+import { finishWorktree } from "./worktree_layer.ts";
+import type { DiffContent, LayerState } from "./wire.ts";
 
 /**
  * Read both layers for a scan already taken, spending one budget across them. `base` is what the
  * base store answered for this read (ordinary or review-scoped); it is carried only beside a
  * branch layer, as is `base_error`. `patches` from {@link scanWithPatches} spare running each
- * git diff a second time (and parsing the worktree's again, when the scan parsed it for this
- * `budget`); a layer without one is diffed here.
+ * git diff a second time; a layer without one is diffed here. A layer the scan parsed for this
+ * very `budget` is taken as parsed when the budget stands where that parse started: the worktree
+ * layer finished (unmerged and untracked files in), then the branch layer, parsed from where the
+ * worktree's left the budget.
  */
 export async function readDiff(
   cwd: string,
@@ -33,97 +36,37 @@ export async function readDiff(
     return { worktree: layer, branch_ahead: null, base: null, base_error: null };
   }
   const f = scan.facts;
+  const taken = f.entries.length ? claimAhead(patches?.worktree_rows ?? null, budget) : null;
   const layerDiff = (have: Uint8Array | null | undefined, against: string) =>
     have
       ? { code: 0, stdout: have }
       : git(cwd, diffArgs(against, "patch"), { maxBytes: PATCH_READ_CAP });
   const [wt, br] = await Promise.all([
-    f.entries.length ? layerDiff(patches?.worktree, f.head ?? EMPTY_TREE) : null,
+    f.entries.length && !taken ? layerDiff(patches?.worktree, f.head ?? EMPTY_TREE) : null,
     f.base_ref && f.has_branch_layer ? layerDiff(patches?.branch, `${f.base_ref}...HEAD`) : null,
   ]);
-  let worktree: LayerState = "clean";
+  let worktree: LayerState = taken ? populated(taken) : "clean";
   if (wt) {
     if (wt.code !== 0) worktree = "scan_failed";
     else {
-      // The scan's own parse, done while git wrote the patch, when it was made for this budget.
-      const parsed = claimAhead(patches?.worktree_rows ?? null, budget) ??
-        parseDiff(wt.stdout, budget);
-      const unmerged = new Set(f.entries.filter((e) => e.status === "unmerged").map((e) => e.path));
-      for (const file of parsed.files) if (unmerged.has(file.path)) file.status = "unmerged";
-      const untracked = f.entries.filter((e) => e.status === "untracked").map((e) => e.path);
-      await addUntracked(f.root!, untracked, parsed, budget, patches?.untracked_heads ?? null);
+      const parsed = parseDiff(wt.stdout, budget);
+      await finishWorktree(parsed, f.entries, f.root!, budget, patches?.untracked_heads ?? null);
       worktree = populated(parsed);
     }
   }
   if (!f.base_ref) return { worktree, branch_ahead: null, base: null, base_error: null };
   let branch: LayerState = "clean";
   if (f.branch_failed) branch = "scan_failed";
-  else if (br) branch = br.code === 0 ? populated(parseDiff(br.stdout, budget)) : "scan_failed";
+  else if (br?.code === 0) {
+    branch = populated(
+      claimAhead(patches?.branch_rows ?? null, budget) ?? parseDiff(br.stdout, budget),
+    );
+  } else if (br) branch = "scan_failed";
   return { worktree, branch_ahead: branch, base: base.base, base_error: base.base_error };
 }
 
 function populated(p: ParsedFiles): LayerState {
   return p.total_files === 0 ? "clean" : { populated: p };
-}
-
-/** Untracked files are not in `git diff`; each is carried as a creation, read within the caps. */
-async function addUntracked(
-  root: string,
-  paths: string[],
-  into: ParsedFiles,
-  budget: DiffBudget,
-  heads: UntrackedHeads | null,
-): Promise<void> {
-  into.total_files += paths.length;
-  for (const path of paths) {
-    if (budget.files >= budget.fileCap) {
-      into.files_capped = true;
-      continue;
-    }
-    budget.files++;
-    const file: DiffFile = {
-      path,
-      old_path: null,
-      status: "untracked",
-      binary: false,
-      submodule: false,
-      truncated: false,
-      lines: [],
-    };
-    into.files.push(file);
-    // The scan started this read when its status landed, for a record read; else it runs now.
-    const read = await (heads?.get(path) ?? untrackedHead(root, path));
-    if (read === null) continue;
-    if (read.bytes.subarray(0, 8000).includes(0)) {
-      file.binary = true;
-      continue;
-    }
-    const lines = splitLines(read.bytes);
-    // The last line of a read cut short is partial: drop it, the file is flagged truncated.
-    if (read.partial) lines.pop();
-    const cut = new LineCutter(file, budget);
-    const header = `@@ -0,0 +1,${lines.length} @@`;
-    cut.push({ kind: "hunk", text: header, old_line: 0, new_line: 1 }, header.length);
-    lines.every((l, i) =>
-      cut.push({ kind: "added", text: l.text, old_line: null, new_line: i + 1 }, l.size)
-    );
-    if (read.partial) file.truncated = true;
-    if (cut.readCapped) into.bytes_capped = true;
-  }
-}
-
-const dec = new TextDecoder();
-
-function splitLines(bytes: Uint8Array): { text: string; size: number }[] {
-  const out: { text: string; size: number }[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    let nl = bytes.indexOf(10, at);
-    if (nl < 0) nl = bytes.length;
-    out.push({ text: dec.decode(bytes.subarray(at, nl)), size: nl - at });
-    at = nl + 1;
-  }
-  return out;
 }
 
 /** One commit's diff, or the reason it could not be read. */

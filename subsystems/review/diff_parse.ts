@@ -60,7 +60,7 @@ export class LineCutter {
  * spent from a copy of that read's budget so a layer the scan throws away spends none of it.
  */
 export interface ParsedAhead {
-  /** The read's budget, and its spend when the copy was taken. */
+  /** The read's budget, and the spend the parse started from: where the read stands at the layer. */
   budget: DiffBudget;
   files: number;
   bytes: number;
@@ -78,8 +78,9 @@ export function budgetCopy(budget: DiffBudget): DiffBudget {
 }
 
 /**
- * The files parsed ahead, when they were parsed for `budget` and it has spent nothing since: its
- * spend then moves on as parsing them now would have moved it. Else null (parse them now).
+ * The files parsed ahead, when they were parsed for `budget` from the spend it has now: its spend
+ * then moves on as parsing them now would have moved it (a parse is fixed by its bytes and where
+ * the budget stood). Else null (parse them now).
  */
 export function claimAhead(ahead: ParsedAhead | null, budget: DiffBudget): ParsedFiles | null {
   if (ahead?.budget !== budget || budget.files !== ahead.files || budget.bytes !== ahead.bytes) {

@@ -38,7 +38,7 @@ export interface ReviewRecord {
 /** Read the `work`, `git` and `diff` rows for `cwd`. Never throws for a git failure. */
 export async function readRecord(cwd: string, opts: RecordOptions): Promise<ReviewRecord> {
   // A fresh scan keeps its patches so each layer's git diff runs once for the whole record, and
-  // parses the worktree's files for this read's budget while git writes them.
+  // parses each layer's files for this read's budget while git writes them.
   let scan = opts.scan;
   let patches = opts.patches;
   const stored = scan !== undefined;

@@ -4,11 +4,14 @@
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { BaseStore } from "./base.ts";
 import { readDiff } from "./diff.ts";
-import { DiffBudget } from "./diff_parse.ts";
+import { DiffBudget, type ParsedFiles } from "./diff_parse.ts";
 import { readRecord } from "./record.ts";
-import { scanTree } from "./scan.ts";
+import { scanTree, scanWithPatches } from "./scan.ts";
+import type { LayerState } from "./wire.ts";
+import { gitSpawns } from "./git.ts";
 import {
   cleanup,
+  cloneOfBare,
   commitAll,
   featureTree,
   g,
@@ -16,6 +19,8 @@ import {
   tempDir,
   write,
 } from "../../tests/review_support.ts";
+
+const UNVERIFIED = { base: "unverified" as const, base_error: null };
 
 Deno.test("record: ordinary, review-with-session and review-without-session reads of the base", async () => {
   const dir = await tempDir();
@@ -91,17 +96,21 @@ Deno.test("record: no branch layer means no base; a stored scan is reused as giv
   }
 });
 
+// The spec's caps, caps that stop the worktree layer mid-way, ones that leave the branch layer
+// only what the worktree's files left, and ones that stop the branch layer mid-file.
+const CAPS = [[100, 512 * 1024], [2, 40], [6, 10], [7, 200], [100, 200], [100, 240]] as const;
+
 Deno.test("record: files parsed while git writes spend the read's budget as a parse after it", async () => {
   const dir = await tempDir();
   try {
-    const tree = await featureTree(dir);
     const unborn = await initRepo(`${dir}/unborn`);
     await write(`${unborn}/staged.txt`, "s\n");
     await g(unborn, "add", "staged.txt");
     await write(`${unborn}/loose.txt`, "l\n");
-    // The spec's caps, caps that stop the worktree layer mid-way, and ones that leave the branch
-    // layer only what the worktree's files left.
-    for (const caps of [[100, 512 * 1024], [2, 40], [6, 10]] as const) {
+    for (const [i, caps] of CAPS.entries()) {
+      // A tree of its own for each read: a tree whose HEAD and base stay reuses its last walk of
+      // the branch layer, which runs no diff, so its files would not be parsed while git writes.
+      const tree = await featureTree(`${dir}/${i}`);
       for (const cwd of [tree, unborn]) {
         const budget = new DiffBudget(...caps);
         const r = await readRecord(cwd, {
@@ -119,6 +128,73 @@ Deno.test("record: files parsed while git writes spend the read's budget as a pa
         deepStrictEqual([budget.files, budget.bytes], [after.files, after.bytes]);
       }
     }
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+/** A populated layer's files, or a failure naming what the layer was. */
+function populated(l: LayerState | null): ParsedFiles {
+  if (l === null || typeof l === "string") throw new Error(`layer is ${l}, not populated`);
+  return l.populated;
+}
+
+Deno.test("record: both layers parsed while git writes are taken as parsed, not parsed again", async () => {
+  const dir = await tempDir();
+  try {
+    const cut = { worktree: false, files: false, bytes: false, whole: false };
+    for (const [i, caps] of CAPS.entries()) {
+      const tree = await featureTree(`${dir}/${i}`);
+      const budget = new DiffBudget(...caps);
+      const { scan, patches } = await scanWithPatches(tree, { rows: budget });
+      const diff = await readDiff(tree, scan, UNVERIFIED, budget, patches);
+      // The read carries the very files the scan parsed: neither layer was parsed again.
+      equal(populated(diff.worktree), patches.worktree_rows!.parsed, `worktree under ${caps}`);
+      equal(populated(diff.branch_ahead), patches.branch_rows!.parsed, `branch under ${caps}`);
+      // And they, and the budget they spent, are what a parse after the scan gives.
+      const after = new DiffBudget(...caps);
+      deepStrictEqual(diff, await readDiff(tree, await scanTree(tree), UNVERIFIED, after));
+      deepStrictEqual([budget.files, budget.bytes], [after.files, after.bytes], `${caps}`);
+      const wt = populated(diff.worktree);
+      const br = populated(diff.branch_ahead);
+      cut.worktree ||= wt.files_capped || wt.bytes_capped;
+      cut.files ||= br.files_capped;
+      cut.bytes ||= br.bytes_capped && br.files.some((f) => f.lines.length > 0);
+      cut.whole ||= !br.files_capped && !br.bytes_capped;
+    }
+    // The caps cut each layer somewhere: the worktree's, the branch's files and its bytes
+    // mid-file; and one read carries the branch layer whole.
+    deepStrictEqual(cut, { worktree: true, files: true, bytes: true, whole: true });
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("record: an empty layer diff is kept - a re-scan and its read run neither again", async () => {
+  const dir = await tempDir();
+  try {
+    // Two commits ahead that net to nothing, and only an untracked file in the tree: both
+    // layers' diffs are empty.
+    const { tree } = await cloneOfBare(dir, { "a.txt": "a\n" });
+    await g(tree, "checkout", "-q", "-b", "feature");
+    await write(`${tree}/a.txt`, "b\n");
+    await commitAll(tree, "change");
+    await g(tree, "revert", "--no-edit", "HEAD");
+    await write(`${tree}/u.txt`, "u\n");
+    const first = await scanWithPatches(tree);
+    equal(first.scan.git!.ahead!.commit_count, 2);
+    deepStrictEqual([first.patches.worktree?.length, first.patches.branch?.length], [0, 0]);
+    let before = gitSpawns();
+    const { scan, patches } = await scanWithPatches(tree);
+    equal(gitSpawns() - before, 2, "the re-scan runs its diff and its status, no branch walk");
+    before = gitSpawns();
+    const diff = await readDiff(tree, scan, UNVERIFIED, new DiffBudget(), patches);
+    equal(gitSpawns() - before, 0, "the read reuses both empty diffs");
+    deepStrictEqual(diff, await readDiff(tree, scan, UNVERIFIED));
+    equal(diff.branch_ahead, "clean");
+    deepStrictEqual(populated(diff.worktree).files.map((f) => [f.path, f.status]), [
+      ["u.txt", "untracked"],
+    ]);
   } finally {
     await cleanup(dir);
   }

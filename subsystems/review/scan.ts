@@ -6,24 +6,24 @@
  * the top level is the tree itself when it holds `.git`).
  * Stage two, when a base resolved and HEAD or the base moved since the tree's last walk: the
  * chain ahead (`log --raw --numstat -z`), its count and the range's one diff, again in parallel.
+ * For a record read, the worktree layer's files are finished between the two, so the range's
+ * diff is parsed as git writes it from where they leave the read's budget.
  */
 import { type BaseStore, type BaseTarget } from "./base.ts";
-import { budgetCopy, type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
-import { PatchStream } from "./patch_stream.ts";
+import { type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
+import { diffLayer, type LayerOptions } from "./diff_layer.ts";
 import { git, text } from "./git.ts";
 import { defaultRefs, resolveDefault } from "./refs.ts";
 import {
   LOG_FORMAT,
   parseLog,
   parsePorcelain,
-  parseRawNumstat,
-  type RawStat,
-  splitHeader,
   statsBlock,
   type StatusEntry,
   toFileStat,
 } from "./parse.ts";
-import { type UntrackedHeads, untrackedHeads, untrackedLines, worktreeStats } from "./untracked.ts";
+import { readUntracked, type UntrackedHeads, worktreeStats } from "./untracked.ts";
+import { finishWorktree } from "./worktree_layer.ts";
 import type { Ahead, GitWorkView, WorkState } from "./wire.ts";
 
 /** git's empty tree: what an unborn branch's uncommitted layer is measured against. */
@@ -59,13 +59,22 @@ export interface Scan {
 
 /**
  * The patch text a record read reuses: the scan's own `--raw -z -p` output for each
- * layer, so the record runs each git diff once. Null when the layer was not diffed.
+ * layer (empty when nothing changed), so the record runs each git diff once. Null when the layer
+ * was not diffed, or its patch was over the read cap.
  */
 export interface Patches {
   worktree: Uint8Array | null;
   branch: Uint8Array | null;
-  /** The worktree layer's files, parsed as git wrote them for {@link ScanOptions.rows}. */
+  /**
+   * The worktree layer's files, parsed as git wrote them for {@link ScanOptions.rows}, then
+   * finished (unmerged entries stated, untracked files carried) as the read would finish them.
+   */
   worktree_rows: ParsedAhead | null;
+  /**
+   * The branch layer's files, parsed as git wrote them for {@link ScanOptions.rows} from where
+   * the finished worktree layer leaves it; null when the walk was reused and ran no diff.
+   */
+  branch_rows: ParsedAhead | null;
   /** Untracked files' heads, read once the status landed, for {@link ScanOptions.rows}. */
   untracked_heads: UntrackedHeads | null;
 }
@@ -77,9 +86,10 @@ export interface ScanOptions {
   /** Chain cap, default {@link CHAIN_CAP}. */
   chainCap?: number;
   /**
-   * A record read's diff budget: the worktree layer's files are then parsed while git writes
-   * them, off the read's critical path, and handed over as {@link Patches.worktree_rows}, with
-   * the untracked files' heads read meanwhile ({@link Patches.untracked_heads}).
+   * A record read's diff budget: each layer's files are then parsed while git writes them, off
+   * the read's critical path, and handed over as {@link Patches.worktree_rows} and
+   * {@link Patches.branch_rows}, with the untracked files' heads read meanwhile
+   * ({@link Patches.untracked_heads}).
    */
   rows?: DiffBudget;
 }
@@ -107,61 +117,20 @@ export function scanWithPatches(
   return scan(cwd, opts, true);
 }
 
-/**
- * The diff every layer runs: raw records for status and paths, then the patch, whose lines the
- * scan counts itself (see {@link PatchStream}); `numstat` asks git for the counts instead.
- */
-export function diffArgs(against: string, mode: "patch" | "numstat"): string[] {
-  const args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv", "-M", "--raw", "-z"];
-  return [...args, mode === "patch" ? "-p" : "--numstat", against];
-}
-
 /** The status every scan runs beside its diff: branch, HEAD and every entry, untracked included. */
 export const STATUS_ARGS = ["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all"];
-
-/** Patch output is read up to this; a larger one is counted by git's numstat instead. */
-export const PATCH_READ_CAP = 256 * 1024 * 1024;
-
-interface Layer {
-  code: number;
-  stats: RawStat[];
-  patch: Uint8Array | null;
-  rows: ParsedAhead | null;
-}
-
-/**
- * One layer's stats, and its patch when it fitted the read cap, parsed as git writes it (so the
- * parse is done when git's last byte lands); with `rows`, its files too, spent from a copy.
- */
-async function diffLayer(cwd: string, against: string, rows?: DiffBudget): Promise<Layer> {
-  const spent = rows ? budgetCopy(rows) : null;
-  const stream = new PatchStream(spent);
-  const r = await git(cwd, diffArgs(against, "patch"), {
-    maxBytes: PATCH_READ_CAP,
-    onChunk: (chunk) => stream.push(chunk),
-  });
-  if (r.code === 0) {
-    const { stats, rows: parsed } = stream.end();
-    const ahead = rows && spent && parsed
-      ? { budget: rows, files: rows.files, bytes: rows.bytes, spent, parsed }
-      : null;
-    return { code: 0, stats, patch: r.stdout.length ? r.stdout : null, rows: ahead };
-  }
-  if (!r.oversize) return { code: r.code, stats: [], patch: null, rows: null };
-  const n = await git(cwd, diffArgs(against, "numstat"));
-  return { code: n.code, stats: n.code === 0 ? rawStats(n.stdout) : [], patch: null, rows: null };
-}
 
 const NO_PATCHES: Patches = {
   worktree: null,
   branch: null,
   worktree_rows: null,
+  branch_rows: null,
   untracked_heads: null,
 };
 
 /**
  * The status, then what depends on it alone, read while the diff still runs: the untracked
- * files' line counts, and (for a record read's `rows`) their heads.
+ * files' line counts, and (for a record read's `rows`) their heads, from one read of each file.
  */
 async function statusAndUntracked(cwd: string, root: Promise<string | null>, rows?: DiffBudget) {
   const status = await git(cwd, STATUS_ARGS);
@@ -169,8 +138,8 @@ async function statusAndUntracked(cwd: string, root: Promise<string | null>, row
   const porcelain = parsePorcelain(text(status.stdout));
   const top = await root;
   if (top === null) return { status, porcelain, untracked: null, heads: null };
-  const heads = rows ? untrackedHeads(top, porcelain.entries, rows.fileCap - rows.files) : null;
-  return { status, porcelain, untracked: await untrackedLines(top, porcelain.entries), heads };
+  const reads = readUntracked(top, porcelain.entries, rows ? rows.fileCap - rows.files : 0);
+  return { status, porcelain, untracked: await reads.lines, heads: rows ? reads.heads : null };
 }
 
 async function scan(
@@ -189,7 +158,7 @@ async function scan(
   // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is spawned
   // first and parsed as it arrives; the status (~10 ms), the untracked files' counts and the
   // ref files are read while it runs.
-  const diffing = diffLayer(cwd, "HEAD", opts.rows);
+  const diffing = diffLayer(cwd, "HEAD", { rows: opts.rows });
   const rootRead = topLevel(cwd);
   const [headDiff, { status, porcelain, untracked, heads }, root, refs] = await Promise.all([
     diffing,
@@ -203,11 +172,20 @@ async function scan(
   }
   if (root === null || untracked === null || refs.code !== 0) return gated("scanner_failed");
   // An unborn branch has no HEAD to diff against: its uncommitted layer is against the empty tree.
-  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, opts.rows);
+  const wt = porcelain.head ? headDiff : await diffLayer(cwd, EMPTY_TREE, { rows: opts.rows });
   if (wt.code !== 0) return gated("scanner_failed");
   const counts = new Map(wt.stats.map((r) => [r.path, r]));
   const worktreeFiles = worktreeStats(porcelain.entries, counts, untracked);
 
+  // A record read's worktree layer is finished here as the read would finish it, so that the
+  // branch layer's files can be parsed as git writes them from where the worktree's leave the
+  // read's budget. It starts in a microtask: after the branch walk below has spawned its git,
+  // whose output waits for it.
+  const rows = opts.rows && porcelain.entries.length ? wt.rows : null;
+  const finished = rows && Promise.resolve()
+    .then(() => finishWorktree(rows.parsed, porcelain.entries, root, rows.spent, heads))
+    .then(() => rows.spent);
+  const branchFrom = finished ?? (porcelain.entries.length ? undefined : opts.rows);
   const def = resolveDefault(refs.out);
   const baseTarget: BaseTarget | null = def
     ? { cwd, branch: def.branch, remote: "origin", remote_tracking: def.remote }
@@ -215,20 +193,26 @@ async function scan(
   let ahead: Ahead | null | "failed" = null;
   let baseRef: string | null = null;
   let branchPatch: Uint8Array | null = null;
+  let branchRows: ParsedAhead | null = null;
   // On the local default itself there is nothing to be ahead of; on main with origin/main
   // as the base, the unpushed commits are the branch layer.
   if (def && porcelain.head && def.ref !== `refs/heads/${porcelain.branch}`) {
     baseRef = def.ref;
-    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP);
+    const parse = branchFrom && { rows: opts.rows, from: branchFrom };
+    const walked = await branchLayer(cwd, def, porcelain.head, opts.chainCap ?? CHAIN_CAP, parse);
     ahead = walked.ahead;
     branchPatch = walked.patch;
+    branchRows = walked.rows;
   }
+  await finished;
   if (baseTarget) opts.baseStore?.kick(baseTarget);
   const measured = opts.baseStore?.latest(cwd) ?? { base: null, base_error: null };
+  const branched = keep && ahead !== null && ahead !== "failed";
   const patches: Patches = {
     worktree: keep ? wt.patch : null,
-    branch: keep && ahead !== null && ahead !== "failed" ? branchPatch : null,
+    branch: branched ? branchPatch : null,
     worktree_rows: keep ? wt.rows : null,
+    branch_rows: branched ? branchRows : null,
     untracked_heads: keep ? heads : null,
   };
   const result: Scan = {
@@ -269,10 +253,16 @@ async function topLevel(cwd: string): Promise<string | null> {
   }
 }
 
+/** A walk of the branch layer: the chain ahead and the range's patch. */
+interface Walk {
+  ahead: Ahead | null | "failed";
+  patch: Uint8Array | null;
+}
+
 /** The branch layer a tree last walked, keyed by the two commits it is a function of. */
 interface WalkedBranch {
   key: string;
-  walked: { ahead: Ahead | null | "failed"; patch: Uint8Array | null };
+  walked: Walk;
 }
 const walkedBranches = new Map<string, WalkedBranch>();
 const WALKED_KEEP = 64;
@@ -288,27 +278,24 @@ async function branchLayer(
   def: { ref: string; oid: string | null },
   head: string,
   cap: number,
-): Promise<{ ahead: Ahead | null | "failed"; patch: Uint8Array | null }> {
+  rows?: LayerOptions,
+): Promise<Walk & { rows: ParsedAhead | null }> {
   const key = def.oid ? `${head}\0${def.ref}\0${def.oid}\0${cap}` : null;
   const held = walkedBranches.get(cwd);
   if (key && held?.key === key && (held.walked.patch !== null || held.walked.ahead === null)) {
-    return held.walked;
+    return { ...held.walked, rows: null };
   }
-  const walked = await scanAhead(cwd, def.ref, cap);
+  const walked = await scanAhead(cwd, def.ref, cap, rows);
   walkedBranches.delete(cwd);
   if (key && walked.ahead !== "failed" && (walked.patch?.length ?? 0) <= WALKED_PATCH_BYTES) {
-    walkedBranches.set(cwd, { key, walked });
+    // The files parsed for this read's budget are this read's alone.
+    walkedBranches.set(cwd, { key, walked: { ahead: walked.ahead, patch: walked.patch } });
     // Oldest out first: a Map keeps insertion order.
     if (walkedBranches.size > WALKED_KEEP) {
       walkedBranches.delete(walkedBranches.keys().next().value!);
     }
   }
   return walked;
-}
-
-/** The raw + numstat records of a diff layer's output (its patch, if any, left aside). */
-function rawStats(bytes: Uint8Array): RawStat[] {
-  return parseRawNumstat(splitHeader(bytes).header.split("\0"));
 }
 
 function gatedScan(gate: WorkState["gate"]): Scan {
@@ -319,7 +306,9 @@ async function scanAhead(
   cwd: string,
   baseRef: string,
   cap: number,
-): Promise<{ ahead: Ahead | null | "failed"; patch: Uint8Array | null }> {
+  rows?: LayerOptions,
+): Promise<Walk & { rows: ParsedAhead | null }> {
+  const failed = { ahead: "failed" as const, patch: null, rows: null };
   const [log, range] = await Promise.all([
     git(cwd, [
       "log",
@@ -333,18 +322,18 @@ async function scanAhead(
       LOG_FORMAT,
       `${baseRef}..HEAD`,
     ]),
-    diffLayer(cwd, `${baseRef}...HEAD`),
+    diffLayer(cwd, `${baseRef}...HEAD`, rows),
   ]);
-  if (log.code !== 0 || range.code !== 0) return { ahead: "failed", patch: null };
+  if (log.code !== 0 || range.code !== 0) return failed;
   const commits = parseLog(text(log.stdout));
   let commitCount = commits.length;
   // The walk is capped: only a chain that reached the cap needs the full count.
   if (commitCount >= cap) {
     const count = await git(cwd, ["rev-list", "--count", `${baseRef}..HEAD`]);
-    if (count.code !== 0) return { ahead: "failed", patch: null };
+    if (count.code !== 0) return failed;
     commitCount = Number(text(count.stdout).trim());
   }
-  if (!commitCount) return { ahead: null, patch: null };
+  if (!commitCount) return { ahead: null, patch: null, rows: null };
   return {
     ahead: {
       commit_count: commitCount,
@@ -357,5 +346,6 @@ async function scanAhead(
       stats: statsBlock(range.stats.map(toFileStat)),
     },
     patch: range.patch,
+    rows: range.rows,
   };
 }

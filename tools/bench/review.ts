@@ -3,7 +3,8 @@ import { readDiff } from "../../subsystems/review/diff.ts";
 import { DiffBudget } from "../../subsystems/review/diff_parse.ts";
 import { git as runGit, gitSpawns } from "../../subsystems/review/git.ts";
 import { readRecord } from "../../subsystems/review/record.ts";
-import { diffArgs, scanTree, STATUS_ARGS } from "../../subsystems/review/scan.ts";
+import { diffArgs } from "../../subsystems/review/diff_layer.ts";
+import { scanTree, STATUS_ARGS } from "../../subsystems/review/scan.ts";
 import { finishGoals, goal } from "./support/goals.ts";
 import { median } from "./support/stats.ts";
 import {
