@@ -6,6 +6,7 @@
  * `[documents] max_size_mib` ceiling answers the whole lines the ceiling reaches, flagged
  * truncated. There is no error arm: every failure is `{"state": "failed", "why": ...}`.
  */
+import type { Logger } from "../../server/log.ts";
 import type { FileContent } from "../../protocol/mod.ts";
 import { resolveCommit } from "./diff.ts";
 import { git } from "./git.ts";
@@ -48,18 +49,21 @@ export async function fileContentMessage<S>(
   path: string,
   sha: string | null,
   maxSizeMib = DEFAULT_MAX_SIZE_MIB,
+  log?: Logger,
 ): Promise<FileContentMessage<S>> {
-  return { session, path, sha, content: await readFileContent(cwd, path, sha, maxSizeMib) };
+  return { session, path, sha, content: await readFileContent(cwd, path, sha, maxSizeMib, log) };
 }
 
 /**
- * Read `path` (repo-root relative) at `sha` (null: HEAD, the seat's branch tip). Never throws.
+ * Read `path` (repo-root relative) at `sha` (null: HEAD, the seat's branch tip). Never throws:
+ * a failure is the answer's `why` in forge's words, its engine cause in `log`.
  */
 export async function readFileContent(
   cwd: string,
   path: string,
   sha: string | null,
   maxSizeMib = DEFAULT_MAX_SIZE_MIB,
+  log?: Logger,
 ): Promise<FileContent> {
   const failed = (why: string): FileContent => ({ state: "failed", why: `file_content: ${why}` });
   try {
@@ -83,7 +87,9 @@ export async function readFileContent(
       maxBytes: over ? ceiling : bytes + 1,
     });
     if (blob.code !== 0 && !(over && blob.oversize)) {
-      return failed(`${path} at ${short} could not be read: ${blob.stderr_line}`);
+      // git's own line stays out of the answer: it goes to the log.
+      log?.warn("file_content_failed", { path, sha: short, git: blob.stderr_line });
+      return failed(`${path} at ${short} could not be read: git could not read its blob`);
     }
     const body = blob.stdout;
     if (body.subarray(0, 8000).includes(0)) return failed(`${path} at ${short} is a binary file`);
@@ -91,7 +97,8 @@ export async function readFileContent(
     // A whole file ending in a newline has no line after it; a cut file's last line is partial.
     if (over || lines[lines.length - 1] === "") lines.pop();
     return { state: "read", lines, truncated: over };
-  } catch (err) {
-    return failed(`${path} could not be read: ${err instanceof Error ? err.message : String(err)}`);
+  } catch (error) {
+    log?.warn("file_content_failed", { path, error });
+    return failed(`${path} could not be read: forge's read of it failed; the log has the cause`);
   }
 }

@@ -86,7 +86,7 @@ export function create(host: Host) {
 
   return {
     verbs: {
-      ...readVerbs({ seatOf, maxMib, branchOf, threads }),
+      ...readVerbs({ seatOf, maxMib, branchOf, threads, log: host.log }),
       answer_document_hand_off: (msg: ClientMessageOf<"answer_document_hand_off">, peer: Peer) => {
         const answer = parseHandOffAnswer(msg.answer);
         if (!answer.ok) throw new Refusal("answer_document_hand_off", answer.why, msg.key);

@@ -1,5 +1,6 @@
 import { type ClientMessageOf, type Slot, type Wire } from "../../protocol/mod.ts";
 import { type Peer, Refusal } from "../../server/subsystem.ts";
+import type { Logger } from "../../server/log.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { commitDiff } from "./diff.ts";
 import { readDocument } from "./document.ts";
@@ -14,18 +15,27 @@ export interface ReadDeps {
   /** The seat's branch, for the document's review threads. */
   branchOf(slot: Slot): Promise<string>;
   threads: ThreadStore;
+  /** Where a read's engine failure goes (the answer says it in forge's words). */
+  log: Logger;
 }
 
 /**
  * The reads a client asks of a seat's tree: a file's content, one commit's diff, a document.
  * spec: file_content; "What is not here" (commit_diff); document_read.
  */
-export function readVerbs({ seatOf, maxMib, branchOf, threads }: ReadDeps) {
+export function readVerbs({ seatOf, maxMib, branchOf, threads, log }: ReadDeps) {
   return {
     file_content: async (msg: ClientMessageOf<"file_content">, peer: Peer) => {
       const seat = seatOf(msg.session, "file_content");
       // spec: there is no error arm: a read that could not run answers with state failed.
-      const answer = await fileContentMessage(msg.session, seat.cwd, msg.path, msg.sha, maxMib());
+      const answer = await fileContentMessage(
+        msg.session,
+        seat.cwd,
+        msg.path,
+        msg.sha,
+        maxMib(),
+        log,
+      );
       peer.send({ kind: "file_content", ...answer });
     },
     commit_diff: async (msg: ClientMessageOf<"commit_diff">, peer: Peer) => {
