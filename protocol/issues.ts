@@ -49,9 +49,12 @@ function phrase(issue: Issue): string {
       return got === undefined ? `missing (${want})` : `${want}, got ${shown}`;
     }
     case "invalid_union": {
+      // A tagged union whose tag named no form: the tags it takes, and the one it was sent.
+      const tagged = discriminatorMiss(issue);
+      if (tagged) return tagged;
       const forms = issue.errors.map((form) => form.find((i) => i.path.length === 0))
         .map((i) => i?.code === "invalid_type" ? TYPE_WORDS[i.expected] ?? i.expected : null)
-        .map((w, n) => w ?? rootValues(issue.errors[n]));
+        .map((w, n) => w ?? rootValues(issue.errors[n]) ?? taggedForm(issue.errors[n]));
 
       const want = forms.length && forms.every((f) => f !== null)
         ? `expected ${[...new Set(forms)].join(" or ")}`
@@ -79,6 +82,38 @@ function phrase(issue: Issue): string {
       // `custom` carries words a schema's refine wrote for it; the rest are rare enough to keep.
       return issue.message;
   }
+}
+
+/**
+ * A discriminated union's miss (zod reports it at the tag's own path, holding the whole object):
+ * `expected one of "press", "move", got "fly"`, or `missing (...)` when the tag was not sent.
+ */
+function discriminatorMiss(issue: Extract<Issue, { code: "invalid_union" }>): string | null {
+  const { discriminator, options } = issue as { discriminator?: unknown; options?: unknown };
+  if (typeof discriminator !== "string" || !Array.isArray(options) || !("input" in issue)) {
+    return null;
+  }
+  const want = `expected ${values(options)}`;
+  const held = issue.input;
+  const tag = held !== null && typeof held === "object" && !Array.isArray(held)
+    ? (held as Record<string, unknown>)[discriminator]
+    : undefined;
+  if (tag === undefined) return `missing (${want})`;
+  const shown = typeof tag === "string" && tag.length <= 32 ? JSON.stringify(tag) : kindOf(tag);
+  return `${want}, got ${shown}`;
+}
+
+/**
+ * An externally tagged form (spec: How a message is tagged) the value missed by its key: the
+ * form's one field was missing and the key sent was not it. Read as `{"approve": …}`.
+ */
+function taggedForm(form: Issue[]): string | null {
+  const missing = form.filter((i) =>
+    i.path.length === 1 && i.code === "invalid_type" && "input" in i && i.input === undefined
+  );
+  const strangers = form.filter((i) => i.path.length === 0 && i.code === "unrecognized_keys");
+  if (missing.length !== 1 || strangers.length !== 1 || form.length !== 2) return null;
+  return `{${JSON.stringify(String(missing[0].path[0]))}: …}`;
 }
 
 function rootValues(form: Issue[]): string | null {
