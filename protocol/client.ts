@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { WireCommand } from "./command.ts";
 import { Slot } from "./slot.ts";
 import { Subject } from "./subject.ts";
 
@@ -8,6 +9,13 @@ const Json = z.json();
 const replyTo = z.number().int().nonnegative().nullable().optional();
 const msg = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>
   z.object({ kind: z.literal(kind), ...shape }).strict();
+
+/**
+ * `command`'s field: a writer's type is the `WireCommand` (a misspelt name does not compile), the
+ * envelope reads JSON, and the command handler decodes it through COMMANDS, whose refusal names
+ * the variant and its field where the envelope's could name only `command`.
+ */
+const CommandField = Json as unknown as z.ZodType<z.output<typeof Json>, WireCommand>;
 
 export const SettingsEdit = z.object({
   area: z.string(),
@@ -38,7 +46,7 @@ export const ClientMessage = z.discriminatedUnion("kind", [
     from: z.number().int().nonnegative(),
     to: z.number().int().nonnegative(),
   }),
-  msg("command", { command: Json, reply_to: replyTo }),
+  msg("command", { command: CommandField, reply_to: replyTo }),
   msg("client_perf", { records: z.array(Json) }),
   msg("settings_edit", {
     fingerprint: z.string(),
@@ -87,10 +95,16 @@ export const ClientMessage = z.discriminatedUnion("kind", [
   msg("voice_mode", { key: Slot, on: z.boolean(), explicit: z.boolean() }),
   msg("voice_preview", { key: Slot, voice: z.string().nullable() }),
 ]);
-export type ClientMessage = z.infer<typeof ClientMessage>;
+/** What a client sends: a `command` is typed as a `WireCommand`. */
+export type ClientMessage = z.input<typeof ClientMessage>;
+/**
+ * A client message as the server holds it once the envelope parsed: the same, but for a
+ * `command`, which is still JSON until its handler decodes it (`decodeCommand`).
+ */
+export type ReceivedMessage = z.output<typeof ClientMessage>;
 export type ClientKind = ClientMessage["kind"];
-/** One client message of a given kind. */
-export type ClientMessageOf<K extends ClientKind> = Extract<ClientMessage, { kind: K }>;
+/** One client message of a given kind, as its handler receives it. */
+export type ClientMessageOf<K extends ClientKind> = Extract<ReceivedMessage, { kind: K }>;
 
 export const CLIENT_KINDS: readonly ClientKind[] = ClientMessage.options.map((o) =>
   o.shape.kind.value

@@ -303,6 +303,22 @@ type FieldsOf<N extends CommandName> = (typeof COMMANDS)[N]["fields"] extends z.
 /** A decoded command: its variant name and its field bag (null for a unit variant). */
 export type Command = { [N in CommandName]: { name: N; fields: FieldsOf<N> } }[CommandName];
 
+/** What a client writes as command N's fields: its schema's input (null for a unit variant). */
+export type CommandInput<N extends CommandName> = (typeof COMMANDS)[N]["fields"] extends
+  infer S extends z.ZodType ? z.input<S> : null;
+
+/**
+ * One command as it crosses in `command {command}`: the bare name for a unit variant, else
+ * `{"<name>": fields}` (spec: How a message is tagged). A misspelt name or a wrong field does not
+ * compile; the server still reads what arrives through `decodeCommand`, since a client need not
+ * be TypeScript.
+ */
+export type WireCommand = {
+  [N in CommandName]: (typeof COMMANDS)[N]["fields"] extends z.ZodType
+    ? { [K in N]: CommandInput<N> }
+    : N;
+}[CommandName];
+
 /** Whether the command's outcome rides a `reply` (and so requires `reply_to`). */
 export function needsReply(name: CommandName): boolean {
   return replySchema(name) !== null;

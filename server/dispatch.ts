@@ -8,6 +8,7 @@ import {
   NAMED_SUBJECTS,
   needsReply,
   parseIgnoringUnknownFields,
+  type ReceivedMessage,
   Slot,
   type Subject,
   type Wire,
@@ -175,7 +176,11 @@ function ownWords(what: string, err: unknown): string {
   return (err as Error).message;
 }
 
-async function route(conn: Connection, message: ClientMessage, deps: DispatchDeps): Promise<void> {
+async function route(
+  conn: Connection,
+  message: ReceivedMessage,
+  deps: DispatchDeps,
+): Promise<void> {
   switch (message.kind) {
     case "ping":
       conn.send({ kind: "pong" }); // spec: answered with no workspace involvement at all.
@@ -309,7 +314,7 @@ export function dispatchBinary(conn: Connection, bytes: Uint8Array, deps: Dispat
   }
 }
 
-function seatOf(message: ClientMessage): Slot | null {
+function seatOf(message: ReceivedMessage): Slot | null {
   const m = message as Record<string, unknown>;
   for (const field of ["seat", "session", "conversation", "slot", "key"]) {
     const v = m[field] as Slot | undefined;

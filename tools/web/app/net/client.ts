@@ -6,6 +6,7 @@ import type {
   Slot,
   Subject,
   Wire,
+  WireCommand,
 } from "../../../../protocol/mod.ts";
 import { type Clock, MONOTONIC } from "../../../../server/clock.ts";
 import {
@@ -131,7 +132,9 @@ export class ForgeClient {
    */
   commandChecked(name: CommandName, fields: Wire): boolean {
     const why = offCommand(name, fields);
-    if (why === null) return this.send({ kind: "command", command: { [name]: fields } });
+    // protocol/'s decoder read it whole, so it is the wire form its type says.
+    const command = { [name]: fields } as unknown as WireCommand;
+    if (why === null) return this.send({ kind: "command", command });
     this.#note({ kind: "error", what: "command", why, seat: null, dispatch_id: null });
     this.store.changed();
     return false;

@@ -1,9 +1,11 @@
 import type { z } from "zod";
 import {
+  type CommandInput,
   type CommandName,
   type COMMANDS,
   decodeCommandLenient,
   type Wire,
+  type WireCommand,
 } from "../../../../protocol/mod.ts";
 
 // spec: What a client sends > command. The page writes commands against protocol/'s COMMANDS
@@ -14,9 +16,7 @@ import {
  * (null for a unit variant), so a misspelt name or a wrong field fails `deno check`. Every body
  * is plain JSON too (`& Wire`), so it crosses as it is written.
  */
-export type CommandBody<N extends CommandName> =
-  & ((typeof COMMANDS)[N]["fields"] extends infer S extends z.ZodType ? z.input<S> : null)
-  & Wire;
+export type CommandBody<N extends CommandName> = CommandInput<N> & Wire;
 
 /** The commands whose outcome rides a reply (spec: command > reply_to). */
 export type ReplyCommand = {
@@ -25,9 +25,10 @@ export type ReplyCommand = {
 
 /** The wire form: `"name"` for a unit variant, else `{name: fields}`. spec: How a message is
  * tagged. */
-export function commandWire<N extends CommandName>(name: N, fields: CommandBody<N>): Wire {
-  if (fields === null) return name;
-  return { [name]: fields };
+export function commandWire<N extends CommandName>(name: N, fields: CommandBody<N>): WireCommand {
+  // The name and its fields are typed together here; the computed key alone loses the pairing.
+  if (fields === null) return name as WireCommand;
+  return { [name]: fields } as unknown as WireCommand;
 }
 
 /**

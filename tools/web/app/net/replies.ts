@@ -15,8 +15,8 @@ export class ReplyLost extends Error {
 /** What a message asks, as a person reads it: the command's name, or the message's kind. */
 export function askedWhat(m: ClientMessage): string {
   if (m.kind !== "command") return m.kind;
-  const c: Wire = m.command;
-  return typeof c === "string" ? c : c && typeof c === "object" ? Object.keys(c)[0] : "command";
+  const c = m.command;
+  return typeof c === "string" ? c : Object.keys(c)[0] ?? "command";
 }
 
 interface Pending {

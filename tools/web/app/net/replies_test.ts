@@ -8,7 +8,14 @@ import { Replies, REPLY_BOUND_MS } from "./replies.ts";
 
 const spawn = (reply_to: number): ClientMessage => ({
   kind: "command",
-  command: { spawn_worker: { project_key: "p", label: "w", charter: "", spawned_by: null } },
+  command: {
+    spawn_worker: {
+      project_key: "p",
+      label: "w",
+      charter: "",
+      spawned_by: { org: "o", project: "p", label: "lead" },
+    },
+  },
   reply_to,
 });
 
