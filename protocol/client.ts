@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BrowserGesture } from "./browser_frames.ts";
 import type { WireCommand } from "./command.ts";
 import { Slot } from "./slot.ts";
 import { Subject } from "./subject.ts";
@@ -69,7 +70,7 @@ export const ClientMessage = z.discriminatedUnion("kind", [
     height: z.number().int().positive(),
     scale: z.number().positive(),
   }),
-  msg("browser_input", { seq: z.number().int().nonnegative(), event: Json }),
+  msg("browser_input", { seq: z.number().int().nonnegative(), event: BrowserGesture }),
   msg("browser_control", { take: z.boolean() }),
   msg("browser_nav", { back: z.boolean() }),
   msg("browser_file_answer", {

@@ -2,8 +2,10 @@
 // form, so a misspelt name or a wrong field does not compile as a ClientMessage, while the
 // server, which reads clients that are not TypeScript, still refuses it in words.
 import { assertEquals } from "../tests/assert.ts";
-import type { ClientMessage } from "./client.ts";
+import { ClientMessage } from "./client.ts";
 import { decodeCommandLenient } from "./command.ts";
+import { describeIssues } from "./issues.ts";
+import { parseIgnoringUnknownFields } from "./lenient.ts";
 
 const key = { org: "Acme", project: "proj", label: "lead" };
 
@@ -38,4 +40,28 @@ Deno.test("ClientMessage: a command is typed as its wire form", () => {
     "`vault_lock` is a unit variant: send its name alone",
     '`prompt` needs its fields: {"prompt": {...}}',
   ]);
+});
+
+Deno.test("ClientMessage: browser_input's event is read as a gesture at the envelope", () => {
+  const read = (event: unknown) => {
+    const r = parseIgnoringUnknownFields(ClientMessage, { kind: "browser_input", seq: 1, event });
+    return r.success ? { event: (r.data as { event: unknown }).event, ignored: r.ignored } : {
+      why: describeIssues(r.error),
+    };
+  };
+  assertEquals(read({ type: "press", x: 1, y: 2 }), {
+    event: { type: "press", x: 1, y: 2 },
+    ignored: [],
+  });
+  assertEquals(read({ type: "fly" }), {
+    why: 'event.type: expected one of "press", "move", "wheel", "key", "text", got "fly"',
+  });
+  assertEquals(read({ type: "wheel", x: 1, y: 2, dx: 0 }), {
+    why: "event.dy: missing (expected a number)",
+  });
+  // A field the gesture does not know is set aside, as every client message's is.
+  assertEquals(read({ type: "text", text: "a", pressure: 1 }), {
+    event: { type: "text", text: "a" },
+    ignored: ["event.pressure"],
+  });
 });

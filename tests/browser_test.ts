@@ -251,7 +251,7 @@ Deno.test("a missing Chromium is said; unattached input and control are refused 
   a.send({ kind: "browser_input", seq: 3, event: { type: "fly" } });
   assertMatch(
     (await a.next((m) => m.kind === "error", 30_000)).why as string,
-    /not a gesture forge knows/,
+    /^browser_input: event\.type: expected one of "press", "move", "wheel", "key", "text", got "fly"$/,
   );
   a.send({ kind: "browser_control", take: true });
   assertEquals((await a.next((m) => m.kind === "error", 30_000)).what, "browser_control");
