@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BrowserGesture } from "./browser_frames.ts";
 import type { WireCommand } from "./command.ts";
+import { HandOffAnswer } from "./documents.ts";
 import { Slot } from "./slot.ts";
 import { Subject } from "./subject.ts";
 
@@ -55,7 +56,7 @@ export const ClientMessage = z.discriminatedUnion("kind", [
     edits: z.array(SettingsEdit),
   }),
   msg("document_read", { session: Slot, path: z.string(), reviewable: z.boolean() }),
-  msg("answer_document_hand_off", { key: Slot, id: z.string(), answer: Json }),
+  msg("answer_document_hand_off", { key: Slot, id: z.string(), answer: HandOffAnswer }),
   msg("file_content", { session: Slot, path: z.string(), sha: z.string().nullable() }),
   msg("commit_diff", { session: Slot, sha: z.string(), reply_to: replyTo }),
   msg("browser_view", {

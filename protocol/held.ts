@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SlackDraft } from "./connectors.ts";
+import { DocumentKind } from "./documents.ts";
 import { KeyClass } from "./server.ts";
 import type { UpdateName } from "./update.ts";
 import { VaultAskRequest } from "./vault.ts";
@@ -46,7 +47,7 @@ export const DocumentHandOffRequest = z.object({
   path: z.string().describe("the document's resolved absolute path"),
   reviewable: z.boolean().describe("whether the viewer offers the document's review"),
   reason,
-  document_kind: z.json().describe(
+  document_kind: DocumentKind.describe(
     'the kind the read detected: "markdown", "pdf", "text" or {other}',
   ),
 }).strict();

@@ -12,6 +12,7 @@ export * from "./connectors.ts";
 export * from "./workers.ts";
 export * from "./review.ts";
 export * from "./review_record.ts";
+export * from "./documents.ts";
 export * from "./command.ts";
 export * from "./update.ts";
 export * from "./update_spec.ts";

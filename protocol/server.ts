@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DocumentReadFrame } from "./documents.ts";
 import { FileContent, LayerState } from "./review_record.ts";
 import { Slot } from "./slot.ts";
 import { BrowserTabList } from "./verb_replies.ts";
@@ -129,16 +130,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
   SeatFramesFrame,
   msg("reply", { reply_to: z.number().int(), body: Json }),
   ErrorFrame,
-  msg("document_read", {
-    session: Slot,
-    path: z.string(),
-    document_kind: Json,
-    bytes: z.string(),
-    reviewable: z.boolean(),
-    content_hash: z.string().regex(/^\d+$/),
-    threads: z.array(Json),
-    reviews: z.array(Json),
-  }),
+  DocumentReadFrame,
   msg("file_content", {
     session: Slot,
     path: z.string(),

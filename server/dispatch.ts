@@ -93,7 +93,7 @@ export async function dispatchText(
       const known = ClientMessage.options.some((o) => o.shape.kind.value === kind);
       if (!known) throw new Refusal("client_message", `unknown kind \`${kind}\``);
       unknownSubject(kind, raw as { what?: unknown });
-      throw new Refusal(kind, `${kind}: ${describeIssues(parsed.error)}`);
+      throw new Refusal(kind, `${kind}: ${describeIssues(parsed.error)}`, rawSeat(raw));
     }
     const message = parsed.data;
     what = message.kind;
@@ -314,13 +314,29 @@ export function dispatchBinary(conn: Connection, bytes: Uint8Array, deps: Dispat
   }
 }
 
+/** The fields a client message names its seat in. */
+const SEAT_FIELDS = ["seat", "session", "conversation", "slot", "key"] as const;
+
 function seatOf(message: ReceivedMessage): Slot | null {
   const m = message as Record<string, unknown>;
-  for (const field of ["seat", "session", "conversation", "slot", "key"]) {
+  for (const field of SEAT_FIELDS) {
     const v = m[field] as Slot | undefined;
     if (v && typeof v === "object" && "org" in v) return v;
   }
   if (message.kind === "subscribe" && typeof message.what === "object") return message.what.session;
+  return null;
+}
+
+/**
+ * The seat a message the envelope refused names, when that field is a whole Slot: a refusal
+ * belongs to the seat it was about (spec: error > seat), however the rest of it was wrong.
+ */
+function rawSeat(raw: unknown): Slot | null {
+  if (!raw || typeof raw !== "object") return null;
+  for (const field of SEAT_FIELDS) {
+    const parsed = Slot.safeParse((raw as Record<string, unknown>)[field]);
+    if (parsed.success) return parsed.data;
+  }
   return null;
 }
 

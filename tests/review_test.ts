@@ -117,6 +117,15 @@ Deno.test("review: document_read serves the tree's documents and refuses a walk 
     const e = await c.next();
     assertEquals([e.kind, e.what, e.seat], ["error", "document_read", seat]);
     assertMatch(String(e.why), /outside/);
+    // spec: answer_document_hand_off: the answer is the reader's decision, never a bare done.
+    c.send({ kind: "answer_document_hand_off", key: seat, id: "h-1", answer: "done" });
+    const bare = await c.next();
+    assertEquals([bare.kind, bare.what, bare.seat, bare.why], [
+      "error",
+      "answer_document_hand_off",
+      seat,
+      'answer_document_hand_off: answer: expected "not_now" or an object, got a string',
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -173,6 +182,12 @@ Deno.test("review: threads are written through reply commands and read back on t
     assertEquals([set.number, set.summary], [1, "looks fine"]);
     assertEquals(data.reviews.threads.value.map((x) => x.id), ["t1"]);
     assertEquals(data.reviews.reviews.value.length, 1);
+    // spec: document_read: the scope's threads, each resolved in THIS document, and their reviews.
+    c.send({ kind: "document_read", session: seat, path: "a.txt", reviewable: true });
+    const doc = await c.next((m) => m.kind === "document_read");
+    const [read] = doc.threads as { id: string; resolution: unknown }[];
+    assertEquals([read.id, read.resolution], ["t1", { line: 2 }]);
+    assertEquals((doc.reviews as { id: string }[]).map((r) => r.id), [set.id]);
     c.send({
       kind: "command",
       command: {

@@ -12,28 +12,11 @@ import { Buffer } from "node:buffer";
 import { concat } from "./git.ts";
 import { contentHash } from "./hash.ts";
 import { DEFAULT_MAX_SIZE_MIB } from "./file_content.ts";
-import type { ReviewAnchor, ReviewSet, ReviewThread, ThreadStore } from "./threads.ts";
+import type { ReviewAnchor, ThreadStore } from "./threads.ts";
+import type { DocumentKind, DocumentReadFrame, Resolution } from "../../protocol/mod.ts";
 
-/** What the read detected; an unrecognised extension is kept as itself. */
-export type DocumentKind = "markdown" | "pdf" | "text" | { other: string };
-
-/** Where a thread's anchor sits in this document now (1-based line), or that it is gone. */
-export type Resolution = { line: number } | "outdated";
-
-/** A scope thread as the document read carries it. `resolution` is null for non-text bytes. */
-export type DocumentThread = ReviewThread & { resolution: Resolution | null };
-
-/** The `document_read` server message. */
-export interface DocumentReadMessage<S> {
-  session: S;
-  path: string;
-  document_kind: DocumentKind;
-  bytes: string;
-  reviewable: boolean;
-  content_hash: string;
-  threads: DocumentThread[];
-  reviews: ReviewSet[];
-}
+/** The `document_read` server message (protocol/documents.ts), for the seat named `S`. */
+export type DocumentReadMessage<S> = Omit<DocumentReadFrame, "kind" | "session"> & { session: S };
 
 /** The read's answer: the message, or the refusal sentence for an `error` frame's why. */
 export type DocumentRead<S> = { ok: true; message: DocumentReadMessage<S> } | {

@@ -13,7 +13,7 @@ import {
   type ToolResult,
 } from "../../server/subsystem.ts";
 import type { DocumentRead } from "./document.ts";
-import type { HandOffAnswer } from "./hand_off.ts";
+import type { HandOffAnswer } from "../../protocol/mod.ts";
 
 export const DOCUMENT_TOOLS = [defineTool({
   name: "document__hand_off",

@@ -10,7 +10,6 @@ import { ReviewActivity } from "./activity.ts";
 import { reviewTools } from "./agent_tools.ts";
 import { BaseStore } from "./base.ts";
 import { readDocument } from "./document.ts";
-import { parseHandOffAnswer } from "./hand_off.ts";
 import { DOCUMENT_TOOLS, documentHandOff } from "./hand_off_tool.ts";
 import { PrLookup } from "./pr.ts";
 import { readRecord } from "./record.ts";
@@ -87,18 +86,17 @@ export function create(host: Host) {
   return {
     verbs: {
       ...readVerbs({ seatOf, maxMib, branchOf, threads, log: host.log }),
+      // The envelope read the answer (protocol/documents.ts HandOffAnswer); the parked
+      // document__hand_off call (hand_off_tool.ts) gets the decision.
       answer_document_hand_off: (msg: ClientMessageOf<"answer_document_hand_off">, peer: Peer) => {
-        const answer = parseHandOffAnswer(msg.answer);
-        if (!answer.ok) throw new Refusal("answer_document_hand_off", answer.why, msg.key);
-        // The parked document__hand_off call (hand_off_tool.ts) gets the decision.
         host.asks.answer(
           msg.key,
           "document_hand_off",
           msg.id,
           peer,
-          answer.answer === "not_now"
+          msg.answer === "not_now"
             ? { ending: "declined" }
-            : { ending: "answered", answer: answer.answer },
+            : { ending: "answered", answer: msg.answer },
         );
       },
     },

@@ -17,7 +17,12 @@ const write = (n: number) => ({
   keys: [{ path: `server.k${n}`, class: "live" as const, now: null, after: n }],
   reason: null,
 });
-const doc = { path: "a.md", reviewable: true, reason: "read it", document_kind: "markdown" };
+const doc = {
+  path: "a.md",
+  reviewable: true,
+  reason: "read it",
+  document_kind: "markdown" as const,
+};
 const term = { reason: "type the password", terminal: 1 };
 const draft = (text: string) => ({
   id: crypto.randomUUID(),

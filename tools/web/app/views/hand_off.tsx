@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { Wire } from "../../../../protocol/mod.ts";
+import type { HandOffAnswer } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
 import { fromBase64 } from "../net/base64.ts";
 import { client, useApp } from "./use.ts";
@@ -15,7 +15,7 @@ export function DocumentHandOffCard(props: { ask: Ask }) {
   const [note, setNote] = useState("");
   const seat = client().state.seat!.slot;
   const path = typeof r.path === "string" ? r.path : null;
-  const answer = (value: Wire) =>
+  const answer = (value: HandOffAnswer) =>
     client().send({ kind: "answer_document_hand_off", key: seat, id: props.ask.id, answer: value });
   const verdict = { review_id: null, note: note.trim() || null };
   return (
