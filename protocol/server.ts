@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DocumentReadFrame } from "./documents.ts";
 import { FileContent, LayerState } from "./review_record.ts";
+import { ConversationTurn } from "./session.ts";
 import { Slot } from "./slot.ts";
 import { BrowserTabList } from "./verb_replies.ts";
 import { Subject } from "./subject.ts";
@@ -122,7 +123,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
   UpdateFrame,
   msg("page", {
     conversation: Slot,
-    turns: z.array(Json),
+    turns: z.array(ConversationTurn),
     cursor: z.string().nullable(),
     // spec: page > cron_names: the schedule each fired prompt came from, by the prompt's id.
     cron_names: z.record(z.string(), z.string()).optional(),
@@ -200,7 +201,7 @@ export type ServerMessage =
   | {
     kind: "page";
     conversation: Slot;
-    turns: Wire[];
+    turns: ConversationTurn[];
     cursor: string | null;
     cron_names?: Record<string, string>;
   }

@@ -165,11 +165,23 @@ export const Monitor = z.object({
 }).strict();
 export const MonitorsChanged = z.object({ key: Slot, monitors: z.array(Monitor) }).strict();
 
+/**
+ * One turn as a page (`more`'s answer) and the snapshot's conversation carry it: the frames it
+ * ran as. `key` is null on every turn of a transcript-derived conversation. spec: more ("Each
+ * turn carries key and messages, which is the same shape the session snapshot's conversation
+ * carries").
+ */
+export const ConversationTurn = z.object({
+  key: z.string().nullable(),
+  messages: z.array(z.json()),
+}).strict();
+export type ConversationTurn = z.infer<typeof ConversationTurn>;
+
 export const SessionSnapshot = z.object({
   slot: Slot,
   header: SessionHeader,
   conversation: z.object({
-    turns: z.array(z.object({ key: z.json(), messages: z.array(z.json()) }).passthrough()),
+    turns: z.array(ConversationTurn),
     compaction_count: z.number().int(),
     cursor: z.string().nullable(),
   }).passthrough(),

@@ -1,4 +1,4 @@
-import type { CliFrame, SessionUpdate, Wire } from "../../../protocol/mod.ts";
+import type { CliFrame, ConversationTurn, SessionUpdate } from "../../../protocol/mod.ts";
 import { toolResultIds, toolUseIds } from "../conversation/turns.ts";
 import { foldTurn } from "./window_fold.ts";
 import { carried, placeInTurns, type Turn } from "./window_turns.ts";
@@ -22,11 +22,9 @@ export interface WindowEntry {
   offset: number | null;
 }
 
-/** A turn as a page carries it. spec: more > "Each turn carries key and messages". */
-export type WireTurn = {
-  key: string | null;
-  messages: Wire[];
-};
+/** A turn as a page carries it (protocol/session.ts). spec: more > "Each turn carries key and
+ * messages". */
+export type WireTurn = ConversationTurn;
 
 /** One transcript turn to seed the window with: its rows (and forged frames, offset null). */
 export interface SeedTurn {
