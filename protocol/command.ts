@@ -324,10 +324,21 @@ export function needsReply(name: CommandName): boolean {
   return replySchema(name) !== null;
 }
 
+/** The commands whose outcome rides a `reply` (spec: command > reply_to). */
+export type ReplyCommandName = {
+  [N in CommandName]: (typeof COMMANDS)[N] extends { reply: z.ZodType } ? N : never;
+}[CommandName];
+
+/** Reply command N's success body (its refusal rides the same reply as a string). */
+export type ReplyOf<N extends ReplyCommandName> = (typeof COMMANDS)[N] extends
+  { reply: infer S extends z.ZodType } ? z.infer<S> : never;
+
 /**
  * The schema of a reply command's success body, null for a command with no reply. A refusal
  * rides the same reply as a string in forge's words. spec: command > reply_to.
  */
+export function replySchema<N extends ReplyCommandName>(name: N): z.ZodType<ReplyOf<N>>;
+export function replySchema(name: CommandName): z.ZodType | null;
 export function replySchema(name: CommandName): z.ZodType | null {
   const spec: CommandSpec = COMMANDS[name];
   return spec.reply ?? null;

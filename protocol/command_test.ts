@@ -2,7 +2,8 @@
 // live here (protocol/), so the decoder refuses a bad field by name, in forge's words, before any
 // handler runs, and a good bag decodes to typed fields. spec: command; the original's Commands.
 import { assertEquals } from "../tests/assert.ts";
-import { CommandRefused, decodeCommand } from "./command.ts";
+import type { z } from "zod";
+import { CommandRefused, decodeCommand, replySchema } from "./command.ts";
 
 const SLOT = { org: "Acme", project: "alpha", label: "lead" };
 const WRAPPED = {
@@ -135,4 +136,19 @@ Deno.test("spawn_session: a lead or a worker role decodes as sent; a worker's la
     spawn_session: { key: SLOT, role: { worker: { label: 3 } }, launch_settings: {} },
   });
   assertEquals(err.message, "spawn_session: role.worker.label: expected a string, got 3");
+});
+
+Deno.test("replySchema: a reply command's schema is typed as its body", () => {
+  const filed = replySchema("submit_review").parse({
+    id: "r1",
+    number: 1,
+    summary: null,
+    created_at: "2026-01-01T00:00:00Z",
+  });
+  const stored: boolean = replySchema("upsert_review_thread").parse(true);
+  // @ts-expect-error: upsert_review_thread's body is a bool, not a string
+  const wrong: string = replySchema("upsert_review_thread").parse(true);
+  // @ts-expect-error: a command with no reply may have no schema (null)
+  const none: z.ZodType = replySchema("cancel");
+  assertEquals([filed?.number, stored, wrong, none], [1, true, true, null]);
 });

@@ -4,35 +4,38 @@ import { DictateModelsSnapshot } from "./dictate.ts";
 import { ExtensionsRead } from "./extensions.ts";
 import { HomeSnapshot } from "./home.ts";
 import { SessionSnapshot } from "./session.ts";
-import type { Subject } from "./subject.ts";
-import { type UsageSnapshot, UsageSnapshotSchema } from "./usage.ts";
-
-/** What a subject's snapshot `data` is on the server: one of the subjects' schema types. */
-export type SnapshotData =
-  | HomeSnapshot
-  | BoardSnapshot
-  | DictateModelsSnapshot
-  | ExtensionsRead
-  | UsageSnapshot
-  | SessionSnapshot;
+import type { NamedSubject, Subject } from "./subject.ts";
+import { UsageSnapshotSchema } from "./usage.ts";
 
 /**
- * The schema of a subject's snapshot `data` (the `snapshot` frame carries it as JSON, since its
- * shape depends on `subject`). A validating client checks each snapshot against it, so a field a
- * subsystem adds to a snapshot without declaring it here fails a test, not a client.
+ * Each subject's snapshot schema, by the subject's name; a seat's (`{"session": Slot}`) is
+ * `session`. The `snapshot` frame carries `data` as JSON, since its shape depends on `subject`.
  */
-export function snapshotSchema(subject: Subject): z.ZodType {
-  if (typeof subject === "object") return SessionSnapshot;
-  switch (subject) {
-    case "home":
-      return HomeSnapshot;
-    case "board":
-      return BoardSnapshot;
-    case "dictate_models":
-      return DictateModelsSnapshot;
-    case "extensions":
-      return ExtensionsRead;
-    case "usage":
-      return UsageSnapshotSchema;
-  }
+export const SNAPSHOT_SCHEMAS = {
+  home: HomeSnapshot,
+  board: BoardSnapshot,
+  usage: UsageSnapshotSchema,
+  dictate_models: DictateModelsSnapshot,
+  extensions: ExtensionsRead,
+  session: SessionSnapshot,
+} as const satisfies Record<NamedSubject | "session", z.ZodType>;
+
+/** The name a subject's snapshot is filed under: its own, or `session` for a seat. */
+export type SnapshotName<S extends Subject> = S extends NamedSubject ? S : "session";
+
+/** The `data` of the snapshot a subscribe to `S` is answered with. */
+export type SnapshotOf<S extends Subject> = z.infer<(typeof SNAPSHOT_SCHEMAS)[SnapshotName<S>]>;
+
+/** What a subject's snapshot `data` is on the server: one of the subjects' schema types. */
+export type SnapshotData = SnapshotOf<Subject>;
+
+/**
+ * The schema of a subject's snapshot `data`, typed for that subject. A validating client checks
+ * each snapshot against it, so a field a subsystem adds to a snapshot without declaring it here
+ * fails a test, not a client.
+ */
+export function snapshotSchema<S extends Subject>(subject: S): z.ZodType<SnapshotOf<S>> {
+  const name = (typeof subject === "object" ? "session" : subject) as SnapshotName<S>;
+  // The index is S's own row; TypeScript cannot follow a generic index to its row's type.
+  return SNAPSHOT_SCHEMAS[name] as unknown as z.ZodType<SnapshotOf<S>>;
 }

@@ -1,9 +1,8 @@
-import type { z } from "zod";
 import {
   type CommandInput,
   type CommandName,
-  type COMMANDS,
   decodeCommandLenient,
+  type ReplyCommandName,
   type Wire,
   type WireCommand,
 } from "../../../../protocol/mod.ts";
@@ -19,9 +18,7 @@ import {
 export type CommandBody<N extends CommandName> = CommandInput<N> & Wire;
 
 /** The commands whose outcome rides a reply (spec: command > reply_to). */
-export type ReplyCommand = {
-  [N in CommandName]: (typeof COMMANDS)[N] extends { reply: z.ZodType } ? N : never;
-}[CommandName];
+export type ReplyCommand = ReplyCommandName;
 
 /** The wire form: `"name"` for a unit variant, else `{name: fields}`. spec: How a message is
  * tagged. */
