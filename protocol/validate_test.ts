@@ -46,3 +46,61 @@ Deno.test("WireChecker: a reply's body against its command's reply schema, a ref
   // A reply nobody here asked for is read by its envelope alone.
   assertEquals(w.check({ kind: "reply", reply_to: 10, body: { any: 1 } }), []);
 });
+
+Deno.test("WireChecker: a verb's reply against its own schema, its refusal the {ok: false} arm", () => {
+  const w = new WireChecker();
+  w.sent({ kind: "terminal_view", seat: key, reply_to: 1 });
+  assertEquals(w.check({ kind: "reply", reply_to: 1, body: { ok: true, id: 3 } }), []);
+  w.sent({ kind: "terminal_view", seat: key, reply_to: 2 });
+  assertEquals(
+    w.check({ kind: "reply", reply_to: 2, body: { ok: false, why: "no terminal" } }),
+    [],
+  );
+  w.sent({ kind: "browser_view", seat: key, reply_to: 3 });
+  assertEquals(w.check({ kind: "reply", reply_to: 3, body: { ok: true, tab: 1 } }), [
+    "reply to browser_view: profile: missing (expected a string)",
+  ]);
+  // A verb's refusal is its schema's own arm: a bare sentence is off it.
+  w.sent({ kind: "browser_tabs", seat: key, reply_to: 4 });
+  assertEquals(w.check({ kind: "reply", reply_to: 4, body: "refused" }).length, 1);
+  w.sent({ kind: "commit_diff", session: key, sha: "abc", reply_to: 5 });
+  assertEquals(w.check({ kind: "reply", reply_to: 5, body: { ok: true, commit: "abc" } }), [
+    'reply to commit_diff: diff: missing (expected one of "clean", "scan_failed" or an object)',
+  ]);
+});
+
+Deno.test("WireChecker: a document read's threads and a page's turns are read too", () => {
+  const w = new WireChecker();
+  const read = {
+    kind: "document_read",
+    session: key,
+    path: "/tree/a.md",
+    document_kind: "markdown",
+    bytes: "",
+    reviewable: true,
+    content_hash: "1",
+    threads: [],
+    reviews: [],
+  };
+  assertEquals(w.check(read), []);
+  assertEquals(
+    w.check({ ...read, threads: [{ id: "t1" }] })[0].startsWith("document_read: threads.0."),
+    true,
+  );
+  assertEquals(w.check({ ...read, reviews: [7] }), [
+    "document_read: reviews.0: expected an object, got 7",
+  ]);
+  const page = {
+    kind: "page",
+    conversation: key,
+    turns: [{ key: null, messages: [] }],
+    cursor: null,
+  };
+  assertEquals(w.check(page), []);
+  assertEquals(w.check({ ...page, turns: [{ messages: [] }] }), [
+    "page: turns.0.key: missing (expected a string)",
+  ]);
+  assertEquals(w.check({ ...page, turns: [[]] }), [
+    "page: turns.0: expected an object, got a list",
+  ]);
+});

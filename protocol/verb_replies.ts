@@ -1,10 +1,13 @@
 import { z } from "zod";
+import type { ClientKind } from "./client.ts";
+import { LayerState } from "./review_record.ts";
 import { Slot } from "./slot.ts";
 
 // The reply bodies of the client verbs that carry `reply_to` themselves (not commands: their
-// replies are COMMANDS' `reply` schemas): `browser_tabs`, `browser_view`, `browser_view_page` and
-// `terminal_view`. The server builds each body as the inferred type and a page reads it with the
-// schema, so the two cannot drift apart. A refusal rides the same reply as forge's words.
+// replies are COMMANDS' `reply` schemas): `browser_tabs`, `browser_view`, `browser_view_page`,
+// `terminal_view` and `commit_diff`. The server builds each body as the inferred type and a page
+// reads it with the schema, so the two cannot drift apart. A refusal rides the same reply as
+// forge's words.
 
 /** A verb refused in its reply: `{"ok": false, "why": ...}`. */
 export const VerbRefusal = z.object({ ok: z.literal(false), why: z.string() }).strict();
@@ -62,3 +65,23 @@ export const TerminalViewReply = z.union([
   VerbRefusal,
 ]);
 export type TerminalViewReply = z.infer<typeof TerminalViewReply>;
+
+/**
+ * `commit_diff`'s reply, when it was asked with `reply_to`: the commit and its own diff, or why
+ * not. Without `reply_to` the answer is the `commit_diff` message (or an error naming the verb).
+ */
+export const CommitDiffReply = z.union([
+  z.object({ ok: z.literal(true), commit: z.string(), diff: LayerState }).strict(),
+  VerbRefusal,
+]);
+export type CommitDiffReply = z.infer<typeof CommitDiffReply>;
+
+/** Each client verb that carries `reply_to`, with its reply's schema. */
+export const VERB_REPLIES = {
+  browser_tabs: BrowserTabsReply,
+  browser_view: BrowserViewReply,
+  browser_view_page: BrowserViewReply,
+  terminal_view: TerminalViewReply,
+  commit_diff: CommitDiffReply,
+} as const satisfies Partial<Record<ClientKind, z.ZodType>>;
+export type ReplyVerb = keyof typeof VERB_REPLIES;

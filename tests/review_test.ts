@@ -93,6 +93,35 @@ Deno.test("review: file_content reads at a revision and refuses injection withou
   }
 });
 
+// spec: "What is not here" (commit_diff): one commit's own diff, asked on demand; with reply_to
+// its answer rides the reply (VERB_REPLIES), which the harness reads against its schema.
+Deno.test("review: commit_diff answers through its reply or its own message", async () => {
+  const dir = await repo();
+  try {
+    const head = await git(dir, "rev-parse", "HEAD");
+    await using t = await testServer(config(dir));
+    const c = await t.ready();
+    c.send({ kind: "commit_diff", session: seat, sha: "HEAD", reply_to: 1 });
+    const body = (await c.next((m) => m.kind === "reply" && m.reply_to === 1)).body as {
+      ok: boolean;
+      commit: string;
+      diff: { populated: { files: { path: string }[] } };
+    };
+    assertEquals([body.ok, body.commit], [true, head]);
+    assertEquals(body.diff.populated.files.map((f) => f.path).sort(), ["README.md", "a.txt"]);
+    c.send({ kind: "commit_diff", session: seat, sha: "--all", reply_to: 2 });
+    assertEquals((await c.next((m) => m.kind === "reply" && m.reply_to === 2)).body, {
+      ok: false,
+      why: '"--all" is not a revision',
+    });
+    c.send({ kind: "commit_diff", session: seat, sha: "HEAD" });
+    const own = await c.next((m) => m.kind === "commit_diff");
+    assertEquals([own.ok, own.commit, own.sha], [true, head, "HEAD"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 // spec: document_read: confined to the tree; refusals are errors naming document_read.
 Deno.test("review: document_read serves the tree's documents and refuses a walk out by name", async () => {
   const dir = await repo();

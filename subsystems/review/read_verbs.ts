@@ -1,4 +1,4 @@
-import { type ClientMessageOf, type Slot, type Wire } from "../../protocol/mod.ts";
+import { type ClientMessageOf, type CommitDiffReply, type Slot } from "../../protocol/mod.ts";
 import { type Peer, Refusal } from "../../server/subsystem.ts";
 import type { Logger } from "../../server/log.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
@@ -42,7 +42,7 @@ export function readVerbs({ seatOf, maxMib, branchOf, threads, log }: ReadDeps) 
       const seat = seatOf(msg.session, "commit_diff");
       const result = await commitDiff(seat.cwd, msg.sha);
       if (msg.reply_to != null) {
-        const body: Wire = result.ok
+        const body: CommitDiffReply = result.ok
           ? { ok: true, commit: result.commit, diff: result.diff }
           : { ok: false, why: result.why };
         peer.send({ kind: "reply", reply_to: msg.reply_to, body });
