@@ -58,6 +58,8 @@ export const ClientMessage = z.discriminatedUnion("kind", [
   msg("document_read", { session: Slot, path: z.string(), reviewable: z.boolean() }),
   msg("answer_document_hand_off", { key: Slot, id: z.string(), answer: HandOffAnswer }),
   msg("file_content", { session: Slot, path: z.string(), sha: z.string().nullable() }),
+  // spec: "What is not here" names commit_diff, a read asked on demand, and gives no shape: its
+  // fields here and its answer's (protocol/server.ts, verb_replies.ts) are forge's reading.
   msg("commit_diff", { session: Slot, sha: z.string(), reply_to: replyTo }),
   msg("browser_view", {
     seat: Slot,

@@ -50,11 +50,27 @@ export const SettingsKey = z.object({
     required: z.boolean(),
     group: z.string().optional(),
   }).strict(),
-  // Not in the spec: on a `restart` key whose file value differs from the one the
-  // running server was built with, the value still in force (null: the key was not there at
-  // boot). Absent otherwise, so a client that does not know the field reads the document as before.
-  in_force: Json.optional(),
+  // forge's extension (SERVER_FIELD_EXTENSIONS below): absent where it says nothing, so a client
+  // that does not know the field reads the document as before.
+  in_force: Json.optional().describe(
+    "forge's extension: on a restart key whose file value differs from the running server's, " +
+      "the value still in force (null: not there at boot); absent otherwise",
+  ),
 }).strict();
+
+/**
+ * The fields forge adds to v29's own server messages, as `kind.path` (`[]` steps into a list)
+ * with why; protocol/beyond.ts lists them beside the rest and docs/protocol.md marks each.
+ */
+export const SERVER_FIELD_EXTENSIONS = {
+  "settings.document.areas[].keys[].in_force":
+    "on a `restart` key whose file value differs from the one the running server was built " +
+    "with, the value still in force (null: the key was not there at boot), so a page can say " +
+    "what a restart would change; v29's settings document carries the file's value alone",
+  "browser_tabs.audio_off":
+    "why an up host plays no page audio (PulseAudio cannot run), else null, so a silent tab " +
+    "is said rather than sent nothing; the browser_tabs reply's `tabs` carries the same list",
+} as const;
 export type SettingsKey = Omit<z.infer<typeof SettingsKey>, "value" | "in_force"> & {
   value: Wire;
   in_force?: Wire;
@@ -138,6 +154,7 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     sha: z.string().nullable(),
     content: FileContent,
   }),
+  // The answer to commit_diff without reply_to; its shape is forge's reading (protocol/client.ts).
   msg("commit_diff", {
     session: Slot,
     sha: z.string(),

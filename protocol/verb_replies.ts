@@ -32,7 +32,7 @@ export type BrowserTabRow = z.infer<typeof BrowserTabRow>;
 /**
  * A profile's strip: the `browser_tabs` reply's `tabs` and the pushed `browser_tabs` frame's own
  * fields. spec: browser_tabs `{profile, id, up, connected, closing_at_ms, rows}`; `audio_off` is
- * forge's addition: why an up host plays no page audio (PulseAudio cannot run), else null.
+ * forge's extension (protocol/server.ts SERVER_FIELD_EXTENSIONS).
  */
 export const BrowserTabList = z.object({
   profile: z.string(),
@@ -40,7 +40,9 @@ export const BrowserTabList = z.object({
   up: z.boolean(),
   connected: z.boolean(),
   closing_at_ms: z.number().nullable(),
-  audio_off: z.string().nullable(),
+  audio_off: z.string().nullable().describe(
+    "forge's extension: why an up host plays no page audio (PulseAudio cannot run), else null",
+  ),
   rows: z.array(BrowserTabRow),
 }).strict();
 export type BrowserTabList = z.infer<typeof BrowserTabList>;

@@ -33,12 +33,18 @@ import { fieldRows, jsonSchema, typeOf } from "./docs_tables.ts";
 
 export { typeOf };
 
-function messages(union: z.ZodDiscriminatedUnion, heading: string): string[] {
+function messages(
+  union: z.ZodDiscriminatedUnion,
+  heading: string,
+  beyond: Readonly<Record<string, string | undefined>>,
+): string[] {
   const out = [`## ${heading}`, ""];
   for (const option of union.options as z.ZodObject[]) {
     const s = jsonSchema(option);
     const kind = String(s.properties?.kind?.const);
-    out.push(`### \`${kind}\``, "", ...fieldRows(s, ["kind"]), "");
+    out.push(`### \`${kind}\``, "");
+    if (beyond[kind]) out.push(`forge's extension: ${beyond[kind]}.`, "");
+    out.push(...fieldRows(s, ["kind"]), "");
   }
   return out;
 }
@@ -163,14 +169,22 @@ function extensions(): string[] {
     }),
   ];
   const home = BEYOND_V29.home.map((n) => `\`${n}\``).join(", ");
+  const listed = (of: Readonly<Record<string, string | undefined>>, what: string) =>
+    Object.entries(of).map(([name, why]) => `- ${what} \`${name}\`: ${why}`);
+  const { kinds, message_fields } = BEYOND_V29;
   return [
     "## forge's extensions to v29",
     "",
     "Wire names the original never had; a v29 client meets none of them unless it sends one.",
+    "A field is named `kind.path`, `[]` stepping into a list.",
     "",
+    ...listed(kinds.client, "client message"),
+    ...listed(kinds.server, "server message"),
     ...rows,
     `- home fields: ${home} (docs/notify.md)`,
-    ...Object.entries(BEYOND_V29.fields).map(([f, why]) => `- field \`${f}\`: ${why}`),
+    ...listed(BEYOND_V29.fields, "field"),
+    ...listed(message_fields.client, "field of a client message"),
+    ...listed(message_fields.server, "field of a server message"),
     "",
   ];
 }
@@ -207,8 +221,8 @@ export function render(): string {
     ...kinds,
     "",
     ...updates(),
-    ...messages(ClientMessage, "What a client sends"),
-    ...messages(ServerMessage, "What a client receives"),
+    ...messages(ClientMessage, "What a client sends", BEYOND_V29.kinds.client),
+    ...messages(ServerMessage, "What a client receives", BEYOND_V29.kinds.server),
     ...commands(),
     ...extensions(),
   ].join("\n");
