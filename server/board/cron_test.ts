@@ -3,7 +3,8 @@
 // spec "Not every frame on the stream is the CLI's" (a fire is a delivery with source cron);
 // page > cron_names.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { FIRST_RETRY_MS, MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
+import { FIRST_RETRY_MS, RETRY_MS } from "./cron.ts";
+import { MAX_SLEEP_MS } from "./cron_timer.ts";
 import { fieldsOf } from "../../protocol/mod.ts";
 import { boardWorld } from "../../tests/board_support.ts";
 
