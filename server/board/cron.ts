@@ -10,6 +10,7 @@ import {
   parseCronFile,
   parseFiredFile,
 } from "./cron_file.ts";
+import { Parking } from "./cron_parking.ts";
 import { TickTimer } from "./cron_timer.ts";
 import { missedPreface, stateWords } from "./cron_words.ts";
 import { nextAfter, parseSchedule, scheduleText } from "./schedule.ts";
@@ -70,13 +71,16 @@ export interface CronInput {
  * again. Each fired prompt's uuid keeps its schedule's name, so `cron_names` is right after a
  * restart. While either file is damaged (server/state/), nothing fires and nothing changes.
  *
- * The timer never spins, and a tick that fails is logged once while it fails the same way
- * (cron_timer.ts).
+ * One schedule never stops the others, nor spins the tick: a fire that throws parks its schedule
+ * (logged once, its `last_error` says so) until the schedule changes; an advance that cannot be
+ * saved is tried again after RETRY_MS (cron_parking.ts); the timer never spins and a tick that
+ * fails is logged once while it fails the same way (cron_timer.ts).
  */
 export class Crons {
   entries: CronEntry[] = [];
   readonly fired = new Map<string, Fired>();
   readonly #inflight = new Set<string>();
+  readonly #parked = new Parking();
   /** Failed deliveries in a row per schedule: the next retry waits twice as long. */
   readonly #failures = new Map<string, number>();
   #lock = new Lock();
@@ -137,8 +141,12 @@ export class Crons {
     this.#adopt(null, await this.firedFile.writable());
   }
 
+  /** A project's schedules; a parked one's `last_error` says why it is not fired. */
   list(org: string, project: string): CronEntry[] {
-    return this.entries.filter((e) => e.org === org && e.project === project);
+    return this.entries.filter((e) => e.org === org && e.project === project).map((e) => {
+      const why = this.#parked.why(e.id);
+      return why === undefined ? e : { ...e, last_error: why };
+    });
   }
 
   /** The schedule name a fired prompt came from, by the prompt's uuid. spec: page > cron_names. */
@@ -210,8 +218,17 @@ export class Crons {
       this.#arm();
       return;
     }
+    for (const id of this.#parked.releaseChanged(this.entries)) {
+      this.o.log.info("cron_unparked", { cron: id });
+    }
+    for (const e of this.entries) {
+      // Only memory could hold one (the file's parse refuses it): never due, so said once here.
+      if (Number.isNaN(this.#parked.wakeAt(e))) {
+        this.#cannotFire(e, new BoardError(`its next_fire \`${e.next_fire}\` is not a date`));
+      }
+    }
     const due = this.entries.filter((e) =>
-      !this.#inflight.has(e.id) && Date.parse(e.next_fire) <= now
+      !this.#inflight.has(e.id) && this.#parked.wakeAt(e) <= now
     );
     const fires = due.map((e) => this.#fire(e, now));
     this.#arm();
@@ -219,17 +236,34 @@ export class Crons {
     this.#arm();
   }
 
+  /** One schedule's fire; whatever it throws parks that schedule alone, logged once. */
   async #fire(e: CronEntry, now: number): Promise<void> {
     this.#inflight.add(e.id);
     try {
       await this.#fireOnce(e, now);
+    } catch (error) {
+      this.#cannotFire(e, error);
     } finally {
       this.#inflight.delete(e.id);
     }
   }
 
+  /** Parks a schedule whose fire threw until it changes: logged once, said on the entry. */
+  #cannotFire(e: CronEntry, error: unknown): void {
+    // forge's own words go on the entry; anything else is named by its log record.
+    const what = error instanceof BoardError
+      ? `forge cannot fire it: ${error.message}`
+      : "forge could not fire it (logged as cron_fire_failed)";
+    this.o.log.error("cron_fire_failed", { cron: e.id, project: e.project, error });
+    this.#parked.park(e, `${what}; it waits until it is changed or deleted, or forge restarts`);
+    this.o.changed(e.org, e.project);
+  }
+
   async #fireOnce(e: CronEntry, now: number): Promise<void> {
     const dueAt = Date.parse(e.next_fire);
+    // The schedule is read before anything is handed over: one forge cannot advance is parked
+    // before its prompt goes, not after.
+    nextAfter(e.schedule, now);
     // spec: a fire that fell due while forge was down says so, however short the outage.
     const down = dueAt < this.#upSince;
     const late = down || now - dueAt > MISSED_GRACE_MS;
@@ -260,22 +294,38 @@ export class Crons {
     const tries = this.#failures.get(e.id) ?? 0;
     if (failed !== null) this.#failures.set(e.id, tries + 1);
     const retry = Math.min(RETRY_MS, FIRST_RETRY_MS * 2 ** tries);
-    await this.#change(e.org, e.project, (list) =>
-      list.flatMap((x) => {
-        if (x.id !== e.id) return [x];
-        if (failed !== null) {
-          return [{ ...x, last_error: failed, next_fire: new Date(now + retry).toISOString() }];
-        }
-        const next = nextAfter(x.schedule, now);
-        if (next === null) return []; // a one-shot, or a schedule with no occurrence left
-        const fired = new Date(now).toISOString();
-        return [{
-          ...x,
-          last_fired: fired,
-          last_error: null,
-          next_fire: new Date(next).toISOString(),
-        }];
-      })).catch((error) => this.o.log.warn("cron_advance_failed", { cron: e.id, error }));
+    try {
+      await this.#change(e.org, e.project, (list) =>
+        list.flatMap((x) => {
+          if (x.id !== e.id) return [x];
+          if (failed !== null) {
+            return [{ ...x, last_error: failed, next_fire: new Date(now + retry).toISOString() }];
+          }
+          const next = nextAfter(x.schedule, now);
+          if (next === null) return []; // a one-shot, or a schedule with no occurrence left
+          const fired = new Date(now).toISOString();
+          return [{
+            ...x,
+            last_fired: fired,
+            last_error: null,
+            next_fire: new Date(next).toISOString(),
+          }];
+        }));
+      this.#parked.release(e.id);
+    } catch (error) {
+      // Still due on disk: fired again at once, it would spin. The next try is a while off,
+      // and hands the same uuid over with `once`, so a delivered prompt is not sent twice.
+      this.o.log.warn("cron_advance_failed", { cron: e.id, error });
+      const words = error instanceof BoardError ? error.message : "forge could not save it";
+      const at = this.o.clock.now() + RETRY_MS;
+      const when = new Date(at).toISOString();
+      this.#parked.park(
+        e,
+        `its next fire could not be saved (${words}); tried again at ${when}`,
+        at,
+      );
+      this.o.changed(e.org, e.project);
+    }
   }
 
   #remember(uuid: string, e: CronEntry): void {
@@ -321,6 +371,6 @@ export class Crons {
   #arm(): void {
     if (this.error !== null) return this.#timer.wakeLater();
     const waiting = this.entries.filter((e) => !this.#inflight.has(e.id));
-    this.#timer.wakeAt(waiting.map((e) => Date.parse(e.next_fire)));
+    this.#timer.wakeAt(waiting.map((e) => this.#parked.wakeAt(e)));
   }
 }
