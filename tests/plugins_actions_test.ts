@@ -226,7 +226,10 @@ Deno.test("extensions: a CLI that is missing answers in words and the inventory 
     await c.next((m) => m.kind === "snapshot");
     c.send({ kind: "command", command: { plugin_install: { plugin_id: "one@mk" } } });
     const failed = await nextPlugins(c, "plugins_cli_action_failed");
-    assertMatch(failed.message, /no-such-claude could not be started/);
+    assertMatch(
+      failed.message,
+      /no-such-claude could not be started: the program \(or the folder it runs in\) is not there$/,
+    );
     assertEquals((await readExtensions(c)).snapshot?.marketplaces.map((m) => m.name), ["mk"]);
   });
 });

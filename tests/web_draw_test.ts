@@ -177,7 +177,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "web: the shell is read fresh, hashed chunks are kept, the favicon is served",
+  name:
+    "web: the shell is read fresh, hashed chunks are kept, the favicon is served, a stray name is 404",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -198,6 +199,9 @@ Deno.test({
       await icon.body?.cancel();
       assertEquals(icon.status, 200);
       assertEquals(icon.headers.get("content-type"), "image/png");
+      // A chunk-shaped name the bundle does not hold is not found, not a server error.
+      const gone = await fetch(new URL("/chat-NOSUCHHASH.js", web.url));
+      assertEquals([gone.status, await gone.text()], [404, "not found"]);
     } finally {
       await web.stop();
     }

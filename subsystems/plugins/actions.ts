@@ -155,6 +155,7 @@ export class PluginActions {
       args: redactUrls(args.join(" ")),
       ok: out.ok,
       code: out.failureCode,
+      ...(out.ok || !out.stderr ? {} : { stderr: out.stderr }),
     });
     return out;
   }

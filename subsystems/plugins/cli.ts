@@ -1,3 +1,4 @@
+import { spawnWords } from "../../server/words.ts";
 import { obj, redactUrls, str } from "./files.ts";
 
 /** Where and how the plugin CLI runs: the account's config dir, the pinned binary. */
@@ -22,6 +23,8 @@ export interface CliOutcome {
   updateOutcome: string | null;
   oldVersion: string | null;
   newVersion: string | null;
+  /** The last lines of the CLI's stderr, for the log only (URLs' credentials removed). */
+  stderr: string;
 }
 
 const DEFAULT_TIMEOUT_MS = 180_000;
@@ -40,6 +43,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
     updateOutcome: null,
     oldVersion: null,
     newVersion: null,
+    stderr: "",
   });
   const shown = redactUrls(`claude plugin ${args.join(" ")}`);
   if (!target.bin) {
@@ -69,7 +73,7 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
       stderr: "piped",
     }).spawn();
   } catch (err) {
-    return failed(`${shown}: ${target.bin} could not be started (${(err as Error).message})`);
+    return failed(`${shown}: ${target.bin} could not be started: ${spawnWords(err)}`);
   }
   const kill = () => {
     try {
@@ -96,9 +100,19 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
   } catch {
     bag = null; // not JSON: the exit code and stderr are the outcome
   }
+  const tail = redactUrls(stderr.split("\n").slice(-20).join("\n"));
   if (!bag) {
     const words = stderr.split("\n").filter((l) => l.trim()).at(-1)?.replace(/^✘\s*/, "");
-    return failed(words ? redactUrls(words) : `${shown} exited ${out.code} without an answer`);
+    // The CLI's own refusal is its words for the press; a crash's stack is an engine's, and
+    // goes to the log instead.
+    return {
+      ...failed(
+        words && !ENGINE_LINE.test(words)
+          ? redactUrls(words)
+          : `${shown} exited ${out.code} without an answer; the log has its stderr`,
+      ),
+      stderr: tail,
+    };
   }
   const ok = bag.outcome === "ok" && out.success;
   return {
@@ -108,5 +122,10 @@ export async function runPluginCli(target: CliTarget, args: string[]): Promise<C
     updateOutcome: str(bag.updateOutcome),
     oldVersion: str(bag.oldVersion),
     newVersion: str(bag.newVersion),
+    stderr: tail,
   };
 }
+
+/** A line of a crash rather than of the CLI's words: a stack frame, a source location, a
+ * JavaScript error's name, the runtime's banner. */
+const ENGINE_LINE = /^\s*at\s|file:\/\/|^\s*\w*Error\b|^Bun v\d|^Node\.js v\d|\.m?js:\d+/;

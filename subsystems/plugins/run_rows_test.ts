@@ -21,6 +21,7 @@ const out = (o: Partial<CliOutcome>): CliOutcome => ({
   updateOutcome: null,
   oldVersion: null,
   newVersion: null,
+  stderr: "",
   ...o,
 });
 

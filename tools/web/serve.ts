@@ -110,7 +110,15 @@ async function main() {
       ? ["image/png", () => Deno.readFile(icon)]
       : routes[path] ?? chunk(files.dir, path);
     if (!route) return new Response("not found", { status: 404 });
-    return new Response(await route[1](), { headers: fileHeaders(path, route[0]) });
+    let body: Body;
+    try {
+      body = await route[1]();
+    } catch (err) {
+      // A chunk-shaped name the bundle does not hold (or an icon that is not there) is a 404.
+      if (err instanceof Deno.errors.NotFound) return new Response("not found", { status: 404 });
+      throw err;
+    }
+    return new Response(body, { headers: fileHeaders(path, route[0]) });
   });
   Deno.addSignalListener("SIGTERM", () => server.shutdown());
   await server.finished;
