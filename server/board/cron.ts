@@ -208,7 +208,6 @@ export class Crons {
    * next sleep is armed at once, so a slow delivery (a lead waking) never holds back the others.
    */
   async tick(): Promise<void> {
-    const now = this.o.clock.now();
     try {
       // A file mended or changed on disk since it was read is taken in before anything fires.
       await this.#writable();
@@ -218,6 +217,8 @@ export class Crons {
       this.#arm();
       return;
     }
+    // Read after the file: what fell due while it was read fires now, not a sleep later.
+    const now = this.o.clock.now();
     for (const id of this.#parked.releaseChanged(this.entries)) {
       this.o.log.info("cron_unparked", { cron: id });
     }

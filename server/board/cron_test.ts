@@ -275,3 +275,24 @@ Deno.test("schedules changed on disk since they were read: broken, nothing fires
   await c.tick();
   assertEquals(w.delivered.map((d) => d.delivery.text), ["standup, edited", "retro"]);
 });
+
+Deno.test("a schedule that falls due while the tick reads its file fires in that tick", async () => {
+  await using w = await boardWorld();
+  const c = w.board.crons;
+  await c.start();
+  const at = w.clock.t + 50_000;
+  await c.create("Acme", "alpha", "lead", {
+    prompt: "ping",
+    run_once_at: new Date(at).toISOString(),
+  });
+  // The chunk's wake, and the clock moving on to the fire while the tick looks at the file (a
+  // clock a test moves runs the wake, then moves): the tick judges what is due after the read.
+  const [wake] = w.clock.armed.splice(0);
+  assertEquals(wake.at - w.clock.t, MAX_SLEEP_MS);
+  w.clock.t = wake.at;
+  wake.fn();
+  w.clock.t = at;
+  await c.settled();
+  assertEquals(w.delivered.map((d) => d.delivery.text), ["ping"]);
+  assertEquals(c.entries, []);
+});
