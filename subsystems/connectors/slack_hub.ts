@@ -128,12 +128,17 @@ export class SlackHub {
     await Promise.all(this.#running);
   }
 
-  /** Starts a conversation's mark at its newest message: a new subscription reads from now. */
-  async markNow(ws: SlackWorkspace, conversation: string): Promise<void> {
+  /**
+   * Starts a conversation's mark at its newest message: a new subscription reads from now. A
+   * mark already held is kept (another subscription reads from it) unless `restart`: nothing
+   * watched the conversation meanwhile, so what was said since is not news to deliver.
+   */
+  async markNow(ws: SlackWorkspace, conversation: string, restart = false): Promise<void> {
     const mine = this.#marksOf(ws.config.workspace);
-    if (mine.conversations[conversation] !== undefined) return;
+    if (mine.conversations[conversation] !== undefined && !restart) return;
     const page = await ws.api.call("conversations.history", { channel: conversation, limit: 1 });
     mine.conversations[conversation] = (page.messages as Msg[])[0]?.ts ?? "0";
+    delete mine.backlog[conversation];
     await this.opts.marks.write(this.#marks);
   }
 

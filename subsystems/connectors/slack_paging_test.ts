@@ -7,7 +7,7 @@ import type { SlackSubscription } from "../../protocol/mod.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper } from "../../server/state/keeper.ts";
-import { marksFile, type SlackArrival, SlackHub } from "./slack_hub.ts";
+import { marksFile, type SlackArrival, SlackHub, SlackWorkspace } from "./slack_hub.ts";
 
 async function until(cond: () => boolean, what: string, ms = 60_000) {
   const end = Date.now() + ms;
@@ -34,6 +34,8 @@ class World {
   warned: string[] = [];
   polls = 0;
   hub: SlackHub | null = null;
+  /** The subscriptions the hub polls for (a test unsubscribes by emptying it). */
+  subs: SlackSubscription[] = [SUB];
   constructor(readonly fake: FakeSlack, readonly dir: string, readonly pagesPerPoll?: number) {}
 
   /** A new hub with a new keeper (a restart), polling at once and every 50 ms. */
@@ -52,7 +54,7 @@ class World {
       api_url: this.fake.apiUrl,
     }], {
       marks,
-      subscriptions: () => [SUB],
+      subscriptions: () => this.subs,
       arrive: (a) => this.got.push(a),
       onState: () => {},
       warn: (event) => this.warned.push(event),
@@ -180,6 +182,37 @@ Deno.test("slack poll: a thread read that fails midway through its pages loses n
     const reads = (await w.fake.calls()).filter((c) => c.method === "conversations.replies");
     const failed = reads.findIndex((c) => c.params.cursor);
     assertEquals(reads[failed + 1].params.oldest, w.got[14].ts, "the rest read from r14 on");
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("slack poll: a conversation subscribed again after nobody watched it reads from then, not the gap", async () => {
+  const [w, done] = await world();
+  try {
+    const before = await say(w.fake, "m", 3);
+    await w.start();
+    await until(() => w.got.length >= 3, "3 messages");
+    await w.settle();
+    assertEquals(w.texts(), before);
+    // Unsubscribed: what is said meanwhile is nobody's news.
+    w.subs = [];
+    await say(w.fake, "gap", 5);
+    // Subscribed again (as slack__subscribe does: the mark restarts, then the subscription).
+    const ws = new SlackWorkspace({
+      workspace: "acme",
+      token: w.fake.token,
+      poll_seconds: 0.05,
+      thread_idle_days: 14,
+      api_url: w.fake.apiUrl,
+    }, () => {});
+    await w.start();
+    await w.hub!.markNow(ws, "C0GENERAL", true);
+    w.subs = [SUB];
+    const after = await say(w.fake, "n", 2);
+    await until(() => w.got.length >= 5, "2 messages after the subscribe");
+    await w.settle();
+    assertEquals(w.texts(), [...before, ...after]);
   } finally {
     await done();
   }
