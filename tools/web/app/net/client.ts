@@ -57,7 +57,8 @@ export class ForgeClient {
   readonly subjects = new Subjects(this);
   readonly dictation = new Dictation(this);
   readonly voice = new VoiceWire(this);
-  #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
+  /** The coalescing re-reads armed, by subject. */
+  #timers: Record<string, unknown> = {};
   /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
   #held = new Set<HeldSubject>();
   #saveId = 0;
@@ -321,13 +322,21 @@ export class ForgeClient {
     const typed = u.known === true;
     if (slot === null || (typed && isFleetNews(u))) this.#soon("home");
     if (this.#held.has("board") && typed && isBoardNews(u)) this.#soon("board");
+    // spec: dictate_models - the preflight's landing is announced with dictate_availability
+    // alone, and a page holding the subject reads it again rather than drawing pending chips.
+    if (this.#held.has("dictate_models") && isNamed(u, "dictate_availability")) {
+      this.#soon("dictate_models");
+    }
   }
 
-  /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
-   * coalescing a burst. */
-  #soon(subject: "home" | "board"): void {
-    clearTimeout(this.#timers[subject]);
-    this.#timers[subject] = setTimeout(() => this.reread(subject), 150);
+  /** A home, board or models move is a read (spec: update > home's two arms; board;
+   * dictate_models): re-ask, coalescing a burst, on the client's clock. */
+  #soon(subject: HeldSubject | "home"): void {
+    this.clock.clear(this.#timers[subject]);
+    this.#timers[subject] = this.clock.set(() => {
+      this.#timers[subject] = undefined;
+      this.reread(subject);
+    }, 150);
   }
 
   #note(m: ErrorFrame): void {
