@@ -344,6 +344,8 @@ export class ForgeClient {
   }
 
   #error(m: ErrorFrame): void {
+    // A refused prompt is said once, by the composer that puts its words back.
+    if (this.seats.error(m)) return;
     this.#note(m);
     // spec: Subjects - a refused subscribe names the subject first in its words; a page that
     // waits on that subject draws the words instead of waiting for a snapshot that never comes.
@@ -351,6 +353,5 @@ export class ForgeClient {
       const subject = [...this.#held].find((h) => m.why.startsWith(`${h}: `));
       if (subject) this.state.refusedReads = { ...this.state.refusedReads, [subject]: m.why };
     }
-    this.seats.error(m);
   }
 }
