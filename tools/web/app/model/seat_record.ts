@@ -130,6 +130,7 @@ export class SeatRecord {
       case "releasing":
         this.book.inFlight = false;
         return;
+      case "spawning":
       case "connected":
       case "session_replaced":
         this.failure = null;

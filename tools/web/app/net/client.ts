@@ -313,8 +313,9 @@ export class ForgeClient {
     if (isNamed(u, "accounts_changed", "dictate_models_changed", ...PLUGIN_UPDATES)) {
       this.subjects.update(u);
     }
-    // A seat's own words about a press that failed (a mode or model switch).
-    if (slot && u.name.endsWith("_failed")) {
+    // A seat's own words about a press that failed (a mode or model switch); a failed CLI is
+    // drawn under its seat's header instead (views/seat_controls.tsx).
+    if (slot && u.name.endsWith("_failed") && u.name !== "connection_failed") {
       const why = typeof u.bag.message === "string" ? u.bag.message : u.name;
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }

@@ -6,6 +6,7 @@ import { viewDrawn } from "../pwa/shell.ts";
 import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks, seatName } from "./marks.tsx";
+import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
 import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
@@ -140,8 +141,11 @@ function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
   const name = seatName(slot);
   const c = useForge();
   const several = forges().list.length > 1;
-  const start = () =>
-    c.command("spawn_project", { project_name: slot.project, launch_settings: {} });
+  const lead = slot.label === "lead";
+  // A sleeping seat starts and a failed one restarts from its row (model/seat_controls.ts).
+  const start = a.lifecycle === "Sleeping" || a.lifecycle === "Failed"
+    ? startControl(slot, a.lifecycle)
+    : null;
   return (
     <li class="seat-row" data-testid={`seat-${name}`}>
       <a href={pageHref(c, `seat/${name}`)}>{slot.label}</a>
@@ -149,9 +153,14 @@ function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
       {several && <span class="forge-host muted" data-testid="row-forge">{c.host}</span>}
       {a.tree && <span class="muted">{a.tree}</span>}
       {a.reason ? <span class="reason">{a.reason}</span> : null}
-      {a.lifecycle === "Sleeping" && slot.label === "lead" && (
-        <button type="button" onClick={start} data-testid={`start-${slot.project}`}>
-          Start lead
+      {start && (
+        <button
+          type="button"
+          onClick={() => c.send({ kind: "command", command: start.command })}
+          data-testid={lead ? `start-${slot.project}` : `start-${name}`}
+        >
+          {start.label}
+          {lead ? " lead" : ""}
         </button>
       )}
     </li>
