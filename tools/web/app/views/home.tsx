@@ -6,6 +6,7 @@ import { viewDrawn } from "../pwa/shell.ts";
 import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks, seatName } from "./marks.tsx";
+import { Notices } from "./notices.tsx";
 import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
@@ -87,6 +88,7 @@ function ForgeSection() {
         {home && <AccountChips pool={home.accounts} />}
       </h2>
       {down && <StaleBanner c={c} named />}
+      <Notices />
       {!home && !down && <p class="muted">Reading the fleet…</p>}
       {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
       <div class="forge-rows">
