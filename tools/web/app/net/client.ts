@@ -310,7 +310,9 @@ export class ForgeClient {
     if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, seq, span);
     if (isNamed(u, ...TAKE_UPDATES)) this.dictation.update(u);
     if (isNamed(u, "voice_audio")) this.voice.update(u);
-    if (isNamed(u, "accounts_changed", "dictate_models_changed", ...PLUGIN_UPDATES)) {
+    if (
+      isNamed(u, "accounts_changed", "dictate_models_changed", "service_status", ...PLUGIN_UPDATES)
+    ) {
       this.subjects.update(u);
     }
     // A seat's own words about a press that failed (a mode or model switch); a failed CLI is

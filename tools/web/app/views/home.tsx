@@ -7,6 +7,7 @@ import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks, seatName } from "./marks.tsx";
 import { Notices } from "./notices.tsx";
+import { cliWords, serviceWords } from "./home_news.ts";
 import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
@@ -68,6 +69,7 @@ function OneForge() {
         <AccountChips pool={home.accounts} />
       </header>
       {home.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      <HomeNews home={home} />
       {home.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
     </div>
   );
@@ -91,10 +93,23 @@ function ForgeSection() {
       <Notices />
       {!home && !down && <p class="muted">Reading the fleet…</p>}
       {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home && <HomeNews home={home} />}
       <div class="forge-rows">
         {home?.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
       </div>
     </section>
+  );
+}
+
+/** A forge's news beside its fleet: the status page's outage and a newer claude. */
+function HomeNews(props: { home: HomeData }) {
+  const outage = serviceWords(props.home);
+  const cli = cliWords(props.home);
+  return (
+    <>
+      {outage && <div class="banner" role="status" data-testid="service-status">{outage}</div>}
+      {cli && <div class="notice" data-testid="cli-version">{cli}</div>}
+    </>
   );
 }
 
