@@ -6,7 +6,8 @@ import { texts, webWorld } from "./web_harness.ts";
 
 // The whole board from the page: tasks (create, move, rank, assign, a verdict, an answer to a row
 // waiting on the user), schedules (made, listed with their next fire, deleted), the connector
-// subscriptions an agent made, and a Slack draft in the dock (declined, then approved). spec:
+// subscriptions an agent made, and a Slack draft in the dock (declined, approved, and approved
+// when Slack refuses the send, said on the seat). spec:
 // What a subject carries > board; the original's task commands and respond_slack_post, its
 // connector_subscriptions_changed and slack_post_pending updates.
 
@@ -172,6 +173,19 @@ Deno.test({
       }
       const posts = (await slack.calls()).filter((x) => x.method === "chat.postMessage");
       assertEquals(posts.map((p) => p.params.text), ["Deploy is green."]);
+
+      // Approved, but Slack refuses the send: the card leaves and the seat says why, in forge's
+      // words (slack_draft_resolved's `failure`), instead of looking posted.
+      await slack.failAfter("chat.postMessage", 0, "channel_not_found");
+      await page.getByTestId("composer").fill("[[script:post]] say it once more");
+      await page.getByTestId("send").click();
+      const card = page.getByTestId("ask-slack_post");
+      await card.getByTestId("slack-approve").click({ timeout: 60_000 });
+      await card.waitFor({ state: "detached", timeout: 30_000 });
+      const failed = page.getByTestId("seat-notice").filter({ hasText: "slack_post: " });
+      await failed.waitFor({ timeout: 30_000 });
+      // The words are the connector's own (forge's, never Slack's library's); the page draws them.
+      assertMatch((await failed.textContent())!, /slack_post: \S.*(go through|channel)/);
     } finally {
       await slack.stop();
       await gotify.stop();

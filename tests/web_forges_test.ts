@@ -1,11 +1,12 @@
-import { assert, assertEquals } from "./assert.ts";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { seatWorld } from "./seats_harness.ts";
 import { webWorld } from "./web_harness.ts";
 
 // Several forges in one page (docs/web.md "Several forges"): a forge added by its address on the
 // forges page and kept across a reload; one socket each; every row and seat names its forge,
 // the rail groups by forge and the header adds their totals; an ask is answered on each; a
-// forge killed is drawn down and stale while the other streams on and its asks are answered.
+// forge killed is drawn down and stale while the other streams on and its asks are answered; an
+// error frame from any forge is drawn in that forge's own part of the home.
 // spec: The socket > The connection is kept alive by a ping (each socket's reconnect rule).
 
 Deno.test({
@@ -58,6 +59,28 @@ Deno.test({
     await page.getByTestId("seat-forge").getByText(b).waitFor();
     await allowABash(page);
     await Deno.stat(`${other.projectDir("gamma")}/allowed.txt`);
+
+    // An error frame from the second forge is drawn in that forge's own part of the home: a task
+    // filed on a board whose file was damaged is refused in forge's words, there and only there.
+    const board = `${other.dir}/forge/state/board/Acme/gamma`;
+    await Deno.mkdir(board, { recursive: true });
+    await Deno.writeTextFile(`${board}/tasks.json`, "{ not a task list");
+    await page.evaluate(`location.hash = "#/"`);
+    await sectionB.getByTestId("new-task-gamma").fill("a task for a damaged board");
+    await sectionB.getByTestId("new-task-gamma").press("Enter");
+    const refusal = sectionB.getByTestId("notices").locator(".notice", { hasText: "task_create" });
+    await refusal.waitFor({ timeout: 30_000 });
+    assertMatch((await refusal.textContent())!, /^task_create: gamma's board cannot be changed: /);
+    assertEquals(await sectionA.getByTestId("notices").count(), 0);
+    // The file removed, the next task lands; the refusal is put away in its own part.
+    await Deno.remove(`${board}/tasks.json`);
+    await sectionB.getByTestId("new-task-gamma").fill("a task for a mended board");
+    await sectionB.getByTestId("new-task-gamma").press("Enter");
+    await sectionB.getByTestId("board-gamma").getByText("a task for a mended board").waitFor({
+      timeout: 30_000,
+    });
+    await refusal.locator(".dismiss").click();
+    await sectionB.getByTestId("notices").waitFor({ state: "detached" });
 
     // The second forge killed: its part of the home and its rail group are down and stale,
     // its rows still drawn as they were; the first streams on and its ask is answered.

@@ -6,9 +6,10 @@ import { pngSize, sideways } from "./web_pwa_support.ts";
 // The page on a phone (docs/web.md "On a phone"): at 390 x 844 with touch every page is one
 // column and nothing scrolls sideways; a seat is opened, a permission ask answered and a prompt
 // sent with taps, the dock and the composer at the thumb's foot, the composer still in view when
-// the keyboard takes the lower screen. Installable: the manifest reads without an error and
-// names a standalone app and its icons, the service worker keeps the shell, and the page opens
-// with no network, saying so and naming the forge it cannot reach.
+// the keyboard takes the lower screen, the session's presses behind More. Installable: the
+// manifest reads without an error and names a standalone app and its icons, the service worker
+// keeps the shell, and the page opens with no network, saying so and naming the forge it cannot
+// reach.
 
 const PHONE = {
   viewport: { width: 390, height: 844 },
@@ -96,6 +97,18 @@ Deno.test({
     await page.setViewportSize(PHONE.viewport);
     await onePage(page, "a seat after its turns");
     await w.shot("phone-seat");
+
+    // The seat's session presses fold behind More; the question Stop asks first fits the screen,
+    // and keeping the session sends nothing.
+    await page.getByTestId("seat-more").tap();
+    await page.getByTestId("seat-stop").tap();
+    const asking = page.getByTestId("seat-stop-asking");
+    await asking.waitFor();
+    await onePage(page, "a seat asking before it stops");
+    await asking.getByText("Keep it").tap();
+    await page.getByTestId("seat-stop").waitFor();
+    await page.getByTestId("seat-lifecycle").getByText("Idle").waitFor();
+    await page.getByTestId("seat-more").tap();
 
     // Every page, one column.
     const pages: [string, string][] = [

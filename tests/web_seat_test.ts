@@ -1,10 +1,13 @@
-import { assert, assertEquals } from "./assert.ts";
-import { texts, webWorld } from "./web_harness.ts";
+import type { Page } from "playwright-core";
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { childrenOf, commandOf, cwdOf } from "./seats_harness.ts";
+import { texts, type WebWorld, webWorld } from "./web_harness.ts";
 
 // The web client in a real browser against a spawned forge with a real seat on the fake API.
 // spec: subscribe > answering (this client has a dock); showing; update {seq, span} and
 // seat_range; the ping section's reconnect rules ("re-ask the non-seat subjects ... re-attach
-// only the seat on screen ... re-send Showing").
+// only the seat on screen ... re-send Showing"); home > agents (lifecycle, reason) and the
+// original's connection_failed, releasing and session commands.
 
 const SLOW_TEXT =
   "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen";
@@ -122,8 +125,67 @@ Deno.test({
     await page.getByTestId("answer").nth(4).waitFor({ timeout: 30_000 });
     const afterRestart = await conversation(page);
     assertEquals({ ...afterRestart, results: 0 }, { ...afterDrop, results: 0 });
+
+    await failAndRestart(w, page);
   },
 });
+
+/**
+ * The seat's session from its page: its CLI killed mid-turn leaves it Failed with the reason
+ * under its header and no turn left running (no Cancel); Restart brings it back; a new
+ * conversation replaces its session and Stop ends it, each asked first. Each next press waits
+ * for the seat's own word that its session is live (connected, session_replaced): the home's
+ * row can still say Idle while a new session starts.
+ */
+async function failAndRestart(w: WebWorld, page: Page): Promise<void> {
+  const lifecycle = page.getByTestId("seat-lifecycle");
+  await page.getByTestId("seat-start").getByText("Start").click();
+  await lifecycle.getByText("Idle").waitFor({ timeout: 60_000 });
+  await page.getByTestId("composer").fill("[[script:slow]] one more");
+  await page.getByTestId("send").click();
+  await page.locator(".answer.streaming").waitFor({ timeout: 30_000 });
+  await page.getByTestId("cancel").waitFor();
+  const killed = await epoch(page);
+  const cli = childrenOf(w.forge.serverPid()).find((p) =>
+    cwdOf(p) === w.world.projectDir("alpha") && commandOf(p).includes("claude")
+  );
+  assert(cli, "alpha's CLI is a child of forge");
+  Deno.kill(cli, "SIGKILL");
+  await lifecycle.getByText("Failed").waitFor({ timeout: 30_000 });
+  const failure = page.getByTestId("seat-failure");
+  assertMatch((await failure.textContent())!, /^Failed: claude exited \(.*SIGKILL\) mid-turn/);
+  assertEquals(await page.getByTestId("cancel").count(), 0);
+  assertEquals(await page.getByTestId("turn-state").textContent(), "idle");
+  await w.shot("seat-failed");
+
+  const heard = await hearing(page, ["connected", "session_replaced"]);
+  await page.getByTestId("seat-start").getByText("Restart").click();
+  await heard("connected");
+  const restarted = await newEpoch(page, [killed]);
+  await lifecycle.getByText("Idle").waitFor({ timeout: 60_000 });
+  await failure.waitFor({ state: "detached" });
+
+  // A new conversation: asked first, then the seat holds another session.
+  await page.getByTestId("seat-new").click();
+  await page.getByTestId("seat-new-asking").waitFor();
+  await page.getByTestId("seat-new-yes").click();
+  await heard("session_replaced");
+  await newEpoch(page, [killed, restarted]);
+  // The new session answers, and its conversation holds its own prompt alone.
+  await page.getByTestId("composer").fill("[[script:hello]] a fresh start");
+  await page.getByTestId("send").click();
+  await page.getByText("Hello from the scripted model, streamed in small pieces.").waitFor({
+    timeout: 60_000,
+  });
+  assertEquals(await texts(page, "[data-testid=prompt]"), ["[[script:hello]] a fresh start"]);
+  await lifecycle.getByText("Idle").waitFor({ timeout: 60_000 });
+
+  // Stop: asked first, then the seat sleeps and offers Start again.
+  await page.getByTestId("seat-stop").click();
+  await page.getByTestId("seat-stop-yes").click();
+  await lifecycle.getByText("Sleeping").waitFor({ timeout: 60_000 });
+  await page.getByTestId("seat-start").getByText("Start").waitFor();
+}
 
 async function conversation(page: import("playwright-core").Page) {
   return {
@@ -131,5 +193,42 @@ async function conversation(page: import("playwright-core").Page) {
     answers: await texts(page, "[data-testid=answer]"),
     tools: await texts(page, "[data-testid=tool-out]"),
     results: (await texts(page, "[data-testid=result]")).length,
+  };
+}
+
+/** The session the page holds the seat under (its epoch). */
+function epoch(page: Page): Promise<string | null> {
+  return page.evaluate("globalThis.forgeDebug.client.state.seat.epoch") as Promise<string | null>;
+}
+
+/** Waits until the page holds the seat under a session none of `old` names; answers it. */
+async function newEpoch(page: Page, old: (string | null)[]): Promise<string> {
+  await page.waitForFunction(
+    `(old) => { const e = globalThis.forgeDebug.client.state.seat?.epoch; return e && !old.includes(e); }`,
+    old,
+    { timeout: 60_000 },
+  );
+  return (await epoch(page))!;
+}
+
+/**
+ * Counts the page's updates of `names` from now on; answers a wait for the next one of a name
+ * (the page's own reader of every update, `forgeDebug.client.updateReaders`).
+ */
+async function hearing(page: Page, names: string[]): Promise<(name: string) => Promise<void>> {
+  await page.evaluate(`(() => {
+    const heard = globalThis.heardUpdates = {};
+    globalThis.forgeDebug.client.updateReaders.add((u) => {
+      if (${JSON.stringify(names)}.includes(u.name)) heard[u.name] = (heard[u.name] ?? 0) + 1;
+    });
+  })()`);
+  const waited: Record<string, number> = {};
+  return async (name) => {
+    waited[name] = (waited[name] ?? 0) + 1;
+    await page.waitForFunction(
+      `(globalThis.heardUpdates[${JSON.stringify(name)}] ?? 0) >= ${waited[name]}`,
+      undefined,
+      { timeout: 60_000 },
+    );
   };
 }

@@ -1,6 +1,6 @@
 import type { CommandName, Wire } from "../../../../protocol/mod.ts";
 import { z } from "zod";
-import { COMMANDS, isCommandName } from "../../../../protocol/mod.ts";
+import { COMMANDS, HELD_KINDS, HELD_UPDATES, isCommandName } from "../../../../protocol/mod.ts";
 
 /**
  * The asks a seat holds, as the dock draws them. spec: session > pending_asks ("every prompt the
@@ -86,6 +86,43 @@ export function applyAskUpdate(asks: Ask[], update: { name: string; fields: Obj 
     return asks.filter((a) => a.id !== String(f.id));
   }
   return asks;
+}
+
+/**
+ * What a held ask's ending says to the person, beside its card leaving the dock: the effect's
+ * failure in forge's words (`failure`, set when an approved ask's effect did not land, so the
+ * card leaving does not read as done), or an ask that `expired` or was `abandoned` before anyone
+ * answered. Null for an ask answered, declined or cancelled, whose ending the person saw. spec:
+ * session > pending_asks; Editing the config (the write resolves after its effect).
+ */
+export function resolvedNotice(
+  update: { name: string; fields: Obj },
+): { severity: string; text: string } | null {
+  const kind = resolvedKind(update.name);
+  if (kind === null) return null;
+  const { failure, ending } = update.fields;
+  if (typeof failure === "string" && failure !== "") {
+    return { severity: "error", text: `${kind}: ${failure}` };
+  }
+  if (ending === "expired") {
+    return { severity: "warning", text: `${kind}: it expired before anyone answered it` };
+  }
+  if (ending === "abandoned") {
+    return {
+      severity: "warning",
+      text: `${kind}: it was abandoned before anyone answered it (its call ended)`,
+    };
+  }
+  return null;
+}
+
+/** The held kind a `*_resolved` ends (a Slack draft's is `slack_draft_resolved`); a newer
+ * forge's `<kind>_resolved` names its kind; the prompt's and the CLI's asks' are not held. */
+function resolvedKind(name: string): string | null {
+  const held = HELD_KINDS.find((k) => HELD_UPDATES[k].resolved === name);
+  if (held) return held;
+  if (name === "pending_interaction_resolved" || name === "prompt_cancel_resolved") return null;
+  return name.endsWith("_resolved") ? name.slice(0, -"_resolved".length) : null;
 }
 
 /** How the dock answers an ask kind it has no drawing of its own for. */

@@ -6,7 +6,8 @@ import {
 } from "../../../../protocol/mod.ts";
 import type { Session } from "../net/narrow.ts";
 import type { ReadUpdate } from "../net/updates.ts";
-import { applyAskUpdate, type Ask, asksFromSnapshot } from "./asks.ts";
+import { applyAskUpdate, type Ask, asksFromSnapshot, resolvedNotice } from "./asks.ts";
+import { SentPrompts } from "./sent_prompts.ts";
 import { TurnBook } from "./turns.ts";
 
 export interface QueuedPrompt {
@@ -53,6 +54,10 @@ export class SeatRecord {
   overrides: DictateOverrides = {};
   /** The last landed take nobody sent, carried across a reload (composer > notice). */
   landed: DictateNotice | null = null;
+  /** Why the seat failed, in forge's words: the record's `failure`, or a `connection_failed`. */
+  failure: string | null = null;
+  /** This page's prompts forge has not answered yet, and the words of one it refused. */
+  readonly prompts = new SentPrompts();
   /** Rises on every change, so a view can tell it must draw again. */
   version = 0;
   protected book = new TurnBook();
@@ -81,6 +86,7 @@ export class SeatRecord {
     this.landed = noticeOf(d.composer.notice);
     this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
     this.book.inFlight = d.header.turn_in_flight;
+    this.failure = failureWords(d.failure);
   }
 
   /** Applies one update about this seat. */
@@ -89,6 +95,8 @@ export class SeatRecord {
     if (u.known === "invalid") return;
     // Any held ask's card is drawn from its bag, so a kind this page has no drawing of is held.
     this.asks = applyAskUpdate(this.asks, { name: u.name, fields: u.bag });
+    const ended = resolvedNotice({ name: u.name, fields: u.bag });
+    if (ended) this.#note(ended.severity, ended.text);
     if (u.known === false) return;
     switch (u.name) {
       case "chat_appended": {
@@ -97,6 +105,7 @@ export class SeatRecord {
           if (typeof msg.model === "string") this.model = msg.model;
           if (typeof msg.permissionMode === "string") this.permissionMode = msg.permissionMode;
         }
+        this.prompts.heard(msg);
         return this.book.add(msg);
       }
       case "prompt_queued":
@@ -112,6 +121,19 @@ export class SeatRecord {
       case "turn_error":
       case "turn_cancelled":
         this.book.inFlight = false;
+        return;
+      // A CLI that died mid-turn, or one being closed, runs no turn: nothing is left to cancel.
+      case "connection_failed":
+        this.book.inFlight = false;
+        this.failure = u.fields.message;
+        return;
+      case "releasing":
+        this.book.inFlight = false;
+        return;
+      case "spawning":
+      case "connected":
+      case "session_replaced":
+        this.failure = null;
         return;
       case "context_usage_snapshot":
         this.context = {
@@ -153,6 +175,13 @@ export class SeatRecord {
   #note(severity: string, text: string): void {
     this.notices = [...this.notices.slice(-(KEEP_NOTICES - 1)), { severity, text, at: Date.now() }];
   }
+}
+
+/** The record's `failure` (v29 names it; forge's is `{message, code, signal, stderr_tail}`). */
+function failureWords(raw: Wire | undefined): string | null {
+  if (typeof raw === "string") return raw;
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  return typeof raw.message === "string" ? raw.message : JSON.stringify(raw);
 }
 
 /** The composer's carried landing, when the record holds one. */

@@ -58,7 +58,8 @@ export class ForgeClient {
   readonly subjects = new Subjects(this);
   readonly dictation = new Dictation(this);
   readonly voice = new VoiceWire(this);
-  #timers: Record<string, ReturnType<typeof setTimeout> | undefined> = {};
+  /** The coalescing re-reads armed, by subject. */
+  #timers: Record<string, unknown> = {};
   /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
   #held = new Set<HeldSubject>();
   #saveId = 0;
@@ -312,11 +313,14 @@ export class ForgeClient {
     if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, seq, span);
     if (isNamed(u, ...TAKE_UPDATES)) this.dictation.update(u);
     if (isNamed(u, "voice_audio")) this.voice.update(u);
-    if (isNamed(u, "accounts_changed", "dictate_models_changed", ...PLUGIN_UPDATES)) {
+    if (
+      isNamed(u, "accounts_changed", "dictate_models_changed", "service_status", ...PLUGIN_UPDATES)
+    ) {
       this.subjects.update(u);
     }
-    // A seat's own words about a press that failed (a mode or model switch).
-    if (slot && u.name.endsWith("_failed")) {
+    // A seat's own words about a press that failed (a mode or model switch); a failed CLI is
+    // drawn under its seat's header instead (views/seat_controls.tsx).
+    if (slot && u.name.endsWith("_failed") && u.name !== "connection_failed") {
       const why = typeof u.bag.message === "string" ? u.bag.message : u.name;
       this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
@@ -324,13 +328,21 @@ export class ForgeClient {
     const typed = u.known === true;
     if (slot === null || (typed && isFleetNews(u))) this.#soon("home");
     if (this.#held.has("board") && typed && isBoardNews(u)) this.#soon("board");
+    // spec: dictate_models - the preflight's landing is announced with dictate_availability
+    // alone, and a page holding the subject reads it again rather than drawing pending chips.
+    if (this.#held.has("dictate_models") && isNamed(u, "dictate_availability")) {
+      this.#soon("dictate_models");
+    }
   }
 
-  /** A home or board move is a read (spec: update > home's two arms; board): re-ask,
-   * coalescing a burst. */
-  #soon(subject: "home" | "board"): void {
-    clearTimeout(this.#timers[subject]);
-    this.#timers[subject] = setTimeout(() => this.reread(subject), 150);
+  /** A home, board or models move is a read (spec: update > home's two arms; board;
+   * dictate_models): re-ask, coalescing a burst, on the client's clock. */
+  #soon(subject: HeldSubject | "home"): void {
+    this.clock.clear(this.#timers[subject]);
+    this.#timers[subject] = this.clock.set(() => {
+      this.#timers[subject] = undefined;
+      this.reread(subject);
+    }, 150);
   }
 
   #note(m: ErrorFrame): void {
@@ -338,6 +350,8 @@ export class ForgeClient {
   }
 
   #error(m: ErrorFrame): void {
+    // A refused prompt is said once, by the composer that puts its words back.
+    if (this.seats.error(m)) return;
     this.#note(m);
     // spec: Subjects - a refused subscribe names the subject first in its words; a page that
     // waits on that subject draws the words instead of waiting for a snapshot that never comes.
@@ -345,6 +359,5 @@ export class ForgeClient {
       const subject = [...this.#held].find((h) => m.why.startsWith(`${h}: `));
       if (subject) this.state.refusedReads = { ...this.state.refusedReads, [subject]: m.why };
     }
-    this.seats.error(m);
   }
 }

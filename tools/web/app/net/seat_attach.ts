@@ -109,7 +109,11 @@ export class SeatAttach {
     this.#treeMoved();
     // A `more` out on the old connection will never be answered.
     this.#walk.reset();
-    if (this.#state.seat) this.#awaiting = "reattach";
+    const seat = this.#state.seat;
+    if (seat) {
+      this.#awaiting = "reattach";
+      seat.prompts.forget();
+    }
   }
 
   /**
@@ -190,9 +194,10 @@ export class SeatAttach {
     if (seat && sameSlot(seat.slot, m.slot)) seat.repaired(m.frames);
   }
 
-  error(m: ErrorFrame): void {
+  /** An error frame; answers true when the composer says it (a refused prompt's). */
+  error(m: ErrorFrame): boolean {
     const seat = this.#state.seat;
-    if (!seat || !m.seat || !sameSlot(m.seat, seat.slot)) return;
+    if (!seat || !m.seat || !sameSlot(m.seat, seat.slot)) return false;
     if (m.what === "subscribe") {
       this.#state.seatError = m.why;
       this.#awaiting = null;
@@ -201,7 +206,13 @@ export class SeatAttach {
       this.#read(seat.slot, "fresh");
     } else if (m.what === "more") {
       this.#walk.refused(m.why, () => this.walkUp());
+    } else if (seat.prompts.refused(m)) {
+      // A refused prompt's words go back to the composer, which says why beside them
+      // (model/sent_prompts.ts).
+      seat.version++;
+      return true;
     }
+    return false;
   }
 
   /** The working tree's file reads are of a tree that is gone; a commit's never change. */

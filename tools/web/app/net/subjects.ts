@@ -13,7 +13,10 @@ import type { PLUGIN_UPDATES } from "./updates.ts";
 const KEEP_NEWS = 8;
 
 type Keyless = UpdateOf<
-  "accounts_changed" | "dictate_models_changed" | (typeof PLUGIN_UPDATES)[number]
+  | "accounts_changed"
+  | "dictate_models_changed"
+  | "service_status"
+  | (typeof PLUGIN_UPDATES)[number]
 >;
 
 /**
@@ -78,6 +81,12 @@ export class Subjects {
       case "dictate_models_changed":
         s.models = u.fields.models;
         return;
+      // spec: home > service_status - the status page's answer, null for healthy or unreachable.
+      case "service_status": {
+        const trouble = u.fields.severity !== "none" && u.fields.severity !== "unreachable";
+        if (s.home) s.home = { ...s.home, service_status: trouble ? u.fields : null };
+        return;
+      }
       case "plugins_inventory_updated":
         s.extensions = { ...this.#ext(), snapshot: u.fields.snapshot, lsp: u.fields.lsp };
         return;

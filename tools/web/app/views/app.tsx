@@ -93,7 +93,8 @@ export function App(props: { clientBuild: string }) {
           <Reach />
           <Secure />
           {stale && <StaleBanner c={focus} named={several} />}
-          <Notices />
+          {/* A home of several forges draws each forge's notices in its own part. */}
+          {(!several || route.page !== "home") && <Notices />}
           {route.page === "home" && <Home />}
           {route.page === "seat" && <SeatPage tab={route.tab} name={route.seat} />}
           {route.page === "settings" && <SettingsPage />}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { ConnectorSets, CronEntry } from "../../../../protocol/mod.ts";
+import { connectorWords } from "./home_news.ts";
 import { readWhen } from "./schedule_when.ts";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { client, useApp } from "./use.ts";
@@ -9,7 +10,7 @@ const when = (iso: string | null) => iso ? new Date(iso).toLocaleString() : "nev
 /**
  * The whole board: every project's tasks with their actions, its schedules (next fire, last
  * error, made and removed here) and its connector subscriptions, with the connectors' liveness
- * from the home. spec: What a subject carries > board; home > connectors.
+ * and their own errors from the home. spec: What a subject carries > board; home > connectors.
  */
 export function BoardPage() {
   const s = useApp();
@@ -20,13 +21,7 @@ export function BoardPage() {
     <div class="board-page" data-testid="board-page">
       <header class="page-head">
         <h1>Board</h1>
-        {live && (
-          <span class="muted" data-testid="connector-liveness">
-            Gotify {live.gotify.connected ? "connected" : "not connected"} · Slack{" "}
-            {live.slack.connected_workspaces.length} workspace(s)
-            {live.slack.load_failed ? " · the stored subscriptions failed to load" : ""}
-          </span>
-        )}
+        {live && <span class="muted" data-testid="connector-liveness">{connectorWords(live)}</span>}
       </header>
       {s.board.projects.map((p) => (
         <section class="project" key={`${p.project.org}/${p.project.name}`}>

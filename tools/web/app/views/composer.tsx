@@ -40,12 +40,26 @@ export function Composer() {
   // could land long after the person stopped meaning it): the words stay in the box, and the
   // composer says they were not sent.
   const [unsent, setUnsent] = useState(false);
+  // A prompt forge refused (a seat with no session): its words come back into the box, before
+  // anything typed since, with forge's reason (model/sent_prompts.ts).
+  const [refused, setRefused] = useState<string | null>(null);
+  const returned = seat.prompts.returned;
+  useEffect(() => {
+    if (!returned) return;
+    setText((t) => (t.trim() ? `${returned.text}\n${t}` : returned.text));
+    setRefused(returned.why);
+    seat.prompts.took();
+  }, [returned]);
   const send = () => {
     const words = text.trim();
     if (!words) return;
     const sent = client().command("prompt", { key, text: words, attachments: [] });
     setUnsent(!sent);
-    if (sent) setText("");
+    setRefused(null);
+    if (sent) {
+      seat.prompts.sent(words);
+      setText("");
+    }
   };
   return (
     <div class="composer">
@@ -72,6 +86,7 @@ export function Composer() {
         onInput={(e) => {
           setText(e.currentTarget.value);
           setUnsent(false);
+          setRefused(null);
         }}
         onKeyDown={(e) => {
           if (ptt.keydown(e)) return e.preventDefault();
@@ -88,6 +103,11 @@ export function Composer() {
         <p class="error" data-testid="unsent">
           Not sent: the connection to forge is down. Your words are kept here; send again once it is
           back.
+        </p>
+      )}
+      {refused && (
+        <p class="error" data-testid="prompt-refused">
+          Not sent: {refused}. Your words are back in the box.
         </p>
       )}
       <div class="composer-actions">

@@ -6,6 +6,9 @@ import { viewDrawn } from "../pwa/shell.ts";
 import { accountChip, AccountChips } from "./accounts.tsx";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { Marks, seatName } from "./marks.tsx";
+import { Notices } from "./notices.tsx";
+import { cliWords, serviceWords } from "./home_news.ts";
+import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
 import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
@@ -66,6 +69,7 @@ function OneForge() {
         <AccountChips pool={home.accounts} />
       </header>
       {home.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      <HomeNews home={home} />
       {home.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
     </div>
   );
@@ -86,12 +90,26 @@ function ForgeSection() {
         {home && <AccountChips pool={home.accounts} />}
       </h2>
       {down && <StaleBanner c={c} named />}
+      <Notices />
       {!home && !down && <p class="muted">Reading the fleet…</p>}
       {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home && <HomeNews home={home} />}
       <div class="forge-rows">
         {home?.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
       </div>
     </section>
+  );
+}
+
+/** A forge's news beside its fleet: the status page's outage and a newer claude. */
+function HomeNews(props: { home: HomeData }) {
+  const outage = serviceWords(props.home);
+  const cli = cliWords(props.home);
+  return (
+    <>
+      {outage && <div class="banner" role="status" data-testid="service-status">{outage}</div>}
+      {cli && <div class="notice" data-testid="cli-version">{cli}</div>}
+    </>
   );
 }
 
@@ -140,8 +158,11 @@ function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
   const name = seatName(slot);
   const c = useForge();
   const several = forges().list.length > 1;
-  const start = () =>
-    c.command("spawn_project", { project_name: slot.project, launch_settings: {} });
+  const lead = slot.label === "lead";
+  // A sleeping seat starts and a failed one restarts from its row (model/seat_controls.ts).
+  const start = a.lifecycle === "Sleeping" || a.lifecycle === "Failed"
+    ? startControl(slot, a.lifecycle)
+    : null;
   return (
     <li class="seat-row" data-testid={`seat-${name}`}>
       <a href={pageHref(c, `seat/${name}`)}>{slot.label}</a>
@@ -149,9 +170,14 @@ function SeatRow(props: { agent: Agent; unseen: Slot[] }) {
       {several && <span class="forge-host muted" data-testid="row-forge">{c.host}</span>}
       {a.tree && <span class="muted">{a.tree}</span>}
       {a.reason ? <span class="reason">{a.reason}</span> : null}
-      {a.lifecycle === "Sleeping" && slot.label === "lead" && (
-        <button type="button" onClick={start} data-testid={`start-${slot.project}`}>
-          Start lead
+      {start && (
+        <button
+          type="button"
+          onClick={() => c.send({ kind: "command", command: start.command })}
+          data-testid={lead ? `start-${slot.project}` : `start-${name}`}
+        >
+          {start.label}
+          {lead ? " lead" : ""}
         </button>
       )}
     </li>

@@ -1,13 +1,15 @@
 import { noticeWhy } from "./notice_words.ts";
-import { client, useApp } from "./use.ts";
+import { useApp, useForge } from "./use.ts";
 
 /**
  * The error frames this page was sent, newest last, in the core's own words: a refused prompt, a
  * refused answer, a read that could not run. spec: What a client receives > error. A seat's
- * refusal shows only while that seat is on screen, a keyless one everywhere.
+ * refusal shows only while that seat is on screen, a keyless one everywhere. They are one forge's:
+ * the scope's (a part of a home that holds several draws its own), else the focused one's.
  */
 export function Notices() {
   const s = useApp();
+  const c = useForge();
   const seat = s.seat?.slot;
   const shown = s.errors.filter((e) =>
     !e.seat || (seat && e.seat.org === seat.org && e.seat.project === seat.project &&
@@ -24,7 +26,7 @@ export function Notices() {
             class="dismiss"
             onClick={() => {
               s.errors = s.errors.filter((x) => x !== e);
-              client().store.changed();
+              c.store.changed();
             }}
           >
             ✕

@@ -6,6 +6,7 @@ import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
 import { lazy } from "./lazy.tsx";
 import { SeatAccount, SeatNotices } from "./seat_account.tsx";
+import { SeatControls, SeatFailure } from "./seat_controls.tsx";
 
 import type { SeatTab } from "./route.ts";
 import { client, forges, pageHref, useApp } from "./use.ts";
@@ -50,17 +51,12 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
       <header class="page-head seat-head">
         <h1>{props.name}</h1>
         {several && <span class="chip forge-host" data-testid="seat-forge">{c.host}</span>}
-        {lifecycle && <span class={`lifecycle ${lifecycle.toLowerCase()}`}>{lifecycle}</span>}
-        {lifecycle === "Sleeping" && key.label === "lead" && (
-          <button
-            type="button"
-            data-testid="seat-start"
-            onClick={() =>
-              client().command("spawn_project", { project_name: key.project, launch_settings: {} })}
-          >
-            Start
-          </button>
+        {lifecycle && (
+          <span class={`lifecycle ${lifecycle.toLowerCase()}`} data-testid="seat-lifecycle">
+            {lifecycle}
+          </span>
         )}
+        <SeatControls seat={seat} lifecycle={lifecycle} which="start" />
         {/* The lifecycle chip already says Idle: the turn's state is not said twice. */}
         {(seat.turnInFlight || lifecycle !== "Idle") && (
           <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
@@ -77,6 +73,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
           {more ? "Less" : "More"}
         </button>
         <div class="seat-controls">
+          <SeatControls seat={seat} lifecycle={lifecycle} which="ends" />
           <SeatAccount seat={seat} />
           <Pickers seat={seat} />
           <VoiceSwitch seat={seat} />
@@ -88,6 +85,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
           {tab("browser", "Browser")}
         </nav>
       </header>
+      <SeatFailure seat={seat} lifecycle={lifecycle} reason={row?.reason ?? undefined} />
       <SeatNotices seat={seat} />
       {seat.backgroundTasks.length > 0 && (
         <div class="tasks" data-testid="background-tasks">

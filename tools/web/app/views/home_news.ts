@@ -1,0 +1,47 @@
+import type { Home } from "../net/narrow.ts";
+
+/**
+ * The words for what the home carries beside the fleet, each null when there is nothing to say.
+ * spec: What a subject carries > home (service_status: "the statuspage's last answer, null for
+ * healthy or unreachable"; cli_version; connectors).
+ */
+
+/** The status page's outage: its severity and its own description. */
+export function serviceWords(home: Pick<Home, "service_status">): string | null {
+  const status = home.service_status;
+  if (!status || status.severity === "none" || status.severity === "unreachable") return null;
+  return `Service status (${status.severity}): ${status.message}`;
+}
+
+/** A newer claude than the one the seats run: latest as forge last read it, beside installed. */
+export function cliWords(home: Pick<Home, "cli_version">): string | null {
+  const { installed, latest } = home.cli_version;
+  if (latest === null || latest === installed) return null;
+  return installed === null
+    ? `claude ${latest} is out; forge could not read the installed version`
+    : `claude ${latest} is out; the seats run ${installed}`;
+}
+
+/**
+ * The connectors' liveness for the board page: Gotify connected, or why not in forge's words
+ * (`gotify.error`, or off when forge.toml has no [gotify]); Slack's workspaces connected, and
+ * the store's own failure to load the subscriptions (`slack.load_error`).
+ */
+export function connectorWords(connectors: Home["connectors"]): string {
+  const gotify = connectors.gotify;
+  const gotifyError = typeof gotify.error === "string" ? gotify.error : null;
+  const gotifyWords = gotify.connected
+    ? "Gotify connected"
+    : gotify.configured === false
+    ? "Gotify off (no [gotify] in forge.toml)"
+    : `Gotify not connected${gotifyError ? `: ${gotifyError}` : ""}`;
+  const slack = connectors.slack;
+  const pairs = slack.connected_workspaces;
+  const up = pairs.filter((p) => Array.isArray(p) && p[1] === true).length;
+  const loadError = typeof slack.load_error === "string" ? slack.load_error : null;
+  const slackWords = `Slack ${up} of ${pairs.length} workspace(s) connected` +
+    (slack.load_failed
+      ? `; the stored subscriptions failed to load${loadError ? `: ${loadError}` : ""}`
+      : "");
+  return `${gotifyWords} · ${slackWords}`;
+}
