@@ -40,7 +40,7 @@ Deno.test("document__hand_off: approve and feedback reach the model; the compose
     c.send({
       kind: "answer_document_hand_off",
       key: lead,
-      id: pending.id,
+      id: String(pending.id),
       answer: { [verdict]: { review_id: "r-7", note } },
     });
     const done = await untilResult(c);

@@ -78,7 +78,12 @@ Deno.test("review: file_content reads at a revision and refuses injection withou
       lines: ["one", "two", "three"],
       truncated: false,
     }]);
-    for (const [path, sha] of [["a.txt", "--output=x"], ["../x", null], ["/etc/passwd", null]]) {
+    const asks: [string, string | null][] = [
+      ["a.txt", "--output=x"],
+      ["../x", null],
+      ["/etc/passwd", null],
+    ];
+    for (const [path, sha] of asks) {
       c.send({ kind: "file_content", session: seat, path, sha });
       const failed = await c.next();
       assertEquals([failed.kind, (failed.content as { state: string }).state], [

@@ -1,0 +1,68 @@
+// A seat followed over a link that loses one of its frames: the follow sees the gap in `seq`,
+// asks for it with `seat_range`, and yields the frame forge repaired in its place, in order,
+// before anything after it. A real forge (`deno task start`) with a real claude CLI seat; the
+// loss is a proxy's on the wire. spec: What a client receives > update {update, seq, span};
+// What a client sends > seat_range; seat_frames.
+import { assert, assertEquals } from "../../tests/assert.ts";
+import { breakingProxy } from "../../tests/conformance_proxy.ts";
+import { seatWorld, subscribeSeat } from "../../tests/seats_harness.ts";
+import { readUpdate, type SessionUpdate } from "../../protocol/mod.ts";
+import { ForgeClient } from "../client_lib.ts";
+import type { FollowEvent } from "./follow.ts";
+
+const uuidOf = (u: SessionUpdate) => u.name === "prompt_cancel_resolved" ? u.fields.uuid : null;
+
+Deno.test("follow: a seat frame lost on the way is repaired with seat_range, in its place", async () => {
+  await using world = await seatWorld([{ name: "alpha" }]);
+  const forge = await world.startForge();
+  const lead = world.lead("alpha");
+  // The seat's CLI answers before the follow starts: a cancel is answered, never queued.
+  await subscribeSeat(await forge.ready(), lead);
+
+  let lost: Record<string, unknown> | null = null;
+  await using lossy = await breakingProxy(forge.url, (f) => {
+    const lose = lost === null && f.kind === "update" &&
+      JSON.stringify(f.update).includes("prompt_cancel_resolved");
+    if (lose) lost = f;
+    return lose;
+  });
+  const c = await ForgeClient.connect(lossy.url, { validate: true });
+  const seat = c.follow({ session: lead });
+  const first = await seat.take(30_000);
+  assert(first.kind === "snapshot");
+  const joined = first.data.header.seq;
+
+  // cancel_queued_prompt for uuids nobody queued: the CLI answers each with a keyed update
+  // (prompt_cancel_resolved) and nothing else moves. Each command answers null once taken.
+  const uuids = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+  for (const uuid of uuids) {
+    assertEquals(await c.command("cancel_queued_prompt", { key: lead, uuid }), null);
+  }
+  const heard: Extract<FollowEvent<{ session: typeof lead }>, { kind: "update" }>[] = [];
+  while (heard.filter((e) => uuidOf(e.update) !== null).length < 3) {
+    const e = await seat.take(30_000);
+    assert(e.kind === "update", `a second snapshot: ${JSON.stringify(e).slice(0, 200)}`);
+    heard.push(e);
+  }
+
+  const dropped = lost as Record<string, unknown> | null;
+  assert(dropped, "the proxy lost a frame");
+  const at = dropped.seq as number;
+  // One gap, exactly the lost frame's number, and the range forge answered filled it.
+  assertEquals(seat.gaps, [{ from: at, to: at }]);
+  const repaired = heard.filter((e) => e.repaired);
+  assertEquals(repaired.map((e) => e.seq), [at]);
+  const was = readUpdate(dropped.update);
+  assert(was.ok);
+  assertEquals(repaired[0].update, was.update);
+  // In order: the three answers as sent, and every number from the snapshot on, none twice.
+  assertEquals(heard.map((e) => uuidOf(e.update)).filter((u) => u !== null), uuids);
+  let next = joined;
+  for (const e of heard.filter((e) => e.seq !== null && e.span > 0)) {
+    assertEquals(e.seq, next, `seq ${e.seq} where ${next} was next`);
+    next += e.span;
+  }
+  seat.stop();
+  await c.close();
+  assertEquals(c.schemaErrors, []);
+});
