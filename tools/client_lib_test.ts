@@ -138,6 +138,9 @@ Deno.test("sdk: the connection's end settles every wait at once; a send after it
   const sent = await caught(() => c.send({ kind: "ping" }));
   assert(sent instanceof ConnectionClosed);
   assertMatch(sent.message, /^`ping` was not sent: the connection to forge is closed/);
+  const late = await caught(c.command("vault_lock", null));
+  assert(late instanceof ConnectionClosed);
+  assertMatch(late.message, /^`vault_lock` was not sent/);
 
   // forge ending the connection (a shutdown) settles a wait too, with forge's close.
   const d = await ForgeClient.connect(forge.url);

@@ -12,7 +12,7 @@ import {
   type Wire,
   WireChecker,
 } from "../../protocol/mod.ts";
-import { type CommandBody, commandWire, type ReplyOf } from "./commands.ts";
+import { type CommandBody, commandNameOf, commandWire, type ReplyOf } from "./commands.ts";
 import { CommandDesk } from "./desk.ts";
 import { opened, socketTo } from "./dial.ts";
 import { ConnectionClosed, OffSchema } from "./errors.ts";
@@ -123,6 +123,11 @@ export class ForgeClient {
 
   /** `command` for a command already in its wire form (`"name"` or `{name: fields}`), untyped. */
   commandWire(wire: Wire, ms?: number): Promise<Wire> {
+    try {
+      this.#refuseIfClosed(`\`${commandNameOf(wire) ?? "command"}\``);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.#desk.ask(wire, ms);
   }
 
