@@ -10,6 +10,8 @@ import type { TickClock } from "../server/board/cron.ts";
 /** A clock the test moves by hand; armed timers are recorded, never run by themselves. */
 export class HandClock implements TickClock {
   armed: { fn: () => void; at: number }[] = [];
+  /** How many timers were ever armed: a tick that spins arms without end. */
+  sets = 0;
   /** When this "process" came up: a restart (`reopen`) moves it to the clock's now. */
   up: number;
   constructor(public t: number) {
@@ -22,6 +24,7 @@ export class HandClock implements TickClock {
     return this.up;
   }
   set(fn: () => void, ms: number): unknown {
+    this.sets++;
     const timer = { fn, at: this.t + ms };
     this.armed.push(timer);
     return timer;
@@ -29,6 +32,30 @@ export class HandClock implements TickClock {
   clear(id: unknown): void {
     this.armed = this.armed.filter((x) => x !== id);
   }
+}
+
+/**
+ * Runs the cron tick's own timers for `ms` of the hand clock, earliest first, each tick awaited
+ * before the next (the frame, not time); answers how many woke. The clock ends `ms` later.
+ */
+export async function runTimers(
+  clock: HandClock,
+  crons: { settled(): Promise<void> },
+  ms: number,
+): Promise<number> {
+  const end = clock.t + ms;
+  let woke = 0;
+  for (;;) {
+    const next = [...clock.armed].sort((a, b) => a.at - b.at)[0];
+    if (!next || next.at > end) break;
+    clock.armed = clock.armed.filter((x) => x !== next);
+    clock.t = Math.max(clock.t, next.at);
+    next.fn();
+    woke++;
+    await crons.settled();
+  }
+  clock.t = end;
+  return woke;
 }
 
 export function project(name: string, org = "Acme"): ProjectConfig {
@@ -51,6 +78,8 @@ export function project(name: string, org = "Acme"): ProjectConfig {
 
 export interface BoardWorld {
   host: Host;
+  /** The host's log, its records kept. */
+  log: ReturnType<typeof memoryLogger>;
   board: Board;
   clock: HandClock;
   stateDir: string;
@@ -118,6 +147,7 @@ export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(20
   const board = await open();
   Object.assign(world, {
     host,
+    log,
     board,
     clock,
     stateDir,

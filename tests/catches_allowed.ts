@@ -201,8 +201,8 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/connectors/slack_hub.ts#info":
     "A name is a nicety: a user Slack will not describe is shown by their id.",
   "subsystems/connectors/slack_hub.ts#poll": "names only: the conversation ids still work",
-  "subsystems/connectors/slack_hub.ts#replies":
-    "a thread Slack will not read: tried again next poll",
+  "subsystems/connectors/slack_hub.ts#followThreads":
+    "a thread Slack will not read: what was delivered stays marked, the rest is tried next poll",
   "subsystems/connectors/slack_post.ts#page":
     "Not a thread's parent: `conversations.replies` refuses it, and the history holds it.",
   "subsystems/dictate/capture.ts#constructor":

@@ -1,16 +1,19 @@
 import type { Clock } from "../clock.ts";
-import { z } from "zod";
-import { CronEntry } from "../../protocol/mod.ts";
+import type { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
 import { Lock } from "../lock.ts";
+import type { KeptFile, KeptRead, StateKeeper } from "../state/keeper.ts";
 import {
-  type KeptFile,
-  type KeptRead,
-  schemaParse,
-  type StateKeeper,
-  StateWriteError,
-} from "../state/keeper.ts";
-import { nextAfter, occurrencesDue, parseSchedule, scheduleText } from "./schedule.ts";
+  type CronFile,
+  type Fired,
+  type FiredFile,
+  parseCronFile,
+  parseFiredFile,
+} from "./cron_file.ts";
+import { Parking } from "./cron_parking.ts";
+import { TickTimer } from "./cron_timer.ts";
+import { missedPreface, stateWords } from "./cron_words.ts";
+import { nextAfter, parseSchedule, scheduleText } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
 
 /** A fire later than this past its time while forge runs is a missed one: the turn says so. */
@@ -19,8 +22,6 @@ export const MISSED_GRACE_MS = 60_000;
 export const FIRST_RETRY_MS = 5_000;
 /** The longest wait before a fire that could not be delivered is tried again. */
 export const RETRY_MS = 60_000;
-/** The tick never sleeps longer than this, so a clock jump or a suspend is noticed. */
-export const MAX_SLEEP_MS = 30_000;
 /** How many fired prompts keep their schedule's name (for `cron_names`). */
 export const FIRED_CAP = 10_000;
 
@@ -49,16 +50,6 @@ export type CronDeliver = (
   once: boolean,
 ) => Promise<void>;
 
-const CronFile = z.object({ version: z.literal(1), crons: z.array(CronEntry) }).strict();
-/** A fire's prompt: `due` is the occurrence it fired for, so a restart knows it was begun. */
-const Fired = z.object({
-  uuid: z.string(),
-  cron_id: z.string(),
-  name: z.string(),
-  due: z.string().optional(),
-}).strict();
-const FiredFile = z.object({ version: z.literal(1), fired: z.array(Fired) }).strict();
-
 export interface CronInput {
   prompt: string;
   schedule?: string;
@@ -79,21 +70,26 @@ export interface CronInput {
  * with `once`: the lead's transcript is read first and a prompt that already landed is not sent
  * again. Each fired prompt's uuid keeps its schedule's name, so `cron_names` is right after a
  * restart. While either file is damaged (server/state/), nothing fires and nothing changes.
+ *
+ * One schedule never stops the others, nor spins the tick: a fire that throws parks its schedule
+ * (logged once, its `last_error` says so) until the schedule changes; an advance that cannot be
+ * saved is tried again after RETRY_MS (cron_parking.ts); the timer never spins and a tick that
+ * fails is logged once while it fails the same way (cron_timer.ts).
  */
 export class Crons {
   entries: CronEntry[] = [];
-  readonly fired = new Map<string, z.infer<typeof Fired>>();
+  readonly fired = new Map<string, Fired>();
   readonly #inflight = new Set<string>();
+  readonly #parked = new Parking();
   /** Failed deliveries in a row per schedule: the next retry waits twice as long. */
   readonly #failures = new Map<string, number>();
   #lock = new Lock();
-  #timer: unknown = null;
-  #stopped = true;
+  readonly #timer: TickTimer;
   readonly #upSince: number;
 
   private constructor(
-    private readonly file: KeptFile<z.infer<typeof CronFile>>,
-    private readonly firedFile: KeptFile<z.infer<typeof FiredFile>>,
+    private readonly file: KeptFile<CronFile>,
+    private readonly firedFile: KeptFile<FiredFile>,
     private readonly o: {
       clock: TickClock;
       deliver: CronDeliver;
@@ -102,16 +98,17 @@ export class Crons {
     },
   ) {
     this.#upSince = o.clock.upSince?.() ?? o.clock.now();
+    this.#timer = new TickTimer(o.clock, o.log, () => this.tick());
   }
 
   static async open(keeper: StateKeeper, stateDir: string, o: Crons["o"]): Promise<Crons> {
     const file = keeper.file(`${stateDir}/board/cron.json`, {
       area: "the schedules",
-      parse: schemaParse(CronFile, "a schedule list"),
+      parse: parseCronFile,
     });
     const firedFile = keeper.file(`${stateDir}/board/cron_fired.json`, {
       area: "the schedules",
-      parse: schemaParse(FiredFile, "a list of fired prompts"),
+      parse: parseFiredFile,
     });
     const crons = new Crons(file, firedFile, o);
     crons.#adopt(await file.read(), await firedFile.read());
@@ -124,8 +121,8 @@ export class Crons {
   }
 
   #adopt(
-    read: KeptRead<z.infer<typeof CronFile>> | null,
-    fired: KeptRead<z.infer<typeof FiredFile>> | null,
+    read: KeptRead<CronFile> | null,
+    fired: KeptRead<FiredFile> | null,
   ): void {
     if (read && read.state !== "damaged") {
       this.entries = read.state === "read" ? read.value.crons : [];
@@ -144,8 +141,12 @@ export class Crons {
     this.#adopt(null, await this.firedFile.writable());
   }
 
+  /** A project's schedules; a parked one's `last_error` says why it is not fired. */
   list(org: string, project: string): CronEntry[] {
-    return this.entries.filter((e) => e.org === org && e.project === project);
+    return this.entries.filter((e) => e.org === org && e.project === project).map((e) => {
+      const why = this.#parked.why(e.id);
+      return why === undefined ? e : { ...e, last_error: why };
+    });
   }
 
   /** The schedule name a fired prompt came from, by the prompt's uuid. spec: page > cron_names. */
@@ -184,16 +185,21 @@ export class Crons {
     return entry;
   }
 
-  /** Starts the tick: the first one at once, which is the boot catch-up; resolves after it. */
+  /**
+   * Starts the tick: the first one at once, which is the boot catch-up; resolves after it, and
+   * never rejects (a failed tick is logged and looked at again).
+   */
   start(): Promise<void> {
-    this.#stopped = false;
-    return this.tick();
+    return this.#timer.start();
+  }
+
+  /** Resolves once the tick the timer (or start) began last has finished; never rejects. */
+  settled(): Promise<void> {
+    return this.#timer.settled();
   }
 
   stop(): Promise<unknown> {
-    this.#stopped = true;
-    if (this.#timer !== null) this.o.clock.clear(this.#timer);
-    this.#timer = null;
+    this.#timer.stop();
     return this.#lock.idle();
   }
 
@@ -202,7 +208,6 @@ export class Crons {
    * next sleep is armed at once, so a slow delivery (a lead waking) never holds back the others.
    */
   async tick(): Promise<void> {
-    const now = this.o.clock.now();
     try {
       // A file mended or changed on disk since it was read is taken in before anything fires.
       await this.#writable();
@@ -212,8 +217,19 @@ export class Crons {
       this.#arm();
       return;
     }
+    // Read after the file: what fell due while it was read fires now, not a sleep later.
+    const now = this.o.clock.now();
+    for (const id of this.#parked.releaseChanged(this.entries)) {
+      this.o.log.info("cron_unparked", { cron: id });
+    }
+    for (const e of this.entries) {
+      // Only memory could hold one (the file's parse refuses it): never due, so said once here.
+      if (Number.isNaN(this.#parked.wakeAt(e))) {
+        this.#cannotFire(e, new BoardError(`its next_fire \`${e.next_fire}\` is not a date`));
+      }
+    }
     const due = this.entries.filter((e) =>
-      !this.#inflight.has(e.id) && Date.parse(e.next_fire) <= now
+      !this.#inflight.has(e.id) && this.#parked.wakeAt(e) <= now
     );
     const fires = due.map((e) => this.#fire(e, now));
     this.#arm();
@@ -221,42 +237,65 @@ export class Crons {
     this.#arm();
   }
 
+  /** One schedule's fire; whatever it throws parks that schedule alone, logged once. */
   async #fire(e: CronEntry, now: number): Promise<void> {
     this.#inflight.add(e.id);
     try {
-      const dueAt = Date.parse(e.next_fire);
-      // spec: a fire that fell due while forge was down says so, however short the outage.
-      const down = dueAt < this.#upSince;
-      const late = down || now - dueAt > MISSED_GRACE_MS;
-      const text = late ? missedPreface(e, dueAt, now, down) + e.prompt : e.prompt;
-      const begun = [...this.fired.values()].find((f) =>
-        f.cron_id === e.id && f.due === e.next_fire
+      await this.#fireOnce(e, now);
+    } catch (error) {
+      this.#cannotFire(e, error);
+    } finally {
+      this.#inflight.delete(e.id);
+    }
+  }
+
+  /** Parks a schedule whose fire threw until it changes: logged once, said on the entry. */
+  #cannotFire(e: CronEntry, error: unknown): void {
+    // forge's own words go on the entry; anything else is named by its log record.
+    const what = error instanceof BoardError
+      ? `forge cannot fire it: ${error.message}`
+      : "forge could not fire it (logged as cron_fire_failed)";
+    this.o.log.error("cron_fire_failed", { cron: e.id, project: e.project, error });
+    this.#parked.park(e, `${what}; it waits until it is changed or deleted, or forge restarts`);
+    this.o.changed(e.org, e.project);
+  }
+
+  async #fireOnce(e: CronEntry, now: number): Promise<void> {
+    const dueAt = Date.parse(e.next_fire);
+    // The schedule is read before anything is handed over: one forge cannot advance is parked
+    // before its prompt goes, not after.
+    nextAfter(e.schedule, now);
+    // spec: a fire that fell due while forge was down says so, however short the outage.
+    const down = dueAt < this.#upSince;
+    const late = down || now - dueAt > MISSED_GRACE_MS;
+    const text = late ? missedPreface(e, dueAt, now, down) + e.prompt : e.prompt;
+    const begun = [...this.fired.values()].find((f) => f.cron_id === e.id && f.due === e.next_fire);
+    const uuid = begun?.uuid ?? crypto.randomUUID();
+    if (!begun) {
+      this.#remember(uuid, e);
+      await this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
+        this.o.log.warn("cron_fired_unwritable", { cron: e.id, error })
       );
-      const uuid = begun?.uuid ?? crypto.randomUUID();
-      if (!begun) {
-        this.#remember(uuid, e);
-        await this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
-          this.o.log.warn("cron_fired_unwritable", { cron: e.id, error })
-        );
-      }
-      let failed: string | null = null;
-      try {
-        await this.o.deliver(e, text, uuid, begun !== undefined);
-        this.#failures.delete(e.id);
-        this.o.log.info("cron_fired", {
-          cron: e.id,
-          project: e.project,
-          uuid,
-          late_ms: this.o.clock.now() - dueAt,
-          missed: late,
-        });
-      } catch (err) {
-        failed = (err as Error).message ?? String(err);
-        this.o.log.warn("cron_fire_undelivered", { cron: e.id, project: e.project, why: failed });
-      }
-      const tries = this.#failures.get(e.id) ?? 0;
-      if (failed !== null) this.#failures.set(e.id, tries + 1);
-      const retry = Math.min(RETRY_MS, FIRST_RETRY_MS * 2 ** tries);
+    }
+    let failed: string | null = null;
+    try {
+      await this.o.deliver(e, text, uuid, begun !== undefined);
+      this.#failures.delete(e.id);
+      this.o.log.info("cron_fired", {
+        cron: e.id,
+        project: e.project,
+        uuid,
+        late_ms: this.o.clock.now() - dueAt,
+        missed: late,
+      });
+    } catch (err) {
+      failed = (err as Error).message ?? String(err);
+      this.o.log.warn("cron_fire_undelivered", { cron: e.id, project: e.project, why: failed });
+    }
+    const tries = this.#failures.get(e.id) ?? 0;
+    if (failed !== null) this.#failures.set(e.id, tries + 1);
+    const retry = Math.min(RETRY_MS, FIRST_RETRY_MS * 2 ** tries);
+    try {
       await this.#change(e.org, e.project, (list) =>
         list.flatMap((x) => {
           if (x.id !== e.id) return [x];
@@ -272,9 +311,21 @@ export class Crons {
             last_error: null,
             next_fire: new Date(next).toISOString(),
           }];
-        })).catch((error) => this.o.log.warn("cron_advance_failed", { cron: e.id, error }));
-    } finally {
-      this.#inflight.delete(e.id);
+        }));
+      this.#parked.release(e.id);
+    } catch (error) {
+      // Still due on disk: fired again at once, it would spin. The next try is a while off,
+      // and hands the same uuid over with `once`, so a delivered prompt is not sent twice.
+      this.o.log.warn("cron_advance_failed", { cron: e.id, error });
+      const words = error instanceof BoardError ? error.message : "forge could not save it";
+      const at = this.o.clock.now() + RETRY_MS;
+      const when = new Date(at).toISOString();
+      this.#parked.park(
+        e,
+        `its next fire could not be saved (${words}); tried again at ${when}`,
+        at,
+      );
+      this.o.changed(e.org, e.project);
     }
   }
 
@@ -288,7 +339,7 @@ export class Crons {
     while (this.fired.size > FIRED_CAP) this.fired.delete(this.fired.keys().next().value!);
   }
 
-  #firedList(): z.infer<typeof Fired>[] {
+  #firedList(): Fired[] {
     return [...this.fired.values()];
   }
 
@@ -313,37 +364,14 @@ export class Crons {
     });
   }
 
-  /** Sleeps until the earliest fire, in chunks of at most MAX_SLEEP_MS. */
+  /**
+   * Sleeps until the earliest fire, in chunks of at most MAX_SLEEP_MS and never less than
+   * MIN_SLEEP_MS for one already due. A damaged file is looked at again each chunk, so a mended
+   * one fires without waiting for a change.
+   */
   #arm(): void {
-    if (this.#stopped) return;
-    if (this.#timer !== null) this.o.clock.clear(this.#timer);
-    this.#timer = null;
+    if (this.error !== null) return this.#timer.wakeLater();
     const waiting = this.entries.filter((e) => !this.#inflight.has(e.id));
-    if (waiting.length === 0) return;
-    const earliest = Math.min(...waiting.map((e) => Date.parse(e.next_fire)));
-    const delay = Math.max(0, Math.min(MAX_SLEEP_MS, earliest - this.o.clock.now()));
-    this.#timer = this.o.clock.set(() => {
-      this.#timer = null;
-      void this.tick();
-    }, delay);
+    this.#timer.wakeAt(waiting.map((e) => this.#parked.wakeAt(e)));
   }
-}
-
-/**
- * The first words of a missed fire: when it was due, how many occurrences fell due, why it is
- * late (forge was down: the boot catch-up; or it could not fire in time), and that it fires once.
- */
-function missedPreface(e: CronEntry, dueAt: number, now: number, down: boolean): string {
-  const n = occurrencesDue(e.schedule, dueAt, now);
-  const count = n === 1 ? "its one occurrence" : `${n} occurrences`;
-  const why = down ? "while forge was not running" : "and forge could not fire it in time";
-  return `[missed cron ${e.id}] This schedule (${scheduleText(e.schedule)}) was due at ` +
-    `${new Date(dueAt).toISOString()} ${why}; ${count} fell due, and it fires once now.\n\n`;
-}
-
-/** A keeper's words pass on as they are; anything else is logged and said in forge's words. */
-function stateWords(err: unknown, log: Logger): string {
-  if (err instanceof StateWriteError) return err.message;
-  log.error("cron_change_failed", { error: err });
-  return "forge could not run the change";
 }

@@ -3,7 +3,8 @@
 // spec "Not every frame on the stream is the CLI's" (a fire is a delivery with source cron);
 // page > cron_names.
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/assert.ts";
-import { FIRST_RETRY_MS, MAX_SLEEP_MS, RETRY_MS } from "./cron.ts";
+import { FIRST_RETRY_MS, RETRY_MS } from "./cron.ts";
+import { MAX_SLEEP_MS } from "./cron_timer.ts";
 import { fieldsOf } from "../../protocol/mod.ts";
 import { boardWorld } from "../../tests/board_support.ts";
 
@@ -273,4 +274,25 @@ Deno.test("schedules changed on disk since they were read: broken, nothing fires
   await Deno.writeTextFile(path, edited);
   await c.tick();
   assertEquals(w.delivered.map((d) => d.delivery.text), ["standup, edited", "retro"]);
+});
+
+Deno.test("a schedule that falls due while the tick reads its file fires in that tick", async () => {
+  await using w = await boardWorld();
+  const c = w.board.crons;
+  await c.start();
+  const at = w.clock.t + 50_000;
+  await c.create("Acme", "alpha", "lead", {
+    prompt: "ping",
+    run_once_at: new Date(at).toISOString(),
+  });
+  // The chunk's wake, and the clock moving on to the fire while the tick looks at the file (a
+  // clock a test moves runs the wake, then moves): the tick judges what is due after the read.
+  const [wake] = w.clock.armed.splice(0);
+  assertEquals(wake.at - w.clock.t, MAX_SLEEP_MS);
+  w.clock.t = wake.at;
+  wake.fn();
+  w.clock.t = at;
+  await c.settled();
+  assertEquals(w.delivered.map((d) => d.delivery.text), ["ping"]);
+  assertEquals(c.entries, []);
 });

@@ -54,6 +54,8 @@ export function boardArea(
           });
           host.workspace.firedPromptName = (uuid) => board.crons.nameOf(uuid);
           onBoard(board);
+          // The boot catch-up runs on; start never rejects (a failed tick is logged as
+          // cron_tick_failed and the tick looks again a chunk later).
           void board.crons.start();
           const subject: SubjectHandler = async () => await board.snapshot();
           return {

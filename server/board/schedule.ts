@@ -30,7 +30,7 @@ export function parseSchedule(
   }
   if (hasOnce) {
     const text = input.run_once_at!.trim();
-    const at = RFC3339.test(text) && onCalendar(text) ? Date.parse(text) : NaN;
+    const at = instantOf(text);
     if (Number.isNaN(at)) {
       throw new BoardError(
         `run_once_at: \`${text}\` is not an RFC 3339 instant (like 2026-12-02T17:30:00Z)`,
@@ -42,13 +42,37 @@ export function parseSchedule(
   const expr = input.schedule!.trim().replace(/\s+/g, " ");
   let cron: Cron;
   try {
-    cron = new Cron(expr, { mode: "5-part" });
-  } catch {
-    throw new BoardError(`schedule: \`${expr}\` is not a 5-field cron expression: ${whyNot(expr)}`);
+    cron = cronOf(expr);
+  } catch (err) {
+    throw new BoardError(`schedule: ${(err as Error).message}`);
   }
   const next = cron.nextRun(new Date(now));
   if (!next) throw new BoardError(`schedule: \`${expr}\` has no upcoming occurrence`);
   return { schedule: { recurring: expr }, next: next.getTime() };
+}
+
+/**
+ * The instant an RFC 3339 date-time names (epoch ms), or NaN when `text` is not one or names a
+ * day the calendar does not have. The one reading of an instant: a `run_once_at` given, and a
+ * `next_fire` or `once_at` read back from the schedules' file.
+ */
+export function instantOf(text: string): number {
+  return RFC3339.test(text) && onCalendar(text) ? Date.parse(text) : NaN;
+}
+
+/**
+ * The expression as forge reads it (croner, 5 fields, host local time); throws a BoardError
+ * saying in forge's words which part is wrong (`\`61 * * * *\` is not a 5-field cron
+ * expression: the minute field ...`). The one parse of an expression: a schedule created, one
+ * read back from the schedules' file, and each fire's count and advance.
+ */
+export function cronOf(expr: string): Cron {
+  try {
+    return new Cron(expr, { mode: "5-part" });
+  } catch {
+    // croner's own words stay out (they name its pattern modes): whyNot names the field.
+    throw new BoardError(`\`${expr}\` is not a 5-field cron expression: ${whyNot(expr)}`);
+  }
 }
 
 /**
@@ -94,17 +118,19 @@ function whyNot(expr: string): string {
   return "its fields do not make a schedule together";
 }
 
-/** The first fire strictly after `after`; null for a one-shot (it fires once) or no occurrence. */
+/**
+ * The first fire strictly after `after`; null for a one-shot (it fires once) or no occurrence.
+ * Throws a BoardError for an expression forge cannot read.
+ */
 export function nextAfter(schedule: CronSchedule, after: number): number | null {
   if (!("recurring" in schedule)) return null;
-  return new Cron(schedule.recurring, { mode: "5-part" }).nextRun(new Date(after))?.getTime() ??
-    null;
+  return cronOf(schedule.recurring).nextRun(new Date(after))?.getTime() ?? null;
 }
 
 /** How many occurrences fell due from `due` up to `now` (1 when only `due` did), capped. */
 export function occurrencesDue(schedule: CronSchedule, due: number, now: number): number {
   if (!("recurring" in schedule)) return 1;
-  const cron = new Cron(schedule.recurring, { mode: "5-part" });
+  const cron = cronOf(schedule.recurring);
   let n = 1;
   for (let t = cron.nextRun(new Date(due)); t && t.getTime() <= now; t = cron.nextRun(t)) {
     if (++n >= MISSED_COUNT_CAP) break;

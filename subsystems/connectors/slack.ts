@@ -187,8 +187,14 @@ export function slackReadTools(c: Connectors): Record<string, ToolHandler> {
       }
       const ws = pickWorkspace(c, "slack__subscribe", workspace);
       // A new conversation subscription reads from now: its mark starts at the newest message.
+      // One that no subscription watches any more starts again from now too, rather than
+      // delivering everything said since it was last watched.
+      const watched = new Set(
+        c.store.slack.filter((s) => s.workspace === ws.config.workspace)
+          .flatMap((s) => s.conversations.map((conv) => conv.id)),
+      );
       for (const conv of conversations) {
-        await c.slack.markNow(ws, conv.id).catch((err) => {
+        await c.slack.markNow(ws, conv.id, !watched.has(conv.id)).catch((err) => {
           throw refuseFrom(c, "slack__subscribe", err, "the subscription was not stored");
         });
       }

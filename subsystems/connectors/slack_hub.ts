@@ -3,6 +3,7 @@ import type { SlackSubscription } from "../../protocol/mod.ts";
 import type { SlackWorkspaceConfig } from "../../server/config/types.ts";
 import { SlackApi } from "./slack_api.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
+import { type Msg, PAGES_PER_POLL, replyPages, walkHistory } from "./slack_walk.ts";
 
 /** What a poll found: one message for the seats whose subscriptions take it. */
 export interface SlackArrival {
@@ -23,6 +24,9 @@ const Marks = z.record(
   z.object({
     conversations: z.record(z.string(), z.string()),
     threads: z.record(z.string(), z.object({ last: z.string(), active_at: z.number() })),
+    // Per conversation, where walks cut short by the page cap stopped, lowest first: the span
+    // between the mark and the first is read next, then the span up to the one after it.
+    backlog: z.record(z.string(), z.array(z.string())).default({}),
   }),
 );
 type Marks = z.infer<typeof Marks>;
@@ -34,7 +38,6 @@ export function marksFile(keeper: StateKeeper, path: string): KeptFile<Marks> {
     parse: schemaParse(Marks, "a set of Slack read marks"),
   });
 }
-type Msg = { ts?: string; user?: string; text?: string; thread_ts?: string; reply_count?: number };
 
 /** One workspace: its API, who the token's user is, and whether the last call got through. */
 export class SlackWorkspace {
@@ -64,8 +67,10 @@ export class SlackWorkspace {
 /**
  * Every `[[slack]]` workspace and its poll (the original's polling model): every
  * `poll_seconds` each subscribed conversation is read from its mark (`conversations.history`,
- * `oldest` exclusive), threads seen there are followed (`conversations.replies`) until idle for
- * `thread_idle_days`, and the marks are stored, so across restarts each message arrives once.
+ * `oldest` exclusive, every page of it, oldest delivered first), threads seen there are followed
+ * (`conversations.replies`) until idle for `thread_idle_days`, and the marks are stored, so across
+ * restarts each message arrives once. A poll reads at most `pagesPerPoll` pages of one
+ * conversation or thread; what is left is read by the next poll, never skipped.
  */
 export class SlackHub {
   readonly workspaces = new Map<string, SlackWorkspace>();
@@ -73,6 +78,7 @@ export class SlackHub {
   #timers = new Map<string, ReturnType<typeof setTimeout>>();
   #stopped = false;
   #running = new Set<Promise<void>>();
+  readonly #pages: number;
 
   constructor(
     configs: SlackWorkspaceConfig[],
@@ -83,8 +89,11 @@ export class SlackHub {
       arrive: (a: SlackArrival) => void;
       onState: () => void;
       warn: (event: string, fields: Record<string, unknown>) => void;
+      /** Pages one poll reads of one conversation or thread (PAGES_PER_POLL unless a test says). */
+      pagesPerPoll?: number;
     },
   ) {
+    this.#pages = opts.pagesPerPoll ?? PAGES_PER_POLL;
     for (const c of configs) {
       this.workspaces.set(
         c.workspace,
@@ -119,12 +128,17 @@ export class SlackHub {
     await Promise.all(this.#running);
   }
 
-  /** Starts a conversation's mark at its newest message: a new subscription reads from now. */
-  async markNow(ws: SlackWorkspace, conversation: string): Promise<void> {
+  /**
+   * Starts a conversation's mark at its newest message: a new subscription reads from now. A
+   * mark already held is kept (another subscription reads from it) unless `restart`: nothing
+   * watched the conversation meanwhile, so what was said since is not news to deliver.
+   */
+  async markNow(ws: SlackWorkspace, conversation: string, restart = false): Promise<void> {
     const mine = this.#marksOf(ws.config.workspace);
-    if (mine.conversations[conversation] !== undefined) return;
+    if (mine.conversations[conversation] !== undefined && !restart) return;
     const page = await ws.api.call("conversations.history", { channel: conversation, limit: 1 });
     mine.conversations[conversation] = (page.messages as Msg[])[0]?.ts ?? "0";
+    delete mine.backlog[conversation];
     await this.opts.marks.write(this.#marks);
   }
 
@@ -139,7 +153,7 @@ export class SlackHub {
   }
 
   #marksOf(workspace: string) {
-    return (this.#marks[workspace] ??= { conversations: {}, threads: {} });
+    return (this.#marks[workspace] ??= { conversations: {}, threads: {}, backlog: {} });
   }
 
   async #poll(ws: SlackWorkspace): Promise<void> {
@@ -220,18 +234,33 @@ export class SlackHub {
       await this.markNow(ws, conversation);
       return;
     }
-    const page = await ws.api.call("conversations.history", {
-      channel: conversation,
+    // Walks cut short left spans below where they stopped: the lowest is read first, in order.
+    const backlog = marks.backlog[conversation] ?? [];
+    const walk = await walkHistory(ws.api, conversation, {
       oldest: marks.conversations[conversation],
-      limit: 200,
-    });
-    const fresh = (page.messages as Msg[]).filter((m) => m.ts).sort(byTs);
-    for (const m of fresh) {
-      await this.#arrive(ws, conversation, m, null, takers);
-      marks.conversations[conversation] = m.ts!;
-      // Follow its thread from here: replies to it arrive until it goes idle.
-      marks.threads[`${conversation}|${m.ts}`] ??= { last: m.ts!, active_at: Date.now() };
+      ...(backlog.length ? { latest: backlog[0] } : {}),
+    }, this.#pages);
+    if (!walk.done) {
+      if (walk.lowest !== null) marks.backlog[conversation] = [walk.lowest, ...backlog];
+    } else {
+      for (const m of walk.messages) {
+        await this.#arrive(ws, conversation, m, null, takers);
+        marks.conversations[conversation] = m.ts!;
+        // Follow its thread from here: replies to it arrive until it goes idle.
+        marks.threads[`${conversation}|${m.ts}`] ??= { last: m.ts!, active_at: Date.now() };
+      }
+      if (backlog.length > 1) marks.backlog[conversation] = backlog.slice(1);
+      else delete marks.backlog[conversation];
     }
+    await this.#followThreads(ws, conversation, takers);
+  }
+
+  async #followThreads(
+    ws: SlackWorkspace,
+    conversation: string,
+    takers: { sub: SlackSubscription; mode: "all" | "mentions" }[],
+  ): Promise<void> {
+    const marks = this.#marksOf(ws.config.workspace);
     const idleMs = ws.config.thread_idle_days * 86_400_000;
     for (const [key, thread] of Object.entries(marks.threads)) {
       const [conv, parent] = key.split("|");
@@ -240,17 +269,18 @@ export class SlackHub {
         delete marks.threads[key];
         continue;
       }
-      const replies = await ws.api.call("conversations.replies", {
-        channel: conversation,
-        ts: parent,
-        oldest: thread.last,
-        limit: 200,
-      }).catch(() => ({ messages: [] })); // a thread Slack will not read: tried again next poll
-      for (const r of (replies.messages as Msg[]).filter((x) => x.ts! > thread.last).sort(byTs)) {
-        if (r.ts === parent) continue;
-        await this.#arrive(ws, conversation, r, parent, takers);
-        thread.last = r.ts!;
-        thread.active_at = Date.now();
+      try {
+        for await (
+          const page of replyPages(ws.api, conversation, parent, thread.last, this.#pages)
+        ) {
+          for (const r of page) {
+            await this.#arrive(ws, conversation, r, parent, takers);
+            thread.last = r.ts!;
+            thread.active_at = Date.now();
+          }
+        }
+      } catch {
+        // a thread Slack will not read: what was delivered stays marked, the rest is tried next poll
       }
     }
   }
@@ -286,9 +316,4 @@ export class SlackHub {
     ws.error = error;
     if (moved) this.opts.onState();
   }
-}
-
-function byTs(a: Msg, b: Msg): number {
-  // Slack ts values (`<secs>.<6 digits>`) are compared as strings, never as floats.
-  return a.ts! < b.ts! ? -1 : a.ts! > b.ts! ? 1 : 0;
 }

@@ -1,0 +1,109 @@
+import type { SlackApi } from "./slack_api.ts";
+
+/** A Slack message as the poll reads it. */
+export type Msg = {
+  ts?: string;
+  user?: string;
+  text?: string;
+  thread_ts?: string;
+  reply_count?: number;
+};
+
+/** What forge asks for per page. Slack may answer fewer (15 for an app outside its Marketplace). */
+export const PAGE_LIMIT = 200;
+
+/** How many pages a poll reads of one conversation, or one thread, before leaving the rest. */
+export const PAGES_PER_POLL = 10;
+
+/** What a walk down a conversation's history found. */
+export type HistoryWalk =
+  /** The whole span was read: every message in it, oldest first. */
+  | { done: true; messages: Msg[] }
+  /** The page cap came first: the lowest ts read (null if none). Below it is still unread. */
+  | { done: false; lowest: string | null };
+
+/**
+ * Reads a conversation's history newer than `oldest` and older than `latest` (both exclusive; no
+ * `latest`: up to the newest), following `response_metadata.next_cursor` for at most `maxPages`
+ * pages. Slack answers newest first, so until the last page comes, what lies between the mark and
+ * the pages read is unknown: a walk cut short hands back nothing to deliver, only where it
+ * stopped, and the span below that is read first next time.
+ */
+export async function walkHistory(
+  api: SlackApi,
+  channel: string,
+  span: { oldest: string; latest?: string },
+  maxPages: number,
+): Promise<HistoryWalk> {
+  const read = new Map<string, Msg>();
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const answer = await api.call("conversations.history", {
+      channel,
+      ...span,
+      limit: PAGE_LIMIT,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const m of messagesOf(answer)) if (m.ts! > span.oldest) read.set(m.ts!, m);
+    cursor = nextCursor(api, answer, "conversations.history", channel);
+    if (!cursor) return { done: true, messages: [...read.values()].sort(byTs) };
+  }
+  const lowest = [...read.keys()].sort()[0] ?? null;
+  return { done: false, lowest };
+}
+
+/**
+ * A thread's replies newer than `after`, one page at a time, oldest first, for at most `maxPages`
+ * pages (the parent Slack puts at the head of a page is left out). A thread pages oldest first, so
+ * each page may be delivered as it comes and a walk cut short leaves only newer replies.
+ */
+export async function* replyPages(
+  api: SlackApi,
+  channel: string,
+  parent: string,
+  after: string,
+  maxPages: number,
+): AsyncGenerator<Msg[]> {
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const answer = await api.call("conversations.replies", {
+      channel,
+      ts: parent,
+      oldest: after,
+      limit: PAGE_LIMIT,
+      ...(cursor ? { cursor } : {}),
+    });
+    yield messagesOf(answer).filter((r) => r.ts! > after && r.ts !== parent).sort(byTs);
+    cursor = nextCursor(api, answer, "conversations.replies", channel);
+    if (!cursor) return;
+  }
+}
+
+function messagesOf(answer: Record<string, unknown>): Msg[] {
+  const list = Array.isArray(answer.messages) ? answer.messages as Msg[] : [];
+  return list.filter((m) => typeof m?.ts === "string");
+}
+
+/** The next page's cursor, or undefined when Slack says there is no more. */
+function nextCursor(
+  api: SlackApi,
+  answer: Record<string, unknown>,
+  method: string,
+  channel: string,
+): string | undefined {
+  const meta = answer.response_metadata as { next_cursor?: unknown } | undefined;
+  const next = typeof meta?.next_cursor === "string" && meta.next_cursor ? meta.next_cursor : "";
+  if (next) return next;
+  // Read as the end, a page that says there is more would move the mark past messages unread.
+  if (answer.has_more === true) {
+    throw new Error(
+      `Slack (${api.config.workspace}) said ${method} of ${channel} had more but gave no cursor`,
+    );
+  }
+  return undefined;
+}
+
+/** Orders by ts; Slack ts values (`<secs>.<6 digits>`) compare as strings, never as floats. */
+export function byTs(a: Msg, b: Msg): number {
+  return a.ts! < b.ts! ? -1 : a.ts! > b.ts! ? 1 : 0;
+}
