@@ -66,7 +66,7 @@ Deno.test("board: task commands move the board and home's fleet counts; refusals
   const err = await person.next((m) => m.kind === "error");
   assertEquals(err.what, "task_move");
   assertMatch(String(err.why), /no task `t-nothere` on proj's board/);
-  person.send({
+  person.sendUntyped({
     kind: "command",
     command: { task_move: { project: "proj", id: rows[0].task.id, to: "finished" } },
   });

@@ -87,7 +87,7 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
     "browser_hand_off_pending",
   )!;
   assertEquals([pending.reason, pending.tab], ["please sign in", 1]);
-  a.send({ kind: "browser_view_page", seat: lead, target: pending.page, reply_to: 5 });
+  a.send({ kind: "browser_view_page", seat: lead, target: String(pending.page), reply_to: 5 });
   const opened = await a.next((m) => m.kind === "reply" && m.reply_to === 5, 30_000);
   assertEquals(opened.body, { ok: true, profile: "Acme/default", tab: 1 });
   a.send({ kind: "browser_tabs", seat: lead, reply_to: 6 });

@@ -91,3 +91,47 @@ Deno.test("client --validate names a frame off the schemas and exits 3", async (
   assertEquals(said.trim().split("\n").filter((l) => l.startsWith("schema: ")).length, 1, said);
   assertEquals(said.includes("update fatal_error: message"), true, said);
 });
+
+// spec: command > reply_to ("required on exactly nine of them"): the client sends a command whose
+// outcome rides a reply with its own reply_to and prints the reply; a refusal is said on stderr.
+Deno.test("client: a reply command is sent with reply_to and its reply is printed", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "client", "--url", t.server.url, "--quiet-ms", "400"]
+      .concat(["command", '{"vault_enrolment_material":{}}']),
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const frames = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+  assertEquals(frames.map((m) => m.kind), ["greeting", "settings", "snapshot", "reply"]);
+  const reply = frames[3];
+  assertEquals(typeof reply.reply_to, "number");
+  // This forge runs no vault: the refusal rides the reply as forge's sentence.
+  assertEquals(reply.body, "the vault subsystem is turned off by vault.enabled in forge.toml");
+  assertEquals(
+    new TextDecoder().decode(out.stderr).trim(),
+    "forge client: the vault subsystem is turned off by vault.enabled in forge.toml",
+  );
+});
+
+// spec: The socket > Reaching it: a refused origin is answered 403 before any greeting. The
+// client says so in forge's words, not the WebSocket engine's.
+Deno.test("client: a refused origin is named, with the key that allows one", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "client", "--url", t.server.url, "--origin", "http://evil.example"]
+      .concat(["ping"]),
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 1);
+  assertEquals(
+    new TextDecoder().decode(out.stderr).trim(),
+    "forge client: forge refused the connection (HTTP 403: the page origin is not allowed; " +
+      "see [server] allowed_origins)",
+  );
+});

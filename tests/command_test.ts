@@ -45,7 +45,7 @@ Deno.test("reply_to is enforced both ways before the command runs", async () => 
 Deno.test("a reply command refused by the core answers in its reply body", async () => {
   await using t = await testServer(SAMPLE_CONFIG + "\n[review]\nenabled = false\n");
   const c = await t.ready();
-  c.send({
+  c.sendUntyped({
     kind: "command",
     command: { upsert_review_thread: { project: "proj", branch: "main", thread: THREAD } },
     reply_to: 41,
@@ -61,15 +61,15 @@ Deno.test("a reply command refused by the core answers in its reply body", async
 Deno.test("malformed commands are refused naming the field or the variant", async () => {
   await using t = await testServer(SAMPLE_CONFIG);
   const c = await t.ready();
-  c.send({ kind: "command", command: { warp_drive: {} } });
+  c.sendUntyped({ kind: "command", command: { warp_drive: {} } });
   assertEquals((await c.next()).why, "unknown command `warp_drive`");
-  c.send({ kind: "command", command: { cancel: { key: { org: "Acme" } } } });
+  c.sendUntyped({ kind: "command", command: { cancel: { key: { org: "Acme" } } } });
   assertMatch(String((await c.next()).why), /^cancel: key\.project/);
-  c.send({ kind: "command", command: { vault_lock: {} } });
+  c.sendUntyped({ kind: "command", command: { vault_lock: {} } });
   assertEquals((await c.next()).why, "`vault_lock` is a unit variant: send its name alone");
-  c.send({ kind: "command", command: "cancel" });
+  c.sendUntyped({ kind: "command", command: "cancel" });
   assertEquals((await c.next()).why, '`cancel` needs its fields: {"cancel": {...}}');
-  c.send({ kind: "command", command: { cancel: { key: lead }, prompt: {} } });
+  c.sendUntyped({ kind: "command", command: { cancel: { key: lead }, prompt: {} } });
   assertMatch(String((await c.next()).why), /^a command is one variant/);
 });
 
@@ -79,7 +79,7 @@ Deno.test("a bad field is refused in the core's words, through the reply where t
   await using t = await testServer(SAMPLE_CONFIG);
   const c = await t.ready();
   const note = { app: "ci", title: "red", message: "failed", priority: "high" };
-  c.send({
+  c.sendUntyped({
     kind: "command",
     command: { deliver_gotify_message: { project: "x", notification: note } },
   });
@@ -93,7 +93,7 @@ Deno.test("a bad field is refused in the core's words, through the reply where t
     ],
   );
   // A bag whose `key` is a whole Slot names that seat on the error.
-  c.send({
+  c.sendUntyped({
     kind: "command",
     command: { respond_vault_ask: { key: lead, id: "x", answer: "maybe" } },
   });
@@ -103,7 +103,7 @@ Deno.test("a bad field is refused in the core's words, through the reply where t
     [lead, 'respond_vault_ask: answer: expected "decline" or an object, got a string'],
   );
   const bad = { project: "proj", branch: "main", thread: { ...THREAD, status: "closed" } };
-  c.send({ kind: "command", command: { upsert_review_thread: bad }, reply_to: 9 });
+  c.sendUntyped({ kind: "command", command: { upsert_review_thread: bad }, reply_to: 9 });
   assertEquals(await c.next(), {
     kind: "reply",
     reply_to: 9,

@@ -161,7 +161,8 @@ Deno.test("a conversation walks from its snapshot to its first row, repairs a ga
   const single = numbered.find((m) => m.span === 1 && chatOf(m)?.type === "assistant")!;
   const folded = numbered.find((m) => (m.span as number) > 1)!;
   assert(single && folded, "a single frame and a folded run were streamed");
-  c.send({ kind: "seat_range", slot: alpha, epoch: session, from: single.seq, to: single.seq });
+  const at = single.seq as number;
+  c.send({ kind: "seat_range", slot: alpha, epoch: session, from: at, to: at });
   const one = await c.next((m) => m.kind === "seat_frames");
   assertEquals(one.frames, [{ seq: single.seq, update: single.update }]);
   const from = folded.seq as number;

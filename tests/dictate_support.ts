@@ -35,8 +35,9 @@ export function takeNews(c: ForgeClient): string[] {
   );
 }
 
+/** Sends a command as the test wrote it (its wire form; malformed ones included). */
 export function command(c: ForgeClient, command: unknown): void {
-  c.send({ kind: "command", command, reply_to: null });
+  c.sendUntyped({ kind: "command", command, reply_to: null });
 }
 
 /** Starts a take, streams `samples` as 20 ms frames, and (unless `stop` is false) submits it. */

@@ -42,7 +42,7 @@ Deno.test("hostile kinds and commands are refused by name, in the core's words",
 Deno.test("subscribe to an unknown subject lists the subjects there are", async () => {
   await using t = await testServer(null);
   const c = await t.ready();
-  c.send({ kind: "subscribe", what: "nowhere" });
+  c.sendUntyped({ kind: "subscribe", what: "nowhere" });
   const e = await c.next();
   assertEquals(e.what, "subscribe");
   assertMatch(

@@ -130,7 +130,8 @@ export async function ask(
   fields: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const id = replyId++;
-  c.send({ kind: "command", command: { [name]: fields }, reply_to: id });
+  // The fields as the test wrote them: a test of a refusal sends what protocol/'s types refuse.
+  c.sendUntyped({ kind: "command", command: { [name]: fields }, reply_to: id });
   const reply = await c.next((m) => m.kind === "reply" && m.reply_to === id, 60_000);
   return reply.body as Record<string, unknown>;
 }

@@ -37,10 +37,10 @@ Deno.test("document__hand_off: approve and feedback reach the model; the compose
     assertEquals(snap.composer.machine, "handoff");
     assertEquals([snap.pending_ask.kind, snap.pending_ask.id], ["document_hand_off", pending.id]);
     await viewer.close();
-    c.send({
+    c.sendUntyped({
       kind: "answer_document_hand_off",
       key: lead,
-      id: pending.id,
+      id: String(pending.id),
       answer: { [verdict]: { review_id: "r-7", note } },
     });
     const done = await untilResult(c);

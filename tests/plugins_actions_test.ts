@@ -186,7 +186,7 @@ Deno.test("extensions: a failed install answers in the CLI's words, refusals in 
       [{ plugin_marketplace_repair: { marketplace: "ghost" } }, /no marketplace named ghost/],
     ];
     for (const [command, why] of refusals) {
-      c.send({ kind: "command", command });
+      c.sendUntyped({ kind: "command", command });
       const err = await c.next((m) => m.kind === "error");
       assertMatch(String(err.why), why);
     }

@@ -23,7 +23,7 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
 
 /** Sends a reply command and returns its reply's body. */
 async function ask(c: ForgeClient, id: number, name: string, fields: Msg): Promise<unknown> {
-  c.send({ kind: "command", command: { [name]: fields }, reply_to: id });
+  c.sendUntyped({ kind: "command", command: { [name]: fields }, reply_to: id });
   return (await c.next((m) => m.kind === "reply" && m.reply_to === id, 15_000)).body;
 }
 

@@ -78,7 +78,12 @@ Deno.test("review: file_content reads at a revision and refuses injection withou
       lines: ["one", "two", "three"],
       truncated: false,
     }]);
-    for (const [path, sha] of [["a.txt", "--output=x"], ["../x", null], ["/etc/passwd", null]]) {
+    const asks: [string, string | null][] = [
+      ["a.txt", "--output=x"],
+      ["../x", null],
+      ["/etc/passwd", null],
+    ];
+    for (const [path, sha] of asks) {
       c.send({ kind: "file_content", session: seat, path, sha });
       const failed = await c.next();
       assertEquals([failed.kind, (failed.content as { state: string }).state], [
@@ -147,7 +152,7 @@ Deno.test("review: document_read serves the tree's documents and refuses a walk 
     assertEquals([e.kind, e.what, e.seat], ["error", "document_read", seat]);
     assertMatch(String(e.why), /outside/);
     // spec: answer_document_hand_off: the answer is the reader's decision, never a bare done.
-    c.send({ kind: "answer_document_hand_off", key: seat, id: "h-1", answer: "done" });
+    c.sendUntyped({ kind: "answer_document_hand_off", key: seat, id: "h-1", answer: "done" });
     const bare = await c.next();
     assertEquals([bare.kind, bare.what, bare.seat, bare.why], [
       "error",
@@ -182,7 +187,7 @@ Deno.test("review: threads are written through reply commands and read back on t
       updated_at: "2026-12-02T10:00:00Z",
       commit: null,
     };
-    c.send({
+    c.sendUntyped({
       kind: "command",
       command: { upsert_review_thread: { project: "proj", branch: "main", thread } },
       reply_to: 1,
@@ -217,7 +222,7 @@ Deno.test("review: threads are written through reply commands and read back on t
     const [read] = doc.threads as { id: string; resolution: unknown }[];
     assertEquals([read.id, read.resolution], ["t1", { line: 2 }]);
     assertEquals((doc.reviews as { id: string }[]).map((r) => r.id), [set.id]);
-    c.send({
+    c.sendUntyped({
       kind: "command",
       command: {
         upsert_review_thread: {

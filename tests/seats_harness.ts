@@ -341,7 +341,7 @@ export async function subscribeSeat(
   return snap;
 }
 
-/** Sends a command the way a client does. */
+/** Sends a command the way a client does, its fields as the test wrote them (typed or not). */
 export function command(c: ForgeClient, name: string, fields: Record<string, unknown>): void {
-  c.send({ kind: "command", command: { [name]: fields } });
+  c.sendUntyped({ kind: "command", command: { [name]: fields } });
 }

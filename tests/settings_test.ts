@@ -54,7 +54,7 @@ Deno.test("settings_edit refusals: stale, invalid with the loader's words, refus
   const c = await t.connect();
   const fp = await fingerprintOf(c);
   const edit = (id: number, fingerprint: string, edits: unknown[]) =>
-    c.send({ kind: "settings_edit", fingerprint, id, edits });
+    c.sendUntyped({ kind: "settings_edit", fingerprint, id, edits });
   const answer = (id: number) =>
     c.next((m) => (m.kind === "settings_refused" || m.kind === "settings_saved") && m.id === id);
 

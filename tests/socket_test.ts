@@ -50,14 +50,14 @@ Deno.test("malformed input is answered with an error naming what was wrong, and 
   let e = await c.next();
   assertEquals([e.kind, e.what, e.seat, e.dispatch_id], ["error", "client_message", null, null]);
   assertMatch(String(e.why), /^not JSON/);
-  c.send({ kind: "frobnicate" });
+  c.sendUntyped({ kind: "frobnicate" });
   e = await c.next();
   assertEquals([e.what, e.why], ["client_message", "unknown kind `frobnicate`"]);
-  c.send({ kind: "subscribe", what: "nowhere" });
+  c.sendUntyped({ kind: "subscribe", what: "nowhere" });
   e = await c.next();
   assertEquals(e.what, "subscribe");
   assertMatch(String(e.why), /^subscribe: there is no subject `nowhere`/);
-  c.send({ kind: "showing", seat: { org: "a", project: "b" } });
+  c.sendUntyped({ kind: "showing", seat: { org: "a", project: "b" } });
   e = await c.next();
   assertEquals(e.what, "showing");
   assertMatch(String(e.why), /seat\.label/);

@@ -139,11 +139,11 @@ Deno.test("usage while its subsystem is off is refused naming the key", async ()
 Deno.test("subscribe with an unknown field is answered; a wrong type is refused by name", async () => {
   await using t = await testServer(SAMPLE_CONFIG);
   const c = await t.ready();
-  c.send({ kind: "subscribe", what: "home", browser: false });
+  c.sendUntyped({ kind: "subscribe", what: "home", browser: false });
   // The subscription opens before its snapshot is read, so boot's CLI version news may lead it.
   const snap = await c.next((m) => m.kind === "snapshot");
   assertEquals([snap.kind, snap.subject], ["snapshot", "home"]);
-  c.send({ kind: "subscribe", what: "home", review: "yes", browser: false });
+  c.sendUntyped({ kind: "subscribe", what: "home", review: "yes", browser: false });
   // Boot's read of the installed CLI's version can land first (cli_version_changed), under load.
   const err = await c.next((m) => m.kind === "error");
   assertEquals([err.kind, err.what], ["error", "subscribe"]);

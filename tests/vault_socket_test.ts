@@ -36,7 +36,7 @@ Deno.test("the biometric commands answer through reply, refusals in the body; va
     await using t = await testServer(vaultConfig(vault.url));
     const c = await t.ready();
     const reply = async (command: unknown, n: number) => {
-      c.send({ kind: "command", command, reply_to: n });
+      c.sendUntyped({ kind: "command", command, reply_to: n });
       const r = await c.next((m) => m.kind === "reply" && m.reply_to === n);
       return r.body;
     };

@@ -31,7 +31,7 @@ function respond(c: ForgeClient, key: Slot, id: unknown, answer: unknown) {
 }
 
 async function reply(c: ForgeClient, cmd: unknown, n: number): Promise<unknown> {
-  c.send({ kind: "command", command: cmd, reply_to: n });
+  c.sendUntyped({ kind: "command", command: cmd, reply_to: n });
   return (await c.next((m) => m.kind === "reply" && m.reply_to === n, 30_000)).body;
 }
 

@@ -1,5 +1,5 @@
-import { parseSlotName, type Subject } from "../protocol/mod.ts";
-import { ForgeClient } from "./client_lib.ts";
+import { type ClientMessage, parseSlotName, type Subject, type Wire } from "../protocol/mod.ts";
+import { ConnectFailed, ForgeClient, type Frame } from "./client_lib.ts";
 
 /**
  * The protocol client. Prints every frame the server sends as one JSON line (binary frames as
@@ -12,9 +12,12 @@ import { ForgeClient } from "./client_lib.ts";
  *   deno task client send '{"kind":"ping"}'             # the text as typed, even if not JSON
  *   echo 'subscribe home' | deno task client        # a script: one action per line
  *
- * A `command` sent before anything was subscribed subscribes `home` first: a command is
- * fire-and-forget and its effect arrives as updates (spec: "a client subscribes before it acts"),
- * so without it `close_session` or `spawn_project` would print nothing.
+ * A `command` runs to its answer (tools/client_lib.ts `commandWire`): one whose outcome rides a
+ * reply is sent with its own `reply_to` and its `reply` printed, and a refusal is said on stderr
+ * as well as printed. A `command` sent before anything was subscribed subscribes `home` first:
+ * most commands are fire-and-forget and their effect arrives as updates (spec: "a client
+ * subscribes before it acts"), so without it `close_session` or `spawn_project` would print
+ * nothing.
  *
  * Flags: --port N (ws://127.0.0.1:N/socket), --url ws://127.0.0.1:8790/socket, --deflate,
  * --origin O, --quiet-ms N (exit after this long with no frame once the actions are sent;
@@ -42,29 +45,34 @@ const quietMs = Number(take("--quiet-ms") ?? 1500);
 const deflate = has("--deflate");
 const follow = has("--follow");
 const validate = has("--validate");
+/** The frames the client holds: it prints each as it arrives, so a `--follow` stays bounded. */
+const KEEP = 256;
 
-/** What one action sends: a message (JSON-encoded on the way out) or raw text exactly as typed. */
-export type Outbound = { message: unknown } | { raw: string };
+/** What one action sends: a message, a command run to its answer, or raw text as typed. */
+export type Outbound = { message: ClientMessage } | { command: Wire } | { raw: string };
 
 /** Turns one action line into what it sends; `send` keeps its text as typed. */
 export function actionToOutbound(line: string): Outbound {
   const trimmed = line.trim();
   const verb = trimmed.split(/\s+/, 1)[0];
-  if (verb === "send") return { raw: trimmed.slice(verb.length).trim() };
+  const rest = trimmed.slice(verb.length).trim();
+  if (verb === "send") return { raw: rest };
+  if (verb === "command") return { command: commandOf(rest) };
   return { message: actionToMessage(trimmed.split(/\s+/)) };
 }
 
-/** Turns one action (words) into the message it sends. */
-export function actionToMessage(words: string[]): unknown {
+/** Turns one action (words) into the message it sends; `command` and `send` are not messages. */
+export function actionToMessage(words: string[]): ClientMessage {
   const [verb, ...rest] = words;
   switch (verb) {
     case "subscribe":
-    case "unsubscribe":
       return {
         kind: verb,
         what: subject(rest[0]),
-        answering: verb === "subscribe" ? rest.includes("answering") : undefined,
+        ...(rest.includes("answering") ? { answering: true } : {}),
       };
+    case "unsubscribe":
+      return { kind: verb, what: subject(rest[0]) };
     case "more":
       return {
         kind: "more",
@@ -72,8 +80,6 @@ export function actionToMessage(words: string[]): unknown {
         before: rest[2] ?? null,
         turns: Number(rest[1] ?? 20),
       };
-    case "command":
-      return { kind: "command", command: JSON.parse(rest.join(" ")), reply_to: null };
     case "ping":
       return { kind: "ping" };
     default:
@@ -83,10 +89,24 @@ export function actionToMessage(words: string[]): unknown {
   }
 }
 
+/** A command action's text: the Command as JSON, `{"<name>": {fields}}` or `"<unit name>"`. */
+function commandOf(text: string): Wire {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The parser's words stay out: what the action takes is the answer.
+    throw new Error(
+      `command takes a Command as JSON ({"cancel": {"key": ...}} or "vault_lock"), not \`${
+        text.slice(0, 80)
+      }\``,
+    );
+  }
+}
+
 /** Puts `subscribe home` ahead of the first command when nothing was subscribed before it. */
 export function withHomeBeforeCommands(outbound: Outbound[]): Outbound[] {
   const kindOf = (o: Outbound) =>
-    "message" in o ? (o.message as { kind?: string }).kind : undefined;
+    "message" in o ? o.message.kind : "command" in o ? "command" : null;
   const first = outbound.findIndex((o) => kindOf(o) === "command");
   if (first < 0 || outbound.slice(0, first).some((o) => kindOf(o) === "subscribe")) {
     return outbound;
@@ -129,50 +149,53 @@ if (import.meta.main) {
   }
   let client: ForgeClient;
   try {
-    client = await ForgeClient.connect(url, { origin, deflate, validate });
+    client = await ForgeClient.connect(url, { origin, deflate, validate, keep: KEEP });
   } catch (err) {
-    console.error(`forge client: ${(err as Error).message} (is forge running? --port/--url)`);
+    const unreached = err instanceof ConnectFailed && err.status === null;
+    const hint = unreached ? " (is forge running? --port/--url)" : "";
+    console.error(`forge client: ${(err as Error).message}${hint}`);
     Deno.exit(1);
   }
-  let last = performance.now();
-  let printed = 0;
   let told = 0;
   const tell = () => {
     for (; told < client.schemaErrors.length; told++) {
       console.error(`schema: ${client.schemaErrors[told]}`);
     }
   };
-  const exit = () => Deno.exit(client.schemaErrors.length > 0 ? 3 : 0);
-  const pump = setInterval(() => {
+  let last = performance.now();
+  const print = (f: Frame) => {
     tell();
-    for (; printed < client.frames.length; printed++) {
-      const f = client.frames[printed];
-      console.log(
-        JSON.stringify(f.type === "json" ? f.data : { binary: f.kind, bytes: f.bytes.length }),
+    console.log(
+      JSON.stringify(f.type === "json" ? f.data : { binary: f.kind, bytes: f.bytes.length }),
+    );
+    last = performance.now();
+  };
+  // What arrived before the listener (the greeting, the settings frame), then every frame live.
+  for (const f of client.frames) print(f);
+  client.onFrame(print);
+  const exit = () => {
+    tell();
+    Deno.exit(client.schemaErrors.length > 0 ? 3 : 0);
+  };
+  client.closed().then(exit);
+  // A command runs to its answer: a reply command gets its reply_to and its reply is printed
+  // with the other frames; a refusal is said on stderr too (its error frame is printed).
+  const answers = outbound.map((o) => {
+    if ("raw" in o) client.sendText(o.raw);
+    else if ("message" in o) client.send(o.message);
+    else {
+      return client.commandWire(o.command).then(
+        () => {},
+        (err: Error) => console.error(`forge client: ${err.message}`),
       );
-      last = performance.now();
     }
-    if (!follow && performance.now() - last > quietMs) {
-      clearInterval(pump);
-      client.close().then(() => {
-        tell();
-        exit();
-      });
-    }
-  }, 20);
-  for (const o of outbound) {
-    if ("raw" in o) client.socket.send(o.raw);
-    else client.send(o.message);
-  }
-  client.closed().then(() => {
-    for (; printed < client.frames.length; printed++) {
-      console.log(JSON.stringify(
-        client.frames[printed].type === "json"
-          ? (client.frames[printed] as { data: unknown }).data
-          : {},
-      ));
-    }
-    tell();
-    exit();
   });
+  await Promise.all(answers);
+  if (!follow) {
+    const quiet = setInterval(() => {
+      if (performance.now() - last <= quietMs) return;
+      clearInterval(quiet);
+      client.close();
+    }, 20);
+  }
 }

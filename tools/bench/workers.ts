@@ -49,11 +49,11 @@ const lead = world.lead("alpha");
 let id = 1;
 const ask = async (name: string, fields: Record<string, unknown>) => {
   const reply_to = id++;
-  c.send({ kind: "command", command: { [name]: fields }, reply_to });
+  c.sendUntyped({ kind: "command", command: { [name]: fields }, reply_to });
   return (await c.next((m) => m.kind === "reply" && m.reply_to === reply_to, 120_000)).body;
 };
 const send = (name: string, fields: Record<string, unknown>) =>
-  c.send({ kind: "command", command: { [name]: fields } });
+  c.sendUntyped({ kind: "command", command: { [name]: fields } });
 // With --v8-flags=--expose-gc the heap is collected before each reading, so the RSS difference
 // is what the live workers hold rather than garbage waiting for a collection.
 const gc = (globalThis as { gc?: () => void }).gc;

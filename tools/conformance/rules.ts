@@ -209,7 +209,7 @@ const refusals: Rule = {
   async check(ctx) {
     const c = await client(ctx);
     const expect = async (send: Msg, what: string, why: RegExp, seat: Slot | null) => {
-      c.send(send);
+      c.sendUntyped(send);
       const e = await c.next((m) => m.kind === "error");
       const ok = e.what === what && why.test(String(e.why)) &&
         JSON.stringify(e.seat) === JSON.stringify(seat) && e.dispatch_id === null;

@@ -1,4 +1,5 @@
 import { readPort } from "../../../tests/seats_harness.ts";
+import type { ClientMessage } from "../../../protocol/mod.ts";
 import type { ForgeClient } from "../../client_lib.ts";
 import { SERVER_V8_FLAGS } from "../../permissions.ts";
 
@@ -34,7 +35,7 @@ export function isChat(m: Record<string, unknown>, type: string): boolean {
   return u?.chat_appended?.msg?.type === type;
 }
 
-export function prompt(text: string) {
+export function prompt(text: string): Extract<ClientMessage, { kind: "command" }> {
   return { kind: "command", command: { prompt: { key: seat, text, attachments: [] } } };
 }
 

@@ -1,0 +1,52 @@
+/**
+ * The SDK in use, as docs/client.md shows it: connect to forge, ask it something answered by a
+ * reply, follow a seat, prompt it and print its turn as it streams (a frame lost on the way is
+ * asked for again with seat_range and marked), then close. tools/client_example_test.ts runs it
+ * against a real forge, so the page's example cannot rot.
+ *
+ *   deno run --allow-net tools/client_example.ts ws://127.0.0.1:8790/socket Acme/proj/lead "hi"
+ */
+// --- docs/client.md shows from here ---------------------------------------------------------
+import { parseSlotName } from "../protocol/mod.ts";
+import { ForgeClient, ForgeRefusal } from "./client_lib.ts";
+
+const [url, seatName, text] = usage(Deno.args);
+const slot = parseSlotName(seatName)!;
+const forge = await ForgeClient.connect(url);
+const greeting = await forge.nextKind("greeting");
+console.log(`forge ${greeting.forge_version_short}, protocol ${greeting.version}`);
+
+// A command whose outcome rides a reply: reply_to is allocated, the body typed by protocol/.
+try {
+  const material = await forge.command("vault_enrolment_material", {});
+  console.log(material === null ? "no vault material" : "vault material released");
+} catch (err) {
+  if (!(err instanceof ForgeRefusal)) throw err;
+  console.log(`${err.what} refused: ${err.why}`);
+}
+
+// A seat's snapshot, then its updates in order; a gap in seq is repaired before what follows.
+const seat = forge.follow({ session: slot });
+for await (const event of seat) {
+  if (event.kind === "snapshot") {
+    console.log(`${seatName} joined at seq ${event.data.header.seq}`);
+    if (!event.reread) await forge.command("prompt", { key: slot, text, attachments: [] });
+    continue;
+  }
+  const { update, seq, repaired } = event;
+  console.log(`${seq ?? "-"} ${update.name}${repaired ? " (repaired)" : ""}`);
+  if (update.name === "chat_appended" && update.fields.msg.type === "result") break;
+}
+console.log(`${seat.gaps.length} gap(s) repaired`);
+await forge.close();
+// --- to here ---------------------------------------------------------------------------------
+
+/** The arguments: the socket's URL, the seat, the prompt; a usage line and exit 2 when off. */
+function usage(args: string[]): [string, string, string] {
+  const [url = "", seat = "", text = "say hello"] = args;
+  if (!/^wss?:\/\//.test(url) || !parseSlotName(seat)) {
+    console.error("usage: client_example.ts ws://HOST:PORT/socket org/project/label [prompt]");
+    Deno.exit(2);
+  }
+  return [url, seat, text];
+}
