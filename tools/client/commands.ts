@@ -1,10 +1,11 @@
-import type { z } from "zod";
 import {
+  type CommandInput,
   type CommandName,
-  type COMMANDS,
   describeIssues,
   isCommandName,
   parseIgnoringUnknownFields,
+  type ReplyCommandName,
+  type ReplyOf as ReplyBody,
   replySchema,
   type Wire,
 } from "../../protocol/mod.ts";
@@ -14,22 +15,17 @@ import { ForgeRefusal, OffSchema } from "./errors.ts";
 // alone: the name is one of its rows, the body its schema's input, the answer its reply schema's.
 
 /**
- * A command's fields as written: the input of protocol/'s schema for that command (null for a
- * unit variant), so a misspelt name or a wrong field fails `deno check`. Every body is plain
- * JSON too (`& Wire`), so it crosses as it is written.
+ * A command's fields as written: protocol/'s input for that command (null for a unit variant),
+ * so a misspelt name or a wrong field fails `deno check`. Every body is plain JSON too (`& Wire`),
+ * so it crosses as it is written.
  */
-export type CommandBody<N extends CommandName> =
-  & ((typeof COMMANDS)[N]["fields"] extends infer S extends z.ZodType ? z.input<S> : null)
-  & Wire;
+export type CommandBody<N extends CommandName> = CommandInput<N> & Wire;
 
 /** The commands whose outcome rides a reply (spec: command > reply_to). */
-export type ReplyCommand = {
-  [N in CommandName]: (typeof COMMANDS)[N] extends { reply: z.ZodType } ? N : never;
-}[CommandName];
+export type ReplyCommand = ReplyCommandName;
 
 /** What a command answers: its reply schema's output, or null for a fire-and-forget command. */
-export type ReplyOf<N extends CommandName> = (typeof COMMANDS)[N] extends
-  { reply: infer S extends z.ZodType } ? z.output<S> : null;
+export type ReplyOf<N extends CommandName> = N extends ReplyCommandName ? ReplyBody<N> : null;
 
 /** The wire form: `"name"` for a unit variant, else `{name: fields}`. spec: How a message is tagged. */
 export function commandWire<N extends CommandName>(name: N, fields: CommandBody<N>): Wire {
