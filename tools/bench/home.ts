@@ -103,17 +103,19 @@ const forges: Forge[] = [];
 try {
   const t0 = performance.now();
   const paths = await projects(dir, PROJECTS);
-  await Deno.writeTextFile(`${dir}/one.toml`, config(paths.slice(0, 1)));
-  await Deno.writeTextFile(`${dir}/many.toml`, config(paths));
+  // Each forge in its own config dir: a state dir is one forge's (server/state/owner.ts).
+  for (const name of ["one", "many"]) await Deno.mkdir(`${dir}/${name}`);
+  await Deno.writeTextFile(`${dir}/one/forge.toml`, config(paths.slice(0, 1)));
+  await Deno.writeTextFile(`${dir}/many/forge.toml`, config(paths));
   console.log(
     `${PROJECTS} projects (git repositories, 1 changed file, ${SESSIONS} transcripts each) made ` +
       `in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${PAIRS} pairs, an idle ` +
       `${IDLE_MS} ms before each subscribe`,
   );
   const env = { HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude`, PATH: Deno.env.get("PATH") ?? "" };
-  const one = await forgeProcess(`${dir}/one.toml`, { env });
+  const one = await forgeProcess(`${dir}/one/forge.toml`, { env });
   forges.push(one);
-  const many = await forgeProcess(`${dir}/many.toml`, { env });
+  const many = await forgeProcess(`${dir}/many/forge.toml`, { env });
   forges.push(many);
   // The first read of each reads every glance and catalog (and warms the JIT): printed, not
   // judged, since every read after it reuses what has not moved.
