@@ -184,8 +184,12 @@ Deno.test({
       await card.waitFor({ state: "detached", timeout: 30_000 });
       const failed = page.getByTestId("seat-notice").filter({ hasText: "slack_post: " });
       await failed.waitFor({ timeout: 30_000 });
-      // The words are the connector's own (forge's, never Slack's library's); the page draws them.
-      assertMatch((await failed.textContent())!, /slack_post: \S.*(go through|channel)/);
+      // The words are the connector's own (forge's, never Slack's library's), naming Slack's
+      // reason; the page draws them.
+      assertMatch(
+        (await failed.textContent())!,
+        /slack_post: .*Slack \(\S+\) refused chat\.postMessage: channel_not_found/,
+      );
     } finally {
       await slack.stop();
       await gotify.stop();

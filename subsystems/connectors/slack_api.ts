@@ -56,10 +56,15 @@ export class SlackApi {
           this.#pausedUntil = Date.now() + secs * 1000;
           continue;
         }
-        throw new Error(slackWords(this.config.workspace, method, err), { cause: err });
+        throw new SlackError(slackWords(this.config.workspace, method, err), { cause: err });
       }
     }
   }
+}
+
+/** A Web API call that failed, its message forge's sentence (`slackWords`), Slack's in `cause`. */
+export class SlackError extends Error {
+  override name = "SlackError";
 }
 
 /** A Web API failure in forge's words: the method, the workspace and Slack's own error code. */

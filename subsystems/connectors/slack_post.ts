@@ -13,6 +13,7 @@ import {
 import { type Connectors, refuse } from "./context.ts";
 import { pickWorkspace, slackCall } from "./slack.ts";
 import type { SlackWorkspace } from "./slack_hub.ts";
+import { SlackError } from "./slack_api.ts";
 
 /** Slack's own ceiling on one message's text is near here; the original split at 4,000. */
 export const PART_CHARS = 4000;
@@ -110,7 +111,15 @@ export async function approval(
     request: draft,
     signal: call.signal,
     expiresMs: expiryMs,
-    effect: send,
+    // Slack's refusal of the approved send is forge's sentence naming Slack's reason: the person
+    // and the agent read it (anything else thrown is the held registry's to log and word).
+    effect: () =>
+      send().catch((err) => {
+        if (err instanceof SlackError || err instanceof Refusal) {
+          return { text: err.message, isError: true };
+        }
+        throw err;
+      }),
   });
   const o = await outcome;
   if (o.ending === "answered" && o.result) return o.result;
