@@ -5,17 +5,13 @@
 import { type FakeSlack, startFakeSlack } from "../../fixtures/slack/mod.ts";
 import type { SlackSubscription } from "../../protocol/mod.ts";
 import { assert, assertEquals } from "../../tests/assert.ts";
+import { until } from "../../tests/harness.ts";
 import { memoryLogger } from "../../server/log.ts";
 import { StateKeeper } from "../../server/state/keeper.ts";
 import { marksFile, type SlackArrival, SlackHub, SlackWorkspace } from "./slack_hub.ts";
 
-async function until(cond: () => boolean, what: string, ms = 60_000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** How long a wait for the hub's polls may take on a loaded machine. */
+const POLL_BOUND_MS = 60_000;
 
 const SUB: SlackSubscription = {
   id: "s1",
@@ -66,7 +62,7 @@ class World {
   /** Waits for `n` more polls to have stored their marks, then stops the hub. */
   async settle(n = 2): Promise<void> {
     const from = this.polls;
-    await until(() => this.polls >= from + n, `${n} more polls`);
+    await until(() => this.polls >= from + n, POLL_BOUND_MS, `${n} more polls`);
     await this.hub!.stop();
   }
 
@@ -106,7 +102,7 @@ Deno.test("slack poll: 250 between polls, then 40 and a 20-reply thread at Slack
   try {
     const first = await say(w.fake, "m", 250);
     await w.start();
-    await until(() => w.got.length >= 250, "250 messages");
+    await until(() => w.got.length >= 250, POLL_BOUND_MS, "250 messages");
     await w.settle();
     assertEquals(w.texts(), first, "every message past the first page, oldest first, once");
     const historyCalls = (await w.fake.calls()).filter((c) => c.method === "conversations.history");
@@ -118,7 +114,7 @@ Deno.test("slack poll: 250 between polls, then 40 and a 20-reply thread at Slack
     const next = await say(w.fake, "n", 40);
     const replies = await say(w.fake, "r", 20, root);
     await w.start();
-    await until(() => w.got.length >= 310, "40 messages and 20 replies");
+    await until(() => w.got.length >= 310, POLL_BOUND_MS, "40 messages and 20 replies");
     await w.settle();
     assertEquals(w.texts(), [...first, ...next, ...replies]);
     assertEquals(w.got.slice(290).map((a) => a.threadTs), replies.map(() => root));
@@ -140,7 +136,7 @@ Deno.test("slack poll: a backlog over the page cap is read over several polls, o
     assertEquals(Object.keys(midway.backlog), ["C0GENERAL"], "the walk stopped and kept where");
     assertEquals(w.got.length, 0, "a walk cut short delivers nothing yet: older ones come first");
     await w.start();
-    await until(() => w.got.length >= 100, "the whole backlog");
+    await until(() => w.got.length >= 100, POLL_BOUND_MS, "the whole backlog");
     await w.settle();
     assertEquals(w.texts(), all, "each once, oldest first, none skipped");
     assertEquals((await w.marks()).backlog, {}, "the backlog drained");
@@ -155,7 +151,7 @@ Deno.test("slack poll: a poll that fails midway through the pages loses nothing"
     const all = await say(w.fake, "m", 250);
     await w.fake.failAfter("conversations.history", 1, "internal_error", 1); // the second page
     await w.start();
-    await until(() => w.got.length >= 250, "the next poll's 250");
+    await until(() => w.got.length >= 250, POLL_BOUND_MS, "the next poll's 250");
     await w.settle();
     assertEquals(w.warned.slice(0, 1), ["slack_conversation_failed"]);
     assertEquals(w.texts(), all);
@@ -169,14 +165,14 @@ Deno.test("slack poll: a thread read that fails midway through its pages loses n
   try {
     await say(w.fake, "root", 1);
     await w.start();
-    await until(() => w.got.length === 1, "the thread's parent");
+    await until(() => w.got.length === 1, POLL_BOUND_MS, "the thread's parent");
     await w.settle();
     const root = w.got[0].ts;
     await w.fake.pageLimit(15);
     const replies = await say(w.fake, "r", 20, root); // two pages: the parent and 14, then 6
     await w.fake.failAfter("conversations.replies", 1, "internal_error", 1); // the second
     await w.start();
-    await until(() => w.got.length >= 21, "the thread's 20 replies");
+    await until(() => w.got.length >= 21, POLL_BOUND_MS, "the thread's 20 replies");
     await w.settle();
     assertEquals(w.texts(), ["root1", ...replies], "each reply once, in order");
     const reads = (await w.fake.calls()).filter((c) => c.method === "conversations.replies");
@@ -192,7 +188,7 @@ Deno.test("slack poll: a conversation subscribed again after nobody watched it r
   try {
     const before = await say(w.fake, "m", 3);
     await w.start();
-    await until(() => w.got.length >= 3, "3 messages");
+    await until(() => w.got.length >= 3, POLL_BOUND_MS, "3 messages");
     await w.settle();
     assertEquals(w.texts(), before);
     // Unsubscribed: what is said meanwhile is nobody's news.
@@ -210,7 +206,7 @@ Deno.test("slack poll: a conversation subscribed again after nobody watched it r
     await w.hub!.markNow(ws, "C0GENERAL", true);
     w.subs = [SUB];
     const after = await say(w.fake, "n", 2);
-    await until(() => w.got.length >= 5, "2 messages after the subscribe");
+    await until(() => w.got.length >= 5, POLL_BOUND_MS, "2 messages after the subscribe");
     await w.settle();
     assertEquals(w.texts(), [...before, ...after]);
   } finally {
