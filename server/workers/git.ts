@@ -154,13 +154,3 @@ export async function deleteBranchIfMerged(repo: string, label: string): Promise
 export async function deleteBranch(repo: string, label: string): Promise<void> {
   await git(repo, ["branch", "-D", branchOf(label)]);
 }
-
-/** Whether `path` is a directory. */
-export async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    // A probe: nothing there (or nothing forge may see) is not a directory.
-    return false;
-  }
-}

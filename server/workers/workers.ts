@@ -14,15 +14,9 @@ import type { SeatManager } from "../workspace/seats/manager.ts";
 import type { Seat } from "../workspace/seats/seat.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { WorkerBook, type WorkerRecord } from "./book.ts";
-import { bootWorkers, isFile, requestOf, stateWords, undoSpawn } from "./boot.ts";
-import {
-  addWorktree,
-  deleteBranchIfMerged,
-  headOf,
-  isDir,
-  removeWorktree,
-  unsavedWork,
-} from "./git.ts";
+import { isDir, isFile } from "../path_kind.ts";
+import { bootWorkers, requestOf, stateWords, undoSpawn } from "./boot.ts";
+import { addWorktree, deleteBranchIfMerged, headOf, removeWorktree, unsavedWork } from "./git.ts";
 import { checkLabel, checkText, findProject, workerPrompt } from "./rules.ts";
 import { bareRecord, statusChanged, type WorkerStatusAction } from "./status.ts";
 
