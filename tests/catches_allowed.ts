@@ -21,8 +21,6 @@ export const ALLOWED: Record<string, string> = {
     "A probe: no browser state yet means no Chromium was ever started here.",
   "subsystems/browser/leftover.ts#hostname":
     "Not allowed to ask the host name: no lock can be told as this host's, so nothing is ended.",
-  "subsystems/browser/leftover.ts#psOf":
-    "A probe: without ps no process can be told from a reused pid, so nothing is ended.",
   "server/areas/cli_version.ts#readLatestCliVersion":
     "The parser's words stay out: the answer said is that it is not JSON, the output its cause.",
   "server/areas/service_status.ts#readStatusPage":
