@@ -6,7 +6,7 @@ import {
   OauthCredentialsSnapshot,
   StatusSnapshot,
 } from "./accounts.ts";
-import { PermissionMode, PromptSource } from "./command.ts";
+import { PermissionMode, PromptSource } from "./command_fields.ts";
 import {
   AvailableModel,
   BackgroundTask,
