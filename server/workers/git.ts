@@ -74,6 +74,21 @@ export async function addWorktree(
   return { madeBranch: !exists };
 }
 
+/**
+ * Makes a worker's worktree at `path` from the lead's HEAD, its parent directories first
+ * (addWorktree's answer), or the sentence why there is no HEAD to start from.
+ */
+export async function makeWorktree(
+  repo: string,
+  path: string,
+  label: string,
+): Promise<{ madeBranch: boolean } | { why: string }> {
+  const head = await headOf(repo);
+  if ("why" in head) return head;
+  await Deno.mkdir(path.replace(/\/[^/]+$/, ""), { recursive: true });
+  return await addWorktree(repo, path, label, head.sha);
+}
+
 /** The commits on `branch` that no other branch, tag or remote ref reaches. */
 export async function unreachedCommits(repo: string, branch: string): Promise<number | null> {
   const res = await git(repo, [
