@@ -4,6 +4,7 @@
  * the branch clean-up rule. Real git, run as a child process; every failure is git's own first
  * line inside forge's sentence.
  */
+import { ioWords } from "../state/words.ts";
 
 /** Runs git in `cwd`; answers its exit, stdout and stderr (never throws for a non-zero exit). */
 export async function git(
@@ -75,17 +76,26 @@ export async function addWorktree(
 }
 
 /**
- * Makes a worker's worktree at `path` from the lead's HEAD, its parent directories first
- * (addWorktree's answer), or the sentence why there is no HEAD to start from.
+ * Makes a worker's worktree at `path` from the lead's HEAD, its parent folder first
+ * (addWorktree's answer), or the sentence why not: no HEAD to start from, git's refusal, or a
+ * folder that could not be made (`unmade`: the folder and the error, for the log).
  */
 export async function makeWorktree(
   repo: string,
   path: string,
   label: string,
-): Promise<{ madeBranch: boolean } | { why: string }> {
+): Promise<{ madeBranch: boolean } | { why: string; unmade?: { path: string; error: unknown } }> {
   const head = await headOf(repo);
   if ("why" in head) return head;
-  await Deno.mkdir(path.replace(/\/[^/]+$/, ""), { recursive: true });
+  const folder = path.replace(/\/[^/]+$/, "");
+  try {
+    await Deno.mkdir(folder, { recursive: true });
+  } catch (error) {
+    return {
+      why: `forge could not make ${folder}: ${ioWords(error)}`,
+      unmade: { path: folder, error },
+    };
+  }
   return await addWorktree(repo, path, label, head.sha);
 }
 

@@ -173,6 +173,7 @@ export class Workers {
     if (!(await isDir(worktree))) {
       const added = await makeWorktree(repo, worktree, slot.label);
       if ("why" in added) {
+        if (added.unmade) this.host.log.warn("worker_worktree_folder_unmade", added.unmade);
         await undo();
         throw new Refusal(what, `${what}: ${added.why}`);
       }
