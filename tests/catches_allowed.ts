@@ -176,8 +176,6 @@ export const ALLOWED: Record<string, string> = {
     "Stopping a cast the tab already ended (it closed) changes nothing.",
   "subsystems/browser/tab.ts#resizeNow": "As above: a cast already over needs no stop.",
   "subsystems/browser/tab_history.ts#h": "a closing tab: no history to step",
-  "subsystems/browser/tools.ts#files":
-    "A probe: a path that cannot be stat'ed is refused below as not a file.",
   "subsystems/browser/tools_net.ts#r":
     "evicted from Chromium's buffer: the body is no longer there",
   "subsystems/connectors/gotify_client.ts#session":
@@ -243,8 +241,6 @@ export const ALLOWED: Record<string, string> = {
     "The refs read straight from the files is a shortcut: git below answers when it fails.",
   "subsystems/review/refs.ts#st": "A probe: no `.git` is not a repository.",
   "subsystems/review/refs.ts#exists": "a probe: absence is the answer",
-  "subsystems/review/scan.ts#scan":
-    "spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.",
   "subsystems/review/scan.ts#topLevel": "No `.git` here: git says where the top is, if anywhere.",
   "subsystems/review/untracked.ts#readOnce":
     "A file that went after the status: no lines and no content, as for a deleted file.",
