@@ -54,15 +54,7 @@ Deno.test("held asks: an answered ask resolves after its effect, naming a failur
 
   const b = held.park(lead, {
     kind: "vault_ask",
-    request: {
-      tool: "update",
-      item: "item-1",
-      query: null,
-      field: null,
-      diff: null,
-      attachment: null,
-      needs_unlock: false,
-    },
+    request: vaultCall,
     signal,
     effect: () => Promise.resolve({ text: "vault__update: the item is gone", isError: true }),
   });
