@@ -39,8 +39,13 @@ export function permissionFlags(opts: {
 }): string[] {
   const { config } = opts;
   const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
+  // Each project's tree, its document roots, and the env_file a seat's launch reads.
   const projectPaths = config.orgs.flatMap((o) =>
-    o.projects.flatMap((p) => [p.path, ...p.document_roots])
+    o.projects.flatMap((p) => [
+      p.path,
+      ...p.document_roots,
+      ...(p.env_file?.startsWith("/") ? [p.env_file] : []),
+    ])
   );
   const claudeDirs = [
     opts.claudeConfigDir ?? `${opts.home}/.claude`,
@@ -78,6 +83,8 @@ export function permissionFlags(opts: {
     "ps",
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
+    // Review (on unless `review.enabled = false`) asks `gh` for the `pr` and `closes` rows.
+    ...(config.areas.review?.enabled !== false ? ["gh"] : []),
     ...dictate.run,
     ...ttsRun(config),
     // home's cli_version.latest asks npm's own client (server/areas/cli_version.ts).

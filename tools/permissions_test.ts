@@ -43,7 +43,7 @@ Deno.test("with the terminal off, every permission is scoped to what the config 
     flagNamed(f, "--allow-net"),
     BASE_NET,
   );
-  assertEquals(flagNamed(f, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude");
+  assertEquals(flagNamed(f, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,gh");
   const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(
     ",",
   );
@@ -99,7 +99,7 @@ Deno.test("the browser adds setsid, its Chromium and loopback only when on", () 
   const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
   assertEquals(
     flagNamed(on, "--allow-run"),
-    "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium,pulseaudio,pactl,parec",
+    "--allow-run=git,ps,kill,/opt/claude,gh,setsid,/opt/chromium,pulseaudio,pactl,parec",
   );
   assertEquals(
     flagNamed(on, "--allow-net"),
@@ -239,10 +239,36 @@ Deno.test("the latest-claude check adds its npm to the binaries forge may run, o
       flagsOf(`[server]\nport = 9000\n[browser]\nenabled = false\n${claude}`),
       "--allow-run",
     );
-  assertEquals(run(""), "--allow-run=git,ps,kill,/opt/claude,npm");
+  assertEquals(run(""), "--allow-run=git,ps,kill,/opt/claude,gh,npm");
   assertEquals(
     run(`[claude]\nnpm = "/usr/local/bin/npm"\n`),
-    "--allow-run=git,ps,kill,/opt/claude,/usr/local/bin/npm",
+    "--allow-run=git,ps,kill,/opt/claude,gh,/usr/local/bin/npm",
   );
-  assertEquals(run(`[claude]\ncheck_latest = false\n`), "--allow-run=git,ps,kill,/opt/claude");
+  assertEquals(run(`[claude]\ncheck_latest = false\n`), "--allow-run=git,ps,kill,/opt/claude,gh");
+});
+
+// Review's `pr` and `closes` rows ask gh: allowed while review is on (the default), never off.
+Deno.test("review adds gh to the binaries forge may run, only when on", () => {
+  const off = "[terminal]\nenabled = false\n[browser]\nenabled = false\n";
+  assertEquals(flagNamed(flags(off), "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,gh");
+  assertEquals(
+    flagNamed(flags(`${off}[review]\nenabled = false\n`), "--allow-run"),
+    "--allow-run=git,ps,kill,/opt/claude",
+  );
+});
+
+// A seat's launch reads its project's env_file (server/workspace/seats/launch.ts): with the file
+// fence up, each configured one is readable, and only those.
+Deno.test("each project's absolute env_file is added to the read fence", () => {
+  const read = (toml: string) =>
+    flagNamed(flagsOf(toml), "--allow-read=")!.slice("--allow-read=".length).split(",");
+  const base = '[terminal]\nenabled = false\n[browser]\nenabled = false\n[[orgs]]\nname = "o"\n';
+  const with_ = read(
+    `${base}[[orgs.projects]]\nname = "p"\npath = "/srv/p"\nenv_file = "/etc/p.env"\n` +
+      `[[orgs.projects]]\nname = "q"\npath = "/srv/q"\nenv_file = "~/q.env"\n` +
+      `[[orgs.projects]]\nname = "r"\npath = "/srv/r"\nenv_file = "rel.env"\n`,
+  );
+  // (`~` is expanded by the loader, against the real home)
+  assert(with_.includes("/etc/p.env") && with_.some((p) => /^\/.*\/q\.env$/.test(p)));
+  assert(!with_.some((p) => p.endsWith("rel.env")), "a relative env_file is ignored, not read");
 });

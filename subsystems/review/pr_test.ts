@@ -50,6 +50,48 @@ Deno.test("pr: no gh installed answers none and reports the reason once", async 
   }
 });
 
+Deno.test("pr: a gh that is not executable is said so, in forge's words", async () => {
+  const dir = await tempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/gh`, "#!/bin/sh\nexit 0\n");
+    await Deno.chmod(`${dir}/gh`, 0o644);
+    const lookup = new PrLookup({ gh: `${dir}/gh` });
+    equal(await lookup.availability(dir), "gh is not executable");
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+// Under the launcher's flags, a gh outside --allow-run: Deno's refusal is never quoted.
+Deno.test("pr: a gh forge may not run is said so in forge's words, not Deno's", async () => {
+  const dir = await tempDir();
+  try {
+    const { gh } = await fakeGh(dir);
+    const pr = new URL("./pr.ts", import.meta.url).href;
+    const script = `import { PrLookup } from ${JSON.stringify(pr)};\n` +
+      `console.log(await new PrLookup({ gh: ${
+        JSON.stringify(gh)
+      } }).availability(".")); Deno.exit(0);`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "--allow-read", "--allow-env", "--allow-run=git", "-"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = out.stdin.getWriter();
+    await w.write(new TextEncoder().encode(script));
+    await w.close();
+    const done = await out.output();
+    equal(
+      new TextDecoder().decode(done.stdout).trim(),
+      "forge is not allowed to run gh: start it through the launcher with review on",
+      new TextDecoder().decode(done.stderr),
+    );
+  } finally {
+    await cleanup(dir);
+  }
+});
+
 Deno.test("pr: gh not signed in answers none with gh's own words, once", async () => {
   const dir = await tempDir();
   try {
