@@ -43,7 +43,10 @@ export function ioWords(err: unknown): string {
 /** The same for a read: why a file that exists could not be read. */
 export function readWords(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
-  if (code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied) {
+  if (
+    code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied ||
+    err instanceof Deno.errors.NotCapable
+  ) {
     return "forge is not allowed to read it";
   }
   if (code === "EISDIR" || err instanceof Deno.errors.IsADirectory) return "it is a directory";

@@ -232,3 +232,31 @@ Deno.test("planLaunch: through the gateway the CLI gets the seat's route and no 
   assert(!Object.values(plan.env).some((v) => v.startsWith("sk-")), "no token in the env");
   assert(!plan.args.some((a) => a.includes("sk-")), "no token in argv");
 });
+
+// Under the launcher's flags an env_file outside --allow-read is refused by Deno (NotCapable):
+// the launch says forge may not read it, not that the operating system refused.
+Deno.test("readEnvFile: a file outside forge's read permission is said so in forge's words", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    const launch = new URL("./launch.ts", import.meta.url).href;
+    const script = `import { readEnvFile } from ${JSON.stringify(launch)};\n` +
+      `try { readEnvFile(${JSON.stringify(path)}); } catch (e) { console.log(e.message); }`;
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-prompt", "--allow-env", "--allow-read=/nonexistent", "-"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(script));
+    await w.close();
+    const out = await child.output();
+    assertEquals(
+      new TextDecoder().decode(out.stdout).trim(),
+      `env_file ${path} cannot be read: forge is not allowed to read it`,
+      new TextDecoder().decode(out.stderr),
+    );
+  } finally {
+    await Deno.remove(path);
+  }
+});
