@@ -3,6 +3,7 @@ import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import { findClaude } from "../server/workspace/cli.ts";
+import { chromiumPath } from "../subsystems/browser/launch.ts";
 import { directoryMarketplaces, permissionFlags, SERVER_V8_FLAGS } from "./permissions.ts";
 
 /**
@@ -39,6 +40,8 @@ const flags = permissionFlags({
   home: Deno.env.get("HOME") ?? "/",
   claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR") ?? null,
   pathDirs: (Deno.env.get("PATH") ?? "").split(":").filter((d) => d.startsWith("/")),
+  // The one Chromium the browser would start, found now: only it is named, not every PATH dir's.
+  chromium: chromiumPath(null),
   pluginSources: directoryMarketplaces([
     Deno.env.get("CLAUDE_CONFIG_DIR") ?? `${Deno.env.get("HOME") ?? "/"}/.claude`,
     ...loaded.config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),

@@ -34,6 +34,8 @@ export function permissionFlags(opts: {
   claudeConfigDir: string | null;
   /** `$PATH`'s directories: with plugins on, the LSP checks stat commands there. */
   pathDirs?: string[];
+  /** The Chromium the launcher found on `$PATH` (`chromiumPath`), when `browser.chromium` is unset. */
+  chromium?: string | null;
   /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
   pluginSources?: string[];
 }): string[] {
@@ -52,13 +54,17 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
-  // The browser (on unless `browser.enabled = false`) runs Chromium through `setsid` (its own
-  // process group), speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio
-  // (pulseaudio, pactl, parec) for page audio. README "Permissions".
+  // The browser (on unless `browser.enabled = false`) runs one Chromium (`browser.chromium`, else
+  // the one the launcher found on PATH) in its own session (Deno's `detached`, no setsid binary),
+  // speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio (pulseaudio,
+  // pactl, parec) for page audio, which has no switch of its own. docs/permissions.md.
   const browser = config.areas.browser?.enabled !== false;
-  const chromium = typeof config.areas.browser?.chromium === "string"
-    ? [config.areas.browser.chromium]
-    : (opts.pathDirs ?? []).map((d) => `${d}/chromium`);
+  const configuredChromium = config.areas.browser?.chromium;
+  const chromium = typeof configuredChromium === "string" && configuredChromium !== ""
+    ? [configuredChromium]
+    : opts.chromium
+    ? [opts.chromium]
+    : [];
   const dictate = dictatePermissions(config, opts.home);
   // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
   // scans directory marketplaces where they are. README "Permissions".
@@ -89,7 +95,7 @@ export function permissionFlags(opts: {
     ...ttsRun(config),
     // home's cli_version.latest asks npm's own client (server/areas/cli_version.ts).
     ...(config.claude.check_latest ? [config.claude.npm] : []),
-    ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
+    ...(browser ? [...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   // The gateway listens on loopback and forwards to each account's upstream. With no accounts
   // it binds nothing yet, but a reload that adds the first one binds then, and the process's

@@ -11,7 +11,10 @@ const text =
   `[[orgs]]\nname = "o"\naccounts = ["A"]\n[[orgs.projects]]\nname = "p"\npath = "/srv/p"\ndocument_roots = ["/srv/docs"]\n`;
 
 /** The flags a whole forge.toml gets; `opts` adds the launcher's PATH and marketplace reads. */
-function flagsOf(toml: string, opts: { pathDirs?: string[]; pluginSources?: string[] } = {}) {
+function flagsOf(
+  toml: string,
+  opts: { pathDirs?: string[]; pluginSources?: string[]; chromium?: string | null } = {},
+) {
   const { config } = loadConfigText(toml, "/etc/forge/forge.toml", areas);
   return permissionFlags({
     config,
@@ -93,21 +96,38 @@ Deno.test("with the vault on, the network adds the configured vault server alone
   assertEquals(flagNamed(off, "--allow-net"), BASE_NET);
 });
 
-// README "Permissions": with the browser on, Chromium runs through setsid at its configured path
-// and CDP reaches it on an ephemeral loopback port; off, neither is granted.
-Deno.test("the browser adds setsid, its Chromium and loopback only when on", () => {
+// docs/permissions.md: with the browser on, the one Chromium (configured, else the one the
+// launcher found on PATH) runs in its own session without a setsid trampoline, CDP reaches it on
+// an ephemeral loopback port, and page audio runs PulseAudio's three; off, none is granted.
+Deno.test("the browser adds its one Chromium, PulseAudio's binaries and loopback only when on", () => {
   const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
   assertEquals(
     flagNamed(on, "--allow-run"),
-    "--allow-run=git,ps,kill,/opt/claude,gh,setsid,/opt/chromium,pulseaudio,pactl,parec",
+    "--allow-run=git,ps,kill,/opt/claude,gh,/opt/chromium,pulseaudio,pactl,parec",
   );
-  assertEquals(
-    flagNamed(on, "--allow-net"),
-    `${BASE_NET},127.0.0.1`,
-  );
+  assertEquals(flagNamed(on, "--allow-net"), `${BASE_NET},127.0.0.1`);
   assert(flagNamed(on, "--allow-read=")!.split(",").includes("/opt/chromium"));
   const off = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
   assert(!off.some((x) => x.includes("setsid") || x.includes("chromium") || x.includes("pulse")));
+});
+
+Deno.test("unconfigured, the browser names the launcher's one Chromium, not every PATH dir's", () => {
+  const found = flagsOf(text + "[terminal]\nenabled = false\n[plugins]\nenabled = false\n", {
+    pathDirs: ["/usr/local/bin", "/usr/bin"],
+    chromium: "/usr/bin/chromium",
+  });
+  assertEquals(
+    flagNamed(found, "--allow-run"),
+    "--allow-run=git,ps,kill,/opt/claude,gh,/usr/bin/chromium,pulseaudio,pactl,parec",
+  );
+  const read = flagNamed(found, "--allow-read=")!.slice("--allow-read=".length).split(",");
+  assertEquals(read.filter((p) => p.includes("chromium")), ["/usr/bin/chromium"]);
+  // None found: nothing is named, and the browser says at start that it has no Chromium.
+  const none = flagsOf(text + "[terminal]\nenabled = false\n", { chromium: null });
+  assertEquals(
+    flagNamed(none, "--allow-run"),
+    "--allow-run=git,ps,kill,/opt/claude,gh,pulseaudio,pactl,parec",
+  );
 });
 
 // README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
