@@ -5,6 +5,7 @@ import { modelsDir } from "../subsystems/dictate/paths.ts";
 import { notifyNetHosts } from "../subsystems/notify/settings.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 import { expandHome } from "../server/home_path.ts";
+import { claudeTasksPath, forgeTempPath } from "../server/temp_dir.ts";
 
 /**
  * V8 flags the launcher and the compiled binary run the server with. After a burst
@@ -34,6 +35,10 @@ export function permissionFlags(opts: {
   claudeConfigDir: string | null;
   /** `$PATH`'s directories: with plugins on, the LSP checks stat commands there. */
   pathDirs?: string[];
+  /** forge's own temp dir (`forgeTempPath()`): read and written instead of the whole `/tmp`. */
+  tempDir?: string;
+  /** Where the seats' CLI writes task output (`claudeTasksPath()`): read by read_call_output. */
+  claudeTasksDir?: string;
   /** The Chromium the launcher found on `$PATH` (`chromiumPath`), when `browser.chromium` is unset. */
   chromium?: string | null;
   /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
@@ -54,6 +59,7 @@ export function permissionFlags(opts: {
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
+  const tempDir = opts.tempDir ?? forgeTempPath();
   // The browser (on unless `browser.enabled = false`) runs one Chromium (`browser.chromium`, else
   // the one the launcher found on PATH) in its own session (Deno's `detached`, no setsid binary),
   // speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio (pulseaudio,
@@ -76,12 +82,13 @@ export function permissionFlags(opts: {
     ...claudeDirs,
     ...projectPaths,
     opts.repoRoot,
-    "/tmp",
+    tempDir,
+    opts.claudeTasksDir ?? claudeTasksPath(),
     ...plugins,
     ...(browser ? chromium : []),
     ...dictate.read,
   ]);
-  const write = unique([configDir, ...claudeDirs, "/tmp", ...dictate.write]);
+  const write = unique([configDir, ...claudeDirs, tempDir, ...dictate.write]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
   const run = unique([

@@ -24,6 +24,8 @@ function flagsOf(
     claudeBin: "/opt/claude",
     home: "/home/u",
     claudeConfigDir: null,
+    tempDir: "/tmp/forge-1000",
+    claudeTasksDir: "/tmp/claude-1000",
     ...opts,
   });
 }
@@ -291,4 +293,23 @@ Deno.test("each project's absolute env_file is added to the read fence", () => {
   // (`~` is expanded by the loader, against the real home)
   assert(with_.includes("/etc/p.env") && with_.some((p) => /^\/.*\/q\.env$/.test(p)));
   assert(!with_.some((p) => p.endsWith("rel.env")), "a relative env_file is ignored, not read");
+});
+
+// Not the whole shared /tmp: forge's own temp dir, read and written, and the CLI's task output
+// (read_call_output), read.
+Deno.test("temp files: forge's own temp dir and the CLI's task output dir, never /tmp whole", () => {
+  const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
+  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(",");
+  const write = flagNamed(f, "--allow-write=")!.slice("--allow-write=".length).split(",");
+  assertEquals(read, [
+    "/etc/forge",
+    "/home/u/.claude",
+    "/srv/claude-a",
+    "/srv/p",
+    "/srv/docs",
+    "/opt/forge",
+    "/tmp/forge-1000",
+    "/tmp/claude-1000",
+  ]);
+  assertEquals(write, ["/etc/forge", "/home/u/.claude", "/srv/claude-a", "/tmp/forge-1000"]);
 });
