@@ -21,7 +21,7 @@ export const SERVER_V8_FLAGS = "--max-semi-space-size=1,--expose-gc";
  * The Deno permission flags forge runs under, computed from its config: network limited to the
  * socket it binds, the account gateway's loopback port and the upstream hosts the accounts name,
  * files to the config dir, the Claude config dirs and the configured project
- * paths, subprocesses to the binaries it spawns. README "Permissions" explains each one.
+ * paths, subprocesses to the binaries it spawns. docs/permissions.md explains each one.
  */
 export function permissionFlags(opts: {
   config: ForgeConfig;
@@ -73,7 +73,7 @@ export function permissionFlags(opts: {
     : [];
   const dictate = dictatePermissions(config, opts.home);
   // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
-  // scans directory marketplaces where they are. README "Permissions".
+  // scans directory marketplaces where they are. docs/permissions.md.
   const plugins = config.areas.plugins?.enabled !== false
     ? [...(opts.pathDirs ?? []), ...(opts.pluginSources ?? [])]
     : [];
@@ -231,7 +231,7 @@ function dictatePermissions(config: ForgeConfig, home: string) {
 
 /**
  * The vault server's host and port, when `[vault]` is on and names one: the only address the
- * vault's client reaches (a self-hosted server serves attachments itself). README "Permissions".
+ * vault's client reaches (a self-hosted server serves attachments itself). docs/permissions.md.
  */
 function vaultNet(config: ForgeConfig): string[] {
   const vault = config.areas.vault;

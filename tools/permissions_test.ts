@@ -39,7 +39,7 @@ const flagNamed = (f: string[], name: string) => f.find((x) => x.startsWith(name
 /** The shared config's network: the socket, the gateway's loopback port, account A's upstream. */
 const BASE_NET = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
 
-// README "Permissions": the network is the bind address alone; files are fenced to the dirs the
+// docs/permissions.md: the network is the bind address alone; files are fenced to the dirs the
 // config names when no native addon makes the fence moot.
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
   const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
@@ -72,7 +72,7 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
 });
 
-// README "Permissions": the gateway adds its own port and exactly the upstreams the accounts name.
+// docs/permissions.md: the gateway adds its own port and exactly the upstreams the accounts name.
 Deno.test("the gateway's port and each account's upstream host are the only extra net grants", () => {
   const f = flags(
     `[browser]\nenabled = false\n[gateway]\nport = 8900\n[[accounts]]\ndisplay_name = "B"\nprovider = "openrouter"\n` +
@@ -86,7 +86,7 @@ Deno.test("the gateway's port and each account's upstream host are the only extr
   );
 });
 
-// README "Permissions": the vault adds its configured server's host and port, and nothing else.
+// docs/permissions.md: the vault adds its configured server's host and port, and nothing else.
 Deno.test("with the vault on, the network adds the configured vault server alone", () => {
   const on = flags(
     `[terminal]\nenabled = false\n[browser]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
@@ -132,7 +132,7 @@ Deno.test("unconfigured, the browser names the launcher's one Chromium, not ever
   );
 });
 
-// README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
+// docs/permissions.md: with plugins on, the LSP PATH checks read $PATH's directories and the
 // scan reads directory marketplaces in place; with plugins off, neither is added.
 Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fence, only when on", async () => {
   const cfg = await Deno.makeTempDir();
