@@ -39,6 +39,11 @@ export function permissionFlags(opts: {
   tempDir?: string;
   /** Where the seats' CLI writes task output (`claudeTasksPath()`): read by read_call_output. */
   claudeTasksDir?: string;
+  /**
+   * The `gh` the launcher found on `$PATH`: named by its path; null when there is none, so
+   * nothing is named (review then says gh is not installed); unset, the bare name.
+   */
+  gh?: string | null;
   /** The Chromium the launcher found on `$PATH` (`chromiumPath`), when `browser.chromium` is unset. */
   chromium?: string | null;
   /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
@@ -97,7 +102,7 @@ export function permissionFlags(opts: {
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
     // Review (on unless `review.enabled = false`) asks `gh` for the `pr` and `closes` rows.
-    ...(config.areas.review?.enabled !== false ? ["gh"] : []),
+    ...(config.areas.review?.enabled !== false && opts.gh !== null ? [opts.gh ?? "gh"] : []),
     ...dictate.run,
     ...ttsRun(config),
     // home's cli_version.latest asks npm's own client (server/areas/cli_version.ts).
@@ -243,6 +248,18 @@ function vaultNet(config: ForgeConfig): string[] {
   } catch {
     return []; // the vault refuses the URL in its own words at use
   }
+}
+
+/** The first `<dir>/<name>` on `dirs` that is a file, or null: what a spawn of `name` runs. */
+export function onPath(name: string, dirs: readonly string[]): string | null {
+  for (const dir of dirs) {
+    try {
+      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
+    } catch {
+      // not in this dir: the next one is looked at, as a spawn would
+    }
+  }
+  return null;
 }
 
 function hostForFlag(bind: string): string {
