@@ -49,6 +49,10 @@ export function readWords(err: unknown): string {
   ) {
     return "forge is not allowed to read it";
   }
+  // Deno's own fence (the launcher's --allow-read), not the file's mode.
+  if (err instanceof Deno.errors.NotCapable) {
+    return "forge's permissions do not reach it (docs/permissions.md says which paths they name)";
+  }
   if (code === "EISDIR" || err instanceof Deno.errors.IsADirectory) return "it is a directory";
   if (code === "EIO") return "the disk reported an input/output error";
   if (code === "ENAMETOOLONG") return "its path is too long";
