@@ -39,6 +39,8 @@ export function permissionFlags(opts: {
   tempDir?: string;
   /** Where the seats' CLI writes task output (`claudeTasksPath()`): read by read_call_output. */
   claudeTasksDir?: string;
+  /** forge's uid (`Deno.uid()`), which names the CLI's task output dirs. */
+  uid?: number;
   /**
    * The `gh` the launcher found on `$PATH`: named by its path; null when there is none, so
    * nothing is named (review then says gh is not installed); unset, the bare name.
@@ -88,7 +90,7 @@ export function permissionFlags(opts: {
     ...projectPaths,
     opts.repoRoot,
     tempDir,
-    opts.claudeTasksDir ?? claudeTasksPath(),
+    ...claudeTaskDirs(config, opts),
     ...plugins,
     ...(browser ? chromium : []),
     ...dictate.read,
@@ -248,6 +250,31 @@ function vaultNet(config: ForgeConfig): string[] {
   } catch {
     return []; // the vault refuses the URL in its own words at use
   }
+}
+
+/**
+ * Where the seats' CLI writes background tasks' output (read_call_output reads it): `claude-<uid>`
+ * under forge's own temp base, and under each `CLAUDE_CODE_TMPDIR` or `TMPDIR` an `env` table of
+ * the config names (`[env]`, an account's, a project's), since a seat's table may move it.
+ */
+function claudeTaskDirs(
+  config: ForgeConfig,
+  opts: { claudeTasksDir?: string; uid?: number },
+): string[] {
+  const uid = opts.uid ?? Deno.uid() ?? 0;
+  const tables = [
+    config.env,
+    ...config.accounts.map((a) => a.env),
+    ...config.orgs.flatMap((o) => o.projects.map((p) => p.env)),
+  ];
+  const named = tables.flatMap((t) =>
+    ["CLAUDE_CODE_TMPDIR", "TMPDIR"].flatMap((key) =>
+      t?.[key]?.startsWith("/")
+        ? [claudeTasksPath((n) => (n === key ? t[key] : undefined), uid)]
+        : []
+    )
+  );
+  return [opts.claudeTasksDir ?? claudeTasksPath(undefined, uid), ...named];
 }
 
 /** The first `<dir>/<name>` on `dirs` that is a file, or null: what a spawn of `name` runs. */

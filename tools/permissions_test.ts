@@ -31,6 +31,7 @@ function flagsOf(
     claudeConfigDir: null,
     tempDir: "/tmp/forge-1000",
     claudeTasksDir: "/tmp/claude-1000",
+    uid: 1000,
     ...opts,
   });
 }
@@ -336,4 +337,19 @@ Deno.test("temp files: forge's own temp dir and the CLI's task output dir, never
     "/tmp/claude-1000",
   ]);
   assertEquals(write, ["/etc/forge", "/home/u/.claude", "/srv/claude-a", "/tmp/forge-1000"]);
+});
+
+// A seat's env table that moves the CLI's temp base moves its task output: that one is read too.
+Deno.test("a CLAUDE_CODE_TMPDIR or TMPDIR an env table names adds its claude-<uid> to the read fence", () => {
+  const f = flags(
+    `[terminal]\nenabled = false\n[browser]\nenabled = false\n[env]\nCLAUDE_CODE_TMPDIR = "/srv/tmp"\n` +
+      `[[orgs]]\nname = "q"\n[[orgs.projects]]\nname = "x"\npath = "/srv/x"\n` +
+      `env = { TMPDIR = "/var/tmp/x" }\n`,
+  );
+  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(",");
+  assertEquals(read.filter((p) => p.includes("/claude-1000")), [
+    "/tmp/claude-1000",
+    "/srv/tmp/claude-1000",
+    "/var/tmp/x/claude-1000",
+  ]);
 });
