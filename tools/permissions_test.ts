@@ -42,6 +42,10 @@ const flags = (extra: string) => flagsOf(text + extra);
 /** The one flag of `f` named `name` (`--allow-net`), with its scope. */
 const flagNamed = (f: string[], name: string) => f.find((x) => x.startsWith(name));
 
+/** The comma-separated scope of `f`'s flag `name` (`--allow-read`), as a list. */
+const scopeOf = (f: string[], name: string) =>
+  flagNamed(f, `${name}=`)!.slice(name.length + 1).split(",");
+
 /** The shared config's network: the socket, the gateway's loopback port, account A's upstream. */
 const BASE_NET = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
 
@@ -55,19 +59,18 @@ Deno.test("with the terminal off, every permission is scoped to what the config 
     BASE_NET,
   );
   assertEquals(flagNamed(f, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,gh");
-  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(
-    ",",
-  );
-  for (
-    const dir of [
-      "/etc/forge",
-      "/home/u/.claude",
-      "/srv/claude-a",
-      "/srv/p",
-      "/srv/docs",
-      "/opt/forge",
-    ]
-  ) assert(read.includes(dir), dir);
+  // The config dir, the Claude config dirs, the project's tree and document root, the repo, and
+  // forge's temp dir and the CLI's task output dir (not /tmp whole).
+  assertEquals(scopeOf(f, "--allow-read"), [
+    "/etc/forge",
+    "/home/u/.claude",
+    "/srv/claude-a",
+    "/srv/p",
+    "/srv/docs",
+    "/opt/forge",
+    "/tmp/forge-1000",
+    "/tmp/claude-1000",
+  ]);
   assert(!f.includes("--allow-read") && !f.some((x) => x.startsWith("--allow-ffi")));
   assert(!f.includes("-A") && !f.includes("--allow-all"));
 });
@@ -128,7 +131,7 @@ Deno.test("unconfigured, the browser names the launcher's one Chromium, not ever
     flagNamed(found, "--allow-run"),
     "--allow-run=git,ps,kill,/opt/claude,gh,/usr/bin/chromium,pulseaudio,pactl,parec",
   );
-  const read = flagNamed(found, "--allow-read=")!.slice("--allow-read=".length).split(",");
+  const read = scopeOf(found, "--allow-read");
   assertEquals(read.filter((p) => p.includes("chromium")), ["/usr/bin/chromium"]);
   // None found: nothing is named, and the browser says at start that it has no Chromium.
   const none = flagsOf(text + "[terminal]\nenabled = false\n", { chromium: null });
@@ -307,8 +310,7 @@ Deno.test("onPath finds the first file of that name along the dirs, as a spawn w
 // A seat's launch reads its project's env_file (server/workspace/seats/launch.ts): with the file
 // fence up, each configured one is readable, and only those.
 Deno.test("each project's absolute env_file is added to the read fence", () => {
-  const read = (toml: string) =>
-    flagNamed(flagsOf(toml), "--allow-read=")!.slice("--allow-read=".length).split(",");
+  const read = (toml: string) => scopeOf(flagsOf(toml), "--allow-read");
   const base = '[terminal]\nenabled = false\n[browser]\nenabled = false\n[[orgs]]\nname = "o"\n';
   const with_ = read(
     `${base}[[orgs.projects]]\nname = "p"\npath = "/srv/p"\nenv_file = "/etc/p.env"\n` +
@@ -324,18 +326,9 @@ Deno.test("each project's absolute env_file is added to the read fence", () => {
 // (read_call_output), read.
 Deno.test("temp files: forge's own temp dir and the CLI's task output dir, never /tmp whole", () => {
   const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
-  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(",");
-  const write = flagNamed(f, "--allow-write=")!.slice("--allow-write=".length).split(",");
-  assertEquals(read, [
-    "/etc/forge",
-    "/home/u/.claude",
-    "/srv/claude-a",
-    "/srv/p",
-    "/srv/docs",
-    "/opt/forge",
-    "/tmp/forge-1000",
-    "/tmp/claude-1000",
-  ]);
+  const read = scopeOf(f, "--allow-read");
+  const write = scopeOf(f, "--allow-write");
+  assertEquals(read.filter((p) => p.startsWith("/tmp")), ["/tmp/forge-1000", "/tmp/claude-1000"]);
   assertEquals(write, ["/etc/forge", "/home/u/.claude", "/srv/claude-a", "/tmp/forge-1000"]);
 });
 
@@ -346,7 +339,7 @@ Deno.test("a CLAUDE_CODE_TMPDIR or TMPDIR an env table names adds its claude-<ui
       `[[orgs]]\nname = "q"\n[[orgs.projects]]\nname = "x"\npath = "/srv/x"\n` +
       `env = { TMPDIR = "/var/tmp/x" }\n`,
   );
-  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(",");
+  const read = scopeOf(f, "--allow-read");
   assertEquals(read.filter((p) => p.includes("/claude-1000")), [
     "/tmp/claude-1000",
     "/srv/tmp/claude-1000",

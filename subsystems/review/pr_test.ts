@@ -5,6 +5,7 @@
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { parseCloses, parsePrList, PrLookup } from "./pr.ts";
 import { cleanup, tempDir } from "../../tests/review_support.ts";
+import { runUnder } from "../../tests/narrow_deno.ts";
 
 async function fakeGh(dir: string): Promise<{ gh: string; calls: () => string[] }> {
   const gh = `${dir}/gh`;
@@ -72,20 +73,11 @@ Deno.test("pr: a gh forge may not run is said so in forge's words, not Deno's", 
       `console.log(await new PrLookup({ gh: ${
         JSON.stringify(gh)
       } }).availability(".")); Deno.exit(0);`;
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", "--allow-read", "--allow-env", "--allow-run=git", "-"],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = out.stdin.getWriter();
-    await w.write(new TextEncoder().encode(script));
-    await w.close();
-    const done = await out.output();
+    const ran = await runUnder(["--allow-read", "--allow-env", "--allow-run=git"], script);
     equal(
-      new TextDecoder().decode(done.stdout).trim(),
+      ran.stdout.trim(),
       "forge is not allowed to run gh: start it through the launcher with review on",
-      new TextDecoder().decode(done.stderr),
+      ran.stderr,
     );
   } finally {
     await cleanup(dir);

@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import { cliMode, planLaunch, readEnvFile } from "./launch.ts";
+import { runUnder } from "../../../tests/narrow_deno.ts";
 
 const project: ProjectConfig = {
   org: "Acme",
@@ -241,20 +242,11 @@ Deno.test("readEnvFile: a file outside forge's read permission is said so in for
     const launch = new URL("./launch.ts", import.meta.url).href;
     const script = `import { readEnvFile } from ${JSON.stringify(launch)};\n` +
       `try { readEnvFile(${JSON.stringify(path)}); } catch (e) { console.log(e.message); }`;
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", "--allow-env", "--allow-read=/nonexistent", "-"],
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(script));
-    await w.close();
-    const out = await child.output();
+    const ran = await runUnder(["--allow-env", "--allow-read=/nonexistent"], script);
     assertEquals(
-      new TextDecoder().decode(out.stdout).trim(),
+      ran.stdout.trim(),
       `env_file ${path} cannot be read: forge is not allowed to read it`,
-      new TextDecoder().decode(out.stderr),
+      ran.stderr,
     );
   } finally {
     await Deno.remove(path);
