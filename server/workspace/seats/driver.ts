@@ -184,18 +184,28 @@ export class SeatDriver {
     );
   }
 
-  /** Awaits the CLI's `initialize` answer, then tells the seat live; resolves once either. */
+  /**
+   * Awaits the CLI's `initialize` answer, then tells the seat live; resolves once either. A
+   * close_session or a stop that began while the CLI was starting has the seat from then on: the
+   * close ends the process, so the start asks nothing more and makes nothing live, and resolves
+   * once the close is done (the exit takes the seat to Sleeping, not Failed).
+   */
   async #handshake(
     proc: ClaudeProcess,
     gen: number,
     replacing: boolean,
     model: string | null,
   ): Promise<void> {
+    if (gen !== this.#gen) return;
+    if (this.#phase !== "spawning") return await this.#settled;
     let ready: JsonObject;
     try {
-      ready = await proc.initialize({}, INIT_TIMEOUT_MS);
+      const asked = proc.initialize({}, INIT_TIMEOUT_MS);
+      this.#p.env.log.debug("seat_initialize_asked", { seat: this.name, pid: proc.pid });
+      ready = await asked;
     } catch (err) {
       if (gen !== this.#gen) return;
+      if (this.#phase !== "spawning") return await this.#settled;
       // An exit rejects the request too: then the exit itself is the reason, told by #exited.
       const exited = /claude exited/.test((err as Error).message);
       if (!exited) this.#startError = `it did not answer initialize: ${(err as Error).message}`;
@@ -203,6 +213,7 @@ export class SeatDriver {
       return await this.#settled; // resolves once the seat is Failed, never still Spawning
     }
     if (gen !== this.#gen || this.#proc !== proc) return;
+    if (this.#phase !== "spawning") return await this.#settled;
     const derived = this.#state.initialize(ready, model);
     this.#phase = "live";
     this.#emit(replacing ? "session_replaced" : "connected", {
@@ -235,6 +246,7 @@ export class SeatDriver {
     this.#stopped = true;
     const proc = this.#proc;
     if (proc) {
+      this.#p.env.log.info("seat_shutdown", { seat: this.name, pid: proc.pid });
       this.#phase = "releasing";
       await proc.close();
     }

@@ -1,0 +1,69 @@
+// Socket tier: a seat closed while its CLI is still starting. The real claude CLI runs against
+// the fake API behind a launcher that stops itself before it execs the CLI, so the test holds
+// the `initialize` handshake open for as long as it needs: close_session (or the server's stop)
+// begins while nothing has answered, and only then does the CLI run - reading `initialize` and
+// the end of its input together, answering one and then exiting. spec: What a client sends >
+// close_session; the session subject's processes ("a session ending clears it").
+import { assert, assertEquals } from "./assert.ts";
+import { alive, command, seatWorld, until, updateOf } from "./seats_harness.ts";
+import { heldClaude } from "./seats_held_cli.ts";
+
+type Msg = Record<string, unknown>;
+const has = (name: string) => (m: Msg) => updateOf(m, name) !== null;
+
+Deno.test("close_session while the CLI answers initialize: the seat sleeps, never live", async () => {
+  await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
+  const held = await heldClaude(world);
+  const forge = await world.startInProcess();
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  const seen: string[] = [];
+  c.onFrame((f) => {
+    const u = f.type === "json" ? f.data.update : null;
+    if (u && typeof u === "object") seen.push(...Object.keys(u));
+  });
+  c.send({ kind: "subscribe", what: { session: lead } });
+  await c.next((m) => m.kind === "snapshot");
+  command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
+  await c.next(has("spawning"), 30_000);
+  const pid = await held.asked(forge.log.records);
+
+  command(c, "close_session", { session_key: lead });
+  await c.next(has("releasing"), 10_000);
+  held.resume(pid);
+  await until(() => !alive(pid), 30_000, "the held CLI to end");
+  // The connection's messages run in order: this read is answered once the close is done.
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
+    agents: Msg[];
+  };
+  assertEquals(home.agents.find((a) => (a.slot as Msg).project === "alpha")!.lifecycle, "Sleeping");
+  assertEquals(seen.filter((n) => n === "connected" || n === "connection_failed"), []);
+  assert(!forge.log.records.some((r) => r.event === "seat_failed"), "no seat failed");
+  await forge.stop();
+});
+
+Deno.test("the server stops while a CLI answers initialize: no seat fails", async () => {
+  await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
+  const held = await heldClaude(world);
+  const forge = await world.startInProcess();
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  c.send({ kind: "subscribe", what: { session: lead } });
+  await c.next((m) => m.kind === "snapshot");
+  command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
+  await c.next(has("spawning"), 30_000);
+  const pid = await held.asked(forge.log.records);
+
+  const stopping = forge.stop();
+  await until(
+    () => forge.log.records.some((r: Msg) => r.event === "seat_shutdown" && r.pid === pid),
+    30_000,
+    "the seat's shutdown to begin",
+  );
+  held.resume(pid);
+  await stopping;
+  assert(!alive(pid), "the CLI was reaped");
+  const failed = forge.log.records.filter((r) => r.event === "seat_failed");
+  assertEquals(failed, []);
+});
