@@ -10,6 +10,15 @@ import { heldClaude } from "./seats_held_cli.ts";
 
 type Msg = Record<string, unknown>;
 const has = (name: string) => (m: Msg) => updateOf(m, name) !== null;
+/** The updates that tell a seat's occupant's life. */
+const LIFE = new Set([
+  "spawning",
+  "connected",
+  "session_replaced",
+  "connection_failed",
+  "releasing",
+  "released",
+]);
 
 Deno.test("close_session while the CLI answers initialize: the seat sleeps, never live", async () => {
   await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
@@ -24,6 +33,10 @@ Deno.test("close_session while the CLI answers initialize: the seat sleeps, neve
   });
   c.send({ kind: "subscribe", what: { session: lead } });
   await c.next((m) => m.kind === "snapshot");
+  // A page holding home alone: the end of the release is fleet news.
+  const home = await forge.ready();
+  home.send({ kind: "subscribe", what: "home" });
+  await home.next((m) => m.kind === "snapshot");
   command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
   await c.next(has("spawning"), 30_000);
   const pid = await held.asked(forge.log.records);
@@ -31,14 +44,13 @@ Deno.test("close_session while the CLI answers initialize: the seat sleeps, neve
   command(c, "close_session", { session_key: lead });
   await c.next(has("releasing"), 10_000);
   held.resume(pid);
-  await until(() => !alive(pid), 30_000, "the held CLI to end");
-  // The connection's messages run in order: this read is answered once the close is done.
-  c.send({ kind: "subscribe", what: "home" });
-  const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
-    agents: Msg[];
-  };
-  assertEquals(home.agents.find((a) => (a.slot as Msg).project === "alpha")!.lifecycle, "Sleeping");
-  assertEquals(seen.filter((n) => n === "connected" || n === "connection_failed"), []);
+  await c.next(has("released"), 30_000);
+  assertEquals(seen.filter((n) => LIFE.has(n)), ["spawning", "releasing", "released"]);
+  assert(!alive(pid), "the CLI was reaped before the seat said released");
+  await home.next(has("released"), 10_000);
+  home.send({ kind: "subscribe", what: "home" });
+  const read = (await home.next((m) => m.kind === "snapshot")).data as { agents: Msg[] };
+  assertEquals(read.agents.find((a) => (a.slot as Msg).project === "alpha")!.lifecycle, "Sleeping");
   assert(!forge.log.records.some((r) => r.event === "seat_failed"), "no seat failed");
   await forge.stop();
 });

@@ -231,7 +231,8 @@ export class SeatDriver {
     if (this.#p.env.watchers.holding(this.#p.slot) > 0) this.askForReads();
   }
 
-  /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */
+  /** close_session: `releasing`, then the process is closed and the seat, Sleeping again, tells
+   * `released`. */
   async release(): Promise<void> {
     const proc = this.live("close_session");
     this.#phase = "releasing";
@@ -289,6 +290,8 @@ export class SeatDriver {
     if (this.#phase === "releasing") {
       this.#phase = "sleeping";
       this.#state.turnInFlight = false;
+      // The person hears the close is done; a stopping server's seats end with it unheard.
+      if (!this.#stopped) this.#emit("released", {});
       return;
     }
     const at = {
