@@ -158,6 +158,10 @@ export class SeatDriver {
       this.#tmpBase = planned.plan.tmpBase;
       this.#state.effort = planned.plan.effort;
       this.#state.permissionMode = planned.plan.permissionMode;
+      this.#state.servedModels = [
+        ...(planned.plan.model ? [planned.plan.model] : []),
+        ...(planned.plan.account?.models ?? []),
+      ];
       return spawned.proc;
     } catch (err) {
       this.#fail(`claude could not be started for ${this.name}: ${(err as Error).message}`, null);

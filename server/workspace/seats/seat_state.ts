@@ -42,6 +42,8 @@ export class SeatState {
   requestedModel: string | null = null;
   modelAuthoritative = false;
   availableModels: AvailableModel[] = [];
+  /** Names the seat runs beyond its catalogue: its launch model and its account's `models`. */
+  servedModels: string[] = [];
   effort: string | null = null;
   /** When the last turn ended in turn_error (ms), null once a turn completes. */
   failedTurnAt: number | null = null;
