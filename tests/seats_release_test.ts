@@ -5,8 +5,9 @@
 // the end of its input together, answering one and then exiting. spec: What a client sends >
 // close_session; the session subject's processes ("a session ending clears it").
 import { assert, assertEquals } from "./assert.ts";
-import { alive, command, seatWorld, until, updateOf } from "./seats_harness.ts";
+import { alive, command, seatWorld, subscribeSeat, until, updateOf } from "./seats_harness.ts";
 import { heldClaude } from "./seats_held_cli.ts";
+import type { ForgeClient } from "../tools/client_lib.ts";
 
 type Msg = Record<string, unknown>;
 const has = (name: string) => (m: Msg) => updateOf(m, name) !== null;
@@ -20,17 +21,25 @@ const LIFE = new Set([
   "released",
 ]);
 
+/** What `c` hears from now on: each update's name, and `error` for a refusal. */
+function heard(c: ForgeClient): string[] {
+  const seen: string[] = [];
+  c.onFrame((f) => {
+    if (f.type !== "json") return;
+    if (f.data.kind === "error") seen.push("error");
+    const u = f.data.update;
+    if (u && typeof u === "object") seen.push(...Object.keys(u));
+  });
+  return seen;
+}
+
 Deno.test("close_session while the CLI answers initialize: the seat sleeps, never live", async () => {
   await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
   const held = await heldClaude(world);
   const forge = await world.startInProcess();
   const lead = world.lead("alpha");
   const c = await forge.ready();
-  const seen: string[] = [];
-  c.onFrame((f) => {
-    const u = f.type === "json" ? f.data.update : null;
-    if (u && typeof u === "object") seen.push(...Object.keys(u));
-  });
+  const seen = heard(c);
   c.send({ kind: "subscribe", what: { session: lead } });
   await c.next((m) => m.kind === "snapshot");
   // A page holding home alone: the end of the release is fleet news.
@@ -46,6 +55,7 @@ Deno.test("close_session while the CLI answers initialize: the seat sleeps, neve
   held.resume(pid);
   await c.next(has("released"), 30_000);
   assertEquals(seen.filter((n) => LIFE.has(n)), ["spawning", "releasing", "released"]);
+  assertEquals(seen.filter((n) => n === "error"), []);
   assert(!alive(pid), "the CLI was reaped before the seat said released");
   await home.next(has("released"), 10_000);
   home.send({ kind: "subscribe", what: "home" });
@@ -78,4 +88,32 @@ Deno.test("the server stops while a CLI answers initialize: no seat fails", asyn
   assert(!alive(pid), "the CLI was reaped");
   const failed = forge.log.records.filter((r) => r.event === "seat_failed");
   assertEquals(failed, []);
+});
+
+Deno.test("close_session while a new_session closes the old occupant: nothing new starts", async () => {
+  await using world = await seatWorld([{ name: "alpha" }]);
+  const forge = await world.startInProcess();
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  await subscribeSeat(c, lead);
+  const spawned = () => forge.log.records.filter((r) => r.event === "seat_spawned") as Msg[];
+  const old = spawned()[0].pid as number;
+  const seen = heard(c);
+  // The old CLI, stopped, cannot end on its input's end: the start replacing it waits on its
+  // close (forge's ladder ends it with SIGKILL) with nothing spawned, and the close lands there.
+  Deno.kill(old, "SIGSTOP");
+  command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
+  command(c, "close_session", { session_key: lead });
+  await c.next(has("releasing"), 10_000);
+  await c.next(has("released"), 30_000);
+  assert(!alive(old), "the old CLI was reaped before the seat said released");
+  assertEquals(seen.filter((n) => LIFE.has(n)), ["releasing", "released"]);
+  assertEquals(spawned().length, 1, "the abandoned start spawned nothing");
+  c.send({ kind: "subscribe", what: "home" });
+  const read = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
+    agents: Msg[];
+  };
+  assertEquals(read.agents.find((a) => (a.slot as Msg).project === "alpha")!.lifecycle, "Sleeping");
+  assertEquals(seen.filter((n) => n === "error"), [], "close_session was not refused");
+  await forge.stop();
 });

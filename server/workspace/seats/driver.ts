@@ -53,6 +53,8 @@ export class SeatDriver {
   #tools: SeatTools | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
+  /** Resolves once the occupant a start replaced is closed. */
+  #retiring: Promise<void> = Promise.resolve();
   readonly #p: DriverParts;
   readonly #unsent = (error: unknown) => this.#p.env.log.debug("seat_interrupt_unsent", { error });
 
@@ -145,7 +147,8 @@ export class SeatDriver {
     this.#phase = "spawning";
     this.#p.asks.clear("the session was replaced");
     this.#endTools("the session was replaced");
-    if (old) await this.#retire(old);
+    this.#retiring = old ? this.#retire(old) : Promise.resolve();
+    await this.#retiring;
     return gen;
   }
 
@@ -238,12 +241,26 @@ export class SeatDriver {
   /** close_session: `releasing`, then the process is closed and the seat, Sleeping again, tells
    * `released`. */
   async release(): Promise<void> {
+    if (this.#phase === "spawning" && this.#proc === null) return await this.#abandonStart();
     const proc = this.live("close_session");
     this.#phase = "releasing";
     this.#emit("releasing", {});
     if (this.#state.turnInFlight) proc.interrupt().catch(this.#unsent);
     await proc.close();
     await this.#settled;
+  }
+
+  /** close_session while a start has spawned nothing yet (it is planning, or closing the
+   * occupant it replaces): the start spawns nothing, and the seat sleeps once that occupant is
+   * gone. */
+  async #abandonStart(): Promise<void> {
+    this.#gen++;
+    this.#phase = "releasing";
+    this.#emit("releasing", {});
+    await this.#retiring;
+    if (this.#phase !== "releasing") return; // a newer start has the seat
+    this.#phase = "sleeping";
+    this.#emit("released", {});
   }
 
   /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (the original's ladder); resolves once reaped. */
