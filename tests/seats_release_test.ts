@@ -5,7 +5,16 @@
 // the end of its input together, answering one and then exiting. spec: What a client sends >
 // close_session; the session subject's processes ("a session ending clears it").
 import { assert, assertEquals } from "./assert.ts";
-import { alive, command, seatWorld, subscribeSeat, until, updateOf } from "./seats_harness.ts";
+import {
+  alive,
+  chatOf,
+  command,
+  cwdOf,
+  seatWorld,
+  subscribeSeat,
+  until,
+  updateOf,
+} from "./seats_harness.ts";
 import { heldClaude } from "./seats_held_cli.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 
@@ -117,3 +126,50 @@ Deno.test("close_session while a new_session closes the old occupant: nothing ne
   assertEquals(seen.filter((n) => n === "error"), [], "close_session was not refused");
   await forge.stop();
 });
+
+Deno.test("a close that has to kill the CLI still ends its background tasks", async () => {
+  await using world = await seatWorld([{ name: "alpha" }]);
+  const forge = await world.startInProcess();
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  await subscribeSeat(c, lead);
+  const cli = (forge.log.records.find((r) => r.event === "seat_spawned") as Msg).pid as number;
+  command(c, "prompt", { key: lead, text: "[[script:bg]] start it", attachments: [] });
+  await c.next(
+    (m) => (updateOf(m, "background_tasks_changed")?.tasks as Msg[])?.length > 0,
+    30_000,
+  );
+  await c.next((m) => chatOf(m)?.type === "result", 30_000);
+  const seen = heard(c);
+  try {
+    // Stopped, the CLI cannot end its own tasks on its input's end: forge's ladder kills it.
+    Deno.kill(cli, "SIGSTOP");
+    command(c, "close_session", { session_key: lead });
+    await c.next(has("released"), 30_000);
+    const ended = seen.indexOf("background_tasks_changed");
+    assert(ended > seen.indexOf("releasing") && ended < seen.indexOf("released"), seen.join());
+    c.send({ kind: "subscribe", what: { session: lead } });
+    const snap = (await c.next((m) => m.kind === "snapshot")).data as Msg;
+    assertEquals([snap.background_tasks, snap.monitors, snap.processes], [[], [], null]);
+    c.send({ kind: "subscribe", what: "home" });
+    const read = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
+      agents: Msg[];
+    };
+    assertEquals(read.agents[0].has_background_work, false);
+  } finally {
+    // The killed CLI's backgrounded job outlives it: ended here, not left running.
+    for (const pid of pidsUnder(world.dir)) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* already gone */ }
+    }
+  }
+  await forge.stop();
+});
+
+/** Processes running in a directory under `dir` (a test's leftovers). */
+function pidsUnder(dir: string): number[] {
+  return [...Deno.readDirSync("/proc")].filter((e) => /^\d+$/.test(e.name)).map((e) =>
+    Number(e.name)
+  ).filter((pid) => pid !== Deno.pid && cwdOf(pid).startsWith(`${dir}/`));
+}

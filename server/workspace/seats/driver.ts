@@ -305,21 +305,18 @@ export class SeatDriver {
     this.#proc = null;
     this.#p.asks.clear("the CLI process ended");
     this.#endTools("the CLI process ended");
-    const hadTree = this.#state.processes !== null;
-    this.#state.processes = null;
-    if (hadTree) this.#emit("processes_changed", { snapshot: null });
-    if (this.#phase === "releasing") {
-      this.#phase = "sleeping";
-      this.#state.turnInFlight = false;
-      // The person hears the close is done; a stopping server's seats end with it unheard.
-      if (!this.#stopped) this.#emit("released", {});
-      return;
-    }
     const at = {
       phase: this.#phase,
       startError: this.#startError,
       turnInFlight: this.#state.turnInFlight,
     };
+    this.#p.emitter.derived(this.#state.ended());
+    if (this.#phase === "releasing") {
+      this.#phase = "sleeping";
+      // The person hears the close is done; a stopping server's seats end with it unheard.
+      if (!this.#stopped) this.#emit("released", {});
+      return;
+    }
     this.#fail(exitMessage(exit, at), exit);
   }
 

@@ -196,6 +196,25 @@ export class SeatState {
     }
   }
 
+  /**
+   * The occupant's process ended: its process tree and its tasks are gone with it (spec:
+   * session > processes, "a session ending clears it"; background_tasks and monitors are the
+   * live ones). Returns the updates that say so, for what was not already empty.
+   */
+  ended(): Derived[] {
+    const out: Derived[] = [];
+    this.turnInFlight = false;
+    if (this.processes !== null) {
+      this.processes = null;
+      out.push({ name: "processes_changed", fields: { snapshot: null } });
+    }
+    if (this.tasks.endAll()) {
+      out.push(this.#tasksChanged());
+      this.#monitorsMoved(out);
+    }
+    return out;
+  }
+
   /** The header's model as the original's CurrentModel (model_wire.ts), null before one is named. */
   currentModel(): CurrentModel | null {
     return currentModel(
