@@ -10,12 +10,14 @@ import {
   chatOf,
   command,
   cwdOf,
+  type SeatWorld,
   seatWorld,
   subscribeSeat,
   until,
   updateOf,
 } from "./seats_harness.ts";
-import { heldClaude } from "./seats_held_cli.ts";
+import { type HeldClaude, heldClaude } from "./seats_held_cli.ts";
+import type { Slot } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 
 type Msg = Record<string, unknown>;
@@ -42,6 +44,26 @@ function heard(c: ForgeClient): string[] {
   return seen;
 }
 
+/** Subscribes `c` to the seat and starts it on the held CLI: the CLI's pid, once forge has
+ * asked it `initialize` and nothing can answer yet. */
+async function startHeld(
+  c: ForgeClient,
+  lead: Slot,
+  world: SeatWorld,
+  held: HeldClaude,
+  records: Msg[],
+): Promise<number> {
+  c.send({ kind: "subscribe", what: { session: lead } });
+  await c.next((m) => m.kind === "snapshot");
+  command(c, "new_session", {
+    key: lead,
+    cwd: world.projectDir(lead.project),
+    launch_settings: {},
+  });
+  await c.next(has("spawning"), 30_000);
+  return await held.asked(records);
+}
+
 Deno.test("close_session while the CLI answers initialize: the seat sleeps, never live", async () => {
   await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
   const held = await heldClaude(world);
@@ -49,15 +71,11 @@ Deno.test("close_session while the CLI answers initialize: the seat sleeps, neve
   const lead = world.lead("alpha");
   const c = await forge.ready();
   const seen = heard(c);
-  c.send({ kind: "subscribe", what: { session: lead } });
-  await c.next((m) => m.kind === "snapshot");
   // A page holding home alone: the end of the release is fleet news.
   const home = await forge.ready();
   home.send({ kind: "subscribe", what: "home" });
   await home.next((m) => m.kind === "snapshot");
-  command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
-  await c.next(has("spawning"), 30_000);
-  const pid = await held.asked(forge.log.records);
+  const pid = await startHeld(c, lead, world, held, forge.log.records);
 
   command(c, "close_session", { session_key: lead });
   await c.next(has("releasing"), 10_000);
@@ -80,11 +98,7 @@ Deno.test("the server stops while a CLI answers initialize: no seat fails", asyn
   const forge = await world.startInProcess();
   const lead = world.lead("alpha");
   const c = await forge.ready();
-  c.send({ kind: "subscribe", what: { session: lead } });
-  await c.next((m) => m.kind === "snapshot");
-  command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
-  await c.next(has("spawning"), 30_000);
-  const pid = await held.asked(forge.log.records);
+  const pid = await startHeld(c, lead, world, held, forge.log.records);
 
   const stopping = forge.stop();
   await until(
