@@ -42,7 +42,7 @@ export interface ShellTerminalOptions {
   modelHighWater?: number;
   /** Quiet time after output before the model parses it. Default 10 ms. */
   modelQuietMs?: number;
-  /** The quiet time after a flood's chunk (model.ts). Default 100 ms. */
+  /** The quiet time while the model trails by a flood (model.ts). Default 250 ms. */
   modelFloodQuietMs?: number;
   /** How often the state tracker samples /proc and termios. Default 250 ms. */
   pollMs?: number;
