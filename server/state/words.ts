@@ -43,10 +43,7 @@ export function ioWords(err: unknown): string {
 /** The same for a read: why a file that exists could not be read. */
 export function readWords(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
-  if (
-    code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied ||
-    err instanceof Deno.errors.NotCapable
-  ) {
+  if (code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied) {
     return "forge is not allowed to read it";
   }
   // Deno's own fence (the launcher's --allow-read), not the file's mode.

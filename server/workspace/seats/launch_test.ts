@@ -245,7 +245,7 @@ Deno.test("readEnvFile: a file outside forge's read permission is said so in for
     const ran = await runUnder(["--allow-env", "--allow-read=/nonexistent"], script);
     assertEquals(
       ran.stdout.trim(),
-      `env_file ${path} cannot be read: forge is not allowed to read it`,
+      `env_file ${path} cannot be read: forge's permissions do not reach it (docs/permissions.md says which paths they name)`,
       ran.stderr,
     );
   } finally {
