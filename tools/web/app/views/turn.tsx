@@ -28,6 +28,11 @@ function RowView(props: { row: Row }) {
         <div class={`prompt source-${r.source ?? "you"}`} data-testid="prompt">
           {r.source && r.source !== "you" && <span class="source">{r.source}</span>}
           <div class="words">{r.text}</div>
+          {r.images.length > 0 && (
+            <div class="prompt-images" data-testid="prompt-images">
+              {r.images.map((src, i) => <img src={src} alt={`image ${i + 1}`} key={i} />)}
+            </div>
+          )}
         </div>
       );
     case "text":
