@@ -23,6 +23,8 @@ export function ioWords(err: unknown): string {
       return "a part of its path is a file, not a directory";
     case "EISDIR":
       return "a directory stands where the file should be";
+    case "EEXIST":
+      return "a file stands where a directory should be";
     case "EMFILE":
     case "ENFILE":
       return "forge has too many files open";
