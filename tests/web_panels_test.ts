@@ -3,8 +3,9 @@ import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
 import { webWorld } from "./web_harness.ts";
 
 // What the seat's page draws beside the conversation: a backgrounded call's own output read on
-// its card while the job runs, and a Monitor's watch as a panel with its output on a press.
-// spec: What a client sends > read_call_output; What a subject carries > session (monitors).
+// its card while the job runs, a Monitor's watch as a panel with its output on a press, and the
+// CLI's MCP servers. spec: What a client sends > read_call_output; What a subject carries >
+// session (monitors, mcp).
 // The real CLI on the fake Messages API: fixtures/monitor's watch beside fixtures/seats' job.
 
 const ALPHA = { org: "Acme", project: "alpha", label: "lead" };
@@ -35,6 +36,13 @@ Deno.test({
     await subscribeSeat(c, ALPHA, true);
     await page.goto(`${w.webUrl}#/seat/Acme/alpha/lead`);
     await page.getByTestId("seat-lifecycle").getByText("Idle").waitFor({ timeout: 60_000 });
+
+    // The CLI's MCP servers, read when the seat is shown: forge's own, connected.
+    // (Folded while every server is connected: present, not necessarily shown.)
+    await page.getByTestId("mcp").getByTestId("mcp-forge").getByText("connected").waitFor({
+      state: "attached",
+      timeout: 60_000,
+    });
 
     // A job in the background: its card has the door; a read while it runs holds its lines.
     command(c, "prompt", { key: ALPHA, text: "[[script:bgshort]] start it", attachments: [] });
