@@ -2,10 +2,10 @@ import { assertEquals } from "./assert.ts";
 import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
 import { webWorld } from "./web_harness.ts";
 
-// What the seat's page draws beside the conversation: a backgrounded call's own output read on
-// its card while the job runs, a Monitor's watch as a panel with its output on a press, and the
-// CLI's MCP servers. spec: What a client sends > read_call_output; What a subject carries >
-// session (monitors, mcp).
+// What the seat's page draws beside the conversation: the CLI's MCP servers, a dispatched
+// subagent's card, a backgrounded call's own output read on its card while the job runs, and a
+// Monitor's watch as a panel with its output on a press. spec: What a client sends >
+// read_call_output; What a subject carries > session (mcp, subagent_instances, monitors).
 // The real CLI on the fake Messages API: fixtures/monitor's watch beside fixtures/seats' job.
 
 const ALPHA = { org: "Acme", project: "alpha", label: "lead" };
@@ -13,17 +13,42 @@ const SEATS = new URL("../fixtures/seats/script.json", import.meta.url).pathname
 const MONITOR = new URL("../fixtures/monitor/script.json", import.meta.url).pathname;
 type Script = { replies?: unknown[]; named: Record<string, unknown[]> };
 
-/** The monitor script (its watch stopped by a file in the world) with the seats' bgshort job. */
+/**
+ * The monitor script (its watch stopped by a file in the world) with the seats' bgshort job and
+ * an Agent dispatch whose subagent answers from its own sequence.
+ */
 function script(dir: string): Script {
   const watch = JSON.parse(
     Deno.readTextFileSync(MONITOR).replaceAll("@STOP@", `${dir}/monitor.stop`),
   ) as Script;
   const seats = JSON.parse(Deno.readTextFileSync(SEATS)) as Script;
-  return { ...watch, named: { ...watch.named, bgshort: seats.named.bgshort } };
+  const agent = {
+    content: [{
+      type: "tool_use",
+      name: "Agent",
+      input: {
+        description: "sub job",
+        prompt: "[[script:sub]] look around",
+        subagent_type: "general-purpose",
+      },
+    }],
+  };
+  const text = (words: string) => ({ content: [{ type: "text", text: words }] });
+  return {
+    ...watch,
+    // The turns no person starts (a finished agent's notice, the watch's tick) answer in words.
+    replies: Array.from({ length: 8 }, () => text("noted")),
+    named: {
+      ...watch.named,
+      bgshort: seats.named.bgshort,
+      agent: [agent, text("dispatched")],
+      sub: [text("nothing to see")],
+    },
+  };
 }
 
 Deno.test({
-  name: "web: a backgrounded call's output on its card; a monitor panel with its output",
+  name: "web: MCP servers, a subagent's card, a job's output on its card, a monitor's panel",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -43,6 +68,18 @@ Deno.test({
       state: "attached",
       timeout: 60_000,
     });
+
+    // A subagent dispatched: its card, running and then done, under its type.
+    command(c, "prompt", { key: ALPHA, text: "[[script:agent]] send one", attachments: [] });
+    const sub = page.getByTestId("subagents").getByTestId("subagent");
+    // (The panel folds once nothing runs: present, not necessarily shown.)
+    await sub.getByText("sub job").waitFor({ state: "attached", timeout: 60_000 });
+    assertEquals(await sub.locator(".muted").first().textContent(), "general-purpose");
+    await sub.locator(".chip", { hasText: /^done$/ }).waitFor({
+      state: "attached",
+      timeout: 60_000,
+    });
+    await w.shot("subagent-card");
 
     // A job in the background: its card has the door; a read while it runs holds its lines.
     command(c, "prompt", { key: ALPHA, text: "[[script:bgshort]] start it", attachments: [] });
