@@ -43,8 +43,15 @@ export function ioWords(err: unknown): string {
 /** The same for a read: why a file that exists could not be read. */
 export function readWords(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
-  if (code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied) {
+  if (
+    code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied ||
+    err instanceof Deno.errors.NotCapable
+  ) {
     return "forge is not allowed to read it";
+  }
+  // Deno's own fence (the launcher's --allow-read), not the file's mode.
+  if (err instanceof Deno.errors.NotCapable) {
+    return "forge's permissions do not reach it (docs/permissions.md says which paths they name)";
   }
   if (code === "EISDIR" || err instanceof Deno.errors.IsADirectory) return "it is a directory";
   if (code === "EIO") return "the disk reported an input/output error";

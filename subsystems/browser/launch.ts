@@ -44,11 +44,12 @@ export async function launchChromium(
   for (const lock of ["SingletonLock", "SingletonSocket", "SingletonCookie"]) {
     await Deno.remove(`${userDataDir}/${lock}`).catch(() => {/* no lock left: nothing to clear */});
   }
-  // setsid: Chromium leads its own process group, so a close or a death takes its renderers,
-  // zygotes and crash handler with it (killGroup) rather than leaving them writing the profile.
-  const child = new Deno.Command("setsid", {
+  // detached: Deno calls setsid() in the child, so Chromium leads its own process group and a
+  // close or a death takes its renderers, zygotes and crash handler with it (killGroup) rather
+  // than leaving them writing the profile. No `setsid` binary: one would run anything.
+  const child = new Deno.Command(bin, {
+    detached: true,
     args: [
-      bin,
       "--headless",
       "--no-sandbox",
       "--disable-gpu",
@@ -100,7 +101,7 @@ export async function launchChromium(
   }
 }
 
-/** Kills a host's whole process group (its leader is the Chromium `setsid` started). */
+/** Kills a host's whole process group (its leader is the Chromium started detached). */
 export function killGroup(pid: number): void {
   try {
     Deno.kill(-pid, "SIGKILL");
