@@ -20,11 +20,9 @@ export function SeatControls(props: { seat: SeatModel; lifecycle: string | null;
   if (controls.length === 0 || s.link !== "open") return null;
   const send = (control: SeatControl) => {
     setAsking(null);
-    const sent = c.send({ kind: "command", command: control.command });
-    // No update says a release has ended (releasing is said at its start), but forge handles a
-    // connection's messages one at a time and close_session once the CLI is gone: a home read
-    // sent behind it finds the seat asleep.
-    if (sent && control.id === "stop") c.reread("home");
+    // A stop is heard back as fleet news: `releasing` when it begins, `released` once the CLI
+    // is gone, each re-reading the home (net/client.ts).
+    c.send({ kind: "command", command: control.command });
   };
   return (
     <span class="seat-session">
