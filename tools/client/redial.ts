@@ -58,9 +58,9 @@ export function backoffMs(plan: RedialPlan, attempt: number): number {
 }
 
 /**
- * The redial loop: after a drop, waits out the backoff on the plan's clock and dials; a failed
- * dial waits longer and tries again, until `tries` have failed. One loop at a time; `stop()`
- * ends it (the client closed).
+ * The redial loop: after a drop, waits out the backoff on the plan's clock and dials; a dial
+ * nothing answered waits longer and tries again, until `tries` have failed. A dial forge refused
+ * with an HTTP status ends it at once. One loop at a time; `stop()` ends it (the client closed).
  */
 export class Redialer {
   #attempt = 0;
@@ -104,7 +104,8 @@ export class Redialer {
     } catch (err) {
       if (this.#stopped) return;
       const failed = err as ConnectFailed;
-      if (attempt >= this.plan.tries) return this.to.gaveUp(failed);
+      // forge answered and refused (an origin no longer allowed): no wait will change that.
+      if (attempt >= this.plan.tries || failed.status !== null) return this.to.gaveUp(failed);
       return this.#schedule(failed);
     }
     if (!this.#stopped) this.to.event({ kind: "reconnected", attempt });

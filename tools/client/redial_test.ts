@@ -82,3 +82,17 @@ Deno.test("redial: a dial that opens says so; a drop after it starts the waits a
   loop.stop();
   assertEquals(clock.pending, 0);
 });
+
+Deno.test("redial: a dial forge refuses with a status ends the loop at once", async () => {
+  const clock = new ManualClock();
+  let gaveUp: ConnectFailed | null = null;
+  const refusal = new ConnectFailed("u", 403, "forge refused the connection (HTTP 403: ...)");
+  const loop = new Redialer(redialPlan({ clock, random: () => 0.5 }), {
+    dial: () => Promise.reject(refusal),
+    event: () => {},
+    gaveUp: (why) => gaveUp = why,
+  });
+  loop.dropped(new ConnectionClosed(1006, "", "the connection dropped"));
+  await clock.advanceSettling(500);
+  assertEquals([gaveUp, clock.pending], [refusal, 0]);
+});
