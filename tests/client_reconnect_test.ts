@@ -5,8 +5,12 @@
 // Showing); home > boot_id (a seat's numbers are minted per server run); seat_range; seat_frames;
 // command > reply_to (a command is never silently sent twice).
 import type { CliFrame, SessionUpdate, Slot } from "../protocol/mod.ts";
-import { ConnectionClosed, type FollowEvent, ForgeClient } from "../tools/client_lib.ts";
-import type { LinkEvent } from "../tools/client/redial.ts";
+import {
+  ConnectionClosed,
+  type FollowEvent,
+  ForgeClient,
+  type LinkEvent,
+} from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { breakingProxy } from "./conformance_proxy.ts";
 import { halfOpenProxy } from "./half_open_proxy.ts";
@@ -16,8 +20,12 @@ import { seatWorld, subscribeSeat } from "./seats_harness.ts";
 type SeatEvent = FollowEvent<{ session: Slot }>;
 type Update = Extract<SeatEvent, { kind: "update" }>;
 
-/** A client that reconnects on `clock`, each wait exactly its step (jitter's draw is the middle). */
-async function reconnecting(url: string, clock: ManualClock) {
+/**
+ * A client on `url` that reconnects on a clock the test moves (each wait exactly its step:
+ * jitter's draw is the middle), following `seat` from its first snapshot.
+ */
+async function following(url: string, seat: Slot) {
+  const clock = new ManualClock();
   const c = await ForgeClient.connect(url, {
     validate: true,
     reconnect: { clock, random: () => 0.5, minMs: 500, maxMs: 4_000, quietMs: 15_000 },
@@ -33,7 +41,10 @@ async function reconnecting(url: string, clock: ManualClock) {
     while (heard.length < n) await new Promise<void>((r) => waiting.push(r));
     return heard[n - 1];
   };
-  return { c, heard, link };
+  const followed = c.follow({ session: seat });
+  const first = await followed.take(30_000);
+  assert(first.kind === "snapshot");
+  return { c, clock, heard, link, seat: followed, first };
 }
 
 const chat = (u: SessionUpdate): CliFrame | null =>
@@ -82,11 +93,7 @@ Deno.test("reconnect: a link cut mid-turn resumes the seat from its number, no g
     },
     (f) => cutUp !== null && JSON.stringify(f).includes(cutUp),
   );
-  const clock = new ManualClock();
-  const { c, heard, link } = await reconnecting(flaky.url, clock);
-  const seat = c.follow({ session: lead });
-  const first = await seat.take(30_000);
-  assert(first.kind === "snapshot");
+  const { c, clock, heard, link, seat, first } = await following(flaky.url, lead);
   c.send({ kind: "showing", seat: lead });
 
   armed = true;
@@ -145,11 +152,7 @@ Deno.test("reconnect: forge restarts on its port; the seat is read again, nothin
   const forge = await world.startForge();
   const lead = world.lead("alpha");
   await subscribeSeat(await forge.ready(), lead);
-  const clock = new ManualClock();
-  const { c, link } = await reconnecting(forge.url, clock);
-  const seat = c.follow({ session: lead });
-  const first = await seat.take(30_000);
-  assert(first.kind === "snapshot");
+  const { c, clock, link, seat, first } = await following(forge.url, lead);
   const run = c.bootId;
   assert(run !== null, "the client read the server run");
   await c.command("prompt", { key: lead, text: "[[script:hello]] before", attachments: [] });
@@ -201,11 +204,7 @@ Deno.test("reconnect: a half-open link is given up at the probe's deadline, and 
   await subscribeSeat(await forge.ready(), lead);
   const proxy = halfOpenProxy(forge.port);
   try {
-    const clock = new ManualClock();
-    const { c, link } = await reconnecting(proxy.url, clock);
-    const seat = c.follow({ session: lead });
-    const first = await seat.take(30_000);
-    assert(first.kind === "snapshot");
+    const { c, clock, link, seat, first } = await following(proxy.url, lead);
     // The network goes away: nothing arrives, and no close ever will.
     proxy.freeze();
     const lost = c.command("cancel_queued_prompt", { key: lead, uuid: crypto.randomUUID() });
