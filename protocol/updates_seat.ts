@@ -89,6 +89,13 @@ export const SEAT_UPDATES = {
     fields: keyed({}),
     hears: fleet,
   },
+  released: {
+    about: "close_session's close is done: the seat's CLI has exited and the seat sleeps.",
+    fields: keyed({}),
+    hears: fleet,
+    extension: "v29 says when a release begins (releasing) and nothing when it ends: a CLI " +
+      "takes up to seven seconds to close, and home drew the seat as live until a re-read",
+  },
   auth_required: {
     about: "The upstream refused the seat's credential (HTTP 401).",
     fields: AuthRequired,
