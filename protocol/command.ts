@@ -23,6 +23,7 @@ import {
   EnrolmentMaterial,
   VaultAnswer,
   VaultEnrolmentMaterial,
+  WrappedBlob,
 } from "./vault.ts";
 import {
   CloseWorkerFields,
@@ -202,7 +203,7 @@ export const COMMANDS = {
   },
   biometric_release: {
     fields: BiometricRelease,
-    reply: z.string().describe("the enrolment's wrapped blob"),
+    reply: WrappedBlob.describe("the enrolment's wrapped blob, as base64"),
   },
   biometric_enrol: { fields: BiometricEnrol, reply: z.literal(true).describe("enrolled") },
   biometric_rewrite: {

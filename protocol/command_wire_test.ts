@@ -56,6 +56,12 @@ const CASES: [string, Record<string, unknown>, Record<string, unknown>, string][
     "biometric_enrol: blob: missing (expected a string)",
   ],
   [
+    "biometric_enrol",
+    { device: "laptop", purpose: "vault", blob: "c2VhbGVk" },
+    { device: "laptop", purpose: "vault", blob: "a sentence, not sealed bytes" },
+    "biometric_enrol: blob: is not in the expected form (/^[A-Za-z0-9+/_-]+={0,2}$/)",
+  ],
+  [
     "biometric_release",
     { device: "laptop", purpose: "vault" },
     { device: 7, purpose: "vault" },

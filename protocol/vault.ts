@@ -59,11 +59,20 @@ export type VaultAskRequest = z.infer<typeof VaultAskRequest>;
 export const EnrolmentMaterial = ReleasedMaterial.nullable();
 export type EnrolmentMaterial = z.infer<typeof EnrolmentMaterial>;
 
+/**
+ * A device's wrapped blob: the bytes its platform authenticator sealed, as base64 (or base64url)
+ * text. The spec leaves the blob opaque; forge's reading fixes its alphabet because
+ * biometric_release answers the blob through a reply whose refusal is also a string (spec:
+ * command > reply_to: "A refusal arrives in that same reply, as the body"). A sentence has spaces,
+ * a blob never does, so a client tells the two apart by this schema alone.
+ */
+export const WrappedBlob = z.string().min(1).max(64 * 1024).regex(/^[A-Za-z0-9+/_-]+={0,2}$/);
+
 /** `biometric_enrol`'s fields: a device's wrapped blob for one purpose. Reply: true. */
 export const BiometricEnrol = z.object({
   device: z.string().min(1).max(200),
   purpose: z.string().min(1).max(200),
-  blob: z.string().min(1).max(64 * 1024),
+  blob: WrappedBlob,
 }).strict();
 
 /** `biometric_release`'s fields. Reply: the stored blob. */

@@ -1,8 +1,9 @@
 /**
- * The SDK in use, as docs/client.md shows it: connect to forge, ask it something answered by a
- * reply, follow a seat, prompt it and print its turn as it streams (a frame lost on the way is
- * asked for again with seat_range and marked), then close. tools/client_example_test.ts runs it
- * against a real forge, so the page's example cannot rot.
+ * The SDK in use, as docs/client.md shows it: connect to forge (redialled if the link drops),
+ * ask it something answered by a reply, follow a seat, show it, prompt it and print its turn as
+ * it streams (a frame lost on the way, or while the link was down, is asked for again with
+ * seat_range and marked), then close. tools/client_example_test.ts runs it against a real forge
+ * through a link that loses a frame and then drops, so the page's example cannot rot.
  *
  *   deno run --allow-net tools/client_example.ts ws://127.0.0.1:8790/socket Acme/proj/lead "hi"
  */
@@ -12,7 +13,11 @@ import { ForgeClient, ForgeRefusal } from "./client_lib.ts";
 
 const [url, seatName, text] = usage(Deno.args);
 const slot = parseSlotName(seatName)!;
-const forge = await ForgeClient.connect(url);
+// A dropped link is dialled again with backoff; a seat followed resumes from the number it holds.
+const forge = await ForgeClient.connect(url, { reconnect: { maxMs: 5_000 } });
+forge.onLink((e) =>
+  console.log(e.kind === "reconnecting" ? `link down, redial ${e.attempt}` : "link back")
+);
 const greeting = await forge.nextKind("greeting");
 console.log(`forge ${greeting.forge_version_short}, protocol ${greeting.version}`);
 
@@ -30,7 +35,10 @@ const seat = forge.follow({ session: slot });
 for await (const event of seat) {
   if (event.kind === "snapshot") {
     console.log(`${seatName} joined at seq ${event.data.header.seq}`);
-    if (!event.reread) await forge.command("prompt", { key: slot, text, attachments: [] });
+    if (event.reread) continue;
+    // A message with no reply of its own: settles once forge took it, or rejects with its refusal.
+    await forge.sendChecked({ kind: "showing", seat: slot });
+    await forge.command("prompt", { key: slot, text, attachments: [] });
     continue;
   }
   const { update, seq, repaired } = event;

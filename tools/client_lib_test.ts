@@ -175,3 +175,33 @@ Deno.test("sdk: a refused upgrade says why in forge's words, and so does nothing
     `nothing answered at ${forge.url} (connection refused)`,
   ]);
 });
+
+Deno.test("sdk: sendChecked ties a fire-and-forget message's refusal to its send", async () => {
+  await using forge = await spawnForge(SAMPLE_CONFIG);
+  const c = await ForgeClient.connect(forge.url, { validate: true });
+  await c.nextKind("settings");
+  const nowhere = { org: "Acme", project: "nowhere", label: "lead" };
+  // Three sent at once: each settles with its own outcome, in forge's words where it refused.
+  const [shown, voice, prompt] = await Promise.allSettled([
+    c.sendChecked({ kind: "showing", seat: null }),
+    c.sendChecked({ kind: "voice_mode", key: nowhere, on: true, explicit: true }),
+    c.sendChecked({
+      kind: "command",
+      command: { prompt: { key: nowhere, text: "hi", attachments: [] } },
+    }),
+  ]);
+  assertEquals(shown, { status: "fulfilled", value: null });
+  const refusals = [[voice, /turned off by tts\.enabled/], [prompt, /nowhere/]] as const;
+  for (const [outcome, words] of refusals) {
+    assert(outcome.status === "rejected");
+    const err = outcome.reason;
+    assert(err instanceof ForgeRefusal, String(err));
+    assertMatch(err.why, words);
+  }
+  // The refusals were the sends' own: none is left for a wait on `error` frames to misread.
+  assertEquals(c.frames.filter((f) => f.type === "json" && f.data.kind === "error").length, 2);
+  await c.close();
+  const late = await caught(c.sendChecked({ kind: "showing", seat: null }));
+  assert(late instanceof ConnectionClosed);
+  assertEquals(c.schemaErrors, []);
+});

@@ -1,6 +1,7 @@
 import {
   type ClientKind,
   type ClientMessage,
+  type ClientMessageOf,
   type CommandName,
   describeIssues,
   parseIgnoringUnknownFields,
@@ -13,10 +14,11 @@ import {
 } from "../../protocol/mod.ts";
 import { type CommandBody, commandNameOf, commandWire, type ReplyOf } from "./commands.ts";
 import { CommandDesk } from "./desk.ts";
-import { opened, socketTo } from "./dial.ts";
 import { ConnectionClosed, OffSchema } from "./errors.ts";
 import { Following, type Listener } from "./follow.ts";
-import { decodeFrame, type Frame, FrameLog } from "./frames.ts";
+import { type Frame, FrameLog } from "./frames.ts";
+import { ForgeLink, type LinkOwner } from "./link.ts";
+import type { LinkEvent, ReconnectOptions } from "./redial.ts";
 
 /** One server message of a given kind, as protocol/ types it. */
 export type ServerMessageOf<K extends ServerKind> = Extract<ServerMessageType, { kind: K }>;
@@ -30,6 +32,12 @@ export interface ConnectOptions {
   validate?: boolean;
   /** Hold at most this many frames in `frames` (a long-running watcher); unbounded otherwise. */
   keep?: number;
+  /**
+   * Dial forge again when the socket drops (redial.ts has the backoff): every live `follow` is
+   * asked for again, a seat's from the number it holds, and a command out at the drop rejects with
+   * a ConnectionClosed (it is never sent again). `true` takes the defaults. Off unless asked.
+   */
+  reconnect?: ReconnectOptions | true;
 }
 
 /**
@@ -38,7 +46,8 @@ export interface ConnectOptions {
  * (`follow`), and waits for frames by kind (`nextKind`) or predicate (`next`). Every frame is kept
  * in arrival order in `frames` (bounded by `keep`), kind-3 frames inflated in the read path so
  * order is the socket's. When the connection ends, by `close()` or by forge, every wait still out
- * fails at once with a ConnectionClosed, and a later send throws one.
+ * fails at once with a ConnectionClosed, and a later send throws one. With `reconnect`, a drop is
+ * not the end: commands out fail, waits and follows carry on over the next socket (`onLink`).
  */
 export class ForgeClient {
   /** With `validate`, what every JSON frame that is off protocol/'s schemas got wrong: the
@@ -48,17 +57,17 @@ export class ForgeClient {
   #checker: WireChecker | null;
   #desk = new CommandDesk((m) => this.send(m));
   #listeners = new Set<Listener>();
-  #closed = Promise.withResolvers<CloseEvent>();
-  #ending: ConnectionClosed | null = null;
+  #linkListeners = new Set<(e: LinkEvent) => void>();
+  #link!: ForgeLink;
+  /** The server run's boot_id, read from home on this connection (a seat's numbers are its). */
+  #bootId: string | null = null;
+  #readingRun = false;
+  /** The seat this client last said it shows: said again on a new connection (spec below). */
+  #showing: ClientMessageOf<"showing"> | null = null;
 
-  private constructor(readonly socket: WebSocket, readonly url: string, opts: ConnectOptions) {
+  private constructor(readonly url: string, opts: ConnectOptions) {
     this.#log = new FrameLog(opts.keep);
     this.#checker = opts.validate ? new WireChecker() : null;
-    socket.onmessage = (e) => this.#arrived(decodeFrame(e.data));
-    socket.onclose = (e) => {
-      this.#end(e.code, e.reason);
-      this.#closed.resolve(e);
-    };
   }
 
   /**
@@ -66,11 +75,30 @@ export class ForgeClient {
    * origin names `[server] allowed_origins`); nothing listening says so too.
    */
   static async connect(url: string, opts: ConnectOptions = {}): Promise<ForgeClient> {
-    const target = opts.deflate ? `${url}${url.includes("?") ? "&" : "?"}deflate=1` : url;
-    // Listening from the first moment: the greeting can land with the open itself.
-    const client = new ForgeClient(socketTo(target, opts.origin), url, opts);
-    await opened(client.socket, target, opts.origin);
+    const client = new ForgeClient(url, opts);
+    client.#link = await ForgeLink.open(url, opts, client.#owner());
     return client;
+  }
+
+  /** The socket in use now (a new one after each reconnect). */
+  get socket(): WebSocket {
+    return this.#link.socket;
+  }
+
+  /** Whether a socket is open now (false while a redial runs, and once closed). */
+  get isOpen(): boolean {
+    return this.#link.isOpen;
+  }
+
+  /** The server run this connection reads (home's boot_id), once a follow of a seat asked it. */
+  get bootId(): string | null {
+    return this.#bootId;
+  }
+
+  /** Hears the link go down and come back (`reconnect` only); returns the undo. */
+  onLink(fn: (e: LinkEvent) => void): () => void {
+    this.#linkListeners.add(fn);
+    return () => this.#linkListeners.delete(fn);
   }
 
   /** Every frame received, oldest first (the newest `keep` of them when bounded). */
@@ -80,7 +108,7 @@ export class ForgeClient {
 
   /** Whether the connection is over (closed by either side). */
   get isClosed(): boolean {
-    return this.#ending !== null;
+    return this.#link.isClosed;
   }
 
   /** Sends one client message, typed by its `kind`. Throws a ConnectionClosed once closed. */
@@ -111,6 +139,25 @@ export class ForgeClient {
   }
 
   /**
+   * Sends one message and answers once forge has taken it, or rejects with the ForgeRefusal it
+   * answered instead: for a message with no reply of its own, whose refusal is an `error` frame
+   * naming no request (`showing`, `voice_mode`, `terminal_resize`, ...). The message goes between
+   * two pings; forge reads a connection's messages in order, so an `error` before the second
+   * pong is this message's. spec: What a client sends > ping.
+   */
+  sendChecked<K extends ClientKind>(
+    message: Extract<ClientMessage, { kind: K }>,
+    ms?: number,
+  ): Promise<null> {
+    try {
+      this.#refuseIfClosed(`\`${message.kind}\``);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.#desk.check(message as ClientMessage, ms);
+  }
+
+  /**
    * Runs one command to its answer: its reply's body typed by protocol/'s reply schema for a
    * command that answers by reply (its `reply_to` is allocated here), null for any other once
    * forge has taken it. A refusal rejects with a ForgeRefusal in forge's words, the connection
@@ -132,6 +179,10 @@ export class ForgeClient {
 
   /** Follows a subject: its snapshot, then its updates, a seat's gaps repaired (follow.ts). */
   follow<S extends Subject>(subject: S, opts: { answering?: boolean } = {}): Following<S> {
+    // A seat's numbers belong to one server run: a client that may reconnect learns which first.
+    if (typeof subject === "object" && this.#link.reconnects && this.#bootId === null) {
+      this.#readRun();
+    }
     return new Following(this, subject, opts.answering ?? false);
   }
 
@@ -185,16 +236,12 @@ export class ForgeClient {
   }
 
   closed(): Promise<CloseEvent> {
-    return this.#closed.promise;
+    return this.#link.closed();
   }
 
   /** Closes the connection: every wait still out fails now with a ConnectionClosed. */
-  async close(): Promise<void> {
-    if (this.socket.readyState !== WebSocket.CLOSED) {
-      this.#end(1000, "closed by this client");
-      this.socket.close();
-    }
-    await this.#closed.promise;
+  close(): Promise<void> {
+    return this.#link.close();
   }
 
   describeTail(n = 5): string {
@@ -205,29 +252,83 @@ export class ForgeClient {
 
   #out(message: unknown, what: string, text: string): void {
     this.#refuseIfClosed(`\`${what}\``);
+    if (what === "showing") this.#showing = message as ClientMessageOf<"showing">;
     this.#checker?.sent(message);
     this.#desk.sent(message);
     this.socket.send(text);
   }
 
   #refuseIfClosed(what: string): void {
-    const e = this.#ending;
-    if (e) throw new ConnectionClosed(e.code, e.reason, `${what} was not sent`);
+    this.#link.refuse(what);
+  }
+
+  #owner(): LinkOwner {
+    return {
+      arrived: (frame) => this.#arrived(frame),
+      dropped: (down) => this.#dropped(down),
+      reopened: () => this.#reopened(),
+      ended: (code, reason) => this.#end(code, reason),
+      probe: () => this.#desk.probe(),
+      event: (e) => this.#linkListeners.forEach((l) => l(e)),
+    };
+  }
+
+  /**
+   * The socket dropped under a client that reconnects: the commands out can never be answered
+   * (and are not sent again: forge may have run them), the follows wait for the next socket.
+   */
+  #dropped(down: ConnectionClosed): void {
+    const { code, reason } = down;
+    this.#desk.end(() =>
+      new ConnectionClosed(code, reason, "the command got no answer; it is not sent again")
+    );
+    this.#desk = new CommandDesk((m) => this.send(m));
+    this.#bootId = null;
+    this.#readingRun = false;
+    for (const l of [...this.#listeners]) l.dropped?.();
+  }
+
+  /** A new socket: every follow asked for again on it, the run read first for a seat's. */
+  #reopened(): void {
+    if ([...this.#listeners].some((l) => l.resumesSeat)) this.#readRun();
+    for (const l of [...this.#listeners]) l.reopened?.();
+    // spec: The socket > Reaching it: "a client re-attaching the seat it is showing must re-send
+    // Showing too, because the server's showing died with the old connection".
+    if (this.#showing?.seat) this.send(this.#showing);
+  }
+
+  /**
+   * Asks home for the server run's boot_id: a seat's numbers are minted per run, so numbers held
+   * from another run are never joined to this one's (spec: home > boot_id). The snapshot is the
+   * client's own; home is let go at once (a follow of home keeps its own subscription).
+   */
+  #readRun(): void {
+    if (this.#readingRun) return;
+    this.send({ kind: "subscribe", what: "home" });
+    this.send({ kind: "unsubscribe", what: "home" });
+    this.#readingRun = true;
   }
 
   #arrived(frame: Frame): void {
     let claim = null;
     if (frame.type === "json") {
       if (this.#checker) this.schemaErrors.push(...this.#checker.check(frame.data));
-      claim = this.#desk.heard(frame.data);
+      claim = this.#desk.heard(frame.data) ?? this.#heardRun(frame.data);
     }
     this.#log.push(frame, claim !== null);
     for (const l of [...this.#listeners]) l.frame(frame, claim === "internal");
   }
 
+  /** The home snapshot #readRun asked for: its boot_id, and the frame is the client's own. */
+  #heardRun(m: Record<string, unknown>): "internal" | null {
+    if (!this.#readingRun || m.kind !== "snapshot" || m.subject !== "home") return null;
+    this.#readingRun = false;
+    const id = (m.data as { boot_id?: unknown } | null)?.boot_id;
+    this.#bootId = typeof id === "string" ? id : null;
+    return "internal";
+  }
+
   #end(code: number, reason: string): void {
-    if (this.#ending) return;
-    this.#ending = new ConnectionClosed(code, reason, "closing");
     const ended = (doing: string) => () => new ConnectionClosed(code, reason, doing);
     this.#log.end(ended("the wait for a frame ended"));
     this.#desk.end(ended("the command got no answer"));

@@ -37,8 +37,9 @@ export function answersByReply(name: string | null): boolean {
 /**
  * Reads a reply's body for the command `name`: its answer when the reply schema takes it, a
  * ForgeRefusal when it is forge's sentence instead (spec: command > reply_to: "a refusal arrives
- * in that same reply, as the body"), an OffSchema error otherwise. A command whose answer is
- * itself a string (biometric_release's blob) answers the string: the wire cannot tell the two.
+ * in that same reply, as the body"), an OffSchema error otherwise. biometric_release's answer is a
+ * string too: its schema is base64 text (protocol/'s WrappedBlob), which no sentence is, so a
+ * refusal of it is a ForgeRefusal like any other.
  */
 export function readReply(name: string, body: Wire): Wire {
   const schema = isCommandName(name) ? replySchema(name) : null;

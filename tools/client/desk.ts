@@ -60,16 +60,32 @@ export class CommandDesk {
   ask(wire: Wire, ms = COMMAND_BOUND_MS): Promise<Wire> {
     const name = commandNameOf(wire) ?? "command";
     const replyTo = answersByReply(name) ? this.allocateReplyTo() : null;
-    if (this.#sentSinceLastPing) this.#ping();
-    const opens = this.#pingsSent;
     // `wire` is a command built against COMMANDS (command()) or a person's own JSON (the
     // client tool): either way forge reads it, and refuses it in words when it is not one.
     const command = wire as WireCommand;
-    this.transmit(
-      replyTo === null
-        ? { kind: "command", command }
-        : { kind: "command", command, reply_to: replyTo },
-    );
+    const message: ClientMessage = replyTo === null
+      ? { kind: "command", command }
+      : { kind: "command", command, reply_to: replyTo };
+    return this.#bracket(name, message, replyTo, ms);
+  }
+
+  /**
+   * Sends any message between two pings and answers once forge has taken it (null), or rejects
+   * with the ForgeRefusal forge answered it with: the refusal of a message with no reply of its
+   * own (spec: ping; forge reads one connection's messages in order). A reply it has is left to
+   * whoever waits for it.
+   */
+  check(message: ClientMessage, ms = COMMAND_BOUND_MS): Promise<null> {
+    const name = message.kind === "command"
+      ? commandNameOf(message.command) ?? "command"
+      : message.kind;
+    return this.#bracket(name, message, null, ms) as Promise<null>;
+  }
+
+  #bracket(name: string, message: ClientMessage, replyTo: number | null, ms: number) {
+    if (this.#sentSinceLastPing) this.#ping();
+    const opens = this.#pingsSent;
+    this.transmit(message);
     this.#ping();
     const { promise, resolve, reject } = Promise.withResolvers<Wire>();
     const p: Pending = {
@@ -87,6 +103,11 @@ export class CommandDesk {
     }, ms);
     this.#pending.add(p);
     return promise;
+  }
+
+  /** Sends a ping of the desk's own (the quiet probe): its pong is no one else's to read. */
+  probe(): void {
+    this.#ping();
   }
 
   /** Reads one arriving JSON frame: whether it answered a command here, or was the desk's own. */

@@ -15,22 +15,34 @@ import type { Frame } from "./frames.ts";
 import { type Numbered, SeatStream } from "./seat_stream.ts";
 import { hears, type SnapshotOf } from "./subjects.ts";
 
-/** What a follow yields: the snapshot (again after a reread), then the subject's updates. */
+/**
+ * What a follow yields: the snapshot, then the subject's updates. A later snapshot is a `reread`:
+ * after a refused range, or after a reconnect (`reconnected`) that could not join the seat's
+ * numbers (another server run or occupant), or for a subject that carries none.
+ */
 export type FollowEvent<S extends Subject> =
-  | { kind: "snapshot"; data: SnapshotOf<S>; reread: boolean }
+  | { kind: "snapshot"; data: SnapshotOf<S>; reread: boolean; reconnected: boolean }
   | ({ kind: "update" } & Numbered);
 
-/** What a follow needs of its client: a way out, and every frame in. */
+/** What a follow needs of its client: a way out, every frame in, and the server run it reads. */
 export interface Line {
   send(message: ClientMessage): void;
   listen(listener: Listener): () => void;
-  readonly isClosed: boolean;
+  readonly isOpen: boolean;
+  /** home's boot_id on this connection, when the client read it (a client that reconnects). */
+  readonly bootId: string | null;
 }
 
 /** Hears every frame a client receives (`internal`: one the client asked for itself). */
 export interface Listener {
   frame(frame: Frame, internal: boolean): void;
   ended(error: Error): void;
+  /** The socket dropped; a redial is under way. */
+  dropped?(): void;
+  /** A new socket is open: ask for what was followed again. */
+  reopened?(): void;
+  /** Whether it resumes a seat's numbers on a new socket (the client reads the run first). */
+  readonly resumesSeat?: boolean;
 }
 
 /**
@@ -39,18 +51,24 @@ export interface Listener {
  * anything after it is yielded, and a range forge refuses (another epoch) reads the seat again,
  * yielding a fresh snapshot marked `reread`. spec: subscribe; update {update, seq, span};
  * seat_range; seat_frames. Iterate it with `for await`, or `take(ms)` one event at a time;
- * `stop()` unsubscribes.
+ * `stop()` unsubscribes. Over a reconnect it subscribes again: a seat read on the same server run
+ * and occupant asks `seat_range` from the number it holds up to the new snapshot's and yields no
+ * snapshot, so the updates go on with no gap and none twice; anything else yields a fresh one.
  */
 export class Following<S extends Subject> implements AsyncIterableIterator<FollowEvent<S>> {
   /** The ranges asked for with seat_range, in order. */
   readonly gaps: { from: number; to: number }[] = [];
   /** How many times the seat was read again (a refused range). */
   rereads = 0;
+  /** How many reconnects the seat's numbers were joined across, with no snapshot yielded. */
+  resumes = 0;
   #queue: FollowEvent<S>[] = [];
   #failure: Error | null = null;
   #stopped = false;
   #wake: (() => void) | null = null;
-  #awaiting: "fresh" | "reread" | null = "fresh";
+  #awaiting: "fresh" | "reread" | "reconnect" | null = "fresh";
+  /** The server run the held numbers were minted in (null: not read). */
+  #run: string | null = null;
   #stream = new SeatStream();
   #detach: () => void;
   readonly #slot: Slot | null;
@@ -106,7 +124,7 @@ export class Following<S extends Subject> implements AsyncIterableIterator<Follo
     if (this.#over) return;
     this.#stopped = true;
     this.#detach();
-    if (!this.line.isClosed) this.line.send({ kind: "unsubscribe", what: this.subject });
+    if (this.line.isOpen) this.line.send({ kind: "unsubscribe", what: this.subject });
     this.#wake?.();
   }
 
@@ -133,6 +151,20 @@ export class Following<S extends Subject> implements AsyncIterableIterator<Follo
     this.#fail(error);
   }
 
+  get resumesSeat(): boolean {
+    return this.#slot !== null;
+  }
+
+  /** Listener: the socket dropped. A first snapshot still owed stays a fresh one. */
+  dropped(): void {
+    if (this.#awaiting !== "fresh") this.#awaiting = "reconnect";
+  }
+
+  /** Listener: a new socket; the subscription died with the old one. */
+  reopened(): void {
+    this.line.send({ kind: "subscribe", what: this.subject, answering: this.answering });
+  }
+
   get #over(): boolean {
     return this.#stopped || this.#failure !== null;
   }
@@ -155,12 +187,35 @@ export class Following<S extends Subject> implements AsyncIterableIterator<Follo
       );
     }
     const data = read.data as SnapshotOf<S>;
+    const awaiting = this.#awaiting;
+    this.#awaiting = null;
     if (this.#slot) {
       const header = (data as SessionSnapshot).header;
+      if (awaiting === "reconnect" && this.#resume(header)) return;
       this.#stream.seed(header.seq, header.session_id);
+      this.#run = this.line.bootId;
     }
-    this.#push({ kind: "snapshot", data, reread: this.#awaiting === "reread" });
-    this.#awaiting = null;
+    this.#push({
+      kind: "snapshot",
+      data,
+      reread: awaiting !== "fresh",
+      reconnected: awaiting === "reconnect",
+    });
+  }
+
+  /**
+   * A seat read again on a new socket: when it is the same server run (spec: home > boot_id: a
+   * seat's numbers restart with the run) and the same occupant (seat_range's epoch), what was
+   * missed is asked for as one range and no snapshot is yielded. False: seed from the snapshot.
+   */
+  #resume(header: SessionSnapshot["header"]): boolean {
+    const run = this.line.bootId;
+    if (run === null || run !== this.#run || header.session_id !== this.#stream.epoch) return false;
+    const gap = this.#stream.resume(header.seq);
+    if (gap === "reseed") return false;
+    this.resumes++;
+    if (gap) this.#askRange(gap);
+    return true;
   }
 
   #update(m: Record<string, unknown>): void {
@@ -178,16 +233,19 @@ export class Following<S extends Subject> implements AsyncIterableIterator<Follo
 
   #deliver(step: { deliver: Numbered[]; gap: { from: number; to: number } | null }): void {
     for (const n of step.deliver) this.#push({ kind: "update", ...n });
-    if (step.gap && this.#slot) {
-      this.gaps.push(step.gap);
-      this.line.send({
-        kind: "seat_range",
-        slot: this.#slot,
-        epoch: this.#stream.epoch ?? "",
-        from: step.gap.from,
-        to: step.gap.to,
-      });
-    }
+    if (step.gap) this.#askRange(step.gap);
+  }
+
+  #askRange(gap: { from: number; to: number }): void {
+    if (!this.#slot) return;
+    this.gaps.push(gap);
+    this.line.send({
+      kind: "seat_range",
+      slot: this.#slot,
+      epoch: this.#stream.epoch ?? "",
+      from: gap.from,
+      to: gap.to,
+    });
   }
 
   #error(m: Record<string, unknown>): void {

@@ -86,6 +86,20 @@ export class SeatStream {
     return { deliver, gap: next };
   }
 
+  /**
+   * The seat read again on a new connection to the same server run and occupant (a reconnect):
+   * `seq` is where the stream stands now. Everything from `next` up to it is asked for as one range
+   * (a range that was out on the old connection, and what waited behind it, are covered by it), so
+   * the stream goes on with no gap and nothing twice. Answers the range to ask for, null when
+   * nothing was missed, or "reseed" when the count went backwards and the numbers cannot be joined.
+   */
+  resume(seq: number): { from: number; to: number } | null | "reseed" {
+    if (this.next === null || seq < this.next) return "reseed";
+    this.#held = [];
+    this.repairing = seq > this.next ? { from: this.next, to: seq - 1 } : null;
+    return this.repairing;
+  }
+
   /** The range was refused (another epoch, no session): what waited is the reread's to cover. */
   abandon(): void {
     this.repairing = null;
