@@ -1,4 +1,4 @@
-import { noticeWhy } from "./notice_words.ts";
+import { noticeParts } from "./notice_words.ts";
 import { useApp, useForge } from "./use.ts";
 
 /**
@@ -18,21 +18,24 @@ export function Notices() {
   if (shown.length === 0) return null;
   return (
     <div class="notices" data-testid="notices">
-      {shown.map((e, i) => (
-        <div class="notice" role="alert" key={`${e.at}:${i}`}>
-          <b>{e.what}</b>: {noticeWhy(e.what, e.why)}
-          <button
-            type="button"
-            class="dismiss"
-            onClick={() => {
-              s.errors = s.errors.filter((x) => x !== e);
-              c.store.changed();
-            }}
-          >
-            ✕
-          </button>
-        </div>
-      ))}
+      {shown.map((e, i) => {
+        const said = noticeParts(e.what, e.why);
+        return (
+          <div class="notice" role="alert" key={`${e.at}:${i}`}>
+            <b>{said.head}</b>: {said.why}
+            <button
+              type="button"
+              class="dismiss"
+              onClick={() => {
+                s.errors = s.errors.filter((x) => x !== e);
+                c.store.changed();
+              }}
+            >
+              ✕
+            </button>
+          </div>
+        );
+      })}
     </div>
   );
 }
