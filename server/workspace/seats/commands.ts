@@ -116,7 +116,9 @@ export class SeatCommands {
 
   /** cancel: the control `interrupt`; a failure is told as a notice. */
   cancel(): void {
-    this.#live("cancel").interrupt().catch((err) => this.#notice(`cancel failed: ${err.message}`));
+    this.#live("cancel").interrupt().catch((err) =>
+      this.#notice(`cancel failed: ${this.#controlWhy(err, "seat_cancel_threw", {})}`)
+    );
   }
 
   cancelQueued(uuid: string): void {
@@ -134,7 +136,25 @@ export class SeatCommands {
   setMode(mode: PermissionMode): void {
     this.#live("set_mode").request("set_permission_mode", { mode }).then((res) => {
       this.#state.permissionMode = typeof res.mode === "string" ? res.mode : mode;
-    }).catch((err) => this.#emit("set_mode_failed", { mode, message: err.message }));
+    }).catch((err) => {
+      const why = this.#controlWhy(err, "seat_set_mode_threw", { mode });
+      this.#emit("set_mode_failed", {
+        mode,
+        message: `switching to mode \`${mode}\` failed: ${why}`,
+      });
+    });
+  }
+
+  /** Why a control request failed: the CLI's own answer, or forge's words for anything else
+   * (the cause goes to the log). The request's id stays out: it names nothing to a person. */
+  #controlWhy(err: unknown, event: string, fields: Record<string, unknown>): string {
+    if (err instanceof ControlError) return err.reason;
+    return ownWords(err, {
+      log: this.#p.env.log,
+      event,
+      fallback: "it failed inside forge; the log has the cause",
+      fields: { seat: this.#p.name, ...fields },
+    });
   }
 
   /**
@@ -152,12 +172,7 @@ export class SeatCommands {
       this.#state.requestedModel = model;
       this.#state.modelAuthoritative = typeof res.model === "string";
     }).catch((err) => {
-      const why = err instanceof ControlError ? err.reason : ownWords(err, {
-        log: this.#p.env.log,
-        event: "seat_set_model_threw",
-        fallback: "it failed inside forge; the log has the cause",
-        fields: { seat: this.#p.name, model },
-      });
+      const why = this.#controlWhy(err, "seat_set_model_threw", { model });
       failed(`switching to model \`${model}\` failed: ${why}`);
     });
   }
