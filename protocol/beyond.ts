@@ -1,6 +1,6 @@
 import type { ClientKind } from "./client.ts";
 import { COMMANDS, type CommandSpec } from "./command.ts";
-import { PLUGINS_EXTENSIONS } from "./extensions.ts";
+import { PLUGINS_EXTENSIONS, SUBJECT_FIELD_EXTENSIONS } from "./extensions.ts";
 import { NOTIFY_EXTENSIONS } from "./notify.ts";
 import { SERVER_FIELD_EXTENSIONS, type ServerKind } from "./server.ts";
 import { UPDATE_NAMES, updateSpec } from "./update.ts";
@@ -47,6 +47,8 @@ export const BEYOND_V29 = {
   // names. commit_diff is one ("What is not here": "one commit's own diff (commit_diff, asked for
   // on demand)"), its fields forge's reading, as the plugin actions' are.
   kinds: { client: {}, server: {} } as BeyondKinds,
+  // Fields forge adds to v29's subject snapshots, as `subject.path`, with why.
+  subject_fields: SUBJECT_FIELD_EXTENSIONS as Readonly<Record<string, string>>,
   // Fields forge adds to v29's own messages, as `kind.path` (`[]` steps into a list), with why.
   message_fields: {
     client: {} as Readonly<Record<string, string>>,

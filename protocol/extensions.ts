@@ -193,3 +193,27 @@ export const PLUGINS_EXTENSIONS = {
 } as const;
 /** A plugins_* update's fields, as the update table types them. */
 export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;
+
+const BY_ACCOUNT =
+  "rows by the forge account that answered each message (the gateway's request ledger), " +
+  "beside v29's by_model and by_project, so a person sees which subscription paid";
+
+/**
+ * The fields forge adds to v29's subject snapshots, as `subject.path` (`[]` steps into a list)
+ * with why; protocol/beyond.ts lists them beside the rest and docs/protocol.md marks each.
+ * spec: What a subject carries (the usage and session tables name v29's own).
+ */
+export const SUBJECT_FIELD_EXTENSIONS = {
+  "usage.today.by_account": BY_ACCOUNT,
+  "usage.week.by_account": BY_ACCOUNT,
+  "usage.month.by_account": BY_ACCOUNT,
+  "usage.lifetime.by_account": BY_ACCOUNT,
+  "usage.prices":
+    "where the price table came from and as of when, so a cost can be said with its date; " +
+    "v29 says only whether one loaded (pricing_available)",
+  "usage.scanned_at": "when the pool scan behind the report ran: the subject is not a feed",
+  "usage.week_starts_on": "the day the week window begins (monday), so a client labels it rightly",
+  "session.account": "the gateway account the seat runs under (protocol/accounts.ts)",
+  "session.state.slot": "the seat the state belongs to, so the object reads alone",
+  "session.processes.pid": "the root process the walk began at (the CLI's own pid)",
+} as const;

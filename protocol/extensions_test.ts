@@ -7,6 +7,7 @@ import { ClientMessage } from "./client.ts";
 import { COMMANDS } from "./command.ts";
 import { BEYOND_V29 } from "./beyond.ts";
 import { ServerMessage } from "./server.ts";
+import { snapshotSchema } from "./snapshots.ts";
 import { UPDATE_NAMES, type UpdateName, updateSpec } from "./update.ts";
 
 Deno.test("BEYOND_V29: commands are real, names unique, fields name a field of a real update", () => {
@@ -99,4 +100,30 @@ Deno.test("BEYOND_V29: message kinds and fields name real messages; a bad one is
     "client field subscribe.volume: no such field",
     "server field settings.document.areas[].keys[].colour: no such field",
   ]);
+});
+
+/** What is wrong with snapshot field marks: a subject with no snapshot, a path it lacks. */
+function subjectFieldProblems(fields: Readonly<Record<string, string>>): string[] {
+  const subjects = ["home", "board", "usage", "dictate_models", "extensions"];
+  const out: string[] = [];
+  for (const field of Object.keys(fields)) {
+    const [subject, ...path] = field.split(".");
+    const schema = subject === "session"
+      ? snapshotSchema({ session: { org: "", project: "", label: "" } })
+      : subjects.includes(subject)
+      ? snapshotSchema(subject as "home")
+      : undefined;
+    const steps = path.flatMap((p) => p.endsWith("[]") ? [p.slice(0, -2), "[]"] : [p]);
+    if (!schema || !reaches(schema, steps)) out.push(`snapshot field ${field}: no such field`);
+  }
+  return out;
+}
+
+Deno.test("BEYOND_V29: snapshot fields name real fields of real subjects; a bad one is caught", () => {
+  assertEquals(subjectFieldProblems(BEYOND_V29.subject_fields), []);
+  assert("usage.week.by_account" in BEYOND_V29.subject_fields);
+  assertEquals(
+    subjectFieldProblems({ "usage.today.by_model": "real", "usage.colour": "no", "warp.x": "no" }),
+    ["snapshot field usage.colour: no such field", "snapshot field warp.x: no such field"],
+  );
 });

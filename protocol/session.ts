@@ -184,7 +184,10 @@ export const SessionSnapshot = z.object({
     turns: z.array(ConversationTurn),
     compaction_count: z.number().int(),
     cursor: z.string().nullable(),
-  }).passthrough(),
+    // spec: session > conversation: the schedule each fired prompt of the read came from, by
+    // the prompt's id; absent when the read holds no fired row (as the page's own).
+    cron_names: z.record(z.string(), z.string()).optional(),
+  }).strict(),
   state: z.object({
     slot: Slot,
     scan_cwd: z.string(),

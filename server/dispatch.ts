@@ -11,6 +11,8 @@ import {
   type ReceivedMessage,
   Slot,
   type Subject,
+  VERB_REPLIES,
+  type VerbRefusal,
   type Wire,
 } from "../protocol/mod.ts";
 import type { Connection } from "./connection.ts";
@@ -197,7 +199,16 @@ async function route(
     default: {
       const found = deps.registry.verb(message.kind);
       if ("refusal" in found) {
-        throw new Refusal(message.kind, `${message.kind}: ${found.refusal}`, seatOf(message));
+        const why = `${message.kind}: ${found.refusal}`;
+        // spec: browser_view, browser_tabs, terminal_view: a refusal answers {"ok": false, "why"}
+        // in the reply when the verb carried reply_to; without it, it is an error frame.
+        const replyTo = (message as { reply_to?: number | null }).reply_to;
+        if (message.kind in VERB_REPLIES && typeof replyTo === "number") {
+          const body: VerbRefusal = { ok: false, why };
+          conn.send({ kind: "reply", reply_to: replyTo, body });
+          return;
+        }
+        throw new Refusal(message.kind, why, seatOf(message));
       }
       await found.handler(message as never, conn);
     }

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "./assert.ts";
 import { pinnedFlite } from "./dictate_audio.ts";
 import { command, DICTATE_CONFIG, LEAD, nextUpdate } from "./dictate_support.ts";
+import { until } from "./harness.ts";
 import { spawnForge } from "./spawned.ts";
 import { encodeWav } from "../subsystems/dictate/wav.ts";
 
@@ -92,4 +93,10 @@ Deno.test("spawned dictate_start: with no PulseAudio server it is refused in wor
   const ended = await nextUpdate(c, "dictate_ended");
   const message = (ended.outcome as { refused: { message: string } }).refused.message;
   assert(message.startsWith("no PulseAudio server answers on this machine"), message);
+  assert(
+    !/Connection|refused|failure/i.test(message),
+    `pactl's own words stay in the log: ${message}`,
+  );
+  await until(() => forge.stderr().includes("dictate_capture_refused"));
+  assert(forge.stderr().includes("pactl info answered: Connection failure"), "the log has pactl's");
 });

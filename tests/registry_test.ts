@@ -135,3 +135,33 @@ Deno.test("the watchdog ends a connection whose handler never returns", async ()
   );
   await until(() => t.server.connections() === 0);
 });
+
+// spec: browser_tabs, terminal_view: "A refusal answers {"ok": false, "why": ...}; with no
+// reply_to, a refusal is an error frame". A switched-off subsystem's refusal is one too.
+Deno.test("an off subsystem's verb asked with reply_to is refused in the reply", async () => {
+  await using t = await testServer(
+    SAMPLE_CONFIG + "\n[terminal]\nenabled = false\n\n[browser]\nenabled = false\n",
+  );
+  const c = await t.ready();
+  const seat = { org: "Acme", project: "proj", label: "lead" };
+  c.send({ kind: "terminal_view", seat, reply_to: 7 });
+  const terminal = await c.next();
+  assertEquals(terminal, {
+    kind: "reply",
+    reply_to: 7,
+    body: {
+      ok: false,
+      why: "terminal_view: the terminal subsystem is turned off by terminal.enabled in forge.toml",
+    },
+  });
+  c.send({ kind: "browser_tabs", seat, reply_to: 8 });
+  const browser = await c.next();
+  assertEquals([browser.kind, browser.reply_to, (browser.body as { ok: boolean }).ok], [
+    "reply",
+    8,
+    false,
+  ]);
+  c.send({ kind: "terminal_view", seat });
+  const bare = await c.next();
+  assertEquals([bare.kind, bare.what], ["error", "terminal_view"]);
+});

@@ -29,8 +29,9 @@ Deno.test("workers: a gone worktree is not respawned until asked; close_worker k
     { name: "beta", autoStart: false },
     { name: "gamma", autoStart: false },
     { name: "delta", autoStart: false },
+    { name: "epsilon", autoStart: false },
   ]);
-  for (const p of ["alpha", "beta", "delta"]) makeRepo(world.projectDir(p));
+  for (const p of ["alpha", "beta", "delta", "epsilon"]) makeRepo(world.projectDir(p));
   const text = Deno.readTextFileSync(world.configPath)
     .replace(`name = "beta"\n`, `name = "beta"\nmax_workers = 0\n`)
     .replace(`name = "delta"\n`, `name = "delta"\nenv_file = "/nonexistent-forge-test/x.env"\n`);
@@ -117,6 +118,15 @@ Deno.test("workers: a gone worktree is not respawned until asked; close_worker k
   assertEquals(git(world.projectDir("delta"), "branch", "--list", "worktree-w1"), "");
   assertEquals(git(world.projectDir("delta"), "worktree", "list").split("\n").length, 1);
   for (const p of ["beta", "gamma"]) assert(!exists(`${trees}/${p}/w1`), `nothing made for ${p}`);
+  // A worktree folder that cannot be made: refused in words, and not remembered as spawning.
+  Deno.writeTextFileSync(`${trees}/epsilon`, "a file where the folder goes\n");
+  assertMatch(
+    (await spawn("epsilon", "w1")).Err as string,
+    /could not make .*epsilon: a file stands where a directory should be/,
+  );
+  const book = Deno.readTextFileSync(`${world.dir}/forge/state/workers/workers.json`);
+  assert(!book.includes("epsilon"), `the book forgot the failed spawn: ${book}`);
+  assertEquals(git(world.projectDir("epsilon"), "branch", "--list", "worktree-w1"), "");
   c.send({ kind: "command", command: { close_worker: { project_key: "alpha", label: "nobody" } } });
   const refused = await c.next((m) => m.kind === "error");
   assertMatch(refused.why as string, /alpha has no worker labelled `nobody`/);

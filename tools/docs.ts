@@ -183,6 +183,7 @@ function extensions(): string[] {
     ...rows,
     `- home fields: ${home} (docs/notify.md)`,
     ...listed(BEYOND_V29.fields, "field"),
+    ...listed(BEYOND_V29.subject_fields, "snapshot field"),
     ...listed(message_fields.client, "field of a client message"),
     ...listed(message_fields.server, "field of a server message"),
     "",

@@ -23,6 +23,8 @@ export function ioWords(err: unknown): string {
       return "a part of its path is a file, not a directory";
     case "EISDIR":
       return "a directory stands where the file should be";
+    case "EEXIST":
+      return "a file stands where a directory should be";
     case "EMFILE":
     case "ENFILE":
       return "forge has too many files open";
@@ -43,6 +45,10 @@ export function readWords(err: unknown): string {
   const code = (err as { code?: unknown })?.code;
   if (code === "EACCES" || code === "EPERM" || err instanceof Deno.errors.PermissionDenied) {
     return "forge is not allowed to read it";
+  }
+  // Deno's own fence (the launcher's --allow-read), not the file's mode.
+  if (err instanceof Deno.errors.NotCapable) {
+    return "forge's permissions do not reach it (docs/permissions.md says which paths they name)";
   }
   if (code === "EISDIR" || err instanceof Deno.errors.IsADirectory) return "it is a directory";
   if (code === "EIO") return "the disk reported an input/output error";

@@ -9,6 +9,7 @@ import {
   type WorktreeDisposition,
 } from "../../protocol/mod.ts";
 import type { ProjectConfig } from "../config/types.ts";
+import { ioWords } from "../state/words.ts";
 import { type Host, Refusal } from "../subsystem.ts";
 import type { SeatManager } from "../workspace/seats/manager.ts";
 import type { Seat } from "../workspace/seats/seat.ts";
@@ -182,7 +183,14 @@ export class Workers {
         await undo();
         throw new Refusal(what, `${what}: ${head.why}`);
       }
-      await Deno.mkdir(worktree.replace(/\/[^/]+$/, ""), { recursive: true });
+      const folder = worktree.replace(/\/[^/]+$/, "");
+      try {
+        await Deno.mkdir(folder, { recursive: true });
+      } catch (error) {
+        this.host.log.warn("worker_worktree_folder_unmade", { path: folder, error });
+        await undo();
+        throw new Refusal(what, `${what}: forge could not make ${folder}: ${ioWords(error)}`);
+      }
       const added = await addWorktree(repo, worktree, slot.label, head.sha);
       if ("why" in added) {
         await undo();

@@ -3,7 +3,15 @@ import type { SlackSubscription } from "../../protocol/mod.ts";
 import type { SlackWorkspaceConfig } from "../../server/config/types.ts";
 import { SlackApi } from "./slack_api.ts";
 import { type KeptFile, schemaParse, type StateKeeper } from "../../server/subsystem.ts";
-import { type Msg, PAGES_PER_POLL, replyPages, walkHistory } from "./slack_walk.ts";
+import {
+  type Msg,
+  PAGES_PER_POLL,
+  replyPages,
+  type SweepRound,
+  sweepThreads,
+  THREAD_SWEEP_SECONDS,
+  walkHistory,
+} from "./slack_walk.ts";
 
 /** What a poll found: one message for the seats whose subscriptions take it. */
 export interface SlackArrival {
@@ -68,7 +76,8 @@ export class SlackWorkspace {
  * Every `[[slack]]` workspace and its poll (the original's polling model): every
  * `poll_seconds` each subscribed conversation is read from its mark (`conversations.history`,
  * `oldest` exclusive, every page of it, oldest delivered first), threads seen there are followed
- * (`conversations.replies`) until idle for `thread_idle_days`, and the marks are stored, so across
+ * until idle for `thread_idle_days` (swept for news every `THREAD_SWEEP_SECONDS`, and only a
+ * thread with news read with `conversations.replies`), and the marks are stored, so across
  * restarts each message arrives once. A poll reads at most `pagesPerPoll` pages of one
  * conversation or thread; what is left is read by the next poll, never skipped.
  */
@@ -79,6 +88,9 @@ export class SlackHub {
   #stopped = false;
   #running = new Set<Promise<void>>();
   readonly #pages: number;
+  readonly #sweepMs: number;
+  /** Per conversation: when its threads were last swept, and where a sweep cut short resumes. */
+  readonly #sweeps = new Map<string, { at: number; top: string | undefined }>();
 
   constructor(
     configs: SlackWorkspaceConfig[],
@@ -91,9 +103,13 @@ export class SlackHub {
       warn: (event: string, fields: Record<string, unknown>) => void;
       /** Pages one poll reads of one conversation or thread (PAGES_PER_POLL unless a test says). */
       pagesPerPoll?: number;
+      /** How often a conversation's threads are swept for news (THREAD_SWEEP_SECONDS unless a
+       * test says): a reply arrives within this, plus a poll. */
+      threadSweepSeconds?: number;
     },
   ) {
     this.#pages = opts.pagesPerPoll ?? PAGES_PER_POLL;
+    this.#sweepMs = (opts.threadSweepSeconds ?? THREAD_SWEEP_SECONDS) * 1000;
     for (const c of configs) {
       this.workspaces.set(
         c.workspace,
@@ -255,6 +271,13 @@ export class SlackHub {
     await this.#followThreads(ws, conversation, takers);
   }
 
+  /**
+   * Reads the replies of the conversation's followed threads that have news. Which do is learnt
+   * from the parents' `latest_reply` (`sweepThreads`), a page of history for up to `PAGE_LIMIT`
+   * threads, at most every `threadSweepSeconds`; only a thread whose newest reply is past its mark
+   * costs a `conversations.replies` walk. A sweep cut short by the page cap goes on from where it
+   * stopped in the next round, so every followed thread is looked at in turn.
+   */
   async #followThreads(
     ws: SlackWorkspace,
     conversation: string,
@@ -262,13 +285,36 @@ export class SlackHub {
   ): Promise<void> {
     const marks = this.#marksOf(ws.config.workspace);
     const idleMs = ws.config.thread_idle_days * 86_400_000;
+    const followed = new Map<string, { last: string; active_at: number }>();
     for (const [key, thread] of Object.entries(marks.threads)) {
       const [conv, parent] = key.split("|");
       if (conv !== conversation) continue;
-      if (Date.now() - thread.active_at > idleMs) {
-        delete marks.threads[key];
-        continue;
-      }
+      if (Date.now() - thread.active_at > idleMs) delete marks.threads[key];
+      else followed.set(parent, thread);
+    }
+    const sweepKey = `${ws.config.workspace}|${conversation}`;
+    const sweep = this.#sweeps.get(sweepKey) ?? { at: -Infinity, top: undefined };
+    if (followed.size === 0 || Date.now() - sweep.at < this.#sweepMs) return;
+    const bottom = [...followed.keys()].sort()[0];
+    let round: SweepRound;
+    try {
+      round = await sweepThreads(ws.api, conversation, { bottom, top: sweep.top }, this.#pages);
+    } catch (error) {
+      // History Slack will not read now: named once a round, and the next round tries again.
+      this.opts.warn("slack_thread_sweep_failed", {
+        workspace: ws.config.workspace,
+        conversation,
+        error: (error as Error).message,
+      });
+      return;
+    }
+    this.#sweeps.set(sweepKey, {
+      at: Date.now(),
+      top: round.done || round.lowest === null ? undefined : round.lowest,
+    });
+    for (const [parent, thread] of followed) {
+      const newest = round.newest.get(parent);
+      if (newest === undefined || newest <= thread.last) continue;
       try {
         for await (
           const page of replyPages(ws.api, conversation, parent, thread.last, this.#pages)

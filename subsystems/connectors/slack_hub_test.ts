@@ -45,6 +45,7 @@ Deno.test("slack poll: reads from the mark, waits out 429 Retry-After, follows t
       arrive: (a) => got.push(a),
       onState: () => {},
       warn: () => {},
+      threadSweepSeconds: 1,
     });
   let h = hub();
   try {

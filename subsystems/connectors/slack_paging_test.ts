@@ -55,6 +55,7 @@ class World {
       onState: () => {},
       warn: (event) => this.warned.push(event),
       pagesPerPoll: this.pagesPerPoll,
+      threadSweepSeconds: 0,
     });
     await this.hub.start();
   }
@@ -209,6 +210,34 @@ Deno.test("slack poll: a conversation subscribed again after nobody watched it r
     await until(() => w.got.length >= 5, POLL_BOUND_MS, "2 messages after the subscribe");
     await w.settle();
     assertEquals(w.texts(), [...before, ...after]);
+  } finally {
+    await done();
+  }
+});
+
+Deno.test("slack threads: of 50 followed, only the 2 with news are read, found by a sweep that goes on where the page cap cut it", async () => {
+  const [w, done] = await world(1);
+  try {
+    await w.fake.pageLimit(15);
+    const roots = await say(w.fake, "root", 50); // 4 pages of 15; a poll reads 1
+    await w.start();
+    await until(() => w.got.length >= 50, POLL_BOUND_MS, "50 roots");
+    assertEquals(w.texts(), roots);
+    const from = (await w.fake.calls()).length;
+    const oldest = w.got[0].ts, newest = w.got[49].ts;
+    await w.fake.say("C0GENERAL", "U0ALICE", "to the oldest", oldest);
+    await w.fake.say("C0GENERAL", "U0ALICE", "to the newest", newest);
+    await until(() => w.got.length >= 52, POLL_BOUND_MS, "both replies");
+    await w.settle();
+    assertEquals(w.got.slice(50).map((a) => [a.text, a.threadTs]).sort(), [
+      ["to the newest", newest],
+      ["to the oldest", oldest],
+    ]);
+    const asked = (await w.fake.calls()).slice(from).filter((c) =>
+      c.method === "conversations.replies"
+    ).map((c) => c.params.ts).sort();
+    assertEquals(asked, [newest, oldest].sort(), "a replies call for each thread with news only");
+    assertEquals(w.warned, []);
   } finally {
     await done();
   }

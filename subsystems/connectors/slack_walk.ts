@@ -7,6 +7,8 @@ export type Msg = {
   text?: string;
   thread_ts?: string;
   reply_count?: number;
+  /** On a thread's parent: the ts of its newest reply. */
+  latest_reply?: string;
 };
 
 /** What forge asks for per page. Slack may answer fewer (15 for an app outside its Marketplace). */
@@ -14,6 +16,12 @@ export const PAGE_LIMIT = 200;
 
 /** How many pages a poll reads of one conversation, or one thread, before leaving the rest. */
 export const PAGES_PER_POLL = 10;
+
+/**
+ * How often a conversation's followed threads are swept for replies: two history calls a minute
+ * beside the poll's own, well inside Slack's allowance for the method (about 50 a minute).
+ */
+export const THREAD_SWEEP_SECONDS = 30;
 
 /** What a walk down a conversation's history found. */
 export type HistoryWalk =
@@ -77,6 +85,51 @@ export async function* replyPages(
     cursor = nextCursor(api, answer, "conversations.replies", channel);
     if (!cursor) return;
   }
+}
+
+/** What one round of a thread sweep read (`sweepThreads`). */
+export interface SweepRound {
+  /** Each parent read that has replies, with the ts of its newest reply. */
+  newest: Map<string, string>;
+  /** The lowest ts the round read (null if none); a round cut short goes on below it next. */
+  lowest: string | null;
+  /** Whether the round reached `bottom`. */
+  done: boolean;
+}
+
+/**
+ * One round of the sweep that finds threads with news: the conversation's history from `top`
+ * (none: the newest) down to `bottom`, both inclusive, for at most `maxPages` pages, noting each
+ * parent's `latest_reply`. Slack puts a thread's newest reply on its parent, so one history page
+ * tells which of up to `PAGE_LIMIT` threads have replies to read, where asking each thread costs
+ * a call per thread (and a conversation.replies allowance a busy channel's threads exhaust).
+ */
+export async function sweepThreads(
+  api: SlackApi,
+  channel: string,
+  span: { bottom: string; top?: string },
+  maxPages: number,
+): Promise<SweepRound> {
+  const newest = new Map<string, string>();
+  let lowest: string | null = null;
+  let cursor: string | undefined;
+  for (let page = 0; page < maxPages; page++) {
+    const answer = await api.call("conversations.history", {
+      channel,
+      oldest: span.bottom,
+      ...(span.top ? { latest: span.top } : {}),
+      inclusive: true,
+      limit: PAGE_LIMIT,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const m of messagesOf(answer)) {
+      if (lowest === null || m.ts! < lowest) lowest = m.ts!;
+      if (typeof m.latest_reply === "string") newest.set(m.ts!, m.latest_reply);
+    }
+    cursor = nextCursor(api, answer, "conversations.history", channel);
+    if (!cursor) return { newest, lowest, done: true };
+  }
+  return { newest, lowest, done: false };
 }
 
 function messagesOf(answer: Record<string, unknown>): Msg[] {

@@ -53,8 +53,13 @@ export class MachineCapture {
       throw new Error("no PulseAudio client is installed here (pactl and parec, pulseaudio-utils)");
     }
     if (!info.success) {
-      const words = new TextDecoder().decode(info.stderr).trim().split("\n")[0];
-      throw new Error(`no PulseAudio server answers on this machine: ${words}`);
+      // pactl's own answer ("Connection failure: ...") goes to the log, not to the person.
+      const answer = new TextDecoder().decode(info.stderr).trim();
+      throw new Error(
+        "no PulseAudio server answers on this machine (is PulseAudio or PipeWire's pulse " +
+          "server running for forge's user?)",
+        { cause: `pactl info answered: ${answer}` },
+      );
     }
     const id = device === null || device === "system"
       ? null

@@ -102,6 +102,8 @@ export function takeCommands({ host, area, prefs, book, set }: TakeDeps) {
           if (!book.stream(peer.id, key, axes, null)) return capture.stop();
           captures.set(peer.id, capture);
         } catch (err) {
+          const cause = err instanceof Error ? err.cause : undefined;
+          if (typeof cause === "string") host.log.info("dictate_capture_refused", { cause });
           refuse(ownWords(err, {
             log: host.log,
             event: "dictate_capture_failed",

@@ -2,7 +2,8 @@
  * `task web`: checks the options, then runs the web program (serve.ts) with exactly the
  * permissions they need: the network of the address it serves (and, under TLS, of the forge it
  * carries the socket to), reads of its own folder, the certificate and the key, writes of its
- * bundle's folder, and running git and Deno (the bundler).
+ * bundle's folder, running git and Deno (the bundler), and the two environment switches the
+ * relay's WebSocket library reads.
  */
 import { parseWebArgs, socketHostPort } from "./options.ts";
 
@@ -18,6 +19,8 @@ function flags(args: string[]): string[] {
     `--allow-read=${read.join(",")}`,
     `--allow-write=${HERE}/dist`,
     `--allow-run=git,${Deno.execPath()}`,
+    // The relay's WebSocket library (relay.ts) reads its two switches at load.
+    "--allow-env=WS_NO_BUFFER_UTIL,WS_NO_UTF_8_VALIDATE",
   ];
 }
 

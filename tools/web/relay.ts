@@ -5,30 +5,49 @@
  * the certificate, carries each frame both ways unchanged. It passes the page's Origin on:
  * forge's own policy decides, and a page whose origin is not in `[server] allowed_origins` is
  * refused as it would be directly.
+ *
+ * The relay holds at most about `HIGH_BYTES` for a page that reads slowly (a phone on a weak
+ * link): past it, it stops reading forge until the page has taken most of it, so the backlog
+ * waits in forge's own socket, where forge's bounds see it (a terminal viewer that fell behind is
+ * skipped forward, as it would be directly), rather than growing without bound here.
  */
-
-type Frame = string | ArrayBuffer;
+import { Buffer } from "node:buffer";
+import { type RawData, WebSocket as Upstream } from "ws";
 
 /** How long forge has to accept the socket before the page is told it cannot be reached. */
 const OPEN_MS = 15_000;
+/** Bytes waiting toward the page past which forge is not read... */
+export const HIGH_BYTES = 4 * 1024 * 1024;
+/** ...until the page's backlog is down to this. */
+const LOW_BYTES = 1024 * 1024;
+/** How often a paused relay looks at the page's backlog (Deno's socket has no drain event). */
+const DRAIN_POLL_MS = 20;
+
+let holding = 0;
+/** How many pages' relays are holding forge back now (a page behind by over `HIGH_BYTES`). */
+export function relaysHolding(): number {
+  return holding;
+}
 
 /** Dials forge for one page's socket; resolves with the open socket, or null when refused. */
-function dial(url: string, origin: string | null): Promise<WebSocket | null> {
-  const upstream = new WebSocket(url, origin ? { headers: { origin } } : undefined);
-  upstream.binaryType = "arraybuffer";
+function dial(url: string, origin: string | null): Promise<Upstream | null> {
+  const upstream = new Upstream(url, { headers: origin ? { origin } : {} });
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      upstream.close();
+      upstream.terminate();
       resolve(null);
     }, OPEN_MS);
-    upstream.onopen = () => {
+    const give = (socket: Upstream | null) => {
       clearTimeout(timer);
-      resolve(upstream);
+      resolve(socket);
     };
-    upstream.onerror = upstream.onclose = () => {
-      clearTimeout(timer);
-      resolve(null);
-    };
+    upstream.once("open", () => give(upstream));
+    // A refusal (403), a forge that is down: the page is told in words, never the library's.
+    upstream.once("error", () => give(null));
+    upstream.once("unexpected-response", () => {
+      upstream.terminate();
+      give(null);
+    });
   });
 }
 
@@ -41,9 +60,8 @@ export async function relaySocket(req: Request, forge: string): Promise<Response
   if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
     return new Response("forge web: /socket is a WebSocket", { status: 426 });
   }
-  const search = new URL(req.url).search;
   const target = new URL(forge);
-  target.search = search;
+  target.search = new URL(req.url).search;
   const upstream = await dial(target.href, req.headers.get("origin"));
   if (!upstream) {
     return new Response(
@@ -54,23 +72,59 @@ export async function relaySocket(req: Request, forge: string): Promise<Response
   }
   const { socket, response } = Deno.upgradeWebSocket(req);
   socket.binaryType = "arraybuffer";
+  carry(upstream, socket);
+  return response;
+}
+
+/** Carries frames both ways, text as text and binary as binary, with the page's backlog bound. */
+function carry(upstream: Upstream, socket: WebSocket): void {
   // Forge greets at once; what it says before the page's side is open waits, in order.
-  const early: Frame[] = [];
-  upstream.onmessage = (e: MessageEvent<Frame>) => {
-    if (socket.readyState === WebSocket.OPEN) socket.send(e.data);
-    else early.push(e.data);
+  const early: (string | Uint8Array<ArrayBuffer>)[] = [];
+  let drain: ReturnType<typeof setInterval> | undefined;
+  const stopDrain = () => {
+    if (drain === undefined) return;
+    clearInterval(drain);
+    drain = undefined;
+    holding--;
   };
+  const toPage = (frame: string | Uint8Array<ArrayBuffer>) => {
+    socket.send(frame);
+    if (drain !== undefined || socket.bufferedAmount <= HIGH_BYTES) return;
+    upstream.pause();
+    holding++;
+    drain = setInterval(() => {
+      if (socket.readyState !== WebSocket.OPEN) return stopDrain();
+      if (socket.bufferedAmount > LOW_BYTES) return;
+      stopDrain();
+      upstream.resume();
+    }, DRAIN_POLL_MS);
+  };
+  upstream.on("message", (data: RawData, isBinary: boolean) => {
+    const frame = isBinary ? new Uint8Array(bytesOf(data)) : bytesOf(data).toString("utf8");
+    if (socket.readyState === WebSocket.OPEN) toPage(frame);
+    else early.push(frame);
+  });
   socket.onopen = () => {
-    for (const frame of early.splice(0)) socket.send(frame);
+    for (const frame of early.splice(0)) toPage(frame);
   };
-  socket.onmessage = (e: MessageEvent<Frame>) => {
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(e.data);
+  socket.onmessage = (e: MessageEvent<string | ArrayBuffer>) => {
+    if (upstream.readyState !== Upstream.OPEN) return;
+    upstream.send(typeof e.data === "string" ? e.data : new Uint8Array(e.data));
   };
-  socket.onclose = () => upstream.close();
-  socket.onerror = () => upstream.close();
-  upstream.onclose = () => {
+  socket.onclose = socket.onerror = () => {
+    stopDrain();
+    upstream.close();
+  };
+  upstream.on("error", () => upstream.terminate());
+  upstream.on("close", () => {
+    stopDrain();
     if (socket.readyState === WebSocket.OPEN) socket.close();
     else if (socket.readyState === WebSocket.CONNECTING) socket.onopen = () => socket.close();
-  };
-  return response;
+  });
+}
+
+/** One Buffer of a frame `ws` may hand over in parts. */
+function bytesOf(data: RawData): Buffer {
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.isBuffer(data) ? data : Buffer.from(data);
 }

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { Slot, slotName } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
-import { type KeptFile, schemaParse, type StateKeeper } from "../../state/keeper.ts";
+import {
+  type KeptFile,
+  schemaParse,
+  type StateKeeper,
+  StateWriteError,
+} from "../../state/keeper.ts";
 
 /** A seat's last occupant, as the book keeps it. */
 const SessionRecord = z.object({
@@ -27,6 +32,8 @@ type BookFile = z.infer<typeof BookFile>;
  */
 export class SessionBook {
   #records = new Map<string, SessionRecord>();
+  /** Writes begun and not yet settled, a re-write after a hand edit included. */
+  readonly #writing = new Set<Promise<void>>();
   readonly #file: KeptFile<BookFile>;
 
   constructor(keeper: StateKeeper, dir: string, private readonly log: Logger) {
@@ -67,16 +74,23 @@ export class SessionBook {
     const old = this.#records.get(name);
     if (old && JSON.stringify(old) === JSON.stringify(rec)) return;
     this.#records.set(name, rec);
-    void this.#write();
+    this.#track(this.#write((records) => records.set(name, rec)));
   }
 
   delete(slot: Slot): void {
-    if (this.#records.delete(slotName(slot))) void this.#write();
+    const name = slotName(slot);
+    if (this.#records.delete(name)) this.#track(this.#write((records) => records.delete(name)));
   }
 
-  /** Resolves once every queued write has landed. */
-  flushed(): Promise<void> {
-    return this.#file.flushed();
+  /** Resolves once every write begun has settled (landed, or logged as unwritable). */
+  async flushed(): Promise<void> {
+    while (this.#writing.size > 0) await Promise.all(this.#writing);
+    await this.#file.flushed();
+  }
+
+  #track(write: Promise<void>): void {
+    this.#writing.add(write);
+    void write.finally(() => this.#writing.delete(write));
   }
 
   #adopt(read: Awaited<ReturnType<KeptFile<BookFile>["read"]>>): void {
@@ -84,11 +98,29 @@ export class SessionBook {
     this.#records = new Map(Object.entries(read.state === "read" ? read.value : {}));
   }
 
-  async #write(): Promise<void> {
+  /**
+   * Writes the book; `change` is what this write adds, so that when the file changed on disk
+   * since it was read (a hand edit that still parses) the file's records are adopted first and
+   * the change lands on top of them: neither the edit nor this change is lost.
+   */
+  async #write(change: (records: Map<string, SessionRecord>) => void): Promise<void> {
     try {
       await this.#file.write(Object.fromEntries(this.#records));
     } catch (error) {
+      if (error instanceof StateWriteError && error.reason === "changed") {
+        return await this.#rewrite(change);
+      }
       // The keeper logged the cause; this names what it costs.
+      this.log.warn("seat_session_book_unwritable", { path: this.path, error });
+    }
+  }
+
+  async #rewrite(change: (records: Map<string, SessionRecord>) => void): Promise<void> {
+    try {
+      await this.writable();
+      change(this.#records);
+      await this.#file.write(Object.fromEntries(this.#records));
+    } catch (error) {
       this.log.warn("seat_session_book_unwritable", { path: this.path, error });
     }
   }
