@@ -3,7 +3,7 @@
 // server, which reads clients that are not TypeScript, still refuses it in words.
 import { assertEquals } from "../tests/assert.ts";
 import { ClientMessage } from "./client.ts";
-import { decodeCommandLenient } from "./command.ts";
+import { decodeCommandLenient } from "./command_wire.ts";
 import { describeIssues } from "./issues.ts";
 import { parseIgnoringUnknownFields } from "./lenient.ts";
 

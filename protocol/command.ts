@@ -1,7 +1,4 @@
 import { z } from "zod";
-import { describeIssues } from "./issues.ts";
-import { parseIgnoringUnknownFields } from "./lenient.ts";
-import { splitVariant } from "./variant.ts";
 import { RankMove, TaskStatus } from "./board.ts";
 import {
   DictateAxes,
@@ -37,87 +34,21 @@ import {
   SpawnWorkerBody,
   SpawnWorkerFields,
 } from "./workers.ts";
+import {
+  ImageAttachment,
+  LaunchSettings,
+  PermissionMode,
+  PermissionOutcome,
+  PluginScope,
+  PromptSource,
+  QuestionOutcome,
+  SpawnRole,
+} from "./command_fields.ts";
 
 // spec: How a message is tagged. A Command is externally tagged on the variant's own name:
-// `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. The shapes the spec
-// leaves open are the original's Command variants and payload types.
-
-const Json = z.json();
-export type Json = z.infer<typeof Json>;
-
-/** The original's SessionLaunchSettings: every field optional, unknown ones refused. */
-export const LaunchSettings = z.object({
-  language: z.string().optional(),
-  settings: z.record(z.string(), Json).optional(),
-  agent_progress_summaries: z.boolean().optional(),
-  charter: z.string().optional(),
-  delegation_preamble: z.string().optional(),
-  extra_args: z.array(z.tuple([z.string(), z.string().nullable()])).optional(),
-  env_overrides: z.record(z.string(), z.string()).optional(),
-}).strict();
-export type LaunchSettings = z.infer<typeof LaunchSettings>;
-
-export const ImageAttachment = z.object({
-  data: z.string(),
-  mime_type: z.enum(["image/png", "image/jpeg", "image/gif", "image/webp"]),
-}).strict();
-
-export const PromptSource = z.enum(["you", "cron", "gotify", "slack", "peer", "forge"]);
-export type PromptSource = z.infer<typeof PromptSource>;
-
-export const PermissionMode = z.enum([
-  "default",
-  "acceptEdits",
-  "plan",
-  "dontAsk",
-  "auto",
-  "bypassPermissions",
-]);
-export type PermissionMode = z.infer<typeof PermissionMode>;
-
-/**
- * spawn_session's `role`: a project's lead, or a worker row by its label (the original's). The
- * worker's object is loose: the original's carries more (`wrote_row`), which forge does not read.
- * That the label is the key's own is the seat manager's check: it needs the key beside it.
- */
-export const SpawnRole = z.union([
-  z.literal("lead"),
-  z.object({ worker: z.looseObject({ label: z.string() }) }).strict(),
-]);
-export type SpawnRole = z.infer<typeof SpawnRole>;
-
-const PermissionUpdate = z.record(z.string(), Json);
-export const PermissionAction = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("allow") }),
-  z.object({ kind: z.literal("allow_with_updates"), updates: z.array(PermissionUpdate) }),
-  z.object({ kind: z.literal("allow_with_input") }),
-  z.object({ kind: z.literal("deny") }),
-]);
-export const PermissionOutcome = z.discriminatedUnion("outcome", [
-  z.object({
-    outcome: z.literal("selected"),
-    option_id: z.string(),
-    action: PermissionAction,
-    notes_text: z.string().optional(),
-    edited_input: Json.optional(),
-  }),
-  z.object({ outcome: z.literal("cancelled") }),
-]);
-export type PermissionOutcome = z.infer<typeof PermissionOutcome>;
-
-export const QuestionOutcome = z.discriminatedUnion("outcome", [
-  z.object({
-    outcome: z.literal("answered"),
-    selected_option_ids: z.array(z.string()),
-    annotation: z.object({ preview: z.string().optional(), notes: z.string().optional() })
-      .nullable().optional(),
-  }),
-  z.object({ outcome: z.literal("cancelled") }),
-]);
-export type QuestionOutcome = z.infer<typeof QuestionOutcome>;
-
-/** The scopes `claude plugin install/update --scope` takes. */
-export const PluginScope = z.enum(["user", "project", "local"]);
+// `{"cancel": {"key": ...}}`, and a unit variant crosses as the bare name. This is the table of
+// them; command_fields.ts holds the field shapes several rows share, command_wire.ts reads and
+// writes the wire form against the table.
 
 /** One row of the command table: its fields, its reply (required `reply_to`) and, for a command
  * forge adds beyond protocol v29, why. */
@@ -319,11 +250,6 @@ export type WireCommand = {
     : N;
 }[CommandName];
 
-/** Whether the command's outcome rides a `reply` (and so requires `reply_to`). */
-export function needsReply(name: CommandName): boolean {
-  return replySchema(name) !== null;
-}
-
 /** The commands whose outcome rides a `reply` (spec: command > reply_to). */
 export type ReplyCommandName = {
   [N in CommandName]: (typeof COMMANDS)[N] extends { reply: z.ZodType } ? N : never;
@@ -332,59 +258,3 @@ export type ReplyCommandName = {
 /** Reply command N's success body (its refusal rides the same reply as a string). */
 export type ReplyOf<N extends ReplyCommandName> = (typeof COMMANDS)[N] extends
   { reply: infer S extends z.ZodType } ? z.infer<S> : never;
-
-/**
- * The schema of a reply command's success body, null for a command with no reply. A refusal
- * rides the same reply as a string in forge's words. spec: command > reply_to.
- */
-export function replySchema<N extends ReplyCommandName>(name: N): z.ZodType<ReplyOf<N>>;
-export function replySchema(name: CommandName): z.ZodType | null;
-export function replySchema(name: CommandName): z.ZodType | null {
-  const spec: CommandSpec = COMMANDS[name];
-  return spec.reply ?? null;
-}
-
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(COMMANDS, name);
-}
-
-/**
- * A command the decoder refused, with its variant's name when the name was known: a refused
- * reply command is still answered through its reply (spec: command > reply_to).
- */
-export class CommandRefused extends Error {
-  constructor(readonly command: CommandName | null, message: string) {
-    super(message);
-  }
-}
-
-/**
- * Decodes the externally tagged payload. Throws a CommandRefused whose sentence names what was
- * wrong: an unknown variant, a unit variant sent with fields (or the reverse), or the field.
- */
-export function decodeCommand(raw: unknown): Command {
-  return decodeCommandLenient(raw).command;
-}
-
-/** decodeCommand, also naming the unknown fields it ignored (serde's default). */
-export function decodeCommandLenient(raw: unknown): { command: Command; ignored: string[] } {
-  const variant = splitVariant(raw);
-  if (!variant) {
-    throw new CommandRefused(null, 'a command is one variant: its name, or {"<name>": {fields}}');
-  }
-  const { name, bag } = variant;
-  if (!isCommandName(name)) throw new CommandRefused(null, `unknown command \`${name}\``);
-  const schema: z.ZodType | null = COMMANDS[name].fields;
-  if (schema === null) {
-    if (typeof raw !== "string") {
-      throw new CommandRefused(name, `\`${name}\` is a unit variant: send its name alone`);
-    }
-    return { command: { name, fields: null } as Command, ignored: [] };
-  }
-  if (typeof raw === "string") {
-    throw new CommandRefused(name, `\`${name}\` needs its fields: {"${name}": {...}}`);
-  }
-  const parsed = parseIgnoringUnknownFields(schema, bag);
-  if (!parsed.success) throw new CommandRefused(name, `${name}: ${describeIssues(parsed.error)}`);
-  return { command: { name, fields: parsed.data } as Command, ignored: parsed.ignored };
-}

@@ -1,7 +1,7 @@
 import { assertEquals } from "../tests/assert.ts";
 import { decodeClientBinary } from "./binary.ts";
 import { DictateOutcome, dictationSamples, encodeDictationFrame } from "./dictate.ts";
-import { decodeCommand } from "./command.ts";
+import { decodeCommand } from "./command_wire.ts";
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
 

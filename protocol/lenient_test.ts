@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../tests/assert.ts";
 import { ClientMessage } from "./client.ts";
-import { decodeCommandLenient } from "./command.ts";
+import { decodeCommandLenient } from "./command_wire.ts";
 import { parseIgnoringUnknownFields } from "./lenient.ts";
 
 // Unknown fields are ignored (serde's default), unknown kinds and wrong types refused.

@@ -6,7 +6,7 @@ import {
   OauthCredentialsSnapshot,
   StatusSnapshot,
 } from "./accounts.ts";
-import { PermissionMode, PromptSource } from "./command.ts";
+import { PermissionMode, PromptSource } from "./command_fields.ts";
 import {
   AvailableModel,
   BackgroundTask,
@@ -88,6 +88,13 @@ export const SEAT_UPDATES = {
     about: "close_session: the seat's CLI is being closed.",
     fields: keyed({}),
     hears: fleet,
+  },
+  released: {
+    about: "close_session's close is done: the seat's CLI has exited and the seat sleeps.",
+    fields: keyed({}),
+    hears: fleet,
+    extension: "v29 says when a release begins (releasing) and nothing when it ends: a CLI " +
+      "takes up to seven seconds to close, and home drew the seat as live until a re-read",
   },
   auth_required: {
     about: "The upstream refused the seat's credential (HTTP 401).",

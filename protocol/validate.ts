@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { isCommandName, replySchema } from "./command.ts";
+import { isCommandName, replySchema } from "./command_wire.ts";
 import { describeIssues } from "./issues.ts";
 import { ServerMessage } from "./server.ts";
 import { snapshotSchema } from "./snapshots.ts";

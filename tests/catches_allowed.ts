@@ -21,8 +21,6 @@ export const ALLOWED: Record<string, string> = {
     "A probe: no browser state yet means no Chromium was ever started here.",
   "subsystems/browser/leftover.ts#hostname":
     "Not allowed to ask the host name: no lock can be told as this host's, so nothing is ended.",
-  "subsystems/browser/leftover.ts#psOf":
-    "A probe: without ps no process can be told from a reused pid, so nothing is ended.",
   "server/areas/cli_version.ts#readLatestCliVersion":
     "The parser's words stay out: the answer said is that it is not JSON, the output its cause.",
   "server/areas/service_status.ts#readStatusPage":
@@ -88,26 +86,18 @@ export const ALLOWED: Record<string, string> = {
     "The parser's own words stay out: what a person needs is that the JSON is not whole.",
   "server/state/kept_log.ts#lines":
     "Counted, not passed on: a bad line is the file's damage, reported as a whole.",
-  "server/workers/boot.ts#isFile":
-    "No file there (or none forge may see): the prior session cannot be resumed.",
   "server/workers/git.ts#removeWorktree":
     "git's words are the reason: the hand removal only tried again for a worktree git forgot.",
-  "server/workers/git.ts#isDir":
-    "A probe: nothing there (or nothing forge may see) is not a directory.",
   "server/workers/workers.ts#undo": "the keeper logged it",
   "server/workspace/claude/ndjson.ts#drain":
     "the pipe broke: the process is gone, keep what we have",
   "server/workspace/claude/process.ts#readStdout":
     "aborted after exit, or the pipe broke: the stream is over either way",
   "server/workspace/claude/process.ts#kill": "already exited",
-  "server/workspace/claude/process.ts#isFolder":
-    "A probe: a cwd that cannot be read as a folder is the answer (the spawn's refusal says so).",
   "server/state/owner.ts#release": "A descriptor already closed has already let its lock go.",
   "server/state/owner.ts#holderPid":
     "The refusal is said without the holder's pid when its file cannot be read; the lock decided.",
   "server/workspace/claude/stdin_writer.ts#close": "already closed by the other side",
-  "server/workspace/cli.ts#isExecutable":
-    "A probe along PATH: a candidate that is not there is not the CLI.",
   "server/workspace/cli.ts#readCliVersion":
     "No version to show (home says unknown); a CLI that will not run fails its seat in words.",
   "server/workspace/conversation/rows.ts#lineFrame": "torn or partial: skipped, not fatal",
@@ -115,13 +105,11 @@ export const ALLOWED: Record<string, string> = {
     "spec: a call whose output file is gone answers `none`, which is the reason itself.",
   "server/workspace/seats/call_output.ts#composedPath": "not this slug",
   "server/workspace/seats/call_output.ts#composedPath[2]": "no root: nothing launched here",
-  "server/workspace/seats/delivery.ts#isFile":
-    "Not there (or not visible to forge): nothing to resume.",
-  "server/workspace/seats/delivery.ts#isDir":
-    "Not there (or not visible to forge): nothing to resume in.",
   "server/workspace/seats/launch.ts#cwd":
     "The CLI names its folder by the real path; a path that will not resolve is named as given.",
-  "server/workspace/seats/manager.ts#mustBeDir": "refused below",
+  "server/path_kind.ts#statOf":
+    "A probe: nothing there (or nothing forge may see) is neither a file nor a directory.",
+  "server/path_kind.ts#statSyncOf": "As above, for the synchronous probe.",
   "server/workspace/seats/proc_files.ts#procTable": "an empty table: nothing walks",
   "server/workspace/seats/proc_files.ts#childrenOf": "the process ended",
   "server/workspace/seats/proc_files.ts#readSync":
@@ -170,7 +158,6 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/browser/host.ts#close": "a start that failed was told by its own caller",
   "subsystems/browser/host.ts#asked":
     "A browser that will not answer the close is killed below, which is the fallback.",
-  "subsystems/browser/launch.ts#exists": "A probe for the binary: not there is the answer.",
   "subsystems/browser/launch.ts#launchChromium": "no lock left: nothing to clear",
   "subsystems/browser/launch.ts#launchChromium[2]": "closed",
   "subsystems/browser/launch.ts#killGroup": "already gone",
@@ -189,8 +176,6 @@ export const ALLOWED: Record<string, string> = {
     "Stopping a cast the tab already ended (it closed) changes nothing.",
   "subsystems/browser/tab.ts#resizeNow": "As above: a cast already over needs no stop.",
   "subsystems/browser/tab_history.ts#h": "a closing tab: no history to step",
-  "subsystems/browser/tools.ts#files":
-    "A probe: a path that cannot be stat'ed is refused below as not a file.",
   "subsystems/browser/tools_net.ts#r":
     "evicted from Chromium's buffer: the body is no longer there",
   "subsystems/connectors/gotify_client.ts#session":
@@ -226,10 +211,7 @@ export const ALLOWED: Record<string, string> = {
   "subsystems/plugins/cli.ts#runPluginCli[2]": "not JSON: the exit code and stderr are the outcome",
   "subsystems/plugins/files.ts#readJson":
     "The parser's words stay out: not valid JSON is the reason.",
-  "subsystems/plugins/files.ts#isDir": "a probe: absence is the answer",
-  "subsystems/plugins/files.ts#isFile": "a probe: absence is the answer",
   "subsystems/plugins/files.ts#entries": "absent or unreadable: no entries",
-  "subsystems/plugins/files.ts#executable": "a probe along PATH: not there is not the command",
   "subsystems/plugins/plugin_dir.ts#cloneHead": "no clone here: no head to show",
   "subsystems/plugins/plugin_dir.ts#cloneHead[2]":
     "A packed ref has no loose file: packed-refs holds it.",
@@ -259,15 +241,11 @@ export const ALLOWED: Record<string, string> = {
     "The refs read straight from the files is a shortcut: git below answers when it fails.",
   "subsystems/review/refs.ts#st": "A probe: no `.git` is not a repository.",
   "subsystems/review/refs.ts#exists": "a probe: absence is the answer",
-  "subsystems/review/scan.ts#scan":
-    "spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.",
   "subsystems/review/scan.ts#topLevel": "No `.git` here: git says where the top is, if anywhere.",
   "subsystems/review/untracked.ts#readOnce":
     "A file that went after the status: no lines and no content, as for a deleted file.",
   "subsystems/review/untracked.ts#untrackedHead":
     "A file that went between the status and the read: no content, as for a deleted file.",
-  "subsystems/review/scope.ts#scopeOfSeat":
-    "Not there, or not a directory: either way the checkout is not on disk, which is the why.",
   "subsystems/review/watch.ts#stop": "Already closed.",
   "subsystems/terminal/proc.ts#procSource":
     "No /proc here: `ps` is the source, and the probe says so.",
@@ -299,6 +277,7 @@ export const ALLOWED: Record<string, string> = {
   "tools/launch.ts#(top)": "The child already ended.",
   "tools/permissions.ts#connectorHosts":
     "not a URL: the loader refused it already, no host to allow",
+  "tools/permissions.ts#onPath": "not in this dir: the next one is looked at, as a spawn would",
   "tools/permissions.ts#upstreamHost": "not a URL: the loader refused it already, no host to allow",
   "tools/permissions.ts#vaultNet": "the vault refuses the URL in its own words at use",
   "tools/permissions.ts#directoryMarketplaces":

@@ -1,4 +1,5 @@
 import { assertEquals, assertMatch } from "./assert.ts";
+import type { ReviewThread } from "../protocol/mod.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
 
 const lead = { org: "Acme", project: "proj", label: "lead" };
@@ -11,7 +12,7 @@ const THREAD = {
   created_at: "2026-01-01T00:00:00Z",
   updated_at: "2026-01-01T00:00:00Z",
   commit: null,
-};
+} satisfies ReviewThread;
 
 // spec: command > reply_to: required on the reply commands, refused on the rest, before running.
 Deno.test("reply_to is enforced both ways before the command runs", async () => {
@@ -45,7 +46,7 @@ Deno.test("reply_to is enforced both ways before the command runs", async () => 
 Deno.test("a reply command refused by the core answers in its reply body", async () => {
   await using t = await testServer(SAMPLE_CONFIG + "\n[review]\nenabled = false\n");
   const c = await t.ready();
-  c.sendUntyped({
+  c.send({
     kind: "command",
     command: { upsert_review_thread: { project: "proj", branch: "main", thread: THREAD } },
     reply_to: 41,

@@ -60,7 +60,7 @@ export async function act(s: Actor, action: string, k: number): Promise<void> {
       return await sleep(s.r.int(25));
     }
     case "review":
-      c.sendUntyped({
+      c.send({
         kind: "command",
         reply_to: 10_000 + k,
         command: {

@@ -3,6 +3,7 @@
  * a git repo (workers need one), one worker at most, a schedule that never falls due and one
  * connector subscription, both of which every restart must keep as they were.
  */
+import type { ReviewThread } from "../protocol/mod.ts";
 import { git } from "./harness.ts";
 import type { SeatWorld } from "./seats_harness.ts";
 
@@ -53,7 +54,7 @@ export async function seedWorld(world: SeatWorld, state: string): Promise<string
 }
 
 /** A review thread the soak writes mid-kill (the shape upsert_review_thread takes). */
-export function thread(k: number) {
+export function thread(k: number): ReviewThread {
   const at = new Date().toISOString();
   return {
     id: `t${k}`,

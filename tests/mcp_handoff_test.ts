@@ -3,7 +3,7 @@
 // feedback with review_id and note; document_read's confinement); session > composer
 // (`handoff` while a hand-off is parked); terminal_control ("while a client holds it the
 // terminal tools are refused").
-import { decodeTerminalOutput } from "../protocol/mod.ts";
+import { decodeTerminalOutput, type HandOffAnswer } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { MCP_SCRIPT, type Msg, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
@@ -37,12 +37,11 @@ Deno.test("document__hand_off: approve and feedback reach the model; the compose
     assertEquals(snap.composer.machine, "handoff");
     assertEquals([snap.pending_ask.kind, snap.pending_ask.id], ["document_hand_off", pending.id]);
     await viewer.close();
-    c.sendUntyped({
-      kind: "answer_document_hand_off",
-      key: lead,
-      id: String(pending.id),
-      answer: { [verdict]: { review_id: "r-7", note } },
-    });
+    const verdictOf = { review_id: "r-7", note };
+    const answer: HandOffAnswer = verdict === "approve"
+      ? { approve: verdictOf }
+      : { feedback: verdictOf };
+    c.send({ kind: "answer_document_hand_off", key: lead, id: String(pending.id), answer });
     const done = await untilResult(c);
     assertEquals(firstEnding(done), "answered");
     const words = verdict === "approve" ? "approved" : "sent back with feedback";

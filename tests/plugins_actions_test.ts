@@ -1,4 +1,4 @@
-import { ExtensionsRead } from "../protocol/mod.ts";
+import { ExtensionsRead, type WireCommand } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { testServer } from "./harness.ts";
 import {
@@ -173,7 +173,7 @@ Deno.test("extensions: a failed install answers in the CLI's words, refusals in 
     assertMatch(failed.message, /Plugin "nope" not found in marketplace "mk"/);
 
     // forge's own words where nothing ran: an unknown marketplace, a plugin not installed, a bad id.
-    const refusals: [unknown, RegExp][] = [
+    const refusals: [WireCommand, RegExp][] = [
       [
         { plugin_install: { plugin_id: "one@elsewhere" } },
         /no marketplace named elsewhere is configured/,
@@ -186,7 +186,7 @@ Deno.test("extensions: a failed install answers in the CLI's words, refusals in 
       [{ plugin_marketplace_repair: { marketplace: "ghost" } }, /no marketplace named ghost/],
     ];
     for (const [command, why] of refusals) {
-      c.sendUntyped({ kind: "command", command });
+      c.send({ kind: "command", command });
       const err = await c.next((m) => m.kind === "error");
       assertMatch(String(err.why), why);
     }

@@ -5,6 +5,12 @@
 // the tree move (work_changed) and the turn's notice (review_activity_notice).
 // The original forge's `review` tool family; spec: command > reply_to ("the three review writes");
 // session > reviews, diff.
+import {
+  type CommandBody,
+  commandWire,
+  type ReplyCommandName,
+  type ReviewThread,
+} from "../protocol/mod.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { type Msg, toolResultsOf, untilResult } from "./mcp_harness.ts";
 import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
@@ -22,8 +28,13 @@ async function git(cwd: string, ...args: string[]): Promise<void> {
 }
 
 /** Sends a reply command and returns its reply's body. */
-async function ask(c: ForgeClient, id: number, name: string, fields: Msg): Promise<unknown> {
-  c.sendUntyped({ kind: "command", command: { [name]: fields }, reply_to: id });
+async function ask<N extends ReplyCommandName>(
+  c: ForgeClient,
+  id: number,
+  name: N,
+  fields: CommandBody<N>,
+): Promise<unknown> {
+  c.send({ kind: "command", command: commandWire(name, fields), reply_to: id });
   return (await c.next((m) => m.kind === "reply" && m.reply_to === id, 15_000)).body;
 }
 
@@ -69,7 +80,7 @@ Deno.test("review loop: a person's review reaches the agent, whose answer reache
     created_at: "2026-12-02T10:00:00Z",
     updated_at: "2026-12-02T10:00:00Z",
     commit: null,
-  };
+  } satisfies ReviewThread;
   const scope = { project: "alpha", branch: "main" };
   assertEquals(await ask(person, 1, "upsert_review_thread", { ...scope, thread }), true);
   await threadMoves(viewer, (t) => t.status === "open");

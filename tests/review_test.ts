@@ -1,3 +1,4 @@
+import type { ReviewThread } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { testServer } from "./harness.ts";
 
@@ -186,8 +187,8 @@ Deno.test("review: threads are written through reply commands and read back on t
       created_at: "2026-12-02T10:00:00Z",
       updated_at: "2026-12-02T10:00:00Z",
       commit: null,
-    };
-    c.sendUntyped({
+    } satisfies ReviewThread;
+    c.send({
       kind: "command",
       command: { upsert_review_thread: { project: "proj", branch: "main", thread } },
       reply_to: 1,

@@ -1,4 +1,5 @@
 import { startFakeVault } from "../fixtures/vault_server/mod.ts";
+import type { WireCommand } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
 
@@ -35,10 +36,11 @@ Deno.test("the biometric commands answer through reply, refusals in the body; va
   try {
     await using t = await testServer(vaultConfig(vault.url));
     const c = await t.ready();
-    const reply = async (command: unknown, n: number) => {
-      c.sendUntyped({ kind: "command", command, reply_to: n });
-      const r = await c.next((m) => m.kind === "reply" && m.reply_to === n);
-      return r.body;
+    const answer = async (n: number) =>
+      (await c.next((m) => m.kind === "reply" && m.reply_to === n)).body;
+    const reply = (command: WireCommand, n: number) => {
+      c.send({ kind: "command", command, reply_to: n });
+      return answer(n);
     };
     // Not answering yet: the material is withheld, in words.
     assertMatch(
@@ -61,8 +63,10 @@ Deno.test("the biometric commands answer through reply, refusals in the body; va
       false,
     );
     // A bad field is refused by the command's schema, still in the reply's body.
+    const bad = { biometric_rewrite: { device: "d", purpose: "", blob: 7 } };
+    c.sendUntyped({ kind: "command", command: bad, reply_to: 6 });
     assertEquals(
-      await reply({ biometric_rewrite: { device: "d", purpose: "", blob: 7 } }, 6),
+      await answer(6),
       "biometric_rewrite: purpose: must not be empty; blob: expected a string, got 7",
     );
     c.send({ kind: "command", command: "vault_lock" });

@@ -9,7 +9,7 @@
 // and "no secret in the log or any frame but its one answer".
 import { SEED, startFakeVault } from "../fixtures/vault_server/mod.ts";
 import { makeTestTls } from "../fixtures/vault_server/tls.ts";
-import type { Slot } from "../protocol/mod.ts";
+import type { Slot, WireCommand } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { type Msg, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
@@ -30,8 +30,8 @@ function respond(c: ForgeClient, key: Slot, id: unknown, answer: unknown) {
   command(c, "respond_vault_ask", { key, id, answer });
 }
 
-async function reply(c: ForgeClient, cmd: unknown, n: number): Promise<unknown> {
-  c.sendUntyped({ kind: "command", command: cmd, reply_to: n });
+async function reply(c: ForgeClient, cmd: WireCommand, n: number): Promise<unknown> {
+  c.send({ kind: "command", command: cmd, reply_to: n });
   return (await c.next((m) => m.kind === "reply" && m.reply_to === n, 30_000)).body;
 }
 

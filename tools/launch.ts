@@ -3,7 +3,8 @@ import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import { findClaude } from "../server/workspace/cli.ts";
-import { directoryMarketplaces, permissionFlags, SERVER_V8_FLAGS } from "./permissions.ts";
+import { chromiumPath } from "../subsystems/browser/launch.ts";
+import { directoryMarketplaces, onPath, permissionFlags, SERVER_V8_FLAGS } from "./permissions.ts";
 
 /**
  * `deno task start`: reads the config, computes the narrowest Deno permissions that serve it
@@ -29,6 +30,7 @@ try {
 const repoRoot = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
 const port = flag("--port") !== null ? Number(flag("--port")) : loaded.config.server.port;
 const gatewayPort = flag("--gateway-port");
+const pathDirs = (Deno.env.get("PATH") ?? "").split(":").filter((d) => d.startsWith("/"));
 const flags = permissionFlags({
   config: loaded.config,
   configPath: path,
@@ -38,7 +40,11 @@ const flags = permissionFlags({
   claudeBin: findClaude(loaded.config),
   home: Deno.env.get("HOME") ?? "/",
   claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR") ?? null,
-  pathDirs: (Deno.env.get("PATH") ?? "").split(":").filter((d) => d.startsWith("/")),
+  pathDirs,
+  // The gh review would run, by its path: none found names none (Deno would refuse it anyway).
+  gh: onPath("gh", pathDirs),
+  // The one Chromium the browser would start, found now: only it is named, not every PATH dir's.
+  chromium: chromiumPath(null),
   pluginSources: directoryMarketplaces([
     Deno.env.get("CLAUDE_CONFIG_DIR") ?? `${Deno.env.get("HOME") ?? "/"}/.claude`,
     ...loaded.config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),

@@ -5,6 +5,7 @@ import { modelsDir } from "../subsystems/dictate/paths.ts";
 import { notifyNetHosts } from "../subsystems/notify/settings.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 import { expandHome } from "../server/home_path.ts";
+import { claudeTasksPath, forgeTempPath } from "../server/temp_dir.ts";
 
 /**
  * V8 flags the launcher and the compiled binary run the server with. After a burst
@@ -20,7 +21,7 @@ export const SERVER_V8_FLAGS = "--max-semi-space-size=1,--expose-gc";
  * The Deno permission flags forge runs under, computed from its config: network limited to the
  * socket it binds, the account gateway's loopback port and the upstream hosts the accounts name,
  * files to the config dir, the Claude config dirs and the configured project
- * paths, subprocesses to the binaries it spawns. README "Permissions" explains each one.
+ * paths, subprocesses to the binaries it spawns. docs/permissions.md explains each one.
  */
 export function permissionFlags(opts: {
   config: ForgeConfig;
@@ -34,29 +35,52 @@ export function permissionFlags(opts: {
   claudeConfigDir: string | null;
   /** `$PATH`'s directories: with plugins on, the LSP checks stat commands there. */
   pathDirs?: string[];
+  /** forge's own temp dir (`forgeTempPath()`): read and written instead of the whole `/tmp`. */
+  tempDir?: string;
+  /** Where the seats' CLI writes task output (`claudeTasksPath()`): read by read_call_output. */
+  claudeTasksDir?: string;
+  /** forge's uid (`Deno.uid()`), which names the CLI's task output dirs. */
+  uid?: number;
+  /**
+   * The `gh` the launcher found on `$PATH`: named by its path; null when there is none, so
+   * nothing is named (review then says gh is not installed); unset, the bare name.
+   */
+  gh?: string | null;
+  /** The Chromium the launcher found on `$PATH` (`chromiumPath`), when `browser.chromium` is unset. */
+  chromium?: string | null;
   /** Directory marketplaces the plugins roots name (`directoryMarketplaces`): read in place. */
   pluginSources?: string[];
 }): string[] {
   const { config } = opts;
   const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
+  // Each project's tree, its document roots, and the env_file a seat's launch reads.
   const projectPaths = config.orgs.flatMap((o) =>
-    o.projects.flatMap((p) => [p.path, ...p.document_roots])
+    o.projects.flatMap((p) => [
+      p.path,
+      ...p.document_roots,
+      ...(p.env_file?.startsWith("/") ? [p.env_file] : []),
+    ])
   );
   const claudeDirs = [
     opts.claudeConfigDir ?? `${opts.home}/.claude`,
     ...config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ];
   const terminal = config.areas.terminal?.enabled === true;
-  // The browser (on unless `browser.enabled = false`) runs Chromium through `setsid` (its own
-  // process group), speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio
-  // (pulseaudio, pactl, parec) for page audio. README "Permissions".
+  const tempDir = opts.tempDir ?? forgeTempPath();
+  // The browser (on unless `browser.enabled = false`) runs one Chromium (`browser.chromium`, else
+  // the one the launcher found on PATH) in its own session (Deno's `detached`, no setsid binary),
+  // speaks CDP to it on an ephemeral loopback port, and runs its own PulseAudio (pulseaudio,
+  // pactl, parec) for page audio, which has no switch of its own. docs/permissions.md.
   const browser = config.areas.browser?.enabled !== false;
-  const chromium = typeof config.areas.browser?.chromium === "string"
-    ? [config.areas.browser.chromium]
-    : (opts.pathDirs ?? []).map((d) => `${d}/chromium`);
+  const configuredChromium = config.areas.browser?.chromium;
+  const chromium = typeof configuredChromium === "string" && configuredChromium !== ""
+    ? [configuredChromium]
+    : opts.chromium
+    ? [opts.chromium]
+    : [];
   const dictate = dictatePermissions(config, opts.home);
   // The plugins subsystem (on unless `plugins.enabled = false`) resolves LSP commands on PATH and
-  // scans directory marketplaces where they are. README "Permissions".
+  // scans directory marketplaces where they are. docs/permissions.md.
   const plugins = config.areas.plugins?.enabled !== false
     ? [...(opts.pathDirs ?? []), ...(opts.pluginSources ?? [])]
     : [];
@@ -65,12 +89,13 @@ export function permissionFlags(opts: {
     ...claudeDirs,
     ...projectPaths,
     opts.repoRoot,
-    "/tmp",
+    tempDir,
+    ...claudeTaskDirs(config, opts),
     ...plugins,
     ...(browser ? chromium : []),
     ...dictate.read,
   ]);
-  const write = unique([configDir, ...claudeDirs, "/tmp", ...dictate.write]);
+  const write = unique([configDir, ...claudeDirs, tempDir, ...dictate.write]);
   // Deno refuses /proc reads without --allow-all, so process walks and session kills go through
   // `ps` and `kill` instead.
   const run = unique([
@@ -78,11 +103,13 @@ export function permissionFlags(opts: {
     "ps",
     "kill",
     ...(opts.claudeBin ? [opts.claudeBin] : ["claude"]),
+    // Review (on unless `review.enabled = false`) asks `gh` for the `pr` and `closes` rows.
+    ...(config.areas.review?.enabled !== false && opts.gh !== null ? [opts.gh ?? "gh"] : []),
     ...dictate.run,
     ...ttsRun(config),
     // home's cli_version.latest asks npm's own client (server/areas/cli_version.ts).
     ...(config.claude.check_latest ? [config.claude.npm] : []),
-    ...(browser ? ["setsid", ...chromium, "pulseaudio", "pactl", "parec"] : []),
+    ...(browser ? [...chromium, "pulseaudio", "pactl", "parec"] : []),
   ]);
   // The gateway listens on loopback and forwards to each account's upstream. With no accounts
   // it binds nothing yet, but a reload that adds the first one binds then, and the process's
@@ -211,7 +238,7 @@ function dictatePermissions(config: ForgeConfig, home: string) {
 
 /**
  * The vault server's host and port, when `[vault]` is on and names one: the only address the
- * vault's client reaches (a self-hosted server serves attachments itself). README "Permissions".
+ * vault's client reaches (a self-hosted server serves attachments itself). docs/permissions.md.
  */
 function vaultNet(config: ForgeConfig): string[] {
   const vault = config.areas.vault;
@@ -223,6 +250,43 @@ function vaultNet(config: ForgeConfig): string[] {
   } catch {
     return []; // the vault refuses the URL in its own words at use
   }
+}
+
+/**
+ * Where the seats' CLI writes background tasks' output (read_call_output reads it): `claude-<uid>`
+ * under forge's own temp base, and under each `CLAUDE_CODE_TMPDIR` or `TMPDIR` an `env` table of
+ * the config names (`[env]`, an account's, a project's), since a seat's table may move it.
+ */
+function claudeTaskDirs(
+  config: ForgeConfig,
+  opts: { claudeTasksDir?: string; uid?: number },
+): string[] {
+  const uid = opts.uid ?? Deno.uid() ?? 0;
+  const tables = [
+    config.env,
+    ...config.accounts.map((a) => a.env),
+    ...config.orgs.flatMap((o) => o.projects.map((p) => p.env)),
+  ];
+  const named = tables.flatMap((t) =>
+    ["CLAUDE_CODE_TMPDIR", "TMPDIR"].flatMap((key) =>
+      t?.[key]?.startsWith("/")
+        ? [claudeTasksPath((n) => (n === key ? t[key] : undefined), uid)]
+        : []
+    )
+  );
+  return [opts.claudeTasksDir ?? claudeTasksPath(undefined, uid), ...named];
+}
+
+/** The first `<dir>/<name>` on `dirs` that is a file, or null: what a spawn of `name` runs. */
+export function onPath(name: string, dirs: readonly string[]): string | null {
+  for (const dir of dirs) {
+    try {
+      if (Deno.statSync(`${dir}/${name}`).isFile) return `${dir}/${name}`;
+    } catch {
+      // not in this dir: the next one is looked at, as a spawn would
+    }
+  }
+  return null;
 }
 
 function hostForFlag(bind: string): string {

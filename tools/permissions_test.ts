@@ -3,7 +3,7 @@ import { assert, assertEquals } from "../tests/assert.ts";
 import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { loadConfigText } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
-import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
+import { directoryMarketplaces, onPath, permissionFlags } from "./permissions.ts";
 
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 const text =
@@ -11,7 +11,15 @@ const text =
   `[[orgs]]\nname = "o"\naccounts = ["A"]\n[[orgs.projects]]\nname = "p"\npath = "/srv/p"\ndocument_roots = ["/srv/docs"]\n`;
 
 /** The flags a whole forge.toml gets; `opts` adds the launcher's PATH and marketplace reads. */
-function flagsOf(toml: string, opts: { pathDirs?: string[]; pluginSources?: string[] } = {}) {
+function flagsOf(
+  toml: string,
+  opts: {
+    pathDirs?: string[];
+    pluginSources?: string[];
+    chromium?: string | null;
+    gh?: string | null;
+  } = {},
+) {
   const { config } = loadConfigText(toml, "/etc/forge/forge.toml", areas);
   return permissionFlags({
     config,
@@ -21,6 +29,9 @@ function flagsOf(toml: string, opts: { pathDirs?: string[]; pluginSources?: stri
     claudeBin: "/opt/claude",
     home: "/home/u",
     claudeConfigDir: null,
+    tempDir: "/tmp/forge-1000",
+    claudeTasksDir: "/tmp/claude-1000",
+    uid: 1000,
     ...opts,
   });
 }
@@ -31,10 +42,14 @@ const flags = (extra: string) => flagsOf(text + extra);
 /** The one flag of `f` named `name` (`--allow-net`), with its scope. */
 const flagNamed = (f: string[], name: string) => f.find((x) => x.startsWith(name));
 
+/** The comma-separated scope of `f`'s flag `name` (`--allow-read`), as a list. */
+const scopeOf = (f: string[], name: string) =>
+  flagNamed(f, `${name}=`)!.slice(name.length + 1).split(",");
+
 /** The shared config's network: the socket, the gateway's loopback port, account A's upstream. */
 const BASE_NET = "--allow-net=10.0.0.5:9000,127.0.0.1:8787,api.anthropic.com:443";
 
-// README "Permissions": the network is the bind address alone; files are fenced to the dirs the
+// docs/permissions.md: the network is the bind address alone; files are fenced to the dirs the
 // config names when no native addon makes the fence moot.
 Deno.test("with the terminal off, every permission is scoped to what the config names", () => {
   const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
@@ -43,20 +58,19 @@ Deno.test("with the terminal off, every permission is scoped to what the config 
     flagNamed(f, "--allow-net"),
     BASE_NET,
   );
-  assertEquals(flagNamed(f, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude");
-  const read = flagNamed(f, "--allow-read=")!.slice("--allow-read=".length).split(
-    ",",
-  );
-  for (
-    const dir of [
-      "/etc/forge",
-      "/home/u/.claude",
-      "/srv/claude-a",
-      "/srv/p",
-      "/srv/docs",
-      "/opt/forge",
-    ]
-  ) assert(read.includes(dir), dir);
+  assertEquals(flagNamed(f, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,gh");
+  // The config dir, the Claude config dirs, the project's tree and document root, the repo, and
+  // forge's temp dir and the CLI's task output dir (not /tmp whole).
+  assertEquals(scopeOf(f, "--allow-read"), [
+    "/etc/forge",
+    "/home/u/.claude",
+    "/srv/claude-a",
+    "/srv/p",
+    "/srv/docs",
+    "/opt/forge",
+    "/tmp/forge-1000",
+    "/tmp/claude-1000",
+  ]);
   assert(!f.includes("--allow-read") && !f.some((x) => x.startsWith("--allow-ffi")));
   assert(!f.includes("-A") && !f.includes("--allow-all"));
 });
@@ -67,7 +81,7 @@ Deno.test("with the terminal on, ffi is scoped to node_modules and files are uns
   assert(f.includes("--allow-read") && f.includes("--allow-write"));
 });
 
-// README "Permissions": the gateway adds its own port and exactly the upstreams the accounts name.
+// docs/permissions.md: the gateway adds its own port and exactly the upstreams the accounts name.
 Deno.test("the gateway's port and each account's upstream host are the only extra net grants", () => {
   const f = flags(
     `[browser]\nenabled = false\n[gateway]\nport = 8900\n[[accounts]]\ndisplay_name = "B"\nprovider = "openrouter"\n` +
@@ -81,7 +95,7 @@ Deno.test("the gateway's port and each account's upstream host are the only extr
   );
 });
 
-// README "Permissions": the vault adds its configured server's host and port, and nothing else.
+// docs/permissions.md: the vault adds its configured server's host and port, and nothing else.
 Deno.test("with the vault on, the network adds the configured vault server alone", () => {
   const on = flags(
     `[terminal]\nenabled = false\n[browser]\nenabled = false\n[vault]\nenabled = true\nserver_url = "https://vault.example.invalid"\nemail = "a@b.invalid"\n`,
@@ -93,24 +107,41 @@ Deno.test("with the vault on, the network adds the configured vault server alone
   assertEquals(flagNamed(off, "--allow-net"), BASE_NET);
 });
 
-// README "Permissions": with the browser on, Chromium runs through setsid at its configured path
-// and CDP reaches it on an ephemeral loopback port; off, neither is granted.
-Deno.test("the browser adds setsid, its Chromium and loopback only when on", () => {
+// docs/permissions.md: with the browser on, the one Chromium (configured, else the one the
+// launcher found on PATH) runs in its own session without a setsid trampoline, CDP reaches it on
+// an ephemeral loopback port, and page audio runs PulseAudio's three; off, none is granted.
+Deno.test("the browser adds its one Chromium, PulseAudio's binaries and loopback only when on", () => {
   const on = flags('[terminal]\nenabled = false\n[browser]\nchromium = "/opt/chromium"\n');
   assertEquals(
     flagNamed(on, "--allow-run"),
-    "--allow-run=git,ps,kill,/opt/claude,setsid,/opt/chromium,pulseaudio,pactl,parec",
+    "--allow-run=git,ps,kill,/opt/claude,gh,/opt/chromium,pulseaudio,pactl,parec",
   );
-  assertEquals(
-    flagNamed(on, "--allow-net"),
-    `${BASE_NET},127.0.0.1`,
-  );
+  assertEquals(flagNamed(on, "--allow-net"), `${BASE_NET},127.0.0.1`);
   assert(flagNamed(on, "--allow-read=")!.split(",").includes("/opt/chromium"));
   const off = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
   assert(!off.some((x) => x.includes("setsid") || x.includes("chromium") || x.includes("pulse")));
 });
 
-// README "Permissions": with plugins on, the LSP PATH checks read $PATH's directories and the
+Deno.test("unconfigured, the browser names the launcher's one Chromium, not every PATH dir's", () => {
+  const found = flagsOf(text + "[terminal]\nenabled = false\n[plugins]\nenabled = false\n", {
+    pathDirs: ["/usr/local/bin", "/usr/bin"],
+    chromium: "/usr/bin/chromium",
+  });
+  assertEquals(
+    flagNamed(found, "--allow-run"),
+    "--allow-run=git,ps,kill,/opt/claude,gh,/usr/bin/chromium,pulseaudio,pactl,parec",
+  );
+  const read = scopeOf(found, "--allow-read");
+  assertEquals(read.filter((p) => p.includes("chromium")), ["/usr/bin/chromium"]);
+  // None found: nothing is named, and the browser says at start that it has no Chromium.
+  const none = flagsOf(text + "[terminal]\nenabled = false\n", { chromium: null });
+  assertEquals(
+    flagNamed(none, "--allow-run"),
+    "--allow-run=git,ps,kill,/opt/claude,gh,pulseaudio,pactl,parec",
+  );
+});
+
+// docs/permissions.md: with plugins on, the LSP PATH checks read $PATH's directories and the
 // scan reads directory marketplaces in place; with plugins off, neither is added.
 Deno.test("plugins add PATH's dirs and the directory marketplaces to the read fence, only when on", async () => {
   const cfg = await Deno.makeTempDir();
@@ -239,10 +270,79 @@ Deno.test("the latest-claude check adds its npm to the binaries forge may run, o
       flagsOf(`[server]\nport = 9000\n[browser]\nenabled = false\n${claude}`),
       "--allow-run",
     );
-  assertEquals(run(""), "--allow-run=git,ps,kill,/opt/claude,npm");
+  assertEquals(run(""), "--allow-run=git,ps,kill,/opt/claude,gh,npm");
   assertEquals(
     run(`[claude]\nnpm = "/usr/local/bin/npm"\n`),
-    "--allow-run=git,ps,kill,/opt/claude,/usr/local/bin/npm",
+    "--allow-run=git,ps,kill,/opt/claude,gh,/usr/local/bin/npm",
   );
-  assertEquals(run(`[claude]\ncheck_latest = false\n`), "--allow-run=git,ps,kill,/opt/claude");
+  assertEquals(run(`[claude]\ncheck_latest = false\n`), "--allow-run=git,ps,kill,/opt/claude,gh");
+});
+
+// Review's `pr` and `closes` rows ask gh: allowed while review is on (the default), never off.
+Deno.test("review adds gh to the binaries forge may run, only when on", () => {
+  const off = "[terminal]\nenabled = false\n[browser]\nenabled = false\n";
+  assertEquals(flagNamed(flags(off), "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,gh");
+  assertEquals(
+    flagNamed(flags(`${off}[review]\nenabled = false\n`), "--allow-run"),
+    "--allow-run=git,ps,kill,/opt/claude",
+  );
+  // The launcher names the gh it found by its path, and none when there is none.
+  const found = flagsOf(text + off, { gh: "/usr/bin/gh" });
+  assertEquals(flagNamed(found, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,/usr/bin/gh");
+  const none = flagsOf(text + off, { gh: null });
+  assertEquals(flagNamed(none, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude");
+});
+
+Deno.test("onPath finds the first file of that name along the dirs, as a spawn would", async () => {
+  const a = await Deno.makeTempDir();
+  const b = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${a}/gh`); // a directory of that name is not the binary
+    await Deno.writeTextFile(`${b}/gh`, "");
+    assertEquals(onPath("gh", [a, b]), `${b}/gh`);
+    assertEquals(onPath("nope", [a, b]), null);
+  } finally {
+    await Deno.remove(a, { recursive: true });
+    await Deno.remove(b, { recursive: true });
+  }
+});
+
+// A seat's launch reads its project's env_file (server/workspace/seats/launch.ts): with the file
+// fence up, each configured one is readable, and only those.
+Deno.test("each project's absolute env_file is added to the read fence", () => {
+  const read = (toml: string) => scopeOf(flagsOf(toml), "--allow-read");
+  const base = '[terminal]\nenabled = false\n[browser]\nenabled = false\n[[orgs]]\nname = "o"\n';
+  const with_ = read(
+    `${base}[[orgs.projects]]\nname = "p"\npath = "/srv/p"\nenv_file = "/etc/p.env"\n` +
+      `[[orgs.projects]]\nname = "q"\npath = "/srv/q"\nenv_file = "~/q.env"\n` +
+      `[[orgs.projects]]\nname = "r"\npath = "/srv/r"\nenv_file = "rel.env"\n`,
+  );
+  // (`~` is expanded by the loader, against the real home)
+  assert(with_.includes("/etc/p.env") && with_.some((p) => /^\/.*\/q\.env$/.test(p)));
+  assert(!with_.some((p) => p.endsWith("rel.env")), "a relative env_file is ignored, not read");
+});
+
+// Not the whole shared /tmp: forge's own temp dir, read and written, and the CLI's task output
+// (read_call_output), read.
+Deno.test("temp files: forge's own temp dir and the CLI's task output dir, never /tmp whole", () => {
+  const f = flags("[terminal]\nenabled = false\n[browser]\nenabled = false\n");
+  const read = scopeOf(f, "--allow-read");
+  const write = scopeOf(f, "--allow-write");
+  assertEquals(read.filter((p) => p.startsWith("/tmp")), ["/tmp/forge-1000", "/tmp/claude-1000"]);
+  assertEquals(write, ["/etc/forge", "/home/u/.claude", "/srv/claude-a", "/tmp/forge-1000"]);
+});
+
+// A seat's env table that moves the CLI's temp base moves its task output: that one is read too.
+Deno.test("a CLAUDE_CODE_TMPDIR or TMPDIR an env table names adds its claude-<uid> to the read fence", () => {
+  const f = flags(
+    `[terminal]\nenabled = false\n[browser]\nenabled = false\n[env]\nCLAUDE_CODE_TMPDIR = "/srv/tmp"\n` +
+      `[[orgs]]\nname = "q"\n[[orgs.projects]]\nname = "x"\npath = "/srv/x"\n` +
+      `env = { TMPDIR = "/var/tmp/x" }\n`,
+  );
+  const read = scopeOf(f, "--allow-read");
+  assertEquals(read.filter((p) => p.includes("/claude-1000")), [
+    "/tmp/claude-1000",
+    "/srv/tmp/claude-1000",
+    "/var/tmp/x/claude-1000",
+  ]);
 });

@@ -3,7 +3,8 @@ import type { ProjectConfig } from "../config/types.ts";
 import { StateWriteError } from "../state/keeper.ts";
 import type { Host } from "../subsystem.ts";
 import type { WorkerRecord } from "./book.ts";
-import { deleteBranch, deleteBranchIfMerged, isDir, removeWorktree } from "./git.ts";
+import { isDir } from "../path_kind.ts";
+import { deleteBranch, deleteBranchIfMerged, removeWorktree } from "./git.ts";
 import type { SpawnRequest } from "./workers.ts";
 
 /**
@@ -84,13 +85,4 @@ export function stateWords(err: unknown, host: Host): string {
   if (err instanceof StateWriteError) return err.message;
   host.log.error("worker_book_failed", { error: err });
   return "forge could not write it";
-}
-
-export async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    // No file there (or none forge may see): the prior session cannot be resumed.
-    return false;
-  }
 }

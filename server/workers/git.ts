@@ -4,6 +4,7 @@
  * the branch clean-up rule. Real git, run as a child process; every failure is git's own first
  * line inside forge's sentence.
  */
+import { ioWords } from "../state/words.ts";
 
 /** Runs git in `cwd`; answers its exit, stdout and stderr (never throws for a non-zero exit). */
 export async function git(
@@ -72,6 +73,30 @@ export async function addWorktree(
   const res = await git(repo, args);
   if (!res.ok) return { why: `git worktree add failed: ${firstLine(res.err)}` };
   return { madeBranch: !exists };
+}
+
+/**
+ * Makes a worker's worktree at `path` from the lead's HEAD, its parent folder first
+ * (addWorktree's answer), or the sentence why not: no HEAD to start from, git's refusal, or a
+ * folder that could not be made (`unmade`: the folder and the error, for the log).
+ */
+export async function makeWorktree(
+  repo: string,
+  path: string,
+  label: string,
+): Promise<{ madeBranch: boolean } | { why: string; unmade?: { path: string; error: unknown } }> {
+  const head = await headOf(repo);
+  if ("why" in head) return head;
+  const folder = path.replace(/\/[^/]+$/, "");
+  try {
+    await Deno.mkdir(folder, { recursive: true });
+  } catch (error) {
+    return {
+      why: `forge could not make ${folder}: ${ioWords(error)}`,
+      unmade: { path: folder, error },
+    };
+  }
+  return await addWorktree(repo, path, label, head.sha);
 }
 
 /** The commits on `branch` that no other branch, tag or remote ref reaches. */
@@ -153,14 +178,4 @@ export async function deleteBranchIfMerged(repo: string, label: string): Promise
 /** Deletes the branch whatever it holds (a spawn that failed half way, on a branch it made). */
 export async function deleteBranch(repo: string, label: string): Promise<void> {
   await git(repo, ["branch", "-D", branchOf(label)]);
-}
-
-/** Whether `path` is a directory. */
-export async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    // A probe: nothing there (or nothing forge may see) is not a directory.
-    return false;
-  }
 }

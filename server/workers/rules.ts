@@ -1,8 +1,14 @@
-import { MCP_FAMILIES, type McpFamily, type Slot } from "../../protocol/mod.ts";
+import {
+  type LaunchSettings,
+  MCP_FAMILIES,
+  type McpFamily,
+  type Slot,
+} from "../../protocol/mod.ts";
 import type { ProjectConfig } from "../config/types.ts";
 import { Refusal } from "../subsystem.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { branchOf } from "./git.ts";
+import type { SpawnRequest } from "./workers.ts";
 
 /**
  * The rules a worker's spawn is checked against before anything is made (the original forge's
@@ -111,4 +117,23 @@ export function workerPrompt(
     "# Your charter",
     charter,
   ].join("\n\n");
+}
+
+/** The launch a worker's CLI starts with: the request's own settings, the worker's prompt
+ * (workerPrompt) as its charter, and AskUserQuestion withheld unless the worker is interactive
+ * (as the original's agents__spawn; fixed at spawn). */
+export function workerLaunch(
+  slot: Slot,
+  worktree: string,
+  req: SpawnRequest,
+  charter: string,
+): LaunchSettings {
+  return {
+    ...req.launch,
+    charter: workerPrompt(slot, worktree, req.families, charter),
+    extra_args: [
+      ...(req.launch?.extra_args ?? []),
+      ...(req.interactive ? [] : [["disallowedTools", "AskUserQuestion"] as [string, string]]),
+    ],
+  };
 }

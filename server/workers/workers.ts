@@ -9,22 +9,15 @@ import {
   type WorktreeDisposition,
 } from "../../protocol/mod.ts";
 import type { ProjectConfig } from "../config/types.ts";
-import { ioWords } from "../state/words.ts";
 import { type Host, Refusal } from "../subsystem.ts";
 import type { SeatManager } from "../workspace/seats/manager.ts";
 import type { Seat } from "../workspace/seats/seat.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { WorkerBook, type WorkerRecord } from "./book.ts";
-import { bootWorkers, isFile, requestOf, stateWords, undoSpawn } from "./boot.ts";
-import {
-  addWorktree,
-  deleteBranchIfMerged,
-  headOf,
-  isDir,
-  removeWorktree,
-  unsavedWork,
-} from "./git.ts";
-import { checkLabel, checkText, findProject, workerPrompt } from "./rules.ts";
+import { isDir, isFile } from "../path_kind.ts";
+import { bootWorkers, requestOf, stateWords, undoSpawn } from "./boot.ts";
+import { deleteBranchIfMerged, makeWorktree, removeWorktree, unsavedWork } from "./git.ts";
+import { checkLabel, checkText, findProject, workerLaunch } from "./rules.ts";
 import { bareRecord, statusChanged, type WorkerStatusAction } from "./status.ts";
 
 /** What a spawn asks for, already checked for shape (the tool's or the command's schema). */
@@ -178,21 +171,9 @@ export class Workers {
       if (!known) await this.#book.delete(slot).catch(() => {/* the keeper logged it */});
     };
     if (!(await isDir(worktree))) {
-      const head = await headOf(repo);
-      if ("why" in head) {
-        await undo();
-        throw new Refusal(what, `${what}: ${head.why}`);
-      }
-      const folder = worktree.replace(/\/[^/]+$/, "");
-      try {
-        await Deno.mkdir(folder, { recursive: true });
-      } catch (error) {
-        this.host.log.warn("worker_worktree_folder_unmade", { path: folder, error });
-        await undo();
-        throw new Refusal(what, `${what}: forge could not make ${folder}: ${ioWords(error)}`);
-      }
-      const added = await addWorktree(repo, worktree, slot.label, head.sha);
+      const added = await makeWorktree(repo, worktree, slot.label);
       if ("why" in added) {
+        if (added.unmade) this.host.log.warn("worker_worktree_folder_unmade", added.unmade);
         await undo();
         throw new Refusal(what, `${what}: ${added.why}`);
       }
@@ -201,19 +182,10 @@ export class Workers {
     const prior = req.resume ? this.seats.lastSession(slot) : undefined;
     const resumed = prior !== undefined && prior.cwd === worktree && await isFile(prior.transcript);
     const sessionId = resumed ? prior.session_id : crypto.randomUUID();
-    const launch: LaunchSettings = {
-      ...req.launch,
-      charter: workerPrompt(slot, worktree, req.families, charter),
-      // As the original's agents__spawn: `interactive` keeps AskUserQuestion; fixed at spawn.
-      extra_args: [
-        ...(req.launch?.extra_args ?? []),
-        ...(req.interactive ? [] : [["disallowedTools", "AskUserQuestion"] as [string, string]]),
-      ],
-    };
     const seat = await this.seats.startWorker(slot, req.project, {
       cwd: worktree,
       occupancy: resumed ? { resume: sessionId } : { sessionId },
-      launch,
+      launch: workerLaunch(slot, worktree, req, charter),
       families: req.families,
     });
     if (!seat.occupied) {

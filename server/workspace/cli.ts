@@ -1,4 +1,5 @@
 import type { ForgeConfig } from "../config/types.ts";
+import { isExecutableSync } from "../path_kind.ts";
 
 /**
  * Finds the `claude` binary: `[claude] path`, else `$FORGE_CLAUDE_BIN` (the pinned toolchain's,
@@ -7,21 +8,11 @@ import type { ForgeConfig } from "../config/types.ts";
 export function findClaude(config: ForgeConfig): string | null {
   if (config.claude.path) return config.claude.path;
   const pinned = Deno.env.get("FORGE_CLAUDE_BIN");
-  if (pinned && isExecutable(pinned)) return pinned;
+  if (pinned && isExecutableSync(pinned)) return pinned;
   for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (dir && isExecutable(`${dir}/claude`)) return `${dir}/claude`;
+    if (dir && isExecutableSync(`${dir}/claude`)) return `${dir}/claude`;
   }
   return null;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-  } catch {
-    // A probe along PATH: a candidate that is not there is not the CLI.
-    return false;
-  }
 }
 
 /** `claude --version`'s number (`2.1.332`), or null when it cannot be read. */

@@ -2,6 +2,7 @@
  * Starting one headless Chromium for a profile: Debian's `chromium`, its own
  * user-data dir, DevTools on an ephemeral loopback port. Measured flags.
  */
+import { isFileSync } from "../../server/path_kind.ts";
 
 /** A running Chromium: its process and the DevTools URL it printed. */
 export interface Launched {
@@ -13,20 +14,11 @@ export interface Launched {
 
 /** The binary a host runs: `browser.chromium`, else `chromium` found on PATH; null when neither. */
 export function chromiumPath(configured: string | null): string | null {
-  if (configured) return exists(configured) ? configured : null;
+  if (configured) return isFileSync(configured) ? configured : null;
   for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
-    if (dir && exists(`${dir}/chromium`)) return `${dir}/chromium`;
+    if (dir && isFileSync(`${dir}/chromium`)) return `${dir}/chromium`;
   }
   return null;
-}
-
-function exists(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    // A probe for the binary: not there is the answer.
-    return false;
-  }
 }
 
 /**
@@ -44,11 +36,12 @@ export async function launchChromium(
   for (const lock of ["SingletonLock", "SingletonSocket", "SingletonCookie"]) {
     await Deno.remove(`${userDataDir}/${lock}`).catch(() => {/* no lock left: nothing to clear */});
   }
-  // setsid: Chromium leads its own process group, so a close or a death takes its renderers,
-  // zygotes and crash handler with it (killGroup) rather than leaving them writing the profile.
-  const child = new Deno.Command("setsid", {
+  // detached: Deno calls setsid() in the child, so Chromium leads its own process group and a
+  // close or a death takes its renderers, zygotes and crash handler with it (killGroup) rather
+  // than leaving them writing the profile. No `setsid` binary: one would run anything.
+  const child = new Deno.Command(bin, {
+    detached: true,
     args: [
-      bin,
       "--headless",
       "--no-sandbox",
       "--disable-gpu",
@@ -100,7 +93,7 @@ export async function launchChromium(
   }
 }
 
-/** Kills a host's whole process group (its leader is the Chromium `setsid` started). */
+/** Kills a host's whole process group (its leader is the Chromium started detached). */
 export function killGroup(pid: number): void {
   try {
     Deno.kill(-pid, "SIGKILL");

@@ -1,3 +1,4 @@
+import { processOf } from "../../server/workspace/seats/procfs.ts";
 import { killGroup } from "./launch.ts";
 
 /** Where a leftover's end is recorded (the log). */
@@ -9,8 +10,9 @@ type Note = (event: string, fields: Record<string, unknown>) => void;
  * holding the profile and its memory. The profile's `SingletonLock` names it (`<host>-<pid>`).
  * It is ended only when that pid is still a Chromium over this very profile (its command line
  * names the profile dir), on this host, and not a child of this forge: a pid the kernel gave to
- * something else, or this forge's own Chromium, is left alone. `ps` reads the process (Deno reads
- * /proc only under --allow-all; the launcher allows `ps`). Answers the pid ended, else null.
+ * something else, or this forge's own Chromium, is left alone. The seats' process reader reads
+ * it (procfs.ts: /proc where Deno may read it, else the `ps` the launcher allows). Answers the pid
+ * ended, else null.
  */
 export async function endLeftover(userDataDir: string, log: Note): Promise<number | null> {
   let lock: string;
@@ -23,12 +25,12 @@ export async function endLeftover(userDataDir: string, log: Note): Promise<numbe
   const pid = Number(lock.slice(dash + 1));
   if (dash <= 0 || !Number.isInteger(pid) || pid <= 1) return null;
   if (lock.slice(0, dash) !== hostname()) return null;
-  const seen = await psOf(pid);
+  const seen = await processOf(pid);
   if (!seen || seen.parent === Deno.pid) return null;
-  if (!` ${seen.args} `.includes(` --user-data-dir=${userDataDir} `)) return null;
+  if (!` ${seen.command} `.includes(` --user-data-dir=${userDataDir} `)) return null;
   killGroup(pid);
   // The next Chromium over this profile starts only once the old one has let go of it.
-  for (let i = 0; i < 40 && await psOf(pid) !== null; i++) {
+  for (let i = 0; i < 40 && await processOf(pid) !== null; i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
   log("browser_leftover_ended", {
@@ -61,20 +63,5 @@ function hostname(): string {
     return Deno.hostname();
   } catch {
     return ""; // not allowed to ask: no lock can be told as this host's, nothing is ended
-  }
-}
-
-/** A process's parent and whole command line, or null when it is gone or `ps` cannot run. */
-async function psOf(pid: number): Promise<{ parent: number; args: string } | null> {
-  try {
-    const out = await new Deno.Command("ps", {
-      args: ["-ww", "-o", "ppid=,args=", "-p", String(pid)],
-      stdout: "piped",
-      stderr: "null",
-    }).output();
-    const m = /^\s*(\d+)\s+(.*)$/.exec(new TextDecoder().decode(out.stdout).trim());
-    return out.success && m ? { parent: Number(m[1]), args: m[2] } : null;
-  } catch {
-    return null; // ps not allowed or not there: nothing can be told, nothing is ended
   }
 }

@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { isFile } from "../../server/path_kind.ts";
 import { type Host, type ToolHandler, toolHandlers } from "../../server/subsystem.ts";
 import type { Files } from "./files.ts";
 import { drive, PageError, snapshot } from "./page_ops.ts";
@@ -21,8 +22,8 @@ const said = (element: string | undefined, target: string) => element ?? target;
 async function files(paths: string[]): Promise<void> {
   for (const path of paths) {
     if (!path.startsWith("/")) throw new PageError(`${path} is not an absolute path`);
-    // A probe: a path that cannot be stat'ed is refused below as not a file.
-    if (!(await Deno.stat(path).catch(() => null))?.isFile) {
+    // A path that cannot be stat'ed is refused as not a file.
+    if (!await isFile(path)) {
       throw new PageError(`${path} is not a file`);
     }
   }

@@ -2,6 +2,7 @@
  * Small readers the scan shares. Every one answers rather than throws: a missing or broken file
  * is a fact the inventory reports (a load_error), never a crash of the scan.
  */
+import { isExecutableSync } from "../../server/path_kind.ts";
 
 /** A JSON object's fields, loosely: the CLI's files are read field by field, never trusted. */
 export type Loose = { [key: string]: unknown };
@@ -42,22 +43,6 @@ export function str(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
 
-export async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false; // a probe: absence is the answer
-  }
-}
-
-export async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    return false; // a probe: absence is the answer
-  }
-}
-
 /** A directory's entries, or none when it is absent or unreadable. */
 export async function entries(path: string): Promise<Deno.DirEntry[]> {
   const out: Deno.DirEntry[] = [];
@@ -74,16 +59,8 @@ export async function entries(path: string): Promise<Deno.DirEntry[]> {
  * every PATH directory. spec: extensions > lsp ("a fact about the machine the socket is on").
  */
 export function resolvesOnPath(command: string, path: string): boolean {
-  const executable = (p: string) => {
-    try {
-      const info = Deno.statSync(p);
-      return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-    } catch {
-      return false; // a probe along PATH: not there is not the command
-    }
-  };
-  if (command.includes("/")) return executable(command);
-  return path.split(":").some((dir) => dir.length > 0 && executable(`${dir}/${command}`));
+  if (command.includes("/")) return isExecutableSync(command);
+  return path.split(":").some((dir) => dir.length > 0 && isExecutableSync(`${dir}/${command}`));
 }
 
 /**

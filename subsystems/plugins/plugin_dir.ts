@@ -1,4 +1,5 @@
-import { entries, isDir, isFile, type Loose, obj, readJson, str } from "./files.ts";
+import { isDir, isFile } from "../../server/path_kind.ts";
+import { entries, type Loose, obj, readJson, str } from "./files.ts";
 
 /** What one plugin directory brings (CLI 2.1.332 layout: `.claude-plugin/plugin.json`, ...). */
 export interface DirComponents {

@@ -7,16 +7,8 @@ import type {
   PluginComponents,
   PluginsInventorySnapshot,
 } from "../../protocol/mod.ts";
-import {
-  isDir,
-  isFile,
-  type Loose,
-  obj,
-  readJson,
-  redactUrls,
-  resolvesOnPath,
-  str,
-} from "./files.ts";
+import { isDir, isFile } from "../../server/path_kind.ts";
+import { type Loose, obj, readJson, redactUrls, resolvesOnPath, str } from "./files.ts";
 import { cloneHead, readPluginDir } from "./plugin_dir.ts";
 
 /** The scan's answer: the snapshot and the PATH checks it cannot carry. spec: extensions. */

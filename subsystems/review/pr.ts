@@ -31,6 +31,11 @@ export interface PrLookupOptions {
   onUnavailable?: (reason: string) => void;
 }
 
+/** `#run`'s codes for a gh that never started: missing, outside --allow-run, not executable. */
+const NOT_INSTALLED = -2;
+const NOT_ALLOWED = -3;
+const NOT_EXECUTABLE = -4;
+
 const NONE: PrAnswer = { pr: null, closes: [] };
 
 interface Run {
@@ -67,7 +72,10 @@ export class PrLookup {
     }
     let reason: string | null = null;
     const version = await this.#run(cwd, ["--version"]);
-    if (version.code === -2) reason = "gh is not installed";
+    if (version.code === NOT_INSTALLED) reason = "gh is not installed";
+    else if (version.code === NOT_ALLOWED) {
+      reason = "forge is not allowed to run gh: start it through the launcher with review on";
+    } else if (version.code === NOT_EXECUTABLE) reason = "gh is not executable";
     else if (version.code !== 0) {
       reason = `gh does not run: ${firstLine(version.err) || `exit ${version.code}`}`;
     } else {
@@ -170,8 +178,13 @@ export class PrLookup {
       const dec = new TextDecoder();
       return { code: out.code, out: dec.decode(out.stdout), err: dec.decode(out.stderr) };
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return { code: -2, out: "", err: "" };
-      return { code: -1, out: "", err: err instanceof Error ? err.message : String(err) };
+      // Deno's own message is not said: each refusal it can raise is named in forge's words.
+      if (err instanceof Deno.errors.NotFound) return { code: NOT_INSTALLED, out: "", err: "" };
+      if (err instanceof Deno.errors.NotCapable) return { code: NOT_ALLOWED, out: "", err: "" };
+      if (err instanceof Deno.errors.PermissionDenied) {
+        return { code: NOT_EXECUTABLE, out: "", err: "" };
+      }
+      return { code: -1, out: "", err: "it could not be started" };
     }
   }
 }

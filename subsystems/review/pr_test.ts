@@ -5,6 +5,7 @@
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { parseCloses, parsePrList, PrLookup } from "./pr.ts";
 import { cleanup, tempDir } from "../../tests/review_support.ts";
+import { runUnder } from "../../tests/narrow_deno.ts";
 
 async function fakeGh(dir: string): Promise<{ gh: string; calls: () => string[] }> {
   const gh = `${dir}/gh`;
@@ -45,6 +46,39 @@ Deno.test("pr: no gh installed answers none and reports the reason once", async 
     deepStrictEqual(await lookup.lookup(dir, "feature"), { pr: null, closes: [] });
     deepStrictEqual(await lookup.read(dir, "feature", false), { pr: null, closes: [] });
     deepStrictEqual(told, ["gh is not installed"]);
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+Deno.test("pr: a gh that is not executable is said so, in forge's words", async () => {
+  const dir = await tempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/gh`, "#!/bin/sh\nexit 0\n");
+    await Deno.chmod(`${dir}/gh`, 0o644);
+    const lookup = new PrLookup({ gh: `${dir}/gh` });
+    equal(await lookup.availability(dir), "gh is not executable");
+  } finally {
+    await cleanup(dir);
+  }
+});
+
+// Under the launcher's flags, a gh outside --allow-run: Deno's refusal is never quoted.
+Deno.test("pr: a gh forge may not run is said so in forge's words, not Deno's", async () => {
+  const dir = await tempDir();
+  try {
+    const { gh } = await fakeGh(dir);
+    const pr = new URL("./pr.ts", import.meta.url).href;
+    const script = `import { PrLookup } from ${JSON.stringify(pr)};\n` +
+      `console.log(await new PrLookup({ gh: ${
+        JSON.stringify(gh)
+      } }).availability(".")); Deno.exit(0);`;
+    const ran = await runUnder(["--allow-read", "--allow-env", "--allow-run=git"], script);
+    equal(
+      ran.stdout.trim(),
+      "forge is not allowed to run gh: start it through the launcher with review on",
+      ran.stderr,
+    );
   } finally {
     await cleanup(dir);
   }

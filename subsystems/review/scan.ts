@@ -9,6 +9,7 @@
  * For a record read, the worktree layer's files are finished between the two, so the range's
  * diff is parsed as git writes it from where they leave the read's budget.
  */
+import { isDir } from "../../server/path_kind.ts";
 import { type BaseStore, type BaseTarget } from "./base.ts";
 import { type DiffBudget, type ParsedAhead } from "./diff_parse.ts";
 import { diffLayer, type LayerOptions } from "./diff_layer.ts";
@@ -148,13 +149,8 @@ async function scan(
   keep: boolean,
 ): Promise<{ scan: Scan; patches: Patches }> {
   const gated = (gate: WorkState["gate"]) => ({ scan: gatedScan(gate), patches: NO_PATCHES });
-  try {
-    const st = await Deno.stat(cwd);
-    if (!st.isDirectory) return gated("gone");
-  } catch {
-    // spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.
-    return gated("gone");
-  }
+  // spec: a tree that cannot be stat'ed is `gone`; the gate is the reason.
+  if (!await isDir(cwd)) return gated("gone");
   // The diff is the long pole (~35 ms of a 200-file tree's ~45 ms record): it is spawned
   // first and parsed as it arrives; the status (~10 ms), the untracked files' counts and the
   // ref files are read while it runs.

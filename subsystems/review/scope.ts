@@ -3,6 +3,7 @@
  * checkout is its worktree). The original forge's `review` tool family's scope, and its failures,
  * one sentence per failed step.
  */
+import { isDir } from "../../server/path_kind.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
 import { git, text } from "./git.ts";
 
@@ -21,12 +22,8 @@ export async function scopeOfSeat(
   const project = seat.project?.name;
   if (!project) return { why: "this session is not under any forge project" };
   if (!seat.cwd) return { why: "this session has no working directory recorded" };
-  try {
-    if (!(await Deno.stat(seat.cwd)).isDirectory) throw new Error("not a directory");
-  } catch {
-    // Not there, or not a directory: either way the checkout is not on disk, which is the why.
-    return { why: `the checkout ${seat.cwd} is not on disk` };
-  }
+  // Not there, or not a directory: either way the checkout is not on disk, which is the why.
+  if (!await isDir(seat.cwd)) return { why: `the checkout ${seat.cwd} is not on disk` };
   const branch = await branchAt(seat.cwd);
   if ("why" in branch) return branch;
   return { project, branch: branch.branch };

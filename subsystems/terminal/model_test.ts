@@ -1,7 +1,8 @@
-import { ScreenModel, type ScreenModelOptions } from "./model.ts";
+import { FLOOD_BYTES, ScreenModel, type ScreenModelOptions } from "./model.ts";
 import type { OutputChunk } from "./terminal.ts";
 import { encodeTerminalOutput } from "../../protocol/terminal_frames.ts";
 import { visibleText, waitFor } from "../../tests/terminal_support.ts";
+import { ManualClock } from "../../tests/manual_clock.ts";
 import xt from "@xterm/headless";
 
 const { Terminal: Xterm } = xt;
@@ -131,6 +132,29 @@ Deno.test("model: after quiet it parses on its own", async () => {
     push("hello\r\n");
     await waitFor("the parse after quiet", () => m.parsedSeq === 1);
     if (m.text(24) !== "hello") throw new Error(m.text(24));
+  } finally {
+    m.dispose();
+  }
+});
+
+Deno.test("model: while it trails by a flood it waits for the flood's quiet, not the short one", async () => {
+  const clock = new ManualClock();
+  const { m, push } = model({ quietMs: 10, floodQuietMs: 500, clock });
+  try {
+    // A flood's worth in pieces under it: each alone would be parsed after the short quiet.
+    const piece = lines(1, 400);
+    for (let sent = 0; sent < FLOOD_BYTES; sent += piece.length) push(piece);
+    clock.advanceBy(100);
+    // Still waiting for quiet: nothing was handed to xterm, a timer is armed again.
+    if (clock.pending !== 1) throw new Error(`not waiting after 100 ms: ${clock.pending} timers`);
+    clock.advanceBy(400);
+    await waitFor("the parse after the flood's quiet", () => m.unparsedBytes === 0);
+    if (!m.text(24).endsWith("line 400")) throw new Error(m.text(24));
+    // Caught up, a small chunk is parsed after the short quiet again.
+    push("after\r\n");
+    clock.advanceBy(10);
+    await waitFor("the parse after the short quiet", () => m.unparsedBytes === 0);
+    if (!m.text(24).endsWith("after")) throw new Error(m.text(24));
   } finally {
     m.dispose();
   }

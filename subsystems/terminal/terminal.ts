@@ -42,6 +42,8 @@ export interface ShellTerminalOptions {
   modelHighWater?: number;
   /** Quiet time after output before the model parses it. Default 10 ms. */
   modelQuietMs?: number;
+  /** The quiet time while the model trails by a flood (model.ts). Default 250 ms. */
+  modelFloodQuietMs?: number;
   /** How often the state tracker samples /proc and termios. Default 250 ms. */
   pollMs?: number;
 }
@@ -114,6 +116,7 @@ export class ShellTerminal {
       parseAt: Math.min(options.modelParseAt ?? 8 * 1024 * 1024, highWater),
       highWater,
       quietMs: options.modelQuietMs ?? 10,
+      floodQuietMs: options.modelFloodQuietMs,
       onTitle: (title) => {
         this.#title = title;
         this.#emitChange();

@@ -11,11 +11,14 @@
  * the counts are always the whole-line parse's (transcript_bytes_test.ts compares the two). A
  * key given twice keeps its last value, as `JSON.parse` does: a repeated `message` or `usage`
  * starts over. The caller puts a 0x00 byte at `end` (no JSON value holds one raw), so no step
- * needs its own bound check: any read reaching `end` fails there.
+ * needs its own bound check: any read reaching `end` fails there. JSON's own tokens (strings,
+ * numbers, whitespace) are json_tokens.ts's; this file is the objects and arrays around them and
+ * what is noted of them.
  *
  *   walk(start, end): 1 when bytes [start, end) are one JSON object, its fields noted in the
  *     field table (`LineFields`); 0 when the line must be parsed whole.
  */
+import { FAIL, JSON_TOKENS } from "./json_tokens.ts";
 import type { WasmFunc } from "./wasm_text.ts";
 
 /** The fields noted, by index into the field table. */
@@ -113,7 +116,6 @@ const fn = (name: string, params: string[], locals: string[], body: string): Was
   body,
   exported: name === "walk",
 });
-const FAIL = "i32.const -1 return";
 const DEPTH_IN = `global.get $depth i32.const 1 i32.add global.set $depth
   global.get $depth i32.const ${MAX_DEPTH} i32.gt_u if ${FAIL} end`;
 const DEPTH_OUT = "global.get $depth i32.const 1 i32.sub global.set $depth";
@@ -137,108 +139,7 @@ export const WALK_GLOBALS = ["lim", "esc", "depth"];
 /** The walk's functions: each takes the position of what it reads and answers the position
  * after it, or -1 when the bytes are not what JSON allows there. */
 export const WALK: WasmFunc[] = [
-  fn("digit", ["c"], [], "local.get $c i32.const 48 i32.sub i32.const 10 i32.lt_u"),
-  fn(
-    "hex",
-    ["c"],
-    [],
-    `local.get $c i32.const 48 i32.sub i32.const 10 i32.lt_u
-     local.get $c i32.const 32 i32.or i32.const 97 i32.sub i32.const 6 i32.lt_u i32.or`,
-  ),
-  fn(
-    "ws",
-    ["p"],
-    ["c"],
-    `
-    loop
-      local.get $p i32.load8_u 0 local.set $c
-      local.get $c i32.const 32 i32.eq local.get $c i32.const 9 i32.eq i32.or
-      local.get $c i32.const 13 i32.eq i32.or local.get $c i32.const 10 i32.eq i32.or
-      if local.get $p i32.const 1 i32.add local.set $p br 1 end
-    end
-    local.get $p`,
-  ),
-  fn(
-    "digits",
-    ["p"],
-    [],
-    `
-    loop
-      local.get $p i32.load8_u 0 call $digit
-      if local.get $p i32.const 1 i32.add local.set $p br 1 end
-    end
-    local.get $p`,
-  ),
-  // From the opening quote; $esc says whether the string held an escape.
-  fn(
-    "str",
-    ["p"],
-    ["c", "e", "m"],
-    `
-    i32.const 0 global.set $esc
-    local.get $p i32.const 1 i32.add local.set $p
-    loop
-      ;; The next 16 bytes looked at here, the search called only past them: most keys and
-      ;; values end within 16 bytes, and the call cost more than the look. The 0x00 at the
-      ;; line's end is a hit, so a run of 16 plain bytes still ends at or before it.
-      local.get $p v128.load 0 i32.const 34 i8x16.splat i8x16.eq
-      local.get $p v128.load 0 i32.const 92 i8x16.splat i8x16.eq v128.or
-      local.get $p v128.load 0 i32.const 32 i8x16.splat i8x16.lt_u v128.or
-      i8x16.bitmask local.tee $m
-      if
-        local.get $p local.get $m i32.ctz i32.add local.set $p
-      else
-        local.get $p i32.const 16 i32.add global.get $lim call $special local.set $p
-      end
-      local.get $p i32.load8_u 0 local.tee $c i32.const 34 i32.eq
-      if local.get $p i32.const 1 i32.add return end
-      local.get $c i32.const 92 i32.ne if ${FAIL} end ;; a control byte: never raw in JSON
-      i32.const 1 global.set $esc
-      local.get $p i32.load8_u 1 local.set $e ;; one-byte escapes: " \\ / b f n r t
-      local.get $e i32.const 34 i32.eq local.get $e i32.const 92 i32.eq i32.or
-      local.get $e i32.const 47 i32.eq i32.or local.get $e i32.const 98 i32.eq i32.or
-      local.get $e i32.const 102 i32.eq i32.or local.get $e i32.const 110 i32.eq i32.or
-      local.get $e i32.const 114 i32.eq i32.or local.get $e i32.const 116 i32.eq i32.or
-      if local.get $p i32.const 2 i32.add local.set $p br 1 end
-      local.get $e i32.const 117 i32.ne if ${FAIL} end ;; \\u and four hex digits
-      local.get $p i32.load8_u 2 call $hex local.get $p i32.load8_u 3 call $hex i32.and
-      local.get $p i32.load8_u 4 call $hex i32.and local.get $p i32.load8_u 5 call $hex i32.and
-      i32.eqz if ${FAIL} end
-      local.get $p i32.const 6 i32.add local.set $p
-      br 0
-    end
-    i32.const -1`,
-  ),
-  // JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-  fn(
-    "num",
-    ["p"],
-    ["c"],
-    `
-    local.get $p i32.load8_u 0 i32.const 45 i32.eq
-    if local.get $p i32.const 1 i32.add local.set $p end
-    local.get $p i32.load8_u 0 local.tee $c i32.const 48 i32.eq
-    if
-      local.get $p i32.const 1 i32.add local.set $p
-    else
-      local.get $c i32.const 49 i32.sub i32.const 9 i32.lt_u i32.eqz if ${FAIL} end
-      local.get $p call $digits local.set $p
-    end
-    local.get $p i32.load8_u 0 i32.const 46 i32.eq
-    if
-      local.get $p i32.load8_u 1 call $digit i32.eqz if ${FAIL} end
-      local.get $p i32.const 1 i32.add call $digits local.set $p
-    end
-    local.get $p i32.load8_u 0 i32.const 32 i32.or i32.const 101 i32.eq
-    if
-      local.get $p i32.const 1 i32.add local.tee $p i32.load8_u 0 local.tee $c i32.const 43 i32.eq
-      local.get $c i32.const 45 i32.eq i32.or
-      if local.get $p i32.const 1 i32.add local.set $p end
-      local.get $p i32.load8_u 0 call $digit i32.eqz if ${FAIL} end
-      local.get $p call $digits local.set $p
-    end
-    local.get $p`,
-  ),
+  ...JSON_TOKENS,
   // The field a key of an object of `role` names, or -1.
   fn(
     "keyof",

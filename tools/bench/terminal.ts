@@ -5,7 +5,7 @@
  * paired ratios, bare ms / forge ms).
  *
  *   tools/deno.sh task bench terminal [--mb 5] [--pairs 15] [--viewers 5] [--late 3] [--keys 200]
- *     [--forge-flags "--cpu-prof --cpu-prof-dir=prof"]
+ *     [--forge-flags "--cpu-prof --cpu-prof-dir=prof"] [--bare-flags "--cpu-prof ..."]
  *
  * The burst is `cat` of `--mb` MiB of base64 lines (written once, the same file for every arm)
  * in a bash at 80x24. The PTY arm reads it with node-pty in this process; the forge arm runs
@@ -45,6 +45,7 @@ const { values } = parseArgs({
     late: { type: "string", default: "3" },
     keys: { type: "string", default: "200" },
     "forge-flags": { type: "string", default: "" },
+    "bare-flags": { type: "string", default: "" },
   },
 });
 const MB = Number(values.mb);
@@ -53,6 +54,7 @@ const VIEWERS = Number(values.viewers);
 const LATE = Number(values.late);
 const KEYS = Number(values.keys);
 const forgeFlags = String(values["forge-flags"]).split(" ").filter(Boolean);
+const bareFlags = String(values["bare-flags"]).split(" ").filter(Boolean);
 
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 const mb = (n: number) => (n / 1e6).toFixed(2);
@@ -142,7 +144,7 @@ try {
       `80x24; ${VIEWERS} viewers; ${PAIRS} pairs; load before ${load()}`,
   );
   const raw = await rawPty(dir, { PS1: "$ ", HISTFILE: "/dev/null" });
-  const bare = await bareRelay(dir, VIEWERS);
+  const bare = await bareRelay(dir, VIEWERS, bareFlags);
   const forge = await forgeTerminal(dir, VIEWERS, forgeFlags).catch(async (e) => {
     await raw.close();
     await bare.close();

@@ -1,5 +1,4 @@
 import {
-  type CommandInput,
   type CommandName,
   describeIssues,
   isCommandName,
@@ -11,27 +10,16 @@ import {
 } from "../../protocol/mod.ts";
 import { ForgeRefusal, OffSchema } from "./errors.ts";
 
+export { type CommandBody, commandWire } from "../../protocol/mod.ts";
+
 // spec: What a client sends > command. Commands are written against protocol/'s COMMANDS table
 // alone: the name is one of its rows, the body its schema's input, the answer its reply schema's.
-
-/**
- * A command's fields as written: protocol/'s input for that command (null for a unit variant),
- * so a misspelt name or a wrong field fails `deno check`. Every body is plain JSON too (`& Wire`),
- * so it crosses as it is written.
- */
-export type CommandBody<N extends CommandName> = CommandInput<N> & Wire;
 
 /** The commands whose outcome rides a reply (spec: command > reply_to). */
 export type ReplyCommand = ReplyCommandName;
 
 /** What a command answers: its reply schema's output, or null for a fire-and-forget command. */
 export type ReplyOf<N extends CommandName> = N extends ReplyCommandName ? ReplyBody<N> : null;
-
-/** The wire form: `"name"` for a unit variant, else `{name: fields}`. spec: How a message is tagged. */
-export function commandWire<N extends CommandName>(name: N, fields: CommandBody<N>): Wire {
-  if (fields === null) return name;
-  return { [name]: fields };
-}
 
 /** The variant a command's wire form names, or null when it is not one variant. */
 export function commandNameOf(wire: unknown): string | null {

@@ -3,6 +3,7 @@
  * frame stream, the stderr tail, a non-blocking stdin, forge's control requests and the CLI's, and
  * an ending that always reaps the child (stdin EOF, a grace period, then SIGKILL).
  */
+import { isDirSync } from "../../path_kind.ts";
 import { spawnWords } from "../../words.ts";
 import { fileURLToPath } from "node:url";
 import { ControlChannel } from "./control.ts";
@@ -84,7 +85,7 @@ export class ClaudeProcess {
       // A missing folder and a missing program are one errno: which one is said.
       const why = !(e instanceof Deno.errors.NotFound)
         ? spawnWords(e)
-        : isFolder(opts.cwd)
+        : isDirSync(opts.cwd)
         ? "that program is not there"
         : "that folder is not there";
       throw new Error(`claude: cannot start ${bin} in ${opts.cwd}: ${why}`, { cause: e });
@@ -249,13 +250,5 @@ export class ClaudeProcess {
     const first = await Promise.race([this.exited, late]);
     clearTimeout(timer);
     return first !== "late";
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false; // the answer: it cannot be read as a folder
   }
 }

@@ -19,6 +19,7 @@ import { readCallOutput } from "./call_output.ts";
 import type { SeatDriver } from "./driver.ts";
 import type { SeatEnv } from "./env.ts";
 import type { SeatHistory } from "./history.ts";
+import { unknownModelWhy } from "./model_wire.ts";
 import { processTree, type ProcTable, treeShape } from "./procfs.ts";
 import type { SeatEmitter } from "./seat_emit.ts";
 import type { SeatState } from "./seat_state.ts";
@@ -136,12 +137,29 @@ export class SeatCommands {
     }).catch((err) => this.#emit("set_mode_failed", { mode, message: err.message }));
   }
 
+  /**
+   * set_model: the control `set_model`, for a name the seat's catalogue knows (model_wire.ts);
+   * any other is refused as `set_model_failed` before the CLI hears it, and so is one the CLI
+   * refuses, each naming the model. spec: set_model (failure -> set_model_failed).
+   */
   setModel(model: string): void {
-    this.#live("set_model").setModel(model).then((res) => {
+    const proc = this.#live("set_model");
+    const failed = (message: string) => this.#emit("set_model_failed", { model, message });
+    const unknown = unknownModelWhy(model, this.#state.availableModels, this.#state.servedModels);
+    if (unknown) return failed(unknown);
+    proc.setModel(model).then((res) => {
       this.#state.model = typeof res.model === "string" ? res.model : model;
       this.#state.requestedModel = model;
       this.#state.modelAuthoritative = typeof res.model === "string";
-    }).catch((err) => this.#emit("set_model_failed", { model, message: err.message }));
+    }).catch((err) => {
+      const why = err instanceof ControlError ? err.reason : ownWords(err, {
+        log: this.#p.env.log,
+        event: "seat_set_model_threw",
+        fallback: "it failed inside forge; the log has the cause",
+        fields: { seat: this.#p.name, model },
+      });
+      failed(`switching to model \`${model}\` failed: ${why}`);
+    });
   }
 
   respondPermission(toolId: string, outcome: PermissionOutcome, answering: boolean): void {

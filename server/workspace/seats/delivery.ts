@@ -1,5 +1,6 @@
 import { slotName } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
+import { isDir, isFile } from "../../path_kind.ts";
 import type { Delivery } from "../../subsystem.ts";
 import { LEAD_LABEL, type Workspace } from "../workspace.ts";
 import type { Seat } from "./seat.ts";
@@ -82,25 +83,5 @@ async function landed(transcript: string | undefined, uuid: string): Promise<boo
     throw new Error(`the transcript ${transcript} could not be read to check the prompt`, {
       cause: err,
     });
-  }
-}
-
-/** Whether `path` is a file forge can see. */
-export async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isFile;
-  } catch {
-    // Not there (or not visible to forge): nothing to resume.
-    return false;
-  }
-}
-
-/** Whether `path` is a directory forge can see. */
-export async function isDir(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    // Not there (or not visible to forge): nothing to resume in.
-    return false;
   }
 }

@@ -53,6 +53,8 @@ export class SeatDriver {
   #tools: SeatTools | null = null;
   /** Resolves once the occupant's last frame was handled and its exit told. */
   #settled: Promise<void> = Promise.resolve();
+  /** Resolves once the occupant a start replaced is closed. */
+  #retiring: Promise<void> = Promise.resolve();
   readonly #p: DriverParts;
   readonly #unsent = (error: unknown) => this.#p.env.log.debug("seat_interrupt_unsent", { error });
 
@@ -145,7 +147,8 @@ export class SeatDriver {
     this.#phase = "spawning";
     this.#p.asks.clear("the session was replaced");
     this.#endTools("the session was replaced");
-    if (old) await this.#retire(old);
+    this.#retiring = old ? this.#retire(old) : Promise.resolve();
+    await this.#retiring;
     return gen;
   }
 
@@ -158,6 +161,10 @@ export class SeatDriver {
       this.#tmpBase = planned.plan.tmpBase;
       this.#state.effort = planned.plan.effort;
       this.#state.permissionMode = planned.plan.permissionMode;
+      this.#state.servedModels = [
+        ...(planned.plan.model ? [planned.plan.model] : []),
+        ...(planned.plan.account?.models ?? []),
+      ];
       return spawned.proc;
     } catch (err) {
       this.#fail(`claude could not be started for ${this.name}: ${(err as Error).message}`, null);
@@ -184,18 +191,28 @@ export class SeatDriver {
     );
   }
 
-  /** Awaits the CLI's `initialize` answer, then tells the seat live; resolves once either. */
+  /**
+   * Awaits the CLI's `initialize` answer, then tells the seat live; resolves once either. A
+   * close_session or a stop that began while the CLI was starting has the seat from then on: the
+   * close ends the process, so the start asks nothing more and makes nothing live, and resolves
+   * once the close is done (the exit takes the seat to Sleeping, not Failed).
+   */
   async #handshake(
     proc: ClaudeProcess,
     gen: number,
     replacing: boolean,
     model: string | null,
   ): Promise<void> {
+    if (gen !== this.#gen) return;
+    if (this.#phase !== "spawning") return await this.#settled;
     let ready: JsonObject;
     try {
-      ready = await proc.initialize({}, INIT_TIMEOUT_MS);
+      const asked = proc.initialize({}, INIT_TIMEOUT_MS);
+      this.#p.env.log.debug("seat_initialize_asked", { seat: this.name, pid: proc.pid });
+      ready = await asked;
     } catch (err) {
       if (gen !== this.#gen) return;
+      if (this.#phase !== "spawning") return await this.#settled;
       // An exit rejects the request too: then the exit itself is the reason, told by #exited.
       const exited = /claude exited/.test((err as Error).message);
       if (!exited) this.#startError = `it did not answer initialize: ${(err as Error).message}`;
@@ -203,6 +220,7 @@ export class SeatDriver {
       return await this.#settled; // resolves once the seat is Failed, never still Spawning
     }
     if (gen !== this.#gen || this.#proc !== proc) return;
+    if (this.#phase !== "spawning") return await this.#settled;
     const derived = this.#state.initialize(ready, model);
     this.#phase = "live";
     this.#emit(replacing ? "session_replaced" : "connected", {
@@ -220,8 +238,10 @@ export class SeatDriver {
     if (this.#p.env.watchers.holding(this.#p.slot) > 0) this.askForReads();
   }
 
-  /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */
+  /** close_session: `releasing`, then the process is closed and the seat, Sleeping again, tells
+   * `released`. */
   async release(): Promise<void> {
+    if (this.#phase === "spawning" && this.#proc === null) return await this.#abandonStart();
     const proc = this.live("close_session");
     this.#phase = "releasing";
     this.#emit("releasing", {});
@@ -230,11 +250,25 @@ export class SeatDriver {
     await this.#settled;
   }
 
+  /** close_session while a start has spawned nothing yet (it is planning, or closing the
+   * occupant it replaces): the start spawns nothing, and the seat sleeps once that occupant is
+   * gone. */
+  async #abandonStart(): Promise<void> {
+    this.#gen++;
+    this.#phase = "releasing";
+    this.#emit("releasing", {});
+    await this.#retiring;
+    if (this.#phase !== "releasing") return; // a newer start has the seat
+    this.#phase = "sleeping";
+    this.#emit("released", {});
+  }
+
   /** Shutdown: stdin EOF, 5 s, SIGTERM, 2 s, SIGKILL (the original's ladder); resolves once reaped. */
   async shutdown(): Promise<void> {
     this.#stopped = true;
     const proc = this.#proc;
     if (proc) {
+      this.#p.env.log.info("seat_shutdown", { seat: this.name, pid: proc.pid });
       this.#phase = "releasing";
       await proc.close();
     }
@@ -271,19 +305,18 @@ export class SeatDriver {
     this.#proc = null;
     this.#p.asks.clear("the CLI process ended");
     this.#endTools("the CLI process ended");
-    const hadTree = this.#state.processes !== null;
-    this.#state.processes = null;
-    if (hadTree) this.#emit("processes_changed", { snapshot: null });
-    if (this.#phase === "releasing") {
-      this.#phase = "sleeping";
-      this.#state.turnInFlight = false;
-      return;
-    }
     const at = {
       phase: this.#phase,
       startError: this.#startError,
       turnInFlight: this.#state.turnInFlight,
     };
+    this.#p.emitter.derived(this.#state.ended());
+    if (this.#phase === "releasing") {
+      this.#phase = "sleeping";
+      // The person hears the close is done; a stopping server's seats end with it unheard.
+      if (!this.#stopped) this.#emit("released", {});
+      return;
+    }
     this.#fail(exitMessage(exit, at), exit);
   }
 

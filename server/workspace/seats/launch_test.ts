@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { AccountConfig, ForgeConfig, ProjectConfig } from "../../config/types.ts";
 import { cliMode, planLaunch, readEnvFile } from "./launch.ts";
+import { runUnder } from "../../../tests/narrow_deno.ts";
 
 const project: ProjectConfig = {
   org: "Acme",
@@ -231,4 +232,23 @@ Deno.test("planLaunch: through the gateway the CLI gets the seat's route and no 
   assertEquals(plan.env.ANTHROPIC_AUTH_TOKEN, "forge-gateway");
   assert(!Object.values(plan.env).some((v) => v.startsWith("sk-")), "no token in the env");
   assert(!plan.args.some((a) => a.includes("sk-")), "no token in argv");
+});
+
+// Under the launcher's flags an env_file outside --allow-read is refused by Deno (NotCapable):
+// the launch says forge may not read it, not that the operating system refused.
+Deno.test("readEnvFile: a file outside forge's read permission is said so in forge's words", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    const launch = new URL("./launch.ts", import.meta.url).href;
+    const script = `import { readEnvFile } from ${JSON.stringify(launch)};\n` +
+      `try { readEnvFile(${JSON.stringify(path)}); } catch (e) { console.log(e.message); }`;
+    const ran = await runUnder(["--allow-env", "--allow-read=/nonexistent"], script);
+    assertEquals(
+      ran.stdout.trim(),
+      `env_file ${path} cannot be read: forge's permissions do not reach it (docs/permissions.md says which paths they name)`,
+      ran.stderr,
+    );
+  } finally {
+    await Deno.remove(path);
+  }
 });

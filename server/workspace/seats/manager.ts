@@ -6,7 +6,8 @@ import { LEAD_LABEL } from "../workspace.ts";
 import type { SeatEnv, Watchers } from "./env.ts";
 import { PidBook } from "./orphans.ts";
 import { probe, readTable } from "./procfs.ts";
-import { deliverTo, isDir, isFile } from "./delivery.ts";
+import { deliverTo } from "./delivery.ts";
+import { isDir, isFile } from "../../path_kind.ts";
 import { Seat } from "./seat.ts";
 import { SessionBook } from "./session_book.ts";
 import type { Workspace } from "../workspace.ts";
@@ -306,9 +307,7 @@ export class SeatManager {
   }
 
   async #mustBeDir(command: string, key: Slot, cwd: string): Promise<void> {
-    try {
-      if ((await Deno.stat(cwd)).isDirectory) return;
-    } catch { /* refused below */ }
+    if (await isDir(cwd)) return;
     throw new Refusal("dispatch", `${command}: ${slotName(key)}: ${cwd} is not a directory`, key);
   }
 

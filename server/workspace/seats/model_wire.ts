@@ -62,3 +62,27 @@ export function currentModel(
     is_authoritative: authoritative,
   };
 }
+
+/**
+ * Why `model` is not one a seat can switch to, or null when it is: a catalogue row's id (an
+ * alias the picker offers) or the id a row resolves to, or one of `served` (the model the seat
+ * launched with and its account's `models`). The CLI takes any name it is handed and only the
+ * next turn finds out (measured on CLI 2.1.332), so the seat judges by the catalogue it was
+ * given; with no catalogue there is nothing to judge by and every name passes.
+ */
+export function unknownModelWhy(
+  model: string,
+  rows: AvailableModel[],
+  served: readonly string[],
+): string | null {
+  if (rows.length === 0) return null;
+  const known = new Set([
+    ...rows.map((r) => r.id),
+    ...rows.flatMap((r) => r.resolved_model ?? []),
+    ...served,
+  ]);
+  if (known.has(model)) return null;
+  const offered = [...new Set([...rows.map((r) => r.id), ...served])].join(", ");
+  const named = model.trim() === "" ? "an empty name" : `\`${model}\``;
+  return `${named} is not a model this seat knows; it offers ${offered}`;
+}

@@ -79,6 +79,20 @@ export async function readSubtrees(roots: number[]): Promise<ProcTable | null> {
   };
 }
 
+/** `pid`'s parent and its whole command line (arguments joined by spaces, never cut short), or
+ * null when it is gone. */
+export async function parentAndCommand(
+  pid: number,
+): Promise<{ parent: number; command: string } | null> {
+  const [stat, cmdline] = await Promise.all([
+    read(`/proc/${pid}/stat`),
+    read(`/proc/${pid}/cmdline`),
+  ]);
+  const fields = afterCommand(stat);
+  if (!fields || cmdline === null) return null;
+  return { parent: Number(fields[1]), command: cmdline.replaceAll("\0", " ").trim() };
+}
+
 interface Row {
   command: string;
   name: string;

@@ -1,5 +1,5 @@
 import type { ProcessSnapshot } from "../../../protocol/mod.ts";
-import { procTable, readSubtrees, statFields } from "./proc_files.ts";
+import { parentAndCommand, procTable, readSubtrees, statFields } from "./proc_files.ts";
 
 /**
  * The machine's process table, for the session subject's `processes` (spec: session > processes)
@@ -59,6 +59,20 @@ export async function startTime(pid: number): Promise<string | null> {
   if (source !== "ps") return null;
   const out = await run("ps", ["-o", "lstart=", "-p", String(pid)]);
   return out?.trim() || null;
+}
+
+/**
+ * One process's parent and whole command line (its arguments joined by spaces, never cut short:
+ * a caller matches an argument anywhere in it), from /proc, else `ps -ww`. Null when the process
+ * is gone or no source is available.
+ */
+export async function processOf(pid: number): Promise<{ parent: number; command: string } | null> {
+  const { source } = probe();
+  if (source === "proc") return await parentAndCommand(pid);
+  if (source !== "ps") return null;
+  const out = await run("ps", ["-ww", "-o", "ppid=,args=", "-p", String(pid)]);
+  const m = /^\s*(\d+)\s+(.*)$/.exec((out ?? "").trim());
+  return m ? { parent: Number(m[1]), command: m[2] } : null;
 }
 
 /** Every descendant of `root`, parents before children. */

@@ -128,7 +128,8 @@ export class Seat implements SeatInfo {
     return this.#driver.phase === "spawning";
   }
 
-  /** close_session: `releasing`, then the process is closed; a lead goes back to Sleeping. */
+  /** close_session: `releasing`, then the process is closed and the seat, Sleeping again, tells
+   * `released`. */
   release(): Promise<void> {
     return this.#driver.release();
   }

@@ -42,6 +42,8 @@ export class SeatState {
   requestedModel: string | null = null;
   modelAuthoritative = false;
   availableModels: AvailableModel[] = [];
+  /** Names the seat runs beyond its catalogue: its launch model and its account's `models`. */
+  servedModels: string[] = [];
   effort: string | null = null;
   /** When the last turn ended in turn_error (ms), null once a turn completes. */
   failedTurnAt: number | null = null;
@@ -192,6 +194,25 @@ export class SeatState {
         this.compacting = frame.status === "compacting";
         break;
     }
+  }
+
+  /**
+   * The occupant's process ended: its process tree and its tasks are gone with it (spec:
+   * session > processes, "a session ending clears it"; background_tasks and monitors are the
+   * live ones). Returns the updates that say so, for what was not already empty.
+   */
+  ended(): Derived[] {
+    const out: Derived[] = [];
+    this.turnInFlight = false;
+    if (this.processes !== null) {
+      this.processes = null;
+      out.push({ name: "processes_changed", fields: { snapshot: null } });
+    }
+    if (this.tasks.endAll()) {
+      out.push(this.#tasksChanged());
+      this.#monitorsMoved(out);
+    }
+    return out;
   }
 
   /** The header's model as the original's CurrentModel (model_wire.ts), null before one is named. */

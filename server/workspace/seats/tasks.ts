@@ -120,6 +120,13 @@ export class TaskBook {
     return changed;
   }
 
+  /** The CLI ended: no task of its is live any more. True when rows changed. */
+  endAll(): boolean {
+    const changed = this.#rows.size > 0;
+    this.#rows.clear();
+    return changed;
+  }
+
   /** The task a call began (by its tool_use id, or the task id itself), live or ended. */
   lookup(callId: string): { taskId: string | null; outputFile: string | null } {
     const live = this.#rows.get(callId) ??

@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { encodeWav } from "../wav.ts";
+import { forgeTempDir } from "../../../server/temp_dir.ts";
 
 interface TranscribeJob {
   promise: Promise<{ result: string; isAborted: boolean }>;
@@ -41,7 +42,11 @@ export async function loadWhisper(
   await Promise.resolve();
   return {
     async decode(pcm: Int16Array): Promise<string> {
-      const wav = await Deno.makeTempFile({ prefix: "forge-take-", suffix: ".wav" });
+      const wav = await Deno.makeTempFile({
+        dir: await forgeTempDir(),
+        prefix: "forge-take-",
+        suffix: ".wav",
+      });
       try {
         await Deno.writeFile(wav, encodeWav(pcm));
         const out = await ctx.transcribeFile(wav, { language: "en" }).promise;

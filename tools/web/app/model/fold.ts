@@ -16,7 +16,14 @@ export interface ToolRow {
 }
 
 export type Row =
-  | { kind: "prompt"; text: string; source: string | null; uuid: string | null }
+  | {
+    kind: "prompt";
+    text: string;
+    source: string | null;
+    uuid: string | null;
+    /** The images the prompt carried (spec: prompt's `attachments`), as `data:` addresses. */
+    images: string[];
+  }
   | { kind: "text"; text: string; streaming: boolean }
   | { kind: "thinking"; text: string; streaming: boolean }
   | { kind: "tools"; calls: ToolRow[] }
@@ -44,6 +51,16 @@ export function contentText(content: unknown): string {
     if (block.type === "tool_result") return contentText(block.content);
     return "";
   }).filter(Boolean).join("\n");
+}
+
+/** A user message's base64 image blocks (the forged turn of a prompt with attachments). */
+function contentImages(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((b) => {
+    const source = obj(obj(b)?.type === "image" ? obj(b)?.source : null);
+    if (source?.type !== "base64" || typeof source.data !== "string") return [];
+    return [`data:${String(source.media_type)};base64,${source.data}`];
+  });
 }
 
 /** Whether a frame opens a turn: a prompt (a person's words or a forged delivery), not a tool result. */
@@ -90,6 +107,7 @@ export function foldTurn(frames: readonly CliFrame[]): Row[] {
           text: contentText(message?.content),
           source: typeof frame.source === "string" ? frame.source : null,
           uuid: typeof frame.uuid === "string" ? frame.uuid : null,
+          images: contentImages(message?.content),
         });
         continue;
       }

@@ -24,7 +24,7 @@ const counter = (n: number) => ({
 Deno.test("fold: a forged prompt keeps its source; a streamed block ends at its assistant frame", () => {
   const streaming = foldTurn([prompt, delta(0, "Hel"), delta(0, "lo")] as never);
   assertEquals(streaming, [
-    { kind: "prompt", text: "go", source: "cron", uuid: "p1" },
+    { kind: "prompt", text: "go", source: "cron", uuid: "p1", images: [] },
     { kind: "text", text: "Hello", streaming: true },
   ]);
   // The CLI sends the block's assistant frame before its content_block_stop.
@@ -74,4 +74,25 @@ Deno.test("fold: consecutive tool calls group, each with its result; a token run
     ["t1", { text: "a\nb", isError: false }],
     ["t2", { text: "nope", isError: true }],
   ]);
+});
+
+Deno.test("fold: a prompt's images are drawn beside its words", () => {
+  const withImage = {
+    type: "user",
+    source: "you",
+    uuid: "p2",
+    message: {
+      content: [
+        { type: "text", text: "what is this?" },
+        { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBO" } },
+      ],
+    },
+  };
+  assertEquals(foldTurn([withImage] as never), [{
+    kind: "prompt",
+    text: "what is this?",
+    source: "you",
+    uuid: "p2",
+    images: ["data:image/png;base64,iVBO"],
+  }]);
 });

@@ -7,6 +7,7 @@ import {
 import type { Session } from "../net/narrow.ts";
 import type { ReadUpdate } from "../net/updates.ts";
 import { applyAskUpdate, type Ask, asksFromSnapshot, resolvedNotice } from "./asks.ts";
+import { SeatPanels } from "./seat_panels.ts";
 import { SentPrompts } from "./sent_prompts.ts";
 import { TurnBook } from "./turns.ts";
 
@@ -58,6 +59,8 @@ export class SeatRecord {
   failure: string | null = null;
   /** This page's prompts forge has not answered yet, and the words of one it refused. */
   readonly prompts = new SentPrompts();
+  /** Its subagent cards, MCP servers, monitors and the call outputs asked for. */
+  readonly panels = new SeatPanels();
   /** Rises on every change, so a view can tell it must draw again. */
   version = 0;
   protected book = new TurnBook();
@@ -87,6 +90,7 @@ export class SeatRecord {
     this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
     this.book.inFlight = d.header.turn_in_flight;
     this.failure = failureWords(d.failure);
+    this.panels.take(d);
   }
 
   /** Applies one update about this seat. */
@@ -97,7 +101,7 @@ export class SeatRecord {
     this.asks = applyAskUpdate(this.asks, { name: u.name, fields: u.bag });
     const ended = resolvedNotice({ name: u.name, fields: u.bag });
     if (ended) this.#note(ended.severity, ended.text);
-    if (u.known === false) return;
+    if (u.known === false || this.panels.apply(u)) return;
     switch (u.name) {
       case "chat_appended": {
         const msg = u.fields.msg;

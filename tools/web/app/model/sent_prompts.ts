@@ -1,4 +1,5 @@
 import type { CliFrame, ErrorFrame } from "../../../../protocol/mod.ts";
+import type { Attached } from "./attachments.ts";
 
 /**
  * The words this page sent as prompts that forge has neither accepted nor refused yet, oldest
@@ -6,23 +7,24 @@ import type { CliFrame, ErrorFrame } from "../../../../protocol/mod.ts";
  * source `you`) is a prompt's acceptance; a refusal is an `error` naming the seat, sent to the
  * connection that pressed alone (What a client receives > error). forge answers one connection's
  * messages in order, so the oldest words waiting are the ones an answer is about. The composer
- * clears its box at the press and puts the words back when they are refused (`returned`).
+ * clears its box at the press and puts the words back, with the images they carried, when they
+ * are refused (`returned`).
  */
 export class SentPrompts {
-  #waiting: string[] = [];
+  #waiting: { text: string; attachments: Attached[] }[] = [];
   /** Words forge refused, for the composer to put back; null once it took them. */
-  returned: { text: string; why: string } | null = null;
+  returned: { text: string; why: string; attachments: Attached[] } | null = null;
 
-  /** The page sent `text` as a prompt. */
-  sent(text: string): void {
-    this.#waiting = [...this.#waiting, text];
+  /** The page sent `text` as a prompt, carrying `attachments`. */
+  sent(text: string, attachments: Attached[] = []): void {
+    this.#waiting = [...this.#waiting, { text, attachments }];
   }
 
   /** A chat frame of the seat: a forged `you` turn carrying words still waiting accepts them. */
   heard(frame: CliFrame): void {
     if (frame.type !== "user" || frame.source !== "you") return;
     const text = promptText(frame);
-    const at = text === null ? -1 : this.#waiting.indexOf(text);
+    const at = text === null ? -1 : this.#waiting.findIndex((w) => w.text === text);
     if (at >= 0) this.#waiting = this.#waiting.filter((_, i) => i !== at);
   }
 
@@ -33,9 +35,9 @@ export class SentPrompts {
   refused(m: ErrorFrame): boolean {
     const prompt = m.what === "prompt" || m.why.startsWith("prompt: ");
     if (!prompt || this.#waiting.length === 0) return false;
-    const [text, ...rest] = this.#waiting;
+    const [{ text, attachments }, ...rest] = this.#waiting;
     this.#waiting = rest;
-    this.returned = { text, why: m.why.replace(/^prompt: /, "") };
+    this.returned = { text, why: m.why.replace(/^prompt: /, ""), attachments };
     return true;
   }
 

@@ -19,10 +19,14 @@ const you = (content: string | { type: string; text: string }[]) => ({
   source: "you",
 });
 
-Deno.test("sent prompts: a refused prompt's words come back; an accepted one's never do", () => {
+Deno.test("sent prompts: a refused prompt's words and images come back; an accepted one's never do", () => {
   const p = new SentPrompts();
   p.sent("first");
-  p.sent("second");
+  const image = {
+    name: "shot.png",
+    attachment: { data: "iVBO", mime_type: "image/png" as const },
+  };
+  p.sent("second", [image]);
   // The first is accepted (forged as the reader's own turn), the second refused.
   p.heard(you("first"));
   assertEquals(p.waiting, 1);
@@ -33,6 +37,7 @@ Deno.test("sent prompts: a refused prompt's words come back; an accepted one's n
   assertEquals(p.returned, {
     text: "second",
     why: "Acme/alpha/lead: the seat has no session (nothing occupies it)",
+    attachments: [image],
   });
   p.took();
   assertEquals(p.returned, null);

@@ -313,6 +313,7 @@ export class ForgeClient {
     if (slot && seat && sameSlot(slot, seat.slot)) this.seats.update(u, seq, span);
     if (isNamed(u, ...TAKE_UPDATES)) this.dictation.update(u);
     if (isNamed(u, "voice_audio")) this.voice.update(u);
+    if (isNamed(u, "terminal_changed")) this.terminal.update(u);
     if (
       isNamed(u, "accounts_changed", "dictate_models_changed", "service_status", ...PLUGIN_UPDATES)
     ) {

@@ -120,6 +120,8 @@ export interface AppState {
   commits: Map<string, Extract<ServerMessage, { kind: "commit_diff" }>>;
   document: Extract<ServerMessage, { kind: "document_read" }> | null;
   terminal: TerminalAttach | null;
+  /** The attached terminal was closed (spec: terminal_close); a fresh one waits on a press. */
+  terminalClosed: boolean;
   browser: BrowserPanel | null;
   /** A `more` is out: the walk waits for its page before asking again (net/history_walk.ts). */
   walking: boolean;
@@ -151,6 +153,7 @@ export function initialState(): AppState {
     commits: new Map(),
     document: null,
     terminal: null,
+    terminalClosed: false,
     browser: null,
     walking: false,
     walkFailed: null,

@@ -8,6 +8,7 @@ import {
 } from "../../../../protocol/mod.ts";
 import type { ForgeClient } from "./client.ts";
 import { narrow } from "./narrow.ts";
+import type { KnownUpdate } from "./updates.ts";
 
 /** Where the terminal's bytes are drawn: the xterm.js view registers one. */
 export interface TerminalSink {
@@ -33,7 +34,31 @@ export class TerminalWire {
     this.#sink = sink;
     this.#want = seat;
     this.#paused = false;
+    this.client.state.terminalClosed = false;
     this.client.send({ kind: "terminal_view", seat, reply_to: 1 });
+  }
+
+  /**
+   * The person's close door: the shell's process group is killed. The page draws it gone when
+   * the seat says so (`terminal_changed` to null), so a refused close leaves the shell drawn and
+   * its words in the notices. spec: terminal_close.
+   */
+  close(): void {
+    const t = this.client.state.terminal;
+    if (t) this.client.send({ kind: "terminal_close", seat: t.seat, id: t.id });
+  }
+
+  /** After a close, the seat's next open starts a fresh shell (spec: terminal_close). */
+  reopen(): void {
+    if (this.#want && this.#sink) this.attach(this.#want, this.#sink);
+  }
+
+  /** The seat's terminal went (this page's close, or anyone's): the attach ended with it. */
+  update(u: Extract<KnownUpdate, { name: "terminal_changed" }>): void {
+    const t = this.client.state.terminal;
+    if (u.fields.terminal !== null || !t || !sameSlot(u.fields.key, t.seat)) return;
+    this.client.state.terminal = null;
+    this.client.state.terminalClosed = true;
   }
 
   /** Lowering the surface detaches, so the viewer count and idle clock see the truth. */
@@ -42,6 +67,7 @@ export class TerminalWire {
     this.#want = null;
     this.#sink = null;
     this.client.state.terminal = null;
+    this.client.state.terminalClosed = false;
     this.client.send({ kind: "terminal_detach" });
   }
 

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { AttachButton, AttachedImages, pastedImages, useAttachments } from "./attach.tsx";
 import { DictateAxesPicker } from "./dictate_axes.tsx";
 import { MicButton, pushToTalk } from "./mic.tsx";
 import { client, useApp } from "./use.ts";
@@ -6,12 +7,14 @@ import { client, useApp } from "./use.ts";
 /**
  * The composer: send a prompt, dictate into it (the landed words are placed here for editing,
  * and a landing carried across a reload is read back from the record's `notice`), see the queued
- * prompts (and take one back), cancel the turn. spec: session > composer; dictate_stream.
+ * prompts (and take one back), cancel the turn, attach images picked or pasted. spec: session >
+ * composer; dictate_stream; prompt (`attachments`).
  */
 export function Composer() {
   const s = useApp();
   const seat = s.seat!;
   const [text, setText] = useState("");
+  const images = useAttachments();
   const key = seat.slot;
   const box = useRef<HTMLTextAreaElement>(null);
   const composer = seat.record?.composer;
@@ -47,18 +50,22 @@ export function Composer() {
   useEffect(() => {
     if (!returned) return;
     setText((t) => (t.trim() ? `${returned.text}\n${t}` : returned.text));
+    if (returned.attachments.length > 0) images.set(returned.attachments);
     setRefused(returned.why);
     seat.prompts.took();
   }, [returned]);
   const send = () => {
     const words = text.trim();
     if (!words) return;
-    const sent = client().command("prompt", { key, text: words, attachments: [] });
+    const attached = images.attached;
+    const attachments = attached.map((a) => a.attachment);
+    const sent = client().command("prompt", { key, text: words, attachments });
     setUnsent(!sent);
     setRefused(null);
     if (sent) {
-      seat.prompts.sent(words);
+      seat.prompts.sent(words, attached);
       setText("");
+      images.set([]);
     }
   };
   return (
@@ -78,6 +85,7 @@ export function Composer() {
           ))}
         </ul>
       )}
+      <AttachedImages a={images} />
       <textarea
         ref={box}
         data-testid="composer"
@@ -98,6 +106,13 @@ export function Composer() {
         onKeyUp={(e) => {
           if (ptt.keyup(e)) e.preventDefault();
         }}
+        onPaste={(e) => {
+          const pasted = pastedImages(e.clipboardData);
+          if (pasted.length === 0) return;
+          // A paste of words and an image (copied from a page) keeps its words in the box.
+          if (!e.clipboardData?.getData("text/plain")) e.preventDefault();
+          void images.add(pasted);
+        }}
       />
       {unsent && (
         <p class="error" data-testid="unsent">
@@ -114,6 +129,7 @@ export function Composer() {
         <button type="button" data-testid="send" onClick={send} disabled={s.link !== "open"}>
           Send
         </button>
+        <AttachButton a={images} />
         <MicButton />
         {s.home?.dictate.enabled && <DictateAxesPicker seat={seat} />}
         {composer && composer.bind !== "off" && (

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { ForgeClient } from "../net/client.ts";
 import { askNotify, notifyPermission, pushWords } from "../pwa/shell.ts";
+import { ForgeServices } from "./forge_services.tsx";
 import { useForges } from "./use.ts";
 
 /**
@@ -77,6 +78,7 @@ function ForgeRow(props: { c: ForgeClient; onRemove: (() => void) | null }) {
           )}
         </div>
       )}
+      <ForgeServices c={c} />
       {props.onRemove && (
         <button type="button" data-testid="forge-remove" onClick={props.onRemove}>
           Remove

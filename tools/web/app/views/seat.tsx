@@ -7,6 +7,7 @@ import { Dock } from "./dock.tsx";
 import { lazy } from "./lazy.tsx";
 import { SeatAccount, SeatNotices } from "./seat_account.tsx";
 import { SeatControls, SeatFailure } from "./seat_controls.tsx";
+import { SeatPanels } from "./seat_panels.tsx";
 
 import type { SeatTab } from "./route.ts";
 import { client, forges, pageHref, useApp } from "./use.ts";
@@ -97,6 +98,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         </div>
       )}
       <Processes seat={seat} />
+      <SeatPanels seat={seat} />
       {key.label === "lead" && <Workers lead={key} />}
       {props.tab === "chat" && (
         <>

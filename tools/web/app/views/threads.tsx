@@ -88,7 +88,8 @@ export function CommentForm(
   );
 }
 
-/** The threads the record carries, each with a reply box and a resolve, and the review submit. */
+/** The threads the record carries, each with a reply box, a resolve and a remove, and the review
+ * submit. */
 export function Threads() {
   const s = useApp();
   const seat = s.seat!;
@@ -137,6 +138,11 @@ export function Threads() {
   );
 }
 
+/**
+ * One thread. Its remove carries no reply (spec: command > reply_to names three review writes,
+ * not it): a refusal is an error frame the notices draw, and the thread leaves when the branch's
+ * viewers hear review_threads_changed.
+ */
 function ThreadView(props: { thread: Thread }) {
   const t = props.thread;
   const [reply, setReply] = useState("");
@@ -189,6 +195,14 @@ function ThreadView(props: { thread: Thread }) {
             Resolve
           </button>
         )}
+        <button
+          type="button"
+          data-testid="remove-thread"
+          onClick={() =>
+            client().command("remove_review_thread", { ...reviewScope(), thread_id: t.id })}
+        >
+          Remove
+        </button>
       </div>
       <Failed why={why} />
     </div>

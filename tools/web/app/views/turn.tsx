@@ -3,6 +3,8 @@ import { Markdown } from "../draw/code.tsx";
 import { ToolCall } from "../draw/tool_call.tsx";
 import { foldTurn, type Row, type ToolRow } from "../model/fold.ts";
 import type { Turn } from "../model/seat.ts";
+import { CallOutputDoor, streamsOutput } from "./call_output.tsx";
+import { useApp } from "./use.ts";
 
 /**
  * One turn, folded by the client's own rule (model/fold.ts): prompts as the reader's words (or a
@@ -26,6 +28,11 @@ function RowView(props: { row: Row }) {
         <div class={`prompt source-${r.source ?? "you"}`} data-testid="prompt">
           {r.source && r.source !== "you" && <span class="source">{r.source}</span>}
           <div class="words">{r.text}</div>
+          {r.images.length > 0 && (
+            <div class="prompt-images" data-testid="prompt-images">
+              {r.images.map((src, i) => <img src={src} alt={`image ${i + 1}`} key={i} />)}
+            </div>
+          )}
         </div>
       );
     case "text":
@@ -61,13 +68,18 @@ function RowView(props: { row: Row }) {
 function ToolGroup(props: { calls: ToolRow[] }) {
   const calls = props.calls;
   const running = calls.some((c) => c.result === null);
+  const seat = useApp().seat;
   return (
     <details class="tools" open data-testid="tools">
       <summary>
         {calls.length === 1 ? calls[0].name : `${calls.length} tool calls`}
         {running ? " · running" : ""}
       </summary>
-      {calls.map((c) => <ToolCall call={c} key={c.id} />)}
+      {calls.map((c) => (
+        <ToolCall call={c} key={c.id}>
+          {seat && streamsOutput(seat, c) && <CallOutputDoor callId={c.id} />}
+        </ToolCall>
+      ))}
     </details>
   );
 }

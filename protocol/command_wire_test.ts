@@ -3,7 +3,7 @@
 // handler runs, and a good bag decodes to typed fields. spec: command; the original's Commands.
 import { assertEquals } from "../tests/assert.ts";
 import type { z } from "zod";
-import { CommandRefused, decodeCommand, replySchema } from "./command.ts";
+import { CommandRefused, commandWire, decodeCommand, replySchema } from "./command_wire.ts";
 
 const SLOT = { org: "Acme", project: "alpha", label: "lead" };
 const WRAPPED = {
@@ -151,4 +151,14 @@ Deno.test("replySchema: a reply command's schema is typed as its body", () => {
   // @ts-expect-error: a command with no reply may have no schema (null)
   const none: z.ZodType = replySchema("cancel");
   assertEquals([filed?.number, stored, wrong, none], [1, true, true, null]);
+});
+
+Deno.test("a command written with commandWire reads back whole: a unit variant and a struct", () => {
+  const unit = commandWire("vault_lock", null);
+  const struct = commandWire("cancel", { key: SLOT });
+  assertEquals([unit, struct], ["vault_lock", { cancel: { key: SLOT } }]);
+  assertEquals([decodeCommand(unit), decodeCommand(struct)], [
+    { name: "vault_lock", fields: null },
+    { name: "cancel", fields: { key: SLOT } },
+  ]);
 });
