@@ -35,20 +35,37 @@ const SCRIPT = {
   },
 };
 
-/** Sends a prompt and allows whatever the CLI asks until `last` is drawn. */
-async function turn(page: Page, prompt: string, last: string) {
+/**
+ * Sends a prompt and allows whatever the CLI asks until `last` is drawn. A turn that does not
+ * draw says where its words stopped: refused, in the page's model but not drawn, or not there.
+ */
+async function turn(page: Page, prompt: string, last: string, forgeLog: () => string) {
   await page.getByTestId("composer").fill(prompt);
   await page.getByTestId("send").click();
   const done = page.getByTestId("answer").getByText(last).last();
   const ask = page.getByTestId("ask-permission");
-  for (;;) {
-    const next = await Promise.race([
-      done.waitFor({ timeout: 60_000 }).then(() => "done"),
-      ask.waitFor({ timeout: 60_000 }).then(() => "ask"),
-    ]);
-    if (next === "done") return;
-    await ask.getByTestId("option-allow_once").click();
-    await ask.waitFor({ state: "detached" });
+  try {
+    for (;;) {
+      const next = await Promise.race([
+        done.waitFor({ timeout: 60_000 }).then(() => "done"),
+        ask.waitFor({ timeout: 60_000 }).then(() => "ask"),
+      ]);
+      if (next === "done") return;
+      await ask.getByTestId("option-allow_once").click();
+      await ask.waitFor({ state: "detached" });
+    }
+  } catch (err) {
+    const held = await page.evaluate(
+      `JSON.stringify(globalThis.forgeDebug?.client.state.seat?.turns ?? null)` +
+        `.includes(${JSON.stringify(last)})`,
+    ).catch(() => "unknown");
+    const refused = await page.getByTestId("prompt-refused").allTextContents();
+    const log = forgeLog().trim().split("\n").slice(-15).map((l) => l.slice(0, 240)).join("\n");
+    throw new Error(
+      `${JSON.stringify(last)} was not drawn; the page's seat model holds it: ${held}; ` +
+        `the prompt refused: ${JSON.stringify(refused)}; forge's log ends:\n${log}`,
+      { cause: err },
+    );
   }
 }
 
@@ -69,7 +86,7 @@ Deno.test({
       });
       const { page } = w;
       await page.goto(`${w.webUrl}#/seat/Acme/alpha/lead`);
-      await turn(page, "[[script:rows]] set the board up", "The board is ready.");
+      await turn(page, "[[script:rows]] set the board up", "The board is ready.", w.forge.stderr);
 
       await page.goto(`${w.webUrl}#/board`);
       const board = page.getByTestId("board-alpha");

@@ -106,8 +106,15 @@ export const DRIVER_OPS: Ops = {
   },
   type: async (page, a) => {
     const el = await locate(page, a.target);
-    if (a.slowly) await el.pressSequentially(a.text, act);
-    else await el.fill(a.text, act);
+    if (a.slowly) {
+      // Key by key at the caret the field holds (after a fill, its end). Playwright's
+      // pressSequentially moves an <input>'s caret to its start whenever the field's document
+      // lacks focus at that instant, and with its focus emulation off (noDefaults) that is the
+      // browser's real focus, which another frame can hold for a moment - a cross-origin frame's
+      // focus crosses processes. focus() keeps the field's own selection.
+      await el.focus(act);
+      await page.keyboard.type(a.text);
+    } else await el.fill(a.text, act);
     if (a.submit) await el.press("Enter", act);
     return null;
   },

@@ -31,7 +31,14 @@ Deno.test("refs type, select, hover and drag in a shadow root inside a cross-ori
 
   ok(await tools.run("type", { target: title, text: "Ship it", element: "Title" }));
   await corpus.event((e) => e.what === "title" && e.value === "Ship it");
-  // `slowly` presses key by key where the caret is, as @playwright/mcp's does: it adds.
+  // Focus leaves the frame for the outer page (as a page's script can move it, or as it can
+  // sit there a moment while a cross-origin frame's focus crosses processes).
+  const outer = await tools.run("evaluate", {
+    function: "() => { const h = document.querySelector('h1'); h.tabIndex = -1; h.focus(); " +
+      "return document.activeElement.localName; }",
+  });
+  assertEquals(ok(outer), '"h1"');
+  // `slowly` presses key by key at the caret the field holds: after the fill, its end.
   ok(await tools.run("type", { target: title, text: "!", slowly: true }));
   await corpus.event((e) => e.what === "title" && e.value === "Ship it!");
 
