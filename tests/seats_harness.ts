@@ -3,6 +3,7 @@ import { memoryLogger } from "../server/log.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
 import type { TickClock } from "../server/board/cron.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
+import { keptDenoCache } from "./harness.ts";
 export { until } from "./harness.ts";
 
 /**
@@ -191,7 +192,7 @@ async function startForge(
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",
-    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude`, ...env },
+    env: { ...keptDenoCache(), HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude`, ...env },
   }).spawn();
   let err = "";
   const drained = (async () => {

@@ -1,4 +1,5 @@
 import { ForgeClient } from "../tools/client_lib.ts";
+import { keptDenoCache } from "./harness.ts";
 
 /** A forge started the way a person starts it: `deno task start --config ... --port 0`. */
 export interface SpawnedForge {
@@ -37,7 +38,7 @@ export async function spawnForge(
     cwd: REPO,
     stdout: "piped",
     stderr: "piped",
-    env: { HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude`, ...env },
+    env: { ...keptDenoCache(), HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude`, ...env },
   }).spawn();
   let err = "";
   (async () => {
