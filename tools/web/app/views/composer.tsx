@@ -3,6 +3,7 @@ import { AttachButton, AttachedImages, pastedImages, useAttachments } from "./at
 import { DictateAxesPicker } from "./dictate_axes.tsx";
 import { MicButton, pushToTalk } from "./mic.tsx";
 import { client, useApp } from "./use.ts";
+import { coarsePointer, composerHint, returnSends } from "../model/composer_keys.ts";
 
 /**
  * The composer: send a prompt, dictate into it (the landed words are placed here for editing,
@@ -16,6 +17,8 @@ export function Composer() {
   const [text, setText] = useState("");
   const images = useAttachments();
   const key = seat.slot;
+  // Read once: a phone stays a phone while its composer is open.
+  const coarse = useMemo(coarsePointer, []);
   const box = useRef<HTMLTextAreaElement>(null);
   const composer = seat.record?.composer;
   const ptt = useMemo(
@@ -89,7 +92,7 @@ export function Composer() {
       <textarea
         ref={box}
         data-testid="composer"
-        placeholder="Tell the seat what to do (Enter sends, Shift+Enter a new line)"
+        placeholder={composerHint(coarse)}
         value={text}
         onInput={(e) => {
           setText(e.currentTarget.value);
@@ -98,7 +101,7 @@ export function Composer() {
         }}
         onKeyDown={(e) => {
           if (ptt.keydown(e)) return e.preventDefault();
-          if (e.key === "Enter" && !e.shiftKey) {
+          if (returnSends(e, coarse)) {
             e.preventDefault();
             send();
           }

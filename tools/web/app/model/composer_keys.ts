@@ -1,0 +1,27 @@
+/**
+ * How the composer's Return key behaves. A phone's soft keyboard has no Shift+Enter, so on a
+ * coarse pointer (a touch screen) Return writes a new line and the Send button sends; at a desk
+ * Return sends and Shift+Enter writes a new line.
+ */
+
+/** The key press fields the rule reads (a KeyboardEvent has them). */
+export type ReturnPress = { key: string; shiftKey: boolean; isComposing?: boolean };
+
+/** Whether this page's pointer is coarse: a touch screen, where Return writes a new line. */
+export function coarsePointer(): boolean {
+  return globalThis.matchMedia?.("(pointer: coarse)").matches ?? false;
+}
+
+/** Whether the press sends the prompt (else the box keeps it as typing). */
+export function returnSends(press: ReturnPress, coarse: boolean): boolean {
+  // A press that ends an input method's composition picks the word, it sends nothing.
+  if (press.key !== "Enter" || press.shiftKey || press.isComposing) return false;
+  return !coarse;
+}
+
+/** The composer's placeholder: what to do there, and how Return behaves on this device. */
+export function composerHint(coarse: boolean): string {
+  return coarse
+    ? "Tell the seat what to do (Return writes a new line, Send sends)"
+    : "Tell the seat what to do (Enter sends, Shift+Enter a new line)";
+}
