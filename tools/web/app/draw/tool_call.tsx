@@ -41,7 +41,8 @@ export function ToolCall(props: { call: ToolRow; children?: ComponentChildren })
   );
 }
 
-function ToolInput(props: { name: string; input: unknown }) {
+/** A tool call's input drawn as what it does (see ToolCall); a permission ask shows it so. */
+export function ToolInput(props: { name: string; input: unknown }) {
   const { name, input } = props;
   const bash = name === "Bash" ? Bash.safeParse(input) : null;
   if (bash?.success) {

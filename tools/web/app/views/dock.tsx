@@ -1,10 +1,11 @@
 import { useState } from "preact/hooks";
-import { PermissionAction, PermissionRequest, QuestionRequest } from "../../../../protocol/mod.ts";
+import { QuestionRequest } from "../../../../protocol/mod.ts";
 import { type Ask, genericAnswer } from "../model/asks.ts";
 import { narrow } from "../net/narrow.ts";
 import { DocumentHandOffCard } from "./hand_off.tsx";
 import { BrowserHandOffCard, SlackCard } from "./held_cards.tsx";
 import { client, useApp } from "./use.ts";
+import { PermissionCard } from "./permission_card.tsx";
 import { VaultCard } from "./vault_card.tsx";
 
 /**
@@ -57,55 +58,6 @@ function Card(props: { ask: Ask; live: boolean }) {
     default:
       return <GenericCard ask={props.ask} />;
   }
-}
-
-function PermissionCard(props: { ask: Ask }) {
-  // The card as protocol/ types it (an ask the page cannot read is drawn as the generic card).
-  const r = narrow(PermissionRequest, "permission ask", props.ask.request);
-  const [notes, setNotes] = useState("");
-  const key = client().state.seat!.slot;
-  if (!r.ok) return <GenericCard ask={props.ask} />;
-  const { tool_call: call, display, options } = r.data;
-  const answer = (o: (typeof options)[number]) => {
-    // The option's action crosses as JSON; it goes back as the PermissionAction it must be.
-    const action = PermissionAction.safeParse(o.action);
-    if (!action.success) return;
-    client().command("respond_permission", {
-      key,
-      tool_id: props.ask.id,
-      outcome: {
-        outcome: "selected",
-        option_id: o.option_id,
-        action: action.data,
-        ...(o.kind === "notes" ? { notes_text: notes } : {}),
-      },
-    });
-  };
-  return (
-    <>
-      <div class="ask-title">Allow {call.title}?</div>
-      {display.description ? <div class="muted">{display.description}</div> : null}
-      <pre class="ask-input">{JSON.stringify(call.raw_input, null, 2)}</pre>
-      <input
-        placeholder="Notes for Claude (with “Tell Claude…”)"
-        value={notes}
-        onInput={(e) => setNotes(e.currentTarget.value)}
-      />
-      <div class="ask-actions">
-        {options.filter((o) => o.kind !== "edit").map((o) => (
-          <button
-            type="button"
-            class={`opt-${o.kind}`}
-            data-testid={`option-${o.option_id}`}
-            key={o.option_id}
-            onClick={() => answer(o)}
-          >
-            {o.name}
-          </button>
-        ))}
-      </div>
-    </>
-  );
 }
 
 function QuestionCard(props: { ask: Ask; live: boolean }) {
@@ -162,7 +114,8 @@ function QuestionCard(props: { ask: Ask; live: boolean }) {
   );
 }
 
-function GenericCard(props: { ask: Ask }) {
+/** An ask of a kind this page has no card for, drawn from its `request`. */
+export function GenericCard(props: { ask: Ask }) {
   const a = props.ask;
   const how = genericAnswer(a.kind);
   const key = client().state.seat!.slot;
