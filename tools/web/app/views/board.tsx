@@ -87,24 +87,27 @@ function TaskActions(props: { row: BoardRow; project: string }) {
       <button
         type="button"
         title="to the top"
+        aria-label="Move to the top"
         onClick={() => c.command("task_rank", { ...task, to: "top" })}
       >
-        ⤒
+        ⤒ top
       </button>
       <button
         type="button"
         data-testid="task-up"
         title="up one"
+        aria-label="Move up one"
         onClick={() => c.command("task_rank", { ...task, to: "up" })}
       >
-        ↑
+        ↑ up
       </button>
       <button
         type="button"
         title="down one"
+        aria-label="Move down one"
         onClick={() => c.command("task_rank", { ...task, to: "down" })}
       >
-        ↓
+        ↓ down
       </button>
       <input
         class="owner"
