@@ -133,18 +133,31 @@ export function FileDiff(
     const at = lineAt(l);
     const open = at !== null && commenting !== null && commenting.side === at.side &&
       commenting.line === at.line;
+    const comment = props.commentable && at !== null
+      ? () => setCommenting({ ...at, text: l.text, context: captured(lines, i) })
+      : null;
     out.push(
-      <tr class={l.kind} key={at ? `${at.side}${at.line}` : `r${i}`}>
+      <tr
+        class={comment ? `${l.kind} commentable` : l.kind}
+        key={at ? `${at.side}${at.line}` : `r${i}`}
+        // A tap anywhere on the line opens its thread (the number alone is too small a target
+        // for a thumb); a drag that selects words to copy opens nothing.
+        onClick={comment
+          ? () => {
+            if (!globalThis.getSelection?.()?.toString()) comment();
+          }
+          : undefined}
+      >
         <td>{l.old_line ?? ""}</td>
         <td>
-          {props.commentable && at !== null
+          {comment && at !== null
             ? (
               <button
                 type="button"
                 class="line-comment"
                 data-testid={at.side === "new" ? `comment-${at.line}` : `comment-old-${at.line}`}
                 title="Comment on this line"
-                onClick={() => setCommenting({ ...at, text: l.text, context: captured(lines, i) })}
+                aria-label={`Comment on line ${at.line}`}
               >
                 {l.new_line ?? ""}
               </button>
