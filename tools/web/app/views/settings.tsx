@@ -43,36 +43,7 @@ export function SettingsPage() {
           value={filter}
           onInput={(e) => setFilter((e.target as HTMLInputElement).value)}
         />
-        <button
-          type="button"
-          data-testid="save"
-          disabled={draft.size === 0}
-          onClick={save}
-        >
-          Save {draft.size > 0 ? `(${draft.size})` : ""}
-        </button>
       </header>
-      {answer && answer.kind !== "pending" && (
-        <div
-          class={`notice ${answer.kind}`}
-          data-testid="save-answer"
-          role={answer.kind === "refused" ? "alert" : "status"}
-        >
-          {answer.kind === "saved"
-            ? "Saved. The server reloaded the config."
-            : `${answer.reason}: ${answer.message}${
-              answer.key_path ? ` (${answer.key_path})` : ""
-            }`}
-          {answer.kind === "refused" && answer.reason === "stale" && (
-            <button
-              type="button"
-              onClick={() => setDraft(new Map())}
-            >
-              Reload
-            </button>
-          )}
-        </div>
-      )}
       {doc.areas.map((area) => {
         const keys = area.keys.filter((k) => !filter || k.path.includes(filter));
         if (keys.length === 0) return null;
@@ -93,6 +64,41 @@ export function SettingsPage() {
           </section>
         );
       })}
+      {
+        /* Save and its answer stay at the foot of the screen: a key far down the page is saved,
+          and its answer read, beside it. */
+      }
+      <footer class="settings-foot" data-testid="settings-foot">
+        <button
+          type="button"
+          data-testid="save"
+          disabled={draft.size === 0}
+          onClick={save}
+        >
+          Save {draft.size > 0 ? `(${draft.size})` : ""}
+        </button>
+        {answer && answer.kind !== "pending" && (
+          <div
+            class={`notice ${answer.kind}`}
+            data-testid="save-answer"
+            role={answer.kind === "refused" ? "alert" : "status"}
+          >
+            {answer.kind === "saved"
+              ? "Saved. The server reloaded the config."
+              : `${answer.reason}: ${answer.message}${
+                answer.key_path ? ` (${answer.key_path})` : ""
+              }`}
+            {answer.kind === "refused" && answer.reason === "stale" && (
+              <button
+                type="button"
+                onClick={() => setDraft(new Map())}
+              >
+                Reload
+              </button>
+            )}
+          </div>
+        )}
+      </footer>
     </div>
   );
 }
