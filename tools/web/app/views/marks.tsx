@@ -1,12 +1,14 @@
 import { type AgentRow, sameSlot, type Slot } from "../../../../protocol/mod.ts";
 import type { z } from "zod";
+import { markWords } from "./mark_words.ts";
 
 type Agent = z.infer<typeof AgentRow>;
 
 /**
  * A seat's marks, drawn from its home row: lifecycle, needs-you (a parked ask), failure (why it
  * failed), background work, and unseen (its last turn finished while nobody was showing it).
- * spec: home > agents, unseen; showing spends them.
+ * spec: home > agents, unseen; showing spends them. Each mark's words are its title, its
+ * aria-label, and on a touch screen visible beside it.
  */
 export function Marks(props: { agent: Agent; unseen: Slot[] }) {
   const a = props.agent;
@@ -16,26 +18,19 @@ export function Marks(props: { agent: Agent; unseen: Slot[] }) {
       <span class={`lifecycle ${a.lifecycle.toLowerCase()}`} data-mark="lifecycle">
         {a.lifecycle}
       </span>
-      {a.pending !== null && (
+      {markWords(a, unseen).map((m) => (
         <span
-          class="mark needs-you"
-          data-mark="needs-you"
-          title={`waiting on you: ${a.pending}${
-            a.pending_depth > 0 ? ` (+${a.pending_depth})` : ""
-          }`}
+          class={`mark ${m.mark}`}
+          data-mark={m.mark}
+          key={m.mark}
+          title={m.words}
+          aria-label={m.words}
         >
-          ◆
+          {m.glyph}
+          {/* A touch screen has no hover: the words show beside the glyph (phone.css). */}
+          <span class="touch-words" aria-hidden="true">{m.words}</span>
         </span>
-      )}
-      {a.reason !== null && (
-        <span class="mark failure" data-mark="failure" title={a.reason}>
-          ✕
-        </span>
-      )}
-      {a.has_background_work && (
-        <span class="mark background" data-mark="background" title="background work">⟳</span>
-      )}
-      {unseen && <span class="mark unseen" data-mark="unseen" title="finished while away">●</span>}
+      ))}
     </span>
   );
 }

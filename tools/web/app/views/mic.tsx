@@ -90,6 +90,9 @@ export function MicButton() {
       >
         {live ? "■ Stop" : "Dictate"}
       </button>
+      {!enabled && (
+        <span class="touch-words muted" data-testid="mic-why">Dictation is off on this server</span>
+      )}
       {live && (
         <button
           type="button"
