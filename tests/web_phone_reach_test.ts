@@ -4,7 +4,8 @@ import { webWorld } from "./web_harness.ts";
 
 // What a thumb must reach on a phone (docs/web.md "On a phone"), at 390 x 844 with touch: a
 // prompt of several lines (Return writes a new line, Send sends), a permission ask read whole
-// and allowed as edited, a diff line opened for a comment with a tap on its words, a board row's
+// and allowed as edited, a seat's marks and a greyed Dictate in words, an answered question read
+// back as its answers, a diff line opened for a comment with a tap on its words, a board row's
 // ranking and Assign inside the screen, and Settings' Save in view beside the last key.
 
 const PHONE = {
@@ -83,6 +84,15 @@ Deno.test({
     const input = ask.getByTestId("ask-input");
     await input.getByTestId("tool-bash").getByText("touch allowed.txt").waitFor();
     assertEquals(await clipped(input.locator("pre")), false, "the command is panned sideways");
+    // A seat's marks say what they mean without hover: the menu's row says what it waits on,
+    // and the greyed Dictate says why.
+    await page.getByTestId("menu").tap();
+    await page.getByTestId("rail-Acme/alpha/lead").getByText("waiting on you: permission")
+      .waitFor({ timeout: 30_000 });
+    await page.getByTestId("menu").tap();
+    assertEquals(await page.getByTestId("mic-why").isVisible(), true);
+    assertEquals(await page.getByTestId("mic-button").isDisabled(), true);
+
     await ask.getByTestId("option-allow_with_edits").tap();
     const edit = ask.getByTestId("ask-edit");
     assertEquals(await edit.inputValue(), "touch allowed.txt");
@@ -93,6 +103,26 @@ Deno.test({
     await Deno.stat(`${dir}/edited.txt`);
     await assertGone(`${dir}/allowed.txt`);
     await w.shot("phone-reach-edited");
+
+    // An answered question reads back as its questions and the answers chosen, inside the screen.
+    await composer.fill("[[script:ask]] pick for me");
+    await page.getByTestId("send").tap();
+    const questions = page.getByTestId("ask-question");
+    await questions.nth(1).waitFor({ timeout: 30_000 });
+    await questions.first().getByLabel("Blue").tap();
+    await questions.first().getByTestId("answer").tap();
+    await page.getByTestId("dock").getByText("Which sizes?").waitFor();
+    await questions.first().getByLabel("Small").tap();
+    await questions.first().getByLabel("Large").tap();
+    await questions.first().getByTestId("answer").tap();
+    const asked = page.getByTestId("tool-question");
+    await asked.getByTestId("asked-answer").getByText("Small, Large").waitFor({ timeout: 30_000 });
+    assertEquals(await asked.getByTestId("asked-answer").allTextContents(), [
+      "Blue",
+      "Small, Large",
+    ]);
+    assertEquals(await clipped(asked), false, "the answers are panned sideways");
+    await w.shot("phone-reach-answered");
 
     // Review: a tap on a changed line's words opens its comment box.
     await page.goto(`${w.webUrl}#/seat/Acme/alpha/lead/review`);

@@ -3,6 +3,8 @@ import type { ComponentChildren } from "preact";
 import { z } from "zod";
 import type { ToolRow } from "../model/fold.ts";
 import { Code } from "./code.tsx";
+import { AskedQuestions } from "./question_answers.ts";
+import { QuestionCall } from "./question_call.tsx";
 
 /** Output longer than this many lines is folded to its first few, with the rest a click away. */
 const FOLD_LINES = 12;
@@ -26,16 +28,22 @@ const Search = z.object({ pattern: z.string(), path: z.string().optional() }).lo
 
 /**
  * One tool call drawn as what it did: a Bash call as its command, an Edit as a diff of the
- * file, a Read as its path and line range, a Write as the file it wrote; anything else as its
- * input. The output follows, folded when long, then what the caller adds (a door to the
- * output a backgrounded call streams).
+ * file, a Read as its path and line range, a Write as the file it wrote, an AskUserQuestion as
+ * its questions and the answers chosen; anything else as its input. The output follows, folded
+ * when long, then what the caller adds (a door to the output a backgrounded call streams).
  */
 export function ToolCall(props: { call: ToolRow; children?: ComponentChildren }) {
   const c = props.call;
+  // An answered question reads as the questions and the answers chosen, not as JSON.
+  const asked = c.name === "AskUserQuestion" ? AskedQuestions.safeParse(c.input) : null;
   return (
     <div class="tool" data-testid="tool" data-tool={c.name}>
-      <ToolInput name={c.name} input={c.input} />
-      {c.result && <Output text={c.result.text} error={c.result.isError} />}
+      {asked?.success ? <QuestionCall input={asked.data} result={c.result?.text ?? null} /> : (
+        <>
+          <ToolInput name={c.name} input={c.input} />
+          {c.result && <Output text={c.result.text} error={c.result.isError} />}
+        </>
+      )}
       {props.children}
     </div>
   );
