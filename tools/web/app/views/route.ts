@@ -38,17 +38,20 @@ export function parseRoute(hash: string): Route {
 }
 
 /**
- * The forge an address is about: the one it names; for a seat it does not qualify (a push's
- * link, written by forge without knowing this page holds several), the first forge whose home
- * lists that seat; else the first forge.
+ * The forge an address is about: the one it names; for a seat it does not qualify (an ntfy or
+ * Gotify tap's link, written by forge without knowing this page holds several), the forge whose
+ * seat of that name is waiting on the person (the push was most likely about it), then the
+ * first whose home lists that seat; else the first forge.
  */
 export function routeForge(route: Route, list: readonly ForgeClient[]): ForgeClient {
   const named = route.forge === null ? null : list.find((c) => c.host === route.forge);
   if (named) return named;
   if (route.page === "seat") {
     const slot = parseSlotName(route.seat);
-    const holder = slot &&
-      list.find((c) => c.state.home?.agents.some((a) => sameSlot(a.slot, slot)));
+    const held = (c: ForgeClient) => c.state.home?.agents.find((a) => sameSlot(a.slot, slot!));
+    const waiting = slot && list.find((c) => (held(c)?.pending ?? null) !== null);
+    if (waiting) return waiting;
+    const holder = slot && list.find((c) => held(c) !== undefined);
     if (holder) return holder;
   }
   return list[0];

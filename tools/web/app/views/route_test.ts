@@ -35,3 +35,20 @@ Deno.test("route: the forge named, else the one whose home lists the seat, else 
   assertEquals(routeForge(parseRoute("#/seat/Acme/other/lead"), list), a);
   assertEquals(routeForge(parseRoute("#/@gone.lan:9/board"), list), a);
 });
+
+Deno.test("route: two forges hold the seat; an unqualified link opens the one waiting", () => {
+  const a = new ForgeClient("ws://a.lan:1/socket");
+  const b = new ForgeClient("ws://b.lan:2/socket");
+  const seat = { org: "Demo", project: "hello", label: "lead" };
+  const home = (pending: string | null) =>
+    ({ agents: [{ slot: seat, pending }] }) as unknown as typeof a.state.home;
+  a.state.home = home(null);
+  b.state.home = home("permission");
+  assertEquals(routeForge(parseRoute("#/seat/Demo/hello/lead"), [a, b]), b);
+  // Neither waiting: the first that lists it, as before.
+  b.state.home = home(null);
+  assertEquals(routeForge(parseRoute("#/seat/Demo/hello/lead"), [a, b]), a);
+  // A qualified link is never second-guessed.
+  a.state.home = home("permission");
+  assertEquals(routeForge(parseRoute("#/@b.lan:2/seat/Demo/hello/lead"), [a, b]), b);
+});
