@@ -4,7 +4,7 @@ import { ToolInput } from "../draw/tool_call.tsx";
 import type { Ask } from "../model/asks.ts";
 import { editedInput, editStart } from "../model/permission_edit.ts";
 import { narrow } from "../net/narrow.ts";
-import { GenericCard } from "./dock.tsx";
+import { GenericCard } from "./generic_card.tsx";
 import { client } from "./use.ts";
 
 type Option = PermissionRequest["options"][number];
