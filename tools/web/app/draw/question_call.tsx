@@ -14,7 +14,7 @@ export function QuestionCall(props: { input: AskedQuestions; result: string | nu
         {props.input.questions.map((q, i) => (
           <div class="asked-one" key={i}>
             <dt>
-              {q.header ? <span class="muted">{q.header}:</span> : null}
+              {q.header ? <span class="muted">{`${q.header}: `}</span> : null}
               {q.question}
             </dt>
             <dd data-testid="asked-answer">
