@@ -1,4 +1,13 @@
-import type { Slot } from "../protocol/mod.ts";
+import {
+  type CommandBody,
+  type CommandName,
+  commandWire,
+  decodeUpdate,
+  fieldsOf,
+  type Slot,
+  type UpdateFields,
+  type UpdateName,
+} from "../protocol/mod.ts";
 import { memoryLogger } from "../server/log.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
 import type { TickClock } from "../server/board/cron.ts";
@@ -314,6 +323,19 @@ export function updateOf(m: Record<string, unknown>, name: string): Record<strin
   return ((m.update as Record<string, unknown>)[name] as Record<string, unknown>) ?? null;
 }
 
+/**
+ * The fields of an `update` frame of variant `name`, read through protocol/'s schema and typed
+ * by it (so an id read from it is a string), or null for any other frame. A frame of that variant
+ * off its schema throws the schema's sentence: forge drifting from protocol/ is a bug to see.
+ */
+export function typedUpdateOf<N extends UpdateName>(
+  m: Record<string, unknown>,
+  name: N,
+): UpdateFields<N> | null {
+  if (updateOf(m, name) === null) return null;
+  return fieldsOf(decodeUpdate(m.update), name);
+}
+
 /** The CLI frame a `chat_appended` update carries, or null. */
 export function chatOf(m: Record<string, unknown>): Record<string, unknown> | null {
   return (updateOf(m, "chat_appended")?.msg as Record<string, unknown>) ?? null;
@@ -342,7 +364,15 @@ export async function subscribeSeat(
   return snap;
 }
 
-/** Sends a command the way a client does, its fields as the test wrote them (typed or not). */
-export function command(c: ForgeClient, name: string, fields: Record<string, unknown>): void {
-  c.sendUntyped({ kind: "command", command: { [name]: fields } });
+/**
+ * Sends a command the way a client does, its fields typed by protocol/'s command table (a
+ * misspelt name or a wrong field fails `deno check`). Fire and forget: the test waits for the
+ * frame it expects. A send that is bad on purpose goes through `ForgeClient.sendUntyped`.
+ */
+export function command<N extends CommandName>(
+  c: ForgeClient,
+  name: N,
+  fields: CommandBody<N>,
+): void {
+  c.send({ kind: "command", command: commandWire(name, fields) });
 }
