@@ -1,9 +1,10 @@
 import { type FakeGotify, GOTIFY_APPS, startFakeGotify } from "../fixtures/gotify/mod.ts";
 import { type FakeNtfy, startFakeNtfy } from "../fixtures/ntfy/mod.ts";
 import { type FakePushService, startFakePushService } from "../fixtures/webpush/mod.ts";
-import type { Slot, UpdateFields, UpdateName } from "../protocol/mod.ts";
+import type { Slot, UpdateFields } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { type SeatWorld, seatWorld, typedUpdateOf, updateOf } from "./seats_harness.ts";
+export { nextUpdate } from "./seats_harness.ts";
 
 export const NTFY_TOKEN = "tk_planted-ntfy-token-7Qx";
 export const TOPIC = "forge-alerts";
@@ -81,15 +82,6 @@ export async function notifyWorld(
       if (scriptFile) await Deno.remove(scriptFile);
     },
   };
-}
-
-/** The next update of `name` on a client, its fields. */
-export async function nextUpdate<N extends UpdateName>(
-  c: ForgeClient,
-  name: N,
-  ms = 60_000,
-): Promise<UpdateFields<N>> {
-  return typedUpdateOf(await c.next((m) => updateOf(m, name) !== null, ms), name)!;
 }
 
 /** The next `permission_request` on a seat. */

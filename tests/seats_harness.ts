@@ -336,6 +336,15 @@ export function typedUpdateOf<N extends UpdateName>(
   return fieldsOf(decodeUpdate(m.update), name);
 }
 
+/** The fields of the next update of variant `name` on a client (typedUpdateOf). */
+export async function nextUpdate<N extends UpdateName>(
+  c: ForgeClient,
+  name: N,
+  ms = 60_000,
+): Promise<UpdateFields<N>> {
+  return typedUpdateOf(await c.next((m) => updateOf(m, name) !== null, ms), name)!;
+}
+
 /** The CLI frame a `chat_appended` update carries, or null. */
 export function chatOf(m: Record<string, unknown>): Record<string, unknown> | null {
   return (updateOf(m, "chat_appended")?.msg as Record<string, unknown>) ?? null;
