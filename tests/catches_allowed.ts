@@ -278,7 +278,6 @@ export const ALLOWED: Record<string, string> = {
   "tools/launch.ts#(top)": "The child already ended.",
   "tools/permissions.ts#connectorHosts":
     "not a URL: the loader refused it already, no host to allow",
-  "tools/permissions.ts#onPath": "not in this dir: the next one is looked at, as a spawn would",
   "tools/permissions.ts#upstreamHost": "not a URL: the loader refused it already, no host to allow",
   "tools/permissions.ts#vaultNet": "the vault refuses the URL in its own words at use",
   "tools/permissions.ts#directoryMarketplaces":
