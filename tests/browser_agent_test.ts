@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { framesOf, nextBrowserFrame, pageServer, twoViewers } from "./browser_harness.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, seatWorld, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 
 const use = (name: string, input: Record<string, unknown>) => ({
   content: [{ type: "tool_use", name: `mcp__forge__browser_${name}`, input }],
@@ -82,7 +82,7 @@ Deno.test("the agent drives its tab through forge's browser tools while two view
 
   // The hand-off parks with the tab and its page id; Open by page id; done resumes the agent.
   command(c, "prompt", { key: lead, text: "[[script:handoff]] ask the person", attachments: [] });
-  const pending = updateOf(
+  const pending = typedUpdateOf(
     await c.next((m) => updateOf(m, "browser_hand_off_pending") !== null, 60_000),
     "browser_hand_off_pending",
   )!;

@@ -166,15 +166,16 @@ export const ALLOWED: Record<string, string> = {
     "never waits on it (a page dialog holds a screenshot until it closes).",
   "subsystems/browser/tab.ts#refreshTitle":
     "a page that will not say its title keeps the one it had",
-  "subsystems/browser/tab.ts#frame": "an ack to a tab that closed: the frame below is its last",
-  "subsystems/browser/tab.ts#castAndStill":
+  "subsystems/browser/tab_cast.ts#frame":
+    "an ack to a tab that closed: the frame below is its last",
+  "subsystems/browser/tab_cast.ts#castAndStill":
     "A retry that fails schedules the next (up to its tries); it has nothing else to say.",
-  "subsystems/browser/tab.ts#serial":
+  "subsystems/browser/tab_cast.ts#serial":
     "The chain's own copy: the caller awaits `run` and hears its failure.",
-  "subsystems/browser/tab.ts#shot": "a tab mid-navigation has no still: answered false",
-  "subsystems/browser/tab.ts#stopCastIfUnwatched":
+  "subsystems/browser/tab_cast.ts#shot": "a tab mid-navigation has no still: answered false",
+  "subsystems/browser/tab_cast.ts#stopCastIfUnwatched":
     "Stopping a cast the tab already ended (it closed) changes nothing.",
-  "subsystems/browser/tab.ts#resizeNow": "As above: a cast already over needs no stop.",
+  "subsystems/browser/tab_cast.ts#resizeNow": "As above: a cast already over needs no stop.",
   "subsystems/browser/tab_history.ts#h": "a closing tab: no history to step",
   "subsystems/browser/tools_net.ts#r":
     "evicted from Chromium's buffer: the body is no longer there",

@@ -2,7 +2,8 @@ import { type FakeGotify, startFakeGotify } from "../fixtures/gotify/mod.ts";
 import { type FakeSlack, startFakeSlack } from "../fixtures/slack/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { untilResult } from "./mcp_harness.ts";
-import { chatOf, type SeatWorld, seatWorld, updateOf } from "./seats_harness.ts";
+import { chatOf, type SeatWorld, seatWorld } from "./seats_harness.ts";
+export { nextUpdate } from "./seats_harness.ts";
 
 /** The connectors' tests' fake API script (fixtures/connectors/script.json). */
 export const CONNECTORS_SCRIPT = new URL("../fixtures/connectors/script.json", import.meta.url)
@@ -85,11 +86,6 @@ function textOf(frame: Msg): string {
   return typeof content === "string"
     ? content
     : (content as { text?: string }[]).map((b) => b.text ?? "").join("");
-}
-
-/** The fields of the next update named `name`. */
-export async function nextUpdate(c: ForgeClient, name: string, ms = 30_000): Promise<Msg> {
-  return updateOf(await c.next((m) => updateOf(m, name) !== null, ms), name)!;
 }
 
 /** A fresh read of the home subject's `connectors`. */

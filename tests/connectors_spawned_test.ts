@@ -118,7 +118,7 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
 
   // Posting parks a draft; the answering client approves and the fake receives the post.
   const pending = await postTurn(c, lead, "post");
-  const draft = pending.draft as Msg;
+  const draft = pending.draft;
   assertEquals([draft.workspace, draft.conversation, draft.text, draft.parts], [
     "acme",
     "C0GENERAL",
@@ -137,7 +137,7 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   assertEquals(await posts(), ["Deploy is green."]);
 
   // A decline sends nothing.
-  const again = (await postTurn(c, lead, "post")).draft as Msg;
+  const again = (await postTurn(c, lead, "post")).draft;
   command(c, "respond_slack_post", { key: lead, id: again.id, approved: false });
   const declined = await untilResult(c);
   assertEquals(toolResultsOf(declined)[0].text, "not approved, so nothing was sent");
@@ -147,7 +147,7 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
   assertEquals(await posts(), ["Deploy is green."]);
 
   // Over 4,000 characters: numbered parts in the draft, each posted.
-  const long = (await postTurn(c, lead, "longpost")).draft as Msg;
+  const long = (await postTurn(c, lead, "longpost")).draft;
   const parts = long.parts as string[];
   assertEquals(parts.map((p) => p.slice(0, 6)), ["(1/3) ", "(2/3) ", "(3/3) "]);
   assert(parts.every((p) => p.length <= 4000), "each part fits");
@@ -157,7 +157,7 @@ Deno.test("slack: a subscription delivers a channel message as a turn (source sl
 
   // An upload is held like a post; approved, the fake has the file in the conversation.
   await Deno.writeTextFile(`${w.world.projectDir("alpha")}/notes.txt`, "meeting notes");
-  const upload = (await postTurn(c, lead, "upload")).draft as Msg;
+  const upload = (await postTurn(c, lead, "upload")).draft;
   assertEquals(upload.text, `[file] notes.txt\nfrom ${w.world.projectDir("alpha")}/notes.txt`);
   command(c, "respond_slack_post", { key: lead, id: upload.id, approved: true });
   assertEquals(toolResultsOf(await untilResult(c))[0].text, "uploaded");
@@ -224,7 +224,7 @@ Deno.test("slack: an unanswered draft expires and nothing is sent; home shows a 
     "the reason it is down",
   );
 
-  const draft = (await postTurn(c, lead, "post")).draft as Msg;
+  const draft = (await postTurn(c, lead, "post")).draft;
   const frames = await untilResult(c);
   const resolved = firstUpdate(frames, "slack_draft_resolved")!;
   assertEquals([resolved.id, resolved.ending], [draft.id, "expired"]);

@@ -81,7 +81,7 @@ Deno.test("slack: a direct-message and mention subscription delivers DMs and men
   // holds the reaction on the message.
   const ts = await w.slack.say("C0GENERAL", "U0FORGE", "typo heer");
   command(c, "prompt", { key: lead, text: "[[script:react]] ack it", attachments: [] });
-  const react = (await nextUpdate(c, "slack_post_pending", 60_000)).draft as Msg;
+  const react = (await nextUpdate(c, "slack_post_pending", 60_000)).draft;
   assertEquals([react.conversation, react.text, react.thread_ts], [
     "C0GENERAL",
     "[react: thumbsup]",
@@ -97,7 +97,7 @@ Deno.test("slack: a direct-message and mention subscription delivers DMs and men
 
   // An edit of the user's own message is held; approved, the fake's message has the new text.
   command(c, "prompt", { key: lead, text: "[[script:editown]] fix it", attachments: [] });
-  const edit = (await nextUpdate(c, "slack_post_pending", 60_000)).draft as Msg;
+  const edit = (await nextUpdate(c, "slack_post_pending", 60_000)).draft;
   assertEquals([edit.conversation, edit.text, edit.thread_ts], ["C0GENERAL", "typo here", ts]);
   command(c, "respond_slack_post", { key: lead, id: edit.id, approved: true });
   const edited = await untilResult(c);

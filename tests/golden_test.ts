@@ -6,7 +6,14 @@ import { BoardSnapshot, HomeSnapshot, SessionSnapshot } from "../protocol/mod.ts
 import { UsageSnapshotSchema } from "../protocol/usage.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { checkGolden } from "./golden_shape.ts";
-import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import {
+  chatOf,
+  command,
+  seatWorld,
+  subscribeSeat,
+  typedUpdateOf,
+  updateOf,
+} from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 
@@ -66,7 +73,7 @@ Deno.test("golden: home, session (idle, mid-turn, ask parked, no session), usage
 
   // --- with an ask parked -------------------------------------------------------------------
   command(c, "prompt", { key: lead, text: "[[script:bash]] make a file", attachments: [] });
-  const asked = updateOf(
+  const asked = typedUpdateOf(
     await c.next((m) => !!updateOf(m, "permission_request"), 30_000),
     "permission_request",
   )!;

@@ -5,7 +5,7 @@
 // (settings__set parks as settings_write_pending; settings_write_resolved names the ending).
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { MCP_SCRIPT, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, seatWorld, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 
 Deno.test("settings_write_resolved: the file holds the value when it arrives; a failed write is named", async () => {
   await using world = await seatWorld([{ name: "alpha" }], MCP_SCRIPT);
@@ -14,7 +14,7 @@ Deno.test("settings_write_resolved: the file holds the value when it arrives; a 
   const person = await forge.ready();
   await subscribeSeat(person, lead, true);
   const pending = async () =>
-    updateOf(
+    typedUpdateOf(
       await person.next((m) => !!updateOf(m, "settings_write_pending"), 60_000),
       "settings_write_pending",
     )!;

@@ -4,7 +4,14 @@
 // list_changed, as measured (the next turn's tools follow it).
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { MCP_SCRIPT, type Msg, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import {
+  chatOf,
+  command,
+  seatWorld,
+  subscribeSeat,
+  typedUpdateOf,
+  updateOf,
+} from "./seats_harness.ts";
 
 Deno.test("agents__send_message wakes a sleeping project's lead; its turn carries source peer", async () => {
   await using world = await seatWorld(
@@ -95,7 +102,7 @@ Deno.test("a subsystem switched off by a reload is gone from the next turn's too
     text: "[[script:off]] turn the terminal off",
     attachments: [],
   });
-  const ask = updateOf(
+  const ask = typedUpdateOf(
     await c.next((m) => !!updateOf(m, "settings_write_pending"), 60_000),
     "settings_write_pending",
   )!;

@@ -6,7 +6,7 @@
 // pending_asks, pending_ask; home > agents[].pending.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { MCP_SCRIPT, type Msg, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, seatWorld, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 
 Deno.test("settings__set: parks, approve writes losslessly and reloads everyone; decline, invalid, interrupt, reconnect", async () => {
   await using world = await seatWorld([{ name: "alpha" }], MCP_SCRIPT);
@@ -20,7 +20,7 @@ Deno.test("settings__set: parks, approve writes losslessly and reloads everyone;
   const prompt = (text: string) =>
     command(answerer, "prompt", { key: lead, text, attachments: [] });
   const pending = async () =>
-    updateOf(
+    typedUpdateOf(
       await answerer.next((m) => !!updateOf(m, "settings_write_pending"), 60_000),
       "settings_write_pending",
     )!;
@@ -29,7 +29,7 @@ Deno.test("settings__set: parks, approve writes losslessly and reloads everyone;
       await answerer.next((m) => !!updateOf(m, "settings_write_resolved"), 30_000),
       "settings_write_resolved",
     )!;
-  const respond = (c: typeof answerer, id: unknown, approved: boolean) =>
+  const respond = (c: typeof answerer, id: string, approved: boolean) =>
     command(c, "respond_settings_write", { key: lead, id, approved });
 
   // --- 1. approve: every key with its value now and after; a reader's answer is refused -------

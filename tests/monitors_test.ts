@@ -3,8 +3,8 @@
 // and composer > machine ("the machine turn running on the seat"): a Monitor's events wake the
 // model in turns no person started.
 import { assert, assertEquals } from "./assert.ts";
-import type { Slot } from "../protocol/mod.ts";
-import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import type { Slot, UpdateFields } from "../protocol/mod.ts";
+import { command, seatWorld, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 import type { Msg } from "./mcp_harness.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 
@@ -69,14 +69,14 @@ Deno.test("monitors: a Monitor call is a monitor until its stream ends; its even
 });
 
 /** The next permission_request on the connection. */
-async function permissionAsk(c: ForgeClient): Promise<Msg> {
-  return updateOf(
+async function permissionAsk(c: ForgeClient): Promise<UpdateFields<"permission_request">> {
+  return typedUpdateOf(
     await c.next((m) => !!updateOf(m, "permission_request"), 60_000),
     "permission_request",
   )!;
 }
 
-function allow(c: ForgeClient, key: Slot, toolId: unknown): void {
+function allow(c: ForgeClient, key: Slot, toolId: string): void {
   command(c, "respond_permission", {
     key,
     tool_id: toolId,

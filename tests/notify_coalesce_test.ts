@@ -3,11 +3,11 @@
 // in one message: the CLI parks their four permission asks at once, so 20 asks wait over the
 // five seats together. docs/notify.md "Coalesced": at most one push per seat per coalesce_secs,
 // carrying how many wait, so the burst is five pushes.
-import type { Slot } from "../protocol/mod.ts";
+import type { PermissionOutcome, Slot } from "../protocol/mod.ts";
 import { assertEquals, assertMatch } from "./assert.ts";
 import { ask, until } from "./harness.ts";
 import { notifyWorld, TOPIC } from "./notify_harness.ts";
-import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 
 const PROJECTS = ["p1", "p2", "p3", "p4", "p5"];
 const fetch = (i: number) => ({
@@ -18,7 +18,11 @@ const fetch = (i: number) => ({
 const NAMED = {
   fetch4: [{ content: [1, 2, 3, 4].map(fetch) }, { content: [{ type: "text", text: "read" }] }],
 };
-const DENY = { outcome: "selected", option_id: "deny", action: { kind: "deny" } };
+const DENY: PermissionOutcome = {
+  outcome: "selected",
+  option_id: "deny",
+  action: { kind: "deny" },
+};
 const ASK_LINE = /^WebFetch: https:\/\/example[1-4]\.invalid\/( \(([2-4]) waiting\))?$/;
 
 Deno.test("20 asks parked at once over 5 seats are 5 pushes, one per seat, counting its asks", async () => {
@@ -34,7 +38,7 @@ Deno.test("20 asks parked at once over 5 seats are 5 pushes, one per seat, count
   const asks: { key: Slot; tool_id: string }[] = [];
   while (asks.length < 20) {
     const m = await c.next((m) => updateOf(m, "permission_request") !== null, 90_000);
-    asks.push(updateOf(m, "permission_request") as { key: Slot; tool_id: string });
+    asks.push(typedUpdateOf(m, "permission_request")!);
   }
   assertEquals(
     PROJECTS.map((p) => asks.filter((a) => a.key.project === p).length),

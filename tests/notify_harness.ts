@@ -1,9 +1,10 @@
 import { type FakeGotify, GOTIFY_APPS, startFakeGotify } from "../fixtures/gotify/mod.ts";
 import { type FakeNtfy, startFakeNtfy } from "../fixtures/ntfy/mod.ts";
 import { type FakePushService, startFakePushService } from "../fixtures/webpush/mod.ts";
-import type { Slot } from "../protocol/mod.ts";
+import type { Slot, UpdateFields } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
-import { type SeatWorld, seatWorld, updateOf } from "./seats_harness.ts";
+import { type SeatWorld, seatWorld, typedUpdateOf, updateOf } from "./seats_harness.ts";
+export { nextUpdate } from "./seats_harness.ts";
 
 export const NTFY_TOKEN = "tk_planted-ntfy-token-7Qx";
 export const TOPIC = "forge-alerts";
@@ -83,18 +84,16 @@ export async function notifyWorld(
   };
 }
 
-/** The next update of `name` on a client, its fields. */
-export async function nextUpdate(c: ForgeClient, name: string, ms = 60_000): Promise<Msg> {
-  return updateOf(await c.next((m) => updateOf(m, name) !== null, ms), name)!;
-}
-
 /** The next `permission_request` on a seat. */
-export async function nextAsk(c: ForgeClient, slot: Slot): Promise<Msg> {
+export async function nextAsk(
+  c: ForgeClient,
+  slot: Slot,
+): Promise<UpdateFields<"permission_request">> {
   const m = await c.next((m) => {
     const u = updateOf(m, "permission_request");
     return u !== null && JSON.stringify(u.key) === JSON.stringify(slot);
   }, 60_000);
-  return updateOf(m, "permission_request")!;
+  return typedUpdateOf(m, "permission_request")!;
 }
 
 /** Subscribes a client to home (answering) and answers home's `notify` row. */

@@ -6,11 +6,12 @@
 // token, password, code or field value in any channel, nor in any line of forge.log.
 import { SEED, startFakeVault } from "../fixtures/vault_server/mod.ts";
 import { makeTestTls } from "../fixtures/vault_server/tls.ts";
+import type { PermissionOutcome } from "../protocol/mod.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { until } from "./harness.ts";
 import { GOTIFY_APP_TOKEN, nextAsk, notifyWorld, NTFY_TOKEN, TOPIC } from "./notify_harness.ts";
 import { toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 
 /** The agent reads the vault's password, then uses it in a command (as an agent would). */
 const NAMED = {
@@ -35,7 +36,11 @@ const NAMED = {
     { content: [{ type: "text", text: "connected" }] },
   ],
 };
-const DENY = { outcome: "selected", option_id: "deny", action: { kind: "deny" } };
+const DENY: PermissionOutcome = {
+  outcome: "selected",
+  option_id: "deny",
+  action: { kind: "deny" },
+};
 
 Deno.test({
   name: "a vault ask's push names the item; no planted secret is in any push or log line",
@@ -61,7 +66,7 @@ Deno.test({
     const a = await forge.ready();
     await subscribeSeat(a, alpha, true);
     command(a, "prompt", { key: alpha, text: "[[script:read_then_use]] connect", attachments: [] });
-    const card = updateOf(
+    const card = typedUpdateOf(
       await a.next((m) => updateOf(m, "vault_ask_pending") !== null, 90_000),
       "vault_ask_pending",
     )!;

@@ -6,6 +6,7 @@
 // the waiting ask pushed when it leaves; notify_test answers ok, and failing in words when the
 // server is down; a reload that turns a channel off is home's news; a hung server holds up no
 // seat, and its push lands once it answers.
+import type { PermissionOutcome } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { ask, until } from "./harness.ts";
 import {
@@ -19,7 +20,11 @@ import {
 import { untilResult } from "./mcp_harness.ts";
 import { command, subscribeSeat } from "./seats_harness.ts";
 
-const ALLOW = { outcome: "selected", option_id: "allow_once", action: { kind: "allow" } };
+const ALLOW: PermissionOutcome = {
+  outcome: "selected",
+  option_id: "allow_once",
+  action: { kind: "allow" },
+};
 
 Deno.test("a parked ask is one push on ntfy and on Gotify; none while a viewer shows the seat, one when it leaves; notify_test", async () => {
   await using w = await notifyWorld();

@@ -13,7 +13,7 @@ import {
 } from "../protocol/mod.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { type Msg, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, seatWorld, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 
 const SCRIPT = new URL("../fixtures/review/script.json", import.meta.url).pathname;
@@ -99,7 +99,7 @@ Deno.test("review loop: a person's review reaches the agent, whose answer reache
     text: "[[script:review]] address my review",
     attachments: [],
   });
-  const asked = updateOf(
+  const asked = typedUpdateOf(
     await person.next((m) => !!updateOf(m, "permission_request"), 60_000),
     "permission_request",
   )!;

@@ -3,8 +3,16 @@
 // conversation, state, pending_asks, background_tasks, mcp, processes); showing; home > unseen;
 // What a client sends > read_call_output; the original's commands, and AskUserQuestion's
 // can_use_tool.
+import { SessionHeader } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import {
+  chatOf,
+  command,
+  seatWorld,
+  subscribeSeat,
+  typedUpdateOf,
+  updateOf,
+} from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 const has = (name: string) => (m: Msg) => updateOf(m, name) !== null;
@@ -58,7 +66,7 @@ Deno.test("seat commands over the socket: reads, questions, a call's output, mod
 
   // AskUserQuestion parks one ask per question, answered front first.
   command(c, "prompt", { key: lead, text: "[[script:ask]] ask me", attachments: [] });
-  const q0 = updateOf(await c.next(has("question_request"), 30_000), "question_request")!;
+  const q0 = typedUpdateOf(await c.next(has("question_request"), 30_000), "question_request")!;
   const q1 = updateOf(await c.next(has("question_request")), "question_request")!;
   assertEquals([(q0.request as Msg).question_index, (q1.request as Msg).question_index], [0, 1]);
   d.send({ kind: "subscribe", what: { session: lead } });
@@ -144,7 +152,8 @@ Deno.test("seat commands over the socket: reads, questions, a call's output, mod
   await d.next((m) => m.kind === "pong");
 
   // A fresh occupant, then the old one resumed; each replaces the seat's session.
-  const before = (parked.header as Msg).session_id;
+  const before = SessionHeader.parse(parked.header).session_id;
+  assert(before !== null, "the parked seat runs a session");
   command(c, "new_session", { key: lead, cwd: world.projectDir("alpha"), launch_settings: {} });
   const fresh = updateOf(await c.next(has("session_replaced"), 60_000), "session_replaced")!;
   assert(fresh.session_id !== before);

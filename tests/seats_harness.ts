@@ -5,6 +5,14 @@ import type { TickClock } from "../server/board/cron.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 import { keptDenoCache } from "./harness.ts";
 export { until } from "./harness.ts";
+export {
+  chatOf,
+  command,
+  nextUpdate,
+  subscribeSeat,
+  typedUpdateOf,
+  updateOf,
+} from "./seat_wire.ts";
 
 /**
  * The seat tests' world: a temp dir holding each project's working tree, the CLI's config dir,
@@ -306,43 +314,4 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** The update payload of an `update` frame, by variant name, or null. */
-export function updateOf(m: Record<string, unknown>, name: string): Record<string, unknown> | null {
-  if (m.kind !== "update" || typeof m.update !== "object" || m.update === null) return null;
-  return ((m.update as Record<string, unknown>)[name] as Record<string, unknown>) ?? null;
-}
-
-/** The CLI frame a `chat_appended` update carries, or null. */
-export function chatOf(m: Record<string, unknown>): Record<string, unknown> | null {
-  return (updateOf(m, "chat_appended")?.msg as Record<string, unknown>) ?? null;
-}
-
-/**
- * Subscribes to a seat and returns its snapshot once the seat's CLI is connected: a snapshot
- * whose header lists models was read after `initialize` answered; otherwise the `connected`
- * update follows it on the same ordered socket.
- */
-export async function subscribeSeat(
-  c: ForgeClient,
-  slot: Slot,
-  answering = false,
-): Promise<Record<string, unknown>> {
-  c.send({ kind: "subscribe", what: { session: slot }, answering });
-  const snap = (await c.next((m) => m.kind === "snapshot" && m.subject !== "home")).data as {
-    header: { available_models: unknown[] };
-  };
-  if (snap.header.available_models.length === 0) {
-    await c.next((m) => {
-      const u = updateOf(m, "connected");
-      return u !== null && JSON.stringify(u.key) === JSON.stringify(slot);
-    }, 60_000);
-  }
-  return snap;
-}
-
-/** Sends a command the way a client does, its fields as the test wrote them (typed or not). */
-export function command(c: ForgeClient, name: string, fields: Record<string, unknown>): void {
-  c.sendUntyped({ kind: "command", command: { [name]: fields } });
 }

@@ -4,7 +4,7 @@
 // answering; the original's commands (prompt, respond_permission, cancel) and updates, and the
 // CLI's can_use_tool control request.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { alive, chatOf, command, seatWorld, updateOf } from "./seats_harness.ts";
+import { alive, chatOf, command, seatWorld, typedUpdateOf, updateOf } from "./seats_harness.ts";
 
 type Msg = Record<string, unknown>;
 
@@ -112,7 +112,7 @@ Deno.test("a seat's turn: tokens stream folded, asks park for the answerer alone
 
   // --- 3. deny: the tool never runs and the CLI hears the person's words ------------------
   command(answerer, "prompt", { key: lead, text: "[[script:deny]] try again", attachments: [] });
-  const ask2 = updateOf(
+  const ask2 = typedUpdateOf(
     await answerer.next((m) => !!updateOf(m, "permission_request"), 30_000),
     "permission_request",
   )!;

@@ -9,11 +9,11 @@
 // and "no secret in the log or any frame but its one answer".
 import { SEED, startFakeVault } from "../fixtures/vault_server/mod.ts";
 import { makeTestTls } from "../fixtures/vault_server/tls.ts";
-import type { Slot, WireCommand } from "../protocol/mod.ts";
+import type { Slot, VaultAnswer, WireCommand } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { type Msg, promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, seatWorld, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 import { Wrapper } from "./vault_wrap.ts";
 
 const SCRIPT = new URL("../fixtures/vault_server/script.json", import.meta.url).pathname;
@@ -23,10 +23,10 @@ function pendingOn(c: ForgeClient, slot: Slot, pred: (u: Msg) => boolean = () =>
   return c.next((m) => {
     const u = updateOf(m, "vault_ask_pending");
     return u !== null && same(u.key, slot) && pred(u);
-  }, 90_000).then((m) => updateOf(m, "vault_ask_pending")!);
+  }, 90_000).then((m) => typedUpdateOf(m, "vault_ask_pending")!);
 }
 
-function respond(c: ForgeClient, key: Slot, id: unknown, answer: unknown) {
+function respond(c: ForgeClient, key: Slot, id: string, answer: VaultAnswer) {
   command(c, "respond_vault_ask", { key, id, answer });
 }
 

@@ -85,7 +85,10 @@ Deno.test({
     await w.shot("prompt-with-image");
 
     // A seat nobody started refuses the prompt: its words and its image come back.
+    // The route moves on the hash's change: files picked before the page draws that seat would
+    // land in the seat the page is leaving, whose composer lets them go.
     await page.goto(`${w.webUrl}#/seat/Acme/asleep/lead`);
+    await page.getByTestId("seat-lifecycle").getByText("Sleeping").waitFor({ timeout: 30_000 });
     await input.setInputFiles(png("again.png"));
     await attached.first().waitFor();
     await composer.fill("look at this");

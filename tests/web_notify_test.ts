@@ -1,5 +1,5 @@
 import { startFakePushService } from "../fixtures/webpush/mod.ts";
-import { NotifyPushPayload } from "../protocol/mod.ts";
+import { NotifyPushPayload, type PermissionOutcome } from "../protocol/mod.ts";
 import { assertEquals } from "./assert.ts";
 import { until } from "./harness.ts";
 import { homeNotify, nextAsk } from "./notify_harness.ts";
@@ -28,7 +28,11 @@ import {
 
 const ALPHA = { org: "Acme", project: "alpha", label: "lead" };
 const BETA = { org: "Acme", project: "beta", label: "lead" };
-const ALLOW = { outcome: "selected", option_id: "allow_once", action: { kind: "allow" } };
+const ALLOW: PermissionOutcome = {
+  outcome: "selected",
+  option_id: "allow_once",
+  action: { kind: "allow" },
+};
 
 Deno.test({
   name: "web: a push shows and a tap opens its seat; a hidden page calls, but not for its seat",

@@ -1,5 +1,5 @@
 import { assertEquals } from "./assert.ts";
-import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 import { webWorld } from "./web_harness.ts";
 
 // What the seat's page draws beside the conversation: the CLI's MCP servers, a dispatched
@@ -103,7 +103,7 @@ Deno.test({
     // A Monitor's watch: allowed by the test's connection, then a panel the page draws, whose
     // output is the watch's tick.
     command(c, "prompt", { key: ALPHA, text: "[[script:mon]] watch the ticks", attachments: [] });
-    const asked = updateOf(
+    const asked = typedUpdateOf(
       await c.next((m) => {
         const u = updateOf(m, "permission_request");
         return u !== null && JSON.stringify(u).includes("Monitor");

@@ -2,7 +2,7 @@ import { startFakeNtfy } from "../fixtures/ntfy/mod.ts";
 import { startFakeVault } from "../fixtures/vault_server/mod.ts";
 import { assertEquals, assertMatch } from "./assert.ts";
 import { until } from "./harness.ts";
-import { command, subscribeSeat, updateOf } from "./seats_harness.ts";
+import { command, subscribeSeat, typedUpdateOf, updateOf } from "./seats_harness.ts";
 import { webWorld } from "./web_harness.ts";
 
 // A forge's services on the forges page: a test push through a configured channel (sent, then
@@ -57,7 +57,7 @@ Deno.test({
     const c = await w.forge.ready();
     await subscribeSeat(c, ALPHA, true);
     command(c, "prompt", { key: ALPHA, text: "[[script:read_pw]] get it", attachments: [] });
-    const card = updateOf(
+    const card = typedUpdateOf(
       await c.next((m) => updateOf(m, "vault_ask_pending") !== null, 90_000),
       "vault_ask_pending",
     )!;

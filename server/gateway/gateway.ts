@@ -15,13 +15,12 @@ import { apiError, forward } from "./forward.ts";
 import { listen } from "./listener.ts";
 import { RequestLedger } from "./ledger.ts";
 import { UsageCache } from "./usage_cache.ts";
-import { AccountPool, type PoolAccount } from "./pool.ts";
+import { AccountPool } from "./pool.ts";
+import { RequestOutcomes } from "./outcomes.ts";
 import { Prober } from "./prober.ts";
 import { SeatFacts } from "./seat_facts.ts";
-import { resetFrom, usageFrom, windowAtCap } from "./usage.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
 import { defaultClaudeDir } from "../workspace/claude/paths.ts";
-import { exhaustedText, movedText, refusedText } from "./words.ts";
 
 /** A usage-only move is announced at most this often (every response carries one). */
 export const USAGE_ANNOUNCE_MS = 1_000;
@@ -66,11 +65,8 @@ export class Gateway {
   readonly #routes = new Map<string, Slot>();
   readonly #routeOf = new Map<string, string>();
   readonly #alarms = new Alarms();
-  /** Seats whose last answer was a 401: home draws them `AuthRequired` until one succeeds. */
-  readonly #refused = new Set<string>();
-  /** Seats already told every account is cooling (told once per episode). */
-  readonly #toldExhausted = new Set<string>();
   readonly #facts: SeatFacts;
+  readonly #outcomes: RequestOutcomes;
   readonly #ledger: RequestLedger;
   readonly #usageCache: UsageCache;
   readonly #prober: Prober;
@@ -96,6 +92,19 @@ export class Gateway {
       claudeDir,
       now: this.#now,
       announce: () => this.#announce(),
+    });
+    this.#outcomes = new RequestOutcomes({
+      pool: this.pool,
+      alarms: this.#alarms,
+      ledger: this.#ledger,
+      facts: this.#facts,
+      log: opts.log,
+      config: () => opts.config(),
+      emit: opts.emit,
+      now: this.#now,
+      claudeDir,
+      announce: () => this.#announce(),
+      announceUsage: () => this.#announceUsage(),
     });
   }
 
@@ -197,7 +206,7 @@ export class Gateway {
       this.#routeOf.set(name, route);
       this.#routes.set(route, slot);
     }
-    this.#toldExhausted.delete(name);
+    this.#outcomes.rebound(slot);
     this.#announce();
     return {
       baseUrl: `http://127.0.0.1:${this.#listener.port}/seat/${route}`,
@@ -218,7 +227,7 @@ export class Gateway {
 
   /** Whether the seat's last answer was its upstream refusing the credential (HTTP 401). */
   authRequired(slot: Slot): boolean {
-    return this.#refused.has(slotName(slot));
+    return this.#outcomes.authRequired(slot);
   }
 
   /** A seat's `account` session field. */
@@ -246,7 +255,7 @@ export class Gateway {
     if (!pick) {
       return apiError(503, "api_error", `forge gateway: ${slotName(slot)} has no account to use`);
     }
-    this.#tellMoves(slot, pick.account, pick.movedFrom, pick.exhausted);
+    this.#outcomes.picked(slot, pick.account, pick.movedFrom, pick.exhausted);
     const body = req.body ? new Uint8Array(await req.arrayBuffer()) : null;
     const apiPath = `${m[2] ?? "/"}${url.search}`;
     const out = await forward(
@@ -256,111 +265,8 @@ export class Gateway {
       req.headers,
       body,
     );
-    this.#answered(slot, pick.account, out.status, out.headers, out.failure);
+    this.#outcomes.answered(slot, pick.account, out.status, out.headers, out.failure);
     return out.response;
-  }
-
-  #tellMoves(slot: Slot, account: PoolAccount, movedFrom: string | null, exhausted: boolean) {
-    const name = slotName(slot);
-    if (exhausted) {
-      if (this.#toldExhausted.has(name)) return;
-      this.#toldExhausted.add(name);
-      const until = this.pool.accounts().map((a) => a.clock.until ?? 0);
-      const soonest = Math.min(...until.filter((t) => t > this.#now()));
-      const first = Number.isFinite(soonest) ? soonest : null;
-      this.#notice(slot, "error", exhaustedText(slot.org, account.config.display_name, first));
-      return;
-    }
-    this.#toldExhausted.delete(name);
-    if (movedFrom === null) return;
-    const from = this.pool.get(movedFrom);
-    const unusable = from ? this.pool.unusable(from) : "gone from the config";
-    this.#notice(slot, "info", movedText(movedFrom, account.config.display_name, unusable));
-    this.opts.log.info("gateway_seat_moved", {
-      seat: name,
-      from: movedFrom,
-      to: account.config.display_name,
-    });
-    this.#facts.identity(slot, account);
-    this.#announce();
-  }
-
-  #answered(
-    slot: Slot,
-    account: PoolAccount,
-    status: number | null,
-    headers: Headers | null,
-    failure: string | null,
-  ) {
-    const now = this.#now();
-    if (failure !== null) {
-      this.#notice(slot, "error", failure);
-      return;
-    }
-    const requestId = headers?.get("request-id");
-    if (requestId) this.#ledger.record(requestId, account.config.display_name);
-    const usage = headers ? usageFrom(headers, now) : null;
-    if (usage) {
-      const wasCapped = this.pool.atCap(account);
-      account.usage = usage;
-      if (this.pool.atCap(account) !== wasCapped) this.#announce();
-      else this.#announceUsage();
-      this.#capEnds(account);
-    }
-    if (status === 429) {
-      const rules = this.pool.rules(this.opts.config());
-      const until = account.clock.rateLimited(now, resetFrom(headers!, now), rules);
-      if (until !== null) this.#cooling(account, until, rules.streakCount);
-    } else {
-      account.clock.answered();
-    }
-    if (status !== null && status >= 200 && status < 300) this.#refused.delete(slotName(slot));
-    if (status === 401) {
-      this.#refused.add(slotName(slot));
-      account.lastError = `the upstream refused the credential (HTTP 401) at ${
-        new Date(now).toISOString()
-      }`;
-      this.opts.emit({
-        name: "auth_required",
-        fields: {
-          key: slot,
-          method_name: account.config.display_name,
-          method_description: refusedText(account, this.#claudeDir),
-        },
-      });
-      this.#announce();
-    }
-  }
-
-  #cooling(account: PoolAccount, until: number, streak: number): void {
-    const name = account.config.display_name;
-    this.opts.log.warn("gateway_account_cooling", { account: name, until, streak });
-    this.#alarms.set(`cool:${name}`, until, this.#now(), () => {
-      if (account.clock.until !== until) return;
-      account.clock.cooled();
-      this.opts.log.info("gateway_account_cooled", { account: name });
-      this.#announce();
-    });
-    this.#announce();
-  }
-
-  /** An at-cap account stops being at its cap when its window resets; nothing else says so. */
-  #capEnds(account: PoolAccount): void {
-    const now = this.#now();
-    const resets = (account.usage?.windows ?? []).filter((w) => windowAtCap(w, now))
-      .map((w) => w.resets_at!);
-    if (resets.length === 0) return;
-    // Every response repeats the same reset: the alarm for it is set once.
-    this.#alarms.set(
-      `cap:${account.config.display_name}`,
-      Math.max(...resets) + 1,
-      now,
-      () => this.#announce(),
-    );
-  }
-
-  #notice(slot: Slot, severity: "info" | "error", text: string): void {
-    this.opts.emit({ name: "notice", fields: { key: slot, severity, text } });
   }
 
   /** accounts_changed, carrying the pool's state. */

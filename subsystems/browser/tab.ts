@@ -1,16 +1,9 @@
-import { encodeBrowserFrame, type ServerMessage, type Slot } from "../../protocol/mod.ts";
+import type { ServerMessage, Slot } from "../../protocol/mod.ts";
 import type { Cdp, CdpBody } from "./cdp.ts";
+import { type Layout, TabCast } from "./tab_cast.ts";
 import { TabHistory } from "./tab_history.ts";
 import { TabLog } from "./tab_log.ts";
 import { TabViewers } from "./viewers.ts";
-import { webpSize } from "./webp.ts";
-
-/** The page's layout: CSS pixels and the ratio they draw at. spec: browser_resize. */
-export interface Layout {
-  width: number;
-  height: number;
-  scale: number;
-}
 
 /** What a tab knows of its host. */
 export interface TabHost {
@@ -23,16 +16,9 @@ export interface TabHost {
   fileChooser(tab: Tab, backendNodeId: number, multiple: boolean): void;
 }
 
-function b64bytes(s: string): Uint8Array {
-  const bin = atob(s);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
 /**
- * One page target of a host: its row (spec: browser_tabs rows), its viewers and role, its frames
- * (CDP screencast in WebP, relayed byte for byte with a per-tab seq) and its history arrows.
+ * One page target of a host: its row (spec: browser_tabs rows) kept from its session's events,
+ * its dialogs and title, its viewers and role, its frames (tab_cast.ts) and its history arrows.
  */
 export class Tab {
   owner: Slot | null = null;
@@ -46,24 +32,16 @@ export class Tab {
   held: string | null = null;
   /** What its session is told on its next page tool call (tab_health.ts), then forgotten. */
   notes: string[] = [];
-  layout: Layout = { width: 1280, height: 720, scale: 1 };
   readonly viewers: TabViewers;
+  /** Its picture: the screencast, stills and the layout it paints at (tab_cast.ts). */
+  readonly cast: TabCast;
   /** Its console and network record (tab_log.ts), for the agent's tools. */
   readonly log: TabLog;
   /** Its history arrows (tab_history.ts). */
   readonly history: TabHistory;
   #listeners = new Set<(method: string, p: CdpBody) => void>();
-  #seq = 0;
-  #kept: { bytes: Uint8Array; width: number; height: number; pw: number; ph: number } | null = null;
-  #casting = false;
-  #firstCast = true;
-  #castTries = 0;
-  #castRetry: ReturnType<typeof setTimeout> | undefined;
   #dialogWaiters: (() => void)[] = [];
   #titleAsk = 0;
-  #layoutChain: Promise<void> = Promise.resolve();
-  /** The last frame-relay time, for the bench's input-to-next-frame read. */
-  lastFrameAt = 0;
 
   constructor(
     private readonly host: TabHost,
@@ -82,6 +60,13 @@ export class Tab {
       viewers: this.viewers.size,
       viewer,
     }));
+    this.cast = new TabCast({
+      cdp: host.cdp,
+      session,
+      profileId: host.profileId,
+      tab: number,
+      viewers: this.viewers,
+    });
   }
 
   /** Enables the domains a tab needs and lays the page out at its default size. */
@@ -98,7 +83,12 @@ export class Tab {
       this.host.cdp.send("Log.enable", {}, s),
       this.host.cdp.send("Page.setInterceptFileChooserDialog", { enabled: true }, s),
     ]);
-    await this.#applyLayout(this.layout);
+    await this.cast.applyLayout(this.cast.layout);
+  }
+
+  /** The layout the page is painted at. */
+  get layout(): Layout {
+    return this.cast.layout;
   }
 
   get state(): "in_use" | "idle" | "held" {
@@ -126,7 +116,7 @@ export class Tab {
 
   /** One CDP event of this tab's session. */
   event(method: string, p: CdpBody): void {
-    if (method === "Page.screencastFrame") return this.#frame(p);
+    if (method === "Page.screencastFrame") return this.cast.frame(p);
     this.log.event(method, p);
     for (const fn of this.#listeners) fn(method, p);
     if (method === "Page.frameNavigated") {
@@ -212,171 +202,19 @@ export class Tab {
     });
   }
 
-  #frame(p: CdpBody): void {
-    this.host.cdp.send("Page.screencastFrameAck", { sessionId: p.sessionId }, this.session)
-      .catch(() => {/* an ack to a tab that closed: the frame below is its last */});
-    const bytes = b64bytes(String(p.data));
-    const meta = p.metadata as { deviceWidth: number; deviceHeight: number };
-    const size = webpSize(bytes) ?? { width: 0, height: 0 };
-    this.#kept = {
-      bytes,
-      width: size.width,
-      height: size.height,
-      pw: Math.round(meta.deviceWidth),
-      ph: Math.round(meta.deviceHeight),
-    };
-    // A frame painted while a new layout lands carries the new viewport in its metadata but the
-    // old page's picture (800x600 asked, an 800x450 image): it is never the key frame a resize
-    // promises; the next frame whose picture fits its viewport is.
-    const w = meta.deviceWidth;
-    const h = meta.deviceHeight;
-    const fits = !size.width || !size.height || !w || !h ||
-      Math.abs(size.width / size.height - w / h) <= 0.02 * (w / h);
-    const key = this.#firstCast && fits;
-    if (key) this.#firstCast = false;
-    this.#relay(key);
-  }
-
-  #relay(key: boolean, only?: number, seq = ++this.#seq): void {
-    const k = this.#kept;
-    if (!k) return;
-    this.lastFrameAt = performance.now();
-    this.viewers.frame(
-      encodeBrowserFrame({
-        profile: this.host.profileId,
-        tab: this.number,
-        seq,
-        width: k.width,
-        height: k.height,
-        format: 1,
-        key,
-        pageWidth: k.pw,
-        pageHeight: k.ph,
-        bytes: k.bytes,
-      }),
-      only,
-    );
-  }
-
   /** The kept frame to one new viewer at once (marked key), then a fresh key frame to all. */
   keyFrameFor(viewer: number): Promise<void> {
-    if (this.#kept) this.#relay(true, viewer, this.#seq);
-    return this.#serial(() => this.#castAndStill());
-  }
-
-  /**
-   * Starts the cast and relays a still. Chromium refuses both while the page's navigation
-   * commits (measured: a tab opened and watched at once, ~1 start in 8 in the web browser
-   * test), and a refused cast never sends a frame: either refused, both are asked again 250 ms
-   * later while anyone watches (20 tries at most; a success resets them).
-   */
-  async #castAndStill(): Promise<void> {
-    const cast = await this.#startCast();
-    const still = await this.captureKeyFrame();
-    if (cast && still) {
-      this.#castTries = 0;
-      return;
-    }
-    if (this.#castRetry !== undefined || ++this.#castTries > 20) return;
-    this.#castRetry = setTimeout(() => {
-      this.#castRetry = undefined;
-      // A retry that fails schedules the next (up to its tries); it has nothing else to say.
-      if (this.viewers.size > 0) void this.#serial(() => this.#castAndStill()).catch(() => {});
-    }, 250);
-  }
-
-  /**
-   * Runs layout and cast changes one at a time: two resizes (or a resize and an attach's key
-   * frame) interleaving would restart the cast out of order and leave the page at the size the
-   * slower one asked for, whichever came last.
-   */
-  #serial(work: () => Promise<void>): Promise<void> {
-    const run = this.#layoutChain.then(work);
-    // A CDP call a page dialog holds (a screenshot waits for the dialog to close) must not stall
-    // every later resize: the chain moves on after 5 s; the held call still ends on its own.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bounded = Promise.race([run, new Promise<void>((r) => (timer = setTimeout(r, 5000)))]);
-    // The chain's own copy: the caller awaits `run` and hears its failure.
-    this.#layoutChain = bounded.catch(() => {}).finally(() => clearTimeout(timer));
-    return run;
-  }
-
-  /** A full-quality still of the page now, relayed to every viewer as a key frame; false when
-   * Chromium refused it. */
-  async captureKeyFrame(): Promise<boolean> {
-    const shot = await this.host.cdp.send("Page.captureScreenshot", {
-      format: "webp",
-      quality: 90,
-    }, this.session).catch(() => null); // a tab mid-navigation has no still: answered false
-    if (!shot) return false;
-    const bytes = b64bytes(String(shot.data));
-    const size = webpSize(bytes) ?? { width: 0, height: 0 };
-    // The header's page size is what the still shows, read off the image: the layout asked for
-    // may not have been laid out yet when the shot was taken.
-    const scale = this.layout.scale || 1;
-    this.#kept = {
-      bytes,
-      width: size.width,
-      height: size.height,
-      pw: size.width ? Math.round(size.width / scale) : this.layout.width,
-      ph: size.height ? Math.round(size.height / scale) : this.layout.height,
-    };
-    this.#relay(true);
-    return true;
-  }
-
-  /** Starts the screencast unless it runs; false when Chromium refused it (left unmarked). */
-  async #startCast(): Promise<boolean> {
-    if (this.#casting) return true;
-    this.#casting = true;
-    this.#firstCast = true;
-    const started = await this.host.cdp.send("Page.startScreencast", {
-      format: "webp",
-      quality: 60,
-      maxWidth: Math.round(this.layout.width * this.layout.scale),
-      maxHeight: Math.round(this.layout.height * this.layout.scale),
-      everyNthFrame: 1,
-    }, this.session).then(() => true, () => false);
-    if (!started) this.#casting = false;
-    return started;
+    return this.cast.keyFrameFor(viewer);
   }
 
   /** Stops painting for nobody: a tab with no viewer costs no encoding. */
-  async stopCastIfUnwatched(): Promise<void> {
-    if (!this.#casting || this.viewers.size > 0) return;
-    this.#casting = false;
-    // Stopping a cast the tab already ended (it closed) changes nothing.
-    await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
+  stopCastIfUnwatched(): Promise<void> {
+    return this.cast.stopCastIfUnwatched();
   }
 
   /** Lays the page out at `l`; a size it already has asks nothing. Then a key frame at it. */
   resize(l: Layout): Promise<void> {
-    return this.#serial(() => this.#resizeNow(l));
-  }
-
-  async #resizeNow(l: Layout): Promise<void> {
-    const same = l.width === this.layout.width && l.height === this.layout.height &&
-      l.scale === this.layout.scale;
-    if (same) return;
-    await this.#applyLayout(l);
-    if (!this.#casting) {
-      await this.captureKeyFrame();
-      return;
-    }
-    this.#casting = false;
-    // As above: a cast already over needs no stop.
-    await this.host.cdp.send("Page.stopScreencast", {}, this.session).catch(() => {});
-    await this.#castAndStill();
-  }
-
-  async #applyLayout(l: Layout): Promise<void> {
-    this.layout = l;
-    await this.host.cdp.send("Emulation.setDeviceMetricsOverride", {
-      width: l.width,
-      height: l.height,
-      deviceScaleFactor: l.scale,
-      mobile: false,
-    }, this.session);
+    return this.cast.resize(l);
   }
 
   /** Where the history sits. spec: browser_nav_state. */

@@ -1,6 +1,5 @@
 import {
   type CliFrame,
-  encodeUpdate,
   type SessionUpdate,
   type Slot,
   slotName,
@@ -15,9 +14,6 @@ import {
   encodeCursor,
   pageRows,
   parseRowCursor,
-  RANGE_MAX_BYTES,
-  RANGE_MAX_ROWS,
-  rangeFromTranscript,
   rowCursor,
   rowsAtUuids,
   type WireCursor,
@@ -25,6 +21,7 @@ import {
 import { Lock } from "../../lock.ts";
 import { capToolRecord } from "./records.ts";
 import { placeLateRows } from "./late_rows.ts";
+import { type RangeFrame, rangeFrames } from "./seat_range.ts";
 import { FrameWindow, SUBSCRIBE_TURNS, type WindowPage, type WireTurn } from "./window.ts";
 
 /** The bounds read from `[server]` at each use (both keys are next_session; a page reads now). */
@@ -41,12 +38,6 @@ export type PageBody = {
   turns: WireTurn[];
   cursor: string | null;
   cron_names?: Record<string, string>;
-};
-
-/** One numbered frame of a `seat_frames` answer. */
-export type RangeFrame = {
-  seq: number;
-  update: Wire;
 };
 
 export interface ConversationOptions {
@@ -167,45 +158,14 @@ export class SeatConversation {
     return await this.#byAnchor(this.o.transcript, c, n);
   }
 
-  /**
-   * `seat_range` for numbers the caller checked (this occupant's, already minted): the window's
-   * entries while it holds the numbers, and below its oldest the transcript's rows just above
-   * where the window's numbered frames begin, numbered to end where the window takes over
-   * (spec: seat_frames). At most RANGE_MAX_ROWS frames and about RANGE_MAX_BYTES, the newest
-   * kept: a client resumes where the answer ends either way.
-   */
+  /** `seat_range` for numbers the caller checked (seat_range.ts). */
   async range(from: number, to: number): Promise<RangeFrame[]> {
     await this.ready();
-    const held = this.window.bySeq(from, to);
-    let bytes = 0;
-    let keep = held.length;
-    while (keep > 0 && held.length - keep < RANGE_MAX_ROWS) {
-      if (keep < held.length && bytes + held[keep - 1].bytes > RANGE_MAX_BYTES) break;
-      bytes += held[--keep].bytes;
-    }
-    const out: RangeFrame[] = held.slice(keep).map((e) => ({
-      seq: e.seq!,
-      update: encodeUpdate(e.update),
-    }));
-    const first = this.window.firstSeq();
-    const rows = RANGE_MAX_ROWS - out.length;
-    if (keep > 0 || rows <= 0 || (first !== null && from >= first)) return out;
-    const start = await this.#liveStart();
-    if (start === null || !this.o.transcript) return out;
-    const below = await rangeFromTranscript(
-      this.o.transcript,
-      from,
-      first === null ? to : Math.min(to, first - 1),
-      {
-        before: rowCursor(start),
-        maxRows: rows,
-        maxBytes: Math.max(1, RANGE_MAX_BYTES - bytes),
-      },
-    );
-    return [
-      ...below.map((r) => ({ seq: r.seq, update: encodeUpdate(this.#wrap(r.msg)) })),
-      ...out,
-    ];
+    return await rangeFrames(this.window, from, to, {
+      transcript: this.o.transcript,
+      liveStart: () => this.#liveStart(),
+      wrap: (msg) => this.#wrap(msg),
+    });
   }
 
   // ---- the window, the floor and the disk -------------------------------------------------
