@@ -31,6 +31,19 @@ export function isExecutableSync(path: string): boolean {
   return info !== null && info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
 }
 
+/**
+ * The first `<dir>/<name>` along `dirs` (a PATH's directories, empty ones skipped) that `is`
+ * accepts, or null: the one a spawn of the bare `name` would run.
+ */
+export function firstOnPath(
+  name: string,
+  dirs: readonly string[],
+  is: (path: string) => boolean = isFileSync,
+): string | null {
+  for (const dir of dirs) if (dir && is(`${dir}/${name}`)) return `${dir}/${name}`;
+  return null;
+}
+
 async function statOf(path: string): Promise<Deno.FileInfo | null> {
   try {
     return await Deno.stat(path);

@@ -1,5 +1,12 @@
 import { assertEquals } from "../tests/assert.ts";
-import { isDir, isDirSync, isFile, isFileSync } from "./path_kind.ts";
+import {
+  firstOnPath,
+  isDir,
+  isDirSync,
+  isExecutableSync,
+  isFile,
+  isFileSync,
+} from "./path_kind.ts";
 
 Deno.test("a path's kind: a file, a directory, a link to either, or nothing there", async () => {
   const dir = await Deno.makeTempDir({ prefix: "forge-path-kind-" });
@@ -29,5 +36,23 @@ Deno.test("a path's kind: a file, a directory, a link to either, or nothing ther
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("firstOnPath finds the first of that name along the dirs that passes, as a spawn would", async () => {
+  const a = await Deno.makeTempDir();
+  const b = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${a}/gh`); // a directory of that name is not the binary
+    await Deno.writeTextFile(`${b}/gh`, "");
+    assertEquals(firstOnPath("gh", [a, "", b]), `${b}/gh`);
+    assertEquals(firstOnPath("nope", [a, b]), null);
+    // Only an executable passes the executable test: b's gh has no execute bit yet.
+    assertEquals(firstOnPath("gh", [a, b], isExecutableSync), null);
+    await Deno.chmod(`${b}/gh`, 0o755);
+    assertEquals(firstOnPath("gh", [a, b], isExecutableSync), `${b}/gh`);
+  } finally {
+    await Deno.remove(a, { recursive: true });
+    await Deno.remove(b, { recursive: true });
   }
 });

@@ -4,7 +4,8 @@ import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import { findClaude } from "../server/workspace/cli.ts";
 import { chromiumPath } from "../subsystems/browser/launch.ts";
-import { directoryMarketplaces, onPath, permissionFlags, SERVER_V8_FLAGS } from "./permissions.ts";
+import { firstOnPath } from "../server/path_kind.ts";
+import { directoryMarketplaces, permissionFlags, SERVER_V8_FLAGS } from "./permissions.ts";
 
 /**
  * `deno task start`: reads the config, computes the narrowest Deno permissions that serve it
@@ -42,7 +43,7 @@ const flags = permissionFlags({
   claudeConfigDir: Deno.env.get("CLAUDE_CONFIG_DIR") ?? null,
   pathDirs,
   // The gh review would run, by its path: none found names none (Deno would refuse it anyway).
-  gh: onPath("gh", pathDirs),
+  gh: firstOnPath("gh", pathDirs),
   // The one Chromium the browser would start, found now: only it is named, not every PATH dir's.
   chromium: chromiumPath(null),
   pluginSources: directoryMarketplaces([

@@ -5,7 +5,6 @@ import { modelsDir } from "../subsystems/dictate/paths.ts";
 import { notifyNetHosts } from "../subsystems/notify/settings.ts";
 import { DEFAULT_SPEAKER, isSpeakerId, speakerBinaries } from "../subsystems/voice/engines/mod.ts";
 import { expandHome } from "../server/home_path.ts";
-import { isFileSync } from "../server/path_kind.ts";
 import { claudeTasksPath, forgeTempPath } from "../server/temp_dir.ts";
 
 /**
@@ -276,12 +275,6 @@ function claudeTaskDirs(
     )
   );
   return [opts.claudeTasksDir ?? claudeTasksPath(undefined, uid), ...named];
-}
-
-/** The first `<dir>/<name>` on `dirs` that is a file, or null: what a spawn of `name` runs. */
-export function onPath(name: string, dirs: readonly string[]): string | null {
-  // Not in a dir: the next one is looked at, as a spawn would.
-  return dirs.map((dir) => `${dir}/${name}`).find((path) => isFileSync(path)) ?? null;
 }
 
 function hostForFlag(bind: string): string {

@@ -3,7 +3,7 @@ import { assert, assertEquals } from "../tests/assert.ts";
 import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { loadConfigText } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
-import { directoryMarketplaces, onPath, permissionFlags } from "./permissions.ts";
+import { directoryMarketplaces, permissionFlags } from "./permissions.ts";
 
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 const text =
@@ -291,20 +291,6 @@ Deno.test("review adds gh to the binaries forge may run, only when on", () => {
   assertEquals(flagNamed(found, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude,/usr/bin/gh");
   const none = flagsOf(text + off, { gh: null });
   assertEquals(flagNamed(none, "--allow-run"), "--allow-run=git,ps,kill,/opt/claude");
-});
-
-Deno.test("onPath finds the first file of that name along the dirs, as a spawn would", async () => {
-  const a = await Deno.makeTempDir();
-  const b = await Deno.makeTempDir();
-  try {
-    await Deno.mkdir(`${a}/gh`); // a directory of that name is not the binary
-    await Deno.writeTextFile(`${b}/gh`, "");
-    assertEquals(onPath("gh", [a, b]), `${b}/gh`);
-    assertEquals(onPath("nope", [a, b]), null);
-  } finally {
-    await Deno.remove(a, { recursive: true });
-    await Deno.remove(b, { recursive: true });
-  }
 });
 
 // A seat's launch reads its project's env_file (server/workspace/seats/launch.ts): with the file

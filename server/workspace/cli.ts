@@ -1,18 +1,19 @@
 import type { ForgeConfig } from "../config/types.ts";
-import { isExecutableSync } from "../path_kind.ts";
+import { firstOnPath, isExecutableSync } from "../path_kind.ts";
 
 /**
  * Finds the `claude` binary: `[claude] path`, else `$FORGE_CLAUDE_BIN` (the pinned toolchain's,
- * set by tools/deno.sh), else the first `claude` on PATH. Null when none is found.
+ * set by tools/deno.sh), else the first `claude` on PATH. Null when none is found. `env` is the
+ * process's unless a caller reads another.
  */
-export function findClaude(config: ForgeConfig): string | null {
+export function findClaude(
+  config: ForgeConfig,
+  env: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): string | null {
   if (config.claude.path) return config.claude.path;
-  const pinned = Deno.env.get("FORGE_CLAUDE_BIN");
+  const pinned = env("FORGE_CLAUDE_BIN");
   if (pinned && isExecutableSync(pinned)) return pinned;
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (dir && isExecutableSync(`${dir}/claude`)) return `${dir}/claude`;
-  }
-  return null;
+  return firstOnPath("claude", (env("PATH") ?? "").split(":"), isExecutableSync);
 }
 
 /** `claude --version`'s number (`2.1.332`), or null when it cannot be read. */

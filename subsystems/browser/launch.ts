@@ -2,7 +2,7 @@
  * Starting one headless Chromium for a profile: Debian's `chromium`, its own
  * user-data dir, DevTools on an ephemeral loopback port. Measured flags.
  */
-import { isFileSync } from "../../server/path_kind.ts";
+import { firstOnPath, isFileSync } from "../../server/path_kind.ts";
 
 /** A running Chromium: its process and the DevTools URL it printed. */
 export interface Launched {
@@ -15,10 +15,7 @@ export interface Launched {
 /** The binary a host runs: `browser.chromium`, else `chromium` found on PATH; null when neither. */
 export function chromiumPath(configured: string | null): string | null {
   if (configured) return isFileSync(configured) ? configured : null;
-  for (const dir of (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":")) {
-    if (dir && isFileSync(`${dir}/chromium`)) return `${dir}/chromium`;
-  }
-  return null;
+  return firstOnPath("chromium", (Deno.env.get("PATH") ?? "/usr/bin:/bin").split(":"));
 }
 
 /**

@@ -3,7 +3,8 @@ import { update } from "../../protocol/mod.ts";
 import type { Host } from "../../server/subsystem.ts";
 import { PluginActions } from "./actions.ts";
 import { InventoryKeeper } from "./inventory.ts";
-import { claudeBinary, pluginsConfigDir } from "./root.ts";
+import { findClaude } from "../../server/workspace/cli.ts";
+import { pluginsConfigDir } from "./root.ts";
 import { PluginsWatcher } from "./watch.ts";
 
 /**
@@ -14,7 +15,7 @@ import { PluginsWatcher } from "./watch.ts";
 export function create(host: Host) {
   const env = (name: string) => Deno.env.get(name);
   const configDir = () => pluginsConfigDir(host.config(), env);
-  const claudePath = () => claudeBinary(host.config(), env);
+  const claudePath = () => findClaude(host.config(), env);
   const emit = <N extends PluginsUpdateName>(name: N, fields: PluginsUpdateFields<N>) =>
     host.emit(update(name, fields));
   const keeper = new InventoryKeeper({

@@ -1,5 +1,4 @@
 import type { Host } from "../../server/subsystem.ts";
-import { resolvesOnPath } from "./files.ts";
 
 type Env = (name: string) => string | undefined;
 type ForgeConfig = ReturnType<Host["config"]>;
@@ -16,15 +15,4 @@ export function pluginsConfigDir(config: ForgeConfig, env: Env): string | null {
   if (configured) return configured;
   const home = env("HOME");
   return home ? `${home}/.claude` : null;
-}
-
-/** The claude binary, in the seats' order: `[claude] path`, `$FORGE_CLAUDE_BIN`, then PATH. */
-export function claudeBinary(config: ForgeConfig, env: Env): string | null {
-  if (config.claude.path) return config.claude.path;
-  const pinned = env("FORGE_CLAUDE_BIN");
-  if (pinned && resolvesOnPath(pinned, "")) return pinned;
-  for (const dir of (env("PATH") ?? "").split(":")) {
-    if (dir && resolvesOnPath(`${dir}/claude`, "")) return `${dir}/claude`;
-  }
-  return null;
 }
