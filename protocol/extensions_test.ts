@@ -44,6 +44,12 @@ function option(union: z.ZodDiscriminatedUnion, kind: string): z.ZodType | undef
   return (union.options as z.ZodObject[]).find((o) => o.shape.kind.value === kind);
 }
 
+/** A marked field's path after its kind or subject, as `reaches` walks it: `areas[]` is the
+ * field `areas`, then into its list. */
+function stepsOf(path: string[]): string[] {
+  return path.flatMap((p) => p.endsWith("[]") ? [p.slice(0, -2), "[]"] : [p]);
+}
+
 /** Whether `steps` (`areas[]`, `in_force`) name a field inside `schema`, through lists and unions. */
 function reaches(schema: z.ZodType, steps: string[]): boolean {
   const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
@@ -72,7 +78,7 @@ function messageSlotProblems(
     for (const field of Object.keys(beyond.message_fields[side])) {
       const [kind, ...path] = field.split(".");
       const schema = option(union, kind);
-      const steps = path.flatMap((p) => p.endsWith("[]") ? [p.slice(0, -2), "[]"] : [p]);
+      const steps = stepsOf(path);
       if (!schema || !reaches(schema, steps)) out.push(`${side} field ${field}: no such field`);
     }
   }
@@ -113,7 +119,7 @@ function subjectFieldProblems(fields: Readonly<Record<string, string>>): string[
       : subjects.includes(subject)
       ? snapshotSchema(subject as "home")
       : undefined;
-    const steps = path.flatMap((p) => p.endsWith("[]") ? [p.slice(0, -2), "[]"] : [p]);
+    const steps = stepsOf(path);
     if (!schema || !reaches(schema, steps)) out.push(`snapshot field ${field}: no such field`);
   }
   return out;
