@@ -44,20 +44,37 @@ export async function walkHistory(
   maxPages: number,
 ): Promise<HistoryWalk> {
   const read = new Map<string, Msg>();
+  const done = await historyPages(api, channel, span, maxPages, (page) => {
+    for (const m of page) if (m.ts! > span.oldest) read.set(m.ts!, m);
+  });
+  if (done) return { done: true, messages: [...read.values()].sort(byTs) };
+  return { done: false, lowest: [...read.keys()].sort()[0] ?? null };
+}
+
+/**
+ * Hands `take` each page of `conversations.history` for `params` (newest first), following
+ * `response_metadata.next_cursor` for at most `maxPages` pages; answers whether the last page came.
+ */
+async function historyPages(
+  api: SlackApi,
+  channel: string,
+  params: Record<string, unknown>,
+  maxPages: number,
+  take: (page: Msg[]) => void,
+): Promise<boolean> {
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page++) {
     const answer = await api.call("conversations.history", {
       channel,
-      ...span,
+      ...params,
       limit: PAGE_LIMIT,
       ...(cursor ? { cursor } : {}),
     });
-    for (const m of messagesOf(answer)) if (m.ts! > span.oldest) read.set(m.ts!, m);
+    take(messagesOf(answer));
     cursor = nextCursor(api, answer, "conversations.history", channel);
-    if (!cursor) return { done: true, messages: [...read.values()].sort(byTs) };
+    if (!cursor) return true;
   }
-  const lowest = [...read.keys()].sort()[0] ?? null;
-  return { done: false, lowest };
+  return false;
 }
 
 /**
@@ -112,24 +129,18 @@ export async function sweepThreads(
 ): Promise<SweepRound> {
   const newest = new Map<string, string>();
   let lowest: string | null = null;
-  let cursor: string | undefined;
-  for (let page = 0; page < maxPages; page++) {
-    const answer = await api.call("conversations.history", {
-      channel,
-      oldest: span.bottom,
-      ...(span.top ? { latest: span.top } : {}),
-      inclusive: true,
-      limit: PAGE_LIMIT,
-      ...(cursor ? { cursor } : {}),
-    });
-    for (const m of messagesOf(answer)) {
+  const params = {
+    oldest: span.bottom,
+    ...(span.top ? { latest: span.top } : {}),
+    inclusive: true,
+  };
+  const done = await historyPages(api, channel, params, maxPages, (page) => {
+    for (const m of page) {
       if (lowest === null || m.ts! < lowest) lowest = m.ts!;
       if (typeof m.latest_reply === "string") newest.set(m.ts!, m.latest_reply);
     }
-    cursor = nextCursor(api, answer, "conversations.history", channel);
-    if (!cursor) return { newest, lowest, done: true };
-  }
-  return { newest, lowest, done: false };
+  });
+  return { newest, lowest, done };
 }
 
 function messagesOf(answer: Record<string, unknown>): Msg[] {
