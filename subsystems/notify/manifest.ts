@@ -85,7 +85,7 @@ export const NOTIFY_AREA: AreaSpec = {
       "notify.client_url",
       null,
       "live",
-      "where a tap lands; the seat's path (#/seat/<org>/<project>/<label>) is appended",
+      "where a tap lands; the seat's path (#/seat/<org>/<project>/<label>) is appended, after the forge a #/@<host> names",
       { check: httpUrl },
     ),
     key.string("notify.ntfy.url", null, "restart", "the ntfy server (network is granted to it)", {

@@ -49,11 +49,19 @@ export function seatTitle(slot: Slot, orgs: OrgProjects): string {
   return sharing > 1 ? slotName(slot) : `${slot.project}/${slot.label}`;
 }
 
-/** `client_url` with the web client's seat path appended (`#/seat/<org>/<project>/<label>`). */
+/**
+ * `client_url` with the web client's seat path appended (`#/seat/<org>/<project>/<label>`). A
+ * `client_url` whose address names a forge (`#/@box.lan:8790`) keeps that name before the seat:
+ * forge cannot know the address a page dials it by, so the operator who runs several forges
+ * behind one page names each forge in its own `client_url`, and a tap opens the seat on it.
+ */
 export function seatUrl(clientUrl: string | null, slot: Slot): string | null {
   if (!clientUrl) return null;
   const path = [slot.org, slot.project, slot.label].map(encodeURIComponent).join("/");
-  return `${clientUrl.replace(/#.*$/, "")}#/seat/${path}`;
+  const at = clientUrl.indexOf("#");
+  const base = at < 0 ? clientUrl : clientUrl.slice(0, at);
+  const forge = at < 0 ? undefined : /^#\/?(@[^/]+)/.exec(clientUrl.slice(at))?.[1];
+  return `${base}#/${forge ? `${forge}/` : ""}seat/${path}`;
 }
 
 /**

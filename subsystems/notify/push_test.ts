@@ -21,6 +21,19 @@ Deno.test("a title names the org only where two orgs share the project; the clic
   );
 });
 
+Deno.test("a client_url naming a forge keeps the name: the tap opens the seat on that forge", () => {
+  const slot = { org: "Beta", project: "web", label: "w 1" };
+  assertEquals(
+    seatUrl("https://page.lan:8791/#/@box.lan:8790", slot),
+    "https://page.lan:8791/#/@box.lan:8790/seat/Beta/web/w%201",
+  );
+  // A page's own address for a forge (a seat, a tab) given whole: the forge is what is kept.
+  assertEquals(
+    seatUrl("https://page.lan:8791/#@[::1]:8790/board", slot),
+    "https://page.lan:8791/#/@[::1]:8790/seat/Beta/web/w%201",
+  );
+});
+
 Deno.test("no secret the config holds reaches a push's words", () => {
   const config = {
     areas: { notify: { "ntfy.token": "tk_planted_ntfy", "gotify.app_token": "gtfya.planted" } },
