@@ -6,7 +6,7 @@
 import { decodePcm, HomeSnapshot, type Slot, VoiceAudio, VoiceModeState } from "../protocol/mod.ts";
 import { PS_MODEL_DIR } from "../subsystems/dictate/engines/pocketsphinx_ffi.ts";
 import { WorkerPool } from "../subsystems/dictate/engines/pool.ts";
-import { scoringWords, wordErrors } from "../subsystems/voice/wer.ts";
+import { scoringWords, wordErrors } from "../server/word_errors.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { pathWithout } from "./harness.ts";

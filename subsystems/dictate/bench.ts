@@ -12,7 +12,7 @@ import { WorkerPool } from "./engines/pool.ts";
 import type { BenchResult } from "./models/updates.ts";
 import { PASSAGE, type ReadAloudSet, TERMS } from "./read_aloud.ts";
 import { decodeWav } from "./wav.ts";
-import { scoringWords, wordErrors } from "./wer.ts";
+import { scoringWords, wordErrors } from "../../server/word_errors.ts";
 
 /** The results file: protocol/'s BenchRun with its instant in epoch ms (`BenchResult`). */
 const Results = z.array(BenchRun.extend({ at: z.number() }));

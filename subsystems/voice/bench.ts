@@ -9,7 +9,8 @@ import {
   StateWriteError,
 } from "../../server/subsystem.ts";
 import type { Speaker } from "./engines/speaker.ts";
-import { scoringWords, to16k, wordErrors } from "./wer.ts";
+import { scoringWords, wordErrors } from "../../server/word_errors.ts";
+import { to16k } from "./resample.ts";
 
 /**
  * The speaking bench (spec: dictate_models > speaking_bench, speaking_results): a

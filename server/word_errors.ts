@@ -1,4 +1,10 @@
-/** Words for scoring: lower case, punctuation stripped (the dictation bench's method). */
+/**
+ * Word error rate's two halves, as speech engines are usually scored: the words of a text, and
+ * the word edit distance between what was said and what an engine heard. Dictation's and
+ * voice's benches score their engines with the same rule, so a rate compares across the two.
+ */
+
+/** Words for scoring: lower case, punctuation stripped. */
 export function scoringWords(text: string): string[] {
   return text.toLowerCase().replace(/[^a-z0-9' ]+/g, " ").split(/\s+/).filter((w) => w !== "");
 }
@@ -15,19 +21,4 @@ export function wordErrors(ref: string[], hyp: string[]): number {
     prev = row;
   }
   return prev[hyp.length];
-}
-
-/** Linear resampling to 16 kHz, the rate the dictation engines read. */
-export function to16k(samples: Int16Array, rate: number): Int16Array {
-  if (rate === 16_000) return samples;
-  const out = new Int16Array(Math.floor(samples.length * 16_000 / rate));
-  const step = rate / 16_000;
-  for (let i = 0; i < out.length; i++) {
-    const x = i * step;
-    const j = Math.floor(x);
-    const a = samples[j] ?? 0;
-    const b = samples[j + 1] ?? a;
-    out[i] = Math.round(a + (b - a) * (x - j));
-  }
-  return out;
 }
