@@ -1,7 +1,6 @@
 import { ownWords } from "../words.ts";
 import {
   type Command,
-  envelopeText,
   type Slot,
   slotName,
   type SpawnWorkerBody,
@@ -9,6 +8,7 @@ import {
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, Refusal } from "../subsystem.ts";
+import { deliverPeer } from "../peer_delivery.ts";
 import type { SeatManager } from "../workspace/seats/manager.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { checkFamilies } from "./rules.ts";
@@ -65,17 +65,8 @@ export function workersArea(seats: () => SeatManager | null) {
           };
           void workers.boot().catch((err) => host.log.warn("workers_boot_failed", { error: err }));
           const deliver = async (what: string, target: Slot, wrapped: WrappedPrompt) => {
-            const uuid = crypto.randomUUID();
             try {
-              await host.deliver(target, {
-                text: envelopeText(wrapped),
-                source: "peer",
-                uuid,
-                announce: {
-                  name: "peer_envelope_appended",
-                  fields: { key: target, wrapped, uuid },
-                },
-              });
+              await deliverPeer(host, target, wrapped);
             } catch (err) {
               const why = ownWords(err, {
                 log: host.log,

@@ -1,12 +1,7 @@
-import {
-  type Command,
-  envelopeText,
-  type Slot,
-  slotName,
-  type WrappedPrompt,
-} from "../../protocol/mod.ts";
+import { type Command, type Slot, slotName, type WrappedPrompt } from "../../protocol/mod.ts";
 import { type Host, Refusal, toolHandlers, type ToolResult } from "../../server/subsystem.ts";
 import { ownWords } from "../../server/subsystem.ts";
+import { deliverPeer } from "../../server/peer_delivery.ts";
 import { AGENT_TOOLS, type AgentToolHandler } from "./tools.ts";
 import { messageId, senderName } from "./envelope.ts";
 
@@ -18,18 +13,8 @@ import { messageId, senderName } from "./envelope.ts";
  */
 export function create(host: Host) {
   /** Delivers a wrapped message to a project's lead; rejects with the sentence why not. */
-  const deliverPeer = async (target: Slot, wrapped: WrappedPrompt): Promise<void> => {
-    const uuid = crypto.randomUUID();
-    await host.deliver(target, {
-      text: envelopeText(wrapped),
-      source: "peer",
-      uuid,
-      announce: {
-        name: "peer_envelope_appended",
-        fields: { key: target, wrapped, uuid },
-      },
-    });
-  };
+  const deliverPeerTo = (target: Slot, wrapped: WrappedPrompt) =>
+    deliverPeer(host, target, wrapped);
 
   const lifecycleOf = (slot: Slot): string => {
     const seat = host.workspace.seats().find((s) => slotName(s.slot) === slotName(slot));
@@ -90,7 +75,7 @@ export function create(host: Host) {
       body: message,
     };
     try {
-      await deliverPeer(target, wrapped);
+      await deliverPeerTo(target, wrapped);
     } catch (err) {
       return {
         text: `agents__send_message: message ${wrapped.id} to ${
@@ -126,7 +111,7 @@ export function create(host: Host) {
         }
         const target = { org: project.org, project: project.name, label: "lead" };
         try {
-          await deliverPeer(target, wrapped);
+          await deliverPeerTo(target, wrapped);
         } catch (err) {
           const why = ownWords(err, {
             log: host.log,
