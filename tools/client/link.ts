@@ -17,8 +17,8 @@ export interface LinkOwner {
   arrived(frame: Frame): void;
   /** The socket dropped and a redial runs: whatever waited on this socket's answers fails. */
   dropped(down: ConnectionClosed): void;
-  /** A new socket is open: ask again for what the old one carried. */
-  reopened(): void;
+  /** A new socket is open (dial number `attempt`): ask again for what the old one carried. */
+  reopened(attempt: number): void;
   /** The link is over (closed by either side, or every redial failed). */
   ended(code: number, reason: string): void;
   /** Send a ping of the client's own (the quiet probe's). */
@@ -42,6 +42,8 @@ export class ForgeLink {
   #plan: SdkPlan | null = null;
   /** The probe of the socket open now (with `reconnect` only). */
   #probe: Probe | null = null;
+  /** The redial under way: the number of the dial the loop waits to make. */
+  #attempt = 0;
 
   private constructor(
     readonly url: string,
@@ -54,9 +56,12 @@ export class ForgeLink {
       const plan = this.#plan = redialPlan(opts.reconnect);
       this.#redialer = new Redialer<ConnectionClosed | ConnectFailed>(plan, {
         dial: () => this.#redial(),
-        waiting: (attempt, retryInMs, why) =>
-          owner.event({ kind: "reconnecting", attempt, retryInMs, why }),
-        opened: (attempt) => owner.event({ kind: "reconnected", attempt }),
+        waiting: (attempt, retryInMs, why) => {
+          this.#attempt = attempt;
+          owner.event({ kind: "reconnecting", attempt, retryInMs, why });
+        },
+        // Said by the owner once the new socket answered what it asked again (reopened).
+        opened: () => {},
         // A dial nothing answered may answer later; one forge refused with a status will not.
         final: (why) => why instanceof ConnectFailed && why.status !== null,
         gaveUp: (why) => this.#gaveUp(why as ConnectFailed),
@@ -151,7 +156,7 @@ export class ForgeLink {
     if (this.#ending) return socket.close();
     this.#down = null;
     this.#probeAnew();
-    this.owner.reopened();
+    this.owner.reopened(this.#attempt);
   }
 
   #gaveUp(why: ConnectFailed): void {
