@@ -2,7 +2,6 @@ import {
   ClientMessage,
   sameSlot,
   type Slot,
-  slotName,
   type Subject,
   subjectKey,
 } from "../../protocol/mod.ts";
@@ -126,9 +125,4 @@ function answerOf(
         : seat === null && why.startsWith(`${what}: `),
     why,
   };
-}
-
-/** A subscription as a person reads it: `home`, `Acme/proj/lead`. */
-export function subscriptionName(s: Subscription): string {
-  return typeof s.what === "string" ? s.what : slotName(s.what.session);
 }
