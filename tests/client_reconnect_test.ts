@@ -47,6 +47,14 @@ async function following(url: string, seat: Slot) {
   return { c, clock, heard, link, seat: followed, first };
 }
 
+/** The link's word that it is back, the followed seat asked for again and answered. */
+const back = (attempt: number, seat: Slot): LinkEvent => ({
+  kind: "reconnected",
+  attempt,
+  restored: [{ kind: "subscribe", what: { session: seat }, answering: false }],
+  refused: [],
+});
+
 const chat = (u: SessionUpdate): CliFrame | null =>
   u.name === "chat_appended" ? u.fields.msg : null;
 
@@ -105,7 +113,7 @@ Deno.test("reconnect: a link cut mid-turn resumes the seat from its number, no g
   const refused = await c.command("vault_lock", null).catch((e) => e);
   assert(refused instanceof ConnectionClosed, String(refused));
   clock.advanceBy(500);
-  assertEquals(await link(2), { kind: "reconnected", attempt: 1 });
+  assertEquals(await link(2), back(1, lead));
 
   const events = await untilTurnEnds(seat);
   assert(cutAt !== null, "the link was cut mid-turn");
@@ -168,7 +176,7 @@ Deno.test("reconnect: forge restarts on its port; the seat is read again, nothin
   assertEquals([failed.attempt, failed.retryInMs], [2, 1_000]);
   await world.startForge({}, forge.port);
   clock.advanceBy(1_000);
-  assertEquals(await link(3), { kind: "reconnected", attempt: 2 });
+  assertEquals(await link(3), back(2, lead));
 
   // Another run: its numbers start again, so the seat is read again rather than joined. What the
   // old run sent after its turn ended (before it stopped) comes first, in its own order.
@@ -220,7 +228,7 @@ Deno.test("reconnect: a half-open link is given up at the probe's deadline, and 
     const failed = await lost.catch((e) => e);
     assert(failed instanceof ConnectionClosed, String(failed));
     clock.advanceBy(500);
-    assertEquals(await link(2), { kind: "reconnected", attempt: 1 });
+    assertEquals(await link(2), back(1, lead));
     // The seat goes on from the number it held, with no second snapshot.
     const uuid = crypto.randomUUID();
     await c.command("cancel_queued_prompt", { key: lead, uuid });

@@ -13,11 +13,15 @@ import { ForgeClient, ForgeRefusal } from "./client_lib.ts";
 
 const [url, seatName, text] = usage(Deno.args);
 const slot = parseSlotName(seatName)!;
-// A dropped link is dialled again with backoff; a seat followed resumes from the number it holds.
+// A dropped link is dialled again with backoff; every subscription comes back, and a seat
+// followed resumes from the number it holds.
 const forge = await ForgeClient.connect(url, { reconnect: { maxMs: 5_000 } });
-forge.onLink((e) =>
-  console.log(e.kind === "reconnecting" ? `link down, redial ${e.attempt}` : "link back")
-);
+forge.onLink((e) => {
+  if (e.kind === "reconnecting") return console.log(`link down, redial ${e.attempt}`);
+  // Every subscription held was asked for again; a seat gone since is said in forge's words.
+  console.log(`link back, ${e.restored.length} subscription(s) restored`);
+  for (const { why } of e.refused) console.log(`not restored: ${why}`);
+});
 const greeting = await forge.nextKind("greeting");
 console.log(`forge ${greeting.forge_version_short}, protocol ${greeting.version}`);
 

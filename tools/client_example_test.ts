@@ -52,7 +52,10 @@ Deno.test("the library example runs: a reply refused, a seat followed, its lost 
   assertMatch(lines[2], /^Acme\/alpha\/lead joined at seq \d+$/);
   assertEquals([lost, cut], [1, 1]);
   // The drop: one redial, and no second snapshot (the seat resumed from its number).
-  assertEquals(lines.filter((l) => l.startsWith("link ")), ["link down, redial 1", "link back"]);
+  assertEquals(lines.filter((l) => l.startsWith("link ")), [
+    "link down, redial 1",
+    "link back, 1 subscription(s) restored",
+  ]);
   assertEquals(lines.filter((l) => l.includes(" joined at seq ")).length, 1, out);
   // Each frame once, in order: the lost one and the ones the drop cost, repaired in place.
   const seqs = lines.flatMap((l) => /^(\d+) [a-z_]+( \(repaired\))?$/.exec(l)?.[1] ?? [])

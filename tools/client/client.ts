@@ -19,6 +19,7 @@ import { Following, type Listener } from "./follow.ts";
 import { type Frame, FrameLog } from "./frames.ts";
 import { ForgeLink, type LinkOwner } from "./link.ts";
 import type { LinkEvent, ReconnectOptions } from "./redial.ts";
+import { Subscriptions } from "./subscriptions.ts";
 
 /** One server message of a given kind, as protocol/ types it. */
 export type ServerMessageOf<K extends ServerKind> = Extract<ServerMessageType, { kind: K }>;
@@ -33,9 +34,11 @@ export interface ConnectOptions {
   /** Hold at most this many frames in `frames` (a long-running watcher); unbounded otherwise. */
   keep?: number;
   /**
-   * Dial forge again when the socket drops (redial.ts has the backoff): every live `follow` is
-   * asked for again, a seat's from the number it holds, and a command out at the drop rejects with
-   * a ConnectionClosed (it is never sent again). `true` takes the defaults. Off unless asked.
+   * Dial forge again when the socket drops (redial.ts has the options): every subscription held,
+   * a `follow`'s or one sent by hand, is asked for again in the order held (a followed seat's
+   * from the number it holds), `onLink`'s `reconnected` says what came back, and a command out at
+   * the drop rejects with a ConnectionClosed (it is never sent again). `true` takes the defaults.
+   * Off unless asked.
    */
   reconnect?: ReconnectOptions | true;
 }
@@ -57,6 +60,8 @@ export class ForgeClient {
   #checker: WireChecker | null;
   #desk = new CommandDesk((m) => this.send(m));
   #listeners = new Set<Listener>();
+  /** Every subscription this connection holds, in order: what a reconnect asks for again. */
+  #subs = new Subscriptions();
   #linkListeners = new Set<(e: LinkEvent) => void>();
   #link!: ForgeLink;
   /** The server run's boot_id, read from home on this connection (a seat's numbers are its). */
@@ -111,9 +116,15 @@ export class ForgeClient {
     return this.#link.isClosed;
   }
 
-  /** Sends one client message, typed by its `kind`. Throws a ConnectionClosed once closed. */
+  /**
+   * Sends one client message, typed by its `kind`. Throws a ConnectionClosed once closed, or
+   * while a redial runs; an `unsubscribe` then is no error: the subscription is let go and not
+   * asked for on the next socket (the old one's died with it).
+   */
   send<K extends ClientKind>(message: Extract<ClientMessage, { kind: K }>): void {
-    this.#out(message, (message as ClientMessage).kind, JSON.stringify(message));
+    const m = message as ClientMessage;
+    if (m.kind === "unsubscribe" && !this.isOpen && !this.isClosed) return this.#subs.sent(m);
+    this.#out(m, m.kind, JSON.stringify(m));
   }
 
   /** Sends a value off protocol/'s types on purpose (a test of forge's refusals), JSON-encoded. */
@@ -250,9 +261,11 @@ export class ForgeClient {
     ).join(" | ");
   }
 
-  #out(message: unknown, what: string, text: string): void {
+  /** Sends `text`; `own`: the client's, not the caller's (no subscription it opens is held). */
+  #out(message: unknown, what: string, text: string, own = false): void {
     this.#refuseIfClosed(`\`${what}\``);
     if (what === "showing") this.#showing = message as ClientMessageOf<"showing">;
+    if (!own) this.#subs.sent(message);
     this.#checker?.sent(message);
     this.#desk.sent(message);
     this.socket.send(text);
@@ -266,7 +279,7 @@ export class ForgeClient {
     return {
       arrived: (frame) => this.#arrived(frame),
       dropped: (down) => this.#dropped(down),
-      reopened: () => this.#reopened(),
+      reopened: (attempt) => this.#reopened(attempt),
       ended: (code, reason) => this.#end(code, reason),
       probe: () => this.#desk.probe(),
       event: (e) => this.#linkListeners.forEach((l) => l(e)),
@@ -285,13 +298,21 @@ export class ForgeClient {
     this.#desk = new CommandDesk((m) => this.send(m));
     this.#bootId = null;
     this.#readingRun = false;
+    this.#subs.dropped();
     for (const l of [...this.#listeners]) l.dropped?.();
   }
 
-  /** A new socket: every follow asked for again on it, the run read first for a seat's. */
-  #reopened(): void {
+  /**
+   * A new socket: the run read first when a seat is followed, then every subscription held asked
+   * for again in the order held (a follow's among them), then the seat shown; `reconnected` is
+   * said once each subscription was answered.
+   */
+  #reopened(attempt: number): void {
     if ([...this.#listeners].some((l) => l.resumesSeat)) this.#readRun();
-    for (const l of [...this.#listeners]) l.reopened?.();
+    this.#subs.restore(
+      (s) => this.#out(s, s.kind, JSON.stringify(s), true),
+      (r) => this.#linkListeners.forEach((l) => l({ kind: "reconnected", attempt, ...r })),
+    );
     // spec: The socket > Reaching it: "a client re-attaching the seat it is showing must re-send
     // Showing too, because the server's showing died with the old connection".
     if (this.#showing?.seat) this.send(this.#showing);
@@ -304,8 +325,9 @@ export class ForgeClient {
    */
   #readRun(): void {
     if (this.#readingRun) return;
-    this.send({ kind: "subscribe", what: "home" });
-    this.send({ kind: "unsubscribe", what: "home" });
+    for (const m of [{ kind: "subscribe", what: "home" }, { kind: "unsubscribe", what: "home" }]) {
+      this.#out(m, m.kind, JSON.stringify(m), true);
+    }
     this.#readingRun = true;
   }
 
@@ -314,6 +336,7 @@ export class ForgeClient {
     if (frame.type === "json") {
       if (this.#checker) this.schemaErrors.push(...this.#checker.check(frame.data));
       claim = this.#desk.heard(frame.data) ?? this.#heardRun(frame.data);
+      if (claim !== "internal") this.#subs.heard(frame.data);
     }
     this.#log.push(frame, claim !== null);
     for (const l of [...this.#listeners]) l.frame(frame, claim === "internal");

@@ -29,6 +29,8 @@ export interface Line {
   send(message: ClientMessage): void;
   listen(listener: Listener): () => void;
   readonly isOpen: boolean;
+  /** Over for good (not merely redialling: an unsubscribe then lets the subscription go). */
+  readonly isClosed: boolean;
   /** home's boot_id on this connection, when the client read it (a client that reconnects). */
   readonly bootId: string | null;
 }
@@ -39,8 +41,6 @@ export interface Listener {
   ended(error: Error): void;
   /** The socket dropped; a redial is under way. */
   dropped?(): void;
-  /** A new socket is open: ask for what was followed again. */
-  reopened?(): void;
   /** Whether it resumes a seat's numbers on a new socket (the client reads the run first). */
   readonly resumesSeat?: boolean;
 }
@@ -51,9 +51,10 @@ export interface Listener {
  * anything after it is yielded, and a range forge refuses (another epoch) reads the seat again,
  * yielding a fresh snapshot marked `reread`. spec: subscribe; update {update, seq, span};
  * seat_range; seat_frames. Iterate it with `for await`, or `take(ms)` one event at a time;
- * `stop()` unsubscribes. Over a reconnect it subscribes again: a seat read on the same server run
- * and occupant asks `seat_range` from the number it holds up to the new snapshot's and yields no
- * snapshot, so the updates go on with no gap and none twice; anything else yields a fresh one.
+ * `stop()` unsubscribes. Over a reconnect the client subscribes it again (subscriptions.ts): a
+ * seat read on the same server run and occupant asks `seat_range` from the number it holds up to
+ * the new snapshot's and yields no snapshot, so the updates go on with no gap and none twice;
+ * anything else yields a fresh one.
  */
 export class Following<S extends Subject> implements AsyncIterableIterator<FollowEvent<S>> {
   /** The ranges asked for with seat_range, in order. */
@@ -124,7 +125,8 @@ export class Following<S extends Subject> implements AsyncIterableIterator<Follo
     if (this.#over) return;
     this.#stopped = true;
     this.#detach();
-    if (this.line.isOpen) this.line.send({ kind: "unsubscribe", what: this.subject });
+    // While redialling, the client lets the subscription go rather than restore it.
+    if (!this.line.isClosed) this.line.send({ kind: "unsubscribe", what: this.subject });
     this.#wake?.();
   }
 
@@ -155,14 +157,13 @@ export class Following<S extends Subject> implements AsyncIterableIterator<Follo
     return this.#slot !== null;
   }
 
-  /** Listener: the socket dropped. A first snapshot still owed stays a fresh one. */
+  /**
+   * Listener: the socket dropped. A first snapshot still owed stays a fresh one. On the next
+   * socket the client asks again for every subscription held, this one's among them in its place
+   * (subscriptions.ts): what answers it is read as this left it.
+   */
   dropped(): void {
     if (this.#awaiting !== "fresh") this.#awaiting = "reconnect";
-  }
-
-  /** Listener: a new socket; the subscription died with the old one. */
-  reopened(): void {
-    this.line.send({ kind: "subscribe", what: this.subject, answering: this.answering });
   }
 
   get #over(): boolean {

@@ -1,13 +1,9 @@
+import { Redialer } from "../reconnect/backoff.ts";
+import { Probe } from "../reconnect/probe.ts";
 import { opened, socketTo } from "./dial.ts";
-import { type ConnectFailed, ConnectionClosed } from "./errors.ts";
+import { ConnectFailed, ConnectionClosed } from "./errors.ts";
 import { decodeFrame, type Frame } from "./frames.ts";
-import {
-  type LinkEvent,
-  type ReconnectOptions,
-  Redialer,
-  type RedialPlan,
-  redialPlan,
-} from "./redial.ts";
+import { type LinkEvent, type ReconnectOptions, redialPlan, type SdkPlan } from "./redial.ts";
 
 /** How the socket is reached: the header, the frames asked for, and whether it is redialled. */
 export interface LinkOptions {
@@ -21,8 +17,8 @@ export interface LinkOwner {
   arrived(frame: Frame): void;
   /** The socket dropped and a redial runs: whatever waited on this socket's answers fails. */
   dropped(down: ConnectionClosed): void;
-  /** A new socket is open: ask again for what the old one carried. */
-  reopened(): void;
+  /** A new socket is open (dial number `attempt`): ask again for what the old one carried. */
+  reopened(attempt: number): void;
   /** The link is over (closed by either side, or every redial failed). */
   ended(code: number, reason: string): void;
   /** Send a ping of the client's own (the quiet probe's). */
@@ -32,7 +28,7 @@ export interface LinkOwner {
 
 /**
  * The client's socket to forge, one after another when it reconnects. With `reconnect`, a drop
- * starts the redial loop (redial.ts) rather than ending the client, and the link probes: after
+ * starts the redial loop (tools/reconnect/) rather than ending the client, and the link probes: after
  * `quietMs` with no frame it has the client ping, and a socket that answers nothing within
  * `deadlineMs` is given up as dropped, since a half-open socket (a locked phone, a network gone)
  * never delivers a close. spec: The socket > Reaching it ("A client probes too, with ping"); ping.
@@ -42,10 +38,12 @@ export class ForgeLink {
   #down: ConnectionClosed | null = null;
   #ending: ConnectionClosed | null = null;
   #closed = Promise.withResolvers<CloseEvent>();
-  #redialer: Redialer | null = null;
-  #plan: RedialPlan | null = null;
-  #quiet: unknown = undefined;
-  #deadline: unknown = undefined;
+  #redialer: Redialer<ConnectionClosed | ConnectFailed> | null = null;
+  #plan: SdkPlan | null = null;
+  /** The probe of the socket open now (with `reconnect` only). */
+  #probe: Probe | null = null;
+  /** The redial under way: the number of the dial the loop waits to make. */
+  #attempt = 0;
 
   private constructor(
     readonly url: string,
@@ -56,10 +54,17 @@ export class ForgeLink {
     this.#socket = this.#attach(socketTo(this.#target, opts.origin));
     if (opts.reconnect) {
       const plan = this.#plan = redialPlan(opts.reconnect);
-      this.#redialer = new Redialer(plan, {
+      this.#redialer = new Redialer<ConnectionClosed | ConnectFailed>(plan, {
         dial: () => this.#redial(),
-        event: (e) => owner.event(e),
-        gaveUp: (why) => this.#gaveUp(why),
+        waiting: (attempt, retryInMs, why) => {
+          this.#attempt = attempt;
+          owner.event({ kind: "reconnecting", attempt, retryInMs, why });
+        },
+        // Said by the owner once the new socket answered what it asked again (reopened).
+        opened: () => {},
+        // A dial nothing answered may answer later; one forge refused with a status will not.
+        final: (why) => why instanceof ConnectFailed && why.status !== null,
+        gaveUp: (why) => this.#gaveUp(why as ConnectFailed),
       });
     }
   }
@@ -68,7 +73,7 @@ export class ForgeLink {
   static async open(url: string, opts: LinkOptions, owner: LinkOwner): Promise<ForgeLink> {
     const link = new ForgeLink(url, opts, owner);
     await opened(link.socket, link.#target, opts.origin);
-    link.#heard();
+    link.#probeAnew();
     return link;
   }
 
@@ -150,8 +155,8 @@ export class ForgeLink {
     await opened(socket, this.#target, this.opts.origin);
     if (this.#ending) return socket.close();
     this.#down = null;
-    this.#heard();
-    this.owner.reopened();
+    this.#probeAnew();
+    this.owner.reopened(this.#attempt);
   }
 
   #gaveUp(why: ConnectFailed): void {
@@ -160,33 +165,38 @@ export class ForgeLink {
     this.#end(new CloseEvent("close", { code: last.code, reason }));
   }
 
-  /** Any frame answers the probe and restarts the quiet (spec: ping: "Any inbound traffic"). */
-  #heard(): void {
+  /** A new socket gets a probe of its own (spec: ping); it starts counting the quiet now. */
+  #probeAnew(): void {
     const plan = this.#plan;
     if (!plan) return;
     this.#stopProbe();
-    this.#quiet = plan.clock.set(() => this.#probe(), plan.quietMs);
+    const socket = this.#socket;
+    const probe = this.#probe = new Probe(plan, {
+      ping: () => {
+        if (!this.isOpen || socket !== this.#socket) return false;
+        this.owner.probe();
+        return true;
+      },
+      expired: () => {
+        // Given up at once: a half-open socket's own close would wait out its closing handshake.
+        if (socket !== this.#socket || !this.isOpen) return;
+        socket.onmessage = null;
+        socket.onclose = null;
+        socket.close();
+        this.#dropped(1006, "forge answered no probe");
+      },
+    });
+    probe.heard();
   }
 
-  #probe(): void {
-    const plan = this.#plan!;
-    const socket = this.#socket;
-    if (!this.isOpen) return;
-    this.owner.probe();
-    // A probe out is neither asked again nor re-armed until a frame answers it (spec: ping).
-    this.#deadline = plan.clock.set(() => {
-      // Given up at once: a half-open socket's own close would wait out its closing handshake.
-      if (socket !== this.#socket || !this.isOpen) return;
-      socket.onmessage = null;
-      socket.onclose = null;
-      socket.close();
-      this.#dropped(1006, "forge answered no probe");
-    }, plan.deadlineMs);
+  /** Any frame answers the probe and restarts the quiet (spec: ping: "Any inbound traffic"). */
+  #heard(): void {
+    this.#probe?.heard();
   }
 
   #stopProbe(): void {
-    this.#plan?.clock.clear(this.#quiet);
-    this.#plan?.clock.clear(this.#deadline);
+    this.#probe?.stop();
+    this.#probe = null;
   }
 
   #endOnly(code: number, reason: string): void {

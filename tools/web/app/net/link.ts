@@ -1,15 +1,12 @@
 import type { ClientMessage, Wire } from "../../../../protocol/mod.ts";
 import { BinaryKind } from "../../../../protocol/mod.ts";
 import { type Clock, MONOTONIC } from "../../../../server/clock.ts";
+import { BACKOFF, Redialer } from "../../../reconnect/backoff.ts";
+import { BROWSER_DEADLINE_MS, Probe, QUIET_MS } from "../../../reconnect/probe.ts";
 
 /** spec: A client probes too: ping after 15 s of quiet; a browser's deadline is 65 s. */
-export const QUIET_MS = 15_000;
-export const DEADLINE_MS = 65_000;
-/** Redial backoff: doubling from half a second to a ten-second ceiling, with jitter. */
-const BACKOFF_MIN_MS = 500;
-const BACKOFF_MAX_MS = 10_000;
-
-type Timer = unknown;
+export { QUIET_MS };
+export const DEADLINE_MS = BROWSER_DEADLINE_MS;
 
 /** The probe's pair and the clock its timers run on (a test hands in one it moves by hand). */
 export interface LinkTiming {
@@ -36,8 +33,8 @@ export interface LinkEvents {
 /**
  * The page's one socket to forge: dialled with `deflate=1` (kind-3 frames inflated in order in its
  * own read path), probed with `ping` after 15 s of quiet and closed when no frame answers within
- * 65 s, and redialled with backoff whenever it goes down. spec: Reaching it; The greeting;
- * ping; Binary messages > 3.
+ * 65 s, and redialled with backoff whenever it goes down (the probe and the backoff are the SDK's
+ * too: tools/reconnect/). spec: Reaching it; The greeting; ping; Binary messages > 3.
  *
  * A socket whose probe expired is given up at once: the browser's `close()` on a half-open
  * socket waits out its own closing handshake (Chromium's is a minute) before `onclose` fires, so
@@ -46,10 +43,9 @@ export interface LinkEvents {
  */
 export class Link {
   #socket: WebSocket | null = null;
-  #attempt = 0;
-  #quiet: Timer;
-  #deadline: Timer;
-  #retry: Timer;
+  /** The probe of the socket open now. */
+  #probe: Probe | null = null;
+  readonly #redialer: Redialer<void>;
   readonly #clock: Clock;
   /** Inbound frames are handed on in socket order even though inflating one is asynchronous. */
   #chain: Promise<void> = Promise.resolve();
@@ -65,10 +61,21 @@ export class Link {
     private readonly timing: LinkTiming = { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS },
   ) {
     this.#clock = timing.clock ?? MONOTONIC;
+    this.#redialer = new Redialer<void>({
+      ...BACKOFF,
+      random: Math.random,
+      tries: Infinity,
+      clock: this.#clock,
+    }, {
+      dial: () => this.#dial(),
+      waiting: (_attempt, retryInMs) => this.events.onState("down", retryInMs),
+      opened: () => {},
+      gaveUp: () => {},
+    });
   }
 
   start(): void {
-    this.#dial();
+    this.#dial().catch(() => this.#redialer.dropped());
   }
 
   /** Whether the server is new enough to answer `ping` (spec: never asked of an older one). */
@@ -90,15 +97,12 @@ export class Link {
 
   /** A page returning from the background probes at once (spec: ping). */
   probe(): void {
-    if (this.#socket?.readyState === WebSocket.OPEN) this.#ping();
+    if (this.#socket?.readyState === WebSocket.OPEN) this.#probe?.now();
   }
 
   /** The network came back (the browser's `online`): a link waiting out its backoff dials now. */
   redialNow(): void {
-    if (this.#socket !== null || this.#stopped) return;
-    this.#clock.clear(this.#retry);
-    this.#attempt = 0;
-    this.#dial();
+    if (this.#socket === null) this.#redialer.now();
   }
 
   /** Drops the socket as a network would; the ordinary redial follows. */
@@ -108,46 +112,55 @@ export class Link {
 
   stop(): void {
     this.#stopped = true;
-    this.#clock.clear(this.#retry);
-    this.#clock.clear(this.#quiet);
-    this.#clock.clear(this.#deadline);
+    this.#redialer.stop();
+    this.#probe?.stop();
     this.#socket?.close();
   }
 
-  #dial(): void {
+  /** Dials a socket: settles when it opens, rejects when it closes first (the loop waits). */
+  #dial(): Promise<void> {
     const url = `${this.url}${this.url.includes("?") ? "&" : "?"}deflate=1`;
     this.events.onState("connecting", null);
     const socket = new WebSocket(url);
     socket.binaryType = "arraybuffer";
     this.#socket = socket;
+    const { promise, resolve, reject } = Promise.withResolvers<void>();
     socket.onopen = () => {
-      this.#attempt = 0;
+      resolve();
+      this.#probe = new Probe(
+        { quietMs: this.timing.quietMs, deadlineMs: this.timing.deadlineMs, clock: this.#clock },
+        { ping: () => this.#ping(), expired: () => this.#giveUp(socket) },
+      );
       this.events.onState("open", null);
       this.events.onOpen();
-      this.#heard();
+      this.#probe.heard();
     };
     socket.onmessage = (e) => {
-      this.#heard();
+      this.#probe?.heard();
       const data = e.data;
       this.#chain = this.#chain.then(() => this.#deliver(data)).catch((err) =>
         console.error("forge: a frame could not be read", err)
       );
     };
-    socket.onclose = () => this.#lost(socket);
+    socket.onclose = () => {
+      if (this.#socket !== socket) return;
+      if (this.#probe === null) {
+        // Closed before it opened: a dial that failed, the redial loop's to answer.
+        this.#socket = null;
+        if (this.#stopped) resolve();
+        else reject();
+      } else this.#lost(socket);
+    };
+    return promise;
   }
 
   /** `socket` is gone (closed, or given up on): forget it and redial after the backoff. */
   #lost(socket: WebSocket): void {
     if (this.#socket !== socket) return;
     this.#socket = null;
-    this.#clock.clear(this.#quiet);
-    this.#clock.clear(this.#deadline);
-    this.#deadline = undefined;
-    if (this.#stopped) return;
-    const wait = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** this.#attempt++) *
-      (0.75 + Math.random() * 0.5);
-    this.events.onState("down", Math.round(wait));
-    this.#retry = this.#clock.set(() => this.#dial(), wait);
+    this.#probe?.stop();
+    this.#probe = null;
+    if (!this.#stopped) this.#redialer.dropped();
   }
 
   /** The probe expired: nothing more is read from `socket`, and the redial does not wait. */
@@ -173,19 +186,8 @@ export class Link {
     this.events.onMessage(JSON.parse(await new Response(stream).text()));
   }
 
-  /** Any whole frame answers the probe and restarts the quiet (spec: a browser's quiet). */
-  #heard(): void {
-    this.#clock.clear(this.#deadline);
-    this.#deadline = undefined;
-    this.#clock.clear(this.#quiet);
-    this.#quiet = this.#clock.set(() => this.#ping(), this.timing.quietMs);
-  }
-
-  #ping(): void {
-    // A probe already out is neither asked again nor re-armed (spec: ping).
-    if (this.#deadline !== undefined || !this.#pingable) return;
-    if (!this.send({ kind: "ping" })) return;
-    const socket = this.#socket!;
-    this.#deadline = this.#clock.set(() => this.#giveUp(socket), this.timing.deadlineMs);
+  /** The probe's ping: none to a server too old to answer it (spec: ping). */
+  #ping(): boolean {
+    return this.#pingable && this.send({ kind: "ping" });
   }
 }

@@ -11,7 +11,8 @@ import { DEADLINE_MS, Link, type LinkState, type LinkTiming, QUIET_MS } from "./
 // sends ping after 15 seconds of quiet, and the expiry closes the socket so the ordinary
 // reconnect runs"; "A probe already out is neither asked again nor re-armed"); Reaching it (a
 // browser's worst case from the last frame is 15 s plus its 65 s deadline). The probe's timers
-// run on a clock the test moves by hand; the sockets are real.
+// run on a clock the test moves by hand; the sockets are real. The probe and the backoff alone
+// are tested in tools/reconnect/.
 
 /** Everyone waiting for something to happen, woken by any frame either side reads. */
 const waiters: (() => void)[] = [];
@@ -135,30 +136,6 @@ Deno.test("link: a half-open socket is given up 15 s + 65 s after its last frame
   assertEquals(s.received[0], []);
   t.l.stop();
   proxy.close();
-  await s.close();
-});
-
-Deno.test("link: any frame answers the probe", async () => {
-  const s = serve(() => {});
-  const clock = new ManualClock();
-  const t = link(s.url, { quietMs: QUIET_MS, deadlineMs: DEADLINE_MS, clock });
-  t.l.start();
-  await t.until(() => t.opens() === 1);
-  // The server answers each ping with pong: the link stays up through several deadlines.
-  s.sockets[0].onmessage = (e) => {
-    s.received[0].push(String(e.data));
-    wake();
-    s.sockets[0].send(JSON.stringify({ kind: "pong" }));
-  };
-  for (let n = 1; n <= 5; n++) {
-    clock.advanceBy(QUIET_MS);
-    await t.until(() => t.messages.length === n);
-    clock.advanceBy(DEADLINE_MS - QUIET_MS);
-  }
-  assertEquals(s.received[0].length, 5);
-  assertEquals(t.opens(), 1);
-  assertEquals(t.states.filter((x) => x === "down").length, 0);
-  t.l.stop();
   await s.close();
 });
 
