@@ -66,7 +66,18 @@ Deno.test({
       world.configPath,
       config.replace('bind = "127.0.0.1"', `bind = "127.0.0.1"\nallowed_origins = ["${origin}"]`),
     );
-    await page.getByTestId("seat-Acme/alpha/lead").getByText("Idle").waitFor({ timeout: 60_000 });
+    const row = page.getByTestId("seat-Acme/alpha/lead");
+    await row.getByText("Idle").waitFor({ timeout: 60_000 }).catch(async (err) => {
+      // Once seen in a full run under load (9-12 s alone): say where the reach stopped.
+      const text = (t: string) => page.getByTestId(t).first().textContent().catch(() => "(none)");
+      const log = forge.stderr().trim().split("\n").slice(-15).map((l) => l.slice(0, 240));
+      throw new Error(
+        `the seat never read Idle: link ${await text("link-state")}; the seat's row ` +
+          `${await row.textContent().catch(() => "(none)")}; unreached ` +
+          `${await text("unreached")}; forge's log ends:\n${log.join("\n")}`,
+        { cause: err },
+      );
+    });
     await unreached.waitFor({ state: "detached" });
     assertEquals(await page.getByTestId("link-state").textContent(), "open");
     // A secure context on another machine's name: the service worker is given to it.
