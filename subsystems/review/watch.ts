@@ -151,6 +151,24 @@ export class SeatWatch {
     return { work, git, pr: answer.pr, closes: answer.closes };
   }
 
+  /**
+   * A record read served the PR cache as it stands; past its refetch window this starts the pass
+   * that looks it up and pushes the corrected row (spec: session > pr, closes - "the seat's own
+   * watch looks it up on its next pass, pushing the corrected row as work_changed").
+   */
+  refreshPr(branch: string | null): void {
+    if (branch !== null && this.deps.hasSession() && this.deps.pr.stale(this.cwd, branch)) {
+      this.pass();
+    }
+  }
+
+  /** A seat with a session reads the cache alone: its watch's pass is what looks the PR up. */
+  async #lookUpPr(branch: string | null): Promise<void> {
+    if (branch !== null && this.deps.hasSession() && this.deps.pr.stale(this.cwd, branch)) {
+      await this.deps.pr.lookup(this.cwd, branch);
+    }
+  }
+
   /** Records what a record read handed a reader, so the next pass compares against it. */
   held(rows: SeatFields<"work_changed">): void {
     this.#told = JSON.stringify(rows);
@@ -187,6 +205,7 @@ export class SeatWatch {
     const { scan, patches } = await scanWithPatches(this.cwd, { baseStore });
     const size = (patches.worktree?.length ?? 0) + (patches.branch?.length ?? 0);
     this.#keep({ scan, patches: size <= KEEP_PATCH_BYTES ? patches : null, diff: null, writes });
+    await this.#lookUpPr(scan.work.branch ?? null);
     const rows = await this.rows(scan.work, scan.git);
     const text = JSON.stringify(rows);
     if (text !== this.#told && !this.#stopped) {
