@@ -4,8 +4,8 @@ import { MCP_SCRIPT } from "./mcp_harness.ts";
 import { webWorld } from "./web_harness.ts";
 
 // The home's per-project summary against a forge with two projects: seats by state, the asks
-// waiting, what git says is changed, today's usage and when the project last moved, on a desk and
-// on a phone. spec: What a subject carries > home (projects, fleet, agents) and > usage.
+// waiting, the board's queue, what git says is changed, today's usage and when the project last
+// moved, on a desk and on a phone. spec: What a subject carries > home (projects, fleet, agents) and > usage.
 
 Deno.test({
   name: "web: each project on the home says its seats, asks, changes, usage and last activity",
@@ -44,9 +44,15 @@ Deno.test({
     );
     // beta: its lead is up but was never prompted; nothing waits, no repository to count.
     await beta.getByTestId("glance-seats").getByText("1 seat: 1 Idle").waitFor();
-    for (const part of ["asks", "changes", "active", "today"]) {
+    for (const part of ["asks", "changes", "active", "today", "board"]) {
       assertEquals(await beta.getByTestId(`glance-${part}`).count(), 0, part);
     }
+    // A task filed on beta's board: its row counts it (fleet > rows, queue).
+    await page.getByTestId("new-task-beta").fill("write the docs");
+    await page.getByTestId("new-task-beta").press("Enter");
+    await beta.getByTestId("glance-board").getByText(/^\d of 1 task ready/).waitFor({
+      timeout: 30_000,
+    });
 
     // Answered, the turn ends; the usage subject is scanned on the ask, so a reload reads the
     // turn's tokens into alpha's row.
