@@ -69,7 +69,8 @@ Deno.test({
     const c = await w.forge.ready();
     command(c, "close_session", { session_key: ALPHA });
     await page.getByTestId("seat-lifecycle").getByText("Sleeping").waitFor({ timeout: 60_000 });
-    await page.getByTestId("mcp").locator("summary").click();
+    // The panel folds while every server is connected: opened, whatever it was.
+    await page.evaluate(`document.querySelector("[data-testid=mcp]").open = true`);
     await forgeServer.getByText("Reconnect").click();
     const noSession = "Acme/alpha/lead: the seat has no session (nothing occupies it)";
     await notices.getByText(`reconnect_mcp_server: ${noSession}`).waitFor({ timeout: 30_000 });
