@@ -89,10 +89,9 @@ export function projectGlance(input: {
   const changes = changed && changed > 0
     ? `${plural(changed, "file")} changed${p.work.branch ? ` on ${p.work.branch}` : ""}`
     : null;
-  // The usage scan names a forge project's row by its path (a cwd inside it counts for it).
-  const row = usage?.today.by_project.find((r) =>
-    r.forge_project && (r.path === p.project.path || r.name === p.project.name)
-  );
+  // The usage scan names a forge project's row by its path (a cwd inside it counts for it); a
+  // name alone could be another org's project of the same name.
+  const row = usage?.today.by_project.find((r) => r.forge_project && r.path === p.project.path);
   const tokens = row ? TOKEN_FIELDS.reduce((n, k) => n + row[k], 0) : 0;
   const today = row && tokens > 0
     ? `today ${tokens.toLocaleString("en")} tokens` +

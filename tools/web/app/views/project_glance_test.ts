@@ -104,6 +104,18 @@ Deno.test("project glance: seats by state, asks waiting, board, changes, usage, 
   });
 });
 
+Deno.test("project glance: usage is the project's by path, not another's of its name", () => {
+  const elsewhere = { ...project, project: { ...project.project, path: "/q/alpha" } };
+  const glance = projectGlance({
+    project: elsewhere,
+    agents: [],
+    fleet,
+    usage: usage(1),
+    now: NOW,
+  });
+  assertEquals(glance.today, null);
+});
+
 Deno.test("project glance: an empty project says nothing but its transcripts' age", () => {
   const quiet = { ...project, work: { branch: null, changed: 0, gate: "in_repo" as const } };
   const empty = { ...fleet, rows: 0, queue: 0, unowned: 0, waiting_on_user: 0, misses: [] };
