@@ -42,6 +42,7 @@ export class SeatWatch {
   #again = false;
   #stopped = false;
   #writes = 0;
+  #prLooking = false;
   #stored: Stored | null = null;
 
   constructor(
@@ -152,20 +153,36 @@ export class SeatWatch {
   }
 
   /**
-   * A record read served the PR cache as it stands; past its refetch window this starts the pass
-   * that looks it up and pushes the corrected row (spec: session > pr, closes - "the seat's own
-   * watch looks it up on its next pass, pushing the corrected row as work_changed").
+   * A record read served the PR cache as it stands; past its refetch window the watch looks it up
+   * and pushes the corrected row (spec: session > pr, closes - "the seat's own watch looks it up
+   * on its next pass, pushing the corrected row as work_changed"). The lookup runs alone, and a
+   * pass (a scan) only when the answer moved: where gh cannot run it answers none again, and a
+   * read of a live seat costs no second scan.
    */
   refreshPr(branch: string | null): void {
-    if (branch !== null && this.deps.hasSession() && this.deps.pr.stale(this.cwd, branch)) {
-      this.pass();
-    }
+    this.#lookUpPr(branch)
+      .then((moved) => {
+        if (moved && !this.#stopped) this.pass();
+      })
+      .catch((error) =>
+        this.deps.host.log.warn("review_pr_lookup_failed", { cwd: this.cwd, error })
+      );
   }
 
-  /** A seat with a session reads the cache alone: its watch's pass is what looks the PR up. */
-  async #lookUpPr(branch: string | null): Promise<void> {
-    if (branch !== null && this.deps.hasSession() && this.deps.pr.stale(this.cwd, branch)) {
-      await this.deps.pr.lookup(this.cwd, branch);
+  /**
+   * A seat with a session reads the PR cache alone, so its watch looks a stale entry up, one
+   * lookup at a time. True when the answer moved from what the cache held.
+   */
+  async #lookUpPr(branch: string | null): Promise<boolean> {
+    const { pr } = this.deps;
+    if (branch === null || this.#prLooking || !this.deps.hasSession()) return false;
+    if (!pr.stale(this.cwd, branch)) return false;
+    const held = JSON.stringify(pr.cached(this.cwd, branch));
+    this.#prLooking = true;
+    try {
+      return JSON.stringify(await pr.lookup(this.cwd, branch)) !== held;
+    } finally {
+      this.#prLooking = false;
     }
   }
 

@@ -16,6 +16,7 @@ import {
   tempDir,
   write,
 } from "../../tests/review_support.ts";
+import { until } from "../../tests/harness.ts";
 import { BaseStore } from "./base.ts";
 import { PrLookup } from "./pr.ts";
 import { SeatWatch } from "./watch.ts";
@@ -44,9 +45,17 @@ Deno.test("watch: a seat with a session gets its PR from the watch's pass, not t
     deepStrictEqual({ pr: rows.pr, closes: rows.closes }, { pr: null, closes: [] });
     watch.held(rows);
     watch.refreshPr(record.work.branch ?? null);
-    await watch.pass();
-    const pushed = updates.filter((u) => u.name === "work_changed");
+    const pushes = () => updates.filter((u) => u.name === "work_changed");
+    await until(() => pushes().length > 0, 10_000, "the watch pushing work_changed");
+    const pushed = pushes();
     equal(pushed.length, 1);
+    // One lookup: the availability probe, the PR and its closing issues.
+    deepStrictEqual(calls().map((c) => c.split(" ").slice(0, 2).join(" ")), [
+      "--version",
+      "auth status",
+      "pr list",
+      "pr view",
+    ]);
     const fields = pushed[0].fields as { pr: unknown; closes: unknown };
     deepStrictEqual(fields.pr, {
       number: 42,
