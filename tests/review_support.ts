@@ -120,3 +120,38 @@ export async function featureTree(dir: string): Promise<string> {
   await Deno.symlink("a.txt", `${tree}/ty.txt`);
   return tree;
 }
+
+/**
+ * A stand-in `gh` at `<dir>/gh` answering gh's own JSON shapes (gh is not installed here and the
+ * network is not reachable): signed in when `<dir>/signed_in` exists, an open draft PR #42 that
+ * closes #7 when `<dir>/has_pr` does. `calls` reads back each call's arguments.
+ */
+export async function fakeGh(dir: string): Promise<{ gh: string; calls: () => string[] }> {
+  const gh = `${dir}/gh`;
+  const log = `${dir}/gh.log`;
+  await Deno.writeTextFile(
+    gh,
+    `#!/bin/sh
+echo "$*" >> '${log}'
+case "$1 $2" in
+  "--version "*) echo "gh version 2.40.0"; exit 0;;
+  "auth status") [ -f '${dir}/signed_in' ] && exit 0
+    echo "You are not logged into any GitHub hosts. To log in, run: gh auth login" >&2; exit 1;;
+  "pr list") if [ -f '${dir}/has_pr' ]; then
+      echo '[{"number":42,"url":"https://example.invalid/o/r/pull/42","isDraft":true}]'
+    else echo '[]'; fi;;
+  "pr view") echo '{"closingIssuesReferences":[{"id":"x","number":7,"url":"https://example.invalid/o/r/issues/7"}]}';;
+  *) exit 2;;
+esac
+`,
+  );
+  await Deno.chmod(gh, 0o755);
+  const calls = () => {
+    try {
+      return Deno.readTextFileSync(log).trim().split("\n");
+    } catch {
+      return [];
+    }
+  };
+  return { gh, calls };
+}

@@ -43,13 +43,16 @@ export async function webWorld(
     config?: string | ((world: SeatWorld) => string);
     /** Runs on the world before forge starts (a git repo, a remembered session). */
     before?: (world: SeatWorld) => Promise<void>;
+    /** More of forge's environment, after `before` ran (a stand-in `gh` first on PATH). */
+    env?: (world: SeatWorld) => Record<string, string>;
   } = {},
 ): Promise<WebWorld> {
   const world = await seatWorld(projects, opts.script);
   await opts.before?.(world);
   const config = typeof opts.config === "function" ? opts.config(world) : opts.config;
   if (config) await Deno.writeTextFile(world.configPath, `\n${config}\n`, { append: true });
-  let forge = await world.startForge();
+  const env = opts.env?.(world) ?? {};
+  let forge = await world.startForge(env);
   const port = forge.port;
   const web = await startWeb(forge.url);
   const browser = await chromium.launch({
@@ -80,7 +83,7 @@ export async function webWorld(
     page,
     async restartForge() {
       await forge.stop();
-      forge = await world.startForge({}, port);
+      forge = await world.startForge(env, port);
     },
     async shot(name) {
       const path = `${shots}/${name}.png`;

@@ -127,6 +127,7 @@ export function create(host: Host) {
       const record = await watch.record(opts.review);
       const rows = await watch.rows(record.work, record.git);
       watch.held(rows);
+      watch.refreshPr(record.work.branch ?? null);
       const reviews = await threads.readScope(seat.project.name, record.work.branch ?? "HEAD");
       return {
         ...rows,

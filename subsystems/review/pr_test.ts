@@ -4,38 +4,8 @@
 // signed-in paths run against a stand-in `gh` executable that answers gh's own JSON shapes.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
 import { parseCloses, parsePrList, PrLookup } from "./pr.ts";
-import { cleanup, tempDir } from "../../tests/review_support.ts";
+import { cleanup, fakeGh, tempDir } from "../../tests/review_support.ts";
 import { runUnder } from "../../tests/narrow_deno.ts";
-
-async function fakeGh(dir: string): Promise<{ gh: string; calls: () => string[] }> {
-  const gh = `${dir}/gh`;
-  const log = `${dir}/gh.log`;
-  await Deno.writeTextFile(
-    gh,
-    `#!/bin/sh
-echo "$*" >> '${log}'
-case "$1 $2" in
-  "--version "*) echo "gh version 2.40.0"; exit 0;;
-  "auth status") [ -f '${dir}/signed_in' ] && exit 0
-    echo "You are not logged into any GitHub hosts. To log in, run: gh auth login" >&2; exit 1;;
-  "pr list") if [ -f '${dir}/has_pr' ]; then
-      echo '[{"number":42,"url":"https://example.invalid/o/r/pull/42","isDraft":true}]'
-    else echo '[]'; fi;;
-  "pr view") echo '{"closingIssuesReferences":[{"id":"x","number":7,"url":"https://example.invalid/o/r/issues/7"}]}';;
-  *) exit 2;;
-esac
-`,
-  );
-  await Deno.chmod(gh, 0o755);
-  const calls = () => {
-    try {
-      return Deno.readTextFileSync(log).trim().split("\n");
-    } catch {
-      return [];
-    }
-  };
-  return { gh, calls };
-}
 
 Deno.test("pr: no gh installed answers none and reports the reason once", async () => {
   const dir = await tempDir();

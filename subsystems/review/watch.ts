@@ -42,6 +42,7 @@ export class SeatWatch {
   #again = false;
   #stopped = false;
   #writes = 0;
+  #prLooking = false;
   #stored: Stored | null = null;
 
   constructor(
@@ -151,6 +152,40 @@ export class SeatWatch {
     return { work, git, pr: answer.pr, closes: answer.closes };
   }
 
+  /**
+   * A record read served the PR cache as it stands; past its refetch window the watch looks it up
+   * and pushes the corrected row (spec: session > pr, closes - "the seat's own watch looks it up
+   * on its next pass, pushing the corrected row as work_changed"). The lookup runs alone, and a
+   * pass (a scan) only when the answer moved: where gh cannot run it answers none again, and a
+   * read of a live seat costs no second scan.
+   */
+  refreshPr(branch: string | null): void {
+    this.#lookUpPr(branch)
+      .then((moved) => {
+        if (moved && !this.#stopped) this.pass();
+      })
+      .catch((error) =>
+        this.deps.host.log.warn("review_pr_lookup_failed", { cwd: this.cwd, error })
+      );
+  }
+
+  /**
+   * A seat with a session reads the PR cache alone, so its watch looks a stale entry up, one
+   * lookup at a time. True when the answer moved from what the cache held.
+   */
+  async #lookUpPr(branch: string | null): Promise<boolean> {
+    const { pr } = this.deps;
+    if (branch === null || this.#prLooking || !this.deps.hasSession()) return false;
+    if (!pr.stale(this.cwd, branch)) return false;
+    const held = JSON.stringify(pr.cached(this.cwd, branch));
+    this.#prLooking = true;
+    try {
+      return JSON.stringify(await pr.lookup(this.cwd, branch)) !== held;
+    } finally {
+      this.#prLooking = false;
+    }
+  }
+
   /** Records what a record read handed a reader, so the next pass compares against it. */
   held(rows: SeatFields<"work_changed">): void {
     this.#told = JSON.stringify(rows);
@@ -187,6 +222,7 @@ export class SeatWatch {
     const { scan, patches } = await scanWithPatches(this.cwd, { baseStore });
     const size = (patches.worktree?.length ?? 0) + (patches.branch?.length ?? 0);
     this.#keep({ scan, patches: size <= KEEP_PATCH_BYTES ? patches : null, diff: null, writes });
+    await this.#lookUpPr(scan.work.branch ?? null);
     const rows = await this.rows(scan.work, scan.git);
     const text = JSON.stringify(rows);
     if (text !== this.#told && !this.#stopped) {

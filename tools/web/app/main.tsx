@@ -4,6 +4,7 @@ import { forgeList } from "./net/forge_address.ts";
 import { Forges, KEPT_KEY } from "./net/forges.ts";
 import { startNotify, startShell } from "./pwa/shell.ts";
 import { App } from "./views/app.tsx";
+import { pageStorage } from "./model/kept.ts";
 import { setForges } from "./views/use.ts";
 
 /**
@@ -15,26 +16,17 @@ interface PageConfig {
   client_build: string;
 }
 
-/** Local storage, where a browser gives it (a private window may refuse). */
-function kept(): Storage | null {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 async function main() {
   // Marks for the first-draw bench (tools/bench/web_first_draw.ts): where the time goes.
   performance.mark("forge:script");
   const config: PageConfig = await (await fetch("/config.json")).json();
   // Repeated `?forge=` on the page's own address names this tab's forges.
   const query = new URLSearchParams(location.search);
-  const list = forgeList(query, kept()?.getItem(KEPT_KEY) ?? null, config.forge);
+  const list = forgeList(query, pageStorage()?.getItem(KEPT_KEY) ?? null, config.forge);
   const all = new Forges(list.urls, {
     base: location.href,
     keep: (urls) => {
-      kept()?.setItem(KEPT_KEY, JSON.stringify(urls));
+      pageStorage()?.setItem(KEPT_KEY, JSON.stringify(urls));
       if (list.from !== "query") return;
       const next = new URL(location.href);
       next.searchParams.delete("forge");

@@ -1,6 +1,8 @@
 import { useState } from "preact/hooks";
 import { QuestionRequest } from "../../../../protocol/mod.ts";
 import type { Ask } from "../model/asks.ts";
+import { keepDockFolded, readDockFolded } from "../model/dock_fold.ts";
+import { pageStorage } from "../model/kept.ts";
 import { narrow } from "../net/narrow.ts";
 import { DocumentHandOffCard } from "./hand_off.tsx";
 import { BrowserHandOffCard, SlackCard } from "./held_cards.tsx";
@@ -13,12 +15,19 @@ import { VaultCard } from "./vault_card.tsx";
  * The asks dock: every ask the seat holds, oldest first. This client declared `answering`, so it
  * must draw whatever it is handed (spec: subscribe > answering): permission and question asks have
  * their own cards; any other kind is drawn from its `request` and answered through the protocol's
- * `respond_<kind>` command, so a new subsystem's ask appears here without code.
+ * `respond_<kind>` command, so a new subsystem's ask appears here without code. A person folds
+ * it away to read the conversation (a phone's screen is mostly dock when asks wait): its head
+ * still counts the asks, and the choice is kept across reloads (model/dock_fold.ts).
  */
 export function Dock() {
   const s = useApp();
+  const [folded, setFolded] = useState(() => readDockFolded(pageStorage()));
   const asks = s.seat?.asks ?? [];
   if (asks.length === 0) return null;
+  const fold = (next: boolean) => {
+    keepDockFolded(pageStorage(), next);
+    setFolded(next);
+  };
   // A question batch is answered front first: only each call's lowest open question is live.
   const front = new Map<string, number>();
   for (const a of asks) {
@@ -27,8 +36,21 @@ export function Dock() {
     }
   }
   return (
-    <div class="dock" data-testid="dock">
-      {asks.map((a) => (
+    <div class={`dock${folded ? " folded" : ""}`} data-testid="dock">
+      <div class="dock-head">
+        <span data-testid="dock-count">
+          {asks.length} {asks.length === 1 ? "ask waits" : "asks wait"} on you
+        </span>
+        <button
+          type="button"
+          data-testid="dock-fold"
+          aria-expanded={!folded}
+          onClick={() => fold(!folded)}
+        >
+          {folded ? "Show" : "Fold"}
+        </button>
+      </div>
+      {!folded && asks.map((a) => (
         <div
           class={`ask ask-${a.kind}`}
           data-testid={`ask-${a.kind}`}

@@ -11,6 +11,7 @@ import { cliWords, serviceWords } from "./home_news.ts";
 import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
+import { type ProjectGlance, projectGlance } from "./project_glance.ts";
 import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
 
 type Agent = z.infer<typeof AgentRow>;
@@ -120,6 +121,7 @@ function ProjectRow(props: { project: Project; home: HomeData }) {
   const lead = mine.find((a) => a.slot.label === "lead");
   const workers = mine.filter((a) => a.slot.label !== "lead");
   const glance = home.fleet.find((f) => f.project === id.name);
+  const usage = useApp().usage;
   const chip = p.chip ? accountChip(home.accounts, id.org, p.chip.account_name) : null;
   return (
     <section class="project" data-testid={`project-${id.name}`}>
@@ -134,6 +136,15 @@ function ProjectRow(props: { project: Project; home: HomeData }) {
           </span>
         )}
       </h2>
+      <GlanceLine
+        glance={projectGlance({
+          project: p,
+          agents: mine,
+          fleet: glance,
+          usage,
+          now: Date.now(),
+        })}
+      />
       <ul class="seats">
         {lead && <SeatRow agent={lead} unseen={home.unseen} />}
         {workers.length > 0 && (
@@ -149,6 +160,19 @@ function ProjectRow(props: { project: Project; home: HomeData }) {
       <ProjectBoard org={id.org} project={id.name} compact />
       <NewTask project={id.name} />
     </section>
+  );
+}
+
+/** The project's summary under its name: one short item per fact, wrapping on a phone. */
+function GlanceLine(props: { glance: ProjectGlance }) {
+  const parts = Object.entries(props.glance).filter(([, words]) => words !== null);
+  if (parts.length === 0) return null;
+  return (
+    <ul class="project-glance" data-testid="project-glance">
+      {parts.map(([part, words]) => (
+        <li class={`glance-${part}`} data-testid={`glance-${part}`} key={part}>{words}</li>
+      ))}
+    </ul>
   );
 }
 

@@ -2,13 +2,15 @@ import { useState } from "preact/hooks";
 import { fromBase64 } from "../net/base64.ts";
 import { layerFiles, reviewRead } from "../net/review_read.ts";
 import { FileDiff } from "./diff.tsx";
+import { PrRow } from "./pr_row.tsx";
 import { Threads } from "./threads.tsx";
 import { client, useApp } from "./use.ts";
 
 /**
  * The review tab: the changed files with their raw hunks, a commit's own diff on demand
- * (commit_diff), the review threads the record carries, and a document read (document_read).
- * spec: session > diff, git, reviews; commit_diff; file_content; document_read.
+ * (commit_diff), the review threads the record carries, and a document read (document_read),
+ * under the branch's pull request and the issues it closes. spec: session > diff, git, pr,
+ * closes, reviews; commit_diff; file_content; document_read.
  */
 export function ReviewPage() {
   const s = useApp();
@@ -23,6 +25,7 @@ export function ReviewPage() {
   const doc = s.document;
   return (
     <div class="review" data-testid="review">
+      <PrRow pr={seat.record?.pr ?? null} closes={seat.record?.closes ?? []} />
       <h2>Uncommitted changes</h2>
       {typeof worktree === "string"
         ? <p class="muted">{worktree}</p>
