@@ -4,6 +4,7 @@ import type { WireCommand } from "./command.ts";
 import { HandOffAnswer } from "./documents.ts";
 import { Slot } from "./slot.ts";
 import { Subject } from "./subject.ts";
+import { KeyValue } from "./config_key.ts";
 
 // spec: What a client sends. Every message is tagged on `kind`, beside its own fields.
 
@@ -19,14 +20,30 @@ const msg = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>
  */
 const CommandField = Json as unknown as z.ZodType<z.output<typeof Json>, WireCommand>;
 
+/**
+ * spec: Editing the config. `set`'s value is the key's new value in its kind's shape, `null`
+ * clearing it; `add`'s is the new entry's fields, each a key's value.
+ */
+export const SettingsValue = z.union([KeyValue, z.record(z.string(), KeyValue)]).nullable();
+export type SettingsValue = z.infer<typeof SettingsValue>;
+
 export const SettingsEdit = z.object({
   area: z.string(),
   key_path: z.string(),
   pattern: z.string(),
   op: z.enum(["set", "add", "remove"]),
-  value: Json.optional(),
+  value: SettingsValue.optional(),
 }).strict();
 export type SettingsEdit = z.infer<typeof SettingsEdit>;
+
+/**
+ * One of a page's perf records. spec: client_perf - the records cross "as the page serialised
+ * them" and the spec gives them no fields, so forge asks only that each is an object naming what
+ * it measured (a performance entry's `name`, as a mark or a measure carries it); its other
+ * fields are the page's own and land in forge-perf-web.log as sent.
+ */
+export const PerfRecord = z.object({ name: z.string().min(1) }).catchall(Json);
+export type PerfRecord = z.infer<typeof PerfRecord>;
 
 export const ClientMessage = z.discriminatedUnion("kind", [
   msg("ping", {}),
@@ -49,7 +66,7 @@ export const ClientMessage = z.discriminatedUnion("kind", [
     to: z.number().int().nonnegative(),
   }),
   msg("command", { command: CommandField, reply_to: replyTo }),
-  msg("client_perf", { records: z.array(Json) }),
+  msg("client_perf", { records: z.array(PerfRecord) }),
   msg("settings_edit", {
     fingerprint: z.string(),
     id: z.number().int(),

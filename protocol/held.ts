@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { SlackDraft } from "./connectors.ts";
 import { DocumentKind } from "./documents.ts";
-import { KeyClass } from "./server.ts";
+import { KeyClass, KeyValue } from "./config_key.ts";
 import type { UpdateName } from "./update.ts";
 import { VaultAskRequest } from "./vault.ts";
 
@@ -65,8 +65,8 @@ export const SettingsWriteRequest = z.object({
     z.object({
       path: z.string(),
       class: KeyClass,
-      now: z.json(),
-      after: z.json(),
+      now: KeyValue.nullable().describe("the key's value now; null: unset"),
+      after: KeyValue.nullable().describe("the value the write gives it; null clears it"),
     }).strict(),
   ).describe("each key the write touches: its path, class, value now and value after"),
   reason: z.string().nullable().describe("why, in the agent's words; null when it gave none"),

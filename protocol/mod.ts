@@ -27,6 +27,7 @@ export * from "./validate.ts";
 export * from "./usage.ts";
 export * from "./client.ts";
 export * from "./server.ts";
+export * from "./config_key.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
 export * from "./accounts.ts";

@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { KeyClass, KeyKind, KeyValue } from "./config_key.ts";
 import { DocumentReadFrame } from "./documents.ts";
 import { FileContent, LayerState } from "./review_record.ts";
 import { ConversationTurn } from "./session.ts";
 import { Slot } from "./slot.ts";
 import { BrowserTabList } from "./verb_replies.ts";
 import { Subject } from "./subject.ts";
+import { WireUpdate } from "./update.ts";
 
 // spec: What a client receives. Every server message is tagged on `kind`. These schemas are the
 // one source of the server's wire types: the server builds values of the inferred types, and a
@@ -30,11 +32,6 @@ export const Greeting = msg("greeting", {
 });
 export type Greeting = z.infer<typeof Greeting>;
 
-export const KeyKind = z.enum(["string", "number", "bool", "list", "table", "set"]);
-export type KeyKind = z.infer<typeof KeyKind>;
-export const KeyClass = z.enum(["live", "next_session", "restart", "not_read_yet"]);
-export type KeyClass = z.infer<typeof KeyClass>;
-
 /** One key of the effective config. spec: The effective config. */
 export const SettingsKey = z.object({
   path: z.string(),
@@ -42,7 +39,7 @@ export const SettingsKey = z.object({
   group: z.array(z.string()),
   pattern: z.string(),
   kind: KeyKind,
-  value: Json,
+  value: KeyValue.nullable(),
   class: KeyClass,
   edit: z.object({
     kind: z.enum(["string", "number", "bool", "enum", "list"]),
@@ -52,7 +49,7 @@ export const SettingsKey = z.object({
   }).strict(),
   // forge's extension (SERVER_FIELD_EXTENSIONS below): absent where it says nothing, so a client
   // that does not know the field reads the document as before.
-  in_force: Json.optional().describe(
+  in_force: KeyValue.nullable().optional().describe(
     "forge's extension: on a restart key whose file value differs from the running server's, " +
       "the value still in force (null: not there at boot); absent otherwise",
   ),
@@ -71,10 +68,7 @@ export const SERVER_FIELD_EXTENSIONS = {
     "why an up host plays no page audio (PulseAudio cannot run), else null, so a silent tab " +
     "is said rather than sent nothing; the browser_tabs reply's `tabs` carries the same list",
 } as const;
-export type SettingsKey = Omit<z.infer<typeof SettingsKey>, "value" | "in_force"> & {
-  value: Wire;
-  in_force?: Wire;
-};
+export type SettingsKey = z.infer<typeof SettingsKey>;
 
 export const SettingsArea = z.object({
   id: z.string(),
@@ -109,16 +103,21 @@ export type ErrorFrame = z.infer<typeof ErrorFrame>;
 
 /** The `update` frame: one update and its place in its seat's numbered stream. */
 export const UpdateFrame = msg("update", {
-  update: Json,
+  update: WireUpdate,
   seq: z.number().int().nullable().optional(),
   span: z.number().int().optional(),
 });
+
+/** One row of a `seat_frames` answer: its number and its update, as a live `update` carries it. */
+export const RangeFrame = z.object({ seq: z.number().int().nonnegative(), update: WireUpdate })
+  .strict();
+export type RangeFrame = { seq: number; update: Wire };
 
 /** The `seat_frames` answer: the numbered frames a `seat_range` asked for. */
 export const SeatFramesFrame = msg("seat_frames", {
   slot: Slot,
   epoch: z.string(),
-  frames: z.array(Json),
+  frames: z.array(RangeFrame),
 });
 
 const slotBag = { seat: Slot, id: z.number().int() };
@@ -222,5 +221,5 @@ export type ServerMessage =
     cursor: string | null;
     cron_names?: Record<string, string>;
   }
-  | { kind: "seat_frames"; slot: Slot; epoch: string; frames: Wire[] };
+  | { kind: "seat_frames"; slot: Slot; epoch: string; frames: RangeFrame[] };
 export type ServerKind = ServerMessage["kind"];

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { SlackDraftEnding } from "./connectors.ts";
 import { type AskEnding, HELD_UPDATES, type HeldCard, type HeldKind } from "./held.ts";
 import { describeIssues } from "./issues.ts";
@@ -161,6 +161,17 @@ export function readUpdate(raw: unknown): UpdateRead {
   if (!parsed.success) return { ok: false, why: `${name}: ${describeIssues(parsed.error)}` };
   return { ok: true, update: { name, fields: parsed.data } as SessionUpdate };
 }
+
+/**
+ * One update as a frame carries it (`update`, and each row of `seat_frames`): JSON that reads as
+ * one variant of the update table, refused in `readUpdate`'s words. It stays the wire form once
+ * read, so a client that wants the variant decodes it (`readUpdate`, `decodeUpdate`).
+ * spec: What a client receives > update, seat_frames.
+ */
+export const WireUpdate = z.json().superRefine((raw, ctx) => {
+  const read = readUpdate(raw);
+  if (!read.ok) ctx.addIssue({ code: "custom", message: read.why, input: raw });
+}).describe('one update: `"<name>"` for a unit variant, else `{"<name>": {fields}}`');
 
 /** The fields of `u` when it is the variant `name`, else null: narrowing in one call. */
 export function fieldsOf<N extends UpdateName>(u: SessionUpdate, name: N): UpdateFields<N> | null {

@@ -3,7 +3,6 @@ import { isCommandName, replySchema } from "./command_wire.ts";
 import { describeIssues } from "./issues.ts";
 import { ServerMessage } from "./server.ts";
 import { snapshotSchema } from "./snapshots.ts";
-import { readUpdate } from "./update.ts";
 import { VERB_REPLIES } from "./verb_replies.ts";
 
 /** What a `reply_to` the client sent asked: its name, and its reply's schema (null: none). */
@@ -16,9 +15,9 @@ interface Asked {
 
 /**
  * A validating client's reader: checks every server message it receives against protocol/'s
- * schemas, all the way in - the envelope (`ServerMessage`, which holds a page's turns and a
- * document read's threads), a snapshot's data (its subject's schema), an update's fields and
- * each repaired frame's (the update table), and a reply's body: a command's (COMMANDS' `reply`)
+ * schemas, all the way in - the envelope (`ServerMessage`, which holds a page's turns, a
+ * document read's threads, and an update's fields and each repaired frame's, read against the
+ * update table by `WireUpdate`), a snapshot's data (its subject's schema), and a reply's body: a command's (COMMANDS' `reply`)
  * and a verb's (`VERB_REPLIES`), for the `reply_to` this client sent. The test clients
  * (tools/client_lib.ts, the spawned-server harness) and `task client --validate` run every frame
  * through one of these, so the whole suite reads the wire as a client written from the schemas
@@ -53,7 +52,11 @@ export class WireChecker {
   check(data: unknown): string[] {
     const parsed = ServerMessage.safeParse(data, { reportInput: true });
     const kind = (data as { kind?: unknown } | null)?.kind;
-    if (!parsed.success) return [`${String(kind)}: ${describeIssues(parsed.error)}`];
+    if (!parsed.success) {
+      // An `update` frame's miss is in its field of the same name: say "update" once.
+      const said = describeIssues(parsed.error);
+      return [said.startsWith(`${String(kind)}: `) ? said : `${String(kind)}: ${said}`];
+    }
     const m = parsed.data;
     switch (m.kind) {
       case "snapshot": {
@@ -62,15 +65,6 @@ export class WireChecker {
           ? []
           : [`snapshot of ${JSON.stringify(m.subject)}: ${describeIssues(read.error)}`];
       }
-      case "update": {
-        const read = readUpdate(m.update);
-        return read.ok ? [] : [`update ${read.why}`];
-      }
-      case "seat_frames":
-        return m.frames.flatMap((f, i) => {
-          const read = readUpdate((f as { update?: unknown } | null)?.update);
-          return read.ok ? [] : [`seat_frames frame ${i}: ${read.why}`];
-        });
       case "reply": {
         const asked = this.#asked.get(m.reply_to);
         this.#asked.delete(m.reply_to);

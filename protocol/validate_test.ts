@@ -13,9 +13,9 @@ Deno.test("WireChecker: the envelope, an update's fields, a repaired frame", () 
   assertEquals(w.check(update({ releasing: { key } })), []);
   assertEquals(w.check(update("dictate_availability")), []);
   const [missing] = w.check(update({ prompt_queued: { key, uuid: "u", source: "you" } }));
-  assertEquals(missing.startsWith("update prompt_queued: "), true, missing);
+  assertEquals(missing.startsWith("update: prompt_queued: "), true, missing);
   assertEquals(w.check(update({ no_such_update: { key } })), [
-    "update unknown update `no_such_update`",
+    "update: unknown update `no_such_update`",
   ]);
   const frames = (u: unknown) => ({
     kind: "seat_frames",
@@ -25,6 +25,19 @@ Deno.test("WireChecker: the envelope, an update's fields, a repaired frame", () 
   });
   assertEquals(w.check(frames({ releasing: { key } })), []);
   assertEquals(w.check(frames({ releasing: {} })).length, 1);
+  // A repaired frame is a row of its own shape: its number beside its update, nothing else.
+  assertEquals(
+    w.check({
+      kind: "seat_frames",
+      slot: key,
+      epoch: "e",
+      frames: [{ update: "dictate_availability" }],
+    }),
+    ["seat_frames: frames.0.seq: missing (expected a number)"],
+  );
+  assertEquals(w.check(frames({ no_such_update: {} })), [
+    "seat_frames: frames.1.update: unknown update `no_such_update`",
+  ]);
 });
 
 Deno.test("WireChecker: a snapshot's data against its subject's schema", () => {

@@ -9,7 +9,16 @@ import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { ManualClock } from "./manual_clock.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
+import {
+  chatOf,
+  childrenOf,
+  command,
+  commandOf,
+  cwdOf,
+  seatWorld,
+  subscribeSeat,
+  updateOf,
+} from "./seats_harness.ts";
 
 const SCRIPT = new URL("../fixtures/board/script.json", import.meta.url).pathname;
 type Msg = Record<string, unknown>;
@@ -209,4 +218,47 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
   assertEquals((await requestsWith(world, "One-shot: say the word.")).length, 1, "fired once");
   const advanced = (await boardRows(c)).crons[0] as { next_fire: string };
   assert(Date.parse(advanced.next_fire) > clock.now(), "the next fire is ahead, not behind");
+});
+
+Deno.test("cron: a fire a lead mid-turn holds in its CLI's queue is handed over again after a restart", async () => {
+  // The lead is mid-turn on a settings__set ask nobody answers, so the fire waits in its CLI's
+  // queue, in memory; the CLI dies with it there and forge restarts. The cron tick runs on this
+  // test's clock.
+  await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
+  const clock = new ManualClock(Date.now());
+  let forge = await world.startInProcess({ cronClock: clock });
+  const lead = world.lead("alpha");
+  let c = await forge.ready();
+  await subscribeSeat(c, lead, true);
+  const cron = JSON.parse(
+    toolResultsOf(await promptTurn(c, lead, "[[script:cron]] check every minute"))[0].text,
+  );
+  command(c, "prompt", { key: lead, text: "[[script:hold]] hold on", attachments: [] });
+  await c.next((m) => updateOf(m, "settings_write_pending") !== null, 60_000);
+  clock.advanceTo(Date.parse(cron.next_fire));
+  const fired = updateOf(
+    await c.next((m) => updateOf(m, "cron_prompt_appended")?.cron_id === cron.id, 60_000),
+    "cron_prompt_appended",
+  )!;
+  assertEquals((await requestsWith(world, "Minute check: look at the board.")).length, 0);
+  // The CLI's memory goes with it, as a crash takes it (a stop may let a CLI drain its queue).
+  const pid = childrenOf(Deno.pid).flatMap((p) => [p, ...childrenOf(p)]).find((p) =>
+    cwdOf(p) === world.projectDir("alpha") && commandOf(p).includes("claude")
+  )!;
+  assert(pid, "the lead's CLI runs under this process");
+  Deno.kill(pid, "SIGKILL");
+  await c.next((m) => !!updateOf(m, "connection_failed"), 30_000);
+
+  await forge.stop();
+  forge = await world.startInProcess({ cronClock: clock });
+  // The boot hands the waiting fire over again, under its own uuid: the woken lead asks with it.
+  await untilRequested(world, "Minute check: look at the board.");
+  c = await forge.ready();
+  const snap = await subscribeSeat(c, lead, true) as { conversation: Msg };
+  const rows = (snap.conversation.turns as { messages: Msg[] }[]).flatMap((t) => t.messages);
+  const again = rows.filter((m) => m.type === "user" && m.uuid === fired.uuid);
+  assertEquals(again.length, 1, "the fire's own prompt, once");
+  const names = snap.conversation.cron_names as Record<string, string>;
+  assertEquals(names[String(fired.uuid)], "minute check");
+  assertEquals((await requestsWith(world, "Minute check: look at the board.")).length, 1);
 });

@@ -82,8 +82,10 @@ export const ALLOWED: Record<string, string> = {
   "server/reused_reads.ts#reusedReads":
     "As above: the stream's own failure is what the caller already heard.",
   "server/reused_reads.ts#byobReader": "not a byte stream",
-  "server/state/keeper.ts#load":
+  "server/state/keeper.ts#parse":
     "The parser's own words stay out: what a person needs is that the JSON is not whole.",
+  "server/state/keeper.ts#digestNow":
+    "A probe: an unreadable file is not unchanged, and the read that follows names why.",
   "server/state/kept_log.ts#lines":
     "Counted, not passed on: a bad line is the file's damage, reported as a whole.",
   "server/workers/git.ts#removeWorktree":

@@ -89,7 +89,7 @@ Deno.test("client --validate names a frame off the schemas and exits 3", async (
   assertEquals(status.code, 3);
   const said = await errors;
   assertEquals(said.trim().split("\n").filter((l) => l.startsWith("schema: ")).length, 1, said);
-  assertEquals(said.includes("update fatal_error: message"), true, said);
+  assertEquals(said.includes("update: fatal_error: message"), true, said);
 });
 
 // spec: command > reply_to ("required on exactly nine of them"): the client sends a command whose

@@ -95,3 +95,37 @@ Deno.test("settings_edit refusals: stale, invalid with the loader's words, refus
   assertEquals((await answer(4)).reason, "io");
   await Deno.remove(t.configPath);
 });
+
+// spec: Editing the config: "value is its new value in the edit.kind's shape". The wire takes any
+// kind's shape; the server holds each value to its own key's kind and names both.
+Deno.test("settings_edit: a value off its key's kind is refused naming the key and the kind", async () => {
+  await using t = await testServer(COMMENTED);
+  const c = await t.connect();
+  const fp = await fingerprintOf(c);
+  const set = (id: number, value: unknown) =>
+    c.sendUntyped({
+      kind: "settings_edit",
+      fingerprint: fp,
+      id,
+      edits: [{
+        area: "server",
+        key_path: "server.port",
+        pattern: "server.port",
+        op: "set",
+        value,
+      }],
+    });
+  set(1, "8791");
+  const off = await c.next((m) => m.kind === "settings_refused" && m.id === 1);
+  assertEquals([off.reason, off.key_path], ["invalid", "server.port"]);
+  assertEquals(
+    off.message,
+    'settings edit set server.port: a number key must be a number, not a string ("8791")',
+  );
+  assertEquals(await Deno.readTextFile(t.configPath), COMMENTED, "nothing was written");
+  // A value no kind has (a list of tables) is the envelope's refusal, naming the field.
+  set(2, [{ port: 1 }]);
+  const e = await c.next((m) => m.kind === "error");
+  assertEquals(e.what, "settings_edit");
+  assertMatch(String(e.why), /edits\.0\.value/);
+});

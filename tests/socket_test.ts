@@ -110,6 +110,26 @@ Deno.test("client_perf records land in forge-perf-web.log and nothing answers", 
   }]);
 });
 
+// spec: client_perf gives the records no fields; forge asks each to be an object naming what it
+// measured, and refuses a batch that is not, naming the record, writing nothing.
+Deno.test("client_perf: a record that names nothing is refused by name and nothing is written", async () => {
+  await using t = await testServer(null);
+  const c = await t.ready();
+  c.sendUntyped({ kind: "client_perf", records: [{ name: "paint", ms: 12 }, { ms: 3 }] });
+  const e = await c.next();
+  assertEquals([e.what, e.why], [
+    "client_perf",
+    "client_perf: records.1.name: missing (expected a string)",
+  ]);
+  c.sendUntyped({ kind: "client_perf", records: ["paint 12ms"] });
+  assertMatch(
+    String((await c.next()).why),
+    /^client_perf: records\.0: expected an object, got a string/,
+  );
+  const log = await Deno.readTextFile(`${t.dir}/forge-perf-web.log`).catch(() => "");
+  assertEquals(log, "");
+});
+
 // spec: home > boot_id: the server run's own identity, minted once per process.
 Deno.test("each server run mints its own boot_id and home carries it", async () => {
   await using a = await testServer(SAMPLE_CONFIG);

@@ -1,4 +1,5 @@
 import type { ClientMessageOf, Command } from "../../protocol/mod.ts";
+import { offKind } from "../config/edit_kinds.ts";
 import { settingsGuard } from "../config/guards.ts";
 import type { ConfigStore } from "../config/store.ts";
 import { saveSettings } from "../config/write/writer.ts";
@@ -29,13 +30,16 @@ export function settingsArea(configStore: () => ConfigStore) {
           verbs: {
             settings_edit: async (msg: ClientMessageOf<"settings_edit">, peer: Peer) => {
               const store = configStore();
-              const result = await saveSettings({
-                path: store.loaded.path,
-                fingerprint: msg.fingerprint,
-                edits: msg.edits,
-                validate: (text) => store.validate(text),
-                guard: (before, after) => settingsGuard(before, after, fleetFacts(host)),
-              });
+              const off = offKind(msg.edits, store.areas);
+              const result = off
+                ? { ok: false as const, reason: "invalid" as const, ...off }
+                : await saveSettings({
+                  path: store.loaded.path,
+                  fingerprint: msg.fingerprint,
+                  edits: msg.edits,
+                  validate: (text) => store.validate(text),
+                  guard: (before, after) => settingsGuard(before, after, fleetFacts(host)),
+                });
               if (!result.ok) {
                 host.log.info("settings_refused", {
                   id: msg.id,

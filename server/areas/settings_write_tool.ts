@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { SettingsKey, Wire } from "../../protocol/mod.ts";
+import { KeyValue, type SettingsKey } from "../../protocol/mod.ts";
 import { fingerprint } from "../config/fingerprint.ts";
 import type { ConfigStore } from "../config/store.ts";
+import { offKind } from "../config/edit_kinds.ts";
 import { applyEdits, type Edit } from "../config/write/edits.ts";
 import { saveSettings } from "../config/write/writer.ts";
 import {
@@ -29,7 +30,7 @@ export const SETTINGS_WRITE_TOOLS = [
       edits: z.array(
         z.object({
           key: z.string().min(1).describe("the key's exact path, e.g. server.port"),
-          value: z.json().describe("the new value, in the key's own type"),
+          value: KeyValue.nullable().describe("the new value, in the key's own type"),
         }).strict(),
       ).min(1),
       reason: z.string().optional().describe("why, in a sentence the person reads"),
@@ -68,7 +69,7 @@ export function settingsWriteHandlers(deps: WriteDeps): Record<string, ToolHandl
 
 async function write(
   tool: string,
-  asked: { key: string; value: Wire }[],
+  asked: { key: string; value: KeyValue | null }[],
   reason: string | null,
   call: ToolCall,
   deps: WriteDeps,
@@ -88,6 +89,8 @@ async function write(
     const row = rows.get(e.key)!;
     return { area: row.area, key_path: e.key, pattern: row.key.pattern, op: "set", value: e.value };
   });
+  const off = offKind(edits, store.areas);
+  if (off) return refuse(off.message);
   // spec: the batch is validated against the loader before the prompt is minted.
   const path = store.loaded.path;
   const before = await Deno.readTextFile(path).catch((err) => {
@@ -129,7 +132,7 @@ async function land(
   path: string,
   before: string,
   edits: Edit[],
-  keys: { path: string; after: Wire }[],
+  keys: { path: string; after: KeyValue | null }[],
   deps: WriteDeps,
 ): Promise<ToolResult> {
   const store = deps.store();

@@ -12,6 +12,7 @@ import {
 } from "./cron_file.ts";
 import { Parking } from "./cron_parking.ts";
 import { TickTimer } from "./cron_timer.ts";
+import { clearWaiting, type CronDeliver, handOverAgain } from "./cron_waiting.ts";
 import { missedPreface, stateWords } from "./cron_words.ts";
 import { nextAfter, parseSchedule, scheduleText } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
@@ -38,17 +39,7 @@ export const REAL_CLOCK: TickClock = {
   clear: (id) => clearTimeout(id as number),
 };
 
-/**
- * Hands a fire's words to the project's lead; rejects with a sentence when it cannot. `once`:
- * this very fire (its uuid) was handed over before forge went down, so the delivery checks the
- * lead's transcript first and sends nothing when the prompt already landed.
- */
-export type CronDeliver = (
-  entry: CronEntry,
-  text: string,
-  uuid: string,
-  once: boolean,
-) => Promise<void>;
+export type { CronDeliver } from "./cron_waiting.ts";
 
 export interface CronInput {
   prompt: string;
@@ -69,7 +60,10 @@ export interface CronInput {
  * leaves the occurrence due with its uuid on record, so the next boot hands the same uuid over
  * with `once`: the lead's transcript is read first and a prompt that already landed is not sent
  * again. Each fired prompt's uuid keeps its schedule's name, so `cron_names` is right after a
- * restart. While either file is damaged (server/state/), nothing fires and nothing changes.
+ * restart. While either file is damaged (server/state/), nothing fires and nothing changes. A
+ * fire stays `waiting` in the fired file from its hand-over until the lead's CLI moves it out of
+ * its queue (`started`): a lead mid-turn holds it in memory, so the next boot hands a waiting fire
+ * over again (cron_waiting.ts).
  *
  * One schedule never stops the others, nor spins the tick: a fire that throws parks its schedule
  * (logged once, its `last_error` says so) until the schedule changes; an advance that cannot be
@@ -86,6 +80,8 @@ export class Crons {
   #lock = new Lock();
   readonly #timer: TickTimer;
   readonly #upSince: number;
+  /** Whether this run handed over the fires a restart left waiting (its first tick does). */
+  #handedAgain = false;
 
   private constructor(
     private readonly file: KeptFile<CronFile>,
@@ -217,6 +213,16 @@ export class Crons {
       this.#arm();
       return;
     }
+    if (!this.#handedAgain) {
+      this.#handedAgain = true;
+      // One whose occurrence is still due on disk (a crash cut its advance) fires below, once.
+      const due = (f: Fired) =>
+        this.entries.some((e) => e.id === f.cron_id && e.next_fire === f.due);
+      const left = [...this.fired.values()].filter((f) => !due(f));
+      const again = await handOverAgain(left, this.o.deliver, this.o.log);
+      for (const uuid of again) clearWaiting(this.fired, uuid);
+      if (again.length > 0) await this.#saveFired("boot");
+    }
     // Read after the file: what fell due while it was read fires now, not a sleep later.
     const now = this.o.clock.now();
     for (const id of this.#parked.releaseChanged(this.entries)) {
@@ -271,11 +277,9 @@ export class Crons {
     const text = late ? missedPreface(e, dueAt, now, down) + e.prompt : e.prompt;
     const begun = [...this.fired.values()].find((f) => f.cron_id === e.id && f.due === e.next_fire);
     const uuid = begun?.uuid ?? crypto.randomUUID();
-    if (!begun) {
-      this.#remember(uuid, e);
-      await this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
-        this.o.log.warn("cron_fired_unwritable", { cron: e.id, error })
-      );
+    if (!begun?.waiting) {
+      this.#remember(uuid, e, text);
+      await this.#saveFired(e.id);
     }
     let failed: string | null = null;
     try {
@@ -329,14 +333,32 @@ export class Crons {
     }
   }
 
-  #remember(uuid: string, e: CronEntry): void {
+  #remember(uuid: string, e: CronEntry, text: string): void {
     this.fired.set(uuid, {
       uuid,
       cron_id: e.id,
       name: e.description ?? scheduleText(e.schedule),
       due: e.next_fire,
+      waiting: { org: e.org, project: e.project, description: e.description, text },
     });
     while (this.fired.size > FIRED_CAP) this.fired.delete(this.fired.keys().next().value!);
+  }
+
+  /**
+   * A prompt's lifecycle moved in its lead's CLI (spec: prompt_lifecycle): a fire that was
+   * waiting in the CLI's queue left it - started, or cancelled by a person - and a restart no
+   * longer hands it over again.
+   */
+  async promptMoved(uuid: string, state: string): Promise<void> {
+    if (state === "queued" || !clearWaiting(this.fired, uuid)) return;
+    await this.#saveFired(this.fired.get(uuid)!.cron_id);
+  }
+
+  /** Writes the fired prompts; the keeper refuses a file that is damaged or moved, logged. */
+  #saveFired(cron: string): Promise<void> {
+    return this.firedFile.write({ version: 1, fired: this.#firedList() }).catch((error) =>
+      this.o.log.warn("cron_fired_unwritable", { cron, error })
+    );
   }
 
   #firedList(): Fired[] {

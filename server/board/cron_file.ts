@@ -7,12 +7,29 @@ import { cronOf, instantOf } from "./schedule.ts";
 export const CronFile = z.object({ version: z.literal(1), crons: z.array(CronEntry) }).strict();
 export type CronFile = z.infer<typeof CronFile>;
 
-/** A fire's prompt: `due` is the occurrence it fired for, so a restart knows it was begun. */
+/**
+ * A fire handed to its lead that the lead's CLI has not started yet: a lead mid-turn holds it in
+ * the CLI's own queue, in memory, so a restart would lose it. Kept with the words as handed over
+ * and whom they went to, so the next boot hands them over again (cron_waiting.ts).
+ */
+export const WaitingFire = z.object({
+  org: z.string(),
+  project: z.string(),
+  description: z.string().nullable(),
+  text: z.string(),
+}).strict();
+export type WaitingFire = z.infer<typeof WaitingFire>;
+
+/**
+ * A fire's prompt: `due` is the occurrence it fired for, so a restart knows it was begun;
+ * `waiting` is there from its hand-over until the lead's CLI moves it out of its queue.
+ */
 export const Fired = z.object({
   uuid: z.string(),
   cron_id: z.string(),
   name: z.string(),
   due: z.string().optional(),
+  waiting: WaitingFire.optional(),
 }).strict();
 export type Fired = z.infer<typeof Fired>;
 

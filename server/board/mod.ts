@@ -53,6 +53,12 @@ export function boardArea(
             });
           });
           host.workspace.firedPromptName = (uuid) => board.crons.nameOf(uuid);
+          // A fire waits in its lead's CLI queue until the CLI moves it (spec: prompt_lifecycle);
+          // until then a restart hands it over again (cron_waiting.ts).
+          const unhear = host.workspace.stream.subscribe(({ update }) => {
+            if (update.name !== "prompt_lifecycle") return;
+            void board.crons.promptMoved(update.fields.uuid, update.fields.state);
+          });
           onBoard(board);
           // The boot catch-up runs on; start never rejects (a failed tick is logged as
           // cron_tick_failed and the tick looks again a chunk later).
@@ -64,6 +70,7 @@ export function boardArea(
             subjects: { board: subject },
             tools: boardTools(board),
             stop: async () => {
+              unhear();
               await board.crons.stop();
               onBoard(null);
             },

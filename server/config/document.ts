@@ -1,4 +1,4 @@
-import type { SettingsArea, SettingsDocument, SettingsKey, Wire } from "../../protocol/mod.ts";
+import type { KeyValue, SettingsArea, SettingsDocument, SettingsKey } from "../../protocol/mod.ts";
 import type { LoadedConfig } from "./load.ts";
 import type { AreaSpec, KeySpec } from "./spec.ts";
 import { isPlainObject } from "./validate.ts";
@@ -48,7 +48,9 @@ function rows(tree: Record<string, unknown>, spec: KeySpec): SettingsKey[] {
       group: names,
       pattern: spec.pattern,
       kind: spec.kind,
-      value: value === undefined ? spec.default : (value as Wire),
+      // The loader held every value to its key's kind (validate.ts checkKind) before a document
+      // is built from the tree, so a value found here is in KeyValue's shape.
+      value: value === undefined ? spec.default : (value as KeyValue),
       class: spec.class,
       edit: spec.edit,
     };

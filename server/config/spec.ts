@@ -1,4 +1,4 @@
-import type { KeyClass, KeyKind, SettingsKey, Wire } from "../../protocol/mod.ts";
+import type { KeyClass, KeyKind, KeyValue, SettingsKey, Wire } from "../../protocol/mod.ts";
 
 /**
  * One key of the catalogue. `pattern` names where it lives: `server.port`, `accounts[].token`,
@@ -11,7 +11,7 @@ export interface KeySpec {
   class: KeyClass;
   edit: SettingsKey["edit"];
   /** The built-in value; `null` means unset (the document shows null, the code applies its own). */
-  default: Wire;
+  default: KeyValue | null;
   note: string;
   /** For `list`: the items' kind. For `table`: the values' kind. */
   item?: "string" | "number" | "list";
@@ -35,7 +35,7 @@ function spec(
   pattern: string,
   kind: KeyKind,
   klass: KeyClass,
-  def: Wire,
+  def: KeyValue | null,
   note: string,
   more: Partial<KeySpec> = {},
 ): KeySpec {

@@ -93,6 +93,11 @@ function walkTable(
 
 /** Checks one value against its key's kind and rule; null when it is fine. */
 export function checkValue(spec: KeySpec, value: unknown): string | null {
+  return checkKind(spec, value) ?? spec.check?.(value as Wire) ?? null;
+}
+
+/** Checks one value against its key's kind alone; null when it is that kind's shape. */
+export function checkKind(spec: KeySpec, value: unknown): string | null {
   const kindOk = (kind: string, v: unknown): boolean =>
     kind === "list"
       ? Array.isArray(v) && v.every((x) => typeof x === "string")
@@ -123,7 +128,7 @@ export function checkValue(spec: KeySpec, value: unknown): string | null {
         return `must be a table of ${spec.item ?? "string"} values`;
       }
   }
-  return spec.check?.(value as Wire) ?? null;
+  return null;
 }
 
 function describe(v: unknown): string {

@@ -33,6 +33,16 @@ export function sameSeen(a: Seen, b: Seen): boolean {
 }
 
 /**
+ * The SHA-256 of a file's bytes, hex. The stat's inode, size and modification time cannot see a
+ * same-size rewrite in place within one tick of the clock the file system stamps (or put back with
+ * `touch -d`); the digest of the bytes forge last read or wrote can.
+ */
+export async function digestOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(sum, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
  * Writes `bytes` to `path` whole (temp, fsync, rename, fsync of the directory) and answers the
  * stat of what landed, taken on the temp file's own handle: the rename keeps its inode, size and
  * modification time, and no other writer can slip in between. Throws the engine's error; the

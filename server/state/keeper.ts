@@ -19,9 +19,11 @@
  *   once it parses (mended) or is gone (removed) the damage clears and the fresh read is handed
  *   back for the store to adopt.
  * - A file is written only over what the store last read or wrote. Each handle keeps the stat
- *   of that moment (inode, size, modification time); before a change and before a write one stat
- *   compares it with the disk. A file that moved since (a person's edit, a disk that garbled it)
- *   or was never read is read again first: damaged, it goes the damaged way above; whole,
+ *   of that moment (inode, size, modification time) and the digest of those bytes; before a
+ *   change and before a write one stat compares it with the disk, and when the stat matches the
+ *   file's bytes are hashed against the digest (a same-size edit in place keeps the stat). A file
+ *   that moved since (a person's edit, a disk that garbled it) or was never read is read again
+ *   first: damaged, it goes the damaged way above; whole,
  *   `writable()` hands it to the store to adopt, and a `write()` that was not preceded by one is
  *   refused (`changed`) rather than put back what the store held over it.
  *
@@ -31,6 +33,7 @@
 import { Lock } from "../lock.ts";
 import type { Logger } from "../log.ts";
 import {
+  digestOf,
   keepAside,
   removeIfThere,
   sameSeen,
@@ -172,6 +175,8 @@ export class KeptFile<T> {
    * saw, so the file is read again first.
    */
   #seen: Seen | null = null;
+  /** The digest of the bytes `#seen` was taken of; null where there were none (missing). */
+  #digest: string | null = null;
 
   constructor(
     private readonly keeper: StateKeeper,
@@ -194,15 +199,16 @@ export class KeptFile<T> {
    * `damaged`, never as empty.
    */
   async read(): Promise<KeptRead<T>> {
-    const { got, seen } = await this.#examine();
+    const { got, seen, digest } = await this.#examine();
     this.#seen = got.state === "damaged" ? null : seen;
+    this.#digest = digest;
     return got;
   }
 
   /**
    * Before a change: null when the file may be written as the store holds it - it is as the
-   * store last read or wrote it (one stat, no read), or it is not there (a store that held
-   * something writes it back). Otherwise the file is read again: damaged (whether it was
+   * store last read or wrote it (a stat and a digest of its bytes, no parse), or it is not there
+   * (a store that held something writes it back). Otherwise the file is read again: damaged (whether it was
    * already, or broke on disk since, or was never read) throws the refusal (`StateWriteError`,
    * reason `damaged`) after keeping it aside; one that parses - mended, or changed on disk by
    * someone else - is answered for the store to adopt first, so its change lands on top of what
@@ -243,6 +249,7 @@ export class KeptFile<T> {
       }
       const bytes = new TextEncoder().encode(text);
       this.#seen = await this.keeper.writeBytes(this.path, bytes, this.opts.mode);
+      this.#digest = await digestOf(bytes);
     });
   }
 
@@ -251,11 +258,26 @@ export class KeptFile<T> {
     await this.#writes.idle();
   }
 
-  /** Whether the file is as the store last read or wrote it, or not there: a stat, no read. */
+  /**
+   * Whether the file is as the store last read or wrote it, or not there: a stat, and when the
+   * stat matches, the bytes against their digest - the same inode, size and modification time
+   * still hide a same-size edit made within the tick of forge's own write.
+   */
   async #unchanged(): Promise<boolean> {
     const now = await seenNow(this.path);
     if (now === "missing") return true;
-    return now !== null && this.#seen !== null && sameSeen(now, this.#seen);
+    if (now === null || this.#seen === null || !sameSeen(now, this.#seen)) return false;
+    return this.#digest !== null && await this.#digestNow() === this.#digest;
+  }
+
+  /** The digest of the file's bytes now; null when they cannot be read (the re-read says why). */
+  async #digestNow(): Promise<string | null> {
+    try {
+      return await digestOf(await Deno.readFile(this.path));
+    } catch {
+      // A probe: an unreadable file is not unchanged, and the read that follows names why.
+      return null;
+    }
   }
 
   /**
@@ -263,16 +285,16 @@ export class KeptFile<T> {
    * change during the read shows later as a change). Damage is kept aside, logged and listed
    * (each distinct damage once); a damaged file that parses again, or is gone, is mended.
    */
-  async #examine(): Promise<{ got: KeptRead<T>; seen: Seen | null }> {
+  async #examine(): Promise<{ got: KeptRead<T>; seen: Seen | null; digest: string | null }> {
     if (!this.#swept) {
       this.#swept = true;
       await removeIfThere(this.path + TEMP_SUFFIX, this.keeper.log);
     }
     const seen = await seenNow(this.path);
-    const got = await this.#load();
+    const { got, digest } = await this.#load();
     if (got.state !== "damaged") {
       if (this.#damage) this.#mended(got.state === "missing" ? "removed" : "mended");
-      return { got, seen };
+      return { got, seen, digest };
     }
     // Every damaged version is kept aside (the same bytes once); each new one is told.
     const aside = await this.keeper.keepAside(this.path);
@@ -281,18 +303,29 @@ export class KeptFile<T> {
       this.keeper.log.error("state_file_damaged", { ...this.#damage });
       this.keeper.mark(this.path, this.#damage);
     }
-    return { got: { state: "damaged", why: refusalWords(this.#damage) }, seen };
+    return { got: { state: "damaged", why: refusalWords(this.#damage) }, seen, digest };
   }
 
-  async #load(): Promise<KeptRead<T>> {
+  /** Reads and parses the file, with the digest of the bytes read (null when none were). */
+  async #load(): Promise<{ got: KeptRead<T>; digest: string | null }> {
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = await Deno.readFile(this.path);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return { got: { state: "missing" }, digest: null };
+      this.keeper.log.warn("state_read_failed", { path: this.path, error: err });
+      return { got: { state: "damaged", why: readWords(err) }, digest: null };
+    }
+    return { got: this.#parse(bytes), digest: await digestOf(bytes) };
+  }
+
+  #parse(bytes: Uint8Array): KeptRead<T> {
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(this.path));
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return { state: "missing" };
       if (err instanceof TypeError) return { state: "damaged", why: "it is not UTF-8 text" };
-      this.keeper.log.warn("state_read_failed", { path: this.path, error: err });
-      return { state: "damaged", why: readWords(err) };
+      throw err;
     }
     let raw: unknown;
     try {

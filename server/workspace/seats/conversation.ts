@@ -14,7 +14,6 @@ import {
   encodeCursor,
   pageRows,
   parseRowCursor,
-  rowCursor,
   rowsAtUuids,
   type WireCursor,
 } from "../conversation/mod.ts";
@@ -22,7 +21,15 @@ import { Lock } from "../../lock.ts";
 import { capToolRecord } from "./records.ts";
 import { placeLateRows } from "./late_rows.ts";
 import { type RangeFrame, rangeFrames } from "./seat_range.ts";
-import { FrameWindow, SUBSCRIBE_TURNS, type WindowPage, type WireTurn } from "./window.ts";
+import {
+  type DiskRead,
+  EMPTY_PAGE,
+  pageAboveAnchor,
+  pageAboveRow,
+  type PageBody,
+  withCronNames,
+} from "./transcript_pages.ts";
+import { FrameWindow, SUBSCRIBE_TURNS, type WindowPage } from "./window.ts";
 
 /** The bounds read from `[server]` at each use (both keys are next_session; a page reads now). */
 export interface ConversationCaps {
@@ -31,14 +38,6 @@ export interface ConversationCaps {
   /** `tool_record_cap_kb` in bytes. */
   recordBytes: number;
 }
-
-/** What `page` carries (beside `conversation`) and the snapshot's `conversation` holds. A type
- * alias, so it is checked against Wire where it is sent. */
-export type PageBody = {
-  turns: WireTurn[];
-  cursor: string | null;
-  cron_names?: Record<string, string>;
-};
 
 export interface ConversationOptions {
   slot: Slot;
@@ -57,8 +56,6 @@ export interface ConversationOptions {
   ceiling?: number;
 }
 
-const EMPTY: PageBody = { turns: [], cursor: null };
-
 /**
  * One occupant's conversation, the window above (window.ts) and its transcript below
  * (conversation/): what `more`, `seat_range` and the snapshot's `conversation` read. spec: more,
@@ -74,8 +71,8 @@ const EMPTY: PageBody = { turns: [], cursor: null };
  *
  * A page the window can answer is whole turns from memory; past the window's oldest turn the
  * page is read from the transcript above the floor; a cursor of a window that is gone continues
- * on disk above its turn's anchor row. Frames read from disk pass the tool record bound
- * (records.ts), as live ones did.
+ * on disk above its turn's anchor row (transcript_pages.ts, the disk side). Frames read from disk
+ * pass the tool record bound (records.ts), as live ones did.
  */
 export class SeatConversation {
   readonly window: FrameWindow;
@@ -142,13 +139,13 @@ export class SeatConversation {
     if (c.session !== this.o.session) {
       // An earlier occupant's conversation: its own transcript, when the seat knows it.
       const path = this.o.transcriptOf(c.session);
-      if (!path) return { ...EMPTY };
+      if (!path) return { ...EMPTY_PAGE };
       return c.side === "row"
-        ? await this.#fromTranscript(path, c.session, c.offset, n)
+        ? await pageAboveRow(path, c.session, c.offset, n, this.#disk())
         : await this.#byAnchor(path, c, n);
     }
     if (c.side === "row") {
-      return await this.#fromTranscript(this.o.transcript, c.session, c.offset, n);
+      return await pageAboveRow(this.o.transcript, c.session, c.offset, n, this.#disk());
     }
     if (c.window === this.window.id) {
       const p = this.window.page(c.index, n, cap);
@@ -241,8 +238,8 @@ export class SeatConversation {
 
   async #belowFloor(n: number): Promise<PageBody> {
     const floor = await this.#floor();
-    if (floor === null) return { ...EMPTY };
-    return await this.#fromTranscript(this.o.transcript, this.o.session, floor, n);
+    if (floor === null) return { ...EMPTY_PAGE };
+    return await pageAboveRow(this.o.transcript, this.o.session, floor, n, this.#disk());
   }
 
   /** A cursor whose window is gone: the page above its turn's anchor row, on disk. */
@@ -256,30 +253,12 @@ export class SeatConversation {
         "the cursor's window is gone and its turn held no row the transcript carries; read the seat again",
       );
     }
-    if (!path) return { ...EMPTY };
-    const at = (await rowsAtUuids(path, [c.anchor])).get(c.anchor);
-    if (at === undefined) return { ...EMPTY }; // a row the file does not carry
-    return await this.#fromTranscript(path, c.session, at, n);
+    return await pageAboveAnchor(path, c.session, c.anchor, n, this.#disk());
   }
 
-  async #fromTranscript(
-    path: string | null,
-    session: string,
-    before: number,
-    n: number,
-  ): Promise<PageBody> {
-    if (!path) return { ...EMPTY };
-    const got = await pageRows(path, rowCursor(before), n, { pageBytes: this.o.caps().pageBytes });
-    const turns: WireTurn[] = got.turns.map((t) => ({
-      key: null,
-      messages: [...t.rows.map((r) => this.#cap(r.frame)), ...t.forged] as Wire[],
-    }));
-    const at = got.cursor === null ? null : parseRowCursor(got.cursor);
-    const body: PageBody = {
-      turns,
-      cursor: at === null ? null : encodeCursor({ side: "row", session, offset: at }),
-    };
-    return body;
+  /** How this conversation's pages are read off disk: the bounds in force now. */
+  #disk(): DiskRead {
+    return { pageBytes: this.o.caps().pageBytes, cap: (frame) => this.#cap(frame) };
   }
 
   /** The floor (see the class note); null when nothing is above the window or it is not found. */
@@ -327,21 +306,4 @@ async function sizeOf(path: string): Promise<number> {
     if (err instanceof Deno.errors.NotFound) return 0;
     throw err;
   }
-}
-
-/**
- * Names the schedule of every fired prompt a page carries (a user frame whose uuid the cron
- * tick minted): spec: page > cron_names, absent when the page holds none.
- */
-function withCronNames(body: PageBody, cronName: ConversationOptions["cronName"]): PageBody {
-  if (!cronName) return body;
-  const names: Record<string, string> = {};
-  for (const turn of body.turns) {
-    for (const m of turn.messages as { type?: unknown; uuid?: unknown }[]) {
-      if (m?.type !== "user" || typeof m.uuid !== "string") continue;
-      const name = cronName(m.uuid);
-      if (name !== undefined) names[m.uuid] = name;
-    }
-  }
-  return Object.keys(names).length > 0 ? { ...body, cron_names: names } : body;
 }

@@ -10,7 +10,8 @@ import { GENERATED_SESSION, writeGenerated } from "../../../fixtures/history/gen
 import { lineFrame } from "../conversation/rows.ts";
 import { referenceRows, withTempDir } from "../../../tests/conversation_support.ts";
 import { opensTurn } from "../conversation/turns.ts";
-import { type PageBody, SeatConversation } from "./conversation.ts";
+import { SeatConversation } from "./conversation.ts";
+import type { PageBody } from "./transcript_pages.ts";
 
 const slot = { org: "Acme", project: "proj", label: "lead" };
 const enc = new TextEncoder();

@@ -1,7 +1,7 @@
 import { type SessionUpdate, type Slot, slotName, type Wire } from "../../../protocol/mod.ts";
 import { Refusal } from "../../subsystem.ts";
 import { SeatConversation } from "./conversation.ts";
-import type { PageBody } from "./conversation.ts";
+import type { PageBody } from "./transcript_pages.ts";
 import type { RangeFrame } from "./seat_range.ts";
 import type { SeatEnv } from "./env.ts";
 import type { SessionRecord } from "./session_book.ts";

@@ -14,7 +14,7 @@ import type { NumberedUpdate } from "../stream.ts";
 import type { SeatInfo } from "../workspace.ts";
 import { AskBook } from "./asks.ts";
 import { SeatCommands } from "./commands.ts";
-import type { PageBody } from "./conversation.ts";
+import type { PageBody } from "./transcript_pages.ts";
 import type { RangeFrame } from "./seat_range.ts";
 import { SeatDriver } from "./driver.ts";
 import type { SeatEnv } from "./env.ts";

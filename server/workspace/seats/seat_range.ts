@@ -1,8 +1,8 @@
 import {
   type CliFrame,
   encodeUpdate,
+  type RangeFrame,
   type SessionUpdate,
-  type Wire,
 } from "../../../protocol/mod.ts";
 import {
   RANGE_MAX_BYTES,
@@ -12,11 +12,8 @@ import {
 } from "../conversation/mod.ts";
 import type { FrameWindow } from "./window.ts";
 
-/** One numbered frame of a `seat_frames` answer. */
-export type RangeFrame = {
-  seq: number;
-  update: Wire;
-};
+/** One numbered frame of a `seat_frames` answer (protocol/'s RangeFrame). */
+export type { RangeFrame };
 
 /** What a range below the window reads: the occupant's transcript and where its frames begin. */
 export interface RangeBelow {

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { SettingsEdit, SettingsKey, Wire } from "../../../../protocol/mod.ts";
+import type { SettingsEdit, SettingsKey, SettingsValue, Wire } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
 
 /**
@@ -12,7 +12,7 @@ export function SettingsPage() {
   const s = useApp();
   const doc = s.settings;
   const [draft, setDraft] = useState<
-    Map<string, { area: string; key: SettingsKey; value: Wire }>
+    Map<string, { area: string; key: SettingsKey; value: SettingsValue }>
   >(
     new Map(),
   );
@@ -31,7 +31,7 @@ export function SettingsPage() {
     setSaveId(client().saveSettings(edits));
   };
   if (answer?.kind === "saved" && draft.size > 0) setDraft(new Map());
-  const set = (area: string, key: SettingsKey, value: Wire) =>
+  const set = (area: string, key: SettingsKey, value: SettingsValue) =>
     setDraft(new Map(draft).set(key.path, { area, key, value }));
   return (
     <div class="settings" data-testid="settings">
@@ -108,7 +108,7 @@ function KeyRow(
     k: SettingsKey;
     value: Wire;
     dirty: boolean;
-    onChange: (v: Wire) => void;
+    onChange: (v: SettingsValue) => void;
   },
 ) {
   const { k, value } = props;
