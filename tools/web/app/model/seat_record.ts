@@ -1,6 +1,7 @@
 import {
   type DictateNotice,
   DictateOverrides,
+  type SlashCommand,
   type Slot,
   type Wire,
 } from "../../../../protocol/mod.ts";
@@ -55,6 +56,8 @@ export class SeatRecord {
   overrides: DictateOverrides = {};
   /** The last landed take nobody sent, carried across a reload (composer > notice). */
   landed: DictateNotice | null = null;
+  /** The CLI's own commands, as it last advertised them (session > slash_commands). */
+  slashCommands: SlashCommand[] = [];
   /** Why the seat failed, in forge's words: the record's `failure`, or a `connection_failed`. */
   failure: string | null = null;
   /** This page's prompts forge has not answered yet, and the words of one it refused. */
@@ -90,6 +93,7 @@ export class SeatRecord {
     this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
     this.book.inFlight = d.header.turn_in_flight;
     this.failure = failureWords(d.failure);
+    this.slashCommands = d.slash_commands;
     this.panels.take(d);
   }
 
@@ -153,6 +157,9 @@ export class SeatRecord {
         return;
       case "terminal_changed":
         this.terminal = u.fields.terminal;
+        return;
+      case "slash_commands_changed":
+        this.slashCommands = u.fields.commands;
         return;
       case "notice":
         return this.#note(u.fields.severity, u.fields.text);
