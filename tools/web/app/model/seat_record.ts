@@ -56,6 +56,8 @@ export class SeatRecord {
   overrides: DictateOverrides = {};
   /** The last landed take nobody sent, carried across a reload (composer > notice). */
   landed: DictateNotice | null = null;
+  /** The CLI is compacting the conversation (session > composer; its status frames). */
+  compacting = false;
   /** The CLI's own commands, as it last advertised them (session > slash_commands). */
   slashCommands: SlashCommand[] = [];
   /** Why the seat failed, in forge's words: the record's `failure`, or a `connection_failed`. */
@@ -94,6 +96,7 @@ export class SeatRecord {
     this.book.inFlight = d.header.turn_in_flight;
     this.failure = failureWords(d.failure);
     this.slashCommands = d.slash_commands;
+    this.compacting = d.composer.compacting || d.composer.machine === "compacting";
     this.panels.take(d);
   }
 
@@ -113,6 +116,12 @@ export class SeatRecord {
           if (typeof msg.model === "string") this.model = msg.model;
           if (typeof msg.permissionMode === "string") this.permissionMode = msg.permissionMode;
         }
+        // The CLI says `status: "compacting"` as it begins and another status (null) when done;
+        // the boundary it writes is the compaction finished.
+        if (msg.type === "system" && msg.subtype === "status") {
+          this.compacting = msg.status === "compacting";
+        }
+        if (msg.type === "system" && msg.subtype === "compact_boundary") this.compacting = false;
         this.prompts.heard(msg);
         return this.book.add(msg);
       }
@@ -129,14 +138,17 @@ export class SeatRecord {
       case "turn_error":
       case "turn_cancelled":
         this.book.inFlight = false;
+        this.compacting = false;
         return;
       // A CLI that died mid-turn, or one being closed, runs no turn: nothing is left to cancel.
       case "connection_failed":
         this.book.inFlight = false;
+        this.compacting = false;
         this.failure = u.fields.message;
         return;
       case "releasing":
         this.book.inFlight = false;
+        this.compacting = false;
         return;
       case "spawning":
       case "connected":

@@ -65,6 +65,11 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
             {seat.turnInFlight ? "working" : "idle"}
           </span>
         )}
+        {seat.compacting && (
+          <span class="busy on" role="status" data-testid="compacting">
+            compacting the conversation…
+          </span>
+        )}
         <button
           type="button"
           class="seat-more"
