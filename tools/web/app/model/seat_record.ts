@@ -56,6 +56,8 @@ export class SeatRecord {
   overrides: DictateOverrides = {};
   /** The last landed take nobody sent, carried across a reload (composer > notice). */
   landed: DictateNotice | null = null;
+  /** The schedule each fired prompt came from, by the prompt's id (spec: page > cron_names). */
+  cronNames = new Map<string, string>();
   /** The CLI is compacting the conversation (session > composer; its status frames). */
   compacting = false;
   /** The CLI's own commands, as it last advertised them (session > slash_commands). */
@@ -170,6 +172,12 @@ export class SeatRecord {
       case "terminal_changed":
         this.terminal = u.fields.terminal;
         return;
+      // forge's `name` is the one cron_names carries; v29's description is the next best.
+      case "cron_prompt_appended": {
+        const name = u.fields.name ?? u.fields.description;
+        if (name) this.cronNames.set(u.fields.uuid, name);
+        return;
+      }
       case "slash_commands_changed":
         this.slashCommands = u.fields.commands;
         return;
