@@ -27,6 +27,7 @@ Deno.test({
     await page.getByTestId("take-control").tap();
     await control.getByText("You have control").waitFor();
 
+    const opened = await page.getByTestId("terminal-size").inputValue();
     await page.getByTestId("terminal-size").selectOption("fit");
     // The server's own word on the size (terminal_changed), not the page's choice.
     await page.waitForFunction(
@@ -53,5 +54,15 @@ Deno.test({
     assert(screen.x + screen.width <= 390, `the terminal ends at ${screen.x + screen.width}`);
     assertEquals(await sideways(page), [], "the terminal page scrolls sideways");
     await w.shot("phone-terminal-fit");
+
+    // Back to a fixed size, the one the terminal was opened at: the page measures against the
+    // size the server last said, so this resize is sent rather than taken as already done.
+    await page.getByTestId("terminal-size").selectOption(opened);
+    await page.getByTestId("xterm").click();
+    await page.keyboard.type("echo again-$(stty size | tr ' ' x)\r");
+    const again = page.locator(".xterm-rows", { hasText: /again-\d+x\d+/ });
+    await again.waitFor({ state: "attached", timeout: 30_000 });
+    const back = /again-(\d+)x(\d+)/.exec((await again.textContent())!)!.slice(1).reverse();
+    assertEquals(back.join("x"), opened);
   },
 });
