@@ -1,5 +1,6 @@
 import { assert, assertEquals } from "./assert.ts";
 import { webWorld } from "./web_harness.ts";
+import { sideways } from "./web_pwa_support.ts";
 
 // The CLI's slash commands in the composer: a "/" offers what the seat's CLI advertises (its
 // built-ins and the project's own `.claude/commands/`), narrowed by typing, picked with the
@@ -80,6 +81,9 @@ Deno.test({
     const thumbBox = phone.getByTestId("composer");
     await thumbBox.tap({ timeout: 60_000 });
     await phone.keyboard.type("/g");
+    // The open list stays inside the phone's width, its rows wrapped rather than scrolled to.
+    await phone.getByTestId("slash-greet").waitFor();
+    assertEquals(await sideways(phone), [], "the slash list scrolls sideways");
     await phone.getByTestId("slash-greet").tap();
     assertEquals(await thumbBox.inputValue(), "/greet ");
     await phone.getByTestId("send").tap();
