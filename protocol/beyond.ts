@@ -42,6 +42,10 @@ export const BEYOND_V29 = {
       ].map((u) => [`${u}.failure`, HELD_FAILURE]),
     ),
     ...PLUGINS_EXTENSIONS.fields,
+    "cron_prompt_appended.name":
+      "the schedule's name as a page's cron_names gives it (its description, else its " +
+      "expression or instant), so a live fired row is named as a reloaded one is; v29's update " +
+      "carries only the description, null for a schedule made without one",
   } as Readonly<Record<string, string>>,
   // Whole client and server kinds v29 does not have. None: every kind crossing is one the spec
   // names. commit_diff is one ("What is not here": "one commit's own diff (commit_diff, asked for

@@ -161,6 +161,11 @@ export const CronPromptAppended = z.object({
   uuid: z.string(),
   cron_id: z.string(),
   description: z.string().nullable(),
+  /**
+   * forge's, beyond v29: the schedule's name as cron_names carries it (protocol/beyond.ts);
+   * optional because a v29 server's update has none.
+   */
+  name: z.string().optional(),
 }).strict();
 
 /**

@@ -169,10 +169,13 @@ Deno.test("cron: a per-minute schedule fires into a sleeping lead and the page n
     await untilRequested(world, heard);
   }
   const minute = fires.find((f) => f.cron_id === cron.id)!;
-  assertEquals([minute.description, minute.text], [
+  assertEquals([minute.description, minute.name, minute.text], [
+    "minute check",
     "minute check",
     "[[script:fired]] Minute check: look at the board.",
   ]);
+  // forge's `name` beside v29's description: the schedule's name as cron_names gives it.
+  assertEquals(fires.find((f) => f.cron_id === oneShot.id)!.name, "once");
 
   // The page carrying the fired turn names its schedule, by the prompt's own id.
   c.send({ kind: "more", conversation: lead, before: null, turns: 20 });

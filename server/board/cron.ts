@@ -14,7 +14,7 @@ import { Parking } from "./cron_parking.ts";
 import { TickTimer } from "./cron_timer.ts";
 import { clearWaiting, type CronDeliver, handOverAgain } from "./cron_waiting.ts";
 import { missedPreface, stateWords } from "./cron_words.ts";
-import { nextAfter, parseSchedule, scheduleText } from "./schedule.ts";
+import { cronName, nextAfter, parseSchedule } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
 
 /** A fire later than this past its time while forge runs is a missed one: the turn says so. */
@@ -337,7 +337,7 @@ export class Crons {
     this.fired.set(uuid, {
       uuid,
       cron_id: e.id,
-      name: e.description ?? scheduleText(e.schedule),
+      name: cronName(e),
       due: e.next_fire,
       waiting: { org: e.org, project: e.project, description: e.description, text },
     });

@@ -2,6 +2,7 @@ import { defineSubsystem, type Host, type SubjectHandler } from "../subsystem.ts
 import { Board, leadOf } from "./board.ts";
 import { TASK_COMMANDS, taskCommands } from "./commands.ts";
 import { REAL_CLOCK, type TickClock } from "./cron.ts";
+import { cronName } from "./schedule.ts";
 import { BOARD_TOOLS, boardTools } from "./tools.ts";
 
 export { Board, leadOf } from "./board.ts";
@@ -48,6 +49,7 @@ export function boardArea(
                   uuid,
                   cron_id: entry.id,
                   description: entry.description,
+                  name: cronName(entry),
                 },
               },
             });

@@ -138,6 +138,14 @@ export function occurrencesDue(schedule: CronSchedule, due: number, now: number)
   return n;
 }
 
+/**
+ * A schedule's name, as a fired prompt is labelled with it (spec: page > cron_names, and
+ * cron_prompt_appended's `name`): its description, else its expression or instant.
+ */
+export function cronName(e: { description: string | null; schedule: CronSchedule }): string {
+  return e.description ?? scheduleText(e.schedule);
+}
+
 /** The words a schedule is drawn with: its expression or its instant. */
 export function scheduleText(schedule: CronSchedule): string {
   return "recurring" in schedule ? schedule.recurring : `once at ${schedule.once_at}`;

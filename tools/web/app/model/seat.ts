@@ -49,6 +49,7 @@ export class SeatModel extends SeatRecord {
     if (this.epoch !== null || this.turns.length > 0) this.reseeds++;
     this.takeRecord(d);
     this.book.reset(d.conversation.turns.map(turnOf), d.header.turn_in_flight);
+    this.cronNames = new Map(Object.entries(d.conversation.cron_names ?? {}));
     this.cursor = d.conversation.cursor;
     this.epoch = d.header.session_id;
     this.nextSeq = d.header.seq;
@@ -135,9 +136,13 @@ export class SeatModel extends SeatRecord {
     this.version++;
   }
 
-  /** A `more` page: whole turns above the ones held, and the handle above them. */
-  prepend(turns: Wire[], cursor: string | null): void {
+  /**
+   * A `more` page: whole turns above the ones held, the handle above them, and the schedules
+   * its fired prompts came from.
+   */
+  prepend(turns: Wire[], cursor: string | null, cronNames: Record<string, string> = {}): void {
     this.book.turns = [...turns.map(turnOf), ...this.book.turns];
+    for (const [uuid, name] of Object.entries(cronNames)) this.cronNames.set(uuid, name);
     this.cursor = cursor;
     this.version++;
   }

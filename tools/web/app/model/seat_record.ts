@@ -1,6 +1,7 @@
 import {
   type DictateNotice,
   DictateOverrides,
+  type SlashCommand,
   type Slot,
   type Wire,
 } from "../../../../protocol/mod.ts";
@@ -55,6 +56,12 @@ export class SeatRecord {
   overrides: DictateOverrides = {};
   /** The last landed take nobody sent, carried across a reload (composer > notice). */
   landed: DictateNotice | null = null;
+  /** The schedule each fired prompt came from, by the prompt's id (spec: page > cron_names). */
+  cronNames = new Map<string, string>();
+  /** The CLI is compacting the conversation (session > composer; its status frames). */
+  compacting = false;
+  /** The CLI's own commands, as it last advertised them (session > slash_commands). */
+  slashCommands: SlashCommand[] = [];
   /** Why the seat failed, in forge's words: the record's `failure`, or a `connection_failed`. */
   failure: string | null = null;
   /** This page's prompts forge has not answered yet, and the words of one it refused. */
@@ -90,6 +97,8 @@ export class SeatRecord {
     this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
     this.book.inFlight = d.header.turn_in_flight;
     this.failure = failureWords(d.failure);
+    this.slashCommands = d.slash_commands;
+    this.compacting = d.composer.compacting || d.composer.machine === "compacting";
     this.panels.take(d);
   }
 
@@ -109,6 +118,12 @@ export class SeatRecord {
           if (typeof msg.model === "string") this.model = msg.model;
           if (typeof msg.permissionMode === "string") this.permissionMode = msg.permissionMode;
         }
+        // The CLI says `status: "compacting"` as it begins and another status (null) when done;
+        // the boundary it writes is the compaction finished.
+        if (msg.type === "system" && msg.subtype === "status") {
+          this.compacting = msg.status === "compacting";
+        }
+        if (msg.type === "system" && msg.subtype === "compact_boundary") this.compacting = false;
         this.prompts.heard(msg);
         return this.book.add(msg);
       }
@@ -125,14 +140,17 @@ export class SeatRecord {
       case "turn_error":
       case "turn_cancelled":
         this.book.inFlight = false;
+        this.compacting = false;
         return;
       // A CLI that died mid-turn, or one being closed, runs no turn: nothing is left to cancel.
       case "connection_failed":
         this.book.inFlight = false;
+        this.compacting = false;
         this.failure = u.fields.message;
         return;
       case "releasing":
         this.book.inFlight = false;
+        this.compacting = false;
         return;
       case "spawning":
       case "connected":
@@ -153,6 +171,15 @@ export class SeatRecord {
         return;
       case "terminal_changed":
         this.terminal = u.fields.terminal;
+        return;
+      // forge's `name` is the one cron_names carries; v29's description is the next best.
+      case "cron_prompt_appended": {
+        const name = u.fields.name ?? u.fields.description;
+        if (name) this.cronNames.set(u.fields.uuid, name);
+        return;
+      }
+      case "slash_commands_changed":
+        this.slashCommands = u.fields.commands;
         return;
       case "notice":
         return this.#note(u.fields.severity, u.fields.text);

@@ -185,7 +185,7 @@ export class SeatAttach {
 
   page(m: ServerMessage & { kind: "page" }): void {
     const seat = this.#state.seat;
-    if (seat && sameSlot(seat.slot, m.conversation)) seat.prepend(m.turns, m.cursor);
+    if (seat && sameSlot(seat.slot, m.conversation)) seat.prepend(m.turns, m.cursor, m.cron_names);
     this.#walk.landed();
   }
 

@@ -53,10 +53,18 @@ export class TerminalWire {
     if (this.#want && this.#sink) this.attach(this.#want, this.#sink);
   }
 
-  /** The seat's terminal went (this page's close, or anyone's): the attach ended with it. */
+  /**
+   * The seat's terminal changed: a resize (anyone's) is the size the next resize is measured
+   * against; gone (this page's close, or anyone's), the attach ended with it.
+   */
   update(u: Extract<KnownUpdate, { name: "terminal_changed" }>): void {
     const t = this.client.state.terminal;
-    if (u.fields.terminal !== null || !t || !sameSlot(u.fields.key, t.seat)) return;
+    const now = u.fields.terminal;
+    if (!t || !sameSlot(u.fields.key, t.seat)) return;
+    if (now !== null) {
+      if (now.id === t.id) Object.assign(t, { cols: now.cols, rows: now.rows });
+      return;
+    }
     this.client.state.terminal = null;
     this.client.state.terminalClosed = true;
   }

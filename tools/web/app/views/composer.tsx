@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { AttachButton, AttachedImages, pastedImages, useAttachments } from "./attach.tsx";
 import { DictateAxesPicker } from "./dictate_axes.tsx";
 import { MicButton, pushToTalk } from "./mic.tsx";
+import { SlashList, useSlashMenu } from "./slash_menu.tsx";
 import { client, useApp } from "./use.ts";
 import { coarsePointer, composerHint, returnSends } from "../model/composer_keys.ts";
 
@@ -57,6 +58,7 @@ export function Composer() {
     setRefused(returned.why);
     seat.prompts.took();
   }, [returned]);
+  const slash = useSlashMenu(text, seat.slashCommands, setText);
   const send = () => {
     const words = text.trim();
     if (!words) return;
@@ -89,6 +91,7 @@ export function Composer() {
         </ul>
       )}
       <AttachedImages a={images} />
+      <SlashList menu={slash} refocus={() => box.current?.focus()} />
       <textarea
         ref={box}
         data-testid="composer"
@@ -101,6 +104,7 @@ export function Composer() {
         }}
         onKeyDown={(e) => {
           if (ptt.keydown(e)) return e.preventDefault();
+          if (slash.keydown(e)) return e.preventDefault();
           if (returnSends(e, coarse)) {
             e.preventDefault();
             send();

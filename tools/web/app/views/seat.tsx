@@ -8,6 +8,7 @@ import { lazy } from "./lazy.tsx";
 import { SeatAccount, SeatNotices } from "./seat_account.tsx";
 import { SeatControls, SeatFailure } from "./seat_controls.tsx";
 import { SeatPanels } from "./seat_panels.tsx";
+import { SeatResume } from "./seat_resume.tsx";
 
 import type { SeatTab } from "./route.ts";
 import { client, forges, pageHref, useApp } from "./use.ts";
@@ -64,6 +65,11 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
             {seat.turnInFlight ? "working" : "idle"}
           </span>
         )}
+        {seat.compacting && (
+          <span class="busy on" role="status" data-testid="compacting">
+            compacting the conversation…
+          </span>
+        )}
         <button
           type="button"
           class="seat-more"
@@ -75,6 +81,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         </button>
         <div class="seat-controls">
           <SeatControls seat={seat} lifecycle={lifecycle} which="ends" />
+          <SeatResume seat={seat} />
           <SeatAccount seat={seat} />
           <Pickers seat={seat} />
           <VoiceSwitch seat={seat} />

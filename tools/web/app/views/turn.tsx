@@ -22,11 +22,15 @@ export function TurnView(props: { turn: Turn }) {
 
 function RowView(props: { row: Row }) {
   const r = props.row;
+  const seat = useApp().seat;
   switch (r.kind) {
-    case "prompt":
+    case "prompt": {
+      // A fired prompt names its schedule (spec: page > cron_names; cron_prompt_appended).
+      const schedule = r.source === "cron" && r.uuid ? seat?.cronNames.get(r.uuid) : undefined;
       return (
         <div class={`prompt source-${r.source ?? "you"}`} data-testid="prompt">
           {r.source && r.source !== "you" && <span class="source">{r.source}</span>}
+          {schedule && <span class="cron-name" data-testid="cron-name">{schedule}</span>}
           <div class="words">{r.text}</div>
           {r.images.length > 0 && (
             <div class="prompt-images" data-testid="prompt-images">
@@ -35,6 +39,7 @@ function RowView(props: { row: Row }) {
           )}
         </div>
       );
+    }
     case "text":
       return (
         <Markdown

@@ -1,0 +1,63 @@
+import { useState } from "preact/hooks";
+import type { CatalogRow } from "../../../../protocol/mod.ts";
+import type { SeatModel } from "../model/seat.ts";
+import { earlierSessions, resumeCommand } from "../model/seat_resume.ts";
+import { useApp, useForge } from "./use.ts";
+
+/**
+ * The seat's earlier conversations, to take one up again (spec: resume_session; the list is the
+ * home's project.sessions). A resume ends the conversation the seat holds, so it asks once, as
+ * New conversation does; the page reads the seat again when session_replaced says it moved.
+ */
+export function SeatResume(props: { seat: SeatModel }) {
+  const s = useApp();
+  const c = useForge();
+  const [asking, setAsking] = useState<string | null>(null);
+  const { seat } = props;
+  const rows = earlierSessions(
+    s.home?.projects ?? [],
+    seat.slot,
+    seat.record?.header.session_id ?? null,
+  );
+  if (rows.length === 0 || s.link !== "open") return null;
+  const resume = (row: CatalogRow) => {
+    setAsking(null);
+    c.send({ kind: "command", command: resumeCommand(seat.slot, row) });
+  };
+  return (
+    <details class="resume" data-testid="resume">
+      <summary>Earlier conversations ({rows.length})</summary>
+      <ul>
+        {rows.map((r) => (
+          <li key={r.session_id} data-testid={`resume-${r.session_id}`}>
+            <span>{when(r)}</span> <code class="muted">{r.session_id.slice(0, 8)}</code>{" "}
+            {asking === r.session_id
+              ? (
+                <span class="asking" role="group">
+                  End this conversation and resume that one?
+                  <button type="button" data-testid="resume-yes" onClick={() => resume(r)}>
+                    Resume
+                  </button>
+                  <button type="button" onClick={() => setAsking(null)}>Keep it</button>
+                </span>
+              )
+              : (
+                <button
+                  type="button"
+                  data-testid="resume-pick"
+                  onClick={() => setAsking(r.session_id)}
+                >
+                  Resume
+                </button>
+              )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** The transcript's last write, in the reader's own words for a date. */
+function when(row: CatalogRow): string {
+  return new Date(row.last_activity.secs_since_epoch * 1000).toLocaleString();
+}
