@@ -283,7 +283,7 @@ export class Crons {
     }
     let failed: string | null = null;
     try {
-      await this.o.deliver(e, text, uuid, begun !== undefined);
+      await this.o.deliver({ ...e, name: cronName(e) }, text, uuid, begun !== undefined);
       this.#failures.delete(e.id);
       this.o.log.info("cron_fired", {
         cron: e.id,

@@ -2,8 +2,11 @@ import type { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
 import type { Fired } from "./cron_file.ts";
 
-/** Whom a fire's words go to and what announces them: the fields of a schedule a delivery reads. */
-export type CronTarget = Pick<CronEntry, "id" | "org" | "project" | "description">;
+/** Whom a fire's words go to and what announces them: the fields of a schedule a delivery reads,
+ * and its name as `cron_names` gives it. */
+export type CronTarget = Pick<CronEntry, "id" | "org" | "project" | "description"> & {
+  name: string;
+};
 
 /**
  * Hands a fire's words to the project's lead; rejects with a sentence when it cannot. `once`:
@@ -34,7 +37,13 @@ export async function handOverAgain(
   for (const f of fired) {
     const w = f.waiting;
     if (!w) continue;
-    const target = { id: f.cron_id, org: w.org, project: w.project, description: w.description };
+    const target = {
+      id: f.cron_id,
+      org: w.org,
+      project: w.project,
+      description: w.description,
+      name: f.name,
+    };
     try {
       await deliver(target, w.text, f.uuid, true);
       log.info("cron_fire_handed_again", { cron: f.cron_id, project: w.project, uuid: f.uuid });

@@ -2,7 +2,6 @@ import { defineSubsystem, type Host, type SubjectHandler } from "../subsystem.ts
 import { Board, leadOf } from "./board.ts";
 import { TASK_COMMANDS, taskCommands } from "./commands.ts";
 import { REAL_CLOCK, type TickClock } from "./cron.ts";
-import { cronName } from "./schedule.ts";
 import { BOARD_TOOLS, boardTools } from "./tools.ts";
 
 export { Board, leadOf } from "./board.ts";
@@ -49,7 +48,7 @@ export function boardArea(
                   uuid,
                   cron_id: entry.id,
                   description: entry.description,
-                  name: cronName(entry),
+                  name: entry.name,
                 },
               },
             });
