@@ -2,7 +2,7 @@ import { configPhase } from "./boot/config.ts";
 import { statePhase } from "./boot/state.ts";
 import { workspacePhase } from "./boot/workspace.ts";
 import { subsystemsPhase } from "./boot/subsystems.ts";
-import { socketPhase } from "./boot/socket.ts";
+import { listenPhase, socketPhase } from "./boot/socket.ts";
 import type { LatestSchedule } from "./areas/cli_version.ts";
 import type { StatusSchedule } from "./areas/service_status.ts";
 import type { TickClock } from "./board/cron.ts";
@@ -56,21 +56,25 @@ export interface RunningServer {
 }
 
 /**
- * Boots forge in five phases, each in its own file under `boot/`, each handed what the ones before
- * it left: config (the file, the log), state (the state dir, the connection table), workspace (the
- * stateful core, the account gateway, the held asks), subsystems (every area's handlers in the
- * registry) and socket (update routing, reloads, `/socket`). `stop` undoes them in reverse.
+ * Boots forge in six phases, each in its own file under `boot/`, each handed what the ones before
+ * it left: config (the file, the log), state (the state dir, the connection table), listen
+ * (`/socket`'s port bound before any seat starts), workspace (the stateful core, the account
+ * gateway, the held asks), subsystems (every area's handlers in the registry) and socket (update
+ * routing, reloads, `/socket` opened). `stop` undoes them in reverse.
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const config = await configPhase(opts);
   const state = await statePhase(config);
-  let core, areas, http;
+  let listener, core, areas, http;
   try {
+    listener = await listenPhase(opts, config);
     core = await workspacePhase(opts, config, state);
     areas = await subsystemsPhase(opts, config, state, core);
-    http = await socketPhase(opts, config, state, core, areas);
+    http = socketPhase(opts, config, state, core, areas, listener);
   } catch (err) {
-    // A boot that fails lets the state dir go: a forge started again in this process may take it.
+    // A boot that fails lets the state dir and the port go: a forge started again in this
+    // process may take them.
+    await listener?.stop();
     state.owner.release();
     throw err;
   }

@@ -40,17 +40,22 @@ export interface Transport {
   onClose(fn: (why: string) => void): void;
 }
 
+/** Takes an upgraded socket; `deflate` is whether the client dialled with `deflate=1`. */
+export type Accept = (transport: Transport, info: { peer: string; deflate: boolean }) => void;
+
 /** What the listener needs from the rest of the server. */
 export interface SocketDeps {
   log: Logger;
   policy: () => OriginPolicy;
-  /** Takes an upgraded socket; `deflate` is whether the client dialled with `deflate=1`. */
-  accept(transport: Transport, info: { peer: string; deflate: boolean }): void;
+  /** Given here, upgrades are accepted at once; left out, they wait for `open`. */
+  accept?: Accept;
 }
 
 /** The listener; `stop()` closes it and destroys every socket it still holds. */
 export interface SocketServer {
   addr: Deno.NetAddr;
+  /** Starts handing upgraded sockets to `accept`; the ones that came before it wait for it. */
+  open(accept: Accept): void;
   stop(): Promise<void>;
 }
 
@@ -80,6 +85,10 @@ export async function serveSocket(
     maxPayload: MAX_PAYLOAD,
   });
   const sockets = new Set<Socket>();
+  // The port is bound before the rest of forge boots (seats start then), so a client may dial
+  // before there is anything to accept it: its upgrade waits here, its bytes held by TCP.
+  const opened = Promise.withResolvers<Accept>();
+  if (deps.accept) opened.resolve(deps.accept);
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     if (path !== "/socket") {
@@ -107,10 +116,13 @@ export async function serveSocket(
     if (req.headers.upgrade?.toLowerCase() !== "websocket") {
       return refuse(socket, 426, "this is a WebSocket endpoint");
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      deps.accept(wsTransport(ws, socket), {
-        peer,
-        deflate: url.searchParams.get("deflate") === "1",
+    opened.promise.then((accept) => {
+      if (socket.destroyed) return;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        accept(wsTransport(ws, socket), {
+          peer,
+          deflate: url.searchParams.get("deflate") === "1",
+        });
       });
     });
   });
@@ -139,6 +151,7 @@ export async function serveSocket(
   server.on("error", (err: Error) => deps.log.error("http_error", { error: err }));
   return {
     addr,
+    open: (accept) => opened.resolve(accept),
     async stop() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const s of sockets) s.destroy();

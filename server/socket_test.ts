@@ -197,3 +197,31 @@ Deno.test("a client offering permessage-deflate is upgraded without it", async (
     await server.stop();
   }
 });
+
+// The port is bound before forge has booted (server/boot/socket.ts, the listen phase): a client
+// that dials then waits, upgraded and accepted once the server opens, and hears what it is sent.
+Deno.test("a client that dials before the listener opens is accepted once it does", async () => {
+  // The Origin policy is read as the upgrade arrives, before it waits: the sign it is waiting.
+  const dialed = Promise.withResolvers<void>();
+  const server = await serveSocket({ hostname: "127.0.0.1", port: 0 }, {
+    log: memoryLogger(),
+    policy: () => {
+      dialed.resolve();
+      return { bind: "127.0.0.1", port: 0, allowed: [] };
+    },
+  });
+  const client = new WebSocket(`ws://127.0.0.1:${server.addr.port}/socket`);
+  const heard = Promise.withResolvers<string>();
+  client.onmessage = (e) => heard.resolve(String(e.data));
+  let open = false;
+  client.onopen = () => open = true;
+  try {
+    await dialed.promise;
+    assertEquals(open, false);
+    server.open((transport) => transport.send("welcome"));
+    assertEquals(await heard.promise, "welcome");
+  } finally {
+    client.close();
+    await server.stop();
+  }
+});

@@ -49,7 +49,10 @@ Deno.test("spec dictate_stream: a seat that is not there, a stop with no take an
   });
   const err = await c.next((m) => m.kind === "error");
   assertEquals(err.what, "dictate_stream");
-  assertEquals(err.why, "dictate_stream: Acme/nope/lead is not a seat");
+  assertEquals(
+    err.why,
+    "dictate_stream: Acme/nope/lead is not a seat: no project declares it and no session holds it",
+  );
   command(c, { dictate_stop: { key: LEAD, submit: true } });
   const stop = await c.next((m) => m.kind === "error");
   assertEquals(stop.why, "dictate_stop: this connection has no live take on Acme/proj/lead");
@@ -66,7 +69,10 @@ Deno.test("spec dictate_stream: a seat that is not there, a stop with no take an
     },
   });
   const other = await c.next((m) => m.kind === "error");
-  assertEquals(other.why, "dictate_stream: Acme/proj/other is not a seat");
+  assertEquals(
+    other.why,
+    "dictate_stream: Acme/proj/other is not a seat: no project declares it and no session holds it",
+  );
   command(c, { dictate_stop: { key: LEAD, submit: true } });
   assertEquals((await nextUpdate(c, "dictate_ended")).outcome, {
     landed: { text: "run the tests", truncated: false },

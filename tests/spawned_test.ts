@@ -70,7 +70,7 @@ Deno.test("spawned: a config that fails to load stops the boot with the loader's
     }).output();
     assertEquals(out.code, 1);
     const err = new TextDecoder().decode(out.stderr);
-    assert(err.includes("line 2, column 1 in `server.porty`: unknown key"), err);
+    assert(err.includes("line 2, column 1 in `server`: unknown key `porty`"), err);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

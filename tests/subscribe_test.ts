@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
+import { command } from "./seat_wire.ts";
 
 const lead = { org: "Acme", project: "proj", label: "lead" };
 
@@ -61,6 +62,21 @@ Deno.test("a declared lead is answered; a seat nobody declared is an error namin
   const e = await c.next();
   assertEquals([e.kind, e.what, e.seat], ["error", "subscribe", ghost]);
   assertMatch(String(e.why), /Acme\/proj\/ghost is not a seat/);
+});
+
+// A seat no project declares is refused in one sentence by every verb that addresses it, each
+// error headed by its verb where the verb's errors are (more, cancel); subscribe's by the seat.
+Deno.test("subscribe, more and cancel refuse an unknown seat in the same sentence", async () => {
+  await using t = await testServer(SAMPLE_CONFIG);
+  const c = await t.ready();
+  const nope = { org: "Acme", project: "nope", label: "lead" };
+  const said = "Acme/nope/lead is not a seat: no project declares it and no session holds it";
+  c.send({ kind: "subscribe", what: { session: nope } });
+  assertEquals((await c.next((m) => m.kind === "error")).why, said);
+  c.send({ kind: "more", conversation: nope, before: null, turns: 20 });
+  assertEquals((await c.next((m) => m.kind === "error")).why, `more: ${said}`);
+  command(c, "cancel", { key: nope });
+  assertEquals((await c.next((m) => m.kind === "error")).why, `cancel: ${said}`);
 });
 
 // spec: unsubscribe: counted; two subscribes need two unsubscribes.

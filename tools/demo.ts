@@ -34,8 +34,14 @@ const cleanup = () =>
       } catch { /* already gone */ }
       await child.status;
     }
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    await Deno.remove(dir, { recursive: true }).catch((err) =>
+      console.error(`demo: could not remove ${dir}: ${(err as Error).message}`)
+    );
   })();
+// Ctrl-C before the conversation has begun (forge still booting) cleans up too; the
+// conversation then takes the signals over to end the turn loop.
+const interrupted = () => void cleanup().then(() => Deno.exit(130));
+for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, interrupted);
 
 try {
   await layOut();
@@ -58,6 +64,13 @@ try {
 }
 await cleanup();
 Deno.exit(0);
+
+/** Deno's cache as the caller has it, as `deno info` reports it. */
+async function denoDir(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+    .output();
+  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
 
 function say(line: string): void {
   console.log(`demo: ${line}`);
@@ -106,7 +119,7 @@ async function startFakeApi(): Promise<string> {
     stderr: "inherit",
   }).spawn();
   children.push(child);
-  const [apiPort] = await readLine(child.stdout, /LISTENING (\d+)/);
+  const [apiPort] = await readLine(child.stdout, /LISTENING (\d+)/, "the fake API");
   return `http://127.0.0.1:${apiPort}`;
 }
 
@@ -129,13 +142,28 @@ async function startForge(configPath: string): Promise<string> {
       "--gateway-port",
       "0",
     ],
-    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+    // HOME is the demo's, for the CLI; Deno's cache stays the caller's, or forge would fetch its
+    // npm packages again into the demo's HOME on every run.
+    env: { HOME: `${dir}/home`, CLAUDE_CONFIG_DIR: `${dir}/claude`, DENO_DIR: await denoDir() },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   children.push(child);
-  child.stderr.pipeTo((await Deno.create(`${dir}/forge/stderr.log`)).writable).catch(() => {});
-  const [hostPort] = await readLine(child.stdout, /LISTENING (\S+:\d+)/);
+  // stderr goes to a file the cleanup removes: its tail is kept too, to say why forge ended.
+  let tail = "";
+  const kept = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, out) {
+      tail = (tail + new TextDecoder().decode(chunk)).slice(-2000);
+      out.enqueue(chunk);
+    },
+  });
+  child.stderr.pipeThrough(kept).pipeTo((await Deno.create(`${dir}/forge/stderr.log`)).writable)
+    .catch(() => {});
+  const [hostPort] = await readLine(child.stdout, /LISTENING (\S+:\d+)/, "forge", async () => {
+    await child.status;
+    const last = tail.trim().split("\n").slice(-5).join("\n");
+    return last ? `; its stderr ends:\n${last}` : "; its stderr is empty";
+  });
   return hostPort;
 }
 
@@ -151,8 +179,10 @@ async function converse(url: string): Promise<void> {
     command: { prompt: { key: SEAT, text, attachments: [] } },
   });
   const stop = Promise.withResolvers<void>();
-  Deno.addSignalListener("SIGINT", () => stop.resolve());
-  Deno.addSignalListener("SIGTERM", () => stop.resolve());
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.removeSignalListener(signal, interrupted);
+    Deno.addSignalListener(signal, () => stop.resolve());
+  }
   for (;;) {
     const next = client.next((m) => m.kind === "update" || m.kind === "error", 3_600_000);
     const m = await Promise.race([next, stop.promise.then(() => null)]);
@@ -199,12 +229,21 @@ function describe(frame: Record<string, unknown>): string[] {
   return [];
 }
 
-async function readLine(stream: ReadableStream<Uint8Array>, re: RegExp): Promise<string[]> {
+/** The groups of `re` once a child prints it; a child that ends first is named, with `why`. */
+async function readLine(
+  stream: ReadableStream<Uint8Array>,
+  re: RegExp,
+  name: string,
+  why: () => Promise<string> = () => Promise.resolve(""),
+): Promise<string[]> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) throw new Error(`a child exited before it was listening: ${out.trim()}`);
+    if (done) {
+      const printed = out.trim() ? `; it printed: ${out.trim()}` : "";
+      throw new Error(`${name} exited before it was listening${printed}${await why()}`);
+    }
     out += value;
     const m = re.exec(out);
     if (m) {

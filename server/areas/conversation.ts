@@ -2,6 +2,7 @@ import type { ClientMessageOf, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../subsystem.ts";
 import { Seat } from "../workspace/seats/mod.ts";
+import { notASeat } from "../workspace/workspace.ts";
 
 /** The verbs this file answers; the seats area (seats.ts) declares them beside its commands. */
 export const CONVERSATION_VERBS = ["more", "seat_range"] as const;
@@ -42,7 +43,7 @@ function seatFor(host: Host, what: "more" | "seat_range", slot: Slot): Seat {
   const seat = host.workspace.seat(slot);
   if (seat instanceof Seat) return seat;
   const why = seat
-    ? "the seat has no session and knows no earlier one"
-    : "no project declares it and no session holds it";
-  throw new Refusal(what, `${what}: ${slotName(slot)}: ${why}`, slot);
+    ? `${slotName(slot)}: the seat has no session and knows no earlier one`
+    : notASeat(slot);
+  throw new Refusal(what, `${what}: ${why}`, slot);
 }

@@ -1,8 +1,9 @@
-import { type SessionSnapshot, type Slot, slotName, type Subject } from "../../protocol/mod.ts";
+import { type SessionSnapshot, type Slot, type Subject } from "../../protocol/mod.ts";
 import { encodeSpliced } from "../encoded.ts";
 import type { Registry } from "../registry.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 import { sessionDefaults } from "../workspace/seats/rows.ts";
+import { notASeat } from "../workspace/workspace.ts";
 
 /**
  * The session subject: one seat's record. spec: What a subject carries > session. The fields a
@@ -52,7 +53,7 @@ export async function sessionSnapshot(
   if (!seat) {
     throw new Refusal(
       "subscribe",
-      `${slotName(slot)} is not a seat: no project declares it and no session holds it`,
+      notASeat(slot),
       slot,
     );
   }

@@ -14,18 +14,43 @@ import type { WorkspacePhase } from "./workspace.ts";
 export type SocketPhase = Awaited<ReturnType<typeof serveSocket>> | null;
 
 /**
- * Phase 5, socket: the update stream routed to the areas that listen and to every connection that
- * wants each update, the settings frame kept current across reloads, a failed reload told to
- * every client, then `/socket` served, unless `server.enabled` is false: then the rest of forge
- * runs with no listener.
+ * Phase 3, listen: `/socket`'s port bound, before any seat can start: a forge that cannot serve
+ * (a port another forge holds) ends with its own sentence and has started no seat's CLI, which
+ * would outlive it. Upgrades wait until the socket phase opens it. Null when `server.enabled` is
+ * false.
  */
-export async function socketPhase(
+export async function listenPhase(
+  opts: ServerOptions,
+  { log, store }: ConfigPhase,
+): Promise<SocketPhase> {
+  if (!store.config.server.enabled) return null;
+  return await serveSocket({
+    hostname: store.config.server.bind,
+    port: opts.port ?? store.config.server.port,
+  }, {
+    log,
+    policy: () => ({
+      bind: store.config.server.bind,
+      port: store.config.server.port,
+      allowed: store.config.server.allowed_origins,
+    }),
+  });
+}
+
+/**
+ * Phase 6, socket: the update stream routed to the areas that listen and to every connection that
+ * wants each update, the settings frame kept current across reloads, a failed reload told to
+ * every client, then the listener bound in the listen phase opened to connections, unless
+ * `server.enabled` is false: then the rest of forge runs with no listener.
+ */
+export function socketPhase(
   opts: ServerOptions,
   config: ConfigPhase,
   state: StatePhase,
   { workspace }: WorkspacePhase,
   { registry, bridge }: SubsystemsPhase,
-): Promise<SocketPhase> {
+  listener: SocketPhase,
+): SocketPhase {
   const { log, store } = config;
   const { connections } = state;
   workspace.stream.subscribe((numbered) => {
@@ -87,20 +112,8 @@ export async function socketPhase(
     timers: opts.timers ?? DEFAULT_TIMERS,
     settingsFrame: () => settingsFrame,
   });
-  // `server.enabled = false` turns the socket listener off; the rest of forge runs.
-  if (!store.config.server.enabled) return null;
-  return await serveSocket({
-    hostname: store.config.server.bind,
-    port: opts.port ?? store.config.server.port,
-  }, {
-    log,
-    policy: () => ({
-      bind: store.config.server.bind,
-      port: store.config.server.port,
-      allowed: store.config.server.allowed_origins,
-    }),
-    accept,
-  });
+  listener?.open(accept);
+  return listener;
 }
 
 /** The settings frame's text and its size in bytes. */

@@ -27,7 +27,7 @@ export interface SubsystemsPhase {
 }
 
 /**
- * Phase 4, subsystems: the seats' manager and forge's MCP bridge, the Host every area is given,
+ * Phase 5, subsystems: the seats' manager and forge's MCP bridge, the Host every area is given,
  * then the registry of every area, booted in its list's order. That order is the one dependency
  * left between areas: the workers and the board come after the seats, because the workers respawn
  * their durable seats and the cron tick's boot catch-up delivers into them.

@@ -17,7 +17,7 @@ export interface WorkspacePhase {
 }
 
 /**
- * Phase 3, workspace: the workspace every area reads through the Host (a state file found damaged
+ * Phase 4, workspace: the workspace every area reads through the Host (a state file found damaged
  * rides home's `fatal_error` until it is mended), then the account gateway, started before any
  * seat can launch (a lead with auto_start starts while the subsystems boot), and the held-ask
  * registry, which emits into the workspace's stream.

@@ -82,10 +82,12 @@ export function loadConfigText(text: string, path: string, areas: AreaSpec[]): L
     const first = violations[0];
     const at = locate(text, first.path);
     const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : "";
+    // A key at the top level is in no table: the message alone names it.
+    const table = dotted(first.in ?? first.path);
+    const within = table === "" ? "" : ` in \`${table}\``;
+    const where = `line ${at.line}, column ${at.column}${within}`;
     throw new ConfigError(
-      `forge.toml at ${path} is invalid at line ${at.line}, column ${at.column} in \`${
-        dotted(first.path)
-      }\`: ${first.message}${more}`,
+      `forge.toml at ${path} is invalid at ${where}: ${first.message}${more}`,
       dotted(first.path),
     );
   }

@@ -8,7 +8,11 @@ type Node = { kind: "table"; children: Map<string, Node | KeySpec> } | {
 };
 
 export interface Violation {
+  /** The key at fault: the line and column are found from it. */
   path: (string | number)[];
+  /** The table the message speaks in (default `path`): a message names its key once, by the
+   * key's own name, and the sentence says which table holds it. */
+  in?: (string | number)[];
   message: string;
 }
 
@@ -58,33 +62,29 @@ function walkTable(
   // project with no path is refused rather than running in `<cwd>/undefined`.
   for (const [name, child] of node.children) {
     if ("pattern" in child && child.edit.required && obj[name] === undefined) {
-      const here = [...path, name];
-      out.push({ path: here, message: `\`${dotted(here)}\` is required and missing` });
+      out.push({ path: [...path, name], in: path, message: `\`${name}\` is required and missing` });
     }
   }
   for (const [name, value] of Object.entries(obj)) {
     const here = [...path, name];
     const child = node.children.get(name);
+    const said = (message: string, at = here) => out.push({ path: at, in: path, message });
     if (!child) {
-      out.push({ path: here, message: `unknown key \`${dotted(here)}\`` });
+      said(`unknown key \`${name}\``);
     } else if ("pattern" in child) {
       const why = checkValue(child, value);
-      if (why) out.push({ path: here, message: `\`${dotted(here)}\` ${why}` });
+      if (why) said(`\`${name}\` ${why}`);
     } else if (child.kind === "array") {
       if (!Array.isArray(value)) {
-        out.push({
-          path: here,
-          message: `\`${dotted(here)}\` must be an array of tables ([[${dotted(here)}]])`,
-        });
+        said(`\`${name}\` must be an array of tables ([[${dotted(here)}]])`);
         continue;
       }
       value.forEach((entry, i) => {
-        if (!isPlainObject(entry)) {
-          out.push({ path: [...here, i], message: `\`${dotted(here)}\` entries must be tables` });
-        } else walkTable(entry, child.entry, [...here, i], out);
+        if (!isPlainObject(entry)) said(`\`${name}\` entries must be tables`, [...here, i]);
+        else walkTable(entry, child.entry, [...here, i], out);
       });
     } else if (!isPlainObject(value)) {
-      out.push({ path: here, message: `\`${dotted(here)}\` must be a table` });
+      said(`\`${name}\` must be a table`);
     } else {
       walkTable(value, child, here, out);
     }

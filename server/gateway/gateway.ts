@@ -117,7 +117,9 @@ export class Gateway {
     await this.#usageCache.open();
     this.#listener.port = this.#port();
     await this.#bind();
-    this.sync();
+    // The bind was just tried: a failed one is tried again at the next reload, not here (its
+    // refusal would be logged twice for one boot).
+    this.#syncAccounts();
   }
 
   #port(): number {
@@ -144,6 +146,11 @@ export class Gateway {
     // A reload that adds the first account, or follows a failed bind: the listener binds now,
     // and home hears it.
     if (!this.#server && !this.#binding) void this.#bind().then(() => this.#announce());
+    this.#syncAccounts();
+  }
+
+  /** New accounts probed (their usage read from the cache first) and home told. */
+  #syncAccounts(): void {
     const cached = this.#usageCache.loaded;
     for (const account of this.pool.sync(this.opts.config())) {
       account.usage ??= cached.get(account.config.display_name) ?? null;

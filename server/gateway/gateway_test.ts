@@ -235,12 +235,16 @@ Deno.test("gateway: a taken port is a bind_error, a launch refuses in words, a r
     `provider = "anthropic"\ntoken = "k"\n[[orgs]]\nname = "Acme"\naccounts = ["A"]\n` +
     `[[orgs.projects]]\nname = "p"\npath = "/tmp"\n`;
   const { config } = loadConfigText(text, "/tmp/forge.toml", areas);
-  const second = new Gateway({ log: memoryLogger(), config: () => config, emit: () => {} });
+  const log = memoryLogger();
+  const second = new Gateway({ log, config: () => config, emit: () => {} });
   await second.start();
   try {
     const wire = second.wire().gateway;
     assertEquals([wire.ready, wire.port], [false, port]);
     assert(wire.bind_error!.includes(`port ${port} is taken`), wire.bind_error!);
+    // One bind tried at boot, one refusal logged.
+    const failed = () => log.records.filter((r) => r.event === "gateway_bind_failed").length;
+    assertEquals(failed(), 1);
     let refused = "";
     try {
       second.launch(SLOT, config.orgs[0].projects[0]);

@@ -127,3 +127,12 @@ export class Workspace {
     return this.#unseen.delete(slotName(slot));
   }
 }
+
+/**
+ * The one sentence for a slot `Workspace.seat` does not know, said the same by every verb that
+ * addresses a seat (a verb's error heads it with the verb's name). A seat is a declared project's
+ * lead or a seat a session holds (a worker): the slot is neither.
+ */
+export function notASeat(slot: Slot): string {
+  return `${slotName(slot)} is not a seat: no project declares it and no session holds it`;
+}

@@ -6,6 +6,7 @@ import type {
   Slot,
 } from "../../protocol/mod.ts";
 import { type Host, ownWords, type Peer, Refusal } from "../../server/subsystem.ts";
+import { notASeat } from "../../server/workspace/workspace.ts";
 import { MachineCapture } from "./capture.ts";
 import type { SeatPrefs } from "./prefs.ts";
 import type { ReadAloudSet } from "./read_aloud.ts";
@@ -44,7 +45,7 @@ export function takeCommands({ host, area, prefs, book, set }: TakeDeps) {
   });
   const seatOrRefuse = (what: string, key: Slot) => {
     if (!host.workspace.seat(key)) {
-      throw new Refusal(what, `${what}: ${key.org}/${key.project}/${key.label} is not a seat`, key);
+      throw new Refusal(what, `${what}: ${notASeat(key)}`, key);
     }
   };
   return {

@@ -23,23 +23,23 @@ const on = "[notify]\nenabled = true\n";
 
 Deno.test("a URL, topic, subject or push host forge could not use is refused at load, by key", () => {
   const cases: [string, RegExp][] = [
-    [`${on}client_url = "forge.lan"\n`, /`notify\.client_url` must be an http: or https: URL/],
+    [`${on}client_url = "forge.lan"\n`, /in `notify`: `client_url` must be an http: or https: URL/],
     [
       `${on}[notify.ntfy]\nurl = "ntfy.sh"\ntopic = "t"\n`,
-      /`notify\.ntfy\.url` must be an http: or https: URL, not "ntfy\.sh"/,
+      /in `notify\.ntfy`: `url` must be an http: or https: URL, not "ntfy\.sh"/,
     ],
-    [`${on}[notify.gotify]\nurl = "ftp://g.lan"\n`, /`notify\.gotify\.url` must be an http:/],
+    [`${on}[notify.gotify]\nurl = "ftp://g.lan"\n`, /in `notify\.gotify`: `url` must be an http:/],
     [
       `${on}[notify.ntfy]\nurl = "https://ntfy.sh"\ntopic = "my alerts"\n`,
-      /`notify\.ntfy\.topic` must be 1 to 64 letters, digits, - or _/,
+      /in `notify\.ntfy`: `topic` must be 1 to 64 letters, digits, - or _/,
     ],
     [
       `${on}[notify.webpush]\nenabled = true\nsubject = "forge@example.org"\n`,
-      /`notify\.webpush\.subject` must be a mailto: or https: URL/,
+      /in `notify\.webpush`: `subject` must be a mailto: or https: URL/,
     ],
     [
       `${on}[notify.webpush]\nenabled = true\npush_hosts = ["https://fcm.googleapis.com/fcm"]\n`,
-      /`notify\.webpush\.push_hosts` must list hosts .* not "https:\/\/fcm\.googleapis\.com\/fcm"/,
+      /in `notify\.webpush`: `push_hosts` must list hosts .* not "https:\/\/fcm\.googleapis\.com\/fcm"/,
     ],
   ];
   for (const [text, words] of cases) {

@@ -6,6 +6,7 @@ import {
   slotName,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
+import { notASeat } from "../../server/workspace/workspace.ts";
 import { ReviewActivity } from "./activity.ts";
 import { reviewTools } from "./agent_tools.ts";
 import { BaseStore } from "./base.ts";
@@ -50,7 +51,7 @@ export function create(host: Host) {
 
   const seatOf = (slot: Slot, what: string) => {
     const seat = host.workspace.seat(slot);
-    if (!seat) throw new Refusal(what, `${what}: ${slotName(slot)} is not a seat`, slot);
+    if (!seat) throw new Refusal(what, `${what}: ${notASeat(slot)}`, slot);
     return seat;
   };
   const watchOf = (slot: Slot): SeatWatch => {

@@ -7,6 +7,7 @@ import {
   type TerminalViewReply,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
+import { notASeat } from "../../server/workspace/workspace.ts";
 import type { TerminalManager } from "./manager.ts";
 import type { ViewerSet } from "./viewers.ts";
 
@@ -74,7 +75,7 @@ export function terminalViewing(host: Host, manager: TerminalManager) {
           }
         };
         if (!seat) {
-          const why = `${slotName(msg.seat)} is not a seat`;
+          const why = notASeat(msg.seat);
           if (msg.reply_to == null) {
             throw new Refusal("terminal_view", `terminal_view: ${why}`, msg.seat);
           }

@@ -1,5 +1,6 @@
 import { type ClientMessageOf, type Slot, slotName } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
+import { notASeat } from "../../server/workspace/workspace.ts";
 import { VOICE_TOOLS } from "./manifest.ts";
 import { SpeakingBench } from "./bench.ts";
 import type { Speaker } from "./engines/mod.ts";
@@ -63,7 +64,7 @@ export async function create(host: Host) {
   });
   const seatOrRefuse = (what: string, key: Slot) => {
     if (!host.workspace.seat(key)) {
-      throw new Refusal(what, `${what}: ${slotName(key)} is not a seat`, key);
+      throw new Refusal(what, `${what}: ${notASeat(key)}`, key);
     }
   };
 

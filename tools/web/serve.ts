@@ -63,6 +63,32 @@ function served(opts: WebOptions, host: string, port: number) {
     `must list "https://<the name in the certificate>:${port}", the page's origin`;
 }
 
+/**
+ * The server `serve` starts, or an error in forge's words naming the address and the way out:
+ * the engine's own ("Address already in use (os error 98)") names neither.
+ */
+function listening(serve: () => Deno.HttpServer, opts: WebOptions): Deno.HttpServer {
+  const where = `${opts.bind.includes(":") ? `[${opts.bind}]` : opts.bind}:${opts.port}`;
+  try {
+    return serve();
+  } catch (err) {
+    if (err instanceof Deno.errors.AddrInUse) {
+      throw new Error(
+        `forge web: ${where} is taken (another forge web?): start with --port N (0 picks a free one)`,
+      );
+    }
+    if (err instanceof Deno.errors.AddrNotAvailable) {
+      throw new Error(`forge web: ${where}: --bind ${opts.bind} is not an address of this machine`);
+    }
+    if (err instanceof Deno.errors.PermissionDenied || err instanceof Deno.errors.NotCapable) {
+      throw new Error(
+        `forge web is not allowed to listen on ${where} (a port below 1024?): choose another --port`,
+      );
+    }
+    throw err;
+  }
+}
+
 async function main() {
   const opts = parseWebArgs(Deno.args);
   const started = performance.now();
@@ -92,16 +118,18 @@ async function main() {
     "/style.css": ["text/css; charset=utf-8", pageStyles],
     "/config.json": ["application/json", () => config],
   };
-  const server = Deno.serve({
-    hostname: opts.bind,
-    port: opts.port,
-    ...tls,
-    onListen: ({ hostname, port }) => {
-      const host = hostname.includes(":") ? `[${hostname}]` : hostname;
-      const took = Math.round(performance.now() - started);
-      console.log(`${served(opts, host, port)}; bundled in ${took} ms)`);
-    },
-  }, async (req) => {
+  const server = listening(() =>
+    Deno.serve({
+      hostname: opts.bind,
+      port: opts.port,
+      ...tls,
+      onListen: ({ hostname, port }) => {
+        const host = hostname.includes(":") ? `[${hostname}]` : hostname;
+        const took = Math.round(performance.now() - started);
+        console.log(`${served(opts, host, port)}; bundled in ${took} ms)`);
+      },
+    }, handler), opts);
+  async function handler(req: Request): Promise<Response> {
     const path = new URL(req.url).pathname;
     if (tls && path === "/socket") return relaySocket(req, opts.forge);
     // Browsers ask for /favicon.ico whatever the shell links: it is the small icon.
@@ -119,7 +147,7 @@ async function main() {
       throw err;
     }
     return new Response(body, { headers: fileHeaders(path, route[0]) });
-  });
+  }
   Deno.addSignalListener("SIGTERM", () => server.shutdown());
   await server.finished;
 }

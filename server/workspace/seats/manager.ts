@@ -2,7 +2,7 @@ import type { LaunchSettings, Slot, SpawnRole } from "../../../protocol/mod.ts";
 import { slotName } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { Refusal } from "../../subsystem.ts";
-import { LEAD_LABEL } from "../workspace.ts";
+import { LEAD_LABEL, notASeat } from "../workspace.ts";
 import type { SeatEnv, Watchers } from "./env.ts";
 import { PidBook } from "./orphans.ts";
 import { probe, readTable } from "./procfs.ts";
@@ -147,7 +147,7 @@ export class SeatManager {
         slot,
       );
     }
-    throw new Refusal("dispatch", `${command}: ${slotName(slot)} is not a seat`, slot);
+    throw new Refusal("dispatch", `${command}: ${notASeat(slot)}`, slot);
   }
 
   /** spawn_project: wakes a project's lead (a no-op while it is starting or running). */
