@@ -11,7 +11,7 @@ import { cliWords, serviceWords } from "./home_news.ts";
 import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
-import { type ProjectGlance, projectGlance } from "./project_glance.ts";
+import { liveWords, type ProjectGlance, projectGlance } from "./project_glance.ts";
 import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
 
 type Agent = z.infer<typeof AgentRow>;
@@ -129,7 +129,7 @@ function ProjectRow(props: { project: Project; home: HomeData }) {
         {id.name}
         <span class="muted">{id.org}</span>
         {p.work.branch ? <span class="branch">⎇ {p.work.branch}</span> : null}
-        {glance && <span class="muted">· {glance.live}/{glance.cap} live</span>}
+        {glance && <span class="muted" data-testid="project-live">· {liveWords(glance)}</span>}
         {p.chip && chip && (
           <span class={`chip account ${chip.state}`} title={chip.detail} data-testid="project-chip">
             {p.chip.account_name} · {chip.words}
