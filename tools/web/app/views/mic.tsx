@@ -90,8 +90,8 @@ export function MicButton() {
       >
         {live ? "■ Stop" : "Dictate"}
       </button>
-      {!enabled && (
-        <span class="touch-words muted" data-testid="mic-why">Dictation is off on this server</span>
+      {s.home && !enabled && (
+        <span class="muted mic-why" data-testid="mic-why">Dictation is off on this server</span>
       )}
       {live && (
         <button
