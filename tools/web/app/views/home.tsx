@@ -90,7 +90,7 @@ function ForgeSection() {
         <span class={`link ${s.link}`} data-testid="forge-link">{s.link}</span>
         {home && <AccountChips pool={home.accounts} />}
       </h2>
-      {down && <StaleBanner c={c} named />}
+      {down && <StaleBanner c={c} />}
       <Notices />
       {!home && !down && <p class="muted">Reading the fleet…</p>}
       {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
