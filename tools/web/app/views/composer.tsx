@@ -11,6 +11,7 @@ import {
   pushToTalkWords,
   returnSends,
 } from "../model/composer_keys.ts";
+import { Said } from "../draw/said.tsx";
 
 /**
  * The composer: send a prompt, dictate into it (the landed words are placed here for editing,
@@ -141,7 +142,7 @@ export function Composer() {
       )}
       {refused && (
         <p class="error" data-testid="prompt-refused">
-          Not sent: {refused}. Your words are back in the box.
+          Not sent: <Said text={refused} />. Your words are back in the box.
         </p>
       )}
       <div class="composer-actions">

@@ -13,6 +13,7 @@ import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
 import { liveWords, type ProjectGlance, projectGlance } from "./project_glance.ts";
 import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 type Agent = z.infer<typeof AgentRow>;
 type Project = HomeData["projects"][number];
@@ -69,7 +70,13 @@ function OneForge() {
         <UsageGlance usage={s.usage} />
         <AccountChips pool={home.accounts} />
       </header>
-      {home.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home.fatal_error
+        ? (
+          <div class="notice" data-testid="fatal-error">
+            <Said text={home.fatal_error} />
+          </div>
+        )
+        : null}
       <HomeNews home={home} />
       {home.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
     </div>
@@ -93,7 +100,13 @@ function ForgeSection() {
       {down && <StaleBanner c={c} />}
       <Notices />
       {!home && !down && <p class="muted">Reading the fleet…</p>}
-      {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home?.fatal_error
+        ? (
+          <div class="notice" data-testid="fatal-error">
+            <Said text={home.fatal_error} />
+          </div>
+        )
+        : null}
       {home && <HomeNews home={home} />}
       <div class="forge-rows">
         {home?.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
@@ -108,8 +121,16 @@ function HomeNews(props: { home: HomeData }) {
   const cli = cliWords(props.home);
   return (
     <>
-      {outage && <div class="banner" role="status" data-testid="service-status">{outage}</div>}
-      {cli && <div class="notice" data-testid="cli-version">{cli}</div>}
+      {outage && (
+        <div class="banner" role="status" data-testid="service-status">
+          <Said text={outage} />
+        </div>
+      )}
+      {cli && (
+        <div class="notice" data-testid="cli-version">
+          <Said text={cli} />
+        </div>
+      )}
     </>
   );
 }
