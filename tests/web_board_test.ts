@@ -142,18 +142,24 @@ Deno.test({
       await schedules.getByTestId("cron-create").click();
       const refusal = page.getByTestId("notices").locator(".notice", { hasText: "cron_create" });
       await refusal.waitFor({ timeout: 30_000 });
-      // Said once, in forge's words: the field and what it takes, no engine message.
+      // Said once, in forge's words: the field and what it takes, no engine message; its
+      // backticked names drawn as code, not as backticks.
       assertEquals(
         await refusal.textContent(),
-        "cron_create: schedule: `61 * * * *` is not a 5-field cron expression: the minute " +
-          "field `61` cannot be read: it takes 0-59, a range a-b, a list a,b or a step */n✕",
+        "cron_create: schedule: 61 * * * * is not a 5-field cron expression: the minute " +
+          "field 61 cannot be read: it takes 0-59, a range a-b, a list a,b or a step */n✕",
       );
+      assertEquals(await refusal.locator("code").allTextContents(), ["61 * * * *", "61"]);
       // A day the calendar does not have is said under the form, and nothing is sent.
       await schedules.getByTestId("cron-when").fill("2027-02-30T09:00");
       await schedules.getByTestId("cron-create").click();
       assertMatch(
         (await schedules.getByTestId("cron-refused").textContent())!,
-        /`2027-02-30T09:00` is not a date and time on the calendar/,
+        /2027-02-30T09:00 is not a date and time on the calendar/,
+      );
+      assertEquals(
+        await schedules.getByTestId("cron-refused").locator("code").first().textContent(),
+        "2027-02-30T09:00",
       );
       await schedules.getByTestId("cron-when").fill("*/30 * * * *");
       await schedules.getByTestId("cron-description").fill("half-hourly look");

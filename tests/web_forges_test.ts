@@ -88,7 +88,8 @@ Deno.test({
     await page.evaluate(`location.hash = "#/"`);
     await sectionB.getByTestId("forge-link").getByText("down").waitFor({ timeout: 30_000 });
     assert((await sectionB.getAttribute("class"))!.includes("stale"));
-    await sectionB.getByTestId("stale").getByText(`Disconnected from forge at ${b}`).waitFor();
+    await sectionB.getByTestId("stale").getByText(`Disconnected from forge at ws://${b}/socket`)
+      .waitFor();
     await sectionB.getByTestId("seat-Acme/gamma/lead").waitFor();
     await page.getByTestId(`rail-forge-${b}`).getByText("down").waitFor();
     assertEquals(await sectionA.getByTestId("forge-link").textContent(), "open");

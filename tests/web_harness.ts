@@ -112,7 +112,7 @@ export async function webWorld(
 
 /**
  * `deno task web --forge URL --port 0`, as a person runs it (`more` adds options: `--cert`...);
- * reads `WEB <url>` off stdout.
+ * reads its `WEB <url> (...)` line off stdout.
  */
 export async function startWeb(forgeUrl: string, more: string[] = []) {
   const child = new Deno.Command(Deno.execPath(), {
@@ -127,20 +127,23 @@ export async function startWeb(forgeUrl: string, more: string[] = []) {
   })();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let out = "";
-  let url = "";
+  let line = "";
   const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-  while (!url) {
+  while (!line) {
     const { value, done } = await reader.read();
     if (done) throw new Error(`the web program exited before listening:\n${err}`);
     out += value;
-    url = /WEB (\S+)/.exec(out)?.[1] ?? "";
+    line = /WEB [^\n]*(?=\n)/.exec(out)?.[0] ?? "";
   }
+  const url = line.split(" ")[1];
   clearTimeout(timer);
   (async () => {
     while (!(await reader.read()).done) { /* drain */ }
   })();
   return {
     url,
+    /** The whole line it printed on listening: where, and what forge must allow. */
+    line,
     async stop() {
       try {
         child.kill("SIGTERM");

@@ -37,6 +37,11 @@ Deno.test({
     const beta = page.getByTestId("project-beta").getByTestId("project-glance");
     await alpha.getByTestId("glance-asks").getByText("1 ask waiting").waitFor({ timeout: 30_000 });
     assertMatch((await alpha.getByTestId("glance-seats").textContent())!, /^1 seat: 1 \w+$/);
+    // The live count says what it counts, in words a touch screen shows too.
+    assertMatch(
+      (await page.getByTestId("project-alpha").getByTestId("project-live").textContent())!,
+      /^· 1 of \d+ seats? live$/,
+    );
     assertEquals(await alpha.getByTestId("glance-changes").textContent(), "1 file changed on main");
     assertMatch(
       (await alpha.getByTestId("glance-active").textContent())!,

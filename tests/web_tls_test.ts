@@ -52,6 +52,8 @@ Deno.test({
     // refuses until told; the page names the origin to add.
     const origin = `https://${NAME}:${port}`;
     assertEquals(secure.url, `https://127.0.0.1:${port}/`);
+    // The program names that origin as it starts, read from the certificate's names.
+    assert(secure.line.includes(`allowed_origins must list "${origin}"`), secure.line);
     await page.goto(`${origin}/?validate=1`);
     assertEquals(await page.evaluate("isSecureContext"), true);
     const unreached = page.getByTestId("unreached");

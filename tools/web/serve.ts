@@ -13,6 +13,7 @@
  */
 import { FORGE_RELEASE } from "../../protocol/mod.ts";
 import { bundleApp } from "./bundle.ts";
+import { certOrigins } from "./cert_origins.ts";
 import { fileHeaders } from "./headers.ts";
 import { parseWebArgs, type WebOptions } from "./options.ts";
 import { relaySocket } from "./relay.ts";
@@ -54,13 +55,22 @@ function chunk(dir: string, path: string): Route | null {
   return [type, () => Deno.readFile(`${dir}/${name}`)];
 }
 
-/** What the page is told, and the line that says where it is served and what forge needs. */
-function served(opts: WebOptions, host: string, port: number) {
+/**
+ * The line that says where the page is served and what forge needs: over TLS, the origins the
+ * certificate's names make (cert_origins.ts), which forge's `[server] allowed_origins` must list.
+ */
+function served(opts: WebOptions, host: string, port: number, cert: string | null) {
   const scheme = opts.tls ? "https" : "http";
   const url = `${scheme}://${host}:${port}/`;
-  if (!opts.tls) return `WEB ${url} (forge ${opts.forge}`;
+  if (!opts.tls || cert === null) return `WEB ${url} (forge ${opts.forge}`;
+  const origins = certOrigins(cert, port);
+  const list = origins.length > 0
+    ? `${origins.map((o) => JSON.stringify(o)).join(", ")} (the page's origin${
+      origins.length > 1 ? "s" : ""
+    }, from the certificate's names)`
+    : `the page's origin (https://, the name the browser opens it by, :${port})`;
   return `WEB ${url} (relaying /socket to forge ${opts.forge}; forge's [server] allowed_origins ` +
-    `must list "https://<the name in the certificate>:${port}", the page's origin`;
+    `must list ${list}`;
 }
 
 /**
@@ -126,7 +136,7 @@ async function main() {
       onListen: ({ hostname, port }) => {
         const host = hostname.includes(":") ? `[${hostname}]` : hostname;
         const took = Math.round(performance.now() - started);
-        console.log(`${served(opts, host, port)}; bundled in ${took} ms)`);
+        console.log(`${served(opts, host, port, tls ? tls.cert : null)}; bundled in ${took} ms)`);
       },
     }, handler), opts);
   async function handler(req: Request): Promise<Response> {

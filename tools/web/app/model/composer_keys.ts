@@ -25,3 +25,27 @@ export function composerHint(coarse: boolean): string {
     ? "Tell the seat what to do (Return writes a new line, Send sends)"
     : "Tell the seat what to do (Enter sends, Shift+Enter a new line)";
 }
+
+/** Whether this page runs on a Mac, where the Meta key is cmd (elsewhere it is Super or Windows). */
+export function macPlatform(): boolean {
+  const nav = globalThis.navigator as
+    | (Navigator & { userAgentData?: { platform?: string } })
+    | undefined;
+  return /mac/i.test(nav?.userAgentData?.platform ?? nav?.platform ?? "");
+}
+
+/**
+ * The push-to-talk hint beside the composer, or null when no key talks: the record's bind is off,
+ * or dictation is off on the server (home > dictate.enabled), where a key would start nothing.
+ * The record spells the Meta key `cmd`; off a Mac that key is Super, so it is named so.
+ * spec: session > composer (bind, mode).
+ */
+export function pushToTalkWords(
+  bind: string,
+  mode: string,
+  on: { dictation: boolean; mac: boolean },
+): string | null {
+  if (bind === "off" || !on.dictation) return null;
+  const key = bind.replace("_", " ");
+  return `push-to-talk: ${on.mac ? key : key.replace(/\bcmd\b/, "Super")} (${mode})`;
+}

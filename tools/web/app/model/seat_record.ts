@@ -5,6 +5,7 @@ import {
   type Slot,
   type Wire,
 } from "../../../../protocol/mod.ts";
+import { currentModel } from "../../../../server/workspace/seats/model_wire.ts";
 import type { Session } from "../net/narrow.ts";
 import type { ReadUpdate } from "../net/updates.ts";
 import { applyAskUpdate, type Ask, asksFromSnapshot, resolvedNotice } from "./asks.ts";
@@ -102,6 +103,16 @@ export class SeatRecord {
     this.panels.take(d);
   }
 
+  /**
+   * The catalogue row an init frame's bare id names, by the header's own rule (spec: session >
+   * header; model_wire.ts): `default` and `opus` can resolve to the same id, and the page names
+   * the row the header would, so a turn does not move the picker. The id itself when no row has it.
+   */
+  #catalogId(resolved: string): string {
+    const rows = this.record?.header.available_models ?? [];
+    return currentModel(resolved, null, rows, true)?.catalog_id ?? resolved;
+  }
+
   /** Applies one update about this seat. */
   protected apply(u: ReadUpdate): void {
     this.version++;
@@ -115,7 +126,7 @@ export class SeatRecord {
       case "chat_appended": {
         const msg = u.fields.msg;
         if (msg.type === "system" && msg.subtype === "init") {
-          if (typeof msg.model === "string") this.model = msg.model;
+          if (typeof msg.model === "string") this.model = this.#catalogId(msg.model);
           if (typeof msg.permissionMode === "string") this.permissionMode = msg.permissionMode;
         }
         // The CLI says `status: "compacting"` as it begins and another status (null) when done;

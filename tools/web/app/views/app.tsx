@@ -92,7 +92,7 @@ export function App(props: { clientBuild: string }) {
         <main data-testid="main">
           <Reach />
           <Secure />
-          {stale && <StaleBanner c={focus} named={several} />}
+          {stale && <StaleBanner c={focus} />}
           {/* A home of several forges draws each forge's notices in its own part. */}
           {(!several || route.page !== "home") && <Notices />}
           {route.page === "home" && <Home />}

@@ -1,5 +1,6 @@
 import { useRef, useState } from "preact/hooks";
 import { attach, type Attached, IMAGE_TYPES, imageSrc } from "../model/attachments.ts";
+import { Said } from "../draw/said.tsx";
 
 /** The images on the prompt being written, and the words for the last file that could not be. */
 export interface AttachState {
@@ -93,7 +94,11 @@ export function AttachedImages(props: { a: AttachState }) {
           ))}
         </ul>
       )}
-      {a.why && <p class="error" data-testid="attach-refused">Not attached: {a.why}.</p>}
+      {a.why && (
+        <p class="error" data-testid="attach-refused">
+          Not attached: <Said text={a.why} />.
+        </p>
+      )}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { connectorWords } from "./home_news.ts";
 import { readWhen } from "./schedule_when.ts";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { client, useApp } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 const when = (iso: string | null) => iso ? new Date(iso).toLocaleString() : "never";
 
@@ -119,7 +120,11 @@ function Schedules(props: { project: string; crons: CronEntry[] }) {
         />
         <button type="submit" data-testid="cron-create">Schedule</button>
       </form>
-      {refused && <p class="reason" role="alert" data-testid="cron-refused">{refused}</p>}
+      {refused && (
+        <p class="reason" role="alert" data-testid="cron-refused">
+          <Said text={refused} />
+        </p>
+      )}
     </div>
   );
 }

@@ -4,7 +4,14 @@ import { DictateAxesPicker } from "./dictate_axes.tsx";
 import { MicButton, pushToTalk } from "./mic.tsx";
 import { SlashList, useSlashMenu } from "./slash_menu.tsx";
 import { client, useApp } from "./use.ts";
-import { coarsePointer, composerHint, returnSends } from "../model/composer_keys.ts";
+import {
+  coarsePointer,
+  composerHint,
+  macPlatform,
+  pushToTalkWords,
+  returnSends,
+} from "../model/composer_keys.ts";
+import { Said } from "../draw/said.tsx";
 
 /**
  * The composer: send a prompt, dictate into it (the landed words are placed here for editing,
@@ -22,10 +29,16 @@ export function Composer() {
   const coarse = useMemo(coarsePointer, []);
   const box = useRef<HTMLTextAreaElement>(null);
   const composer = seat.record?.composer;
+  // A key talks only where the server dictates (home > dictate.enabled), as the mic button does.
+  const dictation = s.home?.dictate.enabled === true;
+  const bind = dictation ? composer?.bind ?? "off" : "off";
   const ptt = useMemo(
-    () => pushToTalk(composer?.bind ?? "off", composer?.mode ?? "auto"),
-    [composer?.bind, composer?.mode],
+    () => pushToTalk(bind, composer?.mode ?? "auto"),
+    [bind, composer?.mode],
   );
+  const pttWords = composer
+    ? pushToTalkWords(composer.bind, composer.mode, { dictation, mac: macPlatform() })
+    : null;
 
   // A take's words land here for editing before they are sent.
   const landed = s.take?.landed ?? null;
@@ -129,7 +142,7 @@ export function Composer() {
       )}
       {refused && (
         <p class="error" data-testid="prompt-refused">
-          Not sent: {refused}. Your words are back in the box.
+          Not sent: <Said text={refused} />. Your words are back in the box.
         </p>
       )}
       <div class="composer-actions">
@@ -139,11 +152,7 @@ export function Composer() {
         <AttachButton a={images} />
         <MicButton />
         {s.home?.dictate.enabled && <DictateAxesPicker seat={seat} />}
-        {composer && composer.bind !== "off" && (
-          <span class="muted ptt" data-testid="ptt">
-            push-to-talk: {composer.bind.replace("_", " ")} ({composer.mode})
-          </span>
-        )}
+        {pttWords && <span class="muted ptt" data-testid="ptt">{pttWords}</span>}
         {seat.turnInFlight && (
           <button
             type="button"

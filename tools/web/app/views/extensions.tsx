@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { PluginsInventorySnapshot, PluginUpdateRun } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 /**
  * The Extensions page: installed plugins with what each brings, the marketplaces and their
@@ -38,7 +39,9 @@ export function ExtensionsPage() {
       {s.pluginNews.length > 0 && (
         <ul class="news" data-testid="plugin-news">
           {s.pluginNews.map((n, i) => (
-            <li class={n.ok ? "ok" : "reason"} key={`${n.at}:${i}`}>{n.text}</li>
+            <li class={n.ok ? "ok" : "reason"} key={`${n.at}:${i}`}>
+              <Said text={n.text} />
+            </li>
           ))}
         </ul>
       )}

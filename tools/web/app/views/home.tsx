@@ -11,8 +11,9 @@ import { cliWords, serviceWords } from "./home_news.ts";
 import { startControl } from "../model/seat_controls.ts";
 import { StaleBanner } from "./reach.tsx";
 import { Totals, UsageGlance } from "./totals.tsx";
-import { type ProjectGlance, projectGlance } from "./project_glance.ts";
+import { liveWords, type ProjectGlance, projectGlance } from "./project_glance.ts";
 import { forges, ForgeScope, pageHref, useApp, useForge, useForges } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 type Agent = z.infer<typeof AgentRow>;
 type Project = HomeData["projects"][number];
@@ -69,7 +70,13 @@ function OneForge() {
         <UsageGlance usage={s.usage} />
         <AccountChips pool={home.accounts} />
       </header>
-      {home.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home.fatal_error
+        ? (
+          <div class="notice" data-testid="fatal-error">
+            <Said text={home.fatal_error} />
+          </div>
+        )
+        : null}
       <HomeNews home={home} />
       {home.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
     </div>
@@ -90,10 +97,16 @@ function ForgeSection() {
         <span class={`link ${s.link}`} data-testid="forge-link">{s.link}</span>
         {home && <AccountChips pool={home.accounts} />}
       </h2>
-      {down && <StaleBanner c={c} named />}
+      {down && <StaleBanner c={c} />}
       <Notices />
       {!home && !down && <p class="muted">Reading the fleet…</p>}
-      {home?.fatal_error ? <div class="notice">{home.fatal_error}</div> : null}
+      {home?.fatal_error
+        ? (
+          <div class="notice" data-testid="fatal-error">
+            <Said text={home.fatal_error} />
+          </div>
+        )
+        : null}
       {home && <HomeNews home={home} />}
       <div class="forge-rows">
         {home?.projects.map((p) => <ProjectRow project={p} home={home} key={p.project.key} />)}
@@ -108,8 +121,16 @@ function HomeNews(props: { home: HomeData }) {
   const cli = cliWords(props.home);
   return (
     <>
-      {outage && <div class="banner" role="status" data-testid="service-status">{outage}</div>}
-      {cli && <div class="notice" data-testid="cli-version">{cli}</div>}
+      {outage && (
+        <div class="banner" role="status" data-testid="service-status">
+          <Said text={outage} />
+        </div>
+      )}
+      {cli && (
+        <div class="notice" data-testid="cli-version">
+          <Said text={cli} />
+        </div>
+      )}
     </>
   );
 }
@@ -129,7 +150,7 @@ function ProjectRow(props: { project: Project; home: HomeData }) {
         {id.name}
         <span class="muted">{id.org}</span>
         {p.work.branch ? <span class="branch">⎇ {p.work.branch}</span> : null}
-        {glance && <span class="muted">· {glance.live}/{glance.cap} live</span>}
+        {glance && <span class="muted" data-testid="project-live">· {liveWords(glance)}</span>}
         {p.chip && chip && (
           <span class={`chip account ${chip.state}`} title={chip.detail} data-testid="project-chip">
             {p.chip.account_name} · {chip.words}

@@ -1,6 +1,7 @@
 import { CONTEXTS, type DictateAxes, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
 import type { Take } from "../net/dictation.ts";
 import { client, useApp } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 /** The key a composer record's `bind` names, as KeyboardEvent.code spells it. */
 export const BIND_CODES: Record<string, string | null> = {
@@ -90,8 +91,8 @@ export function MicButton() {
       >
         {live ? "■ Stop" : "Dictate"}
       </button>
-      {!enabled && (
-        <span class="touch-words muted" data-testid="mic-why">Dictation is off on this server</span>
+      {s.home && !enabled && (
+        <span class="muted mic-why" data-testid="mic-why">Dictation is off on this server</span>
       )}
       {live && (
         <button
@@ -122,7 +123,7 @@ function TakePhase(props: { take: Take }) {
         `transcribing${t.progress ? ` ${t.progress.done}/${t.progress.total ?? "?"}` : "…"}`}
       {t.phase === "ended" && t.why && (
         <span class="muted" data-testid="take-why">
-          {t.why}{" "}
+          <Said text={t.why} />{" "}
           <button type="button" class="dismiss" onClick={() => client().dictation.consumed()}>
             ✕
           </button>

@@ -1,5 +1,6 @@
 import { noticeParts } from "./notice_words.ts";
 import { useApp, useForge } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 /**
  * The error frames this page was sent, newest last, in the core's own words: a refused prompt, a
@@ -22,7 +23,7 @@ export function Notices() {
         const said = noticeParts(e.what, e.why);
         return (
           <div class="notice" role="alert" key={`${e.at}:${i}`}>
-            <b>{said.head}</b>: {said.why}
+            <b>{said.head}</b>: <Said text={said.why} />
             <button
               type="button"
               class="dismiss"

@@ -6,6 +6,7 @@ import { editedInput, editStart } from "../model/permission_edit.ts";
 import { narrow } from "../net/narrow.ts";
 import { GenericCard } from "./generic_card.tsx";
 import { client } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 type Option = PermissionRequest["options"][number];
 
@@ -70,7 +71,11 @@ export function PermissionCard(props: { ask: Ask }) {
           />
         </label>
       )}
-      {refused && <p class="error" data-testid="ask-edit-refused">Not sent: {refused}.</p>}
+      {refused && (
+        <p class="error" data-testid="ask-edit-refused">
+          Not sent: <Said text={refused} />.
+        </p>
+      )}
       <input
         placeholder="Notes for Claude (with “Tell Claude…”)"
         value={notes}

@@ -59,6 +59,15 @@ export function agoWords(then: number, now: number): string {
   return plural(Math.floor(hours / 24), "day") + " ago";
 }
 
+/**
+ * The fleet's seats holding a session against how many the project may run, in words a person
+ * reads on any screen, a touch one too: "1 of 3 seats live". spec: home > fleet (`live` counts
+ * every seat holding a session, the lead included; `cap` is the workers plus the lead).
+ */
+export function liveWords(fleet: FleetRow): string {
+  return `${fleet.live} of ${plural(fleet.cap, "seat")} live`;
+}
+
 export function projectGlance(input: {
   project: HomeProject;
   /** This project's own seats' rows. */

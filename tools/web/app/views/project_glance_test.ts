@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../../tests/assert.ts";
 import type { AgentRow, FleetRow, HomeProject, UsageSnapshot } from "../../../../protocol/mod.ts";
-import { agoWords, projectGlance } from "./project_glance.ts";
+import { agoWords, liveWords, projectGlance } from "./project_glance.ts";
 
 // spec: What a subject carries > home (projects, fleet, agents) and > usage (by_project): the
 // home's per-project summary says what a person wants at a glance, and nothing when empty.
@@ -137,4 +137,9 @@ Deno.test("project glance: how long ago, coarse", () => {
   assertEquals(agoWords(NOW - 72 * 3_600_000, NOW), "3 days ago");
   // A server clock ahead of the page's is not "in the future".
   assertEquals(agoWords(NOW + 60_000, NOW), "just now");
+});
+
+Deno.test("project glance: the live count says what it counts", () => {
+  assertEquals(liveWords(fleet), "2 of 4 seats live");
+  assertEquals(liveWords({ ...fleet, live: 0, cap: 1 }), "0 of 1 seat live");
 });

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import type { ForgeClient } from "../net/client.ts";
+import { staleWords } from "./stale_words.ts";
 import { useForges } from "./use.ts";
 
 /** Whether the browser says it has a network, re-drawn as that moves. */
@@ -49,15 +50,14 @@ export function Reach() {
   );
 }
 
-/** A forge the page is about is down: what is drawn is from before the drop. */
-export function StaleBanner(props: { c: ForgeClient; named: boolean }) {
+/** A forge the page is about is down: what is drawn is from before the drop. Always named by
+ * the address it dials, one forge or several: a person checks that address first. */
+export function StaleBanner(props: { c: ForgeClient }) {
   const s = props.c.state;
-  const at = props.named ? ` at ${props.c.host}` : "";
+  const state = { ...s, greeted: s.greeting !== null, drawn: s.home !== null };
   return (
     <div class="banner" data-testid="stale" role="status">
-      {s.link === "connecting" ? `Connecting to forge${at}…` : `Disconnected from forge${at}.`}
-      {s.retryInMs !== null && ` Trying again in ${Math.ceil(s.retryInMs / 1000)} s.`}
-      {s.home && " What is drawn below is from before the drop."}
+      {staleWords(state, props.c.link.url)}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { SeatModel } from "../model/seat.ts";
 import { accountChip } from "./accounts.tsx";
 import { useApp } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 /**
  * The account the seat's requests go out under, with that account's state from the pool.
@@ -39,7 +40,7 @@ export function SeatNotices(props: { seat: SeatModel }) {
       <ul>
         {seat.notices.map((n, i) => (
           <li class={`seat-notice ${n.severity}`} key={`${n.at}:${i}`} data-testid="seat-notice">
-            <span class="muted">{new Date(n.at).toLocaleTimeString()}</span> {n.text}
+            <span class="muted">{new Date(n.at).toLocaleTimeString()}</span> <Said text={n.text} />
           </li>
         ))}
       </ul>

@@ -4,6 +4,7 @@ import { newThread, type Thread, withReply } from "../model/threads.ts";
 import { lostWords } from "../net/replies.ts";
 import { submitted as reviewFiled, threadsRead } from "../net/review_read.ts";
 import { client, useApp } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 type Obj = Record<string, Wire>;
 
@@ -22,7 +23,13 @@ async function written(
 }
 
 function Failed(props: { why: string | null }) {
-  return props.why ? <p class="error" data-testid="write-failed">{props.why}</p> : null;
+  return props.why
+    ? (
+      <p class="error" data-testid="write-failed">
+        <Said text={props.why} />
+      </p>
+    )
+    : null;
 }
 
 /** Where the review writes go: the seat's project and the branch its record names. */

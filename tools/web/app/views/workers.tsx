@@ -9,6 +9,7 @@ import {
 } from "../../../../protocol/mod.ts";
 import { lostWords } from "../net/replies.ts";
 import { client, pageHref, useApp } from "./use.ts";
+import { Said } from "../draw/said.tsx";
 
 /** What the last spawn or despawn press came back as, in words. */
 type Said = { ok: boolean; text: string; force?: string } | null;
@@ -83,7 +84,7 @@ export function Workers(props: { lead: Slot }) {
       </form>
       {said && (
         <div class={`notice ${said.ok ? "ok" : ""}`} data-testid="worker-said" role="status">
-          {said.text}
+          <Said text={said.text} />
           {said.force && (
             <button
               type="button"
