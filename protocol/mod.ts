@@ -41,6 +41,7 @@ export * from "./lenient.ts";
 export * from "./issues.ts";
 export * from "./home.ts";
 export * from "./session.ts";
+export * from "./current_model.ts";
 export * from "./absent.ts";
 export * from "./browser_frames.ts";
 export * from "./verb_replies.ts";

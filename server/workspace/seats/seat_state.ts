@@ -11,7 +11,8 @@ import type {
   SubagentRow,
 } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
-import { availableModel, currentModel } from "./model_wire.ts";
+import { currentModel } from "../../../protocol/current_model.ts";
+import { availableModel } from "./model_wire.ts";
 import { SubagentCards } from "./subagent_cards.ts";
 import { TaskBook } from "./tasks.ts";
 

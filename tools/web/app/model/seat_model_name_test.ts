@@ -1,7 +1,7 @@
 import { assertEquals } from "../../../../tests/assert.ts";
 import type { AvailableModel, Wire } from "../../../../protocol/mod.ts";
 import { seatSnapshot as snapshot } from "../../../../tests/web_seat_snapshot.ts";
-import { currentModel } from "../../../../server/workspace/seats/model_wire.ts";
+import { currentModel } from "../../../../protocol/current_model.ts";
 import { readUpdate } from "../net/updates.ts";
 import { SeatModel } from "./seat.ts";
 

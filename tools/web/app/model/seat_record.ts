@@ -1,11 +1,11 @@
 import {
+  currentModel,
   type DictateNotice,
   DictateOverrides,
   type SlashCommand,
   type Slot,
   type Wire,
 } from "../../../../protocol/mod.ts";
-import { currentModel } from "../../../../server/workspace/seats/model_wire.ts";
 import type { Session } from "../net/narrow.ts";
 import type { ReadUpdate } from "../net/updates.ts";
 import { applyAskUpdate, type Ask, asksFromSnapshot, resolvedNotice } from "./asks.ts";
