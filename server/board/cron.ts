@@ -14,7 +14,7 @@ import { Parking } from "./cron_parking.ts";
 import { TickTimer } from "./cron_timer.ts";
 import { clearWaiting, type CronDeliver, handOverAgain } from "./cron_waiting.ts";
 import { missedPreface, stateWords } from "./cron_words.ts";
-import { cronName, nextAfter, parseSchedule } from "./schedule.ts";
+import { afterFire, cronName, nextAfter, parseSchedule } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
 
 /** A fire later than this past its time while forge runs is a missed one: the turn says so. */
@@ -300,22 +300,11 @@ export class Crons {
     if (failed !== null) this.#failures.set(e.id, tries + 1);
     const retry = Math.min(RETRY_MS, FIRST_RETRY_MS * 2 ** tries);
     try {
-      await this.#change(e.org, e.project, (list) =>
-        list.flatMap((x) => {
-          if (x.id !== e.id) return [x];
-          if (failed !== null) {
-            return [{ ...x, last_error: failed, next_fire: new Date(now + retry).toISOString() }];
-          }
-          const next = nextAfter(x.schedule, now);
-          if (next === null) return []; // a one-shot, or a schedule with no occurrence left
-          const fired = new Date(now).toISOString();
-          return [{
-            ...x,
-            last_fired: fired,
-            last_error: null,
-            next_fire: new Date(next).toISOString(),
-          }];
-        }));
+      await this.#change(
+        e.org,
+        e.project,
+        (list) => list.flatMap((x) => x.id === e.id ? afterFire(x, now, failed, retry) : [x]),
+      );
       this.#parked.release(e.id);
     } catch (error) {
       // Still due on disk: fired again at once, it would spin. The next try is a while off,

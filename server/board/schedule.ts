@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import type { CronSchedule } from "../../protocol/mod.ts";
+import type { CronEntry, CronSchedule } from "../../protocol/mod.ts";
 import { BoardError } from "./tasks.ts";
 
 /**
@@ -149,4 +149,28 @@ export function cronName(e: { description: string | null; schedule: CronSchedule
 /** The words a schedule is drawn with: its expression or its instant. */
 export function scheduleText(schedule: CronSchedule): string {
   return "recurring" in schedule ? schedule.recurring : `once at ${schedule.once_at}`;
+}
+
+/**
+ * A schedule after its fire at `now`: delivered, it advances to its next occurrence from now (a
+ * one-shot, or a schedule with none left, is gone); undelivered (`failed` says why), it stays,
+ * saying so, and is tried again `retryMs` from now.
+ */
+export function afterFire(
+  e: CronEntry,
+  now: number,
+  failed: string | null,
+  retryMs: number,
+): CronEntry[] {
+  if (failed !== null) {
+    return [{ ...e, last_error: failed, next_fire: new Date(now + retryMs).toISOString() }];
+  }
+  const next = nextAfter(e.schedule, now);
+  if (next === null) return [];
+  return [{
+    ...e,
+    last_fired: new Date(now).toISOString(),
+    last_error: null,
+    next_fire: new Date(next).toISOString(),
+  }];
 }
