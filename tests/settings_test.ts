@@ -76,7 +76,7 @@ Deno.test("settings_edit refusals: stale, invalid with the loader's words, refus
   }]);
   const invalid = await answer(2);
   assertEquals([invalid.reason, invalid.key_path], ["invalid", "server.port"]);
-  assertMatch(String(invalid.message), /line \d+, column \d+ in `server\.port`/);
+  assertMatch(String(invalid.message), /line \d+, column \d+ in `server`: `port` must be/);
 
   edit(3, fp, [{ area: "orgs", key_path: "orgs.Acme", pattern: "", op: "remove" }]);
   const refused = await answer(3);
