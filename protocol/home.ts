@@ -19,6 +19,17 @@ export const WireTime = z.object({
 }).strict();
 export type WireTime = z.infer<typeof WireTime>;
 
+/** An instant (epoch ms) as the wire's pair. */
+export function wireTime(ms: number): WireTime {
+  const secs = Math.floor(ms / 1000);
+  return { secs_since_epoch: secs, nanos_since_epoch: Math.floor((ms - secs * 1000) * 1e6) };
+}
+
+/** The wire's pair as an instant (epoch ms). */
+export function wireTimeMs(t: WireTime): number {
+  return t.secs_since_epoch * 1000 + Math.floor(t.nanos_since_epoch / 1e6);
+}
+
 /** What git said about a row's tree. */
 export const WorkState = z.object({
   branch: z.string().nullable(),

@@ -1,4 +1,4 @@
-import type { CatalogRow } from "../../protocol/mod.ts";
+import { type CatalogRow, wireTime } from "../../protocol/mod.ts";
 import type { ForgeConfig, ProjectConfig } from "../config/types.ts";
 import { defaultClaudeDir, projectSlug } from "../workspace/claude/paths.ts";
 import { stamp } from "../workspace/stamps.ts";
@@ -96,10 +96,7 @@ export async function projectCatalog(
   rows.sort((a, b) => b.mtime - a.mtime);
   return rows.slice(0, cap).map((r) => ({
     session_id: r.session_id,
-    last_activity: {
-      secs_since_epoch: Math.floor(r.mtime / 1000),
-      nanos_since_epoch: (r.mtime % 1000) * 1_000_000,
-    },
+    last_activity: wireTime(r.mtime),
     cwd,
   }));
 }

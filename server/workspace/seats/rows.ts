@@ -1,9 +1,9 @@
-import type {
-  AgentRow,
-  SessionSnapshot,
-  Slot,
-  WireObject,
-  WireTime,
+import {
+  type AgentRow,
+  type SessionSnapshot,
+  type Slot,
+  type WireObject,
+  wireTime,
 } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
 import { readWork } from "../work.ts";
@@ -67,9 +67,9 @@ export async function homeRow(
     pending: front?.kind ?? null,
     pending_depth: front ? s.pendingAsks.length - 1 : 0,
     pending_seq: front?.seq ?? null,
-    last_activity: s.lastActivity === null ? null : systemTime(s.lastActivity),
+    last_activity: s.lastActivity === null ? null : wireTime(s.lastActivity),
     reason: s.failure?.message ?? null,
-    failed_turn: s.state.failedTurnAt === null ? null : systemTime(s.state.failedTurnAt),
+    failed_turn: s.state.failedTurnAt === null ? null : wireTime(s.state.failedTurnAt),
     tree: s.cwd === s.project.path
       ? null
       : home && s.cwd.startsWith(`${home}/`)
@@ -173,9 +173,4 @@ export function sessionDefaults(
     file_index: null,
     reviews: null,
   };
-}
-
-/** serde's SystemTime shape: the original's `Time`. */
-function systemTime(ms: number): WireTime {
-  return { secs_since_epoch: Math.floor(ms / 1000), nanos_since_epoch: (ms % 1000) * 1_000_000 };
 }

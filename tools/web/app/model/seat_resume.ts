@@ -1,9 +1,9 @@
-import type {
-  CatalogRow,
-  HomeProject,
-  Slot,
-  WireCommand,
-  WireTime,
+import {
+  type CatalogRow,
+  type HomeProject,
+  type Slot,
+  type WireCommand,
+  wireTimeMs,
 } from "../../../../protocol/mod.ts";
 import { commandWire } from "../net/commands.ts";
 
@@ -24,7 +24,7 @@ export function earlierSessions(
     p.project.org === slot.org && p.project.name === slot.project
   );
   const rows = (project?.project.sessions ?? []).filter((r) => r.session_id !== current);
-  return rows.sort((a, b) => seconds(b.last_activity) - seconds(a.last_activity));
+  return rows.sort((a, b) => wireTimeMs(b.last_activity) - wireTimeMs(a.last_activity));
 }
 
 /** Puts an earlier session on the seat, in the directory it ran in (spec: resume_session). */
@@ -35,8 +35,4 @@ export function resumeCommand(slot: Slot, row: CatalogRow): WireCommand {
     cwd: row.cwd,
     launch_settings: {},
   });
-}
-
-function seconds(t: WireTime): number {
-  return t.secs_since_epoch + t.nanos_since_epoch / 1e9;
 }

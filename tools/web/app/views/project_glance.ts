@@ -1,9 +1,9 @@
-import type {
-  AgentRow,
-  FleetRow,
-  HomeProject,
-  UsageSnapshot,
-  WireTime,
+import {
+  type AgentRow,
+  type FleetRow,
+  type HomeProject,
+  type UsageSnapshot,
+  wireTimeMs,
 } from "../../../../protocol/mod.ts";
 import { TOKEN_FIELDS } from "./totals.tsx";
 
@@ -45,9 +45,6 @@ const ORDER: readonly AgentRow["lifecycle"][] = [
 ];
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-export const wireMillis = (t: WireTime) =>
-  t.secs_since_epoch * 1000 + Math.floor(t.nanos_since_epoch / 1e6);
 
 /** How long ago, coarse: a glance needs minutes, hours or days, not seconds. */
 export function agoWords(then: number, now: number): string {
@@ -107,8 +104,8 @@ export function projectGlance(input: {
       (usage?.pricing_available ? ` $${row.cost_usd.toFixed(2)}` : "")
     : null;
   const times = [
-    ...agents.flatMap((a) => a.last_activity ? [wireMillis(a.last_activity)] : []),
-    ...p.project.sessions.map((s) => wireMillis(s.last_activity)),
+    ...agents.flatMap((a) => a.last_activity ? [wireTimeMs(a.last_activity)] : []),
+    ...p.project.sessions.map((s) => wireTimeMs(s.last_activity)),
   ];
   const active = times.length === 0 ? null : `last active ${agoWords(Math.max(...times), now)}`;
   return { seats, asks, board, misses, changes, today, active };

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import type { CatalogRow } from "../../../../protocol/mod.ts";
+import { type CatalogRow, wireTimeMs } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
 import { earlierSessions, resumeCommand } from "../model/seat_resume.ts";
 import { useApp, useForge } from "./use.ts";
@@ -59,5 +59,5 @@ export function SeatResume(props: { seat: SeatModel }) {
 
 /** The transcript's last write, in the reader's own words for a date. */
 function when(row: CatalogRow): string {
-  return new Date(row.last_activity.secs_since_epoch * 1000).toLocaleString();
+  return new Date(wireTimeMs(row.last_activity)).toLocaleString();
 }
