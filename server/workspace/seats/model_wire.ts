@@ -2,10 +2,10 @@ import type { AvailableModel } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 
 /**
- * The model facts the session header and `connected` carry, in the original's shapes
- * (`CurrentModel`, `AvailableModel`): the CLI's `initialize` answer names its catalogue
- * (`models[]`: value, resolvedModel, displayName, supports* flags), and the header's model is the
- * resolved id matched against that catalogue.
+ * The model facts the session header and `connected` carry, in the original's shapes: the CLI's
+ * `initialize` answer names its catalogue (`models[]`: value, resolvedModel, displayName,
+ * supports* flags), read here into `AvailableModel` rows; the header's model is the resolved id
+ * matched against them by protocol/current_model.ts, which the web page shares.
  */
 
 const bool = (v: unknown): boolean | null => typeof v === "boolean" ? v : null;

@@ -216,7 +216,10 @@ export class SeatState {
     return out;
   }
 
-  /** The header's model as the original's CurrentModel (model_wire.ts), null before one is named. */
+  /**
+   * The header's model as the original's CurrentModel (protocol/current_model.ts), null before
+   * one is named.
+   */
   currentModel(): CurrentModel | null {
     return currentModel(
       this.model,

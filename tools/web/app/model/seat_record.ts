@@ -105,8 +105,9 @@ export class SeatRecord {
 
   /**
    * The catalogue row an init frame's bare id names, by the header's own rule (spec: session >
-   * header; model_wire.ts): `default` and `opus` can resolve to the same id, and the page names
-   * the row the header would, so a turn does not move the picker. The id itself when no row has it.
+   * header; protocol/current_model.ts): `default` and `opus` can resolve to the same id, and the
+   * page names the row the header would, so a turn does not move the picker. The id itself when
+   * no row has it.
    */
   #catalogId(resolved: string): string {
     const rows = this.record?.header.available_models ?? [];
