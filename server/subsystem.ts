@@ -73,6 +73,13 @@ export interface Delivery {
 }
 
 /**
+ * What a delivery did: `sent` the prompt to the seat's CLI, or found it `landed` already (a
+ * `once` delivery whose uuid is in the transcript: nothing was sent, and no `prompt_lifecycle`
+ * will come for it).
+ */
+export type Delivered = "sent" | "landed";
+
+/**
  * The two speech roles reach each other through the Host, never by import. Dictation
  * offers its active engine (the speaking bench reads its clips back with it) and its models page;
  * voice offers the speaking fields that page carries. spec: dictate_models > speaking, in_use,
@@ -150,7 +157,7 @@ export interface Host {
    * Delivers a forged user turn to a seat, waking a sleeping lead first; rejects with a
    * sentence when the seat cannot take it (no such project, the launch failed).
    */
-  deliver(slot: Slot, delivery: Delivery): Promise<void>;
+  deliver(slot: Slot, delivery: Delivery): Promise<Delivered>;
   /** Tells the seats' CLIs their tool lists changed (`notifications/tools/list_changed`). */
   toolsChanged(slot?: Slot): void;
   /** The speech roles' meeting point; absent in hosts built without speech. */

@@ -57,6 +57,34 @@ async function untilRequested(world: { apiRequests(): Promise<unknown[]> }, need
   }
 }
 
+/**
+ * SIGKILLs the lead's CLI (it runs under this process: forge is in-process) and waits for forge
+ * to tell it: the CLI's memory goes with it, as a crash takes it (a stop may let a CLI drain its
+ * queue).
+ */
+async function crashLead(world: { projectDir(p: string): string }, c: ForgeClient) {
+  const pid = childrenOf(Deno.pid).flatMap((p) => [p, ...childrenOf(p)]).find((p) =>
+    cwdOf(p) === world.projectDir("alpha") && commandOf(p).includes("claude")
+  )!;
+  assert(pid, "the lead's CLI runs under this process");
+  Deno.kill(pid, "SIGKILL");
+  await c.next((m) => !!updateOf(m, "connection_failed"), 30_000);
+}
+
+/** Waits for each schedule's `cron_prompt_appended`, in whatever order they come. */
+async function untilAppended(c: ForgeClient, ids: string[]): Promise<Msg[]> {
+  const seen = new Map<string, Msg>();
+  while (seen.size < ids.length) {
+    const m = await c.next(
+      (f) => ids.includes(String(updateOf(f, "cron_prompt_appended")?.cron_id)),
+      60_000,
+    );
+    const u = updateOf(m, "cron_prompt_appended")!;
+    seen.set(String(u.cron_id), u);
+  }
+  return ids.map((id) => seen.get(id)!);
+}
+
 Deno.test("tasks: the agent creates, updates and completes through its tools; the board sees each; a send-back reaches the owner; rank reorders; a restart keeps the board; bad input refused in words", async () => {
   await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
   let forge = await world.startForge();
@@ -244,13 +272,7 @@ Deno.test("cron: a fire a lead mid-turn holds in its CLI's queue is handed over 
     "cron_prompt_appended",
   )!;
   assertEquals((await requestsWith(world, "Minute check: look at the board.")).length, 0);
-  // The CLI's memory goes with it, as a crash takes it (a stop may let a CLI drain its queue).
-  const pid = childrenOf(Deno.pid).flatMap((p) => [p, ...childrenOf(p)]).find((p) =>
-    cwdOf(p) === world.projectDir("alpha") && commandOf(p).includes("claude")
-  )!;
-  assert(pid, "the lead's CLI runs under this process");
-  Deno.kill(pid, "SIGKILL");
-  await c.next((m) => !!updateOf(m, "connection_failed"), 30_000);
+  await crashLead(world, c);
 
   await forge.stop();
   forge = await world.startInProcess({ cronClock: clock });
@@ -263,5 +285,35 @@ Deno.test("cron: a fire a lead mid-turn holds in its CLI's queue is handed over 
   assertEquals(again.length, 1, "the fire's own prompt, once");
   const names = snap.conversation.cron_names as Record<string, string>;
   assertEquals(names[String(fired.uuid)], "minute check");
+  assertEquals((await requestsWith(world, "Minute check: look at the board.")).length, 1);
+});
+
+Deno.test("cron: a fire waiting in a lead's CLI that dies while forge runs goes to its next CLI, once", async () => {
+  // No restart: the person resumes the lead's session after the crash (spec: resume_session),
+  // and the new CLI is handed the fire the dead one held in its queue.
+  await using world = await seatWorld([{ name: "alpha" }], SCRIPT);
+  const clock = new ManualClock(Date.now());
+  const forge = await world.startInProcess({ cronClock: clock });
+  const lead = world.lead("alpha");
+  const c = await forge.ready();
+  const snap = await subscribeSeat(c, lead, true) as { header: { session_id: string } };
+  const cron = JSON.parse(
+    toolResultsOf(await promptTurn(c, lead, "[[script:cron]] check every minute"))[0].text,
+  );
+  command(c, "prompt", { key: lead, text: "[[script:hold]] hold on", attachments: [] });
+  await c.next((m) => updateOf(m, "settings_write_pending") !== null, 60_000);
+  clock.advanceTo(Date.parse(cron.next_fire));
+  await untilAppended(c, [cron.id]);
+  await crashLead(world, c);
+  assertEquals((await requestsWith(world, "Minute check: look at the board.")).length, 0);
+
+  command(c, "resume_session", {
+    key: lead,
+    session_id: snap.header.session_id,
+    cwd: world.projectDir("alpha"),
+    launch_settings: {},
+  });
+  await untilRequested(world, "Minute check: look at the board.");
+  await untilResult(c);
   assertEquals((await requestsWith(world, "Minute check: look at the board.")).length, 1);
 });

@@ -87,6 +87,8 @@ export interface BoardWorld {
   delivered: { slot: Slot; delivery: Delivery }[];
   /** When set, the next deliveries reject with this sentence. */
   failDeliveries: string | null;
+  /** Prompts already in the lead's transcript: a `once` delivery of one answers `landed`. */
+  landed: Set<string>;
   /** A tool call from a seat of the project. */
   call(projectName: string, label?: string): ToolCall;
   /** Opens a second board on the same state dir: what a restart reads. */
@@ -125,7 +127,8 @@ export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(20
     deliver: (slot, delivery) => {
       if (world.failDeliveries) return Promise.reject(new Error(world.failDeliveries));
       delivered.push({ slot, delivery });
-      return Promise.resolve();
+      const landed = delivery.once && world.landed.has(delivery.uuid!);
+      return Promise.resolve(landed ? "landed" : "sent");
     },
     toolsChanged: () => {},
   };
@@ -154,6 +157,7 @@ export async function boardWorld(projects = [project("alpha")], t0 = Date.UTC(20
     emitted,
     delivered,
     failDeliveries: null,
+    landed: new Set<string>(),
     call: (projectName: string, label = "lead"): ToolCall => {
       const p = projects.find((x) => x.name === projectName)!;
       return {

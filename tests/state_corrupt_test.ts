@@ -285,7 +285,7 @@ async function schedulesRefused(keeper: StateKeeper, dir: string) {
 function cronOpts() {
   return {
     clock: REAL_CLOCK,
-    deliver: () => Promise.resolve(),
+    deliver: () => Promise.resolve("sent" as const),
     changed: () => {},
     log: memoryLogger(),
   };

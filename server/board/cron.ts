@@ -1,4 +1,3 @@
-import type { Clock } from "../clock.ts";
 import type { CronEntry } from "../../protocol/mod.ts";
 import type { Logger } from "../log.ts";
 import { Lock } from "../lock.ts";
@@ -11,8 +10,8 @@ import {
   parseFiredFile,
 } from "./cron_file.ts";
 import { Parking } from "./cron_parking.ts";
-import { TickTimer } from "./cron_timer.ts";
-import { clearWaiting, type CronDeliver, handOverAgain } from "./cron_waiting.ts";
+import { type TickClock, TickTimer } from "./cron_timer.ts";
+import { type CronDeliver, WaitingFires } from "./cron_waiting.ts";
 import { missedPreface, stateWords } from "./cron_words.ts";
 import { afterFire, cronName, nextAfter, parseSchedule } from "./schedule.ts";
 import { BoardError } from "./tasks.ts";
@@ -26,20 +25,8 @@ export const RETRY_MS = 60_000;
 /** How many fired prompts keep their schedule's name (for `cron_names`). */
 export const FIRED_CAP = 10_000;
 
-/**
- * The clock and timer the tick runs on (wall time, epoch ms); tests drive their own. `upSince` is
- * the instant forge came up: a fire due before it fell due while forge was down.
- */
-export type TickClock = Clock & { upSince?(): number };
-
-export const REAL_CLOCK: TickClock = {
-  now: () => Date.now(),
-  upSince: () => performance.timeOrigin,
-  set: (fn, ms) => setTimeout(fn, ms),
-  clear: (id) => clearTimeout(id as number),
-};
-
 export type { CronDeliver } from "./cron_waiting.ts";
+export { REAL_CLOCK, type TickClock } from "./cron_timer.ts";
 
 export interface CronInput {
   prompt: string;
@@ -61,9 +48,9 @@ export interface CronInput {
  * with `once`: the lead's transcript is read first and a prompt that already landed is not sent
  * again. Each fired prompt's uuid keeps its schedule's name, so `cron_names` is right after a
  * restart. While either file is damaged (server/state/), nothing fires and nothing changes. A
- * fire stays `waiting` in the fired file from its hand-over until the lead's CLI moves it out of
- * its queue (`started`): a lead mid-turn holds it in memory, so the next boot hands a waiting fire
- * over again (cron_waiting.ts).
+ * fire stays `waiting` in the fired file from each hand-over until the lead's CLI moves it out of
+ * its queue (`started`): a lead mid-turn holds it in memory, so the next boot, or the lead's next
+ * CLI after a crash, hands a waiting fire over again (cron_waiting.ts).
  *
  * One schedule never stops the others, nor spins the tick: a fire that throws parks its schedule
  * (logged once, its `last_error` says so) until the schedule changes; an advance that cannot be
@@ -82,6 +69,7 @@ export class Crons {
   readonly #upSince: number;
   /** Whether this run handed over the fires a restart left waiting (its first tick does). */
   #handedAgain = false;
+  readonly #waiting: WaitingFires;
 
   private constructor(
     private readonly file: KeptFile<CronFile>,
@@ -94,6 +82,7 @@ export class Crons {
     },
   ) {
     this.#upSince = o.clock.upSince?.() ?? o.clock.now();
+    this.#waiting = new WaitingFires(this.fired, o.deliver, o.log);
     this.#timer = new TickTimer(o.clock, o.log, () => this.tick());
   }
 
@@ -219,9 +208,7 @@ export class Crons {
       const due = (f: Fired) =>
         this.entries.some((e) => e.id === f.cron_id && e.next_fire === f.due);
       const left = [...this.fired.values()].filter((f) => !due(f));
-      const again = await handOverAgain(left, this.o.deliver, this.o.log);
-      for (const uuid of again) clearWaiting(this.fired, uuid);
-      if (again.length > 0) await this.#saveFired("boot");
+      if (await this.#waiting.again(left)) await this.#saveFired("boot");
     }
     // Read after the file: what fell due while it was read fires now, not a sleep later.
     const now = this.o.clock.now();
@@ -283,7 +270,8 @@ export class Crons {
     }
     let failed: string | null = null;
     try {
-      await this.o.deliver({ ...e, name: cronName(e) }, text, uuid, begun !== undefined);
+      const outcome = await this.o.deliver({ ...e, name: cronName(e) }, text, uuid, !!begun);
+      if (this.#waiting.handed(uuid, e, outcome)) await this.#saveFired(e.id);
       this.#failures.delete(e.id);
       this.o.log.info("cron_fired", {
         cron: e.id,
@@ -339,8 +327,15 @@ export class Crons {
    * longer hands it over again.
    */
   async promptMoved(uuid: string, state: string): Promise<void> {
-    if (state === "queued" || !clearWaiting(this.fired, uuid)) return;
+    if (state === "queued" || !this.#waiting.moved(uuid)) return;
     await this.#saveFired(this.fired.get(uuid)!.cron_id);
+  }
+
+  /** A project's lead has a new CLI (spec: connected, session_replaced): the fires its last one
+   * held unstarted are handed to it (cron_waiting.ts). Never rejects. */
+  async leadUp(org: string, project: string): Promise<void> {
+    const held = this.#waiting.heldBy({ org, project });
+    if (held.length > 0 && await this.#waiting.again(held)) await this.#saveFired("lead_up");
   }
 
   /** Writes the fired prompts; the keeper refuses a file that is damaged or moved, logged. */

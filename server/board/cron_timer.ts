@@ -1,6 +1,19 @@
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../log.ts";
 
+/**
+ * The clock and timer the tick runs on (wall time, epoch ms); tests drive their own. `upSince` is
+ * the instant forge came up: a fire due before it fell due while forge was down.
+ */
+export type TickClock = Clock & { upSince?(): number };
+
+export const REAL_CLOCK: TickClock = {
+  now: () => Date.now(),
+  upSince: () => performance.timeOrigin,
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (id) => clearTimeout(id as number),
+};
+
 /** The tick never sleeps longer than this, so a clock jump or a suspend is noticed. */
 export const MAX_SLEEP_MS = 30_000;
 /**

@@ -1,4 +1,5 @@
 import { defineSubsystem, type Host, type SubjectHandler } from "../subsystem.ts";
+import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { Board, leadOf } from "./board.ts";
 import { TASK_COMMANDS, taskCommands } from "./commands.ts";
 import { REAL_CLOCK, type TickClock } from "./cron.ts";
@@ -55,10 +56,15 @@ export function boardArea(
           });
           host.workspace.firedPromptName = (uuid) => board.crons.nameOf(uuid);
           // A fire waits in its lead's CLI queue until the CLI moves it (spec: prompt_lifecycle);
-          // until then a restart hands it over again (cron_waiting.ts).
+          // until then a restart, or the lead's next CLI (connected, session_replaced), hands it
+          // over again (cron_waiting.ts).
           const unhear = host.workspace.stream.subscribe(({ update }) => {
-            if (update.name !== "prompt_lifecycle") return;
-            void board.crons.promptMoved(update.fields.uuid, update.fields.state);
+            if (update.name === "prompt_lifecycle") {
+              void board.crons.promptMoved(update.fields.uuid, update.fields.state);
+            }
+            if (update.name !== "connected" && update.name !== "session_replaced") return;
+            const { key } = update.fields;
+            if (key.label === LEAD_LABEL) void board.crons.leadUp(key.org, key.project);
           });
           onBoard(board);
           // The boot catch-up runs on; start never rejects (a failed tick is logged as

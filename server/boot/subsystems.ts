@@ -87,9 +87,7 @@ export async function subsystemsPhase(
     workspace,
     emit: (u, to) => void workspace.emit(u, to ?? null),
     asks: held,
-    deliver: async (slot, delivery) => {
-      await seats.deliver(slot, delivery);
-    },
+    deliver: (slot, delivery) => seats.deliver(slot, delivery),
     toolsChanged: (slot) => bridge.changed(slot),
     speech: { dictation: null, speaking: null },
     attendance,

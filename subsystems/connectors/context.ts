@@ -76,7 +76,9 @@ export function deliverInOrder(c: Connectors, slot: Slot, delivery: Delivery, wh
   const byHost = chains.get(c.host) ?? new Map<string, Promise<void>>();
   chains.set(c.host, byHost);
   const key = `${slot.org}/${slot.project}/${slot.label}`;
-  const next = (byHost.get(key) ?? Promise.resolve()).then(() => c.host.deliver(slot, delivery))
+  const next = (byHost.get(key) ?? Promise.resolve()).then(async () => {
+    await c.host.deliver(slot, delivery);
+  })
     .catch((err) => c.host.log.warn(what, { seat: slot, error: (err as Error).message }));
   byHost.set(key, next);
   void next.then(() => {

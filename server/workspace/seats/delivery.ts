@@ -1,7 +1,7 @@
 import { slotName } from "../../../protocol/mod.ts";
 import type { Logger } from "../../log.ts";
 import { isDir, isFile } from "../../path_kind.ts";
-import type { Delivery } from "../../subsystem.ts";
+import type { Delivered, Delivery } from "../../subsystem.ts";
 import { LEAD_LABEL, type Workspace } from "../workspace.ts";
 import type { Seat } from "./seat.ts";
 import type { SessionRecord } from "./session_book.ts";
@@ -21,9 +21,13 @@ export interface DeliveryEnv {
  * CLI's") as `prompt_under` does, under the delivery's source. A seat still starting takes the
  * turn once its CLI answered; a sleeping lead is started first; a worker must be live. With
  * `once`, a prompt whose uuid already landed in the transcript (a crash cut the delivery's
- * bookkeeping, not the delivery) is not sent again. Rejects with a sentence.
+ * bookkeeping, not the delivery) is not sent again (`landed`). Rejects with a sentence.
  */
-export async function deliverTo(seat: Seat, delivery: Delivery, env: DeliveryEnv) {
+export async function deliverTo(
+  seat: Seat,
+  delivery: Delivery,
+  env: DeliveryEnv,
+): Promise<Delivered> {
   await settled(seat);
   if (!seat.occupied) {
     if (seat.slot.label !== LEAD_LABEL) {
@@ -44,11 +48,11 @@ export async function deliverTo(seat: Seat, delivery: Delivery, env: DeliveryEnv
   const uuid = delivery.uuid ?? crypto.randomUUID();
   if (delivery.once && await landed(env.last()?.transcript, uuid)) {
     env.log.info("delivery_already_landed", { seat: slotName(seat.slot), uuid });
-    return uuid;
+    return "landed";
   }
   seat.prompt("deliver", delivery.text, [], uuid, delivery.source);
   if (delivery.announce) env.workspace.emit(delivery.announce);
-  return uuid;
+  return "sent";
 }
 
 /** Waits out every start under way: a start another one replaced hands over to the newer. */

@@ -14,7 +14,7 @@ import type { Workspace } from "../workspace.ts";
 import type { Logger } from "../../log.ts";
 import type { StateKeeper } from "../../state/keeper.ts";
 import type { ForgeConfig } from "../../config/types.ts";
-import type { Delivery } from "../../subsystem.ts";
+import type { Delivered, Delivery } from "../../subsystem.ts";
 import type { ToolBridge } from "../mcp/bridge.ts";
 import type { HeldAskRegistry } from "./held.ts";
 
@@ -253,7 +253,7 @@ export class SeatManager {
    * Host.deliver: forges a user turn into a seat (delivery.ts). A sleeping lead is started first
    * on the session the book remembers; rejects with a sentence when the seat cannot take it.
    */
-  async deliver(slot: Slot, delivery: Delivery): Promise<string> {
+  async deliver(slot: Slot, delivery: Delivery): Promise<Delivered> {
     const project = this.opts.workspace.project(slot.org, slot.project);
     if (!project) throw new Error(`no project ${slot.org}/${slot.project} is declared`);
     return await deliverTo(this.#ensure(slot, project), delivery, {
