@@ -57,7 +57,12 @@ Deno.test("seat commands over the socket: reads, questions, a call's output, mod
   const conversation = snap.conversation as { turns: { key: string | null; messages: Msg[] }[] };
   const turn = conversation.turns.at(-1)!;
   assertEquals(turn.messages[0].type, "user", "a turn opens on the forged prompt");
-  assertEquals(turn.messages.at(-1)!.type, "command_lifecycle");
+  // The turn ends on the CLI's word that it is idle again, after the prompt's lifecycle closed.
+  assertEquals(
+    turn.messages.slice(-2).map((m) => m.subtype === undefined ? m.type : `${m.type}/${m.subtype}`),
+    ["command_lifecycle", "system/session_state_changed"],
+  );
+  assertEquals(turn.messages.at(-1)!.state, "idle");
   assertEquals(turn.key, turn.messages.find((m) => m.type === "result")!.uuid);
   const folded = turn.messages.filter((m) => typeof m.folded_frames === "number");
   assert(folded.length > 0 && folded.every((m) => (m.folded_frames as number) > 1));

@@ -68,7 +68,8 @@ Deno.test({
     await page.getByTestId("menu").tap();
     await page.getByTestId("rail-Acme/alpha/lead").tap();
     await page.getByTestId("composer").tap();
-    await page.keyboard.type("[[script:bash]] make the file");
+    // The script's phrases, not its markers: the docs show these shots.
+    await page.keyboard.type("Create allowed.txt here");
     await page.getByTestId("send").tap();
     const ask = page.getByTestId("ask-permission");
     await ask.waitFor({ timeout: 60_000 });
@@ -91,7 +92,7 @@ Deno.test({
     await page.setViewportSize({ width: 390, height: 844 - KEYBOARD_PX });
     await page.getByTestId("composer").tap();
     await inThumbReach(page, "composer", 0.3);
-    await page.keyboard.type("[[script:slow]] count for me");
+    await page.keyboard.type("Count to sixteen for me, slowly");
     await page.getByTestId("send").tap();
     await page.getByTestId("result").nth(1).waitFor({ timeout: 60_000 });
     await page.setViewportSize(PHONE.viewport);

@@ -36,10 +36,14 @@ Deno.test({
 
     // A seat: send a prompt and watch the answer stream in, then finish.
     await row.getByRole("link", { name: "lead" }).click();
-    await page.getByTestId("composer").fill("[[script:slow]] count for me");
+    // The script's phrase for its slow count: the README shows this shot, so no marker in it.
+    await page.getByTestId("composer").fill("Count to sixteen for me, slowly");
     await page.getByTestId("send").click();
     await page.locator(".answer.streaming").waitFor({ timeout: 30_000 });
     await page.getByTestId("turn-state").getByText("working").waitFor();
+    // The rail draws home's row, which hears the turn begin from the CLI's own state frame.
+    await page.getByTestId(`rail-${LEAD}`).locator("[data-mark=lifecycle]", { hasText: "Running" })
+      .waitFor({ timeout: 10_000 });
     await w.shot("seat-mid-turn");
     await page.getByTestId("result").first().waitFor({ timeout: 30_000 });
     assertEquals(await texts(page, "[data-testid=answer]"), [SLOW_TEXT]);

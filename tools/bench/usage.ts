@@ -16,6 +16,10 @@
  *   at for the key the usage lines carry and nothing parsed: what finding those lines costs
  *   before any of them is read. Printed beside the read floor's goals, it says how much of the
  *   CPU goal's 1.5x a scan has left once it has looked at every byte.
+ * - the line floor: the same files read the way forge's reader threads read them and searched
+ *   with forge's own SIMD search for newlines and the key, nothing parsed (arms/usage_lines.ts):
+ *   forge's first scan less this is the work done on the lines found, which the summary prices
+ *   per message.
  * - ccusage (npm, installed into a temp dir with `npm install`, forge's price table as its
  *   pricingOverrides so the costs compare), a whole process.
  *
@@ -37,6 +41,7 @@ import bundled from "../../subsystems/usage/prices.json" with { type: "json" };
 import type { measure } from "./arms/usage_report.ts";
 import { SERVER_V8_FLAGS } from "../permissions.ts";
 import { coldRead, coldSearch, timedProcess } from "./arms/process.ts";
+import { lineFloor } from "./arms/usage_lines.ts";
 import { installCcusage, runCcusage } from "./arms/ccusage.ts";
 import { captureTemplate, generate } from "./arms/usage_pool.ts";
 import { compareTotals, type Untiered } from "./arms/usage_totals.ts";
@@ -113,6 +118,7 @@ try {
   const cc: Awaited<ReturnType<typeof runCcusage>>[] = [];
   const floor: Awaited<ReturnType<typeof coldRead>>[] = [];
   const search: Awaited<ReturnType<typeof coldSearch>>[] = [];
+  const lines: Awaited<ReturnType<typeof lineFloor>>[] = [];
   const s = (x: number) => x.toFixed(2);
   for (let i = 0; i < PAIRS; i++) {
     const arms = [
@@ -120,15 +126,17 @@ try {
       async () => plain.push(await forgeArm(pool, true)),
       async () => floor.push(await coldRead(pool, FLOOR_READERS)),
       async () => search.push(await coldSearch(pool, FLOOR_READERS, '"usage"')),
+      async () => lines.push(await lineFloor(pool)),
       async () => cc.push(await runCcusage(ccArgs, pool)),
     ];
     for (const arm of i % 2 === 0 ? arms : arms.reverse()) await arm();
-    const [f, p, r, g, c] = [forge[i], plain[i], floor[i], search[i], cc[i]];
+    const [f, p, r, g, c, l] = [forge[i], plain[i], floor[i], search[i], cc[i], lines[i]];
     const scan = (x: Forge) => `${s(x.m.coldMs / 1000)} s wall, ${s(x.m.coldCpuMs / 1000)} s cpu`;
     console.log(
       `  pair ${i + 1} (${i % 2 === 0 ? "forge" : "ccusage"} first): forge scan ${scan(f)} ` +
         `(process ${s(f.wall)} s, ${s(f.cpu)} s cpu) | plain scan ${scan(p)} | read floor ` +
         `${s(r.wall)} s, ${s(r.cpu)} s cpu | search floor ${s(g.wall)} s, ${s(g.cpu)} s cpu | ` +
+        `line floor ${s(l.wallMs / 1000)} s, ${s(l.cpuMs / 1000)} s cpu | ` +
         `ccusage ${s(c.wall)} s, ${s(c.cpu)} s cpu`,
     );
   }
@@ -141,7 +149,7 @@ try {
       }).output()).stdout,
     ),
   ) as Untiered;
-  const cold = [...forge, ...plain, ...floor, ...search].every((r) => r.cold)
+  const cold = [...forge, ...plain, ...floor, ...search, ...lines].every((r) => r.cold)
     ? "dropped before every arm"
     : "WARM";
   const ms = (xs: number[]) => spread(xs.map((x) => x / 1000));
@@ -166,6 +174,16 @@ try {
       spread(search.map((r) => r.wall))
     }, cpu ${spread(search.map((r) => r.cpu))}`,
   );
+  const messages = f.total.messages;
+  const beyond = forge.map((r, i) => r.m.coldCpuMs - lines[i].cpuMs);
+  console.log(
+    `  line floor (forge's own search of every byte, ${lines[0].hits} newlines and keys found, ` +
+      `nothing parsed): wall ${ms(lines.map((r) => r.wallMs))}, cpu ${
+        ms(lines.map((r) => r.cpuMs))
+      }; forge's first scan beyond it: ${ms(beyond)} s of CPU for ${messages} messages, ${
+        spread(beyond.map((x) => (x * 1000) / messages), 1)
+      } us a message`,
+  );
   console.log(
     `  forge process: wall ${spread(forge.map((r) => r.wall))}, cpu ${
       spread(forge.map((r) => r.cpu))
@@ -183,6 +201,7 @@ try {
   // The search floor over the read floor, pair by pair: what looking at every byte adds.
   const searchWall = per(search.map((r) => r.wall), floor.map((r) => r.wall));
   const searchCpu = per(search.map((r) => r.cpu), floor.map((r) => r.cpu));
+  const lineCpu = per(lines.map((r) => r.cpuMs / 1000), floor.map((r) => r.cpu));
   goal(
     "usage first scan in process vs the read floor, wall",
     median(wallFloor) <= 1.3,
@@ -196,7 +215,7 @@ try {
     median(cpuFloor) <= 1.5,
     `${spread(cpuFloor)}x; forge ${ms(forge.map((r) => r.m.coldCpuMs))} s, the read floor ${
       spread(floor.map((r) => r.cpu))
-    } s; the search floor ${spread(searchCpu)}x the read floor`,
+    } s; the search floor ${spread(searchCpu)}x the read floor, the line floor ${spread(lineCpu)}x`,
     "<= 1.5x the 8 cats' CPU",
   );
   const ccWall = per(cc.map((r) => r.wall), forge.map((r) => r.wall));

@@ -54,6 +54,17 @@ export const OFFLINE_VARS: Readonly<Record<string, string>> = {
   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
 };
 
+/**
+ * Asked of every CLI forge starts, offline or not: with it the CLI writes a
+ * `system/session_state_changed` frame (idle, running, requires_action) as its turn state moves,
+ * and without it keeps that state to itself. Home hears that frame as fleet news (spec: What a
+ * client receives > home's first arm), which is how a home row learns a turn began: without it a
+ * page's rail read Idle for the whole of a turn the seat's own header drew as Running.
+ */
+export const SESSION_STATE_VARS: Readonly<Record<string, string>> = {
+  CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: "1",
+};
+
 /** Set to the project model so helpers and subagents use it too (as the original forge does). */
 export const MODEL_SLOT_VARS = [
   "ANTHROPIC_DEFAULT_HAIKU_MODEL",
@@ -79,6 +90,7 @@ export function buildChildEnv(input: ChildEnvInput): ChildEnv {
   const warnings: string[] = [];
   for (const name of STRIPPED_VARS) delete env[name];
   if (input.offline ?? true) Object.assign(env, OFFLINE_VARS);
+  Object.assign(env, SESSION_STATE_VARS);
   const layers: Array<[string, Record<string, string> | undefined]> = [
     ["env", input.globalEnv],
     ["account env", input.accountEnv],

@@ -20,6 +20,7 @@ Deno.test("buildChildEnv: strips CLAUDECODE and CLAUDE_CODE_ENTRYPOINT, sets con
     KEEP: "k",
     DISABLE_TELEMETRY: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS: "1",
     CLAUDE_CONFIG_DIR: "/cfg/acct",
     PWD: "/srv/proj",
   });

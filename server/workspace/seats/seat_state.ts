@@ -190,6 +190,12 @@ export class SeatState {
         }
         break;
       }
+      case "session_state_changed":
+        // The CLI's own word that a turn runs, ahead of the turn's init frame: home hears this
+        // frame as fleet news (spec: What a client receives), so a home read it prompts must
+        // already say Running. The turn's end stays the result's to say.
+        if (frame.state === "running") this.turnInFlight = true;
+        break;
       case "status":
         if (typeof frame.permissionMode === "string") this.permissionMode = frame.permissionMode;
         this.compacting = frame.status === "compacting";

@@ -210,3 +210,15 @@ Deno.test("a Monitor call's task is a monitor until it ends; a turn no prompt st
   s.apply({ type: "command_lifecycle", command_uuid: "u2", state: "started" });
   assertEquals(s.machineTurn, true, "forge's own machinery");
 });
+
+Deno.test("the CLI's running state frame begins the turn before its init; idle leaves it to result", () => {
+  const s = new SeatState();
+  const state = (state: string) =>
+    ({ type: "system", subtype: "session_state_changed", state }) as CliFrame;
+  assertEquals(s.apply(state("running")), []);
+  assertEquals(s.turnInFlight, true);
+  s.apply({ type: "result", subtype: "success", is_error: false } as CliFrame);
+  assertEquals(s.turnInFlight, false);
+  s.apply(state("idle"));
+  assertEquals(s.turnInFlight, false);
+});
