@@ -3,10 +3,16 @@
 // refuses on the new socket is named in `reconnected` in forge's words, and one detached by hand
 // is not asked for. A real forge (`deno task start`) restarted on its port; the seat's shell is a
 // real PTY; the redial's backoff runs on a clock the test moves by hand. spec: terminal_view,
-// terminal_detach, terminal_resize; browser_view ("A connection that goes is detached with it").
-import { decodeTerminalOutput, encodeTerminalInput, type Slot } from "../protocol/mod.ts";
+// terminal_detach, terminal_resize; browser_view ("A connection that goes is detached with it"), browser_resize.
+import {
+  decodeBrowserFrame,
+  decodeTerminalOutput,
+  encodeTerminalInput,
+  type Slot,
+} from "../protocol/mod.ts";
 import { ForgeClient, type Frame, type LinkEvent } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { nextBrowserFrame } from "./browser_harness.ts";
 import { ManualClock } from "./manual_clock.ts";
 import { seatWorld, until } from "./seats_harness.ts";
 
@@ -102,4 +108,43 @@ Deno.test("reattach: a terminal viewer gets frames again after forge restarts, a
     await c.close();
     assertEquals(c.schemaErrors, []);
   }
+});
+
+Deno.test({
+  name: "reattach: a browser viewer gets frames again after forge restarts, at its size",
+  // The browser host's Chromium outlives the test's own bookkeeping of ops (browser_test.ts too).
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
+    let forge = await world.startForge();
+    const seat: Slot = world.lead("alpha");
+    const clock = new ManualClock();
+    const { c, link } = await reconnecting(forge.url, clock);
+    // No tab: the seat's current one, else the profile's first (the host's boot tab).
+    c.send({ kind: "browser_view", seat, reply_to: 1 });
+    const attached = await c.next((m) => m.kind === "reply" && m.reply_to === 1, 60_000);
+    assertEquals((attached.body as { ok: boolean }).ok, true, JSON.stringify(attached.body));
+    await c.sendChecked({ kind: "browser_resize", width: 640, height: 400, scale: 1 });
+    await nextBrowserFrame(c, (f) => f.pageWidth === 640 && f.pageHeight === 400, 60_000);
+
+    assertEquals((await forge.stop()).code, 0);
+    assertEquals((await link(1)).kind, "reconnecting");
+    const before = new Set(c.frames);
+    forge = await world.startForge({}, forge.port);
+    clock.advanceBy(500);
+
+    const back = await link(2);
+    assert(back.kind === "reconnected", JSON.stringify(back));
+    assertEquals([back.reattached, back.unattached], [[{ kind: "browser_view", seat }], []]);
+    // The new run's host paints for this viewer, laid out at the size it last sent.
+    const painted = await c.nextFrame((f) => {
+      if (before.has(f) || f.type !== "binary" || f.kind !== 1) return false;
+      const d = decodeBrowserFrame(f.bytes);
+      return d.ok && d.frame.pageWidth === 640 && d.frame.pageHeight === 400;
+    }, 60_000);
+    assertEquals(painted.type, "binary");
+    await c.close();
+    assertEquals(c.schemaErrors, []);
+  },
 });
