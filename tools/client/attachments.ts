@@ -62,7 +62,7 @@ export class Attachments {
     const m = read.data;
     const surface = VIEW_KINDS[m.kind];
     if (surface && "seat" in m) {
-      const { reply_to, ...attachment } = m as ClientMessageOf<"terminal_view">;
+      const { reply_to, ...attachment } = m as Attachment & { reply_to?: number | null };
       this.#pending[surface] = { attachment, size: null, replyTo: reply_to ?? null };
     } else if (m.kind === "terminal_detach" || m.kind === "browser_detach") {
       const surface = m.kind === "terminal_detach" ? "terminal" : "browser";

@@ -357,7 +357,7 @@ export class ForgeClient {
       if (this.#checker) this.schemaErrors.push(...this.#checker.check(frame.data));
       claim = this.#desk.heard(frame.data) ?? this.#heardRun(frame.data);
       if (claim !== "internal") this.#subs.heard(frame.data);
-      if (claim === null && this.#views.heard(frame.data)) claim = "internal";
+      if (claim !== "internal" && this.#views.heard(frame.data)) claim = "internal";
     }
     this.#log.push(frame, claim !== null);
     for (const l of [...this.#listeners]) l.frame(frame, claim === "internal");
