@@ -91,9 +91,11 @@ export class Attachments {
       const p = this.#pending[surface];
       if (!p) continue;
       const kind = p.attachment.kind;
-      // The attach landed: its view frame, or its own reply saying ok.
+      // The attach landed: its view frame, or its own reply saying ok. A browser_view naming
+      // another tab is the old tab's news (a role moved), not this attach's answer.
+      const tab = "tab" in p.attachment ? p.attachment.tab : undefined;
       const ok = (m.kind === "terminal_view" && surface === "terminal") ||
-        (m.kind === "browser_view" && surface === "browser") ||
+        (m.kind === "browser_view" && surface === "browser" && (tab ?? m.tab) === m.tab) ||
         (m.kind === "reply" && m.reply_to === p.replyTo && okOf(m.body));
       const refused = (m.kind === "reply" && m.reply_to === p.replyTo && !okOf(m.body)) ||
         (m.kind === "error" && m.what === kind && p.replyTo === null);

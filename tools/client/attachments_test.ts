@@ -47,6 +47,8 @@ Deno.test("held: a refused browser attach drops the tab viewed; a refused termin
   a.sent({ kind: "terminal_view", seat: alpha, id: 9 });
   a.heard({ kind: "error", what: "terminal_view", why: "terminal_view: no", seat: alpha });
   a.sent({ kind: "browser_view", seat: alpha, tab: 7, reply_to: 6 });
+  // The old tab's news (its role moved) while the attach is out is not the attach's answer.
+  a.heard({ kind: "browser_view", id: 2, profile: "Acme/default", tab: 1 });
   a.heard({ kind: "reply", reply_to: 6, body: { ok: false, why: "tab 7 is not open" } });
   assertEquals(a.held, [{ kind: "terminal_view", seat: alpha, id: 1 }]);
 });
