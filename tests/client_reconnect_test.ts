@@ -53,6 +53,8 @@ const back = (attempt: number, seat: Slot): LinkEvent => ({
   attempt,
   restored: [{ kind: "subscribe", what: { session: seat }, answering: false }],
   refused: [],
+  reattached: [],
+  unattached: [],
 });
 
 const chat = (u: SessionUpdate): CliFrame | null =>

@@ -2,7 +2,7 @@
  * forge's TypeScript SDK over the socket, and the client every test drives forge with: the
  * entry point. ForgeClient (tools/client/client.ts) connects, sends typed messages, runs commands
  * to their answer, follows subjects with their seat streams repaired, holds every subscription
- * across a reconnect (when asked) and waits for frames; the rest are the types and errors it
+ * and viewer attachments across a reconnect (when asked) and waits for frames; the rest are the types and errors it
  * answers with. docs/client.md shows it in use.
  */
 export { type ConnectOptions, ForgeClient, type ServerMessageOf } from "./client/client.ts";
@@ -20,3 +20,4 @@ export { decodeFrame, type Frame } from "./client/frames.ts";
 export type { Numbered } from "./client/seat_stream.ts";
 export type { LinkEvent, ReconnectOptions } from "./client/redial.ts";
 export type { Restoration, Subscription } from "./client/subscriptions.ts";
+export type { Attachment, Reattachment } from "./client/attachments.ts";

@@ -13,13 +13,14 @@ import {
   WireChecker,
 } from "../../protocol/mod.ts";
 import { type CommandBody, commandNameOf, commandWire, type ReplyOf } from "./commands.ts";
+import { Attachments, type Reattachment } from "./attachments.ts";
 import { CommandDesk } from "./desk.ts";
 import { ConnectionClosed, OffSchema } from "./errors.ts";
 import { Following, type Listener } from "./follow.ts";
 import { type Frame, FrameLog } from "./frames.ts";
 import { ForgeLink, type LinkOwner } from "./link.ts";
 import type { LinkEvent, ReconnectOptions } from "./redial.ts";
-import { Subscriptions } from "./subscriptions.ts";
+import { type Restoration, Subscriptions } from "./subscriptions.ts";
 
 /** One server message of a given kind, as protocol/ types it. */
 export type ServerMessageOf<K extends ServerKind> = Extract<ServerMessageType, { kind: K }>;
@@ -62,6 +63,8 @@ export class ForgeClient {
   #listeners = new Set<Listener>();
   /** Every subscription this connection holds, in order: what a reconnect asks for again. */
   #subs = new Subscriptions();
+  /** The terminal and browser tab this connection views: attached again after a reconnect. */
+  #views = new Attachments();
   #linkListeners = new Set<(e: LinkEvent) => void>();
   #link!: ForgeLink;
   /** The server run's boot_id, read from home on this connection (a seat's numbers are its). */
@@ -118,12 +121,17 @@ export class ForgeClient {
 
   /**
    * Sends one client message, typed by its `kind`. Throws a ConnectionClosed once closed, or
-   * while a redial runs; an `unsubscribe` then is no error: the subscription is let go and not
-   * asked for on the next socket (the old one's died with it).
+   * while a redial runs; an `unsubscribe`, `terminal_detach` or `browser_detach` then is no
+   * error: the subscription or viewer is let go and not asked for on the next socket (the old
+   * one's died with it).
    */
   send<K extends ClientKind>(message: Extract<ClientMessage, { kind: K }>): void {
     const m = message as ClientMessage;
-    if (m.kind === "unsubscribe" && !this.isOpen && !this.isClosed) return this.#subs.sent(m);
+    if (!this.isOpen && !this.isClosed) {
+      // Let go while down: the old socket's died with it, and the next one does not ask again.
+      if (m.kind === "unsubscribe") return this.#subs.sent(m);
+      if (m.kind === "terminal_detach" || m.kind === "browser_detach") return this.#views.sent(m);
+    }
     this.#out(m, m.kind, JSON.stringify(m));
   }
 
@@ -265,7 +273,10 @@ export class ForgeClient {
   #out(message: unknown, what: string, text: string, own = false): void {
     this.#refuseIfClosed(`\`${what}\``);
     if (what === "showing") this.#showing = message as ClientMessageOf<"showing">;
-    if (!own) this.#subs.sent(message);
+    if (!own) {
+      this.#subs.sent(message);
+      this.#views.sent(message);
+    }
     this.#checker?.sent(message);
     this.#desk.sent(message);
     this.socket.send(text);
@@ -299,20 +310,29 @@ export class ForgeClient {
     this.#bootId = null;
     this.#readingRun = false;
     this.#subs.dropped();
+    this.#views.dropped();
     for (const l of [...this.#listeners]) l.dropped?.();
   }
 
   /**
    * A new socket: the run read first when a seat is followed, then every subscription held asked
-   * for again in the order held (a follow's among them), then the seat shown; `reconnected` is
-   * said once each subscription was answered.
+   * for again in the order held (a follow's among them), then the terminal and browser tab viewed
+   * (at their last size), then the seat shown; `reconnected` is said once each was answered.
    */
   #reopened(attempt: number): void {
     if ([...this.#listeners].some((l) => l.resumesSeat)) this.#readRun();
-    this.#subs.restore(
-      (s) => this.#out(s, s.kind, JSON.stringify(s), true),
-      (r) => this.#linkListeners.forEach((l) => l({ kind: "reconnected", attempt, ...r })),
-    );
+    const own = (m: ClientMessage) => this.#out(m, m.kind, JSON.stringify(m), true);
+    let subs: Restoration | null = null;
+    let views: Reattachment | null = null;
+    const said = () => {
+      if (!subs || !views) return;
+      const r = { kind: "reconnected" as const, attempt, ...subs, ...views };
+      this.#linkListeners.forEach((l) => l(r));
+    };
+    this.#subs.restore(own, (r) => (subs = r, said()));
+    // spec: browser_view: "A connection that goes is detached with it": a viewer is asked for
+    // again like a subscription, after them, so its frames flow on the new socket.
+    this.#views.restore(own, () => this.#desk.allocateReplyTo(), (r) => (views = r, said()));
     // spec: The socket > Reaching it: "a client re-attaching the seat it is showing must re-send
     // Showing too, because the server's showing died with the old connection".
     if (this.#showing?.seat) this.send(this.#showing);
@@ -337,6 +357,7 @@ export class ForgeClient {
       if (this.#checker) this.schemaErrors.push(...this.#checker.check(frame.data));
       claim = this.#desk.heard(frame.data) ?? this.#heardRun(frame.data);
       if (claim !== "internal") this.#subs.heard(frame.data);
+      if (claim !== "internal" && this.#views.heard(frame.data)) claim = "internal";
     }
     this.#log.push(frame, claim !== null);
     for (const l of [...this.#listeners]) l.frame(frame, claim === "internal");

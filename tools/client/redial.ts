@@ -2,6 +2,7 @@ import { type Clock, MONOTONIC } from "../../server/clock.ts";
 import { BACKOFF, type RedialPlan } from "../reconnect/backoff.ts";
 import { BROWSER_DEADLINE_MS, QUIET_MS } from "../reconnect/probe.ts";
 import type { ConnectFailed, ConnectionClosed } from "./errors.ts";
+import type { Reattachment } from "./attachments.ts";
 import type { Restoration } from "./subscriptions.ts";
 
 /**
@@ -41,10 +42,12 @@ export type LinkEvent =
   /**
    * A new socket is open and every subscription the connection held (a follow's, or one sent by
    * hand) was asked for again in the order held and answered: `restored` with its snapshot,
-   * `refused` in forge's words (no longer held). A drop before every answer came says nothing
-   * here: a `reconnecting` follows, and the next socket asks for them all again.
+   * `refused` in forge's words (no longer held); then the terminal and browser tab it viewed were
+   * attached again: `reattached` (at the size last sent), `unattached` in forge's words (the seat
+   * or the tab gone; no longer held). A drop before every answer came says nothing here: a
+   * `reconnecting` follows, and the next socket asks for them all again.
    */
-  | ({ kind: "reconnected"; attempt: number } & Restoration);
+  | ({ kind: "reconnected"; attempt: number } & Restoration & Reattachment);
 
 /** The options with every default filled in: the web client's numbers (tools/reconnect/). */
 export function redialPlan(o: ReconnectOptions | true): SdkPlan {

@@ -68,6 +68,46 @@ export function mcpServers(rows: Wire[]): McpServer[] {
 }
 
 /**
+ * The lifecycles with no CLI behind the seat (home > agents > lifecycle), each with why its
+ * servers are not running: an MCP server is the CLI's child (its `--mcp-config`), so none runs
+ * while the CLI does not, whatever its last `mcp_status` said. forge keeps the last report in the
+ * record (spec: session > mcp: "The session's MCP servers"), so the page says what is true now.
+ */
+const NO_CLI: Record<string, string> = {
+  Sleeping: "not running while the seat sleeps",
+  Failed: "not running: the seat's CLI stopped when it failed",
+  Spawning: "not running yet: the seat's CLI is starting",
+};
+
+/** The MCP panel as drawn: the servers and their status now, and why none runs (else null). */
+export interface McpDrawn {
+  servers: McpServer[];
+  /** The last read's failure, while a CLI runs to have been read. */
+  error: string | null;
+  notRunning: string | null;
+}
+
+/**
+ * What the panel draws of the servers last reported, under the seat's lifecycle: with no CLI
+ * running, each server is listed as not running (its last status, tool count and error were the
+ * gone CLI's), and the last read's failure is not said.
+ */
+export function mcpDrawn(
+  mcp: { servers: McpServer[]; error: string | null },
+  lifecycle: string | null,
+): McpDrawn {
+  const notRunning = lifecycle === null ? null : NO_CLI[lifecycle] ?? null;
+  if (notRunning === null) return { ...mcp, notRunning };
+  const servers = mcp.servers.map((s) => ({
+    ...s,
+    status: "not running",
+    tools: null,
+    error: null,
+  }));
+  return { servers, error: null, notRunning };
+}
+
+/**
  * The seat's side panels: its subagent cards, its MCP servers (or why they could not be read)
  * and the last refused MCP operation, its monitors, and the call outputs this page asked for.
  * spec: What a subject carries > session (subagent_instances, mcp, monitors); the updates that

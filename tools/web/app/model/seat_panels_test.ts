@@ -3,7 +3,7 @@ import type { Wire } from "../../../../protocol/mod.ts";
 import { seatSnapshot as snapshot } from "../../../../tests/web_seat_snapshot.ts";
 import { readUpdate } from "../net/updates.ts";
 import { SeatModel } from "./seat.ts";
-import { mcpServers, readCallOutput } from "./seat_panels.ts";
+import { mcpDrawn, mcpServers, readCallOutput } from "./seat_panels.ts";
 
 // The seat's side panels as the page holds them: seeded from the session snapshot, moved by the
 // updates that carry each whole, and read_call_output's answer, which stands nowhere in the
@@ -101,5 +101,37 @@ Deno.test("seat panels: an answer off its shape and a row without a name are sai
   });
   assertEquals(mcpServers([{ status: "failed" }, { name: "x", status: "failed", error: "boom" }]), [
     { name: "x", status: "failed", tools: null, error: "boom" },
+  ]);
+});
+
+// spec: session > mcp, home > agents > lifecycle: the servers are the CLI's, so a seat with no
+// CLI running has none running, whatever the last report forge keeps said.
+Deno.test("seat panels: with no CLI running the servers last reported are drawn not running", () => {
+  const last = {
+    servers: [
+      { name: "forge", status: "connected", tools: 4, error: null },
+      { name: "docs", status: "failed", tools: null, error: "spawn ENOENT" },
+    ],
+    error: "the CLI did not answer mcp_status",
+  };
+  for (const lifecycle of ["Idle", "Running", "Attention", null]) {
+    assertEquals(mcpDrawn(last, lifecycle), { ...last, notRunning: null }, String(lifecycle));
+  }
+  const asleep = mcpDrawn(last, "Sleeping");
+  assertEquals(asleep, {
+    servers: [
+      { name: "forge", status: "not running", tools: null, error: null },
+      { name: "docs", status: "not running", tools: null, error: null },
+    ],
+    error: null,
+    notRunning: "not running while the seat sleeps",
+  });
+  assertEquals(
+    mcpDrawn(last, "Failed").notRunning,
+    "not running: the seat's CLI stopped when it failed",
+  );
+  assertEquals(mcpDrawn(last, "Spawning").servers.map((s) => s.status), [
+    "not running",
+    "not running",
   ]);
 });

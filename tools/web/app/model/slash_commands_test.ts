@@ -33,3 +33,9 @@ Deno.test("slash commands: arrows wrap round the rows, Enter and Tab pick, Escap
   assertEquals(slashKey("a", 1, 3), null);
   assertEquals(slashKey("Enter", 0, 0), null);
 });
+
+Deno.test("slash commands: one that does nothing in a stream-json session is not offered", () => {
+  const cli = [cmd("focus"), cmd("/fast"), cmd("config"), cmd("agents"), cmd("__remote-workflow")];
+  assertEquals(slashMatches("/", cli).map((c) => c.name), ["config"]);
+  assertEquals(slashMatches("/fo", cli), []);
+});

@@ -105,7 +105,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         </div>
       )}
       <Processes seat={seat} />
-      <SeatPanels seat={seat} />
+      <SeatPanels seat={seat} lifecycle={lifecycle} />
       {key.label === "lead" && <Workers lead={key} />}
       {props.tab === "chat" && (
         <>

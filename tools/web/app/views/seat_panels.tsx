@@ -1,6 +1,6 @@
 import type { SubagentInstance } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
-import type { McpServer } from "../model/seat_panels.ts";
+import { mcpDrawn, type McpServer } from "../model/seat_panels.ts";
 import { CallOutputDoor } from "./call_output.tsx";
 import { client } from "./use.ts";
 
@@ -9,13 +9,13 @@ import { client } from "./use.ts";
  * its MCP servers, and the watches its Monitor tool runs. spec: What a subject carries > session
  * (subagent_instances, mcp, monitors).
  */
-export function SeatPanels(props: { seat: SeatModel }) {
+export function SeatPanels(props: { seat: SeatModel; lifecycle: string | null }) {
   const p = props.seat.panels;
   return (
     <>
       {p.cards.length > 0 && <Subagents cards={p.cards} />}
       {p.mcp && (p.mcp.servers.length > 0 || p.mcp.error || p.mcpFailed) && (
-        <Mcp seat={props.seat} />
+        <Mcp seat={props.seat} lifecycle={props.lifecycle} />
       )}
       {p.monitors.length > 0 && <Monitors seat={props.seat} />}
     </>
@@ -67,28 +67,37 @@ function Subagents(props: { cards: SubagentInstance[] }) {
 
 /**
  * The CLI's MCP servers and their status, each with a reconnect and an enable/disable; a read
- * that failed, and a refused operation (mcp_operation_error), said in their words.
+ * that failed, and a refused operation (mcp_operation_error), said in their words. A seat with
+ * no CLI running lists them as not running; its doors stay, and forge's refusal of each (the
+ * seat has no session) is said in its words like any other.
  */
-function Mcp(props: { seat: SeatModel }) {
-  const { mcp, mcpFailed } = props.seat.panels;
+function Mcp(props: { seat: SeatModel; lifecycle: string | null }) {
+  const { mcpFailed } = props.seat.panels;
+  const mcp = mcpDrawn(props.seat.panels.mcp!, props.lifecycle);
   const key = props.seat.slot;
-  const troubled = mcp!.servers.filter((s) => s.status !== "connected").length;
+  const troubled = mcp.servers.filter((s) => s.status !== "connected").length;
+  const alarm = mcp.notRunning === null && (troubled > 0 || mcpFailed !== null);
   return (
-    <details class="panel mcp" data-testid="mcp" open={troubled > 0 || mcpFailed !== null}>
+    <details class="panel mcp" data-testid="mcp" open={alarm}>
       <summary class="muted">
-        {mcp!.servers.length} MCP server{mcp!.servers.length === 1 ? "" : "s"}
-        {troubled > 0 ? `, ${troubled} not connected` : ""}
+        {mcp.servers.length} MCP server{mcp.servers.length === 1 ? "" : "s"}
+        {mcp.notRunning !== null
+          ? `, ${mcp.notRunning}`
+          : troubled > 0
+          ? `, ${troubled} not connected`
+          : ""}
       </summary>
-      {mcp!.error && <p class="error">The servers could not be read: {mcp!.error}</p>}
+      {mcp.error && <p class="error">The servers could not be read: {mcp.error}</p>}
       {mcpFailed && (
         <p class="error" role="alert" data-testid="mcp-failed">
           {mcpFailed.server}: {mcpFailed.words}
         </p>
       )}
       <ul>
-        {mcp!.servers.map((s: McpServer) => (
+        {mcp.servers.map((s: McpServer) => (
           <li key={s.name} data-testid={`mcp-${s.name}`}>
-            <b>{s.name}</b> <span class={`chip mcp-${s.status}`}>{s.status}</span>{" "}
+            <b>{s.name}</b>{" "}
+            <span class={`chip mcp-${s.status.replaceAll(" ", "-")}`}>{s.status}</span>{" "}
             {s.tools !== null && <span class="muted">{s.tools} tools</span>}
             {s.error && <span class="error">{s.error}</span>}
             <button
