@@ -26,11 +26,13 @@ Deno.test("a prompt streams stream_event deltas, then the assistant frame, then 
   deepStrictEqual(uuid, "0b7e1f4a-9c1d-4e2b-8f3a-5d6c7b8a9e01");
   const result = await log.next("result");
 
-  // Frame order for one turn (2.1.332): command_lifecycle queued/started, system/init,
-  // system/status, stream_event message_start .. message_stop with the assistant frame
-  // interleaved after the block's deltas, then result, then command_lifecycle completed.
+  // Frame order for one turn (2.1.332): the session state's `running` (forge asks for those
+  // frames at launch), command_lifecycle queued/started, system/init, system/status,
+  // stream_event message_start .. message_stop with the assistant frame interleaved after the
+  // block's deltas, then result, then command_lifecycle completed and the state's `idle`.
   const kinds = log.frames.slice(0, log.frames.indexOf(result) + 1).map(kind);
-  deepStrictEqual(kinds.slice(0, 6), [
+  deepStrictEqual(kinds.slice(0, 7), [
+    "system/session_state_changed",
     "command_lifecycle",
     "command_lifecycle",
     "system/init",
@@ -68,6 +70,11 @@ Deno.test("a prompt streams stream_event deltas, then the assistant frame, then 
     (f) => f.type === "command_lifecycle" && f.state === "completed",
     "lifecycle completed",
   );
+  await log.waitFor(
+    (f) => f.subtype === "session_state_changed" && f.state === "idle",
+    "session state idle",
+  );
+  deepStrictEqual(log.frames[0].state, "running");
   const lifecycle = log.frames.filter((f) => f.type === "command_lifecycle");
   deepStrictEqual(lifecycle.map((f) => [f.command_uuid, f.state]), [
     [uuid, "queued"],
