@@ -72,13 +72,17 @@ export const DictateOutcome = z.union([
   z.literal("cancelled"),
 ]);
 
-/** The composer's carried landing. spec: session > composer > notice. A type alias, so the
- * session's composer checks it as a Wire. */
-export type DictateNotice = {
-  text: string;
-  carried: true;
-  surface: DictateSurface | null;
-};
+/**
+ * The composer's carried landing: the last landed take nobody has sent. spec: session > composer
+ * > notice ("with carried: true and the surface whose capture began it - null for a server-side
+ * take or a client older than the field").
+ */
+export const DictateNotice = z.object({
+  text: z.string(),
+  carried: z.literal(true),
+  surface: DictateSurface.nullable(),
+}).strict();
+export type DictateNotice = z.infer<typeof DictateNotice>;
 
 /** The take's own updates, built in one place so their field names never drift. */
 export const takeUpdate = {
