@@ -7,6 +7,7 @@ import {
   InstalledModel,
   InstallState,
   ModelRow,
+  PreflightState,
   ReadAloudRead,
   SpeakingRead,
 } from "./dictate_models.ts";
@@ -155,7 +156,7 @@ export const DictateModelsSnapshot = z.object({
       file: z.string(),
       size: z.number().nullable(),
       sha256: z.string().nullable(),
-      state: Json,
+      state: PreflightState,
       facts: Json.nullable(),
       catalogue: ModelRow.nullable(),
       from: z.object({ from: z.string() }).strict(),
