@@ -30,7 +30,7 @@ export const MarketplaceOffer = z.object({
   marketplace_name: str,
   version: opt,
   /** The catalogue entry's `source` as the marketplace declares it (a path or a source object). */
-  source: z.json(),
+  source: z.json().describe("the entry's source as the marketplace's own manifest declares it"),
 }).strict();
 export type MarketplaceOffer = z.infer<typeof MarketplaceOffer>;
 

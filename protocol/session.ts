@@ -199,7 +199,7 @@ export const MonitorsChanged = z.object({ key: Slot, monitors: z.array(Monitor) 
  */
 export const ConversationTurn = z.object({
   key: z.string().nullable(),
-  messages: z.array(z.json()),
+  messages: z.array(z.json()).describe("the CLI's stream-json frames the turn ran as, untouched"),
 }).strict();
 export type ConversationTurn = z.infer<typeof ConversationTurn>;
 
