@@ -7,6 +7,7 @@ import {
   InstalledModel,
   InstallState,
   ModelRow,
+  PreflightState,
   ReadAloudRead,
   SpeakingRead,
 } from "./dictate_models.ts";
@@ -72,13 +73,17 @@ export const DictateOutcome = z.union([
   z.literal("cancelled"),
 ]);
 
-/** The composer's carried landing. spec: session > composer > notice. A type alias, so the
- * session's composer checks it as a Wire. */
-export type DictateNotice = {
-  text: string;
-  carried: true;
-  surface: DictateSurface | null;
-};
+/**
+ * The composer's carried landing: the last landed take nobody has sent. spec: session > composer
+ * > notice ("with carried: true and the surface whose capture began it - null for a server-side
+ * take or a client older than the field").
+ */
+export const DictateNotice = z.object({
+  text: z.string(),
+  carried: z.literal(true),
+  surface: DictateSurface.nullable(),
+}).strict();
+export type DictateNotice = z.infer<typeof DictateNotice>;
 
 /** The take's own updates, built in one place so their field names never drift. */
 export const takeUpdate = {
@@ -151,7 +156,7 @@ export const DictateModelsSnapshot = z.object({
       file: z.string(),
       size: z.number().nullable(),
       sha256: z.string().nullable(),
-      state: Json,
+      state: PreflightState,
       facts: Json.nullable(),
       catalogue: ModelRow.nullable(),
       from: z.object({ from: z.string() }).strict(),

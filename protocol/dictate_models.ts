@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WireTime } from "./home.ts";
+import { WireTime } from "./wire_time.ts";
 
 // spec: dictate_models, its field table: the rows inside the models page's read that the server
 // builds (subsystems/dictate/models/page.ts, bench.ts, read_aloud.ts; subsystems/voice/row.ts)
@@ -8,6 +8,25 @@ import { WireTime } from "./home.ts";
 /** The roles a model serves. The speaking role is the voice issue's (`[tts]`). */
 export const DictateRole = z.enum(["dictation", "vad"]);
 export type DictateRole = z.infer<typeof DictateRole>;
+
+/**
+ * A model's preflight state, as home > dictate's models and dictate_models > in_use carry it.
+ * spec: dictate_models > in_use ("pending, downloading, verifying, fetched, loading, ready,
+ * failed"); the catalogue gives the original's serde shape: the bare states as strings,
+ * `downloading` with its byte counts, `failed` with the reason in forge's words.
+ */
+export const PreflightState = z.union([
+  z.enum(["pending", "verifying", "fetched", "loading", "ready"]),
+  z.object({
+    downloading: z.object({
+      downloaded: z.number().int().nonnegative(),
+      total: z.number().int().nonnegative(),
+      resumed_from: z.number().int().nonnegative().nullable(),
+    }).strict(),
+  }).strict(),
+  z.object({ failed: z.string() }).strict(),
+]);
+export type PreflightState = z.infer<typeof PreflightState>;
 
 /** What a bench scores: a model file in a role (the original's bench.target{file,pinned,role}). */
 export const BenchTarget = z.object({

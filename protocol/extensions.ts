@@ -30,7 +30,7 @@ export const MarketplaceOffer = z.object({
   marketplace_name: str,
   version: opt,
   /** The catalogue entry's `source` as the marketplace declares it (a path or a source object). */
-  source: z.json(),
+  source: z.json().describe("the entry's source as the marketplace's own manifest declares it"),
 }).strict();
 export type MarketplaceOffer = z.infer<typeof MarketplaceOffer>;
 
@@ -213,6 +213,11 @@ export const SUBJECT_FIELD_EXTENSIONS = {
     "v29 says only whether one loaded (pricing_available)",
   "usage.scanned_at": "when the pool scan behind the report ran: the subject is not a feed",
   "usage.week_starts_on": "the day the week window begins (monday), so a client labels it rightly",
+  "home.connectors.gotify.configured":
+    "whether forge.toml has a [gotify] at all: a missing one and a down server both read as " +
+    "not connected, and this says which",
+  "home.connectors.gotify.error": "why Gotify is not connected, in forge's words",
+  "home.connectors.slack.load_error": "why the stored subscription set failed to load",
   "session.account": "the gateway account the seat runs under (protocol/accounts.ts)",
   "session.state.slot": "the seat the state belongs to, so the object reads alone",
   "session.processes.pid": "the root process the walk began at (the CLI's own pid)",

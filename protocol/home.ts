@@ -1,9 +1,16 @@
 import { z } from "zod";
 import { AccountsWire, Chip } from "./accounts.ts";
 import { FleetRow } from "./board.ts";
+import { ConnectorsHome } from "./connectors.ts";
+import { DictateDeviceChoice } from "./dictate.ts";
+import { PreflightState } from "./dictate_models.ts";
 import { Slot } from "./slot.ts";
 import { HomeNotify } from "./notify.ts";
 import { HomeBiometric, HomeVault } from "./vault.ts";
+import { WireTime } from "./wire_time.ts";
+
+// The instant pair lives in its own module (dictate_models reads it too, and home reads theirs).
+export { WireTime, wireTime, wireTimeMs } from "./wire_time.ts";
 
 /**
  * The home subject's snapshot: the one schema its golden test validates (tests/golden_test.ts).
@@ -11,24 +18,6 @@ import { HomeBiometric, HomeVault } from "./vault.ts";
  * original's wire is followed (its HomeWire), and each deliberate difference is argued
  * beside its field.
  */
-
-/** serde's SystemTime: a pair, never a number. */
-export const WireTime = z.object({
-  secs_since_epoch: z.number().int(),
-  nanos_since_epoch: z.number().int(),
-}).strict();
-export type WireTime = z.infer<typeof WireTime>;
-
-/** An instant (epoch ms) as the wire's pair. */
-export function wireTime(ms: number): WireTime {
-  const secs = Math.floor(ms / 1000);
-  return { secs_since_epoch: secs, nanos_since_epoch: Math.floor((ms - secs * 1000) * 1e6) };
-}
-
-/** The wire's pair as an instant (epoch ms). */
-export function wireTimeMs(t: WireTime): number {
-  return t.secs_since_epoch * 1000 + Math.floor(t.nanos_since_epoch / 1e6);
-}
 
 /** What git said about a row's tree. */
 export const WorkState = z.object({
@@ -131,15 +120,19 @@ export const ServiceStatus = z.object({
 export type ServiceStatus = z.infer<typeof ServiceStatus>;
 
 /** home > dictate in the original's shape: the snapshot is `{models, failure}` even with
- * dictation off (then no models), and `device` is the pinned input device or null. */
+ * dictation off (then no models), each model with its preflight state (spec: dictate_models >
+ * in_use), and `device` is the capture device a runtime pick pinned (set_dictate_device), or
+ * null when none is pinned. */
 export const HomeDictate = z.object({
   enabled: z.boolean(),
   snapshot: z.object({
-    models: z.array(z.object({ role: z.string(), file: z.string(), state: z.json() }).strict()),
+    models: z.array(
+      z.object({ role: z.string(), file: z.string(), state: PreflightState }).strict(),
+    ),
     failure: DictateFailure.nullable(),
   }).strict(),
   models_dir: z.string().nullable(),
-  device: z.json().nullable(),
+  device: DictateDeviceChoice.nullable(),
 }).strict();
 
 export const HomeSnapshot = z.object({
@@ -149,11 +142,8 @@ export const HomeSnapshot = z.object({
   unseen: z.array(Slot),
   /** null only in a server built without the gateway (a bare registry). */
   accounts: AccountsWire.nullable(),
-  connectors: z.object({
-    gotify: z.object({ connected: z.boolean() }).passthrough(),
-    slack: z.object({ connected_workspaces: z.array(z.json()), load_failed: z.boolean() })
-      .passthrough(),
-  }).strict(),
+  /** The connectors' liveness, as their subsystem builds it (protocol/connectors.ts). */
+  connectors: ConnectorsHome,
   biometric: HomeBiometric,
   vault: HomeVault,
   dictate: HomeDictate,

@@ -30,6 +30,7 @@ export * from "./server.ts";
 export * from "./config_key.ts";
 export * from "./binary.ts";
 export * from "./terminal_frames.ts";
+export * from "./terminal_summary.ts";
 export * from "./accounts.ts";
 export * from "./dictate.ts";
 export * from "./dictate_models.ts";

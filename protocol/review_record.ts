@@ -147,3 +147,16 @@ export const FileContent = z.union([
   z.object({ state: z.literal("failed"), why: z.string() }).strict(),
 ]);
 export type FileContent = z.infer<typeof FileContent>;
+
+/**
+ * The session's `file_index` and `file_index_changed`'s `index`: every file under the seat's scan
+ * cwd as a tree keyed by name, a directory's value its own `{entries}` and a file's null
+ * (`{"entries": {"src": {"entries": {"a.ts": null}}}}`). spec: What a subject carries > session >
+ * file_index; the catalogue's FileIndex (`{entries: {...}}`).
+ */
+export const FileIndex = z.object({
+  get entries(): z.ZodRecord<z.ZodString, z.ZodNullable<typeof FileIndex>> {
+    return z.record(z.string(), FileIndex.nullable());
+  },
+}).strict();
+export type FileIndex = z.infer<typeof FileIndex>;

@@ -1,18 +1,44 @@
 import { z } from "zod";
 import { SeatAccount } from "./accounts.ts";
-import { WireTime, WorkState } from "./home.ts";
+import { PromptSource } from "./command_fields.ts";
+import { DictateNotice, DictateOverrides } from "./dictate.ts";
+import { WorkState } from "./home.ts";
+import { WireTime } from "./wire_time.ts";
 import { ReviewsRow } from "./review.ts";
-import { DiffContent, GitWorkView, IssueRef, PrInfo } from "./review_record.ts";
+import { DiffContent, FileIndex, GitWorkView, IssueRef, PrInfo } from "./review_record.ts";
 import { Slot } from "./slot.ts";
+import { TerminalSummary } from "./terminal_summary.ts";
 
 /**
  * The session subject's snapshot: the one schema its golden test validates. spec: What a subject
  * carries > session. Where the spec names a field but not its shape the original's wire is
  * followed (its SessionWire), each deliberate difference argued beside its field. The review
- * rows (git, pr, closes, diff, reviews) are protocol/review_record.ts's and review.ts's schemas;
- * terminal and file_index are checked here for their presence and nullability, their own
- * modules pinning the inside.
+ * rows (git, pr, closes, diff, file_index, reviews) are protocol/review_record.ts's and
+ * review.ts's schemas, the terminal protocol/terminal_summary.ts's, the composer's notice and
+ * the state's overrides protocol/dictate.ts's.
  */
+
+/** One prompt still waiting in the CLI's queue, and where it came from. spec: session > state
+ * (queue, "each {uuid, source, text}"); the catalogue's PromptSource. */
+export const QueuedPrompt = z.object({
+  uuid: z.string(),
+  source: PromptSource,
+  text: z.string(),
+}).strict();
+export type QueuedPrompt = z.infer<typeof QueuedPrompt>;
+
+/**
+ * Why a seat failed: forge's words, and the exit its process ended with (`code` and `signal`
+ * null when it never ran or ended otherwise; `stderr_tail` the last of its stderr, empty when
+ * none). home's agents row carries the same `message` as its `reason`.
+ */
+export const SeatFailure = z.object({
+  message: z.string(),
+  code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  stderr_tail: z.string(),
+}).strict();
+export type SeatFailure = z.infer<typeof SeatFailure>;
 
 /** The original's AvailableModel, plus `resolved_model`: which id the alias runs as today (the
  * CLI says so, and it is what a header's `resolved_id` matches). */
@@ -173,7 +199,7 @@ export const MonitorsChanged = z.object({ key: Slot, monitors: z.array(Monitor) 
  */
 export const ConversationTurn = z.object({
   key: z.string().nullable(),
-  messages: z.array(z.json()),
+  messages: z.array(z.json()).describe("the CLI's stream-json frames the turn ran as, untouched"),
 }).strict();
 export type ConversationTurn = z.infer<typeof ConversationTurn>;
 
@@ -191,9 +217,10 @@ export const SessionSnapshot = z.object({
   state: z.object({
     slot: Slot,
     scan_cwd: z.string(),
-    queue: z.array(z.object({ uuid: z.string(), source: z.json(), text: z.string() }).strict()),
+    queue: z.array(QueuedPrompt),
     voice_listeners: z.number().int(),
-    dictate_overrides: z.json().optional(),
+    /** spec: session > state > dictate_overrides; absent while dictation is off. */
+    dictate_overrides: DictateOverrides.optional(),
   }).strict(),
   /**
    * `machine` is v29's (machine, handoff or compacting); `compacting` the original's flag beside
@@ -207,7 +234,7 @@ export const SessionSnapshot = z.object({
     sign_in: z.null(),
     bind: z.string(),
     mode: z.string(),
-    notice: z.json().nullable(),
+    notice: DictateNotice.nullable(),
   }).strict(),
   pending_asks: z.array(PendingAsk),
   pending_ask: PendingAsk.nullable(),
@@ -219,18 +246,18 @@ export const SessionSnapshot = z.object({
   monitors: z.array(Monitor),
   mcp: McpRead.nullable(),
   processes: ProcessSnapshot.nullable(),
-  terminal: z.json().nullable(),
+  terminal: TerminalSummary.nullable(),
   work: WorkState.nullable(),
   git: GitWorkView.nullable(),
   pr: PrInfo.nullable(),
   closes: z.array(IssueRef),
   diff: DiffContent.nullable(),
-  file_index: z.json().nullable(),
+  file_index: FileIndex.nullable(),
   reviews: ReviewsRow.nullable(),
   /** The account the seat runs under (the gateway's; protocol/accounts.ts). */
   account: SeatAccount.optional(),
   /** Why the seat failed, null while it has not (v29 session record; home's `reason`). */
-  failure: z.json().nullable().optional(),
+  failure: SeatFailure.nullable().optional(),
 }).strict();
 export type SessionSnapshot = z.infer<typeof SessionSnapshot>;
 type SeatOwned = "composer" | "state";

@@ -17,7 +17,7 @@ import {
 } from "./held.ts";
 import { ServiceStatus, WorkState } from "./home.ts";
 import { ReviewActivityNotice, ReviewThreadsChanged } from "./review.ts";
-import { GitWorkView, IssueRef, PrInfo } from "./review_record.ts";
+import { FileIndex, GitWorkView, IssueRef, PrInfo } from "./review_record.ts";
 import { VaultAskRequest } from "./vault.ts";
 import { keyed, keyless, promptUuid, type UpdateSpec, words } from "./update_spec.ts";
 import { WorkerStatusChanged, WrappedPrompt } from "./workers.ts";
@@ -177,6 +177,6 @@ export const FLEET_UPDATES = {
   },
   file_index_changed: {
     about: "The files of the seat's tree moved (the index a file picker reads).",
-    fields: keyed({ index: z.json().describe("the file index, {entries}") }),
+    fields: keyed({ index: FileIndex.describe("the file index, {entries}") }),
   },
 } as const satisfies Record<string, UpdateSpec>;

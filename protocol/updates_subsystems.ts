@@ -7,6 +7,7 @@ import {
 } from "./dictate.ts";
 import { PLUGINS_UPDATES } from "./extensions.ts";
 import { HomeNotify } from "./notify.ts";
+import { TerminalSummary } from "./terminal_summary.ts";
 import { key, keyed, type UpdateSpec } from "./update_spec.ts";
 import { VaultRotated } from "./vault.ts";
 import { VoiceAudio, VoiceModeState } from "./voice.ts";
@@ -14,26 +15,6 @@ import { VoiceAudio, VoiceModeState } from "./voice.ts";
 // The subsystems' updates: dictation and its takes, voice, the terminal, the vault and the
 // plugins (the original's updates, by name; spec: terminal_changed, voice_audio,
 // voice_mode_state, vault_rotated, What a subject carries > extensions).
-
-/** A seat terminal's summary. spec: terminal_changed; the session table's `terminal` row. */
-export const TerminalSummary = z.object({
-  id: z.number().int().describe("the terminal's wire id"),
-  shell: z.string(),
-  cwd: z.string(),
-  cols: z.number().int(),
-  rows: z.number().int(),
-  alive: z.boolean().describe("whether the shell still runs"),
-  state: z.object({
-    kind: z.enum(["opened", "idle", "running", "password", "exited", "closed"]),
-    source: z.enum(["spawn", "foreground_pgrp", "termios", "prompt_text", "pty_exit", "close"]),
-    command: z.string().optional(),
-    code: z.number().int().nullable().optional(),
-    signal: z.number().int().nullable().optional(),
-  }).strict().describe("what the shell is doing and how that was detected"),
-  title: z.string().nullable(),
-  held: z.boolean().describe("whether a hand-off holds the terminal"),
-}).strict();
-export type TerminalSummary = z.infer<typeof TerminalSummary>;
 
 const generation = z.number().int().describe("the take's generation: a re-started take counts up");
 const take = "The take's own connection alone hears it.";

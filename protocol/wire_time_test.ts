@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/assert.ts";
-import { WireTime, wireTime, wireTimeMs } from "./home.ts";
+import { WireTime, wireTime, wireTimeMs } from "./wire_time.ts";
 
 Deno.test("an instant crosses as serde's pair and back, to the millisecond", () => {
   const ms = Date.parse("2026-03-02T10:00:30.123Z");

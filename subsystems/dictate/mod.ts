@@ -12,7 +12,7 @@ import { pageCommands } from "./page_commands.ts";
 import { takeCommands } from "./take_commands.ts";
 import { processModelsDir } from "./paths.ts";
 import { SeatPrefs } from "./prefs.ts";
-import { Preflight } from "./preflight.ts";
+import { Preflight, wireState } from "./preflight.ts";
 import { ReadAloudSet } from "./read_aloud.ts";
 import { TakeBook } from "./takes.ts";
 import { sileroModelPath } from "./vad.ts";
@@ -122,7 +122,7 @@ export async function create(host: Host) {
           models: [preflight.dictation, preflight.vad].map((m) => ({
             role: m.role,
             file: m.file,
-            state: m.state === "failed" ? { failed: m.failure } : m.state,
+            state: wireState(m),
           })),
           failure: preflight.dictation.failure,
         },

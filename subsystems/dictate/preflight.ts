@@ -1,3 +1,4 @@
+import type { PreflightState } from "../../protocol/mod.ts";
 import type { EngineModel, Transcriber } from "./engines/engine.ts";
 import { WorkerPool } from "./engines/pool.ts";
 import { SileroVad } from "./vad.ts";
@@ -15,6 +16,12 @@ export interface RoleModel {
   from: "compiled_pin" | "installed_pick";
   /** When a runtime pick chose it (ms since the epoch), null for the compiled pin. */
   at: number | null;
+}
+
+/** A role's state as the wire carries it (home > dictate, dictate_models > in_use): a failure
+ * tagged with its reason. */
+export function wireState(m: RoleModel): PreflightState {
+  return m.state === "failed" ? { failed: m.failure ?? "it failed without a reason" } : m.state;
 }
 
 /**

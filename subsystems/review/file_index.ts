@@ -10,12 +10,8 @@
  * Wire shape (catalogue: `{entries: {...}}`): a tree keyed by name, a directory's value its own
  * `{entries}`, a file's value null: `{"entries": {"src": {"entries": {"a.ts": null}}}}`.
  */
+import type { FileIndex } from "../../protocol/mod.ts";
 import { git, text } from "./git.ts";
-
-/** One directory level of the index (a type alias, so it is checked as a Wire where it crosses). */
-export type FileIndex = {
-  entries: Record<string, FileIndex | null>;
-};
 
 /** Indexer knobs. */
 export interface FileIndexOptions {

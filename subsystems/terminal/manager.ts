@@ -4,24 +4,13 @@ import { isEngineError } from "../../server/subsystem.ts";
  * check, close, the hand-off flag, and the summary terminal_changed carries (spec: terminal_view,
  * terminal_close, Server messages > terminal_changed, the session table's `terminal` row).
  */
+import type { TerminalSummary } from "../../protocol/mod.ts";
 import { ShellTerminal, type ShellTerminalOptions } from "./terminal.ts";
-import type { TerminalState } from "./state.ts";
 import { type Outcome, type SeatRef, ViewerSet, type ViewerSetOptions } from "./viewers.ts";
 
-/** The `terminal` summary (spec: terminal_changed; the session table's `terminal` row). A type
- * alias, so it is checked as the Wire it is sent as. */
-export type TerminalSummary = {
-  id: number;
-  shell: string;
-  cwd: string;
-  cols: number;
-  rows: number;
-  alive: boolean;
-  state: TerminalState;
-  title: string | null;
-  /** Whether a hand-off holds the terminal. */
-  held: boolean;
-};
+/** The `terminal` summary (spec: terminal_changed; the session table's `terminal` row):
+ * protocol/'s, so the summary the manager builds is the one the wire declares. */
+export type { TerminalSummary };
 
 /** A seat's open terminal and its viewers. */
 export interface SeatTerminal {

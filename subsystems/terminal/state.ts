@@ -14,29 +14,13 @@
  * - `exited` / `pty_exit`: the shell ended, with its `code` (null when a signal ended it).
  * - `closed` / `close`: the terminal was closed and its processes killed.
  */
+import type { TerminalSummary } from "../../protocol/mod.ts";
 import { readStat } from "./proc.ts";
 import { readTermios, termiosAvailable } from "./termios.ts";
 
-/** The kinds of state a terminal reports. */
-export type TerminalStateKind = "opened" | "idle" | "running" | "password" | "exited" | "closed";
-/** How a state was detected. */
-export type TerminalStateSource =
-  | "spawn"
-  | "foreground_pgrp"
-  | "termios"
-  | "prompt_text"
-  | "pty_exit"
-  | "close";
-
-/** A terminal's state; `command` rides `running`, `code` and `signal` ride `exited`. A type
- * alias, so the summary it rides is checked as a Wire. */
-export type TerminalState = {
-  kind: TerminalStateKind;
-  source: TerminalStateSource;
-  command?: string;
-  code?: number | null;
-  signal?: number | null;
-};
+/** A terminal's state; `command` rides `running`, `code` and `signal` ride `exited`. It is the
+ * summary's own (protocol/terminal_summary.ts), so what the tracker reports is what crosses. */
+export type TerminalState = TerminalSummary["state"];
 
 /** What the tracker samples and whom it tells. */
 export interface TrackerOptions {

@@ -1,15 +1,11 @@
+import type { SeatFailure } from "../../../protocol/mod.ts";
 import type { ClaudeExit } from "../claude/mod.ts";
 
 /** Where a seat's occupant is in its life (driver.ts); home draws it as the lifecycle (rows.ts). */
 export type Phase = "sleeping" | "spawning" | "live" | "releasing" | "failed";
 
-/** A failed seat's reason and the exit it came from (a type alias: it is checked as a Wire). */
-export type Failure = {
-  message: string;
-  code: number | null;
-  signal: string | null;
-  stderr_tail: string;
-};
+/** A failed seat's reason and the exit it came from: the session's `failure` (protocol/'s). */
+export type Failure = SeatFailure;
 
 /** A failure told in `message`, carrying the exit it came from (none: it never ran). */
 export function failureOf(message: string, exit: ClaudeExit | null): Failure {

@@ -4,7 +4,7 @@ import type {
   CurrentModel,
   McpRead,
   ProcessSnapshot,
-  PromptSource,
+  QueuedPrompt,
   SeatUpdate,
   SessionSnapshot,
   SlashCommand,
@@ -19,13 +19,8 @@ import { TaskBook } from "./tasks.ts";
 /** A derived update: its variant and fields, without the seat's `key` (the seat adds it). */
 type Derived = SeatUpdate;
 
-/** One prompt still waiting in the CLI's queue. spec: session > state.queue. A type alias, so
- * the queue is checked as the Wire it is sent as. */
-export type QueueRow = {
-  uuid: string;
-  source: PromptSource;
-  text: string;
-};
+/** One prompt still waiting in the CLI's queue (spec: session > state.queue): protocol/'s. */
+export type QueueRow = QueuedPrompt;
 
 /** `command_lifecycle` states that take a prompt out of the queue. */
 const SETTLED = new Set(["started", "completed", "cancelled", "discarded", "refused"]);

@@ -9,7 +9,7 @@ import type {
 } from "../../../protocol/mod.ts";
 import type { SpeakingFields } from "../../../server/subsystem.ts";
 import type { EngineModel } from "../engines/engine.ts";
-import type { Preflight, RoleModel } from "../preflight.ts";
+import { type Preflight, type RoleModel, wireState } from "../preflight.ts";
 import {
   BUILT_IN_ROWS,
   type CatalogueRow,
@@ -219,7 +219,7 @@ export class ModelsPage {
       size: record?.size ?? row?.size_bytes ?? null,
       sha256: record?.sha256 ??
         (row?.digest.algorithm === "sha256" ? row.digest.value : null),
-      state: m.state === "failed" ? { failed: m.failure ?? "" } : m.state,
+      state: wireState(m),
       facts: row
         ? { license: row.license, params: row.params, quant: row.quant, runtime: row.engine }
         : null,

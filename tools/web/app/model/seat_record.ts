@@ -1,9 +1,11 @@
 import {
   currentModel,
   type DictateNotice,
-  DictateOverrides,
+  type DictateOverrides,
+  type QueuedPrompt,
   type SlashCommand,
   type Slot,
+  type TerminalSummary,
   type Wire,
 } from "../../../../protocol/mod.ts";
 import type { Session } from "../net/narrow.ts";
@@ -12,12 +14,6 @@ import { applyAskUpdate, type Ask, asksFromSnapshot, resolvedNotice } from "./as
 import { SeatPanels } from "./seat_panels.ts";
 import { SentPrompts } from "./sent_prompts.ts";
 import { TurnBook } from "./turns.ts";
-
-export interface QueuedPrompt {
-  uuid: string;
-  source: string;
-  text: string;
-}
 
 /** A seat's own words kept on its page: an account rotation, a refused credential, a notice. */
 export interface SeatNotice {
@@ -39,7 +35,7 @@ export class SeatRecord {
   record: Session | null = null;
   asks: Ask[] = [];
   queue: QueuedPrompt[] = [];
-  terminal: Record<string, Wire> | null = null;
+  terminal: TerminalSummary | null = null;
   processes: Session["processes"] = null;
   backgroundTasks: Record<string, Wire>[] = [];
   /** The model the seat runs: the header's, or the newest init frame's bare id. */
@@ -82,11 +78,8 @@ export class SeatRecord {
   protected takeRecord(d: Session): void {
     this.record = d;
     this.asks = asksFromSnapshot(d.pending_asks);
-    this.queue = d.state.queue.map((q) => ({ ...q, source: String(q.source) }));
-    this.terminal = d.terminal !== null && typeof d.terminal === "object" &&
-        !Array.isArray(d.terminal)
-      ? d.terminal
-      : null;
+    this.queue = d.state.queue;
+    this.terminal = d.terminal;
     this.processes = d.processes;
     this.backgroundTasks = d.background_tasks;
     this.model = d.header.model?.catalog_id ?? d.header.model?.resolved_id ?? null;
@@ -94,10 +87,10 @@ export class SeatRecord {
     this.context = d.header.context;
     this.account = d.account?.display_name ?? this.account;
     this.listeners = d.state.voice_listeners;
-    this.landed = noticeOf(d.composer.notice);
-    this.overrides = DictateOverrides.safeParse(d.state.dictate_overrides).data ?? {};
+    this.landed = d.composer.notice;
+    this.overrides = d.state.dictate_overrides ?? {};
     this.book.inFlight = d.header.turn_in_flight;
-    this.failure = failureWords(d.failure);
+    this.failure = d.failure?.message ?? null;
     this.slashCommands = d.slash_commands;
     this.compacting = d.composer.compacting || d.composer.machine === "compacting";
     this.panels.take(d);
@@ -139,9 +132,11 @@ export class SeatRecord {
         this.prompts.heard(msg);
         return this.book.add(msg);
       }
-      case "prompt_queued":
-        this.queue = [...this.queue, u.fields];
+      case "prompt_queued": {
+        const { uuid, source, text } = u.fields;
+        this.queue = [...this.queue, { uuid, source, text }];
         return;
+      }
       case "prompt_lifecycle":
         if (u.fields.state !== "queued") this.#dequeue(u.fields.uuid);
         return;
@@ -218,26 +213,4 @@ export class SeatRecord {
   #note(severity: string, text: string): void {
     this.notices = [...this.notices.slice(-(KEEP_NOTICES - 1)), { severity, text, at: Date.now() }];
   }
-}
-
-/** The record's `failure` (v29 names it; forge's is `{message, code, signal, stderr_tail}`). */
-function failureWords(raw: Wire | undefined): string | null {
-  if (typeof raw === "string") return raw;
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-  return typeof raw.message === "string" ? raw.message : JSON.stringify(raw);
-}
-
-/** The composer's carried landing, when the record holds one. */
-function noticeOf(raw: Wire): DictateNotice | null {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-  if (typeof raw.text !== "string") return null;
-  const surface = raw.surface;
-  return {
-    text: raw.text,
-    carried: true,
-    surface: surface === "composer" || surface === "review" || surface === "files" ||
-        surface === "doc"
-      ? surface
-      : null,
-  };
 }

@@ -28,20 +28,19 @@ export function cliWords(home: Pick<Home, "cli_version">): string | null {
  * the store's own failure to load the subscriptions (`slack.load_error`).
  */
 export function connectorWords(connectors: Home["connectors"]): string {
-  const gotify = connectors.gotify;
-  const gotifyError = typeof gotify.error === "string" ? gotify.error : null;
+  const { gotify, slack } = connectors;
   const gotifyWords = gotify.connected
     ? "Gotify connected"
-    : gotify.configured === false
+    : !gotify.configured
     ? "Gotify off (no [gotify] in forge.toml)"
-    : `Gotify not connected${gotifyError ? `: ${gotifyError}` : ""}`;
-  const slack = connectors.slack;
+    : `Gotify not connected${gotify.error ? `: ${gotify.error}` : ""}`;
   const pairs = slack.connected_workspaces;
-  const up = pairs.filter((p) => Array.isArray(p) && p[1] === true).length;
-  const loadError = typeof slack.load_error === "string" ? slack.load_error : null;
+  const up = pairs.filter(([, connected]) => connected).length;
   const slackWords = `Slack ${up} of ${pairs.length} workspace(s) connected` +
     (slack.load_failed
-      ? `; the stored subscriptions failed to load${loadError ? `: ${loadError}` : ""}`
+      ? `; the stored subscriptions failed to load${
+        slack.load_error ? `: ${slack.load_error}` : ""
+      }`
       : "");
   return `${gotifyWords} · ${slackWords}`;
 }

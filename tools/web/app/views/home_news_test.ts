@@ -49,11 +49,11 @@ Deno.test("home news: the connectors' liveness carries their own errors", () => 
     }),
     "Gotify off (no [gotify] in forge.toml) · Slack 0 of 0 workspace(s) connected",
   );
-  // An older forge names neither error: the liveness is said without them.
+  // A failure with no words of its own: the liveness is said without them.
   assertEquals(
     connectorWords({
-      gotify: { connected: true },
-      slack: { connected_workspaces: [["acme", true]], load_failed: true },
+      gotify: { connected: true, configured: true, error: null },
+      slack: { connected_workspaces: [["acme", true]], load_failed: true, load_error: null },
     }),
     "Gotify connected · Slack 1 of 1 workspace(s) connected; the stored subscriptions failed to load",
   );

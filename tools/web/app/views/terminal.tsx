@@ -54,8 +54,8 @@ export function TerminalPage() {
   const mine = t !== null && t.controller === t.viewer;
   // The size the server says the terminal has (spec: terminal_changed), the attach's before it.
   const told = seat.terminal;
-  const cols = typeof told?.cols === "number" ? told.cols : t?.cols;
-  const rows = typeof told?.rows === "number" ? told.rows : t?.rows;
+  const cols = told?.cols ?? t?.cols;
+  const rows = told?.rows ?? t?.rows;
   const size = t ? `${cols}x${rows}` : "";
   return (
     <div class="terminal-page" data-testid="terminal">
