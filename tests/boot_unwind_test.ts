@@ -66,6 +66,14 @@ Deno.test("a boot that fails after a lead's CLI started ends that CLI and says w
     !childrenOf(Deno.pid).includes(pid),
     `the lead's CLI (pid ${pid}) is still this process's child`,
   );
+  // The account gateway the workspace phase started listens no more.
+  const gateway = log.records.find((r) => r.event === "gateway_listening") as unknown as {
+    port: number;
+  };
+  await assertRejects(
+    () => Deno.connect({ hostname: "127.0.0.1", port: gateway.port }),
+    /refused/i,
+  );
   // The state dir and the port were let go: a forge started again over the config boots.
   const again = await world.startInProcess();
   await again.stop();
