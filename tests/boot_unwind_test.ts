@@ -1,21 +1,20 @@
 // Spawned tier (the seats' real CLI): a boot that fails after an auto_start lead's CLI started
 // ends that CLI before the error reaches the caller; it would otherwise outlive the forge that
-// launched it, a child of nobody. The boot's own sentence is what is thrown.
+// launched it, a child of nobody. The account gateway goes too, and the boot's own error is what
+// is thrown. No phase after the seats throws on any config today, so each test breaks one.
 import { assert, assertRejects } from "./assert.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";
-import { defineSubsystem, type Host } from "../server/subsystem.ts";
+import { type AnyManifest, defineSubsystem, type Host } from "../server/subsystem.ts";
+import type { ToolSpec } from "../server/tool_spec.ts";
 import { alive, childrenOf, seatWorld, until } from "./seats_harness.ts";
 
-const FAULT = "the socket phase could not route the update stream: this test broke it";
+type Log = ReturnType<typeof memoryLogger>;
 
-/**
- * A subsystem booted after the seats: it waits until the lead's CLI runs, then makes the socket
- * phase fail (its subscription to the update stream throws), the way any later phase may.
- */
-function faultAfterSeats(log: ReturnType<typeof memoryLogger>) {
+/** A test subsystem booted after the seats: `create` runs once the lead's CLI has started. */
+function afterSeats(log: Log, id: string, create: (host: Host) => void, tools?: ToolSpec[]) {
   return defineSubsystem({
-    id: "fault_after_seats",
+    id,
     note: "a test subsystem",
     switch: null,
     area: null,
@@ -23,6 +22,7 @@ function faultAfterSeats(log: ReturnType<typeof memoryLogger>) {
     commands: [],
     subjects: [],
     binary: [],
+    tools,
     load: () =>
       Promise.resolve({
         create: async (host: Host) => {
@@ -31,16 +31,16 @@ function faultAfterSeats(log: ReturnType<typeof memoryLogger>) {
             30_000,
             "the lead's CLI to start",
           );
-          host.workspace.stream.subscribe = () => {
-            throw new Error(FAULT);
-          };
+          create(host);
           return { verbs: {}, commands: {}, subjects: {} };
         },
       }),
-  });
+  }) as AnyManifest;
 }
 
-Deno.test("a boot that fails after a lead's CLI started ends that CLI and says why", async () => {
+/** Boots forge with `extra` over a world whose lead auto-starts; the boot must fail as `fault`
+ * says, leaving the lead's CLI ended, the gateway closed and the config free for the next. */
+async function failedBootLeavesNothing(extra: (log: Log) => AnyManifest[], fault: RegExp) {
   await using world = await seatWorld([{ name: "alpha" }]);
   const log = memoryLogger();
   await assertRejects(
@@ -52,9 +52,9 @@ Deno.test("a boot that fails after a lead's CLI started ends that CLI and says w
         log,
         statusSchedule: () => ({ stop: () => {} }),
         latestSchedule: () => ({ stop: () => {} }),
-        extra: [faultAfterSeats(log)],
+        extra: extra(log),
       }),
-    new RegExp(`^${FAULT}$`),
+    fault,
   );
   const spawned = log.records.filter((r) => r.event === "seat_spawned") as unknown as {
     pid: number;
@@ -77,4 +77,28 @@ Deno.test("a boot that fails after a lead's CLI started ends that CLI and says w
   // The state dir and the port were let go: a forge started again over the config boots.
   const again = await world.startInProcess();
   await again.stop();
+}
+
+Deno.test("a socket phase that fails after a lead's CLI started ends that CLI", async () => {
+  const fault = "the socket phase could not route the update stream: this test broke it";
+  // The socket phase's subscription to the update stream throws.
+  const breaker = (log: Log) => [
+    afterSeats(log, "fault_in_socket_phase", (host) => {
+      host.workspace.stream.subscribe = () => {
+        throw new Error(fault);
+      };
+    }),
+  ];
+  await failedBootLeavesNothing(breaker, new RegExp(`^${fault}$`));
+});
+
+Deno.test("a subsystems phase that fails after a lead's CLI started ends that CLI", async () => {
+  // The registry's own boot throws past its per-subsystem catch: a subsystem after the waiting
+  // one declares a tool with no name, which the tool check reads before any start.
+  const nameless = { family: "fault", roles: ["lead"] } as unknown as ToolSpec;
+  const breaker = (log: Log) => [
+    afterSeats(log, "waits_for_the_lead", () => {}),
+    afterSeats(log, "fault_in_registry_boot", () => {}, [nameless]),
+  ];
+  await failedBootLeavesNothing(breaker, /startsWith/);
 });
