@@ -1,8 +1,8 @@
 import { configPhase } from "./boot/config.ts";
 import { statePhase } from "./boot/state.ts";
-import { workspacePhase } from "./boot/workspace.ts";
-import { subsystemsPhase } from "./boot/subsystems.ts";
-import { listenPhase, socketPhase } from "./boot/socket.ts";
+import { type WorkspacePhase, workspacePhase } from "./boot/workspace.ts";
+import { type SubsystemsPhase, subsystemsPhase } from "./boot/subsystems.ts";
+import { listenPhase, type SocketPhase, socketPhase } from "./boot/socket.ts";
 import type { LatestSchedule } from "./areas/cli_version.ts";
 import type { StatusSchedule } from "./areas/service_status.ts";
 import type { TickClock } from "./board/cron.ts";
@@ -14,6 +14,7 @@ import type { AnyManifest } from "./subsystem.ts";
 import type { Timers } from "./timers.ts";
 import type { ToolBridge } from "./workspace/mcp/bridge.ts";
 import type { Workspace } from "./workspace/workspace.ts";
+import { unwindBoot } from "./boot/unwind.ts";
 
 export { INBOUND_QUEUE } from "./boot/accept.ts";
 
@@ -65,16 +66,27 @@ export interface RunningServer {
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const config = await configPhase(opts);
   const state = await statePhase(config);
-  let listener, core, areas, http;
+  let listener: SocketPhase | undefined;
+  let core: WorkspacePhase | undefined;
+  let areas: SubsystemsPhase | undefined;
+  let http: SocketPhase | undefined;
   try {
     listener = await listenPhase(opts, config);
     core = await workspacePhase(opts, config, state);
     areas = await subsystemsPhase(opts, config, state, core);
     http = socketPhase(opts, config, state, core, areas, listener);
   } catch (err) {
-    // A boot that fails lets the state dir and the port go: a forge started again in this
-    // process may take them.
-    await listener?.stop();
+    // A boot that fails undoes what its phases began, in reverse: the areas (the seats end the
+    // CLIs an auto_start lead launched, which would outlive this forge), the config watch, the
+    // account gateway, the port, the state dir, so a forge started again in this process may take
+    // them. The boot's own error is what is thrown; a step of the undoing that fails is logged.
+    await unwindBoot(config.log, [
+      ["subsystems", () => areas?.registry.stop()],
+      ["config_watch", () => config.store.close()],
+      ["gateway", () => core?.gateway.stop()],
+      ["listener", () => listener?.stop()],
+      ["state", () => state.keeper.flushed()],
+    ]);
     state.owner.release();
     throw err;
   }

@@ -94,9 +94,16 @@ export async function subsystemsPhase(
     onReload: (fn) => store.onReload(() => fn()),
   };
   const registry = new Registry([...core, ...SUBSYSTEMS, ...(opts.extra ?? [])]);
-  await registry.boot(host);
-  // A seat that auto-started during the boot may have listed its tools before the subsystems
-  // after the seats were up: it hears that its list moved (the connectors' tools).
-  bridge.changed(undefined, true);
+  try {
+    await registry.boot(host);
+    // A seat that auto-started during the boot may have listed its tools before the subsystems
+    // after the seats were up: it hears that its list moved (the connectors' tools).
+    bridge.changed(undefined, true);
+  } catch (err) {
+    // The areas booted before the failure are stopped (the seats end the CLIs an auto_start lead
+    // launched) before the boot's own error goes on to the server, which undoes the rest.
+    await registry.stop();
+    throw err;
+  }
   return { registry, bridge };
 }

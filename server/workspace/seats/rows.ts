@@ -13,7 +13,14 @@ import { SeatState } from "./seat_state.ts";
 // A seat's rows renderer: what the seat's parts hold, drawn as the wire rows that carry it
 // (spec: What a subject carries > home, session). It reads; it moves nothing.
 
-export type Lifecycle = "Sleeping" | "Spawning" | "Idle" | "Running" | "Attention" | "Failed";
+export type Lifecycle =
+  | "Sleeping"
+  | "Spawning"
+  | "Idle"
+  | "Running"
+  | "Attention"
+  | "LoggedOut"
+  | "Failed";
 
 /** One ask the seat waits on, as `pending_asks` lists it. */
 export type PendingRow = { kind: string; seq: number; request: WireObject };
@@ -35,9 +42,23 @@ export interface RowSource {
   sessionId: string | null;
 }
 
-/** The seat's lifecycle as home shows it: its driver's phase, and what it waits on. */
-export function lifecycleOf(phase: Phase, waiting: boolean, turnInFlight: boolean): Lifecycle {
-  switch (phase) {
+/** What a seat's lifecycle is read from: its driver's phase, and what its occupant reports. */
+export interface LifecycleSource {
+  phase: Phase;
+  /** An ask waits on the person (the held kinds or the CLI's own). */
+  waiting: boolean;
+  turnInFlight: boolean;
+  /** The occupant's CLI answered `initialize` naming no credential (credential.ts). */
+  loggedOut: boolean;
+}
+
+/**
+ * The seat's lifecycle as home shows it (spec: What a subject carries > home, agents: lifecycle;
+ * the catalogue's enum). A live seat whose CLI holds no credential reads `LoggedOut`, whatever
+ * else it reports: it is up, but each turn it runs ends "Not logged in", so Idle would mislead.
+ */
+export function lifecycleOf(s: LifecycleSource): Lifecycle {
+  switch (s.phase) {
     case "sleeping":
       return "Sleeping";
     case "spawning":
@@ -45,8 +66,9 @@ export function lifecycleOf(phase: Phase, waiting: boolean, turnInFlight: boolea
     case "failed":
       return "Failed";
     default:
-      if (waiting) return "Attention";
-      return turnInFlight ? "Running" : "Idle";
+      if (s.phase === "live" && s.loggedOut) return "LoggedOut";
+      if (s.waiting) return "Attention";
+      return s.turnInFlight ? "Running" : "Idle";
   }
 }
 

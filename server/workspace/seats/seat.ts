@@ -95,7 +95,8 @@ export class Seat implements SeatInfo {
 
   get lifecycle(): Lifecycle {
     const waiting = this.#asks.size > 0 || this.env.held.list(this.slot).length > 0;
-    return lifecycleOf(this.#driver.phase, waiting, this.#driver.state.turnInFlight);
+    const { turnInFlight, loggedOut } = this.#driver.state;
+    return lifecycleOf({ phase: this.#driver.phase, waiting, turnInFlight, loggedOut });
   }
 
   /** Whether a process occupies the seat (spawning or live). */

@@ -12,6 +12,7 @@ import type {
 } from "../../../protocol/mod.ts";
 import type { JsonObject } from "../claude/mod.ts";
 import { currentModel } from "../../../protocol/current_model.ts";
+import { reportsNoCredential } from "./credential.ts";
 import { availableModel } from "./model_wire.ts";
 import { SubagentCards } from "./subagent_cards.ts";
 import { TaskBook } from "./tasks.ts";
@@ -44,6 +45,9 @@ export class SeatState {
   /** When the last turn ended in turn_error (ms), null once a turn completes. */
   failedTurnAt: number | null = null;
   permissionMode: string | null = null;
+  /** Whether the CLI's `initialize` answer named no credential (credential.ts): its turns end
+   * "Not logged in" until an occupant that holds one (after a login) answers. */
+  loggedOut = false;
   context: { percent: number | null; max_tokens: number | null } = {
     percent: null,
     max_tokens: null,
@@ -74,6 +78,7 @@ export class SeatState {
     this.requestedModel = launchModel;
     this.model = launchModel ?? (typeof fallback === "string" ? fallback : null);
     this.modelAuthoritative = launchModel === null && this.model !== null;
+    this.loggedOut = reportsNoCredential(res.account);
     if (typeof res.current_permission_mode === "string") {
       this.permissionMode = res.current_permission_mode;
     }

@@ -68,3 +68,17 @@ export function startControl(slot: Slot, lifecycle: string): SeatControl {
     command,
   };
 }
+
+/**
+ * The lifecycle a seat's page heads with. The seat's own stream is fresher than the home row a
+ * read ago, so an ask or a turn in flight says so at once (the home's rule: asks first, then the
+ * turn), except over a row that reads LoggedOut: a turn on a seat with no credential ends "Not
+ * logged in" at once, and home's rule puts LoggedOut above both (home > agents > lifecycle).
+ */
+export function headLifecycle(
+  row: string | null,
+  seat: { asking: boolean; turnInFlight: boolean },
+): string | null {
+  if (row === "LoggedOut") return row;
+  return seat.asking ? "Attention" : seat.turnInFlight ? "Running" : row;
+}

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../../../tests/assert.ts";
 import { decodeCommand } from "../../../../protocol/mod.ts";
-import { seatControls } from "./seat_controls.ts";
+import { headLifecycle, seatControls } from "./seat_controls.ts";
 
 // A seat's session moved from its page: Start or Restart (spawn_project for a lead, spawn_session
 // with the worker's own label for a worker), Stop (close_session), a new conversation
@@ -16,7 +16,7 @@ Deno.test("seat controls: each lifecycle offers the presses that fit it", () => 
   assertEquals(offered(lead, "Sleeping"), [["start", "Start"]]);
   assertEquals(offered(lead, "Failed"), [["start", "Restart"]]);
   assertEquals(offered(lead, "Spawning"), []);
-  for (const live of ["Idle", "Running", "Attention", "AuthRequired"]) {
+  for (const live of ["Idle", "Running", "Attention", "AuthRequired", "LoggedOut"]) {
     assertEquals(offered(lead, live), [["stop", "Stop"], ["new", "New conversation"]]);
   }
   // Before the record is read there is no directory to start a conversation in.
@@ -46,4 +46,15 @@ Deno.test("seat controls: each press is a command protocol/ decodes, the ends as
     fields: { key: worker, cwd: "/trees/w1", launch_settings: {} },
   });
   assertEquals([stop.confirm !== null, fresh.confirm !== null], [true, true]);
+});
+
+Deno.test("a seat's page heads with its stream's ask or turn, but LoggedOut over both", () => {
+  const quiet = { asking: false, turnInFlight: false };
+  assertEquals(headLifecycle("Idle", quiet), "Idle");
+  assertEquals(headLifecycle("Idle", { asking: false, turnInFlight: true }), "Running");
+  assertEquals(headLifecycle("Running", { asking: true, turnInFlight: true }), "Attention");
+  assertEquals(headLifecycle(null, quiet), null);
+  // A turn on a seat with no credential ends "Not logged in": the row's LoggedOut stands.
+  assertEquals(headLifecycle("LoggedOut", { asking: false, turnInFlight: true }), "LoggedOut");
+  assertEquals(headLifecycle("LoggedOut", { asking: true, turnInFlight: true }), "LoggedOut");
 });

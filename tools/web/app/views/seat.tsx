@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { PermissionMode, sameSlot } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
+import { headLifecycle } from "../model/seat_controls.ts";
 import { BrowserPage } from "./browser.tsx";
 import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
@@ -33,13 +34,10 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
   if (!seat || !seat.record) return <p class="muted">Reading {props.name}…</p>;
   const key = seat.slot;
   const row = s.home?.agents.find((a) => sameSlot(a.slot, key));
-  // The seat's own stream is fresher than the home row a read ago: an ask or a turn in flight
-  // says so at once (the home's rule: asks first, then the turn).
-  const lifecycle = seat.asks.length > 0
-    ? "Attention"
-    : seat.turnInFlight
-    ? "Running"
-    : row?.lifecycle ?? null;
+  const lifecycle = headLifecycle(row?.lifecycle ?? null, {
+    asking: seat.asks.length > 0,
+    turnInFlight: seat.turnInFlight,
+  });
   const c = client();
   const several = forges().list.length > 1;
   const base = pageHref(c, `seat/${props.name}`);
