@@ -70,13 +70,17 @@ Deno.test({
     );
     const row = page.getByTestId("seat-Acme/alpha/lead");
     await row.getByText("Idle").waitFor({ timeout: 60_000 }).catch(async (err) => {
-      // Once seen in a full run under load (9-12 s alone): say where the reach stopped.
+      // Seen 1 run in 6 before the relay kept forge's first frames (tools/web/relay.ts): the
+      // link open, no greeting ever read. Say where the reach stopped, greeting count included.
       const text = (t: string) => page.getByTestId(t).first().textContent().catch(() => "(none)");
       const log = forge.stderr().trim().split("\n").slice(-15).map((l) => l.slice(0, 240));
+      const stats = await page.evaluate("JSON.stringify(forgeDebug.client.stats)")
+        .catch(() => "(unread)");
       throw new Error(
         `the seat never read Idle: link ${await text("link-state")}; the seat's row ` +
           `${await row.textContent().catch(() => "(none)")}; unreached ` +
-          `${await text("unreached")}; forge's log ends:\n${log.join("\n")}`,
+          `${await text("unreached")}; the page's counts ${stats}; forge's log ends:\n` +
+          log.join("\n"),
         { cause: err },
       );
     });
