@@ -81,3 +81,13 @@ export function command<N extends CommandName>(
 ): void {
   c.send({ kind: "command", command: commandWire(name, fields) });
 }
+
+/** A seat's lifecycle as a fresh home read states it (the row of `project`'s lead). */
+export async function homeLifecycle(c: ForgeClient, project: string): Promise<unknown> {
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
+    agents: { slot: { project: string }; lifecycle: unknown }[];
+  };
+  c.send({ kind: "unsubscribe", what: "home" });
+  return home.agents.find((a) => a.slot.project === project)?.lifecycle;
+}

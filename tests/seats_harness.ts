@@ -8,6 +8,7 @@ export { until } from "./harness.ts";
 export {
   chatOf,
   command,
+  homeLifecycle,
   nextUpdate,
   subscribeSeat,
   typedUpdateOf,

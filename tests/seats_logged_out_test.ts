@@ -4,20 +4,14 @@
 // no token, so forge's gateway stamps no credential into the CLI's environment: the CLI's own
 // login in `config_dir` is what it would run on, and that dir starts empty.
 import { assertEquals } from "./assert.ts";
-import type { ForgeClient } from "../tools/client_lib.ts";
-import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
-
-type Msg = Record<string, unknown>;
-
-/** The lead's lifecycle as a fresh home read states it. */
-async function leadLifecycle(c: ForgeClient): Promise<unknown> {
-  c.send({ kind: "subscribe", what: "home" });
-  const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as {
-    agents: Msg[];
-  };
-  c.send({ kind: "unsubscribe", what: "home" });
-  return home.agents.find((a) => (a.slot as Msg).project === "alpha")?.lifecycle;
-}
+import {
+  chatOf,
+  command,
+  homeLifecycle,
+  seatWorld,
+  subscribeSeat,
+  updateOf,
+} from "./seats_harness.ts";
 
 Deno.test("a seat whose config dir nobody logged into reads LoggedOut until a login", async () => {
   await using world = await seatWorld([{ name: "alpha" }]);
@@ -27,13 +21,13 @@ Deno.test("a seat whose config dir nobody logged into reads LoggedOut until a lo
   const c = await forge.ready();
   const lead = world.lead("alpha");
   await subscribeSeat(c, lead);
-  assertEquals(await leadLifecycle(c), "LoggedOut");
+  assertEquals(await homeLifecycle(c, "alpha"), "LoggedOut");
 
   // Its turns end in the CLI's words about the login: the state the row names.
   command(c, "prompt", { key: lead, text: "hello", attachments: [] });
   const result = chatOf(await c.next((m) => chatOf(m)?.type === "result", 60_000))!;
   assertEquals(result.result, "Not logged in · Please run /login");
-  assertEquals(await leadLifecycle(c), "LoggedOut");
+  assertEquals(await homeLifecycle(c, "alpha"), "LoggedOut");
 
   // A login: the config dir now holds the CLI's OAuth credentials. The next occupant's
   // `initialize` names them, and the row reads Idle again.
@@ -53,5 +47,5 @@ Deno.test("a seat whose config dir nobody logged into reads LoggedOut until a lo
   await c.next((m) => updateOf(m, "released") !== null, 30_000);
   command(c, "spawn_project", { project_name: "alpha", launch_settings: {} });
   await c.next((m) => updateOf(m, "connected") !== null, 60_000);
-  assertEquals(await leadLifecycle(c), "Idle");
+  assertEquals(await homeLifecycle(c, "alpha"), "Idle");
 });
