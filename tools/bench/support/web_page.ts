@@ -87,9 +87,10 @@ export async function seatArm(
 export async function checkoutPage(ref: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "forge-web-baseline-" });
   const archive = new Deno.Command("git", {
-    // The page imports protocol/ and, for its notifications, the notify subsystem's reader and
-    // notifier with what they import from server/.
-    args: ["-C", REPO, "archive", ref, "tools/web", "protocol", "server", "subsystems"],
+    // The page imports protocol/, tools/ beside it (the reconnect loop it shares with the SDK)
+    // and, for its notifications, the notify subsystem's reader and notifier with what they
+    // import from server/. All of tools/ (tracked files only): whatever of it `ref` imports.
+    args: ["-C", REPO, "archive", ref, "tools", "protocol", "server", "subsystems"],
     stdout: "piped",
   }).spawn();
   const untar = new Deno.Command("tar", { args: ["-x", "-C", dir], stdin: "piped" }).spawn();
