@@ -8,6 +8,7 @@
  *
  *   tools/deno.sh run --allow-all tools/bench/arms/usage_lines.ts POOL_CONFIG_DIR
  */
+import { processNs } from "../support/proc_cpu.ts";
 import { BASE, byteSearch, SLACK } from "../../../subsystems/usage/byte_search.ts";
 import { timedProcess } from "./process.ts";
 
@@ -57,12 +58,6 @@ export async function lineFloor(pool: string) {
   return { ...figures, cold: run.cold };
 }
 
-/** This process's CPU (user + system, every thread, in 10 ms ticks), ms. */
-function ownCpuMs(): number {
-  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const self = globalThis as unknown as {
   name?: string;
   onmessage: ((e: MessageEvent<string[]>) => void) | null;
@@ -75,7 +70,7 @@ const READER = "usage-lines-reader";
 if (self.name === READER) {
   self.onmessage = (e) => self.postMessage(searchFiles(e.data));
 } else if (import.meta.main) {
-  const cpu0 = ownCpuMs();
+  const cpu0 = processNs(Deno.pid) / 1e6;
   const t0 = performance.now();
   const paths = transcripts(`${Deno.args[0]}/projects`).sort();
   const threads = Math.min(8, navigator.hardwareConcurrency ?? 1);
@@ -92,7 +87,7 @@ if (self.name === READER) {
   }));
   console.log(JSON.stringify({
     wallMs: performance.now() - t0,
-    cpuMs: ownCpuMs() - cpu0,
+    cpuMs: processNs(Deno.pid) / 1e6 - cpu0,
     bytes: answers.reduce((n, a) => n + a.bytes, 0),
     hits: answers.reduce((n, a) => n + a.hits, 0),
   }));

@@ -1,14 +1,15 @@
 /**
  * The forge arm of the usage bench, as a whole process: what a usage subscribe does - scan the
  * pool and build the report - then the same again with nothing changed. Prints JSON with both
- * times and the peak RSS. It imports the usage scanner and nothing else, so the process's own
- * start is what a small program's is.
+ * times and the peak RSS. It imports the usage scanner and an import-free /proc reader and
+ * nothing else, so the process's own start is what a small program's is.
  *
  *   tools/deno.sh run --allow-all tools/bench/arms/usage_report.ts POOL_CONFIG_DIR [--plain]
  *
  * `--plain`: the first scan's reader threads read each file as text and parse its usage lines
  * whole (usage_plain_worker.ts), in place of the WebAssembly byte reader.
  */
+import { processNs } from "../support/proc_cpu.ts";
 import { PriceTable } from "../../../subsystems/usage/prices.ts";
 import { UsageScanner } from "../../../subsystems/usage/scanner.ts";
 
@@ -20,11 +21,11 @@ export async function measure(pool: string, plain = false) {
   const prices = PriceTable.bundled();
   const reader = plain ? new URL("./usage_plain_worker.ts", import.meta.url) : undefined;
   const scanner = new UsageScanner({ configDirs: [pool], projects: [], prices, reader });
-  const cpu0 = ownCpuMs();
+  const cpu0 = processNs(Deno.pid) / 1e6;
   let t0 = performance.now();
   const cold = await scanner.scan();
   const coldMs = performance.now() - t0;
-  const coldCpuMs = ownCpuMs() - cpu0;
+  const coldCpuMs = processNs(Deno.pid) / 1e6 - cpu0;
   t0 = performance.now();
   const warm = await scanner.scan();
   const warmMs = performance.now() - t0;
@@ -41,12 +42,6 @@ export async function measure(pool: string, plain = false) {
     total: snap.lifetime.total,
     byModel: snap.lifetime.by_model,
   };
-}
-
-/** This process's CPU (user + system, every thread it ever ran, in 10 ms ticks), ms. */
-function ownCpuMs(): number {
-  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 if (import.meta.main) {

@@ -3,6 +3,8 @@
  */
 import { ForgeClient } from "../../client_lib.ts";
 import { forgeArgs, listening } from "../arms/seat_fixtures.ts";
+import { processNs } from "./proc_cpu.ts";
+export { processNs };
 
 const REPO = new URL("../../../", import.meta.url).pathname;
 
@@ -22,12 +24,6 @@ export function threadsNs(pid: number): number {
     }
   }
   return sum;
-}
-
-/** The process's own user and system time, every thread it ever ran included, ns: 10 ms ticks. */
-export function processNs(pid: number): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10e6;
 }
 
 /** CPU of the process's children it has waited for (git, ...), in ns: 10 ms ticks. */
