@@ -54,34 +54,28 @@ export class Registry {
 
   constructor(readonly manifests: readonly AnyManifest[]) {}
 
+  /**
+   * Starts each switched-on subsystem in the list's order. Whatever one subsystem's declaration,
+   * import or start throws (a tool declared wrong, a module that throws as it loads, a config
+   * value its start refuses) disables that subsystem alone: it is reported (the log, and home's
+   * `fatal_error` on the wire, DESIGN: A subsystem) and its names answer with the sentence; the
+   * others start as if it were not there. Only the registry's own failure rejects.
+   */
   async boot(host: Host): Promise<void> {
     this.#log = host.log;
     const config = host.config();
     const toolNames = new Set<string>();
     for (const manifest of this.manifests) {
       const entry: Entry = { manifest, handlers: null, refusal: null };
-      const toolProblem = toolDeclarationProblem(manifest.tools ?? [], toolNames);
-      for (const spec of manifest.tools ?? []) toolNames.add(spec.name);
-      if (toolProblem !== null) {
-        entry.refusal = `the ${manifest.id} subsystem failed to start: ${toolProblem}`;
-        host.log.error("subsystem_failed", { subsystem: manifest.id, error: toolProblem });
-      } else if (!switchedOn(manifest, config)) {
-        entry.refusal =
-          `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
-      } else if (manifest.load === null) {
-        entry.refusal = `the ${manifest.id} subsystem is not built yet`;
-      } else {
-        try {
-          const mod = await manifest.load();
-          entry.handlers = checkHandlers(manifest, await mod.create(host));
-          host.log.info("subsystem_started", { subsystem: manifest.id });
-        } catch (err) {
-          entry.refusal = `the ${manifest.id} subsystem failed to start: ${
-            isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
-          }`;
-          host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
-          host.workspace.setFatal("subsystem_failed", entry.refusal);
-        }
+      try {
+        entry.refusal = await this.#start(entry, host, config, toolNames);
+      } catch (err) {
+        entry.handlers = null;
+        entry.refusal = `the ${manifest.id} subsystem failed to start: ${
+          isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
+        }`;
+        host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
+        host.workspace.setFatal("subsystem_failed", entry.refusal);
       }
       this.#entries.push(entry);
       for (const v of manifest.verbs) this.#verbs.set(v, entry);
@@ -89,6 +83,31 @@ export class Registry {
       for (const s of manifest.subjects) this.#subjects.set(s, entry);
       for (const b of manifest.binary) this.#binary.set(b, entry);
     }
+  }
+
+  /** One subsystem's start: its handlers on `entry`, or the sentence why it is not running (off,
+   * not built); throws what stops it from starting. Its tools' names are taken either way. */
+  async #start(
+    entry: Entry,
+    host: Host,
+    config: ForgeConfig,
+    toolNames: Set<string>,
+  ): Promise<string | null> {
+    const { manifest } = entry;
+    const toolProblem = toolDeclarationProblem(manifest.tools ?? [], toolNames);
+    for (const spec of manifest.tools ?? []) toolNames.add(spec.name);
+    if (toolProblem !== null) throw new Error(toolProblem);
+    if (!switchedOn(manifest, config)) {
+      return `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
+    }
+    if (manifest.load === null) return `the ${manifest.id} subsystem is not built yet`;
+    const mod = await manifest.load().then((m) => m, (err) => {
+      // A module that throws as it is imported: said as that, the import's own words the cause.
+      throw new Error("its module could not be loaded; the log has the cause", { cause: err });
+    });
+    entry.handlers = checkHandlers(manifest, await mod.create(host));
+    host.log.info("subsystem_started", { subsystem: manifest.id });
+    return null;
   }
 
   /** The handler for a client verb, or the sentence refusing it. */

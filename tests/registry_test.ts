@@ -1,5 +1,5 @@
 import { key } from "../server/config/spec.ts";
-import { defineSubsystem } from "../server/subsystem.ts";
+import { defineSubsystem, type ToolSpec } from "../server/subsystem.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
 import { fakePreview } from "./registry_fakes.ts";
@@ -164,4 +164,64 @@ Deno.test("an off subsystem's verb asked with reply_to is refused in the reply",
   c.send({ kind: "terminal_view", seat });
   const bare = await c.next();
   assertEquals([bare.kind, bare.what], ["error", "terminal_view"]);
+});
+
+// DESIGN: A subsystem: one that fails to start is reported and the rest runs, whatever stopped it
+// - a tool declared without a name (the check used to throw past the registry and end the boot),
+// a module that throws as it is imported - and the engine's words never reach the wire.
+Deno.test("a subsystem with a nameless tool or a module that throws is refused; the rest runs", async () => {
+  const nameless = defineSubsystem({
+    id: "nameless_tool",
+    note: "declares a tool with no name",
+    switch: null,
+    area: null,
+    verbs: ["voice_mode"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    tools: [{ family: "fault", roles: ["lead"] } as unknown as ToolSpec],
+    load: () =>
+      Promise.reject<never>(new Error("never imported: its declaration is refused first")),
+  });
+  const unimportable = defineSubsystem({
+    id: "unimportable",
+    note: "its module throws as it loads",
+    switch: null,
+    area: null,
+    verbs: ["terminal_view"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.reject<never>(new TypeError("Cannot read properties of undefined (reading 'x')")),
+  });
+  const after = fakePreview("after_them", (_m, peer) => peer.send({ kind: "pong" }));
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [nameless, unimportable, after] });
+  const c = await t.ready();
+  const seat = { org: "Acme", project: "proj", label: "lead" };
+  c.send({ kind: "voice_mode", key: seat, on: true, explicit: true });
+  assertEquals(
+    (await c.next()).why,
+    "voice_mode: the nameless_tool subsystem failed to start: a tool is declared without its name",
+  );
+  c.send({ kind: "terminal_view", seat });
+  assertEquals(
+    (await c.next()).why,
+    "terminal_view: the unimportable subsystem failed to start: its module could not be loaded; " +
+      "the log has the cause",
+  );
+  // The subsystem after them runs, and home tells the failure on the wire.
+  c.send({ kind: "voice_preview", key: seat, voice: null });
+  await c.next((m) => m.kind === "pong");
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: string };
+  assertEquals(
+    home.fatal_error,
+    "the unimportable subsystem failed to start: its module could not be loaded; the log has the " +
+      "cause",
+  );
+  const failed = t.log.records.filter((r) => r.event === "subsystem_failed").map((r) =>
+    (r as unknown as { subsystem: string }).subsystem
+  );
+  assertEquals(failed, ["nameless_tool", "unimportable"]);
 });
