@@ -26,9 +26,10 @@ export async function runForge(args: readonly string[], extra?: readonly AnyMani
       ...flags,
       extra,
       timers: timersFromEnv(Deno.env.get("FORGE_TEST_TIMERS")),
+      // From the moment the log exists, a failure nothing caught - a subsystem's, during the boot
+      // too - is logged and the server serves on (crash_guard.ts).
+      guard: (log) => guardProcess(globalThis, log),
     });
-    // From here a failure nothing caught is logged and the server serves on (crash_guard.ts).
-    guardProcess(globalThis, server.log);
     // `server.enabled = false`: no socket, and the line says so instead of an address.
     console.log(
       server.serving

@@ -33,6 +33,12 @@ export interface ServerOptions {
   statusSchedule?: StatusSchedule;
   /** When npm is asked for the newest claude (default every six hours); tests tick it. */
   latestSchedule?: LatestSchedule;
+  /**
+   * Called once the boot's log exists, before any seat or subsystem runs: main.ts installs the
+   * crash guard there, so a subsystem's failure nothing caught during the boot is logged rather
+   * than ending the process (tests leave it out: there it fails the test that caused it).
+   */
+  guard?: (log: Logger) => void;
   /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
   cronClock?: TickClock;
 }

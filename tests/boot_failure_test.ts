@@ -1,7 +1,8 @@
 // Spawned tier: what an operator sees when forge cannot start, as a person starts it (`deno task
 // start`): one sentence on stderr naming the phase and what was wrong in forge's words, never the
-// engine's message as the headline (that is the log's cause), and exit code 1.
-import { assertEquals, assertMatch } from "./assert.ts";
+// engine's message as the headline (that is the log's cause), and exit code 1. And what must not
+// end the boot: a subsystem's promise rejected with nothing to hear it while the boot runs.
+import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { keptDenoCache } from "./harness.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
@@ -70,5 +71,47 @@ Deno.test("a --port that is not a port is refused before anything starts, exit 1
     assertEquals(code, 1, stderr);
     assertEquals(headlines(stderr), [sentence]);
   }
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a subsystem's unheard rejection during the boot is logged and forge serves", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "tests/boot_reject_forge.ts",
+      "--config",
+      `${dir}/forge.toml`,
+      "--port",
+      "0",
+      "--gateway-port",
+      "0",
+    ],
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { ...keptDenoCache(), HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("LISTENING")) {
+    const { value, done } = await stdout.read();
+    if (done) break;
+    out += value;
+  }
+  // Up and serving: then stopped as an operator stops it.
+  const served = out.includes("LISTENING 127.0.0.1:");
+  if (served) child.kill("SIGTERM");
+  await stdout.cancel();
+  const status = await child.status;
+  const err = await stderr;
+  assert(served, `forge ended during its boot:\n${err}`);
+  assertEquals(status.code, 0, err);
+  const log = await Deno.readTextFile(`${dir}/forge.log`);
+  const rejected = log.split("\n").find((l) => l.includes('"unhandled_rejection"'));
+  assertMatch(rejected ?? "", /reading 'poll'/);
   await Deno.remove(dir, { recursive: true });
 });

@@ -28,6 +28,7 @@ export async function configPhase(opts: ServerOptions): Promise<ConfigPhase> {
   const configDir = configDirOf(opts.configPath);
   await Deno.mkdir(configDir, { recursive: true });
   const log = opts.log ?? createLogger({ file: `${configDir}/forge.log` });
+  opts.guard?.(log);
   const build = await buildInfo();
   const store = await ConfigStore.open(
     opts.configPath,
