@@ -142,37 +142,55 @@ export class Registry {
     return true;
   }
 
-  /** Every running subsystem's contribution to a seat's session snapshot. */
+  /** Every running subsystem's contribution to a seat's session snapshot; one failing read is
+   * left out (logged as `subsystem_session_failed`), the snapshot goes on without it. */
   async sessionFields(slot: Slot, opts: { review: boolean }): Promise<SessionPart> {
     const out: SessionPart = {};
     for (const entry of this.#entries) {
-      if (entry.handlers?.sessionFields) {
-        Object.assign(out, await entry.handlers.sessionFields(slot, opts));
-      }
+      const read = entry.handlers?.sessionFields;
+      if (read) Object.assign(out, await this.#part(entry, "session", () => read(slot, opts)));
     }
     return out;
   }
 
-  /** Every running subsystem's contribution to the home snapshot; one failing read is left out. */
-  async homeFields(log: (err: unknown, id: string) => void): Promise<HomePart> {
+  /** Every running subsystem's contribution to the home snapshot; one failing read is left out
+   * (`subsystem_home_failed`). */
+  async homeFields(): Promise<HomePart> {
     const out: HomePart = {};
     for (const entry of this.#entries) {
-      try {
-        if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());
-      } catch (err) {
-        log(err, entry.manifest.id);
-      }
+      const read = entry.handlers?.homeFields;
+      if (read) Object.assign(out, await this.#part(entry, "home", read));
     }
     return out;
   }
 
-  /** Every running subsystem's contribution to a project's board entry. */
+  /** Every running subsystem's contribution to a project's board entry; one failing read is
+   * left out (`subsystem_board_failed`). */
   boardFields(project: { org: string; name: string }): Record<string, Wire> {
     const out: Record<string, Wire> = {};
     for (const entry of this.#entries) {
-      Object.assign(out, entry.handlers?.boardFields?.(project) ?? {});
+      try {
+        Object.assign(out, entry.handlers?.boardFields?.(project) ?? {});
+      } catch (error) {
+        this.#log?.warn("subsystem_board_failed", { subsystem: entry.manifest.id, error });
+      }
     }
     return out;
+  }
+
+  /** One subsystem's part of a snapshot: what it read, or nothing when the read threw (logged:
+   * one subsystem's failure must not take a whole subject down with it). */
+  async #part<T extends object>(
+    entry: Entry,
+    subject: "session" | "home",
+    read: () => T | Promise<T>,
+  ): Promise<T | Record<never, never>> {
+    try {
+      return await read();
+    } catch (error) {
+      this.#log?.warn(`subsystem_${subject}_failed`, { subsystem: entry.manifest.id, error });
+      return {};
+    }
   }
 
   /**

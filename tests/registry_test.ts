@@ -225,3 +225,49 @@ Deno.test("a subsystem with a nameless tool or a module that throws is refused; 
   );
   assertEquals(failed, ["nameless_tool", "unimportable"]);
 });
+
+// One subsystem's part of a snapshot that throws is left out, logged; the subject still answers
+// (home left it out already; the session and the board did not).
+Deno.test("a subsystem whose snapshot part throws is left out; session, home and board answer", async () => {
+  const broken = defineSubsystem({
+    id: "broken_parts",
+    note: "every snapshot part it adds throws",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          sessionFields: () => Promise.reject(new TypeError("session part")),
+          homeFields: () => Promise.reject(new TypeError("home part")),
+          boardFields: () => {
+            throw new TypeError("board part");
+          },
+        }),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
+  const c = await t.ready();
+  for (
+    const what of [{ session: { org: "Acme", project: "proj", label: "lead" } }, "home", "board"]
+  ) {
+    c.send({ kind: "subscribe", what } as never);
+    const snap = await c.next((m) => m.kind === "snapshot" || m.kind === "error");
+    assertEquals(snap.kind, "snapshot", JSON.stringify(snap));
+  }
+  const failed = t.log.records.filter((r) => /^subsystem_.*_failed$/.test(r.event)).map((r) => [
+    r.event,
+    (r as unknown as { subsystem: string }).subsystem,
+  ]);
+  assertEquals(failed, [
+    ["subsystem_session_failed", "broken_parts"],
+    ["subsystem_home_failed", "broken_parts"],
+    ["subsystem_board_failed", "broken_parts"],
+  ]);
+});
