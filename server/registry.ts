@@ -105,7 +105,14 @@ export class Registry {
       // A module that throws as it is imported: said as that, the import's own words the cause.
       throw new Error("its module could not be loaded; the log has the cause", { cause: err });
     });
-    entry.handlers = checkHandlers(manifest, await mod.create(host));
+    const made = await mod.create(host);
+    try {
+      entry.handlers = checkHandlers(manifest, made);
+    } catch (err) {
+      // It started: what its start began (a timer, a process) is ended before it is reported.
+      await this.#stopOne(manifest, made as Partial<AnyHandlers>);
+      throw err;
+    }
     host.log.info("subsystem_started", { subsystem: manifest.id });
     return null;
   }
@@ -233,12 +240,17 @@ export class Registry {
 
   async stop(): Promise<void> {
     for (const entry of [...this.#entries].reverse()) {
-      try {
-        await entry.handlers?.stop?.();
-      } catch (error) {
-        // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
-        this.#log?.error("subsystem_stop_failed", { subsystem: entry.manifest.id, error });
-      }
+      if (entry.handlers) await this.#stopOne(entry.manifest, entry.handlers);
+    }
+  }
+
+  /** Stops one subsystem; a failure to stop is logged and goes no further. */
+  async #stopOne(manifest: AnyManifest, handlers: Partial<AnyHandlers> | null): Promise<void> {
+    try {
+      await handlers?.stop?.();
+    } catch (error) {
+      // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
+      this.#log?.error("subsystem_stop_failed", { subsystem: manifest.id, error });
     }
   }
 }

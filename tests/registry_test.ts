@@ -271,3 +271,45 @@ Deno.test("a subsystem whose snapshot part throws is left out; session, home and
     ["subsystem_board_failed", "broken_parts"],
   ]);
 });
+
+// A start whose handlers do not match its manifest is refused; what that start began is stopped.
+Deno.test("a subsystem refused for a missing handler is stopped, not left running", async () => {
+  let stopped = 0;
+  const halfBuilt = defineSubsystem({
+    id: "half_built",
+    note: "declares a verb it has no handler for",
+    switch: null,
+    area: null,
+    verbs: ["voice_mode"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          stop: () => {
+            stopped++;
+          },
+        } as never),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [halfBuilt] });
+  assertEquals(stopped, 1, "its start's work was stopped when it was refused");
+  const c = await t.ready();
+  c.send({
+    kind: "voice_mode",
+    key: { org: "Acme", project: "proj", label: "lead" },
+    on: true,
+    explicit: true,
+  });
+  assertEquals(
+    (await c.next()).why,
+    "voice_mode: the half_built subsystem failed to start: declares voice_mode but has no " +
+      "handler for them",
+  );
+  await t.server.stop();
+  assertEquals(stopped, 1, "stopped once, not again at shutdown");
+});
