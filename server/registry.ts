@@ -141,11 +141,22 @@ export class Registry {
     return { handler: entry.handlers.subjects[name] };
   }
 
-  /** Routes a client binary frame; false when no running subsystem takes its kind. */
+  /** Routes a client binary frame; false when no running subsystem takes its kind. A handler
+   * that throws is logged (`subsystem_binary_failed`) and the connection reads on. */
   binary(frame: ClientBinary, peer: Peer): boolean {
-    const handlers = this.#binary.get(frame.kind)?.handlers;
-    if (!handlers?.binary) return false;
-    handlers.binary(frame, peer);
+    const entry = this.#binary.get(frame.kind);
+    const handler = entry?.handlers?.binary;
+    if (!entry || !handler) return false;
+    try {
+      handler(frame, peer);
+    } catch (error) {
+      // Thrown on, it would reject the connection's message queue and stall it for good.
+      this.#log?.error("subsystem_binary_failed", {
+        subsystem: entry.manifest.id,
+        kind: frame.kind,
+        error,
+      });
+    }
     return true;
   }
 

@@ -1,3 +1,4 @@
+import { BinaryKind, encodeDictationFrame } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
 import { defineSubsystem, type ToolSpec } from "../server/subsystem.ts";
 import { assert, assertEquals } from "./assert.ts";
@@ -312,4 +313,37 @@ Deno.test("a subsystem refused for a missing handler is stopped, not left runnin
   );
   await t.server.stop();
   assertEquals(stopped, 1, "stopped once, not again at shutdown");
+});
+
+// A binary handler that throws is one subsystem's failure: the connection that sent the frame
+// goes on reading (its messages are handled one at a time, and a throw would stall the queue).
+Deno.test("a subsystem whose binary handler throws is logged; the connection reads on", async () => {
+  const broken = defineSubsystem({
+    id: "broken_binary",
+    note: "its binary handler throws",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [BinaryKind.dictation],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          binary: () => {
+            throw new TypeError("Cannot read properties of undefined (reading 'take')");
+          },
+        }),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
+  const c = await t.ready();
+  c.sendBinary(encodeDictationFrame(new Int16Array(320)));
+  c.send({ kind: "ping" });
+  await c.next((m) => m.kind === "pong");
+  const failed = t.log.records.find((r) => r.event === "subsystem_binary_failed");
+  assertEquals((failed as unknown as { subsystem: string }).subsystem, "broken_binary");
 });
