@@ -1,6 +1,9 @@
 import { configPath } from "./server/config/load.ts";
+import { bootFailureLines, inPhase } from "./server/boot/failure.ts";
+import { flagOf, portFlag } from "./server/boot/flags.ts";
 import { guardProcess } from "./server/crash_guard.ts";
 import { startServer } from "./server/server.ts";
+import type { AnyManifest } from "./server/subsystem.ts";
 import { timersFromEnv } from "./server/timers.ts";
 
 /**
@@ -8,28 +11,25 @@ import { timersFromEnv } from "./server/timers.ts";
  * Flags: `--config PATH` (else $FORGE_CONFIG, $CLAUDE_CONFIG_DIR/forge/forge.toml,
  * ~/.claude/forge/forge.toml) and `--port N` (overrides [server] port; 0 picks a free one).
  * Prints `LISTENING <host>:<port>` on stdout once the socket is bound (`NOT LISTENING: ...` when
- * `server.enabled` is false).
+ * `server.enabled` is false). A boot that fails prints its sentence on stderr, naming the phase
+ * and what was wrong in forge's words (server/boot/failure.ts), and exits 1. `extra`: manifests a
+ * spawned test adds to the real ones, running forge as a person does.
  */
-function flag(name: string): string | null {
-  const i = Deno.args.indexOf(name);
-  if (i >= 0 && i + 1 < Deno.args.length) return Deno.args[i + 1];
-  const inline = Deno.args.find((a) => a.startsWith(`${name}=`));
-  return inline ? inline.slice(name.length + 1) : null;
-}
-
-if (import.meta.main) {
-  const path = configPath(flag("--config"), (n) => Deno.env.get(n));
-  const port = flag("--port");
-  const gatewayPort = flag("--gateway-port");
+export async function runForge(args: readonly string[], extra?: readonly AnyManifest[]) {
   try {
+    const flags = await inPhase("flags", null, () => ({
+      configPath: configPath(flagOf(args, "--config"), (n) => Deno.env.get(n)),
+      port: portFlag(args, "--port"),
+      gatewayPort: portFlag(args, "--gateway-port"),
+    }));
     const server = await startServer({
-      configPath: path,
-      port: port === null ? undefined : Number(port),
-      gatewayPort: gatewayPort === null ? undefined : Number(gatewayPort),
+      ...flags,
+      extra,
       timers: timersFromEnv(Deno.env.get("FORGE_TEST_TIMERS")),
+      // From the moment the log exists, a failure nothing caught - a subsystem's, during the boot
+      // too - is logged and the server serves on (crash_guard.ts).
+      guard: (log) => guardProcess(globalThis, log),
     });
-    // From here a failure nothing caught is logged and the server serves on (crash_guard.ts).
-    guardProcess(globalThis, server.log);
     // `server.enabled = false`: no socket, and the line says so instead of an address.
     console.log(
       server.serving
@@ -43,7 +43,9 @@ if (import.meta.main) {
     Deno.addSignalListener("SIGTERM", shutdown);
     Deno.addSignalListener("SIGINT", shutdown);
   } catch (err) {
-    console.error(`forge: ${(err as Error).message}`);
+    for (const line of bootFailureLines(err)) console.error(line);
     Deno.exit(1);
   }
 }
+
+if (import.meta.main) await runForge(Deno.args);

@@ -54,34 +54,28 @@ export class Registry {
 
   constructor(readonly manifests: readonly AnyManifest[]) {}
 
+  /**
+   * Starts each switched-on subsystem in the list's order. Whatever one subsystem's declaration,
+   * import or start throws (a tool declared wrong, a module that throws as it loads, a config
+   * value its start refuses) disables that subsystem alone: it is reported (the log, and home's
+   * `fatal_error` on the wire, DESIGN: A subsystem) and its names answer with the sentence; the
+   * others start as if it were not there. Only the registry's own failure rejects.
+   */
   async boot(host: Host): Promise<void> {
     this.#log = host.log;
     const config = host.config();
     const toolNames = new Set<string>();
     for (const manifest of this.manifests) {
       const entry: Entry = { manifest, handlers: null, refusal: null };
-      const toolProblem = toolDeclarationProblem(manifest.tools ?? [], toolNames);
-      for (const spec of manifest.tools ?? []) toolNames.add(spec.name);
-      if (toolProblem !== null) {
-        entry.refusal = `the ${manifest.id} subsystem failed to start: ${toolProblem}`;
-        host.log.error("subsystem_failed", { subsystem: manifest.id, error: toolProblem });
-      } else if (!switchedOn(manifest, config)) {
-        entry.refusal =
-          `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
-      } else if (manifest.load === null) {
-        entry.refusal = `the ${manifest.id} subsystem is not built yet`;
-      } else {
-        try {
-          const mod = await manifest.load();
-          entry.handlers = checkHandlers(manifest, await mod.create(host));
-          host.log.info("subsystem_started", { subsystem: manifest.id });
-        } catch (err) {
-          entry.refusal = `the ${manifest.id} subsystem failed to start: ${
-            isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
-          }`;
-          host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
-          host.workspace.setFatal("subsystem_failed", entry.refusal);
-        }
+      try {
+        entry.refusal = await this.#start(entry, host, config, toolNames);
+      } catch (err) {
+        entry.handlers = null;
+        entry.refusal = `the ${manifest.id} subsystem failed to start: ${
+          isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
+        }`;
+        host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
+        host.workspace.setFatal("subsystem_failed", entry.refusal);
       }
       this.#entries.push(entry);
       for (const v of manifest.verbs) this.#verbs.set(v, entry);
@@ -89,6 +83,38 @@ export class Registry {
       for (const s of manifest.subjects) this.#subjects.set(s, entry);
       for (const b of manifest.binary) this.#binary.set(b, entry);
     }
+  }
+
+  /** One subsystem's start: its handlers on `entry`, or the sentence why it is not running (off,
+   * not built); throws what stops it from starting. Its tools' names are taken either way. */
+  async #start(
+    entry: Entry,
+    host: Host,
+    config: ForgeConfig,
+    toolNames: Set<string>,
+  ): Promise<string | null> {
+    const { manifest } = entry;
+    const toolProblem = toolDeclarationProblem(manifest.tools ?? [], toolNames);
+    for (const spec of manifest.tools ?? []) toolNames.add(spec.name);
+    if (toolProblem !== null) throw new Error(toolProblem);
+    if (!switchedOn(manifest, config)) {
+      return `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
+    }
+    if (manifest.load === null) return `the ${manifest.id} subsystem is not built yet`;
+    const mod = await manifest.load().then((m) => m, (err) => {
+      // A module that throws as it is imported: said as that, the import's own words the cause.
+      throw new Error("its module could not be loaded; the log has the cause", { cause: err });
+    });
+    const made = await mod.create(host);
+    try {
+      entry.handlers = checkHandlers(manifest, made);
+    } catch (err) {
+      // It started: what its start began (a timer, a process) is ended before it is reported.
+      await this.#stopOne(manifest, made as Partial<AnyHandlers>);
+      throw err;
+    }
+    host.log.info("subsystem_started", { subsystem: manifest.id });
+    return null;
   }
 
   /** The handler for a client verb, or the sentence refusing it. */
@@ -115,45 +141,74 @@ export class Registry {
     return { handler: entry.handlers.subjects[name] };
   }
 
-  /** Routes a client binary frame; false when no running subsystem takes its kind. */
+  /** Routes a client binary frame; false when no running subsystem takes its kind. A handler
+   * that throws is logged (`subsystem_binary_failed`) and the connection reads on. */
   binary(frame: ClientBinary, peer: Peer): boolean {
-    const handlers = this.#binary.get(frame.kind)?.handlers;
-    if (!handlers?.binary) return false;
-    handlers.binary(frame, peer);
+    const entry = this.#binary.get(frame.kind);
+    const handler = entry?.handlers?.binary;
+    if (!entry || !handler) return false;
+    try {
+      handler(frame, peer);
+    } catch (error) {
+      // Thrown on, it would reject the connection's message queue and stall it for good.
+      this.#log?.error("subsystem_binary_failed", {
+        subsystem: entry.manifest.id,
+        kind: frame.kind,
+        error,
+      });
+    }
     return true;
   }
 
-  /** Every running subsystem's contribution to a seat's session snapshot. */
+  /** Every running subsystem's contribution to a seat's session snapshot; one failing read is
+   * left out (logged as `subsystem_session_failed`), the snapshot goes on without it. */
   async sessionFields(slot: Slot, opts: { review: boolean }): Promise<SessionPart> {
     const out: SessionPart = {};
     for (const entry of this.#entries) {
-      if (entry.handlers?.sessionFields) {
-        Object.assign(out, await entry.handlers.sessionFields(slot, opts));
-      }
+      const read = entry.handlers?.sessionFields;
+      if (read) Object.assign(out, await this.#part(entry, "session", () => read(slot, opts)));
     }
     return out;
   }
 
-  /** Every running subsystem's contribution to the home snapshot; one failing read is left out. */
-  async homeFields(log: (err: unknown, id: string) => void): Promise<HomePart> {
+  /** Every running subsystem's contribution to the home snapshot; one failing read is left out
+   * (`subsystem_home_failed`). */
+  async homeFields(): Promise<HomePart> {
     const out: HomePart = {};
     for (const entry of this.#entries) {
-      try {
-        if (entry.handlers?.homeFields) Object.assign(out, await entry.handlers.homeFields());
-      } catch (err) {
-        log(err, entry.manifest.id);
-      }
+      const read = entry.handlers?.homeFields;
+      if (read) Object.assign(out, await this.#part(entry, "home", read));
     }
     return out;
   }
 
-  /** Every running subsystem's contribution to a project's board entry. */
+  /** Every running subsystem's contribution to a project's board entry; one failing read is
+   * left out (`subsystem_board_failed`). */
   boardFields(project: { org: string; name: string }): Record<string, Wire> {
     const out: Record<string, Wire> = {};
     for (const entry of this.#entries) {
-      Object.assign(out, entry.handlers?.boardFields?.(project) ?? {});
+      try {
+        Object.assign(out, entry.handlers?.boardFields?.(project) ?? {});
+      } catch (error) {
+        this.#log?.warn("subsystem_board_failed", { subsystem: entry.manifest.id, error });
+      }
     }
     return out;
+  }
+
+  /** One subsystem's part of a snapshot: what it read, or nothing when the read threw (logged:
+   * one subsystem's failure must not take a whole subject down with it). */
+  async #part<T extends object>(
+    entry: Entry,
+    subject: "session" | "home",
+    read: () => T | Promise<T>,
+  ): Promise<T | Record<never, never>> {
+    try {
+      return await read();
+    } catch (error) {
+      this.#log?.warn(`subsystem_${subject}_failed`, { subsystem: entry.manifest.id, error });
+      return {};
+    }
   }
 
   /**
@@ -196,12 +251,17 @@ export class Registry {
 
   async stop(): Promise<void> {
     for (const entry of [...this.#entries].reverse()) {
-      try {
-        await entry.handlers?.stop?.();
-      } catch (error) {
-        // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
-        this.#log?.error("subsystem_stop_failed", { subsystem: entry.manifest.id, error });
-      }
+      if (entry.handlers) await this.#stopOne(entry.manifest, entry.handlers);
+    }
+  }
+
+  /** Stops one subsystem; a failure to stop is logged and goes no further. */
+  async #stopOne(manifest: AnyManifest, handlers: Partial<AnyHandlers> | null): Promise<void> {
+    try {
+      await handlers?.stop?.();
+    } catch (error) {
+      // Shutdown keeps going: one subsystem's failure to stop must not strand the others.
+      this.#log?.error("subsystem_stop_failed", { subsystem: manifest.id, error });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { configPhase } from "./boot/config.ts";
+import { configDirOf, configPhase } from "./boot/config.ts";
 import { statePhase } from "./boot/state.ts";
 import { type WorkspacePhase, workspacePhase } from "./boot/workspace.ts";
 import { type SubsystemsPhase, subsystemsPhase } from "./boot/subsystems.ts";
@@ -15,6 +15,7 @@ import type { Timers } from "./timers.ts";
 import type { ToolBridge } from "./workspace/mcp/bridge.ts";
 import type { Workspace } from "./workspace/workspace.ts";
 import { unwindBoot } from "./boot/unwind.ts";
+import { inPhase } from "./boot/failure.ts";
 
 export { INBOUND_QUEUE } from "./boot/accept.ts";
 
@@ -32,6 +33,12 @@ export interface ServerOptions {
   statusSchedule?: StatusSchedule;
   /** When npm is asked for the newest claude (default every six hours); tests tick it. */
   latestSchedule?: LatestSchedule;
+  /**
+   * Called once the boot's log exists, before any seat or subsystem runs: main.ts installs the
+   * crash guard there, so a subsystem's failure nothing caught during the boot is logged rather
+   * than ending the process (tests leave it out: there it fails the test that caused it).
+   */
+  guard?: (log: Logger) => void;
   /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
   cronClock?: TickClock;
 }
@@ -61,25 +68,33 @@ export interface RunningServer {
  * it left: config (the file, the log), state (the state dir, the connection table), listen
  * (`/socket`'s port bound before any seat starts), workspace (the stateful core, the account
  * gateway, the held asks), subsystems (every area's handlers in the registry) and socket (update
- * routing, reloads, `/socket` opened). `stop` undoes them in reverse.
+ * routing, reloads, `/socket` opened). `stop` undoes them in reverse. A boot that fails throws a
+ * BootFailure: the phase and what was wrong, in forge's words (boot/failure.ts).
  */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const config = await configPhase(opts);
-  const state = await statePhase(config);
+  const configDir = configDirOf(opts.configPath);
+  const config = await inPhase("config", opts.log ?? null, () => configPhase(opts), configDir);
+  const { log } = config;
+  const state = await inPhase("state", log, () => statePhase(config), `${configDir}/state`);
   let listener: SocketPhase | undefined;
   let core: WorkspacePhase | undefined;
   let areas: SubsystemsPhase | undefined;
   let http: SocketPhase | undefined;
   try {
-    listener = await listenPhase(opts, config);
-    core = await workspacePhase(opts, config, state);
-    areas = await subsystemsPhase(opts, config, state, core);
-    http = socketPhase(opts, config, state, core, areas, listener);
+    listener = await inPhase("listen", log, () => listenPhase(opts, config));
+    core = await inPhase("workspace", log, () => workspacePhase(opts, config, state));
+    areas = await inPhase("subsystems", log, () => subsystemsPhase(opts, config, state, core!));
+    http = await inPhase(
+      "socket",
+      log,
+      () => socketPhase(opts, config, state, core!, areas!, listener!),
+    );
   } catch (err) {
     // A boot that fails undoes what its phases began, in reverse: the areas (the seats end the
     // CLIs an auto_start lead launched, which would outlive this forge), the config watch, the
     // account gateway, the port, the state dir, so a forge started again in this process may take
-    // them. The boot's own error is what is thrown; a step of the undoing that fails is logged.
+    // them. The boot's own failure is what is thrown, naming its phase in forge's words
+    // (boot/failure.ts); a step of the undoing that fails is logged.
     await unwindBoot(config.log, [
       ["subsystems", () => areas?.registry.stop()],
       ["config_watch", () => config.store.close()],
@@ -91,7 +106,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     throw err;
   }
 
-  const { log, store } = config;
+  const { store } = config;
   const { connections, idle, keeper } = state;
   const { registry } = areas;
   if (http) {

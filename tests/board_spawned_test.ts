@@ -7,18 +7,10 @@
 import { decodeUpdate, fieldsOf, type Task } from "../protocol/mod.ts";
 import type { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { crashLead, requestsWith, untilRequested } from "./board_spawned_support.ts";
 import { ManualClock } from "./manual_clock.ts";
 import { promptTurn, toolResultsOf, untilResult } from "./mcp_harness.ts";
-import {
-  chatOf,
-  childrenOf,
-  command,
-  commandOf,
-  cwdOf,
-  seatWorld,
-  subscribeSeat,
-  updateOf,
-} from "./seats_harness.ts";
+import { chatOf, command, seatWorld, subscribeSeat, updateOf } from "./seats_harness.ts";
 
 const SCRIPT = new URL("../fixtures/board/script.json", import.meta.url).pathname;
 type Msg = Record<string, unknown>;
@@ -31,44 +23,6 @@ async function boardRows(c: ForgeClient) {
   const snap = await c.next((m) => m.kind === "snapshot" && m.subject === "board");
   c.send({ kind: "unsubscribe", what: "board" });
   return (snap.data as { projects: { rows: { task: Task }[]; crons: Msg[] }[] }).projects[0];
-}
-
-/** Main-loop requests whose last user text contains `needle`. */
-/** The main requests whose last message is a prompt carrying `needle` in its own text (a tool
- * result that quotes it - cron__create's answer echoes the prompt - is not a fire). */
-async function requestsWith(world: { apiRequests(): Promise<unknown[]> }, needle: string) {
-  const all = await world.apiRequests() as { kind: string; body: { messages?: Msg[] } }[];
-  const text = (m: Msg | undefined) => {
-    const c = m?.content;
-    if (typeof c === "string") return c;
-    return Array.isArray(c)
-      ? c.map((b: Msg) => (b.type === "text" ? String(b.text) : "")).join("")
-      : "";
-  };
-  return all.filter((r) => r.kind === "main" && text(r.body.messages?.at(-1)).includes(needle));
-}
-
-/** Waits until a main request's last message carries `needle` (bounded as a failure). */
-async function untilRequested(world: { apiRequests(): Promise<unknown[]> }, needle: string) {
-  const deadline = Date.now() + 120_000;
-  while ((await requestsWith(world, needle)).length === 0) {
-    if (Date.now() > deadline) throw new Error(`"${needle}" never reached the fake API`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/**
- * SIGKILLs the lead's CLI (it runs under this process: forge is in-process) and waits for forge
- * to tell it: the CLI's memory goes with it, as a crash takes it (a stop may let a CLI drain its
- * queue).
- */
-async function crashLead(world: { projectDir(p: string): string }, c: ForgeClient) {
-  const pid = childrenOf(Deno.pid).flatMap((p) => [p, ...childrenOf(p)]).find((p) =>
-    cwdOf(p) === world.projectDir("alpha") && commandOf(p).includes("claude")
-  )!;
-  assert(pid, "the lead's CLI runs under this process");
-  Deno.kill(pid, "SIGKILL");
-  await c.next((m) => !!updateOf(m, "connection_failed"), 30_000);
 }
 
 /** Waits for each schedule's `cron_prompt_appended`, in whatever order they come. */

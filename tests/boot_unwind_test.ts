@@ -1,18 +1,18 @@
 // Spawned tier (the seats' real CLI): a boot that fails after an auto_start lead's CLI started
 // ends that CLI before the error reaches the caller; it would otherwise outlive the forge that
-// launched it, a child of nobody. The account gateway goes too, and the boot's own error is what
-// is thrown. No phase after the seats throws on any config today, so each test breaks one.
-import { assert, assertRejects } from "./assert.ts";
+// launched it, a child of nobody. The account gateway goes too, and what is thrown is the boot's
+// failure in forge's words, naming the phase (server/boot/failure.ts). No phase after the seats
+// throws on any config today, so each test breaks one.
+import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";
 import { type AnyManifest, defineSubsystem, type Host } from "../server/subsystem.ts";
-import type { ToolSpec } from "../server/tool_spec.ts";
 import { alive, childrenOf, seatWorld, until } from "./seats_harness.ts";
 
 type Log = ReturnType<typeof memoryLogger>;
 
-/** A test subsystem booted after the seats: `create` runs once the lead's CLI has started. */
-function afterSeats(log: Log, id: string, create: (host: Host) => void, tools?: ToolSpec[]) {
+/** A test subsystem that runs `create` as its start and offers nothing. */
+function testSubsystem(id: string, create: (host: Host) => unknown) {
   return defineSubsystem({
     id,
     note: "a test subsystem",
@@ -22,40 +22,44 @@ function afterSeats(log: Log, id: string, create: (host: Host) => void, tools?: 
     commands: [],
     subjects: [],
     binary: [],
-    tools,
     load: () =>
       Promise.resolve({
         create: async (host: Host) => {
-          await until(
-            () => log.records.some((r) => r.event === "seat_spawned"),
-            30_000,
-            "the lead's CLI to start",
-          );
-          create(host);
+          await create(host);
           return { verbs: {}, commands: {}, subjects: {} };
         },
       }),
   }) as AnyManifest;
 }
 
-/** Boots forge with `extra` over a world whose lead auto-starts; the boot must fail as `fault`
- * says, leaving the lead's CLI ended, the gateway closed and the config free for the next. */
-async function failedBootLeavesNothing(extra: (log: Log) => AnyManifest[], fault: RegExp) {
+/** A test subsystem booted after the seats: `create` runs once the lead's CLI has started. */
+function afterSeats(log: Log, id: string, create: (host: Host) => void) {
+  return testSubsystem(id, async (host) => {
+    await until(
+      () => log.records.some((r) => r.event === "seat_spawned"),
+      30_000,
+      "the lead's CLI to start",
+    );
+    create(host);
+  });
+}
+
+/** Boots forge with `extra` over a world whose lead auto-starts; the boot must fail with the
+ * sentence `headline`, leaving the lead's CLI ended, the gateway closed and the config free for
+ * the next. Answers the boot's log. */
+async function failedBootLeavesNothing(extra: (log: Log) => AnyManifest[], headline: string) {
   await using world = await seatWorld([{ name: "alpha" }]);
   const log = memoryLogger();
-  await assertRejects(
-    () =>
-      startServer({
-        configPath: world.configPath,
-        port: 0,
-        gatewayPort: 0,
-        log,
-        statusSchedule: () => ({ stop: () => {} }),
-        latestSchedule: () => ({ stop: () => {} }),
-        extra: extra(log),
-      }),
-    fault,
-  );
+  const failed = await startServer({
+    configPath: world.configPath,
+    port: 0,
+    gatewayPort: 0,
+    log,
+    statusSchedule: () => ({ stop: () => {} }),
+    latestSchedule: () => ({ stop: () => {} }),
+    extra: extra(log),
+  }).then((server) => server.stop().then(() => null), (err: Error) => err);
+  assertEquals(failed?.message, headline);
   const spawned = log.records.filter((r) => r.event === "seat_spawned") as unknown as {
     pid: number;
   }[];
@@ -77,6 +81,7 @@ async function failedBootLeavesNothing(extra: (log: Log) => AnyManifest[], fault
   // The state dir and the port were let go: a forge started again over the config boots.
   const again = await world.startInProcess();
   await again.stop();
+  return log;
 }
 
 Deno.test("a socket phase that fails after a lead's CLI started ends that CLI", async () => {
@@ -89,16 +94,34 @@ Deno.test("a socket phase that fails after a lead's CLI started ends that CLI", 
       };
     }),
   ];
-  await failedBootLeavesNothing(breaker, new RegExp(`^${fault}$`));
+  // The fault is a sentence forge wrote: it is the reason, after the phase it stopped.
+  const headline = `forge could not start while opening the socket (the socket phase): ${fault}`;
+  await failedBootLeavesNothing(breaker, headline);
 });
 
 Deno.test("a subsystems phase that fails after a lead's CLI started ends that CLI", async () => {
-  // The registry's own boot throws past its per-subsystem catch: a subsystem after the waiting
-  // one declares a tool with no name, which the tool check reads before any start.
-  const nameless = { family: "fault", roles: ["lead"] } as unknown as ToolSpec;
+  // One subsystem failing to start disables it alone (registry.ts), so the phase is broken in the
+  // registry's own reporting: home's fatal_error, as the failure of a later subsystem is told,
+  // throws the engine's TypeError. forge names the phase; the engine's words are the log's cause.
+  const engine = "Cannot read properties of undefined (reading 'fatal')";
   const breaker = (log: Log) => [
-    afterSeats(log, "waits_for_the_lead", () => {}),
-    afterSeats(log, "fault_in_registry_boot", () => {}, [nameless]),
+    afterSeats(log, "breaks_the_report", (host) => {
+      host.workspace.setFatal = () => {
+        throw new TypeError(engine);
+      };
+    }),
+    testSubsystem("fails_at_start", () => {
+      throw new Error("this test's subsystem does not start");
+    }),
   ];
-  await failedBootLeavesNothing(breaker, /startsWith/);
+  const log = await failedBootLeavesNothing(
+    breaker,
+    "forge could not start while starting the subsystems (the subsystems phase): an internal " +
+      "error stopped it; forge.log has its cause under boot_failed",
+  );
+  const failed = log.records.find((r) => r.event === "boot_failed") as unknown as {
+    phase: string;
+    error: { message: string };
+  };
+  assertEquals([failed.phase, failed.error.message], ["subsystems", engine]);
 });

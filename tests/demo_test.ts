@@ -41,7 +41,10 @@ Deno.test("task demo on a taken port prints forge's own sentence and leaves no t
     const err = new TextDecoder().decode(out.stderr);
     assertEquals(out.code, 1, err);
     assertMatch(err, /demo: forge exited before it was listening; its stderr ends:\n/);
-    assertMatch(err, new RegExp(`forge: 127\\.0\\.0\\.1:${held.addr.port} is taken`));
+    assertMatch(
+      err,
+      new RegExp(`\\(the listen phase\\): 127\\.0\\.0\\.1:${held.addr.port} is taken`),
+    );
     assertEquals([...Deno.readDirSync(tmp)].map((e) => e.name), [], "the demo left its dir");
   } finally {
     await Deno.remove(tmp, { recursive: true });

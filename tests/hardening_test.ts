@@ -162,7 +162,13 @@ Deno.test("a second forge over the same config is refused at boot and sweeps not
       statusSchedule: () => ({ stop: () => {} }),
       latestSchedule: () => ({ stop: () => {} }),
     });
-  await assertRejects(start, new RegExp(`^another forge \\(pid ${Deno.pid}\\) runs over `));
+  await assertRejects(
+    start,
+    new RegExp(
+      `^forge could not start while taking its state dir \\(the state phase\\): another forge ` +
+        `\\(pid ${Deno.pid}\\) runs over `,
+    ),
+  );
   assertEquals(await Deno.readTextFile(inFlight), "{}");
   await Deno.remove(inFlight);
   // Once the first has stopped, the config is free.
@@ -187,7 +193,10 @@ Deno.test("a socket port another server holds is refused in forge's words, with 
           statusSchedule: () => ({ stop: () => {} }),
           latestSchedule: () => ({ stop: () => {} }),
         }),
-      new RegExp(`^127\\.0\\.0\\.1:${port} is taken \\(another forge\\?\\): start with --port N`),
+      new RegExp(
+        `^forge could not start while binding the socket's port \\(the listen phase\\): ` +
+          `127\\.0\\.0\\.1:${port} is taken \\(another forge\\?\\): start with --port N`,
+      ),
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -28,7 +28,12 @@ Deno.test("a forge on a taken port says so and starts no seat's CLI", async () =
   assertEquals(out.code, 1, stderr);
   assertMatch(
     stderr,
-    new RegExp(`forge: 127\\.0\\.0\\.1:${port} is taken \\(another forge\\?\\): start with --port`),
+    new RegExp(
+      `^forge could not start while binding the socket's port \\(the listen phase\\): ` +
+        `127\\.0\\.0\\.1:${port} is taken \\(another forge\\?\\): start with --port N or set ` +
+        `\\[server\\] port$`,
+      "m",
+    ),
   );
   // forge.log records each CLI it spawns (`seat_spawned`, with its pid): there must be none.
   const log = await Deno.readTextFile(`${world.dir}/forge/forge.log`).catch(() => "");

@@ -1,5 +1,6 @@
+import { BinaryKind, encodeDictationFrame } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
-import { defineSubsystem } from "../server/subsystem.ts";
+import { defineSubsystem, type ToolSpec } from "../server/subsystem.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
 import { fakePreview } from "./registry_fakes.ts";
@@ -164,4 +165,185 @@ Deno.test("an off subsystem's verb asked with reply_to is refused in the reply",
   c.send({ kind: "terminal_view", seat });
   const bare = await c.next();
   assertEquals([bare.kind, bare.what], ["error", "terminal_view"]);
+});
+
+// DESIGN: A subsystem: one that fails to start is reported and the rest runs, whatever stopped it
+// - a tool declared without a name (the check used to throw past the registry and end the boot),
+// a module that throws as it is imported - and the engine's words never reach the wire.
+Deno.test("a subsystem with a nameless tool or a module that throws is refused; the rest runs", async () => {
+  const nameless = defineSubsystem({
+    id: "nameless_tool",
+    note: "declares a tool with no name",
+    switch: null,
+    area: null,
+    verbs: ["voice_mode"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    tools: [{ family: "fault", roles: ["lead"] } as unknown as ToolSpec],
+    load: () =>
+      Promise.reject<never>(new Error("never imported: its declaration is refused first")),
+  });
+  const unimportable = defineSubsystem({
+    id: "unimportable",
+    note: "its module throws as it loads",
+    switch: null,
+    area: null,
+    verbs: ["terminal_view"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.reject<never>(new TypeError("Cannot read properties of undefined (reading 'x')")),
+  });
+  const after = fakePreview("after_them", (_m, peer) => peer.send({ kind: "pong" }));
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [nameless, unimportable, after] });
+  const c = await t.ready();
+  const seat = { org: "Acme", project: "proj", label: "lead" };
+  c.send({ kind: "voice_mode", key: seat, on: true, explicit: true });
+  assertEquals(
+    (await c.next()).why,
+    "voice_mode: the nameless_tool subsystem failed to start: a tool is declared without its name",
+  );
+  c.send({ kind: "terminal_view", seat });
+  assertEquals(
+    (await c.next()).why,
+    "terminal_view: the unimportable subsystem failed to start: its module could not be loaded; " +
+      "the log has the cause",
+  );
+  // The subsystem after them runs, and home tells the failure on the wire.
+  c.send({ kind: "voice_preview", key: seat, voice: null });
+  await c.next((m) => m.kind === "pong");
+  c.send({ kind: "subscribe", what: "home" });
+  const home = (await c.next((m) => m.kind === "snapshot")).data as { fatal_error: string };
+  assertEquals(
+    home.fatal_error,
+    "the unimportable subsystem failed to start: its module could not be loaded; the log has the " +
+      "cause",
+  );
+  const failed = t.log.records.filter((r) => r.event === "subsystem_failed").map((r) =>
+    (r as unknown as { subsystem: string }).subsystem
+  );
+  assertEquals(failed, ["nameless_tool", "unimportable"]);
+});
+
+// One subsystem's part of a snapshot that throws is left out, logged; the subject still answers
+// (home left it out already; the session and the board did not).
+Deno.test("a subsystem whose snapshot part throws is left out; session, home and board answer", async () => {
+  const broken = defineSubsystem({
+    id: "broken_parts",
+    note: "every snapshot part it adds throws",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          sessionFields: () => Promise.reject(new TypeError("session part")),
+          homeFields: () => Promise.reject(new TypeError("home part")),
+          boardFields: () => {
+            throw new TypeError("board part");
+          },
+        }),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
+  const c = await t.ready();
+  for (
+    const what of [{ session: { org: "Acme", project: "proj", label: "lead" } }, "home", "board"]
+  ) {
+    c.send({ kind: "subscribe", what } as never);
+    const snap = await c.next((m) => m.kind === "snapshot" || m.kind === "error");
+    assertEquals(snap.kind, "snapshot", JSON.stringify(snap));
+  }
+  const failed = t.log.records.filter((r) => /^subsystem_.*_failed$/.test(r.event)).map((r) => [
+    r.event,
+    (r as unknown as { subsystem: string }).subsystem,
+  ]);
+  assertEquals(failed, [
+    ["subsystem_session_failed", "broken_parts"],
+    ["subsystem_home_failed", "broken_parts"],
+    ["subsystem_board_failed", "broken_parts"],
+  ]);
+});
+
+// A start whose handlers do not match its manifest is refused; what that start began is stopped.
+Deno.test("a subsystem refused for a missing handler is stopped, not left running", async () => {
+  let stopped = 0;
+  const halfBuilt = defineSubsystem({
+    id: "half_built",
+    note: "declares a verb it has no handler for",
+    switch: null,
+    area: null,
+    verbs: ["voice_mode"],
+    commands: [],
+    subjects: [],
+    binary: [],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          stop: () => {
+            stopped++;
+          },
+        } as never),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [halfBuilt] });
+  assertEquals(stopped, 1, "its start's work was stopped when it was refused");
+  const c = await t.ready();
+  c.send({
+    kind: "voice_mode",
+    key: { org: "Acme", project: "proj", label: "lead" },
+    on: true,
+    explicit: true,
+  });
+  assertEquals(
+    (await c.next()).why,
+    "voice_mode: the half_built subsystem failed to start: declares voice_mode but has no " +
+      "handler for them",
+  );
+  await t.server.stop();
+  assertEquals(stopped, 1, "stopped once, not again at shutdown");
+});
+
+// A binary handler that throws is one subsystem's failure: the connection that sent the frame
+// goes on reading (its messages are handled one at a time, and a throw would stall the queue).
+Deno.test("a subsystem whose binary handler throws is logged; the connection reads on", async () => {
+  const broken = defineSubsystem({
+    id: "broken_binary",
+    note: "its binary handler throws",
+    switch: null,
+    area: null,
+    verbs: [],
+    commands: [],
+    subjects: [],
+    binary: [BinaryKind.dictation],
+    load: () =>
+      Promise.resolve({
+        create: () => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          binary: () => {
+            throw new TypeError("Cannot read properties of undefined (reading 'take')");
+          },
+        }),
+      }),
+  });
+  await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
+  const c = await t.ready();
+  c.sendBinary(encodeDictationFrame(new Int16Array(320)));
+  c.send({ kind: "ping" });
+  await c.next((m) => m.kind === "pong");
+  const failed = t.log.records.find((r) => r.event === "subsystem_binary_failed");
+  assertEquals((failed as unknown as { subsystem: string }).subsystem, "broken_binary");
 });

@@ -2,6 +2,8 @@ import { SUBSYSTEMS } from "../subsystems/mod.ts";
 import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
+import { bootFailureLines, inPhase } from "../server/boot/failure.ts";
+import { flagOf, portFlag } from "../server/boot/flags.ts";
 import { findClaude } from "../server/workspace/cli.ts";
 import { chromiumPath } from "../subsystems/browser/launch.ts";
 import { firstOnPath } from "../server/path_kind.ts";
@@ -13,30 +15,28 @@ import { directoryMarketplaces, permissionFlags, SERVER_V8_FLAGS } from "./permi
  * itself needs only read, env, run and sys; the server never runs with -A.
  */
 const args = [...Deno.args];
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0
-    ? args[i + 1] ?? null
-    : args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1) ?? null;
-};
-const path = configPath(flag("--config"), (n) => Deno.env.get(n));
+const path = configPath(flagOf(args, "--config"), (n) => Deno.env.get(n));
 const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
-let loaded;
+let loaded, flagPort, gatewayPort;
 try {
-  loaded = await loadConfigFile(path, areas);
+  // The same sentences main.ts would say: the flags' words, then the config's (boot/failure.ts).
+  [flagPort, gatewayPort] = await inPhase("flags", null, () => [
+    portFlag(args, "--port"),
+    portFlag(args, "--gateway-port"),
+  ]);
+  loaded = await inPhase("config", null, () => loadConfigFile(path, areas), path);
 } catch (err) {
-  console.error(`forge: ${(err as Error).message}`);
+  for (const line of bootFailureLines(err)) console.error(line);
   Deno.exit(1);
 }
 const repoRoot = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const port = flag("--port") !== null ? Number(flag("--port")) : loaded.config.server.port;
-const gatewayPort = flag("--gateway-port");
+const port = flagPort ?? loaded.config.server.port;
 const pathDirs = (Deno.env.get("PATH") ?? "").split(":").filter((d) => d.startsWith("/"));
 const flags = permissionFlags({
   config: loaded.config,
   configPath: path,
   port,
-  gatewayPort: gatewayPort !== null ? Number(gatewayPort) : undefined,
+  gatewayPort,
   repoRoot,
   claudeBin: findClaude(loaded.config),
   home: Deno.env.get("HOME") ?? "/",
@@ -51,7 +51,7 @@ const flags = permissionFlags({
     ...loaded.config.accounts.flatMap((a) => (a.config_dir ? [a.config_dir] : [])),
   ]),
 });
-if (flag("--config") === null) args.push("--config", path);
+if (flagOf(args, "--config") === null) args.push("--config", path);
 if (Deno.env.get("FORGE_PRINT_PERMISSIONS")) {
   console.error(`forge: deno run ${flags.join(" ")} main.ts`);
 }

@@ -14,15 +14,21 @@ export interface ConfigPhase {
   store: ConfigStore;
 }
 
+/** The folder a config file lives in: forge.log and the state dir go beside it. */
+export function configDirOf(configPath: string): string {
+  return configPath.replace(/\/[^/]*$/, "") || ".";
+}
+
 /**
  * Phase 1, config: the config's folder (made if missing), `forge.log` beside it, and the file
  * loaded through the key catalogue. The catalogue is the core keys and the subsystems' areas; a
  * core area declares no config area of its own, so it is not needed here.
  */
 export async function configPhase(opts: ServerOptions): Promise<ConfigPhase> {
-  const configDir = opts.configPath.replace(/\/[^/]*$/, "") || ".";
+  const configDir = configDirOf(opts.configPath);
   await Deno.mkdir(configDir, { recursive: true });
   const log = opts.log ?? createLogger({ file: `${configDir}/forge.log` });
+  opts.guard?.(log);
   const build = await buildInfo();
   const store = await ConfigStore.open(
     opts.configPath,

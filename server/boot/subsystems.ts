@@ -56,10 +56,7 @@ export async function subsystemsPhase(
     homeArea({
       build,
       board: () => board,
-      subsystemFields: () =>
-        registry.homeFields((error, id) =>
-          log.warn("subsystem_home_failed", { subsystem: id, error })
-        ),
+      subsystemFields: () => registry.homeFields(),
     }),
     sessionArea(() => registry),
     serviceStatusArea(opts.statusSchedule),

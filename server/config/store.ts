@@ -134,7 +134,15 @@ export class ConfigStore {
       fingerprint: next.fingerprint,
       changed: byClass,
     });
-    for (const fn of this.#listeners) fn(doc, changes);
+    // Each listener hears it whatever the one before did: a subsystem whose reload hook throws
+    // must not keep the new settings frame from the clients, nor the reload from the others.
+    for (const fn of this.#listeners) {
+      try {
+        fn(doc, changes);
+      } catch (error) {
+        this.log.error("config_reload_listener_failed", { error });
+      }
+    }
     return changes;
   }
 

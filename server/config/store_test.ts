@@ -79,3 +79,24 @@ Deno.test("opening the config sweeps a save's temp file a crash left, and says s
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a reload listener that throws is logged; the listeners after it still hear the reload", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-config-listeners-" });
+  const path = `${dir}/forge.toml`;
+  await Deno.writeTextFile(path, `[server]\nport = 8790\n`);
+  const log = memoryLogger();
+  const store = await ConfigStore.open(path, areas, "test", log);
+  const heard: string[] = [];
+  store.onReload(() => heard.push("first"));
+  store.onReload(() => {
+    throw new TypeError("Cannot read properties of undefined (reading 'hook')");
+  });
+  store.onReload(() => heard.push("last"));
+  await Deno.writeTextFile(path, `[server]\nport = 8791\n`);
+  const changes = await store.reload();
+  assertEquals(changes?.map((c) => c.path), ["server.port"]);
+  assertEquals(heard, ["first", "last"]);
+  assertEquals(log.records.filter((r) => r.event === "config_reload_listener_failed").length, 1);
+  store.close();
+  await Deno.remove(dir, { recursive: true });
+});

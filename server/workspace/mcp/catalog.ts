@@ -36,6 +36,16 @@ export function toolDeclarationProblem(
 ): string | null {
   const namingOf = new Map<string, ToolNaming>();
   for (const spec of specs) {
+    // A declaration the type system did not hold (a manifest built at run time): said, not read.
+    const absent = [
+      ...(typeof spec?.name === "string" ? [] : ["name"]),
+      ...(typeof spec?.family === "string" ? [] : ["family"]),
+      ...(Array.isArray(spec?.roles) ? [] : ["roles"]),
+    ];
+    if (absent.length > 0) {
+      const which = typeof spec?.name === "string" ? `tool \`${spec.name}\`` : "a tool";
+      return `${which} is declared without its ${absent.join(", ")}`;
+    }
     const naming = spec.naming ?? "forge";
     const prefix = toolName(spec.family, "", naming);
     const verb = spec.name.startsWith(prefix) ? spec.name.slice(prefix.length) : null;

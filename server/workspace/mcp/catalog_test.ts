@@ -32,6 +32,19 @@ Deno.test("tool declarations: <family>__<verb>, its own family, declared once, s
   );
 });
 
+Deno.test("a tool declared without its name, family or roles is named, not read", () => {
+  const nameless = { family: "demo", roles: ["lead"] } as unknown as ToolSpec;
+  assertEquals(
+    toolDeclarationProblem([nameless], new Set()),
+    "a tool is declared without its name",
+  );
+  const bare = { name: "demo__run" } as unknown as ToolSpec;
+  assertEquals(
+    toolDeclarationProblem([bare], new Set()),
+    "tool `demo__run` is declared without its family, roles",
+  );
+});
+
 Deno.test("an upstream-named family is <family>_<verb>, and names every tool that way", () => {
   const up = (name: string): ToolSpec => ({ ...spec(name, "browser"), naming: "upstream" });
   assertEquals(

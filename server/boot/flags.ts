@@ -1,0 +1,26 @@
+/**
+ * forge's command line: `--config PATH`, `--port N`, `--gateway-port N`, each as `--name V` or
+ * `--name=V`. Read by main.ts and by the launcher (tools/launch.ts), which must agree on them.
+ */
+
+/** The value a flag is given, or null when it is not given. */
+export function flagOf(args: readonly string[], name: string): string | null {
+  const i = args.indexOf(name);
+  if (i >= 0 && i + 1 < args.length) return args[i + 1];
+  const inline = args.find((a) => a.startsWith(`${name}=`));
+  return inline ? inline.slice(name.length + 1) : null;
+}
+
+/**
+ * A port flag's number (0 asks for a free port), or undefined when it is not given; a value that
+ * is not a port is refused in a sentence naming the flag, before anything binds it.
+ */
+export function portFlag(args: readonly string[], name: string): number | undefined {
+  const text = flagOf(args, name);
+  if (text === null) return undefined;
+  const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new Error(`${name} takes a port, a whole number from 0 to 65535, not \`${text}\``);
+  }
+  return port;
+}

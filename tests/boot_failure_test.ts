@@ -1,0 +1,117 @@
+// Spawned tier: what an operator sees when forge cannot start, as a person starts it (`deno task
+// start`): one sentence on stderr naming the phase and what was wrong in forge's words, never the
+// engine's message as the headline (that is the log's cause), and exit code 1. And what must not
+// end the boot: a subsystem's promise rejected with nothing to hear it while the boot runs.
+import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { keptDenoCache } from "./harness.ts";
+
+const REPO = new URL("..", import.meta.url).pathname;
+
+/** Runs `args` under Deno in the repo over a fresh dir; answers its exit code and stderr. */
+async function run(dir: string, args: string[]): Promise<{ code: number; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { ...keptDenoCache(), HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+/** stderr's own lines: forge.log's records are mirrored there as JSON, the rest is the headline. */
+const headlines = (stderr: string) =>
+  stderr.split("\n").filter((l) => l.trim() !== "" && !l.startsWith("{"));
+
+const start = (config: string, ...more: string[]) => [
+  "task",
+  "--quiet",
+  "start",
+  "--config",
+  config,
+  "--gateway-port",
+  "0",
+  ...more,
+];
+
+Deno.test("a state dir that cannot be made is said in forge's words, exit 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  // A file stands where the state dir goes.
+  await Deno.writeTextFile(`${dir}/state`, "not a folder");
+  const { code, stderr } = await run(dir, start(`${dir}/forge.toml`, "--port", "0"));
+  assertEquals(code, 1, stderr);
+  assertEquals(headlines(stderr), [
+    `forge could not start while taking its state dir (the state phase): ${dir}/state: a file ` +
+    "stands where a directory should be; forge.log has its cause under boot_failed",
+  ]);
+  // The engine's words are the log's, as the cause.
+  const log = await Deno.readTextFile(`${dir}/forge.log`);
+  const failed = log.split("\n").find((l) => l.includes('"boot_failed"'));
+  assertMatch(failed ?? "", /"phase":"state".*os error/);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a --port that is not a port is refused before anything starts, exit 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  const sentence = "forge could not start while reading its command line (the flags phase): " +
+    "--port takes a port, a whole number from 0 to 65535, not `80a`";
+  // As a person starts it (the launcher), and main.ts run by itself: the same sentence.
+  for (
+    const args of [start(`${dir}/forge.toml`, "--port", "80a"), [
+      "run",
+      "-A",
+      "main.ts",
+      "--config",
+      `${dir}/forge.toml`,
+      "--port=80a",
+    ]]
+  ) {
+    const { code, stderr } = await run(dir, args);
+    assertEquals(code, 1, stderr);
+    assertEquals(headlines(stderr), [sentence]);
+  }
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a subsystem's unheard rejection during the boot is logged and forge serves", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "tests/boot_reject_forge.ts",
+      "--config",
+      `${dir}/forge.toml`,
+      "--port",
+      "0",
+      "--gateway-port",
+      "0",
+    ],
+    cwd: REPO,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { ...keptDenoCache(), HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude` },
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("LISTENING")) {
+    const { value, done } = await stdout.read();
+    if (done) break;
+    out += value;
+  }
+  // Up and serving: then stopped as an operator stops it.
+  const served = out.includes("LISTENING 127.0.0.1:");
+  if (served) child.kill("SIGTERM");
+  await stdout.cancel();
+  const status = await child.status;
+  const err = await stderr;
+  assert(served, `forge ended during its boot:\n${err}`);
+  assertEquals(status.code, 0, err);
+  const log = await Deno.readTextFile(`${dir}/forge.log`);
+  const rejected = log.split("\n").find((l) => l.includes('"unhandled_rejection"'));
+  assertMatch(rejected ?? "", /reading 'poll'/);
+  await Deno.remove(dir, { recursive: true });
+});
