@@ -99,7 +99,7 @@ export const ABSENT_UPDATES: { readonly [N in AbsentUpdate]: string } = {
   hook_observation:
     "forge installs no hooks into a seat's CLI: permissions arrive on the control protocol's can_use_tool and forge's tools are its in-process MCP server, so there is no hook event to observe. What the original read from hooks (permission mode, model) reaches the header from the CLI's own init and status frames.",
   sessions_listed:
-    "answered the original's list-sessions ask, which no v29 command makes; home's projects[].project.sessions carries the same catalog rows (session_id, last_activity, cwd) on every home read.",
+    "answered the original's list-sessions ask, which no v29 command makes; home's projects[].project.sessions carries the catalog rows (session_id, last_activity, cwd) on every home read, and forge's list_sessions command (an extension) answers what to call each in its reply, to the asker alone, rather than as an update in the seat's sequence.",
   slash_command_error:
     "the original expanded slash commands itself and could fail before the CLI; forge hands a slash command to the CLI as the prompt's text, and the CLI answers an unknown or failing command in its own result frame (chat_appended), so nothing fails on forge's side to report.",
   runtime_reload_completed:

@@ -15,6 +15,7 @@ import {
   NotifyTestReply,
   NotifyUnsubscribeFields,
 } from "./notify.ts";
+import { ListSessionsReply } from "./home.ts";
 import { ReviewSet, ReviewStatus, ReviewThread } from "./review.ts";
 import {
   BiometricEnrol,
@@ -87,6 +88,13 @@ export const COMMANDS = {
   cancel_queued_prompt: { fields: obj({ ...key, uuid: z.string() }) },
   replay_conversation: { fields: obj(key) },
   read_call_output: { fields: obj({ ...key, call_id: z.string() }) },
+  list_sessions: {
+    fields: obj(key),
+    reply: ListSessionsReply,
+    extension: "the seat's project's earlier conversations with what to call each, for the " +
+      "resume list: home's project.sessions carries ids and times only, and the original's " +
+      "list-sessions ask has no v29 command",
+  },
   set_mode: { fields: obj({ ...key, mode: PermissionMode }) },
   set_model: { fields: obj({ ...key, model: z.string() }) },
   new_session: { fields: obj({ ...key, cwd: z.string(), launch_settings: LaunchSettings }) },

@@ -37,6 +37,26 @@ export const CatalogRow = z.object({
 }).strict();
 export type CatalogRow = z.infer<typeof CatalogRow>;
 
+/** One earlier conversation as the CLI's resume picker names it: list_sessions' reply (forge's
+ * extension), in the original's SessionListEntry fields. The catalog row above says which and
+ * when; this says what to call it, which home does not carry (a name a row is ~60 bytes more on
+ * every home read, for a list a person opens now and then). */
+export const SessionListEntry = z.object({
+  session_id: z.string(),
+  summary: z.string().describe(
+    "what to call it: custom_title, else the title or summary the CLI wrote, else first_prompt; " +
+      '"" when the transcript holds none',
+  ),
+  last_modified_ms: z.number().describe("the transcript's last write, epoch ms"),
+  cwd: z.string().describe("the folder the CLI filed it under"),
+  custom_title: z.string().nullable().describe("the title the person set with /rename"),
+  first_prompt: z.string().nullable().describe("the session's first prompt, cut to 200 chars"),
+}).strict();
+export type SessionListEntry = z.infer<typeof SessionListEntry>;
+
+export const ListSessionsReply = z.object({ sessions: z.array(SessionListEntry) }).strict();
+export type ListSessionsReply = z.infer<typeof ListSessionsReply>;
+
 export const HomeProject = z.object({
   project: z.object({
     key: z.string(),

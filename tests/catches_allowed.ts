@@ -39,6 +39,10 @@ export const ALLOWED: Record<string, string> = {
     "A value that is not quoted as Playwright quotes is shown as it stands.",
   "subsystems/browser/tab_health.ts#readyForAttach":
     "A page that closed meanwhile has no script left to stop: the note is still right.",
+  "server/areas/session_list.ts#namesOf":
+    "Gone since the catalog listed it: a row with nothing to call it.",
+  "server/areas/session_list.ts#parsed":
+    "A torn or damaged line names nothing; the rest still may.",
   "server/areas/project_catalog.ts#rows":
     "No folder: nothing has run here under this config directory.",
   "server/areas/project_catalog.ts#stats":

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
+import { commandWire } from "../protocol/mod.ts";
 import { command } from "./seat_wire.ts";
 
 const lead = { org: "Acme", project: "proj", label: "lead" };
@@ -66,7 +67,7 @@ Deno.test("a declared lead is answered; a seat nobody declared is an error namin
 
 // A seat no project declares is refused in one sentence by every verb that addresses it, each
 // error headed by its verb where the verb's errors are (more, cancel); subscribe's by the seat.
-Deno.test("subscribe, more and cancel refuse an unknown seat in the same sentence", async () => {
+Deno.test("subscribe, more, cancel and list_sessions refuse an unknown seat in one sentence", async () => {
   await using t = await testServer(SAMPLE_CONFIG);
   const c = await t.ready();
   const nope = { org: "Acme", project: "nope", label: "lead" };
@@ -77,6 +78,10 @@ Deno.test("subscribe, more and cancel refuse an unknown seat in the same sentenc
   assertEquals((await c.next((m) => m.kind === "error")).why, `more: ${said}`);
   command(c, "cancel", { key: nope });
   assertEquals((await c.next((m) => m.kind === "error")).why, `cancel: ${said}`);
+  // A reply command's refusal is its reply's body.
+  c.send({ kind: "command", command: commandWire("list_sessions", { key: nope }), reply_to: 9 });
+  const reply = await c.next((m) => m.kind === "reply" && m.reply_to === 9);
+  assertEquals(reply.body, `list_sessions: ${said}`);
 });
 
 // spec: unsubscribe: counted; two subscribes need two unsubscribes.

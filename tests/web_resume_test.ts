@@ -4,8 +4,9 @@ import { texts } from "./web_harness.ts";
 
 // Resuming an earlier conversation from the seat's page: the seat talks, starts a new
 // conversation, and then takes the first one up again from the list of the project's earlier
-// sessions (home > projects > project.sessions); the page draws the resumed session's own turns,
-// and the CLI answers on in it. spec: resume_session; session_replaced.
+// sessions (home > projects > project.sessions), each named by what list_sessions answers; the
+// page draws the resumed session's own turns, and the CLI answers on in it. spec:
+// resume_session; session_replaced.
 
 Deno.test({
   name: "web: a seat resumes an earlier conversation from its list and draws its turns",
@@ -48,6 +49,10 @@ Deno.test({
     await list.locator("summary").click();
     const earlier = list.getByTestId(`resume-${first}`);
     await earlier.waitFor({ timeout: 30_000 });
+    // Named as the CLI's picker names it (list_sessions): this one by its first prompt.
+    await earlier.locator(".resume-name").getByText("the first conversation").waitFor({
+      timeout: 30_000,
+    });
     await w.shot("seat-resume-list");
     await earlier.getByTestId("resume-pick").click();
     await earlier.getByTestId("resume-yes").click();

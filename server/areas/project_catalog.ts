@@ -6,10 +6,13 @@ import { stamp } from "../workspace/stamps.ts";
 /** The most rows one project's catalog carries: the newest, so a long-lived project stays cheap. */
 export const CATALOG_CAP = 50;
 
-interface Row {
+/** One transcript of a project's catalog: its session, where it is, when it was last written. */
+export interface TranscriptRow {
   session_id: string;
+  path: string;
   mtime: number;
 }
+type Row = TranscriptRow;
 
 /** How long one folder's listing is reused while the folder itself is unchanged: a home read
  * follows every fleet update, and a project with thousands of transcripts costs tens of
@@ -53,7 +56,13 @@ async function folderRows(folder: string, ttl: number): Promise<Row[]> {
       names.map((n) => Deno.stat(`${folder}/${n}`).catch(() => null)),
     );
     return names.flatMap((n, i) =>
-      stats[i] ? [{ session_id: n.slice(0, -6), mtime: stats[i]!.mtime?.getTime() ?? 0 }] : []
+      stats[i]
+        ? [{
+          session_id: n.slice(0, -6),
+          path: `${folder}/${n}`,
+          mtime: stats[i]!.mtime?.getTime() ?? 0,
+        }]
+        : []
     );
   })();
   cache.set(folder, { at: Date.now(), dirMtime, rows });
@@ -75,6 +84,17 @@ export async function projectCatalog(
   p: ProjectConfig,
   opts: { cap?: number; live?: boolean } = {},
 ): Promise<CatalogRow[]> {
+  const { rows, cwd } = await projectTranscripts(config, p, opts);
+  return rows.map((r) => ({ session_id: r.session_id, last_activity: wireTime(r.mtime), cwd }));
+}
+
+/** The transcripts behind `projectCatalog`'s rows, newest first, and the cwd they were filed
+ * under (list_sessions reads them: session_list.ts). */
+export async function projectTranscripts(
+  config: ForgeConfig,
+  p: ProjectConfig,
+  opts: { cap?: number; live?: boolean } = {},
+): Promise<{ rows: TranscriptRow[]; cwd: string }> {
   const cap = opts.cap ?? CATALOG_CAP;
   const ttl = opts.live === false ? QUIET_CATALOG_TTL_MS : CATALOG_TTL_MS;
   const fallback = defaultClaudeDir({
@@ -94,11 +114,7 @@ export async function projectCatalog(
     rows.push(...await folderRows(`${dir}/projects/${projectSlug(cwd)}`, ttl));
   }
   rows.sort((a, b) => b.mtime - a.mtime);
-  return rows.slice(0, cap).map((r) => ({
-    session_id: r.session_id,
-    last_activity: wireTime(r.mtime),
-    cwd,
-  }));
+  return { rows: rows.slice(0, cap), cwd };
 }
 
 /** `path` resolved, reused for QUIET_CATALOG_TTL_MS (a project's directory seldom moves). */

@@ -1,8 +1,10 @@
-import type { Command } from "../../protocol/mod.ts";
+import type { Command, ListSessionsReply } from "../../protocol/mod.ts";
 import { encodeUpdate, update } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, type Peer, Refusal } from "../subsystem.ts";
 import type { SeatManager } from "../workspace/seats/mod.ts";
+import { notASeat } from "../workspace/workspace.ts";
 import { CONVERSATION_VERBS, conversationVerbs } from "./conversation.ts";
+import { listSessions } from "./session_list.ts";
 
 type Of<N extends Command["name"]> = Extract<Command, { name: N }>;
 
@@ -38,6 +40,7 @@ export function seatsArea(seats: SeatManager) {
       "respond_permission",
       "respond_question",
       "read_call_output",
+      "list_sessions",
       "reconnect_mcp_server",
       "toggle_mcp_server",
       "replay_conversation",
@@ -111,6 +114,14 @@ export function seatsArea(seats: SeatManager) {
                   throw new Refusal("dispatch", "start_default: the config declares no project");
                 }
                 seats.spawnProject(name, f(c).launch_settings);
+              },
+              // A sleeping seat lists them too: the list is what it can resume.
+              list_sessions: async (c: Of<"list_sessions">): Promise<ListSessionsReply> => {
+                const seat = host.workspace.seat(f(c).key);
+                if (!seat) {
+                  throw new Refusal("dispatch", `list_sessions: ${notASeat(f(c).key)}`, f(c).key);
+                }
+                return { sessions: await listSessions(host.config(), seat.project) };
               },
               read_call_output: async (c: Of<"read_call_output">, peer: Peer) => {
                 const { key, call_id } = f(c);

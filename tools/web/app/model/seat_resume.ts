@@ -9,8 +9,8 @@ import { commandWire } from "../net/commands.ts";
 
 /**
  * The earlier conversations a seat can take up again: its project's transcripts as the home
- * lists them (home > projects > project.sessions; the original's sessions_listed is absent
- * because this carries the same rows), newest first, the one the seat holds now left out.
+ * lists them (home > projects > project.sessions), newest first, the one the seat holds now left
+ * out. What to call each is list_sessions' answer, asked for when the list opens.
  * The catalog is of the project's own directory, which is the lead's: a worker runs in its own
  * worktree, whose transcripts it does not list, so a worker is offered none.
  */
