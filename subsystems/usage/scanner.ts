@@ -65,6 +65,9 @@ export interface UsageScanResult {
   price_error: string | null;
   files_read: number;
   files_reused: number;
+  /** Of files_read, those read on from where their last read ended (scan.ts). */
+  files_appended: number;
+  bytes_read: number;
 }
 
 /** Scans the session pool, re-reading only files changed since its previous scan. */
@@ -130,6 +133,8 @@ export class UsageScanner {
       price_error: this.#priceError,
       files_read: pool.files_read,
       files_reused: pool.files_reused,
+      files_appended: pool.files_appended,
+      bytes_read: pool.bytes_read,
     };
   }
 }
