@@ -42,6 +42,7 @@ export function create(host: Host) {
           files_reused: result.files_reused,
           files_appended: result.files_appended,
           bytes_read: result.bytes_read,
+          report: result.report,
         });
         return result.snapshot;
       },

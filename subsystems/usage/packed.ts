@@ -39,6 +39,8 @@ export interface PackedRead {
   /** Where the read ended, when the file ended on a whole line: what a rescan of the file once
    * the CLI has appended to it reads on from. Absent or null: read it whole. */
   end?: ReadEnd | null;
+  /** Where in the file this read began: 0, or where the read it went on from ended. */
+  from?: number;
   /** The file's bytes this read took: all of them, or what was appended since `end`. */
   readBytes?: number;
 }

@@ -38,6 +38,10 @@ export interface PoolScan {
   files_reused: number;
   /** Of files_read, those read on from where their last read ended (the CLI appended). */
   files_appended: number;
+  /** Files the last scan held whose records this one did not just extend: read whole again,
+   * gone, or unreadable now. None: every file held is as it was or has more records after the
+   * ones it had (a report can fold only what is new: scanner.ts). */
+  files_rewritten: number;
   /** The transcripts' bytes this scan read. */
   bytes_read: number;
 }
@@ -119,7 +123,7 @@ export class PoolScanner {
       walk(root, root, found, unreadable);
     }
 
-    let filesRead = 0, filesReused = 0, filesAppended = 0, bytesRead = 0;
+    let filesRead = 0, filesReused = 0, filesAppended = 0, filesRewritten = 0, bytesRead = 0;
     const toRead: string[] = [];
     // A file that grew from where its last read ended on a whole line is read on from there.
     const grown = new Map<string, PackedRead>();
@@ -133,7 +137,11 @@ export class PoolScanner {
       if (end && seen.size >= end.offset) grown.set(path, held.file.packed);
       else toRead.push(path);
     }
-    for (const path of this.#cache.keys()) if (!found.has(path)) this.#cache.delete(path);
+    for (const path of this.#cache.keys()) {
+      if (found.has(path)) continue;
+      this.#cache.delete(path);
+      filesRewritten++;
+    }
 
     // Hands `ordered` each file once it and every file before it in path order are in.
     const order = [...found.keys()].sort();
@@ -149,7 +157,9 @@ export class PoolScanner {
     const landed = (path: string, read: PackedRead | Error) => {
       const seen = found.get(path)!;
       pending.delete(path);
+      const held = this.#cache.has(path);
       if (read instanceof Error) {
+        if (held) filesRewritten++;
         this.#cache.delete(path);
         found.delete(path);
         unreadable.push(failure(path, read));
@@ -163,7 +173,8 @@ export class PoolScanner {
         });
         filesRead++;
         bytesRead += read.readBytes ?? seen.size;
-        if (grown.has(path) && (read.readBytes ?? seen.size) < seen.size) filesAppended++;
+        if ((read.from ?? 0) > 0) filesAppended++;
+        else if (held) filesRewritten++;
       }
       deliver();
     };
@@ -198,6 +209,7 @@ export class PoolScanner {
       files_read: filesRead,
       files_reused: filesReused,
       files_appended: filesAppended,
+      files_rewritten: filesRewritten,
       bytes_read: bytesRead,
     };
   }

@@ -145,6 +145,7 @@ export class TranscriptBytes {
     const onLine = this.#len === BASE; // nothing held: the file ended on a newline
     this.#feed(0, true);
     const packed = this.#out.finish(this.#parser.skipped);
+    packed.from = this.#offset - this.#took;
     packed.readBytes = this.#took;
     packed.end = onLine && this.#offset > 0
       ? { offset: this.#offset, cwd: this.#parser.cwd, last: this.#last.value() }

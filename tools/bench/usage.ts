@@ -165,7 +165,7 @@ try {
       (turns[0].bytesHeld / 2 ** 20).toFixed(1)
     } MiB): ${spread(turns.map((t) => t.ms), 0)} ms, ${
       spread(turns.map((t) => t.bytesRead / 1024), 1)
-    } KiB read; the count held: ${turns.every((t) => t.sameCount)}`,
+    } KiB read, the report ${turns[0].report}; the count held: ${turns.every((t) => t.sameCount)}`,
   );
   console.log(
     `  plain reader's first scan: wall ${ms(plain.map((r) => r.m.coldMs))}, cpu ${

@@ -70,6 +70,7 @@ async function afterTurn(pool: string, scanner: UsageScanner, messages: number) 
       bytesRead: again.bytes_read,
       bytesHeld: held,
       appended: again.files_appended,
+      report: again.report,
       sameCount: again.snapshot.lifetime.total.messages === messages,
     };
   } finally {
