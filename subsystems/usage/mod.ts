@@ -40,6 +40,9 @@ export function create(host: Host) {
         host.log.debug("usage_scan", {
           files_read: result.files_read,
           files_reused: result.files_reused,
+          files_appended: result.files_appended,
+          bytes_read: result.bytes_read,
+          report: result.report,
         });
         return result.snapshot;
       },

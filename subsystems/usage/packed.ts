@@ -10,6 +10,7 @@
  * first line in path order, so a later line of the same message in the same file never counts.
  * (The report's own check catches repeats that are not next to each other.)
  */
+import type { ReadEnd } from "./read_end.ts";
 import type { TranscriptRead, UsageRecord } from "./transcript.ts";
 
 // The columns of one record (KEY_LENGTH -1: the key is in `odd`; HASH -1: no key).
@@ -35,12 +36,37 @@ export interface PackedRead {
   models: string[];
   cwds: string[];
   skipped: number;
+  /** Where the read ended, when the file ended on a whole line: what a rescan of the file once
+   * the CLI has appended to it reads on from. Absent or null: read it whole. */
+  end?: ReadEnd | null;
+  /** Where in the file this read began: 0, or where the read it went on from ended. */
+  from?: number;
+  /** The file's bytes this read took: all of them, or what was appended since `end`. */
+  readBytes?: number;
 }
 
 /** Builds a PackedRead record by record; `keepRepeats` keeps every line's record (the tests
  * compare them with the whole-line parse's one by one). */
 export class PackedBuilder {
   constructor(readonly keepRepeats = false) {}
+
+  /** A builder holding `read`'s records, for the records of what its file gained since: a
+   * repeat of its last message is still caught, and model and cwd indexes stay as they were. */
+  static after(read: PackedRead, keepRepeats = false): PackedBuilder {
+    const b = new PackedBuilder(keepRepeats);
+    b.#nums = new Float64Array(Math.max(b.#nums.length, read.nums.length * 2));
+    b.#nums.set(read.nums);
+    b.#count = read.count;
+    // Plain ASCII keys only (KEY_AT counts bytes): encoded, they are the bytes they were read from.
+    const text = new TextEncoder().encode(read.keyText);
+    b.#text = new Uint8Array(Math.max(b.#text.length, text.length * 2));
+    b.#text.set(text);
+    b.#textLength = text.length;
+    b.#odd = read.odd.slice();
+    read.models.forEach((m, i) => b.#models.set(m, i));
+    read.cwds.forEach((c, i) => b.#cwds.set(c, i));
+    return b;
+  }
 
   #nums = new Float64Array(COLS * 256);
   #count = 0;

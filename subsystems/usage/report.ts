@@ -11,6 +11,7 @@ import { MODEL, OUTPUT, REQUEST_LENGTH } from "./packed.ts";
 import { type MessageTokens, noTokens, type PriceTable } from "./prices.ts";
 import type { UsageRow, UsageSnapshot, UsageWindow } from "../../protocol/usage.ts";
 import type { PoolFile } from "./scan.ts";
+import { CountedMessages } from "./counted.ts";
 
 export type {
   UsageProjectRow,
@@ -84,24 +85,25 @@ export function buildSnapshot(files: PoolFile[], opts: ReportOptions): UsageSnap
 
 /**
  * The report built a file at a time, in path order, so a first scan folds each file as it lands
- * rather than all of them after the last (totals built incrementally).
+ * rather than all of them after the last (totals built incrementally). A later scan whose files
+ * only gained records folds just those into the same totals (`add` from a record on); `later`
+ * and `attributes` say when that would not give what a fold of every file in path order gives.
  */
 export class ReportFold {
-  readonly #opts: ReportOptions;
+  #opts: ReportOptions;
   readonly #starts: { today: number; week: number; month: number };
   readonly #groups: Group[];
   readonly #inWindows: Group[][];
   readonly #resolve: ReturnType<typeof projectResolver>;
-  // Messages counted so far, by key hash: the first key with each hash (its text and where in
-  // it), and the keys that share a hash with another, compared whole. No string is made per
-  // message: the fold runs once per process, mostly before V8 optimizes it, so each step counts.
-  readonly #seen = new Map<number, number>();
-  readonly #firstText: string[] = [];
-  readonly #firstAt: number[] = [];
-  readonly #firstLength: number[] = [];
-  readonly #shared = new Set<string>();
+  readonly #counted = new CountedMessages();
+  /** Request ids the account map did not name when their message was folded. */
+  readonly #unattributed = new Set<string>();
   /** Files folded so far. */
   files = 0;
+  /** A message folded was counted already in a later file (CountedMessages.later). */
+  get later(): boolean {
+    return this.#counted.later;
+  }
 
   constructor(opts: ReportOptions) {
     this.#opts = opts;
@@ -124,23 +126,27 @@ export class ReportFold {
     this.#resolve = projectResolver(opts.projects);
   }
 
-  /** Fold the next file in path order. */
-  add(file: PoolFile): void {
+  /** Fold the next file in path order; `from`: its records from this one on (the ones before
+   * were folded by an earlier scan). */
+  add(file: PoolFile, from = 0): void {
     const opts = this.#opts, starts = this.#starts, t = this.#tokens;
     const p = file.packed, n = p.nums, text = p.keyText, accounts = opts.accounts;
     const projects = p.cwds.map((cwd) => this.#resolve(cwd, file.slug));
     let odd = 0;
-    this.files++;
+    while (odd < p.odd.length && p.odd[odd][0] < from) odd++;
+    const seen = this.#counted;
+    seen.inFile(file.path, from > 0);
+    if (from === 0) this.files++;
     // Plain calls, no per-record closures or objects: this loop runs over every message.
-    for (let i = 0, o = 0; i < p.count; i++, o += COLS) {
+    for (let i = from, o = from * COLS; i < p.count; i++, o += COLS) {
       const length = n[o + KEY_LENGTH], hash = n[o + HASH];
       let requestId: string | null = null;
       if (length >= 0) {
-        if (this.#counted(hash, text, n[o + KEY_AT], length)) continue;
+        if (seen.counted(hash, text, n[o + KEY_AT], length)) continue;
       } else {
         const [, key, request] = p.odd[odd++];
         requestId = request;
-        if (key !== null && this.#counted(hash, key, 0, key.length)) continue;
+        if (key !== null && seen.counted(hash, key, 0, key.length)) continue;
       }
       const model = p.models[n[o + MODEL]];
       t.input = n[o + INPUT];
@@ -159,7 +165,11 @@ export class ReportFold {
             n[o + KEY_AT] + length,
           );
         }
-        account = (requestId !== null ? accounts.get(requestId) : undefined) ?? UNATTRIBUTED;
+        const named = requestId !== null ? accounts.get(requestId) : undefined;
+        if (named === undefined && requestId !== null) {
+          this.#unattributed.add(seen.own(requestId));
+        }
+        account = named ?? UNATTRIBUTED;
       }
       const unpricedName = cost !== null
         ? null
@@ -187,26 +197,25 @@ export class ReportFold {
     }
   }
 
-  /** Whether the message keyed `text[at, at + length)` was counted already; else it is now. */
-  #counted(hash: number, text: string, at: number, length: number): boolean {
-    const first = this.#seen.get(hash);
-    if (first === undefined) {
-      this.#seen.set(hash, this.#firstText.length);
-      this.#firstText.push(text);
-      this.#firstAt.push(at);
-      this.#firstLength.push(length);
-      return false;
+  /**
+   * Whether an account map may take over from the one the fold was built with: every request
+   * the old map named is named the same, and no request whose message it folded unnamed is
+   * named now. (The gateway's ledger only grows, with requests newer than the lines folded.)
+   */
+  attributes(accounts: ReadonlyMap<string, string> | undefined): boolean {
+    const was = this.#opts.accounts;
+    if (!was || !accounts) return was === accounts;
+    for (const [request, account] of was) if (accounts.get(request) !== account) return false;
+    if (accounts.size === was.size) return true;
+    for (const request of accounts.keys()) {
+      if (!was.has(request) && this.#unattributed.has(request)) return false;
     }
-    if (this.#firstLength[first] === length) {
-      const other = this.#firstText[first], from = this.#firstAt[first];
-      let i = 0;
-      while (i < length && other.charCodeAt(from + i) === text.charCodeAt(at + i)) i++;
-      if (i === length) return true;
-    }
-    const key = text.slice(at, at + length); // another key with this hash: compare whole keys
-    if (this.#shared.has(key)) return true;
-    this.#shared.add(key);
-    return false;
+    return true;
+  }
+
+  /** A later scan's clock and account map: the windows' starts must be the same (windowStarts). */
+  moveOn(now: Date, accounts: ReadonlyMap<string, string> | undefined): void {
+    this.#opts = { ...this.#opts, now, accounts };
   }
 
   /** One message's tokens, refilled for each: the fold makes no object per message. */

@@ -4,7 +4,9 @@
  * spec: Subjects > usage ("a scan of the session-JSONL pool ... on the ask").
  *
  * Incremental: a file whose size and mtime match the last scan is not read again; its parsed
- * records are kept in memory. A file that vanished is forgotten.
+ * records are kept in memory. A file that grew from where its last read ended on a whole line
+ * (the CLI appended a turn) is read on from there (read_end.ts). A file that vanished is
+ * forgotten.
  */
 import { join, relative, sep } from "node:path";
 import { type PackedRead, packRead } from "./packed.ts";
@@ -34,6 +36,14 @@ export interface PoolScan {
   unreadable: { path: string; reason: string }[];
   files_read: number;
   files_reused: number;
+  /** Of files_read, those read on from where their last read ended (the CLI appended). */
+  files_appended: number;
+  /** Files the last scan held whose records this one did not just extend: read whole again,
+   * gone, or unreadable now. None: every file held is as it was or has more records after the
+   * ones it had (a report can fold only what is new: scanner.ts). */
+  files_rewritten: number;
+  /** The transcripts' bytes this scan read. */
+  bytes_read: number;
 }
 
 /** A file of the pool from a whole-line parse's answer (tests, and readers of one file). */
@@ -113,22 +123,32 @@ export class PoolScanner {
       walk(root, root, found, unreadable);
     }
 
-    let filesRead = 0;
-    let filesReused = 0;
+    let filesRead = 0, filesReused = 0, filesAppended = 0, filesRewritten = 0, bytesRead = 0;
     const toRead: string[] = [];
+    // A file that grew from where its last read ended on a whole line is read on from there.
+    const grown = new Map<string, PackedRead>();
     for (const [path, seen] of found) {
       const held = this.#cache.get(path);
-      if (held && held.size === seen.size && held.mtime === seen.mtime) filesReused++;
+      if (held && held.size === seen.size && held.mtime === seen.mtime) {
+        filesReused++;
+        continue;
+      }
+      const end = held?.file.packed.end;
+      if (end && seen.size >= end.offset) grown.set(path, held.file.packed);
       else toRead.push(path);
     }
-    for (const path of this.#cache.keys()) if (!found.has(path)) this.#cache.delete(path);
+    for (const path of this.#cache.keys()) {
+      if (found.has(path)) continue;
+      this.#cache.delete(path);
+      filesRewritten++;
+    }
 
     // Hands `ordered` each file once it and every file before it in path order are in.
     const order = [...found.keys()].sort();
-    const pending = new Set(toRead);
+    const pending = new Set([...toRead, ...grown.keys()]);
     let next = 0;
     const deliver = () => {
-      if (!ordered || toRead.length === 0) return;
+      if (!ordered || toRead.length + grown.size === 0) return;
       for (; next < order.length && !pending.has(order[next]); next++) {
         const held = found.has(order[next]) ? this.#cache.get(order[next]) : undefined;
         if (held) ordered(held.file);
@@ -137,7 +157,9 @@ export class PoolScanner {
     const landed = (path: string, read: PackedRead | Error) => {
       const seen = found.get(path)!;
       pending.delete(path);
+      const held = this.#cache.has(path);
       if (read instanceof Error) {
+        if (held) filesRewritten++;
         this.#cache.delete(path);
         found.delete(path);
         unreadable.push(failure(path, read));
@@ -150,26 +172,29 @@ export class PoolScanner {
           file: { path, slug: seen.slug, packed: read, skipped: read.skipped },
         });
         filesRead++;
+        bytesRead += read.readBytes ?? seen.size;
+        if ((read.from ?? 0) > 0) filesAppended++;
+        else if (held) filesRewritten++;
       }
       deliver();
     };
     deliver();
     const bytes = toRead.reduce((n, p) => n + found.get(p)!.size, 0);
     const threads = Math.min(MAX_THREADS, navigator.hardwareConcurrency ?? 1);
+    const here = [...grown.keys()];
     if (bytes >= this.#threadedBytes && threads > 1) {
       await readThreaded(toRead.sort(), threads, landed, this.#reader);
-    } else {
-      const queue = toRead.values();
-      // A reader (its WebAssembly memory: one read's worth) only for files there are.
-      const reader = async () => {
-        let bytes: TranscriptBytes | null = null;
-        for (const path of queue) {
-          bytes ??= new TranscriptBytes(this.#intern);
-          landed(path, await bytes.readPacked(path).catch(asError));
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, toRead.length) }, reader));
-    }
+    } else here.push(...toRead);
+    const queue = here.values();
+    // A reader (its WebAssembly memory: one read's worth) only for files there are.
+    const reader = async () => {
+      let bytes: TranscriptBytes | null = null;
+      for (const path of queue) {
+        bytes ??= new TranscriptBytes(this.#intern);
+        landed(path, await bytes.readPacked(path, grown.get(path)).catch(asError));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, here.length) }, reader));
 
     const files = order.filter((p) => found.has(p)).map((p) => this.#cache.get(p)!.file);
     const skipped_files = files.filter((f) => f.skipped > 0).map((f) => ({
@@ -183,6 +208,9 @@ export class PoolScanner {
       unreadable,
       files_read: filesRead,
       files_reused: filesReused,
+      files_appended: filesAppended,
+      files_rewritten: filesRewritten,
+      bytes_read: bytesRead,
     };
   }
 }

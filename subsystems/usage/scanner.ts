@@ -4,13 +4,7 @@
  */
 import { join } from "node:path";
 import { PriceTable } from "./prices.ts";
-import {
-  buildSnapshot,
-  type ProjectRef,
-  ReportFold,
-  type UsageSnapshot,
-  windowStarts,
-} from "./report.ts";
+import { type ProjectRef, ReportFold, type UsageSnapshot, windowStarts } from "./report.ts";
 import { type PoolFile, type PoolScan, PoolScanner } from "./scan.ts";
 
 /** What a report was built from: the pool's files (the scan's own objects), projects, windows. */
@@ -20,6 +14,13 @@ interface Basis {
   windows: string;
   /** The gateway's request-id -> account map the report attributed cost by. */
   accounts: ReadonlyMap<string, string> | null;
+}
+
+/** The fold a report came from, kept for the next scan, and how many records of each file it
+ * folded. */
+interface Kept {
+  fold: ReportFold;
+  folded: Map<string, number>;
 }
 
 function sameBasis(a: Basis, b: Basis): boolean {
@@ -65,6 +66,12 @@ export interface UsageScanResult {
   price_error: string | null;
   files_read: number;
   files_reused: number;
+  /** Of files_read, those read on from where their last read ended (scan.ts). */
+  files_appended: number;
+  bytes_read: number;
+  /** How the report was made: the last one again (nothing moved), the last one's fold with what
+   * the pool gained, or every file folded. */
+  report: "kept" | "grown" | "folded";
 }
 
 /** Scans the session pool, re-reading only files changed since its previous scan. */
@@ -73,7 +80,7 @@ export class UsageScanner {
   readonly #prices: PriceTable | null;
   readonly #priceError: string | null;
   #projects: ProjectRef[];
-  #last: { basis: Basis; snapshot: UsageSnapshot } | null = null;
+  #last: { basis: Basis; snapshot: UsageSnapshot; kept: Kept } | null = null;
 
   constructor(opts: UsageScannerOptions) {
     this.#pool = new PoolScanner(opts.configDirs, { reader: opts.reader });
@@ -93,6 +100,29 @@ export class UsageScanner {
     this.#priceError = priceError;
   }
 
+  /**
+   * Folds into the kept report only what the pool gained since it was built - the records a
+   * file gained past the ones folded, a new file's all - when that gives what a fold of every
+   * file would: no file held was read anew or went, the account map only named requests the
+   * report has not seen, and no new record is a message counted first in a later file. False
+   * otherwise, and the kept fold is then spoilt: the caller folds every file afresh.
+   */
+  #grow(
+    kept: Kept,
+    pool: PoolScan,
+    now: Date,
+    accounts: ReadonlyMap<string, string> | undefined,
+  ): boolean {
+    if (pool.files_rewritten > 0 || !kept.fold.attributes(accounts)) return false;
+    kept.fold.moveOn(now, accounts);
+    for (const file of pool.files) {
+      const folded = kept.folded.get(file.path) ?? 0;
+      if (file.packed.count > folded) kept.fold.add(file, folded);
+      kept.folded.set(file.path, file.packed.count);
+    }
+    return !kept.fold.later;
+  }
+
   /** Replace the project list (projects come and go while the server runs). */
   setProjects(projects: ProjectRef[]): void {
     this.#projects = [...projects];
@@ -104,24 +134,28 @@ export class UsageScanner {
     accounts?: ReadonlyMap<string, string>,
   ): Promise<UsageScanResult> {
     const opts = { projects: this.#projects, prices: this.#prices, now, accounts };
-    // A scan that reads files hands over the pool in path order as it lands: fold it meanwhile.
-    const fold = new ReportFold(opts);
-    const pool = await this.#pool.scan((file) => fold.add(file));
-    // A pool whose every file was reused, read for the same projects, windows and request
-    // accounts, adds up to the same report: a rescan with nothing changed costs the walk alone.
-    const basis: Basis = {
-      files: pool.files,
-      projects: JSON.stringify(this.#projects),
-      windows: JSON.stringify(windowStarts(now)),
-      accounts: accounts ?? null,
-    };
+    const projects = JSON.stringify(this.#projects), windows = JSON.stringify(windowStarts(now));
     const last = this.#last;
-    const snapshot = fold.files > 0 && fold.files === pool.files.length
-      ? fold.snapshot()
-      : last && pool.files_read === 0 && sameBasis(last.basis, basis)
-      ? last.snapshot
-      : buildSnapshot(pool.files, opts);
-    this.#last = { basis, snapshot };
+    const sameGrouping = last?.basis.projects === projects && last.basis.windows === windows;
+    // A first scan (or one for other projects or windows) hands over the pool in path order as
+    // it lands: fold it meanwhile. A later one may only need to fold what is new (#grow).
+    const fold = sameGrouping ? null : new ReportFold(opts);
+    const pool = await this.#pool.scan(fold ? (file) => fold.add(file) : undefined);
+    const basis: Basis = { files: pool.files, projects, windows, accounts: accounts ?? null };
+    let snapshot: UsageSnapshot, kept: Kept, report: UsageScanResult["report"] = "folded";
+    if (fold && fold.files > 0 && fold.files === pool.files.length) {
+      [snapshot, kept] = [fold.snapshot(), keep(fold, pool.files)];
+    } else if (last && sameGrouping && pool.files_read === 0 && sameBasis(last.basis, basis)) {
+      // Every file reused, the same request accounts: the same report, for the walk alone.
+      [snapshot, kept, report] = [last.snapshot, last.kept, "kept"];
+    } else if (last && sameGrouping && this.#grow(last.kept, pool, now, accounts)) {
+      [snapshot, kept, report] = [last.kept.fold.snapshot(), last.kept, "grown"];
+    } else {
+      const all = new ReportFold(opts);
+      for (const file of pool.files) all.add(file);
+      [snapshot, kept] = [all.snapshot(), keep(all, pool.files)];
+    }
+    this.#last = { basis, snapshot, kept };
     return {
       snapshot,
       skipped_lines: pool.skipped_lines,
@@ -130,8 +164,16 @@ export class UsageScanner {
       price_error: this.#priceError,
       files_read: pool.files_read,
       files_reused: pool.files_reused,
+      files_appended: pool.files_appended,
+      bytes_read: pool.bytes_read,
+      report,
     };
   }
+}
+
+/** A fold to keep, with what it folded of each file. */
+function keep(fold: ReportFold, files: PoolFile[]): Kept {
+  return { fold, folded: new Map(files.map((f) => [f.path, f.packed.count])) };
 }
 
 /**

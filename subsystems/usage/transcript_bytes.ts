@@ -14,6 +14,7 @@
  */
 import { BASE, type ByteSearch, byteSearch, SLACK } from "./byte_search.ts";
 import { PackedBuilder, type PackedRead, unpack } from "./packed.ts";
+import { endsAsBefore, LastBytes } from "./read_end.ts";
 import { TranscriptParser, type TranscriptRead } from "./transcript.ts";
 import { VALUES } from "./usage_values.ts";
 import { F, K, LineFields } from "./usage_walk.ts";
@@ -46,6 +47,11 @@ export class TranscriptBytes {
   #scanAt = 0;
   #usage = false;
   #fresh = true;
+  // Where the file stands: its bytes fed so far, this read's share of them, and the last few
+  // bytes of its lines read (read_end.ts).
+  #offset = 0;
+  #took = 0;
+  readonly #last = new LastBytes();
 
   readonly #readBytes: number;
   readonly #keepRepeats: boolean;
@@ -82,10 +88,19 @@ export class TranscriptBytes {
     }
   }
 
-  /** Reads `path` without blocking the thread. */
-  async readPacked(path: string): Promise<PackedRead> {
+  /**
+   * Reads `path` without blocking the thread. `after`: an earlier read of the same file; when
+   * the file still holds the bytes that read ended on, only what follows them is read, and the
+   * answer is `after`'s records and the new ones, as a whole read would give them.
+   */
+  async readPacked(path: string, after?: PackedRead): Promise<PackedRead> {
     using file = await Deno.open(path, { read: true });
-    this.#begin();
+    const appended = after?.end ? await endsAsBefore(file, after.end) : false;
+    if (appended) this.#begin(after);
+    else {
+      if (after?.end) await file.seek(0, Deno.SeekMode.Start);
+      this.#begin();
+    }
     for (;;) {
       const n = await file.read(this.#space());
       if (n === null) return this.#finish();
@@ -93,11 +108,23 @@ export class TranscriptBytes {
     }
   }
 
-  #begin(): void {
+  /** A read from the file's start, or on from where `after` ended. */
+  #begin(after?: PackedRead): void {
     this.#parser = new TranscriptParser(this.#intern);
-    this.#out = new PackedBuilder(this.#keepRepeats);
     this.#len = this.#lineStart = this.#scanAt = BASE;
     this.#usage = false;
+    this.#took = 0;
+    this.#last.reset(after?.end);
+    if (after?.end) {
+      this.#out = PackedBuilder.after(after, this.#keepRepeats);
+      this.#parser.cwd = after.end.cwd;
+      this.#parser.skipped = after.skipped;
+      this.#offset = after.end.offset;
+      this.#fresh = false;
+      return;
+    }
+    this.#out = new PackedBuilder(this.#keepRepeats);
+    this.#offset = 0;
     this.#fresh = true;
   }
 
@@ -115,8 +142,14 @@ export class TranscriptBytes {
   }
 
   #finish(): PackedRead {
+    const onLine = this.#len === BASE; // nothing held: the file ended on a newline
     this.#feed(0, true);
     const packed = this.#out.finish(this.#parser.skipped);
+    packed.from = this.#offset - this.#took;
+    packed.readBytes = this.#took;
+    packed.end = onLine && this.#offset > 0
+      ? { offset: this.#offset, cwd: this.#parser.cwd, last: this.#last.value() }
+      : null;
     this.#parser = new TranscriptParser();
     this.#out = new PackedBuilder();
     return packed;
@@ -125,6 +158,8 @@ export class TranscriptBytes {
   /** `added` bytes landed after the held ones: read every line they complete. */
   #feed(added: number, final = false): void {
     this.#len += added;
+    this.#offset += added;
+    this.#took += added;
     const b = this.#b, end = this.#len;
     if (this.#fresh) {
       if (end < BASE + 3 && !final) return;
@@ -162,6 +197,7 @@ export class TranscriptBytes {
       ls = at = q + 1;
       usage = false;
     }
+    if (ls > BASE) this.#last.keep(b, BASE, ls);
     // Keep the unfinished line at the front for the next read.
     if (ls > BASE) b.copyWithin(BASE, ls, end);
     this.#len = BASE + end - ls;

@@ -159,6 +159,14 @@ try {
       ms(forge.map((r) => r.m.coldCpuMs))
     }; again with nothing changed ${spread(forge.map((r) => r.m.warmMs), 1)} ms`,
   );
+  const turns = forge.map((r) => r.m.turn);
+  console.log(
+    `  again after a turn appended to the ${turns[0].appended} longest transcripts (they hold ${
+      (turns[0].bytesHeld / 2 ** 20).toFixed(1)
+    } MiB): ${spread(turns.map((t) => t.ms), 0)} ms, ${
+      spread(turns.map((t) => t.bytesRead / 1024), 1)
+    } KiB read, the report ${turns[0].report}; the count held: ${turns.every((t) => t.sameCount)}`,
+  );
   console.log(
     `  plain reader's first scan: wall ${ms(plain.map((r) => r.m.coldMs))}, cpu ${
       ms(plain.map((r) => r.m.coldCpuMs))
