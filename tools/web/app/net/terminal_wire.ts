@@ -1,4 +1,5 @@
 import type { ServerMessage, Slot } from "../../../../protocol/mod.ts";
+import type { TerminalAttach } from "./store.ts";
 import {
   BinaryKind,
   decodeTerminalOutput,
@@ -15,17 +16,42 @@ export interface TerminalSink {
   /** A fresh screen (an attach, a resume, a gap): clear and draw `screen`. */
   repaint(screen: string, cols: number, rows: number): void;
   write(bytes: Uint8Array): void;
+  /** The size the page laid the terminal out at again (a re-attach after a drop). */
+  resize(cols: number, rows: number): void;
+}
+
+/** What the page held of the terminal when the socket went: given back once it is attached. */
+interface Held {
+  seat: Slot;
+  cols: number;
+  rows: number;
+  control: boolean;
 }
 
 /**
  * The seat's terminal over the socket: `terminal_view` attaches and answers a repaint, kind-4
  * frames carry the shell's bytes, kind-5 frames carry this page's keys while it holds control.
- * spec: terminal_view, terminal_control, terminal_pause, Binary messages > 4 and 5.
+ * A viewer and its roles die with the socket (spec: terminal_control: "dropping the connection
+ * releases it"), so the attach that follows a drop lays the terminal out at the size it had,
+ * takes the control back when nobody took it meanwhile (a take always lands: it would take it
+ * from them), and pauses again a page that is hidden. spec: terminal_view, terminal_control,
+ * terminal_pause, Binary messages > 4 and 5.
  */
 export class TerminalWire {
   #sink: TerminalSink | null = null;
   #want: Slot | null = null;
+  /** Whether the page is hidden: a pause the attach in force is sent, and each next one. */
   #paused = false;
+  /** Whether the attach in force has drawn its first screen (its viewer exists on forge). */
+  #landed = false;
+  /** Held when the socket went; the next attach of that seat gives it back. */
+  #held: Held | null = null;
+  /** What the attach in force gives back once it lands. */
+  #giveBack: Held | null = null;
+  /** What the attach held when forge said its shell was gone (forge going down closes it). */
+  #closed: Held | null = null;
+  /** What it gave back on landing, and the size it landed at: asked for, maybe not yet done. */
+  #gaveBack: (Held & { landed: { cols: number; rows: number } }) | null = null;
 
   constructor(private readonly client: ForgeClient) {}
 
@@ -33,7 +59,10 @@ export class TerminalWire {
   attach(seat: Slot, sink: TerminalSink): void {
     this.#sink = sink;
     this.#want = seat;
-    this.#paused = false;
+    this.#landed = false;
+    this.#gaveBack = this.#closed = null;
+    this.#giveBack = this.#held && sameSlot(this.#held.seat, seat) ? this.#held : null;
+    this.#held = null;
     this.client.state.terminalClosed = false;
     this.client.send({ kind: "terminal_view", seat, reply_to: 1 });
   }
@@ -65,12 +94,15 @@ export class TerminalWire {
       if (now.id === t.id) Object.assign(t, { cols: now.cols, rows: now.rows });
       return;
     }
+    this.#closed = this.#heldNow(t);
     this.client.state.terminal = null;
     this.client.state.terminalClosed = true;
   }
 
   /** Lowering the surface detaches, so the viewer count and idle clock see the truth. */
   detach(): void {
+    // The person lowered the surface: nothing is given back (a drop's lowering keeps it).
+    if (this.client.state.link === "open") this.#held = null;
     if (!this.#want) return;
     this.#want = null;
     this.#sink = null;
@@ -79,19 +111,41 @@ export class TerminalWire {
     this.client.send({ kind: "terminal_detach" });
   }
 
-  /** The socket went down: the attach died with it; the view re-attaches when it comes back. */
+  /**
+   * The socket went down: the attach died with it; the view re-attaches when it comes back, and
+   * that attach gives back the size and the control this one had.
+   */
   lost(): void {
+    const t = this.client.state.terminal;
+    // The shell closed as forge went down, or an attach the socket took before it landed: what
+    // the attach before held is still owed.
+    this.#held = t ? this.#heldNow(t) : this.#closed ?? this.#giveBack ?? this.#held;
+    this.#giveBack = this.#gaveBack = this.#closed = null;
+    this.#landed = false;
     this.client.state.terminal = null;
+  }
+
+  /**
+   * What the attach holds now: its size and control, and what it gave back that forge has not
+   * said is done yet - a size nobody changed since the landing, a take nobody else's beat.
+   */
+  #heldNow(t: TerminalAttach): Held {
+    const back = this.#gaveBack;
+    const same = back && back.landed.cols === t.cols && back.landed.rows === t.rows;
+    const size = same ? back : t;
+    const control = t.controller === t.viewer || (!!back?.control && t.controller === null);
+    return { seat: t.seat, cols: size.cols, rows: size.rows, control };
   }
 
   /** A hidden tab stops being written to; a resume is answered with a fresh screen. */
   pause(paused: boolean): void {
-    if (!this.#want || paused === this.#paused) return;
+    if (paused === this.#paused) return;
     this.#paused = paused;
-    this.client.send({ kind: "terminal_pause", paused });
+    if (this.#landed) this.client.send({ kind: "terminal_pause", paused });
   }
 
   control(take: boolean): void {
+    this.#gaveBack = null; // the person's own word from here
     const t = this.client.state.terminal;
     if (t) {
       this.client.send({
@@ -104,6 +158,7 @@ export class TerminalWire {
   }
 
   resize(cols: number, rows: number): void {
+    this.#gaveBack = null;
     const t = this.client.state.terminal;
     if (!t || (t.cols === cols && t.rows === rows)) return;
     this.client.send({
@@ -132,7 +187,7 @@ export class TerminalWire {
     const state = this.client.state;
     if (m.kind === "terminal_view") {
       if (!this.#want || !sameSlot(m.seat, this.#want)) return;
-      state.terminal = {
+      const t = {
         seat: m.seat,
         id: m.id,
         viewer: m.viewer,
@@ -141,7 +196,9 @@ export class TerminalWire {
         rows: m.rows,
         seq: m.seq,
       };
+      state.terminal = t;
       this.#sink?.repaint(m.screen, m.cols, m.rows);
+      if (!this.#landed) this.#landedOn(t);
     } else if (m.kind === "terminal_control") {
       if (state.terminal && state.terminal.id === m.id) {
         state.terminal.controller = m.controller;
@@ -160,6 +217,37 @@ export class TerminalWire {
           at: Date.now(),
         }];
       }
+    }
+  }
+
+  /**
+   * The attach's first screen: a hidden page pauses it (before any take, so a page the test or
+   * the person sees holding control is already paused), then what the socket before it held.
+   */
+  #landedOn(t: TerminalAttach): void {
+    this.#landed = true;
+    if (this.#paused) this.client.send({ kind: "terminal_pause", paused: true });
+    const back = this.#giveBack;
+    this.#giveBack = null;
+    if (!back) return;
+    this.#gaveBack = { ...back, landed: { cols: t.cols, rows: t.rows } };
+    if (back.cols !== t.cols || back.rows !== t.rows) {
+      this.#sink?.resize(back.cols, back.rows);
+      const { cols, rows } = back;
+      this.client.send({ kind: "terminal_resize", seat: t.seat, id: t.id, cols, rows });
+    }
+    if (!back.control) return;
+    if (t.controller === null) {
+      this.client.send({ kind: "terminal_control", seat: t.seat, id: t.id, take: true });
+    } else {
+      this.client.note({
+        kind: "error",
+        what: "terminal_control",
+        why:
+          `You had this terminal's control before the connection dropped; viewer ${t.controller} took it meanwhile`,
+        seat: t.seat,
+        dispatch_id: null,
+      });
     }
   }
 
