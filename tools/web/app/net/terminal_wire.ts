@@ -1,5 +1,6 @@
 import type { ServerMessage, Slot } from "../../../../protocol/mod.ts";
 import type { TerminalAttach } from "./store.ts";
+import { TerminalHeld } from "./terminal_held.ts";
 import {
   BinaryKind,
   decodeTerminalOutput,
@@ -20,14 +21,6 @@ export interface TerminalSink {
   resize(cols: number, rows: number): void;
 }
 
-/** What the page held of the terminal when the socket went: given back once it is attached. */
-interface Held {
-  seat: Slot;
-  cols: number;
-  rows: number;
-  control: boolean;
-}
-
 /**
  * The seat's terminal over the socket: `terminal_view` attaches and answers a repaint, kind-4
  * frames carry the shell's bytes, kind-5 frames carry this page's keys while it holds control.
@@ -44,14 +37,8 @@ export class TerminalWire {
   #paused = false;
   /** Whether the attach in force has drawn its first screen (its viewer exists on forge). */
   #landed = false;
-  /** Held when the socket went; the next attach of that seat gives it back. */
-  #held: Held | null = null;
-  /** What the attach in force gives back once it lands. */
-  #giveBack: Held | null = null;
-  /** What the attach held when forge said its shell was gone (forge going down closes it). */
-  #closed: Held | null = null;
-  /** What it gave back on landing, and the size it landed at: asked for, maybe not yet done. */
-  #gaveBack: (Held & { landed: { cols: number; rows: number } }) | null = null;
+  /** What a drop left owed to the next attach. */
+  #held = new TerminalHeld();
 
   constructor(private readonly client: ForgeClient) {}
 
@@ -60,9 +47,7 @@ export class TerminalWire {
     this.#sink = sink;
     this.#want = seat;
     this.#landed = false;
-    this.#gaveBack = this.#closed = null;
-    this.#giveBack = this.#held && sameSlot(this.#held.seat, seat) ? this.#held : null;
-    this.#held = null;
+    this.#held.attached(seat);
     this.client.state.terminalClosed = false;
     this.client.send({ kind: "terminal_view", seat, reply_to: 1 });
   }
@@ -94,7 +79,7 @@ export class TerminalWire {
       if (now.id === t.id) Object.assign(t, { cols: now.cols, rows: now.rows });
       return;
     }
-    this.#closed = this.#heldNow(t);
+    this.#held.closed(t);
     this.client.state.terminal = null;
     this.client.state.terminalClosed = true;
   }
@@ -102,7 +87,7 @@ export class TerminalWire {
   /** Lowering the surface detaches, so the viewer count and idle clock see the truth. */
   detach(): void {
     // The person lowered the surface: nothing is given back (a drop's lowering keeps it).
-    if (this.client.state.link === "open") this.#held = null;
+    if (this.client.state.link === "open") this.#held.lowered();
     if (!this.#want) return;
     this.#want = null;
     this.#sink = null;
@@ -116,25 +101,9 @@ export class TerminalWire {
    * that attach gives back the size and the control this one had.
    */
   lost(): void {
-    const t = this.client.state.terminal;
-    // The shell closed as forge went down, or an attach the socket took before it landed: what
-    // the attach before held is still owed.
-    this.#held = t ? this.#heldNow(t) : this.#closed ?? this.#giveBack ?? this.#held;
-    this.#giveBack = this.#gaveBack = this.#closed = null;
+    this.#held.lost(this.client.state.terminal);
     this.#landed = false;
     this.client.state.terminal = null;
-  }
-
-  /**
-   * What the attach holds now: its size and control, and what it gave back that forge has not
-   * said is done yet - a size nobody changed since the landing, a take nobody else's beat.
-   */
-  #heldNow(t: TerminalAttach): Held {
-    const back = this.#gaveBack;
-    const same = back && back.landed.cols === t.cols && back.landed.rows === t.rows;
-    const size = same ? back : t;
-    const control = t.controller === t.viewer || (!!back?.control && t.controller === null);
-    return { seat: t.seat, cols: size.cols, rows: size.rows, control };
   }
 
   /** A hidden tab stops being written to; a resume is answered with a fresh screen. */
@@ -145,7 +114,7 @@ export class TerminalWire {
   }
 
   control(take: boolean): void {
-    this.#gaveBack = null; // the person's own word from here
+    this.#held.acted();
     const t = this.client.state.terminal;
     if (t) {
       this.client.send({
@@ -158,7 +127,7 @@ export class TerminalWire {
   }
 
   resize(cols: number, rows: number): void {
-    this.#gaveBack = null;
+    this.#held.acted();
     const t = this.client.state.terminal;
     if (!t || (t.cols === cols && t.rows === rows)) return;
     this.client.send({
@@ -227,10 +196,8 @@ export class TerminalWire {
   #landedOn(t: TerminalAttach): void {
     this.#landed = true;
     if (this.#paused) this.client.send({ kind: "terminal_pause", paused: true });
-    const back = this.#giveBack;
-    this.#giveBack = null;
+    const back = this.#held.landed(t);
     if (!back) return;
-    this.#gaveBack = { ...back, landed: { cols: t.cols, rows: t.rows } };
     if (back.cols !== t.cols || back.rows !== t.rows) {
       this.#sink?.resize(back.cols, back.rows);
       const { cols, rows } = back;
