@@ -142,6 +142,10 @@ export class Roles {
       this.#want[surface] = false;
       if (surface === "terminal") this.#paused = false;
     }
+    // A surface viewing nothing now (a refused attach let its tab go) holds no role to regain.
+    for (const surface of ["terminal", "browser"] as const) {
+      if (!r.steps.some((s) => s.surface === surface)) this.#want[surface] = false;
+    }
     this.#advance();
   }
 

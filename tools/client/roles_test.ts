@@ -138,3 +138,16 @@ Deno.test("restore: nothing held says at once; a new attach by hand starts unpau
   r.restore({ reattached: [terminal], unattached: [] }, () => {}, (g) => said.push(g));
   assertEquals(said, [{ regained: [], lost: [] }]);
 });
+
+Deno.test("restore: control of a viewer not held at the drop is not wanted on a later one", () => {
+  const { r, sent, said, restore } = heldAndDropped();
+  // The browser attach was refused before the drop (its tab let go): only the terminal is back.
+  restore({ reattached: [terminal], unattached: [] });
+  r.dropped(); // again before the terminal's view came: what it owes is still owed
+  r.restore(both, (m) => sent.push(m), (g) => said.push(g));
+  r.heard(termView(6, 1, null));
+  r.heard(browserView(2, null));
+  r.heard({ kind: "terminal_control", seat: alpha, id: 6, controller: 1 });
+  assertEquals(sent.filter((m) => m.kind === "browser_control"), []);
+  assertEquals(said[0].regained.map((g) => g.role), ["terminal_pause", "terminal_control"]);
+});
