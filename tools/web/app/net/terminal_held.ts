@@ -26,9 +26,13 @@ export class TerminalHeld {
   /** What it gave back on landing, and the size it landed at: asked for, maybe not yet done. */
   #given: (Held & { landed: { cols: number; rows: number } }) | null = null;
 
-  /** An attach of `seat` went out: it owes what was held of that seat (another's is let go). */
+  /**
+   * An attach of `seat` went out: it owes what was held of that seat, or what an attach before it
+   * that never landed owed (another seat's is let go).
+   */
   attached(seat: Slot): void {
-    this.#owed = this.#held && sameSlot(this.#held.seat, seat) ? this.#held : null;
+    const owed = this.#held ?? this.#owed;
+    this.#owed = owed && sameSlot(owed.seat, seat) ? owed : null;
     this.#held = this.#given = this.#closed = null;
   }
 
@@ -58,7 +62,7 @@ export class TerminalHeld {
 
   /** The person lowered the pane: nothing is given back. */
   lowered(): void {
-    this.#held = null;
+    this.#held = this.#owed = null;
   }
 
   /**

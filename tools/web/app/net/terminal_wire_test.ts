@@ -160,3 +160,19 @@ Deno.test("terminal wire: a shell forge closed as it went down is given back on 
     { kind: "terminal_control", seat: SEAT, id: 2, take: true },
   ]);
 });
+
+Deno.test("terminal wire: an attach sent while the socket flapped still owes what was held", () => {
+  const w = droveThenDropped();
+  // The pane attached on a socket that went before anything landed, and no drop was said after.
+  w.state.link = "down";
+  w.wire.attach(SEAT, w.sink);
+  w.wire.detach();
+  w.state.link = "open";
+  w.wire.attach(SEAT, w.sink);
+  w.view(7, 1, null);
+  const given = w.sent.filter((m) => m.kind === "terminal_resize" || m.kind === "terminal_control");
+  assertEquals(given, [
+    { kind: "terminal_resize", seat: SEAT, id: 7, cols: 120, rows: 36 },
+    { kind: "terminal_control", seat: SEAT, id: 7, take: true },
+  ]);
+});
