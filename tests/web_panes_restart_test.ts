@@ -1,3 +1,4 @@
+import { encodeTerminalInput } from "../protocol/mod.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 import { assertEquals } from "./assert.ts";
 import { output } from "./client_support.ts";
@@ -9,8 +10,9 @@ import { controlVisibility, setHidden } from "./web_pwa_support.ts";
 // with the socket (spec: terminal_control: "dropping the connection releases it"; browser_view:
 // "A connection that goes is detached with it"), so the pane that attaches again gives them
 // back: the terminal at the size it was drawn at, held and (on a hidden page) paused; the browser
-// tab held and laid out to the canvas. Real forge restarted on its port, real shell, real
-// Chromium for both the page and the seat's browser. spec: terminal_view, terminal_resize,
+// tab held and laid out to the canvas; control someone else took meanwhile is left to them, and
+// the page says so. Real forge restarted on its port, real shell, real Chromium for both the page
+// and the seat's browser. spec: terminal_view, terminal_resize,
 // terminal_control, terminal_pause; browser_view, browser_control, browser_resize.
 
 const CANVAS = "[data-testid=browser-canvas]";
@@ -133,5 +135,47 @@ Deno.test({
     await page.waitForFunction(laidOut, undefined, { timeout: 60_000 });
     assertEquals(await page.getByTestId("browser-take").textContent(), "Release control");
     await w.shot("browser-restarted-as-it-was");
+  },
+});
+
+Deno.test({
+  name: "web: control another took while forge was down is left to them; the page says so",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using w = await webWorld([{ name: "term", autoStart: false }]);
+    const { page } = w;
+    // The page reaches forge only while the gate is open: a closed gate refuses its redials, so
+    // another client can take the control first.
+    let gate = true;
+    await page.routeWebSocket(/\/socket/, (ws) => gate ? ws.connectToServer() : ws.close());
+    await page.goto(`${w.webUrl}#/seat/Acme/term/lead/terminal`);
+    const control = page.getByTestId("terminal-control");
+    await control.getByText("The agent has control").waitFor({ timeout: 30_000 });
+    await page.getByTestId("take-control").click();
+    await control.getByText("You have control").waitFor();
+
+    gate = false;
+    await w.restartForge();
+    const other = await ForgeClient.connect(w.forge.url, { validate: true });
+    const seat = w.world.lead("term");
+    other.send({ kind: "terminal_view", seat });
+    const theirs = await other.next((m) => m.kind === "terminal_view", 30_000);
+    const id = theirs.id as number;
+    await other.sendChecked({ kind: "terminal_control", seat, id, take: true });
+    gate = true;
+
+    await backOnNewRun(w, "(s) => s.terminal !== null");
+    await control.getByText(`Viewer ${theirs.viewer} has control`).waitFor({ timeout: 30_000 });
+    await page.getByTestId("notices").getByText(
+      `viewer ${theirs.viewer} took it meanwhile`,
+      { exact: false },
+    ).waitFor({ timeout: 30_000 });
+    // Still theirs: their keys land.
+    other.sendBinary(encodeTerminalInput(id, new TextEncoder().encode("echo theirs-$((6*7))\r")));
+    await until(() => /theirs-42/.test(output(other, id, new Set())), 30_000, "their echo");
+    await other.close();
+    assertEquals(other.schemaErrors, []);
+    await w.shot("terminal-control-taken-meanwhile");
   },
 });
