@@ -4,41 +4,12 @@
 // is not asked for. A real forge (`deno task start`) restarted on its port; the seat's shell is a
 // real PTY; the redial's backoff runs on a clock the test moves by hand. spec: terminal_view,
 // terminal_detach, terminal_resize; browser_view ("A connection that goes is detached with it"), browser_resize.
-import {
-  decodeBrowserFrame,
-  decodeTerminalOutput,
-  encodeTerminalInput,
-  type Slot,
-} from "../protocol/mod.ts";
-import { ForgeClient, type Frame, type LinkEvent } from "../tools/client_lib.ts";
+import { decodeBrowserFrame, encodeTerminalInput, type Slot } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { nextBrowserFrame } from "./browser_harness.ts";
+import { output, reconnecting } from "./client_support.ts";
 import { ManualClock } from "./manual_clock.ts";
 import { seatWorld, until } from "./seats_harness.ts";
-
-/** A reconnecting client and the link events it heard, `link(n)` waiting for the nth. */
-async function reconnecting(url: string, clock: ManualClock) {
-  const c = await ForgeClient.connect(url, {
-    validate: true,
-    reconnect: { clock, random: () => 0.5 },
-  });
-  const heard: LinkEvent[] = [];
-  c.onLink((e) => heard.push(e));
-  const link = async (n: number) => {
-    await until(() => heard.length >= n, 60_000, `link event ${n}`);
-    return heard[n - 1];
-  };
-  return { c, link };
-}
-
-/** Everything a client was sent of terminal `id`'s byte stream after `before`, as text. */
-function output(c: ForgeClient, id: number, before: Set<Frame>): string {
-  return c.frames.flatMap((f) => {
-    if (before.has(f) || f.type !== "binary" || f.kind !== 4) return [];
-    const d = decodeTerminalOutput(f.bytes);
-    return d.ok && d.frame.id === id ? [new TextDecoder().decode(d.frame.bytes)] : [];
-  }).join("");
-}
 
 Deno.test("reattach: a terminal viewer gets frames again after forge restarts, at its size", async () => {
   await using world = await seatWorld([

@@ -55,6 +55,8 @@ const back = (attempt: number, seat: Slot): LinkEvent => ({
   refused: [],
   reattached: [],
   unattached: [],
+  regained: [],
+  lost: [],
 });
 
 const chat = (u: SessionUpdate): CliFrame | null =>

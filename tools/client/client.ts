@@ -19,6 +19,7 @@ import { ConnectionClosed, OffSchema } from "./errors.ts";
 import { Following, type Listener } from "./follow.ts";
 import { type Frame, FrameLog } from "./frames.ts";
 import { ForgeLink, type LinkOwner } from "./link.ts";
+import { type Regain, Roles } from "./roles.ts";
 import type { LinkEvent, ReconnectOptions } from "./redial.ts";
 import { type Restoration, Subscriptions } from "./subscriptions.ts";
 
@@ -65,6 +66,8 @@ export class ForgeClient {
   #subs = new Subscriptions();
   /** The terminal and browser tab this connection views: attached again after a reconnect. */
   #views = new Attachments();
+  /** The control it holds of them, and a terminal pause: asked for again once they are back. */
+  #roles = new Roles();
   #linkListeners = new Set<(e: LinkEvent) => void>();
   #link!: ForgeLink;
   /** The server run's boot_id, read from home on this connection (a seat's numbers are its). */
@@ -123,14 +126,18 @@ export class ForgeClient {
    * Sends one client message, typed by its `kind`. Throws a ConnectionClosed once closed, or
    * while a redial runs; an `unsubscribe`, `terminal_detach` or `browser_detach` then is no
    * error: the subscription or viewer is let go and not asked for on the next socket (the old
-   * one's died with it).
+   * one's died with it); nor is a `terminal_pause`: it is in force on the next socket.
    */
   send<K extends ClientKind>(message: Extract<ClientMessage, { kind: K }>): void {
     const m = message as ClientMessage;
     if (!this.isOpen && !this.isClosed) {
       // Let go while down: the old socket's died with it, and the next one does not ask again.
       if (m.kind === "unsubscribe") return this.#subs.sent(m);
-      if (m.kind === "terminal_detach" || m.kind === "browser_detach") return this.#views.sent(m);
+      if (m.kind === "terminal_detach" || m.kind === "browser_detach") {
+        this.#roles.sent(m);
+        return this.#views.sent(m);
+      }
+      if (m.kind === "terminal_pause") return this.#roles.sent(m);
     }
     this.#out(m, m.kind, JSON.stringify(m));
   }
@@ -276,6 +283,7 @@ export class ForgeClient {
     if (!own) {
       this.#subs.sent(message);
       this.#views.sent(message);
+      this.#roles.sent(message);
     }
     this.#checker?.sent(message);
     this.#desk.sent(message);
@@ -311,28 +319,34 @@ export class ForgeClient {
     this.#readingRun = false;
     this.#subs.dropped();
     this.#views.dropped();
+    this.#roles.dropped();
     for (const l of [...this.#listeners]) l.dropped?.();
   }
 
   /**
    * A new socket: the run read first when a seat is followed, then every subscription held asked
    * for again in the order held (a follow's among them), then the terminal and browser tab viewed
-   * (at their last size), then the seat shown; `reconnected` is said once each was answered.
+   * (at their last size), each with the control it held and a terminal's pause, then the seat
+   * shown; `reconnected` is said once each was answered.
    */
   #reopened(attempt: number): void {
     if ([...this.#listeners].some((l) => l.resumesSeat)) this.#readRun();
     const own = (m: ClientMessage) => this.#out(m, m.kind, JSON.stringify(m), true);
     let subs: Restoration | null = null;
     let views: Reattachment | null = null;
+    let roles: Regain | null = null;
     const said = () => {
-      if (!subs || !views) return;
-      const r = { kind: "reconnected" as const, attempt, ...subs, ...views };
+      if (!subs || !views || !roles) return;
+      const r = { kind: "reconnected" as const, attempt, ...subs, ...views, ...roles };
       this.#linkListeners.forEach((l) => l(r));
     };
     this.#subs.restore(own, (r) => (subs = r, said()));
     // spec: browser_view: "A connection that goes is detached with it": a viewer is asked for
     // again like a subscription, after them, so its frames flow on the new socket.
-    this.#views.restore(own, () => this.#desk.allocateReplyTo(), (r) => (views = r, said()));
+    this.#views.restore(own, () => this.#desk.allocateReplyTo(), (r) => {
+      views = r;
+      this.#roles.restore(r, own, (g) => (roles = g, said()));
+    });
     // spec: The socket > Reaching it: "a client re-attaching the seat it is showing must re-send
     // Showing too, because the server's showing died with the old connection".
     if (this.#showing?.seat) this.send(this.#showing);
@@ -358,6 +372,7 @@ export class ForgeClient {
       claim = this.#desk.heard(frame.data) ?? this.#heardRun(frame.data);
       if (claim !== "internal") this.#subs.heard(frame.data);
       if (claim !== "internal" && this.#views.heard(frame.data)) claim = "internal";
+      if (claim !== "internal") this.#roles.heard(frame.data);
     }
     this.#log.push(frame, claim !== null);
     for (const l of [...this.#listeners]) l.frame(frame, claim === "internal");

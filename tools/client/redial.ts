@@ -3,6 +3,7 @@ import { BACKOFF, type RedialPlan } from "../reconnect/backoff.ts";
 import { BROWSER_DEADLINE_MS, QUIET_MS } from "../reconnect/probe.ts";
 import type { ConnectFailed, ConnectionClosed } from "./errors.ts";
 import type { Reattachment } from "./attachments.ts";
+import type { Regain } from "./roles.ts";
 import type { Restoration } from "./subscriptions.ts";
 
 /**
@@ -44,10 +45,12 @@ export type LinkEvent =
    * hand) was asked for again in the order held and answered: `restored` with its snapshot,
    * `refused` in forge's words (no longer held); then the terminal and browser tab it viewed were
    * attached again: `reattached` (at the size last sent), `unattached` in forge's words (the seat
-   * or the tab gone; no longer held). A drop before every answer came says nothing here: a
-   * `reconnecting` follows, and the next socket asks for them all again.
+   * or the tab gone; no longer held); then the control it held of each and a terminal's pause
+   * were asked for again: `regained`, or `lost` with why (someone took control meanwhile, the
+   * viewer not attached again, forge's refusal). A drop before every answer came says nothing
+   * here: a `reconnecting` follows, and the next socket asks for them all again.
    */
-  | ({ kind: "reconnected"; attempt: number } & Restoration & Reattachment);
+  | ({ kind: "reconnected"; attempt: number } & Restoration & Reattachment & Regain);
 
 /** The options with every default filled in: the web client's numbers (tools/reconnect/). */
 export function redialPlan(o: ReconnectOptions | true): SdkPlan {

@@ -48,6 +48,13 @@ export class BrowserWire {
   #sized = "";
   /** A hand-off's page to attach once the panel opens (its Open was pressed elsewhere). */
   #wantPage: string | null = null;
+  /**
+   * The panel was attached when the socket went: it attaches again, starting the host, until an
+   * attach lands (a socket that went again before one did still owes it).
+   */
+  #reattach = false;
+  /** It held the role when the socket went: taken again unless someone took it meanwhile. */
+  #regain = false;
   /** The page's own sound (kind 2), for the controller. */
   readonly sound = new PcmPlayer();
 
@@ -87,8 +94,10 @@ export class BrowserWire {
         const want = p.want !== null && p.rows.some((r) => r.number === p.want) ? p.want : null;
         const page = this.#wantPage;
         this.#wantPage = null;
+        // The viewer died with the socket (spec: browser_view); a host that died with forge is
+        // started again by the attach, as a person's Start does.
         if (page) void this.viewPage(seat, page);
-        else if (p.up) this.view(want ?? undefined);
+        else if (p.up || this.#reattach) this.view(want ?? undefined);
       }
       this.client.store.changed();
     }, (err) => {
@@ -139,6 +148,7 @@ export class BrowserWire {
     if (!p) return;
     this.#sink = null;
     this.#opening = null;
+    this.#reattach = this.#regain = false;
     ++this.#attachGen;
     this.client.send({ kind: "browser_detach" });
     for (const d of p.downloads) if (d.href) URL.revokeObjectURL(d.href);
@@ -149,6 +159,11 @@ export class BrowserWire {
   lost(): void {
     const p = this.#p;
     if (!p) return;
+    // A take sent after the last drop and not answered yet is still owed (#regain stays).
+    if (p.view) {
+      this.#reattach = true;
+      this.#regain ||= p.view.controller === p.view.viewer;
+    }
     p.view = null;
     p.nav = null;
     p.dialog = null;
@@ -161,6 +176,7 @@ export class BrowserWire {
 
   /** Takes or gives back the role; a take opens the sound from the person's own click. */
   control(take: boolean): void {
+    this.#regain = false; // the person's own word from here
     if (take) this.sound.open();
     else this.sound.close();
     this.client.send({ kind: "browser_control", take });
@@ -229,7 +245,11 @@ export class BrowserWire {
       // A switch lets the old tab go; its last words (a viewer count) are not this view's.
       if (p.want !== null && m.tab !== p.want) return;
       const { id, tab, controller, viewers, viewer } = m;
+      const landed = p.view === null;
       p.view = { id, tab, controller, viewers, viewer };
+      this.#reattach = false;
+      if (this.#regain && controller === viewer) this.#regain = false;
+      else if (landed && this.#regain) this.#takeBack(p.seat, controller);
       p.want = tab;
       p.failed = null;
       if (controller !== viewer) this.#sized = "";
@@ -259,6 +279,24 @@ export class BrowserWire {
     if (!v || !d.ok || !this.mine || d.audio.profile !== v.id || d.audio.tab !== v.tab) return;
     // A packet behind the picture is dropped rather than queued (spec: kind 2).
     this.sound.play(d.audio.seq, d.audio.rate, d.audio.channels, d.audio.samples, 0.25);
+  }
+
+  /**
+   * The role this page held before the socket went, on the attach that followed: taken again
+   * when nobody holds it, never from one who took it meanwhile (a take always lands).
+   * spec: browser_control.
+   */
+  #takeBack(seat: Slot, controller: number | null): void {
+    if (controller === null) return void this.client.send({ kind: "browser_control", take: true });
+    this.#regain = false;
+    this.client.note({
+      kind: "error",
+      what: "browser_control",
+      why:
+        `You had this tab's control before the connection dropped; viewer ${controller} took it meanwhile`,
+      seat,
+      dispatch_id: null,
+    });
   }
 
   #tabs(list: BrowserTabList): void {

@@ -1,5 +1,11 @@
 import { assert, assertEquals } from "../../../../tests/assert.ts";
-import type { BrowserFrame, ClientMessage, ServerMessage, Wire } from "../../../../protocol/mod.ts";
+import type {
+  BrowserFrame,
+  ClientMessage,
+  ErrorFrame,
+  ServerMessage,
+  Wire,
+} from "../../../../protocol/mod.ts";
 import { encodeBrowserFrame } from "../../../../protocol/mod.ts";
 import { BrowserWire } from "./browser_wire.ts";
 import type { ForgeClient } from "./client.ts";
@@ -22,6 +28,7 @@ function world() {
     send: (m: ClientMessage) => (sent.push(m), true),
     command: (name: string, fields: Wire) =>
       sent.push({ kind: "command", command: { [name]: fields } } as ClientMessage),
+    note: (m: ErrorFrame) => store.state.errors.push({ ...m, at: 0 }),
     ask: (build: (replyTo: number) => ClientMessage) => {
       const m = build(++id);
       sent.push(m);
@@ -147,4 +154,80 @@ Deno.test("browser wire: a download is a blob link, a failed or lost one is said
   assertEquals([big.href, big.error], [null, "the file is past 32 MiB"]);
   assert(lost.error!.startsWith("3 downloads were lost"), lost.error!);
   w.wire.close();
+});
+
+/** A panel viewing tab 1 as viewer 7, with `controller` holding the role, whose socket dropped. */
+async function droppedWhileViewing(controller: number | null) {
+  const w = world();
+  w.wire.open(SEAT, w.sink);
+  await w.answer({ ok: true, tabs: tabs([{ number: 1, url: "a" }]) });
+  await w.answer({ ok: true, profile: "Acme/default", tab: 1 });
+  const view = { kind: "browser_view", id: 3, profile: "Acme/default", tab: 1, viewers: 1 };
+  w.wire.message({ ...view, controller, viewer: 7 } as ServerMessage);
+  w.wire.lost();
+  w.wire.lost(); // the link says "down", then "connecting"
+  w.sent.length = 0;
+  // The socket is back: the panel asks the strip again; the host died with forge.
+  w.wire.open(SEAT, w.sink);
+  await w.answer({ ok: true, tabs: tabs([], false) });
+  return { w, view };
+}
+
+Deno.test("browser wire: after a drop the tab is attached again and its role taken back", async () => {
+  const { w, view } = await droppedWhileViewing(7);
+  // The viewer died with the socket: the attach starts the host, as the person's Start does.
+  assertEquals(w.sent.at(-1), { kind: "browser_view", seat: SEAT, tab: undefined, reply_to: 4 });
+  await w.answer({ ok: true, profile: "Acme/default", tab: 1 });
+  w.wire.message({ ...view, controller: null, viewer: 2 } as ServerMessage);
+  assertEquals(w.sent.at(-1), { kind: "browser_control", take: true });
+  w.wire.message({ ...view, controller: 2, viewer: 2 } as ServerMessage);
+  assertEquals(w.wire.mine, true);
+  assertEquals(w.sent.filter((m) => m.kind === "browser_control").length, 1, "taken once");
+});
+
+Deno.test("browser wire: a role another took meanwhile is not taken from them; it is said", async () => {
+  const { w, view } = await droppedWhileViewing(7);
+  await w.answer({ ok: true, profile: "Acme/default", tab: 1 });
+  w.wire.message({ ...view, controller: 5, viewer: 2 } as ServerMessage);
+  assertEquals(w.sent.filter((m) => m.kind === "browser_control"), []);
+  assertEquals(
+    w.state.errors.map((e) => e.why),
+    ["You had this tab's control before the connection dropped; viewer 5 took it meanwhile"],
+  );
+  // A watcher before the drop takes nothing either; a lowered panel attaches nothing again.
+  const watcher = await droppedWhileViewing(null);
+  watcher.w.wire.message({ ...view, controller: null, viewer: 2 } as ServerMessage);
+  assertEquals(watcher.w.sent.filter((m) => m.kind === "browser_control"), []);
+  const lowered = world();
+  lowered.wire.open(SEAT, lowered.sink);
+  await lowered.answer({ ok: true, tabs: tabs([], false) });
+  lowered.wire.close();
+  lowered.wire.open(SEAT, lowered.sink);
+  await lowered.answer({ ok: true, tabs: tabs([], false) });
+  assertEquals(lowered.sent.map((m) => m.kind), ["browser_tabs", "browser_detach", "browser_tabs"]);
+});
+
+Deno.test("browser wire: a take given back and not yet answered is owed across a second drop", async () => {
+  const { w, view } = await droppedWhileViewing(7);
+  await w.answer({ ok: true, profile: "Acme/default", tab: 1 });
+  w.wire.message({ ...view, controller: null, viewer: 2 } as ServerMessage);
+  w.wire.lost();
+  w.sent.length = 0;
+  w.wire.open(SEAT, w.sink);
+  await w.answer({ ok: true, tabs: tabs([{ number: 1, url: "about:blank" }]) });
+  await w.answer({ ok: true, profile: "Acme/default", tab: 1 });
+  w.wire.message({ ...view, controller: null, viewer: 3 } as ServerMessage);
+  assertEquals(w.sent.at(-1), { kind: "browser_control", take: true });
+});
+
+Deno.test("browser wire: an attach a second drop took before it landed is asked for again", async () => {
+  const { w, view } = await droppedWhileViewing(7);
+  w.wire.lost(); // the re-attach went out; the socket went before it landed
+  w.sent.length = 0;
+  w.wire.open(SEAT, w.sink);
+  await w.answer({ ok: true, tabs: tabs([], false) });
+  assertEquals(w.sent.at(-1), { kind: "browser_view", seat: SEAT, tab: undefined, reply_to: 6 });
+  await w.answer({ ok: true, profile: "Acme/default", tab: 1 });
+  w.wire.message({ ...view, controller: null, viewer: 3 } as ServerMessage);
+  assertEquals(w.sent.at(-1), { kind: "browser_control", take: true });
 });

@@ -114,7 +114,7 @@ export class ForgeClient {
   /** A frame this page could not read against protocol/'s schemas: counted and said. */
   offSchema(why: string): void {
     this.stats.schemaErrors.push(why);
-    this.#note({ kind: "error", what: "schema", why, seat: null, dispatch_id: null });
+    this.note({ kind: "error", what: "schema", why, seat: null, dispatch_id: null });
     this.store.changed();
   }
 
@@ -136,7 +136,7 @@ export class ForgeClient {
     // protocol/'s decoder read it whole, so it is the wire form its type says.
     const command = { [name]: fields } as unknown as WireCommand;
     if (why === null) return this.send({ kind: "command", command });
-    this.#note({ kind: "error", what: "command", why, seat: null, dispatch_id: null });
+    this.note({ kind: "error", what: "command", why, seat: null, dispatch_id: null });
     this.store.changed();
     return false;
   }
@@ -323,7 +323,7 @@ export class ForgeClient {
     // drawn under its seat's header instead (views/seat_controls.tsx).
     if (slot && u.name.endsWith("_failed") && u.name !== "connection_failed") {
       const why = typeof u.bag.message === "string" ? u.bag.message : u.name;
-      this.#note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
+      this.note({ kind: "error", what: u.name, why, seat: slot, dispatch_id: null });
     }
     // The routing rule is protocol/'s, read off the update table (protocol/update.ts).
     const typed = u.known === true;
@@ -346,14 +346,15 @@ export class ForgeClient {
     }, 150);
   }
 
-  #note(m: ErrorFrame): void {
+  /** Words for the notices (the newest five are kept): forge's refusals and the page's own. */
+  note(m: ErrorFrame): void {
     this.state.errors = [...this.state.errors.slice(-4), { ...m, at: Date.now() }];
   }
 
   #error(m: ErrorFrame): void {
     // A refused prompt is said once, by the composer that puts its words back.
     if (this.seats.error(m)) return;
-    this.#note(m);
+    this.note(m);
     // spec: Subjects - a refused subscribe names the subject first in its words; a page that
     // waits on that subject draws the words instead of waiting for a snapshot that never comes.
     if (m.what === "subscribe" && m.seat === null) {

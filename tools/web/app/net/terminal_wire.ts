@@ -1,4 +1,6 @@
 import type { ServerMessage, Slot } from "../../../../protocol/mod.ts";
+import type { TerminalAttach } from "./store.ts";
+import { TerminalHeld } from "./terminal_held.ts";
 import {
   BinaryKind,
   decodeTerminalOutput,
@@ -15,17 +17,28 @@ export interface TerminalSink {
   /** A fresh screen (an attach, a resume, a gap): clear and draw `screen`. */
   repaint(screen: string, cols: number, rows: number): void;
   write(bytes: Uint8Array): void;
+  /** The size the page laid the terminal out at again (a re-attach after a drop). */
+  resize(cols: number, rows: number): void;
 }
 
 /**
  * The seat's terminal over the socket: `terminal_view` attaches and answers a repaint, kind-4
  * frames carry the shell's bytes, kind-5 frames carry this page's keys while it holds control.
- * spec: terminal_view, terminal_control, terminal_pause, Binary messages > 4 and 5.
+ * A viewer and its roles die with the socket (spec: terminal_control: "dropping the connection
+ * releases it"), so the attach that follows a drop lays the terminal out at the size it had,
+ * takes the control back when nobody took it meanwhile (a take always lands: it would take it
+ * from them), and pauses again a page that is hidden. spec: terminal_view, terminal_control,
+ * terminal_pause, Binary messages > 4 and 5.
  */
 export class TerminalWire {
   #sink: TerminalSink | null = null;
   #want: Slot | null = null;
+  /** Whether the page is hidden: a pause the attach in force is sent, and each next one. */
   #paused = false;
+  /** Whether the attach in force has drawn its first screen (its viewer exists on forge). */
+  #landed = false;
+  /** What a drop left owed to the next attach. */
+  #held = new TerminalHeld();
 
   constructor(private readonly client: ForgeClient) {}
 
@@ -33,7 +46,8 @@ export class TerminalWire {
   attach(seat: Slot, sink: TerminalSink): void {
     this.#sink = sink;
     this.#want = seat;
-    this.#paused = false;
+    this.#landed = false;
+    this.#held.attached(seat);
     this.client.state.terminalClosed = false;
     this.client.send({ kind: "terminal_view", seat, reply_to: 1 });
   }
@@ -65,12 +79,15 @@ export class TerminalWire {
       if (now.id === t.id) Object.assign(t, { cols: now.cols, rows: now.rows });
       return;
     }
+    this.#held.closed(t);
     this.client.state.terminal = null;
     this.client.state.terminalClosed = true;
   }
 
   /** Lowering the surface detaches, so the viewer count and idle clock see the truth. */
   detach(): void {
+    // The person lowered the surface: nothing is given back (a drop's lowering keeps it).
+    if (this.client.state.link === "open") this.#held.lowered();
     if (!this.#want) return;
     this.#want = null;
     this.#sink = null;
@@ -79,19 +96,25 @@ export class TerminalWire {
     this.client.send({ kind: "terminal_detach" });
   }
 
-  /** The socket went down: the attach died with it; the view re-attaches when it comes back. */
+  /**
+   * The socket went down: the attach died with it; the view re-attaches when it comes back, and
+   * that attach gives back the size and the control this one had.
+   */
   lost(): void {
+    this.#held.lost(this.client.state.terminal);
+    this.#landed = false;
     this.client.state.terminal = null;
   }
 
   /** A hidden tab stops being written to; a resume is answered with a fresh screen. */
   pause(paused: boolean): void {
-    if (!this.#want || paused === this.#paused) return;
+    if (paused === this.#paused) return;
     this.#paused = paused;
-    this.client.send({ kind: "terminal_pause", paused });
+    if (this.#landed) this.client.send({ kind: "terminal_pause", paused });
   }
 
   control(take: boolean): void {
+    this.#held.acted();
     const t = this.client.state.terminal;
     if (t) {
       this.client.send({
@@ -104,6 +127,7 @@ export class TerminalWire {
   }
 
   resize(cols: number, rows: number): void {
+    this.#held.acted();
     const t = this.client.state.terminal;
     if (!t || (t.cols === cols && t.rows === rows)) return;
     this.client.send({
@@ -132,7 +156,7 @@ export class TerminalWire {
     const state = this.client.state;
     if (m.kind === "terminal_view") {
       if (!this.#want || !sameSlot(m.seat, this.#want)) return;
-      state.terminal = {
+      const t = {
         seat: m.seat,
         id: m.id,
         viewer: m.viewer,
@@ -141,7 +165,9 @@ export class TerminalWire {
         rows: m.rows,
         seq: m.seq,
       };
+      state.terminal = t;
       this.#sink?.repaint(m.screen, m.cols, m.rows);
+      if (!this.#landed) this.#landedOn(t);
     } else if (m.kind === "terminal_control") {
       if (state.terminal && state.terminal.id === m.id) {
         state.terminal.controller = m.controller;
@@ -160,6 +186,35 @@ export class TerminalWire {
           at: Date.now(),
         }];
       }
+    }
+  }
+
+  /**
+   * The attach's first screen: a hidden page pauses it (before any take, so a page the test or
+   * the person sees holding control is already paused), then what the socket before it held.
+   */
+  #landedOn(t: TerminalAttach): void {
+    this.#landed = true;
+    if (this.#paused) this.client.send({ kind: "terminal_pause", paused: true });
+    const back = this.#held.landed(t);
+    if (!back) return;
+    if (back.cols !== t.cols || back.rows !== t.rows) {
+      this.#sink?.resize(back.cols, back.rows);
+      const { cols, rows } = back;
+      this.client.send({ kind: "terminal_resize", seat: t.seat, id: t.id, cols, rows });
+    }
+    if (!back.control) return;
+    if (t.controller === null) {
+      this.client.send({ kind: "terminal_control", seat: t.seat, id: t.id, take: true });
+    } else {
+      this.client.note({
+        kind: "error",
+        what: "terminal_control",
+        why:
+          `You had this terminal's control before the connection dropped; viewer ${t.controller} took it meanwhile`,
+        seat: t.seat,
+        dispatch_id: null,
+      });
     }
   }
 

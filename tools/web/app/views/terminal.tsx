@@ -34,6 +34,7 @@ export function TerminalPage() {
         view.write(screen);
       },
       write: (bytes) => view.write(bytes),
+      resize: (cols, rows) => view.resize(cols, rows),
     });
     const typed = view.onData((d) => c.terminal.input(d));
     return () => {
