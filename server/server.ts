@@ -151,6 +151,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       stopping ??= (async () => {
         // Shutdown leaves a record, with what it ended.
         log.info("server_shutdown", { connections: connections.size });
+        // No one is greeted from here on: the connections held are ended below, and a client
+        // that dials again meanwhile is refused until the next forge takes the port.
+        http?.refuse();
         store.close();
         idle.stop();
         for (const conn of connections.values()) conn.end("shutdown");

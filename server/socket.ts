@@ -56,6 +56,10 @@ export interface SocketServer {
   addr: Deno.NetAddr;
   /** Starts handing upgraded sockets to `accept`; the ones that came before it wait for it. */
   open(accept: Accept): void;
+  /** Takes no connection from now on: the port is let go, and an upgrade on a connection already
+   * open is answered 503. A shutdown calls it first, since ending the seats takes seconds and a
+   * client redialling meanwhile would be greeted by a forge about to drop it. */
+  refuse(): void;
   stop(): Promise<void>;
 }
 
@@ -85,6 +89,7 @@ export async function serveSocket(
     maxPayload: MAX_PAYLOAD,
   });
   const sockets = new Set<Socket>();
+  let refusing = false;
   // The port is bound before the rest of forge boots (seats start then), so a client may dial
   // before there is anything to accept it: its upgrade waits here, its bytes held by TCP.
   const opened = Promise.withResolvers<Accept>();
@@ -106,6 +111,7 @@ export async function serveSocket(
   server.on("upgrade", (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const url = new URL(req.url ?? "/", "http://x");
     const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    if (refusing) return refuse(socket, 503, "forge is shutting down");
     if (url.pathname !== "/socket") return refuse(socket, 404, "not found");
     const origin = req.headers.origin ?? null;
     const verdict = checkOrigin(origin, deps.policy());
@@ -149,20 +155,32 @@ export async function serveSocket(
     });
   });
   server.on("error", (err: Error) => deps.log.error("http_error", { error: err }));
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    refusing = true;
+    return closed ??= new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return {
     addr,
     open: (accept) => opened.resolve(accept),
+    refuse: () => void close(),
     async stop() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const done = close();
       for (const s of sockets) s.destroy();
       wss.close();
-      await closed;
+      await done;
     },
   };
 }
 
 function refuse(socket: Socket, status: number, text: string): void {
-  const reason = status === 403 ? "Forbidden" : status === 404 ? "Not Found" : "Upgrade Required";
+  const reason = status === 403
+    ? "Forbidden"
+    : status === 404
+    ? "Not Found"
+    : status === 503
+    ? "Service Unavailable"
+    : "Upgrade Required";
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${
       text.length + 1
