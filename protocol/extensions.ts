@@ -198,6 +198,11 @@ const BY_ACCOUNT =
   "rows by the forge account that answered each message (the gateway's request ledger), " +
   "beside v29's by_model and by_project, so a person sees which subscription paid";
 
+const PROPOSAL_AXES =
+  "the numbers the candidate rule compared and where they came from (the feed, or a local " +
+  "bench run's corpus), so a page shows why a row won or lost; v29's proposal carries the " +
+  "feed's speed_x and fleurs_en_wer alone";
+
 /**
  * The fields forge adds to v29's subject snapshots, as `subject.path` (`[]` steps into a list)
  * with why; protocol/beyond.ts lists them beside the rest and docs/protocol.md marks each.
@@ -221,4 +226,14 @@ export const SUBJECT_FIELD_EXTENSIONS = {
   "session.account": "the gateway account the seat runs under (protocol/accounts.ts)",
   "session.state.slot": "the seat the state belongs to, so the object reads alone",
   "session.processes.pid": "the root process the walk began at (the CLI's own pid)",
+  "dictate_models.updates[].current.wer": PROPOSAL_AXES,
+  "dictate_models.updates[].current.source": PROPOSAL_AXES,
+  "dictate_models.updates[].current.corpus": PROPOSAL_AXES,
+  "dictate_models.updates[].candidates[].file":
+    "the row's model file, which dictate_activate names",
+  "dictate_models.updates[].candidates[].wer": PROPOSAL_AXES,
+  "dictate_models.updates[].candidates[].speed_x": PROPOSAL_AXES,
+  "dictate_models.bench.reason":
+    "why the last bench run ended without a result (a model that would not load), until the " +
+    "next run; v29's bench is the run in flight alone",
 } as const;
