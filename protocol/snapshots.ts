@@ -20,6 +20,12 @@ export const SNAPSHOT_SCHEMAS = {
   session: SessionSnapshot,
 } as const satisfies Record<NamedSubject | "session", z.ZodType>;
 
+/** A name a snapshot is filed under: a keyless subject's own, or `session`. */
+export type SnapshotKey = keyof typeof SNAPSHOT_SCHEMAS;
+
+/** The `data` of the snapshot filed under `K` (`session` for any seat's). */
+export type SnapshotNamed<K extends SnapshotKey> = z.infer<(typeof SNAPSHOT_SCHEMAS)[K]>;
+
 /** The name a subject's snapshot is filed under: its own, or `session` for a seat. */
 export type SnapshotName<S extends Subject> = S extends NamedSubject ? S : "session";
 
