@@ -62,6 +62,11 @@ export type ModelSpeed = z.infer<typeof ModelSpeed>;
 export const ModelWer = z.object({ value: z.number(), ...From }).strict();
 export type ModelWer = z.infer<typeof ModelWer>;
 
+/** The runtimes a row's model loads in. */
+export const ModelEngine = z.enum(["pocketsphinx", "whisper", "silero"]);
+/** Where a row's model comes from: shipped in a package, or a local file an install copies in. */
+export const ModelSource = z.enum(["package", "local_file"]);
+
 /** One catalogue row. spec: dictate_models > rows. */
 export const ModelRow = z.object({
   variant: z.string(),
@@ -69,8 +74,8 @@ export const ModelRow = z.object({
   family: z.string(),
   /** Which role's list the row belongs in. */
   kind: z.enum(["dictation", "vad"]),
-  engine: z.string(),
-  source: z.string(),
+  engine: ModelEngine,
+  source: ModelSource,
   package: z.string().nullable(),
   file: z.string(),
   size_bytes: z.number(),

@@ -42,7 +42,28 @@ const page: DictateModelsSnapshot = {
       { row: "tiny-en", file: "ggml-tiny.en.bin", verdict: "less_accurate", wer: 0.2, speed_x: 40 },
     ],
   }],
-  rows: [],
+  rows: [{
+    variant: "base-en",
+    display_name: "Whisper base (English)",
+    family: "whisper",
+    kind: "dictation",
+    engine: "whisper",
+    source: "local_file",
+    package: null,
+    file: "ggml-base.en.bin",
+    size_bytes: 10,
+    digest: { algorithm: "sha256", value: "ab" },
+    license: "MIT",
+    params: "74M",
+    languages: ["en"],
+    streaming: false,
+    download: { quant: null, size_bytes: 10 },
+    speed: null,
+    wer: null,
+    url: null,
+    download_count: null,
+    installed: true,
+  }],
   install: { state: "idle" },
   activate: { state: "idle" },
   installed: [],
@@ -122,5 +143,14 @@ Deno.test("dictate_models: the speaking bench's run and results are theirs", () 
   ]);
   assertEquals(check((p) => p.speaking_results[0].at = 1_700_000_000 as never), [
     `${what}: speaking_results.0.at: expected a string, got 1700000000`,
+  ]);
+});
+
+Deno.test("dictate_models: a row's engine and source are the ones the catalogue has", () => {
+  assertEquals(check((p) => p.rows[0].source = "download" as never), [
+    `${what}: rows.0.source: expected one of "package", "local_file", got "download"`,
+  ]);
+  assertEquals(check((p) => p.rows[0].engine = "vosk" as never), [
+    `${what}: rows.0.engine: expected one of "pocketsphinx", "whisper", "silero", got "vosk"`,
   ]);
 });
