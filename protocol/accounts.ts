@@ -119,7 +119,9 @@ export const ForgeAccountIdentity = z.object({ key: Slot, display_name: z.string
  */
 export const StatusSnapshot = z.object({
   key: Slot,
-  account: z.record(z.string(), z.json()).nullable(),
+  account: z.record(z.string(), z.json()).nullable().describe(
+    "the CLI's initialize answer's account object, as it wrote it; null when it sent none",
+  ),
   forge_account: z.object({ display_name: z.string(), kind: AccountKind }).strict().nullable(),
 }).strict();
 
@@ -149,7 +151,9 @@ export const AuthRequired = z.object({
 export const SeatAccount = z.object({
   display_name: z.string(),
   kind: AccountKind,
-  cli: z.record(z.string(), z.json()).nullable(),
+  cli: z.record(z.string(), z.json()).nullable().describe(
+    "the CLI's initialize answer's account object, as it wrote it (status_snapshot's account)",
+  ),
   credentials: OauthCredentialsSnapshot.shape.credentials,
 }).strict().nullable();
 export type SeatAccount = z.infer<typeof SeatAccount>;

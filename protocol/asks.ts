@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PermissionAction } from "./command_fields.ts";
 
 // The CLI's own asks as they cross (the original's PermissionRequest, QuestionRequest, ToolCall):
 // `permission_request.request`, `question_request.request` and `pending_asks[].request`. Built by
@@ -12,12 +13,14 @@ export const AskToolCall = z.object({
   title: z.string(),
   kind: z.string().describe("read, edit, execute, fetch, search, think or other"),
   status: z.literal("pending"),
-  content: z.array(z.json()),
+  content: z.tuple([]).describe("always empty: a call that waits has produced nothing yet"),
   raw_input: z.json().describe("the call's input as the CLI sent it"),
   raw_output: z.null(),
   output_metadata: z.null(),
   task_metadata: z.null(),
-  locations: z.array(z.json()).describe("the paths the input names"),
+  locations: z.array(z.object({ path: z.string() }).strict()).describe(
+    "the paths the input names (its file_path, notebook_path and path)",
+  ),
   meta: z.object({ tool_name: z.string(), agent_id: text }).strict(),
 }).strict();
 export type AskToolCall = z.infer<typeof AskToolCall>;
@@ -27,7 +30,7 @@ export const PermissionOption = z.object({
   option_id: z.string(),
   name: z.string(),
   kind: z.enum(["allow", "edit", "deny", "notes"]),
-  action: z.json().describe("the PermissionAction respond_permission sends back for it"),
+  action: PermissionAction.describe("the PermissionAction respond_permission sends back for it"),
 }).strict();
 
 /** `permission_request.request`: the call, the options and the CLI's display words. */

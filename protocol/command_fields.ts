@@ -9,7 +9,10 @@ export type Json = z.infer<typeof Json>;
 /** The original's SessionLaunchSettings: every field optional, unknown ones refused. */
 export const LaunchSettings = z.object({
   language: z.string().optional(),
-  settings: z.record(z.string(), Json).optional(),
+  settings: z.record(z.string(), Json).optional().describe(
+    "the CLI's settings keys as the client wrote them; forge reads model, " +
+      "permissions.defaultMode and effortLevel from it",
+  ),
   agent_progress_summaries: z.boolean().optional(),
   charter: z.string().optional(),
   delegation_preamble: z.string().optional(),
@@ -47,20 +50,30 @@ export const SpawnRole = z.union([
 ]);
 export type SpawnRole = z.infer<typeof SpawnRole>;
 
-const PermissionUpdate = z.record(z.string(), Json);
+/** One of the CLI's permission suggestions, kept as its can_use_tool request wrote it. */
+const PermissionUpdate = z.record(z.string(), Json).describe(
+  "one of the CLI's permission_suggestions, as its can_use_tool request wrote it",
+);
+/**
+ * What choosing a permission option does: forge builds it on each option of a permission ask
+ * (protocol/asks.ts), and respond_permission sends it back.
+ */
 export const PermissionAction = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("allow") }),
-  z.object({ kind: z.literal("allow_with_updates"), updates: z.array(PermissionUpdate) }),
-  z.object({ kind: z.literal("allow_with_input") }),
-  z.object({ kind: z.literal("deny") }),
+  z.object({ kind: z.literal("allow") }).strict(),
+  z.object({ kind: z.literal("allow_with_updates"), updates: z.array(PermissionUpdate) }).strict(),
+  z.object({ kind: z.literal("allow_with_input") }).strict(),
+  z.object({ kind: z.literal("deny") }).strict(),
 ]);
+export type PermissionAction = z.infer<typeof PermissionAction>;
 export const PermissionOutcome = z.discriminatedUnion("outcome", [
   z.object({
     outcome: z.literal("selected"),
     option_id: z.string(),
     action: PermissionAction,
     notes_text: z.string().optional(),
-    edited_input: Json.optional(),
+    edited_input: Json.optional().describe(
+      "the tool input as the person edited it, handed to the CLI as the call's input",
+    ),
   }),
   z.object({ outcome: z.literal("cancelled") }),
 ]);

@@ -2,16 +2,22 @@ import { z } from "zod";
 import type { SessionUpdate } from "./update.ts";
 import {
   ActivateState,
+  BenchProgress,
   BenchRun,
   CatalogueCheck,
   InstalledModel,
   InstallState,
+  ModelFacts,
   ModelRow,
+  ModelUpdate,
   PreflightState,
   ReadAloudRead,
+  SpeakingBenchResult,
+  SpeakingBenchRun,
   SpeakingRead,
 } from "./dictate_models.ts";
 import { Slot } from "./slot.ts";
+import { WireTime } from "./wire_time.ts";
 
 // spec: dictate_stream, dictate_stop, the take's updates and DictateOutcome; binary kind 0. The
 // shapes the spec leaves open follow the original's serde derives (externally tagged,
@@ -134,17 +140,13 @@ export function dictationSamples(payload: Uint8Array): Int16Array {
 
 // ---- the dictate_models subject -----------------------------------------------------------
 
-const Json = z.json();
-/** A state tagged on `state`, its other fields JSON. */
-const Tagged = z.object({ state: z.string() }).catchall(Json);
-
 /**
  * The models page's read (and `dictate_models_changed.models`). spec: dictate_models, the field
  * table; the key set is the original's, at its baseline v8. `speaking` and the speaking bench
  * belong to the voice subsystem ([tts]); null while it is off. The catalogue rows, installed
  * models, bench runs, read-aloud set and the check, install and activate states are
- * protocol/dictate_models.ts's schemas, which their builders return, as is the speaking row; the
- * running bench and the speaking bench are still JSON here.
+ * protocol/dictate_models.ts's schemas, which their builders return, as are the speaking row, the
+ * proposals, the running bench and the speaking bench.
  */
 export const DictateModelsSnapshot = z.object({
   enabled: z.boolean(),
@@ -157,23 +159,24 @@ export const DictateModelsSnapshot = z.object({
       size: z.number().nullable(),
       sha256: z.string().nullable(),
       state: PreflightState,
-      facts: Json.nullable(),
+      // The speaking row's package declares no licence, parameters or quant: its runtime alone.
+      facts: z.union([ModelFacts, z.object({ runtime: z.string() }).strict()]).nullable(),
       catalogue: ModelRow.nullable(),
       from: z.object({ from: z.string() }).strict(),
-      at: Json.nullable(),
+      at: WireTime.nullable().describe("when a runtime pick chose it, else null"),
     }).strict(),
   ),
   check: CatalogueCheck,
-  updates: z.array(Json),
+  updates: z.array(ModelUpdate),
   rows: z.array(ModelRow),
   install: InstallState,
   activate: ActivateState,
   installed: z.array(InstalledModel),
-  bench: Tagged.nullable(),
+  bench: BenchProgress.nullable(),
   results: z.array(BenchRun),
   read_aloud: ReadAloudRead.nullable(),
   // spec: speaking_bench, speaking_results: the speaking loop's run and its results.
-  speaking_bench: Json.nullable(),
-  speaking_results: z.array(Json),
+  speaking_bench: SpeakingBenchRun.nullable(),
+  speaking_results: z.array(SpeakingBenchResult),
 }).strict();
 export type DictateModelsSnapshot = z.infer<typeof DictateModelsSnapshot>;

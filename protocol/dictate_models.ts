@@ -62,6 +62,11 @@ export type ModelSpeed = z.infer<typeof ModelSpeed>;
 export const ModelWer = z.object({ value: z.number(), ...From }).strict();
 export type ModelWer = z.infer<typeof ModelWer>;
 
+/** The runtimes a row's model loads in. */
+export const ModelEngine = z.enum(["pocketsphinx", "whisper", "silero"]);
+/** Where a row's model comes from: shipped in a package, or a local file an install copies in. */
+export const ModelSource = z.enum(["package", "local_file"]);
+
 /** One catalogue row. spec: dictate_models > rows. */
 export const ModelRow = z.object({
   variant: z.string(),
@@ -69,8 +74,8 @@ export const ModelRow = z.object({
   family: z.string(),
   /** Which role's list the row belongs in. */
   kind: z.enum(["dictation", "vad"]),
-  engine: z.string(),
-  source: z.string(),
+  engine: ModelEngine,
+  source: ModelSource,
   package: z.string().nullable(),
   file: z.string(),
   size_bytes: z.number(),
@@ -88,6 +93,18 @@ export const ModelRow = z.object({
 }).strict();
 export type ModelRow = z.infer<typeof ModelRow>;
 
+/**
+ * What the catalogue declares of a checkpoint: its licence, parameters, quant and runtime.
+ * spec: dictate_models > in_use (facts), installed (facts).
+ */
+export const ModelFacts = z.object({
+  license: z.string(),
+  params: z.string().nullable(),
+  quant: z.string().nullable(),
+  runtime: z.string(),
+}).strict();
+export type ModelFacts = z.infer<typeof ModelFacts>;
+
 /** One model this machine installed. spec: dictate_models > installed. */
 export const InstalledModel = z.object({
   variant: z.string(),
@@ -96,12 +113,7 @@ export const InstalledModel = z.object({
   url: z.string(),
   size: z.number(),
   sha256: z.string(),
-  facts: z.object({
-    license: z.string(),
-    params: z.string().nullable(),
-    quant: z.string().nullable(),
-    runtime: z.string(),
-  }).strict(),
+  facts: ModelFacts,
   at: WireTime,
 }).strict();
 export type InstalledModel = z.infer<typeof InstalledModel>;
@@ -126,6 +138,111 @@ export const BenchRun = z.object({
   }).strict(),
 }).strict();
 export type BenchRun = z.infer<typeof BenchRun>;
+
+/**
+ * The bench in flight, or why the last run ended without a result. spec: dictate_models > bench
+ * ("its target, its tier, its clip count and the agreement so far"), the catalogue's
+ * `bench{clip, clips, so_far, state, target, tier}`; `failed` is forge's extension.
+ */
+export const BenchProgress = z.discriminatedUnion("state", [
+  z.object({
+    state: z.literal("running"),
+    target: BenchTarget,
+    tier: BenchTier,
+    clip: z.number().int().nonnegative(),
+    clips: z.number().int().nonnegative(),
+    so_far: z.object({ wer: z.number().nullable() }).strict(),
+  }).strict(),
+  z.object({
+    state: z.literal("failed"),
+    reason: z.string().describe(
+      "forge's extension: why the last run ended without a result, until the next run",
+    ),
+  }).strict(),
+]);
+export type BenchProgress = z.infer<typeof BenchProgress>;
+
+/** The candidate rule's verdict on one row. spec: dictate_models, the rule beneath the table. */
+export const ModelVerdict = z.enum([
+  "picked",
+  "beats_both",
+  "in_use",
+  "not_english",
+  "no_comparable_run",
+  "less_accurate",
+  "slower",
+]);
+export type ModelVerdict = z.infer<typeof ModelVerdict>;
+
+const ext = (why: string) => `forge's extension: ${why}`;
+
+/**
+ * One entry of `updates`: the in-use model's numbers and every comparable row ranked with the
+ * rule's verdict. spec: dictate_models > updates; the catalogue's `updates[]{candidates[]{row,
+ * verdict}, current{fleurs_en_wer, speed_x}, file, role}`. Built by
+ * subsystems/dictate/models/updates.ts (proposeUpdates); the dictation role is the one the feed
+ * reads against.
+ */
+export const ModelUpdate = z.object({
+  role: z.literal("dictation"),
+  file: z.string(),
+  current: z.object({
+    fleurs_en_wer: z.number().nullable(),
+    wer: z.number().nullable().describe(ext("the word error rate the rule compares on")),
+    speed_x: z.number().nullable(),
+    source: Source.nullable().describe(ext("where the compared numbers came from")),
+    corpus: z.string().nullable().describe(ext("a local run's corpus digest; null: the feed")),
+  }).strict(),
+  candidates: z.array(
+    z.object({
+      row: z.string(),
+      file: z.string().describe(ext("the row's model file")),
+      verdict: ModelVerdict,
+      wer: z.number().nullable().describe(ext("the row's compared word error rate")),
+      speed_x: z.number().nullable().describe(ext("the row's compared realtime factor")),
+    }).strict(),
+  ),
+}).strict();
+export type ModelUpdate = z.infer<typeof ModelUpdate>;
+
+/**
+ * The speaking bench's run in flight (its clip count and progress) or its failure. spec:
+ * dictate_models > speaking_bench. Built by subsystems/voice/bench.ts.
+ */
+export const SpeakingBenchRun = z.discriminatedUnion("state", [
+  z.object({
+    state: z.literal("running"),
+    clips: z.number().int().nonnegative(),
+    done: z.number().int().nonnegative(),
+    variant: z.string(),
+  }).strict(),
+  z.object({ state: z.literal("failed"), reason: z.string() }).strict(),
+]);
+export type SpeakingBenchRun = z.infer<typeof SpeakingBenchRun>;
+
+/**
+ * One finished speaking bench run. spec: dictate_models > speaking_results: its round-trip word
+ * error, first-audio latency, realtime factor, peak_rss_bytes, the model file and the corpus.
+ */
+export const SpeakingBenchResult = z.object({
+  at: z.iso.datetime().describe("when the run finished, RFC 3339"),
+  variant: z.string(),
+  file: z.string(),
+  voice: z.string(),
+  dictation_file: z.string().describe("the dictation model that read the audio back"),
+  corpus: z.object({
+    lines: z.number(),
+    words: z.number(),
+    audio_seconds: z.number(),
+    digest: z.string(),
+  }).strict(),
+  round_trip_wer: z.number(),
+  first_audio_ms: z.number().describe("the median line's render time"),
+  first_audio_cold_ms: z.number().describe("the first line's render time"),
+  rtf: z.number(),
+  peak_rss_bytes: z.number(),
+}).strict();
+export type SpeakingBenchResult = z.infer<typeof SpeakingBenchResult>;
 
 /** One reading of the passage kept in the read-aloud set. */
 export const ReadAloudRecording = z.object({

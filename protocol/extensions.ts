@@ -198,6 +198,19 @@ const BY_ACCOUNT =
   "rows by the forge account that answered each message (the gateway's request ledger), " +
   "beside v29's by_model and by_project, so a person sees which subscription paid";
 
+const MODEL_ORIGIN =
+  "where the row's model comes from (a package that ships it, or a local file an install " +
+  "copies in), so a page offers an install only where there is a file to copy";
+const MODEL_CHECK = "the file's declared size and digest, which an install checks the copy against";
+const NUMBER_SOURCE =
+  "where the number came from (the feed, or a local bench run's tier and corpus), so numbers " +
+  "of two sources are never compared; v29's speed is the feed's m4-max row alone";
+
+const PROPOSAL_AXES =
+  "the numbers the candidate rule compared and where they came from (the feed, or a local " +
+  "bench run's corpus), so a page shows why a row won or lost; v29's proposal carries the " +
+  "feed's speed_x and fleurs_en_wer alone";
+
 /**
  * The fields forge adds to v29's subject snapshots, as `subject.path` (`[]` steps into a list)
  * with why; protocol/beyond.ts lists them beside the rest and docs/protocol.md marks each.
@@ -221,4 +234,26 @@ export const SUBJECT_FIELD_EXTENSIONS = {
   "session.account": "the gateway account the seat runs under (protocol/accounts.ts)",
   "session.state.slot": "the seat the state belongs to, so the object reads alone",
   "session.processes.pid": "the root process the walk began at (the CLI's own pid)",
+  "dictate_models.updates[].current.wer": PROPOSAL_AXES,
+  "dictate_models.updates[].current.source": PROPOSAL_AXES,
+  "dictate_models.updates[].current.corpus": PROPOSAL_AXES,
+  "dictate_models.updates[].candidates[].file":
+    "the row's model file, which dictate_activate names",
+  "dictate_models.updates[].candidates[].wer": PROPOSAL_AXES,
+  "dictate_models.updates[].candidates[].speed_x": PROPOSAL_AXES,
+  "dictate_models.rows[].engine":
+    "the runtime the row's model loads in, which the bench and a role swap start it with",
+  "dictate_models.rows[].source": MODEL_ORIGIN,
+  "dictate_models.rows[].package": MODEL_ORIGIN,
+  "dictate_models.rows[].file": "the model file the row installs, which dictate_activate names",
+  "dictate_models.rows[].size_bytes": MODEL_CHECK,
+  "dictate_models.rows[].digest": MODEL_CHECK,
+  "dictate_models.rows[].installed": "whether this machine holds the file: install or activate",
+  "dictate_models.rows[].speed.source": NUMBER_SOURCE,
+  "dictate_models.rows[].speed.tier": NUMBER_SOURCE,
+  "dictate_models.rows[].speed.corpus": NUMBER_SOURCE,
+  "dictate_models.installed[].sha256": "the digest the installed copy was checked against",
+  "dictate_models.bench.reason":
+    "why the last bench run ended without a result (a model that would not load), until the " +
+    "next run; v29's bench is the run in flight alone",
 } as const;

@@ -121,12 +121,14 @@ export const AgentRow = z.object({
 }).strict();
 export type AgentRow = z.infer<typeof AgentRow>;
 
-const DictateFailure = z.union([
-  z.object({ hash_mismatch: z.object({}).passthrough() }).strict(),
-  z.object({ cancelled: z.object({}).passthrough() }).strict(),
-  z.object({ other: z.object({ message: z.string() }).passthrough() }).strict(),
-  z.string(),
-]);
+/**
+ * Why the dictation model did not load, in forge's words (the preflight's failure); null while
+ * nothing failed. The original's is tagged (`hash_mismatch`, `cancelled`, `other {message}`);
+ * forge's preflight has one kind of failure, a load that threw, and says it as a sentence.
+ */
+const DictateFailure = z.string().describe(
+  "why the dictation model did not load, in forge's words",
+);
 
 /**
  * A status page's answer: a Statuspage `status.indicator` (none, minor, major, critical,

@@ -80,3 +80,10 @@ Deno.test("home: a slack workspace is its [label, connected] pair", () => {
     'snapshot of "home": connectors.slack.connected_workspaces.0: expected a list, got an object',
   ]);
 });
+
+Deno.test("home: a dictate failure is forge's sentence", () => {
+  assertEquals(check((h) => h.dictate.snapshot.failure = "the model did not load"), []);
+  assertEquals(check((h) => h.dictate.snapshot.failure = { other: { message: "x" } } as never), [
+    'snapshot of "home": dictate.snapshot.failure: expected a string, got an object',
+  ]);
+});

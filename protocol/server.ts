@@ -134,7 +134,12 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     key_path: z.string().nullable(),
   }),
   msg("pong", {}),
-  msg("snapshot", { subject: Subject, data: Json }),
+  // `data`'s shape hangs on `subject`: it is read against SNAPSHOT_SCHEMAS (protocol/snapshots.ts,
+  // snapshotSchema), and the server's handlers are typed by that map (server/subsystem.ts).
+  msg("snapshot", {
+    subject: Subject,
+    data: Json.describe("the subject's snapshot: its SNAPSHOT_SCHEMAS row (snapshotSchema)"),
+  }),
   UpdateFrame,
   msg("page", {
     conversation: Slot,
@@ -144,7 +149,15 @@ export const ServerMessage = z.discriminatedUnion("kind", [
     cron_names: z.record(z.string(), z.string()).optional(),
   }),
   SeatFramesFrame,
-  msg("reply", { reply_to: z.number().int(), body: Json }),
+  // `body`'s shape hangs on what the reply_to asked, which only the asker knows: a reply command's
+  // COMMANDS `reply` or a verb's VERB_REPLIES row (WireChecker, the SDK's command() and verb()).
+  msg("reply", {
+    reply_to: z.number().int(),
+    body: Json.describe(
+      "the answer: the reply schema of the command (COMMANDS' reply) or verb (VERB_REPLIES) " +
+        "that reply_to asked, or a command's refusal as forge's sentence",
+    ),
+  }),
   ErrorFrame,
   DocumentReadFrame,
   msg("file_content", {

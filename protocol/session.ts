@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { SeatAccount } from "./accounts.ts";
+import { PermissionRequest, QuestionRequest } from "./asks.ts";
 import { PromptSource } from "./command_fields.ts";
+import { HELD_REQUESTS, type HeldKind } from "./held.ts";
 import { DictateNotice, DictateOverrides } from "./dictate.ts";
 import { WorkState } from "./home.ts";
 import { WireTime } from "./wire_time.ts";
@@ -114,17 +116,42 @@ export const McpRead = z.object({
 }).strict();
 export type McpRead = z.infer<typeof McpRead>;
 
-/** A pending ask, adjacently tagged. A permission's `tool_call` carries the original's null
- * `raw_output` / `output_metadata` / `task_metadata` while the call waits. */
-export const PendingAsk = z.object({
-  kind: z.string(),
-  seq: z.number().int(),
-  /** The CLI's asks name their call. */
-  tool_id: z.string().optional(),
-  /** A held kind's ask id (the one its `respond_*` names; also inside `request`). */
-  id: z.string().optional(),
-  request: z.record(z.string(), z.json()),
-}).strict();
+const askSeq = z.number().int().describe("the ask's place in this server run's ask sequence");
+
+/** One of the CLI's own asks: its call's id, and the request forge built from its can_use_tool. */
+const cliAsk = <K extends string, R extends z.ZodType>(kind: K, request: R) =>
+  z.object({ kind: z.literal(kind), tool_id: z.string(), seq: askSeq, request }).strict();
+
+/** A held kind's ask: its id (the one its `respond_*` names), and its card with that id inside. */
+const heldAsk = <K extends HeldKind>(kind: K) =>
+  z.object({
+    kind: z.literal(kind),
+    id: z.string(),
+    seq: askSeq,
+    request: HELD_REQUESTS[kind].extend({ id: z.string() }),
+  }).strict();
+
+/**
+ * A pending ask, adjacently tagged on `kind` + `request`. spec: session > pending_asks (the held
+ * kinds lead, then the CLI's permission and question asks). A permission's `tool_call` carries
+ * the original's null `raw_output` / `output_metadata` / `task_metadata` while the call waits.
+ * Built by server/workspace/seats/ask_wire.ts (the CLI's) and held.ts (the held kinds').
+ */
+export const PendingAsk = z.discriminatedUnion("kind", [
+  cliAsk("permission", PermissionRequest),
+  cliAsk("question", QuestionRequest),
+  heldAsk("slack_post"),
+  heldAsk("browser_hand_off"),
+  heldAsk("document_hand_off"),
+  heldAsk("terminal_hand_off"),
+  heldAsk("vault_ask"),
+  heldAsk("settings_write"),
+]);
+export type PendingAsk = z.infer<typeof PendingAsk>;
+/** A held kind's pending ask, as the held-ask registry lists it. */
+export type HeldPendingAsk = Extract<PendingAsk, { kind: HeldKind }>;
+/** One of the CLI's own pending asks (a permission or a question). */
+export type CliPendingAsk = Extract<PendingAsk, { kind: "permission" | "question" }>;
 
 export const SubagentInstance = z.object({
   name: z.string(),

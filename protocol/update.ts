@@ -157,7 +157,8 @@ export function readUpdate(raw: unknown): UpdateRead {
       ? { ok: true, update: { name, fields: null } as SessionUpdate }
       : { ok: false, why: `\`${name}\` is a unit variant: it crosses as its name alone` };
   }
-  const parsed = schema.safeParse(bag);
+  // reportInput: a refusal says what the wrong value was (its kind; issues.ts never echoes it).
+  const parsed = schema.safeParse(bag, { reportInput: true });
   if (!parsed.success) return { ok: false, why: `${name}: ${describeIssues(parsed.error)}` };
   return { ok: true, update: { name, fields: parsed.data } as SessionUpdate };
 }

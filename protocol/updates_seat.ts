@@ -28,6 +28,23 @@ const history = z.array(z.json()).describe("the conversation's frames so far, ol
 const compactions = z.number().int().describe("how many times the conversation was compacted");
 const fleet = ["home", "board"] as const;
 
+/**
+ * read_call_output's answer (call_output's `output`), tagged on state: the newest lines of the
+ * file the CLI streamed the task's output to, or the named reason there is none. spec: What a
+ * client sends > read_call_output ("a path that resolves to nothing at all answers no-path").
+ * Built by server/workspace/seats/call_output.ts.
+ */
+export const CallOutput = z.discriminatedUnion("state", [
+  z.object({
+    state: z.literal("read"),
+    path: z.string().describe("the output file read"),
+    lines: z.array(z.string()).describe("its newest lines, oldest first"),
+    truncated: z.boolean().describe("whether older lines were left out"),
+  }).strict(),
+  z.object({ state: z.literal("none"), reason: z.literal("no-path") }).strict(),
+]);
+export type CallOutput = z.infer<typeof CallOutput>;
+
 const occupant = keyed({
   session_id: z.string().nullable().describe("the occupant's CLI session id"),
   cwd: z.string().describe("the directory the CLI runs in"),
@@ -76,7 +93,7 @@ export const SEAT_UPDATES = {
       '{state: "read", path, lines, truncated} or {state: "none", reason}.',
     fields: keyed({
       call_id: z.string().describe("the call the read names"),
-      output: z.record(z.string(), z.json()).describe("the read, tagged on state"),
+      output: CallOutput.describe("the read, tagged on state: read or none"),
     }),
   },
   connection_failed: {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { isCommandName, replySchema } from "./command_wire.ts";
 import { describeIssues } from "./issues.ts";
 import { ServerMessage } from "./server.ts";
-import { snapshotSchema } from "./snapshots.ts";
+import { readSnapshotFrame } from "./snapshots.ts";
 import { VERB_REPLIES } from "./verb_replies.ts";
 
 /** What a `reply_to` the client sent asked: its name, and its reply's schema (null: none). */
@@ -60,10 +60,8 @@ export class WireChecker {
     const m = parsed.data;
     switch (m.kind) {
       case "snapshot": {
-        const read = snapshotSchema(m.subject).safeParse(m.data, { reportInput: true });
-        return read.success
-          ? []
-          : [`snapshot of ${JSON.stringify(m.subject)}: ${describeIssues(read.error)}`];
+        const read = readSnapshotFrame(m);
+        return read.ok ? [] : [read.why];
       }
       case "reply": {
         const asked = this.#asked.get(m.reply_to);

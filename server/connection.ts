@@ -4,7 +4,7 @@ import {
   encodeGzipFrame,
   type ServerMessage,
   type Slot,
-  type SnapshotData,
+  type SnapshotOf,
   type Subject,
 } from "../protocol/mod.ts";
 import { encodeData, EncodedData, utf8Length } from "./encoded.ts";
@@ -79,7 +79,10 @@ export class Connection implements Peer {
    * Sends a subject's snapshot; data a subject handler already encoded goes out as it is.
    * A snapshot passes an open hold: it is what the held frames wait behind.
    */
-  sendSnapshot(subject: Subject, data: SnapshotData | EncodedData): void {
+  sendSnapshot<S extends Subject>(
+    subject: S,
+    data: SnapshotOf<S> | EncodedData<SnapshotOf<S>>,
+  ): void {
     if (this.#ended) return;
     const body = data instanceof EncodedData ? data : encodeData(data);
     const head = `{"kind":"snapshot","subject":${JSON.stringify(subject)},"data":`;

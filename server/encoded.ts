@@ -3,15 +3,19 @@ import { Buffer } from "node:buffer";
 /**
  * A subject's snapshot data already encoded as JSON text, for a subscribe to send as it is.
  * Built only by {@link encodeSpliced} from a subject's typed snapshot (protocol/snapshots.ts).
+ * `T` is the type it was encoded from, so a subject's handler returning it is still checked
+ * against that subject's schema type.
  */
-export class EncodedData {
+export class EncodedData<T = unknown> {
+  /** Never set: carries `T`, so text encoded from one subject's data is not another's. */
+  declare readonly of?: T;
   constructor(readonly text: string, readonly bytes: number) {}
 }
 
 /** A snapshot's data encoded whole. */
-export function encodeData(data: object): EncodedData {
+export function encodeData<T extends object>(data: T): EncodedData<T> {
   const text = JSON.stringify(data);
-  return new EncodedData(text, utf8Length(text));
+  return new EncodedData<T>(text, utf8Length(text));
 }
 
 /** The text each large part was last encoded to, for as long as the part itself lives. */
@@ -31,7 +35,7 @@ export function encodeSpliced<T extends object>(
   data: T,
   outer: keyof T & string,
   inner: string,
-): EncodedData {
+): EncodedData<T> {
   const holder: unknown = data[outer];
   const part = isObject(holder) ? holder[inner] : undefined;
   if (!isObject(holder) || typeof part !== "object" || part === null) return encodeData(data);
@@ -43,7 +47,7 @@ export function encodeSpliced<T extends object>(
   }
   const shell = JSON.stringify({ ...data, [outer]: { ...holder, [inner]: TOKEN } });
   const at = shell.indexOf(TOKEN_JSON);
-  return new EncodedData(
+  return new EncodedData<T>(
     shell.slice(0, at) + known.text + shell.slice(at + TOKEN_JSON.length),
     utf8Length(shell) - TOKEN_JSON.length + known.bytes,
   );

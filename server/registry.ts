@@ -134,11 +134,13 @@ export class Registry {
     };
   }
 
-  subject(name: SubjectName): { handler: SubjectHandler } | { refusal: string } {
+  /** The handler of the subject filed under `name`, typed for it (protocol/snapshots.ts). */
+  subject<K extends SubjectName>(name: K): { handler: SubjectHandler<K> } | { refusal: string } {
     const entry = this.#subjects.get(name);
     if (!entry) return { refusal: `no subsystem serves the \`${name}\` subject` };
     if (!entry.handlers) return { refusal: entry.refusal ?? "unavailable" };
-    return { handler: entry.handlers.subjects[name] };
+    // The entry was filed under `name` by the manifest that declared it (Handlers' subjects).
+    return { handler: entry.handlers.subjects[name] as SubjectHandler<K> };
   }
 
   /** Routes a client binary frame; false when no running subsystem takes its kind. A handler

@@ -9,11 +9,13 @@ import type {
   HomePart,
   NamedSubject,
   PromptSource,
+  ReplyCommandName,
+  ReplyOf,
   ServerMessage,
   SessionPart,
   SessionUpdate,
   Slot,
-  SnapshotData,
+  SnapshotNamed,
   Subject,
   Wire,
 } from "../protocol/mod.ts";
@@ -176,26 +178,36 @@ export type VerbHandler<K extends ClientKind> = (
   peer: Peer,
 ) => void | Promise<void>;
 
-/** A command's handler; the nine reply commands return their reply body. */
+/**
+ * What a command's handler answers: a reply command its reply body, of protocol/'s reply schema
+ * type for it (COMMANDS' `reply`), so a body off that schema fails the type check; any other
+ * command nothing. spec: command > reply_to.
+ */
+export type CommandAnswer<N extends CommandName> = N extends ReplyCommandName ? ReplyOf<N> : void;
+
+/** A command's handler; the reply commands return their reply body. */
 export type CommandHandler<N extends CommandName> = (
   command: Extract<Command, { name: N }>,
   peer: Peer,
-) => Wire | void | Promise<Wire | void>;
+) => CommandAnswer<N> | Promise<CommandAnswer<N>>;
 
-/** Answers a subscribe with the subject's snapshot data (or that data already encoded, see
- * encoded.ts); throws a sentence to refuse it. */
-export type SubjectHandler = (
+export type SubjectName = NamedSubject | "session";
+
+/**
+ * Answers a subscribe to the subject filed under `K` with its snapshot data, of that subject's
+ * schema type (protocol/snapshots.ts), or that data already encoded (encoded.ts); throws a
+ * sentence to refuse it. Unparameterised it is any subject's, as the registry hands it out.
+ */
+export type SubjectHandler<K extends SubjectName = SubjectName> = (
   subject: Subject,
   peer: Peer,
   opts: { review: boolean },
-) => Promise<SnapshotData | EncodedData>;
-
-export type SubjectName = NamedSubject | "session";
+) => Promise<SnapshotNamed<K> | EncodedData<SnapshotNamed<K>>>;
 
 export interface Handlers<V extends ClientKind, C extends CommandName, S extends SubjectName> {
   verbs: { [K in V]: VerbHandler<K> };
   commands: { [N in C]: CommandHandler<N> };
-  subjects: { [K in S]: SubjectHandler };
+  subjects: { [K in S]: SubjectHandler<K> };
   /** Binary frames of the kinds the manifest declared. */
   binary?: (frame: ClientBinary, peer: Peer) => void;
   /**
@@ -319,7 +331,7 @@ export function subjectArea<const S extends SubjectName>(
   id: string,
   note: string,
   subject: S,
-  read: (host: Host, peer: Peer) => SnapshotData | Promise<SnapshotData>,
+  read: (host: Host, peer: Peer) => SnapshotNamed<S> | Promise<SnapshotNamed<S>>,
 ) {
   return defineSubsystem({
     id,
@@ -333,11 +345,11 @@ export function subjectArea<const S extends SubjectName>(
     load: () =>
       Promise.resolve({
         create: (host: Host) => {
-          const handler: SubjectHandler = async (_s, peer) => await read(host, peer);
+          const handler: SubjectHandler<S> = async (_s, peer) => await read(host, peer);
           return {
             verbs: {},
             commands: {},
-            subjects: Object.fromEntries([[subject, handler]]) as { [K in S]: SubjectHandler },
+            subjects: Object.fromEntries([[subject, handler]]) as { [K in S]: SubjectHandler<K> },
           };
         },
       }),

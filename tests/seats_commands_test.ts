@@ -41,7 +41,14 @@ Deno.test("seat commands over the socket: reads, questions, a call's output, mod
 
   // A turn that ends while nobody shows the seat marks it unseen; showing it spends the mark.
   command(c, "prompt", { key: lead, text: "[[script:hello]] hi", attachments: [] });
-  await c.next((m) => chatOf(m)?.type === "result", 30_000);
+  // The turn is over on the CLI's word that it is idle, numbered after its result: a reader
+  // waiting on the result alone could read the seat before that word landed.
+  const result = await c.next((m) => chatOf(m)?.type === "result", 30_000);
+  await c.next((m) => {
+    const msg = chatOf(m);
+    return (m.seq as number) > (result.seq as number) &&
+      msg?.subtype === "session_state_changed" && msg.state === "idle";
+  }, 30_000);
   c.send({ kind: "subscribe", what: "home" });
   const home = (await c.next((m) => m.kind === "snapshot" && m.subject === "home")).data as Msg;
   assertEquals(home.unseen, [lead]);

@@ -21,3 +21,4 @@ export type { Numbered } from "./client/seat_stream.ts";
 export type { LinkEvent, ReconnectOptions } from "./client/redial.ts";
 export type { Restoration, Subscription } from "./client/subscriptions.ts";
 export type { Attachment, Reattachment } from "./client/attachments.ts";
+export { readVerbReply, type VerbReplyOf } from "./client/verbs.ts";

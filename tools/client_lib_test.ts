@@ -51,6 +51,13 @@ function _typedOnly(c: ForgeClient): void {
     parent: null,
   });
   const _null: Promise<null> = _none;
+  // A reply verb answers its VERB_REPLIES arm, typed by the verb it sent.
+  const seat = { org: "o", project: "p", label: "lead" };
+  const _view: Promise<{ ok: true; id: number }> = c.verb({ kind: "terminal_view", seat });
+  // @ts-expect-error terminal_view answers a terminal's id, not a tab strip
+  const _tabs: Promise<{ tabs: unknown }> = c.verb({ kind: "terminal_view", seat });
+  // @ts-expect-error ping answers no reply
+  c.verb({ kind: "ping" });
 }
 
 const THREAD: ReviewThread = {

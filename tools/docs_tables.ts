@@ -23,6 +23,25 @@ export function jsonSchema(schema: z.ZodType): Schema {
   return z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Schema;
 }
 
+/** Past this many characters a tagged union's cell names each arm's fields without their types. */
+const LONG_CELL = 240;
+
+/**
+ * A tagged union (every arm an object with the same key fixed to a value) as its arms' tags and
+ * field names: `{kind: "a", x, y} \| {kind: "b", z}`. Null when the arms share no such key.
+ */
+function taggedArms(arms: Schema[]): string | null {
+  const first = arms[0]?.properties ?? {};
+  const tag = Object.keys(first).find((k) =>
+    arms.every((a) => a.properties?.[k]?.const !== undefined)
+  );
+  if (tag === undefined) return null;
+  return arms.map((a) => {
+    const rest = Object.keys(a.properties!).filter((k) => k !== tag);
+    return `{${[`${tag}: ${JSON.stringify(a.properties![tag].const)}`, ...rest].join(", ")}}`;
+  }).join(" \\| ");
+}
+
 /** A compact type for a table cell: `string`, `Slot`, `"a" \| "b"`, `[JSON]`, `{...}`. */
 export function typeOf(s: Schema): string {
   if (s.$ref) return "JSON";
@@ -38,9 +57,11 @@ export function typeOf(s: Schema): string {
     ) {
       return "JSON";
     }
-    return kinds.includes("null") && kinds.length === 2
-      ? `${kinds.find((k) => k !== "null")} or null`
-      : kinds.join(" \\| ");
+    if (kinds.includes("null") && kinds.length === 2) {
+      return `${kinds.find((k) => k !== "null")} or null`;
+    }
+    const drawn = kinds.join(" \\| ");
+    return drawn.length > LONG_CELL ? taggedArms(arms) ?? drawn : drawn;
   }
   const props = s.properties ? Object.keys(s.properties).sort().join(",") : "";
   if (props === "label,org,project") return "Slot";

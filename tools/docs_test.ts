@@ -175,6 +175,17 @@ Deno.test("docs: field types render compactly", () => {
     '{kind: "a"} \\| {kind: "b"}',
   );
   assertEquals(t(z.union([z.literal("x"), z.object({ y: z.string() })])), '"x" \\| {y: string}');
+  // A tagged union too long for a cell names each arm's tag and fields, not their types.
+  const wide = (k: string) =>
+    z.object({ kind: z.literal(k), [`${k}_detail`]: z.array(z.tuple([z.string(), z.number()])) });
+  const [first, ...rest] = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"].map(wide);
+  const many = z.discriminatedUnion("kind", [first, ...rest]);
+  assertEquals(
+    t(many),
+    '{kind: "alpha", alpha_detail} \\| {kind: "beta", beta_detail} \\| ' +
+      '{kind: "gamma", gamma_detail} \\| {kind: "delta", delta_detail} \\| ' +
+      '{kind: "epsilon", epsilon_detail} \\| {kind: "zeta", zeta_detail}',
+  );
   // A record names its values' type; a closed empty object is `{}`; a tuple its positions.
   assertEquals(t(z.record(z.string(), z.string())), "{string: string}");
   assertEquals(t(z.object({}).strict()), "{}");

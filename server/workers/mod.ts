@@ -4,7 +4,6 @@ import {
   type Slot,
   slotName,
   type SpawnWorkerBody,
-  type Wire,
   type WrappedPrompt,
 } from "../../protocol/mod.ts";
 import { defineSubsystem, type Host, Refusal } from "../subsystem.ts";
@@ -106,7 +105,7 @@ export function workersArea(seats: () => SeatManager | null) {
               despawn_worker: async (c: { fields: Of<"despawn_worker"> }) => {
                 const f = c.fields;
                 const project = workers.project("despawn_worker", f.project_key);
-                return await workers.despawn(project, f.label, f.force) as Wire;
+                return await workers.despawn(project, f.label, f.force);
               },
               close_worker: async (c: { fields: Of<"close_worker"> }) => {
                 const f = c.fields;

@@ -66,7 +66,7 @@ export async function create(host: Host) {
     };
   }
 
-  const deliverGotify: CommandHandler<"deliver_gotify_message"> = (command) => {
+  const deliverGotify: CommandHandler<"deliver_gotify_message"> = async (command) => {
     // An app's notification, into the project's lead. The fields arrive parsed
     // (protocol/connectors.ts DeliverGotifyMessageFields); the project is the one check left.
     const { project: name, notification: n } = command.fields;
@@ -74,7 +74,8 @@ export async function create(host: Host) {
     if (!project) throw new Refusal("dispatch", `deliver_gotify_message: no project \`${name}\``);
     const key = leadSlot(project.org, project.name);
     const uuid = crypto.randomUUID();
-    return host.deliver(key, {
+    // No reply: deliver_gotify_message is not one of the reply commands (its outcome is the turn).
+    await host.deliver(key, {
       text: `[Gotify - app '${n.app}', priority ${n.priority}]\n${n.title}\n${n.message}`,
       source: "gotify",
       uuid,

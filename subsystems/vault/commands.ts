@@ -1,5 +1,5 @@
 import { ownWords } from "../../server/subsystem.ts";
-import type { Command, Wire } from "../../protocol/mod.ts";
+import type { Command } from "../../protocol/mod.ts";
 import type { EnrolmentMaterial } from "../../protocol/vault.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import type { VaultCards } from "./cards.ts";
@@ -97,7 +97,7 @@ export function vaultCommands(
       host.asks.answer(cmd.key, "vault_ask", cmd.id, peer, { ending: "answered", answer });
     },
 
-    vault_enrolment_material: (_: Cmd<"vault_enrolment_material">, peer: Peer): Wire => {
+    vault_enrolment_material: (_: Cmd<"vault_enrolment_material">, peer: Peer) => {
       const what = "vault_enrolment_material";
       if (!peer.answering) {
         throw new Refusal(what, `${what}: the material goes only to a connection that answers`);
@@ -106,7 +106,7 @@ export function vaultCommands(
       return material;
     },
 
-    biometric_enrol: async ({ fields: f }: Cmd<"biometric_enrol">): Promise<Wire> => {
+    biometric_enrol: async ({ fields: f }: Cmd<"biometric_enrol">) => {
       const what = "biometric_enrol";
       // spec: enrolling again "is the settings card's enrol, which needs the vault open".
       if (session.locked) {
@@ -114,10 +114,10 @@ export function vaultCommands(
       }
       await store.enrol(f.device, f.purpose, f.blob);
       host.log.info("biometric_enrolled", { device: f.device, purpose: f.purpose });
-      return true;
+      return true as const;
     },
 
-    biometric_release: async ({ fields: f }: Cmd<"biometric_release">): Promise<Wire> => {
+    biometric_release: async ({ fields: f }: Cmd<"biometric_release">) => {
       const what = "biometric_release";
       const blob = await store.release(f.device, f.purpose);
       if (blob === null) {
@@ -127,7 +127,7 @@ export function vaultCommands(
       return blob;
     },
 
-    biometric_rewrite: async ({ fields: f }: Cmd<"biometric_rewrite">): Promise<Wire> => {
+    biometric_rewrite: async ({ fields: f }: Cmd<"biometric_rewrite">) => {
       const done = await store.rewrite(f.device, f.purpose, f.blob);
       host.log.info("biometric_rewrite", { device: f.device, purpose: f.purpose, rewritten: done });
       return done;

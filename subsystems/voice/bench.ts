@@ -8,6 +8,7 @@ import {
   type StateKeeper,
   StateWriteError,
 } from "../../server/subsystem.ts";
+import { SpeakingBenchResult, type SpeakingBenchRun } from "../../protocol/mod.ts";
 import type { Speaker } from "./engines/speaker.ts";
 import { scoringWords, wordErrors } from "../../server/word_errors.ts";
 import { to16k } from "./resample.ts";
@@ -31,30 +32,11 @@ export const BENCH_LINES = [
   "Build the project and report any warnings.",
 ];
 
-const SpeakingResult = z.object({
-  at: z.number(),
-  variant: z.string(),
-  file: z.string(),
-  voice: z.string(),
-  dictation_file: z.string(),
-  corpus: z.object({
-    lines: z.number(),
-    words: z.number(),
-    audio_seconds: z.number(),
-    digest: z.string(),
-  }),
-  round_trip_wer: z.number(),
-  first_audio_ms: z.number(),
-  first_audio_cold_ms: z.number(),
-  rtf: z.number(),
-  peak_rss_bytes: z.number(),
-});
+/** A finished run as the state file keeps it: protocol/'s, its instant in epoch milliseconds. */
+const SpeakingResult = SpeakingBenchResult.extend({ at: z.number() });
 export type SpeakingResult = z.infer<typeof SpeakingResult>;
 
-type Run = { state: "running"; clips: number; done: number; variant: string } | {
-  state: "failed";
-  reason: string;
-};
+type Run = SpeakingBenchRun;
 
 /**
  * The bench's runs and its finished results, kept in the state dir through forge's keeper: a

@@ -5,6 +5,7 @@ import {
   type CommandName,
   describeIssues,
   parseIgnoringUnknownFields,
+  type ReplyVerb,
   type ServerKind,
   ServerMessage,
   type ServerMessage as ServerMessageType,
@@ -22,6 +23,7 @@ import { ForgeLink, type LinkOwner } from "./link.ts";
 import { type Regain, Roles } from "./roles.ts";
 import type { LinkEvent, ReconnectOptions } from "./redial.ts";
 import { type Restoration, Subscriptions } from "./subscriptions.ts";
+import { readVerbReply, type VerbReplyOf } from "./verbs.ts";
 
 /** One server message of a given kind, as protocol/ types it. */
 export type ServerMessageOf<K extends ServerKind> = Extract<ServerMessageType, { kind: K }>;
@@ -191,6 +193,21 @@ export class ForgeClient {
    */
   command<N extends CommandName>(name: N, body: CommandBody<N>, ms?: number): Promise<ReplyOf<N>> {
     return this.commandWire(commandWire(name, body), ms) as Promise<ReplyOf<N>>;
+  }
+
+  /**
+   * Runs a verb that answers by reply (VERB_REPLIES: browser_tabs, browser_view(_page),
+   * terminal_view, commit_diff) to its answer, typed by its schema; `{"ok": false, "why"}` rejects
+   * with a ForgeRefusal. spec: browser_tabs, browser_view, terminal_view.
+   */
+  verb<K extends ReplyVerb>(m: { kind: K } & Omit<ClientMessageOf<K>, "reply_to">, ms?: number) {
+    const kind = m.kind;
+    const read = (body: Wire) => readVerbReply(kind, body) as Wire;
+    // A throw in the executor (a closed connection's refusal) rejects, as `command`'s does.
+    return new Promise<Wire>((resolve) => {
+      this.#refuseIfClosed(`\`${kind}\``);
+      resolve(this.#desk.verb((reply_to) => ({ ...m, reply_to }) as ClientMessage, read, ms));
+    }) as Promise<VerbReplyOf<K>>;
   }
 
   /** `command` for a command already in its wire form (`"name"` or `{name: fields}`), untyped. */

@@ -11,6 +11,8 @@ interface Pending {
   opens: number;
   closes: number;
   replyTo: number | null;
+  /** Reads the reply's body into the answer (throws a refusal or an off-schema error). */
+  read: (body: Wire) => Wire;
   resolve: (answer: Wire) => void;
   reject: (err: Error) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -66,7 +68,22 @@ export class CommandDesk {
     const message: ClientMessage = replyTo === null
       ? { kind: "command", command }
       : { kind: "command", command, reply_to: replyTo };
-    return this.#bracket(name, message, replyTo, ms);
+    return this.#bracket(name, message, replyTo, ms, (body) => readReply(name, body));
+  }
+
+  /**
+   * Sends a client verb that answers through a reply (protocol/'s VERB_REPLIES), written by
+   * `withReplyTo` around a fresh `reply_to`, and answers its body as `read` makes it; an `error`
+   * frame refuses it as a command's does.
+   */
+  verb(
+    withReplyTo: (replyTo: number) => ClientMessage,
+    read: (body: Wire) => Wire,
+    ms = COMMAND_BOUND_MS,
+  ): Promise<Wire> {
+    const replyTo = this.allocateReplyTo();
+    const message = withReplyTo(replyTo);
+    return this.#bracket(message.kind, message, replyTo, ms, read);
   }
 
   /**
@@ -79,10 +96,16 @@ export class CommandDesk {
     const name = message.kind === "command"
       ? commandNameOf(message.command) ?? "command"
       : message.kind;
-    return this.#bracket(name, message, null, ms) as Promise<null>;
+    return this.#bracket(name, message, null, ms, () => null) as Promise<null>;
   }
 
-  #bracket(name: string, message: ClientMessage, replyTo: number | null, ms: number) {
+  #bracket(
+    name: string,
+    message: ClientMessage,
+    replyTo: number | null,
+    ms: number,
+    read: (body: Wire) => Wire,
+  ) {
     if (this.#sentSinceLastPing) this.#ping();
     const opens = this.#pingsSent;
     this.transmit(message);
@@ -93,6 +116,7 @@ export class CommandDesk {
       opens,
       closes: this.#pingsSent,
       replyTo,
+      read,
       resolve,
       reject,
       timer: undefined,
@@ -128,7 +152,7 @@ export class CommandDesk {
       if (!p) return null;
       this.#settle(p);
       try {
-        p.resolve(readReply(p.name, m.body as Wire));
+        p.resolve(p.read(m.body as Wire));
       } catch (err) {
         p.reject(err as Error);
       }

@@ -1,29 +1,16 @@
 import {
-  type BoardSnapshot,
-  type DictateModelsSnapshot,
-  type ExtensionsRead,
-  type HomeSnapshot,
   isBoardNews,
   isDictateModelsNews,
   isExtensionsNews,
   isFleetNews,
   sameSlot,
-  type SessionSnapshot,
   type SessionUpdate,
-  type Slot,
   type Subject,
   updateSlot,
-  type UsageSnapshot,
 } from "../../protocol/mod.ts";
 
-/** A subject's snapshot data, typed by the subject. spec: Subjects. */
-export type SnapshotOf<S extends Subject> = S extends { session: Slot } ? SessionSnapshot
-  : S extends "home" ? HomeSnapshot
-  : S extends "board" ? BoardSnapshot
-  : S extends "usage" ? UsageSnapshot
-  : S extends "dictate_models" ? DictateModelsSnapshot
-  : S extends "extensions" ? ExtensionsRead
-  : never;
+/** A subject's snapshot data, typed by the subject: protocol/'s map (SNAPSHOT_SCHEMAS). */
+export type { SnapshotOf } from "../../protocol/mod.ts";
 
 /**
  * Whether a subscription to `subject` is sent `u`: the routing rule of spec: What a client

@@ -1,10 +1,6 @@
-import type {
-  AskToolCall,
-  PermissionRequest,
-  QuestionRequest,
-  Wire,
-} from "../../../protocol/mod.ts";
+import type { AskToolCall, PermissionRequest, QuestionRequest } from "../../../protocol/mod.ts";
 import type { CanUseToolRequest, JsonObject, JsonValue } from "../claude/mod.ts";
+import { isJsonObject } from "../claude/mod.ts";
 
 /**
  * The wire shapes of a parked ask, the original's: a permission request's ToolCall and options,
@@ -49,11 +45,13 @@ export function permissionRequest(req: CanUseToolRequest): PermissionRequest {
   }];
   const suggestions = Array.isArray(raw.permission_suggestions) ? raw.permission_suggestions : [];
   suggestions.forEach((s, i) => {
+    // A suggestion is an object (the CLI's PermissionUpdate); anything else could not be sent back.
+    if (!isJsonObject(s)) return;
     options.push({
       option_id: `allow_always_${i}`,
       name: describeSuggestion(s),
       kind: "allow",
-      action: { kind: "allow_with_updates", updates: [s as Wire] },
+      action: { kind: "allow_with_updates", updates: [s] },
     });
   });
   if (EDITABLE.has(req.tool_name)) {
@@ -164,8 +162,8 @@ function toolKind(name: string): string {
   }
 }
 
-function locations(input: JsonObject): Wire[] {
-  const out: Wire[] = [];
+function locations(input: JsonObject): AskToolCall["locations"] {
+  const out: AskToolCall["locations"] = [];
   for (const field of ["file_path", "notebook_path", "path"]) {
     if (typeof input[field] === "string") out.push({ path: input[field] as string });
   }

@@ -1,8 +1,7 @@
 import type {
+  CliPendingAsk,
   PermissionOutcome,
-  PermissionRequest,
   QuestionOutcome,
-  QuestionRequest,
   SeatEmit,
   Slot,
 } from "../../../protocol/mod.ts";
@@ -14,9 +13,7 @@ import { permissionRequest, questionRequest } from "./ask_wire.ts";
 
 /** One parked ask as `pending_asks` carries it: adjacently tagged on `kind` + `request`. The
  * ask's `seq` is its own sequence in this server run (spec: home > boot_id). */
-export type PendingAsk =
-  | { kind: "permission"; tool_id: string; seq: number; request: PermissionRequest }
-  | { kind: "question"; tool_id: string; seq: number; request: QuestionRequest };
+export type PendingAsk = CliPendingAsk;
 type QuestionAsk = Extract<PendingAsk, { kind: "question" }>;
 type PermissionAsk = Extract<PendingAsk, { kind: "permission" }>;
 

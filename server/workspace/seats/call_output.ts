@@ -1,4 +1,4 @@
-import type { WireObject } from "../../../protocol/mod.ts";
+import type { CallOutput } from "../../../protocol/mod.ts";
 
 /** How much of an output file a read returns: its newest lines, within this many bytes. */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
@@ -22,7 +22,7 @@ export interface CallOutputInput {
  * its newest lines. Answers `{state: "read", path, lines, truncated}`, or `{state: "none",
  * reason: "no-path"}` when no path resolves to a file. Nothing is parsed out of prose.
  */
-export async function readCallOutput(input: CallOutputInput): Promise<WireObject> {
+export async function readCallOutput(input: CallOutputInput): Promise<CallOutput> {
   const path = input.outputFile ?? await composedPath(input);
   if (!path) return { state: "none", reason: "no-path" };
   let file: Deno.FsFile;

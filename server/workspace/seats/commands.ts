@@ -1,4 +1,5 @@
 import type {
+  CallOutput,
   CliFrame,
   KeyedUpdateName,
   PermissionMode,
@@ -8,7 +9,6 @@ import type {
   SeatFields,
   Slot,
   Wire,
-  WireObject,
 } from "../../../protocol/mod.ts";
 import { type ClaudeProcess, ControlError, type JsonObject } from "../claude/mod.ts";
 import type { Refusal } from "../../subsystem.ts";
@@ -233,7 +233,7 @@ export class SeatCommands {
   }
 
   /** read_call_output: the call's output (call_output.ts); answered to the asker alone. */
-  readCallOutput(callId: string): Promise<WireObject> {
+  readCallOutput(callId: string): Promise<CallOutput> {
     this.#live("read_call_output");
     const found = this.#state.tasks.lookup(callId);
     return readCallOutput({

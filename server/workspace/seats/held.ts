@@ -1,5 +1,6 @@
 import type {
   HeldCard as WireCard,
+  HeldPendingAsk,
   HeldRequest,
   SessionUpdate,
   Slot,
@@ -166,14 +167,15 @@ export class HeldAskRegistry implements HeldAsks {
     this.#emitPending(held);
   }
 
-  list(slot: Slot): HeldCard[] {
+  list(slot: Slot): HeldPendingAsk[] {
     // spec: session > pending_asks: the held kinds lead in their order, arrival order within one.
     return [...this.#asks.values()]
       .filter((h) => sameSlot(h.slot, slot))
       .sort((a, b) =>
         HELD_KINDS.indexOf(a.kind) - HELD_KINDS.indexOf(b.kind) || a.arrival - b.arrival
       )
-      .map(({ kind, id, seq, request }) => ({ kind, id, seq, request }));
+      // park paired each kind with its own card (HeldAskSpec); the record holds them apart.
+      .map(({ kind, id, seq, request }) => ({ kind, id, seq, request }) as HeldPendingAsk);
   }
 
   /** Whether a hand-off holds the seat's machine turn. spec: session > composer (`handoff`). */

@@ -1,8 +1,8 @@
 import {
   type AgentRow,
+  type PendingAsk,
   type SessionSnapshot,
   type Slot,
-  type WireObject,
   wireTime,
 } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
@@ -23,7 +23,7 @@ export type Lifecycle =
   | "Failed";
 
 /** One ask the seat waits on, as `pending_asks` lists it. */
-export type PendingRow = { kind: string; seq: number; request: WireObject };
+export type PendingRow = PendingAsk;
 
 /** What the renderer reads of a seat: its parts' readings, named, and nothing it could move. */
 export interface RowSource {

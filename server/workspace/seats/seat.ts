@@ -1,11 +1,12 @@
 import type {
   AgentRow,
+  CallOutput,
   KeyedUpdateName,
+  PendingAsk,
   PermissionMode,
   SeatFields,
   Slot,
   Wire,
-  WireObject,
 } from "../../../protocol/mod.ts";
 import { slotName } from "../../../protocol/mod.ts";
 import type { ProjectConfig } from "../../config/types.ts";
@@ -200,7 +201,7 @@ export class Seat implements SeatInfo {
   }
 
   /** read_call_output (commands.ts): answered to the asker alone. */
-  readCallOutput(callId: string): Promise<WireObject> {
+  readCallOutput(callId: string): Promise<CallOutput> {
     return this.#commands.readCallOutput(callId);
   }
 
@@ -218,7 +219,7 @@ export class Seat implements SeatInfo {
 
   /** spec: session > pending_asks: the held kinds lead (held.ts), then the CLI's own asks
    * (permission, question) in arrival order. */
-  pendingAsks(): { kind: string; seq: number; request: WireObject }[] {
+  pendingAsks(): PendingAsk[] {
     return [...this.env.held.list(this.slot), ...this.#asks.list()];
   }
 

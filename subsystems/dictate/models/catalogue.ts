@@ -1,5 +1,6 @@
 import { netWords, readWords } from "../../../server/subsystem.ts";
 import { z } from "zod";
+import { ModelEngine, ModelSource } from "../../../protocol/mod.ts";
 import { PS_MODEL_DIR } from "../engines/pocketsphinx_ffi.ts";
 
 /**
@@ -15,9 +16,9 @@ export const CatalogueRow = z.object({
   family: z.string(),
   /** Which role's list the row belongs in. spec: dictate_models > rows > kind. */
   kind: z.enum(["dictation", "vad"]),
-  engine: z.enum(["pocketsphinx", "whisper", "silero"]),
+  engine: ModelEngine,
   /** `package`: shipped by apt/npm at `path`; `local_file`: copied from `[dictate] import_dir`. */
-  source: z.enum(["package", "local_file"]),
+  source: ModelSource,
   /** The package and version that ships it, or null for a local-file row. */
   package: z.string().nullable(),
   /** Where a package row's model lives (a dir or a file); null for a local-file row. */

@@ -1,4 +1,10 @@
-import type { BenchRun, ModelSpeed, ModelWer } from "../../../protocol/mod.ts";
+import type {
+  BenchRun,
+  ModelSpeed,
+  ModelUpdate,
+  ModelVerdict,
+  ModelWer,
+} from "../../../protocol/mod.ts";
 import type { CatalogueRow } from "./catalogue.ts";
 
 /**
@@ -7,14 +13,8 @@ import type { CatalogueRow } from "./catalogue.ts";
  */
 export type BenchResult = Omit<BenchRun, "at"> & { at: number };
 
-export type Verdict =
-  | "picked"
-  | "beats_both"
-  | "in_use"
-  | "not_english"
-  | "no_comparable_run"
-  | "less_accurate"
-  | "slower";
+/** The rule's verdict on a row: protocol/'s. */
+export type Verdict = ModelVerdict;
 
 /**
  * A model's two measured axes and where they came from: the feed's own numbers (FLEURS English
@@ -97,29 +97,8 @@ export function rowAxes(
   };
 }
 
-/** One entry of dictate_models' `updates`: a type alias, so the page checks it as a Wire. */
-export type UpdateEntry = {
-  role: "dictation";
-  file: string;
-  /**
-   * The in-use model's own numbers: `fleurs_en_wer` the feed's when its row carries one, and
-   * `wer` / `speed_x` the axes the rule compares on (the feed's, else the local bench's).
-   */
-  current: {
-    fleurs_en_wer: number | null;
-    wer: number | null;
-    speed_x: number | null;
-    source: Measured["source"] | null;
-    corpus: string | null;
-  };
-  candidates: {
-    row: string;
-    file: string;
-    verdict: Verdict;
-    wer: number | null;
-    speed_x: number | null;
-  }[];
-};
+/** One entry of dictate_models' `updates`: protocol/'s ModelUpdate, so the page checks it. */
+export type UpdateEntry = ModelUpdate;
 
 /**
  * spec: "A candidate beats the model in use on both measured axes or it is not one": lower word
