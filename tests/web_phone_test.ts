@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "./assert.ts";
-import { webWorld } from "./web_harness.ts";
+import { PHONE, webWorld } from "./web_harness.ts";
 import { pngSize, sideways } from "./web_pwa_support.ts";
 
 // The page on a phone (docs/web.md "On a phone"): at 390 x 844 with touch every page is one
@@ -11,12 +11,6 @@ import { pngSize, sideways } from "./web_pwa_support.ts";
 // keeps the shell, and the page opens with no network, saying so and naming the forge it cannot
 // reach.
 
-const PHONE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-};
 /** A phone's keyboard takes about this much of the screen; the page's viewport shrinks by it. */
 const KEYBOARD_PX = 336;
 
