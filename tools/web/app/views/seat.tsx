@@ -6,7 +6,8 @@ import { BrowserPage } from "./browser.tsx";
 import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
 import { lazy } from "./lazy.tsx";
-import { SeatAccount, SeatNotices } from "./seat_account.tsx";
+import { SeatAccount, SeatLogin, SeatNotices } from "./seat_account.tsx";
+import { lifecycleWords } from "./lifecycle_words.ts";
 import { SeatControls, SeatFailure } from "./seat_controls.tsx";
 import { SeatPanels } from "./seat_panels.tsx";
 import { SeatResume } from "./seat_resume.tsx";
@@ -53,12 +54,15 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         {several && <span class="chip forge-host" data-testid="seat-forge">{c.host}</span>}
         {lifecycle && (
           <span class={`lifecycle ${lifecycle.toLowerCase()}`} data-testid="seat-lifecycle">
-            {lifecycle}
+            {lifecycleWords(lifecycle)}
           </span>
         )}
         <SeatControls seat={seat} lifecycle={lifecycle} which="start" />
-        {/* The lifecycle chip already says Idle: the turn's state is not said twice. */}
-        {(seat.turnInFlight || lifecycle !== "Idle") && (
+        {
+          /* The lifecycle chip already says Idle, and a seat that needs a login is not waiting
+            for work: "idle" beside either says nothing. A turn in flight is always said. */
+        }
+        {(seat.turnInFlight || (lifecycle !== "Idle" && lifecycle !== "LoggedOut")) && (
           <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
             {seat.turnInFlight ? "working" : "idle"}
           </span>
@@ -92,6 +96,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         </nav>
       </header>
       <SeatFailure seat={seat} lifecycle={lifecycle} reason={row?.reason ?? undefined} />
+      {lifecycle === "LoggedOut" && <SeatLogin seat={seat} />}
       <SeatNotices seat={seat} />
       {seat.backgroundTasks.length > 0 && (
         <div class="tasks" data-testid="background-tasks">

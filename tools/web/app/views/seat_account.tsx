@@ -20,6 +20,24 @@ export function SeatAccount(props: { seat: SeatModel }) {
 }
 
 /**
+ * What a seat that reads LoggedOut needs, said where a phone sees it without opening More: its
+ * CLI holds no credential, so each turn ends "Not logged in" until its account's config dir is
+ * logged into and the seat is started again (the next occupant reads the login). spec: home >
+ * agents > lifecycle; docs/quickstart.md "Your own seats".
+ */
+export function SeatLogin(props: { seat: SeatModel }) {
+  const name = props.seat.account;
+  return (
+    <div class="notice" role="status" data-testid="seat-logged-out">
+      This seat's CLI is not logged in, so every turn ends "Not logged in".{" "}
+      {name ? <>Log in account {name} (</> : "Log in its account ("}
+      <code>/login</code> in <code>claude</code> run with the account's config dir as{" "}
+      <code>CLAUDE_CONFIG_DIR</code>), then Stop this seat and Start it again.
+    </div>
+  );
+}
+
+/**
  * The seat's own notices, every one kept: an account rotation ("forge moved this seat from ..."),
  * every account cooling, a refused credential with the server's advice. spec: notice;
  * auth_required.
