@@ -116,7 +116,7 @@ Deno.test({
       ["settings", "settings"],
       ["extensions", "extensions"],
       // Dictation is off here: the page draws the server's words for why there are no models.
-      ["models", "notices"],
+      ["models", "models-refused"],
       ["forges", "forges-page"],
       ["", "home"],
     ];

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { PluginsInventorySnapshot, PluginUpdateRun } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
+import { ReadRefused } from "./read_refused.tsx";
 import { Said } from "../draw/said.tsx";
 
 /**
@@ -15,6 +16,9 @@ export function ExtensionsPage() {
   const ext = s.extensions;
   const [pluginId, setPluginId] = useState("");
   const [source, setSource] = useState("");
+  if (!ext && s.refusedReads.extensions) {
+    return <ReadRefused subject="extensions" page="plugins page" testId="extensions-refused" />;
+  }
   if (!ext) return <p class="muted">Reading the plugins…</p>;
   const inv = ext.snapshot;
   return (
