@@ -1,0 +1,40 @@
+import { assert, assertEquals } from "./assert.ts";
+import { childrenOf, commandOf, cwdOf } from "./seats_harness.ts";
+import { onScreen, PHONE, webWorld } from "./web_harness.ts";
+
+// A seat's row on home, on a phone (spec: What a subject carries > home, agents): its name is
+// a thumb's target (a seat is opened from it), and a seat that failed says why once, not once
+// beside its mark and again after it.
+
+Deno.test({
+  name: "web: on a phone a home row's seat is a thumb's target and a failure is said once",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await using w = await webWorld([{ name: "alpha" }], { device: PHONE });
+    const { page } = w;
+    await page.goto(w.webUrl);
+    const row = page.getByTestId("seat-Acme/alpha/lead");
+    await row.getByText("Idle").waitFor({ timeout: 60_000 });
+    const name = row.getByRole("link", { name: "lead" });
+    await onScreen(page, name, "the seat's name");
+    const box = (await name.boundingBox())!;
+    assert(box.width >= 40 && box.height >= 40, `the seat's name is ${box.width}x${box.height}`);
+    await name.tap();
+    await page.getByTestId("seat-lifecycle").waitFor({ timeout: 30_000 });
+
+    // Its CLI killed, the seat fails; home's row says why, once.
+    const cli = childrenOf(w.forge.serverPid()).find((p) =>
+      cwdOf(p) === w.world.projectDir("alpha") && commandOf(p).includes("claude")
+    );
+    assert(cli, "alpha's CLI is a child of forge");
+    Deno.kill(cli, "SIGKILL");
+    await page.goto(w.webUrl);
+    await row.getByText("Failed").waitFor({ timeout: 30_000 });
+    await row.getByText(/^claude exited/).filter({ visible: true }).first().waitFor();
+    const said = (await row.innerText()).match(/claude exited/g) ?? [];
+    assertEquals(said.length, 1, `the reason in ${await row.innerText()}`);
+    await onScreen(page, row.getByTestId("start-alpha"), "Restart");
+    await w.shot("phone-home-failed");
+  },
+});
