@@ -4,14 +4,19 @@ import { onScreen, PHONE, webWorld } from "./web_harness.ts";
 
 // A seat's row on home, on a phone (spec: What a subject carries > home, agents): its name is
 // a thumb's target (a seat is opened from it), and a seat that failed says why once, not once
-// beside its mark and again after it.
+// beside its mark and again after it. A seat's page heads with its whole name, however long
+// its project's: wrapped, never cut off.
+
+const LONG = "a-project-whose-name-runs-long";
 
 Deno.test({
   name: "web: on a phone a home row's seat is a thumb's target and a failure is said once",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    await using w = await webWorld([{ name: "alpha" }], { device: PHONE });
+    await using w = await webWorld([{ name: "alpha" }, { name: LONG, autoStart: false }], {
+      device: PHONE,
+    });
     const { page } = w;
     await page.goto(w.webUrl);
     const row = page.getByTestId("seat-Acme/alpha/lead");
@@ -36,5 +41,18 @@ Deno.test({
     assertEquals(said.length, 1, `the reason in ${await row.innerText()}`);
     await onScreen(page, row.getByTestId("start-alpha"), "Restart");
     await w.shot("phone-home-failed");
+
+    // A long name, whole, beside its state and its presses.
+    await page.goto(`${w.webUrl}#/seat/Acme/${LONG}/lead`);
+    await page.getByTestId("seat-lifecycle").getByText("Sleeping").waitFor({ timeout: 30_000 });
+    const title = page.getByRole("heading", { level: 1 });
+    assertEquals(await title.innerText().then((t) => t.replaceAll("\n", "")), `Acme/${LONG}/lead`);
+    await onScreen(page, title, "the seat's name");
+    assert(
+      await title.evaluate((el) => el.scrollWidth <= el.clientWidth),
+      "the seat's name is cut off",
+    );
+    await onScreen(page, page.getByTestId("seat-start"), "Start");
+    await w.shot("phone-long-name");
   },
 });

@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { PermissionMode, sameSlot } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
@@ -50,7 +51,19 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
   return (
     <div class={`seat${more ? " more" : ""}`} data-testid="seat">
       <header class="page-head seat-head">
-        <h1>{props.name}</h1>
+        {/* A phone wraps a long name at its slashes rather than cut it (styles/phone.css). */}
+        <h1>
+          {props.name.split("/").map((part, i) => (
+            <Fragment key={i}>
+              {i > 0 && (
+                <>
+                  /<wbr />
+                </>
+              )}
+              {part}
+            </Fragment>
+          ))}
+        </h1>
         {several && <span class="chip forge-host" data-testid="seat-forge">{c.host}</span>}
         {lifecycle && (
           <span class={`lifecycle ${lifecycle.toLowerCase()}`} data-testid="seat-lifecycle">
