@@ -44,11 +44,14 @@ export function SeatLogin(props: { seat: SeatModel }) {
  */
 export function SeatNotices(props: { seat: SeatModel }) {
   const { seat } = props;
-  if (seat.notices.length === 0 && !seat.authRequired) return null;
+  // A refused credential is said once, in its box: its entry in the list is the same words.
+  const listed = seat.notices.filter((n) => n.text !== seat.authRequired);
+  const count = listed.length + (seat.authRequired ? 1 : 0);
+  if (count === 0) return null;
   return (
     <details class="seat-notices" data-testid="seat-notices" open>
       <summary class="muted">
-        {seat.notices.length} notice{seat.notices.length === 1 ? "" : "s"}
+        {count} notice{count === 1 ? "" : "s"}
       </summary>
       {seat.authRequired && (
         <div class="notice" role="alert" data-testid="sign-in-needed">
@@ -56,7 +59,7 @@ export function SeatNotices(props: { seat: SeatModel }) {
         </div>
       )}
       <ul>
-        {seat.notices.map((n, i) => (
+        {listed.map((n, i) => (
           <li class={`seat-notice ${n.severity}`} key={`${n.at}:${i}`} data-testid="seat-notice">
             <span class="muted">{new Date(n.at).toLocaleTimeString()}</span> <Said text={n.text} />
           </li>
