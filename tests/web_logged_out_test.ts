@@ -5,9 +5,9 @@ import { onScreen, PHONE, webWorld } from "./web_harness.ts";
 // A seat whose account's config dir nobody logged into, on a phone (spec: What a subject carries
 // > home, agents: lifecycle `LoggedOut`): its home chip, its summary, the menu's row and its own
 // header say it needs a login, in words and never the enum's CamelCase, and its page says what
-// to do, on screen without opening More; a turn's "Not logged in" does not change that. The
-// account names no token (as tests/seats_logged_out_test.ts), so the CLI runs on its own login
-// in an empty config dir.
+// to do, on screen without opening More; a turn's "Not logged in" does not change that, and is
+// said once (the answer), not again on the turn's end line. The account names no token (as
+// tests/seats_logged_out_test.ts), so the CLI runs on its own login in an empty config dir.
 
 /** Nowhere on the page does the wire's enum show through. */
 async function noEnum(page: Page, where: string): Promise<void> {
@@ -63,8 +63,13 @@ Deno.test({
     await page.getByTestId("composer").tap();
     await page.keyboard.type("hello");
     await page.getByTestId("send").tap();
-    await page.getByTestId("result").getByText("Not logged in").waitFor({ timeout: 60_000 });
+    await page.getByTestId("answer").getByText("Please run /login").waitFor({ timeout: 60_000 });
+    await page.getByTestId("result").waitFor();
     await head.getByText("Needs a login", { exact: true }).waitFor();
     await how.waitFor();
+    // Said once: the turn's answer, and its end line does not repeat it.
+    const body = await page.locator("body").innerText();
+    assertEquals(body.split("Please run /login").length - 1, 1, body);
+    assertEquals((await page.getByTestId("result").textContent())!.split(" · ")[0], "ended");
   },
 });
