@@ -5,7 +5,7 @@ import { onScreen, PHONE, webWorld } from "./web_harness.ts";
 // A seat's row on home, on a phone (spec: What a subject carries > home, agents): its name is
 // a thumb's target (a seat is opened from it), and a seat that failed says why once, not once
 // beside its mark and again after it. A seat's page heads with its whole name, however long
-// its project's: wrapped, never cut off.
+// its project's: wrapped, never cut off, and no "idle" beside a seat with no turn to run.
 
 const LONG = "a-project-whose-name-runs-long";
 
@@ -53,6 +53,8 @@ Deno.test({
       "the seat's name is cut off",
     );
     await onScreen(page, page.getByTestId("seat-start"), "Start");
+    // Beside Sleeping and Start, no turn word: "idle" there read as a word about Start.
+    assertEquals(await page.getByTestId("turn-state").count(), 0);
     await w.shot("phone-long-name");
   },
 });

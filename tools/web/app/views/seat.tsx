@@ -72,14 +72,10 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         )}
         <SeatControls seat={seat} lifecycle={lifecycle} which="start" />
         {
-          /* The lifecycle chip already says Idle, and a seat that needs a login is not waiting
-            for work: "idle" beside either says nothing. A turn in flight is always said. */
+          /* A turn in flight is said. A seat with none says no more than its chip: "idle" beside
+            Sleeping, Failed or Needs a login read as a word about the press before it. */
         }
-        {(seat.turnInFlight || (lifecycle !== "Idle" && lifecycle !== "LoggedOut")) && (
-          <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
-            {seat.turnInFlight ? "working" : "idle"}
-          </span>
-        )}
+        {seat.turnInFlight && <span class="busy on" data-testid="turn-state">working</span>}
         {seat.compacting && (
           <span class="busy on" role="status" data-testid="compacting">
             compacting the conversation…
