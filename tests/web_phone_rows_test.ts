@@ -1,3 +1,4 @@
+import type { Locator, Page } from "playwright-core";
 import { assert, assertEquals } from "./assert.ts";
 import { childrenOf, commandOf, cwdOf } from "./seats_harness.ts";
 import { onScreen, PHONE, webWorld } from "./web_harness.ts";
@@ -5,9 +6,17 @@ import { onScreen, PHONE, webWorld } from "./web_harness.ts";
 // A seat's row on home, on a phone (spec: What a subject carries > home, agents): its name is
 // a thumb's target (a seat is opened from it), and a seat that failed says why once, not once
 // beside its mark and again after it. A seat's page heads with its whole name, however long
-// its project's: wrapped, never cut off, and no "idle" beside a seat with no turn to run.
+// its project's: wrapped, never cut off, and no "idle" beside a seat with no turn to run. The
+// lists behind its More, and a forge's pages on the forges page, are thumb-sized targets too.
 
 const LONG = "a-project-whose-name-runs-long";
+
+/** A thumb's target: on the screen and at least 40 px high. */
+async function atLeast(page: Page, what: Locator, name: string): Promise<void> {
+  await onScreen(page, what, name);
+  const box = (await what.boundingBox())!;
+  assert(box.height >= 40, `${name} is ${box.height} px high`);
+}
 
 Deno.test({
   name: "web: on a phone a home row's seat is a thumb's target and a failure is said once",
@@ -56,5 +65,16 @@ Deno.test({
     // Beside Sleeping and Start, no turn word: "idle" there read as a word about Start.
     assertEquals(await page.getByTestId("turn-state").count(), 0);
     await w.shot("phone-long-name");
+
+    // Behind More, a lead's workers open with a thumb; on the forges page, a forge's pages.
+    await page.getByTestId("seat-more").tap();
+    const workers = page.getByTestId("workers").locator("summary");
+    await atLeast(page, workers, "Workers");
+    await workers.tap();
+    await page.getByTestId("workers").locator("input").first().waitFor();
+    await page.goto(`${w.webUrl}#/forges`);
+    const links = page.locator(".forge-pages a");
+    await links.first().waitFor({ timeout: 30_000 });
+    for (const link of await links.all()) await atLeast(page, link, (await link.textContent())!);
   },
 });
