@@ -156,6 +156,11 @@ function Inventory(props: { inv: PluginsInventorySnapshot }) {
       </section>
       <section>
         <h2>Marketplaces</h2>
+        {inv.marketplace_health.length === 0 && (
+          <p class="muted" data-testid="no-marketplace">
+            No marketplace is added: add one below, by owner/repo, URL or path.
+          </p>
+        )}
         <ul data-testid="marketplaces">
           {inv.marketplace_health.map((m) => (
             <li key={m.name} data-testid={`marketplace-${m.name}`}>
