@@ -1,4 +1,11 @@
-import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
+import { assert } from "./assert.ts";
 import {
   type RunningForge,
   type ScriptSource,
@@ -16,6 +23,25 @@ import {
 const REPO = new URL("..", import.meta.url).pathname;
 /** Debian's Chromium; FORGE_CHROMIUM names another binary. */
 export const CHROMIUM = Deno.env.get("FORGE_CHROMIUM") ?? "/usr/bin/chromium";
+
+/** A phone, as the phone tests hold one: 390 x 844 CSS pixels, touch, a pixel ratio of 2. */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+  deviceScaleFactor: 2,
+} satisfies BrowserContextOptions;
+
+/** The element's box lies whole inside the screen. */
+export async function onScreen(page: Page, what: Locator, name: string): Promise<void> {
+  const box = await what.boundingBox();
+  const { width, height } = page.viewportSize()!;
+  assert(box !== null, `${name} is not drawn`);
+  assert(
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height,
+    `${name} at ${JSON.stringify(box)}, outside the ${width}x${height} screen`,
+  );
+}
 
 export interface WebWorld extends AsyncDisposable {
   world: SeatWorld;

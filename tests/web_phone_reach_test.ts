@@ -1,31 +1,13 @@
-import type { Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import { assert, assertEquals } from "./assert.ts";
 import { exists, git } from "./harness.ts";
-import { webWorld } from "./web_harness.ts";
+import { onScreen, PHONE, webWorld } from "./web_harness.ts";
 
 // What a thumb must reach on a phone (docs/web.md "On a phone"), at 390 x 844 with touch: a
 // prompt of several lines (Return writes a new line, Send sends), a permission ask read whole
 // and allowed as edited, a seat's marks and a greyed Dictate in words, an answered question read
 // back as its answers, a diff line opened for a comment with a tap on its words, a board row's
 // ranking and Assign inside the screen, and Settings' Save in view beside the last key.
-
-const PHONE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-};
-
-/** The element's box lies whole inside the screen. */
-async function onScreen(page: Page, what: Locator, name: string): Promise<void> {
-  const box = await what.boundingBox();
-  const { width, height } = page.viewportSize()!;
-  assert(box !== null, `${name} is not drawn`);
-  assert(
-    box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height,
-    `${name} at ${JSON.stringify(box)}, outside the ${width}x${height} screen`,
-  );
-}
 
 /** Whether the element is wider inside than its box (its content is clipped or panned). */
 function clipped(what: Locator): Promise<boolean> {

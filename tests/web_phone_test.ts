@@ -1,22 +1,16 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "./assert.ts";
-import { webWorld } from "./web_harness.ts";
+import { PHONE, webWorld } from "./web_harness.ts";
 import { pngSize, sideways } from "./web_pwa_support.ts";
 
 // The page on a phone (docs/web.md "On a phone"): at 390 x 844 with touch every page is one
-// column and nothing scrolls sideways; a seat is opened, a permission ask answered and a prompt
-// sent with taps, the dock and the composer at the thumb's foot, the composer still in view when
-// the keyboard takes the lower screen, the session's presses behind More. Installable: the
-// manifest reads without an error and names a standalone app and its icons, the service worker
-// keeps the shell, and the page opens with no network, saying so and naming the forge it cannot
-// reach.
+// column and nothing scrolls sideways; a seat is opened, a permission ask read (its question in
+// sight over its answers) and answered and a prompt sent with taps, the dock and the composer at
+// the thumb's foot, the composer still in view when the keyboard takes the lower screen, the
+// session's presses behind More. Installable: the manifest reads without an error and names a
+// standalone app and its icons, the service worker keeps the shell, and the page opens with no
+// network, saying so and naming the forge it cannot reach.
 
-const PHONE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-};
 /** A phone's keyboard takes about this much of the screen; the page's viewport shrinks by it. */
 const KEYBOARD_PX = 336;
 
@@ -41,6 +35,24 @@ async function answersInView(page: Page): Promise<string[]> {
     assert(box.y + box.height <= height, `${name} off the screen`);
   }
   return names;
+}
+
+/**
+ * The ask's question is whole in the dock's visible box, under the dock's head and above its
+ * answers, and nothing is drawn over it: what is being allowed is read where it is answered.
+ */
+async function questionInView(page: Page): Promise<void> {
+  const question = page.getByTestId("ask-permission").locator(".ask-title");
+  const box = (await question.boundingBox())!;
+  const head = (await page.getByTestId("dock-count").boundingBox())!;
+  const first = (await page.getByTestId("option-allow_once").boundingBox())!;
+  assert(box.y >= head.y + head.height, `the question at ${box.y} is under the dock's head`);
+  assert(box.y + box.height <= first.y, `the question ends at ${box.y + box.height}, under Allow`);
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const hit = await page.evaluate(
+    `document.elementFromPoint(${x}, ${y})?.closest(".ask-title")?.textContent ?? null`,
+  );
+  assertEquals(hit, await question.textContent(), "something is drawn over the question");
 }
 
 /** The box of an element is inside the screen, its top past `from` of the screen's height. */
@@ -78,6 +90,7 @@ Deno.test({
     await inThumbReach(page, "option-allow_once", 0.33);
     await inThumbReach(page, "composer", 0.5);
     const answers = await answersInView(page);
+    await questionInView(page);
     for (const name of ["Allow", "Deny", "Tell Claude what to do instead"]) {
       assert(answers.includes(name), `${name} in ${answers}`);
     }
@@ -122,7 +135,7 @@ Deno.test({
       ["settings", "settings"],
       ["extensions", "extensions"],
       // Dictation is off here: the page draws the server's words for why there are no models.
-      ["models", "notices"],
+      ["models", "models-refused"],
       ["forges", "forges-page"],
       ["", "home"],
     ];

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "./assert.ts";
-import { webWorld } from "./web_harness.ts";
+import { PHONE, webWorld } from "./web_harness.ts";
 import { sideways } from "./web_pwa_support.ts";
 
 // The CLI's slash commands in the composer: a "/" offers what the seat's CLI advertises (its
@@ -9,12 +9,6 @@ import { sideways } from "./web_pwa_support.ts";
 // original's slash_command_error is absent because forge hands the CLI the prompt's text.
 
 const BODY = "Please greet the web page warmly.";
-const PHONE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-};
 
 Deno.test({
   name: "web: the composer offers the CLI's slash commands; a picked one runs",

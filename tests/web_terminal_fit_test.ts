@@ -1,18 +1,11 @@
 import { assert, assertEquals } from "./assert.ts";
-import { webWorld } from "./web_harness.ts";
+import { PHONE, webWorld } from "./web_harness.ts";
 import { sideways } from "./web_pwa_support.ts";
 
 // A seat's terminal on a phone: at 390 x 844 the person picks "Fit screen", the page measures
 // its cells and sends terminal_resize, and the shell itself (`stty size` in the real PTY) reports
 // the fitted size - narrower than any fixed choice, and drawn without scrolling sideways.
 // spec: terminal_resize, terminal_changed.
-
-const PHONE = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-  deviceScaleFactor: 2,
-};
 
 Deno.test({
   name: "web: a phone fits the seat's terminal to its screen; the shell reports that size",

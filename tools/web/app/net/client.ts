@@ -354,12 +354,17 @@ export class ForgeClient {
   #error(m: ErrorFrame): void {
     // A refused prompt is said once, by the composer that puts its words back.
     if (this.seats.error(m)) return;
-    this.note(m);
     // spec: Subjects - a refused subscribe names the subject first in its words; a page that
-    // waits on that subject draws the words instead of waiting for a snapshot that never comes.
+    // waits on that subject draws the words instead of waiting for a snapshot that never comes
+    // (views/read_refused.tsx). That is the page's state, said there: not also an alert on
+    // every page after (a subsystem that is off, as dictation by default, refuses every read).
     if (m.what === "subscribe" && m.seat === null) {
       const subject = [...this.#held].find((h) => m.why.startsWith(`${h}: `));
-      if (subject) this.state.refusedReads = { ...this.state.refusedReads, [subject]: m.why };
+      if (subject) {
+        this.state.refusedReads = { ...this.state.refusedReads, [subject]: m.why };
+        return;
+      }
     }
+    this.note(m);
   }
 }

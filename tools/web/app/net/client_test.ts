@@ -71,8 +71,10 @@ Deno.test("client: a held subject the server refuses is kept in words for its pa
   opened.send(
     JSON.stringify({ kind: "error", what: "subscribe", why, seat: null, dispatch_id: null }),
   );
-  await until(() => c.state.errors.length === 2);
+  await until(() => c.state.refusedReads.dictate_models !== undefined);
   assertEquals(c.state.refusedReads, { dictate_models: why });
+  // The held subject's refusal is its page's to draw, not a notice on every page.
+  assertEquals(c.state.errors.map((e) => e.why), ["extensions: no plugins root"]);
   c.link.stop();
   await server.shutdown();
 });

@@ -4,6 +4,7 @@ import { connectorWords } from "./home_news.ts";
 import { readWhen } from "./schedule_when.ts";
 import { NewTask, ProjectBoard, useBoardBeat } from "./board.tsx";
 import { client, useApp } from "./use.ts";
+import { ReadRefused } from "./read_refused.tsx";
 import { Said } from "../draw/said.tsx";
 
 const when = (iso: string | null) => iso ? new Date(iso).toLocaleString() : "never";
@@ -16,6 +17,9 @@ const when = (iso: string | null) => iso ? new Date(iso).toLocaleString() : "nev
 export function BoardPage() {
   const s = useApp();
   useBoardBeat();
+  if (!s.board && s.refusedReads.board) {
+    return <ReadRefused subject="board" page="board" testId="board-refused" />;
+  }
   if (!s.board) return <p class="muted">Reading the board…</p>;
   const live = s.home?.connectors;
   return (

@@ -178,16 +178,30 @@ export function FileDiff(
   }
   // The line left the diff while its form was open: the form stays, and its words with it.
   if (commenting && !formDrawn) out.push(form(commenting, true));
+  // A file with no line to show says so in words: its bare hunk head (`@@ -0,0 +1,0 @@`, an
+  // empty new file) is git's notation, not a reason. Binary and capped files say their own.
+  const lineless = !file.binary && !file.truncated && lines.every((l) => l.kind === "hunk");
+  const nothing = file.status === "added" || file.status === "untracked"
+    ? "an empty file"
+    : file.status === "deleted"
+    ? "it was empty"
+    : "no line changed";
+  const notes = [
+    file.status,
+    file.truncated ? "cut at the read's cap" : null,
+    file.binary ? "binary" : null,
+    lineless ? nothing : null,
+  ].filter((n) => n !== null).join(" · ");
   return (
     <div class="file" data-testid={`file-${path}`}>
       <div class="file-head">
-        <b>{path}</b> <span class="muted">{file.status}</span>
-        {file.truncated && <span class="muted">· cut at the read's cap</span>}
-        {file.binary && <span class="muted">· binary</span>}
+        <b>{path}</b> <span class="muted">{notes}</span>
       </div>
-      <table class="diff">
-        <tbody>{out}</tbody>
-      </table>
+      {!lineless && (
+        <table class="diff">
+          <tbody>{out}</tbody>
+        </table>
+      )}
     </div>
   );
 }

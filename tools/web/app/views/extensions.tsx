@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { PluginsInventorySnapshot, PluginUpdateRun } from "../../../../protocol/mod.ts";
 import { client, useApp } from "./use.ts";
+import { ReadRefused } from "./read_refused.tsx";
 import { Said } from "../draw/said.tsx";
 
 /**
@@ -15,6 +16,9 @@ export function ExtensionsPage() {
   const ext = s.extensions;
   const [pluginId, setPluginId] = useState("");
   const [source, setSource] = useState("");
+  if (!ext && s.refusedReads.extensions) {
+    return <ReadRefused subject="extensions" page="plugins page" testId="extensions-refused" />;
+  }
   if (!ext) return <p class="muted">Reading the plugins…</p>;
   const inv = ext.snapshot;
   return (
@@ -152,6 +156,11 @@ function Inventory(props: { inv: PluginsInventorySnapshot }) {
       </section>
       <section>
         <h2>Marketplaces</h2>
+        {inv.marketplace_health.length === 0 && (
+          <p class="muted" data-testid="no-marketplace">
+            No marketplace is added: add one below, by owner/repo, URL or path.
+          </p>
+        )}
         <ul data-testid="marketplaces">
           {inv.marketplace_health.map((m) => (
             <li key={m.name} data-testid={`marketplace-${m.name}`}>

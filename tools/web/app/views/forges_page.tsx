@@ -3,6 +3,7 @@ import type { ForgeClient } from "../net/client.ts";
 import { askNotify, notifyPermission, pushWords } from "../pwa/shell.ts";
 import { ForgeServices } from "./forge_services.tsx";
 import { useForges } from "./use.ts";
+import { permissionWords } from "./permission_words.ts";
 
 /**
  * The forges page: every forge this page speaks to (one socket each) with its state, a forge
@@ -96,7 +97,7 @@ function ThisBrowser() {
     <section class="area this-browser" data-testid="this-browser">
       <h2>This browser</h2>
       <p>
-        Notifications: <span data-testid="notify-permission">{permission}</span>
+        Notifications: <span data-testid="notify-permission">{permissionWords(permission)}</span>
         {permission === "default" && (
           <button
             type="button"

@@ -1,5 +1,6 @@
 import { type AgentRow, sameSlot, type Slot } from "../../../../protocol/mod.ts";
 import type { z } from "zod";
+import { lifecycleWords } from "./lifecycle_words.ts";
 import { markWords } from "./mark_words.ts";
 
 type Agent = z.infer<typeof AgentRow>;
@@ -16,7 +17,7 @@ export function Marks(props: { agent: Agent; unseen: Slot[] }) {
   return (
     <span class="marks">
       <span class={`lifecycle ${a.lifecycle.toLowerCase()}`} data-mark="lifecycle">
-        {a.lifecycle}
+        {lifecycleWords(a.lifecycle)}
       </span>
       {markWords(a, unseen).map((m) => (
         <span

@@ -2,6 +2,7 @@ import { DictateRole, type Wire } from "../../../../protocol/mod.ts";
 import type { DictateModels } from "../net/narrow.ts";
 import { ReadAloud } from "./read_aloud.tsx";
 import { client, useApp } from "./use.ts";
+import { ReadRefused } from "./read_refused.tsx";
 
 // The read's rows are protocol/dictate_models.ts's (the snapshot was narrowed with them): the
 // page draws them as they are typed.
@@ -37,13 +38,8 @@ function stateWords(raw: Wire): string {
 export function ModelsPage() {
   const s = useApp();
   const m = s.models;
-  const refused = s.refusedReads.dictate_models;
-  if (!m && refused) {
-    return (
-      <p class="notice" role="status" data-testid="models-refused">
-        No models page: {refused.replace(/^dictate_models: /, "")}
-      </p>
-    );
+  if (!m && s.refusedReads.dictate_models) {
+    return <ReadRefused subject="dictate_models" page="models page" testId="models-refused" />;
   }
   if (!m) return <p class="muted">Reading the models…</p>;
   const installed = m.installed;

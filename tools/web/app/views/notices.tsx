@@ -23,10 +23,14 @@ export function Notices() {
         const said = noticeParts(e.what, e.why);
         return (
           <div class="notice" role="alert" key={`${e.at}:${i}`}>
-            <b>{said.head}</b>: <Said text={said.why} />
+            {/* One run of text: a phone wraps it inside, the head and its colon kept together. */}
+            <span class="notice-words">
+              <b>{said.head}</b>: <Said text={said.why} />
+            </span>
             <button
               type="button"
               class="dismiss"
+              aria-label="Dismiss"
               onClick={() => {
                 s.errors = s.errors.filter((x) => x !== e);
                 c.store.changed();

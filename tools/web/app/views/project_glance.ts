@@ -5,6 +5,7 @@ import {
   type UsageSnapshot,
   wireTimeMs,
 } from "../../../../protocol/mod.ts";
+import { lifecycleWords } from "./lifecycle_words.ts";
 import { TOKEN_FIELDS } from "./totals.tsx";
 
 /**
@@ -78,7 +79,9 @@ export function projectGlance(input: {
     .filter(([, n]) => n > 0);
   const seats = agents.length === 0
     ? null
-    : `${plural(agents.length, "seat")}: ${counts.map(([l, n]) => `${n} ${l}`).join(", ")}`;
+    : `${plural(agents.length, "seat")}: ${
+      counts.map(([l, n]) => `${n} ${lifecycleWords(l)}`).join(", ")
+    }`;
   const parked = agents.reduce((n, a) => n + (a.pending === null ? 0 : 1 + a.pending_depth), 0);
   const asks = parked === 0 ? null : `${plural(parked, "ask")} waiting`;
   const board = fleet && fleet.rows > 0

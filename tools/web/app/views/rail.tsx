@@ -35,8 +35,9 @@ export function Rail(props: { clientBuild: string; route: Route; focus: ForgeCli
       <div class="rail-bar">
         <div class="brand">forge</div>
         {waiting > 0 && (
+          // Seats, said as such: a seat's dock beside it counts asks ("2 asks wait on you").
           <a href="#/" class="rail-waiting" data-testid="rail-waiting">
-            {waiting} waiting
+            {waiting === 1 ? "1 seat waits on you" : `${waiting} seats wait on you`}
           </a>
         )}
         <button

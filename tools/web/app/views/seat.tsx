@@ -1,3 +1,4 @@
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { PermissionMode, sameSlot } from "../../../../protocol/mod.ts";
 import type { SeatModel } from "../model/seat.ts";
@@ -6,7 +7,8 @@ import { BrowserPage } from "./browser.tsx";
 import { Composer } from "./composer.tsx";
 import { Dock } from "./dock.tsx";
 import { lazy } from "./lazy.tsx";
-import { SeatAccount, SeatNotices } from "./seat_account.tsx";
+import { SeatAccount, SeatLogin, SeatNotices } from "./seat_account.tsx";
+import { lifecycleWords } from "./lifecycle_words.ts";
 import { SeatControls, SeatFailure } from "./seat_controls.tsx";
 import { SeatPanels } from "./seat_panels.tsx";
 import { SeatResume } from "./seat_resume.tsx";
@@ -49,20 +51,31 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
   return (
     <div class={`seat${more ? " more" : ""}`} data-testid="seat">
       <header class="page-head seat-head">
-        <h1>{props.name}</h1>
+        {/* A phone wraps a long name at its slashes rather than cut it (styles/phone.css). */}
+        <h1>
+          {props.name.split("/").map((part, i) => (
+            <Fragment key={i}>
+              {i > 0 && (
+                <>
+                  /<wbr />
+                </>
+              )}
+              {part}
+            </Fragment>
+          ))}
+        </h1>
         {several && <span class="chip forge-host" data-testid="seat-forge">{c.host}</span>}
         {lifecycle && (
           <span class={`lifecycle ${lifecycle.toLowerCase()}`} data-testid="seat-lifecycle">
-            {lifecycle}
+            {lifecycleWords(lifecycle)}
           </span>
         )}
         <SeatControls seat={seat} lifecycle={lifecycle} which="start" />
-        {/* The lifecycle chip already says Idle: the turn's state is not said twice. */}
-        {(seat.turnInFlight || lifecycle !== "Idle") && (
-          <span class={`busy ${seat.turnInFlight ? "on" : ""}`} data-testid="turn-state">
-            {seat.turnInFlight ? "working" : "idle"}
-          </span>
-        )}
+        {
+          /* A turn in flight is said. A seat with none says no more than its chip: "idle" beside
+            Sleeping, Failed or Needs a login read as a word about the press before it. */
+        }
+        {seat.turnInFlight && <span class="busy on" data-testid="turn-state">working</span>}
         {seat.compacting && (
           <span class="busy on" role="status" data-testid="compacting">
             compacting the conversation…
@@ -92,6 +105,7 @@ export function SeatPage(props: { name: string; tab: SeatTab }) {
         </nav>
       </header>
       <SeatFailure seat={seat} lifecycle={lifecycle} reason={row?.reason ?? undefined} />
+      {lifecycle === "LoggedOut" && <SeatLogin seat={seat} />}
       <SeatNotices seat={seat} />
       {seat.backgroundTasks.length > 0 && (
         <div class="tasks" data-testid="background-tasks">

@@ -15,12 +15,24 @@ export function TurnView(props: { turn: Turn }) {
   const rows = useMemo(() => foldTurn(props.turn.messages), [props.turn]);
   return (
     <div class="turn" data-testid="turn">
-      {rows.map((r, i) => <RowView row={r} key={i} />)}
+      {rows.map((r, i) => <RowView row={r} key={i} said={saidAbove(rows, i)} />)}
     </div>
   );
 }
 
-function RowView(props: { row: Row }) {
+/**
+ * Whether a failed result's words are the answer just above it: the CLI ends a turn it could
+ * not run ("Not logged in · Please run /login", an API error) with an answer and a result of the
+ * same words, which the result line need not say again.
+ */
+function saidAbove(rows: Row[], i: number): boolean {
+  const r = rows[i];
+  const above = rows[i - 1];
+  return r.kind === "result" && !r.ok && above?.kind === "text" &&
+    above.text.trim() === r.text.trim();
+}
+
+function RowView(props: { row: Row; said: boolean }) {
   const r = props.row;
   const seat = useApp().seat;
   switch (r.kind) {
@@ -62,7 +74,7 @@ function RowView(props: { row: Row }) {
     case "result":
       return (
         <div class={`result ${r.ok ? "ok" : "failed"}`} data-testid="result">
-          {r.ok ? "done" : `ended: ${r.text}`}
+          {r.ok ? "done" : props.said ? "ended" : `ended: ${r.text}`}
           {r.durationMs !== null && ` · ${(r.durationMs / 1000).toFixed(1)} s`}
           {r.cost !== null && ` · $${r.cost.toFixed(4)}`}
         </div>

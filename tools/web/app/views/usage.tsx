@@ -1,6 +1,7 @@
 import type { UsageRow, UsageWindow } from "../../../../protocol/mod.ts";
 import { TOKEN_FIELDS } from "./totals.tsx";
 import { client, useApp } from "./use.ts";
+import { ReadRefused } from "./read_refused.tsx";
 
 const WINDOWS = ["today", "week", "month", "lifetime"] as const;
 
@@ -23,16 +24,20 @@ export function UsagePage() {
           Refresh
         </button>
       </header>
-      {!u ? <p class="muted">Reading the usage pool…</p> : (
-        <>
-          {!u.pricing_available && (
-            <p class="notice">
-              No price table is loaded: every cost below is a placeholder zero.
-            </p>
-          )}
-          {WINDOWS.map((w) => <Window name={w} data={u[w]} key={w} />)}
-        </>
-      )}
+      {!u
+        ? s.refusedReads.usage
+          ? <ReadRefused subject="usage" page="usage" testId="usage-refused" />
+          : <p class="muted">Reading the usage pool…</p>
+        : (
+          <>
+            {!u.pricing_available && (
+              <p class="notice">
+                No price table is loaded: every cost below is a placeholder zero.
+              </p>
+            )}
+            {WINDOWS.map((w) => <Window name={w} data={u[w]} key={w} />)}
+          </>
+        )}
     </div>
   );
 }

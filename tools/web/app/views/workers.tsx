@@ -8,6 +8,7 @@ import {
   type WrappedPrompt,
 } from "../../../../protocol/mod.ts";
 import { lostWords } from "../net/replies.ts";
+import { lifecycleWords } from "./lifecycle_words.ts";
 import { client, pageHref, useApp } from "./use.ts";
 import { Said } from "../draw/said.tsx";
 
@@ -142,7 +143,7 @@ function WorkerRow(
     <li class="worker" data-testid={`worker-${slot.label}`}>
       <a href={pageHref(client(), `seat/${name}`)}>{slot.label}</a>
       <span class={`lifecycle ${props.lifecycle.toLowerCase()}`} data-testid="worker-state">
-        {props.lifecycle}
+        {lifecycleWords(props.lifecycle)}
       </span>
       {props.tree && <span class="muted">{props.tree}</span>}
       {mine && <span class="muted">(on screen)</span>}
