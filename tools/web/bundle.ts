@@ -1,9 +1,10 @@
 /**
  * Bundles the page with `deno bundle` (offline once its esbuild is cached from npm) into
- * tools/web/dist/, and finds xterm.js's stylesheet in the bundle's own node_modules. Runs on
- * every start of the web program, so a fresh clone needs no build step of its own.
+ * tools/web/dist/<pid>/, and finds xterm.js's stylesheet in the bundle's own node_modules. Runs
+ * on every start of the web program, so a fresh clone needs no build step of its own.
  */
 const HERE = new URL(".", import.meta.url).pathname;
+const DIST = `${HERE}dist`;
 
 export interface Bundle {
   /** The entry the page loads (`/app.js`). */
@@ -17,6 +18,24 @@ export interface Bundle {
   worker: string;
   /** The entry's chunks by their served names (`/chat-<hash>.js`), for the worker's cache. */
   chunks: string[];
+}
+
+/**
+ * Empties `dist` of what no running web program serves: the folders of ended processes (a pid
+ * with no /proc entry), and the files an older layout wrote at its top. `pid`'s own folder goes
+ * too: chunks of an older build would be served beside the new ones.
+ */
+export async function clearEnded(dist: string, pid: number): Promise<void> {
+  const entries = await Array.fromAsync(Deno.readDir(dist)).catch(() => []);
+  for (const entry of entries) {
+    const owner = /^\d+$/.test(entry.name) ? Number(entry.name) : null;
+    const running = owner !== null && owner !== pid &&
+      await Deno.stat(`/proc/${owner}`).then(() => true, () => false);
+    if (running) continue;
+    await Deno.remove(`${dist}/${entry.name}`, { recursive: true }).catch(() => {
+      // Gone already: another program starting cleared it first.
+    });
+  }
 }
 
 /** Runs `deno bundle` with the page's config; throws with its own words when it fails. */
@@ -33,10 +52,12 @@ async function denoBundle(args: string[]): Promise<void> {
   }
 }
 
-export async function bundleApp(): Promise<Bundle> {
-  const outdir = `${HERE}dist`;
-  // Chunks of an older build would be served beside the new ones: start from an empty dir.
-  await Deno.remove(outdir, { recursive: true }).catch(() => {});
+export async function bundleApp(pid = Deno.pid): Promise<Bundle> {
+  // Each web program bundles into a folder of its own: two from one checkout (a page for the
+  // phone beside a local one) each wiped and rewrote the other's chunks, and a page asking for a
+  // chunk of the first one's build got a 404. Folders of programs that have ended go.
+  const outdir = `${DIST}/${pid}`;
+  await clearEnded(DIST, pid);
   await Promise.all([
     denoBundle([
       "--minify",
