@@ -1,4 +1,4 @@
-import { defineSubsystem } from "../server/subsystem.ts";
+import { fieldsArea } from "../server/subsystem.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
@@ -10,20 +10,9 @@ import { SAMPLE_CONFIG, testServer } from "./harness.ts";
 // for the next forge. A subsystem that stops only when the test says holds the shutdown open.
 Deno.test("a forge shutting down greets no one who dials while its seats end", async () => {
   const stopping = Promise.withResolvers<void>();
-  const slow = defineSubsystem({
-    id: "slow_stop",
-    note: "a test subsystem whose stop waits for the test",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => ({ verbs: {}, commands: {}, subjects: {}, stop: () => stopping.promise }),
-      }),
-  });
+  const slow = fieldsArea("slow_stop", "a test subsystem whose stop waits for the test", () => ({
+    stop: () => stopping.promise,
+  }));
   await using t = await testServer(SAMPLE_CONFIG, { extra: [slow] });
   const held = await t.ready();
   let stopped = false;
