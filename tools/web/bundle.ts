@@ -20,22 +20,39 @@ export interface Bundle {
   chunks: string[];
 }
 
+/** This program's hold on its folder: a lock the kernel drops however the program ends. */
+let held: Deno.FsFile | null = null;
+
 /**
- * Empties `dist` of what no running web program serves: the folders of ended processes (a pid
- * with no /proc entry), and the files an older layout wrote at its top. `pid`'s own folder goes
- * too: chunks of an older build would be served beside the new ones.
+ * Empties `dist` of what no running web program serves: a folder whose `.held` no program holds
+ * locked (its program ended, or never locked it), and the files an older layout wrote at its top.
+ * `pid`'s own folder goes too: chunks of an older build would be served beside the new ones. A
+ * lock rather than a look at /proc: the web program reads only what it serves.
  */
 export async function clearEnded(dist: string, pid: number): Promise<void> {
   const entries = await Array.fromAsync(Deno.readDir(dist)).catch(() => []);
   for (const entry of entries) {
-    const owner = /^\d+$/.test(entry.name) ? Number(entry.name) : null;
-    const running = owner !== null && owner !== pid &&
-      await Deno.stat(`/proc/${owner}`).then(() => true, () => false);
-    if (running) continue;
-    await Deno.remove(`${dist}/${entry.name}`, { recursive: true }).catch(() => {
+    const path = `${dist}/${entry.name}`;
+    if (entry.isDirectory && entry.name !== String(pid) && await heldByAnother(path)) continue;
+    await Deno.remove(path, { recursive: true }).catch(() => {
       // Gone already: another program starting cleared it first.
     });
   }
+}
+
+/** Whether a running program holds `folder`'s lock. */
+async function heldByAnother(folder: string): Promise<boolean> {
+  const file = await Deno.open(`${folder}/.held`, { read: true, write: true }).catch(() => null);
+  if (!file) return false; // never locked: no program serves it
+  using _ = file;
+  return !(await file.tryLock(true));
+}
+
+/** Makes `outdir` this program's, held for as long as it runs. */
+async function hold(outdir: string): Promise<void> {
+  await Deno.mkdir(outdir, { recursive: true });
+  held = await Deno.open(`${outdir}/.held`, { read: true, write: true, create: true });
+  await held.tryLock(true);
 }
 
 /** Runs `deno bundle` with the page's config; throws with its own words when it fails. */
@@ -55,9 +72,11 @@ async function denoBundle(args: string[]): Promise<void> {
 export async function bundleApp(pid = Deno.pid): Promise<Bundle> {
   // Each web program bundles into a folder of its own: two from one checkout (a page for the
   // phone beside a local one) each wiped and rewrote the other's chunks, and a page asking for a
-  // chunk of the first one's build got a 404. Folders of programs that have ended go.
+  // chunk of the first one's build got a 404. Folders of programs that have ended go; this one's
+  // is held (a lock) for as long as it runs.
   const outdir = `${DIST}/${pid}`;
   await clearEnded(DIST, pid);
+  await hold(outdir);
   await Promise.all([
     denoBundle([
       "--minify",
