@@ -30,18 +30,20 @@ export async function runForge(args: readonly string[], extra?: readonly AnyMani
       // too - is logged and the server serves on (crash_guard.ts).
       guard: (log) => guardProcess(globalThis, log),
     });
-    // `server.enabled = false`: no socket, and the line says so instead of an address.
-    console.log(
-      server.serving
-        ? `LISTENING ${server.addr.hostname}:${server.addr.port}`
-        : "NOT LISTENING: server.enabled is false in forge.toml; the rest of forge runs",
-    );
+    // Before the line below: whoever reads it may signal at once, and a signal with no listener
+    // yet would end the process with no shutdown.
     const shutdown = async () => {
       await server.stop();
       Deno.exit(0);
     };
     Deno.addSignalListener("SIGTERM", shutdown);
     Deno.addSignalListener("SIGINT", shutdown);
+    // `server.enabled = false`: no socket, and the line says so instead of an address.
+    console.log(
+      server.serving
+        ? `LISTENING ${server.addr.hostname}:${server.addr.port}`
+        : "NOT LISTENING: server.enabled is false in forge.toml; the rest of forge runs",
+    );
   } catch (err) {
     for (const line of bootFailureLines(err)) console.error(line);
     Deno.exit(1);
