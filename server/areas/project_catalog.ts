@@ -11,6 +11,7 @@ export interface TranscriptRow {
   session_id: string;
   path: string;
   mtime: number;
+  size: number;
 }
 type Row = TranscriptRow;
 
@@ -61,6 +62,7 @@ async function folderRows(folder: string, ttl: number): Promise<Row[]> {
           session_id: n.slice(0, -6),
           path: `${folder}/${n}`,
           mtime: stats[i]!.mtime?.getTime() ?? 0,
+          size: stats[i]!.size,
         }]
         : []
     );

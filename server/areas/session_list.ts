@@ -24,7 +24,7 @@ interface Names {
   first_prompt: string | null;
 }
 
-/** Each transcript's names as last read, with the mtime and size they were read at. */
+/** Each transcript's names as last read, by the catalog's mtime and size for it then. */
 const read = new Map<string, { mtime: number; size: number; names: Names }>();
 
 /** The project's transcripts, newest first (at most the catalog's cap), each named. */
@@ -49,6 +49,9 @@ export async function listSessions(
 const NONE: Names = { custom_title: null, ai_title: null, summary: null, first_prompt: null };
 
 async function namesOf(row: TranscriptRow): Promise<Names> {
+  // The catalog stat'ed each transcript already: a file as it was last named is not opened.
+  const held = read.get(row.path);
+  if (held && held.mtime === row.mtime && held.size === row.size) return held.names;
   let file: Deno.FsFile;
   try {
     file = await Deno.open(row.path);
@@ -57,14 +60,12 @@ async function namesOf(row: TranscriptRow): Promise<Names> {
   }
   using _ = file;
   const { size } = await file.stat();
-  const held = read.get(row.path);
-  if (held && held.mtime === row.mtime && held.size === size) return held.names;
   const head = await readAt(file, 0, Math.min(size, END_BYTES));
   const tail = size > END_BYTES
     ? await readAt(file, Math.max(END_BYTES, size - END_BYTES), size)
     : new Uint8Array();
   const names = namesIn(head, tail, size <= END_BYTES);
-  read.set(row.path, { mtime: row.mtime, size, names });
+  read.set(row.path, { mtime: row.mtime, size: row.size, names });
   if (read.size > 4096) read.delete(read.keys().next().value!);
   return names;
 }
