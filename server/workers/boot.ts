@@ -5,7 +5,7 @@ import type { Host } from "../subsystem.ts";
 import type { WorkerRecord } from "./book.ts";
 import { isDir } from "../path_kind.ts";
 import { deleteBranch, deleteBranchIfMerged, removeWorktree } from "./git.ts";
-import type { SpawnRequest } from "./workers.ts";
+import type { SpawnRequest } from "./rules.ts";
 
 /**
  * The workers' boot: a first spawn a crash cut short (its record still `spawning`) is undone,

@@ -8,12 +8,27 @@ import type { ProjectConfig } from "../config/types.ts";
 import { Refusal } from "../subsystem.ts";
 import { LEAD_LABEL } from "../workspace/workspace.ts";
 import { branchOf } from "./git.ts";
-import type { SpawnRequest } from "./workers.ts";
 
 /**
  * The rules a worker's spawn is checked against before anything is made (the original forge's
  * agents__spawn): each broken rule is refused in forge's own words.
  */
+
+/** What a spawn asks for, already checked for shape (the tool's or the command's schema). */
+export interface SpawnRequest {
+  project: ProjectConfig;
+  label: string;
+  charter: string;
+  spawnedBy: Slot;
+  kick: string | null;
+  resumeKick: string | null;
+  interactive: boolean;
+  families: McpFamily[] | null;
+  /** Resume the label's prior session when there is one. */
+  resume: boolean;
+  fromBoot: boolean;
+  launch?: LaunchSettings;
+}
 
 /** A label names a git branch (`worktree-<label>`) and a directory: a conservative spelling. */
 const LABEL = /^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;

@@ -1,7 +1,6 @@
 import {
   type DespawnResult,
   type LaunchSettings,
-  type McpFamily,
   type SessionUpdate,
   type Slot,
   slotName,
@@ -17,24 +16,9 @@ import { WorkerBook, type WorkerRecord } from "./book.ts";
 import { isDir, isFile } from "../path_kind.ts";
 import { bootWorkers, requestOf, stateWords, undoSpawn } from "./boot.ts";
 import { deleteBranchIfMerged, makeWorktree, removeWorktree, unsavedWork } from "./git.ts";
-import { checkLabel, checkText, findProject, workerLaunch } from "./rules.ts";
-import { bareRecord, statusChanged, type WorkerStatusAction } from "./status.ts";
+import { checkLabel, checkText, findProject, type SpawnRequest, workerLaunch } from "./rules.ts";
 
-/** What a spawn asks for, already checked for shape (the tool's or the command's schema). */
-export interface SpawnRequest {
-  project: ProjectConfig;
-  label: string;
-  charter: string;
-  spawnedBy: Slot;
-  kick: string | null;
-  resumeKick: string | null;
-  interactive: boolean;
-  families: McpFamily[] | null;
-  /** Resume the label's prior session when there is one. */
-  resume: boolean;
-  fromBoot: boolean;
-  launch?: LaunchSettings;
-}
+import { bareRecord, statusChanged, type WorkerStatusAction } from "./status.ts";
 
 /** What a resumed worker is told when it has no resume kick (workers are durable). */
 export const CONTINUE_TEXT =

@@ -25,12 +25,19 @@
  */
 import xt from "@xterm/headless";
 import serialize from "@xterm/addon-serialize";
-import type { OutputChunk } from "./terminal.ts";
 import { type Clock, MONOTONIC } from "../../server/clock.ts";
 
 // The packages are CommonJS: a named import fails under Deno.
 const { Terminal: Xterm } = xt;
 const { SerializeAddon } = serialize;
+
+/** One output chunk of a terminal, numbered. */
+export interface OutputChunk {
+  seq: number;
+  bytes: Uint8Array;
+  /** The kind-4 frame carrying it, built around `bytes` in their buffer (no copy). */
+  frame: Uint8Array;
+}
 
 /** How the model is sized and how far it may trail. */
 export interface ScreenModelOptions {

@@ -12,7 +12,9 @@ import { readWords } from "../../server/subsystem.ts";
  * socket layer decide who hears it.
  */
 import pty from "@lydell/node-pty";
-import { ScreenModel, seqAfter } from "./model.ts";
+import { type OutputChunk, ScreenModel, seqAfter } from "./model.ts";
+
+export type { OutputChunk };
 import { HOLD_MS, MAX_BYTES, ReadCoalescer } from "./coalesce.ts";
 import { OUTPUT_HEADER_BYTES, writeTerminalOutputHeader } from "../../protocol/terminal_frames.ts";
 import { killSession } from "./proc.ts";
@@ -55,14 +57,6 @@ export interface TerminalScreen {
   /** The last output sequence the repaint reflects; 0 before any output. */
   seq: number;
   screen: string;
-}
-
-/** One output chunk, numbered. */
-export interface OutputChunk {
-  seq: number;
-  bytes: Uint8Array;
-  /** The kind-4 frame carrying it, built around `bytes` in their buffer (no copy). */
-  frame: Uint8Array;
 }
 
 // RIS first, so a client can write a repaint into a terminal that already holds a screen

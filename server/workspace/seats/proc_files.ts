@@ -3,7 +3,15 @@
  * the machine's whole table, or only the trees under some roots. Every read tolerates a process
  * vanishing under it.
  */
-import type { ProcTable } from "./procfs.ts";
+
+/** pid -> parent pid, and each process's command line, name and resident bytes (read lazily
+ * from /proc). */
+export interface ProcTable {
+  parent: Map<number, number>;
+  command(pid: number): string;
+  name(pid: number): string;
+  memoryBytes(pid: number): number;
+}
 
 /** The fields of /proc/<pid>/stat after the command (`[0]` state, `[1]` ppid, `[19]` start
  * time in clock ticks), or null when the process is gone. */

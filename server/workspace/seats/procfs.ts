@@ -1,5 +1,13 @@
 import type { ProcessSnapshot } from "../../../protocol/mod.ts";
-import { parentAndCommand, procTable, readSubtrees, statFields } from "./proc_files.ts";
+import {
+  parentAndCommand,
+  type ProcTable,
+  procTable,
+  readSubtrees,
+  statFields,
+} from "./proc_files.ts";
+
+export type { ProcTable };
 
 /**
  * The machine's process table, for the session subject's `processes` (spec: session > processes)
@@ -11,15 +19,6 @@ import { parentAndCommand, procTable, readSubtrees, statFields } from "./proc_fi
  */
 
 export type ProcSource = "proc" | "ps";
-
-/** pid -> parent pid, and each process's command line, name and resident bytes (read lazily
- * from /proc). */
-export interface ProcTable {
-  parent: Map<number, number>;
-  command(pid: number): string;
-  name(pid: number): string;
-  memoryBytes(pid: number): number;
-}
 
 let detected: { source: ProcSource | null; why: string } | undefined;
 

@@ -1,6 +1,6 @@
 import type { CliFrame, ConversationTurn, SessionUpdate } from "../../../protocol/mod.ts";
 import { toolResultIds, toolUseIds } from "../conversation/turns.ts";
-import { foldTurn } from "./window_fold.ts";
+import { foldTurn, type WindowEntry } from "./window_fold.ts";
 import { carried, placeInTurns, type Turn } from "./window_turns.ts";
 
 /** spec: session > conversation: "the held window's 64 MiB byte ceiling". */
@@ -9,18 +9,6 @@ export const WINDOW_CEILING_BYTES = 64 * 1024 * 1024;
 export const SUBSCRIBE_TURNS = 20;
 /** How many of the front's frames are looked for on disk (the original's ANCHOR_CANDIDATES). */
 export const ANCHOR_CANDIDATES = 8;
-
-/** One entry of the window: a numbered update the seat emitted, or a seeded transcript row. */
-export interface WindowEntry {
-  /** The seat's number for it; null for a row seeded from the transcript (never numbered). */
-  seq: number | null;
-  update: SessionUpdate;
-  /** The CLI (or forged) frame when the update is a `chat_appended`, else null. */
-  msg: CliFrame | null;
-  bytes: number;
-  /** A seeded row's byte offset in the transcript; null for a live frame or a forged one. */
-  offset: number | null;
-}
 
 /** A turn as a page carries it (protocol/session.ts). spec: more > "Each turn carries key and
  * messages". */

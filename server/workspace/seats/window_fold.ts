@@ -1,6 +1,17 @@
-import type { Wire } from "../../../protocol/mod.ts";
+import type { CliFrame, SessionUpdate, Wire } from "../../../protocol/mod.ts";
 import { appendKind, foldRun, joinRun, type RunKeys } from "../stream_fold.ts";
-import type { WindowEntry } from "./window.ts";
+
+/** One entry of the window: a numbered update the seat emitted, or a seeded transcript row. */
+export interface WindowEntry {
+  /** The seat's number for it; null for a row seeded from the transcript (never numbered). */
+  seq: number | null;
+  update: SessionUpdate;
+  /** The CLI (or forged) frame when the update is a `chat_appended`, else null. */
+  msg: CliFrame | null;
+  bytes: number;
+  /** A seeded row's byte offset in the transcript; null for a live frame or a forged one. */
+  offset: number | null;
+}
 
 /**
  * A turn's frames as a page carries them (spec: session > conversation: "both paths fold a run
