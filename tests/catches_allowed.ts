@@ -65,6 +65,8 @@ export const ALLOWED: Record<string, string> = {
   "server/connection.ts#end": "Already gone: nothing more to do for the socket itself.",
   "server/frame_guard.ts#topField":
     "Escapes cut at the bound do not parse: the raw characters name the field well enough.",
+  "server/gateway/login.ts#credentialsStamp":
+    "No file (never logged in, or a login held in a keychain): nothing has landed here.",
   "server/gateway/probe.ts#probeAccount": "the body is not read: a stream already over is fine",
   "server/gateway/seat_facts.ts#readOauthFacts":
     "No credentials file (a token account, or never logged in): no OAuth facts to show.",

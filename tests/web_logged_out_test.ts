@@ -3,10 +3,11 @@ import { assert, assertEquals } from "./assert.ts";
 import { onScreen, PHONE, webWorld } from "./web_harness.ts";
 
 // A seat whose account's config dir nobody logged into, on a phone (spec: What a subject carries
-// > home, agents: lifecycle `LoggedOut`): its home chip, its summary, the menu's row and its own
-// header say it needs a login, in words and never the enum's CamelCase, and its page says what
-// to do, on screen without opening More; a turn's "Not logged in" does not change that, and is
-// said once (the answer), not again on the turn's end line. The account names no token (as
+// > home, agents: lifecycle `LoggedOut`; home > accounts): its home chip, its summary, the menu's
+// row and its own header say it needs a login, in words and never the enum's CamelCase, and so
+// does its account's chip rather than reading ready; its page says what to do, on screen without
+// opening More; a turn's "Not logged in" does not change that, and is said once (the answer), not
+// again on the turn's end line. The account names no token (as
 // tests/seats_logged_out_test.ts), so the CLI runs on its own login in an empty config dir.
 
 /** Nowhere on the page does the wire's enum show through. */
@@ -37,6 +38,11 @@ Deno.test({
       await page.getByTestId("project-alpha").getByTestId("glance-seats").textContent(),
       "1 seat: 1 Needs a login",
     );
+    // Its account's chip says it too, rather than ready over a seat that cannot run.
+    const accountChip = page.getByTestId("project-alpha").getByTestId("project-chip");
+    await accountChip.getByText("Fake · needs a login", { exact: true }).waitFor({
+      timeout: 30_000,
+    });
     await noEnum(page, "home");
 
     await page.getByTestId("menu").tap();

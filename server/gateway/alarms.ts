@@ -18,6 +18,13 @@ export class Alarms {
     this.#byKey.set(key, { at, timer });
   }
 
+  /** Ends the key's alarm, if one is set. */
+  cancel(key: string): void {
+    const held = this.#byKey.get(key);
+    if (held) clearTimeout(held.timer);
+    this.#byKey.delete(key);
+  }
+
   clear(): void {
     for (const { timer } of this.#byKey.values()) clearTimeout(timer);
     this.#byKey.clear();

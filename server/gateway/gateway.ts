@@ -21,6 +21,7 @@ import { Prober } from "./prober.ts";
 import { SeatFacts } from "./seat_facts.ts";
 import { accountsWire, type ListenerState, projectBinding } from "./wire.ts";
 import { defaultClaudeDir } from "../workspace/claude/paths.ts";
+import { credentialVerdict } from "../workspace/seats/credential.ts";
 
 /** A usage-only move is announced at most this often (every response carries one). */
 export const USAGE_ANNOUNCE_MS = 1_000;
@@ -222,8 +223,19 @@ export class Gateway {
     };
   }
 
-  /** The seat's CLI answered `initialize`: its auth facts and the account it runs under. */
+  /**
+   * The seat's CLI answered `initialize`: its auth facts and the account it runs under. A CLI
+   * launched under a `config_dir` account tells whether that folder holds a login, which the
+   * account's own probe cannot see (Prober.loggedOut), and the pool says so to home.
+   */
   connected(slot: Slot, cliAccount: unknown): Promise<void> {
+    const login = this.pool.binding(slot)?.login;
+    const account = login ? this.pool.get(login) : undefined;
+    if (account) {
+      const verdict = credentialVerdict(cliAccount);
+      if (verdict === "none") this.#prober.loggedOut(account);
+      if (verdict === "named") this.#prober.loggedIn(account);
+    }
     return this.#facts.connected(slot, cliAccount);
   }
 

@@ -16,6 +16,12 @@ export interface PoolAccount {
   retryAt: number | null;
   usage: AccountUsage | null;
   clock: RotationClock;
+  /**
+   * A `config_dir` account a seat's CLI found no login in (its `initialize` named no
+   * credential): the config dir's credentials file's stamp at that report (login.ts), so a later
+   * probe tells a login that landed since from the file that was already there. Null otherwise.
+   */
+  loggedOut: { credentials: number | null } | null;
 }
 
 /** A seat's binding: the account its requests go out under now. */
@@ -80,6 +86,7 @@ export class AccountPool {
         retryAt: null,
         usage: held?.usage ?? null,
         clock: new RotationClock(),
+        loggedOut: null,
       };
       this.#accounts.set(config_.display_name, entry);
       fresh.push(entry);

@@ -1,5 +1,6 @@
 import type { Logger } from "../log.ts";
 import type { Alarms } from "./alarms.ts";
+import { configDirOf, credentialsStamp, loginLanded, notLoggedInText } from "./login.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
 import { usageFrom } from "./usage.ts";
@@ -12,6 +13,11 @@ export const REPROBE_MS = 30_000;
  * headers carried) or `failed` with the reason and the next try `REPROBE_MS` later. Each answer
  * is announced. `stop` aborts what is in flight and waits for it, so no probe outlives the
  * gateway. spec: home > accounts (loading state per account, the settled flag).
+ *
+ * A `config_dir` account's probe sees only its folder, so the seats launched under it tell the
+ * rest: a seat's CLI that answers `initialize` with no credential fails the account
+ * (`loggedOut`), and one that names a credential, or a re-probe that finds a login written since
+ * (the CLI's credentials file, by its stamp alone), makes it ready again.
  */
 export class Prober {
   readonly #inFlight = new Set<Promise<void>>();
@@ -30,10 +36,7 @@ export class Prober {
   ) {}
 
   start(account: PoolAccount): void {
-    const p = this.#probe(account)
-      .catch((error) => this.deps.log.error("gateway_probe_crashed", { error }))
-      .finally(() => this.#inFlight.delete(p));
-    this.#inFlight.add(p);
+    this.#track(this.#probe(account));
   }
 
   async stop(): Promise<void> {
@@ -41,32 +44,97 @@ export class Prober {
     await Promise.all(this.#inFlight);
   }
 
+  /**
+   * A seat's CLI launched under this `config_dir` account found no login in its folder. The
+   * account is `failed`, not left `ready`: every seat it would start reads "Needs a login", and
+   * a green chip over that fleet would say the opposite. A failed account stays bindable as an
+   * org's last resort (AccountPool.bind takes the walk's first account when none is usable), so
+   * a one-account org still starts the seat that logs in, while an org with another account
+   * sends its next seats there. The account is probed again every `REPROBE_MS`: a login written
+   * into the folder since brings it back (`#probe`), and so does a seat that names one.
+   */
+  loggedOut(account: PoolAccount): void {
+    const dir = configDirOf(account, this.deps.claudeDir);
+    this.#track(
+      credentialsStamp(dir).then((credentials) => {
+        if (this.#gone(account)) return;
+        account.loggedOut = { credentials };
+        this.#fail(account, notLoggedInText(account.config.display_name, dir));
+        this.deps.announce();
+      }),
+    );
+  }
+
+  /** A seat's CLI launched under this account named a credential: a missing login is back. */
+  loggedIn(account: PoolAccount): void {
+    if (account.loggedOut === null) return;
+    account.loggedOut = null;
+    this.deps.alarms.cancel(`probe:${account.config.display_name}`);
+    this.#ready(account);
+    this.deps.announce();
+  }
+
+  #track(work: Promise<void>): void {
+    const p = work
+      .catch((error) => this.deps.log.error("gateway_probe_crashed", { error }))
+      .finally(() => this.#inFlight.delete(p));
+    this.#inFlight.add(p);
+  }
+
+  /** The gateway stopped, or a reload replaced the account: its answer is nobody's now. */
+  #gone(account: PoolAccount): boolean {
+    return this.#stopping.signal.aborted ||
+      this.deps.pool.get(account.config.display_name) !== account;
+  }
+
   async #probe(account: PoolAccount): Promise<void> {
-    const { pool, now } = this.deps;
+    const { now } = this.deps;
     account.state = "probing";
     const result = await probeAccount(account.config, this.deps.claudeDir, this.#stopping.signal);
-    if (this.#stopping.signal.aborted || pool.get(account.config.display_name) !== account) return;
+    if (this.#gone(account)) return;
+    if (result.ok && account.loggedOut !== null) {
+      // The folder is there, but a seat found no login in it: only a login written since counts.
+      const dir = configDirOf(account, this.deps.claudeDir);
+      const stamp = await credentialsStamp(dir);
+      if (this.#gone(account)) return;
+      if (!loginLanded(account.loggedOut.credentials, stamp)) {
+        this.#fail(account, notLoggedInText(account.config.display_name, dir));
+        this.deps.announce();
+        return;
+      }
+      account.loggedOut = null;
+    }
     if (result.ok) {
-      account.state = "ready";
-      account.lastError = null;
-      account.retryAt = null;
+      this.#ready(account);
       const usage = result.headers ? usageFrom(result.headers, now()) : null;
       if (usage) account.usage = usage;
     } else {
-      account.state = "failed";
-      account.lastError = result.why;
-      account.retryAt = now() + REPROBE_MS;
+      this.#fail(account, result.why);
       this.deps.log.warn("gateway_probe_failed", {
         account: account.config.display_name,
         why: result.why,
       });
-      this.deps.alarms.set(
-        `probe:${account.config.display_name}`,
-        account.retryAt,
-        now(),
-        () => this.start(account),
-      );
     }
     this.deps.announce();
+  }
+
+  #ready(account: PoolAccount): void {
+    account.state = "ready";
+    account.lastError = null;
+    account.retryAt = null;
+  }
+
+  /** `failed` with the reason in words, and its next probe `REPROBE_MS` from now. */
+  #fail(account: PoolAccount, why: string): void {
+    const { now } = this.deps;
+    account.state = "failed";
+    account.lastError = why;
+    account.retryAt = now() + REPROBE_MS;
+    this.deps.alarms.set(
+      `probe:${account.config.display_name}`,
+      account.retryAt,
+      now(),
+      () => this.start(account),
+    );
   }
 }

@@ -3,7 +3,7 @@
 // an empty config dir, then with each credential variable, then with an OAuth login in the dir
 // (tests/seats_logged_out_test.ts runs the first and the last).
 import { assertEquals } from "../../../tests/assert.ts";
-import { reportsNoCredential } from "./credential.ts";
+import { credentialVerdict, reportsNoCredential } from "./credential.ts";
 import { lifecycleOf, type LifecycleSource } from "./rows.ts";
 import { SeatState } from "./seat_state.ts";
 
@@ -28,6 +28,17 @@ Deno.test("a key, the gateway's token, a login or a cloud provider is a credenti
   for (const account of [key, stamped, login, cloud]) {
     assertEquals(reportsNoCredential(account), false, JSON.stringify(account));
   }
+});
+
+Deno.test("credentialVerdict: none, a named login, or nothing to judge (the account pool's reading)", () => {
+  assertEquals(credentialVerdict({ tokenSource: "none", apiProvider: "firstParty" }), "none");
+  assertEquals(
+    credentialVerdict({ subscriptionType: "Claude Max", apiProvider: "firstParty" }),
+    "named",
+  );
+  assertEquals(credentialVerdict({ tokenSource: "ANTHROPIC_AUTH_TOKEN" }), "named");
+  assertEquals(credentialVerdict({ tokenSource: "none", apiProvider: "bedrock" }), "unknown");
+  assertEquals(credentialVerdict(undefined), "unknown");
 });
 
 Deno.test("an initialize with no account (an older CLI) is not judged logged out", () => {

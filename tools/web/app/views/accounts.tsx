@@ -11,7 +11,7 @@ const time = (ms: number) => new Date(ms).toLocaleTimeString();
 
 /**
  * One account's chip, read from the pool: its first probe running, ready, cooling until when,
- * at its cap, or failed (a sign-in is needed) with the server's own words. Cooling and the cap
+ * at its cap, or failed (a sign-in or a login is needed) with the server's own words. Cooling and the cap
  * are the org's pool row's, so `org` picks the row. spec: home > accounts; the original's
  * account updates.
  */
@@ -25,11 +25,15 @@ export function accountChip(pool: AccountsWire | null, org: string | null, name:
   }
   if (loading.state === "failed") {
     const retry = loading.retry_after ? ` (next try ${time(loading.retry_after)})` : "";
-    // A refused credential needs a sign-in (or a new token); anything else is a failure.
-    const refused = /refused|HTTP 40[13]/.test(loading.last_error ?? "");
+    // A refused credential needs a sign-in (or a new token); a config dir whose seats' CLI
+    // found no login in it needs that login (the words a logged-out seat reads too); anything
+    // else is a failure. The server's words carry the folder and the fix: the chip's detail.
+    const why = loading.last_error ?? "";
+    const refused = /refused|HTTP 40[13]/.test(why);
+    const noLogin = /is not logged in/.test(why);
     return {
       state: "failed",
-      words: refused ? "sign-in needed" : "failed",
+      words: noLogin ? "needs a login" : refused ? "sign-in needed" : "failed",
       detail: `${loading.last_error ?? "the probe failed"}${retry}`,
     };
   }

@@ -35,7 +35,7 @@ function pool(
   };
 }
 
-Deno.test("account chip: probing, ready, cooling until, at cap, sign-in needed, failed", () => {
+Deno.test("account chip: probing, ready, cooling until, at cap, sign-in needed, needs a login, failed", () => {
   const at = Date.UTC(2026, 0, 1, 12, 0, 0);
   const words = (p: AccountsWire) => {
     const c = accountChip(p, "Acme", "A");
@@ -50,5 +50,10 @@ Deno.test("account chip: probing, ready, cooling until, at cap, sign-in needed, 
     ["failed", "sign-in needed"],
   );
   assertEquals(words(pool("failed", {}, "http://x could not be reached")), ["failed", "failed"]);
+  // A config dir a seat's CLI found no login in: the words a logged-out seat reads too.
+  const noLogin = "account A is not logged in: a seat's claude found no login in /c. " +
+    "Run claude with CLAUDE_CONFIG_DIR=/c and /login, then start the seat again";
+  assertEquals(words(pool("failed", {}, noLogin)), ["failed", "needs a login"]);
+  assertEquals(accountChip(pool("failed", {}, noLogin), "Acme", "A").detail, noLogin);
   assertEquals(accountChip(null, null, "A").state, "unknown");
 });
