@@ -96,6 +96,7 @@ const hostReading = (config: () => ForgeConfig) =>
 
 Deno.test("the registry: one handler per declared tool; an off subsystem offers none", async () => {
   let config = {
+    server: { subsystem_start_secs: 60 },
     areas: { good: { enabled: true }, missing: { enabled: true }, extra: { enabled: true } },
   } as unknown as ForgeConfig;
   const host = hostReading(() => config);
@@ -116,7 +117,10 @@ Deno.test("the registry: one handler per declared tool; an off subsystem offers 
 });
 
 Deno.test("a tool's `when` offers it only while it holds under the config in force", async () => {
-  let config = { areas: { gated: { enabled: true, risky: false } } } as unknown as ForgeConfig;
+  let config = {
+    server: { subsystem_start_secs: 60 },
+    areas: { gated: { enabled: true, risky: false } },
+  } as unknown as ForgeConfig;
   const host = hostReading(() => config);
   const ok = () => Promise.resolve({ text: "ok" });
   const risky: ToolSpec = {
