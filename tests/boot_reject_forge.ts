@@ -25,4 +25,4 @@ const rejectsInBackground = defineSubsystem({
     }),
 }) as AnyManifest;
 
-await runForge(Deno.args, [rejectsInBackground]);
+await runForge(Deno.args, { extra: [rejectsInBackground] });
