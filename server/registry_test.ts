@@ -4,11 +4,12 @@
 // the test moves: no test here waits for it.
 import { assert, assertEquals } from "../tests/assert.ts";
 import { ManualClock, settle } from "../tests/manual_clock.ts";
+import { testManifest } from "../tests/registry_fakes.ts";
 import { CORE_AREAS } from "./config/core_areas.ts";
 import { loadConfigText } from "./config/load.ts";
 import { memoryLogger } from "./log.ts";
 import { Registry } from "./registry.ts";
-import { type AnyManifest, fieldsArea, type Host } from "./subsystem.ts";
+import type { Host } from "./subsystem.ts";
 
 /** The built-in config (no forge.toml), a log, and home's fatal_error as the registry set it. */
 function world() {
@@ -23,14 +24,6 @@ function world() {
   return { host, log, fatal, limitMs: config.server.subsystem_start_secs * 1000 };
 }
 
-/** A promise and its resolve and reject, for the test to settle when it says. */
-function pending<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => [resolve, reject] = [res, rej]);
-  return { promise, resolve, reject };
-}
-
 const lateEvents = (log: ReturnType<typeof memoryLogger>) =>
   log.records.filter((r) => r.event === "subsystem_start_late").map((r) =>
     (r as unknown as { outcome: string }).outcome
@@ -39,13 +32,12 @@ const lateEvents = (log: ReturnType<typeof memoryLogger>) =>
 Deno.test("a start that never finishes is turned off at the limit and the boot goes on", async () => {
   const { host, log, fatal, limitMs } = world();
   const clock = new ManualClock();
-  const entered = pending<void>();
-  const stuck = fieldsArea("stuck", "its start waits forever", () => {
+  const entered = Promise.withResolvers<void>();
+  const stuck = testManifest("stuck", { note: "its start waits forever" }, () => {
     entered.resolve();
-    return new Promise(() => {});
+    return new Promise<never>(() => {});
   });
-  const after = fieldsArea("after_it", "starts at once", () => ({}));
-  const registry = new Registry([stuck, after] as AnyManifest[], clock);
+  const registry = new Registry([stuck, testManifest("after_it")], clock);
   const booted = registry.boot(host);
   await entered.promise;
   clock.advanceBy(limitMs - 1);
@@ -68,14 +60,14 @@ Deno.test("a start that never finishes is turned off at the limit and the boot g
 Deno.test("a start that finishes after its limit is stopped, never routed to", async () => {
   const { host, log, limitMs } = world();
   const clock = new ManualClock();
-  const entered = pending<void>();
-  const start = pending<{ stop: () => Promise<void> }>();
+  const entered = Promise.withResolvers<void>();
+  const start = Promise.withResolvers<{ stop: () => Promise<void> }>();
   let stopped = 0;
-  const slow = fieldsArea("slow", "finishes when the test says", () => {
+  const slow = testManifest("slow", { note: "finishes when the test says" }, () => {
     entered.resolve();
     return start.promise;
   });
-  const registry = new Registry([slow] as AnyManifest[], clock);
+  const registry = new Registry([slow], clock);
   const booted = registry.boot(host);
   await entered.promise;
   clock.advanceBy(limitMs);
@@ -92,13 +84,13 @@ Deno.test("a start that finishes after its limit is stopped, never routed to", a
 Deno.test("a start that fails after its limit is logged, not thrown", async () => {
   const { host, log, limitMs } = world();
   const clock = new ManualClock();
-  const entered = pending<void>();
-  const start = pending<never>();
-  const slow = fieldsArea("slow_then_broken", "fails when the test says", () => {
+  const entered = Promise.withResolvers<void>();
+  const start = Promise.withResolvers<never>();
+  const slow = testManifest("slow_then_broken", { note: "fails when the test says" }, () => {
     entered.resolve();
     return start.promise;
   });
-  const registry = new Registry([slow] as AnyManifest[], clock);
+  const registry = new Registry([slow], clock);
   const booted = registry.boot(host);
   await entered.promise;
   clock.advanceBy(limitMs);
@@ -113,15 +105,11 @@ Deno.test("a module that loads after its start's limit is never created", async 
   const { host, log, limitMs } = world();
   const clock = new ManualClock();
   let created = false;
-  const loaded = pending<void>();
-  const base = fieldsArea("slow_import", "its module takes the test's word to load", () => {
+  const loaded = Promise.withResolvers<void>();
+  const base = testManifest("slow_import", { note: "its module loads when the test says" }, () => {
     created = true;
-    return {};
   });
-  const slowImport: AnyManifest = {
-    ...base,
-    load: () => loaded.promise.then(() => base.load!()),
-  };
+  const slowImport = { ...base, load: () => loaded.promise.then(() => base.load!()) };
   const registry = new Registry([slowImport], clock);
   const booted = registry.boot(host);
   await settle();

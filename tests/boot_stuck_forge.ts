@@ -3,17 +3,17 @@
 // limit passes at once and no test waits it out. tests/boot_failure_test.ts runs this file as its
 // own process.
 import { runForge } from "../main.ts";
-import { fieldsArea } from "../server/subsystem.ts";
 import { ManualClock } from "./manual_clock.ts";
+import { testManifest } from "./registry_fakes.ts";
 
 /** A day: past `server.subsystem_start_secs`' ceiling (3600 s). */
 const PAST_ANY_LIMIT_MS = 24 * 3600 * 1000;
 
 const clock = new ManualClock();
-const neverStarts = fieldsArea("never_starts", "a test subsystem whose start waits forever", () => {
+const neverStarts = testManifest("never_starts", { note: "its start waits forever" }, () => {
   // Its limit was armed before its start ran; the subsystems before it cleared theirs.
   clock.advanceBy(PAST_ANY_LIMIT_MS);
-  return new Promise(() => {});
+  return new Promise<never>(() => {});
 });
 
 await runForge(Deno.args, { extra: [neverStarts], startClock: clock });

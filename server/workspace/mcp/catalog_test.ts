@@ -7,7 +7,8 @@ import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { ForgeConfig } from "../../config/types.ts";
 import { memoryLogger } from "../../log.ts";
 import { Registry } from "../../registry.ts";
-import { defineSubsystem, type Host, toolName, type ToolSpec } from "../../subsystem.ts";
+import { type Host, toolName, type ToolSpec } from "../../subsystem.ts";
+import { testManifest } from "../../../tests/registry_fakes.ts";
 import { toolDeclarationProblem } from "./catalog.ts";
 
 const spec = (name: string, family = "demo"): ToolSpec => ({
@@ -67,27 +68,11 @@ Deno.test("an upstream-named family is <family>_<verb>, and names every tool tha
   );
 });
 
+/** A switched subsystem declaring `tools`, whose start offers `handlers` for tools. */
 function manifest(id: string, tools: ToolSpec[], handlers: Record<string, unknown>) {
-  return defineSubsystem({
-    id,
-    note: "test",
-    switch: `${id}.enabled`,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    tools,
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: {},
-          commands: {},
-          subjects: {},
-          tools: handlers as Record<string, () => Promise<{ text: string }>>,
-        }),
-      }),
-  });
+  return testManifest(id, { switch: `${id}.enabled`, tools }, () => ({
+    tools: handlers as Record<string, () => Promise<{ text: string }>>,
+  }));
 }
 
 /** A host whose config is whatever `config` reads now. */
