@@ -2,8 +2,7 @@ import { configPath } from "./server/config/load.ts";
 import { bootFailureLines, inPhase } from "./server/boot/failure.ts";
 import { flagOf, portFlag } from "./server/boot/flags.ts";
 import { guardProcess } from "./server/crash_guard.ts";
-import { startServer } from "./server/server.ts";
-import type { AnyManifest } from "./server/subsystem.ts";
+import { type ServerOptions, startServer } from "./server/server.ts";
 import { timersFromEnv } from "./server/timers.ts";
 
 /**
@@ -12,10 +11,14 @@ import { timersFromEnv } from "./server/timers.ts";
  * ~/.claude/forge/forge.toml) and `--port N` (overrides [server] port; 0 picks a free one).
  * Prints `LISTENING <host>:<port>` on stdout once the socket is bound (`NOT LISTENING: ...` when
  * `server.enabled` is false). A boot that fails prints its sentence on stderr, naming the phase
- * and what was wrong in forge's words (server/boot/failure.ts), and exits 1. `extra`: manifests a
- * spawned test adds to the real ones, running forge as a person does.
+ * and what was wrong in forge's words (server/boot/failure.ts), and exits 1. `test`: what a
+ * spawned test adds, running forge as a person does: manifests beside the real ones, the clock
+ * the subsystems' start limit runs on.
  */
-export async function runForge(args: readonly string[], extra?: readonly AnyManifest[]) {
+export async function runForge(
+  args: readonly string[],
+  test: Pick<ServerOptions, "extra" | "startClock"> = {},
+) {
   try {
     const flags = await inPhase("flags", null, () => ({
       configPath: configPath(flagOf(args, "--config"), (n) => Deno.env.get(n)),
@@ -24,7 +27,7 @@ export async function runForge(args: readonly string[], extra?: readonly AnyMani
     }));
     const server = await startServer({
       ...flags,
-      extra,
+      ...test,
       timers: timersFromEnv(Deno.env.get("FORGE_TEST_TIMERS")),
       // From the moment the log exists, a failure nothing caught - a subsystem's, during the boot
       // too - is logged and the server serves on (crash_guard.ts).

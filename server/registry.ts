@@ -8,6 +8,8 @@ import type {
   Slot,
   Wire,
 } from "../protocol/mod.ts";
+import { type Clock, MONOTONIC } from "./clock.ts";
+import { SlowStart, withinLimit } from "./start_limit.ts";
 import { isEngineError } from "./words.ts";
 import type { AreaSpec } from "./config/spec.ts";
 import type { ForgeConfig } from "./config/types.ts";
@@ -25,6 +27,8 @@ import type {
 
 type AnyHandlers = Handlers<ClientKind, CommandName, SubjectName>;
 type Entry = { manifest: AnyManifest; handlers: AnyHandlers | null; refusal: string | null };
+/** What a start leaves: its handlers when it runs, else the sentence why not (off, not built). */
+type Started = Pick<Entry, "handlers" | "refusal">;
 
 /** Whether a manifest's switch is on in this config (a core area has none and is always on). */
 export function switchedOn(manifest: AnyManifest, config: ForgeConfig): boolean {
@@ -52,28 +56,43 @@ export class Registry {
   readonly #subjects = new Map<string, Entry>();
   readonly #binary = new Map<number, Entry>();
 
-  constructor(readonly manifests: readonly AnyManifest[]) {}
+  /** `clock`: what each start's time limit runs on; a test hands in one it moves by hand. */
+  constructor(readonly manifests: readonly AnyManifest[], readonly clock: Clock = MONOTONIC) {}
 
   /**
    * Starts each switched-on subsystem in the list's order. Whatever one subsystem's declaration,
    * import or start throws (a tool declared wrong, a module that throws as it loads, a config
    * value its start refuses) disables that subsystem alone: it is reported (the log, and home's
    * `fatal_error` on the wire, DESIGN: A subsystem) and its names answer with the sentence; the
-   * others start as if it were not there. Only the registry's own failure rejects.
+   * others start as if it were not there. A start that has not finished within
+   * `[server] subsystem_start_secs` is disabled the same way and the boot goes on: without the
+   * limit, one start waiting on what never comes would keep forge from ever serving. Only the
+   * registry's own failure rejects.
    */
   async boot(host: Host): Promise<void> {
     this.#log = host.log;
     const config = host.config();
+    const secs = config.server.subsystem_start_secs;
     const toolNames = new Set<string>();
     for (const manifest of this.manifests) {
       const entry: Entry = { manifest, handlers: null, refusal: null };
       try {
-        entry.refusal = await this.#start(entry, host, config, toolNames);
+        const started = await withinLimit(
+          this.clock,
+          secs * 1000,
+          (late) => this.#start(manifest, host, config, toolNames, late),
+          () => new SlowStart(manifest.id, secs),
+          (late) => this.#afterLimit(manifest, late),
+        );
+        Object.assign(entry, started);
+        if (started.handlers) host.log.info("subsystem_started", { subsystem: manifest.id });
       } catch (err) {
         entry.handlers = null;
-        entry.refusal = `the ${manifest.id} subsystem failed to start: ${
-          isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
-        }`;
+        entry.refusal = err instanceof SlowStart
+          ? err.message
+          : `the ${manifest.id} subsystem failed to start: ${
+            isEngineError(err) ? "its start threw; the log has the cause" : (err as Error).message
+          }`;
         host.log.error("subsystem_failed", { subsystem: manifest.id, error: err });
         host.workspace.setFatal("subsystem_failed", entry.refusal);
       }
@@ -85,36 +104,58 @@ export class Registry {
     }
   }
 
-  /** One subsystem's start: its handlers on `entry`, or the sentence why it is not running (off,
-   * not built); throws what stops it from starting. Its tools' names are taken either way. */
+  /**
+   * One subsystem's start: its handlers, or the sentence why it is not running (off, not built);
+   * throws what stops it from starting. Its tools' names are taken either way. A module that
+   * loads after the start limit (`late`) is never created: nothing would use what it started.
+   */
   async #start(
-    entry: Entry,
+    manifest: AnyManifest,
     host: Host,
     config: ForgeConfig,
     toolNames: Set<string>,
-  ): Promise<string | null> {
-    const { manifest } = entry;
+    late: () => boolean,
+  ): Promise<Started> {
     const toolProblem = toolDeclarationProblem(manifest.tools ?? [], toolNames);
     for (const spec of manifest.tools ?? []) toolNames.add(spec.name);
     if (toolProblem !== null) throw new Error(toolProblem);
     if (!switchedOn(manifest, config)) {
-      return `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
+      const refusal =
+        `the ${manifest.id} subsystem is turned off by ${manifest.switch} in forge.toml`;
+      return { handlers: null, refusal };
     }
-    if (manifest.load === null) return `the ${manifest.id} subsystem is not built yet`;
+    if (manifest.load === null) {
+      return { handlers: null, refusal: `the ${manifest.id} subsystem is not built yet` };
+    }
     const mod = await manifest.load().then((m) => m, (err) => {
       // A module that throws as it is imported: said as that, the import's own words the cause.
       throw new Error("its module could not be loaded; the log has the cause", { cause: err });
     });
+    if (late()) return { handlers: null, refusal: null };
     const made = await mod.create(host);
     try {
-      entry.handlers = checkHandlers(manifest, made);
+      return { handlers: checkHandlers(manifest, made), refusal: null };
     } catch (err) {
       // It started: what its start began (a timer, a process) is ended before it is reported.
       await this.#stopOne(manifest, made as Partial<AnyHandlers>);
       throw err;
     }
-    host.log.info("subsystem_started", { subsystem: manifest.id });
-    return null;
+  }
+
+  /**
+   * A start that finished after its limit, the subsystem already reported off: what it started
+   * is stopped, so nothing runs half-on with no way to reach it; one that failed then is logged,
+   * as nobody awaits it any more.
+   */
+  #afterLimit(manifest: AnyManifest, late: Promise<Started>): void {
+    const subsystem = manifest.id;
+    late.then(async ({ handlers }) => {
+      if (handlers) await this.#stopOne(manifest, handlers);
+      this.#log?.warn("subsystem_start_late", {
+        subsystem,
+        outcome: handlers ? "stopped" : "not_created",
+      });
+    }, (error) => this.#log?.warn("subsystem_start_late", { subsystem, outcome: "failed", error }));
   }
 
   /** The handler for a client verb, or the sentence refusing it. */

@@ -6,6 +6,7 @@ import { listenPhase, type SocketPhase, socketPhase } from "./boot/socket.ts";
 import type { LatestSchedule } from "./areas/cli_version.ts";
 import type { StatusSchedule } from "./areas/service_status.ts";
 import type { TickClock } from "./board/cron.ts";
+import type { Clock } from "./clock.ts";
 import type { ConfigStore } from "./config/store.ts";
 import type { Gateway } from "./gateway/gateway.ts";
 import type { Logger } from "./log.ts";
@@ -41,6 +42,11 @@ export interface ServerOptions {
   guard?: (log: Logger) => void;
   /** The cron tick's clock (wall time); tests hand in one they move, so no test waits a minute. */
   cronClock?: TickClock;
+  /**
+   * The clock each subsystem's start limit (`[server] subsystem_start_secs`) runs on; tests hand
+   * in one they move, so a start that never finishes is cut off without waiting a minute.
+   */
+  startClock?: Clock;
 }
 
 export interface RunningServer {

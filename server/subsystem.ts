@@ -295,17 +295,20 @@ export class Refusal extends Error {
   }
 }
 
+/** What a fields area's start offers: fields over reads, an ear on updates, its stop. */
+type FieldsHandlers = Pick<
+  Handlers<never, never, never>,
+  "homeFields" | "sessionFields" | "onUpdate" | "stop"
+>;
+
 /**
  * A core area that answers no verb, command or subject: it only lays fields over a read (home's,
- * a seat's), hears updates and stops - `create` returns those handlers alone.
+ * a seat's), hears updates and stops - `create` returns (or resolves to) those handlers alone.
  */
 export function fieldsArea(
   id: string,
   note: string,
-  create: (host: Host) => Pick<
-    Handlers<never, never, never>,
-    "homeFields" | "sessionFields" | "onUpdate" | "stop"
-  >,
+  create: (host: Host) => FieldsHandlers | Promise<FieldsHandlers>,
 ) {
   return defineSubsystem({
     id,
@@ -318,7 +321,12 @@ export function fieldsArea(
     binary: [],
     load: () =>
       Promise.resolve({
-        create: (host: Host) => ({ verbs: {}, commands: {}, subjects: {}, ...create(host) }),
+        create: async (host: Host) => ({
+          verbs: {},
+          commands: {},
+          subjects: {},
+          ...(await create(host)),
+        }),
       }),
   });
 }

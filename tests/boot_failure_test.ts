@@ -3,7 +3,9 @@
 // engine's message as the headline (that is the log's cause), and exit code 1. And what must not
 // end the boot: a subsystem's promise rejected with nothing to hear it while the boot runs.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
+import { ForgeClient } from "../tools/client_lib.ts";
 import { keptDenoCache } from "./harness.ts";
+import { readPort } from "./seats_harness.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
 
@@ -74,13 +76,20 @@ Deno.test("a --port that is not a port is refused before anything starts, exit 1
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("a subsystem's unheard rejection during the boot is logged and forge serves", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+/** A bound on a spawned forge's boot, for a boot that hangs: not a measure of how long one takes. */
+const BOOT_BOUND_MS = 120_000;
+
+/**
+ * Runs `file` (main.ts's forge with a test subsystem more) over `dir`; once it prints LISTENING,
+ * `serving` runs against its socket, then forge is stopped as an operator stops it (SIGTERM) and
+ * must exit 0. A forge that never prints LISTENING fails the test, its stderr shown.
+ */
+async function whileServing(dir: string, file: string, serving: (url: string) => Promise<void>) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
-      "tests/boot_reject_forge.ts",
+      file,
       "--config",
       `${dir}/forge.toml`,
       "--port",
@@ -95,23 +104,50 @@ Deno.test("a subsystem's unheard rejection during the boot is logged and forge s
     env: { ...keptDenoCache(), HOME: dir, CLAUDE_CONFIG_DIR: `${dir}/claude` },
   }).spawn();
   const stderr = new Response(child.stderr).text();
-  const stdout = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!out.includes("LISTENING")) {
-    const { value, done } = await stdout.read();
-    if (done) break;
-    out += value;
+  // A boot that hangs would hold the test for good: it is ended, and the read below fails.
+  const bound = setTimeout(() => child.kill("SIGKILL"), BOOT_BOUND_MS);
+  const port = await readPort(child.stdout, /LISTENING 127\.0\.0\.1:(\d+)\n/).catch(() => null);
+  clearTimeout(bound);
+  try {
+    if (port !== null) await serving(`ws://127.0.0.1:${port}/socket`);
+  } finally {
+    if (port !== null) child.kill("SIGTERM");
+    const status = await child.status;
+    const err = await stderr;
+    assert(port !== null, `forge never served:\n${err}`);
+    assertEquals(status.code, 0, err);
   }
-  // Up and serving: then stopped as an operator stops it.
-  const served = out.includes("LISTENING 127.0.0.1:");
-  if (served) child.kill("SIGTERM");
-  await stdout.cancel();
-  const status = await child.status;
-  const err = await stderr;
-  assert(served, `forge ended during its boot:\n${err}`);
-  assertEquals(status.code, 0, err);
+}
+
+Deno.test("a subsystem's unheard rejection during the boot is logged and forge serves", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  await whileServing(dir, "tests/boot_reject_forge.ts", () => Promise.resolve());
   const log = await Deno.readTextFile(`${dir}/forge.log`);
   const rejected = log.split("\n").find((l) => l.includes('"unhandled_rejection"'));
   assertMatch(rejected ?? "", /reading 'poll'/);
+  await Deno.remove(dir, { recursive: true });
+});
+
+// A start that never finishes is cut off at `[server] subsystem_start_secs` (on a clock the test's
+// subsystem moves: tests/boot_stuck_forge.ts) and turned off as a throwing one is: forge serves,
+// and home names it.
+Deno.test("a subsystem whose start never finishes is turned off and forge serves", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  await whileServing(dir, "tests/boot_stuck_forge.ts", async (url) => {
+    const c = await ForgeClient.connect(url, { validate: true });
+    c.send({ kind: "subscribe", what: "home" });
+    const home = await c.next((m) => m.kind === "snapshot" && m.subject === "home");
+    assertEquals(
+      (home.data as { fatal_error: string | null }).fatal_error,
+      "the never_starts subsystem did not finish starting within 60 s " +
+        "(server.subsystem_start_secs); it stays off until forge restarts",
+    );
+    assertEquals(c.schemaErrors, []);
+    await c.close();
+  });
+  const log = await Deno.readTextFile(`${dir}/forge.log`);
+  assert(
+    log.split("\n").some((l) => l.includes('"subsystem_failed"') && l.includes("never_starts")),
+  );
   await Deno.remove(dir, { recursive: true });
 });

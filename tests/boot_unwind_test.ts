@@ -6,35 +6,15 @@
 import { assert, assertEquals, assertRejects } from "./assert.ts";
 import { memoryLogger } from "../server/log.ts";
 import { startServer } from "../server/server.ts";
-import { type AnyManifest, defineSubsystem, type Host } from "../server/subsystem.ts";
+import type { AnyManifest, Host } from "../server/subsystem.ts";
+import { testManifest } from "./registry_fakes.ts";
 import { alive, childrenOf, seatWorld, until } from "./seats_harness.ts";
 
 type Log = ReturnType<typeof memoryLogger>;
 
-/** A test subsystem that runs `create` as its start and offers nothing. */
-function testSubsystem(id: string, create: (host: Host) => unknown) {
-  return defineSubsystem({
-    id,
-    note: "a test subsystem",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: async (host: Host) => {
-          await create(host);
-          return { verbs: {}, commands: {}, subjects: {} };
-        },
-      }),
-  }) as AnyManifest;
-}
-
 /** A test subsystem booted after the seats: `create` runs once the lead's CLI has started. */
 function afterSeats(log: Log, id: string, create: (host: Host) => void) {
-  return testSubsystem(id, async (host) => {
+  return testManifest(id, {}, async (host) => {
     await until(
       () => log.records.some((r) => r.event === "seat_spawned"),
       30_000,
@@ -110,7 +90,7 @@ Deno.test("a subsystems phase that fails after a lead's CLI started ends that CL
         throw new TypeError(engine);
       };
     }),
-    testSubsystem("fails_at_start", () => {
+    testManifest("fails_at_start", {}, () => {
       throw new Error("this test's subsystem does not start");
     }),
   ];

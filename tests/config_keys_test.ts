@@ -23,6 +23,7 @@ const READERS: Record<string, string> = {
   "browser.run_code_unsafe": "subsystems/browser/tool_specs_page.ts",
   "server.first_frame_cap_kb": "server/workspace/seats/history.ts",
   "server.tool_record_cap_kb": "server/workspace/seats/occupant_frames.ts",
+  "server.subsystem_start_secs": "server/registry.ts",
   "client.mark": "server/greeting.ts",
   "client.theme": "server/greeting.ts",
   "client.font": "server/greeting.ts",

@@ -1,16 +1,14 @@
 import { BinaryKind, encodeDictationFrame } from "../protocol/mod.ts";
 import { key } from "../server/config/spec.ts";
-import { defineSubsystem, type ToolSpec } from "../server/subsystem.ts";
+import type { ToolSpec } from "../server/subsystem.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer, until } from "./harness.ts";
-import { fakePreview } from "./registry_fakes.ts";
+import { fakePreview, testManifest } from "./registry_fakes.ts";
 
 // A disabled subsystem is never imported, and its verbs answer naming the key.
 Deno.test("an off subsystem is never imported and its verb names the switch", async () => {
   let imported = false;
-  const fake = defineSubsystem({
-    id: "fake",
-    note: "a test subsystem",
+  const declared = testManifest("fake", {
     switch: "fake.enabled",
     area: {
       id: "fake",
@@ -19,16 +17,14 @@ Deno.test("an off subsystem is never imported and its verb names the switch", as
       keys: [key.bool("fake.enabled", true, "restart", "on/off")],
     },
     verbs: ["voice_preview"],
-    commands: [],
-    subjects: [],
-    binary: [],
+  }, () => ({ verbs: { voice_preview: () => {} } }));
+  const fake = {
+    ...declared,
     load: () => {
       imported = true;
-      return Promise.resolve({
-        create: () => ({ verbs: { voice_preview: () => {} }, commands: {}, subjects: {} }),
-      });
+      return declared.load!();
     },
-  });
+  };
   await using t = await testServer(SAMPLE_CONFIG + "\n[fake]\nenabled = false\n", {
     extra: [fake],
   });
@@ -50,21 +46,8 @@ Deno.test("an off subsystem is never imported and its verb names the switch", as
 
 // A subsystem that throws at start is reported and the rest of the server runs.
 Deno.test("a subsystem that throws at start is reported and the rest runs", async () => {
-  const broken = defineSubsystem({
-    id: "broken",
-    note: "throws at start",
-    switch: null,
-    area: null,
-    verbs: ["voice_mode"],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => {
-          throw new Error("no speaker attached");
-        },
-      }),
+  const broken = testManifest("broken", { note: "throws at start", verbs: ["voice_mode"] }, () => {
+    throw new Error("no speaker attached");
   });
   await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
   const c = await t.ready();
@@ -171,28 +154,16 @@ Deno.test("an off subsystem's verb asked with reply_to is refused in the reply",
 // - a tool declared without a name (the check used to throw past the registry and end the boot),
 // a module that throws as it is imported - and the engine's words never reach the wire.
 Deno.test("a subsystem with a nameless tool or a module that throws is refused; the rest runs", async () => {
-  const nameless = defineSubsystem({
-    id: "nameless_tool",
+  const nameless = testManifest("nameless_tool", {
     note: "declares a tool with no name",
-    switch: null,
-    area: null,
     verbs: ["voice_mode"],
-    commands: [],
-    subjects: [],
-    binary: [],
     tools: [{ family: "fault", roles: ["lead"] } as unknown as ToolSpec],
     load: () =>
       Promise.reject<never>(new Error("never imported: its declaration is refused first")),
   });
-  const unimportable = defineSubsystem({
-    id: "unimportable",
+  const unimportable = testManifest("unimportable", {
     note: "its module throws as it loads",
-    switch: null,
-    area: null,
     verbs: ["terminal_view"],
-    commands: [],
-    subjects: [],
-    binary: [],
     load: () =>
       Promise.reject<never>(new TypeError("Cannot read properties of undefined (reading 'x')")),
   });
@@ -230,29 +201,17 @@ Deno.test("a subsystem with a nameless tool or a module that throws is refused; 
 // One subsystem's part of a snapshot that throws is left out, logged; the subject still answers
 // (home left it out already; the session and the board did not).
 Deno.test("a subsystem whose snapshot part throws is left out; session, home and board answer", async () => {
-  const broken = defineSubsystem({
-    id: "broken_parts",
-    note: "every snapshot part it adds throws",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: {},
-          commands: {},
-          subjects: {},
-          sessionFields: () => Promise.reject(new TypeError("session part")),
-          homeFields: () => Promise.reject(new TypeError("home part")),
-          boardFields: () => {
-            throw new TypeError("board part");
-          },
-        }),
-      }),
-  });
+  const broken = testManifest(
+    "broken_parts",
+    { note: "every snapshot part it adds throws" },
+    () => ({
+      sessionFields: () => Promise.reject(new TypeError("session part")),
+      homeFields: () => Promise.reject(new TypeError("home part")),
+      boardFields: () => {
+        throw new TypeError("board part");
+      },
+    }),
+  );
   await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
   const c = await t.ready();
   for (
@@ -276,27 +235,15 @@ Deno.test("a subsystem whose snapshot part throws is left out; session, home and
 // A start whose handlers do not match its manifest is refused; what that start began is stopped.
 Deno.test("a subsystem refused for a missing handler is stopped, not left running", async () => {
   let stopped = 0;
-  const halfBuilt = defineSubsystem({
-    id: "half_built",
+  const halfBuilt = testManifest("half_built", {
     note: "declares a verb it has no handler for",
-    switch: null,
-    area: null,
     verbs: ["voice_mode"],
-    commands: [],
-    subjects: [],
-    binary: [],
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: {},
-          commands: {},
-          subjects: {},
-          stop: () => {
-            stopped++;
-          },
-        } as never),
-      }),
-  });
+  }, () => ({
+    stop: () => {
+      stopped++;
+      return Promise.resolve();
+    },
+  }));
   await using t = await testServer(SAMPLE_CONFIG, { extra: [halfBuilt] });
   assertEquals(stopped, 1, "its start's work was stopped when it was refused");
   const c = await t.ready();
@@ -318,27 +265,14 @@ Deno.test("a subsystem refused for a missing handler is stopped, not left runnin
 // A binary handler that throws is one subsystem's failure: the connection that sent the frame
 // goes on reading (its messages are handled one at a time, and a throw would stall the queue).
 Deno.test("a subsystem whose binary handler throws is logged; the connection reads on", async () => {
-  const broken = defineSubsystem({
-    id: "broken_binary",
+  const broken = testManifest("broken_binary", {
     note: "its binary handler throws",
-    switch: null,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
     binary: [BinaryKind.dictation],
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: {},
-          commands: {},
-          subjects: {},
-          binary: () => {
-            throw new TypeError("Cannot read properties of undefined (reading 'take')");
-          },
-        }),
-      }),
-  });
+  }, () => ({
+    binary: () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'take')");
+    },
+  }));
   await using t = await testServer(SAMPLE_CONFIG, { extra: [broken] });
   const c = await t.ready();
   c.sendBinary(encodeDictationFrame(new Int16Array(320)));

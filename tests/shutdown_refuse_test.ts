@@ -1,7 +1,7 @@
-import { fieldsArea } from "../server/subsystem.ts";
 import { ForgeClient } from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
 import { SAMPLE_CONFIG, testServer } from "./harness.ts";
+import { testManifest } from "./registry_fakes.ts";
 
 // A shutdown ends the seats before it lets the port go, and that takes seconds (each CLI is
 // asked to close). A client that dials again meanwhile - a web page's or the SDK's redial - must
@@ -10,7 +10,7 @@ import { SAMPLE_CONFIG, testServer } from "./harness.ts";
 // for the next forge. A subsystem that stops only when the test says holds the shutdown open.
 Deno.test("a forge shutting down greets no one who dials while its seats end", async () => {
   const stopping = Promise.withResolvers<void>();
-  const slow = fieldsArea("slow_stop", "a test subsystem whose stop waits for the test", () => ({
+  const slow = testManifest("slow_stop", { note: "its stop waits for the test" }, () => ({
     stop: () => stopping.promise,
   }));
   await using t = await testServer(SAMPLE_CONFIG, { extra: [slow] });

@@ -90,7 +90,7 @@ export async function subsystemsPhase(
     attendance,
     onReload: (fn) => store.onReload(() => fn()),
   };
-  const registry = new Registry([...core, ...SUBSYSTEMS, ...(opts.extra ?? [])]);
+  const registry = new Registry([...core, ...SUBSYSTEMS, ...(opts.extra ?? [])], opts.startClock);
   try {
     await registry.boot(host);
     // A seat that auto-started during the boot may have listed its tools before the subsystems

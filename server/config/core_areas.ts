@@ -94,6 +94,18 @@ export const CORE_AREAS: AreaSpec[] = [
         "bound on one frame's tool_use_result record, in KiB",
         [1, 1048576],
       ),
+      // A start reads a few state files, imports its modules and arms timers; its slow work (a
+      // plugin update, a Slack poll, a model load) runs after it, in the background. On a 2-core
+      // machine at load 7.6 the slowest start (voice, with dictate and notify on) took about 1 s,
+      // importing included. 60 s leaves room for a cold module cache and a far worse machine, so a
+      // healthy subsystem is never cut off; one still starting then waits on what will not come.
+      key.number(
+        "server.subsystem_start_secs",
+        60,
+        "restart",
+        "how long one subsystem's start may take before it is turned off until forge restarts",
+        [1, 3600],
+      ),
     ],
   },
   {

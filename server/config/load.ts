@@ -212,6 +212,7 @@ function view(tree: Record<string, unknown>, areas: AreaSpec[]): ForgeConfig {
       allowed_origins: s.allowed_origins as string[],
       first_frame_cap_kb: s.first_frame_cap_kb as number,
       tool_record_cap_kb: s.tool_record_cap_kb as number,
+      subsystem_start_secs: s.subsystem_start_secs as number,
       status_url: s.status_url as string,
     },
     client: {

@@ -9,6 +9,8 @@ export interface ForgeConfig {
     allowed_origins: string[];
     first_frame_cap_kb: number;
     tool_record_cap_kb: number;
+    /** How long one subsystem's start may take before it is turned off (registry.ts). */
+    subsystem_start_secs: number;
     /** A Statuspage `status.json` for home's service_status; "" = no poll. */
     status_url: string;
   };

@@ -7,7 +7,8 @@ import { assertEquals, assertMatch } from "../../../tests/assert.ts";
 import type { ForgeConfig } from "../../config/types.ts";
 import { memoryLogger } from "../../log.ts";
 import { Registry } from "../../registry.ts";
-import { defineSubsystem, type Host, toolName, type ToolSpec } from "../../subsystem.ts";
+import { type Host, toolName, type ToolSpec } from "../../subsystem.ts";
+import { testManifest } from "../../../tests/registry_fakes.ts";
 import { toolDeclarationProblem } from "./catalog.ts";
 
 const spec = (name: string, family = "demo"): ToolSpec => ({
@@ -67,27 +68,11 @@ Deno.test("an upstream-named family is <family>_<verb>, and names every tool tha
   );
 });
 
+/** A switched subsystem declaring `tools`, whose start offers `handlers` for tools. */
 function manifest(id: string, tools: ToolSpec[], handlers: Record<string, unknown>) {
-  return defineSubsystem({
-    id,
-    note: "test",
-    switch: `${id}.enabled`,
-    area: null,
-    verbs: [],
-    commands: [],
-    subjects: [],
-    binary: [],
-    tools,
-    load: () =>
-      Promise.resolve({
-        create: () => ({
-          verbs: {},
-          commands: {},
-          subjects: {},
-          tools: handlers as Record<string, () => Promise<{ text: string }>>,
-        }),
-      }),
-  });
+  return testManifest(id, { switch: `${id}.enabled`, tools }, () => ({
+    tools: handlers as Record<string, () => Promise<{ text: string }>>,
+  }));
 }
 
 /** A host whose config is whatever `config` reads now. */
@@ -96,6 +81,7 @@ const hostReading = (config: () => ForgeConfig) =>
 
 Deno.test("the registry: one handler per declared tool; an off subsystem offers none", async () => {
   let config = {
+    server: { subsystem_start_secs: 60 },
     areas: { good: { enabled: true }, missing: { enabled: true }, extra: { enabled: true } },
   } as unknown as ForgeConfig;
   const host = hostReading(() => config);
@@ -116,7 +102,10 @@ Deno.test("the registry: one handler per declared tool; an off subsystem offers 
 });
 
 Deno.test("a tool's `when` offers it only while it holds under the config in force", async () => {
-  let config = { areas: { gated: { enabled: true, risky: false } } } as unknown as ForgeConfig;
+  let config = {
+    server: { subsystem_start_secs: 60 },
+    areas: { gated: { enabled: true, risky: false } },
+  } as unknown as ForgeConfig;
   const host = hostReading(() => config);
   const ok = () => Promise.resolve({ text: "ok" });
   const risky: ToolSpec = {

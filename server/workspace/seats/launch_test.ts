@@ -39,6 +39,7 @@ function config(over: Partial<ForgeConfig> = {}): ForgeConfig {
       allowed_origins: [],
       first_frame_cap_kb: 2048,
       tool_record_cap_kb: 64,
+      subsystem_start_secs: 60,
       status_url: "",
     },
     client: { mark: null, theme: null, font: null },
