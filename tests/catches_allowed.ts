@@ -92,8 +92,8 @@ export const ALLOWED: Record<string, string> = {
     "The parser's own words stay out: what a person needs is that the JSON is not whole.",
   "server/state/keeper.ts#digestNow":
     "A probe: an unreadable file is not unchanged, and the read that follows names why.",
-  "server/state/kept_log.ts#lines":
-    "Counted, not passed on: a bad line is the file's damage, reported as a whole.",
+  "server/state/kept_log.ts#record": "Not JSON: the caller counts it as damage.",
+  "server/state/kept_log.ts#utf8": "Not UTF-8: the caller reads it as a line that is not a record.",
   "server/workers/git.ts#removeWorktree":
     "git's words are the reason: the hand removal only tried again for a worktree git forgot.",
   "server/workers/workers.ts#undo": "the keeper logged it",

@@ -173,6 +173,13 @@ Deno.test("the append-only log: a torn tail is cut, a damaged line refuses appen
   assertEquals(await log.open(), [{ id: "a" }, { id: "b" }]);
   assert(log.append({ id: "d" }));
   assertEquals(await Deno.readTextFile(path), '{"id":"a"}\n{"id":"b"}\n{"id":"d"}\n');
+  // The torn bytes were cut from the log, never lost: a copy of the file before the cut is kept.
+  const aside = w.names().filter((n) => n.startsWith("requests.jsonl.corrupt-"));
+  assertEquals(aside.length, 1);
+  assertEquals(
+    await Deno.readTextFile(`${w.dir}/${aside[0]}`),
+    '{"id":"a"}\n{"id":"b"}\n{"id":"c',
+  );
   await Deno.writeTextFile(path, '{"id":"a"}\nnot a record\n{"id":"b"}\n');
   const again = new KeptLog(w.keeper, path, { area: "the ledger", line, rollBytes: 1 << 20 });
   await again.open();
@@ -188,6 +195,32 @@ Deno.test("the append-only log: a torn tail is cut, a damaged line refuses appen
   for (const id of ["1", "2", "3"]) small.append({ id });
   assertEquals(await small.records(), [{ id: "2" }, { id: "3" }]);
   assertEquals(await Deno.readTextFile(`${w.dir}/small.jsonl`), '{"id":"3"}\n');
+});
+
+Deno.test("the append-only log: a whole last record keeps its place; cuts fall on bytes", async () => {
+  await using w = await world();
+  const line = (v: unknown) => typeof (v as { id?: unknown })?.id === "string";
+  const open = (name: string) =>
+    new KeptLog(w.keeper, `${w.dir}/${name}`, { area: "the ledger", line, rollBytes: 1 << 20 });
+  // A crash between a record and its newline: the record is whole, so it stays and is ended.
+  await Deno.writeTextFile(`${w.dir}/whole.jsonl`, '{"id":"a"}\n{"id":"b"}');
+  const whole = open("whole.jsonl");
+  assertEquals(await whole.open(), [{ id: "a" }, { id: "b" }]);
+  assert(whole.append({ id: "c" }));
+  assertEquals(
+    await Deno.readTextFile(`${w.dir}/whole.jsonl`),
+    '{"id":"a"}\n{"id":"b"}\n{"id":"c"}\n',
+  );
+  assertEquals(w.names().filter((n) => n.startsWith("whole.jsonl.corrupt-")), []);
+  // A byte that is not UTF-8 before a torn tail: the cut falls on the last newline's byte, not
+  // where a decoded text (the bad byte three bytes long once decoded) would put it; and a line
+  // that is not UTF-8 is no record forge wrote, so the log is damaged, not read past it.
+  const head = new Uint8Array([...new TextEncoder().encode('{"id":"a'), 0xff, 0x22, 0x7d, 0x0a]);
+  await Deno.writeFile(`${w.dir}/bytes.jsonl`, new Uint8Array([...head, 0x7b, 0x22, 0x69]));
+  const cut = open("bytes.jsonl");
+  assertEquals(await cut.open(), []);
+  assertEquals(await Deno.readFile(`${w.dir}/bytes.jsonl`), head);
+  assertMatch(cut.damage!, /bytes\.jsonl did not parse/);
 });
 
 Deno.test("a file damaged again in another way is kept aside again, and told again", async () => {

@@ -4,8 +4,9 @@ import { ioWords } from "./words.ts";
 /**
  * An append-only file of JSON lines the keeper keeps (the gateway's request ledger): one record
  * a line, appended with one write, rolled once to `.1` past `rollBytes`. A crash can tear only
- * the last line, which is the crash's mark and not damage: `open` cuts a tail with no newline
- * off (logged) so the next append starts on a line of its own. A line before the tail that does
+ * the last line, which is the crash's mark and not damage: `open` ends a tail with no newline
+ * (a whole record gets its newline; torn bytes are cut, a copy of the file kept aside first) so
+ * the next append starts on a line of its own. A line before the tail that does
  * not parse IS damage, handled as every kept file's: a copy kept aside, a `state_file_damaged`
  * record, the keeper's damaged list, and appends refused until the file is mended or removed
  * (`open` again reads it afresh).
@@ -93,36 +94,59 @@ export class KeptLog {
   }
 
   async #lines(path: string, trimTail: boolean) {
-    let text: string;
+    let bytes: Uint8Array;
     try {
-      text = await Deno.readTextFile(path);
+      bytes = await Deno.readFile(path);
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) {
         this.keeper.log.warn("state_read_failed", { path, error });
       }
       return { records: [] as unknown[], bad: false };
     }
-    const end = text.lastIndexOf("\n") + 1;
-    if (end < text.length && trimTail) {
-      // A torn last line: a crash mid-append. Cut it so the next record starts whole.
-      await Deno.truncate(path, new TextEncoder().encode(text.slice(0, end)).length);
-      this.keeper.log.warn("state_log_tail_trimmed", { path, bytes: text.length - end });
-    }
-    if (trimTail) this.#size = new TextEncoder().encode(text.slice(0, end)).length;
+    // Offsets are the file's bytes: a decoded text's length differs wherever a byte is not UTF-8.
+    let end = bytes.lastIndexOf(0x0a) + 1;
+    if (end < bytes.length && trimTail) end = await this.#mendTail(path, bytes, end);
+    if (trimTail) this.#size = end;
     const records: unknown[] = [];
     let bad = false;
-    for (const line of text.slice(0, end).split("\n")) {
-      if (!line) continue;
-      try {
-        const raw = JSON.parse(line);
-        if (this.opts.line(raw)) records.push(raw);
-        else bad = true;
-      } catch {
-        // Counted, not passed on: a bad line is the file's damage, reported as a whole.
-        bad = true;
-      }
+    for (const line of lineTexts(bytes.subarray(0, end))) {
+      const raw = line === null ? undefined : this.#record(line);
+      if (raw === undefined) bad = true; // the file's damage, reported as a whole
+      else if (raw !== null) records.push(raw);
     }
     return { records, bad };
+  }
+
+  /**
+   * The log ends in bytes with no newline: a crash mid-append. When they are a whole record (the
+   * crash came between a record and its newline) the newline is added and the record kept;
+   * otherwise a copy of the file is kept aside first, then the torn bytes are cut so the next
+   * record starts on a line of its own. Answers where the whole lines now end.
+   */
+  async #mendTail(path: string, bytes: Uint8Array, end: number): Promise<number> {
+    const tail = utf8(bytes.subarray(end));
+    const whole = tail !== null && this.#record(tail);
+    if (whole) {
+      await Deno.writeFile(path, new Uint8Array([0x0a]), { append: true });
+      this.keeper.log.warn("state_log_tail_mended", { path, bytes: bytes.length - end });
+      return bytes.length + 1;
+    }
+    const aside = await this.keeper.keepAside(path);
+    await Deno.truncate(path, end);
+    this.keeper.log.warn("state_log_tail_trimmed", { path, bytes: bytes.length - end, aside });
+    return end;
+  }
+
+  /** A line's record: null for a blank line, undefined for one that is not a record. */
+  #record(line: string): unknown {
+    if (line === "") return null;
+    try {
+      const raw = JSON.parse(line);
+      return this.opts.line(raw) ? raw : undefined;
+    } catch {
+      // Not JSON: the caller counts it as damage.
+      return undefined;
+    }
   }
 
   #close(): void {
@@ -132,5 +156,27 @@ export class KeptLog {
       this.keeper.log.debug("state_log_close_failed", { path: this.path, error });
     }
     this.#file = null;
+  }
+}
+
+const STRICT = new TextDecoder("utf-8", { fatal: true });
+
+/** Bytes as UTF-8 text, or null where they are not UTF-8. */
+function utf8(bytes: Uint8Array): string | null {
+  try {
+    return STRICT.decode(bytes);
+  } catch {
+    // Not UTF-8: the caller reads it as a line that is not a record.
+    return null;
+  }
+}
+
+/** Each line's text (null for one that is not UTF-8); the last may lack its newline. */
+function* lineTexts(bytes: Uint8Array): Generator<string | null> {
+  for (let at = 0; at < bytes.length;) {
+    const nl = bytes.indexOf(0x0a, at);
+    const stop = nl < 0 ? bytes.length : nl;
+    yield utf8(bytes.subarray(at, stop));
+    at = stop + 1;
   }
 }
