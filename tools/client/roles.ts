@@ -85,8 +85,12 @@ export class Roles {
   sent(message: unknown): void {
     const m = (message ?? {}) as { kind?: unknown; paused?: unknown };
     if (m.kind === "terminal_view") this.#paused = false;
-    else if (m.kind === "terminal_pause" && typeof m.paused === "boolean") this.#paused = m.paused;
-    else if (m.kind === "terminal_detach") {
+    else if (m.kind === "terminal_pause" && typeof m.paused === "boolean") {
+      this.#paused = m.paused;
+      // The caller's own word supersedes a pause a restore still owes (it is no longer said).
+      for (const step of this.#restoring?.steps ?? []) step.pause = false;
+      this.#advance();
+    } else if (m.kind === "terminal_detach") {
       this.#paused = this.#want.terminal = false;
       this.#seen.terminal = null;
     } else if (m.kind === "browser_detach") {
@@ -179,6 +183,10 @@ export class Roles {
     const r = this.#restoring;
     if (!r) return;
     for (const step of [...r.steps]) {
+      if (!step.control && !step.pause) {
+        r.steps.splice(r.steps.indexOf(step), 1);
+        continue;
+      }
       const seen = this.#seen[step.surface];
       if (!seen) continue; // its new view frame has not come yet
       if (step.control && !step.taking) {

@@ -189,3 +189,18 @@ Deno.test("restore: the bound is let go once every role settled, or the socket d
   assertEquals(said.length, 1);
   assertEquals(clock.pending, 0);
 });
+
+Deno.test("restore: a pause the caller sends while the view is owed supersedes the one owed", () => {
+  const r = new Roles({ clock: new ManualClock(), ms: VIEW_MS });
+  r.sent({ kind: "terminal_view", seat: alpha });
+  r.heard(termView(1, 3, null));
+  r.sent({ kind: "terminal_pause", paused: true });
+  r.dropped();
+  const sent: ClientMessage[] = [];
+  const said: Regain[] = [];
+  r.restore({ reattached: [terminal], unattached: [] }, (m) => sent.push(m), (g) => said.push(g));
+  r.sent({ kind: "terminal_pause", paused: false });
+  assertEquals(said, [{ regained: [], lost: [] }]);
+  r.heard(termView(5, 1, null));
+  assertEquals(sent, []); // the owed pause is not said over the caller's resume
+});
