@@ -7,6 +7,7 @@ import { browserConfig } from "./browser_harness.ts";
 import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { loadConfigText } from "../server/config/load.ts";
 import { memoryLogger } from "../server/log.ts";
+import { StateKeeper } from "../server/state/keeper.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import type { Host, ToolCall, ToolHandler, ToolResult } from "../server/subsystem.ts";
 import type { SeatInfo } from "../server/workspace/workspace.ts";
@@ -56,7 +57,12 @@ export async function browserTools(browserKeys = ""): Promise<BrowserTools> {
     catalogueAreas(CORE_AREAS, SUBSYSTEMS),
   );
   const log = memoryLogger();
-  const host = { log, config: () => config, stateDir: dir } as unknown as Host;
+  const host = {
+    log,
+    config: () => config,
+    stateDir: dir,
+    state: new StateKeeper(log),
+  } as unknown as Host;
   const browser = create(host);
   const tools = browser.tools as Record<string, ToolHandler>;
   const call = (label: string): ToolCall => ({

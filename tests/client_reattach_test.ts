@@ -7,8 +7,7 @@
 import { decodeBrowserFrame, encodeTerminalInput, type Slot } from "../protocol/mod.ts";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { nextBrowserFrame } from "./browser_harness.ts";
-import { output, reconnecting } from "./client_support.ts";
-import { ManualClock } from "./manual_clock.ts";
+import { output, restartable, undeclare } from "./client_support.ts";
 import { seatWorld, until } from "./seats_harness.ts";
 
 Deno.test("reattach: a terminal viewer gets frames again after forge restarts, at its size", async () => {
@@ -16,40 +15,31 @@ Deno.test("reattach: a terminal viewer gets frames again after forge restarts, a
     { name: "alpha", autoStart: false },
     { name: "beta", autoStart: false },
   ]);
-  let forge = await world.startForge();
+  const forge = await restartable(world);
   const [seat, beta]: Slot[] = [world.lead("alpha"), world.lead("beta")];
-  const clock = new ManualClock();
 
   // The viewer: the seat's terminal (no id: the seat's own, opened on first use), laid out.
-  const viewer = await reconnecting(forge.url, clock);
+  const viewer = await forge.connect();
   viewer.c.send({ kind: "terminal_view", seat, reply_to: 1 });
   const first = await viewer.c.next((m) => m.kind === "reply" && m.reply_to === 1, 30_000);
   const id = (first.body as { id: number }).id;
   await viewer.c.sendChecked({ kind: "terminal_resize", seat, id, cols: 93, rows: 27 });
   // One viewing beta's terminal: beta leaves the config while forge is down.
-  const gone = await reconnecting(forge.url, clock);
+  const gone = await forge.connect();
   gone.c.send({ kind: "terminal_view", seat: beta });
   await gone.c.next((m) => m.kind === "terminal_view", 30_000);
   // One that lets its viewer go while forge is down: nothing to ask for again.
-  const leaving = await reconnecting(forge.url, clock);
+  const leaving = await forge.connect();
   leaving.c.send({ kind: "terminal_view", seat, reply_to: 1 });
   await leaving.c.next((m) => m.kind === "terminal_view", 30_000);
 
-  assertEquals((await forge.stop()).code, 0);
-  for (const { link } of [viewer, gone, leaving]) {
-    assertEquals((await link(1)).kind, "reconnecting");
-  }
-  leaving.c.send({ kind: "terminal_detach" });
-  const config = await Deno.readTextFile(world.configPath);
-  const betaAt = config.indexOf('[[orgs.projects]]\nname = "beta"');
-  assert(betaAt > 0, "the config declares beta");
-  await Deno.writeTextFile(world.configPath, config.slice(0, betaAt));
-  const before = new Set(viewer.c.frames);
-  forge = await world.startForge({}, forge.port);
-  clock.advanceBy(500);
+  await forge.restart(async () => {
+    leaving.c.send({ kind: "terminal_detach" });
+    await undeclare(world, "beta");
+  });
+  const { before } = viewer;
 
-  const back = await viewer.link(2);
-  assert(back.kind === "reconnected", JSON.stringify(back));
+  const back = await viewer.redial();
   assertEquals([back.reattached, back.unattached], [[{ kind: "terminal_view", seat }], []]);
   const view = await viewer.c.nextFrame(
     (f) => !before.has(f) && f.type === "json" && f.data.kind === "terminal_view",
@@ -63,22 +53,17 @@ Deno.test("reattach: a terminal viewer gets frames again after forge restarts, a
   viewer.c.sendBinary(encodeTerminalInput(again, new TextEncoder().encode("stty size\r")));
   await until(() => /27 93/.test(output(viewer.c, again, before)), 30_000, "stty's answer");
 
-  const leftGo = await leaving.link(2);
-  assert(leftGo.kind === "reconnected", JSON.stringify(leftGo));
+  const leftGo = await leaving.redial();
   assertEquals([leftGo.reattached, leftGo.unattached], [[], []]);
 
-  const refused = await gone.link(2);
-  assert(refused.kind === "reconnected", JSON.stringify(refused));
+  const refused = await gone.redial();
   assertEquals(refused.reattached, []);
   assertEquals(refused.unattached.map((u) => u.attachment), [{
     kind: "terminal_view",
     seat: beta,
   }]);
   assertMatch(refused.unattached[0].why, /Acme\/beta\/lead/);
-  for (const { c } of [viewer, gone, leaving]) {
-    await c.close();
-    assertEquals(c.schemaErrors, []);
-  }
+  await forge.close();
 });
 
 Deno.test({
@@ -88,10 +73,9 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
-    let forge = await world.startForge();
+    const forge = await restartable(world);
     const seat: Slot = world.lead("alpha");
-    const clock = new ManualClock();
-    const { c, link } = await reconnecting(forge.url, clock);
+    const { c, before, redial } = await forge.connect();
     // No tab: the seat's current one, else the profile's first (the host's boot tab).
     c.send({ kind: "browser_view", seat, reply_to: 1 });
     const attached = await c.next((m) => m.kind === "reply" && m.reply_to === 1, 60_000);
@@ -99,14 +83,8 @@ Deno.test({
     await c.sendChecked({ kind: "browser_resize", width: 640, height: 400, scale: 1 });
     await nextBrowserFrame(c, (f) => f.pageWidth === 640 && f.pageHeight === 400, 60_000);
 
-    assertEquals((await forge.stop()).code, 0);
-    assertEquals((await link(1)).kind, "reconnecting");
-    const before = new Set(c.frames);
-    forge = await world.startForge({}, forge.port);
-    clock.advanceBy(500);
-
-    const back = await link(2);
-    assert(back.kind === "reconnected", JSON.stringify(back));
+    await forge.restart();
+    const back = await redial();
     assertEquals([back.reattached, back.unattached], [[{ kind: "browser_view", seat }], []]);
     // The new run's host paints for this viewer, laid out at the size it last sent.
     const painted = await c.nextFrame((f) => {
@@ -115,7 +93,6 @@ Deno.test({
       return d.ok && d.frame.pageWidth === 640 && d.frame.pageHeight === 400;
     }, 60_000);
     assertEquals(painted.type, "binary");
-    await c.close();
-    assertEquals(c.schemaErrors, []);
+    await forge.close();
   },
 });

@@ -5,13 +5,9 @@
 // Showing); home > boot_id (a seat's numbers are minted per server run); seat_range; seat_frames;
 // command > reply_to (a command is never silently sent twice).
 import type { CliFrame, SessionUpdate, Slot } from "../protocol/mod.ts";
-import {
-  ConnectionClosed,
-  type FollowEvent,
-  ForgeClient,
-  type LinkEvent,
-} from "../tools/client_lib.ts";
+import { ConnectionClosed, type FollowEvent, type LinkEvent } from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
+import { reconnecting } from "./client_support.ts";
 import { breakingProxy } from "./conformance_proxy.ts";
 import { halfOpenProxy } from "./half_open_proxy.ts";
 import { ManualClock } from "./manual_clock.ts";
@@ -20,31 +16,18 @@ import { seatWorld, subscribeSeat } from "./seats_harness.ts";
 type SeatEvent = FollowEvent<{ session: Slot }>;
 type Update = Extract<SeatEvent, { kind: "update" }>;
 
-/**
- * A client on `url` that reconnects on a clock the test moves (each wait exactly its step:
- * jitter's draw is the middle), following `seat` from its first snapshot.
- */
+/** A client on `url` that reconnects on a clock the test moves, following `seat` from its first
+ * snapshot. */
 async function following(url: string, seat: Slot) {
-  const clock = new ManualClock();
-  const c = await ForgeClient.connect(url, {
-    validate: true,
-    reconnect: { clock, random: () => 0.5, minMs: 500, maxMs: 4_000, quietMs: 15_000 },
+  const client = await reconnecting(url, new ManualClock(), {
+    minMs: 500,
+    maxMs: 4_000,
+    quietMs: 15_000,
   });
-  const heard: LinkEvent[] = [];
-  const waiting: (() => void)[] = [];
-  c.onLink((e) => {
-    heard.push(e);
-    waiting.splice(0).forEach((w) => w());
-  });
-  /** Waits for the link's `n`th event (counting from 1). */
-  const link = async (n: number) => {
-    while (heard.length < n) await new Promise<void>((r) => waiting.push(r));
-    return heard[n - 1];
-  };
-  const followed = c.follow({ session: seat });
+  const followed = client.c.follow({ session: seat });
   const first = await followed.take(30_000);
   assert(first.kind === "snapshot");
-  return { c, clock, heard, link, seat: followed, first };
+  return { ...client, seat: followed, first };
 }
 
 /** The link's word that it is back, the followed seat asked for again and answered. */

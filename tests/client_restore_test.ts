@@ -6,38 +6,18 @@
 // reconnect must do is the client's own rule"); subscribe; unsubscribe (counted); Subjects (a seat
 // that is not there is an error).
 import { readUpdate, type Slot, type Subject, subjectKey } from "../protocol/mod.ts";
-import {
-  ForgeClient,
-  type Frame,
-  hears,
-  type LinkEvent,
-  type Subscription,
-} from "../tools/client_lib.ts";
+import { type Frame, hears, type Subscription } from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
-import { ManualClock } from "./manual_clock.ts";
+import { restartable, undeclare } from "./client_support.ts";
 import { seatWorld, subscribeSeat } from "./seats_harness.ts";
 
 Deno.test("restore: subscriptions sent by hand come back in order after forge restarts", async () => {
   await using world = await seatWorld([{ name: "alpha" }, { name: "beta", autoStart: false }]);
-  let forge = await world.startForge();
+  const forge = await restartable(world);
   const [alpha, beta] = [world.lead("alpha"), world.lead("beta")];
-  await subscribeSeat(await forge.ready(), alpha);
+  await subscribeSeat(await forge.running.ready(), alpha);
+  const { c, before, redial } = await forge.connect();
 
-  const clock = new ManualClock();
-  const c = await ForgeClient.connect(forge.url, {
-    validate: true,
-    reconnect: { clock, random: () => 0.5 },
-  });
-  const heard: LinkEvent[] = [];
-  const waiting: (() => void)[] = [];
-  c.onLink((e) => {
-    heard.push(e);
-    waiting.splice(0).forEach((w) => w());
-  });
-  const link = async (n: number) => {
-    while (heard.length < n) await new Promise<void>((r) => waiting.push(r));
-    return heard[n - 1];
-  };
   /** The oldest snapshot of `what` not yet taken and not among `after`. */
   const snapshotOf = (what: Subject, after: Set<Frame>) =>
     c.nextFrame((f) =>
@@ -63,18 +43,13 @@ Deno.test("restore: subscriptions sent by hand come back in order after forge re
   await snapshotOf("board", new Set());
 
   // forge goes; beta leaves its config; forge comes back on the same port.
-  assertEquals((await forge.stop()).code, 0);
-  assertEquals((await link(1)).kind, "reconnecting");
-  // Let go while down: nothing is sent, and one home entry is not asked for again.
-  c.send({ kind: "unsubscribe", what: "home" });
-  const config = await Deno.readTextFile(world.configPath);
-  const betaAt = config.indexOf('[[orgs.projects]]\nname = "beta"');
-  assert(betaAt > 0, "the config declares beta");
-  await Deno.writeTextFile(world.configPath, config.slice(0, betaAt));
-  const before = new Set(c.frames);
-  forge = await world.startForge({}, forge.port);
-  clock.advanceBy(500);
-
+  await forge.restart(async () => {
+    // Let go while down: nothing is sent, and one home entry is not asked for again.
+    c.send({ kind: "unsubscribe", what: "home" });
+    await undeclare(world, "beta");
+  });
+  // Said once every one was answered (below); the client redials now.
+  const reconnected = redial();
   // Each asked for again without the caller sending anything: its snapshot comes again.
   for (const what of ["home", { session: alpha }, "usage", "board"] as Subject[]) {
     await snapshotOf(what, before);
@@ -82,8 +57,7 @@ Deno.test("restore: subscriptions sent by hand come back in order after forge re
   const again = await usage.take(30_000);
   assert(again.kind === "snapshot" && again.reconnected, "the follow read usage again");
   // Said once every one was answered: what came back in the order held, and what forge refused.
-  const back = await link(2);
-  assert(back.kind === "reconnected", JSON.stringify(back));
+  const back = await reconnected;
   const held = (what: Subject, answering?: boolean): Subscription =>
     answering === undefined ? { kind: "subscribe", what } : { kind: "subscribe", what, answering };
   assertEquals(back.restored, [
@@ -106,6 +80,5 @@ Deno.test("restore: subscriptions sent by hand come back in order after forge re
     }, 60_000);
   await updateFor({ session: alpha as Slot });
   await updateFor("home");
-  await c.close();
-  assertEquals(c.schemaErrors, []);
+  await forge.close();
 });

@@ -8,8 +8,7 @@
 import { encodeTerminalInput, type Slot } from "../protocol/mod.ts";
 import type { ForgeClient, Frame } from "../tools/client_lib.ts";
 import { assert, assertEquals } from "./assert.ts";
-import { output, reconnecting } from "./client_support.ts";
-import { ManualClock } from "./manual_clock.ts";
+import { output, restartable } from "./client_support.ts";
 import { seatWorld, until } from "./seats_harness.ts";
 
 /** The newest view frame of `kind` a client was sent after `before`, waiting for one. */
@@ -38,20 +37,14 @@ function echo(c: ForgeClient, id: number, word: string): void {
 
 Deno.test("roles: a terminal's control and pause held before forge restarts are held after", async () => {
   await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
-  let forge = await world.startForge();
+  const forge = await restartable(world);
   const seat = world.lead("alpha");
-  const clock = new ManualClock();
-  const { c, link } = await reconnecting(forge.url, clock);
+  const { c, before, redial } = await forge.connect();
   await control(c, seat);
   await c.sendChecked({ kind: "terminal_pause", paused: true });
 
-  assertEquals((await forge.stop()).code, 0);
-  assertEquals((await link(1)).kind, "reconnecting");
-  const before = new Set(c.frames);
-  forge = await world.startForge({}, forge.port);
-  clock.advanceBy(500);
-  const back = await link(2);
-  assert(back.kind === "reconnected", JSON.stringify(back));
+  await forge.restart();
+  const back = await redial();
   assertEquals([back.reattached, back.regained, back.lost], [[{ kind: "terminal_view", seat }], [
     { role: "terminal_pause", seat },
     { role: "terminal_control", seat },
@@ -59,7 +52,7 @@ Deno.test("roles: a terminal's control and pause held before forge restarts are 
 
   // A second viewer on the new run sees the first hold the control, and the first one's keys land.
   const mine = await viewAfter(c, "terminal_view", before);
-  const watcher = await reconnecting(forge.url, new ManualClock());
+  const watcher = await forge.connect();
   watcher.c.send({ kind: "terminal_view", seat });
   const seen = await viewAfter(watcher.c, "terminal_view", new Set());
   assertEquals([seen.id, seen.controller], [mine.id, mine.viewer]);
@@ -73,35 +66,25 @@ Deno.test("roles: a terminal's control and pause held before forge restarts are 
   const fresh = await viewAfter(c, "terminal_view", resumed);
   const drawn = () => `${fresh.screen}${output(c, mine.id, resumed)}`;
   await until(() => /held-42/.test(drawn()), 30_000, "the echo on the resumed screen");
-  for (const client of [c, watcher.c]) {
-    await client.close();
-    assertEquals(client.schemaErrors, []);
-  }
+  await forge.close();
 });
 
 Deno.test("roles: control another took while forge was down is not taken back; it is said", async () => {
   await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
-  let forge = await world.startForge();
+  const forge = await restartable(world);
   const seat = world.lead("alpha");
-  const [clockA, clockB] = [new ManualClock(), new ManualClock()];
-  const a = await reconnecting(forge.url, clockA);
-  const b = await reconnecting(forge.url, clockB);
+  const a = await forge.connect();
+  const b = await forge.connect();
   b.c.send({ kind: "terminal_view", seat });
   await b.c.next((m) => m.kind === "terminal_view", 30_000);
   await control(a.c, seat);
 
-  assertEquals((await forge.stop()).code, 0);
-  for (const { link } of [a, b]) assertEquals((await link(1)).kind, "reconnecting");
-  const before = new Set(b.c.frames);
-  forge = await world.startForge({}, forge.port);
+  await forge.restart();
   // b is back first and takes the control on the new run.
-  clockB.advanceBy(500);
-  assertEquals((await b.link(2)).kind, "reconnected");
-  const theirs = await viewAfter(b.c, "terminal_view", before);
+  await b.redial();
+  const theirs = await viewAfter(b.c, "terminal_view", b.before);
   await b.c.sendChecked({ kind: "terminal_control", seat, id: theirs.id, take: true });
-  clockA.advanceBy(500);
-  const back = await a.link(2);
-  assert(back.kind === "reconnected", JSON.stringify(back));
+  const back = await a.redial();
   assertEquals([back.reattached, back.regained], [[{ kind: "terminal_view", seat }], []]);
   assertEquals(back.lost.map((l) => l.role), [{ role: "terminal_control", seat }]);
   assertEquals(
@@ -110,11 +93,8 @@ Deno.test("roles: control another took while forge was down is not taken back; i
   );
   // b still holds it: its keys land.
   echo(b.c, theirs.id, "theirs");
-  await until(() => /theirs-42/.test(output(b.c, theirs.id, before)), 30_000, "b's echo");
-  for (const { c } of [a, b]) {
-    await c.close();
-    assertEquals(c.schemaErrors, []);
-  }
+  await until(() => /theirs-42/.test(output(b.c, theirs.id, b.before)), 30_000, "b's echo");
+  await forge.close();
 });
 
 Deno.test({
@@ -124,22 +104,16 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     await using world = await seatWorld([{ name: "alpha", autoStart: false }]);
-    let forge = await world.startForge();
+    const forge = await restartable(world);
     const seat = world.lead("alpha");
-    const clock = new ManualClock();
-    const { c, link } = await reconnecting(forge.url, clock);
+    const { c, before, redial } = await forge.connect();
     c.send({ kind: "browser_view", seat, reply_to: 1 });
     const attached = await c.next((m) => m.kind === "reply" && m.reply_to === 1, 60_000);
     assertEquals((attached.body as { ok: boolean }).ok, true, JSON.stringify(attached.body));
     await c.sendChecked({ kind: "browser_control", take: true });
 
-    assertEquals((await forge.stop()).code, 0);
-    assertEquals((await link(1)).kind, "reconnecting");
-    const before = new Set(c.frames);
-    forge = await world.startForge({}, forge.port);
-    clock.advanceBy(500);
-    const back = await link(2);
-    assert(back.kind === "reconnected", JSON.stringify(back));
+    await forge.restart();
+    const back = await redial();
     assertEquals([back.reattached, back.regained, back.lost], [
       [{ kind: "browser_view", seat }],
       [{ role: "browser_control", seat }],
@@ -153,7 +127,6 @@ Deno.test({
     assert(last?.type === "json");
     assertEquals(last.data.controller, last.data.viewer);
     await c.sendChecked({ kind: "browser_nav", back: true });
-    await c.close();
-    assertEquals(c.schemaErrors, []);
+    await forge.close();
   },
 });

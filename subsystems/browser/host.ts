@@ -5,6 +5,7 @@ import { PageDriver } from "./driver.ts";
 import { killGroup, launchChromium } from "./launch.ts";
 import { endLeftover } from "./leftover.ts";
 import { Tab } from "./tab.ts";
+import { CurrentTabs } from "./tab_keep.ts";
 import { readyForAttach } from "./tab_health.ts";
 
 /** What a host needs from the subsystem around it. */
@@ -15,6 +16,8 @@ export interface HostEnv {
   idleMs(): number;
   /** The rows changed: push `browser_tabs` to whoever follows this profile. */
   tabsChanged(host: BrowserHost): void;
+  /** The host is up with its boot tab: reopen the tabs its seats had open (tab_keep.ts). */
+  reopen(host: BrowserHost): Promise<void>;
   /** A page asked for a file; a download finished (files.ts). */
   fileChooser(host: BrowserHost, tab: Tab, backendNodeId: number, multiple: boolean): void;
   downloadEvent(host: BrowserHost, method: string, params: CdpBody): void;
@@ -36,8 +39,8 @@ export class BrowserHost {
   readonly tabs = new Map<number, Tab>();
   #bySession = new Map<string, Tab>();
   #nextNumber = 1;
-  /** Each seat's current tab number. */
-  readonly current = new Map<string, number>();
+  /** Each seat's current tab number (a move is kept, like a row change). */
+  readonly current: Map<string, number> = new CurrentTabs(() => this.env.tabsChanged(this));
   closingAt: number | null = null;
   #idle: ReturnType<typeof setTimeout> | null = null;
   #closing = false;
@@ -69,6 +72,14 @@ export class BrowserHost {
 
   get up(): boolean {
     return this.cdp !== null;
+  }
+
+  /**
+   * Whether its tabs are the seats' own doing now: up, started (not reopening what was kept) and
+   * not closing (a close drops every tab, which no seat asked for).
+   */
+  get settled(): boolean {
+    return this.cdp !== null && this.#starting === null && !this.#closing;
   }
 
   /** The DevTools URL of the running Chromium (a bench attaches its own Playwright), or null. */
@@ -133,6 +144,7 @@ export class BrowserHost {
     for (const t of targets.targetInfos as { type: string; targetId: string }[]) {
       if (t.type === "page") await this.#adopt(t.targetId, null);
     }
+    await this.env.reopen(this);
     audio.start((pcm) => this.env.deliverAudio(this, pcm));
     this.env.log("browser_host_started", {
       profile: this.key,

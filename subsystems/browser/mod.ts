@@ -5,13 +5,14 @@ import type {
   Command,
   SessionUpdate,
 } from "../../protocol/mod.ts";
-import { updateSlot } from "../../protocol/mod.ts";
+import { slotName, updateSlot } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { PageAudio } from "./audio.ts";
 import { Files } from "./files.ts";
 import { endLeftovers } from "./leftover.ts";
 import { Profiles } from "./profiles.ts";
 import { Surfaces } from "./surface.ts";
+import { TabBook } from "./tab_book.ts";
 import { browserTools } from "./tools.ts";
 
 /** The seat updates that end a session. */
@@ -24,7 +25,8 @@ const SESSION_ENDS = new Set(["releasing", "connection_failed", "session_replace
  * spec: browser_view .. browser_tabs, binary kinds 1 and 2, respond_browser_hand_off, open_url.
  */
 export function create(host: Host) {
-  const profiles = new Profiles(host);
+  // An extension: each seat's tabs are kept across restarts (tab_book.ts).
+  const profiles = new Profiles(host, new TabBook(host.state, host.stateDir, host.log));
   const surfaces = new Surfaces(host, profiles);
   const files = new Files(host, surfaces);
   const audio = new PageAudio(host);
@@ -130,11 +132,14 @@ export function create(host: Host) {
       const key_ = profiles.keyFor(key);
       const browser = key_ ? profiles.hosts.get(key_) : undefined;
       if (browser?.up) void browser.closeSeat(key);
+      // With the host down its tabs are only kept: the session's end lets them go there too.
+      else if (key_) profiles.book?.forget(key_, slotName(key));
     },
     /** The hosts by profile, for tests and benches that look under the tools. */
     profiles,
     stop: async () => {
       await profiles.closeAll();
+      await profiles.book?.flushed();
       await audio.stop();
     },
   };

@@ -5,6 +5,8 @@ import type { CdpBody } from "./cdp.ts";
 import { BrowserHost } from "./host.ts";
 import { chromiumPath } from "./launch.ts";
 import type { Tab } from "./tab.ts";
+import type { TabBook } from "./tab_book.ts";
+import { reopenTabs, seatTabsOf } from "./tab_keep.ts";
 
 /** Hooks the file and audio parts plug into every host. */
 export interface ProfileHooks {
@@ -30,7 +32,8 @@ export class Profiles {
   #pushQueued = new Set<string>();
   hooks: ProfileHooks | null = null;
 
-  constructor(private readonly host: Host) {}
+  /** `book`: each seat's tabs kept across a host's runs (tab_book.ts); none keeps nothing. */
+  constructor(private readonly host: Host, readonly book: TabBook | null = null) {}
 
   /** The Chromium a host runs, or the sentence saying why there is none. */
   chromium(): { bin: string } | { bin: null; why: string } {
@@ -68,7 +71,17 @@ export class Profiles {
             const secs = this.host.config().areas.browser?.idle_close_secs;
             return (typeof secs === "number" ? secs : 900) * 1000;
           },
-          tabsChanged: (b) => this.push(b),
+          tabsChanged: (b) => {
+            this.push(b);
+            // Only what the seats did: a host starting (reopening) or closing moves tabs too.
+            if (b.settled) this.book?.record(b.key, seatTabsOf(b));
+          },
+          reopen: async (b) => {
+            if (!this.book) return;
+            await this.book.ready;
+            const belongs = (seat: Slot) => this.keyFor(seat) === b.key;
+            await reopenTabs(b, this.book.of(b.key), this.host.log, belongs);
+          },
           fileChooser: (b, t, n, m) => hooks().fileChooser(b, t, n, m),
           downloadEvent: (b, m, p) => hooks().downloadEvent(b, m, p),
           audio: (b) => hooks().audio(b),

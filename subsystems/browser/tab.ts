@@ -21,7 +21,7 @@ export interface TabHost {
  * its dialogs and title, its viewers and role, its frames (tab_cast.ts) and its history arrows.
  */
 export class Tab {
-  owner: Slot | null = null;
+  #owner: Slot | null = null;
   opener: number | null = null;
   title = "";
   url = "about:blank";
@@ -42,6 +42,15 @@ export class Tab {
   #listeners = new Set<(method: string, p: CdpBody) => void>();
   #dialogWaiters: (() => void)[] = [];
   #titleAsk = 0;
+
+  /** The session whose calls drive it (its row's `owner`): a new one is a row change. */
+  get owner(): Slot | null {
+    return this.#owner;
+  }
+  set owner(seat: Slot | null) {
+    this.#owner = seat;
+    this.host.changed();
+  }
 
   constructor(
     private readonly host: TabHost,

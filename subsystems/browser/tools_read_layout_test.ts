@@ -9,6 +9,7 @@ import { runTool } from "../../tests/browser_tools.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
 import { loadConfigText } from "../../server/config/load.ts";
 import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import { catalogueAreas } from "../../server/registry.ts";
 import type { ServerMessage } from "../../protocol/mod.ts";
 import type { Host, Peer, ToolCall, ToolHandler, ToolResult } from "../../server/subsystem.ts";
@@ -29,7 +30,13 @@ async function withTools(
     `${state}/forge.toml`,
     catalogueAreas(CORE_AREAS, SUBSYSTEMS),
   );
-  const host = { log: memoryLogger(), config: () => config, stateDir: state } as unknown as Host;
+  const log = memoryLogger();
+  const host = {
+    log,
+    config: () => config,
+    stateDir: state,
+    state: new StateKeeper(log),
+  } as unknown as Host;
   const browser = create(host);
   const tools = browser.tools as Record<string, ToolHandler>;
   const call: ToolCall = {

@@ -8,6 +8,7 @@ import { runTool } from "../../tests/browser_tools.ts";
 import { CORE_AREAS } from "../../server/config/core_areas.ts";
 import { loadConfigText } from "../../server/config/load.ts";
 import { memoryLogger } from "../../server/log.ts";
+import { StateKeeper } from "../../server/state/keeper.ts";
 import { catalogueAreas } from "../../server/registry.ts";
 import type { Host, ToolCall, ToolHandler } from "../../server/subsystem.ts";
 import type { SeatInfo } from "../../server/workspace/workspace.ts";
@@ -23,10 +24,12 @@ function fakeHost(stateDir: string): Host {
     `${stateDir}/forge.toml`,
     catalogueAreas(CORE_AREAS, SUBSYSTEMS),
   );
+  const log = memoryLogger();
   return {
-    log: memoryLogger(),
+    log,
     config: () => config,
     stateDir,
+    state: new StateKeeper(log),
     asks: {
       park: (_slot: unknown, spec: { request: unknown }) => {
         parked.push(spec.request);

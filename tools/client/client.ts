@@ -21,7 +21,7 @@ import { Following, type Listener } from "./follow.ts";
 import { type Frame, FrameLog } from "./frames.ts";
 import { ForgeLink, type LinkOwner } from "./link.ts";
 import { type Regain, Roles } from "./roles.ts";
-import type { LinkEvent, ReconnectOptions } from "./redial.ts";
+import { type LinkEvent, type ReconnectOptions, redialPlan } from "./redial.ts";
 import { type Restoration, Subscriptions } from "./subscriptions.ts";
 import { readVerbReply, type VerbReplyOf } from "./verbs.ts";
 
@@ -69,7 +69,7 @@ export class ForgeClient {
   /** The terminal and browser tab this connection views: attached again after a reconnect. */
   #views = new Attachments();
   /** The control it holds of them, and a terminal pause: asked for again once they are back. */
-  #roles = new Roles();
+  #roles: Roles;
   #linkListeners = new Set<(e: LinkEvent) => void>();
   #link!: ForgeLink;
   /** The server run's boot_id, read from home on this connection (a seat's numbers are its). */
@@ -81,6 +81,8 @@ export class ForgeClient {
   private constructor(readonly url: string, opts: ConnectOptions) {
     this.#log = new FrameLog(opts.keep);
     this.#checker = opts.validate ? new WireChecker() : null;
+    const plan = opts.reconnect ? redialPlan(opts.reconnect) : null;
+    this.#roles = new Roles(plan ? { clock: plan.clock, ms: plan.viewMs } : undefined);
   }
 
   /**

@@ -3,7 +3,7 @@ import { BACKOFF, type RedialPlan } from "../reconnect/backoff.ts";
 import { BROWSER_DEADLINE_MS, QUIET_MS } from "../reconnect/probe.ts";
 import type { ConnectFailed, ConnectionClosed } from "./errors.ts";
 import type { Reattachment } from "./attachments.ts";
-import type { Regain } from "./roles.ts";
+import { type Regain, VIEW_MS } from "./roles.ts";
 import type { Restoration } from "./subscriptions.ts";
 
 /**
@@ -24,12 +24,15 @@ export interface ReconnectOptions {
   /** How long a ping may go unanswered before the socket is given up: a browser's 65 s, since
    * this client too is handed whole messages only (spec: Reaching it). */
   deadlineMs?: number;
+  /** How long a re-attached viewer's first view frame is waited for before the control and
+   * pause held on it are said `lost` (10 s), so `reconnected` always comes. */
+  viewMs?: number;
   clock?: Clock;
   random?: () => number;
 }
 
 /** The SDK's plan: the redial loop's, and the probe's pair. */
-export type SdkPlan = RedialPlan & { quietMs: number; deadlineMs: number };
+export type SdkPlan = RedialPlan & { quietMs: number; deadlineMs: number; viewMs: number };
 
 /** What the caller hears of the link (`onLink`). */
 export type LinkEvent =
@@ -47,7 +50,7 @@ export type LinkEvent =
    * attached again: `reattached` (at the size last sent), `unattached` in forge's words (the seat
    * or the tab gone; no longer held); then the control it held of each and a terminal's pause
    * were asked for again: `regained`, or `lost` with why (someone took control meanwhile, the
-   * viewer not attached again, forge's refusal). A drop before every answer came says nothing
+   * viewer not attached again, forge's refusal, no view frame within `viewMs`). A drop before every answer came says nothing
    * here: a `reconnecting` follows, and the next socket asks for them all again.
    */
   | ({ kind: "reconnected"; attempt: number } & Restoration & Reattachment & Regain);
@@ -62,6 +65,7 @@ export function redialPlan(o: ReconnectOptions | true): SdkPlan {
     tries: given.tries ?? Infinity,
     quietMs: given.quietMs ?? QUIET_MS,
     deadlineMs: given.deadlineMs ?? BROWSER_DEADLINE_MS,
+    viewMs: given.viewMs ?? VIEW_MS,
     clock: given.clock ?? MONOTONIC,
     random: given.random ?? Math.random,
   };

@@ -1,4 +1,5 @@
 import { type ClientMessage, type Slot, slotName } from "../../protocol/mod.ts";
+import { type Clock, MONOTONIC } from "../../server/clock.ts";
 import type { Attachment, Reattachment } from "./attachments.ts";
 
 /** A role a connection held on a viewer it re-attached: the person's control, or a pause. */
@@ -34,6 +35,18 @@ interface Step {
   taking: boolean;
 }
 
+/**
+ * How long a restore waits for a re-attached viewer's first view frame (and a take's answer)
+ * before the roles still owed are said lost: `ReconnectOptions.viewMs`'s default.
+ */
+export const VIEW_MS = 10_000;
+
+/** The clock a restore's bound runs on, and the bound. */
+export interface ViewBound {
+  clock: Clock;
+  ms: number;
+}
+
 const ROLE: Record<Surface, Role["role"]> = {
   terminal: "terminal_control",
   browser: "browser_control",
@@ -57,6 +70,10 @@ export class Roles {
   #restoring:
     | { steps: Step[]; send: (m: ClientMessage) => void; done: (r: Regain) => void } & Regain
     | null = null;
+  /** The restore's bound, armed while a step waits on forge. */
+  #timer: unknown = null;
+
+  constructor(private readonly bound: ViewBound = { clock: MONOTONIC, ms: VIEW_MS }) {}
 
   /** Whether this connection holds control of the `surface` it views. */
   holds(surface: Surface): boolean {
@@ -68,8 +85,12 @@ export class Roles {
   sent(message: unknown): void {
     const m = (message ?? {}) as { kind?: unknown; paused?: unknown };
     if (m.kind === "terminal_view") this.#paused = false;
-    else if (m.kind === "terminal_pause" && typeof m.paused === "boolean") this.#paused = m.paused;
-    else if (m.kind === "terminal_detach") {
+    else if (m.kind === "terminal_pause" && typeof m.paused === "boolean") {
+      this.#paused = m.paused;
+      // The caller's own word supersedes a pause a restore still owes (it is no longer said).
+      for (const step of this.#restoring?.steps ?? []) step.pause = false;
+      this.#advance();
+    } else if (m.kind === "terminal_detach") {
       this.#paused = this.#want.terminal = false;
       this.#seen.terminal = null;
     } else if (m.kind === "browser_detach") {
@@ -106,6 +127,7 @@ export class Roles {
       this.#seen[surface] = null;
     }
     this.#restoring = null;
+    this.#disarm();
   }
 
   /**
@@ -146,6 +168,13 @@ export class Roles {
     for (const surface of ["terminal", "browser"] as const) {
       if (!r.steps.some((s) => s.surface === surface)) this.#want[surface] = false;
     }
+    // A viewer's first frame is not answered in order with anything the client can ask: a
+    // terminal's waits for its screen model to catch up (and never comes when the terminal closes
+    // first, or a pause sent meanwhile holds it), so `reconnected` would wait for the next drop.
+    // The reply said the viewer is back; what is still owed when the bound runs out is lost.
+    if (r.steps.length > 0) {
+      this.#timer = this.bound.clock.set(() => this.#expired(), this.bound.ms);
+    }
     this.#advance();
   }
 
@@ -154,6 +183,10 @@ export class Roles {
     const r = this.#restoring;
     if (!r) return;
     for (const step of [...r.steps]) {
+      if (!step.control && !step.pause) {
+        r.steps.splice(r.steps.indexOf(step), 1);
+        continue;
+      }
       const seen = this.#seen[step.surface];
       if (!seen) continue; // its new view frame has not come yet
       if (step.control && !step.taking) {
@@ -184,8 +217,38 @@ export class Roles {
     }
     if (r.steps.length === 0) {
       this.#restoring = null;
+      this.#disarm();
       r.done({ regained: r.regained, lost: r.lost });
     }
+  }
+
+  /** The bound ran out: every role still owed is lost, said in words, and the restore ends. */
+  #expired(): void {
+    this.#timer = null;
+    const r = this.#restoring;
+    if (!r) return;
+    const secs = `${this.bound.ms / 1000} s`;
+    for (const step of r.steps) {
+      const seat = slotName(step.seat);
+      const viewer = step.surface === "terminal"
+        ? `${seat}'s terminal`
+        : `the browser tab of ${seat}`;
+      const why = step.taking
+        ? `forge did not answer the take of control of ${viewer} within ${secs}`
+        : `no ${step.surface}_view frame came for ${viewer} within ${secs} of its re-attach`;
+      if (step.control) this.#lose(step, why);
+      if (step.pause) {
+        r.lost.push({ role: { role: "terminal_pause", seat: step.seat }, why });
+        this.#paused = step.pause = false;
+      }
+    }
+    r.steps.length = 0;
+    this.#advance();
+  }
+
+  #disarm(): void {
+    if (this.#timer !== null) this.bound.clock.clear(this.#timer);
+    this.#timer = null;
   }
 
   /** `step`'s control is not regained: said with `why`, and no longer wanted. */

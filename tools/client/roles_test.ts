@@ -4,7 +4,8 @@
 import { assertEquals } from "../../tests/assert.ts";
 import type { ClientMessage, Slot } from "../../protocol/mod.ts";
 import type { Reattachment } from "./attachments.ts";
-import { type Regain, Roles } from "./roles.ts";
+import { ManualClock } from "../../tests/manual_clock.ts";
+import { type Regain, Roles, VIEW_MS } from "./roles.ts";
 
 const alpha: Slot = { org: "Acme", project: "alpha", label: "lead" };
 const terminal = { kind: "terminal_view" as const, seat: alpha };
@@ -29,8 +30,8 @@ const browserView = (viewer: number, controller: number | null) => ({
 });
 
 /** Roles that held both controls and a pause at the drop, restoring: what went out, what was said. */
-function heldAndDropped() {
-  const r = new Roles();
+function heldAndDropped(clock = new ManualClock()) {
+  const r = new Roles({ clock, ms: VIEW_MS });
   r.sent({ kind: "terminal_view", seat: alpha });
   r.heard(termView(1, 3, null));
   r.heard({ kind: "terminal_control", seat: alpha, id: 1, controller: 3 });
@@ -150,4 +151,56 @@ Deno.test("restore: control of a viewer not held at the drop is not wanted on a 
   r.heard({ kind: "terminal_control", seat: alpha, id: 6, controller: 1 });
   assertEquals(sent.filter((m) => m.kind === "browser_control"), []);
   assertEquals(said[0].regained.map((g) => g.role), ["terminal_pause", "terminal_control"]);
+});
+
+Deno.test("restore: a view frame that never comes loses its roles at the bound, in words", () => {
+  const clock = new ManualClock();
+  const { r, sent, said, restore } = heldAndDropped(clock);
+  restore();
+  r.heard(browserView(2, null));
+  r.heard(browserView(2, 2));
+  assertEquals(said, []); // the terminal's view frame is still owed
+  clock.advanceBy(VIEW_MS);
+  const why = `no terminal_view frame came for Acme/alpha/lead's terminal within 10 s of its ` +
+    "re-attach";
+  assertEquals(said, [{
+    regained: [{ role: "browser_control", seat: alpha }],
+    lost: [
+      { role: { role: "terminal_control", seat: alpha }, why },
+      { role: { role: "terminal_pause", seat: alpha }, why },
+    ],
+  }]);
+  // A view frame after the bound asks for nothing: those roles are no longer held.
+  r.heard(termView(5, 1, null));
+  assertEquals(sent, [{ kind: "browser_control", take: true }]);
+  assertEquals(said.length, 1);
+});
+
+Deno.test("restore: the bound is let go once every role settled, or the socket dropped", () => {
+  const clock = new ManualClock();
+  const { r, said, restore } = heldAndDropped(clock);
+  restore();
+  assertEquals(clock.pending, 1);
+  r.dropped();
+  assertEquals(clock.pending, 0);
+  r.restore(both, () => {}, (g) => said.push(g));
+  r.heard(termView(5, 1, 1));
+  r.heard(browserView(2, 2));
+  assertEquals(said.length, 1);
+  assertEquals(clock.pending, 0);
+});
+
+Deno.test("restore: a pause the caller sends while the view is owed supersedes the one owed", () => {
+  const r = new Roles({ clock: new ManualClock(), ms: VIEW_MS });
+  r.sent({ kind: "terminal_view", seat: alpha });
+  r.heard(termView(1, 3, null));
+  r.sent({ kind: "terminal_pause", paused: true });
+  r.dropped();
+  const sent: ClientMessage[] = [];
+  const said: Regain[] = [];
+  r.restore({ reattached: [terminal], unattached: [] }, (m) => sent.push(m), (g) => said.push(g));
+  r.sent({ kind: "terminal_pause", paused: false });
+  assertEquals(said, [{ regained: [], lost: [] }]);
+  r.heard(termView(5, 1, null));
+  assertEquals(sent, []); // the owed pause is not said over the caller's resume
 });
