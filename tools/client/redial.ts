@@ -50,8 +50,9 @@ export type LinkEvent =
    * attached again: `reattached` (at the size last sent), `unattached` in forge's words (the seat
    * or the tab gone; no longer held); then the control it held of each and a terminal's pause
    * were asked for again: `regained`, or `lost` with why (someone took control meanwhile, the
-   * viewer not attached again, forge's refusal, no view frame within `viewMs`). A drop before every answer came says nothing
-   * here: a `reconnecting` follows, and the next socket asks for them all again.
+   * viewer not attached again, forge's refusal, no view frame within `viewMs`). A drop before
+   * every answer came says nothing here: a `reconnecting` follows, and the next socket asks for
+   * them all again.
    */
   | ({ kind: "reconnected"; attempt: number } & Restoration & Reattachment & Regain);
 

@@ -14,6 +14,7 @@ Deno.test("reconnect options: the web client's numbers unless given", () => {
     tries: Infinity,
     quietMs: 15_000,
     deadlineMs: 65_000,
+    viewMs: 10_000,
   });
   assertEquals([clock, random], [MONOTONIC, Math.random]);
   const manual = new ManualClock();
