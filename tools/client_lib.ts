@@ -5,7 +5,8 @@
  * and viewer attachments across a reconnect (when asked) and waits for frames; the rest are the types and errors it
  * answers with. docs/client.md shows it in use.
  */
-export { type ConnectOptions, ForgeClient, type ServerMessageOf } from "./client/client.ts";
+export { ForgeClient } from "./client/client.ts";
+export type { ConnectOptions, ServerMessageOf } from "./client/options.ts";
 export {
   type CommandBody,
   commandWire,

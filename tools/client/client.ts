@@ -8,7 +8,6 @@ import {
   type ReplyVerb,
   type ServerKind,
   ServerMessage,
-  type ServerMessage as ServerMessageType,
   type Subject,
   type Wire,
   WireChecker,
@@ -21,31 +20,10 @@ import { Following, type Listener } from "./follow.ts";
 import { type Frame, FrameLog } from "./frames.ts";
 import { ForgeLink, type LinkOwner } from "./link.ts";
 import { type Regain, Roles } from "./roles.ts";
-import { type LinkEvent, type ReconnectOptions, redialPlan } from "./redial.ts";
+import { type LinkEvent, redialPlan } from "./redial.ts";
+import type { ConnectOptions, ServerMessageOf } from "./options.ts";
 import { type Restoration, Subscriptions } from "./subscriptions.ts";
 import { readVerbReply, type VerbReplyOf } from "./verbs.ts";
-
-/** One server message of a given kind, as protocol/ types it. */
-export type ServerMessageOf<K extends ServerKind> = Extract<ServerMessageType, { kind: K }>;
-
-export interface ConnectOptions {
-  /** The Origin header a browser would send (forge checks it before the upgrade). */
-  origin?: string;
-  /** Ask for kind-3 (gzip JSON) frames; they are inflated in order in the read path. */
-  deflate?: boolean;
-  /** Check every frame against protocol/'s schemas into `schemaErrors`. */
-  validate?: boolean;
-  /** Hold at most this many frames in `frames` (a long-running watcher); unbounded otherwise. */
-  keep?: number;
-  /**
-   * Dial forge again when the socket drops (redial.ts has the options): every subscription held,
-   * a `follow`'s or one sent by hand, is asked for again in the order held (a followed seat's
-   * from the number it holds), `onLink`'s `reconnected` says what came back, and a command out at
-   * the drop rejects with a ConnectionClosed (it is never sent again). `true` takes the defaults.
-   * Off unless asked.
-   */
-  reconnect?: ReconnectOptions | true;
-}
 
 /**
  * forge's protocol client as an SDK: dials `/socket`, sends messages typed by protocol/, runs
