@@ -113,6 +113,8 @@ function Schedules(props: { project: string; crons: CronEntry[] }) {
         <input
           data-testid="cron-when"
           placeholder="*/30 * * * * or 2027-01-01T09:00"
+          // Room for the whole placeholder: the default 20 characters cut it off.
+          size={34}
           value={cron}
           onInput={(e) => setCron(e.currentTarget.value)}
         />

@@ -95,6 +95,8 @@ export function ExtensionsPage() {
           <input
             data-testid="marketplace-source"
             placeholder="owner/repo, a URL or a path"
+            // Room for the whole placeholder: the default 20 characters cut it off.
+            size={28}
             value={source}
             onInput={(e) => setSource(e.currentTarget.value)}
           />

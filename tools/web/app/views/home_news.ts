@@ -24,8 +24,8 @@ export function cliWords(home: Pick<Home, "cli_version">): string | null {
 
 /**
  * The connectors' liveness for the board page: Gotify connected, or why not in forge's words
- * (`gotify.error`, or off when forge.toml has no [gotify]); Slack's workspaces connected, and
- * the store's own failure to load the subscriptions (`slack.load_error`).
+ * (`gotify.error`, or off when forge.toml has no [gotify]); Slack's workspaces connected (off when
+ * it names none), and the store's own failure to load the subscriptions (`slack.load_error`).
  */
 export function connectorWords(connectors: Home["connectors"]): string {
   const { gotify, slack } = connectors;
@@ -36,7 +36,11 @@ export function connectorWords(connectors: Home["connectors"]): string {
     : `Gotify not connected${gotify.error ? `: ${gotify.error}` : ""}`;
   const pairs = slack.connected_workspaces;
   const up = pairs.filter(([, connected]) => connected).length;
-  const slackWords = `Slack ${up} of ${pairs.length} workspace(s) connected` +
+  // No workspace is Slack left off, said as Gotify's is, not a count of nothing.
+  const slackWords =
+    (pairs.length === 0
+      ? "Slack off (no [[slack]] in forge.toml)"
+      : `Slack ${up} of ${pairs.length} workspace${pairs.length === 1 ? "" : "s"} connected`) +
     (slack.load_failed
       ? `; the stored subscriptions failed to load${
         slack.load_error ? `: ${slack.load_error}` : ""

@@ -39,7 +39,7 @@ Deno.test("home news: the connectors' liveness carries their own errors", () => 
         load_error: "the subscriptions file does not parse",
       },
     }),
-    "Gotify not connected: Gotify answered HTTP 401 · Slack 1 of 2 workspace(s) connected; " +
+    "Gotify not connected: Gotify answered HTTP 401 · Slack 1 of 2 workspaces connected; " +
       "the stored subscriptions failed to load: the subscriptions file does not parse",
   );
   assertEquals(
@@ -47,7 +47,7 @@ Deno.test("home news: the connectors' liveness carries their own errors", () => 
       gotify: { connected: false, configured: false, error: "no [gotify] in forge.toml" },
       slack: { connected_workspaces: [], load_failed: false, load_error: null },
     }),
-    "Gotify off (no [gotify] in forge.toml) · Slack 0 of 0 workspace(s) connected",
+    "Gotify off (no [gotify] in forge.toml) · Slack off (no [[slack]] in forge.toml)",
   );
   // A failure with no words of its own: the liveness is said without them.
   assertEquals(
@@ -55,6 +55,6 @@ Deno.test("home news: the connectors' liveness carries their own errors", () => 
       gotify: { connected: true, configured: true, error: null },
       slack: { connected_workspaces: [["acme", true]], load_failed: true, load_error: null },
     }),
-    "Gotify connected · Slack 1 of 1 workspace(s) connected; the stored subscriptions failed to load",
+    "Gotify connected · Slack 1 of 1 workspace connected; the stored subscriptions failed to load",
   );
 });

@@ -59,11 +59,13 @@ export function agoWords(then: number, now: number): string {
 
 /**
  * The fleet's seats holding a session against how many the project may run, in words a person
- * reads on any screen, a touch one too: "1 of 3 seats live". spec: home > fleet (`live` counts
- * every seat holding a session, the lead included; `cap` is the workers plus the lead).
+ * reads on any screen, a touch one too: "1 seat live, room for 3". Not "1 of 3 seats live",
+ * which a newcomer read as three seats, one of them live, over a card listing one seat.
+ * spec: home > fleet (`live` counts every seat holding a session, the lead included; `cap` is
+ * the workers plus the lead).
  */
 export function liveWords(fleet: FleetRow): string {
-  return `${fleet.live} of ${plural(fleet.cap, "seat")} live`;
+  return `${plural(fleet.live, "seat")} live, room for ${fleet.cap}`;
 }
 
 export function projectGlance(input: {

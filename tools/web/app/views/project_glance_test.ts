@@ -140,6 +140,7 @@ Deno.test("project glance: how long ago, coarse", () => {
 });
 
 Deno.test("project glance: the live count says what it counts", () => {
-  assertEquals(liveWords(fleet), "2 of 4 seats live");
-  assertEquals(liveWords({ ...fleet, live: 0, cap: 1 }), "0 of 1 seat live");
+  assertEquals(liveWords(fleet), "2 seats live, room for 4");
+  assertEquals(liveWords({ ...fleet, live: 1, cap: 3 }), "1 seat live, room for 3");
+  assertEquals(liveWords({ ...fleet, live: 0, cap: 1 }), "0 seats live, room for 1");
 });

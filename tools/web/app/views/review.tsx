@@ -102,6 +102,7 @@ export function ReviewPage() {
       <Threads />
       <h2>Read a document</h2>
       <form
+        class="doc-read"
         onSubmit={(e) => {
           e.preventDefault();
           client().send({
@@ -115,6 +116,8 @@ export function ReviewPage() {
         <input
           data-testid="doc-path"
           placeholder="path in the seat's tree, e.g. README.md"
+          // Room for the whole placeholder: the default 20 characters cut it off.
+          size={40}
           value={docPath}
           onInput={(e) => setDocPath((e.target as HTMLInputElement).value)}
         />

@@ -7,7 +7,8 @@ Deno.test("stale words: a forge never reached is named, and not called disconnec
   const never = { link: "down" as const, retryInMs: 3000, greeted: false, drawn: false };
   assertEquals(
     staleWords(never, address),
-    "Cannot reach forge at ws://127.0.0.1:8790/socket. Trying again in 3 s.",
+    "Cannot reach forge at ws://127.0.0.1:8790/socket. Is it running (tools/deno.sh task start)? " +
+      "Trying again in 3 s.",
   );
   assertEquals(
     staleWords({ ...never, link: "connecting", retryInMs: null }, address),
