@@ -4,6 +4,7 @@
  * nothing of the server's, so a TypeScript client can import it as its SDK.
  */
 export * from "./version.ts";
+export * from "./wire.ts";
 export * from "./slot.ts";
 export * from "./subject.ts";
 export * from "./snapshots.ts";

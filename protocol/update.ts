@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { SlackDraftEnding } from "./connectors.ts";
 import { type AskEnding, HELD_UPDATES, type HeldCard, type HeldKind } from "./held.ts";
 import { describeIssues } from "./issues.ts";
-import type { Wire } from "./server.ts";
+import type { Wire } from "./wire.ts";
 import type { Slot } from "./slot.ts";
 import type { Hearer, UpdateSpec } from "./update_spec.ts";
 import { FLEET_UPDATES } from "./updates_fleet.ts";
