@@ -44,6 +44,15 @@ export type SeatUpdate = { [N in KeyedUpdateName]: { name: N; fields: SeatFields
 /** A seat's own emit: a keyed update's name and its fields, the seat adding its `key`. */
 export type SeatEmit = <N extends KeyedUpdateName>(name: N, fields: SeatFields<N>) => void;
 
+/** A name HELD_UPDATES gives a held kind's `*_pending` or `*_resolved`. */
+type HeldUpdateName = (typeof HELD_UPDATES)[HeldKind]["pending" | "resolved"];
+/**
+ * Fails to compile unless every held update is a row of the table: held.ts sits below the table,
+ * so the check is made here rather than by held.ts naming UpdateName.
+ */
+type _HeldUpdatesAreRows = Assert<HeldUpdateName extends UpdateName ? true : false>;
+type Assert<T extends true> = T;
+
 /** The update table's names. */
 export const UPDATE_NAMES = Object.keys(UPDATES) as UpdateName[];
 
