@@ -8,6 +8,7 @@ import type { Hearer, UpdateSpec } from "./update_spec.ts";
 import { FLEET_UPDATES } from "./updates_fleet.ts";
 import { SEAT_UPDATES } from "./updates_seat.ts";
 import { SUBSYSTEM_UPDATES } from "./updates_subsystems.ts";
+import type { PluginsUpdateName } from "./extensions.ts";
 import { splitVariant } from "./variant.ts";
 
 // spec: How a message is tagged. A SessionUpdate is externally tagged one level inside `update`:
@@ -27,6 +28,8 @@ type FieldsSchema<N extends UpdateName> = (typeof UPDATES)[N]["fields"];
 export type UpdateFields<N extends UpdateName> = FieldsSchema<N> extends infer S extends z.ZodType
   ? z.output<S>
   : null;
+/** A plugins_* update's fields, as the update table types them (protocol/extensions.ts). */
+export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;
 /** A decoded update: its name and its fields, narrowed together by the name. */
 export type SessionUpdate = { [N in UpdateName]: { name: N; fields: UpdateFields<N> } }[UpdateName];
 /** One update variant. */
