@@ -34,6 +34,7 @@ export * from "./terminal_frames.ts";
 export * from "./terminal_summary.ts";
 export * from "./accounts.ts";
 export * from "./dictate.ts";
+export * from "./take_updates.ts";
 export * from "./dictate_models.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";
