@@ -2,7 +2,7 @@ import { encodeUpdate, type SettingsDocument } from "../../protocol/mod.ts";
 import { utf8Length } from "../encoded.ts";
 import { reaches } from "../fanout.ts";
 import { serveSocket } from "../socket.ts";
-import type { ServerOptions } from "../server.ts";
+import type { ServerOptions } from "./options.ts";
 import { DEFAULT_TIMERS } from "../timers.ts";
 import type { ConfigPhase } from "./config.ts";
 import { acceptConnection } from "./accept.ts";
