@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { describeIssues } from "./issues.ts";
 import { parseIgnoringUnknownFields } from "./lenient.ts";
 import { splitVariant } from "./variant.ts";
-import type { Wire } from "./server.ts";
+import type { Wire } from "./wire.ts";
 import {
   type Command,
   type CommandInput,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { SessionUpdate } from "./update.ts";
 import {
   ActivateState,
   BenchProgress,
@@ -16,7 +15,6 @@ import {
   SpeakingBenchRun,
   SpeakingRead,
 } from "./dictate_models.ts";
-import { Slot } from "./slot.ts";
 import { WireTime } from "./wire_time.ts";
 
 // spec: dictate_stream, dictate_stop, the take's updates and DictateOutcome; binary kind 0. The
@@ -90,27 +88,6 @@ export const DictateNotice = z.object({
   surface: DictateSurface.nullable(),
 }).strict();
 export type DictateNotice = z.infer<typeof DictateNotice>;
-
-/** The take's own updates, built in one place so their field names never drift. */
-export const takeUpdate = {
-  started: (key: Slot, floor_db: number, generation: number): SessionUpdate => ({
-    name: "dictate_started",
-    fields: { key, floor_db, generation },
-  }),
-  level: (key: Slot, peak_db: number | null): SessionUpdate => ({
-    name: "dictate_level",
-    fields: { key, peak_db },
-  }),
-  transcribing: (key: Slot): SessionUpdate => ({ name: "dictate_transcribing", fields: { key } }),
-  progress: (key: Slot, generation: number, done: number, total: number | null): SessionUpdate => ({
-    name: "dictate_progress",
-    fields: { key, generation, done, total },
-  }),
-  ended: (key: Slot, outcome: DictateOutcome, generation: number): SessionUpdate => ({
-    name: "dictate_ended",
-    fields: { key, outcome, generation },
-  }),
-};
 
 // ---- binary kind 0 --------------------------------------------------------------------------
 

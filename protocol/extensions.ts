@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { UpdateFields } from "./update.ts";
 
 // spec: What a subject carries > extensions, and "The read and the frames are one shape": the
 // subject's read and the plugins_* updates embed these same objects. Where the spec names a
@@ -191,8 +190,6 @@ export const PLUGINS_EXTENSIONS = {
       "snapshot as the read does; v29's update carries the snapshot alone",
   },
 } as const;
-/** A plugins_* update's fields, as the update table types them. */
-export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;
 
 const BY_ACCOUNT =
   "rows by the forge account that answered each message (the gateway's request ledger), " +

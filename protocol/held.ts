@@ -2,7 +2,6 @@ import { z } from "zod";
 import { SlackDraft } from "./connectors.ts";
 import { DocumentKind } from "./documents.ts";
 import { KeyClass, KeyValue } from "./config_key.ts";
-import type { UpdateName } from "./update.ts";
 import { VaultAskRequest } from "./vault.ts";
 
 // spec: session > pending_asks, Editing the config, and the vault's paragraph: a tool call that
@@ -83,7 +82,10 @@ export const HELD_REQUESTS = {
 } as const satisfies Record<HeldKind, z.ZodObject>;
 export type HeldRequest<K extends HeldKind> = z.infer<(typeof HELD_REQUESTS)[K]>;
 
-/** Each held kind's two updates (a Slack post resolves as `slack_draft_resolved`). */
+/**
+ * Each held kind's two updates (a Slack post resolves as `slack_draft_resolved`). The update
+ * table sits above this file, so update.ts checks that every name here is one of its rows.
+ */
 export const HELD_UPDATES = {
   slack_post: { pending: "slack_post_pending", resolved: "slack_draft_resolved" },
   browser_hand_off: { pending: "browser_hand_off_pending", resolved: "browser_hand_off_resolved" },
@@ -97,7 +99,7 @@ export const HELD_UPDATES = {
   },
   vault_ask: { pending: "vault_ask_pending", resolved: "vault_ask_resolved" },
   settings_write: { pending: "settings_write_pending", resolved: "settings_write_resolved" },
-} as const satisfies Record<HeldKind, { pending: UpdateName; resolved: UpdateName }>;
+} as const satisfies Record<HeldKind, { pending: string; resolved: string }>;
 
 /** A parked card of any kind, with the id the registry gave it. */
 export type HeldCard = HeldRequest<HeldKind> & { id: string };

@@ -4,6 +4,7 @@
  * nothing of the server's, so a TypeScript client can import it as its SDK.
  */
 export * from "./version.ts";
+export * from "./wire.ts";
 export * from "./slot.ts";
 export * from "./subject.ts";
 export * from "./snapshots.ts";
@@ -33,6 +34,7 @@ export * from "./terminal_frames.ts";
 export * from "./terminal_summary.ts";
 export * from "./accounts.ts";
 export * from "./dictate.ts";
+export * from "./take_updates.ts";
 export * from "./dictate_models.ts";
 export * from "./vault.ts";
 export * from "./extensions.ts";

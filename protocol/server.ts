@@ -7,14 +7,12 @@ import { Slot } from "./slot.ts";
 import { BrowserTabList } from "./verb_replies.ts";
 import { Subject } from "./subject.ts";
 import { WireUpdate } from "./update.ts";
+import type { Wire } from "./wire.ts";
 
 // spec: What a client receives. Every server message is tagged on `kind`. These schemas are the
 // one source of the server's wire types: the server builds values of the inferred types, and a
 // client (or a test) validates what it receives against `ServerMessage`.
 
-/** Any JSON value: the field bags that carry the core's own state. */
-export type Wire = string | number | boolean | null | Wire[] | { [key: string]: Wire };
-export type WireObject = { [key: string]: Wire };
 const Json = z.json();
 const msg = <K extends string, T extends z.ZodRawShape>(kind: K, shape: T) =>
   z.object({ kind: z.literal(kind), ...shape }).strict();

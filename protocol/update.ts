@@ -2,12 +2,13 @@ import { z } from "zod";
 import type { SlackDraftEnding } from "./connectors.ts";
 import { type AskEnding, HELD_UPDATES, type HeldCard, type HeldKind } from "./held.ts";
 import { describeIssues } from "./issues.ts";
-import type { Wire } from "./server.ts";
+import type { Wire } from "./wire.ts";
 import type { Slot } from "./slot.ts";
 import type { Hearer, UpdateSpec } from "./update_spec.ts";
 import { FLEET_UPDATES } from "./updates_fleet.ts";
 import { SEAT_UPDATES } from "./updates_seat.ts";
 import { SUBSYSTEM_UPDATES } from "./updates_subsystems.ts";
+import type { PluginsUpdateName } from "./extensions.ts";
 import { splitVariant } from "./variant.ts";
 
 // spec: How a message is tagged. A SessionUpdate is externally tagged one level inside `update`:
@@ -27,6 +28,8 @@ type FieldsSchema<N extends UpdateName> = (typeof UPDATES)[N]["fields"];
 export type UpdateFields<N extends UpdateName> = FieldsSchema<N> extends infer S extends z.ZodType
   ? z.output<S>
   : null;
+/** A plugins_* update's fields, as the update table types them (protocol/extensions.ts). */
+export type PluginsUpdateFields<N extends PluginsUpdateName> = UpdateFields<N>;
 /** A decoded update: its name and its fields, narrowed together by the name. */
 export type SessionUpdate = { [N in UpdateName]: { name: N; fields: UpdateFields<N> } }[UpdateName];
 /** One update variant. */
@@ -43,6 +46,15 @@ export type SeatUpdate = { [N in KeyedUpdateName]: { name: N; fields: SeatFields
 ];
 /** A seat's own emit: a keyed update's name and its fields, the seat adding its `key`. */
 export type SeatEmit = <N extends KeyedUpdateName>(name: N, fields: SeatFields<N>) => void;
+
+/** A name HELD_UPDATES gives a held kind's `*_pending` or `*_resolved`. */
+type HeldUpdateName = (typeof HELD_UPDATES)[HeldKind]["pending" | "resolved"];
+/**
+ * Fails to compile unless every held update is a row of the table: held.ts sits below the table,
+ * so the check is made here rather than by held.ts naming UpdateName.
+ */
+type _HeldUpdatesAreRows = Assert<HeldUpdateName extends UpdateName ? true : false>;
+type Assert<T extends true> = T;
 
 /** The update table's names. */
 export const UPDATE_NAMES = Object.keys(UPDATES) as UpdateName[];

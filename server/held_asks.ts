@@ -1,5 +1,6 @@
 import type { AskEnding, HeldCard, HeldKind, HeldRequest, Slot } from "../protocol/mod.ts";
-import type { Peer, ToolResult } from "./subsystem.ts";
+import type { Peer } from "./peer.ts";
+import type { ToolResult } from "./tool_spec.ts";
 
 // The held asks' contract: one per-seat registry for every kind that parks a tool call until a
 // person answers (server/workspace/seats/held.ts). spec: session > pending_asks (held kinds lead,

@@ -11,7 +11,6 @@ import type {
   PromptSource,
   ReplyCommandName,
   ReplyOf,
-  ServerMessage,
   SessionPart,
   SessionUpdate,
   Slot,
@@ -33,20 +32,9 @@ import type { Workspace } from "./workspace/workspace.ts";
  * subject. Subsystems import `protocol/` and this file, never each other.
  */
 
-/** What a handler sees of the connection a message came from. */
-export interface Peer {
-  readonly id: number;
-  /** Whether this connection registered as able to answer prompts. spec: subscribe > answering. */
-  readonly answering: boolean;
-  /** The seat this connection has on screen. spec: showing. */
-  readonly showing: Slot | null;
-  send(message: ServerMessage): void;
-  sendBinary(bytes: Uint8Array): void;
-  /** Bytes queued to this peer and not yet written: how far behind it is. */
-  buffered(): number;
-  /** Runs once when the connection ends, whatever ended it. */
-  onClose(fn: () => void): void;
-}
+// What a handler sees of the connection a message came from (peer.ts).
+import type { Peer } from "./peer.ts";
+export * from "./peer.ts";
 
 // forge's own MCP tools: their declarations and typed handlers (tool_spec.ts).
 import type { ToolHandler, ToolSpec } from "./tool_spec.ts";

@@ -6,11 +6,16 @@ import type { Transport } from "../socket.ts";
 import type { Timers } from "../timers.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import type { ConfigPhase } from "./config.ts";
-import type { EncodedSettings } from "./socket.ts";
 import type { StatePhase } from "./state.ts";
 
 /** Messages (and their UTF-16 units or bytes) one connection may have waiting to be handled. */
 export const INBOUND_QUEUE = { messages: 256, bytes: 32 * 1024 * 1024 };
+
+/**
+ * The settings frame's text and its size in bytes: the socket phase encodes it once per load, and
+ * every connection accepted here is sent it.
+ */
+export type EncodedSettings = { text: string; bytes: number };
 
 /** What a new connection is wired to. */
 export interface AcceptDeps {

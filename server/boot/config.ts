@@ -4,7 +4,7 @@ import { CORE_AREAS } from "../config/core_areas.ts";
 import { ConfigStore } from "../config/store.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { catalogueAreas } from "../registry.ts";
-import type { ServerOptions } from "../server.ts";
+import type { ServerOptions } from "./options.ts";
 
 /** What the config phase leaves: where the config lives, the log beside it, the loaded config. */
 export interface ConfigPhase {

@@ -2,10 +2,10 @@ import { encodeUpdate, type SettingsDocument } from "../../protocol/mod.ts";
 import { utf8Length } from "../encoded.ts";
 import { reaches } from "../fanout.ts";
 import { serveSocket } from "../socket.ts";
-import type { ServerOptions } from "../server.ts";
+import type { ServerOptions } from "./options.ts";
 import { DEFAULT_TIMERS } from "../timers.ts";
 import type { ConfigPhase } from "./config.ts";
-import { acceptConnection } from "./accept.ts";
+import { acceptConnection, type EncodedSettings } from "./accept.ts";
 import type { StatePhase } from "./state.ts";
 import type { SubsystemsPhase } from "./subsystems.ts";
 import type { WorkspacePhase } from "./workspace.ts";
@@ -115,9 +115,6 @@ export function socketPhase(
   listener?.open(accept);
   return listener;
 }
-
-/** The settings frame's text and its size in bytes. */
-export type EncodedSettings = { text: string; bytes: number };
 
 function encodeSettings(document: SettingsDocument): EncodedSettings {
   const text = JSON.stringify({ kind: "settings", document });

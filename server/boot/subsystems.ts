@@ -11,7 +11,7 @@ import { sessionArea } from "../areas/session.ts";
 import { settingsArea } from "../areas/settings.ts";
 import { type Board, boardArea } from "../board/mod.ts";
 import { Registry } from "../registry.ts";
-import type { ServerOptions } from "../server.ts";
+import type { ServerOptions } from "./options.ts";
 import type { AnyManifest, Host } from "../subsystem.ts";
 import { workersArea } from "../workers/mod.ts";
 import { ToolBridge } from "../workspace/mcp/bridge.ts";

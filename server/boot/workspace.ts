@@ -3,7 +3,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { HeldAskRegistry } from "../workspace/seats/held.ts";
 import { refusalWords } from "../state/keeper.ts";
 import { Workspace } from "../workspace/workspace.ts";
-import type { ServerOptions } from "../server.ts";
+import type { ServerOptions } from "./options.ts";
 import type { ConfigPhase } from "./config.ts";
 import type { StatePhase } from "./state.ts";
 
