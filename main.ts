@@ -1,6 +1,6 @@
 import { configPath } from "./server/config/load.ts";
 import { bootFailureLines, inPhase } from "./server/boot/failure.ts";
-import { flagOf, portFlag } from "./server/boot/flags.ts";
+import { checkFlags, flagOf, portFlag } from "./server/boot/flags.ts";
 import { guardProcess } from "./server/crash_guard.ts";
 import { type ServerOptions, startServer } from "./server/server.ts";
 import { timersFromEnv } from "./server/timers.ts";
@@ -20,11 +20,14 @@ export async function runForge(
   test: Pick<ServerOptions, "extra" | "startClock"> = {},
 ) {
   try {
-    const flags = await inPhase("flags", null, () => ({
-      configPath: configPath(flagOf(args, "--config"), (n) => Deno.env.get(n)),
-      port: portFlag(args, "--port"),
-      gatewayPort: portFlag(args, "--gateway-port"),
-    }));
+    const flags = await inPhase("flags", null, () => {
+      checkFlags(args);
+      return {
+        configPath: configPath(flagOf(args, "--config"), (n) => Deno.env.get(n)),
+        port: portFlag(args, "--port"),
+        gatewayPort: portFlag(args, "--gateway-port"),
+      };
+    });
     const server = await startServer({
       ...flags,
       ...test,
@@ -41,6 +44,14 @@ export async function runForge(
     };
     Deno.addSignalListener("SIGTERM", shutdown);
     Deno.addSignalListener("SIGINT", shutdown);
+    // A config path with no file runs on the defaults (a settings save writes the file); said
+    // here too, so a misspelt --config is not mistaken for an empty fleet.
+    if (!server.config.loaded.exists) {
+      console.error(
+        `forge: no file at ${flags.configPath}: running on the built-in defaults ` +
+          "(the first settings save writes it)",
+      );
+    }
     // `server.enabled = false`: no socket, and the line says so instead of an address.
     console.log(
       server.serving

@@ -3,7 +3,7 @@ import { CORE_AREAS } from "../server/config/core_areas.ts";
 import { configPath, loadConfigFile } from "../server/config/load.ts";
 import { catalogueAreas } from "../server/registry.ts";
 import { bootFailureLines, inPhase } from "../server/boot/failure.ts";
-import { flagOf, portFlag } from "../server/boot/flags.ts";
+import { checkFlags, flagOf, portFlag } from "../server/boot/flags.ts";
 import { findClaude } from "../server/workspace/cli.ts";
 import { chromiumPath } from "../subsystems/browser/launch.ts";
 import { firstOnPath } from "../server/path_kind.ts";
@@ -20,10 +20,10 @@ const areas = catalogueAreas(CORE_AREAS, SUBSYSTEMS);
 let loaded, flagPort, gatewayPort;
 try {
   // The same sentences main.ts would say: the flags' words, then the config's (boot/failure.ts).
-  [flagPort, gatewayPort] = await inPhase("flags", null, () => [
-    portFlag(args, "--port"),
-    portFlag(args, "--gateway-port"),
-  ]);
+  [flagPort, gatewayPort] = await inPhase("flags", null, () => {
+    checkFlags(args);
+    return [portFlag(args, "--port"), portFlag(args, "--gateway-port")];
+  });
   loaded = await inPhase("config", null, () => loadConfigFile(path, areas), path);
 } catch (err) {
   for (const line of bootFailureLines(err)) console.error(line);

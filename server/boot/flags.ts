@@ -24,3 +24,25 @@ export function portFlag(args: readonly string[], name: string): number | undefi
   }
   return port;
 }
+
+/** The flags forge takes, each with a value, as its refusals spell them. */
+const FORGE_FLAGS = { "--config": "PATH", "--port": "N", "--gateway-port": "N" } as const;
+
+/**
+ * Refuses a command line holding anything but forge's flags, each with its value: a misspelt
+ * flag (`--prot 8795`) would otherwise be passed over and forge start on what it did not ask for.
+ */
+export function checkFlags(args: readonly string[]): void {
+  const known = Object.keys(FORGE_FLAGS);
+  const takes = "forge takes " +
+    Object.entries(FORGE_FLAGS).map(([flag, value]) => `${flag} ${value}`).join(", ");
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (known.some((f) => arg.startsWith(`${f}=`))) continue;
+    if (!known.includes(arg)) {
+      throw new Error(`forge does not know \`${arg}\` on its command line: ${takes}`);
+    }
+    if (i + 1 >= args.length) throw new Error(`${arg} needs a value after it: ${takes}`);
+    i++;
+  }
+}

@@ -1,5 +1,5 @@
-import { assertEquals, assertRejects } from "../../tests/assert.ts";
-import { flagOf, portFlag } from "./flags.ts";
+import { assertEquals, assertRejects, assertThrows } from "../../tests/assert.ts";
+import { checkFlags, flagOf, portFlag } from "./flags.ts";
 
 Deno.test("a flag is read as `--name V` or `--name=V`; absent, it is null", () => {
   assertEquals(flagOf(["--config", "a.toml"], "--config"), "a.toml");
@@ -17,4 +17,15 @@ Deno.test("a port flag is a whole number from 0 to 65535, refused in words other
       new RegExp(`^--gateway-port takes a port, a whole number from 0 to 65535, not \`${bad}\`$`),
     );
   }
+});
+
+Deno.test("a command line holding anything but forge's flags is refused, naming what", () => {
+  checkFlags(["--config", "a.toml", "--port=0", "--gateway-port", "0"]);
+  checkFlags([]);
+  assertThrows(
+    () => checkFlags(["--port", "0", "--prot", "8795"]),
+    /^forge does not know `--prot` on its command line: forge takes --config PATH, --port N, --gateway-port N$/,
+  );
+  assertThrows(() => checkFlags(["serve"]), /^forge does not know `serve`/);
+  assertThrows(() => checkFlags(["--port"]), /^--port needs a value after it/);
 });
