@@ -87,6 +87,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       bind: http.addr.hostname,
       port: http.addr.port,
       config: store.loaded.path,
+      config_file: store.loaded.exists ? "read" : "none: the built-in defaults",
       subsystems: registry.states(),
     });
   } else {

@@ -76,6 +76,18 @@ Deno.test("a --port that is not a port is refused before anything starts, exit 1
   await Deno.remove(dir, { recursive: true });
 });
 
+Deno.test("a flag forge does not know is refused before anything starts, exit 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  // A misspelt --port: passed over, forge would start on a port nobody asked for.
+  const { code, stderr } = await run(dir, start(`${dir}/forge.toml`, "--prot", "8795"));
+  assertEquals(code, 1, stderr);
+  assertEquals(headlines(stderr), [
+    "forge could not start while reading its command line (the flags phase): forge does not " +
+    "know `--prot` on its command line: forge takes --config PATH, --port N, --gateway-port N",
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
+
 /** A bound on a spawned forge's boot, for a boot that hangs: not a measure of how long one takes. */
 const BOOT_BOUND_MS = 120_000;
 
@@ -84,7 +96,11 @@ const BOOT_BOUND_MS = 120_000;
  * `serving` runs against its socket, then forge is stopped as an operator stops it (SIGTERM) and
  * must exit 0. A forge that never prints LISTENING fails the test, its stderr shown.
  */
-async function whileServing(dir: string, file: string, serving: (url: string) => Promise<void>) {
+async function whileServing(
+  dir: string,
+  file: string,
+  serving: (url: string) => Promise<void>,
+): Promise<string> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -117,7 +133,19 @@ async function whileServing(dir: string, file: string, serving: (url: string) =>
     assert(port !== null, `forge never served:\n${err}`);
     assertEquals(status.code, 0, err);
   }
+  return await stderr;
 }
+
+Deno.test("a config path with no file is said on stderr, and forge serves its defaults", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });
+  // A misspelt --config gives an empty fleet: the operator reads why beside LISTENING.
+  const stderr = await whileServing(dir, "main.ts", () => Promise.resolve());
+  assertEquals(headlines(stderr), [
+    `forge: no file at ${dir}/forge.toml: running on the built-in defaults ` +
+    "(the first settings save writes it)",
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
 
 Deno.test("a subsystem's unheard rejection during the boot is logged and forge serves", async () => {
   const dir = await Deno.makeTempDir({ prefix: "forge-boot-" });

@@ -39,7 +39,7 @@ const has = (name: string): boolean => {
   return i >= 0;
 };
 const port = take("--port");
-const url = take("--url") ?? `ws://127.0.0.1:${port ?? 8790}/socket`;
+const urlFlag = take("--url");
 const origin = take("--origin") ?? undefined;
 const quietMs = Number(take("--quiet-ms") ?? 1500);
 const deflate = has("--deflate");
@@ -49,6 +49,27 @@ const validate = has("--validate");
 const KEEP = 256;
 
 /** What one action sends: a message, a command run to its answer, or raw text as typed. */
+/**
+ * The socket to dial: `--url` as given, else loopback on `--port` (8790 unless given). A port
+ * that is not one, or a URL that is not a ws:// or wss:// address, is refused in the client's
+ * words rather than the URL parser's.
+ */
+export function socketUrl(port: string | null, url: string | null): string {
+  if (url !== null) {
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (parsed?.protocol !== "ws:" && parsed?.protocol !== "wss:") {
+      throw new Error(
+        `--url takes a ws:// or wss:// address (ws://127.0.0.1:8790/socket), not \`${url}\``,
+      );
+    }
+    return url;
+  }
+  if (port !== null && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535)) {
+    throw new Error(`--port takes a port, a whole number from 0 to 65535, not \`${port}\``);
+  }
+  return `ws://127.0.0.1:${port ?? 8790}/socket`;
+}
+
 export type Outbound = { message: ClientMessage } | { command: Wire } | { raw: string };
 
 /** Turns one action line into what it sends; `send` keeps its text as typed. */
@@ -141,7 +162,9 @@ if (import.meta.main) {
     lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   }
   let outbound: Outbound[];
+  let url: string;
   try {
+    url = socketUrl(port, urlFlag);
     outbound = withHomeBeforeCommands(lines.map(actionToOutbound));
   } catch (err) {
     console.error(`forge client: ${(err as Error).message}`);

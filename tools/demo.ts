@@ -1,4 +1,5 @@
-import { ForgeClient } from "./client_lib.ts";
+import { portFlag } from "../server/boot/flags.ts";
+import { ConnectionClosed, ForgeClient } from "./client_lib.ts";
 
 /**
  * `tools/deno.sh task demo [--port N] [--once]`: forge with a seat at work and no Anthropic
@@ -16,11 +17,13 @@ const DEMO = `${REPO}fixtures/demo`;
 const SEAT = { org: "Demo", project: "hello", label: "lead" };
 
 const args = [...Deno.args];
-const flagValue = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const port = Number(flagValue("--port") ?? 8790);
+let port = 8790;
+try {
+  port = portFlag(args, "--port") ?? port;
+} catch (err) {
+  console.error(`demo: ${(err as Error).message}`);
+  Deno.exit(2);
+}
 const once = args.includes("--once");
 
 const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-demo-" }));
@@ -58,6 +61,13 @@ try {
   );
   await converse(`ws://${listening}/socket`);
 } catch (err) {
+  // Ctrl-C reaches forge too, and its shutdown close (1001) can come before the demo hears the
+  // signal: forge going away is the demo's end, not its failure.
+  if (err instanceof ConnectionClosed && err.code === 1001) {
+    say("forge shut down; the demo ends");
+    await cleanup();
+    Deno.exit(0);
+  }
   console.error(`demo: ${(err as Error).message}`);
   await cleanup();
   Deno.exit(1);
