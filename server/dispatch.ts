@@ -36,7 +36,8 @@ export interface DispatchDeps {
   registry: Registry;
   workspace: Workspace;
   log: Logger;
-  /** Told when a connection's `showing` or answering moves (server/attendance.ts). */
+  /** Told when a connection's `showing` or answering moves, or it lets a seat's session go
+   * (server/attendance.ts). */
   attendance?: { changed(): void };
 }
 
@@ -190,8 +191,7 @@ async function route(
     case "subscribe":
       return subscribe(conn, message, deps);
     case "unsubscribe":
-      conn.subs.remove(message.what);
-      return;
+      return letGo(conn, message.what, deps);
     case "showing":
       return showing(conn, message.seat, deps);
     case "command":
@@ -234,13 +234,21 @@ async function subscribe(conn: Connection, msg: ClientMessageOf<"subscribe">, de
     const data = await found.handler(msg.what, conn, { review: msg.review === true });
     conn.sendSnapshot(msg.what, data);
   } catch (err) {
-    conn.subs.remove(msg.what);
+    letGo(conn, msg.what, deps);
     if (err instanceof Refusal) throw new Refusal("subscribe", err.message, seat);
     deps.log.debug("subscribe_failed", { conn: conn.id, subject: msg.what, error: err });
     throw new Refusal("subscribe", ownWords(`subscribe ${subjectLabel(msg.what)}`, err), seat);
   } finally {
     release();
   }
+}
+
+/**
+ * Drops one subscription; a seat whose session subject this connection no longer holds at all is
+ * news to attendance (a watch kept for the seat's subscribers may stop).
+ */
+function letGo(conn: Connection, what: Subject, deps: DispatchDeps): void {
+  if (conn.subs.remove(what) && typeof what === "object") deps.attendance?.changed();
 }
 
 async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) {

@@ -37,6 +37,12 @@ export class Subscriptions {
     return this.#counts.get(subjectKey(subject))?.count ?? 0;
   }
 
+  /** Whether any subscription is a seat's session subject. */
+  get holdsSeat(): boolean {
+    for (const { subject } of this.#counts.values()) if (typeof subject === "object") return true;
+    return false;
+  }
+
   get empty(): boolean {
     return this.#counts.size === 0;
   }

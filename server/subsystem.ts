@@ -116,8 +116,14 @@ export interface Attendance {
   /** Whether an answering connection shows this seat right now. */
   attended(slot: Slot): boolean;
   /**
-   * Runs `fn` after any connection's `showing` or answering moves, or a connection ends (the
-   * last viewer leaving is one); returns the call that stops it. A throwing `fn` is skipped.
+   * Whether any connection holds the seat's session subject now, answering or not: what a
+   * subsystem that works only for the seat's subscribers (the review watch) lives by.
+   */
+  held(slot: Slot): boolean;
+  /**
+   * Runs `fn` after any connection's `showing` or answering moves, a seat's session subject
+   * loses a holder, or a connection ends (the last viewer leaving is one); returns the call that
+   * stops it. A throwing `fn` is skipped.
    */
   onChange(fn: () => void): () => void;
 }

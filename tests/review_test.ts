@@ -243,3 +243,33 @@ Deno.test("review: threads are written through reply commands and read back on t
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+// spec: command > reply_to: a review write for a project the config does not declare is refused
+// in forge's words naming it - in the reply for a reply command, as an error otherwise - and
+// no store is made for the name.
+Deno.test("review: a write for an undeclared project is refused by name and writes nothing", async () => {
+  const dir = await repo();
+  try {
+    await using t = await testServer(config(dir));
+    const c = await t.ready();
+    const scope = { project: "nope-zz", branch: "b1" };
+    const why = (name: string) =>
+      `${name}: no project is named \`nope-zz\`; the projects are \`proj\``;
+    c.send({
+      kind: "command",
+      command: { set_review_thread_status: { ...scope, thread_id: "t1", status: "resolved" } },
+      reply_to: 1,
+    });
+    assertEquals(
+      (await c.next((m) => m.kind === "reply" && m.reply_to === 1)).body,
+      why("set_review_thread_status"),
+    );
+    c.send({ kind: "command", command: { save_review_threads: { ...scope, threads: [] } } });
+    const refused = await c.next((m) => m.kind === "error");
+    assertEquals([refused.what, refused.why], ["dispatch", why("save_review_threads")]);
+    const made = await Deno.stat(`${t.dir}/state/reviews/nope-zz`).then(() => true, () => false);
+    assertEquals(made, false, "no store was made for the name");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -91,8 +91,9 @@ export function acceptConnection(deps: AcceptDeps) {
     );
     conn.onClose(() => {
       connections.delete(conn.id);
-      // The last viewer of a seat leaving is news to whoever waits on attendance (notify).
-      if (conn.showing !== null) attendance.changed();
+      // The last viewer of a seat leaving is news to whoever waits on attendance (notify, the
+      // review watch kept for a seat's subscribers).
+      if (conn.showing !== null || conn.subs.holdsSeat) attendance.changed();
     });
     connections.set(conn.id, conn);
     log.debug("connection_opened", { conn: conn.id, peer: info.peer, deflate: info.deflate });

@@ -45,6 +45,7 @@ export class Workspace {
   readonly stream = new UpdateStream();
   readonly #seats = new Map<string, SeatInfo>();
   readonly #unseen = new Map<string, Slot>();
+  readonly #removed = new Set<(slot: Slot) => void>();
   /** home's `fatal_error` now: the newest of the sources still set (`setFatal`). */
   fatalError: UpdateFields<"fatal_error"> | null = null;
   readonly #fatal = new Map<FatalKind, string>();
@@ -89,7 +90,23 @@ export class Workspace {
   }
 
   removeSeat(slot: Slot): void {
-    this.#seats.delete(slotName(slot));
+    if (!this.#seats.delete(slotName(slot))) return;
+    for (const fn of this.#removed) {
+      try {
+        fn(slot);
+      } catch (error) {
+        this.log.error("seat_removed_listener_failed", { seat: slotName(slot), error });
+      }
+    }
+  }
+
+  /**
+   * Runs `fn` after a seat leaves the workspace (a worker despawned, a closed worker forgotten);
+   * returns the call that stops it. A throwing `fn` is logged and the rest still run.
+   */
+  onSeatRemoved(fn: (slot: Slot) => void): () => void {
+    this.#removed.add(fn);
+    return () => this.#removed.delete(fn);
   }
 
   emit(update: SessionUpdate, only: Audience = null): NumberedUpdate {

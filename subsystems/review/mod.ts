@@ -3,7 +3,6 @@ import {
   type SessionPart,
   type SessionUpdate,
   type Slot,
-  slotName,
 } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
 import { notASeat } from "../../server/workspace/workspace.ts";
@@ -16,6 +15,7 @@ import { PrLookup } from "./pr.ts";
 import { readRecord } from "./record.ts";
 import { ThreadStore } from "./threads.ts";
 import { SeatWatch } from "./watch.ts";
+import { SeatWatches } from "./watches.ts";
 import { readVerbs } from "./read_verbs.ts";
 import { threadCommands } from "./thread_commands.ts";
 
@@ -25,10 +25,11 @@ import { threadCommands } from "./thread_commands.ts";
  * table; document_read; file_content; "What is not here" (commit_diff); command > reply_to.
  */
 export function create(host: Host) {
-  const watches = new Map<string, SeatWatch>();
   const baseStore = new BaseStore({
     log: host.log,
-    onMeasured: (cwd) => watches.forEach((w) => w.cwd === cwd && w.pass()),
+    onMeasured: (cwd) => {
+      for (const w of watches.all()) if (w.cwd === cwd) w.pass();
+    },
   });
   let prReason: string | null = null;
   const pr = new PrLookup({
@@ -54,33 +55,21 @@ export function create(host: Host) {
     if (!seat) throw new Refusal(what, `${what}: ${notASeat(slot)}`, slot);
     return seat;
   };
-  const watchOf = (slot: Slot): SeatWatch => {
-    const seat = seatOf(slot, "subscribe");
-    const name = slotName(slot);
-    let w = watches.get(name);
-    if (w && w.cwd !== seat.cwd) {
-      w.stop();
-      w = undefined;
-    }
-    if (!w) {
-      w = new SeatWatch(slot, seat.cwd, {
-        host,
-        baseStore,
-        pr,
-        hasSession: () => host.workspace.seat(slot)?.sessionId() != null,
-      });
-      w.start();
-      watches.set(name, w);
-    }
-    return w;
-  };
+  // A seat's watch runs while someone holds its session subject (watches.ts).
+  const watches = new SeatWatches(host, (slot, cwd) =>
+    new SeatWatch(slot, cwd, {
+      host,
+      baseStore,
+      pr,
+      hasSession: () => host.workspace.seat(slot)?.sessionId() != null,
+    }));
   const maxMib = () => host.config().documents.max_size_mib;
   const branchOf = async (slot: Slot) => (await readRecordFor(slot, false)).work.branch ?? "HEAD";
   // A seat already watched serves its stores; any other is read now.
   const readRecordFor = (slot: Slot, review: boolean) => {
     const seat = seatOf(slot, "subscribe");
-    const w = watches.get(slotName(slot));
-    if (w && w.cwd === seat.cwd) return w.record(review);
+    const w = watches.live(slot, seat.cwd);
+    if (w) return w.record(review);
     return readRecord(seat.cwd, { baseStore, review, hasSession: seat.sessionId() !== null });
   };
 
@@ -124,7 +113,7 @@ export function create(host: Host) {
     },
     sessionFields: async (slot: Slot, opts: { review: boolean }): Promise<SessionPart> => {
       const seat = seatOf(slot, "subscribe");
-      const watch = watchOf(slot);
+      const watch = watches.forRead(slot, seat.cwd);
       const record = await watch.record(opts.review);
       const rows = await watch.rows(record.work, record.git);
       watch.held(rows);
@@ -140,7 +129,7 @@ export function create(host: Host) {
     onUpdate: (u: SessionUpdate) => void activity.onUpdate(u),
     stop: () => {
       stopping = true;
-      for (const w of watches.values()) w.stop();
+      watches.stop();
       return Promise.resolve();
     },
   };

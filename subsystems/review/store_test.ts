@@ -3,12 +3,7 @@
 // the count of git processes (git.ts) does not move, and what it answers is what a fresh read of
 // the same tree answers. A seat with no session has no watch to keep its stores: it reads now.
 import { deepStrictEqual, strictEqual as equal } from "node:assert/strict";
-import type { SessionUpdate, Slot, Wire } from "../../protocol/mod.ts";
-import type { ForgeConfig } from "../../server/config/types.ts";
-import { memoryLogger } from "../../server/log.ts";
-import { StateKeeper } from "../../server/state/keeper.ts";
-import type { Host } from "../../server/subsystem.ts";
-import type { SeatInfo, Workspace } from "../../server/workspace/workspace.ts";
+import type { Slot, Wire } from "../../protocol/mod.ts";
 import { BaseStore } from "./base.ts";
 import { gitSpawns } from "./git.ts";
 import { create } from "./mod.ts";
@@ -22,49 +17,12 @@ import {
   tempDir,
   write,
 } from "../../tests/review_support.ts";
+import { reviewHost } from "../../tests/review_host.ts";
 
 const SLOT: Slot = { org: "Acme", project: "proj", label: "lead" };
 
-function hostFor(cwd: string, stateDir: string, session: () => string | null) {
-  const updates: SessionUpdate[] = [];
-  let told: (() => void) | null = null;
-  const seat = {
-    slot: SLOT,
-    cwd,
-    project: { name: "proj", path: cwd, document_roots: [] },
-    sessionId: session,
-  } as unknown as SeatInfo;
-  const log = memoryLogger();
-  const host: Host = {
-    log,
-    state: new StateKeeper(log),
-    config: () => ({ documents: { max_size_mib: 4 } }) as unknown as ForgeConfig,
-    stateDir,
-    workspace: { seat: () => seat } as unknown as Workspace,
-    emit: (u) => {
-      updates.push(u);
-      told?.();
-    },
-    asks: {} as Host["asks"],
-    deliver: () => Promise.reject(new Error("no deliveries here")),
-    toolsChanged: () => {},
-  };
-  /** Resolves on the next update named `name` (the watch's push after a write). */
-  const next = (name: string) =>
-    new Promise<SessionUpdate>((resolve) => {
-      const look = () => {
-        const u = updates.find((u) => u.name === name);
-        if (u) {
-          updates.length = 0;
-          told = null;
-          resolve(u);
-        }
-      };
-      told = look;
-      look();
-    });
-  return { host, next };
-}
+const hostFor = (cwd: string, stateDir: string, session: () => string | null) =>
+  reviewHost(SLOT, cwd, stateDir, session);
 
 /** A feature branch one commit ahead of a local main, with a modified and an untracked file. */
 async function localBaseTree(dir: string): Promise<string> {

@@ -7,19 +7,35 @@ type Cmd<N extends Command["name"]> = Extract<Command, { name: N }>;
 /**
  * A person's review thread writes: save, remove, set a status, upsert, submit a review. Each that
  * lands goes through `written`, which tells every viewer of the branch. spec: command > reply_to
- * ("the three review writes"). A store that cannot be written refuses in the keeper's words.
+ * ("the three review writes"). A store that cannot be written refuses in the keeper's words; a
+ * project the config does not declare is refused before anything is read or written, so a
+ * client cannot make a store (and a keeper handle kept for the server's life) for any name.
  */
 export function threadCommands(
   host: Host,
   threads: ThreadStore,
   written: <T>(project: string, branch: string, result: T) => T,
 ) {
+  /** The fields' project and branch, once the project is one the config declares. */
+  const scope = <F extends { project: string; branch: string }>(what: string, fields: F): F => {
+    const projects = host.workspace.projects();
+    if (!projects.some((p) => p.name === fields.project)) {
+      const named = [...new Set(projects.map((p) => p.name))].map((n) => `\`${n}\``);
+      throw new Refusal(
+        "dispatch",
+        `${what}: no project is named \`${fields.project.slice(0, 64)}\`; the projects are ${
+          named.join(", ") || "none"
+        }`,
+      );
+    }
+    return fields;
+  };
   return {
     // The thread shapes were checked by the command's schema; what is left is the store. A
     // Refusal, not an Error: the dispatcher prefixes an Error's words with the command's name,
     // and these sentences already start with it.
     save_review_threads: async (c: Cmd<"save_review_threads">) => {
-      const { project, branch } = c.fields;
+      const { project, branch } = scope("save_review_threads", c.fields);
       await threads.save(project, branch, c.fields.threads).catch((err) => {
         throw storeRefusal(
           "save_review_threads",
@@ -31,7 +47,7 @@ export function threadCommands(
       written(project, branch, null);
     },
     remove_review_thread: async (c: Cmd<"remove_review_thread">) => {
-      const { project, branch, thread_id } = c.fields;
+      const { project, branch, thread_id } = scope("remove_review_thread", c.fields);
       const removed = await threads.remove(project, branch, thread_id).catch((err) => {
         throw storeRefusal("remove_review_thread", `${thread_id} was not removed`, err, host);
       });
@@ -46,7 +62,7 @@ export function threadCommands(
     // The third review write (spec: command > reply_to, "the three review writes"): its
     // reply is the bool upsert's is, true when the status was written.
     set_review_thread_status: async (c: Cmd<"set_review_thread_status">) => {
-      const { project, branch, thread_id, status } = c.fields;
+      const { project, branch, thread_id, status } = scope("set_review_thread_status", c.fields);
       const ok = await threads.setStatus(project, branch, thread_id, status).catch((error) => {
         // The reply is the spec's bool (written or not); the keeper's words go to the log.
         host.log.warn("review_status_unwritten", { project, branch, error });
@@ -55,12 +71,12 @@ export function threadCommands(
       return ok ? written(project, branch, true) : false;
     },
     upsert_review_thread: async (c: Cmd<"upsert_review_thread">) => {
-      const { project, branch } = c.fields;
+      const { project, branch } = scope("upsert_review_thread", c.fields);
       const ok = await threads.upsert(project, branch, c.fields.thread);
       return ok ? written(project, branch, true) : false;
     },
     submit_review: async (c: Cmd<"submit_review">) => {
-      const { project, branch } = c.fields;
+      const { project, branch } = scope("submit_review", c.fields);
       const set = await threads.submitReview(
         project,
         branch,
