@@ -1,7 +1,6 @@
 import { encodeBrowserAudio } from "../../protocol/mod.ts";
 import { reusedReads } from "../../server/reused_reads.ts";
 import type { Host } from "../../server/subsystem.ts";
-import type { BrowserHost } from "./host.ts";
 import type { Tab } from "./tab.ts";
 
 /** The PCM a host's sink is read at: 16 kHz mono i16 (measured: `parec` captures it so). */
@@ -15,6 +14,13 @@ export interface HostAudio {
   /** Starts reading the sink once Chromium runs; packets go to `deliver`. */
   start(deliver: (pcm: Uint8Array) => void): void;
   stop(): void;
+}
+
+/** What the audio reads of a host (a BrowserHost, host.ts): its id, key and tabs. */
+export interface AudioBrowser {
+  readonly id: number;
+  readonly key: string;
+  readonly tabs: ReadonlyMap<number, Tab>;
 }
 
 const none = (note: string): HostAudio => ({
@@ -80,7 +86,7 @@ export class PageAudio {
   }
 
   /** The audio of one host start. */
-  async forHost(browser: BrowserHost): Promise<HostAudio> {
+  async forHost(browser: AudioBrowser): Promise<HostAudio> {
     const why = await this.#ensureDaemon();
     if (why) return this.#off(browser, why);
     const env = { XDG_RUNTIME_DIR: this.#runtime, PULSE_SERVER: this.#server };
@@ -141,14 +147,14 @@ export class PageAudio {
     };
   }
 
-  #off(browser: BrowserHost, why: string): HostAudio {
+  #off(browser: AudioBrowser, why: string): HostAudio {
     const note = `page audio is off: ${why}`;
     this.host.log.info("browser_audio_off", { profile: browser.key, why: note });
     return none(note);
   }
 
   /** One PCM chunk of a host: a kind-2 packet to each tab's controller. */
-  deliver(browser: BrowserHost, pcm: Uint8Array): void {
+  deliver(browser: AudioBrowser, pcm: Uint8Array): void {
     for (const tab of browser.tabs.values()) {
       if (tab.viewers.controller === null) continue;
       const seq = (this.#seq.get(tab) ?? 0) + 1;

@@ -5,19 +5,11 @@
  * names nothing now is refused in words that send the agent back to browser_snapshot.
  */
 import type { Frame, Locator, Page } from "playwright-core";
-import type { DriverOps } from "./driver.ts";
+import type { DriverOps } from "./driver_messages.ts";
 import { pageFunction, Refused, within } from "./driver_calls.ts";
 import { maskPasswords } from "./driver_passwords.ts";
 import { FORM_STATE_JS } from "./form_state.ts";
 import { subtreeOf } from "./snapshot_lines.ts";
-
-/** One field of browser_fill_form. */
-export interface FillField {
-  target: string;
-  name: string;
-  type: "textbox" | "checkbox" | "radio" | "combobox" | "slider";
-  value: string;
-}
 
 /**
  * A snapshot ref: `e<n>`, or `f<frame>e<n>`, where `<frame>` is Playwright's number for the

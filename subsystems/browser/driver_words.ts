@@ -4,7 +4,7 @@
  * element is disabled, hidden, covered, moving); anything else keeps Playwright's first line
  * after forge's own framing, so the agent reads what went wrong and what to do.
  */
-import type { DriverOp } from "./driver.ts";
+import type { DriverOp } from "./driver_messages.ts";
 import { Refused } from "./driver_calls.ts";
 
 /** What each operation was trying to do, for "could not <what>". */

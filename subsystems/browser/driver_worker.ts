@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import type { DriverAsk, DriverOp, DriverReply } from "./driver.ts";
+import type { DriverAsk, DriverOp, DriverReply } from "./driver_messages.ts";
 import { Refused, within } from "./driver_calls.ts";
 import { DRIVER_OPS } from "./driver_ops.ts";
 import { explain, tooSlow } from "./driver_words.ts";

@@ -1,11 +1,11 @@
 import { type ServerMessage, type Slot, slotName } from "../../protocol/mod.ts";
 import type { HostAudio } from "./audio.ts";
 import { type Cdp, type CdpBody, connectCdp } from "./cdp.ts";
+import { CurrentTabs } from "./current_tabs.ts";
 import { PageDriver } from "./driver.ts";
 import { killGroup, launchChromium } from "./launch.ts";
 import { endLeftover } from "./leftover.ts";
 import { Tab } from "./tab.ts";
-import { CurrentTabs } from "./tab_keep.ts";
 import { readyForAttach } from "./tab_health.ts";
 
 /** What a host needs from the subsystem around it. */

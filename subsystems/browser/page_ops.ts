@@ -1,5 +1,6 @@
 import type { Cdp } from "./cdp.ts";
-import { DriverError, type DriverOp, type DriverOps } from "./driver.ts";
+import { DriverError } from "./driver.ts";
+import type { DriverOp, DriverOps } from "./driver_messages.ts";
 import type { BrowserHost } from "./host.ts";
 import type { Tab } from "./tab.ts";
 

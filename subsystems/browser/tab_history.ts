@@ -1,6 +1,12 @@
 import type { ServerMessage } from "../../protocol/mod.ts";
-import type { TabHost } from "./tab.ts";
+import type { Cdp } from "./cdp.ts";
 import type { TabViewers } from "./viewers.ts";
+
+/** What a tab's history reads of its host (a TabHost, tab.ts): the CDP client and the id. */
+export interface HistoryHost {
+  cdp: Cdp;
+  profileId: number;
+}
 
 /** One tab's history arrows: where it sits, the pushes after a navigation, a step through it. */
 export class TabHistory {
@@ -9,7 +15,7 @@ export class TabHistory {
   #sent = "";
 
   constructor(
-    private readonly host: TabHost,
+    private readonly host: HistoryHost,
     private readonly tab: number,
     private readonly session: string,
     private readonly viewers: () => TabViewers,

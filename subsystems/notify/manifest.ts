@@ -1,20 +1,9 @@
 import { type AreaSpec, key } from "../../server/config/spec.ts";
 import { defineSubsystem } from "../../server/subsystem.ts";
+import { DEFAULT_PUSH_HOSTS } from "./push_hosts.ts";
 
 /** The kinds `[notify] kinds` may name. */
 export const NOTIFY_KINDS = ["ask", "failed", "finished", "auth"] as const;
-
-/**
- * The push services' hosts a browser's subscription may name when `[notify.webpush] push_hosts`
- * is unset: Chrome and Android's, Firefox's and Safari's. Deno's `--allow-net` is fixed at
- * launch, so a service on any other host is added to the list (Edge's regional WNS hosts as
- * `*.notify.windows.com`, a wildcard Deno takes). docs/notify.md "Permissions".
- */
-export const DEFAULT_PUSH_HOSTS = [
-  "fcm.googleapis.com",
-  "updates.push.services.mozilla.com",
-  "web.push.apple.com",
-];
 
 const kindsCheck = (v: unknown) =>
   Array.isArray(v) && v.some((k) => !(NOTIFY_KINDS as readonly unknown[]).includes(k))

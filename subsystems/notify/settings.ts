@@ -1,7 +1,7 @@
 import type { NotifyKind } from "../../protocol/mod.ts";
 import type { ForgeConfig } from "../../server/config/types.ts";
 import { hostOf } from "./http.ts";
-import { DEFAULT_PUSH_HOSTS } from "./manifest.ts";
+import { DEFAULT_PUSH_HOSTS } from "./push_hosts.ts";
 
 /** `[notify]` as the subsystem reads it, defaults applied (the catalogue's, manifest.ts). */
 export interface NotifySettings {

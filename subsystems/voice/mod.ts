@@ -1,7 +1,7 @@
 import { type ClientMessageOf, type Slot, slotName } from "../../protocol/mod.ts";
 import { type Host, type Peer, Refusal, toolHandlers } from "../../server/subsystem.ts";
 import { notASeat } from "../../server/workspace/workspace.ts";
-import { VOICE_TOOLS } from "./manifest.ts";
+import { VOICE_TOOLS } from "./tool_specs.ts";
 import { SpeakingBench } from "./bench.ts";
 import type { Speaker } from "./engines/mod.ts";
 import { benchCommands } from "./bench_commands.ts";

@@ -2,7 +2,7 @@ import { ownWords } from "../../server/words.ts";
 import { type Slot, slotName } from "../../protocol/mod.ts";
 import type { Logger } from "../../server/log.ts";
 import type { ToolCall, ToolHandlerOf, ToolResult } from "../../server/subsystem.ts";
-import type { VOICE_TOOLS } from "./manifest.ts";
+import type { VOICE_TOOLS } from "./tool_specs.ts";
 import type { Clip, Speaker } from "./engines/speaker.ts";
 import { MAX_SAY_CHARS, sentences } from "./split.ts";
 

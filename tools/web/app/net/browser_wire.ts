@@ -14,7 +14,7 @@ import {
 } from "../../../../protocol/mod.ts";
 import { PcmPlayer } from "../audio/pcm_player.ts";
 import { fromBase64 } from "./base64.ts";
-import type { ForgeClient } from "./client.ts";
+import type { ClientCore } from "./client_core.ts";
 import { narrow } from "./narrow.ts";
 import type { BrowserPanel, BrowserRow } from "./store.ts";
 import { lostWords } from "./replies.ts";
@@ -58,7 +58,7 @@ export class BrowserWire {
   /** The page's own sound (kind 2), for the controller. */
   readonly sound = new PcmPlayer();
 
-  constructor(private readonly client: ForgeClient) {}
+  constructor(private readonly client: ClientCore) {}
 
   get #p(): BrowserPanel | null {
     return this.client.state.browser;

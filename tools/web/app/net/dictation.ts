@@ -1,28 +1,9 @@
 import type { DictateAxes, DictateOutcome, Slot, UpdateOf } from "../../../../protocol/mod.ts";
 import { encodeDictationFrame, sameSlot } from "../../../../protocol/mod.ts";
 import { type Mic, openMic } from "../audio/mic.ts";
-import type { ForgeClient } from "./client.ts";
+import type { ClientCore } from "./client_core.ts";
+import type { Take } from "./store.ts";
 import type { TAKE_UPDATES } from "./updates.ts";
-
-/** Where a take stands, as the composer draws it. */
-export type TakePhase = "opening" | "listening" | "transcribing" | "ended";
-
-/** This page's dictation take. spec: dictate_stream; the dictate_* updates go to it alone. */
-export interface Take {
-  seat: Slot;
-  phase: TakePhase;
-  /** The server's meter (dictate_level), dBFS; null for no signal. */
-  peakDb: number | null;
-  /** The take's noise floor (dictate_started), dBFS. */
-  floorDb: number | null;
-  progress: { done: number; total: number | null } | null;
-  /** The landed words, for the composer to take once (then cleared). */
-  landed: string | null;
-  /** How the take ended when it landed nothing, in words. */
-  why: string | null;
-  /** The person stopped or cancelled it: a microphone opening late is closed, not used. */
-  stopped?: boolean;
-}
 
 type TakeUpdate = UpdateOf<(typeof TAKE_UPDATES)[number]>;
 
@@ -34,7 +15,7 @@ type TakeUpdate = UpdateOf<(typeof TAKE_UPDATES)[number]>;
 export class Dictation {
   #mic: Mic | null = null;
 
-  constructor(private readonly client: ForgeClient) {}
+  constructor(private readonly client: ClientCore) {}
 
   get #take(): Take | null {
     return this.client.state.take;

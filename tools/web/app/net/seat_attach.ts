@@ -1,7 +1,7 @@
 import type { ErrorFrame, ServerMessage, Slot, Wire } from "../../../../protocol/mod.ts";
 import { sameSlot } from "../../../../protocol/mod.ts";
 import { SeatModel } from "../model/seat.ts";
-import type { ForgeClient } from "./client.ts";
+import type { ClientCore } from "./client_core.ts";
 import { HistoryWalk } from "./history_walk.ts";
 import { narrowSession } from "./narrow.ts";
 import { fileKey } from "./store.ts";
@@ -10,6 +10,17 @@ import type { HeardUpdate } from "./updates.ts";
 
 /** How many turns a `more` asks for: the same page the snapshot carries. */
 const PAGE_TURNS = 20;
+
+/**
+ * What the seat's attach uses of its client beyond the core: the count of `seat_range` asks, and
+ * the parts a seat's leaving ends (its terminal, its speech, its dictation) or its return resumes.
+ */
+export interface SeatClient extends ClientCore {
+  readonly stats: { rangeAsks: number };
+  readonly terminal: { detach(): void };
+  readonly voice: { shown(slot: Slot): void; left(slot: Slot): void };
+  readonly dictation: { left(): void };
+}
 
 /**
  * The seat on screen and its subscription: attach as an answerer with `showing`, walk its
@@ -24,7 +35,7 @@ export class SeatAttach {
   #review = false;
   #walkOf: HistoryWalk | null = null;
 
-  constructor(private readonly client: ForgeClient) {}
+  constructor(private readonly client: SeatClient) {}
 
   /** Made on first use: the client's clock is set after its fields are. */
   get #walk(): HistoryWalk {

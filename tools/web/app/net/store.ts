@@ -11,7 +11,6 @@ import type {
 import type { LinkState } from "./link.ts";
 import type { SeatModel } from "../model/seat.ts";
 import type { Board, DictateModels, Extensions, Home } from "./narrow.ts";
-import type { Take } from "./dictation.ts";
 
 type Obj = Record<string, Wire>;
 
@@ -36,6 +35,26 @@ export interface TerminalAttach {
   rows: number;
   /** The last byte sequence drawn; a chunk at or below it is already on screen. */
   seq: number;
+}
+
+/** Where a take stands, as the composer draws it. */
+export type TakePhase = "opening" | "listening" | "transcribing" | "ended";
+
+/** This page's dictation take. spec: dictate_stream; the dictate_* updates go to it alone. */
+export interface Take {
+  seat: Slot;
+  phase: TakePhase;
+  /** The server's meter (dictate_level), dBFS; null for no signal. */
+  peakDb: number | null;
+  /** The take's noise floor (dictate_started), dBFS. */
+  floorDb: number | null;
+  progress: { done: number; total: number | null } | null;
+  /** The landed words, for the composer to take once (then cleared). */
+  landed: string | null;
+  /** How the take ended when it landed nothing, in words. */
+  why: string | null;
+  /** The person stopped or cancelled it: a microphone opening late is closed, not used. */
+  stopped?: boolean;
 }
 
 /** One row of the browser's tab strip. spec: browser_tabs ({number, title, url, owner, ...}). */

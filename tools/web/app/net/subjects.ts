@@ -1,5 +1,5 @@
 import type { NamedSubject, UpdateOf, Wire } from "../../../../protocol/mod.ts";
-import type { ForgeClient } from "./client.ts";
+import type { ClientCore } from "./client_core.ts";
 import {
   narrowBoard,
   narrowDictateModels,
@@ -29,7 +29,7 @@ type Keyless = UpdateOf<
 export class Subjects {
   #bootId: string | null = null;
 
-  constructor(private readonly client: ForgeClient) {}
+  constructor(private readonly client: ClientCore) {}
 
   /** A keyless snapshot. Answers whether the home says the server restarted under the page. */
   snapshot(subject: NamedSubject, data: Wire): { restarted: boolean } | null {

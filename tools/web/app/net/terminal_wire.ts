@@ -8,7 +8,7 @@ import {
   sameSlot,
   TerminalViewReply,
 } from "../../../../protocol/mod.ts";
-import type { ForgeClient } from "./client.ts";
+import type { ClientCore } from "./client_core.ts";
 import { narrow } from "./narrow.ts";
 import type { KnownUpdate } from "./updates.ts";
 
@@ -40,7 +40,7 @@ export class TerminalWire {
   /** What a drop left owed to the next attach. */
   #held = new TerminalHeld();
 
-  constructor(private readonly client: ForgeClient) {}
+  constructor(private readonly client: ClientCore) {}
 
   /** Attaches the seat's terminal (creating it on first use) and draws into `sink`. */
   attach(seat: Slot, sink: TerminalSink): void {

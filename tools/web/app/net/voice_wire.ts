@@ -1,6 +1,6 @@
 import { type Slot, slotName, type UpdateOf } from "../../../../protocol/mod.ts";
 import { VoicePlayer } from "../audio/voice.ts";
-import type { ForgeClient } from "./client.ts";
+import type { ClientCore } from "./client_core.ts";
 
 type VoiceUpdate = UpdateOf<"voice_audio" | "voice_mode_state">;
 
@@ -15,7 +15,7 @@ export class VoiceWire {
   /** The seats this page means to listen to. */
   #intent = new Set<string>();
 
-  constructor(private readonly client: ForgeClient) {
+  constructor(private readonly client: ClientCore) {
     // The client's clock is read per call: it is set after this wire is made.
     const clock = {
       now: () => client.clock.now(),

@@ -1,10 +1,5 @@
-import type { Forges } from "../net/forges.ts";
-
 /** The service worker's script: the web program serves it with the shell's file list. */
 export const WORKER_URL = "/sw.js";
-
-/** What the page's notifications can do here, in the browser's own terms. */
-export type NotifyPermission = NotificationPermission | "unavailable";
 
 /** Each forge's Web Push subscription as its last try left it, in words, by host. */
 export const pushWords = new Map<string, string>();
@@ -75,31 +70,4 @@ export async function activated(
     on();
   });
   return reg;
-}
-
-export function notifyPermission(): NotifyPermission {
-  return "Notification" in globalThis && globalThis.isSecureContext
-    ? Notification.permission
-    : "unavailable";
-}
-
-let started = false;
-
-/**
- * Starts the page's notifications (a hidden page calls for a seat that needs the person) and
- * its Web Push subscriptions, once permission is granted; their code loads only then.
- */
-export async function startNotify(all: Forges): Promise<void> {
-  if (started || notifyPermission() !== "granted") return;
-  started = true;
-  const notify = await import("./notify.ts");
-  notify.start(all);
-}
-
-/** Asks the browser for notification permission (a press: browsers ask only on one). */
-export async function askNotify(all: Forges): Promise<NotifyPermission> {
-  if (notifyPermission() === "unavailable") return "unavailable";
-  const answer = await Notification.requestPermission();
-  await startNotify(all);
-  return answer;
 }

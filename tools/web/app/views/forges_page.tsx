@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import type { ForgeClient } from "../net/client.ts";
-import { askNotify, notifyPermission, pushWords } from "../pwa/shell.ts";
+import { askNotify, notifyPermission } from "../pwa/notify_gate.ts";
+import { pushWords } from "../pwa/shell.ts";
 import { ForgeServices } from "./forge_services.tsx";
 import { useForges } from "./use.ts";
 import { permissionWords } from "./permission_words.ts";

@@ -1,5 +1,5 @@
 import { CONTEXTS, type DictateAxes, STRUCTURES, STYLINGS } from "../../../../protocol/mod.ts";
-import type { Take } from "../net/dictation.ts";
+import type { Take } from "../net/store.ts";
 import { client, useApp } from "./use.ts";
 import { Said } from "../draw/said.tsx";
 

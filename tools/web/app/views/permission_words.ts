@@ -1,4 +1,4 @@
-import type { NotifyPermission } from "../pwa/shell.ts";
+import type { NotifyPermission } from "../pwa/notify_gate.ts";
 
 /**
  * This browser's notification permission as a person reads it: the browser's own values
