@@ -110,8 +110,11 @@ function addEntry(doc: Doc, ref: EntryRef, fields: Record<string, TomlValue>, wh
   if (ref.kind === "model") return addModel(doc, ref.account, ref.name, fields, where);
   if (ref.index !== null) throw new Error(`an entry named "${ref.name}" already exists`);
   const given = fields[ref.field];
+  if (given !== undefined && typeof given !== "string") {
+    throw new Error(`its ${ref.field} must be text, the name in the key_path ("${ref.name}")`);
+  }
   if (given !== undefined && given !== ref.name) {
-    throw new Error(`its ${ref.field} "${String(given)}" differs from the name in the key_path`);
+    throw new Error(`its ${ref.field} "${given}" differs from the name in the key_path`);
   }
   const list = getAt(doc.data, ref.arrayPath);
   if (list !== undefined && !Array.isArray(list)) throw new Error("that place is not a list");

@@ -375,6 +375,10 @@ Deno.test("errors name the key_path and the reason, and apply nothing", () => {
     [add("server", "server.port"), /area server has no entry/],
     [set("server.allowed_origins", "server.allowed_origins", ["a", null]), /null has no TOML form/],
     [add("accounts", "accounts.X", { display_name: "Y" }), /differs from the name/],
+    [
+      add("accounts", "accounts.X", { display_name: { a: 1 } }),
+      /accounts\.X: its display_name must be text, the name in the key_path \("X"\)$/,
+    ],
   ];
   for (const [edit, want] of cases) {
     const r = applyEdits(full, [set("server.port", "server.port", 1), edit]);
