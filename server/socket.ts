@@ -22,6 +22,12 @@ export interface Transport {
   readonly open: boolean;
   /** Bytes accepted by `send` and not yet handed to the kernel. */
   readonly bufferedAmount: number;
+  /**
+   * Every byte this transport has queued for the wire so far, frame headers included, and its
+   * pings and pongs: `sentBytes - bufferedAmount` is how many have left, in the same measure as
+   * `bufferedAmount` (the write bound's measure of progress).
+   */
+  readonly sentBytes: number;
   /** Queues one frame. `more`: another frame follows at once, so this one is held for it and
    * both leave in one write (a held run of tokens and the frame that ended it). */
   send(data: string | Uint8Array, more?: boolean): void;
@@ -73,6 +79,8 @@ const MAX_PAYLOAD = 64 * 1024 * 1024;
 const CORK_FRAME_MAX = 16 * 1024;
 /** At most this much is held corked in one turn before it is written. */
 const CORK_TURN_MAX = 256 * 1024;
+/** A server's ping carries no payload: its frame is the two header bytes. */
+const PING_FRAME_BYTES = 2;
 
 /**
  * Serves `/socket` with node:http and `ws`; every other path is 404. The Origin check runs before
@@ -201,6 +209,7 @@ function refuse(socket: Socket, status: number, text: string): void {
  * longer waits behind a write of the run to every socket first.
  */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
+  let sentBytes = 0;
   let sentThisTurn = false;
   let turnQueued = false;
   let corked = false;
@@ -216,15 +225,25 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     turnQueued = false;
     uncork();
   };
+  // `ws` answers a peer's ping itself (unmasked: two header bytes and the ping's payload);
+  // counted, so those bytes in `bufferedAmount` are not read as a frame unwritten.
+  ws.on("ping", (data: Buffer) => {
+    if (ws.readyState === ws.OPEN) sentBytes += 2 + data.byteLength;
+  });
   const write = (data: string | Uint8Array) => {
     // A text frame is framed once for every connection it goes to (ws_frame.ts): a 2 MiB home
     // update to 50 clients was 50 UTF-8 encodings of it when `ws` framed each send. A binary
     // frame's header is built once too, and the payload follows it as it is, in one writev.
     if (ws.readyState !== ws.OPEN) ws.send(data);
-    else if (typeof data === "string") tcp.write(textFrame(data));
-    else {
+    else if (typeof data === "string") {
+      const frame = textFrame(data);
+      sentBytes += frame.length;
+      tcp.write(frame);
+    } else {
+      const head = binaryHead(data);
+      sentBytes += head.length + data.byteLength;
       tcp.cork();
-      tcp.write(binaryHead(data));
+      tcp.write(head);
       tcp.write(data);
       tcp.uncork();
     }
@@ -235,6 +254,9 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     },
     get bufferedAmount() {
       return ws.bufferedAmount;
+    },
+    get sentBytes() {
+      return sentBytes;
     },
     send(data, more = false) {
       const size = typeof data === "string" ? data.length : data.byteLength;
@@ -263,7 +285,10 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
       // The frame that leaves at once takes the frames held for it along, in one writev.
       if (atOnce) uncork();
     },
-    ping: () => ws.ping(),
+    ping() {
+      if (ws.readyState === ws.OPEN) sentBytes += PING_FRAME_BYTES;
+      ws.ping();
+    },
     pause: () => ws.pause(),
     resume: () => ws.resume(),
     close: (code, reason) => ws.close(code, reason),
