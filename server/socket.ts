@@ -5,6 +5,7 @@ import type { Socket } from "node:net";
 import { type RawData, type WebSocket as WsSocket, WebSocketServer } from "ws";
 import { checkOrigin, type OriginPolicy } from "./origin.ts";
 import { binaryHead, textFrame } from "./ws_frame.ts";
+import { WriteBacklog } from "./write_backlog.ts";
 import type { Logger } from "./log.ts";
 
 /**
@@ -207,6 +208,9 @@ function refuse(socket: Socket, status: number, text: string): void {
  * A frame sent with `more` (a held run of tokens, published because the frame after it came) is
  * held for that next frame, and the two leave in one write: the single frame that ends a run no
  * longer waits behind a write of the run to every socket first.
+ *
+ * Frames go to the socket through a WriteBacklog, which hands on at most one large frame per
+ * write so the write bound sees each one finish.
  */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
   let sentBytes = 0;
@@ -225,35 +229,30 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     turnQueued = false;
     uncork();
   };
-  // `ws` answers a peer's ping itself (unmasked: two header bytes and the ping's payload);
-  // counted, so those bytes in `bufferedAmount` are not read as a frame unwritten.
+  const backlog = new WriteBacklog(tcp);
+  // `ws` answers a peer's ping itself (unmasked: two header bytes and the ping's payload), ahead
+  // of the backlog; counted, so those bytes in `bufferedAmount` are not read as a frame unwritten.
   ws.on("ping", (data: Buffer) => {
     if (ws.readyState === ws.OPEN) sentBytes += 2 + data.byteLength;
   });
+  const queue = (head: Uint8Array, body: Uint8Array | null) => {
+    sentBytes += head.byteLength + (body?.byteLength ?? 0);
+    backlog.write(head, body);
+  };
   const write = (data: string | Uint8Array) => {
     // A text frame is framed once for every connection it goes to (ws_frame.ts): a 2 MiB home
     // update to 50 clients was 50 UTF-8 encodings of it when `ws` framed each send. A binary
     // frame's header is built once too, and the payload follows it as it is, in one writev.
     if (ws.readyState !== ws.OPEN) ws.send(data);
-    else if (typeof data === "string") {
-      const frame = textFrame(data);
-      sentBytes += frame.length;
-      tcp.write(frame);
-    } else {
-      const head = binaryHead(data);
-      sentBytes += head.length + data.byteLength;
-      tcp.cork();
-      tcp.write(head);
-      tcp.write(data);
-      tcp.uncork();
-    }
+    else if (typeof data === "string") queue(textFrame(data), null);
+    else queue(binaryHead(data), data);
   };
   return {
     get open() {
       return ws.readyState === ws.OPEN;
     },
     get bufferedAmount() {
-      return ws.bufferedAmount;
+      return ws.bufferedAmount + backlog.bytes;
     },
     get sentBytes() {
       return sentBytes;
@@ -291,8 +290,13 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     },
     pause: () => ws.pause(),
     resume: () => ws.resume(),
-    close: (code, reason) => ws.close(code, reason),
+    close(code, reason) {
+      // What waits goes before the close frame, as it would had it been written already.
+      backlog.flush();
+      ws.close(code, reason);
+    },
     abort() {
+      backlog.clear();
       // resetAndDestroy sends a RST: the kernel drops its send buffer too. Falls back to destroy.
       const reset = (tcp as Socket & { resetAndDestroy?: () => void }).resetAndDestroy;
       if (typeof reset === "function") reset.call(tcp);
