@@ -4,29 +4,8 @@ import { Connection } from "./connection.ts";
 import { encodeData } from "./encoded.ts";
 import { memoryLogger } from "./log.ts";
 import type { Transport } from "./socket.ts";
+import { recordingTransport } from "../tests/recording_transport.ts";
 import { DEFAULT_TIMERS } from "./timers.ts";
-
-/** A transport that keeps what it was given, text as parsed kinds and binary as its length. */
-function recordingTransport(): Transport & { sent: string[] } {
-  const sent: string[] = [];
-  return {
-    sent,
-    open: true,
-    bufferedAmount: 0,
-    sentBytes: 0,
-    send: (data) => {
-      sent.push(typeof data === "string" ? JSON.parse(data).kind : `binary:${data.length}`);
-    },
-    ping: () => {},
-    close: () => {},
-    abort: () => {},
-    pause: () => {},
-    resume: () => {},
-    onMessage: () => {},
-    onInbound: () => {},
-    onClose: () => {},
-  };
-}
 
 function connection(transport: Transport): Connection {
   return new Connection(1, transport, {
