@@ -36,7 +36,6 @@ export class Connection implements Peer {
   readonly subs = new Subscriptions();
   readonly #closers: (() => void)[] = [];
   #ended = false;
-  #queued = 0;
   /** Where each queued frame ends; settled on the sampler's beat, never on the send path. */
   readonly #frames = new FrameEnds();
   #lastCompletion = performance.now();
@@ -122,16 +121,14 @@ export class Connection implements Peer {
     if (this.#ended) return;
     const big = this.opts.deflate && bytes >= DEFLATE_THRESHOLD;
     if (!big && this.#outChain === null) {
-      this.#write(text, bytes, more);
+      this.#write(text, more);
       return;
     }
     this.#outPending++;
     const prior = this.#outChain ?? Promise.resolve();
     const next = prior.then(async () => {
-      if (big) {
-        const packed = encodeGzipFrame(new Uint8Array(await gzipAsync(text)));
-        this.#write(packed, packed.length);
-      } else this.#write(text, bytes);
+      if (big) this.#write(encodeGzipFrame(new Uint8Array(await gzipAsync(text))));
+      else this.#write(text);
     }).catch((err) => this.end("send_failed", err)).finally(() => {
       if (--this.#outPending === 0) this.#outChain = null;
     });
@@ -146,10 +143,10 @@ export class Connection implements Peer {
     }
     if (this.#outChain !== null) {
       this.#outPending++;
-      this.#outChain = this.#outChain.then(() => this.#write(bytes, bytes.length)).finally(() => {
+      this.#outChain = this.#outChain.then(() => this.#write(bytes)).finally(() => {
         if (--this.#outPending === 0) this.#outChain = null;
       });
-    } else this.#write(bytes, bytes.length);
+    } else this.#write(bytes);
   }
 
   buffered(): number {
@@ -212,11 +209,15 @@ export class Connection implements Peer {
     });
   }
 
-  #write(data: string | Uint8Array, bytes: number, more = false): void {
+  /**
+   * A frame ends where the transport's count of wire bytes stands once it is queued: its header
+   * counted, as `bufferedAmount` counts it, or every frame still queued behind it would leave the
+   * written count short and a frame would read as done only once nothing after it was left.
+   */
+  #write(data: string | Uint8Array, more = false): void {
     if (this.#ended || !this.socket.open) return;
     this.socket.send(data, more);
-    this.#queued += bytes;
-    this.#frames.push(this.#queued, performance.now());
+    this.#frames.push(this.socket.sentBytes, performance.now());
   }
 
   /**
@@ -225,7 +226,7 @@ export class Connection implements Peer {
    */
   #settle(): void {
     if (this.#frames.size === 0) return;
-    const written = this.#queued - this.socket.bufferedAmount;
+    const written = this.socket.sentBytes - this.socket.bufferedAmount;
     if (this.#frames.dropThrough(written) > 0) {
       this.#lastCompletion = performance.now();
       this.#lastProgress = this.#lastCompletion;
@@ -265,7 +266,8 @@ export class Connection implements Peer {
     const { pingDeadMs } = this.opts.timers;
     const ping = this.#ping;
     if (ping) {
-      if (ping.deliveredAt === null && this.#queued - this.socket.bufferedAmount >= ping.after) {
+      const written = this.socket.sentBytes - this.socket.bufferedAmount;
+      if (ping.deliveredAt === null && written >= ping.after) {
         ping.deliveredAt = now;
       }
       if (ping.deliveredAt !== null && now - ping.deliveredAt >= pingDeadMs) {
@@ -275,7 +277,7 @@ export class Connection implements Peer {
     }
     if (now - this.#lastPing < pingDeadMs / 4) return;
     this.#lastPing = now;
-    this.#ping = { after: this.#queued, deliveredAt: null };
+    this.#ping = { after: this.socket.sentBytes, deliveredAt: null };
     try {
       this.socket.ping();
     } catch (err) {

@@ -1,30 +1,11 @@
-import { assertEquals } from "../tests/assert.ts";
+import { assert, assertEquals } from "../tests/assert.ts";
+import { until } from "../tests/harness.ts";
 import { Connection } from "./connection.ts";
 import { encodeData } from "./encoded.ts";
 import { memoryLogger } from "./log.ts";
 import type { Transport } from "./socket.ts";
+import { recordingTransport } from "../tests/recording_transport.ts";
 import { DEFAULT_TIMERS } from "./timers.ts";
-
-/** A transport that keeps what it was given, text as parsed kinds and binary as its length. */
-function recordingTransport(): Transport & { sent: string[] } {
-  const sent: string[] = [];
-  return {
-    sent,
-    open: true,
-    bufferedAmount: 0,
-    send: (data) => {
-      sent.push(typeof data === "string" ? JSON.parse(data).kind : `binary:${data.length}`);
-    },
-    ping: () => {},
-    close: () => {},
-    abort: () => {},
-    pause: () => {},
-    resume: () => {},
-    onMessage: () => {},
-    onInbound: () => {},
-    onClose: () => {},
-  };
-}
 
 function connection(transport: Transport): Connection {
   return new Connection(1, transport, {
@@ -83,4 +64,57 @@ Deno.test("a connection that ends while held sends nothing that waited", () => {
   conn.end("closed");
   release();
   assertEquals(transport.sent, []);
+});
+
+/**
+ * A transport whose buffer counts each frame whole, its header included (`ws` over a TCP socket),
+ * read by a peer that takes one frame each time the connection looks at the buffer: every frame
+ * is written within one look of the frame before it.
+ */
+function steadyPeer(): Transport & { queued: number } {
+  const frames: number[] = [];
+  let sentBytes = 0;
+  return {
+    ...recordingTransport(),
+    get queued() {
+      return frames.length;
+    },
+    get sentBytes() {
+      return sentBytes;
+    },
+    get bufferedAmount() {
+      frames.shift();
+      return frames.reduce((sum, n) => sum + n, 0);
+    },
+    send(data) {
+      const payload = typeof data === "string"
+        ? new TextEncoder().encode(data).length
+        : data.length;
+      const wire = (payload < 126 ? 2 : payload < 65536 ? 4 : 10) + payload;
+      frames.push(wire);
+      sentBytes += wire;
+    },
+  };
+}
+
+// spec: Reaching it, "One frame write is bounded": each frame, not the backlog as a whole. A
+// frame's headers are in the buffer too; counted short by them, a frame read as written only once
+// the headers of every frame queued after it had also left, long after it had.
+Deno.test("a peer taking each frame well inside the write bound is not cut under a backlog", async () => {
+  const transport = steadyPeer();
+  const log = memoryLogger();
+  const conn = new Connection(1, transport, {
+    deflate: false,
+    timers: { ...DEFAULT_TIMERS, writeBoundMs: 50, sampleMs: 10, pingDeadMs: 600_000 },
+    log,
+    peer: "test",
+  });
+  try {
+    for (let i = 0; i < 100; i++) conn.send({ kind: "pong" });
+    await until(() => transport.queued === 0 || conn.ended, 10_000, "the backlog to be read");
+    assertEquals(log.records.filter((r) => r.event === "connection_ended"), []);
+    assert(!conn.ended);
+  } finally {
+    conn.end("closed");
+  }
 });

@@ -5,6 +5,7 @@ import type { Socket } from "node:net";
 import { type RawData, type WebSocket as WsSocket, WebSocketServer } from "ws";
 import { checkOrigin, type OriginPolicy } from "./origin.ts";
 import { binaryHead, textFrame } from "./ws_frame.ts";
+import { WriteBacklog } from "./write_backlog.ts";
 import type { Logger } from "./log.ts";
 
 /**
@@ -22,6 +23,12 @@ export interface Transport {
   readonly open: boolean;
   /** Bytes accepted by `send` and not yet handed to the kernel. */
   readonly bufferedAmount: number;
+  /**
+   * Every byte this transport has queued for the wire so far, frame headers included, and its
+   * pings and pongs: `sentBytes - bufferedAmount` is how many have left, in the same measure as
+   * `bufferedAmount` (the write bound's measure of progress).
+   */
+  readonly sentBytes: number;
   /** Queues one frame. `more`: another frame follows at once, so this one is held for it and
    * both leave in one write (a held run of tokens and the frame that ended it). */
   send(data: string | Uint8Array, more?: boolean): void;
@@ -73,6 +80,8 @@ const MAX_PAYLOAD = 64 * 1024 * 1024;
 const CORK_FRAME_MAX = 16 * 1024;
 /** At most this much is held corked in one turn before it is written. */
 const CORK_TURN_MAX = 256 * 1024;
+/** A server's ping carries no payload: its frame is the two header bytes. */
+const PING_FRAME_BYTES = 2;
 
 /**
  * Serves `/socket` with node:http and `ws`; every other path is 404. The Origin check runs before
@@ -199,8 +208,12 @@ function refuse(socket: Socket, status: number, text: string): void {
  * A frame sent with `more` (a held run of tokens, published because the frame after it came) is
  * held for that next frame, and the two leave in one write: the single frame that ends a run no
  * longer waits behind a write of the run to every socket first.
+ *
+ * Frames go to the socket through a WriteBacklog, which hands on at most one large frame per
+ * write so the write bound sees each one finish.
  */
 function wsTransport(ws: WsSocket, tcp: Socket): Transport {
+  let sentBytes = 0;
   let sentThisTurn = false;
   let turnQueued = false;
   let corked = false;
@@ -216,25 +229,33 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
     turnQueued = false;
     uncork();
   };
+  const backlog = new WriteBacklog(tcp);
+  // `ws` answers a peer's ping itself (unmasked: two header bytes and the ping's payload), ahead
+  // of the backlog; counted, so those bytes in `bufferedAmount` are not read as a frame unwritten.
+  ws.on("ping", (data: Buffer) => {
+    if (ws.readyState === ws.OPEN) sentBytes += 2 + data.byteLength;
+  });
+  const queue = (head: Uint8Array, body: Uint8Array | null) => {
+    sentBytes += head.byteLength + (body?.byteLength ?? 0);
+    backlog.write(head, body);
+  };
   const write = (data: string | Uint8Array) => {
     // A text frame is framed once for every connection it goes to (ws_frame.ts): a 2 MiB home
     // update to 50 clients was 50 UTF-8 encodings of it when `ws` framed each send. A binary
     // frame's header is built once too, and the payload follows it as it is, in one writev.
     if (ws.readyState !== ws.OPEN) ws.send(data);
-    else if (typeof data === "string") tcp.write(textFrame(data));
-    else {
-      tcp.cork();
-      tcp.write(binaryHead(data));
-      tcp.write(data);
-      tcp.uncork();
-    }
+    else if (typeof data === "string") queue(textFrame(data), null);
+    else queue(binaryHead(data), data);
   };
   return {
     get open() {
       return ws.readyState === ws.OPEN;
     },
     get bufferedAmount() {
-      return ws.bufferedAmount;
+      return ws.bufferedAmount + backlog.bytes;
+    },
+    get sentBytes() {
+      return sentBytes;
     },
     send(data, more = false) {
       const size = typeof data === "string" ? data.length : data.byteLength;
@@ -263,11 +284,19 @@ function wsTransport(ws: WsSocket, tcp: Socket): Transport {
       // The frame that leaves at once takes the frames held for it along, in one writev.
       if (atOnce) uncork();
     },
-    ping: () => ws.ping(),
+    ping() {
+      if (ws.readyState === ws.OPEN) sentBytes += PING_FRAME_BYTES;
+      ws.ping();
+    },
     pause: () => ws.pause(),
     resume: () => ws.resume(),
-    close: (code, reason) => ws.close(code, reason),
+    close(code, reason) {
+      // What waits goes before the close frame, as it would had it been written already.
+      backlog.flush();
+      ws.close(code, reason);
+    },
     abort() {
+      backlog.clear();
       // resetAndDestroy sends a RST: the kernel drops its send buffer too. Falls back to destroy.
       const reset = (tcp as Socket & { resetAndDestroy?: () => void }).resetAndDestroy;
       if (typeof reset === "function") reset.call(tcp);

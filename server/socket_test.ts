@@ -225,3 +225,50 @@ Deno.test("a client that dials before the listener opens is accepted once it doe
     await server.stop();
   }
 });
+
+// spec: Reaching it, "One frame write is bounded": the bound reads each frame's progress off
+// `bufferedAmount`, and the socket's stream counts a write as buffered until all of it is written.
+Deno.test("frames sent while a large write is in flight are handed on one large frame at a time", async () => {
+  await using pair = await connected();
+  const { transport, client } = pair;
+  const frames = 24;
+  const big = (i: number) => String(i % 10).repeat(1_000_000);
+  let got = 0;
+  let inOrder = true;
+  const all = Promise.withResolvers<void>();
+  client.onmessage = (e) => {
+    inOrder &&= e.data === (got % 2 === 0 ? big(got / 2) : `small ${(got - 1) / 2}`);
+    if (++got === 2 * frames) all.resolve();
+  };
+  type Method = (this: Socket, ...a: unknown[]) => unknown;
+  const proto = Socket.prototype as unknown as Record<"_write" | "_writev", Method>;
+  const [write, writev] = [proto._write, proto._writev];
+  const writes: number[] = [];
+  const bytes = (chunk: unknown) => (chunk as Uint8Array).byteLength;
+  let wire = 0;
+  try {
+    proto._write = function (...a) {
+      writes.push(bytes(a[0]));
+      return write.apply(this, a);
+    };
+    proto._writev = function (...a) {
+      const chunks = a[0] as { chunk: unknown }[];
+      writes.push(chunks.reduce((sum, c) => sum + bytes(c.chunk), 0));
+      return writev.apply(this, a);
+    };
+    // More than the kernel's buffers take at once: the rest wait on a write in flight.
+    for (let i = 0; i < frames; i++) {
+      transport.send(big(i));
+      transport.send(`small ${i}`);
+      wire += textFrame(big(i)).length + textFrame(`small ${i}`).length;
+    }
+    await all.promise;
+  } finally {
+    [proto._write, proto._writev] = [write, writev];
+  }
+  assertEquals(inOrder, true);
+  // At most one large frame in any one write (with the small frames queued beside it).
+  assertEquals(writes.filter((n) => n > 1_300_000), []);
+  // Every byte counted, headers included, and all of it gone.
+  assertEquals([transport.sentBytes, transport.bufferedAmount], [wire, 0]);
+});

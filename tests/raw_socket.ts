@@ -12,6 +12,9 @@ export interface RawFrame {
   payload: Uint8Array;
 }
 
+/** A throttled reader's read size: small, so its pace is even within a frame. */
+const PACED_READ = 16 * 1024;
+
 export class RawSocket {
   /** Every raw socket opened, for the harness to read their schema errors by port. */
   static readonly opened: RawSocket[] = [];
@@ -21,6 +24,8 @@ export class RawSocket {
   readonly #checker = new WireChecker();
   pings = 0;
   #paused: PromiseWithResolvers<void> | null = null;
+  /** A steady reader's pace (see {@link throttle}); null reads as fast as bytes arrive. */
+  #pace: { bytesPerSecond: number; since: number; taken: number } | null = null;
   #closed = Promise.withResolvers<string>();
   #buf = new Uint8Array(0);
 
@@ -69,6 +74,14 @@ export class RawSocket {
     this.#paused = null;
   }
 
+  /**
+   * Reads at most `bytesPerSecond` from now on, evenly (a reader on a slow link): each read
+   * takes a small chunk and waits until the bytes taken so far are due at that rate.
+   */
+  throttle(bytesPerSecond: number): void {
+    this.#pace = { bytesPerSecond, since: performance.now(), taken: 0 };
+  }
+
   /** Resolves with why the connection ended: `close <code>` or `eof`. */
   closed(): Promise<string> {
     return this.#closed.promise;
@@ -113,9 +126,16 @@ export class RawSocket {
   }
 
   async #fill(): Promise<boolean> {
-    const chunk = new Uint8Array(64 * 1024);
+    const pace = this.#pace;
+    if (pace) {
+      const due = pace.since + pace.taken * 1000 / pace.bytesPerSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    }
+    const chunk = new Uint8Array(pace ? PACED_READ : 64 * 1024);
     const n = await this.conn.read(chunk).catch(() => null);
     if (n === null) return false;
+    if (pace) pace.taken += n;
     const next = new Uint8Array(this.#buf.length + n);
     next.set(this.#buf);
     next.set(chunk.subarray(0, n), this.#buf.length);

@@ -5,6 +5,7 @@ import {
   type Slot,
   slotName,
 } from "../../protocol/mod.ts";
+import { onEachClose } from "../../server/close_hook.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { dispatchGesture } from "./input.ts";
 import type { BrowserHost } from "./host.ts";
@@ -36,6 +37,8 @@ export class Surfaces {
   #chains = new WeakMap<Tab, Promise<void>>();
   /** Called when a take lands: deliver what waited for a controller (downloads, a chooser). */
   onTake: (a: Attachment, peer: Peer) => void = () => {};
+  /** Once per connection: an attach after a detach would otherwise add a handler each time. */
+  readonly #detachOnClose = onEachClose((peer) => this.detach(peer, "connection_closed"));
 
   constructor(private readonly host: Host, private readonly profiles: Profiles) {}
 
@@ -108,7 +111,7 @@ export class Surfaces {
     if (same) tab.viewers.announce();
     const attachment = { browser, tab, viewer, seat };
     this.attached.set(peer.id, attachment);
-    if (!prev) peer.onClose(() => this.detach(peer, "connection_closed"));
+    this.#detachOnClose(peer);
     this.#record("browser_attach", {
       conn: peer.id,
       profile: browser.key,

@@ -6,6 +6,7 @@ import {
   slotName,
   type TerminalViewReply,
 } from "../../protocol/mod.ts";
+import { onEachClose } from "../../server/close_hook.ts";
 import { type Host, type Peer, Refusal } from "../../server/subsystem.ts";
 import { notASeat } from "../../server/workspace/workspace.ts";
 import type { TerminalManager } from "./manager.ts";
@@ -34,6 +35,9 @@ export function terminalViewing(host: Host, manager: TerminalManager) {
     attached.delete(peer.id);
     a.viewers.detach(a.viewer);
   };
+  // Once per connection, not once per view: a page switching terminals all day would otherwise
+  // pile a handler per view onto its connection, each kept until it closed.
+  const detachOnClose = onEachClose(detach);
 
   /** The connection's attachment to the terminal a message names, or a refusal naming the verb. */
   const attachmentFor = (peer: Peer, what: string, slot?: Slot, id?: number): Attachment => {
@@ -102,7 +106,7 @@ export function terminalViewing(host: Host, manager: TerminalManager) {
           viewer,
           viewers: opened.viewers,
         });
-        peer.onClose(() => detach(peer));
+        detachOnClose(peer);
       },
       terminal_detach: (_msg: ClientMessageOf<"terminal_detach">, peer: Peer) => detach(peer),
       terminal_resize: (msg: ClientMessageOf<"terminal_resize">, peer: Peer) => {
