@@ -89,6 +89,23 @@ export class Connection implements Peer {
   }
 
   /**
+   * Reads a subject and sends its snapshot, every other send held meanwhile (`hold`): an update
+   * emitted during the read follows the snapshot rather than arriving before one that may predate
+   * it. A read that fails sends nothing and rejects as it did; what was held goes out.
+   */
+  async readAndSend<S extends Subject>(
+    subject: S,
+    read: () => Promise<SnapshotOf<S> | EncodedData<SnapshotOf<S>>>,
+  ): Promise<void> {
+    const release = this.hold();
+    try {
+      this.sendSnapshot(subject, await read());
+    } finally {
+      release();
+    }
+  }
+
+  /**
    * Holds every other send until the returned release is called (holds nest; the last release
    * sends what waited, in order). spec: What a client sends > subscribe ("answered with a
    * snapshot"): a subscription opens before its subject is read, so nothing emitted during the

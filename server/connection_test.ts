@@ -1,4 +1,4 @@
-import { assert, assertEquals } from "../tests/assert.ts";
+import { assert, assertEquals, assertRejects } from "../tests/assert.ts";
 import { until } from "../tests/harness.ts";
 import { Connection } from "./connection.ts";
 import { encodeData } from "./encoded.ts";
@@ -34,6 +34,32 @@ Deno.test("frames sent while a snapshot is read wait behind it, in order", () =>
     assertEquals(transport.sent, ["pong", "snapshot", "update", "binary:3", "pong"]);
     conn.send({ kind: "pong" });
     assertEquals(transport.sent.length, 6);
+  } finally {
+    conn.end("closed");
+  }
+});
+
+// The home a cleared fatal error pushes and the one `showing` sends are read this way.
+Deno.test("readAndSend: what is sent during the read follows the snapshot; a failed read sends none", async () => {
+  const transport = recordingTransport();
+  const conn = connection(transport);
+  try {
+    await conn.readAndSend("home", async () => {
+      await Promise.resolve();
+      conn.sendEncoded(JSON.stringify({ kind: "update" }), 17);
+      return encodeData({ fatal_error: null } as never);
+    });
+    assertEquals(transport.sent, ["snapshot", "update"]);
+    await assertRejects(
+      () =>
+        conn.readAndSend("home", async () => {
+          await Promise.resolve();
+          conn.send({ kind: "pong" });
+          throw new Error("the read failed");
+        }),
+      /the read failed/,
+    );
+    assertEquals(transport.sent, ["snapshot", "update", "pong"]);
   } finally {
     conn.end("closed");
   }

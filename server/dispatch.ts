@@ -261,14 +261,7 @@ async function showing(conn: Connection, seat: Slot | null, deps: DispatchDeps) 
   ) {
     const home = deps.registry.subject("home");
     if ("handler" in home) {
-      // Held as a subscribe's read is: a home update emitted during the read follows the
-      // snapshot rather than arriving before one that may predate it.
-      const release = conn.hold();
-      try {
-        conn.sendSnapshot("home", await home.handler("home", conn, { review: false }));
-      } finally {
-        release();
-      }
+      await conn.readAndSend("home", () => home.handler("home", conn, { review: false }));
     }
   }
 }

@@ -97,8 +97,7 @@ export function socketPhase(
     if (!("handler" in home)) return;
     for (const conn of connections.values()) {
       if (conn.subs.count("home") === 0) continue;
-      home.handler("home", conn, { review: false })
-        .then((data) => conn.sendSnapshot("home", data))
+      conn.readAndSend("home", () => home.handler("home", conn, { review: false }))
         .catch((error) => log.warn("home_push_failed", { conn: conn.id, error }));
     }
   };
