@@ -1,3 +1,4 @@
+import { headerValueFault } from "../config/header_value.ts";
 import type { AccountConfig } from "../config/types.ts";
 
 /** The upstream of an account that names no `base_url`: the Messages API itself. */
@@ -20,6 +21,17 @@ export function credentialHeaders(a: AccountConfig): Record<string, string> {
   const out: Record<string, string> = { authorization: `Bearer ${token}` };
   if (token.startsWith("sk-ant-oat")) out["anthropic-beta"] = "oauth-2025-04-20";
   return out;
+}
+
+/**
+ * Why an account's token cannot be sent as its credential header, naming the account and never
+ * the token; null when it can (or the account has none). The loader refuses such a token, so this
+ * holds for a config built some other way: no request is tried with it, since the engine's error
+ * for a header it cannot carry quotes the value whole.
+ */
+export function credentialFault(a: AccountConfig): string | null {
+  const fault = a.token ? headerValueFault(a.token) : null;
+  return fault === null ? null : `account ${a.display_name}'s token ${fault} (forge.toml)`;
 }
 
 /** Connection-level headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones the next
