@@ -3,8 +3,8 @@
 // not on stderr, not in forge.log, not in any frame. Before, Deno's header error quoted it whole
 // into forge.log, the CLI's 502 body and every subscriber's notice. docs/configuration.md.
 import { assert, assertEquals, assertMatch } from "./assert.ts";
-import { keptDenoCache } from "./harness.ts";
-import { readPort } from "./seats_harness.ts";
+import { keptDenoCache, until } from "./harness.ts";
+import { command, readPort, subscribeSeat, updateOf } from "./seats_harness.ts";
 import { spawnForge } from "./spawned.ts";
 
 const REPO = new URL("..", import.meta.url).pathname;
@@ -111,3 +111,60 @@ Deno.test("a running forge refuses the token by its key in a save and in a hand 
   assert(log.includes('"event":"config_reload_failed"'), "the failed reload is logged");
   assert(!holdsToken(log), "forge.log holds the token");
 });
+
+// The reviewer's second finding: with a sound token, an upstream that cannot be reached put
+// fetch's own words ("fetch failed") into the CLI's 502 body, its transcript and every
+// subscriber's notice. They are forge's now: how the connection failed, never the engine's.
+Deno.test("an upstream that cannot be reached is said in forge's words on the seat's frames", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "forge-token-" }));
+  for (const sub of ["p", "home", "tmp", "claude"]) await Deno.mkdir(`${dir}/${sub}`);
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const upstream = `http://127.0.0.1:${(closed.addr as Deno.NetAddr).port}`;
+  closed.close();
+  const lead = { org: "Acme", project: "p", label: "lead" };
+  const text = `[env]\nCLAUDE_CODE_MAX_RETRIES = "0"\nCLAUDE_CODE_TMPDIR = "${dir}/tmp"\n` +
+    `HOME = "${dir}/home"\n[[accounts]]\ndisplay_name = "Main"\nprovider = "anthropic"\n` +
+    `token = "sk-ant-api03-sound"\nbase_url = "${upstream}"\nconfig_dir = "${dir}/claude"\n` +
+    `[[orgs]]\nname = "Acme"\naccounts = ["Main"]\n` +
+    `[[orgs.projects]]\nname = "p"\npath = "${dir}/p"\nauto_start = true\n`;
+  try {
+    await using forge = await spawnForge(text, { HOME: `${dir}/home` });
+    const c = await forge.connect();
+    await c.next((m) => m.kind === "settings");
+    await subscribeSeat(c, lead, true);
+    command(c, "prompt", { key: lead, text: "hello", attachments: [] });
+    // The turn ends on the CLI's error, which quotes the 502's body; the seat's notice says it too.
+    const ended = await c.next((m) => updateOf(m, "turn_error") !== null, 60_000);
+    const said =
+      `account Main's upstream ${upstream} could not be reached: the connection was refused`;
+    const error = String(updateOf(ended, "turn_error")?.message);
+    assert(error.startsWith(`API Error: 502 forge gateway: ${said}.`), error);
+    const notices = c.frames.flatMap((f) =>
+      f.type === "json" && updateOf(f.data, "notice")
+        ? [String(updateOf(f.data, "notice")!.text)]
+        : []
+    );
+    assert(notices.includes(said), JSON.stringify(notices));
+    const frames = JSON.stringify(c.frames.flatMap((f) => f.type === "json" ? [f.data] : []));
+    assert(!/fetch failed|os error|tcp connect/i.test(frames), "a frame holds fetch's own words");
+    // The CLI's own transcript holds the 502's words, so forge's sentence is what it keeps.
+    const transcripts = () => jsonlUnder(`${dir}/claude/projects`);
+    await until(async () => (await transcripts()).includes(said), 10_000, "the transcript's 502");
+    assert(!/fetch failed/i.test(await transcripts()), "the transcript holds fetch's own words");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** Every `.jsonl` file's text under `root` (none yet: ""). */
+async function jsonlUnder(root: string): Promise<string> {
+  const out: string[] = [];
+  const visit = async (at: string) => {
+    for await (const e of Deno.readDir(at)) {
+      if (e.isDirectory) await visit(`${at}/${e.name}`);
+      else if (e.name.endsWith(".jsonl")) out.push(await Deno.readTextFile(`${at}/${e.name}`));
+    }
+  };
+  await visit(root).catch(() => {/* no transcript folder yet: nothing written */});
+  return out.join("\n");
+}
