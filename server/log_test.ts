@@ -8,6 +8,7 @@ import { catalogueAreas } from "./registry.ts";
 
 const TOKEN = "sk-ant-api03-planted-in-the-config";
 const CONFIG = `[[accounts]]\ndisplay_name = "Main"\nprovider = "anthropic"\ntoken = "${TOKEN}"\n` +
+  `base_url = "http://u:pw-planted-in-url@127.0.0.1:9"\n` +
   `[notify.ntfy]\ntopic = "fg-topic-planted"\n[env]\nGH_TOKEN = "short"\n`;
 
 // An engine's error can quote a header's value whole (Deno's `Invalid header value: "..."`): the
@@ -29,6 +30,7 @@ Deno.test("createLogger: no record holds a secret of the config in force", async
       account: "Main",
       error: new TypeError(`Invalid header value: "${TOKEN}"`, { cause: `topic fg-topic-planted` }),
       nested: { words: [`Bearer ${TOKEN}`] },
+      why: "http://u:pw-planted-in-url@127.0.0.1:9 could not be reached",
       env: "GH_TOKEN=short",
     });
     const line = await Deno.readTextFile(`${dir}/forge.log`);
@@ -37,6 +39,7 @@ Deno.test("createLogger: no record holds a secret of the config in force", async
     assertEquals(record.error.message, 'Invalid header value: "•••"');
     assertEquals(record.error.cause, "topic •••");
     assertEquals(record.nested, { words: ["Bearer •••"] });
+    assertEquals(record.why, "http://u:•••@127.0.0.1:9 could not be reached");
     // A value shorter than 8 characters is left: blanking it would garble ordinary words.
     assertEquals(record.env, "GH_TOKEN=short");
   } finally {

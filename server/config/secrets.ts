@@ -25,11 +25,9 @@ export function secretsOf(config: ForgeConfig): string[] {
   };
   walk("", config.areas);
   walk("", config.env);
-  for (const a of config.accounts) {
-    if (a.token) out.push(a.token);
-    walk("", a.env);
-  }
-  for (const w of config.slack ?? []) out.push(w.token);
+  // Whole entries: a token by its name, a password in a base_url or an api_url, the env.
+  for (const a of config.accounts) walk("", a);
+  for (const w of config.slack ?? []) walk("", w);
   for (const o of config.orgs) for (const p of o.projects) walk("", p.env);
   return [...new Set(out)];
 }

@@ -1,6 +1,12 @@
 import type { AccountConfig } from "../config/types.ts";
 import { netWords } from "../words.ts";
-import { credentialFault, inboundHeaders, outboundHeaders, upstreamOf } from "./upstream.ts";
+import {
+  credentialFault,
+  inboundHeaders,
+  outboundHeaders,
+  upstreamName,
+  upstreamOf,
+} from "./upstream.ts";
 
 /** An Anthropic-shaped error body, so the CLI shows forge's words as the API error's message. */
 export function apiError(status: number, type: string, message: string): Response {
@@ -34,12 +40,11 @@ export async function forward(
   incoming: Headers,
   body: Uint8Array<ArrayBuffer> | null,
 ): Promise<Forwarded> {
-  const upstream = upstreamOf(account);
   const fault = credentialFault(account);
   if (fault !== null) return unsent(fault);
   let res: Response;
   try {
-    res = await fetch(`${upstream}${apiPath}`, {
+    res = await fetch(`${upstreamOf(account)}${apiPath}`, {
       method,
       headers: outboundHeaders(incoming, account),
       body: body && body.byteLength > 0 ? body : undefined,
@@ -49,7 +54,7 @@ export async function forward(
     // forge's words only: the engine's message can quote a header's value (the token) and would
     // reach the CLI's transcript and every subscriber's notice.
     return unsent(
-      `account ${account.display_name}'s upstream ${upstream} could not be reached: ${
+      `account ${account.display_name}'s upstream ${upstreamName(account)} could not be reached: ${
         netWords(err)
       }`,
     );

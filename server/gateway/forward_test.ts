@@ -57,3 +57,13 @@ Deno.test("forward: an upstream that cannot be reached is said in forge's words,
   assertEquals(message, `forge gateway: ${why}`);
   assert(!/fetch failed|os error/i.test(message), message);
 });
+
+// A base URL's user and password are credentials too: the words name the upstream without them.
+Deno.test("forward: the failure names the upstream without a password its base_url holds", async () => {
+  const a = account("sk-ant-api03-good");
+  const port = new URL(a.base_url!).port;
+  a.base_url = `http://user:pw-planted-in-url@127.0.0.1:${port}`;
+  const out = await forward(a, "POST", "/v1/messages", new Headers(), null);
+  assert(out.failure?.startsWith(`account Main's upstream http://127.0.0.1:${port} could not`));
+  assert(!(await said(out.response)).includes("pw-planted"), out.failure!);
+});

@@ -2,7 +2,7 @@ import { readWords } from "../state/words.ts";
 import { netWords } from "../words.ts";
 import type { AccountConfig } from "../config/types.ts";
 import { accountKind } from "./pool.ts";
-import { credentialFault, credentialHeaders, upstreamOf } from "./upstream.ts";
+import { credentialFault, credentialHeaders, upstreamName, upstreamOf } from "./upstream.ts";
 
 /** How long a probe may take before it counts as failed. */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -40,7 +40,7 @@ export async function probeAccount(
       };
     }
   }
-  const upstream = upstreamOf(a);
+  const upstream = upstreamName(a);
   const fault = credentialFault(a);
   if (fault !== null) return { ok: false, why: fault };
   let res: Response;
@@ -49,7 +49,7 @@ export async function probeAccount(
   try {
     const headers = new Headers({ "anthropic-version": "2023-06-01" });
     for (const [k, v] of Object.entries(credentialHeaders(a))) headers.set(k, v);
-    res = await fetch(`${upstream}/v1/models`, {
+    res = await fetch(`${upstreamOf(a)}/v1/models`, {
       headers,
       signal: signal
         ? AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)])

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../tests/assert.ts";
 import type { AccountConfig } from "../config/types.ts";
 import { defaultClaudeDir } from "../workspace/claude/paths.ts";
 import { probeAccount } from "./probe.ts";
@@ -46,4 +46,16 @@ Deno.test("probeAccount: a token a header cannot carry is a failed probe in word
     why: "account Main's token holds a line break inside it, which an HTTP header cannot " +
       "carry; write it on one line (forge.toml)",
   });
+});
+
+Deno.test("probeAccount: a failed probe names its upstream without a base_url's password", async () => {
+  const account = {
+    display_name: "Main",
+    provider: "anthropic",
+    token: "sk-ant-api03-good",
+    base_url: "http://user:pw-planted-in-url@127.0.0.1:9",
+  } as AccountConfig;
+  const result = await probeAccount(account, "/nowhere");
+  assertEquals(result.ok, false);
+  assert(!result.ok && result.why.startsWith("http://127.0.0.1:9 could not be reached: "));
 });

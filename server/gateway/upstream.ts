@@ -10,6 +10,18 @@ export function upstreamOf(a: AccountConfig): string {
 }
 
 /**
+ * An account's upstream as forge's words name it (a probe's reason, a notice, a 502): without the
+ * user and password a base URL may carry, which are credentials too.
+ */
+export function upstreamName(a: AccountConfig): string {
+  const url = URL.parse(upstreamOf(a));
+  if (url === null || (url.username === "" && url.password === "")) return upstreamOf(a);
+  url.username = "";
+  url.password = "";
+  return url.href.replace(/\/+$/, "");
+}
+
+/**
  * The headers that carry a `token` account's credential: an Anthropic API key rides `x-api-key`;
  * an Anthropic OAuth token (`sk-ant-oat...`) and every other provider's token ride
  * `Authorization: Bearer` (the OAuth one with its beta). Empty for a `config_dir` account.
