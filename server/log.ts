@@ -1,3 +1,5 @@
+import { hideSecrets } from "./config/secrets.ts";
+
 /**
  * forge's log: JSON lines, one named event per record (`socket_origin_refused`, `config_reload`),
  * written to `forge.log` beside the config and rolled to `forge.log.1` past a size bound.
@@ -64,18 +66,32 @@ function statSize(path: string): number {
   }
 }
 
-/** Writes records to a rolled file and mirrors info and above to stderr (debug stays in the file). */
+/**
+ * Writes records to a rolled file and mirrors info and above to stderr (debug stays in the file).
+ * Every string in a record has the config's secrets taken out (`secrets`: the forms to look for,
+ * config/secrets.ts logSecrets): an error an engine wrote can quote a header's value, a token
+ * with it, and no record may carry one to the file or the terminal.
+ */
 export function createLogger(
-  opts: { file: string | null; stderr?: boolean; minLevel?: LogLevel },
+  opts: {
+    file: string | null;
+    stderr?: boolean;
+    minLevel?: LogLevel;
+    secrets?: () => readonly string[];
+  },
 ): Logger {
   const order: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 };
   const sink = opts.file ? new RolledFile(opts.file) : null;
   const min = order[opts.minLevel ?? "debug"];
   const log = (level: LogLevel, event: string, fields: LogFields = {}) => {
     if (order[level] < min) return;
+    const forms = opts.secrets?.() ?? [];
     const line = JSON.stringify(
       { at: new Date().toISOString(), level, event, ...fields },
-      replacer,
+      forms.length === 0 ? replacer : (key, value) => {
+        const v = replacer(key, value);
+        return typeof v === "string" ? hideSecrets(v, forms) : v;
+      },
     );
     sink?.append(line);
     if (opts.stderr !== false && order[level] >= order.info) console.error(line);

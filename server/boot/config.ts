@@ -1,6 +1,7 @@
 import { SUBSYSTEMS } from "../../subsystems/mod.ts";
 import { type BuildInfo, buildInfo } from "../build_info.ts";
 import { CORE_AREAS } from "../config/core_areas.ts";
+import { logSecrets } from "../config/secrets.ts";
 import { ConfigStore } from "../config/store.ts";
 import { createLogger, type Logger } from "../log.ts";
 import { catalogueAreas } from "../registry.ts";
@@ -27,10 +28,16 @@ export function configDirOf(configPath: string): string {
 export async function configPhase(opts: ServerOptions): Promise<ConfigPhase> {
   const configDir = configDirOf(opts.configPath);
   await Deno.mkdir(configDir, { recursive: true });
-  const log = opts.log ?? createLogger({ file: `${configDir}/forge.log` });
+  // The log takes the secrets of the config in force out of every record, from the first one
+  // after the config loads (a load refused names keys, never values).
+  let store: ConfigStore | null = null;
+  const log = opts.log ?? createLogger({
+    file: `${configDir}/forge.log`,
+    secrets: logSecrets(() => store?.config ?? null),
+  });
   opts.guard?.(log);
   const build = await buildInfo();
-  const store = await ConfigStore.open(
+  store = await ConfigStore.open(
     opts.configPath,
     catalogueAreas(CORE_AREAS, [...SUBSYSTEMS, ...(opts.extra ?? [])]),
     build.forge_version_short,

@@ -198,9 +198,8 @@ export const CORE_AREAS: AreaSpec[] = [
           "who serves the account",
         ),
       ),
-      key.string(
+      key.secret(
         "accounts[].token",
-        null,
         "next_session",
         "the credential; the gateway holds it and no seat's CLI sees it",
       ),
@@ -347,7 +346,7 @@ export const CORE_AREAS: AreaSpec[] = [
     note: "the Gotify connector",
     keys: [
       key.string("gotify.url", null, "restart", "the Gotify server"),
-      key.string("gotify.client_token", null, "restart", "the client token"),
+      key.secret("gotify.client_token", "restart", "the client token"),
     ],
   },
   {
@@ -358,7 +357,7 @@ export const CORE_AREAS: AreaSpec[] = [
       required(
         key.string("slack[].workspace", null, "restart", "the workspace's unique label"),
       ),
-      required(key.string("slack[].token", null, "restart", "the user token")),
+      required(key.secret("slack[].token", "restart", "the user token")),
       key.number("slack[].poll_seconds", 5, "restart", "poll interval", [1, 3600]),
       key.number(
         "slack[].thread_idle_days",

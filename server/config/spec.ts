@@ -1,4 +1,5 @@
 import type { KeyClass, KeyKind, KeyValue, SettingsKey, Wire } from "../../protocol/mod.ts";
+import { headerValueFault } from "./header_value.ts";
 
 /**
  * One key of the catalogue. `pattern` names where it lives: `server.port`, `accounts[].token`,
@@ -17,6 +18,8 @@ export interface KeySpec {
   item?: "string" | "number" | "list";
   /** A rule beyond the kind: returns the sentence naming what is wrong, or null. */
   check?: (value: Wire) => string | null;
+  /** A credential: a refusal names the key and the fault, never the value (validate.ts). */
+  secret?: boolean;
 }
 
 /** One area: a top-level table (or array of tables) and its keys. */
@@ -90,6 +93,17 @@ export const key = {
             ? `must be a whole number from ${range[0]} to ${range[1]}`
             : null
         : undefined,
+    });
+  },
+  /**
+   * A credential forge sends as an HTTP header value (an account's token, a connector's or a
+   * push channel's): one a header cannot carry is refused at load, and so in a save
+   * (header_value.ts), and no refusal echoes it.
+   */
+  secret(pattern: string, klass: KeyClass, note: string): KeySpec {
+    return spec(pattern, "string", klass, null, note, {
+      secret: true,
+      check: (v) => typeof v === "string" ? headerValueFault(v) : null,
     });
   },
   bool(pattern: string, def: boolean | null, klass: KeyClass, note: string): KeySpec {

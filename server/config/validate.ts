@@ -106,6 +106,8 @@ export function checkKind(spec: KeySpec, value: unknown): string | null {
       : kind === "number"
       ? typeof v === "number" && Number.isFinite(v)
       : typeof v === "boolean";
+  // A credential's value is never said back, even one of the wrong kind.
+  const describe = spec.secret ? kindOf : describeValue;
   switch (spec.kind) {
     case "string":
     case "number":
@@ -131,19 +133,24 @@ export function checkKind(spec: KeySpec, value: unknown): string | null {
   return null;
 }
 
-function describe(v: unknown): string {
+/** A value's kind and the value itself: `a number (80)`. */
+function describeValue(v: unknown): string {
+  const kind = kindOf(v);
+  return ["a list", "a table", "a date"].includes(kind) ? kind : `${kind} (${JSON.stringify(v)})`;
+}
+
+/** A value's kind alone: `a number`, `a list`. */
+function kindOf(v: unknown): string {
   if (Array.isArray(v)) return "a list";
   if (isPlainObject(v)) return "a table";
   if (v instanceof Date) return "a date";
-  return `${
-    typeof v === "boolean"
-      ? "a bool"
-      : typeof v === "number"
-      ? "a number"
-      : typeof v === "string"
-      ? "a string"
-      : typeof v
-  } (${JSON.stringify(v)})`;
+  return typeof v === "boolean"
+    ? "a bool"
+    : typeof v === "number"
+    ? "a number"
+    : typeof v === "string"
+    ? "a string"
+    : typeof v;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

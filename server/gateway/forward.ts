@@ -1,5 +1,12 @@
 import type { AccountConfig } from "../config/types.ts";
-import { inboundHeaders, outboundHeaders, upstreamOf } from "./upstream.ts";
+import { netWords } from "../words.ts";
+import {
+  credentialFault,
+  inboundHeaders,
+  outboundHeaders,
+  upstreamName,
+  upstreamOf,
+} from "./upstream.ts";
 
 /** An Anthropic-shaped error body, so the CLI shows forge's words as the API error's message. */
 export function apiError(status: number, type: string, message: string): Response {
@@ -33,26 +40,24 @@ export async function forward(
   incoming: Headers,
   body: Uint8Array<ArrayBuffer> | null,
 ): Promise<Forwarded> {
-  const url = `${upstreamOf(account)}${apiPath}`;
+  const fault = credentialFault(account);
+  if (fault !== null) return unsent(fault);
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await fetch(`${upstreamOf(account)}${apiPath}`, {
       method,
       headers: outboundHeaders(incoming, account),
       body: body && body.byteLength > 0 ? body : undefined,
       redirect: "manual",
     });
   } catch (err) {
-    const why = (err as Error).message.replace(/\s+/g, " ").slice(0, 200);
-    const failure = `account ${account.display_name}'s upstream ${
-      upstreamOf(account)
-    } could not be reached: ${why}`;
-    return {
-      response: apiError(502, "api_error", `forge gateway: ${failure}`),
-      status: null,
-      headers: null,
-      failure,
-    };
+    // forge's words only: the engine's message can quote a header's value (the token) and would
+    // reach the CLI's transcript and every subscriber's notice.
+    return unsent(
+      `account ${account.display_name}'s upstream ${upstreamName(account)} could not be reached: ${
+        netWords(err)
+      }`,
+    );
   }
   return {
     response: new Response(res.body, {
@@ -63,5 +68,15 @@ export async function forward(
     status: res.status,
     headers: res.headers,
     failure: null,
+  };
+}
+
+/** A request that never reached the upstream: the CLI's 502 says why, and so does the notice. */
+function unsent(failure: string): Forwarded {
+  return {
+    response: apiError(502, "api_error", `forge gateway: ${failure}`),
+    status: null,
+    headers: null,
+    failure,
   };
 }

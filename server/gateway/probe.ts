@@ -2,7 +2,7 @@ import { readWords } from "../state/words.ts";
 import { netWords } from "../words.ts";
 import type { AccountConfig } from "../config/types.ts";
 import { accountKind } from "./pool.ts";
-import { credentialHeaders, upstreamOf } from "./upstream.ts";
+import { credentialFault, credentialHeaders, upstreamName, upstreamOf } from "./upstream.ts";
 
 /** How long a probe may take before it counts as failed. */
 export const PROBE_TIMEOUT_MS = 10_000;
@@ -40,12 +40,16 @@ export async function probeAccount(
       };
     }
   }
-  const upstream = upstreamOf(a);
-  const headers = new Headers({ "anthropic-version": "2023-06-01" });
-  for (const [k, v] of Object.entries(credentialHeaders(a))) headers.set(k, v);
+  const upstream = upstreamName(a);
+  const fault = credentialFault(a);
+  if (fault !== null) return { ok: false, why: fault };
   let res: Response;
+  // The headers are built inside the try: whatever fails there is a failed probe in forge's
+  // words (netWords), never the engine's message, which can quote a header's value.
   try {
-    res = await fetch(`${upstream}/v1/models`, {
+    const headers = new Headers({ "anthropic-version": "2023-06-01" });
+    for (const [k, v] of Object.entries(credentialHeaders(a))) headers.set(k, v);
+    res = await fetch(`${upstreamOf(a)}/v1/models`, {
       headers,
       signal: signal
         ? AbortSignal.any([signal, AbortSignal.timeout(PROBE_TIMEOUT_MS)])

@@ -1,4 +1,4 @@
-import { assertEquals } from "../../tests/assert.ts";
+import { assert, assertEquals } from "../../tests/assert.ts";
 import type { AccountConfig } from "../config/types.ts";
 import { defaultClaudeDir } from "../workspace/claude/paths.ts";
 import { probeAccount } from "./probe.ts";
@@ -28,4 +28,34 @@ Deno.test("probeAccount: an account with no config_dir is probed in the default 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+// A token the loader would refuse (a config built some other way): the probe fails in forge's
+// words naming the account, and nothing of the token is said (the engine's header error quotes
+// it whole). Nothing is sent: the upstream is a port no one listens on.
+Deno.test("probeAccount: a token a header cannot carry is a failed probe in words, never echoed", async () => {
+  const account = {
+    display_name: "Main",
+    provider: "anthropic",
+    token: "sk-ant-api03-FIRSTHALF\nSECONDHALFSECRET",
+    base_url: "http://127.0.0.1:9",
+  } as AccountConfig;
+  const result = await probeAccount(account, "/nowhere");
+  assertEquals(result, {
+    ok: false,
+    why: "account Main's token holds a line break inside it, which an HTTP header cannot " +
+      "carry; write it on one line (forge.toml)",
+  });
+});
+
+Deno.test("probeAccount: a failed probe names its upstream without a base_url's password", async () => {
+  const account = {
+    display_name: "Main",
+    provider: "anthropic",
+    token: "sk-ant-api03-good",
+    base_url: "http://user:pw-planted-in-url@127.0.0.1:9",
+  } as AccountConfig;
+  const result = await probeAccount(account, "/nowhere");
+  assertEquals(result.ok, false);
+  assert(!result.ok && result.why.startsWith("http://127.0.0.1:9 could not be reached: "));
 });

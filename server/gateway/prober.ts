@@ -32,11 +32,30 @@ export class Prober {
       claudeDir: string;
       now: () => number;
       announce: () => void;
+      /** Test seam: the probe itself (probe.ts). */
+      probe?: typeof probeAccount;
     },
   ) {}
 
   start(account: PoolAccount): void {
-    this.#track(this.#probe(account));
+    this.#track(this.#probe(account).catch((error) => this.#crashed(account, error)));
+  }
+
+  /**
+   * A probe that threw (a fault of forge's, not an answer) is a failed probe all the same: the
+   * account would otherwise stay `probing` for the life of the server, with no retry and no
+   * announcement. The chip gets forge's sentence; the engine's words go to the log only.
+   */
+  #crashed(account: PoolAccount, error: unknown): void {
+    const name = account.config.display_name;
+    this.deps.log.error("gateway_probe_crashed", { account: name, error });
+    if (this.#gone(account)) return;
+    this.#fail(
+      account,
+      `forge failed while probing account ${name}; forge.log has the cause under ` +
+        "gateway_probe_crashed",
+    );
+    this.deps.announce();
   }
 
   async stop(): Promise<void> {
@@ -90,7 +109,8 @@ export class Prober {
   async #probe(account: PoolAccount): Promise<void> {
     const { now } = this.deps;
     account.state = "probing";
-    const result = await probeAccount(account.config, this.deps.claudeDir, this.#stopping.signal);
+    const probe = this.deps.probe ?? probeAccount;
+    const result = await probe(account.config, this.deps.claudeDir, this.#stopping.signal);
     if (this.#gone(account)) return;
     if (result.ok && account.loggedOut !== null) {
       // The folder is there, but a seat found no login in it: only a login written since counts.

@@ -1,3 +1,4 @@
+import { headerValueFault } from "../config/header_value.ts";
 import type { AccountConfig } from "../config/types.ts";
 
 /** The upstream of an account that names no `base_url`: the Messages API itself. */
@@ -6,6 +7,18 @@ export const DEFAULT_UPSTREAM = "https://api.anthropic.com";
 /** An account's upstream base URL, without a trailing slash. */
 export function upstreamOf(a: AccountConfig): string {
   return (a.base_url?.trim() || DEFAULT_UPSTREAM).replace(/\/+$/, "");
+}
+
+/**
+ * An account's upstream as forge's words name it (a probe's reason, a notice, a 502): without the
+ * user and password a base URL may carry, which are credentials too.
+ */
+export function upstreamName(a: AccountConfig): string {
+  const url = URL.parse(upstreamOf(a));
+  if (url === null || (url.username === "" && url.password === "")) return upstreamOf(a);
+  url.username = "";
+  url.password = "";
+  return url.href.replace(/\/+$/, "");
 }
 
 /**
@@ -20,6 +33,17 @@ export function credentialHeaders(a: AccountConfig): Record<string, string> {
   const out: Record<string, string> = { authorization: `Bearer ${token}` };
   if (token.startsWith("sk-ant-oat")) out["anthropic-beta"] = "oauth-2025-04-20";
   return out;
+}
+
+/**
+ * Why an account's token cannot be sent as its credential header, naming the account and never
+ * the token; null when it can (or the account has none). The loader refuses such a token, so this
+ * holds for a config built some other way: no request is tried with it, since the engine's error
+ * for a header it cannot carry quotes the value whole.
+ */
+export function credentialFault(a: AccountConfig): string | null {
+  const fault = a.token ? headerValueFault(a.token) : null;
+  return fault === null ? null : `account ${a.display_name}'s token ${fault} (forge.toml)`;
 }
 
 /** Connection-level headers a proxy never forwards (RFC 9110 §7.6.1), plus the ones the next

@@ -1,5 +1,5 @@
 import type { Wire } from "../../protocol/mod.ts";
-import type { ForgeConfig } from "../../server/config/types.ts";
+import { SECRET_KEY } from "../../server/config/secrets.ts";
 
 // What a push says of one need: its one line. Built only from what the ask's card draws, which
 // carries no secret (a vault card names the item and the field, never a value); a settings
@@ -17,12 +17,6 @@ type Fields = Record<string, unknown>;
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const obj = (v: unknown): Fields =>
   v !== null && typeof v === "object" && !Array.isArray(v) ? v as Fields : {};
-
-/**
- * A key whose value is a credential: its value is never said. An ntfy topic is one too: on a
- * public server whoever knows it reads every push.
- */
-const SECRET_KEY = /(token|passw|secret|private|credential|api_?key|(^|[._])key$|topic$)/i;
 
 /**
  * Whether a settings write may say a key's new value: never a credential's, never one under an
@@ -115,31 +109,4 @@ export function finishedLine(ms: number): string {
     ? `${Math.floor(s / 60)} min ${s % 60} s`
     : `${s} s`;
   return `the turn finished after ${words}`;
-}
-
-/**
- * Every credential the config holds (tokens of the accounts, connectors and channels, an ntfy
- * topic, any value under a secret-looking name, the password in any URL): taken out of a push's
- * words before it leaves.
- */
-export function secretsOf(config: ForgeConfig): string[] {
-  const out: string[] = [];
-  const walk = (name: string, v: unknown) => {
-    if (typeof v === "string" && v.length > 0) {
-      if (SECRET_KEY.test(name)) out.push(v);
-      const password = URL.parse(v)?.password;
-      if (password) out.push(password, decodeURIComponent(password));
-    } else if (v && typeof v === "object") {
-      for (const [k, x] of Object.entries(v as Fields)) walk(k, x);
-    }
-  };
-  walk("", config.areas);
-  walk("", config.env);
-  for (const a of config.accounts) {
-    if (a.token) out.push(a.token);
-    walk("", a.env);
-  }
-  for (const w of config.slack ?? []) out.push(w.token);
-  for (const o of config.orgs) for (const p of o.projects) walk("", p.env);
-  return [...new Set(out)];
 }

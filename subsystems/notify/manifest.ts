@@ -83,7 +83,7 @@ export const NOTIFY_AREA: AreaSpec = {
     key.string("notify.ntfy.topic", null, "live", "the topic pushes are published to", {
       check: topicCheck,
     }),
-    key.string("notify.ntfy.token", null, "live", "an access token, sent as a bearer; optional"),
+    key.secret("notify.ntfy.token", "live", "an access token, sent as a bearer; optional"),
     key.string(
       "notify.gotify.url",
       null,
@@ -91,9 +91,8 @@ export const NOTIFY_AREA: AreaSpec = {
       "the Gotify server (network is granted to it)",
       { check: httpUrl },
     ),
-    key.string(
+    key.secret(
       "notify.gotify.app_token",
-      null,
       "live",
       "an application token (not the connector's client token)",
     ),

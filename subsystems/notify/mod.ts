@@ -4,7 +4,7 @@ import type { Host } from "../../server/subsystem.ts";
 import { gotifyChannel, ntfyChannel } from "./channels.ts";
 import { notifyCommands } from "./commands.ts";
 import { hostOf } from "./http.ts";
-import { secretsOf } from "./lines.ts";
+import { secretsOf } from "../../server/config/secrets.ts";
 import { NeedReader } from "./needs.ts";
 import { Notifier } from "./notifier.ts";
 import { composePush, type Push, scrub, seatTitle, testPush } from "./push.ts";

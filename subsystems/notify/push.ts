@@ -1,5 +1,6 @@
 import type { NotifyChannel, NotifyKind, NotifyPushPayload, Slot } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
+import { hideSecrets, secretForms } from "../../server/config/secrets.ts";
 
 /** One thing a seat waits on its person for: a parked ask, or an event (failed, finished). */
 export interface Need {
@@ -120,11 +121,9 @@ export function payloadOf(push: Push): NotifyPushPayload {
  * characters. Shorter than 4 characters, a "secret" would blank ordinary words.
  */
 export function scrub(push: Push, secrets: readonly string[]): Push {
-  const forms = secrets.flatMap((s) => [s, s.replace(/\s+/g, " ").trim()]);
-  const longestFirst = [...new Set(forms)].filter((s) => s.length >= 4)
-    .sort((a, b) => b.length - a.length);
+  const longestFirst = secretForms(secrets, 4);
   const clean = (text: string) => {
-    let t = longestFirst.reduce((t, s) => t.replaceAll(s, "•••"), text);
+    let t = hideSecrets(text, longestFirst);
     if (!t.includes("…")) return t;
     for (const s of longestFirst) {
       // A cut line holds at most the 100 characters before its ellipsis.

@@ -1,7 +1,7 @@
 // docs/notify.md "What a push says": the title names the seat, a tap lands on it, and no secret
 // the config holds or the vault handed an agent is in a push's words, whole or cut.
 import { assertEquals } from "../../tests/assert.ts";
-import { secretsOf } from "./lines.ts";
+import { secretsOf } from "../../server/config/secrets.ts";
 import { composePush, scrub, seatTitle, seatUrl } from "./push.ts";
 
 const key = { org: "Acme", project: "alpha", label: "lead" };
