@@ -8,7 +8,8 @@ import { timersFromEnv } from "./server/timers.ts";
 /**
  * forge: flags -> config -> workspace -> registry -> serve.
  * Flags: `--config PATH` (else $FORGE_CONFIG, $CLAUDE_CONFIG_DIR/forge/forge.toml,
- * ~/.claude/forge/forge.toml) and `--port N` (overrides [server] port; 0 picks a free one).
+ * ~/.claude/forge/forge.toml), `--port N` (overrides [server] port; 0 picks a free one) and
+ * `--gateway-port N`; anything else on the command line is refused (boot/flags.ts).
  * Prints `LISTENING <host>:<port>` on stdout once the socket is bound (`NOT LISTENING: ...` when
  * `server.enabled` is false). A boot that fails prints its sentence on stderr, naming the phase
  * and what was wrong in forge's words (server/boot/failure.ts), and exits 1. `test`: what a
