@@ -62,6 +62,9 @@ export class ForgeClient {
   #timers: Record<string, unknown> = {};
   /** The keyless subjects a page holds beside the home; re-asked on every reconnect. */
   #held = new Set<HeldSubject>();
+  /** Every keyless subject this page has asked for: a refusal of one is a page's state, even
+   * when it lands after the page let it go (a read refused late, under load). */
+  #asked = new Set<HeldSubject>();
   #saveId = 0;
   /** Replies this page waits on, by reply_to; 1 is the terminal attach's (terminal_wire.ts). */
   readonly #replies: Replies;
@@ -198,11 +201,13 @@ export class ForgeClient {
     if (on === this.#held.has(subject)) return;
     if (on) this.#held.add(subject);
     else this.#held.delete(subject);
+    if (on) this.#asked.add(subject);
     this.send({ kind: on ? "subscribe" : "unsubscribe", what: subject });
   }
 
   /** Asks a held subject again (usage is a scan on the ask; the board's ages move with time). */
   reread(subject: HeldSubject | "home"): void {
+    if (subject !== "home") this.#asked.add(subject);
     this.send({ kind: "subscribe", what: subject });
     this.send({ kind: "unsubscribe", what: subject });
   }
@@ -359,7 +364,7 @@ export class ForgeClient {
     // (views/read_refused.tsx). That is the page's state, said there: not also an alert on
     // every page after (a subsystem that is off, as dictation by default, refuses every read).
     if (m.what === "subscribe" && m.seat === null) {
-      const subject = [...this.#held].find((h) => m.why.startsWith(`${h}: `));
+      const subject = [...this.#asked].find((h) => m.why.startsWith(`${h}: `));
       if (subject) {
         this.state.refusedReads = { ...this.state.refusedReads, [subject]: m.why };
         return;

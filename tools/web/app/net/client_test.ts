@@ -75,6 +75,15 @@ Deno.test("client: a held subject the server refuses is kept in words for its pa
   assertEquals(c.state.refusedReads, { dictate_models: why });
   // The held subject's refusal is its page's to draw, not a notice on every page.
   assertEquals(c.state.errors.map((e) => e.why), ["extensions: no plugins root"]);
+  // Let go (the page was left), its second read's refusal lands late: still no notice.
+  c.hold("dictate_models", false);
+  const late = "dictate_models: [dictate] and [tts] are both off (again)";
+  opened.send(
+    JSON.stringify({ kind: "error", what: "subscribe", why: late, seat: null, dispatch_id: null }),
+  );
+  await until(() => c.state.refusedReads.dictate_models === late || c.state.errors.length > 1);
+  assertEquals(c.state.errors.map((e) => e.why), ["extensions: no plugins root"]);
+  assertEquals(c.state.refusedReads, { dictate_models: late });
   c.link.stop();
   await server.shutdown();
 });
