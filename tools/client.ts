@@ -1,5 +1,6 @@
 import { type ClientMessage, parseSlotName, type Subject, type Wire } from "../protocol/mod.ts";
 import { ConnectFailed, ForgeClient, type Frame } from "./client_lib.ts";
+import { portNumber } from "../server/boot/flags.ts";
 
 /**
  * The protocol client. Prints every frame the server sends as one JSON line (binary frames as
@@ -64,10 +65,7 @@ export function socketUrl(port: string | null, url: string | null): string {
     }
     return url;
   }
-  if (port !== null && !(/^\d{1,5}$/.test(port) && Number(port) <= 65535)) {
-    throw new Error(`--port takes a port, a whole number from 0 to 65535, not \`${port}\``);
-  }
-  return `ws://127.0.0.1:${port ?? 8790}/socket`;
+  return `ws://127.0.0.1:${port === null ? 8790 : portNumber(port, "--port")}/socket`;
 }
 
 export type Outbound = { message: ClientMessage } | { command: Wire } | { raw: string };

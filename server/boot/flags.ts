@@ -17,7 +17,11 @@ export function flagOf(args: readonly string[], name: string): string | null {
  */
 export function portFlag(args: readonly string[], name: string): number | undefined {
   const text = flagOf(args, name);
-  if (text === null) return undefined;
+  return text === null ? undefined : portNumber(text, name);
+}
+
+/** `text` as a port for the flag `name`, or a sentence naming the flag and what it was given. */
+export function portNumber(text: string, name: string): number {
   const port = /^\d{1,5}$/.test(text) ? Number(text) : NaN;
   if (!(port >= 0 && port <= 65535)) {
     throw new Error(`${name} takes a port, a whole number from 0 to 65535, not \`${text}\``);

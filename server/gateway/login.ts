@@ -1,4 +1,4 @@
-import type { PoolAccount } from "./pool.ts";
+import type { AccountConfig } from "../config/types.ts";
 
 /**
  * Where the CLI keeps its login in a config dir on Linux: its plaintext credential store reads
@@ -9,8 +9,8 @@ import type { PoolAccount } from "./pool.ts";
 export const CREDENTIALS_FILE = ".credentials.json";
 
 /** A `config_dir` account's folder: its own `config_dir`, else forge's default Claude dir. */
-export function configDirOf(account: PoolAccount, claudeDir: string): string {
-  return account.config.config_dir ?? claudeDir;
+export function accountConfigDir(account: AccountConfig, claudeDir: string): string {
+  return account.config_dir ?? claudeDir;
 }
 
 /**

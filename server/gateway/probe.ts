@@ -1,6 +1,7 @@
 import { readWords } from "../state/words.ts";
 import { netWords } from "../words.ts";
 import type { AccountConfig } from "../config/types.ts";
+import { accountConfigDir } from "./login.ts";
 import { accountKind } from "./pool.ts";
 import { credentialFault, credentialHeaders, upstreamName, upstreamOf } from "./upstream.ts";
 
@@ -25,7 +26,7 @@ export async function probeAccount(
   signal?: AbortSignal,
 ): Promise<ProbeResult> {
   if (accountKind(a) === "config_dir") {
-    const dir = a.config_dir ?? claudeDir;
+    const dir = accountConfigDir(a, claudeDir);
     try {
       const info = await Deno.stat(dir);
       return info.isDirectory

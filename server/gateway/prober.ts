@@ -1,6 +1,6 @@
 import type { Logger } from "../log.ts";
 import type { Alarms } from "./alarms.ts";
-import { configDirOf, credentialsStamp, loginLanded, notLoggedInText } from "./login.ts";
+import { accountConfigDir, credentialsStamp, loginLanded, notLoggedInText } from "./login.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 import { probeAccount } from "./probe.ts";
 import { usageFrom } from "./usage.ts";
@@ -73,7 +73,7 @@ export class Prober {
    * into the folder since brings it back (`#probe`), and so does a seat that names one.
    */
   loggedOut(account: PoolAccount): void {
-    const dir = configDirOf(account, this.deps.claudeDir);
+    const dir = accountConfigDir(account.config, this.deps.claudeDir);
     this.#track(
       credentialsStamp(dir).then((credentials) => {
         if (this.#gone(account)) return;
@@ -114,7 +114,7 @@ export class Prober {
     if (this.#gone(account)) return;
     if (result.ok && account.loggedOut !== null) {
       // The folder is there, but a seat found no login in it: only a login written since counts.
-      const dir = configDirOf(account, this.deps.claudeDir);
+      const dir = accountConfigDir(account.config, this.deps.claudeDir);
       const stamp = await credentialsStamp(dir);
       if (this.#gone(account)) return;
       if (!loginLanded(account.loggedOut.credentials, stamp)) {

@@ -1,6 +1,7 @@
 import type { SeatAccount, SessionUpdate, Slot, WireObject } from "../../protocol/mod.ts";
 import { slotName } from "../../protocol/mod.ts";
 import { isJsonObject } from "../workspace/claude/mod.ts";
+import { accountConfigDir } from "./login.ts";
 import type { AccountPool, PoolAccount } from "./pool.ts";
 
 /** A config dir's OAuth login, without its tokens: the original's `oauth_credentials_snapshot`. */
@@ -100,7 +101,7 @@ export class SeatFacts {
 
   #oauth(account: PoolAccount): Promise<OauthFacts | null> {
     return account.kind === "config_dir"
-      ? readOauthFacts(account.config.config_dir ?? this.claudeDir)
+      ? readOauthFacts(accountConfigDir(account.config, this.claudeDir))
       : Promise.resolve(null);
   }
 }

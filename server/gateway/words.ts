@@ -1,3 +1,4 @@
+import { accountConfigDir } from "./login.ts";
 import type { PoolAccount } from "./pool.ts";
 
 // What the gateway tells a seat, in forge's own words.
@@ -23,5 +24,5 @@ export function refusedText(account: PoolAccount, claudeDir: string): string {
   return `account ${name}'s upstream refused its credential (HTTP 401): ` +
     (account.kind === "token"
       ? "its token in forge.toml needs replacing"
-      : `log in again with CLAUDE_CONFIG_DIR=${account.config.config_dir ?? claudeDir}`);
+      : `log in again with CLAUDE_CONFIG_DIR=${accountConfigDir(account.config, claudeDir)}`);
 }
